@@ -1,0 +1,33 @@
+import { ServiceError } from '@rtm/errors';
+import type { GatewayDeps } from '../deps.ts';
+import type { UserAuth } from '../auth/authenticate.ts';
+
+export type ChannelAction = 'read' | 'publish';
+
+/**
+ * Whether a user may read (history, roster, subscribe) or publish on a channel. Bans always win
+ * (environment-wide or on the channel, unless expired); then an `open` channel admits any user of
+ * the environment and a `members` channel only its members. The channel's own `access` overrides
+ * the environment's deployed default. Throws `banned` or `forbidden`.
+ */
+export async function checkChannelAccess(
+  deps: GatewayDeps,
+  auth: UserAuth,
+  channelId: string,
+  _action: ChannelAction,
+): Promise<void> {
+  const { rows } = await deps.pool.query<{ banned: boolean; ban_reason: string | null; access: string; member: boolean }>(
+    `select
+       exists (select 1 from bans b where b.environment_id = $1 and b.user_id = $3 and b.channel_id in ('', $2)
+               and (b.expires_at is null or b.expires_at > now())) as banned,
+       (select b.reason from bans b where b.environment_id = $1 and b.user_id = $3 and b.channel_id in ('', $2)
+               and (b.expires_at is null or b.expires_at > now()) limit 1) as ban_reason,
+       coalesce((select c.access from channels c where c.environment_id = $1 and c.id = $2),
+                (select e.default_access from environments e where e.id = $1), 'open') as access,
+       exists (select 1 from memberships m where m.environment_id = $1 and m.channel_id = $2 and m.user_id = $3) as member`,
+    [auth.environmentId, channelId, auth.userId],
+  );
+  const row = rows[0]!;
+  if (row.banned) throw new ServiceError('banned', row.ban_reason ?? undefined);
+  if (row.access === 'members' && !row.member) throw new ServiceError('forbidden', 'not a member of this channel');
+}

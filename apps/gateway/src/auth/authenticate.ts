@@ -1,0 +1,129 @@
+/**
+ * Credential rules, in one place:
+ * - control plane: `Authorization: Bearer sk_…`; a request that also carries `Origin` is refused
+ *   (403 origin_forbidden): secret keys are server-only.
+ * - `/v1/tokens/anonymous` also takes a publishable key, as Bearer or `x-service-key`, checked
+ *   against the environment's allowed origins when any are set (403 origin_not_allowed).
+ * - a publishable key anywhere else: 403 forbidden.
+ * - realtime edge: a user JWT (`Authorization: Bearer` or, for sockets, `?token=`).
+ * The environment always comes from the credential, never from the URL.
+ */
+import type { FastifyRequest } from 'fastify';
+import { ServiceError } from '@rtm/errors';
+import { keyKindOf, verifyToken, TokenError, USER_TOKEN_AUDIENCE, type UserClaims } from '@rtm/auth';
+import type { GatewayDeps } from '../deps.ts';
+
+export type KeyAuth = { kind: 'secret' | 'publishable'; environmentId: string; keyId: string };
+export type UserAuth = { kind: 'user'; environmentId: string; userId: string; anon: boolean; claims: UserClaims };
+export type Auth = KeyAuth | UserAuth;
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new ServiceError('unauthorized', 'Authorization must be "Bearer <credential>"');
+  return match[1];
+}
+
+async function apiKey(deps: GatewayDeps, credential: string): Promise<KeyAuth> {
+  const record = await deps.credentials.apiKey(credential);
+  if (!record) throw new ServiceError('unauthorized', 'unknown or revoked key');
+  return { kind: record.kind, environmentId: record.environmentId, keyId: record.keyId };
+}
+
+/** Control-plane routes: a secret key, never from a browser. */
+export async function authenticateSecretKey(deps: GatewayDeps, request: FastifyRequest): Promise<KeyAuth> {
+  const credential = bearer(request);
+  if (!credential) throw new ServiceError('unauthorized', 'a secret key is required (Authorization: Bearer sk_…)');
+  if (keyKindOf(credential) === null) throw new ServiceError('unauthorized', 'the control plane takes a secret key');
+  const auth = await apiKey(deps, credential);
+  if (auth.kind === 'publishable') {
+    throw new ServiceError('forbidden', 'a publishable key is accepted only on /v1/tokens/anonymous');
+  }
+  if (request.headers.origin !== undefined) throw new ServiceError('origin_forbidden');
+  return auth;
+}
+
+/** `/v1/tokens/anonymous`: a secret key, or a publishable key from an allowed origin. */
+export async function authenticateAnonymousMinter(deps: GatewayDeps, request: FastifyRequest): Promise<KeyAuth> {
+  const serviceKey = request.headers['x-service-key'];
+  const credential = bearer(request) ?? (typeof serviceKey === 'string' ? serviceKey.trim() : undefined);
+  if (!credential) throw new ServiceError('unauthorized', 'a secret or publishable key is required');
+  if (keyKindOf(credential) === null) throw new ServiceError('unauthorized', 'malformed key');
+  const auth = await apiKey(deps, credential);
+  const origin = request.headers.origin;
+  if (auth.kind === 'secret') {
+    if (origin !== undefined) throw new ServiceError('origin_forbidden');
+    return auth;
+  }
+  if (origin !== undefined) {
+    const allowed = await deps.credentials.allowedOrigins(auth.environmentId);
+    if (allowed.size > 0 && !allowed.has(normaliseOrigin(origin))) throw new ServiceError('origin_not_allowed');
+  }
+  return auth;
+}
+
+/** Origins compare as scheme://host[:port], lowercase, without a trailing slash. */
+export function normaliseOrigin(origin: string): string {
+  try {
+    const url = new URL(origin);
+    return url.origin.toLowerCase();
+  } catch {
+    return origin.trim().toLowerCase().replace(/\/+$/, '');
+  }
+}
+
+/** Realtime edge: a user JWT from the header or, for sockets, `?token=`. */
+export async function authenticateUser(deps: GatewayDeps, request: FastifyRequest): Promise<UserAuth> {
+  const query = request.query as Record<string, unknown> | undefined;
+  const credential = bearer(request) ?? (typeof query?.token === 'string' ? query.token : undefined);
+  if (!credential) throw new ServiceError('unauthorized', 'a user token is required (Authorization: Bearer <JWT>)');
+  if (keyKindOf(credential) !== null) {
+    throw new ServiceError('forbidden', 'the realtime edge takes user tokens, not API keys');
+  }
+  return verifyUserToken(deps, credential);
+}
+
+export async function verifyUserToken(deps: GatewayDeps, token: string): Promise<UserAuth> {
+  try {
+    const claims = await verifyToken(token, (kid) => deps.credentials.signingKey(kid), {
+      issuer: deps.config.TOKEN_ISSUER,
+      audience: USER_TOKEN_AUDIENCE,
+    });
+    return { kind: 'user', environmentId: claims.environmentId, userId: claims.userId, anon: claims.anon, claims };
+  } catch (error) {
+    if (error instanceof TokenError) throw new ServiceError('unauthorized', error.message);
+    throw error;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: Auth | null;
+  }
+}
+
+/** `onRequest` hooks, so a missing credential is answered before the body is even read. */
+export const requireSecretKey = (deps: GatewayDeps) => async (request: FastifyRequest) => {
+  request.auth = await authenticateSecretKey(deps, request);
+};
+export const requireAnonymousMinter = (deps: GatewayDeps) => async (request: FastifyRequest) => {
+  request.auth = await authenticateAnonymousMinter(deps, request);
+};
+export const requireUser = (deps: GatewayDeps) => async (request: FastifyRequest) => {
+  request.auth = await authenticateUser(deps, request);
+};
+
+/** The authenticated key of a route behind requireSecretKey or requireAnonymousMinter. */
+export function keyAuth(request: FastifyRequest): KeyAuth {
+  const auth = request.auth;
+  if (!auth || auth.kind === 'user') throw new Error('route is not behind a key hook');
+  return auth;
+}
+
+/** The authenticated user of a route behind requireUser. */
+export function userAuth(request: FastifyRequest): UserAuth {
+  const auth = request.auth;
+  if (!auth || auth.kind !== 'user') throw new Error('route is not behind requireUser');
+  return auth;
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createPublicApp, type ZodApp } from './http/public-app.ts';
+import { documentOf } from './http/openapi.ts';
+import { CONTROL_ROUTES, REALTIME_ROUTES } from './routes/index.ts';
+import type { GatewayDeps } from './deps.ts';
+
+export interface Gateway {
+  control: ZodApp;
+  realtime: ZodApp;
+  openapi: () => Record<string, unknown>;
+}
+
+/** Builds both public listeners without listening; `main.ts` binds them. */
+export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
+  const control = await createPublicApp('control', deps.log, deps.metrics);
+  const realtime = await createPublicApp('realtime', deps.log, deps.metrics);
+  let doc: Record<string, unknown> | undefined;
+  const openapi = () => (doc ??= documentOf(control, realtime));
+
+  for (const [app, groups] of [
+    [control, CONTROL_ROUTES],
+    [realtime, REALTIME_ROUTES],
+  ] as const) {
+    app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
+    for (const group of groups) {
+      await app.register(async (scope: FastifyInstance) => group(scope.withTypeProvider<ZodTypeProvider>(), deps));
+    }
+    await app.ready();
+  }
+  return { control, realtime, openapi };
+}

@@ -1,0 +1,63 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ServiceError, isServiceError, type ErrorCode } from '@rtm/errors';
+
+/** Sends the contract's envelope: `{code, reason?}` and `x-service-error: code`. */
+export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
+  reply.header('x-service-error', error.code);
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  return reply.code(error.status).type('application/json').send(error.toJSON());
+}
+
+// fastify's own errors, by code, and what the caller sees instead
+const FASTIFY_ERRORS: Record<string, [ErrorCode, string | undefined]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'the body must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'content-length does not match the body'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'the request body is over 256 KiB'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_request', 'the JSON body is empty'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_request', 'malformed JSON'],
+  FST_ERR_VALIDATION: ['invalid_request', undefined],
+};
+
+/** Turns anything thrown by a route, hook or parser into a ServiceError. */
+export function toServiceError(error: unknown): ServiceError {
+  if (isServiceError(error)) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issue = error.validation[0];
+    const where = error.validationContext ?? 'request';
+    const path = issue?.instancePath ? issue.instancePath.replace(/^\//, '').replaceAll('/', '.') : '';
+    const message = issue?.message ?? 'invalid';
+    return new ServiceError('invalid_request', `${where}${path ? `.${path}` : ''}: ${message}`);
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.code && fastifyError.code in FASTIFY_ERRORS) {
+    const [code, reason] = FASTIFY_ERRORS[fastifyError.code]!;
+    return new ServiceError(code, reason ?? fastifyError.message);
+  }
+  if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
+    return new ServiceError('invalid_request', 'malformed JSON');
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return new ServiceError('payload_too_large');
+    if (status === 415) return new ServiceError('unsupported_media_type');
+    if (status === 404) return new ServiceError('not_found');
+    return new ServiceError('invalid_request', fastifyError.message);
+  }
+  return new ServiceError('internal', undefined, { cause: error });
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const serviceError = toServiceError(error);
+    if (serviceError.code === 'internal') {
+      request.log.error({ err: error, reqId: request.id }, 'internal error');
+      return sendError(reply, new ServiceError('internal', `request ${request.id}`));
+    }
+    if (serviceError.code === 'unavailable') request.log.warn({ err: error }, 'unavailable');
+    return sendError(reply, serviceError);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, new ServiceError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

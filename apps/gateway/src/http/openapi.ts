@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify';
+
+type Doc = {
+  paths?: Record<string, Record<string, unknown>>;
+  components?: Record<string, unknown>;
+  [key: string]: unknown;
+};
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+export const SECURITY_SCHEMES = {
+  secretKey: { type: 'http', scheme: 'bearer', description: 'Secret key `sk_…` (control plane, server-side only).' },
+  publishableKey: { type: 'http', scheme: 'bearer', description: 'Publishable key `pk_…` (only /v1/tokens/anonymous).' },
+  publishableKeyHeader: { type: 'apiKey', in: 'header', name: 'x-service-key', description: 'Publishable key `pk_…`.' },
+  userToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'User token minted by /v1/tokens.' },
+} as const;
+
+/**
+ * One OpenAPI 3.1 document for both hosts: each path item names the server(s) it is served on;
+ * an operation served on both (publish, retract, history) lists both hosts' credentials.
+ */
+export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = {}): Doc {
+  const controlServer = { url: '{base_url}', description: 'Control plane (secret key)', variables: { base_url: { default: 'http://localhost:8080' } } };
+  const realtimeServer = { url: '{realtime_url}', description: 'Realtime edge (user token)', variables: { realtime_url: { default: 'http://localhost:8081' } } };
+  const paths: Record<string, Record<string, unknown>> = {};
+  const hosts = new Map<string, Set<string>>();
+  for (const [doc, host] of [
+    [control, 'control'],
+    [realtime, 'realtime'],
+  ] as const) {
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      const target = (paths[path] ??= {});
+      for (const [method, operation] of Object.entries(item)) {
+        if (!HTTP_METHODS.includes(method)) continue;
+        const existing = target[method] as { security?: unknown[] } | undefined;
+        const op = operation as { security?: unknown[] };
+        target[method] = existing
+          ? { ...existing, security: [...(existing.security ?? []), ...(op.security ?? [])] }
+          : operation;
+      }
+      (hosts.get(path) ?? hosts.set(path, new Set()).get(path)!).add(host);
+    }
+  }
+  for (const [path, set] of hosts) {
+    paths[path]!.servers = [...set].map((h) => (h === 'control' ? controlServer : realtimeServer));
+  }
+  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Realtime messaging service',
+      version: '1.0.0',
+      description:
+        'Control plane ({base_url}, secret key) and realtime edge ({realtime_url}, user JWT). Every non-2xx ' +
+        'response is `{code, reason?}` with the header `x-service-error: <code>`.',
+    },
+    servers: [controlServer, realtimeServer],
+    paths: sortedPaths,
+    ...extra,
+    components: {
+      ...((control.components as object) ?? {}),
+      ...((realtime.components as object) ?? {}),
+      ...((extra.components as object) ?? {}),
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}
+
+/** The merged document of two ready apps. */
+export function documentOf(control: FastifyInstance, realtime: FastifyInstance, extra?: Partial<Doc>): Doc {
+  return mergeOpenApi(control.swagger() as Doc, realtime.swagger() as Doc, extra);
+}

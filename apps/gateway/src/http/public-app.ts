@@ -1,0 +1,86 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastifySwagger from '@fastify/swagger';
+import fastifyWebsocket from '@fastify/websocket';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { Histogram, type Registry } from 'prom-client';
+import type { Logger } from '@rtm/ops';
+import { installErrorHandling } from './error-handler.ts';
+import { SECURITY_SCHEMES } from './openapi.ts';
+
+export const BODY_LIMIT = 256 * 1024;
+/** Largest frame a client may send on a socket. */
+export const MAX_FRAME_BYTES = 128 * 1024;
+
+export type Host = 'control' | 'realtime';
+export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+let requestSeconds: Histogram<'host' | 'route' | 'status'> | undefined;
+
+function httpMetric(registry: Registry): Histogram<'host' | 'route' | 'status'> {
+  const existing = registry.getSingleMetric('http_request_duration_seconds');
+  if (existing) return existing as Histogram<'host' | 'route' | 'status'>;
+  requestSeconds = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by host, route and status',
+    labelNames: ['host', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  return requestSeconds;
+}
+
+/**
+ * One public listener: zod validation, the error envelope for everything (unknown routes,
+ * parser errors, oversized bodies), JSON-only bodies, WebSockets and OpenAPI collection.
+ */
+export async function createPublicApp(host: Host, log: Logger, registry: Registry): Promise<ZodApp> {
+  const app = Fastify({
+    loggerInstance: log.child({ host }) as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT,
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: 'x-request-id',
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  // JSON only: text/plain (a fastify default) is refused with 415 like any other type; an empty
+  // body with a JSON content type is read as "no body", so optional bodies may be left out.
+  app.removeContentTypeParser('text/plain');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  const metric = httpMetric(registry);
+  app.addHook('onResponse', async (request, reply) => {
+    metric.observe(
+      { host, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Realtime messaging service', version: '1.0.0' },
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifyWebsocket, {
+    // frames over MAX_FRAME_BYTES get an error frame from the handler; ws itself closes only past 1 MiB
+    options: { maxPayload: 1024 * 1024 },
+  });
+  return app;
+}

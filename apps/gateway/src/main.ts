@@ -1,0 +1,52 @@
+import { configOrExit, loadGatewayConfig } from '@rtm/config';
+import { createPool } from '@rtm/db';
+import { connectBus, subjects } from '@rtm/bus';
+import { CredentialStore } from '@rtm/auth';
+import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
+import { buildGateway } from './build-gateway.ts';
+import { SocketEvents } from './socket-events.ts';
+
+const config = configOrExit(loadGatewayConfig);
+const name = config.NODE_NAME ?? `gateway-${process.pid}`;
+const log = createLogger({ level: config.LOG_LEVEL, name });
+const metrics = createMetrics(name, 'gateway');
+const pool = createPool(config.DATABASE_URL, { max: 20, name });
+const nc = await connectBus(config.NATS_URL, name);
+const subjectsOf = subjects(config.NATS_PREFIX);
+const credentials = new CredentialStore(pool, config.CREDENTIAL_CACHE_MS);
+
+// a revoked key, removed origin or retired signing key: every gateway forgets at once
+const invalidations = nc.subscribe(subjectsOf.invalidate, { callback: () => credentials.clear() });
+
+let draining = false;
+const deps = { config, pool, nc, subjects: subjectsOf, credentials, log, metrics, events: new SocketEvents() };
+const gateway = await buildGateway(deps);
+const internal = createInternalServer({
+  registry: metrics,
+  isDraining: () => draining,
+  checks: [
+    { name: 'postgres', check: () => pool.query('select 1') },
+    { name: 'nats', check: () => nc.flush() },
+  ],
+});
+
+const controlPort = (await gateway.control.listen({ port: config.CONTROL_PORT, host: '0.0.0.0' }), gateway.control.server.address());
+const realtimePort = (await gateway.realtime.listen({ port: config.REALTIME_PORT, host: '0.0.0.0' }), gateway.realtime.server.address());
+const internalPort = await listen(internal, config.INTERNAL_PORT);
+announce({
+  kind: 'gateway',
+  node: name,
+  controlPort: typeof controlPort === 'object' && controlPort ? controlPort.port : config.CONTROL_PORT,
+  realtimePort: typeof realtimePort === 'object' && realtimePort ? realtimePort.port : config.REALTIME_PORT,
+  internalPort,
+});
+
+onShutdown(log, async () => {
+  draining = true;
+  // sockets are told 4503 (reconnect elsewhere) by the socket handlers' onClose hooks
+  await Promise.all([gateway.control.close(), gateway.realtime.close()]);
+  invalidations.unsubscribe();
+  await nc.drain();
+  await pool.end();
+  internal.close();
+});

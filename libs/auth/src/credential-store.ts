@@ -1,0 +1,95 @@
+import type { Pool } from '@rtm/db';
+import { hashKey, keyKindOf, type KeyKind } from './keys.ts';
+import type { SigningKey } from './user-token.ts';
+
+export interface ApiKeyRecord {
+  keyId: string;
+  environmentId: string;
+  kind: KeyKind;
+}
+
+interface Entry<T> {
+  value: T;
+  expires: number;
+}
+
+/**
+ * Credential lookups with a short in-process cache, so the hot path does not query Postgres per
+ * request. A revoked key, a removed origin or a retired signing key stops working when its entry
+ * expires (`ttlMs`, a few seconds) or at once when an invalidation arrives over the bus
+ * (`clear()`). Unknown keys are cached too, so a flood of bad keys costs one query per key per
+ * `ttlMs`, not one per request.
+ */
+export class CredentialStore {
+  private readonly keys = new Map<string, Entry<ApiKeyRecord | null>>();
+  private readonly origins = new Map<string, Entry<ReadonlySet<string>>>();
+  private readonly signing = new Map<string, Entry<SigningKey | null>>();
+  private readonly pool: Pool;
+  private readonly ttlMs: number;
+
+  constructor(pool: Pool, ttlMs: number) {
+    this.pool = pool;
+    this.ttlMs = ttlMs;
+  }
+
+  clear(): void {
+    this.keys.clear();
+    this.origins.clear();
+    this.signing.clear();
+  }
+
+  async apiKey(credential: string): Promise<ApiKeyRecord | null> {
+    if (keyKindOf(credential) === null) return null;
+    return this.cached(this.keys, credential, async () => {
+      const { rows } = await this.pool.query<{ id: string; environment_id: string; kind: KeyKind }>(
+        'select id, environment_id, kind from api_keys where key_hash = $1 and revoked_at is null',
+        [hashKey(credential)],
+      );
+      const row = rows[0];
+      return row ? { keyId: row.id, environmentId: row.environment_id, kind: row.kind } : null;
+    });
+  }
+
+  async allowedOrigins(environmentId: string): Promise<ReadonlySet<string>> {
+    return this.cached(this.origins, environmentId, async () => {
+      const { rows } = await this.pool.query<{ origin: string }>(
+        'select origin from allowed_origins where environment_id = $1',
+        [environmentId],
+      );
+      return new Set(rows.map((row) => row.origin));
+    });
+  }
+
+  async signingKey(kid: string): Promise<SigningKey | null> {
+    return this.cached(this.signing, kid, async () => {
+      const { rows } = await this.pool.query<{ id: string; environment_id: string; secret: Buffer }>(
+        'select id, environment_id, secret from signing_keys where id = $1 and retired_at is null',
+        [kid],
+      );
+      const row = rows[0];
+      return row ? { id: row.id, environmentId: row.environment_id, secret: new Uint8Array(row.secret) } : null;
+    });
+  }
+
+  /** The key new tokens of an environment are signed with (the newest active one). */
+  async activeSigningKey(environmentId: string): Promise<SigningKey> {
+    const { rows } = await this.pool.query<{ id: string; secret: Buffer }>(
+      `select id, secret from signing_keys where environment_id = $1 and retired_at is null
+       order by created_at desc limit 1`,
+      [environmentId],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`environment ${environmentId} has no signing key`);
+    return { id: row.id, environmentId, secret: new Uint8Array(row.secret) };
+  }
+
+  private async cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = map.get(key);
+    if (hit && hit.expires > now) return hit.value;
+    const value = await load();
+    if (map.size > 50_000) map.clear();
+    map.set(key, { value, expires: now + this.ttlMs });
+    return value;
+  }
+}

@@ -1,0 +1,13 @@
+export { generateKey, hashKey, keyKindOf, keyHint, type KeyKind } from './keys.ts';
+export {
+  signToken,
+  verifyToken,
+  TokenError,
+  USER_TOKEN_ALG,
+  USER_TOKEN_AUDIENCE,
+  LOGS_TOKEN_AUDIENCE,
+  type UserClaims,
+  type SigningKey,
+} from './user-token.ts';
+export { CredentialStore, type ApiKeyRecord } from './credential-store.ts';
+export { createEnvironment, insertKey, type CreatedEnvironment } from './tenancy.ts';

@@ -1,0 +1,95 @@
+import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
+import { newId } from '@rtm/db';
+
+/** The one algorithm user tokens are signed with; anything else is refused. */
+export const USER_TOKEN_ALG = 'HS256';
+export const USER_TOKEN_AUDIENCE = 'realtime';
+export const LOGS_TOKEN_AUDIENCE = 'logs';
+
+export interface UserClaims {
+  userId: string;
+  environmentId: string;
+  anon: boolean;
+  ext?: Record<string, unknown>;
+  expiresAt: Date;
+  tokenId: string;
+}
+
+export interface SigningKey {
+  id: string;
+  environmentId: string;
+  secret: Uint8Array;
+}
+
+export async function signToken(
+  key: SigningKey,
+  options: { issuer: string; audience: string; subject: string; ttlSeconds: number; anon?: boolean; ext?: unknown },
+): Promise<{ token: string; expiresAt: Date }> {
+  const now = Math.floor(Date.now() / 1000);
+  const exp = now + options.ttlSeconds;
+  const payload: Record<string, unknown> = { env: key.environmentId, anon: options.anon ?? false };
+  if (options.ext !== undefined) payload.ext = options.ext;
+  const token = await new SignJWT(payload)
+    .setProtectedHeader({ alg: USER_TOKEN_ALG, kid: key.id, typ: 'JWT' })
+    .setIssuer(options.issuer)
+    .setAudience(options.audience)
+    .setSubject(options.subject)
+    .setIssuedAt(now)
+    .setExpirationTime(exp)
+    .setJti(newId('jti'))
+    .sign(key.secret);
+  return { token, expiresAt: new Date(exp * 1000) };
+}
+
+/** Why a token was refused; never shown in detail beyond the reason text. */
+export class TokenError extends Error {
+  override name = 'TokenError';
+}
+
+/**
+ * Verifies a token: header `kid` picks the key (looked up by `findKey`), the algorithm is pinned,
+ * audience and issuer must match, and the `env` claim must name the key's own environment, so a
+ * token signed with environment A's key can never act in B.
+ */
+export async function verifyToken(
+  token: string,
+  findKey: (kid: string) => Promise<SigningKey | null>,
+  options: { issuer: string; audience: string },
+): Promise<UserClaims> {
+  let kid: string | undefined;
+  try {
+    const header = decodeProtectedHeader(token);
+    if (header.alg !== USER_TOKEN_ALG) throw new TokenError('unsupported token algorithm');
+    kid = header.kid;
+  } catch (error) {
+    if (error instanceof TokenError) throw error;
+    throw new TokenError('malformed token');
+  }
+  if (!kid) throw new TokenError('token has no key id');
+  const key = await findKey(kid);
+  if (!key) throw new TokenError('unknown signing key');
+  try {
+    const { payload } = await jwtVerify(token, key.secret, {
+      algorithms: [USER_TOKEN_ALG],
+      audience: options.audience,
+      issuer: options.issuer,
+      requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+    });
+    if (payload.env !== key.environmentId) throw new TokenError('token environment does not match its key');
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new TokenError('token has no subject');
+    const claims: UserClaims = {
+      userId: payload.sub,
+      environmentId: key.environmentId,
+      anon: payload.anon === true,
+      expiresAt: new Date((payload.exp as number) * 1000),
+      tokenId: String(payload.jti),
+    };
+    if (payload.ext && typeof payload.ext === 'object') claims.ext = payload.ext as Record<string, unknown>;
+    return claims;
+  } catch (error) {
+    if (error instanceof TokenError) throw error;
+    if (error instanceof joseErrors.JWTExpired) throw new TokenError('token expired');
+    if (error instanceof joseErrors.JOSEError) throw new TokenError(`token refused: ${error.code}`);
+    throw error;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The message bus (NATS core). Guarantees the rest of the code relies on:
+ * - publish is at-most-once and ordered per publisher connection; nothing here persists;
+ * - request() to a subject with no subscriber fails at once with `NoRespondersError`, so a
+ *   caller can tell "nobody owns this" (safe to retry) from "no answer in time" (unknown outcome);
+ * - the connection reconnects forever; while it is down publishes are buffered by the client.
+ */
+import { connect, type NatsConnection, type Msg, ErrorCode, NatsError } from 'nats';
+
+export { subjects, partitionOf, encodeToken, decodeToken, type Subjects } from './subjects.ts';
+export type { NatsConnection, Msg, Subscription } from 'nats';
+
+export async function connectBus(url: string, name: string): Promise<NatsConnection> {
+  return connect({
+    servers: url.split(','),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    pingInterval: 10_000,
+  });
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export const encodeJson = (value: unknown): Uint8Array => encoder.encode(JSON.stringify(value));
+export const decodeJson = <T = unknown>(data: Uint8Array): T => JSON.parse(decoder.decode(data)) as T;
+export const encodeText = (text: string): Uint8Array => encoder.encode(text);
+export const decodeText = (data: Uint8Array): string => decoder.decode(data);
+
+export function isNoResponders(error: unknown): boolean {
+  return error instanceof NatsError && error.code === ErrorCode.NoResponders;
+}
+
+export function isTimeout(error: unknown): boolean {
+  return error instanceof NatsError && error.code === ErrorCode.Timeout;
+}
+
+/** Answers a request with JSON. */
+export function reply(msg: Msg, value: unknown): void {
+  msg.respond(encodeJson(value));
+}
+export { publishLog, type LogFrame, type LogLevel } from './logs.ts';

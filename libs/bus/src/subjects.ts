@@ -1,0 +1,42 @@
+/**
+ * Every NATS subject of a cluster, built in one place and prefixed with `NATS_PREFIX` so two
+ * clusters can share one NATS. Customer-chosen ids (channels, users) may hold `.`, `*`, `>` or
+ * other characters that are not subject-safe: they are base64url-encoded into one token.
+ */
+
+export const encodeToken = (value: string): string => Buffer.from(value, 'utf8').toString('base64url');
+export const decodeToken = (token: string): string => Buffer.from(token, 'base64url').toString('utf8');
+
+/** FNV-1a, 32 bit: stable across processes and releases, which the partition map relies on. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+export function partitionOf(environmentId: string, channelId: string, partitions: number): number {
+  return fnv1a(`${environmentId}\u0000${channelId}`) % partitions;
+}
+
+export function subjects(prefix: string) {
+  return {
+    /** Commands (publish, retract) for the owner of a partition; request/reply. */
+    partition: (partition: number) => `${prefix}.part.${partition}`,
+    /** Frames of one channel after commit (messages, retractions, ephemeral, presence). */
+    channel: (environmentId: string, channelId: string) => `${prefix}.ch.${environmentId}.${encodeToken(channelId)}`,
+    /** Events for one user's sockets on every gateway (notifications, kicks). */
+    user: (environmentId: string, userId: string) => `${prefix}.user.${environmentId}.${encodeToken(userId)}`,
+    /** Control events for one channel's sockets on every gateway (kicks on ban or removal). */
+    channelControl: (environmentId: string, channelId: string) =>
+      `${prefix}.chctl.${environmentId}.${encodeToken(channelId)}`,
+    /** Live log events of one environment. */
+    logs: (environmentId: string) => `${prefix}.logs.${environmentId}`,
+    /** Cache invalidations (revoked keys, changed origins, deployed config) for every process. */
+    invalidate: `${prefix}.invalidate`,
+  };
+}
+
+export type Subjects = ReturnType<typeof subjects>;

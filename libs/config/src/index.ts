@@ -1,0 +1,124 @@
+/**
+ * Configuration: `process.env` is read once per process, in `main.ts`, through one of the
+ * `load*Config` functions below. Each parses with zod and returns a frozen object that is
+ * passed down explicitly; nothing else in the codebase reads the environment.
+ */
+import { z } from 'zod';
+
+export { parseDuration, parseSchedule } from './duration.ts';
+import { parseDuration, parseSchedule } from './duration.ts';
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      try {
+        return parseDuration(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+
+const base = z.object({
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/rtm'),
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  NATS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 of [A-Za-z0-9_-] (it starts subjects, buckets and streams)')
+    .default('rtm'),
+  INTERNAL_PORT: port.default(9090),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Number of channel partitions; every process of a cluster must agree on it. */
+  PARTITIONS: z.coerce.number().int().min(1).max(4096).default(32),
+  /** Name of this process in logs and metrics; `npm start` sets it per child. */
+  NODE_NAME: z.string().min(1).max(64).optional(),
+});
+
+const gateway = base.extend({
+  CONTROL_PORT: port.default(8080),
+  REALTIME_PORT: port.default(8081),
+  /** Issuer written into user JWTs. */
+  TOKEN_ISSUER: z.string().min(1).default('rtm'),
+  /** How long a credential lookup may be served from the in-process cache. */
+  CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** How long the gateway waits for a channel owner before answering 503. */
+  OWNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Bytes a socket may have queued before it is closed with 4503. */
+  SOCKET_BUFFER_LIMIT: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
+});
+
+const channelNode = base.extend({
+  /** How often a node rebalances partition ownership. */
+  REBALANCE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  /** Most commands one group commit takes from a partition's mailbox. */
+  MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+});
+
+const dispatcher = base.extend({
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('30s,5m,30m,2h,6h')
+    .transform((value, ctx) => {
+      try {
+        return parseSchedule(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  WEBHOOK_RETENTION: duration('7d'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  /**
+   * Test and local-development escape hatch: let deliveries go to loopback hosts other than the
+   * named ones. Never set in production.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+
+export type BaseConfig = Readonly<z.infer<typeof base>>;
+export type GatewayConfig = Readonly<z.infer<typeof gateway>>;
+export type ChannelNodeConfig = Readonly<z.infer<typeof channelNode>>;
+export type DispatcherConfig = Readonly<z.infer<typeof dispatcher>>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function load<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): Readonly<z.infer<S>> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const variable = issue.path.join('.') || '(environment)';
+      return `  ${variable}: ${issue.message}`;
+    });
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(result.data);
+}
+
+export const loadBaseConfig = (env: NodeJS.ProcessEnv): BaseConfig => load(base, env);
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv): GatewayConfig => load(gateway, env);
+export const loadChannelNodeConfig = (env: NodeJS.ProcessEnv): ChannelNodeConfig => load(channelNode, env);
+export const loadDispatcherConfig = (env: NodeJS.ProcessEnv): DispatcherConfig => load(dispatcher, env);
+
+/** Runs a `load*Config` and exits the process with a readable message on failure. */
+export function configOrExit<T>(loader: (env: NodeJS.ProcessEnv) => T): T {
+  try {
+    return loader(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+}

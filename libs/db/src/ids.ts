@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lowercase
+
+let lastMs = 0;
+let lastRandom = Buffer.alloc(10);
+
+/**
+ * Time-ordered ids (ULID layout: 48-bit millisecond time, 80 random bits), monotonic within a
+ * process: two ids made in the same millisecond still sort in the order they were made.
+ */
+export function newId(prefix: string): string {
+  const now = Date.now();
+  if (now <= lastMs) {
+    // same (or earlier, if the clock stepped back) millisecond: increment the random part
+    for (let i = lastRandom.length - 1; i >= 0; i--) {
+      const byte = lastRandom[i]!;
+      if (byte < 255) {
+        lastRandom[i] = byte + 1;
+        break;
+      }
+      lastRandom[i] = 0;
+    }
+  } else {
+    lastMs = now;
+    lastRandom = randomBytes(10);
+  }
+  return `${prefix}_${encodeTime(lastMs)}${encodeRandom(lastRandom)}`;
+}
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Buffer): string {
+  let bits = 0n;
+  for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    out = ALPHABET[Number(bits & 31n)] + out;
+    bits >>= 5n;
+  }
+  return out;
+}
+
+/** A random token of `bytes` bytes, base64url, for keys and secrets. */
+export function randomToken(bytes = 24): string {
+  return randomBytes(bytes).toString('base64url');
+}

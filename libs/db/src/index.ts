@@ -1,0 +1,46 @@
+import pg from 'pg';
+
+export { migrate } from './migrate.ts';
+export { newId, randomToken } from './ids.ts';
+
+export type { Pool, PoolClient } from 'pg';
+
+// int8 columns (seq, ts, pk) are read as numbers: they stay far below 2^53
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function createPool(connectionString: string, options: { max?: number; name?: string } = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+    application_name: options.name ?? 'rtm',
+  });
+  // an idle client that loses its connection emits here; the pool replaces it
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+/** Runs `fn` in a transaction on one client of `pool`, committing if it resolves. */
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** True for errors that mean Postgres could not be reached or the connection broke. */
+export function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  if (typeof code !== 'string') return /Connection terminated|timeout exceeded when trying to connect/i.test(String(error));
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006'].includes(code);
+}

@@ -1,0 +1,36 @@
+import type { Logger } from 'pino';
+
+/**
+ * Runs `drain` once on SIGTERM or SIGINT, then exits 0 (or 1 if draining failed or took longer
+ * than `timeoutMs`). A second signal exits at once.
+ */
+export function onShutdown(log: Logger, drain: () => Promise<void>, timeoutMs = 15_000): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info({ signal }, 'draining');
+    const timer = setTimeout(() => {
+      log.error('drain timed out');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    drain().then(
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, 'drain failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** Tells a supervising parent (`npm start`, the test harness) which ports a process bound. */
+export function announce(info: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ msg: 'listening', ...info })}\n`);
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** `[A-Za-z0-9_.:@-]`, 1-128 chars (CONTRACT: user ids). */
+export const UserId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.:@-]+$/, 'must be 1-128 of [A-Za-z0-9_.:@-]');
+
+/** `[A-Za-z0-9_.:@=-]`, 1-128 chars (CONTRACT: channel ids). */
+export const ChannelId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.:@=-]+$/, 'must be 1-128 of [A-Za-z0-9_.:@=-]');
+
+export const ErrorBody = z
+  .object({ code: z.string(), reason: z.string().optional() })
+  .meta({ id: 'Error', description: 'Every non-2xx response; the header x-service-error repeats code.' });
+
+/** ISO 8601 date-time string. */
+export const IsoTime = z.iso.datetime({ offset: true });
+
+/** Serialized size of a JSON value in bytes (UTF-8). */
+export function jsonSize(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}

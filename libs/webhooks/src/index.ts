@@ -1,0 +1,1 @@
+export { enqueueWebhookEvents, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';

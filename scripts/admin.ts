@@ -1,0 +1,146 @@
+/**
+ * Operator CLI (the dashboard's routes are out of scope). Examples:
+ *   npm run --silent admin -- create-environment --org acme --project chat --env dev --json
+ *   npm run --silent admin -- list-environments
+ *   npm run --silent admin -- create-key --env env_… --kind secret|publishable
+ *   npm run --silent admin -- revoke-key --key sk_…      (or --id key_…)
+ *   npm run --silent admin -- add-origin --env env_… --origin https://app.example.com
+ *   npm run --silent admin -- remove-origin --env env_… --origin https://app.example.com
+ * Changes that revoke access are announced on NATS so every gateway drops its cache at once;
+ * without NATS they still take effect within the credential cache time (5 s).
+ */
+import { parseArgs } from 'node:util';
+import { configOrExit, loadBaseConfig } from '@rtm/config';
+import { createPool, migrate, type Pool } from '@rtm/db';
+import { createEnvironment, hashKey, insertKey, type KeyKind } from '@rtm/auth';
+import { connectBus, subjects } from '@rtm/bus';
+
+const USAGE = `usage: admin <command> [options]
+  create-environment --org NAME --project NAME --env NAME [--json]
+  list-environments [--json]
+  create-key --env ENV_ID --kind secret|publishable [--json]
+  revoke-key (--key KEY | --id KEY_ID)
+  add-origin --env ENV_ID --origin ORIGIN
+  remove-origin --env ENV_ID --origin ORIGIN`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.length === 0) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function announceInvalidation(natsUrl: string, prefix: string): Promise<void> {
+  try {
+    const nc = await Promise.race([
+      connectBus(natsUrl, 'admin'),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000)),
+    ]);
+    nc.publish(subjects(prefix).invalidate);
+    await nc.drain();
+  } catch {
+    process.stderr.write('note: NATS not reachable; gateways pick the change up within their cache time\n');
+  }
+}
+
+function normaliseOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new UsageError(`--origin "${origin}" is not a URL origin like https://app.example.com`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('--origin must be http(s)');
+  return url.origin.toLowerCase();
+}
+
+async function run(pool: Pool, command: string | undefined, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      org: { type: 'string' },
+      project: { type: 'string' },
+      env: { type: 'string' },
+      kind: { type: 'string' },
+      key: { type: 'string' },
+      id: { type: 'string' },
+      origin: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  switch (command) {
+    case 'create-environment':
+      return createEnvironment(pool, {
+        organization: required(values, 'org'),
+        project: required(values, 'project'),
+        environment: required(values, 'env'),
+      });
+    case 'list-environments': {
+      const { rows } = await pool.query(
+        `select e.id as "environmentId", e.name as environment, p.id as "projectId", p.name as project,
+                o.id as "organizationId", o.name as organization, e.created_at as "createdAt"
+         from environments e join projects p on p.id = e.project_id join organizations o on o.id = p.organization_id
+         order by e.created_at`,
+      );
+      return rows;
+    }
+    case 'create-key': {
+      const kind = required(values, 'kind');
+      if (kind !== 'secret' && kind !== 'publishable') throw new UsageError('--kind must be secret or publishable');
+      const environmentId = required(values, 'env');
+      const exists = await pool.query('select 1 from environments where id = $1', [environmentId]);
+      if (exists.rowCount === 0) throw new UsageError(`no environment ${environmentId}`);
+      return { environmentId, kind, key: await insertKey(pool, environmentId, kind as KeyKind) };
+    }
+    case 'revoke-key': {
+      const result = values.key
+        ? await pool.query('update api_keys set revoked_at = now() where key_hash = $1 and revoked_at is null returning id', [
+            hashKey(values.key),
+          ])
+        : await pool.query('update api_keys set revoked_at = now() where id = $1 and revoked_at is null returning id', [
+            required(values, 'id'),
+          ]);
+      if (result.rowCount === 0) throw new UsageError('no such active key');
+      return { revoked: result.rows[0].id };
+    }
+    case 'add-origin': {
+      const environmentId = required(values, 'env');
+      const origin = normaliseOrigin(required(values, 'origin'));
+      await pool.query('insert into allowed_origins (environment_id, origin) values ($1, $2) on conflict do nothing', [
+        environmentId,
+        origin,
+      ]);
+      return { environmentId, origin, added: true };
+    }
+    case 'remove-origin': {
+      const environmentId = required(values, 'env');
+      const origin = normaliseOrigin(required(values, 'origin'));
+      const result = await pool.query('delete from allowed_origins where environment_id = $1 and origin = $2', [
+        environmentId,
+        origin,
+      ]);
+      return { environmentId, origin, removed: (result.rowCount ?? 0) > 0 };
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'no command');
+  }
+}
+
+const config = configOrExit(loadBaseConfig);
+const [command, ...rest] = process.argv.slice(2);
+const pool = createPool(config.DATABASE_URL, { max: 2, name: 'admin' });
+try {
+  await migrate(pool);
+  const result = await run(pool, command, rest);
+  if (command === 'revoke-key' || command === 'remove-origin') {
+    await announceInvalidation(config.NATS_URL, config.NATS_PREFIX);
+  }
+  process.stdout.write(`${JSON.stringify(result, null, rest.includes('--json') ? 0 : 2)}\n`);
+} catch (error) {
+  process.exitCode = error instanceof UsageError ? 64 : 1;
+  process.stderr.write(`${error instanceof UsageError ? `${error.message}\n${USAGE}` : String(error)}\n`);
+} finally {
+  await pool.end();
+}

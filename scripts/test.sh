@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `npm test`: the same set-up as `npm start` (dependencies, Postgres, NATS), then the typecheck
+# and the whole suite against real processes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+setup_all
+echo "== typecheck"
+npx tsc -p tsconfig.json
+echo "== openapi document"
+npx tsx scripts/write-openapi.ts --check
+echo "== tests"
+# test files run in parallel (each on its own database and NATS prefix); 2 cores: keep it modest
+exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=240000 \
+  $(find test -name '*.test.ts' | sort)

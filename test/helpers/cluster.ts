@@ -1,0 +1,184 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import { createEnvironment, type CreatedEnvironment } from '@rtm/auth';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export type ProcessKind = 'gateway' | 'channel-node' | 'dispatcher';
+
+export interface RunningProcess {
+  kind: ProcessKind;
+  name: string;
+  child: ChildProcess;
+  internalUrl: string;
+  /** Set for gateways. */
+  controlUrl: string;
+  realtimeUrl: string;
+  /** Everything the process printed, for assertions and for failure reports. */
+  output: string[];
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  /** SIGKILL: no drain, no goodbye (as a crash). */
+  kill(): Promise<void>;
+  /** SIGTERM and wait: a graceful drain. */
+  stop(): Promise<number | null>;
+}
+
+export interface ClusterOptions {
+  gateways?: number;
+  channelNodes?: number;
+  dispatchers?: number;
+  /** Extra environment for every process (e.g. a short WEBHOOK_RETRY_SCHEDULE). */
+  env?: Record<string, string>;
+}
+
+export interface Cluster {
+  db: TestDatabase;
+  prefix: string;
+  env: Record<string, string>;
+  gateways: RunningProcess[];
+  channelNodes: RunningProcess[];
+  dispatchers: RunningProcess[];
+  /** Starts one more process of a kind in this cluster. */
+  start(kind: ProcessKind, env?: Record<string, string>): Promise<RunningProcess>;
+  createEnvironment(name?: string): Promise<CreatedEnvironment>;
+}
+
+const ENTRY: Record<ProcessKind, string> = {
+  gateway: 'apps/gateway/src/main.ts',
+  'channel-node': 'apps/channel-node/src/main.ts',
+  dispatcher: 'apps/dispatcher/src/main.ts',
+};
+
+let counter = 0;
+
+export async function startProcess(
+  kind: ProcessKind,
+  env: Record<string, string>,
+  options: { readyTimeoutMs?: number } = {},
+): Promise<RunningProcess> {
+  const name = `${kind}-${++counter}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY[kind]], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+      CONTROL_PORT: '0',
+      REALTIME_PORT: '0',
+      INTERNAL_PORT: '0',
+      NODE_NAME: name,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const announced = new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start in time:\n${output.slice(-30).join('\n')}`)),
+      options.readyTimeoutMs ?? 30_000,
+    );
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line);
+      if (output.length > 5000) output.splice(0, 1000);
+      if (line.startsWith('{"msg":"listening"')) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as Record<string, unknown>);
+      }
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      if (!line.includes('nodedir')) output.push(line);
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) before it was ready:\n${output.slice(-30).join('\n')}`));
+    });
+  });
+  const info = await announced;
+  const proc: RunningProcess = {
+    kind,
+    name,
+    child,
+    output,
+    exited,
+    internalUrl: `http://127.0.0.1:${info.internalPort}`,
+    controlUrl: `http://127.0.0.1:${info.controlPort ?? 0}`,
+    realtimeUrl: `http://127.0.0.1:${info.realtimePort ?? 0}`,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  return proc;
+}
+
+/** Waits until a process's `/internal/ready` answers 200. */
+export async function waitReady(proc: RunningProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`${proc.internalUrl}/internal/ready`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${proc.name} not ready in time:\n${proc.output.slice(-20).join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * A real cluster for one test file: its own database (cloned from the migrated template), its
+ * own NATS prefix, and the requested processes, all stopped (SIGKILL) and dropped at the end.
+ */
+export async function startCluster(t: TestContext, options: ClusterOptions = {}): Promise<Cluster> {
+  const db = await createTestDatabase(t);
+  const prefix = `t${randomBytes(5).toString('hex')}`;
+  const env = {
+    DATABASE_URL: db.url,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    NATS_PREFIX: prefix,
+    ...options.env,
+  };
+  const all: RunningProcess[] = [];
+  t.after(async () => {
+    await Promise.all(all.map((proc) => proc.kill()));
+  });
+  const start = async (kind: ProcessKind, extra: Record<string, string> = {}) => {
+    const proc = await startProcess(kind, { ...env, ...extra });
+    all.push(proc);
+    await waitReady(proc);
+    return proc;
+  };
+  const startMany = (kind: ProcessKind, n: number) => Promise.all(Array.from({ length: n }, () => start(kind)));
+  const [channelNodes, dispatchers, gateways] = await Promise.all([
+    startMany('channel-node', options.channelNodes ?? 0),
+    startMany('dispatcher', options.dispatchers ?? 0),
+    startMany('gateway', options.gateways ?? 1),
+  ]);
+  let envCount = 0;
+  return {
+    db,
+    prefix,
+    env,
+    gateways,
+    channelNodes,
+    dispatchers,
+    async start(kind, extra) {
+      const proc = await start(kind, extra);
+      ({ gateway: gateways, 'channel-node': channelNodes, dispatcher: dispatchers })[kind].push(proc);
+      return proc;
+    },
+    createEnvironment: (name) =>
+      createEnvironment(db.pool, { organization: 'test-org', project: 'test-project', environment: name ?? `env-${++envCount}` }),
+  };
+}

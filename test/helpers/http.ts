@@ -1,0 +1,56 @@
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/**
+ * A JSON request against a running process. `body` is sent as JSON unless `raw` is given;
+ * the response body is parsed as JSON when it is JSON.
+ */
+export async function request<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | undefined = options.raw;
+  if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body: payload });
+  const text = await res.text();
+  let body: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('application/json') && text.length > 0) body = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: body as T };
+}
+
+/** A bound client: `api.post('/v1/tokens', {userId})`. */
+export function client(baseUrl: string, token?: string) {
+  const call =
+    (method: string) =>
+    <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>(baseUrl, method, path, { token, body, headers });
+  return { get: call('GET'), post: call('POST'), put: call('PUT'), delete: call('DELETE'), baseUrl, token };
+}
+
+/** Mints a user token through the control plane. */
+export async function mintToken(controlUrl: string, secretKey: string, userId: string, extra: object = {}): Promise<string> {
+  const res = await request<{ token: string }>(controlUrl, 'POST', '/v1/tokens', {
+    token: secretKey,
+    body: { userId, ...extra },
+  });
+  if (res.status !== 201) throw new Error(`token mint failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.token;
+}
+
+/** Asserts the error envelope and returns its code. */
+export function errorCode(res: HttpResult): string {
+  const code = (res.body as { code?: unknown })?.code;
+  if (typeof code !== 'string') throw new Error(`not an error envelope: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.headers.get('x-service-error') !== code) throw new Error(`x-service-error header does not match ${code}`);
+  return code;
+}
