@@ -50,6 +50,12 @@ const gateway = base.extend({
   /** Bytes a socket may have queued before it is closed with 4503. */
   SOCKET_BUFFER_LIMIT: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
+  /** A gateway's presence entries expire this long after its last heartbeat (it refreshes at a third). */
+  PRESENCE_TTL_MS: z.coerce.number().int().min(1_000).max(300_000).default(15_000),
+  /** Notifications older than this are neither returned nor kept (CONTRACT: 7 days). */
+  NOTIFICATION_RETENTION: duration('7d'),
+  /** How often one gateway (advisory lock) deletes expired notifications. */
+  NOTIFICATION_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
 });
 
 const channelNode = base.extend({

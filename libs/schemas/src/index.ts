@@ -1,2 +1,28 @@
 export { UserId, ChannelId, ErrorBody, IsoTime, jsonSize } from './common.ts';
 export { CreateTokenBody, CreateAnonymousTokenBody, TokenResponse, TTL_DEFAULT_SECONDS } from './tokens.ts';
+export {
+  MemberRole,
+  ChannelAccess,
+  ChannelParams,
+  ChannelUserParams,
+  UserParams,
+  PutMemberBody,
+  Membership,
+  ChannelSettingsBody,
+  ChannelSettings,
+  BanBody,
+  Ban,
+  Roster,
+} from './members.ts';
+export {
+  MAX_NOTIFICATION_USERS,
+  MAX_NOTIFICATION_PAYLOAD_BYTES,
+  NOTIFICATION_TYPE_DEFAULT,
+  CreateNotificationsBody,
+  CreateNotificationsResponse,
+  Notification,
+  InboxQuery,
+  InboxPage,
+  InboxSocketQuery,
+} from './notifications.ts';
+export { LOGS_TOKEN_TTL_DEFAULT_SECONDS, EnvironmentParams, LogsTokenBody, LogsTokenResponse, LogsSocketQuery } from './logs.ts';

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { UserId, ChannelId, IsoTime } from './common.ts';
+
+export const MemberRole = z.enum(['member', 'moderator']);
+export const ChannelAccess = z.enum(['open', 'members']);
+
+export const ChannelParams = z.object({ channelId: ChannelId }).strict();
+export const ChannelUserParams = z.object({ channelId: ChannelId, userId: UserId }).strict();
+export const UserParams = z.object({ userId: UserId }).strict();
+
+export const PutMemberBody = z
+  .object({ role: MemberRole.optional().describe('Defaults to `member`; a PUT replaces the role.') })
+  .strict();
+
+export const Membership = z
+  .object({
+    channelId: z.string(),
+    userId: z.string(),
+    role: MemberRole,
+    createdAt: IsoTime,
+    updatedAt: IsoTime,
+  })
+  .meta({ id: 'Membership' });
+
+export const ChannelSettingsBody = z.object({ access: ChannelAccess }).strict();
+
+export const ChannelSettings = z
+  .object({ channelId: z.string(), access: ChannelAccess })
+  .meta({ id: 'ChannelSettings' });
+
+export const BanBody = z
+  .object({
+    reason: z.string().min(1).max(512).optional().describe('Shown to the user as the `reason` of 403 `banned`.'),
+    expiresAt: IsoTime.optional().describe('ISO 8601, in the future; without it the ban lasts until removed.'),
+  })
+  .strict();
+
+export const Ban = z
+  .object({
+    userId: z.string(),
+    channelId: z.string().nullable().describe('null for an environment-wide ban.'),
+    reason: z.string().nullable(),
+    expiresAt: IsoTime.nullable(),
+    createdAt: IsoTime,
+  })
+  .meta({ id: 'Ban' });
+
+export const RosterEntry = z.object({ userId: z.string(), role: MemberRole, online: z.boolean() });
+
+export const Roster = z.object({ members: z.array(RosterEntry) }).meta({ id: 'Roster' });
