@@ -1,0 +1,174 @@
+# shellcheck shell=bash
+# Sourced by scripts/start.sh (`npm start`) and scripts/test.sh (`npm test`). Defines `setup_all`:
+#   1. npm dependencies: `npm ci` (falling back to `npm install`) when node_modules is missing or
+#      older than package-lock.json;
+#   2. Postgres: when nothing answers at DATABASE_URL's host:port and that host is this machine,
+#      install the Debian package `postgresql` if its binaries are missing and start a PRIVATE
+#      instance (trust auth) with its data in .data/postgres;
+#   3. NATS: the same at NATS_URL with the Debian package `nats-server`, JetStream on, data in
+#      .data/nats;
+#   4. migrations (scripts/migrate.ts; it also creates the database when missing).
+# A remote host that does not answer is an error: we never install a service for someone else's
+# address. The private instances keep running after `npm start` stops (like any dev database):
+#   pg_ctl stop -D .data/postgres        kill "$(cat .data/nats/nats.pid)"
+# SETUP_DRY_RUN=1 prints what would be installed and started instead of doing it.
+
+RTM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RTM_DATA="$RTM_ROOT/.data"
+
+setup_log() { printf '\033[2m[setup]\033[0m %s\n' "$*" >&2; }
+setup_fail() { printf '[setup] error: %s\n' "$*" >&2; return 1; }
+
+# `host port` of a URL (default port when the URL has none); node is the one tool we can rely on.
+setup_host_port() {
+  node -e '
+    const [url, port] = process.argv.slice(1);
+    const u = new URL(url);
+    const host = u.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
+    console.log(`${host} ${u.port || port}`);
+  ' "$1" "$2"
+}
+
+# true when something accepts TCP connections at host:port (bash's /dev/tcp, 2 s at most)
+setup_port_open() {
+  timeout 2 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null
+}
+
+setup_is_local() {
+  case "$1" in 127.0.0.1 | localhost | ::1 | 0.0.0.0) return 0 ;; *) return 1 ;; esac
+}
+
+setup_wait_port() {
+  local host=$1 port=$2 what=$3 i
+  for i in $(seq 1 60); do
+    setup_port_open "$host" "$port" && return 0
+    sleep 0.5
+  done
+  setup_fail "$what did not start listening on $host:$port (see its log under .data/)"
+}
+
+setup_run() {
+  if [ -n "${SETUP_DRY_RUN:-}" ]; then
+    setup_log "dry run: $*"
+  else
+    "$@"
+  fi
+}
+
+# Debian only: apt-get install, as root or through sudo.
+setup_apt_install() {
+  if ! command -v apt-get >/dev/null 2>&1; then
+    setup_fail "$* is not installed and this is not a Debian-like system: install it, or point the URL at a running one"
+    return 1
+  fi
+  local sudo=()
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { setup_fail "installing $* needs root (or sudo)"; return 1; }
+    sudo=(sudo)
+  fi
+  setup_log "installing $* (apt-get)"
+  setup_run "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+    setup_run "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+setup_dependencies() {
+  cd "$RTM_ROOT" || return 1
+  if [ -d node_modules ] && [ -f node_modules/.package-lock.json ] && ! [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    return 0
+  fi
+  setup_log "installing npm dependencies"
+  # npm 11 may warn that esbuild's install script was skipped; tsx works without it
+  setup_run npm ci --no-audit --no-fund || setup_run npm install --no-audit --no-fund
+}
+
+# The directory of initdb/pg_ctl: PATH first, then Debian's versioned layout (newest first).
+setup_pg_bindir() {
+  local bin
+  if bin=$(command -v initdb 2>/dev/null) && [ -n "$bin" ]; then
+    dirname "$(readlink -f "$bin")"
+    return 0
+  fi
+  for bin in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k4 -n -r); do
+    [ -x "$bin/initdb" ] && { echo "$bin"; return 0; }
+  done
+  return 1
+}
+
+setup_postgres() {
+  local url="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/rtm}" host port
+  read -r host port < <(setup_host_port "$url" 5432) || return 1
+  if setup_port_open "$host" "$port"; then return 0; fi
+  setup_is_local "$host" || { setup_fail "no Postgres answers at $host:$port (DATABASE_URL)"; return 1; }
+  setup_log "no Postgres at $host:$port: starting a private instance in .data/postgres"
+
+  local bindir
+  if ! bindir=$(setup_pg_bindir); then
+    setup_apt_install postgresql || return 1
+    # the Debian package may have started its own cluster on the default port
+    if setup_port_open "$host" "$port"; then return 0; fi
+    if ! bindir=$(setup_pg_bindir); then
+      if [ -z "${SETUP_DRY_RUN:-}" ]; then
+        setup_fail "postgresql installed but initdb not found"
+        return 1
+      fi
+      bindir=/usr/lib/postgresql/VERSION/bin
+    fi
+  fi
+
+  # postgres refuses to run as root: run it as the `postgres` user (made by the Debian package)
+  local as=() dir="$RTM_DATA/postgres"
+  if [ "$(id -u)" = 0 ]; then
+    id postgres >/dev/null 2>&1 || { setup_fail "running as root and there is no postgres user to run Postgres as"; return 1; }
+    as=(runuser -u postgres --)
+    if [ -z "${SETUP_DRY_RUN:-}" ] && ! runuser -u postgres -- test -x "$RTM_ROOT"; then
+      # the checkout is under a directory the postgres user cannot enter (e.g. /root)
+      dir="/var/lib/rtm-dev/$(printf '%s' "$RTM_ROOT" | md5sum | cut -c1-12)/postgres"
+      setup_log "the postgres user cannot enter $RTM_ROOT: keeping the data in $dir instead"
+    fi
+  fi
+  if [ ! -f "$dir/PG_VERSION" ]; then
+    setup_run mkdir -p "$dir" && setup_run chmod 700 "$dir" || return 1
+    if [ ${#as[@]} -gt 0 ]; then setup_run chown postgres: "$dir" || return 1; fi
+    setup_run "${as[@]}" "$bindir/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --no-instructions >/dev/null || return 1
+  fi
+  setup_run "${as[@]}" "$bindir/pg_ctl" start -w -D "$dir" -l "$dir/server.log" \
+    -o "-p $port -c listen_addresses=127.0.0.1 -k /tmp" >/dev/null || {
+    setup_fail "Postgres did not start; see $dir/server.log"
+    return 1
+  }
+  [ -n "${SETUP_DRY_RUN:-}" ] || setup_wait_port "$host" "$port" Postgres
+}
+
+setup_nats() {
+  local url="${NATS_URL:-nats://127.0.0.1:4222}" host port
+  url="${url%%,*}" # a list of servers: the first one decides
+  read -r host port < <(setup_host_port "$url" 4222) || return 1
+  if setup_port_open "$host" "$port"; then return 0; fi
+  setup_is_local "$host" || { setup_fail "no NATS answers at $host:$port (NATS_URL)"; return 1; }
+  setup_log "no NATS at $host:$port: starting a private nats-server (JetStream) in .data/nats"
+  local bin
+  bin=$(command -v nats-server 2>/dev/null || { [ -x /usr/sbin/nats-server ] && echo /usr/sbin/nats-server; } || { [ -x /usr/bin/nats-server ] && echo /usr/bin/nats-server; })
+  if [ -z "$bin" ]; then
+    setup_apt_install nats-server || return 1
+    if setup_port_open "$host" "$port"; then return 0; fi
+    bin=$(command -v nats-server 2>/dev/null || echo /usr/sbin/nats-server)
+  fi
+  setup_run mkdir -p "$RTM_DATA/nats" || return 1
+  if [ -n "${SETUP_DRY_RUN:-}" ]; then
+    setup_log "dry run: $bin -a 127.0.0.1 -p $port -js -sd $RTM_DATA/nats (background)"
+    return 0
+  fi
+  # setsid + nohup: it outlives this shell, like the Postgres instance
+  setsid nohup "$bin" -a 127.0.0.1 -p "$port" -js -sd "$RTM_DATA/nats" -P "$RTM_DATA/nats/nats.pid" \
+    -l "$RTM_DATA/nats/server.log" </dev/null >/dev/null 2>&1 &
+  setup_wait_port "$host" "$port" nats-server
+}
+
+setup_migrate() {
+  cd "$RTM_ROOT" || return 1
+  setup_run node --import tsx scripts/migrate.ts
+}
+
+setup_all() {
+  setup_dependencies && setup_postgres && setup_nats && setup_migrate
+}

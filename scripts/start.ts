@@ -1,0 +1,115 @@
+/**
+ * `npm start` (after scripts/setup.sh): one gateway, one channel-node and one dispatcher as
+ * supervised children, each with its own internal port counting up from INTERNAL_PORT; a dev
+ * environment created on first start and shown (URLs, ids, keys, a curl example) on every start.
+ *
+ *   node --import tsx scripts/start.ts [gateway] [channel-node] [dispatcher] [--state-file PATH]
+ *
+ * Naming kinds starts only those (default: all three). The state file (default
+ * .data/dev-environment.json) keeps the dev environment's keys, which are shown only once.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { configOrExit, loadGatewayConfig } from '@rtm/config';
+import { createPool } from '@rtm/db';
+import type { CreatedEnvironment } from '@rtm/auth';
+import { ensureDevEnvironment } from './dev-environment.ts';
+import { Supervisor } from './supervisor.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const KINDS = ['gateway', 'channel-node', 'dispatcher'] as const;
+type Kind = (typeof KINDS)[number];
+
+// the environment is read here once: validated by the gateway's schema (the widest), and passed
+// through untouched to every child, which validates its own part
+const env = process.env;
+const config = configOrExit(loadGatewayConfig);
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2),
+  options: { 'state-file': { type: 'string', default: `${ROOT}.data/dev-environment.json` } },
+  allowPositionals: true,
+});
+const unknown = positionals.filter((p) => !(KINDS as readonly string[]).includes(p));
+if (unknown.length) {
+  process.stderr.write(`unknown process kind ${unknown.join(', ')}; expected ${KINDS.join(', ')}\n`);
+  process.exit(64);
+}
+const kinds: Kind[] = positionals.length ? (positionals as Kind[]) : [...KINDS];
+const colour = process.stdout.isTTY === true;
+
+const pool = createPool(config.DATABASE_URL, { max: 1, name: 'start' });
+let dev: { environment: CreatedEnvironment; created: boolean };
+try {
+  dev = await ensureDevEnvironment(pool, values['state-file']!);
+} finally {
+  await pool.end();
+}
+
+const supervisor = new Supervisor({ cwd: ROOT, colour });
+let internalPort = config.INTERNAL_PORT;
+for (const kind of kinds) {
+  const entry = `apps/${kind}/src/main.ts`;
+  if (!existsSync(`${ROOT}${entry}`)) {
+    process.stdout.write(`[start] ${entry} does not exist yet: not starting a ${kind}\n`);
+    continue;
+  }
+  supervisor.add({
+    name: kind,
+    args: ['--import', 'tsx', entry],
+    // port 0 (any free port) stays 0 for every child; otherwise each gets the next port
+    env: { ...env, NODE_NAME: env.NODE_NAME ?? kind, INTERNAL_PORT: String(internalPort) },
+  });
+  if (internalPort !== 0) internalPort += 1;
+}
+
+let bannerShown = false;
+supervisor.on('listening', (name, info) => {
+  if (name !== 'gateway' || bannerShown) return;
+  bannerShown = true;
+  process.stdout.write(banner(dev.environment, dev.created, Number(info.controlPort), Number(info.realtimePort)));
+});
+
+function banner(environment: CreatedEnvironment, created: boolean, controlPort: number, realtimePort: number): string {
+  const b = (text: string) => (colour ? `\u001b[1m${text}\u001b[0m` : text);
+  const controlUrl = `http://localhost:${controlPort}`;
+  const realtimeUrl = `http://localhost:${realtimePort}`;
+  return [
+    '',
+    b(`Realtime messaging service is running${created ? ' (dev environment created)' : ''}`),
+    `  control plane    ${controlUrl}`,
+    `  realtime edge    ${realtimeUrl}`,
+    `  API docs         ${controlUrl}/openapi.json`,
+    `  environment      ${environment.environmentId}`,
+    `  secret key       ${environment.secretKey}`,
+    `  publishable key  ${environment.publishableKey}`,
+    `  (kept in ${values['state-file']})`,
+    '',
+    'Mint a user token, then use it on the realtime edge:',
+    `  TOKEN=$(curl -s -X POST ${controlUrl}/v1/tokens -H "authorization: Bearer ${environment.secretKey}" \\`,
+    `    -H 'content-type: application/json' -d '{"userId":"alice"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')`,
+    `  curl -s ${realtimeUrl}/v1/me -H "authorization: Bearer $TOKEN"`,
+    '',
+    'Ctrl-C stops everything.',
+    '',
+    '',
+  ].join('\n');
+}
+
+let signals = 0;
+const shutdown = (signal: string) => {
+  signals += 1;
+  if (signals > 1) {
+    process.stdout.write(`[start] ${signal} again: killing\n`);
+    supervisor.killAll();
+    process.exit(1);
+  }
+  process.stdout.write(`[start] ${signal}: stopping (SIGTERM to every process, waiting for them to drain)\n`);
+  void supervisor.stop(0);
+};
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+supervisor.on('stopped', (code) => {
+  process.stdout.write(`[start] stopped\n`);
+  process.exit(code);
+});
