@@ -26,3 +26,16 @@ export {
   InboxSocketQuery,
 } from './notifications.ts';
 export { LOGS_TOKEN_TTL_DEFAULT_SECONDS, EnvironmentParams, LogsTokenBody, LogsTokenResponse, LogsSocketQuery } from './logs.ts';
+export { DeployConfigBody, ActiveConfig, ConfigDeployment } from './config.ts';
+export {
+  DeliveryStatus,
+  DeliveryId,
+  DELIVERY_ID_PATTERN,
+  WebhookSecretResponse,
+  DeliveriesQuery,
+  DeliveryRow,
+  DeliveryList,
+  DeliveryAttempt,
+  DeliveryDetail,
+  DeliveryParams,
+} from './webhooks.ts';

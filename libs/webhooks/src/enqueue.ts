@@ -1,5 +1,6 @@
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
+import { DELIVER_BATCH_TASK } from './jobs.ts';
 
 export type WebhookEventType = 'message.published' | 'message.retracted';
 
@@ -57,7 +58,8 @@ export async function enqueueWebhookEvents(client: PoolClient, events: readonly 
     [ids, environments, eventIds, types, channels, bodies],
   );
   if (rows.length === 0) return 0;
-  await client.query(`select graphile_worker.add_job('deliver_webhooks', json_build_object('ids', $1::text[]))`, [
+  await client.query(`select graphile_worker.add_job($1, json_build_object('ids', $2::text[]))`, [
+    DELIVER_BATCH_TASK,
     rows.map((row) => row.id),
   ]);
   return rows.length;

@@ -1,11 +1,13 @@
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { tokenRoutes } from './tokens.ts';
+import { configRoutes } from './config.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 
 /** Route groups of the control plane (secret key), one encapsulated plugin each. */
-export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes];
+export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
 export const REALTIME_ROUTES: RouteGroup[] = [];

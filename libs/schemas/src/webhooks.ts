@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { IsoTime } from './common.ts';
+
+export const DeliveryStatus = z.enum(['pending', 'delivered', 'dropped']);
+
+export const DELIVERY_ID_PATTERN = /^dlv_[0-9a-z]{26}$/;
+export const DeliveryId = z.string().regex(DELIVERY_ID_PATTERN, 'must be a delivery id (dlv_…)');
+
+export const WebhookSecretResponse = z
+  .object({ secret: z.string().describe('`whsec_` prefix; HMAC-SHA256 key (the whole string, UTF-8).') })
+  .meta({ id: 'WebhookSecret' });
+
+export const DeliveriesQuery = z
+  .object({
+    status: DeliveryStatus.optional(),
+    limit: z.coerce.number().int().min(1).max(500).optional().describe('Default 50, maximum 500.'),
+    cursor: z.string().min(1).max(200).optional().describe('`nextCursor` of the previous page (opaque).'),
+  })
+  .strict();
+
+export const DeliveryRow = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    eventType: z.enum(['message.published', 'message.retracted']),
+    channelId: z.string(),
+    url: z.string(),
+    status: DeliveryStatus,
+    attempts: z.number().int(),
+    lastError: z.string().optional().describe('At most 1 KiB.'),
+    lastStatusCode: z.number().int().optional(),
+    nextAttemptAt: IsoTime.optional().describe('A pending delivery: when the next attempt is due.'),
+    createdAt: IsoTime,
+    updatedAt: IsoTime,
+    deliveredAt: IsoTime.optional(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const DeliveryList = z
+  .object({ data: z.array(DeliveryRow), nextCursor: z.string().nullable().describe('Null on the last page.') })
+  .meta({ id: 'WebhookDeliveryList' });
+
+export const DeliveryAttempt = z.object({
+  at: IsoTime,
+  statusCode: z.number().int().optional(),
+  error: z.string().optional(),
+  durationMs: z.number().int(),
+});
+
+export const DeliveryDetail = DeliveryRow.extend({ attemptLog: z.array(DeliveryAttempt) }).meta({
+  id: 'WebhookDeliveryDetail',
+});
+
+export const DeliveryParams = z.object({ deliveryId: DeliveryId }).strict();
