@@ -1,10 +1,10 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
-import type { NatsConnection, Subjects } from '@rtm/bus';
-import type { CredentialStore } from '@rtm/auth';
+import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
+import { CredentialStore } from '@rtm/auth';
 import type { Logger } from '@rtm/ops';
 import type { Registry } from 'prom-client';
-import type { SocketEvents } from './socket-events.ts';
+import { SocketEvents } from './socket-events.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -17,4 +17,24 @@ export interface GatewayDeps {
   metrics: Registry;
   /** Socket lifecycle events within this gateway. */
   events: SocketEvents;
+}
+
+/**
+ * The gateway's dependencies from its connections. Building them has no side effects (no
+ * query, no subscription), so `scripts/write-openapi.ts` can build the apps offline; whatever
+ * must run at start (subscriptions, timers) belongs in `main.ts`.
+ */
+export function createGatewayDeps(parts: {
+  config: GatewayConfig;
+  pool: Pool;
+  nc: NatsConnection;
+  log: Logger;
+  metrics: Registry;
+}): GatewayDeps {
+  return {
+    ...parts,
+    subjects: subjects(parts.config.NATS_PREFIX),
+    credentials: new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS),
+    events: new SocketEvents(),
+  };
 }

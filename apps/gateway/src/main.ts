@@ -1,10 +1,9 @@
 import { configOrExit, loadGatewayConfig } from '@rtm/config';
 import { createPool } from '@rtm/db';
-import { connectBus, subjects } from '@rtm/bus';
-import { CredentialStore } from '@rtm/auth';
+import { connectBus } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
 import { buildGateway } from './build-gateway.ts';
-import { SocketEvents } from './socket-events.ts';
+import { createGatewayDeps } from './deps.ts';
 
 const config = configOrExit(loadGatewayConfig);
 const name = config.NODE_NAME ?? `gateway-${process.pid}`;
@@ -12,14 +11,12 @@ const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'gateway');
 const pool = createPool(config.DATABASE_URL, { max: 20, name });
 const nc = await connectBus(config.NATS_URL, name);
-const subjectsOf = subjects(config.NATS_PREFIX);
-const credentials = new CredentialStore(pool, config.CREDENTIAL_CACHE_MS);
+const deps = createGatewayDeps({ config, pool, nc, log, metrics });
 
 // a revoked key, removed origin or retired signing key: every gateway forgets at once
-const invalidations = nc.subscribe(subjectsOf.invalidate, { callback: () => credentials.clear() });
+const invalidations = nc.subscribe(deps.subjects.invalidate, { callback: () => deps.credentials.clear() });
 
 let draining = false;
-const deps = { config, pool, nc, subjects: subjectsOf, credentials, log, metrics, events: new SocketEvents() };
 const gateway = await buildGateway(deps);
 const internal = createInternalServer({
   registry: metrics,

@@ -4,6 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -77,6 +78,8 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
       components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: jsonSchemaTransform,
+    // registers zod schemas with a `.meta({id})` as components, so the `$ref`s resolve
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifyWebsocket, {
     // frames over MAX_FRAME_BYTES get an error frame from the handler; ws itself closes only past 1 MiB

@@ -1,0 +1,46 @@
+import { Registry } from 'prom-client';
+import { loadGatewayConfig } from '@rtm/config';
+import { createPool } from '@rtm/db';
+import type { NatsConnection } from '@rtm/bus';
+import { createLogger } from '@rtm/ops';
+import { buildGateway } from '../build-gateway.ts';
+import { createGatewayDeps } from '../deps.ts';
+
+/**
+ * A NATS connection for building without a server: building the apps must not touch the bus
+ * (it is used at request time only), so any use is a bug and says where.
+ */
+function offlineBus(): NatsConnection {
+  return new Proxy({} as NatsConnection, {
+    get(_target, property) {
+      if (property === 'then') return undefined; // not a thenable
+      return () => {
+        throw new Error(`NATS used while building the gateway (nc.${String(property)}): move it to request time or main.ts`);
+      };
+    },
+  });
+}
+
+/**
+ * The OpenAPI document, from the same apps (and zod schemas) `main.ts` serves, built with the
+ * default configuration and without Postgres or NATS: the pool connects lazily and is never
+ * used, the bus is offline. Nothing listens.
+ */
+export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
+  const config = loadGatewayConfig({});
+  const pool = createPool(config.DATABASE_URL, { max: 1, name: 'openapi' });
+  const deps = createGatewayDeps({
+    config,
+    pool,
+    nc: offlineBus(),
+    log: createLogger({ level: 'silent', name: 'openapi' }),
+    metrics: new Registry(),
+  });
+  const gateway = await buildGateway(deps);
+  try {
+    return gateway.openapi();
+  } finally {
+    await Promise.all([gateway.control.close(), gateway.realtime.close()]);
+    await pool.end();
+  }
+}
