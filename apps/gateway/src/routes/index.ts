@@ -1,6 +1,7 @@
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { tokenRoutes } from './tokens.ts';
+import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
 
@@ -10,4 +11,4 @@ type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes];
