@@ -4,11 +4,13 @@ import { tokenRoutes } from './tokens.ts';
 import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { controlChannelMessageRoutes, realtimeChannelMessageRoutes } from './channel-messages.ts';
+import { channelSocketRoutes } from '../sockets/channel-socket.ts';
 
 type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 
 /** Route groups of the control plane (secret key), one encapsulated plugin each. */
-export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes];
+export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes, controlChannelMessageRoutes];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes];

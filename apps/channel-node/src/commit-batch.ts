@@ -1,0 +1,363 @@
+/**
+ * One group commit: every command a partition actor took from its mailbox, written in ONE
+ * transaction. Guarantees:
+ * - seq: each channel advances from the last_seq this writer read, through a fenced
+ *   `update … where last_seq = expected`; if another writer moved it, the whole batch rolls
+ *   back (FenceError) and nothing is half-written, so seqs never repeat and never skip;
+ * - idempotency: a key seen on the channel within 24 h returns the first result and writes
+ *   nothing; a key repeated inside one batch gets the earlier command's result;
+ * - retraction: a second retraction of a message changes nothing and emits nothing;
+ * - webhook deliveries and mention notifications commit (or roll back) with the messages.
+ * Nothing here publishes: the actor publishes the returned frames only after commit.
+ */
+import type { PoolClient } from '@rtm/db';
+import { newId } from '@rtm/db';
+import { enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
+import type { ChannelCommand, CommandReply, MessageEnvelope } from '@rtm/schemas';
+
+export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
+export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;
+
+export interface ChannelState {
+  pk: number;
+  lastSeq: number;
+}
+
+export const channelKey = (environmentId: string, channelId: string): string => `${environmentId}\u0000${channelId}`;
+
+export interface OutFrame {
+  environmentId: string;
+  channelId: string;
+  frame: Record<string, unknown>;
+}
+
+export interface OutNotification {
+  environmentId: string;
+  userId: string;
+  frame: { op: 'notification'; id: string; type: 'mention'; payload: Record<string, unknown>; timestamp: number };
+}
+
+export interface OutLog {
+  environmentId: string;
+  event: 'message.published' | 'message.retracted';
+  data: Record<string, unknown>;
+}
+
+export interface BatchOutcome {
+  replies: CommandReply[];
+  /** In command order; published after commit. */
+  frames: OutFrame[];
+  notifications: OutNotification[];
+  logs: OutLog[];
+  /** Channel states after commit, to refresh the actor's cache. */
+  states: Map<string, ChannelState>;
+}
+
+/** Another writer advanced a channel since we read it: roll back, reload, retry. */
+export class FenceError extends Error {
+  override name = 'FenceError';
+}
+
+/** A batch of ephemeral publishes on cached channels needs no transaction at all. */
+export function ephemeralOnly(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): boolean {
+  return commands.every(
+    (c) => c.op === 'publish' && c.ephemeral && cache.has(channelKey(c.environmentId, c.channelId)),
+  );
+}
+
+export function envelopeOf(
+  command: PublishCommand,
+  id: string,
+  seq: number,
+  timestamp: number,
+  ephemeral: boolean,
+): MessageEnvelope {
+  const envelope: MessageEnvelope = {
+    id,
+    seq,
+    type: command.type,
+    kind: command.kind,
+    content: command.content,
+    sender: command.sender,
+    timestamp,
+    retracted: false,
+    ephemeral,
+  };
+  if (command.to) envelope.to = command.to;
+  if (command.mentions) envelope.mentions = command.mentions;
+  return envelope;
+}
+
+/** Ephemeral frames only (see ephemeralOnly): no I/O. */
+export function ephemeralBatch(commands: readonly PublishCommand[], cache: Map<string, ChannelState>): BatchOutcome {
+  const outcome: BatchOutcome = { replies: [], frames: [], notifications: [], logs: [], states: new Map() };
+  const now = Date.now();
+  for (const command of commands) {
+    const seq = cache.get(channelKey(command.environmentId, command.channelId))?.lastSeq ?? 0;
+    const id = newId('msg');
+    outcome.frames.push({ environmentId: command.environmentId, channelId: command.channelId, frame: envelopeOf(command, id, seq, now, true) });
+    outcome.replies.push({ ok: true, result: { id, seq, timestamp: now, ephemeral: true } });
+  }
+  return outcome;
+}
+
+interface MessageRow {
+  channel_pk: number;
+  seq: number;
+  id: string;
+  type: string;
+  kind: string;
+  content: Record<string, unknown>;
+  sender_id: string;
+  sender_anon: boolean;
+  to: string[] | null;
+  mentions: string[] | null;
+  ts: number;
+}
+
+/**
+ * Writes the batch on `client`, inside a transaction the caller opened. `cache` is read, never
+ * written: the caller applies `states` only after commit.
+ */
+export async function writeBatch(
+  client: PoolClient,
+  commands: readonly ChannelCommand[],
+  cache: Map<string, ChannelState>,
+): Promise<BatchOutcome> {
+  const now = Date.now();
+  const outcome: BatchOutcome = { replies: new Array(commands.length), frames: [], notifications: [], logs: [], states: new Map() };
+
+  // 1. channel rows: created on first persisted publish, loaded when not cached
+  const needed = new Map<string, { environmentId: string; channelId: string; create: boolean }>();
+  for (const c of commands) {
+    const key = channelKey(c.environmentId, c.channelId);
+    const create = c.op === 'publish' && !c.ephemeral;
+    const entry = needed.get(key);
+    if (entry) entry.create ||= create;
+    else needed.set(key, { environmentId: c.environmentId, channelId: c.channelId, create });
+  }
+  const states = outcome.states;
+  const toLoad = [...needed].filter(([key]) => !cache.has(key));
+  for (const [key] of needed) {
+    const cached = cache.get(key);
+    if (cached) states.set(key, { ...cached });
+  }
+  if (toLoad.length > 0) {
+    const creating = toLoad.filter(([, v]) => v.create);
+    if (creating.length > 0) {
+      await client.query(
+        `insert into channels (environment_id, id)
+         select * from unnest($1::text[], $2::text[]) on conflict do nothing`,
+        [creating.map(([, v]) => v.environmentId), creating.map(([, v]) => v.channelId)],
+      );
+    }
+    const { rows } = await client.query<{ environment_id: string; id: string; pk: number; last_seq: number }>(
+      `select c.environment_id, c.id, c.pk, c.last_seq from channels c
+       join unnest($1::text[], $2::text[]) as v(environment_id, id) on c.environment_id = v.environment_id and c.id = v.id`,
+      [toLoad.map(([, v]) => v.environmentId), toLoad.map(([, v]) => v.channelId)],
+    );
+    for (const row of rows) states.set(channelKey(row.environment_id, row.id), { pk: row.pk, lastSeq: row.last_seq });
+  }
+  const expected = new Map([...states].map(([key, s]) => [key, s.lastSeq]));
+
+  // 2. idempotency keys already used within 24 h
+  const keyed = commands.filter((c): c is PublishCommand => c.op === 'publish' && !c.ephemeral && c.idempotencyKey !== undefined);
+  const seen = new Map<string, { id: string; seq: number; timestamp: number }>();
+  if (keyed.length > 0) {
+    const pks = keyed.map((c) => states.get(channelKey(c.environmentId, c.channelId))!.pk);
+    const { rows } = await client.query<{ channel_pk: number; key: string; message_id: string; seq: number; ts: number }>(
+      `select k.channel_pk, k.key, k.message_id, k.seq, k.ts from idempotency_keys k
+       join unnest($1::bigint[], $2::text[]) as v(channel_pk, key) on k.channel_pk = v.channel_pk and k.key = v.key
+       where k.created_at > now() - interval '24 hours'`,
+      [pks, keyed.map((c) => c.idempotencyKey!)],
+    );
+    for (const row of rows) seen.set(`${row.channel_pk}\u0000${row.key}`, { id: row.message_id, seq: row.seq, timestamp: row.ts });
+  }
+
+  // 3. publishes, in command order
+  const messages: MessageRow[] = [];
+  const keys: { channel_pk: number; key: string; message_id: string; seq: number; ts: number }[] = [];
+  const notifications: { id: string; environment_id: string; user_id: string; payload: string }[] = [];
+  const events: WebhookEventInput[] = [];
+  commands.forEach((c, index) => {
+    if (c.op !== 'publish') return;
+    const key = channelKey(c.environmentId, c.channelId);
+    const state = states.get(key);
+    const id = newId('msg');
+    if (c.ephemeral) {
+      const seq = state?.lastSeq ?? 0;
+      outcome.frames.push({ environmentId: c.environmentId, channelId: c.channelId, frame: envelopeOf(c, id, seq, now, true) });
+      outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now, ephemeral: true } };
+      return;
+    }
+    if (!state) throw new Error(`channel row missing for ${c.channelId}`);
+    if (c.idempotencyKey !== undefined) {
+      const previous = seen.get(`${state.pk}\u0000${c.idempotencyKey}`);
+      if (previous) {
+        outcome.replies[index] = { ok: true, result: { ...previous } };
+        return;
+      }
+    }
+    const seq = ++state.lastSeq;
+    const envelope = envelopeOf(c, id, seq, now, false);
+    messages.push({
+      channel_pk: state.pk,
+      seq,
+      id,
+      type: c.type,
+      kind: c.kind,
+      content: c.content,
+      sender_id: c.sender.id,
+      sender_anon: c.sender.anon,
+      to: c.to ?? null,
+      mentions: c.mentions ?? null,
+      ts: now,
+    });
+    if (c.idempotencyKey !== undefined) {
+      keys.push({ channel_pk: state.pk, key: c.idempotencyKey, message_id: id, seq, ts: now });
+      seen.set(`${state.pk}\u0000${c.idempotencyKey}`, { id, seq, timestamp: now });
+    }
+    for (const userId of new Set(c.mentions ?? [])) {
+      const payload = { channelId: c.channelId, messageId: id, seq, senderId: c.sender.id };
+      const notificationId = newId('ntf');
+      notifications.push({ id: notificationId, environment_id: c.environmentId, user_id: userId, payload: JSON.stringify(payload) });
+      outcome.notifications.push({
+        environmentId: c.environmentId,
+        userId,
+        frame: { op: 'notification', id: notificationId, type: 'mention', payload, timestamp: now },
+      });
+    }
+    events.push({
+      environmentId: c.environmentId,
+      channelId: c.channelId,
+      eventId: id,
+      type: 'message.published',
+      timestamp: now,
+      data: envelope,
+    });
+    outcome.frames.push({ environmentId: c.environmentId, channelId: c.channelId, frame: envelope });
+    outcome.logs.push({
+      environmentId: c.environmentId,
+      event: 'message.published',
+      data: { channelId: c.channelId, messageId: id, seq, type: c.type, kind: c.kind, senderId: c.sender.id },
+    });
+    outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now } };
+  });
+
+  // 4. the fence: advance every channel from the value we read, or fail the whole batch
+  const advanced = [...states].filter(([key, s]) => s.lastSeq !== expected.get(key));
+  if (advanced.length > 0) {
+    const result = await client.query(
+      `update channels c set last_seq = v.new_seq
+       from unnest($1::bigint[], $2::bigint[], $3::bigint[]) as v(pk, expected, new_seq)
+       where c.pk = v.pk and c.last_seq = v.expected`,
+      [advanced.map(([, s]) => s.pk), advanced.map(([key]) => expected.get(key)!), advanced.map(([, s]) => s.lastSeq)],
+    );
+    if (result.rowCount !== advanced.length) throw new FenceError('a channel moved under this writer');
+  }
+
+  // 5. rows
+  if (messages.length > 0) {
+    await client.query(
+      `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, "to", mentions, ts)
+       select r.channel_pk, r.seq, r.id, r.type, r.kind, r.content, r.sender_id, r.sender_anon, r."to", r.mentions, r.ts
+       from json_to_recordset($1::json) as r(channel_pk bigint, seq bigint, id text, type text, kind text, content json,
+         sender_id text, sender_anon boolean, "to" text[], mentions text[], ts bigint)`,
+      [JSON.stringify(messages)],
+    );
+  }
+  if (keys.length > 0) {
+    await client.query(
+      `insert into idempotency_keys (channel_pk, key, message_id, seq, ts)
+       select * from unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
+       on conflict (channel_pk, key) do update
+         set message_id = excluded.message_id, seq = excluded.seq, ts = excluded.ts, created_at = now()
+         where idempotency_keys.created_at <= now() - interval '24 hours'`,
+      [keys.map((k) => k.channel_pk), keys.map((k) => k.key), keys.map((k) => k.message_id), keys.map((k) => k.seq), keys.map((k) => k.ts)],
+    );
+  }
+
+  // 6. retractions, after the inserts so a message published earlier in this batch is visible
+  for (const [index, c] of commands.entries()) {
+    if (c.op !== 'retract') continue;
+    outcome.replies[index] = await retract(client, c, states.get(channelKey(c.environmentId, c.channelId)), outcome, events);
+  }
+
+  if (notifications.length > 0) {
+    await client.query(
+      `insert into notifications (id, environment_id, user_id, type, payload, ts)
+       select v.id, v.environment_id, v.user_id, 'mention', v.payload::json, $5::bigint
+       from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as v(id, environment_id, user_id, payload)`,
+      [
+        notifications.map((n) => n.id),
+        notifications.map((n) => n.environment_id),
+        notifications.map((n) => n.user_id),
+        notifications.map((n) => n.payload),
+        now,
+      ],
+    );
+  }
+  await enqueueWebhookEvents(client, events);
+  return outcome;
+}
+
+async function retract(
+  client: PoolClient,
+  c: RetractCommand,
+  state: ChannelState | undefined,
+  outcome: BatchOutcome,
+  events: WebhookEventInput[],
+): Promise<CommandReply> {
+  if (!state) return { ok: false, code: 'not_found', reason: 'no such message in this channel' };
+  const { rows } = await client.query<Omit<MessageRow, 'content' | 'channel_pk'> & { retracted: boolean }>(
+    `select seq, id, type, kind, sender_id, sender_anon, "to", mentions, ts, retracted_at is not null as retracted
+     from messages where channel_pk = $1 and id = $2 for update`,
+    [state.pk, c.messageId],
+  );
+  const row = rows[0];
+  if (!row) return { ok: false, code: 'not_found', reason: 'no such message in this channel' };
+  if (c.onlySender !== undefined && (row.sender_id !== c.onlySender || row.kind !== 'user')) {
+    return { ok: false, code: 'forbidden', reason: 'only the sender may retract this message' };
+  }
+  const result = { ok: true as const, result: { id: row.id, seq: row.seq, retracted: true as const } };
+  if (row.retracted) return result;
+  await client.query('update messages set content = null, retracted_at = now() where channel_pk = $1 and seq = $2', [
+    state.pk,
+    row.seq,
+  ]);
+  const tombstone: MessageEnvelope = {
+    id: row.id,
+    seq: row.seq,
+    type: row.type,
+    kind: row.kind as MessageEnvelope['kind'],
+    content: null,
+    sender: { id: row.sender_id, anon: row.sender_anon },
+    timestamp: row.ts,
+    retracted: true,
+    ephemeral: false,
+  };
+  if (row.to) tombstone.to = row.to;
+  if (row.mentions) tombstone.mentions = row.mentions;
+  const frame: Record<string, unknown> = { op: 'retract', id: row.id, seq: row.seq };
+  if (c.reason !== undefined) frame.reason = c.reason;
+  // addressed messages: the gateway's feed delivers the retraction to the same audience
+  if (row.to) {
+    frame.to = row.to;
+    frame.sender = tombstone.sender;
+  }
+  outcome.frames.push({ environmentId: c.environmentId, channelId: c.channelId, frame });
+  events.push({
+    environmentId: c.environmentId,
+    channelId: c.channelId,
+    eventId: `retract_${row.id}`,
+    type: 'message.retracted',
+    timestamp: Date.now(),
+    data: tombstone,
+  });
+  outcome.logs.push({
+    environmentId: c.environmentId,
+    event: 'message.retracted',
+    data: { channelId: c.channelId, messageId: row.id, seq: row.seq },
+  });
+  return result;
+}

@@ -1,0 +1,89 @@
+import { Counter, Histogram } from 'prom-client';
+import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
+import { createPool } from '@rtm/db';
+import { connectBus, subjects } from '@rtm/bus';
+import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
+import { PartitionActor } from './partition-actor.ts';
+import { PartitionOwnership } from './partition-ownership.ts';
+
+const config = configOrExit(loadChannelNodeConfig);
+const name = config.NODE_NAME ?? `channel-node-${process.pid}`;
+const log = createLogger({ level: config.LOG_LEVEL, name });
+const metrics = createMetrics(name, 'channel-node');
+const pool = createPool(config.DATABASE_URL, { max: 16, name });
+const nc = await connectBus(config.NATS_URL, name);
+const subjectsOf = subjects(config.NATS_PREFIX);
+
+const actorMetrics = {
+  batchSize: new Histogram({
+    name: 'channel_commit_batch_size',
+    help: 'Commands per group commit',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+    registers: [metrics],
+  }),
+  commitSeconds: new Histogram({
+    name: 'channel_commit_seconds',
+    help: 'Duration of one group commit',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [metrics],
+  }),
+  messages: new Counter({
+    name: 'channel_commands_total',
+    help: 'Commands handled by partition actors, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [metrics],
+  }),
+};
+
+const actors = new Map<number, PartitionActor>();
+const ownership = new PartitionOwnership({
+  databaseUrl: config.DATABASE_URL,
+  partitions: config.PARTITIONS,
+  rebalanceMs: config.REBALANCE_MS,
+  log,
+  acquire: async (partition) => {
+    const actor = new PartitionActor(partition, {
+      pool,
+      nc,
+      subjects: subjectsOf,
+      log,
+      maxBatch: config.MAX_BATCH,
+      metrics: actorMetrics,
+    });
+    actors.set(partition, actor);
+    await actor.start();
+    log.debug({ partition }, 'partition acquired');
+  },
+  release: async (partition) => {
+    await actors.get(partition)?.drain();
+    actors.delete(partition);
+    log.debug({ partition }, 'partition released');
+  },
+  lost: () => {
+    for (const actor of actors.values()) actor.abort();
+    actors.clear();
+  },
+});
+
+let draining = false;
+const internal = createInternalServer({
+  registry: metrics,
+  isDraining: () => draining,
+  checks: [
+    { name: 'postgres', check: () => pool.query('select 1') },
+    { name: 'nats', check: () => nc.flush() },
+  ],
+});
+
+await ownership.start();
+const internalPort = await listen(internal, config.INTERNAL_PORT);
+announce({ kind: 'channel-node', node: name, internalPort });
+
+onShutdown(log, async () => {
+  draining = true;
+  // stop taking commands, finish the batches in hand, then unlock so another node takes over
+  await ownership.stop();
+  await nc.drain();
+  await pool.end();
+  internal.close();
+});

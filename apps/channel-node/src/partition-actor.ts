@@ -1,0 +1,201 @@
+/**
+ * The actor of one partition: the single writer of every channel hashed to it. One mailbox,
+ * one loop; the loop is the only code that assigns seq, writes and publishes.
+ *
+ * States and transitions:
+ *   running   → commands from the partition subject (queue group) enter the mailbox; the loop
+ *               takes everything there (up to MAX_BATCH), commits it as one transaction
+ *               (commit-batch.ts), then publishes frames, notifications and logs, then replies.
+ *   running   → draining  (drain(): rebalance gives the partition away, or SIGTERM). The
+ *               subscription is drained (messages already received still enter the mailbox),
+ *               then the loop empties the mailbox and stops.
+ *   draining  → stopped   (loop exits; the owner may now unlock the partition).
+ *   running | draining → stopped  (abort(): the lock connection broke, so another node may
+ *               already own the partition; the mailbox is answered `unavailable`, nothing more is
+ *               taken; a batch in flight still ends, and the Postgres fence keeps it harmless).
+ */
+import type { Counter, Histogram } from 'prom-client';
+import { decodeJson, encodeJson, publishLog, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
+import { isConnectionError, type Pool } from '@rtm/db';
+import type { Logger } from '@rtm/ops';
+import type { ChannelCommand, CommandReply } from '@rtm/schemas';
+import {
+  FenceError,
+  channelKey,
+  ephemeralBatch,
+  ephemeralOnly,
+  writeBatch,
+  type BatchOutcome,
+  type ChannelState,
+  type PublishCommand,
+} from './commit-batch.ts';
+
+export interface ActorDeps {
+  pool: Pool;
+  nc: NatsConnection;
+  subjects: Subjects;
+  log: Logger;
+  maxBatch: number;
+  metrics: { batchSize: Histogram; commitSeconds: Histogram; messages: Counter<'outcome'> };
+}
+
+interface Pending {
+  command: ChannelCommand;
+  msg: Msg;
+}
+
+type State = 'running' | 'draining' | 'stopped';
+
+const FENCE_RETRIES = 5;
+export const OWNER_QUEUE = 'owners';
+
+export class PartitionActor {
+  readonly partition: number;
+  private readonly deps: ActorDeps;
+  private state: State = 'running';
+  private mailbox: Pending[] = [];
+  private wake: (() => void) | undefined;
+  private subscription: Subscription | undefined;
+  private loopDone: Promise<void> | undefined;
+  /** last_seq and pk of channels this actor wrote or read; dropped on any doubt. */
+  private readonly cache = new Map<string, ChannelState>();
+
+  constructor(partition: number, deps: ActorDeps) {
+    this.partition = partition;
+    this.deps = deps;
+  }
+
+  /** Subscribes and starts the loop; resolves once the server knows the subscription. */
+  async start(): Promise<void> {
+    this.subscription = this.deps.nc.subscribe(this.deps.subjects.partition(this.partition), {
+      queue: OWNER_QUEUE,
+      callback: (error, msg) => {
+        if (!error) this.enqueue(msg);
+      },
+    });
+    this.loopDone = this.loop();
+    await this.deps.nc.flush();
+  }
+
+  async drain(): Promise<void> {
+    if (this.state !== 'running') return this.loopDone;
+    this.state = 'draining';
+    await this.subscription?.drain().catch(() => {});
+    this.wake?.();
+    await this.loopDone;
+  }
+
+  abort(): void {
+    if (this.state === 'stopped') return;
+    this.state = 'stopped';
+    this.subscription?.unsubscribe();
+    for (const pending of this.mailbox.splice(0)) {
+      respond(pending.msg, { ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
+    }
+    this.wake?.();
+  }
+
+  private enqueue(msg: Msg): void {
+    let command: ChannelCommand;
+    try {
+      command = decodeJson<ChannelCommand>(msg.data);
+    } catch {
+      return respond(msg, { ok: false, code: 'invalid_request', reason: 'undecodable command' });
+    }
+    if (this.state === 'stopped') {
+      return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
+    }
+    this.mailbox.push({ command, msg });
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private async loop(): Promise<void> {
+    for (;;) {
+      if (this.state === 'stopped') return;
+      if (this.mailbox.length === 0) {
+        if (this.state === 'draining') {
+          this.state = 'stopped';
+          return;
+        }
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        continue;
+      }
+      const batch = this.mailbox.splice(0, this.deps.maxBatch);
+      await this.process(batch);
+    }
+  }
+
+  private async process(batch: Pending[]): Promise<void> {
+    const commands = batch.map((p) => p.command);
+    const started = process.hrtime.bigint();
+    let outcome: BatchOutcome;
+    try {
+      outcome = await this.commit(commands);
+    } catch (error) {
+      if (batch.length > 1 && !isConnectionError(error) && !(error instanceof FenceError)) {
+        // one bad command must not fail its neighbours: commit them one by one
+        for (const pending of batch) await this.process([pending]);
+        return;
+      }
+      this.deps.log.error({ err: error, partition: this.partition, size: batch.length }, 'group commit failed');
+      const code = isConnectionError(error) || error instanceof FenceError ? 'unavailable' : 'internal';
+      for (const pending of batch) {
+        respond(pending.msg, { ok: false, code, reason: code === 'unavailable' ? 'the database is not reachable; retry' : undefined });
+        const c = pending.command;
+        publishLog(this.deps.nc, this.deps.subjects, c.environmentId, 'error', `${c.op}.failed`, {
+          channelId: c.channelId,
+          code,
+        });
+      }
+      this.deps.metrics.messages.inc({ outcome: code }, batch.length);
+      return;
+    }
+    this.deps.metrics.batchSize.observe(batch.length);
+    this.deps.metrics.commitSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    this.deps.metrics.messages.inc({ outcome: 'ok' }, batch.length);
+    for (const [key, state] of outcome.states) this.cache.set(key, state);
+
+    // after commit: frames, notifications, logs, then replies (a frame may beat its ack, never precede its commit)
+    const { nc, subjects } = this.deps;
+    for (const out of outcome.frames) nc.publish(subjects.channel(out.environmentId, out.channelId), encodeJson(out.frame));
+    for (const n of outcome.notifications) nc.publish(subjects.user(n.environmentId, n.userId), encodeJson(n.frame));
+    for (const log of outcome.logs) publishLog(nc, subjects, log.environmentId, 'info', log.event, log.data);
+    batch.forEach((pending, index) => respond(pending.msg, outcome.replies[index]!));
+  }
+
+  private async commit(commands: ChannelCommand[]): Promise<BatchOutcome> {
+    if (ephemeralOnly(commands, this.cache)) return ephemeralBatch(commands as PublishCommand[], this.cache);
+    const client = await this.deps.pool.connect();
+    let broken = false;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await client.query('begin');
+          const outcome = await writeBatch(client, commands, this.cache);
+          await client.query('commit');
+          return outcome;
+        } catch (error) {
+          await client.query('rollback').catch(() => {
+            broken = true;
+          });
+          // whatever we believed about these channels may be stale now
+          for (const c of commands) this.cache.delete(channelKey(c.environmentId, c.channelId));
+          if (error instanceof FenceError && attempt < FENCE_RETRIES && !broken) continue;
+          throw error;
+        }
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+function respond(msg: Msg, reply: CommandReply): void {
+  try {
+    msg.respond(encodeJson(reply));
+  } catch {
+    // the connection is closing; the requester times out and answers 503
+  }
+}

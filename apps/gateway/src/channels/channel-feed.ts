@@ -1,0 +1,175 @@
+/**
+ * A feed is this gateway's ONE subscription to a channel's NATS subject, shared by every local
+ * socket of that channel. Guarantees to its members:
+ * - each frame is parsed and serialised once, and the same string goes to every member;
+ * - persisted message frames arrive in seq order with no gap and no duplicate: a frame with
+ *   seq <= last delivered is dropped; a gap (the owner died after commit but before
+ *   publishing, or NATS dropped a frame) is filled from Postgres before the frame is delivered;
+ * - frames with `op` (retract, presence) and ephemeral frames are relayed in arrival order;
+ * - a frame with `to` reaches only those users and its sender.
+ * The feed starts from the channel's last_seq read after its subscription is live, so a member
+ * that replays from Postgres after joining sees every later frame from the feed.
+ */
+import { decodeText, type Subscription } from '@rtm/bus';
+import type { GatewayDeps } from '../deps.ts';
+import { readLastSeq, readMessages } from './message-reader.ts';
+
+export interface Frame {
+  op?: string;
+  seq?: number;
+  ephemeral?: boolean;
+  to?: string[];
+  sender?: { id: string };
+  [key: string]: unknown;
+}
+
+export interface FeedMember {
+  readonly userId: string;
+  deliver(text: string, frame: Frame): void;
+  /** The feed lost track (a gap it could not repair): the member should reconnect and resume. */
+  resync(): void;
+}
+
+/** A persisted message frame: the ones that carry the channel's sequence. */
+export const isSequenced = (frame: Frame): frame is Frame & { seq: number } =>
+  frame.op === undefined && frame.ephemeral === false && typeof frame.seq === 'number';
+
+const MAX_REPAIR = 1000;
+
+export class ChannelFeed {
+  readonly environmentId: string;
+  readonly channelId: string;
+  readonly members = new Set<FeedMember>();
+  readonly ready: Promise<void>;
+  private readonly deps: GatewayDeps;
+  private readonly subscription: Subscription;
+  private readonly queue: Uint8Array[] = [];
+  private busy = true;
+  private last = 0;
+
+  constructor(deps: GatewayDeps, environmentId: string, channelId: string) {
+    this.deps = deps;
+    this.environmentId = environmentId;
+    this.channelId = channelId;
+    this.subscription = deps.nc.subscribe(deps.subjects.channel(environmentId, channelId), {
+      callback: (error, msg) => {
+        if (error) return;
+        this.queue.push(msg.data);
+        if (!this.busy) void this.pump();
+      },
+    });
+    this.ready = (async () => {
+      await deps.nc.flush();
+      this.last = await readLastSeq(deps.pool, environmentId, channelId);
+    })();
+    this.ready.then(
+      () => void this.pump(),
+      () => this.close(),
+    );
+  }
+
+  close(): void {
+    this.subscription.unsubscribe();
+  }
+
+  private async pump(): Promise<void> {
+    this.busy = true;
+    try {
+      while (this.queue.length > 0) {
+        const pending = this.handle(this.queue.shift()!);
+        if (pending) await pending;
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Returns a promise only when a gap has to be read from Postgres first. */
+  private handle(data: Uint8Array): Promise<void> | undefined {
+    const text = decodeText(data);
+    let frame: Frame;
+    try {
+      frame = JSON.parse(text) as Frame;
+    } catch {
+      return undefined;
+    }
+    if (!isSequenced(frame)) {
+      this.deliver(text, frame);
+      return undefined;
+    }
+    if (frame.seq <= this.last) return undefined;
+    if (frame.seq === this.last + 1) {
+      this.last = frame.seq;
+      this.deliver(text, frame);
+      return undefined;
+    }
+    return this.repair(text, frame);
+  }
+
+  private async repair(text: string, frame: Frame & { seq: number }): Promise<void> {
+    const from = this.last;
+    try {
+      if (frame.seq - from - 1 > MAX_REPAIR) throw new Error('gap too large to repair in place');
+      const missing = await readMessages(this.deps.pool, this.environmentId, this.channelId, {
+        after: from,
+        before: frame.seq,
+        limit: frame.seq - from - 1,
+      });
+      for (const envelope of missing) this.deliver(JSON.stringify(envelope), envelope as unknown as Frame);
+    } catch (error) {
+      this.deps.log.warn({ err: error, channelId: this.channelId }, 'feed gap not repaired; members resync');
+      for (const member of this.members) member.resync();
+    }
+    this.last = frame.seq;
+    this.deliver(text, frame);
+  }
+
+  private deliver(text: string, frame: Frame): void {
+    const to = Array.isArray(frame.to) ? frame.to : undefined;
+    for (const member of this.members) {
+      if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) continue;
+      member.deliver(text, frame);
+    }
+  }
+}
+
+/** The gateway's feeds, one per channel with local sockets. */
+export class FeedRegistry {
+  private readonly deps: GatewayDeps;
+  private readonly feeds = new Map<string, ChannelFeed>();
+
+  constructor(deps: GatewayDeps) {
+    this.deps = deps;
+  }
+
+  /** Adds the member and resolves once the feed is live (its subscription and starting seq). */
+  async join(environmentId: string, channelId: string, member: FeedMember): Promise<ChannelFeed> {
+    const key = `${environmentId}\u0000${channelId}`;
+    let feed = this.feeds.get(key);
+    if (!feed) {
+      feed = new ChannelFeed(this.deps, environmentId, channelId);
+      this.feeds.set(key, feed);
+    }
+    feed.members.add(member);
+    try {
+      await feed.ready;
+    } catch (error) {
+      if (this.feeds.get(key) === feed) this.feeds.delete(key);
+      feed.members.delete(member);
+      throw error;
+    }
+    return feed;
+  }
+
+  leave(feed: ChannelFeed, member: FeedMember): void {
+    feed.members.delete(member);
+    if (feed.members.size > 0) return;
+    const key = `${feed.environmentId}\u0000${feed.channelId}`;
+    if (this.feeds.get(key) === feed) this.feeds.delete(key);
+    feed.close();
+  }
+
+  get size(): number {
+    return this.feeds.size;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Reads persisted messages of one channel as envelopes (history, socket replay, gap repair).
+ * `viewer` applies the `to` rule: an addressed message is seen only by its addressees and its
+ * sender; the control plane reads with no viewer and sees everything.
+ */
+import type { Pool } from '@rtm/db';
+import type { MessageEnvelope } from '@rtm/schemas';
+
+interface Row {
+  id: string;
+  seq: number;
+  type: string;
+  kind: MessageEnvelope['kind'];
+  content: Record<string, unknown> | null;
+  sender_id: string;
+  sender_anon: boolean;
+  to: string[] | null;
+  mentions: string[] | null;
+  ts: number;
+  retracted: boolean;
+}
+
+export interface ReadRange {
+  /** Exclusive lower bound. */
+  after?: number;
+  /** Exclusive upper bound. */
+  before?: number;
+  limit: number;
+  /** Newest first (then reversed by the caller) instead of oldest first. */
+  newest?: boolean;
+  viewer?: string;
+}
+
+export function envelopeOfRow(row: Row): MessageEnvelope {
+  const envelope: MessageEnvelope = {
+    id: row.id,
+    seq: row.seq,
+    type: row.type,
+    kind: row.kind,
+    content: row.retracted ? null : row.content,
+    sender: { id: row.sender_id, anon: row.sender_anon },
+    timestamp: row.ts,
+    retracted: row.retracted,
+    ephemeral: false,
+  };
+  if (row.to) envelope.to = row.to;
+  if (row.mentions) envelope.mentions = row.mentions;
+  return envelope;
+}
+
+/** Envelopes in the range, in the order asked for (ascending unless `newest`). */
+export async function readMessages(pool: Pool, environmentId: string, channelId: string, range: ReadRange): Promise<MessageEnvelope[]> {
+  const { rows } = await pool.query<Row>(
+    `select m.id, m.seq, m.type, m.kind, m.content, m.sender_id, m.sender_anon, m."to", m.mentions, m.ts,
+            m.retracted_at is not null as retracted
+     from messages m join channels c on c.pk = m.channel_pk
+     where c.environment_id = $1 and c.id = $2 and m.seq > $3 and m.seq < $4
+       and ($5::text is null or m."to" is null or $5::text = any(m."to") or m.sender_id = $5::text)
+     order by m.seq ${range.newest ? 'desc' : 'asc'}
+     limit $6`,
+    [environmentId, channelId, range.after ?? 0, range.before ?? Number.MAX_SAFE_INTEGER, range.viewer ?? null, range.limit],
+  );
+  return rows.map(envelopeOfRow);
+}
+
+/** The channel's last persisted seq (0 for a channel that has none). */
+export async function readLastSeq(pool: Pool, environmentId: string, channelId: string): Promise<number> {
+  const { rows } = await pool.query<{ last_seq: number }>('select last_seq from channels where environment_id = $1 and id = $2', [
+    environmentId,
+    channelId,
+  ]);
+  return rows[0]?.last_seq ?? 0;
+}

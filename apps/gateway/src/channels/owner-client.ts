@@ -1,0 +1,46 @@
+/**
+ * Gateway → channel owner. A command is a NATS request on its partition's subject, answered by
+ * the partition's owner only after commit. Guarantees:
+ * - NoResponders (nobody owns the partition right now: a node died or is rebalancing) means the
+ *   command was not delivered, so it is retried with a short backoff until OWNER_TIMEOUT_MS;
+ * - a timeout means the command may have been processed: it is never retried, the caller gets
+ *   503 `unavailable` (it may retry with an idempotencyKey);
+ * - nothing waits longer than OWNER_TIMEOUT_MS.
+ */
+import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
+import { decodeJson, encodeJson, isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
+import type { ChannelCommand, CommandReply, PublishResult, RetractResult } from '@rtm/schemas';
+import type { GatewayDeps } from '../deps.ts';
+
+const BACKOFF_MS = [20, 50, 100, 200, 250];
+
+export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'publish' }>): Promise<PublishResult>;
+export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'retract' }>): Promise<RetractResult>;
+export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): Promise<PublishResult | RetractResult> {
+  const partition = partitionOf(command.environmentId, command.channelId, deps.config.PARTITIONS);
+  const subject = deps.subjects.partition(partition);
+  const payload = encodeJson(command);
+  const deadline = Date.now() + deps.config.OWNER_TIMEOUT_MS;
+  for (let attempt = 0; ; attempt++) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new ServiceError('unavailable', 'no channel owner is available; retry');
+    let reply: CommandReply;
+    try {
+      const msg = await deps.nc.request(subject, payload, { timeout: remaining });
+      reply = decodeJson<CommandReply>(msg.data);
+    } catch (error) {
+      if (isNoResponders(error)) {
+        const wait = Math.min(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!, Math.max(0, deadline - Date.now()));
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
+      }
+      if (isTimeout(error)) {
+        throw new ServiceError('unavailable', 'the channel owner did not answer in time; the outcome is unknown (retry with an idempotencyKey)');
+      }
+      throw new ServiceError('unavailable', 'the message bus is not reachable; retry', { cause: error });
+    }
+    if (reply.ok) return reply.result;
+    const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';
+    throw new ServiceError(code, reply.reason);
+  }
+}

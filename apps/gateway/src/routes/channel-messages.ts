@@ -1,0 +1,202 @@
+import type { FastifyRequest } from 'fastify';
+import { ServiceError } from '@rtm/errors';
+import {
+  ChannelParams,
+  ChannelMessageParams,
+  ErrorBody,
+  EphemeralPublishResponse,
+  HISTORY_LIMIT_DEFAULT,
+  HistoryQuery,
+  HistoryResponse,
+  MAX_CONTENT_BYTES,
+  PublishBody,
+  PublishResponse,
+  RetractBody,
+  RetractResponse,
+  ServerPublishBody,
+  jsonSize,
+} from '@rtm/schemas';
+import type { ZodApp } from '../http/public-app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
+import { checkChannelAccess } from '../access/channel-access.ts';
+import { sendCommand } from '../channels/owner-client.ts';
+import { readMessages } from '../channels/message-reader.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
+
+type Host = 'control' | 'realtime';
+
+const PUBLISH_DESCRIPTION =
+  'Answered only after the message is committed (201), or after an ephemeral message was handed to the channel owner ' +
+  'for fan-out (202; not persisted, no webhook, no history, no seq advance). The same `idempotencyKey` on the same channel ' +
+  'within 24 h returns the first result and creates nothing. 503 `unavailable` when no channel owner answers within ' +
+  'OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`.';
+
+function checkContent(content: unknown): void {
+  if (jsonSize(content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+}
+
+/** Resolves the environment, and for users checks access to the channel. */
+async function caller(deps: GatewayDeps, host: Host, request: FastifyRequest, channelId: string, action: 'read' | 'publish') {
+  if (host === 'control') return { environmentId: keyAuth(request).environmentId, user: undefined };
+  const auth = userAuth(request);
+  await checkChannelAccess(deps, auth, channelId, action);
+  return { environmentId: auth.environmentId, user: auth };
+}
+
+function messageRoutes(host: Host) {
+  return async function channelMessageRoutes(app: ZodApp, deps: GatewayDeps) {
+    const onRequest = host === 'control' ? requireSecretKey(deps) : requireUser(deps);
+    const security = host === 'control' ? [{ secretKey: [] }] : [{ userToken: [] }];
+    const tags = ['messages'];
+
+    if (host === 'control') {
+      app.post(
+        '/v1/channels/:channelId/messages',
+        {
+          onRequest,
+          schema: {
+            summary: 'Publish a message',
+            description: `${PUBLISH_DESCRIPTION} Control plane: kind "server", sender \`senderId\` (default "server"), no access checks.`,
+            tags,
+            security,
+            params: ChannelParams,
+            body: ServerPublishBody,
+            response: { 201: PublishResponse, 202: EphemeralPublishResponse, ...errors },
+          },
+        },
+        async (request, reply) => {
+          const { environmentId } = keyAuth(request);
+          const body = request.body;
+          checkContent(body.content);
+          const result = await sendCommand(deps, {
+            op: 'publish',
+            environmentId,
+            channelId: request.params.channelId,
+            type: body.type ?? 'message',
+            kind: 'server',
+            content: body.content,
+            sender: { id: body.senderId ?? 'server', anon: false },
+            to: body.to,
+            mentions: body.mentions,
+            ephemeral: body.ephemeral ?? false,
+            idempotencyKey: body.idempotencyKey,
+          });
+          if (result.ephemeral) return reply.code(202).send({ id: result.id, ephemeral: true });
+          return reply.code(201).send({ id: result.id, seq: result.seq, timestamp: result.timestamp });
+        },
+      );
+    } else {
+      app.post(
+        '/v1/channels/:channelId/messages',
+        {
+          onRequest,
+          schema: {
+            summary: 'Publish a message',
+            description: `${PUBLISH_DESCRIPTION} Realtime edge: kind "user", the sender is the token's user; needs publish access (403 forbidden/banned).`,
+            tags,
+            security,
+            params: ChannelParams,
+            body: PublishBody,
+            response: { 201: PublishResponse, 202: EphemeralPublishResponse, ...errors },
+          },
+        },
+        async (request, reply) => {
+          const { user } = await caller(deps, host, request, request.params.channelId, 'publish');
+          const body = request.body;
+          checkContent(body.content);
+          const result = await sendCommand(deps, {
+            op: 'publish',
+            environmentId: user!.environmentId,
+            channelId: request.params.channelId,
+            type: body.type ?? 'message',
+            kind: 'user',
+            content: body.content,
+            sender: { id: user!.userId, anon: user!.anon },
+            to: body.to,
+            mentions: body.mentions,
+            ephemeral: body.ephemeral ?? false,
+            idempotencyKey: body.idempotencyKey,
+          });
+          if (result.ephemeral) return reply.code(202).send({ id: result.id, ephemeral: true });
+          return reply.code(201).send({ id: result.id, seq: result.seq, timestamp: result.timestamp });
+        },
+      );
+    }
+
+    app.delete(
+      '/v1/channels/:channelId/messages/:messageId',
+      {
+        onRequest,
+        schema: {
+          summary: 'Retract a message',
+          description:
+            'Replaces the content with a tombstone (history shows it with `retracted: true`, `content: null`), sends ' +
+            '`{op:"retract", id, seq, reason?}` on sockets and a `message.retracted` webhook. Idempotent: a second retraction ' +
+            'changes nothing and emits nothing. 404 for a message not in this channel.' +
+            (host === 'realtime' ? ' Realtime edge: only the sender may retract (403 forbidden).' : ''),
+          tags,
+          security,
+          params: ChannelMessageParams,
+          body: RetractBody.optional(),
+          response: { 200: RetractResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const { channelId, messageId } = request.params;
+        const { environmentId, user } = await caller(deps, host, request, channelId, 'publish');
+        return sendCommand(deps, {
+          op: 'retract',
+          environmentId,
+          channelId,
+          messageId,
+          reason: request.body?.reason,
+          onlySender: user?.userId,
+        });
+      },
+    );
+
+    app.get(
+      '/v1/channels/:channelId/history',
+      {
+        onRequest,
+        schema: {
+          summary: 'Read message history',
+          description:
+            'Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. ' +
+            'With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). ' +
+            '`hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). ' +
+            'Retracted messages appear tombstoned. A channel with no messages answers an empty page.' +
+            (host === 'realtime' ? ' Realtime edge: needs read access; messages addressed with `to` are shown only to their addressees and sender.' : ''),
+          tags,
+          security,
+          params: ChannelParams,
+          querystring: HistoryQuery,
+          response: { 200: HistoryResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const { channelId } = request.params;
+        const { limit = HISTORY_LIMIT_DEFAULT, before, after } = request.query;
+        const { environmentId, user } = await caller(deps, host, request, channelId, 'read');
+        const rows = await readMessages(deps.pool, environmentId, channelId, {
+          after,
+          before,
+          limit: limit + 1,
+          newest: after === undefined,
+          viewer: user?.userId,
+        });
+        const hasMore = rows.length > limit;
+        const page = rows.slice(0, limit);
+        if (after === undefined) page.reverse();
+        return { messages: page, hasMore };
+      },
+    );
+  };
+}
+
+/** Control plane: publish (kind "server"), retract, history. */
+export const controlChannelMessageRoutes = messageRoutes('control');
+/** Realtime edge: publish (kind "user"), retract own messages, history. */
+export const realtimeChannelMessageRoutes = messageRoutes('realtime');

@@ -1,0 +1,191 @@
+/**
+ * `GET /inbox?since=<notificationId>`: a user's notifications, replayed then live.
+ *
+ * States: authenticating → replaying → live → closed.
+ * - authenticating: token (header or `?token=`) verified, environment ban checked; refusals close
+ *   with the contract code (4401, 4403 banned, 4400 bad `since`).
+ * - replaying: the user's subject is subscribed (and flushed) first, then every retained
+ *   notification with id > since is sent from Postgres, ascending; live frames that arrive
+ *   meanwhile are held. Anything committed before the query is in it; anything after reaches the
+ *   subscription; so nothing is missed.
+ * - live: held frames not already replayed are sent, then `{op:"ready", userId}`, then every live
+ *   notification as it comes. The same notification reaches all of the user's inbox sockets on
+ *   every gateway.
+ */
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { publishLog } from '@rtm/bus';
+import { CLOSE, closeCodeFor, isServiceError } from '@rtm/errors';
+import { InboxSocketQuery } from '@rtm/schemas';
+import type { FastifyRequest } from 'fastify';
+import type { ZodApp } from '../http/public-app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import type { SocketHandle } from '../socket-events.ts';
+import { authenticateUser } from '../auth/authenticate.ts';
+import { environmentBan } from '../access/bans.ts';
+import { readInbox, type NotificationFrame } from '../inbox/inbox-store.ts';
+import { sessionsOf } from '../sessions/sessions.ts';
+import { SocketLink } from '../sessions/socket-link.ts';
+import { MAX_FRAME_BYTES } from '../http/public-app.ts';
+
+const REPLAY_PAGE = 500;
+
+const ClientFrame = z.object({ op: z.literal('ping') }).passthrough();
+
+export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
+  const sessions = sessionsOf(deps);
+
+  app.get(
+    '/inbox',
+    {
+      websocket: true,
+      schema: {
+        summary: 'Inbox socket (WebSocket)',
+        description:
+          'WebSocket upgrade. Token by `Authorization: Bearer` or `?token=`. Optional `?since=<notificationId>`: ' +
+          'replay every retained notification (7 days) with a greater id, ascending; without it, all retained ' +
+          'notifications are replayed. Then `{op:"ready", userId}` and live frames ' +
+          '`{op:"notification", id, type, payload, timestamp}`, with no gap and no duplicate across the hand-off. ' +
+          'Client frames: `{op:"ping"}` → `{op:"pong"}`. Close codes: 4400 bad `since`, 4401 bad or expired token, ' +
+          '4403 banned environment-wide (also when a ban arrives while open), 4503 too slow or gateway draining.',
+        tags: ['sockets'],
+        security: [{ userToken: [] }],
+      },
+    },
+    (socket: WebSocket, request: FastifyRequest) => {
+      const link = new SocketLink(socket, {
+        bufferLimit: deps.config.SOCKET_BUFFER_LIMIT,
+        heartbeatMs: deps.config.HEARTBEAT_MS,
+      });
+      let handle: SocketHandle | undefined;
+      let unsubscribe: (() => void) | undefined;
+
+      socket.on('message', (data, isBinary) => {
+        const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as ArrayBuffer).byteLength;
+        if (isBinary || size > MAX_FRAME_BYTES) {
+          link.send({ op: 'error', code: 'invalid_request', reason: 'frames are JSON text up to 128 KiB' });
+          return;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(String(data));
+        } catch {
+          link.send({ op: 'error', code: 'invalid_request', reason: 'malformed JSON' });
+          return;
+        }
+        if (ClientFrame.safeParse(parsed).success) link.send({ op: 'pong' });
+        else link.send({ op: 'error', code: 'invalid_request', reason: 'the inbox socket takes only {op:"ping"}' });
+      });
+
+      socket.once('close', (code: number) => {
+        unsubscribe?.();
+        if (handle) {
+          deps.events.emit('inbox.close', handle);
+          publishLog(deps.nc, deps.subjects, handle.environmentId, 'info', 'socket.closed', {
+            socket: 'inbox',
+            socketId: link.socketId,
+            userId: handle.userId,
+            code,
+          });
+        }
+      });
+
+      const refuse = (error: unknown, environmentId?: string) => {
+        const code = isServiceError(error) ? closeCodeFor(error.code) : CLOSE.internal;
+        const reason = isServiceError(error) ? (error.reason ?? error.code) : 'internal error';
+        if (!isServiceError(error)) request.log.error({ err: error }, 'inbox socket failed');
+        if (environmentId) {
+          publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', { socket: 'inbox', code, reason });
+        }
+        link.close(code, reason);
+      };
+
+      void (async () => {
+        let environmentId: string | undefined;
+        try {
+          const auth = await authenticateUser(deps, request);
+          environmentId = auth.environmentId;
+          const query = InboxSocketQuery.safeParse(request.query ?? {});
+          if (!query.success) {
+            link.close(CLOSE.badRequest, `query: ${query.error.issues[0]?.message ?? 'invalid'}`);
+            publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
+              socket: 'inbox',
+              code: CLOSE.badRequest,
+              userId: auth.userId,
+            });
+            return;
+          }
+          const since = query.data.since;
+          const ban = await environmentBan(deps.pool, auth.environmentId, auth.userId);
+          if (ban) {
+            link.close(CLOSE.forbidden, ban.reason ?? 'banned');
+            publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
+              socket: 'inbox',
+              code: CLOSE.forbidden,
+              userId: auth.userId,
+              reason: 'banned',
+            });
+            return;
+          }
+          if (link.closed) return;
+
+          let held: NotificationFrame[] | null = [];
+          // a notification committed before the replay query may still be in flight on the bus
+          let replayed: Set<string> | null = new Set<string>();
+          unsubscribe = sessions.feed.subscribe(deps.subjects.user(auth.environmentId, auth.userId), (frame) => {
+            if (frame.op !== 'notification') return;
+            if (held) held.push(frame as unknown as NotificationFrame);
+            else if (!replayed?.has(frame.id as string)) link.send(frame);
+          });
+          handle = {
+            socketId: link.socketId,
+            environmentId: auth.environmentId,
+            userId: auth.userId,
+            anon: auth.anon,
+            send: (frame) => link.send(frame),
+            close: (code, reason) => link.close(code, reason),
+          };
+          deps.events.emit('inbox.open', handle);
+          await sessions.feed.flush();
+
+          let after = since;
+          for (;;) {
+            if (link.closed) return;
+            const page = await readInbox(deps.pool, {
+              environmentId: auth.environmentId,
+              userId: auth.userId,
+              retentionMs: deps.config.NOTIFICATION_RETENTION,
+              limit: REPLAY_PAGE,
+              // without `since`, everything retained: ids all start with a letter above '0'
+              after: after ?? '0',
+            });
+            for (const frame of page.notifications) {
+              replayed!.add(frame.id);
+              link.send(frame);
+            }
+            if (!page.hasMore) break;
+            after = page.notifications.at(-1)!.id;
+          }
+          const pending = held;
+          held = null;
+          for (const frame of pending) {
+            if (replayed!.has(frame.id) || (since !== undefined && frame.id <= since)) continue;
+            link.send(frame);
+          }
+          link.send({ op: 'ready', userId: auth.userId });
+          setTimeout(() => {
+            replayed = null;
+          }, 10_000).unref();
+          publishLog(deps.nc, deps.subjects, auth.environmentId, 'info', 'socket.opened', {
+            socket: 'inbox',
+            socketId: link.socketId,
+            userId: auth.userId,
+            since: since ?? null,
+          });
+        } catch (error) {
+          refuse(error, environmentId);
+        }
+      })();
+    },
+  );
+}

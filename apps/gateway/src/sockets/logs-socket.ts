@@ -1,0 +1,107 @@
+/**
+ * `GET /v1/environments/{envId}/logs?token=<logs token>`: the environment's live log.
+ *
+ * States: verifying → live → closed. A token that is missing, malformed, of the wrong audience,
+ * badly signed or expired closes with 4401; a valid token of another environment closes with
+ * 4403 (the environment comes from the token's signing key, never from the URL). Live: the
+ * environment's log subject is subscribed, then `{op:"ready", environmentId}` is sent, then every
+ * `{op:"log", timestamp, level, event, data}` frame published by any process. The socket is
+ * closed with 4401 when the token expires.
+ */
+import type { WebSocket } from 'ws';
+import type { FastifyRequest } from 'fastify';
+import { verifyToken, TokenError, LOGS_TOKEN_AUDIENCE } from '@rtm/auth';
+import { decodeText, publishLog, type Subscription } from '@rtm/bus';
+import { CLOSE } from '@rtm/errors';
+import type { ZodApp } from '../http/public-app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { SocketLink } from '../sessions/socket-link.ts';
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (match) return match[1];
+  const query = request.query as Record<string, unknown> | undefined;
+  return typeof query?.token === 'string' ? query.token : undefined;
+}
+
+export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
+  app.get(
+    '/v1/environments/:envId/logs',
+    {
+      websocket: true,
+      schema: {
+        summary: 'Live logs socket (WebSocket)',
+        description:
+          'WebSocket upgrade. Logs token (POST /v1/environments/{envId}/logs-token) by `?token=` or ' +
+          '`Authorization: Bearer`. Sends `{op:"ready", environmentId}` once subscribed, then ' +
+          '`{op:"log", timestamp, level, event, data}` for every event of that environment (publishes, ' +
+          'retractions, webhook attempts, socket opens, refusals and closes, membership and ban changes, errors). ' +
+          'Close codes: 4401 token missing, invalid or expired (also when it expires while open); 4403 a token ' +
+          'of another environment; 4503 too slow or gateway draining.',
+        tags: ['sockets', 'logs'],
+      },
+    },
+    (socket: WebSocket, request: FastifyRequest) => {
+      const link = new SocketLink(socket, {
+        bufferLimit: deps.config.SOCKET_BUFFER_LIMIT,
+        heartbeatMs: deps.config.HEARTBEAT_MS,
+      });
+      const envId = (request.params as { envId?: string }).envId ?? '';
+      let subscription: Subscription | undefined;
+      let expiry: NodeJS.Timeout | undefined;
+      socket.once('close', (code: number) => {
+        subscription?.unsubscribe();
+        clearTimeout(expiry);
+        if (subscription) {
+          publishLog(deps.nc, deps.subjects, envId, 'info', 'socket.closed', { socket: 'logs', socketId: link.socketId, code });
+        }
+      });
+      socket.on('message', (data) => {
+        if (String(data).includes('"ping"')) link.send({ op: 'pong' });
+      });
+
+      void (async () => {
+        const token = tokenOf(request);
+        if (!token) return link.close(CLOSE.unauthorized, 'a logs token is required (?token=)');
+        let environmentId: string;
+        let expiresAt: Date;
+        try {
+          const claims = await verifyToken(token, (kid) => deps.credentials.signingKey(kid), {
+            issuer: deps.config.TOKEN_ISSUER,
+            audience: LOGS_TOKEN_AUDIENCE,
+          });
+          environmentId = claims.environmentId;
+          expiresAt = claims.expiresAt;
+        } catch (error) {
+          if (error instanceof TokenError) return link.close(CLOSE.unauthorized, error.message);
+          request.log.error({ err: error }, 'logs socket failed');
+          return link.close(CLOSE.unavailable, 'try again');
+        }
+        if (environmentId !== envId) {
+          publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
+            socket: 'logs',
+            code: CLOSE.forbidden,
+            reason: 'token of another environment',
+          });
+          return link.close(CLOSE.forbidden, 'the token belongs to another environment');
+        }
+        if (link.closed) return;
+        expiry = setTimeout(() => link.close(CLOSE.unauthorized, 'token expired'), Math.max(0, expiresAt.getTime() - Date.now()));
+        expiry.unref();
+        subscription = deps.nc.subscribe(deps.subjects.logs(environmentId), {
+          callback: (error, msg) => {
+            if (!error) link.sendText(decodeText(msg.data));
+          },
+        });
+        try {
+          await deps.nc.flush();
+        } catch {
+          return link.close(CLOSE.unavailable, 'bus unavailable');
+        }
+        link.send({ op: 'ready', environmentId });
+        publishLog(deps.nc, deps.subjects, environmentId, 'info', 'socket.opened', { socket: 'logs', socketId: link.socketId });
+      })();
+    },
+  );
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { UserId, ChannelId } from './common.ts';
+
+/** Largest serialized `content` of one message (CONTRACT: 64 KiB → 413 payload_too_large). */
+export const MAX_CONTENT_BYTES = 64 * 1024;
+/** Most user ids in `to` or `mentions` of one message (our choice; the contract is silent). */
+export const MAX_ADDRESSEES = 100;
+export const HISTORY_LIMIT_DEFAULT = 50;
+export const HISTORY_LIMIT_MAX = 500;
+
+export const MessageType = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('Application-defined message type, 1-64 chars; default "message".');
+
+const Addressees = z.array(UserId).min(1).max(MAX_ADDRESSEES);
+
+const Content = z
+  .record(z.string(), z.unknown())
+  .describe('A JSON object, at most 64 KiB serialized (larger: 413 payload_too_large).');
+
+/** Publish fields shared by both hosts and the socket's `publish` frame. */
+const publishFields = {
+  type: MessageType.optional(),
+  content: Content,
+  ephemeral: z.boolean().optional().describe('Fan out to sockets only: no history, no webhook, no seq advance.'),
+  to: Addressees.optional().describe('Only these users and the sender receive it on sockets and see it in history.'),
+  mentions: Addressees.optional().describe('Each mentioned user gets an inbox notification of type "mention".'),
+  idempotencyKey: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('The same key on the same channel within 24 h returns the first result and creates nothing. Ignored for ephemeral messages.'),
+};
+
+export const PublishBody = z.object(publishFields).strict();
+export const ServerPublishBody = z
+  .object({ ...publishFields, senderId: UserId.optional().describe('Sender shown to clients; default "server".') })
+  .strict();
+
+export const PublishResponse = z
+  .object({ id: z.string(), seq: z.number().int(), timestamp: z.number().int() })
+  .meta({ id: 'PublishedMessage' });
+export const EphemeralPublishResponse = z
+  .object({ id: z.string(), ephemeral: z.literal(true) })
+  .meta({ id: 'EphemeralMessage' });
+
+export const RetractBody = z
+  .object({ reason: z.string().max(1024).optional().describe('Sent on the socket `retract` frame only.') })
+  .strict();
+export const RetractResponse = z
+  .object({ id: z.string(), seq: z.number().int(), retracted: z.literal(true) })
+  .meta({ id: 'RetractedMessage' });
+
+export const MessageEnvelope = z
+  .object({
+    id: z.string(),
+    seq: z.number().int(),
+    type: z.string(),
+    kind: z.enum(['user', 'server', 'system']),
+    content: z.record(z.string(), z.unknown()).nullable(),
+    sender: z.object({ id: z.string(), anon: z.boolean() }),
+    timestamp: z.number().int(),
+    to: z.array(z.string()).optional(),
+    mentions: z.array(z.string()).optional(),
+    retracted: z.boolean(),
+    ephemeral: z.boolean(),
+  })
+  .meta({ id: 'MessageEnvelope', description: 'A message as history, socket frames and webhooks show it.' });
+export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
+
+export const ChannelMessageParams = z.object({ channelId: ChannelId, messageId: z.string().min(1).max(64) }).strict();
+export const ChannelSocketParams = z.object({ channelId: ChannelId }).strict();
+
+const SeqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const HistoryQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(HISTORY_LIMIT_MAX).optional().describe('Default 50, max 500.'),
+    before: SeqParam.optional().describe('Exclusive upper seq bound.'),
+    after: SeqParam.optional().describe('Exclusive lower seq bound; with `after` the page starts just after it.'),
+  })
+  .strict();
+export const HistoryResponse = z
+  .object({
+    messages: z.array(MessageEnvelope).describe('Ascending by seq.'),
+    hasMore: z.boolean().describe('More messages exist beyond this page in the paging direction.'),
+  })
+  .meta({ id: 'History' });
+
+export const SocketQuery = z.object({
+  since: SeqParam.optional(),
+  token: z.string().optional(),
+});
+
+const Ref = z.union([z.string().min(1).max(64), z.number().int()]);
+
+/** Frames a client may send on the channel socket. */
+export const ClientFrame = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('publish'), ref: Ref, ...publishFields }).strict(),
+  z.object({ op: z.literal('retract'), ref: Ref, id: z.string().min(1).max(64), reason: z.string().max(1024).optional() }).strict(),
+  z.object({ op: z.literal('ping'), ref: Ref.optional() }).strict(),
+]);
+export type ClientFrame = z.infer<typeof ClientFrame>;
+
+/**
+ * Gateway → channel owner, a NATS request on the partition subject. The gateway has already
+ * authenticated and validated; the owner trusts these fields.
+ */
+export type ChannelCommand =
+  | {
+      op: 'publish';
+      environmentId: string;
+      channelId: string;
+      type: string;
+      kind: 'user' | 'server' | 'system';
+      content: Record<string, unknown>;
+      sender: { id: string; anon: boolean };
+      to?: string[];
+      mentions?: string[];
+      ephemeral: boolean;
+      idempotencyKey?: string;
+    }
+  | {
+      op: 'retract';
+      environmentId: string;
+      channelId: string;
+      messageId: string;
+      reason?: string;
+      /** Realtime edge: only this sender may retract (else `forbidden`). */
+      onlySender?: string;
+    };
+
+export type PublishResult = { id: string; seq: number; timestamp: number; ephemeral?: true };
+export type RetractResult = { id: string; seq: number; retracted: true };
+
+/** Owner → gateway. Error codes are the CONTRACT's. */
+export type CommandReply =
+  | { ok: true; result: PublishResult | RetractResult }
+  | { ok: false; code: string; reason?: string };
