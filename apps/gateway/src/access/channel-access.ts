@@ -1,8 +1,10 @@
 import { ServiceError } from '@rtm/errors';
+import type { Pool } from '@rtm/db';
 import type { GatewayDeps } from '../deps.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 
 export type ChannelAction = 'read' | 'publish';
+export type Access = 'open' | 'members';
 
 /**
  * Whether a user may read (history, roster, subscribe) or publish on a channel. Bans always win
@@ -16,7 +18,17 @@ export async function checkChannelAccess(
   channelId: string,
   _action: ChannelAction,
 ): Promise<void> {
-  const { rows } = await deps.pool.query<{ banned: boolean; ban_reason: string | null; access: string; member: boolean }>(
+  await checkUserChannelAccess(deps.pool, auth.environmentId, auth.userId, channelId);
+}
+
+/** The same rule by ids, for re-checking a live socket after a membership or access change. */
+export async function checkUserChannelAccess(
+  pool: Pool,
+  environmentId: string,
+  userId: string,
+  channelId: string,
+): Promise<void> {
+  const { rows } = await pool.query<{ banned: boolean; ban_reason: string | null; access: string; member: boolean }>(
     `select
        exists (select 1 from bans b where b.environment_id = $1 and b.user_id = $3 and b.channel_id in ('', $2)
                and (b.expires_at is null or b.expires_at > now())) as banned,
@@ -25,9 +37,19 @@ export async function checkChannelAccess(
        coalesce((select c.access from channels c where c.environment_id = $1 and c.id = $2),
                 (select e.default_access from environments e where e.id = $1), 'open') as access,
        exists (select 1 from memberships m where m.environment_id = $1 and m.channel_id = $2 and m.user_id = $3) as member`,
-    [auth.environmentId, channelId, auth.userId],
+    [environmentId, channelId, userId],
   );
   const row = rows[0]!;
   if (row.banned) throw new ServiceError('banned', row.ban_reason ?? undefined);
   if (row.access === 'members' && !row.member) throw new ServiceError('forbidden', 'not a member of this channel');
+}
+
+/** The channel's effective access: its own setting, else the environment's deployed default. */
+export async function channelAccessOf(pool: Pool, environmentId: string, channelId: string): Promise<Access> {
+  const { rows } = await pool.query<{ access: Access }>(
+    `select coalesce((select c.access from channels c where c.environment_id = $1 and c.id = $2),
+                     (select e.default_access from environments e where e.id = $1), 'open') as access`,
+    [environmentId, channelId],
+  );
+  return rows[0]!.access;
 }

@@ -6,11 +6,20 @@ import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { controlChannelMessageRoutes, realtimeChannelMessageRoutes } from './channel-messages.ts';
 import { channelSocketRoutes } from '../sockets/channel-socket.ts';
+import { memberRoutes } from './members.ts';
+import { banRoutes } from './bans.ts';
+import { channelSettingsRoutes } from './channel-settings.ts';
+import { rosterRoutes, controlRosterRoutes } from './roster.ts';
+import { notificationRoutes } from './notifications.ts';
+import { inboxRoutes } from './inbox.ts';
+import { logsTokenRoutes } from './logs-token.ts';
+import { inboxSocket } from '../sockets/inbox-socket.ts';
+import { logsSocket } from '../sockets/logs-socket.ts';
 
 type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 
 /** Route groups of the control plane (secret key), one encapsulated plugin each. */
-export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes, controlChannelMessageRoutes];
+export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes, controlChannelMessageRoutes, memberRoutes, banRoutes, channelSettingsRoutes, controlRosterRoutes, notificationRoutes, logsTokenRoutes];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, inboxRoutes, inboxSocket, logsSocket];

@@ -1,0 +1,123 @@
+/**
+ * Kicks: closing a user's live sockets on every gateway with 4403 when a ban or a membership
+ * change takes their access away. The control plane publishes; every gateway listens only on
+ * the subjects of users and channels it holds sockets for.
+ *
+ * Frames:
+ * - on subjects.user(env, user):              {op:'kick', reason}               → all of the user's sockets
+ * - on subjects.channelControl(env, channel): {op:'kick', userId, reason}       → the user's sockets on it
+ * - on subjects.channelControl(env, channel): {op:'recheck'}                    → every socket on it re-runs
+ *   the access rule and those refused are closed (access switched to `members`).
+ */
+import { CLOSE, isServiceError } from '@rtm/errors';
+import { encodeJson, publishLog } from '@rtm/bus';
+import type { GatewayDeps } from '../deps.ts';
+import type { LocalSockets } from '../sessions/local-sockets.ts';
+import type { SubjectFeed } from '../sessions/subject-feed.ts';
+import { checkUserChannelAccess } from '../access/channel-access.ts';
+
+export function kickFromEnvironment(deps: GatewayDeps, environmentId: string, userId: string, reason: string): void {
+  deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', reason }));
+}
+
+export function kickFromChannel(
+  deps: GatewayDeps,
+  environmentId: string,
+  channelId: string,
+  userId: string,
+  reason: string,
+): void {
+  deps.nc.publish(deps.subjects.channelControl(environmentId, channelId), encodeJson({ op: 'kick', userId, reason }));
+}
+
+export function recheckChannel(deps: GatewayDeps, environmentId: string, channelId: string): void {
+  deps.nc.publish(deps.subjects.channelControl(environmentId, channelId), encodeJson({ op: 'recheck' }));
+}
+
+const keyOf = (a: string, b: string) => `${a}\u0000${b}`;
+
+/** The listening side, one per gateway: subscribes while it holds sockets of a user or channel. */
+export class KickListener {
+  private readonly deps: GatewayDeps;
+  private readonly feed: SubjectFeed;
+  private sockets!: LocalSockets;
+  private readonly unsubscribes = new Map<string, () => void>();
+
+  constructor(deps: GatewayDeps, feed: SubjectFeed) {
+    this.deps = deps;
+    this.feed = feed;
+  }
+
+  attach(sockets: LocalSockets): void {
+    this.sockets = sockets;
+  }
+
+  watchUser(environmentId: string, userId: string): void {
+    const key = `u\u0000${keyOf(environmentId, userId)}`;
+    if (this.unsubscribes.has(key)) return;
+    this.unsubscribes.set(
+      key,
+      this.feed.subscribe(this.deps.subjects.user(environmentId, userId), (frame) => {
+        if (frame.op !== 'kick') return;
+        const reason = typeof frame.reason === 'string' ? frame.reason : 'banned';
+        for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, reason);
+      }),
+    );
+  }
+
+  watchChannel(environmentId: string, channelId: string): void {
+    const key = `c\u0000${keyOf(environmentId, channelId)}`;
+    if (this.unsubscribes.has(key)) return;
+    this.unsubscribes.set(
+      key,
+      this.feed.subscribe(this.deps.subjects.channelControl(environmentId, channelId), (frame) => {
+        if (frame.op === 'kick' && typeof frame.userId === 'string') {
+          const reason = typeof frame.reason === 'string' ? frame.reason : 'removed';
+          for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
+            if (socket.userId === frame.userId) this.close(socket, reason);
+          }
+        } else if (frame.op === 'recheck') {
+          void this.recheck(environmentId, channelId);
+        }
+      }),
+    );
+  }
+
+  unwatchUser(environmentId: string, userId: string): void {
+    this.unwatch(`u\u0000${keyOf(environmentId, userId)}`);
+  }
+
+  unwatchChannel(environmentId: string, channelId: string): void {
+    this.unwatch(`c\u0000${keyOf(environmentId, channelId)}`);
+  }
+
+  private unwatch(key: string): void {
+    this.unsubscribes.get(key)?.();
+    this.unsubscribes.delete(key);
+  }
+
+  private async recheck(environmentId: string, channelId: string): Promise<void> {
+    const users = new Set(this.sockets.ofChannel(environmentId, channelId).map((socket) => socket.userId));
+    for (const userId of users) {
+      try {
+        await checkUserChannelAccess(this.deps.pool, environmentId, userId, channelId);
+      } catch (error) {
+        if (!isServiceError(error) || (error.code !== 'forbidden' && error.code !== 'banned')) continue;
+        for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
+          if (socket.userId === userId) this.close(socket, error.reason ?? error.code);
+        }
+      }
+    }
+  }
+
+  private close(socket: { environmentId: string; userId: string; socketId: string; close(code: number, reason?: string): void; channelId?: string }, reason: string): void {
+    socket.close(CLOSE.forbidden, reason);
+    publishLog(this.deps.nc, this.deps.subjects, socket.environmentId, 'info', 'socket.kicked', {
+      userId: socket.userId,
+      socketId: socket.socketId,
+      channelId: socket.channelId ?? null,
+      code: CLOSE.forbidden,
+      reason,
+    });
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Channel presence across gateways. A user is online in a channel while they hold at least one
+ * live channel socket on it, on any gateway.
+ *
+ * Store: a NATS KV bucket `<NATS_PREFIX>_presence` (memory storage, one value per key, max age
+ * PRESENCE_TTL_MS). Each gateway writes one key per (environment, channel, user) it holds
+ * sockets for: `<env>.<channel>.<user>.<gateway instance>` (ids base64url-encoded) and rewrites
+ * all of them every third of the TTL. A gateway that dies stops refreshing and its keys age out,
+ * so presence expires instead of leaking.
+ *
+ * Frames: `{op:'presence', userId, online}` on subjects.channel(env, channel), relayed by the
+ * channel feed to every socket of the channel. `online: true` when a gateway gets a user's first
+ * socket on the channel and no other gateway held them; `online: false` when a gateway drops
+ * the user's last socket and no other gateway holds them. A gateway that dies sends no
+ * `online: false`; its users disappear from rosters when their keys expire.
+ */
+import { encodeJson, encodeToken, decodeToken, publishLog, type NatsConnection } from '@rtm/bus';
+import { newId } from '@rtm/db';
+import { ServiceError } from '@rtm/errors';
+import { StorageType, type KV } from 'nats';
+import type { GatewayDeps } from '../deps.ts';
+import type { ChannelSocketHandle } from '../socket-events.ts';
+
+interface Held {
+  environmentId: string;
+  channelId: string;
+  userId: string;
+  sockets: Set<string>;
+}
+
+export class Presence {
+  private readonly deps: GatewayDeps;
+  /** This process's identity in presence keys: a restart is a new holder. */
+  readonly instanceId = newId('gw');
+  private readonly held = new Map<string, Held>();
+  /** Per-key chain, so join/leave of one user on one channel apply in order. */
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly bucket: Promise<KV>;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(deps: GatewayDeps) {
+    this.deps = deps;
+    this.bucket = openBucket(deps.nc, `${deps.config.NATS_PREFIX}_presence`, deps.config.PRESENCE_TTL_MS);
+    this.bucket.catch((error: unknown) => deps.log.error({ err: error }, 'presence bucket unavailable'));
+    this.heartbeat = setInterval(() => void this.refresh(), Math.max(250, Math.floor(deps.config.PRESENCE_TTL_MS / 3)));
+    this.heartbeat.unref();
+  }
+
+  join(handle: ChannelSocketHandle): void {
+    const key = this.keyOf(handle.environmentId, handle.channelId, handle.userId);
+    let held = this.held.get(key);
+    if (!held) {
+      held = { environmentId: handle.environmentId, channelId: handle.channelId, userId: handle.userId, sockets: new Set() };
+      this.held.set(key, held);
+    }
+    const first = held.sockets.size === 0;
+    held.sockets.add(handle.socketId);
+    if (first) this.chain(key, () => this.arrive(key, held));
+  }
+
+  leave(handle: ChannelSocketHandle): void {
+    const key = this.keyOf(handle.environmentId, handle.channelId, handle.userId);
+    const held = this.held.get(key);
+    if (!held?.sockets.delete(handle.socketId) || held.sockets.size > 0) return;
+    this.held.delete(key);
+    this.chain(key, () => this.depart(key, held));
+  }
+
+  /** The users online in a channel on any gateway. */
+  async online(environmentId: string, channelId: string): Promise<Set<string>> {
+    const users = new Set<string>();
+    try {
+      const kv = await this.bucket;
+      for await (const key of await kv.keys(`${environmentId}.${encodeToken(channelId)}.>`)) {
+        const token = key.split('.')[2];
+        if (token) users.add(decodeToken(token));
+      }
+    } catch (error) {
+      throw new ServiceError('unavailable', 'presence is not reachable', { cause: error });
+    }
+    return users;
+  }
+
+  stop(): void {
+    clearInterval(this.heartbeat);
+  }
+
+  private keyOf(environmentId: string, channelId: string, userId: string): string {
+    return `${environmentId}.${encodeToken(channelId)}.${encodeToken(userId)}.${this.instanceId}`;
+  }
+
+  private chain(key: string, step: () => Promise<void>): void {
+    const next = (this.chains.get(key) ?? Promise.resolve())
+      .then(step)
+      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'presence update failed'));
+    this.chains.set(key, next);
+    void next.then(() => {
+      if (this.chains.get(key) === next) this.chains.delete(key);
+    });
+  }
+
+  /** Other gateways' keys for the same user and channel. */
+  private async heldElsewhere(kv: KV, key: string): Promise<boolean> {
+    const prefix = key.slice(0, key.lastIndexOf('.'));
+    for await (const other of await kv.keys(`${prefix}.*`)) {
+      if (other !== key) return true;
+    }
+    return false;
+  }
+
+  private async arrive(key: string, held: Held): Promise<void> {
+    // a leave may have followed before this step ran: then there is nothing to announce
+    if (this.held.get(key) !== held) return;
+    const kv = await this.bucket;
+    const elsewhere = await this.heldElsewhere(kv, key);
+    await kv.put(key, this.instanceId);
+    if (!elsewhere) this.announce(held, true);
+  }
+
+  private async depart(key: string, held: Held): Promise<void> {
+    if (this.held.has(key)) return;
+    const kv = await this.bucket;
+    await kv.purge(key);
+    if (!(await this.heldElsewhere(kv, key))) this.announce(held, false);
+  }
+
+  private announce(held: Held, online: boolean): void {
+    const { environmentId, channelId, userId } = held;
+    this.deps.nc.publish(this.deps.subjects.channel(environmentId, channelId), encodeJson({ op: 'presence', userId, online }));
+    publishLog(this.deps.nc, this.deps.subjects, environmentId, 'debug', online ? 'presence.joined' : 'presence.left', {
+      channelId,
+      userId,
+    });
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.held.size === 0) return;
+    let kv: KV;
+    try {
+      kv = await this.bucket;
+    } catch {
+      return;
+    }
+    await Promise.all(
+      [...this.held.keys()].map((key) =>
+        kv.put(key, this.instanceId).catch((error: unknown) => this.deps.log.warn({ err: error }, 'presence refresh failed')),
+      ),
+    );
+  }
+}
+
+async function openBucket(nc: NatsConnection, name: string, ttlMs: number): Promise<KV> {
+  const js = nc.jetstream();
+  try {
+    return await js.views.kv(name, { ttl: ttlMs, history: 1, storage: StorageType.Memory });
+  } catch {
+    // created by a gateway with another TTL: use it as it is
+    return js.views.kv(name, { bindOnly: true });
+  }
+}

@@ -1,0 +1,83 @@
+import { ChannelParams, Roster, ErrorBody } from '@rtm/schemas';
+import type { ZodApp } from '../http/public-app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
+import { channelAccessOf, checkChannelAccess } from '../access/channel-access.ts';
+import { sessionsOf } from '../sessions/sessions.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
+
+type Role = 'member' | 'moderator';
+
+const ROSTER_DESCRIPTION =
+  '`online` is live presence across all gateways: true while the user holds at least one socket on this channel ' +
+  '(GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). ' +
+  'A `members` channel lists its members. An `open` channel lists its members plus every user currently online ' +
+  'in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out.';
+
+/** The roster of one channel: members (with role) and live presence. */
+async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: string) {
+  const [access, { rows }, online] = await Promise.all([
+    channelAccessOf(deps.pool, environmentId, channelId),
+    deps.pool.query<{ user_id: string; role: Role }>(
+      `select m.user_id, m.role from memberships m
+       where m.environment_id = $1 and m.channel_id = $2
+         and not exists (select 1 from bans b where b.environment_id = $1 and b.user_id = m.user_id
+                         and b.channel_id in ('', $2) and (b.expires_at is null or b.expires_at > now()))`,
+      [environmentId, channelId],
+    ),
+    sessionsOf(deps).presence.online(environmentId, channelId),
+  ]);
+  const roles = new Map<string, Role>(rows.map((row) => [row.user_id, row.role]));
+  if (access === 'open') {
+    for (const userId of online) if (!roles.has(userId)) roles.set(userId, 'member');
+  }
+  const members = [...roles]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([userId, role]) => ({ userId, role, online: online.has(userId) }));
+  return { members };
+}
+
+/** Realtime edge: `GET /v1/channels/{channelId}/members` for a user allowed to read the channel. */
+export async function rosterRoutes(app: ZodApp, deps: GatewayDeps) {
+  const sessions = sessionsOf(deps);
+  app.addHook('onClose', async () => sessions.stop());
+  app.get(
+    '/v1/channels/:channelId/members',
+    {
+      onRequest: requireUser(deps),
+      schema: {
+        summary: 'Read a channel\'s roster',
+        description: `User token, or secret key on the control plane. The user must be allowed to read the channel (403 \`forbidden\` or \`banned\` otherwise). ${ROSTER_DESCRIPTION}`,
+        tags: ['membership'],
+        security: [{ userToken: [] }],
+        params: ChannelParams,
+        response: { 200: Roster, ...errors },
+      },
+    },
+    async (request) => {
+      const auth = userAuth(request);
+      await checkChannelAccess(deps, auth, request.params.channelId, 'read');
+      return rosterOf(deps, auth.environmentId, request.params.channelId);
+    },
+  );
+}
+
+/** Control plane: the same roster for the tenant's backend. */
+export async function controlRosterRoutes(app: ZodApp, deps: GatewayDeps) {
+  app.get(
+    '/v1/channels/:channelId/members',
+    {
+      onRequest: requireSecretKey(deps),
+      schema: {
+        summary: 'Read a channel\'s roster',
+        description: `User token, or secret key on the control plane. ${ROSTER_DESCRIPTION}`,
+        tags: ['membership'],
+        security: [{ secretKey: [] }],
+        params: ChannelParams,
+        response: { 200: Roster, ...errors },
+      },
+    },
+    async (request) => rosterOf(deps, keyAuth(request).environmentId, request.params.channelId),
+  );
+}

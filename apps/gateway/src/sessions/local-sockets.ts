@@ -1,0 +1,71 @@
+import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
+
+export interface LocalSocketsHooks {
+  firstOfUser(environmentId: string, userId: string): void;
+  lastOfUser(environmentId: string, userId: string): void;
+  firstOfChannel(environmentId: string, channelId: string): void;
+  lastOfChannel(environmentId: string, channelId: string): void;
+}
+
+const keyOf = (a: string, b: string) => `${a}\u0000${b}`;
+
+function isChannelHandle(handle: SocketHandle): handle is ChannelSocketHandle {
+  return typeof (handle as Partial<ChannelSocketHandle>).channelId === 'string';
+}
+
+/**
+ * The live sockets of this gateway (channel and inbox), by user and by channel, so a kick can
+ * reach them. `add` and `remove` are idempotent per socket id; hooks fire on a user's or a
+ * channel's first and last socket here.
+ */
+export class LocalSockets {
+  private readonly hooks: LocalSocketsHooks;
+  private readonly byUser = new Map<string, Map<string, SocketHandle>>();
+  private readonly byChannel = new Map<string, Map<string, ChannelSocketHandle>>();
+
+  constructor(hooks: LocalSocketsHooks) {
+    this.hooks = hooks;
+  }
+
+  add(handle: SocketHandle): void {
+    const userKey = keyOf(handle.environmentId, handle.userId);
+    let ofUser = this.byUser.get(userKey);
+    if (!ofUser) this.byUser.set(userKey, (ofUser = new Map()));
+    if (ofUser.has(handle.socketId)) return;
+    ofUser.set(handle.socketId, handle);
+    if (ofUser.size === 1) this.hooks.firstOfUser(handle.environmentId, handle.userId);
+    if (isChannelHandle(handle)) {
+      const channelKey = keyOf(handle.environmentId, handle.channelId);
+      let ofChannel = this.byChannel.get(channelKey);
+      if (!ofChannel) this.byChannel.set(channelKey, (ofChannel = new Map()));
+      ofChannel.set(handle.socketId, handle);
+      if (ofChannel.size === 1) this.hooks.firstOfChannel(handle.environmentId, handle.channelId);
+    }
+  }
+
+  remove(handle: SocketHandle): void {
+    const userKey = keyOf(handle.environmentId, handle.userId);
+    const ofUser = this.byUser.get(userKey);
+    if (!ofUser?.delete(handle.socketId)) return;
+    if (ofUser.size === 0) {
+      this.byUser.delete(userKey);
+      this.hooks.lastOfUser(handle.environmentId, handle.userId);
+    }
+    if (isChannelHandle(handle)) {
+      const channelKey = keyOf(handle.environmentId, handle.channelId);
+      const ofChannel = this.byChannel.get(channelKey);
+      if (ofChannel?.delete(handle.socketId) && ofChannel.size === 0) {
+        this.byChannel.delete(channelKey);
+        this.hooks.lastOfChannel(handle.environmentId, handle.channelId);
+      }
+    }
+  }
+
+  ofUser(environmentId: string, userId: string): SocketHandle[] {
+    return [...(this.byUser.get(keyOf(environmentId, userId))?.values() ?? [])];
+  }
+
+  ofChannel(environmentId: string, channelId: string): ChannelSocketHandle[] {
+    return [...(this.byChannel.get(keyOf(environmentId, channelId))?.values() ?? [])];
+  }
+}

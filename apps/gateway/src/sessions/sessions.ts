@@ -1,0 +1,48 @@
+import type { GatewayDeps } from '../deps.ts';
+import { Presence } from '../presence/presence.ts';
+import { KickListener } from '../kicks/kicks.ts';
+import { LocalSockets } from './local-sockets.ts';
+import { SubjectFeed } from './subject-feed.ts';
+
+/** What a gateway keeps about its live sockets: the registry, presence, kicks and the user feed. */
+export interface Sessions {
+  sockets: LocalSockets;
+  feed: SubjectFeed;
+  presence: Presence;
+  stop(): void;
+}
+
+const byDeps = new WeakMap<GatewayDeps, Sessions>();
+
+/**
+ * The gateway's sessions, created on first use (route groups call this while the gateway is
+ * built, before it listens) and wired to the socket events: channel sockets join presence, every
+ * socket becomes reachable by kicks.
+ */
+export function sessionsOf(deps: GatewayDeps): Sessions {
+  const existing = byDeps.get(deps);
+  if (existing) return existing;
+  const feed = new SubjectFeed(deps.nc);
+  const kicks = new KickListener(deps, feed);
+  const sockets = new LocalSockets({
+    firstOfUser: (env, user) => kicks.watchUser(env, user),
+    lastOfUser: (env, user) => kicks.unwatchUser(env, user),
+    firstOfChannel: (env, channel) => kicks.watchChannel(env, channel),
+    lastOfChannel: (env, channel) => kicks.unwatchChannel(env, channel),
+  });
+  kicks.attach(sockets);
+  const presence = new Presence(deps);
+  deps.events.on('channel.open', (handle) => {
+    sockets.add(handle);
+    presence.join(handle);
+  });
+  deps.events.on('channel.close', (handle) => {
+    sockets.remove(handle);
+    presence.leave(handle);
+  });
+  deps.events.on('inbox.open', (handle) => sockets.add(handle));
+  deps.events.on('inbox.close', (handle) => sockets.remove(handle));
+  const sessions: Sessions = { sockets, feed, presence, stop: () => presence.stop() };
+  byDeps.set(deps, sessions);
+  return sessions;
+}

@@ -1,0 +1,57 @@
+import { decodeJson, type NatsConnection, type Subscription } from '@rtm/bus';
+
+export type FrameListener = (frame: Record<string, unknown>) => void;
+
+interface Entry {
+  subscription: Subscription;
+  listeners: Set<FrameListener>;
+}
+
+/**
+ * Reference-counted NATS subscriptions: one subscription per subject however many local sockets
+ * or modules listen to it, dropped with its last listener. Frames are JSON objects; anything
+ * else is ignored. Guarantee: once `flush()` has resolved after `subscribe`, every frame
+ * published afterwards on the subject reaches the listener (NATS core, in publisher order).
+ */
+export class SubjectFeed {
+  private readonly nc: NatsConnection;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(nc: NatsConnection) {
+    this.nc = nc;
+  }
+
+  subscribe(subject: string, listener: FrameListener): () => void {
+    let entry = this.entries.get(subject);
+    if (!entry) {
+      const listeners = new Set<FrameListener>();
+      const subscription = this.nc.subscribe(subject, {
+        callback: (error, msg) => {
+          if (error) return;
+          let frame: unknown;
+          try {
+            frame = decodeJson(msg.data);
+          } catch {
+            return;
+          }
+          if (typeof frame !== 'object' || frame === null) return;
+          for (const each of [...listeners]) each(frame as Record<string, unknown>);
+        },
+      });
+      entry = { subscription, listeners };
+      this.entries.set(subject, entry);
+    }
+    entry.listeners.add(listener);
+    const current = entry;
+    return () => {
+      if (!current.listeners.delete(listener) || current.listeners.size > 0) return;
+      if (this.entries.get(subject) === current) this.entries.delete(subject);
+      current.subscription.unsubscribe();
+    };
+  }
+
+  /** Resolves once the server has seen every subscription made so far. */
+  flush(): Promise<void> {
+    return this.nc.flush();
+  }
+}
