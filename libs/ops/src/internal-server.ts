@@ -46,17 +46,30 @@ export function createInternalServer(options: {
 }): Server {
   return createServer((req, res) => {
     const send = (status: number, body: unknown, type = 'application/json') => {
-      res.writeHead(status, { 'content-type': type });
+      const headers: Record<string, string> = { 'content-type': type };
+      // the contract's envelope here too: non-2xx bodies carry `code`, repeated in x-service-error
+      const code = (body as { code?: unknown } | null)?.code;
+      if (typeof code === 'string') headers['x-service-error'] = code;
+      res.writeHead(status, headers);
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET') return send(405, { code: 'invalid_request', reason: 'GET only' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return send(404, { code: 'not_found', reason: `no route ${req.method} ${path}` });
+    }
     if (path === '/internal/health') return send(200, { status: 'ok' });
     if (path === '/internal/ready') {
-      if (options.isDraining?.()) return send(503, { status: 'draining' });
+      if (options.isDraining?.()) return send(503, { code: 'unavailable', reason: 'draining', status: 'draining' });
       void Promise.all(options.checks.map(runCheck)).then((results) => {
         const failures = results.filter((r): r is string => r !== null);
-        send(failures.length ? 503 : 200, failures.length ? { status: 'unready', failures } : { status: 'ready' });
+        // every check by name, so an operator sees what was checked, not only what failed
+        const checks = Object.fromEntries(options.checks.map((c, i) => [c.name, results[i] === null ? 'ok' : 'failing']));
+        send(
+          failures.length ? 503 : 200,
+          failures.length
+            ? { code: 'unavailable', reason: failures.join('; '), status: 'unready', checks, failures }
+            : { status: 'ready', checks },
+        );
       });
       return;
     }
@@ -67,7 +80,7 @@ export function createInternalServer(options: {
       );
       return;
     }
-    send(404, { code: 'not_found' });
+    send(404, { code: 'not_found', reason: `no route GET ${path}` });
   });
 }
 

@@ -34,7 +34,14 @@ async function apiKey(deps: GatewayDeps, credential: string): Promise<KeyAuth> {
 /** Control-plane routes: a secret key, never from a browser. */
 export async function authenticateSecretKey(deps: GatewayDeps, request: FastifyRequest): Promise<KeyAuth> {
   const credential = bearer(request);
-  if (!credential) throw new ServiceError('unauthorized', 'a secret key is required (Authorization: Bearer sk_…)');
+  if (!credential) {
+    // a valid publishable key in x-service-key is a known credential in the wrong place: 403, not 401
+    const serviceKey = request.headers['x-service-key'];
+    if (typeof serviceKey === 'string' && keyKindOf(serviceKey.trim()) !== null && (await deps.credentials.apiKey(serviceKey.trim()))) {
+      throw new ServiceError('forbidden', 'x-service-key (a publishable key) is accepted only on /v1/tokens/anonymous');
+    }
+    throw new ServiceError('unauthorized', 'a secret key is required (Authorization: Bearer sk_…)');
+  }
   if (keyKindOf(credential) === null) throw new ServiceError('unauthorized', 'the control plane takes a secret key');
   const auth = await apiKey(deps, credential);
   if (auth.kind === 'publishable') {

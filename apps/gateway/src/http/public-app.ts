@@ -50,7 +50,12 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     forceCloseConnections: true,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  // fastify hands a missing body to the validator as null; routes declare optional bodies with
+  // `.optional()`, so a missing body is validated as undefined
+  app.setValidatorCompiler((route) => {
+    const validate = validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+    return route.httpPart === 'body' ? (data: unknown) => validate(data === null ? undefined : data) : validate;
+  });
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
