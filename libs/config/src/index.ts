@@ -79,15 +79,14 @@ const dispatcher = base.extend({
     }),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   WEBHOOK_RETENTION: duration('7d'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /**
-   * Test and local-development escape hatch: let deliveries go to loopback hosts other than the
-   * named ones. Never set in production.
+   * How long a pending delivery may sit past its due time, unleased, before any dispatcher
+   * re-enqueues it (the backstop for a job lost with a crashed dispatcher).
    */
-  WEBHOOK_ALLOW_LOOPBACK: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  WEBHOOK_STALE_AFTER: duration('60s'),
+  /** How often each dispatcher looks for dead dispatchers and unlocks their jobs. */
+  WORKER_RECOVERY_INTERVAL: duration('2s'),
 });
 
 export type BaseConfig = Readonly<z.infer<typeof base>>;

@@ -1,0 +1,194 @@
+/**
+ * Sends deliveries and records what happened, in the ledger's own terms.
+ *
+ * States of a delivery (webhook_deliveries.status):
+ *   pending   --2xx-------------------------------------> delivered (delivered_at, attempts)
+ *   pending   --failure, attempt n <= schedule length---> pending (next_attempt_at = now + schedule[n-1],
+ *                                                         a `deliver_webhook` job at that time, job key per delivery)
+ *   pending   --failure, schedule exhausted-------------> dropped (the dead letter; stays for retention)
+ *   dropped   --POST …/retry (gateway)------------------> pending (one more attempt now)
+ *
+ * The lease: before sending, a dispatcher claims the delivery with a conditional UPDATE that sets
+ * `locked_until` (only a pending, due, unleased row can be claimed). So a delivery is never sent by
+ * two dispatchers at once, even when a job is run twice (crash recovery, manual retry, reconciler).
+ * A job that finds its delivery leased or not yet due puts a job at the time the row says,
+ * which corrects any job that ran too early.
+ */
+import type { Pool } from '@rtm/db';
+import type { DispatcherConfig } from '@rtm/config';
+import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
+import { DELIVER_ONE_TASK, signatureHeader, webhookSecrets } from '@rtm/webhooks';
+import type { Logger } from '@rtm/ops';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { WebhookSender, SendResult } from './send-webhook.ts';
+
+/** Deliveries of one batch job sent at once. */
+const PARALLEL_SENDS = 8;
+/** The lease outlives the longest attempt by this much (the write of the result). */
+const LEASE_MARGIN_MS = 5_000;
+
+interface Claimed {
+  id: string;
+  environment_id: string;
+  event_id: string;
+  event_type: string;
+  url: string;
+  body: string;
+  attempts: number;
+  secrets: { secret: string; previous_secret: string | null; rotated_at: string | null } | null;
+}
+
+export interface DelivererDeps {
+  pool: Pool;
+  nc: NatsConnection;
+  subjects: Subjects;
+  config: DispatcherConfig;
+  log: Logger;
+  metrics: Registry;
+  sender: WebhookSender;
+}
+
+export class Deliverer {
+  readonly #deps: DelivererDeps;
+  readonly #attempts: Counter<'result'>;
+  readonly #duration: Histogram;
+  readonly #leaseMs: number;
+
+  constructor(deps: DelivererDeps) {
+    this.#deps = deps;
+    this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.#attempts = new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook delivery attempts by result',
+      labelNames: ['result'],
+      registers: [deps.metrics],
+    });
+    this.#duration = new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Duration of webhook delivery attempts',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [deps.metrics],
+    });
+  }
+
+  /** Delivers every due delivery among `ids`, a few at a time; reschedules the others. */
+  async deliver(ids: readonly string[]): Promise<void> {
+    for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
+      const chunk = ids.slice(start, start + PARALLEL_SENDS);
+      const claimed = await this.#claim(chunk);
+      if (claimed.length < chunk.length) {
+        const got = new Set(claimed.map((row) => row.id));
+        await this.#reschedule(chunk.filter((id) => !got.has(id)));
+      }
+      await Promise.all(claimed.map((row) => this.#attempt(row)));
+    }
+  }
+
+  async #claim(ids: readonly string[]): Promise<Claimed[]> {
+    const { rows } = await this.#deps.pool.query<Claimed>(
+      `with due as (
+         select id from webhook_deliveries
+         where id = any($1::text[]) and status = 'pending' and next_attempt_at <= now()
+           and (locked_until is null or locked_until < now())
+         for update skip locked
+       )
+       update webhook_deliveries d set locked_until = now() + $2 * interval '1 millisecond'
+       from due where d.id = due.id
+       returning d.id, d.environment_id, d.event_id, d.event_type, d.url, d.body, d.attempts,
+         (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
+                                      where environment_id = d.environment_id) s) as secrets`,
+      [ids, this.#leaseMs],
+    );
+    return rows;
+  }
+
+  /**
+   * Deliveries this job could not claim: still pending but leased elsewhere or not yet due. Puts
+   * their job at the time the row says (a job that ran early, or a lease that may belong to a
+   * dead dispatcher, is looked at again then). Delivered or dropped ones need nothing.
+   */
+  async #reschedule(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#deps.pool.query(
+      `select graphile_worker.add_job($2, json_build_object('id', id),
+                run_at := greatest(next_attempt_at, locked_until), job_key := 'webhook:' || id)
+       from webhook_deliveries
+       where id = any($1::text[]) and status = 'pending' and (next_attempt_at > now() or locked_until >= now())`,
+      [ids, DELIVER_ONE_TASK],
+    );
+  }
+
+  async #attempt(row: Claimed): Promise<void> {
+    const { log, nc, subjects, config, sender } = this.#deps;
+    const at = new Date();
+    let result: SendResult;
+    if (!row.secrets) {
+      result = { ok: false, error: 'the environment has no webhook signing secret', durationMs: 0 };
+    } else {
+      const secrets = webhookSecrets({
+        secret: row.secrets.secret,
+        previous_secret: row.secrets.previous_secret,
+        rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
+      });
+      const header = signatureHeader(secrets, Math.floor(Date.now() / 1000), row.body);
+      result = await sender.send(row.url, row.body, header);
+    }
+    const n = row.attempts + 1;
+    const delay = result.ok ? null : (config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
+    const status = result.ok ? 'delivered' : delay === null ? 'dropped' : 'pending';
+    this.#attempts.inc({ result: result.ok ? 'delivered' : 'failed' });
+    this.#duration.observe(result.durationMs / 1000);
+
+    try {
+      await this.#record(row.id, n, at, result, status, delay);
+    } catch (error) {
+      // the lease expires and the delivery is attempted again: at-least-once, never lost
+      log.error({ err: error, deliveryId: row.id }, 'could not record a webhook attempt');
+      throw error;
+    }
+
+    const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: row.url, attempt: n };
+    publishLog(nc, subjects, row.environment_id, result.ok ? 'info' : 'warn', 'webhook.attempt', {
+      ...common,
+      statusCode: result.statusCode ?? null,
+      durationMs: result.durationMs,
+      ...(result.error !== undefined && { error: result.error }),
+    });
+    if (status === 'delivered') publishLog(nc, subjects, row.environment_id, 'info', 'webhook.delivered', common);
+    if (status === 'dropped') {
+      publishLog(nc, subjects, row.environment_id, 'error', 'webhook.dropped', { ...common, lastError: result.error ?? null });
+    }
+  }
+
+  async #record(
+    id: string,
+    n: number,
+    at: Date,
+    result: SendResult,
+    status: 'delivered' | 'dropped' | 'pending',
+    delay: number | null,
+  ): Promise<void> {
+    await this.#deps.pool.query(
+      `with attempt as (
+         insert into webhook_attempts (delivery_id, n, at, status_code, error, duration_ms)
+         values ($1, $2, $3, $4, $5, $6) on conflict do nothing
+       ),
+       updated as (
+         update webhook_deliveries set
+           status = $7,
+           attempts = greatest(attempts, $2),
+           last_status_code = $4,
+           last_error = coalesce($5, last_error),
+           delivered_at = case when $7 = 'delivered' then now() end,
+           next_attempt_at = case when $7 = 'pending' then now() + $8 * interval '1 millisecond' end,
+           locked_until = null,
+           updated_at = now()
+         where id = $1 and status = 'pending'
+         returning id, next_attempt_at
+       )
+       select graphile_worker.add_job($9, json_build_object('id', id), run_at := next_attempt_at, job_key := 'webhook:' || id)
+       from updated where $7 = 'pending'`,
+      [id, n, at, result.statusCode ?? null, result.error ?? null, result.durationMs, status, delay, DELIVER_ONE_TASK],
+    );
+  }
+}

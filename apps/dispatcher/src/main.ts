@@ -1,0 +1,61 @@
+import { configOrExit, loadDispatcherConfig } from '@rtm/config';
+import { createPool } from '@rtm/db';
+import { connectBus, subjects } from '@rtm/bus';
+import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
+import { Deliverer } from './deliverer.ts';
+import { WebhookSender } from './send-webhook.ts';
+import { WorkerRecovery } from './worker-recovery.ts';
+import { buildWorker } from './build-worker.ts';
+
+const config = configOrExit(loadDispatcherConfig);
+const name = config.NODE_NAME ?? `dispatcher-${process.pid}`;
+const log = createLogger({ level: config.LOG_LEVEL, name });
+const metrics = createMetrics(name, 'dispatcher');
+// graphile-worker's own queries, the tasks' ledger writes, and the liveness connection
+const pool = createPool(config.DATABASE_URL, { max: Math.min(40, config.WORKER_CONCURRENCY + 8), name });
+const nc = await connectBus(config.NATS_URL, name);
+const sender = new WebhookSender(config.WEBHOOK_TIMEOUT_MS);
+const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender });
+const recovery = new WorkerRecovery({
+  pool,
+  log,
+  intervalMs: config.WORKER_RECOVERY_INTERVAL,
+  staleMs: config.WEBHOOK_STALE_AFTER,
+});
+
+let draining = false;
+let workerStopped = false;
+const runner = await buildWorker({ config, pool, log, deliverer, recovery });
+runner.promise.then(
+  () => {
+    workerStopped = true;
+  },
+  (error: unknown) => {
+    workerStopped = true;
+    log.error({ err: error }, 'worker pool failed');
+  },
+);
+recovery.start();
+
+const internal = createInternalServer({
+  registry: metrics,
+  isDraining: () => draining,
+  checks: [
+    { name: 'postgres', check: () => pool.query('select 1') },
+    { name: 'nats', check: () => nc.flush() },
+    { name: 'worker', check: async () => { if (workerStopped) throw new Error('worker pool stopped'); } },
+  ],
+});
+const internalPort = await listen(internal, config.INTERNAL_PORT);
+announce({ kind: 'dispatcher', node: name, internalPort });
+
+onShutdown(log, async () => {
+  draining = true;
+  // running deliveries finish and are recorded; jobs only queued locally go back to the table
+  await runner.stop();
+  await recovery.stop();
+  await sender.close();
+  await nc.drain();
+  await pool.end();
+  internal.close();
+});

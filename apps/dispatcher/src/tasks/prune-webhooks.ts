@@ -1,0 +1,28 @@
+import type { Task } from 'graphile-worker';
+import type { Pool } from '@rtm/db';
+import type { Logger } from '@rtm/ops';
+
+const BATCH = 5_000;
+
+/**
+ * `prune_webhooks` (cron, and once at start): deletes `delivered` and `dropped` deliveries (and,
+ * by cascade, their attempts) last updated more than WEBHOOK_RETENTION ago, in batches so no
+ * transaction grows large. Pending deliveries are never pruned.
+ */
+export const pruneWebhooks =
+  (pool: Pool, retentionMs: number, log: Logger): Task =>
+  async () => {
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await pool.query(
+        `delete from webhook_deliveries where id in (
+           select id from webhook_deliveries
+           where status <> 'pending' and updated_at < now() - $1 * interval '1 millisecond'
+           limit $2)`,
+        [retentionMs, BATCH],
+      );
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < BATCH) break;
+    }
+    if (total > 0) log.info({ deleted: total }, 'pruned webhook deliveries');
+  };

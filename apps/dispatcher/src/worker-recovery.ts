@@ -1,0 +1,133 @@
+/**
+ * Crash recovery. graphile-worker 0.17 leaves the jobs of a worker pool that died (kill -9,
+ * lost machine) locked for 4 hours. Here:
+ *
+ * 1. Liveness: each dispatcher holds a session advisory lock (class LIVENESS_CLASS, key
+ *    hashtext(<its worker pool id>)) on a connection of its own. Postgres drops it the moment
+ *    that connection dies, so "no such lock" means "that pool is gone".
+ * 2. Reaper: every WORKER_RECOVERY_INTERVAL each live dispatcher looks for jobs locked (for more
+ *    than a few seconds, so a pool that is still taking its lock is not mistaken for dead) by a
+ *    pool whose liveness lock is not held, and calls graphile_worker.force_unlock_workers for
+ *    them. Their jobs run again at once; the delivery lease (`locked_until`) keeps a delivery
+ *    that was mid-send from being sent again before its lease ends.
+ * 3. Reconciler: every 10 s, a pending delivery overdue by WEBHOOK_STALE_AFTER and not leased gets
+ *    a fresh `deliver_webhook` job (job key per delivery, so repeats collapse). It is the
+ *    backstop for any job that went missing.
+ */
+import type { Pool, PoolClient } from '@rtm/db';
+import { DELIVER_ONE_TASK } from '@rtm/webhooks';
+import type { Logger } from '@rtm/ops';
+
+const LIVENESS_CLASS = 7_351_100;
+const MIN_LOCK_AGE = '5 seconds';
+const RECONCILE_EVERY_MS = 10_000;
+
+export class WorkerRecovery {
+  readonly #pool: Pool;
+  readonly #log: Logger;
+  readonly #intervalMs: number;
+  readonly #staleMs: number;
+  #client: PoolClient | undefined;
+  #poolIds = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #lastReconcile = 0;
+  #stopped = false;
+
+  constructor(options: { pool: Pool; log: Logger; intervalMs: number; staleMs: number }) {
+    this.#pool = options.pool;
+    this.#log = options.log;
+    this.#intervalMs = options.intervalMs;
+    this.#staleMs = options.staleMs;
+  }
+
+  /** Holds the liveness lock of a worker pool for as long as this process lives. */
+  async holdLiveness(poolId: string): Promise<void> {
+    this.#poolIds.add(poolId);
+    const client = await this.#livenessClient();
+    await client.query('select pg_advisory_lock($1, hashtext($2))', [LIVENESS_CLASS, poolId]);
+  }
+
+  async #livenessClient(): Promise<PoolClient> {
+    if (this.#client) return this.#client;
+    const client = await this.#pool.connect();
+    this.#client = client;
+    client.on('error', (error) => {
+      // the connection (and with it our locks) is gone: take them again on a new one
+      this.#log.warn({ err: error }, 'liveness connection lost');
+      client.release(true);
+      if (this.#client === client) this.#client = undefined;
+      if (!this.#stopped) void this.#relock();
+    });
+    return client;
+  }
+
+  async #relock(): Promise<void> {
+    for (let attempt = 0; !this.#stopped; attempt++) {
+      try {
+        for (const id of this.#poolIds) await this.holdLiveness(id);
+        return;
+      } catch (error) {
+        this.#log.warn({ err: error }, 'could not retake liveness locks');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
+      }
+    }
+  }
+
+  start(): void {
+    this.#timer = setInterval(() => void this.tick(), this.#intervalMs);
+    this.#timer.unref();
+  }
+
+  /** One pass: unlock dead pools' jobs, and now and then re-enqueue overdue deliveries. */
+  async tick(): Promise<void> {
+    if (this.#running || this.#stopped) return;
+    this.#running = true;
+    try {
+      const dead = await this.#pool.query<{ locked_by: string }>(
+        `select distinct j.locked_by from graphile_worker.jobs j
+         where j.locked_by is not null and j.locked_at < now() - interval '${MIN_LOCK_AGE}'
+           and not exists (
+             select 1 from pg_locks l
+             where l.locktype = 'advisory' and l.granted
+               and l.database = (select oid from pg_database where datname = current_database())
+               and l.classid::bigint = $1 and l.objsubid = 2
+               and l.objid::bigint = (hashtext(j.locked_by)::bigint & 4294967295))`,
+        [LIVENESS_CLASS],
+      );
+      const ids = dead.rows.map((row) => row.locked_by).filter((id) => !this.#poolIds.has(id));
+      if (ids.length > 0) {
+        await this.#pool.query('select graphile_worker.force_unlock_workers($1::text[])', [ids]);
+        this.#log.warn({ workers: ids }, 'unlocked the jobs of dead dispatchers');
+      }
+      if (Date.now() - this.#lastReconcile >= RECONCILE_EVERY_MS) {
+        this.#lastReconcile = Date.now();
+        const { rowCount } = await this.#pool.query(
+          `select graphile_worker.add_job($2, json_build_object('id', id), job_key := 'webhook:' || id)
+           from webhook_deliveries
+           where status = 'pending' and next_attempt_at < now() - $1 * interval '1 millisecond'
+             and (locked_until is null or locked_until < now())
+           order by next_attempt_at limit 1000`,
+          [this.#staleMs, DELIVER_ONE_TASK],
+        );
+        if (rowCount) this.#log.warn({ deliveries: rowCount }, 're-enqueued overdue webhook deliveries');
+      }
+    } catch (error) {
+      this.#log.warn({ err: error }, 'worker recovery pass failed');
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** Stops the passes and lets go of the liveness locks (after the worker pool has stopped). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    const client = this.#client;
+    this.#client = undefined;
+    if (client) {
+      await client.query('select pg_advisory_unlock_all()').catch(() => {});
+      client.release();
+    }
+  }
+}
