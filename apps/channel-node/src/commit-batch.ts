@@ -258,12 +258,31 @@ export async function writeBatch(
 
   // 5. rows
   if (messages.length > 0) {
+    // content travels as text and is cast per row: json keeps escapes such as \u0000 that a
+    // json_to_recordset extraction would refuse
+    const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
     await client.query(
       `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, "to", mentions, ts)
-       select r.channel_pk, r.seq, r.id, r.type, r.kind, r.content, r.sender_id, r.sender_anon, r."to", r.mentions, r.ts
-       from json_to_recordset($1::json) as r(channel_pk bigint, seq bigint, id text, type text, kind text, content json,
-         sender_id text, sender_anon boolean, "to" text[], mentions text[], ts bigint)`,
-      [JSON.stringify(messages)],
+       select v.channel_pk, v.seq, v.id, v.type, v.kind, v.content::json, v.sender_id, v.sender_anon,
+              case when v.to_list is null then null else array(select json_array_elements_text(v.to_list::json)) end,
+              case when v.mention_list is null then null else array(select json_array_elements_text(v.mention_list::json)) end,
+              v.ts
+       from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bool[],
+                   $9::text[], $10::text[], $11::bigint[])
+         as v(channel_pk, seq, id, type, kind, content, sender_id, sender_anon, to_list, mention_list, ts)`,
+      [
+        messages.map((m) => m.channel_pk),
+        messages.map((m) => m.seq),
+        messages.map((m) => m.id),
+        messages.map((m) => m.type),
+        messages.map((m) => m.kind),
+        messages.map((m) => JSON.stringify(m.content)),
+        messages.map((m) => m.sender_id),
+        messages.map((m) => m.sender_anon),
+        messages.map((m) => list(m.to)),
+        messages.map((m) => list(m.mentions)),
+        messages.map((m) => m.ts),
+      ],
     );
   }
   if (keys.length > 0) {

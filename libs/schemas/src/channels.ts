@@ -12,6 +12,7 @@ export const MessageType = z
   .string()
   .min(1)
   .max(64)
+  .regex(/^[^\u0000-\u001f]+$/, 'must not contain control characters')
   .describe('Application-defined message type, 1-64 chars; default "message".');
 
 const Addressees = z.array(UserId).min(1).max(MAX_ADDRESSEES);
@@ -31,6 +32,7 @@ const publishFields = {
     .string()
     .min(1)
     .max(128)
+    .regex(/^[^\u0000]+$/, 'must not contain NUL')
     .optional()
     .describe('The same key on the same channel within 24 h returns the first result and creates nothing. Ignored for ephemeral messages.'),
 };
