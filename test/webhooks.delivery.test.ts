@@ -134,7 +134,8 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
       }
       const answer = req.n <= answers.length ? answers[req.n - 1]! : 200;
       if (answer === 'hang') return 'hang';
-      return { status: answer, headers: answer < 400 ? { location: `http://127.0.0.1:${receiverPort()}/elsewhere` } : {} };
+      const headers: Record<string, string> = answer < 400 ? { location: `http://127.0.0.1:${receiverPort()}/elsewhere` } : {};
+      return { status: answer, headers };
     });
     const receiverPort = () => receiver.port;
     const { env, api } = await setUp(cluster, receiver.url);
