@@ -10,7 +10,11 @@ const name = config.NODE_NAME ?? `gateway-${process.pid}`;
 const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'gateway');
 const pool = createPool(config.DATABASE_URL, { max: 20, name });
-const nc = await connectBus(config.NATS_URL, name);
+const nc = await connectBus(config.NATS_URL, name).catch((error: unknown) => {
+  // a supervisor (npm start, systemd) restarts us; say plainly what is missing
+  log.fatal({ err: error }, `cannot connect to NATS at ${config.NATS_URL}`);
+  process.exit(1);
+});
 const deps = createGatewayDeps({ config, pool, nc, log, metrics });
 
 // a revoked key, removed origin or retired signing key: every gateway forgets at once

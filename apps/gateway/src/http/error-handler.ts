@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServiceError, isServiceError, type ErrorCode } from '@rtm/errors';
+import { isConnectionError } from '@rtm/db';
 
 /** Sends the contract's envelope: `{code, reason?}` and `x-service-error: code`. */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
@@ -34,6 +35,8 @@ export function toServiceError(error: unknown): ServiceError {
     const [code, reason] = FASTIFY_ERRORS[fastifyError.code]!;
     return new ServiceError(code, reason ?? fastifyError.message);
   }
+  // Postgres down or the connection broke: transient, the caller may retry (not a bug)
+  if (isConnectionError(error)) return new ServiceError('unavailable', 'the database is not reachable', { cause: error });
   if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
     return new ServiceError('invalid_request', 'malformed JSON');
   }
