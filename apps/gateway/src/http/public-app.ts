@@ -89,6 +89,11 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   await app.register(fastifyWebsocket, {
     // frames over MAX_FRAME_BYTES get an error frame from the handler; ws itself closes only past 1 MiB
     options: { maxPayload: 1024 * 1024 },
+    // draining: every socket is told 4503 (reconnect elsewhere, resume with `since`), not a bare 1005
+    preClose(done) {
+      for (const socket of this.websocketServer.clients) socket.close(4503, 'gateway draining');
+      this.websocketServer.close(() => done());
+    },
   });
   return app;
 }
