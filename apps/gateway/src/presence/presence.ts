@@ -35,13 +35,11 @@ export class Presence {
   private readonly held = new Map<string, Held>();
   /** Per-key chain, so join/leave of one user on one channel apply in order. */
   private readonly chains = new Map<string, Promise<void>>();
-  private readonly bucket: Promise<KV>;
+  private opened: Promise<KV> | undefined;
   private readonly heartbeat: NodeJS.Timeout;
 
   constructor(deps: GatewayDeps) {
     this.deps = deps;
-    this.bucket = openBucket(deps.nc, `${deps.config.NATS_PREFIX}_presence`, deps.config.PRESENCE_TTL_MS);
-    this.bucket.catch((error: unknown) => deps.log.error({ err: error }, 'presence bucket unavailable'));
     this.heartbeat = setInterval(() => void this.refresh(), Math.max(250, Math.floor(deps.config.PRESENCE_TTL_MS / 3)));
     this.heartbeat.unref();
   }
@@ -70,7 +68,7 @@ export class Presence {
   async online(environmentId: string, channelId: string): Promise<Set<string>> {
     const users = new Set<string>();
     try {
-      const kv = await this.bucket;
+      const kv = await this.bucket();
       for await (const key of await kv.keys(`${environmentId}.${encodeToken(channelId)}.>`)) {
         const token = key.split('.')[2];
         if (token) users.add(decodeToken(token));
@@ -83,6 +81,19 @@ export class Presence {
 
   stop(): void {
     clearInterval(this.heartbeat);
+  }
+
+  /** The bucket, opened on first use (not while the gateway is built) and retried after a failure. */
+  private bucket(): Promise<KV> {
+    if (!this.opened) {
+      const opening = openBucket(this.deps.nc, `${this.deps.config.NATS_PREFIX}_presence`, this.deps.config.PRESENCE_TTL_MS);
+      this.opened = opening;
+      opening.catch((error: unknown) => {
+        this.deps.log.error({ err: error }, 'presence bucket unavailable');
+        if (this.opened === opening) this.opened = undefined;
+      });
+    }
+    return this.opened;
   }
 
   private keyOf(environmentId: string, channelId: string, userId: string): string {
@@ -111,7 +122,7 @@ export class Presence {
   private async arrive(key: string, held: Held): Promise<void> {
     // a leave may have followed before this step ran: then there is nothing to announce
     if (this.held.get(key) !== held) return;
-    const kv = await this.bucket;
+    const kv = await this.bucket();
     const elsewhere = await this.heldElsewhere(kv, key);
     await kv.put(key, this.instanceId);
     if (!elsewhere) this.announce(held, true);
@@ -119,7 +130,7 @@ export class Presence {
 
   private async depart(key: string, held: Held): Promise<void> {
     if (this.held.has(key)) return;
-    const kv = await this.bucket;
+    const kv = await this.bucket();
     await kv.purge(key);
     if (!(await this.heldElsewhere(kv, key))) this.announce(held, false);
   }
@@ -137,7 +148,7 @@ export class Presence {
     if (this.held.size === 0) return;
     let kv: KV;
     try {
-      kv = await this.bucket;
+      kv = await this.bucket();
     } catch {
       return;
     }
