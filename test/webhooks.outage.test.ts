@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startCluster } from './helpers/cluster.ts';
+import { client } from './helpers/http.ts';
+import { closedPort, eventually, startReceiver } from './helpers/webhook-receiver.ts';
+
+const MESSAGES = 1000;
+
+test('webhooks - 1,000 messages published while the receiver is down all arrive once it is up', async (t) => {
+  const cluster = await startCluster(t, {
+    gateways: 1,
+    channelNodes: 1,
+    dispatchers: 1,
+    // long enough that nothing is dropped while the receiver is down
+    env: { WEBHOOK_RETRY_SCHEDULE: '3s,3s,3s,3s,60s', WEBHOOK_TIMEOUT_MS: '2000' },
+  });
+  const env = await cluster.createEnvironment();
+  const api = client(cluster.gateways[0]!.controlUrl, env.secretKey);
+  const port = await closedPort();
+  assert.equal((await api.put('/v1/config', { webhooks: { url: `http://127.0.0.1:${port}/hooks` } })).status, 200);
+
+  const started = Date.now();
+  // real publishes (server and retraction events), 50 at a time over 10 channels
+  const published: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < MESSAGES) {
+        const i = next++;
+        const res = await api.post(`/v1/channels/outage-${i % 10}/messages`, { content: { i }, idempotencyKey: `m-${i}` });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        published.push(res.body.id);
+      }
+    }),
+  );
+  const retracted = published.slice(0, 10);
+  for (const id of retracted) {
+    const channel = (await cluster.db.pool.query('select c.id from messages m join channels c on c.pk = m.channel_pk where m.id = $1', [id]))
+      .rows[0].id;
+    assert.equal((await api.delete(`/v1/channels/${channel}/messages/${id}`)).status, 200);
+  }
+  t.diagnostic(`published in ${Date.now() - started} ms`);
+  const expected = new Set([...published, ...retracted.map((id) => `retract_${id}`)]);
+  assert.equal(expected.size, MESSAGES + retracted.length);
+
+  // every delivery has failed at least once against the closed port before the receiver comes up
+  await eventually(async () => {
+    const { rows } = await cluster.db.pool.query(
+      `select count(*)::int as n from webhook_deliveries where environment_id = $1 and attempts >= 1 and status = 'pending'`,
+      [env.environmentId],
+    );
+    return rows[0].n === expected.size;
+  }, 250);
+  t.diagnostic(`all failed once after ${Date.now() - started} ms`);
+  const failed = await api.get('/v1/webhooks/deliveries?limit=1');
+  assert.match(failed.body.data[0].lastError, /ECONNREFUSED/);
+
+  const receiver = await startReceiver(t, () => ({ status: 200 }), port);
+  await receiver.waitFor((received) => {
+    const ids = new Set(received.map((r) => JSON.parse(r.raw.toString('utf8')).id));
+    return [...expected].every((id) => ids.has(id));
+  }, 'every event id');
+
+  t.diagnostic(`all received after ${Date.now() - started} ms`);
+  const ids = receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')).id as string);
+  assert.deepEqual(new Set(ids), expected, 'nothing missing, nothing foreign');
+  await eventually(async () => {
+    const { rows } = await cluster.db.pool.query(
+      `select status, count(*)::int as n from webhook_deliveries where environment_id = $1 group by status`,
+      [env.environmentId],
+    );
+    return rows.length === 1 && rows[0].status === 'delivered' && rows[0].n === expected.size;
+  }, 250);
+  const page = await api.get('/v1/webhooks/deliveries?status=delivered&limit=500');
+  assert.equal(page.body.data.length, 500);
+  assert.ok(page.body.nextCursor);
+});
