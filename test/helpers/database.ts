@@ -75,3 +75,13 @@ export async function createTestDatabase(t: TestContext | { after: (fn: () => Pr
   });
   return { url, name, pool };
 }
+
+/** An empty database (no migrations), dropped when the test (file) ends: for migration tests. */
+export async function createEmptyDatabase(t: TestContext | { after: (fn: () => Promise<void>) => void }): Promise<{ url: string; name: string }> {
+  const name = `rtm_empty_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`create database ${name}`));
+  t.after(async () => {
+    await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+  });
+  return { url: `${SERVER_URL}/${name}`, name };
+}

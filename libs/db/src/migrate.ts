@@ -9,18 +9,29 @@ const MIGRATION_LOCK = 7_351_001;
 
 /**
  * Applies the numbered, forward-only migrations in `libs/db/migrations`, then graphile-worker's
- * own schema. Safe when several processes start at once: each migration runs in a transaction
- * that first takes a transaction-level advisory lock, so the second process waits, then sees
- * the first one's rows in `migrations` and skips them.
+ * own schema (which handles its own races). Safe when several processes start at once: the
+ * bookkeeping table and each migration are created in a transaction that first takes a
+ * transaction-level advisory lock, so the second process waits, then sees the first one's rows
+ * in `migrations` and skips them.
  */
 export async function migrate(pool: Pool): Promise<string[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{6}\.sql$/.test(f)).sort();
   const applied: string[] = [];
   const client = await pool.connect();
   try {
-    await client.query(
-      'create table if not exists migrations (id text primary key, applied_at timestamptz not null default now())',
-    );
+    // `create table if not exists` is not safe against a concurrent creator (it can fail with
+    // 42710 or 23505 on the table's type), so it runs under the same lock as the migrations
+    await client.query('begin');
+    try {
+      await client.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query(
+        'create table if not exists migrations (id text primary key, applied_at timestamptz not null default now())',
+      );
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    }
     for (const file of files) {
       const id = file.slice(0, 6);
       await client.query('begin');
@@ -38,10 +49,6 @@ export async function migrate(pool: Pool): Promise<string[]> {
         throw error;
       }
     }
-  } catch (error) {
-    // two processes racing on `create table if not exists` may collide once; the loser retries
-    if ((error as { code?: string }).code === '23505') return migrate(pool);
-    throw error;
   } finally {
     client.release();
   }
