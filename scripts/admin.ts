@@ -71,12 +71,15 @@ async function run(pool: Pool, command: string | undefined, args: string[]): Pro
     strict: true,
   });
   switch (command) {
-    case 'create-environment':
-      return createEnvironment(pool, {
-        organization: required(values, 'org'),
-        project: required(values, 'project'),
-        environment: required(values, 'env'),
+    case 'create-environment': {
+      const names = { organization: required(values, 'org'), project: required(values, 'project'), environment: required(values, 'env') };
+      return createEnvironment(pool, names).catch((error: { code?: string }) => {
+        if (error.code === '23505') {
+          throw new UsageError(`environment "${names.environment}" already exists in project "${names.project}"`);
+        }
+        throw error;
       });
+    }
     case 'list-environments': {
       const { rows } = await pool.query(
         `select e.id as "environmentId", e.name as environment, p.id as "projectId", p.name as project,
