@@ -36,6 +36,8 @@ export function subjects(prefix: string) {
     logs: (environmentId: string) => `${prefix}.logs.${environmentId}`,
     /** Cache invalidations (revoked keys, changed origins, deployed config) for every process. */
     invalidate: `${prefix}.invalidate`,
+    /** Membership, ban or channel-access changes of one environment: gateways drop cached access decisions. */
+    accessChanged: `${prefix}.access`,
   };
 }
 

@@ -56,6 +56,8 @@ const gateway = base.extend({
   NOTIFICATION_RETENTION: duration('7d'),
   /** How often one gateway (advisory lock) deletes expired notifications. */
   NOTIFICATION_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
+  /** How long a channel access decision may be reused; changes made through the API invalidate at once. 0 disables. */
+  ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
 });
 
 const channelNode = base.extend({

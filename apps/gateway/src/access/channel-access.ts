@@ -2,6 +2,7 @@ import { ServiceError } from '@rtm/errors';
 import type { Pool } from '@rtm/db';
 import type { GatewayDeps } from '../deps.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
+import { accessCacheOf } from './access-cache.ts';
 
 export type ChannelAction = 'read' | 'publish';
 export type Access = 'open' | 'members';
@@ -10,7 +11,8 @@ export type Access = 'open' | 'members';
  * Whether a user may read (history, roster, subscribe) or publish on a channel. Bans always win
  * (environment-wide or on the channel, unless expired); then an `open` channel admits any user of
  * the environment and a `members` channel only its members. The channel's own `access` overrides
- * the environment's deployed default. Throws `banned` or `forbidden`.
+ * the environment's deployed default. Throws `banned` or `forbidden`. Decisions are cached per
+ * gateway (see AccessCache); every API change to membership, bans or access invalidates them.
  */
 export async function checkChannelAccess(
   deps: GatewayDeps,
@@ -18,7 +20,9 @@ export async function checkChannelAccess(
   channelId: string,
   _action: ChannelAction,
 ): Promise<void> {
-  await checkUserChannelAccess(deps.pool, auth.environmentId, auth.userId, channelId);
+  await accessCacheOf(deps).check(auth.environmentId, channelId, auth.userId, () =>
+    checkUserChannelAccess(deps.pool, auth.environmentId, auth.userId, channelId),
+  );
 }
 
 /** The same rule by ids, for re-checking a live socket after a membership or access change. */

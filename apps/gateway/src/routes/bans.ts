@@ -6,6 +6,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { kickFromChannel, kickFromEnvironment } from '../kicks/kicks.ts';
+import { announceAccessChange } from '../access/access-cache.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -45,6 +46,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
        returning reason, expires_at, created_at`,
       [environmentId, channelId, userId, body?.reason ?? null, expiresAt],
     );
+    await announceAccessChange(deps, environmentId);
     const reason = body?.reason ?? 'banned';
     if (channelId === ENVIRONMENT) kickFromEnvironment(deps, environmentId, userId, reason);
     else kickFromChannel(deps, environmentId, channelId, userId, reason);
@@ -62,6 +64,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
       'delete from bans where environment_id = $1 and channel_id = $2 and user_id = $3',
       [environmentId, channelId, userId],
     );
+    await announceAccessChange(deps, environmentId);
     publishLog(deps.nc, deps.subjects, environmentId, 'info', 'ban.removed', {
       channelId: channelId === ENVIRONMENT ? null : channelId,
       userId,

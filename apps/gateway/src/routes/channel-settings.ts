@@ -4,6 +4,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { recheckChannel } from '../kicks/kicks.ts';
+import { announceAccessChange } from '../access/access-cache.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -35,6 +36,7 @@ export async function channelSettingsRoutes(app: ZodApp, deps: GatewayDeps) {
          on conflict (environment_id, id) do update set access = excluded.access`,
         [environmentId, channelId, access],
       );
+      await announceAccessChange(deps, environmentId);
       if (access === 'members') recheckChannel(deps, environmentId, channelId);
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'channel.access_set', { channelId, access });
       return { channelId, access };

@@ -5,6 +5,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { kickFromChannel } from '../kicks/kicks.ts';
+import { announceAccessChange } from '../access/access-cache.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -38,6 +39,7 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
         [environmentId, channelId, userId, role],
       );
       const row = rows[0]!;
+      await announceAccessChange(deps, environmentId);
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'member.put', { channelId, userId, role });
       return {
         channelId,
@@ -71,6 +73,7 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
         'delete from memberships where environment_id = $1 and channel_id = $2 and user_id = $3',
         [environmentId, channelId, userId],
       );
+      await announceAccessChange(deps, environmentId);
       kickFromChannel(deps, environmentId, channelId, userId, 'removed from the channel');
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'member.removed', {
         channelId,

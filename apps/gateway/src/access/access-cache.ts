@@ -1,0 +1,109 @@
+import { decodeJson, encodeJson, type Subscription } from '@rtm/bus';
+import type { ServiceError } from '@rtm/errors';
+import type { GatewayDeps } from '../deps.ts';
+
+interface Entry {
+  /** null: allowed; otherwise the refusal to throw again. */
+  refusal: ServiceError | null;
+  expires: number;
+}
+
+/**
+ * Channel access decisions reused for ACCESS_CACHE_MS, so publishing does not query Postgres per
+ * message. Every change made through the API (membership, bans, channel access, config deploy)
+ * announces itself on the bus and every gateway drops that environment's decisions at once; the
+ * TTL bounds staleness if an announcement is lost. A decision whose query started before an
+ * invalidation arrived is not stored (per-environment generation), so a slow read can never
+ * re-insert what a change made stale.
+ */
+export class AccessCache {
+  private readonly ttlMs: number;
+  private readonly entries = new Map<string, Map<string, Entry>>();
+  private readonly generations = new Map<string, number>();
+  private epoch = 0;
+  private subscriptions: Subscription[] = [];
+
+  constructor(deps: GatewayDeps) {
+    this.ttlMs = deps.config.ACCESS_CACHE_MS;
+    if (this.ttlMs === 0) return;
+    this.subscriptions = [
+      deps.nc.subscribe(deps.subjects.accessChanged, {
+        callback: (error, msg) => {
+          if (error) return;
+          try {
+            const { environmentId } = decodeJson<{ environmentId?: unknown }>(msg.data);
+            if (typeof environmentId === 'string') return this.dropEnvironment(environmentId);
+          } catch {
+            // unreadable: drop everything
+          }
+          this.dropAll();
+        },
+      }),
+      // a config deploy may change the environment's default access
+      deps.nc.subscribe(deps.subjects.invalidate, { callback: () => this.dropAll() }),
+    ];
+  }
+
+  async check(environmentId: string, channelId: string, userId: string, load: () => Promise<void>): Promise<void> {
+    if (this.ttlMs === 0) return load();
+    const key = `${channelId}\u0000${userId}`;
+    const hit = this.entries.get(environmentId)?.get(key);
+    const now = Date.now();
+    if (hit && hit.expires > now) {
+      if (hit.refusal) throw hit.refusal;
+      return;
+    }
+    const generation = this.generationOf(environmentId);
+    let refusal: ServiceError | null = null;
+    try {
+      await load();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== 'forbidden' && code !== 'banned') throw error;
+      refusal = error as ServiceError;
+    }
+    if (this.generationOf(environmentId) === generation) {
+      let ofEnvironment = this.entries.get(environmentId);
+      if (!ofEnvironment) this.entries.set(environmentId, (ofEnvironment = new Map()));
+      if (ofEnvironment.size > 100_000) ofEnvironment.clear();
+      ofEnvironment.set(key, { refusal, expires: now + this.ttlMs });
+    }
+    if (refusal) throw refusal;
+  }
+
+  stop(): void {
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+  }
+
+  private generationOf(environmentId: string): string {
+    return `${this.epoch}.${this.generations.get(environmentId) ?? 0}`;
+  }
+
+  private dropEnvironment(environmentId: string): void {
+    this.entries.delete(environmentId);
+    this.generations.set(environmentId, (this.generations.get(environmentId) ?? 0) + 1);
+  }
+
+  private dropAll(): void {
+    this.entries.clear();
+    this.epoch++;
+  }
+}
+
+const byDeps = new WeakMap<GatewayDeps, AccessCache>();
+
+/** The gateway's cache, created at first use (request time: building the gateway never touches NATS). */
+export function accessCacheOf(deps: GatewayDeps): AccessCache {
+  let cache = byDeps.get(deps);
+  if (!cache) byDeps.set(deps, (cache = new AccessCache(deps)));
+  return cache;
+}
+
+/**
+ * Tells every gateway that access in an environment changed, and waits until the bus has it,
+ * so a caller that gets its answer after this can rely on other gateways deciding afresh.
+ */
+export async function announceAccessChange(deps: GatewayDeps, environmentId: string): Promise<void> {
+  deps.nc.publish(deps.subjects.accessChanged, encodeJson({ environmentId }));
+  await deps.nc.flush();
+}
