@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
+import { addressRefusal } from '@rtm/webhooks';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client, errorCode } from './helpers/http.ts';
 import { closedPort, enqueue, eventually, publishedEvent, startReceiver, type ReceivedWebhook } from './helpers/webhook-receiver.ts';
@@ -179,5 +182,24 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
       assert.match(attempt.error, /ECONNREFUSED/);
     }
     void t;
+  });
+
+  await t.test('send time: a host name that resolves to a non-public address is refused without connecting', async (t) => {
+    // this machine's own name passes the deploy-time rules (a plain name, https) but resolves
+    // to a loopback or private address: the dispatcher must refuse it when it resolves it
+    const name = hostname();
+    const resolved = await lookup(name).catch(() => undefined);
+    if (!resolved || name === 'localhost' || addressRefusal(resolved.address) === null) {
+      t.skip(`${name} does not resolve to a non-public address here`);
+      return;
+    }
+    const receiver = await startReceiver(t);
+    const { env, api } = await setUp(cluster, `https://${name}:${receiver.port}/hooks`);
+    const event = publishedEvent(env.environmentId);
+    await enqueue(cluster.db.pool, [event]);
+    const failed = await deliveryOf(api, event.eventId, (row) => row.attempts >= 1);
+    assert.equal(failed.attemptLog[0].statusCode, undefined);
+    assert.match(failed.attemptLog[0].error, new RegExp(`${name} resolves to ${resolved.address.replaceAll('.', '\\.')}`));
+    assert.equal(receiver.received.length, 0);
   });
 });
