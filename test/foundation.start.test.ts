@@ -1,0 +1,149 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { formatLogLine } from '../scripts/format-log-line.ts';
+import { createTestDatabase } from './helpers/database.ts';
+import { request } from './helpers/http.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** `scripts/start.ts` as `npm start` runs it after set-up, with every line it prints. */
+function startSupervisor(env: Record<string, string>, args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const waiters: { pattern: RegExp; from: number; resolve: (m: RegExpMatchArray) => void }[] = [];
+  const onLine = (line: string) => {
+    lines.push(line);
+    for (const waiter of [...waiters]) {
+      const match = line.match(waiter.pattern);
+      if (match && lines.length > waiter.from) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(match);
+      }
+    }
+  };
+  createInterface({ input: child.stdout! }).on('line', onLine);
+  createInterface({ input: child.stderr! }).on('line', onLine);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    exited,
+    /** The next line (after the `from`-th) matching `pattern`; fails after a generous bound. */
+    waitFor(pattern: RegExp, from = 0, limitMs = 40_000): Promise<RegExpMatchArray> {
+      const seen = lines.slice(from).map((l) => l.match(pattern)).find(Boolean);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern}:\n${lines.slice(-30).join('\n')}`)), limitMs);
+        waiters.push({ pattern, from, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+        void exited.then((code) => reject(new Error(`supervisor exited (${code}) while waiting for ${pattern}:\n${lines.slice(-30).join('\n')}`)));
+      });
+    },
+  };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const childrenOf = (pid: number) =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
+
+test('start - formatLogLine turns pino JSON into prefixed readable lines', () => {
+  const line = JSON.stringify({ level: 40, time: '2026-01-01T12:00:01.000Z', node: 'gateway', msg: 'slow query', ms: 250, table: 'messages', note: 'two words' });
+  const formatted = formatLogLine('gateway', line, { colour: false });
+  assert.match(formatted, /^\[gateway\] \d\d:\d\d:\d\d WARN  slow query ms=250 table=messages note="two words"$/);
+  assert.equal(formatLogLine('gateway', 'plain text', { colour: false }), '[gateway] plain text');
+  assert.equal(formatLogLine('dispatcher', '{not json', { colour: false, width: 12 }), '[dispatcher]   {not json');
+  const error = JSON.stringify({ level: 50, time: 0, msg: 'boom', err: { message: 'bad', stack: 'Error: bad\n    at x' } });
+  assert.match(formatLogLine('x', error, { colour: false }), /ERROR boom err=bad\n\[x\]   Error: bad\n\[x\]       at x/);
+});
+
+test('start - npm start supervises, shows the dev environment, restarts a crashed child and stops cleanly', async (t) => {
+  const db = await createTestDatabase(t);
+  const stateFile = join(tmpdir(), `rtm-dev-${randomBytes(4).toString('hex')}.json`);
+  t.after(() => rm(stateFile, { force: true }));
+  const env = {
+    DATABASE_URL: db.url,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    NATS_PREFIX: `t${randomBytes(5).toString('hex')}`,
+    CONTROL_PORT: '0',
+    REALTIME_PORT: '0',
+    INTERNAL_PORT: '0',
+  };
+  const running: ChildProcess[] = [];
+  t.after(() => {
+    for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  const first = startSupervisor(env, ['gateway', '--state-file', stateFile]);
+  running.push(first.child);
+  await first.waitFor(/dev environment created/);
+  const secretKey = (await first.waitFor(/secret key\s+(sk_\S+)/))[1]!;
+  const controlUrl = (await first.waitFor(/control plane\s+(http\S+)/))[1]!;
+  const realtimeUrl = (await first.waitFor(/realtime edge\s+(http\S+)/))[1]!;
+  await first.waitFor(/curl -s -X POST .*\/v1\/tokens/);
+  // the children's pino lines are readable and prefixed
+  await first.waitFor(/^\[gateway\] \d\d:\d\d:\d\d INFO  listening kind=gateway/);
+
+  await t.test('the printed secret key mints a token the realtime edge accepts', async () => {
+    const minted = await request(controlUrl, 'POST', '/v1/tokens', { token: secretKey, body: { userId: 'alice' } });
+    assert.equal(minted.status, 201);
+    const me = await request(realtimeUrl, 'GET', '/v1/me', { token: minted.body.token });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.userId, 'alice');
+  });
+
+  await t.test('a crashed child is restarted', async () => {
+    const [gatewayPid] = childrenOf(first.child.pid!);
+    assert.ok(gatewayPid, 'the gateway runs as a child of the supervisor');
+    const mark = first.lines.length;
+    process.kill(gatewayPid, 'SIGKILL');
+    await first.waitFor(/\[gateway\].*exited \(SIGKILL\); restarting in \d+ ms/, mark);
+    const relisten = await first.waitFor(/\[gateway\].*listening kind=gateway controlPort=(\d+)/, mark);
+    const restarted = await request(`http://127.0.0.1:${relisten[1]}`, 'POST', '/v1/tokens', { token: secretKey, body: { userId: 'bob' } });
+    assert.equal(restarted.status, 201);
+    assert.ok(!alive(gatewayPid));
+  });
+
+  await t.test('SIGTERM stops every child (each drains) and exits 0', async () => {
+    const children = childrenOf(first.child.pid!);
+    assert.equal(children.length, 1);
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+    await first.waitFor(/\[gateway\].*INFO  stopped/);
+    for (const pid of children) assert.ok(!alive(pid), `child ${pid} still running`);
+  });
+
+  await t.test('a second start shows the same environment and keys from the state file', async () => {
+    const second = startSupervisor(env, ['gateway', '--state-file', stateFile]);
+    running.push(second.child);
+    const again = (await second.waitFor(/secret key\s+(sk_\S+)/))[1];
+    assert.equal(again, secretKey);
+    assert.ok(!second.lines.some((l) => l.includes('dev environment created')));
+    second.child.kill('SIGINT');
+    assert.equal(await second.exited, 0);
+  });
+
+  await t.test('a bad configuration variable stops npm start with a message naming it', async () => {
+    const bad = startSupervisor({ ...env, INTERNAL_PORT: 'ninety' }, ['gateway', '--state-file', stateFile]);
+    running.push(bad.child);
+    assert.equal(await bad.exited, 78);
+    assert.ok(bad.lines.some((l) => l.includes('INTERNAL_PORT')));
+  });
+});
