@@ -102,4 +102,11 @@ test('inbox - notifications reach every socket of a user on every gateway, repla
   onA.send({ op: 'ping' });
   await onA.waitFor('pong', (f) => f.op === 'pong');
   await Promise.all([onA, onB, otherEnvAnn, resumed].map((s) => s.close()));
+
+  // a draining gateway tells its inbox sockets to reconnect elsewhere
+  const draining = openSocket(gwB.realtimeUrl, `/inbox?token=${ann}`);
+  await draining.waitFor('ready before drain', (f) => f.op === 'ready');
+  const [closed, exitCode] = await Promise.all([draining.closed, gwB.stop()]);
+  assert.equal(closed.code, 4503);
+  assert.equal(exitCode, 0);
 });

@@ -35,28 +35,26 @@ const ClientFrame = z.object({ op: z.literal('ping') }).passthrough();
 export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
   const sessions = sessionsOf(deps);
 
+  // draining: every socket is told to reconnect elsewhere (and resume with `since`)
+  const live = new Set<SocketLink>();
+  app.addHook('preClose', async () => {
+    for (const link of live) link.close(CLOSE.unavailable, 'gateway draining');
+  });
+
   app.get(
     '/inbox',
     {
       websocket: true,
-      schema: {
-        summary: 'Inbox socket (WebSocket)',
-        description:
-          'WebSocket upgrade. Token by `Authorization: Bearer` or `?token=`. Optional `?since=<notificationId>`: ' +
-          'replay every retained notification (7 days) with a greater id, ascending; without it, all retained ' +
-          'notifications are replayed. Then `{op:"ready", userId}` and live frames ' +
-          '`{op:"notification", id, type, payload, timestamp}`, with no gap and no duplicate across the hand-off. ' +
-          'Client frames: `{op:"ping"}` → `{op:"pong"}`. Close codes: 4400 bad `since`, 4401 bad or expired token, ' +
-          '4403 banned environment-wide (also when a ban arrives while open), 4503 too slow or gateway draining.',
-        tags: ['sockets'],
-        security: [{ userToken: [] }],
-      },
+      // WebSockets are outside OpenAPI: documented in docs/presence.md and this file's header
+      schema: { hide: true },
     },
     (socket: WebSocket, request: FastifyRequest) => {
       const link = new SocketLink(socket, {
         bufferLimit: deps.config.SOCKET_BUFFER_LIMIT,
         heartbeatMs: deps.config.HEARTBEAT_MS,
       });
+      live.add(link);
+      socket.once('close', () => live.delete(link));
       let handle: SocketHandle | undefined;
       let unsubscribe: (() => void) | undefined;
 
