@@ -78,10 +78,23 @@ test('presence - rosters show who is online on any gateway, presence frames cros
   assert.equal(errorCode(await controlA.put('/v1/channels/room.1', {})), 'invalid_request');
   assert.equal(errorCode(await client(gwA.realtimeUrl, env.secretKey).get('/v1/channels/lobby/members')), 'forbidden');
 
-  // gateway B dies without a goodbye: carol's presence expires instead of leaking
-  await gwB.kill();
+  // gateway B drains: it gives carol's presence up at once (offline frame, roster), no TTL wait
+  const bobLobby = openSocket(gwA.realtimeUrl, `/v1/channels/lobby?token=${bob}`);
+  await bobLobby.waitFor('bob ready in lobby', (f) => f.op === 'ready');
+  assert.equal(await gwB.stop(), 0);
+  assert.equal((await carolLobby.closed).code, 4503);
+  await bobLobby.waitFor('carol offline after drain', (f) => f.op === 'presence' && f.userId === 'carol' && f.online === false);
+  assert.equal((await roster(alice!, 'lobby')).body.members.find((m: any) => m.userId === 'carol'), undefined);
+
+  // gateway C dies without a goodbye: carol's presence there expires instead of leaking
+  const gwC = await cluster.start('gateway');
+  const carolOnC = openSocket(gwC.realtimeUrl, `/v1/channels/lobby?token=${carol}`);
+  await carolOnC.waitFor('carol ready on C', (f) => f.op === 'ready');
+  await eventually('carol online again', async () => (await roster(alice!, 'lobby')).body.members.some((m: any) => m.userId === 'carol' && m.online));
+  await gwC.kill();
   await eventually('carol expired from the roster', async () => {
     const r = await roster(alice!, 'lobby');
     return r.status === 200 && r.body.members.find((m: any) => m.userId === 'carol') === undefined;
   });
+  await bobLobby.close();
 });

@@ -79,8 +79,23 @@ export class Presence {
     return users;
   }
 
-  stop(): void {
+  /**
+   * Graceful drain: this gateway lets go of everything it holds now (keys purged, `online:false`
+   * where nobody else holds the user) instead of waiting for its sockets' close events or the TTL.
+   * Waits for that, at most `limitMs`.
+   */
+  async stop(limitMs = 3_000): Promise<void> {
     clearInterval(this.heartbeat);
+    for (const [key, held] of [...this.held]) {
+      this.held.delete(key);
+      this.chain(key, () => this.depart(key, held));
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.chains.values()]),
+      new Promise((resolve) => (timer = setTimeout(resolve, limitMs))),
+    ]);
+    clearTimeout(timer);
   }
 
   /** The bucket, opened on first use (not while the gateway is built) and retried after a failure. */

@@ -9,7 +9,8 @@ export interface Sessions {
   sockets: LocalSockets;
   feed: SubjectFeed;
   presence: Presence;
-  stop(): void;
+  /** Graceful drain: presence is given up at once (see Presence.stop). */
+  stop(): Promise<void>;
 }
 
 const byDeps = new WeakMap<GatewayDeps, Sessions>();
