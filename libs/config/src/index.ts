@@ -91,6 +91,13 @@ const dispatcher = base.extend({
   WORKER_RECOVERY_INTERVAL: duration('2s'),
 });
 
+/** The variables each kind of process reads (README's configuration table is checked against it). */
+export const CONFIG_VARIABLES: Readonly<Record<'gateway' | 'channel-node' | 'dispatcher', readonly string[]>> = Object.freeze({
+  gateway: Object.keys(gateway.shape),
+  'channel-node': Object.keys(channelNode.shape),
+  dispatcher: Object.keys(dispatcher.shape),
+});
+
 export type BaseConfig = Readonly<z.infer<typeof base>>;
 export type GatewayConfig = Readonly<z.infer<typeof gateway>>;
 export type ChannelNodeConfig = Readonly<z.infer<typeof channelNode>>;
