@@ -143,18 +143,23 @@ export async function writeBatch(
     if (cached) states.set(key, { ...cached });
   }
   if (toLoad.length > 0) {
+    // one round trip: create the rows a persisted publish needs, read every missing one (the
+    // second branch cannot see the first's rows, so nothing comes back twice)
     const creating = toLoad.filter(([, v]) => v.create);
-    if (creating.length > 0) {
-      await client.query(
-        `insert into channels (environment_id, id)
-         select * from unnest($1::text[], $2::text[]) on conflict do nothing`,
-        [creating.map(([, v]) => v.environmentId), creating.map(([, v]) => v.channelId)],
-      );
-    }
     const { rows } = await client.query<{ environment_id: string; id: string; pk: number; last_seq: number }>(
-      `select c.environment_id, c.id, c.pk, c.last_seq from channels c
-       join unnest($1::text[], $2::text[]) as v(environment_id, id) on c.environment_id = v.environment_id and c.id = v.id`,
-      [toLoad.map(([, v]) => v.environmentId), toLoad.map(([, v]) => v.channelId)],
+      `with created as (
+         insert into channels (environment_id, id) select * from unnest($1::text[], $2::text[])
+         on conflict do nothing returning environment_id, id, pk, last_seq)
+       select * from created
+       union all
+       select c.environment_id, c.id, c.pk, c.last_seq from channels c
+       join unnest($3::text[], $4::text[]) as v(environment_id, id) on c.environment_id = v.environment_id and c.id = v.id`,
+      [
+        creating.map(([, v]) => v.environmentId),
+        creating.map(([, v]) => v.channelId),
+        toLoad.map(([, v]) => v.environmentId),
+        toLoad.map(([, v]) => v.channelId),
+      ],
     );
     for (const row of rows) states.set(channelKey(row.environment_id, row.id), { pk: row.pk, lastSeq: row.last_seq });
   }
@@ -244,79 +249,80 @@ export async function writeBatch(
     outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now } };
   });
 
-  // 4. the fence: advance every channel from the value we read, or fail the whole batch
+  // 4. the fence, the rows, idempotency keys and notifications in ONE statement (round trips are
+  // what a commit costs): data-modifying CTEs all run; a fence short of its count rolls back all
   const advanced = [...states].filter(([key, s]) => s.lastSeq !== expected.get(key));
-  if (advanced.length > 0) {
-    const result = await client.query(
-      `update channels c set last_seq = v.new_seq
+  const environments = [...new Set(commands.map((c) => c.environmentId))];
+  const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
+  const { rows: written } = await client.query<{ fenced: number; hooks: boolean }>(
+    `with fence as (
+       update channels c set last_seq = v.new_seq
        from unnest($1::bigint[], $2::bigint[], $3::bigint[]) as v(pk, expected, new_seq)
-       where c.pk = v.pk and c.last_seq = v.expected`,
-      [advanced.map(([, s]) => s.pk), advanced.map(([key]) => expected.get(key)!), advanced.map(([, s]) => s.lastSeq)],
-    );
-    if (result.rowCount !== advanced.length) throw new FenceError('a channel moved under this writer');
-  }
-
-  // 5. rows
-  if (messages.length > 0) {
-    // content travels as text and is cast per row: json keeps escapes such as \u0000 that a
-    // json_to_recordset extraction would refuse
-    const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
-    await client.query(
-      `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, "to", mentions, ts)
+       where c.pk = v.pk and c.last_seq = v.expected
+       returning c.pk),
+     inserted as (
+       -- content travels as text and is cast per row: json keeps escapes (NUL) that json_to_recordset refuses
+       insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, "to", mentions, ts)
        select v.channel_pk, v.seq, v.id, v.type, v.kind, v.content::json, v.sender_id, v.sender_anon,
               case when v.to_list is null then null else array(select json_array_elements_text(v.to_list::json)) end,
               case when v.mention_list is null then null else array(select json_array_elements_text(v.mention_list::json)) end,
               v.ts
-       from unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bool[],
-                   $9::text[], $10::text[], $11::bigint[])
-         as v(channel_pk, seq, id, type, kind, content, sender_id, sender_anon, to_list, mention_list, ts)`,
-      [
-        messages.map((m) => m.channel_pk),
-        messages.map((m) => m.seq),
-        messages.map((m) => m.id),
-        messages.map((m) => m.type),
-        messages.map((m) => m.kind),
-        messages.map((m) => JSON.stringify(m.content)),
-        messages.map((m) => m.sender_id),
-        messages.map((m) => m.sender_anon),
-        messages.map((m) => list(m.to)),
-        messages.map((m) => list(m.mentions)),
-        messages.map((m) => m.ts),
-      ],
-    );
-  }
-  if (keys.length > 0) {
-    await client.query(
-      `insert into idempotency_keys (channel_pk, key, message_id, seq, ts)
-       select * from unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[])
+       from unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bool[],
+                   $12::text[], $13::text[], $14::bigint[])
+         as v(channel_pk, seq, id, type, kind, content, sender_id, sender_anon, to_list, mention_list, ts)
+       returning 1),
+     keyed as (
+       insert into idempotency_keys (channel_pk, key, message_id, seq, ts)
+       select * from unnest($15::bigint[], $16::text[], $17::text[], $18::bigint[], $19::bigint[])
        on conflict (channel_pk, key) do update
          set message_id = excluded.message_id, seq = excluded.seq, ts = excluded.ts, created_at = now()
-         where idempotency_keys.created_at <= now() - interval '24 hours'`,
-      [keys.map((k) => k.channel_pk), keys.map((k) => k.key), keys.map((k) => k.message_id), keys.map((k) => k.seq), keys.map((k) => k.ts)],
-    );
-  }
+         where idempotency_keys.created_at <= now() - interval '24 hours'
+       returning 1),
+     notified as (
+       insert into notifications (id, environment_id, user_id, type, payload, ts)
+       select v.id, v.environment_id, v.user_id, 'mention', v.payload::json, $24::bigint
+       from unnest($20::text[], $21::text[], $22::text[], $23::text[]) as v(id, environment_id, user_id, payload)
+       returning 1)
+     select (select count(*)::int from fence) as fenced,
+            exists (select 1 from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooks`,
+    [
+      advanced.map(([, s]) => s.pk),
+      advanced.map(([key]) => expected.get(key)!),
+      advanced.map(([, s]) => s.lastSeq),
+      messages.map((m) => m.channel_pk),
+      messages.map((m) => m.seq),
+      messages.map((m) => m.id),
+      messages.map((m) => m.type),
+      messages.map((m) => m.kind),
+      messages.map((m) => JSON.stringify(m.content)),
+      messages.map((m) => m.sender_id),
+      messages.map((m) => m.sender_anon),
+      messages.map((m) => list(m.to)),
+      messages.map((m) => list(m.mentions)),
+      messages.map((m) => m.ts),
+      keys.map((k) => k.channel_pk),
+      keys.map((k) => k.key),
+      keys.map((k) => k.message_id),
+      keys.map((k) => k.seq),
+      keys.map((k) => k.ts),
+      notifications.map((n) => n.id),
+      notifications.map((n) => n.environment_id),
+      notifications.map((n) => n.user_id),
+      notifications.map((n) => n.payload),
+      now,
+      environments,
+    ],
+  );
+  if (written[0]!.fenced !== advanced.length) throw new FenceError('a channel moved under this writer');
 
-  // 6. retractions, after the inserts so a message published earlier in this batch is visible
+  // 5. retractions, after the inserts so a message published earlier in this batch is visible
   for (const [index, c] of commands.entries()) {
     if (c.op !== 'retract') continue;
     outcome.replies[index] = await retract(client, c, states.get(channelKey(c.environmentId, c.channelId)), outcome, events);
   }
 
-  if (notifications.length > 0) {
-    await client.query(
-      `insert into notifications (id, environment_id, user_id, type, payload, ts)
-       select v.id, v.environment_id, v.user_id, 'mention', v.payload::json, $5::bigint
-       from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as v(id, environment_id, user_id, payload)`,
-      [
-        notifications.map((n) => n.id),
-        notifications.map((n) => n.environment_id),
-        notifications.map((n) => n.user_id),
-        notifications.map((n) => n.payload),
-        now,
-      ],
-    );
-  }
-  await enqueueWebhookEvents(client, events);
+  // environments without a webhook record nothing; skip the round trip (same snapshot rule as enqueue's own join)
+  if (written[0]!.hooks) await enqueueWebhookEvents(client, events);
   return outcome;
 }
 

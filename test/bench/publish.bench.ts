@@ -1,0 +1,210 @@
+/**
+ * `npm run bench -- publish`: server-publish throughput and latency at 50 concurrent clients
+ * (undici, keep-alive), against baselines measured in the same run on the same machine:
+ *   bare      a Fastify 5 JSON POST route that answers at once (the HTTP ceiling);
+ *   naive     a Fastify route doing one transaction per message with pg: INSERT the message +
+ *             `UPDATE channels SET last_seq = last_seq + 1` (+ a delivery row and
+ *             `graphile_worker.add_job` when webhooks are on);
+ *   rtm       POST /v1/channels/{id}/messages on a real gateway + one channel-node.
+ * Each case runs for a fixed time after a warm-up; the process exits when done.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Pool as HttpPool } from 'undici';
+import * as hdr from 'hdr-histogram-js';
+import { createPool, newId } from '@rtm/db';
+import { createEnvironment } from '@rtm/auth';
+import { createTestDatabase } from '../helpers/database.ts';
+import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
+
+const CLIENTS = 50;
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2_000);
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
+const CHANNELS = 1_000;
+const SELF = fileURLToPath(import.meta.url);
+
+// ---- baseline servers (child processes of this file) ----------------------------------------
+
+async function serveBaseline(kind: 'bare' | 'naive', databaseUrl: string): Promise<void> {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify({ logger: false });
+  if (kind === 'bare') {
+    app.post('/v1/channels/:channelId/messages', async (_request, reply) => reply.code(201).send({ id: 'x', seq: 1, timestamp: Date.now() }));
+  } else {
+    const pool = createPool(databaseUrl, { max: 20, name: 'naive' });
+    app.post<{ Params: { channelId: string }; Body: { content: object }; Headers: { 'x-env': string; 'x-webhooks'?: string } }>(
+      '/v1/channels/:channelId/messages',
+      async (request, reply) => {
+        const environmentId = request.headers['x-env'];
+        const id = newId('msg');
+        const ts = Date.now();
+        const client = await pool.connect();
+        try {
+          await client.query('begin');
+          await client.query('insert into channels (environment_id, id) values ($1, $2) on conflict do nothing', [
+            environmentId,
+            request.params.channelId,
+          ]);
+          const { rows } = await client.query<{ pk: number; last_seq: number }>(
+            'update channels set last_seq = last_seq + 1 where environment_id = $1 and id = $2 returning pk, last_seq',
+            [environmentId, request.params.channelId],
+          );
+          const { pk, last_seq: seq } = rows[0]!;
+          await client.query(
+            `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, ts)
+             values ($1, $2, $3, 'message', 'server', $4, 'server', false, $5)`,
+            [pk, seq, id, JSON.stringify(request.body.content), ts],
+          );
+          if (request.headers['x-webhooks'] === 'on') {
+            const delivery = newId('dlv');
+            await client.query(
+              `insert into webhook_deliveries (id, environment_id, event_id, event_type, channel_id, url, body, next_attempt_at)
+               values ($1, $2, $3, 'message.published', $4, 'https://hooks.example.com/in', $5, now())`,
+              [delivery, environmentId, id, request.params.channelId, JSON.stringify({ id, data: request.body.content })],
+            );
+            await client.query(`select graphile_worker.add_job('deliver_webhooks', json_build_object('ids', array[$1::text]))`, [delivery]);
+          }
+          await client.query('commit');
+          return reply.code(201).send({ id, seq, timestamp: ts });
+        } catch (error) {
+          await client.query('rollback').catch(() => {});
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
+    );
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  process.stdout.write(`${JSON.stringify({ msg: 'listening', port: typeof address === 'object' && address ? address.port : 0 })}\n`);
+}
+
+async function startBaseline(kind: 'bare' | 'naive', databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SELF, `--serve=${kind}`, databaseUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('{"msg":"listening"')) resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} baseline exited ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+// ---- load generator -----------------------------------------------------------------------------
+
+interface Result {
+  name: string;
+  ok: number;
+  errors: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(name: string, url: string, headers: Record<string, string>, channelOf: () => string): Promise<Result> {
+  const http = new HttpPool(url, { connections: CLIENTS, pipelining: 1 });
+  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  let ok = 0;
+  let errors = 0;
+  let measuring = false;
+  let stop = false;
+  const body = JSON.stringify({ content: { text: 'benchmark message with a little text in it', n: 42 } });
+  const worker = async () => {
+    while (!stop) {
+      const started = process.hrtime.bigint();
+      try {
+        const res = await http.request({
+          method: 'POST',
+          path: `/v1/channels/${channelOf()}/messages`,
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        });
+        await res.body.text();
+        if (!measuring) continue;
+        if (res.statusCode === 201) {
+          ok++;
+          histogram.recordValue(Number(process.hrtime.bigint() - started) / 1000);
+        } else errors++;
+      } catch {
+        if (measuring) errors++;
+      }
+    }
+  };
+  const workers = Array.from({ length: CLIENTS }, worker);
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
+  measuring = true;
+  const startedAt = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+  measuring = false;
+  const elapsed = (Date.now() - startedAt) / 1000;
+  stop = true;
+  await Promise.all(workers);
+  await http.close();
+  const result = {
+    name,
+    ok,
+    errors,
+    perSecond: Math.round(ok / elapsed),
+    p50: histogram.getValueAtPercentile(50) / 1000,
+    p99: histogram.getValueAtPercentile(99) / 1000,
+  };
+  process.stdout.write(
+    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors}\n`,
+  );
+  return result;
+}
+
+async function main(): Promise<void> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const db = await createTestDatabase({ after: (fn: () => Promise<void>) => void cleanups.push(fn) });
+  const processes: RunningProcess[] = [];
+  const children: ChildProcess[] = [];
+  try {
+    const env = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'publish' });
+    const common = { DATABASE_URL: db.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_PREFIX: `bench${process.pid}` };
+    const [gateway, node] = await Promise.all([startProcess('gateway', common), startProcess('channel-node', common)]);
+    processes.push(gateway, node);
+    await Promise.all([waitReady(gateway), waitReady(node)]);
+    const bare = await startBaseline('bare', db.url);
+    const naive = await startBaseline('naive', db.url);
+    children.push(bare.child, naive.child);
+
+    const random = () => `bench-${Math.floor(Math.random() * CHANNELS)}`;
+    const hot = () => 'hot';
+    const auth = { authorization: `Bearer ${env.secretKey}` };
+    const naiveHeaders = { 'x-env': env.environmentId };
+    process.stdout.write(`publish: ${CLIENTS} concurrent clients, ${WARMUP_MS / 1000}s warm-up + ${DURATION_MS / 1000}s per case\n`);
+    const results: Record<string, Result> = {};
+    results.bare = await load('bare Fastify route', bare.url, {}, random);
+    results.naive = await load(`naive pg, ${CHANNELS} channels`, naive.url, naiveHeaders, random);
+    results.rtm = await load(`rtm server publish, ${CHANNELS} channels`, gateway.controlUrl, auth, random);
+    results.naiveHot = await load('naive pg, one hot channel', naive.url, naiveHeaders, hot);
+    results.rtmHot = await load('rtm server publish, one hot channel', gateway.controlUrl, auth, hot);
+    await db.pool.query("update environments set webhook_url = 'https://hooks.example.com/in' where id = $1", [env.environmentId]);
+    await db.pool.query('analyze');
+    results.naiveHooks = await load(`naive pg + add_job, ${CHANNELS} channels`, naive.url, { ...naiveHeaders, 'x-webhooks': 'on' }, random);
+    results.rtmHooks = await load(`rtm + webhooks, ${CHANNELS} channels`, gateway.controlUrl, auth, random);
+    const ratio = (a: Result, b: Result) => (a.perSecond / Math.max(1, b.perSecond)).toFixed(2);
+    process.stdout.write(
+      `\nratios: rtm / naive = ${ratio(results.rtm, results.naive)} (${CHANNELS} channels), ` +
+        `${ratio(results.rtmHot, results.naiveHot)} (hot channel), ${ratio(results.rtmHooks, results.naiveHooks)} (webhooks on); ` +
+        `rtm / bare Fastify = ${ratio(results.rtm, results.bare)}\n`,
+    );
+    const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from messages');
+    process.stdout.write(`messages stored: ${rows[0]!.n}\n`);
+  } finally {
+    for (const child of children) child.kill('SIGKILL');
+    await Promise.all(processes.map((p) => p.kill()));
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+const serve = process.argv.find((arg) => arg.startsWith('--serve='));
+if (serve) {
+  await serveBaseline(serve.slice('--serve='.length) as 'bare' | 'naive', process.argv[process.argv.indexOf(serve) + 1]!);
+} else {
+  await main();
+  process.exit(0);
+}
