@@ -1,6 +1,7 @@
-import { decodeJson, type NatsConnection, type Subscription } from '@rtm/bus';
+import { decodeText, type NatsConnection, type Subscription } from '@rtm/bus';
 
-export type FrameListener = (frame: Record<string, unknown>) => void;
+/** `text` is the frame as received, so a listener that relays it need not serialise it again. */
+export type FrameListener = (frame: Record<string, unknown>, text: string) => void;
 
 interface Entry {
   subscription: Subscription;
@@ -29,13 +30,14 @@ export class SubjectFeed {
         callback: (error, msg) => {
           if (error) return;
           let frame: unknown;
+          const text = decodeText(msg.data);
           try {
-            frame = decodeJson(msg.data);
+            frame = JSON.parse(text);
           } catch {
             return;
           }
           if (typeof frame !== 'object' || frame === null) return;
-          for (const each of [...listeners]) each(frame as Record<string, unknown>);
+          for (const each of [...listeners]) each(frame as Record<string, unknown>, text);
         },
       });
       entry = { subscription, listeners };

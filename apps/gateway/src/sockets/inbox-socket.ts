@@ -130,10 +130,10 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
           let held: NotificationFrame[] | null = [];
           // a notification committed before the replay query may still be in flight on the bus
           let replayed: Set<string> | null = new Set<string>();
-          unsubscribe = sessions.feed.subscribe(deps.subjects.user(auth.environmentId, auth.userId), (frame) => {
+          unsubscribe = sessions.feed.subscribe(deps.subjects.user(auth.environmentId, auth.userId), (frame, text) => {
             if (frame.op !== 'notification') return;
             if (held) held.push(frame as unknown as NotificationFrame);
-            else if (!replayed?.has(frame.id as string)) link.send(frame);
+            else if (!replayed?.has(frame.id as string)) link.sendText(text);
           });
           handle = {
             socketId: link.socketId,
