@@ -24,6 +24,7 @@ export class CredentialStore {
   private readonly keys = new Map<string, Entry<ApiKeyRecord | null>>();
   private readonly origins = new Map<string, Entry<ReadonlySet<string>>>();
   private readonly signing = new Map<string, Entry<SigningKey | null>>();
+  private readonly active = new Map<string, Entry<SigningKey | null>>();
   private readonly pool: Pool;
   private readonly ttlMs: number;
 
@@ -36,6 +37,7 @@ export class CredentialStore {
     this.keys.clear();
     this.origins.clear();
     this.signing.clear();
+    this.active.clear();
   }
 
   async apiKey(credential: string): Promise<ApiKeyRecord | null> {
@@ -73,14 +75,17 @@ export class CredentialStore {
 
   /** The key new tokens of an environment are signed with (the newest active one). */
   async activeSigningKey(environmentId: string): Promise<SigningKey> {
-    const { rows } = await this.pool.query<{ id: string; secret: Buffer }>(
-      `select id, secret from signing_keys where environment_id = $1 and retired_at is null
-       order by created_at desc limit 1`,
-      [environmentId],
-    );
-    const row = rows[0];
-    if (!row) throw new Error(`environment ${environmentId} has no signing key`);
-    return { id: row.id, environmentId, secret: new Uint8Array(row.secret) };
+    const key = await this.cached(this.active, environmentId, async () => {
+      const { rows } = await this.pool.query<{ id: string; secret: Buffer }>(
+        `select id, secret from signing_keys where environment_id = $1 and retired_at is null
+         order by created_at desc limit 1`,
+        [environmentId],
+      );
+      const row = rows[0];
+      return row ? { id: row.id, environmentId, secret: new Uint8Array(row.secret) } : null;
+    });
+    if (!key) throw new Error(`environment ${environmentId} has no signing key`);
+    return key;
   }
 
   private async cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {
