@@ -98,5 +98,10 @@ test('bans - channel and environment bans refuse access and close live sockets o
   assert.equal(errorCode(await control.put('/v1/bans/a%20b')), 'invalid_request');
   assert.equal(errorCode(await control.get('/v1/bans/nobody')), 'not_found');
   assert.equal(errorCode(await client(gwA.controlUrl).put('/v1/bans/mallory')), 'unauthorized');
+  // every kick is counted where it happened
+  const metrics = await (await fetch(`${gwB.internalUrl}/internal/metrics`)).text();
+  assert.match(metrics, /gateway_kicked_sockets_total\{[^}]*scope="channel"[^}]*\} [1-9]/);
+  assert.match(metrics, /gateway_kicked_sockets_total\{[^}]*scope="environment"[^}]*\} [1-9]/);
+  assert.match(metrics, /gateway_kicked_sockets_total\{[^}]*scope="recheck"[^}]*\} [1-9]/);
   await bystander.close();
 });

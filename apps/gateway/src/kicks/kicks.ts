@@ -14,7 +14,9 @@ import { encodeJson, publishLog } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
 import type { LocalSockets } from '../sessions/local-sockets.ts';
 import type { SubjectFeed } from '../sessions/subject-feed.ts';
+import type { SocketHandle } from '../socket-events.ts';
 import { checkUserChannelAccess } from '../access/channel-access.ts';
+import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 export function kickFromEnvironment(deps: GatewayDeps, environmentId: string, userId: string, reason: string): void {
   deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', reason }));
@@ -60,7 +62,7 @@ export class KickListener {
       this.feed.subscribe(this.deps.subjects.user(environmentId, userId), (frame) => {
         if (frame.op !== 'kick') return;
         const reason = typeof frame.reason === 'string' ? frame.reason : 'banned';
-        for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, reason);
+        for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, reason, 'environment');
       }),
     );
   }
@@ -74,7 +76,7 @@ export class KickListener {
         if (frame.op === 'kick' && typeof frame.userId === 'string') {
           const reason = typeof frame.reason === 'string' ? frame.reason : 'removed';
           for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
-            if (socket.userId === frame.userId) this.close(socket, reason);
+            if (socket.userId === frame.userId) this.close(socket, reason, 'channel');
           }
         } else if (frame.op === 'recheck') {
           void this.recheck(environmentId, channelId);
@@ -104,14 +106,15 @@ export class KickListener {
       } catch (error) {
         if (!isServiceError(error) || (error.code !== 'forbidden' && error.code !== 'banned')) continue;
         for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
-          if (socket.userId === userId) this.close(socket, error.reason ?? error.code);
+          if (socket.userId === userId) this.close(socket, error.reason ?? error.code, 'recheck');
         }
       }
     }
   }
 
-  private close(socket: { environmentId: string; userId: string; socketId: string; close(code: number, reason?: string): void; channelId?: string }, reason: string): void {
+  private close(socket: SocketHandle & { channelId?: string }, reason: string, scope: 'environment' | 'channel' | 'recheck'): void {
     socket.close(CLOSE.forbidden, reason);
+    sessionMetricsOf(this.deps.metrics).kicks.inc({ scope });
     publishLog(this.deps.nc, this.deps.subjects, socket.environmentId, 'info', 'socket.kicked', {
       userId: socket.userId,
       socketId: socket.socketId,

@@ -20,6 +20,7 @@ import { ServiceError } from '@rtm/errors';
 import { StorageType, type KV } from 'nats';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
+import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 interface Held {
   environmentId: string;
@@ -53,6 +54,7 @@ export class Presence {
     }
     const first = held.sockets.size === 0;
     held.sockets.add(handle.socketId);
+    sessionMetricsOf(this.deps.metrics).presenceEntries.set(this.held.size);
     if (first) this.chain(key, () => this.arrive(key, held));
   }
 
@@ -61,6 +63,7 @@ export class Presence {
     const held = this.held.get(key);
     if (!held?.sockets.delete(handle.socketId) || held.sockets.size > 0) return;
     this.held.delete(key);
+    sessionMetricsOf(this.deps.metrics).presenceEntries.set(this.held.size);
     this.chain(key, () => this.depart(key, held));
   }
 

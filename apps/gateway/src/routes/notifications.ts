@@ -12,6 +12,7 @@ import {
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -21,6 +22,7 @@ const SWEEP_LOCK = 7351005;
 /** Control plane: `POST /v1/notifications`, plus the retention sweep every gateway takes part in. */
 export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
   const sweeper = startNotificationSweeper(deps);
+  const stored = sessionMetricsOf(deps.metrics).notifications;
   app.addHook('onClose', async () => clearInterval(sweeper));
 
   app.post(
@@ -57,6 +59,7 @@ export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
          select v.id, $1, v.user_id, $3, $4::json, $5 from unnest($2::text[], $6::text[]) as v(user_id, id)`,
         [environmentId, userIds, type, text, timestamp, ids],
       );
+      stored.inc(userIds.length);
       userIds.forEach((userId, i) => {
         deps.nc.publish(
           deps.subjects.user(environmentId, userId),

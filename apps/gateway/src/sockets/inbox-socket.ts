@@ -27,6 +27,7 @@ import { readInbox, type NotificationFrame } from '../inbox/inbox-store.ts';
 import { sessionsOf } from '../sessions/sessions.ts';
 import { SocketLink } from '../sessions/socket-link.ts';
 import { MAX_FRAME_BYTES } from '../http/public-app.ts';
+import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 const REPLAY_PAGE = 500;
 
@@ -37,6 +38,7 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
 
   // draining: every socket is told to reconnect elsewhere (and resume with `since`)
   const live = new Set<SocketLink>();
+  const open = sessionMetricsOf(deps.metrics).sockets.labels('inbox');
   app.addHook('preClose', async () => {
     for (const link of live) link.close(CLOSE.unavailable, 'gateway draining');
   });
@@ -54,7 +56,11 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
         heartbeatMs: deps.config.HEARTBEAT_MS,
       });
       live.add(link);
-      socket.once('close', () => live.delete(link));
+      open.inc();
+      socket.once('close', () => {
+        live.delete(link);
+        open.dec();
+      });
       let handle: SocketHandle | undefined;
       let unsubscribe: (() => void) | undefined;
 

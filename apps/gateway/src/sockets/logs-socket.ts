@@ -16,6 +16,7 @@ import { CLOSE } from '@rtm/errors';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { SocketLink } from '../sessions/socket-link.ts';
+import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -28,6 +29,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
 export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
   // draining: every socket is told to reconnect elsewhere (and resume with `since`)
   const live = new Set<SocketLink>();
+  const open = sessionMetricsOf(deps.metrics).sockets.labels('logs');
   app.addHook('preClose', async () => {
     for (const link of live) link.close(CLOSE.unavailable, 'gateway draining');
   });
@@ -45,7 +47,11 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
         heartbeatMs: deps.config.HEARTBEAT_MS,
       });
       live.add(link);
-      socket.once('close', () => live.delete(link));
+      open.inc();
+      socket.once('close', () => {
+        live.delete(link);
+        open.dec();
+      });
       const envId = (request.params as { envId?: string }).envId ?? '';
       let subscription: Subscription | undefined;
       let expiry: NodeJS.Timeout | undefined;
