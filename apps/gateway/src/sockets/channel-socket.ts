@@ -34,6 +34,8 @@ import { sendCommand } from '../channels/owner-client.ts';
 const REPLAY_PAGE = 500;
 /** Client frames that may wait while the socket replays; more is a misbehaving client. */
 const MAX_EARLY_FRAMES = 256;
+/** Live frames held back during one replay; a channel that outruns a long replay makes it resume. */
+const MAX_HELD_FRAMES = 10_000;
 
 type Request = FastifyRequest;
 
@@ -163,8 +165,9 @@ class ChannelConnection implements FeedMember {
   }
 
   deliver(text: string, frame: Frame): void {
-    if (this.held) this.held.push([text, frame]);
-    else this.sendText(text);
+    if (!this.held) return this.sendText(text);
+    if (this.held.length >= MAX_HELD_FRAMES) return this.close(CLOSE.unavailable, 'too far behind: resume with since');
+    this.held.push([text, frame]);
   }
 
   resync(): void {
