@@ -62,8 +62,16 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           publishLog(deps.nc, deps.subjects, envId, 'info', 'socket.closed', { socket: 'logs', socketId: link.socketId, code });
         }
       });
+      // the only client frame: {op:"ping"} → {op:"pong"}
       socket.on('message', (data) => {
-        if (String(data).includes('"ping"')) link.send({ op: 'pong' });
+        let frame: unknown;
+        try {
+          frame = JSON.parse(String(data));
+        } catch {
+          return link.send({ op: 'error', code: 'invalid_request', reason: 'malformed JSON' });
+        }
+        if ((frame as { op?: unknown } | null)?.op === 'ping') link.send({ op: 'pong' });
+        else link.send({ op: 'error', code: 'invalid_request', reason: 'the logs socket takes only {op:"ping"}' });
       });
 
       void (async () => {
