@@ -52,7 +52,7 @@ export interface TestDatabase {
 }
 
 /** A fresh database cloned from the migrated template; dropped when the test (file) ends. */
-export async function createTestDatabase(t: TestContext | { after: (fn: () => Promise<void>) => void }): Promise<TestDatabase> {
+export async function createTestDatabase(t: { after(fn: () => Promise<void>): void }): Promise<TestDatabase> {
   const template = await ensureTemplate();
   const name = `rtm_test_${randomBytes(6).toString('hex')}`;
   await admin(async (client) => {
@@ -77,7 +77,7 @@ export async function createTestDatabase(t: TestContext | { after: (fn: () => Pr
 }
 
 /** An empty database (no migrations), dropped when the test (file) ends: for migration tests. */
-export async function createEmptyDatabase(t: TestContext | { after: (fn: () => Promise<void>) => void }): Promise<{ url: string; name: string }> {
+export async function createEmptyDatabase(t: { after(fn: () => Promise<void>): void }): Promise<{ url: string; name: string }> {
   const name = `rtm_empty_${randomBytes(6).toString('hex')}`;
   await admin((client) => client.query(`create database ${name}`));
   t.after(async () => {
