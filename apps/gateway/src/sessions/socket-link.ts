@@ -20,6 +20,8 @@ export class SocketLink {
   constructor(socket: WebSocket, options: { bufferLimit: number; heartbeatMs: number }) {
     this.socket = socket;
     this.bufferLimit = options.bufferLimit;
+    // a broken peer (bad frame, reset) ends in 'close'; unhandled, 'error' would take the process down
+    socket.on('error', () => {});
     socket.on('pong', () => {
       this.alive = true;
     });
