@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { createPool, migrate, type Pool } from '@rtm/db';
 
