@@ -23,9 +23,20 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { WebhookSender, SendResult } from './send-webhook.ts';
 
 /** Deliveries of one batch job sent at once. */
-const PARALLEL_SENDS = 8;
+const PARALLEL_SENDS = 16;
 /** The lease outlives the longest attempt by this much (the write of the result). */
 const LEASE_MARGIN_MS = 5_000;
+
+interface Outcome {
+  row: Claimed;
+  /** This attempt's number (1-based). */
+  n: number;
+  at: Date;
+  result: SendResult;
+  status: 'delivered' | 'dropped' | 'pending';
+  /** Milliseconds until the next attempt, for a delivery that stays pending. */
+  delay: number | null;
+}
 
 interface Claimed {
   id: string;
@@ -80,7 +91,15 @@ export class Deliverer {
         const got = new Set(claimed.map((row) => row.id));
         await this.#reschedule(chunk.filter((id) => !got.has(id)));
       }
-      await Promise.all(claimed.map((row) => this.#attempt(row)));
+      const outcomes = await Promise.all(claimed.map((row) => this.#send(row)));
+      try {
+        await this.#record(outcomes);
+      } catch (error) {
+        // the leases expire and these deliveries are attempted again: at-least-once, never lost
+        this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
+        throw error;
+      }
+      for (const outcome of outcomes) this.#announce(outcome);
     }
   }
 
@@ -118,8 +137,8 @@ export class Deliverer {
     );
   }
 
-  async #attempt(row: Claimed): Promise<void> {
-    const { log, nc, subjects, config, sender } = this.#deps;
+  /** Sends one claimed delivery; never throws (a failure is a result to record). */
+  async #send(row: Claimed): Promise<Outcome> {
     const at = new Date();
     let result: SendResult;
     if (!row.secrets) {
@@ -131,22 +150,65 @@ export class Deliverer {
         rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
       });
       const header = signatureHeader(secrets, Math.floor(Date.now() / 1000), row.body);
-      result = await sender.send(row.url, row.body, header);
+      result = await this.#deps.sender.send(row.url, row.body, header);
     }
     const n = row.attempts + 1;
-    const delay = result.ok ? null : (config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
+    const delay = result.ok ? null : (this.#deps.config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
     const status = result.ok ? 'delivered' : delay === null ? 'dropped' : 'pending';
     this.#attempts.inc({ result: result.ok ? 'delivered' : 'failed' });
     this.#duration.observe(result.durationMs / 1000);
+    return { row, n, at, result, status, delay };
+  }
 
-    try {
-      await this.#record(row.id, n, at, result, status, delay);
-    } catch (error) {
-      // the lease expires and the delivery is attempted again: at-least-once, never lost
-      log.error({ err: error, deliveryId: row.id }, 'could not record a webhook attempt');
-      throw error;
-    }
+  /**
+   * Writes a chunk's attempts and new states in one statement (one commit, not one per
+   * delivery), and puts the retry job of each delivery that stays pending at its due time.
+   */
+  async #record(outcomes: readonly Outcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    await this.#deps.pool.query(
+      `with r as (
+         select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[])
+           as r(id, n, at, status_code, error, duration_ms, status, delay)
+       ),
+       attempt as (
+         insert into webhook_attempts (delivery_id, n, at, status_code, error, duration_ms)
+         select id, n, at, status_code, error, duration_ms from r
+         on conflict do nothing
+       ),
+       updated as (
+         update webhook_deliveries d set
+           status = r.status,
+           attempts = greatest(d.attempts, r.n),
+           last_status_code = r.status_code,
+           last_error = coalesce(r.error, d.last_error),
+           delivered_at = case when r.status = 'delivered' then now() end,
+           next_attempt_at = case when r.status = 'pending' then now() + r.delay * interval '1 millisecond' end,
+           locked_until = null,
+           updated_at = now()
+         from r
+         where d.id = r.id and d.status = 'pending'
+         returning d.id, d.status, d.next_attempt_at
+       )
+       select graphile_worker.add_job($9, json_build_object('id', id), run_at := next_attempt_at, job_key := 'webhook:' || id)
+       from updated where status = 'pending'`,
+      [
+        outcomes.map((o) => o.row.id),
+        outcomes.map((o) => o.n),
+        outcomes.map((o) => o.at),
+        outcomes.map((o) => o.result.statusCode ?? null),
+        outcomes.map((o) => o.result.error ?? null),
+        outcomes.map((o) => o.result.durationMs),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.delay),
+        DELIVER_ONE_TASK,
+      ],
+    );
+  }
 
+  #announce(outcome: Outcome): void {
+    const { nc, subjects } = this.#deps;
+    const { row, n, result, status } = outcome;
     const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: row.url, attempt: n };
     publishLog(nc, subjects, row.environment_id, result.ok ? 'info' : 'warn', 'webhook.attempt', {
       ...common,
@@ -158,37 +220,5 @@ export class Deliverer {
     if (status === 'dropped') {
       publishLog(nc, subjects, row.environment_id, 'error', 'webhook.dropped', { ...common, lastError: result.error ?? null });
     }
-  }
-
-  async #record(
-    id: string,
-    n: number,
-    at: Date,
-    result: SendResult,
-    status: 'delivered' | 'dropped' | 'pending',
-    delay: number | null,
-  ): Promise<void> {
-    await this.#deps.pool.query(
-      `with attempt as (
-         insert into webhook_attempts (delivery_id, n, at, status_code, error, duration_ms)
-         values ($1, $2, $3, $4, $5, $6) on conflict do nothing
-       ),
-       updated as (
-         update webhook_deliveries set
-           status = $7,
-           attempts = greatest(attempts, $2),
-           last_status_code = $4,
-           last_error = coalesce($5, last_error),
-           delivered_at = case when $7 = 'delivered' then now() end,
-           next_attempt_at = case when $7 = 'pending' then now() + $8 * interval '1 millisecond' end,
-           locked_until = null,
-           updated_at = now()
-         where id = $1 and status = 'pending'
-         returning id, next_attempt_at
-       )
-       select graphile_worker.add_job($9, json_build_object('id', id), run_at := next_attempt_at, job_key := 'webhook:' || id)
-       from updated where $7 = 'pending'`,
-      [id, n, at, result.statusCode ?? null, result.error ?? null, result.durationMs, status, delay, DELIVER_ONE_TASK],
-    );
   }
 }

@@ -70,7 +70,7 @@ export class WebhookSender {
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       keepAliveTimeout: 4_000,
-      connections: 128,
+      connections: 512,
     });
   }
 

@@ -1,0 +1,210 @@
+/**
+ * `npm run bench -- webhooks`: webhook deliveries per second and publish-to-webhook latency to a
+ * local receiver, beside graphile-worker running a no-op task (same tuning: local queue 200,
+ * completeJobBatchDelay 0, concurrency 32) on the same database in the same run.
+ *
+ *   noop drain      20,000 no-op jobs queued, then a runner started: jobs/s until all ran
+ *   noop latency    add_job at RATE/s for LATENCY_MS: add → task start
+ *   deliveries/s    N events recorded through enqueueWebhookEvents (batches of 50 from 8
+ *                   concurrent transactions, as channel-node partitions do), one dispatcher, receiver answering 200 at once:
+ *                   first enqueue → last event received
+ *   publish→webhook real POST /v1/channels/{id}/messages (gateway + channel-node) at RATE/s for
+ *                   LATENCY_MS: request sent → webhook received
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { run, Logger } from 'graphile-worker';
+import { Pool as HttpPool } from 'undici';
+import { createPool, withTransaction } from '@rtm/db';
+import { createEnvironment } from '@rtm/auth';
+import { enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
+import { createTestDatabase } from '../helpers/database.ts';
+import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
+
+const NOOP_JOBS = Number(process.env.BENCH_NOOP_JOBS ?? 20_000);
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 5_000);
+const RATE = Number(process.env.BENCH_RATE ?? 50);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 10_000);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentiles(values: number[]): { p50: number; p99: number; n: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), n: sorted.length };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+const processes: RunningProcess[] = [];
+async function main() {
+  const db = await createTestDatabase({ after: (fn: () => Promise<void>) => void cleanups.push(fn) });
+  const pool = createPool(db.url, { max: 20, name: 'bench' });
+  cleanups.unshift(() => pool.end());
+  const silent = new Logger(() => () => {});
+
+  // ---- baseline: graphile-worker, no-op task ------------------------------------------------
+  let ran = 0;
+  const noopLatency: number[] = [];
+  let allRan: () => void = () => {};
+  const options = {
+    pgPool: pool,
+    concurrency: 32,
+    noHandleSignals: true,
+    pollInterval: 500,
+    logger: silent,
+    preset: { worker: { localQueue: { size: 200 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    taskList: {
+      bench_noop: async (payload: unknown) => {
+        const t = (payload as { t: number }).t;
+        if (t > 0) noopLatency.push(Date.now() - t);
+        if (++ran === NOOP_JOBS) allRan();
+      },
+    },
+  };
+  for (let added = 0; added < NOOP_JOBS; added += 1000) {
+    await pool.query(
+      `select graphile_worker.add_jobs(array(
+         select json_populate_record(null::graphile_worker.job_spec, json_build_object('identifier', 'bench_noop', 'payload', json_build_object('t', 0)))
+         from generate_series(1, $1)))`,
+      [Math.min(1000, NOOP_JOBS - added)],
+    );
+  }
+  await pool.query('analyze graphile_worker._private_jobs');
+  const drained = new Promise<void>((resolve) => (allRan = resolve));
+  const drainStart = performance.now();
+  const runner = await run(options);
+  await drained;
+  const noopPerSecond = NOOP_JOBS / ((performance.now() - drainStart) / 1000);
+  for (const end = Date.now() + LATENCY_MS; Date.now() < end; ) {
+    void pool.query(`select graphile_worker.add_job('bench_noop', json_build_object('t', $1::bigint))`, [Date.now()]);
+    await sleep(1000 / RATE);
+  }
+  await sleep(1000);
+  await runner.stop();
+  const noop = percentiles(noopLatency);
+
+  // ---- the service: gateway, channel-node, dispatcher, a receiver on loopback -------------------
+  const received = new Map<string, number>();
+  let receivedAll: () => void = () => {};
+  let expecting = 0;
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }).id;
+      if (!received.has(id)) received.set(id, Date.now());
+      res.writeHead(204).end();
+      if (expecting > 0 && received.size >= expecting) receivedAll();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+  cleanups.unshift(async () => void receiver.close());
+  const env = {
+    DATABASE_URL: db.url,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    NATS_PREFIX: `bw${randomBytes(4).toString('hex')}`,
+    LOG_LEVEL: 'warn',
+  };
+  const started = await Promise.all(
+    (['gateway', 'channel-node', 'dispatcher'] as const).map(async (kind) => {
+      const proc = await startProcess(kind, env);
+      processes.push(proc);
+      await waitReady(proc);
+      return proc;
+    }),
+  );
+  const gateway = started[0]!;
+  const tenant = await createEnvironment(pool, { organization: 'bench', project: 'bench', environment: 'webhooks' });
+  const http = new HttpPool(gateway.controlUrl, { connections: 16 });
+  const call = async (method: 'PUT' | 'POST', path: string, body: unknown) => {
+    const res = await http.request({
+      method,
+      path,
+      headers: { authorization: `Bearer ${tenant.secretKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const port = (receiver.address() as AddressInfo).port;
+  await call('PUT', '/v1/config', { webhooks: { url: `http://127.0.0.1:${port}/hooks` } });
+
+  // deliveries/s: the enqueue path of the channel-node, batches of 50
+  const events: WebhookEventInput[] = Array.from({ length: DELIVERIES }, (_, i) => ({
+    environmentId: tenant.environmentId,
+    channelId: `bench-${i % 100}`,
+    eventId: `evt_bench_${i}`,
+    type: 'message.published',
+    timestamp: Date.now(),
+    data: { id: `evt_bench_${i}`, seq: i + 1, type: 'message', kind: 'server', content: { i, text: 'x'.repeat(200) },
+      sender: { id: 'server', anon: false }, timestamp: Date.now(), retracted: false, ephemeral: false },
+  }));
+  expecting = DELIVERIES;
+  const allDelivered = new Promise<void>((resolve) => (receivedAll = resolve));
+  const deliveryStart = performance.now();
+  // 8 writers, like channel-node partitions committing side by side
+  let nextBatch = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = (nextBatch++) * 50; i < events.length; i = (nextBatch++) * 50) {
+        await withTransaction(pool, (client) => enqueueWebhookEvents(client, events.slice(i, i + 50)));
+      }
+    }),
+  );
+  const enqueuedMs = performance.now() - deliveryStart;
+  await allDelivered;
+  const deliveriesPerSecond = DELIVERIES / ((performance.now() - deliveryStart) / 1000);
+
+  // publish → webhook latency at RATE/s
+  expecting = 0;
+  const sentAt = new Map<string, number>();
+  const publishMs: number[] = [];
+  const inflight: Promise<void>[] = [];
+  let publishErrors = 0;
+  for (let i = 0, end = Date.now() + LATENCY_MS; Date.now() < end; i++) {
+    const sent = Date.now();
+    inflight.push(
+      call('POST', `/v1/channels/lat-${i % 20}/messages`, { content: { i } }).then((body) => {
+        sentAt.set(body.id as string, sent);
+        publishMs.push(Date.now() - sent);
+      }, () => void publishErrors++),
+    );
+    await sleep(1000 / RATE);
+  }
+  await Promise.all(inflight);
+  const deadline = Date.now() + 30_000;
+  while ([...sentAt.keys()].some((id) => !received.has(id)) && Date.now() < deadline) await sleep(100);
+  const e2e = [...sentAt].filter(([id]) => received.has(id)).map(([id, sent]) => received.get(id)! - sent);
+  const missing = sentAt.size - e2e.length;
+  const hook = percentiles(e2e);
+  const publish = percentiles(publishMs);
+  await http.close();
+
+  const f = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+  const lines = [
+    `| what | figure | graphile-worker no-op, same run | ratio |`,
+    `|---|---|---|---|`,
+    `| throughput | ${f(deliveriesPerSecond)} deliveries/s (${DELIVERIES} events, enqueued in ${f(enqueuedMs)} ms) | ${f(noopPerSecond)} jobs/s (${NOOP_JOBS} jobs) | ${(deliveriesPerSecond / noopPerSecond).toFixed(3)} |`,
+    `| latency p50 | ${f(hook.p50)} ms publish→webhook (${hook.n} msgs at ${RATE}/s) | ${f(noop.p50)} ms add_job→run (${noop.n} jobs at ${RATE}/s) | ${(hook.p50 / Math.max(1, noop.p50)).toFixed(2)} |`,
+    `| latency p99 | ${f(hook.p99)} ms | ${f(noop.p99)} ms | ${(hook.p99 / Math.max(1, noop.p99)).toFixed(2)} |`,
+    `| publish (HTTP 201) p50 / p99 | ${f(publish.p50)} / ${f(publish.p99)} ms${publishErrors ? ` (${publishErrors} publishes failed)` : ''} | | |`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (missing > 0) {
+    process.stderr.write(`${missing} published messages did not reach the receiver within 30 s\n`);
+    process.exitCode = 1;
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`${(error as Error).stack ?? error}\n`);
+  for (const proc of processes) process.stderr.write(`--- ${proc.name}\n${proc.output.slice(-15).join('\n')}\n`);
+  process.exitCode = 1;
+} finally {
+  await Promise.all(processes.map((proc) => proc.kill()));
+  for (const cleanup of cleanups) await cleanup().catch(() => {});
+  process.exit();
+}
