@@ -17,7 +17,7 @@
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
 import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
-import { DELIVER_ONE_TASK, signatureHeader, webhookSecrets } from '@rtm/webhooks';
+import { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, signatureHeader, webhookSecrets } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { WebhookSender, SendResult } from './send-webhook.ts';
@@ -82,9 +82,25 @@ export class Deliverer {
     });
   }
 
+  #draining = false;
+
+  /** Draining: chunks already sent are finished and recorded; the rest of each batch is handed back. */
+  drain(): void {
+    this.#draining = true;
+  }
+
   /** Delivers every due delivery among `ids`, a few at a time; reschedules the others. */
   async deliver(ids: readonly string[]): Promise<void> {
     for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
+      if (this.#draining) {
+        // hand the rest back as a new batch job for another dispatcher (or this one, restarted)
+        await this.#deps.pool.query('select graphile_worker.add_job($1, json_build_object($2::text, $3::text[]))', [
+          DELIVER_BATCH_TASK,
+          'ids',
+          ids.slice(start),
+        ]);
+        return;
+      }
       const chunk = ids.slice(start, start + PARALLEL_SENDS);
       const claimed = await this.#claim(chunk);
       if (claimed.length < chunk.length) {

@@ -51,7 +51,9 @@ announce({ kind: 'dispatcher', node: name, internalPort });
 
 onShutdown(log, async () => {
   draining = true;
-  // running deliveries finish and are recorded; jobs only queued locally go back to the table
+  // chunks being sent finish and are recorded, the rest of their batches are handed back as new
+  // jobs, and jobs only queued locally go back to the table
+  deliverer.drain();
   await runner.stop();
   await recovery.stop();
   await sender.close();
