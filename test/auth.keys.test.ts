@@ -97,6 +97,39 @@ test('keys - secret keys stay server-side; publishable keys mint anonymous token
     assert.equal((await anonymous('http://localhost:3000')).status, 201);
   });
 
+  await t.test('browsers may call /v1/tokens/anonymous and the realtime edge (CORS), not the rest of the control plane', async () => {
+    const origin = 'http://localhost:3000'; // still in the allowed origins (the test above)
+    const preflight = (base: string, path: string) =>
+      fetch(base + path, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-service-key, content-type' },
+      });
+    const anon = await preflight(controlUrl, '/v1/tokens/anonymous');
+    assert.equal(anon.status, 204);
+    assert.match(anon.headers.get('access-control-allow-headers') ?? '', /x-service-key/);
+    assert.match(anon.headers.get('access-control-allow-methods') ?? '', /POST/);
+    assert.equal(anon.headers.get('access-control-allow-origin'), '*');
+    const edge = await preflight(realtimeUrl, '/v1/me');
+    assert.equal(edge.status, 204);
+    assert.match(edge.headers.get('access-control-allow-headers') ?? '', /authorization/);
+    // the secret-key routes cannot be preflighted
+    const secretRoute = await preflight(controlUrl, '/v1/tokens');
+    assert.equal(secretRoute.status, 404);
+    assert.equal(secretRoute.headers.get('access-control-allow-origin'), null);
+
+    // actual responses carry the headers a browser needs to read them, errors included
+    const minted = await post('/v1/tokens/anonymous', { 'x-service-key': env.publishableKey, origin });
+    assert.equal(minted.status, 201);
+    assert.equal(minted.headers.get('access-control-allow-origin'), '*');
+    const refused = await request(realtimeUrl, 'GET', '/v1/me', { headers: { origin } });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('access-control-allow-origin'), '*');
+    assert.match(refused.headers.get('access-control-expose-headers') ?? '', /x-service-error/);
+    const secret = await post('/v1/tokens', { ...bearer(env.secretKey), origin }, { userId: 'a' });
+    assert.equal(secret.status, 403);
+    assert.equal(secret.headers.get('access-control-allow-origin'), null);
+  });
+
   await t.test('a key is bound to its environment: tokens it mints belong there only', async () => {
     const other = await cluster.createEnvironment('other');
     for (const [key, environmentId] of [

@@ -13,6 +13,7 @@ import { Histogram, type Registry } from 'prom-client';
 import type { Logger } from '@rtm/ops';
 import { installErrorHandling } from './error-handler.ts';
 import { SECURITY_SCHEMES } from './openapi.ts';
+import { installCors } from './cors.ts';
 
 export const BODY_LIMIT = 256 * 1024;
 /** Largest frame a client may send on a socket. */
@@ -67,6 +68,8 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
     parseJson(request, body as string, done);
   });
+
+  installCors(app, host);
 
   const metric = httpMetric(registry);
   app.addHook('onResponse', async (request, reply) => {
