@@ -14,7 +14,7 @@ import { encodeJson, publishLog } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
 import type { LocalSockets } from '../sessions/local-sockets.ts';
 import type { SubjectFeed } from '../sessions/subject-feed.ts';
-import type { SocketHandle } from '../socket-events.ts';
+import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { checkUserChannelAccess } from '../access/channel-access.ts';
 import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
@@ -96,6 +96,22 @@ export class KickListener {
   private unwatch(key: string): void {
     this.unsubscribes.get(key)?.();
     this.unsubscribes.delete(key);
+  }
+
+  /**
+   * A channel socket's access was checked before it became reachable by kicks (it is added on
+   * `channel.open`, after its replay). Checked again, uncached, once its subscriptions are live:
+   * a ban or removal that landed in between is caught here, anything later by the kick itself.
+   */
+  async verify(socket: ChannelSocketHandle): Promise<void> {
+    try {
+      await this.feed.flush();
+      await checkUserChannelAccess(this.deps.pool, socket.environmentId, socket.userId, socket.channelId);
+    } catch (error) {
+      if (isServiceError(error) && (error.code === 'forbidden' || error.code === 'banned')) {
+        this.close(socket, error.reason ?? error.code, 'recheck');
+      }
+    }
   }
 
   private async recheck(environmentId: string, channelId: string): Promise<void> {

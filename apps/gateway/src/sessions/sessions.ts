@@ -36,6 +36,7 @@ export function sessionsOf(deps: GatewayDeps): Sessions {
   deps.events.on('channel.open', (handle) => {
     sockets.add(handle);
     presence.join(handle);
+    void kicks.verify(handle);
   });
   deps.events.on('channel.close', (handle) => {
     sockets.remove(handle);

@@ -2,8 +2,9 @@
  * `GET /inbox?since=<notificationId>`: a user's notifications, replayed then live.
  *
  * States: authenticating → replaying → live → closed.
- * - authenticating: token (header or `?token=`) verified, environment ban checked; refusals close
- *   with the contract code (4401, 4403 banned, 4400 bad `since`).
+ * - authenticating: token (header or `?token=`) verified, `since` validated; refusals close with
+ *   the contract code (4401, 4400 bad `since`). The environment ban is checked after the socket
+ *   is reachable by kicks (4403), so a ban racing the open cannot miss it.
  * - replaying: the user's subject is subscribed (and flushed) first, then every retained
  *   notification with id > since is sent from Postgres, ascending; live frames that arrive
  *   meanwhile are held. Anything committed before the query is in it; anything after reaches the
@@ -120,17 +121,6 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
             return;
           }
           const since = query.data.since;
-          const ban = await environmentBan(deps.pool, auth.environmentId, auth.userId);
-          if (ban) {
-            link.close(CLOSE.forbidden, ban.reason ?? 'banned');
-            publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
-              socket: 'inbox',
-              code: CLOSE.forbidden,
-              userId: auth.userId,
-              reason: 'banned',
-            });
-            return;
-          }
           if (link.closed) return;
 
           let held: NotificationFrame[] | null = [];
@@ -151,6 +141,19 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
           };
           deps.events.emit('inbox.open', handle);
           await sessions.feed.flush();
+          // checked only now that kicks reach this socket: a ban committed after this read is
+          // kicked, one committed before it is seen here, so none slips between the two
+          const ban = await environmentBan(deps.pool, auth.environmentId, auth.userId);
+          if (ban) {
+            link.close(CLOSE.forbidden, ban.reason ?? 'banned');
+            publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
+              socket: 'inbox',
+              code: CLOSE.forbidden,
+              userId: auth.userId,
+              reason: 'banned',
+            });
+            return;
+          }
 
           let after = since;
           for (;;) {
