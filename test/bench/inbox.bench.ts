@@ -84,7 +84,6 @@ try {
       row('POST /v1/notifications (1,000 users)', postMs),
       row('POST start → last socket has it', fanoutMs),
       `deliveries/s (sequential rounds)     ${Math.round((USERS * ROUNDS) / elapsed).toLocaleString('en')}`,
-      `notification rows/s (sequential)     ${Math.round((USERS * ROUNDS) / elapsed).toLocaleString('en')}`,
       '',
     ].join('\n'),
   );
