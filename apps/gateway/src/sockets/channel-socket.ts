@@ -31,7 +31,7 @@ import { FeedRegistry, isSequenced, type ChannelFeed, type FeedMember, type Fram
 import { readLastSeq, readMessages } from '../channels/message-reader.ts';
 import { sendCommand } from '../channels/owner-client.ts';
 
-const REPLAY_PAGE = 500;
+const REPLAY_PAGE = 200;
 /** Client frames that may wait while the socket replays; more is a misbehaving client. */
 const MAX_EARLY_FRAMES = 256;
 /** Live frames held back during one replay; a channel that outruns a long replay makes it resume. */
@@ -118,10 +118,13 @@ class ChannelConnection implements FeedMember {
           limit: REPLAY_PAGE,
           viewer: this.userId,
         });
-        for (const envelope of page) this.sendText(JSON.stringify(envelope));
+        for (const envelope of page) {
+          // a replay goes at the client's pace: it must not trip the slow-consumer limit itself
+          await this.drained();
+          this.sendText(JSON.stringify(envelope));
+        }
         if (page.length < REPLAY_PAGE) break;
         after = page[page.length - 1]!.seq;
-        await this.drained();
       }
       if (this.closed) return;
       this.sendText(JSON.stringify({ op: 'ready', channelId: this.channelId, lastSeq: snapshot, userId: this.userId }));
@@ -161,6 +164,7 @@ class ChannelConnection implements FeedMember {
   /** Replay pages wait for the socket to take the previous one (bounded memory). */
   private async drained(): Promise<void> {
     const limit = this.deps.config.SOCKET_BUFFER_LIMIT / 2;
+    if (this.socket.bufferedAmount <= limit) return;
     while (!this.closed && this.socket.bufferedAmount > limit) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
