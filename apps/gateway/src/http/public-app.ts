@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { Histogram, type Registry } from 'prom-client';
 import type { Logger } from '@rtm/ops';
+import { ServiceError } from '@rtm/errors';
 import { installErrorHandling } from './error-handler.ts';
 import { SECURITY_SCHEMES } from './openapi.ts';
 import { installCors } from './cors.ts';
@@ -47,7 +48,8 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     bodyLimit: BODY_LIMIT,
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
-    return503OnClosing: true,
+    // fastify's own 503 while closing has no envelope: the hook below answers it instead
+    return503OnClosing: false,
     forceCloseConnections: true,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -70,6 +72,17 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   });
 
   installCors(app, host);
+
+  // draining: requests still arriving on open connections are told to go elsewhere, in the envelope
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new ServiceError('unavailable', 'this gateway is shutting down; retry', { retryAfter: 1 });
+  });
 
   const metric = httpMetric(registry);
   app.addHook('onResponse', async (request, reply) => {
