@@ -54,6 +54,20 @@ test('inbox - notifications reach every socket of a user on every gateway, repla
   await resumed.waitFor('resumed ready', (f) => f.op === 'ready');
   assert.deepEqual(resumed.frames.filter((f) => f.op === 'notification').map((f) => f.id), [annId, mention.id]);
 
+  // a socket opened in the middle of a burst: every notification exactly once, whether it came by replay,
+  // during the hand-off or live
+  const zoe = await mintToken(gwA.controlUrl, env.secretKey, 'zoe');
+  const burst = Promise.all(
+    Array.from({ length: 60 }, (_, i) => control.post('/v1/notifications', { userIds: ['zoe'], payload: { i } })),
+  );
+  const zoeSocket = openSocket(gwB.realtimeUrl, `/inbox?token=${zoe}`);
+  const burstIds = (await burst).map((res) => res.body.ids[0] as string);
+  for (const id of burstIds) await zoeSocket.waitFor(`burst notification ${id}`, (f) => f.id === id);
+  const zoeIds = zoeSocket.frames.filter((f) => f.op === 'notification').map((f) => f.id);
+  assert.equal(zoeIds.length, 60);
+  assert.equal(new Set(zoeIds).size, 60);
+  await zoeSocket.close();
+
   // GET /v1/inbox: newest page by default, paging both ways
   const asAnn = client(gwA.realtimeUrl, ann);
   const all = await asAnn.get('/v1/inbox');
