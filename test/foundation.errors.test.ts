@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { connect } from 'node:net';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { errorCode, request, type HttpResult } from './helpers/http.ts';
@@ -10,6 +11,18 @@ function assertEnvelope(res: HttpResult, status: number, code: string): void {
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
   for (const key of Object.keys(res.body)) assert.ok(key === 'code' || key === 'reason', `unexpected field ${key}`);
   assert.doesNotMatch(JSON.stringify(res.body), /(\\n|\n)\s*at |node_modules|\.[jt]s:\d+:\d+/, 'no stack trace');
+}
+
+/** Sends raw bytes and reads the whole answer (the server closes the connection). */
+function raw(baseUrl: string, bytes: string): Promise<string> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
 }
 
 test('errors - every failure on both public listeners answers the envelope', async (t) => {
@@ -100,6 +113,21 @@ test('errors - every failure on both public listeners answers the envelope', asy
     // a JSON body of null where an object is required
     const nullBody = await request(controlUrl, 'POST', '/v1/tokens', { raw: 'null', headers: { ...auth, 'content-type': 'application/json' } });
     assertEnvelope(nullBody, 400, 'invalid_request');
+  });
+
+  await t.test("requests Node's HTTP parser refuses get the envelope too", async () => {
+    for (const base of [controlUrl, realtimeUrl]) {
+      for (const bytes of [
+        'GARBAGE\r\n\r\n',
+        `GET /v1/me HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        'POST /v1/tokens HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
+      ]) {
+        const answer = await raw(base, bytes);
+        assert.match(answer, /^HTTP\/1\.1 400 /, answer);
+        assert.match(answer, /\r\nx-service-error: invalid_request\r\n/i);
+        assert.match(answer, /\r\n\r\n\{"code":"invalid_request","reason":"[^"]+"\}$/);
+      }
+    }
   });
 
   await t.test('credential failures carry the envelope too', async () => {

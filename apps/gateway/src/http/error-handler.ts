@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServiceError, isServiceError, type ErrorCode } from '@rtm/errors';
@@ -63,4 +64,27 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, new ServiceError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
+}
+
+/**
+ * Errors Node's HTTP parser raises before fastify sees a request (a malformed request line,
+ * headers over Node's limit, a request that never finished): still the envelope, never
+ * fastify's default body. The contract has no 408 or 431, so all are 400 invalid_request.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const reason =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'the request headers are too large'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'the request was not received in time'
+        : 'malformed HTTP request';
+  const body = JSON.stringify(new ServiceError('invalid_request', reason).toJSON());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nx-service-error: invalid_request\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }

@@ -12,7 +12,7 @@ import {
 import { Histogram, type Registry } from 'prom-client';
 import type { Logger } from '@rtm/ops';
 import { ServiceError } from '@rtm/errors';
-import { installErrorHandling } from './error-handler.ts';
+import { clientErrorHandler, installErrorHandling } from './error-handler.ts';
 import { SECURITY_SCHEMES } from './openapi.ts';
 import { installCors } from './cors.ts';
 
@@ -51,6 +51,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     // fastify's own 503 while closing has no envelope: the hook below answers it instead
     return503OnClosing: false,
     forceCloseConnections: true,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   // fastify hands a missing body to the validator as null; routes declare optional bodies with
