@@ -61,8 +61,12 @@ const alive = (pid: number) => {
   }
 };
 
+/** The supervised service processes of a supervisor (tsx may have an esbuild child too). */
 const childrenOf = (pid: number) =>
-  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
+  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => /apps\/[a-z-]+\/src\/main\.ts/.test(line))
+    .map((line) => Number.parseInt(line.trim(), 10));
 
 test('start - formatLogLine turns pino JSON into prefixed readable lines', () => {
   const line = JSON.stringify({ level: 40, time: '2026-01-01T12:00:01.000Z', node: 'gateway', msg: 'slow query', ms: 250, table: 'messages', note: 'two words' });
