@@ -103,6 +103,14 @@ setup_postgres() {
 
   local bindir
   if ! bindir=$(setup_pg_bindir); then
+    # Debian's package would create and start its own cluster (password auth over TCP, port
+    # 5432) unless told not to; ours is the private trust-auth instance below
+    if [ ! -e /etc/postgresql-common/createcluster.conf ]; then
+      local sudo=()
+      [ "$(id -u)" = 0 ] || sudo=(sudo)
+      setup_run "${sudo[@]}" mkdir -p /etc/postgresql-common &&
+        setup_run "${sudo[@]}" sh -c 'echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf' || return 1
+    fi
     setup_apt_install postgresql || return 1
     # the Debian package may have started its own cluster on the default port
     if setup_port_open "$host" "$port"; then return 0; fi
