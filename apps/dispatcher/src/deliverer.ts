@@ -14,6 +14,7 @@
  * A job that finds its delivery leased or not yet due puts a job at the time the row says,
  * which corrects any job that ran too early.
  */
+import { setMaxListeners } from 'node:events';
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
 import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
@@ -107,7 +108,14 @@ export class Deliverer {
         const got = new Set(claimed.map((row) => row.id));
         await this.#reschedule(chunk.filter((id) => !got.has(id)));
       }
-      const outcomes = await Promise.all(claimed.map((row) => this.#send(row)));
+      // one deadline for the chunk: every send of it ends within the timeout, inside the lease
+      const deadline = new AbortController();
+      setMaxListeners(PARALLEL_SENDS * 2, deadline.signal);
+      const timer = setTimeout(
+        () => deadline.abort(new DOMException(`timed out after ${this.#deps.config.WEBHOOK_TIMEOUT_MS} ms`, 'TimeoutError')),
+        this.#deps.config.WEBHOOK_TIMEOUT_MS,
+      );
+      const outcomes = await Promise.all(claimed.map((row) => this.#send(row, deadline.signal))).finally(() => clearTimeout(timer));
       try {
         await this.#record(outcomes);
       } catch (error) {
@@ -154,7 +162,7 @@ export class Deliverer {
   }
 
   /** Sends one claimed delivery; never throws (a failure is a result to record). */
-  async #send(row: Claimed): Promise<Outcome> {
+  async #send(row: Claimed, signal: AbortSignal): Promise<Outcome> {
     const at = new Date();
     let result: SendResult;
     if (!row.secrets) {
@@ -166,7 +174,7 @@ export class Deliverer {
         rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
       });
       const header = signatureHeader(secrets, Math.floor(Date.now() / 1000), row.body);
-      result = await this.#deps.sender.send(row.url, row.body, header);
+      result = await this.#deps.sender.send(row.url, row.body, header, signal);
     }
     const n = row.attempts + 1;
     const delay = result.ok ? null : (this.#deps.config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);

@@ -5,7 +5,9 @@
  *   the same policy (a name that resolves to any refused address is refused as a whole, so DNS
  *   rebinding cannot reach a private address); `localhost` may reach loopback only;
  * - redirects are never followed (a 3xx is a failed attempt);
- * - the whole attempt (connect, headers) is bounded by the timeout; nothing but a 2xx succeeds.
+ * - the whole attempt (connect, headers) ends at the deadline the caller's signal carries (one
+ *   signal per chunk of sends: cheaper than one per request), and undici's own connect and
+ *   headers timers back it up; nothing but a 2xx succeeds.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent, request } from 'undici';
@@ -74,7 +76,8 @@ export class WebhookSender {
     });
   }
 
-  async send(url: string, body: string, signature: string): Promise<SendResult> {
+  /** `signal` aborts the attempt (the caller's deadline, at most the timeout after the send starts). */
+  async send(url: string, body: string, signature: string, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const verdict = checkWebhookUrl(url);
@@ -89,7 +92,7 @@ export class WebhookSender {
           'user-agent': 'rtm-webhooks/1',
           [SIGNATURE_HEADER]: signature,
         },
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal,
       });
       const status = response.statusCode;
       if (status >= 200 && status < 300) {
@@ -120,7 +123,7 @@ export class WebhookSender {
 
 function describe(error: unknown, timeoutMs: number): string {
   const err = error as { name?: string; code?: string; message?: string; cause?: unknown };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError' || /Timeout/i.test(err.code ?? '')) {
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_ABORTED' || /Timeout/i.test(err.code ?? '')) {
     return `timed out after ${timeoutMs} ms (${err.code ?? err.name})`;
   }
   const cause = err.cause as { code?: string; message?: string } | undefined;
