@@ -31,9 +31,14 @@ const internal = createInternalServer({
   ],
 });
 
-const controlPort = (await gateway.control.listen({ port: config.CONTROL_PORT, host: '0.0.0.0' }), gateway.control.server.address());
-const realtimePort = (await gateway.realtime.listen({ port: config.REALTIME_PORT, host: '0.0.0.0' }), gateway.realtime.server.address());
-const internalPort = await listen(internal, config.INTERNAL_PORT);
+// a port already taken is an operator error: name the variable instead of a stack trace
+const orExit = <T>(variable: string, port: number) => (error: unknown): T => {
+  log.fatal({ err: error }, `cannot listen on ${variable}=${port}: ${(error as Error).message}`);
+  process.exit(1);
+};
+const controlPort = (await gateway.control.listen({ port: config.CONTROL_PORT, host: '0.0.0.0' }).catch(orExit<string>('CONTROL_PORT', config.CONTROL_PORT)), gateway.control.server.address());
+const realtimePort = (await gateway.realtime.listen({ port: config.REALTIME_PORT, host: '0.0.0.0' }).catch(orExit<string>('REALTIME_PORT', config.REALTIME_PORT)), gateway.realtime.server.address());
+const internalPort = await listen(internal, config.INTERNAL_PORT).catch(orExit<number>('INTERNAL_PORT', config.INTERNAL_PORT));
 announce({
   kind: 'gateway',
   node: name,
