@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { addressRefusal } from '@rtm/webhooks';
+import { connectBus, decodeJson, subjects, type LogFrame } from '@rtm/bus';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client, errorCode } from './helpers/http.ts';
 import { closedPort, enqueue, eventually, publishedEvent, startReceiver, type ReceivedWebhook } from './helpers/webhook-receiver.ts';
@@ -170,9 +171,14 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     assert.match(again.body.reason, /dropped/);
   });
 
-  await t.test('connection refused counts as a failure and ends dropped', async (t) => {
+  await t.test('connection refused counts as a failure and ends dropped; the live log tells each attempt', async (t) => {
     const port = await closedPort();
     const { env, api } = await setUp(cluster, `http://127.0.0.1:${port}/down`);
+    const nc = await connectBus(cluster.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test-logs');
+    t.after(() => nc.close());
+    const frames: LogFrame[] = [];
+    nc.subscribe(subjects(cluster.prefix).logs(env.environmentId), { callback: (_e, msg) => frames.push(decodeJson<LogFrame>(msg.data)) });
+    await nc.flush();
     const event = publishedEvent(env.environmentId);
     await enqueue(cluster.db.pool, [event]);
     const dropped = await deliveryOf(api, event.eventId, (row) => row.status === 'dropped');
@@ -181,7 +187,20 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
       assert.equal(attempt.statusCode, undefined);
       assert.match(attempt.error, /ECONNREFUSED/);
     }
-    void t;
+    await eventually(async () => frames.some((f) => f.event === 'webhook.dropped'));
+    const attempts = frames.filter((f) => f.event === 'webhook.attempt');
+    assert.deepEqual(attempts.map((f) => f.data.attempt), [1, 2, 3, 4, 5, 6]);
+    for (const frame of attempts) {
+      assert.equal(frame.data.deliveryId, dropped.id);
+      assert.equal(frame.data.eventId, event.eventId);
+      assert.equal(frame.data.statusCode, null);
+      assert.equal(typeof frame.data.durationMs, 'number');
+      assert.match(String(frame.data.error), /ECONNREFUSED/);
+    }
+    const droppedFrame = frames.find((f) => f.event === 'webhook.dropped')!;
+    assert.equal(droppedFrame.level, 'error');
+    assert.equal(droppedFrame.data.deliveryId, dropped.id);
+    assert.equal(frames.some((f) => f.event === 'webhook.delivered'), false);
   });
 
   await t.test('send time: a host name that resolves to a non-public address is refused without connecting', async (t) => {
