@@ -21,6 +21,14 @@ const FASTIFY_ERRORS: Record<string, [ErrorCode, string | undefined]> = {
   FST_ERR_VALIDATION: ['invalid_request', undefined],
 };
 
+// NatsError codes that mean "no bus right now" (nats.js ErrorCode values)
+const BUS_DOWN = new Set(['CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_REFUSED', 'CONNECTION_TIMEOUT', 'DISCONNECT', 'TIMEOUT', '503']);
+
+function isBusUnavailable(error: unknown): boolean {
+  const e = error as { name?: unknown; code?: unknown } | undefined;
+  return e?.name === 'NatsError' && typeof e.code === 'string' && BUS_DOWN.has(e.code);
+}
+
 /** Turns anything thrown by a route, hook or parser into a ServiceError. */
 export function toServiceError(error: unknown): ServiceError {
   if (isServiceError(error)) return error;
@@ -36,8 +44,9 @@ export function toServiceError(error: unknown): ServiceError {
     const [code, reason] = FASTIFY_ERRORS[fastifyError.code]!;
     return new ServiceError(code, reason ?? fastifyError.message);
   }
-  // Postgres down or the connection broke: transient, the caller may retry (not a bug)
+  // Postgres or NATS down, or the connection broke: transient, the caller may retry (not a bug)
   if (isConnectionError(error)) return new ServiceError('unavailable', 'the database is not reachable', { cause: error });
+  if (isBusUnavailable(error)) return new ServiceError('unavailable', 'the message bus is not reachable', { cause: error });
   if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
     return new ServiceError('invalid_request', 'malformed JSON');
   }

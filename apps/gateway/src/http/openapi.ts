@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ERRORS } from '@rtm/errors';
 
 type Doc = {
   paths?: Record<string, Record<string, unknown>>;
@@ -14,6 +15,39 @@ export const SECURITY_SCHEMES = {
   publishableKeyHeader: { type: 'apiKey', in: 'header', name: 'x-service-key', description: 'Publishable key `pk_…`.' },
   userToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'User token minted by /v1/tokens.' },
 } as const;
+
+const errorRows = Object.entries(ERRORS)
+  .map(([code, { status, message }]) => `| \`${code}\` | ${status} | ${message} |`)
+  .join('\n');
+
+/** Rules that hold for every route, including the choices the contract leaves open. */
+const DESCRIPTION = `Control plane ({base_url}, secret key \`sk_…\`) and realtime edge ({realtime_url}, user JWT).
+
+**Errors.** Every non-2xx response is \`{code, reason?}\` with the header \`x-service-error: <code>\`; clients
+branch on \`code\`, not on the status alone. \`unavailable\` and \`rate_limited\` are safe to retry.
+
+| code | status | meaning |
+|---|---|---|
+${errorRows}
+
+**Bodies.** JSON only (\`application/json\`, any charset); any other content type is 415, malformed JSON 400, a body
+over 256 KiB 413, unknown fields 400 (the reason names the field). A missing or empty body is "no body": routes whose
+body is optional accept it. Requests Node's HTTP parser refuses (bad request line, oversized headers) are 400
+\`invalid_request\`.
+
+**Credentials.** The environment always comes from the credential, never from the URL. A secret key with an
+\`Origin\` header is 403 \`origin_forbidden\`; a publishable key anywhere but \`POST /v1/tokens/anonymous\` (as
+Bearer or \`x-service-key\`) is 403 \`forbidden\`, as is an API key on the realtime edge. User tokens are HS256 JWTs
+(\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`exp\`, \`jti\`, optional \`ext\`, header \`kid\`);
+any other algorithm, audience, issuer, environment or an expired token is 401. A revoked key stops working on every
+gateway within seconds.
+
+**Browsers (CORS).** Every realtime-edge route and \`POST /v1/tokens/anonymous\` answer preflight \`OPTIONS\` with 204
+and send \`access-control-allow-origin: *\` (credentials are bearer tokens, never cookies) exposing
+\`x-service-error\`; the rest of the control plane sends no CORS headers.
+
+**Availability.** Postgres or NATS unreachable at request time is 503 \`unavailable\`, never 500; so is a request
+reaching a gateway that is shutting down (\`retry-after\` set).`;
 
 /**
  * One OpenAPI 3.1 document for both hosts: each path item names the server(s) it is served on;
@@ -50,9 +84,7 @@ export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = 
     info: {
       title: 'Realtime messaging service',
       version: '1.0.0',
-      description:
-        'Control plane ({base_url}, secret key) and realtime edge ({realtime_url}, user JWT). Every non-2xx ' +
-        'response is `{code, reason?}` with the header `x-service-error: <code>`.',
+      description: DESCRIPTION,
     },
     servers: [controlServer, realtimeServer],
     paths: sortedPaths,
