@@ -48,8 +48,11 @@ export async function tokenRoutes(app: ZodApp, deps: GatewayDeps) {
       schema: {
         summary: 'Mint an anonymous user token',
         description:
-          'Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe; ' +
-          'checked against the allowed origins when any are set). The body may be empty.',
+          'Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe). ' +
+          'When the environment has allowed origins, a publishable-key request whose `Origin` is not among them is 403 ' +
+          '`origin_not_allowed`; origins compare as lowercase `scheme://host[:port]` (default port dropped, no path), and ' +
+          '`Origin: null` never matches. A request without `Origin` (a server or native app) is not judged by the list. ' +
+          'The body may be empty. `userId` is `anon_` + a random id; the token carries `anon: true`.',
         tags: ['tokens'],
         security: [{ secretKey: [] }, { publishableKey: [] }, { publishableKeyHeader: [] }],
         body: CreateAnonymousTokenBody.optional(),
