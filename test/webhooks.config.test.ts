@@ -20,6 +20,18 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
     assert.equal((await apiA.get('/v1/webhooks/secret')).status, 404);
     assert.equal(errorCode(await apiA.post('/v1/webhooks/secret/rotate')), 'webhooks_not_configured');
 
+    // bad bodies: the contract's envelope, nothing stored
+    const empty = await request(controlUrl, 'PUT', '/v1/config', { token: a.secretKey, headers: { 'content-type': 'application/json' } });
+    assert.equal(errorCode(empty), 'invalid_request');
+    const text = await request(controlUrl, 'PUT', '/v1/config', { token: a.secretKey, raw: 'webhooks', headers: { 'content-type': 'text/plain' } });
+    assert.equal(errorCode(text), 'unsupported_media_type');
+    const malformed = await request(controlUrl, 'PUT', '/v1/config', { token: a.secretKey, raw: '{"webhooks":', headers: { 'content-type': 'application/json' } });
+    assert.equal(errorCode(malformed), 'invalid_request');
+    assert.equal(errorCode(await apiA.put('/v1/config', { channels: { access: 'private' } })), 'invalid_request');
+    assert.equal(errorCode(await apiA.put('/v1/config', { webhooks: { url: 'https://example.com' } }, { origin: 'https://app.example.com' })), 'origin_forbidden');
+    assert.equal(errorCode(await apiA.put('/v1/config', [])), 'invalid_request');
+    assert.equal((await cluster.db.pool.query('select count(*)::int as n from config_deployments')).rows[0].n, 0);
+
     const membersOnly = await apiA.put('/v1/config', { channels: { access: 'members' } });
     assert.equal(membersOnly.status, 200);
     assert.deepEqual(membersOnly.body.config, { webhooks: null, channels: { access: 'members' } });
