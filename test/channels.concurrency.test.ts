@@ -93,6 +93,7 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
     const pg = await cluster.db.pool.connect();
     try {
       await pg.query('begin');
+      // (the fence's own error, not a key violation: the actor retries FenceErrors after a reload)
       await assert.rejects(
         writeBatch(
           pg,
@@ -112,8 +113,8 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
         ),
         FenceError,
       );
-      await pg.query('rollback');
     } finally {
+      await pg.query('rollback');
       pg.release();
     }
     const after = await control.get('/v1/channels/fenced/history');

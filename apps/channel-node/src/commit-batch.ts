@@ -250,7 +250,8 @@ export async function writeBatch(
   });
 
   // 4. the fence, the rows, idempotency keys and notifications in ONE statement (round trips are
-  // what a commit costs): data-modifying CTEs all run; a fence short of its count rolls back all
+  // what a commit costs). Data-modifying CTEs all run, so each insert is guarded by the fence's
+  // count: a stale writer writes nothing and gets a FenceError, never a key violation
   const advanced = [...states].filter(([key, s]) => s.lastSeq !== expected.get(key));
   const environments = [...new Set(commands.map((c) => c.environmentId))];
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
@@ -270,10 +271,12 @@ export async function writeBatch(
        from unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bool[],
                    $12::text[], $13::text[], $14::bigint[])
          as v(channel_pk, seq, id, type, kind, content, sender_id, sender_anon, to_list, mention_list, ts)
+       where (select count(*) from fence) = $26
        returning 1),
      keyed as (
        insert into idempotency_keys (channel_pk, key, message_id, seq, ts)
        select * from unnest($15::bigint[], $16::text[], $17::text[], $18::bigint[], $19::bigint[])
+       where (select count(*) from fence) = $26
        on conflict (channel_pk, key) do update
          set message_id = excluded.message_id, seq = excluded.seq, ts = excluded.ts, created_at = now()
          where idempotency_keys.created_at <= now() - interval '24 hours'
@@ -282,6 +285,7 @@ export async function writeBatch(
        insert into notifications (id, environment_id, user_id, type, payload, ts)
        select v.id, v.environment_id, v.user_id, 'mention', v.payload::json, $24::bigint
        from unnest($20::text[], $21::text[], $22::text[], $23::text[]) as v(id, environment_id, user_id, payload)
+       where (select count(*) from fence) = $26
        returning 1)
      select (select count(*)::int from fence) as fenced,
             exists (select 1 from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooks`,
@@ -311,6 +315,7 @@ export async function writeBatch(
       notifications.map((n) => n.payload),
       now,
       environments,
+      advanced.length,
     ],
   );
   if (written[0]!.fenced !== advanced.length) throw new FenceError('a channel moved under this writer');

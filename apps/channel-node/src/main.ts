@@ -10,7 +10,8 @@ const config = configOrExit(loadChannelNodeConfig);
 const name = config.NODE_NAME ?? `channel-node-${process.pid}`;
 const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'channel-node');
-const pool = createPool(config.DATABASE_URL, { max: 16, name });
+// a few connections suffice: each actor holds one only for its commit, and this machine class has 2 cores
+const pool = createPool(config.DATABASE_URL, { max: 8, name });
 const nc = await connectBus(config.NATS_URL, name);
 const subjectsOf = subjects(config.NATS_PREFIX);
 
