@@ -11,8 +11,9 @@ const config = configOrExit(loadDispatcherConfig);
 const name = config.NODE_NAME ?? `dispatcher-${process.pid}`;
 const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'dispatcher');
-// graphile-worker's own queries, the tasks' ledger writes, and the liveness connection
-const pool = createPool(config.DATABASE_URL, { max: Math.min(40, config.WORKER_CONCURRENCY + 8), name });
+// graphile-worker's own queries, the tasks' short ledger statements, the liveness connection;
+// kept small so several dispatchers fit in Postgres's default 100 connections
+const pool = createPool(config.DATABASE_URL, { max: Math.min(20, config.WORKER_CONCURRENCY + 4), name });
 const nc = await connectBus(config.NATS_URL, name);
 const sender = new WebhookSender(config.WEBHOOK_TIMEOUT_MS);
 const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender });
