@@ -26,18 +26,22 @@ export interface ChannelState {
 export const channelKey = (environmentId: string, channelId: string): string => `${environmentId}\u0000${channelId}`;
 
 export interface OutFrame {
+  /** Index of the command that produced it. */
+  index: number;
   environmentId: string;
   channelId: string;
   frame: Record<string, unknown>;
 }
 
 export interface OutNotification {
+  index: number;
   environmentId: string;
   userId: string;
   frame: { op: 'notification'; id: string; type: 'mention'; payload: Record<string, unknown>; timestamp: number };
 }
 
 export interface OutLog {
+  index: number;
   environmentId: string;
   event: 'message.published' | 'message.retracted';
   data: Record<string, unknown>;
@@ -92,10 +96,10 @@ export function envelopeOf(
 export function ephemeralBatch(commands: readonly PublishCommand[], cache: Map<string, ChannelState>): BatchOutcome {
   const outcome: BatchOutcome = { replies: [], frames: [], notifications: [], logs: [], states: new Map() };
   const now = Date.now();
-  for (const command of commands) {
+  for (const [index, command] of commands.entries()) {
     const seq = cache.get(channelKey(command.environmentId, command.channelId))?.lastSeq ?? 0;
     const id = newId('msg');
-    outcome.frames.push({ environmentId: command.environmentId, channelId: command.channelId, frame: envelopeOf(command, id, seq, now, true) });
+    outcome.frames.push({ index, environmentId: command.environmentId, channelId: command.channelId, frame: envelopeOf(command, id, seq, now, true) });
     outcome.replies.push({ ok: true, result: { id, seq, timestamp: now, ephemeral: true } });
   }
   return outcome;
@@ -191,7 +195,7 @@ export async function writeBatch(
     const id = newId('msg');
     if (c.ephemeral) {
       const seq = state?.lastSeq ?? 0;
-      outcome.frames.push({ environmentId: c.environmentId, channelId: c.channelId, frame: envelopeOf(c, id, seq, now, true) });
+      outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelopeOf(c, id, seq, now, true) });
       outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now, ephemeral: true } };
       return;
     }
@@ -227,6 +231,7 @@ export async function writeBatch(
       const notificationId = newId('ntf');
       notifications.push({ id: notificationId, environment_id: c.environmentId, user_id: userId, payload: JSON.stringify(payload) });
       outcome.notifications.push({
+        index,
         environmentId: c.environmentId,
         userId,
         frame: { op: 'notification', id: notificationId, type: 'mention', payload, timestamp: now },
@@ -240,8 +245,9 @@ export async function writeBatch(
       timestamp: now,
       data: envelope,
     });
-    outcome.frames.push({ environmentId: c.environmentId, channelId: c.channelId, frame: envelope });
+    outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelope });
     outcome.logs.push({
+      index,
       environmentId: c.environmentId,
       event: 'message.published',
       data: { channelId: c.channelId, messageId: id, seq, type: c.type, kind: c.kind, senderId: c.sender.id },
@@ -323,7 +329,7 @@ export async function writeBatch(
   // 5. retractions, after the inserts so a message published earlier in this batch is visible
   for (const [index, c] of commands.entries()) {
     if (c.op !== 'retract') continue;
-    outcome.replies[index] = await retract(client, c, states.get(channelKey(c.environmentId, c.channelId)), outcome, events);
+    outcome.replies[index] = await retract(client, index, c, states.get(channelKey(c.environmentId, c.channelId)), outcome, events);
   }
 
   // environments without a webhook record nothing; skip the round trip (same snapshot rule as enqueue's own join)
@@ -333,6 +339,7 @@ export async function writeBatch(
 
 async function retract(
   client: PoolClient,
+  index: number,
   c: RetractCommand,
   state: ChannelState | undefined,
   outcome: BatchOutcome,
@@ -375,7 +382,7 @@ async function retract(
     frame.to = row.to;
     frame.sender = tombstone.sender;
   }
-  outcome.frames.push({ environmentId: c.environmentId, channelId: c.channelId, frame });
+  outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame });
   events.push({
     environmentId: c.environmentId,
     channelId: c.channelId,
@@ -385,6 +392,7 @@ async function retract(
     data: tombstone,
   });
   outcome.logs.push({
+    index,
     environmentId: c.environmentId,
     event: 'message.retracted',
     data: { channelId: c.channelId, messageId: row.id, seq: row.seq },

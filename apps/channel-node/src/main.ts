@@ -5,6 +5,7 @@ import { connectBus, subjects } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
 import { PartitionActor } from './partition-actor.ts';
 import { PartitionOwnership } from './partition-ownership.ts';
+import { NodeCommitter } from './node-committer.ts';
 
 const config = configOrExit(loadChannelNodeConfig);
 const name = config.NODE_NAME ?? `channel-node-${process.pid}`;
@@ -36,6 +37,8 @@ const actorMetrics = {
   }),
 };
 
+// two lanes: while one merged transaction commits, the next one gathers what arrives meanwhile
+const committer = new NodeCommitter(pool, { maxCommands: config.MAX_BATCH * 4, lanes: 2 });
 const actors = new Map<number, PartitionActor>();
 const ownership = new PartitionOwnership({
   databaseUrl: config.DATABASE_URL,
@@ -44,7 +47,7 @@ const ownership = new PartitionOwnership({
   log,
   acquire: async (partition) => {
     const actor = new PartitionActor(partition, {
-      pool,
+      committer,
       nc,
       subjects: subjectsOf,
       log,

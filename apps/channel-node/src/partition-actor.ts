@@ -4,8 +4,9 @@
  *
  * States and transitions:
  *   running   → commands from the partition subject (queue group) enter the mailbox; the loop
- *               takes everything there (up to MAX_BATCH), commits it as one transaction
- *               (commit-batch.ts), then publishes frames, notifications and logs, then replies.
+ *               takes everything there (up to MAX_BATCH) and commits it in one transaction
+ *               (commit-batch.ts; node-committer.ts may merge it with other actors' batches of
+ *               the same moment), then publishes frames, notifications and logs, then replies.
  *   running   → draining  (drain(): rebalance gives the partition away, or SIGTERM). The
  *               subscription is drained (messages already received still enter the mailbox),
  *               then the loop empties the mailbox and stops.
@@ -16,22 +17,22 @@
  */
 import type { Counter, Histogram } from 'prom-client';
 import { decodeJson, encodeJson, publishLog, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
-import { isConnectionError, type Pool } from '@rtm/db';
+import { isConnectionError } from '@rtm/db';
+import type { NodeCommitter } from './node-committer.ts';
 import type { Logger } from '@rtm/ops';
 import type { ChannelCommand, CommandReply } from '@rtm/schemas';
 import {
   FenceError,
-  channelKey,
   ephemeralBatch,
   ephemeralOnly,
-  writeBatch,
   type BatchOutcome,
   type ChannelState,
   type PublishCommand,
 } from './commit-batch.ts';
 
 export interface ActorDeps {
-  pool: Pool;
+  /** Merges this actor's batches with other actors' into node-wide transactions. */
+  committer: NodeCommitter;
   nc: NatsConnection;
   subjects: Subjects;
   log: Logger;
@@ -46,7 +47,6 @@ interface Pending {
 
 type State = 'running' | 'draining' | 'stopped';
 
-const FENCE_RETRIES = 5;
 export const OWNER_QUEUE = 'owners';
 
 export class PartitionActor {
@@ -165,30 +165,9 @@ export class PartitionActor {
     batch.forEach((pending, index) => respond(pending.msg, outcome.replies[index]!));
   }
 
-  private async commit(commands: ChannelCommand[]): Promise<BatchOutcome> {
-    if (ephemeralOnly(commands, this.cache)) return ephemeralBatch(commands as PublishCommand[], this.cache);
-    const client = await this.deps.pool.connect();
-    let broken = false;
-    try {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await client.query('begin');
-          const outcome = await writeBatch(client, commands, this.cache);
-          await client.query('commit');
-          return outcome;
-        } catch (error) {
-          await client.query('rollback').catch(() => {
-            broken = true;
-          });
-          // whatever we believed about these channels may be stale now
-          for (const c of commands) this.cache.delete(channelKey(c.environmentId, c.channelId));
-          if (error instanceof FenceError && attempt < FENCE_RETRIES && !broken) continue;
-          throw error;
-        }
-      }
-    } finally {
-      client.release(broken);
-    }
+  private commit(commands: ChannelCommand[]): Promise<BatchOutcome> {
+    if (ephemeralOnly(commands, this.cache)) return Promise.resolve(ephemeralBatch(commands as PublishCommand[], this.cache));
+    return this.deps.committer.commit(commands, this.cache);
   }
 }
 
