@@ -94,7 +94,8 @@ export async function startProcess(
     createInterface({ input: child.stderr! }).on('line', (line) => {
       if (!line.includes('nodedir')) output.push(line);
     });
-    void exited.then((code) => {
+    // 'close' (not 'exit'): by then every line the process printed has been read into `output`
+    child.once('close', (code) => {
       clearTimeout(timer);
       reject(new Error(`${name} exited (${code}) before it was ready:\n${output.slice(-30).join('\n')}`));
     });
