@@ -2,6 +2,9 @@ import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
 import { DELIVER_BATCH_TASK } from './jobs.ts';
 
+/** Deliveries per `deliver_webhooks` job: a job sends them 16 at a time. */
+const IDS_PER_JOB = 64;
+
 export type WebhookEventType = 'message.published' | 'message.retracted';
 
 export interface WebhookEventInput {
@@ -18,9 +21,9 @@ export interface WebhookEventInput {
 /**
  * Records webhook deliveries for a batch of events and enqueues the job that sends them, on the
  * caller's transaction: commit makes both visible, rollback leaves neither. Events of
- * environments without an active webhook are skipped. One `add_job` per call, whatever the batch
- * size (every add_job notifies, and notifying commits serialise: PERF-NOTES). Returns how many
- * deliveries were recorded.
+ * environments without an active webhook are skipped. One `add_jobs` call per batch,
+ * whatever the batch size (every call notifies, and notifying commits serialise: PERF-NOTES),
+ * with one job per 64 deliveries. Returns how many deliveries were recorded.
  */
 export async function enqueueWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -58,9 +61,16 @@ export async function enqueueWebhookEvents(client: PoolClient, events: readonly 
     [ids, environments, eventIds, types, channels, bodies],
   );
   if (rows.length === 0) return 0;
-  await client.query(`select graphile_worker.add_job($1, json_build_object('ids', $2::text[]))`, [
-    DELIVER_BATCH_TASK,
-    rows.map((row) => row.id),
-  ]);
+  // one add_jobs call (one notify) whatever the size; a commit that merged many batches still
+  // spreads its deliveries over several jobs, so several workers send them side by side
+  await client.query(
+    `select graphile_worker.add_jobs(array(
+       select json_populate_record(null::graphile_worker.job_spec,
+                json_build_object('identifier', $1::text, 'payload', json_build_object('ids', ids)))
+       from (select array_agg(id order by i) as ids
+             from unnest($2::text[]) with ordinality as u(id, i)
+             group by (i - 1) / $3) as jobs))`,
+    [DELIVER_BATCH_TASK, rows.map((row) => row.id), IDS_PER_JOB],
+  );
   return rows.length;
 }
