@@ -1,7 +1,49 @@
 import { test } from 'node:test';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import assert from 'node:assert/strict';
 import { startCluster, startProcess } from './helpers/cluster.ts';
 import { errorCode, request } from './helpers/http.ts';
+import { eventually } from './helpers/eventually.ts';
+
+/** A TCP proxy to host:port that can be cut (every connection dropped, nothing accepted) and restored. */
+async function tcpProxy(targetPort: number, host: string) {
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let port = 0;
+  const start = () =>
+    new Promise<void>((resolve, reject) => {
+      server = createServer((client) => {
+        const upstream = connect(targetPort, host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => {
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as { port: number }).port;
+        resolve();
+      });
+    });
+  await start();
+  return {
+    get port() {
+      return port;
+    },
+    start,
+    async stop() {
+      const closing = server;
+      server = null;
+      for (const socket of sockets) socket.destroy();
+      if (closing) await new Promise<void>((resolve) => closing.close(() => resolve()));
+    },
+  };
+}
 
 test('internal - health, readiness and metrics on the internal port; bad configuration stops the process', async (t) => {
   const cluster = await startCluster(t, { gateways: 1 });
@@ -34,26 +76,34 @@ test('internal - health, readiness and metrics on the internal port; bad configu
     assert.match(text, /process_resident_memory_bytes/);
   });
 
-  await t.test('/internal/ready answers 503 naming Postgres when it cannot be reached', async () => {
-    // Postgres is only needed at request time, so the gateway starts; readiness tells the truth
-    const lonely = await startProcess('gateway', {
-      ...cluster.env,
-      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unreachable',
-    });
-    t.after(() => lonely.kill());
-    const ready = await request(lonely.internalUrl, 'GET', '/internal/ready');
+  await t.test('/internal/ready answers 503 naming Postgres while it is unreachable, and 200 again after', async () => {
+    // the gateway reaches Postgres through a proxy this test can cut and restore
+    const target = new URL(cluster.db.url);
+    const proxy = await tcpProxy(Number(target.port || 5432), target.hostname);
+    t.after(() => proxy.stop());
+    const via = new URL(cluster.db.url);
+    via.port = String(proxy.port);
+    const gateway = await startProcess('gateway', { ...cluster.env, DATABASE_URL: via.toString() });
+    t.after(() => gateway.kill());
+    assert.equal((await request(gateway.internalUrl, 'GET', '/internal/ready')).status, 200);
+
+    await proxy.stop();
+    const ready = await request(gateway.internalUrl, 'GET', '/internal/ready');
     assert.equal(ready.status, 503);
     assert.equal(errorCode(ready), 'unavailable');
     assert.equal(ready.body.checks.postgres, 'failing');
     assert.equal(ready.body.checks.nats, 'ok');
     assert.match(ready.body.reason, /postgres/);
-    // and a request that needs Postgres is a 503 envelope, not a hang or a 500
-    const res = await request(lonely.controlUrl, 'POST', '/v1/tokens', {
+    // a request that needs Postgres is a 503 envelope, not a hang or a 500
+    const res = await request(gateway.controlUrl, 'POST', '/v1/tokens', {
       token: 'sk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
       body: { userId: 'alice' },
     });
     assert.equal(res.status, 503, JSON.stringify(res.body));
     assert.equal(errorCode(res), 'unavailable');
+
+    await proxy.start();
+    await eventually('ready again', async () => (await request(gateway.internalUrl, 'GET', '/internal/ready')).status === 200);
   });
 
   await t.test('a bad configuration variable stops the process with a message naming it', async () => {
@@ -73,6 +123,16 @@ test('internal - health, readiness and metrics on the internal port; bad configu
         return true;
       },
     );
+  });
+
+  await t.test('an unreachable Postgres at start stops the gateway with a message naming it', async () => {
+    const url = 'postgres://postgres:secret@127.0.0.1:1/unreachable';
+    await assert.rejects(startProcess('gateway', { ...cluster.env, DATABASE_URL: url }), (error: Error) => {
+      assert.match(error.message, /exited \(1\)/);
+      assert.match(error.message, /cannot migrate the database at postgres:\/\/postgres@127\.0\.0\.1:1\/unreachable/);
+      assert.doesNotMatch(error.message, /secret/, 'the password is not logged');
+      return true;
+    });
   });
 
   await t.test('an unreachable NATS stops the gateway with a message naming it', async () => {

@@ -1,5 +1,5 @@
 import { configOrExit, loadGatewayConfig } from '@rtm/config';
-import { createPool } from '@rtm/db';
+import { createPool, migrate } from '@rtm/db';
 import { connectBus } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
 import { buildGateway } from './build-gateway.ts';
@@ -10,6 +10,13 @@ const name = config.NODE_NAME ?? `gateway-${process.pid}`;
 const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'gateway');
 const pool = createPool(config.DATABASE_URL, { max: 20, name });
+// migrations are applied at start by every process (safe concurrently: an advisory lock)
+await migrate(pool).catch((error: unknown) => {
+  const where = new URL(config.DATABASE_URL);
+  where.password = '';
+  log.fatal({ err: error }, `cannot migrate the database at ${where.toString()}`);
+  process.exit(1);
+});
 const nc = await connectBus(config.NATS_URL, name).catch((error: unknown) => {
   // a supervisor (npm start, systemd) restarts us; say plainly what is missing
   log.fatal({ err: error }, `cannot connect to NATS at ${config.NATS_URL}`);
