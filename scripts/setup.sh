@@ -147,18 +147,44 @@ setup_postgres() {
   [ -n "${SETUP_DRY_RUN:-}" ] || setup_wait_port "$host" "$port" Postgres
 }
 
+# The services use JetStream (KV buckets, streams): a NATS without it is refused here, plainly.
+setup_check_jetstream() {
+  [ -n "${SETUP_DRY_RUN:-}" ] && return 0
+  (cd "$RTM_ROOT" && node -e '
+    const { connect } = require("nats");
+    (async () => {
+      const nc = await connect({ servers: process.argv[1].split(","), timeout: 3000 });
+      try {
+        await (await nc.jetstreamManager()).getAccountInfo();
+      } finally {
+        await nc.close();
+      }
+    })().catch((error) => {
+      console.error(`[setup] error: NATS at ${process.argv[1]} has no usable JetStream (${error.message}); start nats-server with -js`);
+      process.exit(1);
+    });
+  ' "$1")
+}
+
 setup_nats() {
-  local url="${NATS_URL:-nats://127.0.0.1:4222}" host port
-  url="${url%%,*}" # a list of servers: the first one decides
+  local full="${NATS_URL:-nats://127.0.0.1:4222}" url host port
+  url="${full%%,*}" # a list of servers: the first one decides
   read -r host port < <(setup_host_port "$url" 4222) || return 1
-  if setup_port_open "$host" "$port"; then return 0; fi
+  if setup_port_open "$host" "$port"; then
+    setup_check_jetstream "$full"
+    return
+  fi
   setup_is_local "$host" || { setup_fail "no NATS answers at $host:$port (NATS_URL)"; return 1; }
   setup_log "no NATS at $host:$port: starting a private nats-server (JetStream) in .data/nats"
   local bin
   bin=$(command -v nats-server 2>/dev/null || { [ -x /usr/sbin/nats-server ] && echo /usr/sbin/nats-server; } || { [ -x /usr/bin/nats-server ] && echo /usr/bin/nats-server; })
   if [ -z "$bin" ]; then
     setup_apt_install nats-server || return 1
-    if setup_port_open "$host" "$port"; then return 0; fi
+    # the Debian package may have started its own server on the default port
+    if setup_port_open "$host" "$port"; then
+      setup_check_jetstream "$full"
+      return
+    fi
     bin=$(command -v nats-server 2>/dev/null || echo /usr/sbin/nats-server)
   fi
   setup_run mkdir -p "$RTM_DATA/nats" || return 1
@@ -169,7 +195,7 @@ setup_nats() {
   # setsid + nohup: it outlives this shell, like the Postgres instance
   setsid nohup "$bin" -a 127.0.0.1 -p "$port" -js -sd "$RTM_DATA/nats" -P "$RTM_DATA/nats/nats.pid" \
     -l "$RTM_DATA/nats/server.log" </dev/null >/dev/null 2>&1 &
-  setup_wait_port "$host" "$port" nats-server
+  setup_wait_port "$host" "$port" nats-server && setup_check_jetstream "$full"
 }
 
 setup_migrate() {
