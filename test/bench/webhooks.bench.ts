@@ -5,6 +5,8 @@
  *
  *   noop drain      20,000 no-op jobs queued, then a runner started: jobs/s until all ran
  *   noop latency    add_job at RATE/s for LATENCY_MS: add → task start
+ *   HTTP ceiling    the receiver driven directly by undici for 3 s (what loopback HTTP
+ *                   alone allows on this machine)
  *   deliveries/s    N events recorded through enqueueWebhookEvents (batches of 50 from 8
  *                   concurrent transactions, as channel-node partitions do), one dispatcher, receiver answering 200 at once:
  *                   first enqueue → last event received
@@ -130,6 +132,25 @@ async function main() {
   const port = (receiver.address() as AddressInfo).port;
   await call('PUT', '/v1/config', { webhooks: { url: `http://127.0.0.1:${port}/hooks` } });
 
+  // the HTTP ceiling: the same receiver driven by a plain undici client (64 in flight, keep-alive)
+  const direct = new HttpPool(`http://127.0.0.1:${port}`, { connections: 64 });
+  const directBody = JSON.stringify({ id: 'ceiling', data: { text: 'x'.repeat(200) } });
+  let directCount = 0;
+  const directEnd = performance.now() + 3_000;
+  const directStart = performance.now();
+  await Promise.all(
+    Array.from({ length: 64 }, async () => {
+      while (performance.now() < directEnd) {
+        const res = await direct.request({ method: 'POST', path: '/hooks', body: directBody, headers: { 'content-type': 'application/json' } });
+        await res.body.dump();
+        directCount++;
+      }
+    }),
+  );
+  const directPerSecond = directCount / ((performance.now() - directStart) / 1000);
+  await direct.close();
+  received.clear();
+
   // deliveries/s: the enqueue path of the channel-node, batches of 50
   const events: WebhookEventInput[] = Array.from({ length: DELIVERIES }, (_, i) => ({
     environmentId: tenant.environmentId,
@@ -188,6 +209,7 @@ async function main() {
     `| throughput | ${f(deliveriesPerSecond)} deliveries/s (${DELIVERIES} events, enqueued in ${f(enqueuedMs)} ms) | ${f(noopPerSecond)} jobs/s (${NOOP_JOBS} jobs) | ${(deliveriesPerSecond / noopPerSecond).toFixed(3)} |`,
     `| latency p50 | ${f(hook.p50)} ms publish→webhook (${hook.n} msgs at ${RATE}/s) | ${f(noop.p50)} ms add_job→run (${noop.n} jobs at ${RATE}/s) | ${(hook.p50 / Math.max(1, noop.p50)).toFixed(2)} |`,
     `| latency p99 | ${f(hook.p99)} ms | ${f(noop.p99)} ms | ${(hook.p99 / Math.max(1, noop.p99)).toFixed(2)} |`,
+    `| HTTP ceiling: undici → the same receiver, 64 in flight, no database | ${f(directPerSecond)} req/s | | ${(deliveriesPerSecond / directPerSecond).toFixed(3)} |`,
     `| publish (HTTP 201) p50 / p99 | ${f(publish.p50)} / ${f(publish.p99)} ms${publishErrors ? ` (${publishErrors} publishes failed)` : ''} | | |`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
