@@ -1,0 +1,27 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startCluster } from './helpers/cluster.ts';
+import { client } from './helpers/http.ts';
+import { enqueue, eventually, publishedEvent, startReceiver } from './helpers/webhook-receiver.ts';
+
+test('webhooks - pending deliveries whose jobs were lost are re-enqueued by the reconciler', async (t) => {
+  const cluster = await startCluster(t, { gateways: 1 });
+  const env = await cluster.createEnvironment();
+  const api = client(cluster.gateways[0]!.controlUrl, env.secretKey);
+  const receiver = await startReceiver(t);
+  assert.equal((await api.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
+
+  const events = Array.from({ length: 10 }, (_, i) => publishedEvent(env.environmentId, `lost-${i}`));
+  assert.equal(await enqueue(cluster.db.pool, events, 5), 10);
+  // lose every job (as if a queue were wiped): only the ledger still knows about the deliveries
+  const jobs = await cluster.db.pool.query<{ id: string }>('select id from graphile_worker.jobs');
+  assert.equal(jobs.rows.length, 2);
+  await cluster.db.pool.query('select graphile_worker.permanently_fail_jobs($1::bigint[], $2)', [
+    jobs.rows.map((row) => row.id),
+    'lost on purpose',
+  ]);
+
+  await cluster.start('dispatcher', { WEBHOOK_STALE_AFTER: '1s' });
+  await receiver.waitFor((r) => new Set(r.map((x) => JSON.parse(x.raw.toString('utf8')).id)).size === 10, 'all 10');
+  await eventually(async () => (await api.get('/v1/webhooks/deliveries?status=delivered')).body.data.length === 10);
+});
