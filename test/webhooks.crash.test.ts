@@ -71,6 +71,18 @@ test('webhooks - kill -9 of a dispatcher and of a channel-node under load loses 
     t.diagnostic(`every event arrived ${Date.now() - dispatcherKilledAt} ms after the dispatcher was killed`);
     const received = new Set(receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')).id as string));
     assert.deepEqual(received, expected);
+    // never sent twice at once: a repeat (after a crash) starts after the earlier one was answered
+    const arrivals = new Map<string, number[]>();
+    for (const r of receiver.received) {
+      const id = JSON.parse(r.raw.toString('utf8')).id as string;
+      (arrivals.get(id) ?? arrivals.set(id, []).get(id)!).push(r.at);
+    }
+    const repeats = [...arrivals.values()].filter((times) => times.length > 1);
+    t.diagnostic(`${repeats.length} events were delivered more than once (at-least-once, after the crash)`);
+    for (const times of repeats) {
+      const sorted = times.sort((x, y) => x - y);
+      for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i]! - sorted[i - 1]! >= 50, `overlapping sends: ${sorted.join(', ')}`);
+    }
     await eventually(async () => {
       const { rows } = await cluster.db.pool.query(
         `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered'`,
