@@ -103,7 +103,10 @@ interface Result {
   p99: number;
 }
 
+const ONLY = process.env.BENCH_CASES?.split(',');
+
 async function load(name: string, url: string, headers: Record<string, string>, channelOf: () => string): Promise<Result> {
+  if (ONLY && !ONLY.some((c) => name.includes(c))) return { name, ok: 0, errors: 0, perSecond: 0, p50: 0, p99: 0 };
   const http = new HttpPool(url, { connections: CLIENTS, pipelining: 1 });
   const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
   let ok = 0;
@@ -164,7 +167,8 @@ async function main(): Promise<void> {
   try {
     const env = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'publish' });
     const common = { DATABASE_URL: db.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_PREFIX: `bench${process.pid}` };
-    const [gateway, node] = await Promise.all([startProcess('gateway', common), startProcess('channel-node', common)]);
+    const lanes: Record<string, string> = process.env.COMMIT_LANES ? { COMMIT_LANES: process.env.COMMIT_LANES } : {};
+    const [gateway, node] = await Promise.all([startProcess('gateway', common), startProcess('channel-node', { ...common, ...lanes })]);
     processes.push(gateway, node);
     await Promise.all([waitReady(gateway), waitReady(node)]);
     const bare = await startBaseline('bare', db.url);

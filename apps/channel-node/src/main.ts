@@ -12,7 +12,7 @@ const name = config.NODE_NAME ?? `channel-node-${process.pid}`;
 const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'channel-node');
 // a few connections suffice: each actor holds one only for its commit, and this machine class has 2 cores
-const pool = createPool(config.DATABASE_URL, { max: 8, name });
+const pool = createPool(config.DATABASE_URL, { max: config.COMMIT_LANES + 2, name });
 const nc = await connectBus(config.NATS_URL, name);
 const subjectsOf = subjects(config.NATS_PREFIX);
 
@@ -37,8 +37,8 @@ const actorMetrics = {
   }),
 };
 
-// two lanes: while one merged transaction commits, the next one gathers what arrives meanwhile
-const committer = new NodeCommitter(pool, { maxCommands: config.MAX_BATCH * 4, lanes: 2 });
+// several lanes: while merged transactions commit, the next one gathers what arrives meanwhile
+const committer = new NodeCommitter(pool, { maxCommands: config.MAX_BATCH * 4, lanes: config.COMMIT_LANES });
 const actors = new Map<number, PartitionActor>();
 const ownership = new PartitionOwnership({
   databaseUrl: config.DATABASE_URL,

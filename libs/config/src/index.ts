@@ -65,6 +65,8 @@ const channelNode = base.extend({
   REBALANCE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** Most commands one group commit takes from a partition's mailbox. */
   MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Merged transactions a channel-node runs at once (node-committer.ts). */
+  COMMIT_LANES: z.coerce.number().int().min(1).max(64).default(2),
 });
 
 const dispatcher = base.extend({
