@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Logger as WorkerLogger, run, type Runner, type WorkerEvents } from 'graphile-worker';
+import { Logger as WorkerLogger, run, type WorkerEvents } from 'graphile-worker';
 import type { DispatcherConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
@@ -13,12 +13,24 @@ import { pruneWebhooks } from './tasks/prune-webhooks.ts';
 /** How often a worker looks for jobs whose `run_at` has come (retries are scheduled jobs). */
 const POLL_INTERVAL_MS = 500;
 
+/** The runners of a dispatcher, stopped together. */
+export interface Workers {
+  /** Settles when either runner stops. */
+  promise: Promise<void>;
+  stop(): Promise<void>;
+}
+
 /**
- * The graphile-worker runner of a dispatcher, tuned per PERF-NOTES: a local queue of 200 jobs
+ * The graphile-worker runners of a dispatcher, tuned per PERF-NOTES: a local queue of 200 jobs
  * (fetched and locked in one query) and completions written at once in batches, which is what
  * lifts the drain from ~2.5k to ~20k jobs/s. Retries are ours (`deliver_webhook` jobs with
  * `run_at`), not graphile-worker's backoff, which only covers a task that could not write the
  * ledger. Retention runs from cron every 15 minutes and once at start.
+ *
+ * Two runners, each with WORKER_CONCURRENCY slots: one for first attempts (`deliver_webhooks`
+ * batches) and retention, one for retries (`deliver_webhook`). A retry holds its slot for as
+ * long as its attempt takes, so an endpoint that hangs with many retries due can fill the retry
+ * slots, but never delays anyone's first attempt.
  */
 export async function buildWorker(deps: {
   config: DispatcherConfig;
@@ -26,7 +38,7 @@ export async function buildWorker(deps: {
   log: Logger;
   deliverer: Deliverer;
   recovery: WorkerRecovery;
-}): Promise<Runner> {
+}): Promise<Workers> {
   const { config, pool, log, deliverer, recovery } = deps;
   const events: WorkerEvents = new EventEmitter();
   events.on('pool:create', ({ workerPool }) => {
@@ -39,19 +51,13 @@ export async function buildWorker(deps: {
     else if (level === 'info') workerLog.info(meta ?? {}, message);
     else workerLog.debug(meta ?? {}, message);
   });
-  const runner = await run({
+  const common = {
     pgPool: pool,
     concurrency: config.WORKER_CONCURRENCY,
     noHandleSignals: true,
     pollInterval: POLL_INTERVAL_MS,
     logger,
     events,
-    taskList: {
-      [DELIVER_BATCH_TASK]: deliverWebhooks(deliverer),
-      [DELIVER_ONE_TASK]: deliverWebhook(deliverer),
-      [PRUNE_TASK]: pruneWebhooks(pool, config.WEBHOOK_RETENTION, log),
-    },
-    crontab: `*/15 * * * * ${PRUNE_TASK}\n`,
     preset: {
       worker: {
         localQueue: { size: 200 },
@@ -59,7 +65,21 @@ export async function buildWorker(deps: {
         failJobBatchDelay: 0,
       },
     },
+  };
+  const first = await run({
+    ...common,
+    taskList: {
+      [DELIVER_BATCH_TASK]: deliverWebhooks(deliverer),
+      [PRUNE_TASK]: pruneWebhooks(pool, config.WEBHOOK_RETENTION, log),
+    },
+    crontab: `*/15 * * * * ${PRUNE_TASK}\n`,
   });
-  await runner.addJob(PRUNE_TASK, {}, { jobKey: PRUNE_TASK });
-  return runner;
+  const retries = await run({ ...common, taskList: { [DELIVER_ONE_TASK]: deliverWebhook(deliverer) } });
+  await first.addJob(PRUNE_TASK, {}, { jobKey: PRUNE_TASK });
+  return {
+    promise: Promise.race([first.promise, retries.promise]),
+    async stop() {
+      await Promise.all([first.stop(), retries.stop()]);
+    },
+  };
 }

@@ -26,8 +26,8 @@ const recovery = new WorkerRecovery({
 
 let draining = false;
 let workerStopped = false;
-const runner = await buildWorker({ config, pool, log, deliverer, recovery });
-runner.promise.then(
+const workers = await buildWorker({ config, pool, log, deliverer, recovery });
+workers.promise.then(
   () => {
     workerStopped = true;
   },
@@ -55,7 +55,7 @@ onShutdown(log, async () => {
   // chunks being sent finish and are recorded, the rest of their batches are handed back as new
   // jobs, and jobs only queued locally go back to the table
   deliverer.drain();
-  await runner.stop();
+  await workers.stop();
   await recovery.stop();
   await sender.close();
   await nc.drain();
