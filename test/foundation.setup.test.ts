@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** Runs functions of scripts/setup.sh in a throwaway bash, in dry-run mode (nothing installed or started). */
+function setup(calls: string, env: Record<string, string>) {
+  const result = spawnSync('bash', ['-c', `source scripts/setup.sh; ${calls}`], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SETUP_DRY_RUN: '1', ...env },
+    encoding: 'utf8',
+  });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** A port nothing listens on (bound, then released). */
+async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test('setup - with nothing at the configured addresses it starts private Postgres and NATS instances', async () => {
+  const [pgPort, natsPort] = [await unusedPort(), await unusedPort()];
+  const { code, output } = setup('setup_postgres && setup_nats && echo DONE', {
+    DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/rtm`,
+    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+  });
+  assert.equal(code, 0, output);
+  assert.match(output, new RegExp(`no Postgres at 127\\.0\\.0\\.1:${pgPort}: starting a private instance`));
+  assert.match(output, /initdb -D \S+\/postgres -U postgres --auth=trust/);
+  assert.match(output, new RegExp(`pg_ctl start -w -D \\S+/postgres .*-p ${pgPort} -c listen_addresses=127\\.0\\.0\\.1`));
+  assert.match(output, new RegExp(`nats-server -a 127\\.0\\.0\\.1 -p ${natsPort} -js -sd \\S+/\\.data/nats`));
+  assert.match(output, /DONE/);
+});
+
+test('setup - services that answer are used as they are; a remote address that does not answer is an error', () => {
+  // this machine's Postgres and NATS answer at the defaults: nothing to do (and JetStream is checked)
+  const running = setup('setup_postgres && setup_nats && echo DONE', {
+    DATABASE_URL: `${process.env.TEST_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432'}/rtm`,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  });
+  assert.equal(running.code, 0, running.output);
+  assert.equal(running.output.trim(), 'DONE');
+
+  const remote = setup('setup_postgres', { DATABASE_URL: 'postgres://postgres@db.example.invalid:5432/rtm' });
+  assert.equal(remote.code, 1);
+  assert.match(remote.output, /no Postgres answers at db\.example\.invalid:5432 \(DATABASE_URL\)/);
+  const remoteNats = setup('setup_nats', { NATS_URL: 'nats://nats.example.invalid:4222' });
+  assert.equal(remoteNats.code, 1);
+  assert.match(remoteNats.output, /no NATS answers at nats\.example\.invalid:4222 \(NATS_URL\)/);
+});
