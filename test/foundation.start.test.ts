@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,12 +63,21 @@ const alive = (pid: number) => {
   }
 };
 
-/** The supervised service processes of a supervisor (tsx may have an esbuild child too). */
+/** The supervised service processes of a supervisor (tsx may have an esbuild child too), from /proc. */
 const childrenOf = (pid: number) =>
-  execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => /apps\/[a-z-]+\/src\/main\.ts/.test(line))
-    .map((line) => Number.parseInt(line.trim(), 10));
+  readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        return ppid === pid && /apps\/[a-z-]+\/src\/main\.ts/.test(args);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
 
 test('start - formatLogLine turns pino JSON into prefixed readable lines', () => {
   const line = JSON.stringify({ level: 40, time: '2026-01-01T12:00:01.000Z', node: 'gateway', msg: 'slow query', ms: 250, table: 'messages', note: 'two words' });
