@@ -96,14 +96,18 @@ function banner(environment: CreatedEnvironment, created: boolean, controlPort: 
   ].join('\n');
 }
 
-let signals = 0;
+// A Ctrl-C under `npm start` arrives twice (from the terminal and forwarded by npm): signals
+// within a second of the first are the same request; a later one means "stop waiting".
+let firstSignalAt = 0;
 const shutdown = (signal: string) => {
-  signals += 1;
-  if (signals > 1) {
+  const now = Date.now();
+  if (firstSignalAt !== 0 && now - firstSignalAt < 1_000) return;
+  if (firstSignalAt !== 0) {
     process.stdout.write(`[start] ${signal} again: killing\n`);
     supervisor.killAll();
     process.exit(1);
   }
+  firstSignalAt = now;
   process.stdout.write(`[start] ${signal}: stopping (SIGTERM to every process, waiting for them to drain)\n`);
   void supervisor.stop(0);
 };

@@ -145,14 +145,17 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     for (const pid of children) assert.ok(!alive(pid), `child ${pid} still running`);
   });
 
-  await t.test('a second start shows the same environment and keys from the state file', async () => {
+  await t.test('a second start shows the same environment and keys; a doubled Ctrl-C still stops cleanly', async () => {
     const second = startSupervisor(env, ['gateway', '--state-file', stateFile]);
     running.push(second.child);
     const again = (await second.waitFor(/secret key\s+(sk_\S+)/))[1];
     assert.equal(again, secretKey);
     assert.ok(!second.lines.some((l) => l.includes('dev environment created')));
+    // Ctrl-C under npm arrives twice at once (terminal + npm's forwarding): still one clean stop
+    second.child.kill('SIGINT');
     second.child.kill('SIGINT');
     assert.equal(await second.exited, 0);
+    assert.ok(second.lines.some((l) => /\[gateway\].*INFO  stopped/.test(l)), 'the gateway drained');
   });
 
   await t.test('a bad configuration variable stops npm start with a message naming it', async () => {
