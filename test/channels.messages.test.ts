@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken } from './helpers/http.ts';
+import { connectBus, decodeJson, subjects } from '@rtm/bus';
 
 test('channels - publish, history, idempotency, ephemeral, retraction, `to` and bad input over HTTP', async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
@@ -130,6 +131,32 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
         ['carol', 'mention', sent.body.id, 1, 'alice', 'mentions'],
       ],
     );
+  });
+
+  await t.test('after commit: mention notifications go to the user subject, log events to the environment log', async () => {
+    const nc = await connectBus(cluster.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test');
+    t.after(() => nc.close());
+    const names = subjects(cluster.prefix);
+    const inbox = nc.subscribe(names.user(env.environmentId, 'dave.d@x'), { max: 1 });
+    const logs = nc.subscribe(names.logs(env.environmentId));
+    await nc.flush();
+    const sent = await alice.post('/v1/channels/live.mentions/messages', { content: { text: 'hi' }, mentions: ['dave.d@x'] });
+    await alice.delete(`/v1/channels/live.mentions/messages/${sent.body.id}`);
+    for await (const msg of inbox) {
+      const frame = decodeJson<any>(msg.data);
+      assert.equal(frame.op, 'notification');
+      assert.equal(frame.type, 'mention');
+      assert.match(frame.id, /^ntf_/);
+      assert.deepEqual(frame.payload, { channelId: 'live.mentions', messageId: sent.body.id, seq: 1, senderId: 'alice' });
+    }
+    const events: string[] = [];
+    for await (const msg of logs) {
+      const frame = decodeJson<any>(msg.data);
+      if (frame.data?.channelId !== 'live.mentions') continue;
+      events.push(`${frame.level}:${frame.event}`);
+      if (frame.event === 'message.retracted') break;
+    }
+    assert.deepEqual(events, ['info:message.published', 'info:message.retracted']);
   });
 
   await t.test('persisted publishes and retractions become webhook deliveries; ephemeral ones do not', async () => {
