@@ -219,6 +219,17 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     sock.close();
   });
 
+  await t.test('frames sent before ready are handled after it, in order', async () => {
+    const sock = open('early', 'carol', 0);
+    await new Promise((resolve) => sock.ws.once('open', resolve));
+    for (let i = 1; i <= 5; i++) sock.send({ op: 'publish', ref: i, content: { i } });
+    await sock.take((f) => f.op === 'ready');
+    const acks = [];
+    for (let i = 1; i <= 5; i++) acks.push(await sock.take((f) => f.op === 'ack'));
+    assert.deepEqual(acks.map((a) => [a.ref, a.seq]), [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    sock.close();
+  });
+
   await t.test('refusals close with the contract code', async () => {
     const noToken = new Sock(`${wsUrl}/v1/channels/x`);
     assert.equal((await noToken.closed).code, 4401);

@@ -50,7 +50,7 @@ class ChannelConnection implements FeedMember {
   private feed: ChannelFeed | undefined;
   /** Live frames held back while replaying; null once live. */
   private held: [string, Frame][] | null = [];
-  private early: RawData[] | null = [];
+  private early: [RawData, boolean][] | null = [];
   private closed = false;
   private opened = false;
   alive = true;
@@ -82,7 +82,7 @@ class ChannelConnection implements FeedMember {
     socket.on('message', (data, isBinary) => {
       if (this.early) {
         if (this.early.length >= MAX_EARLY_FRAMES) return this.close(CLOSE.rateLimited, 'too many frames before ready');
-        this.early.push(data);
+        this.early.push([data, isBinary]);
         return;
       }
       void this.onFrame(data, isBinary);
@@ -142,9 +142,13 @@ class ChannelConnection implements FeedMember {
         userId: this.userId,
         socketId: this.socketId,
       });
+      // frames that arrive while the early ones are handled queue behind them, in order
       const early = this.early ?? [];
+      while (early.length > 0 && !this.closed) {
+        const [data, isBinary] = early.shift()!;
+        await this.onFrame(data, isBinary);
+      }
       this.early = null;
-      for (const data of early) await this.onFrame(data, false);
     } catch (error) {
       const serviceError = isServiceError(error) ? error : new ServiceError('unavailable', 'could not open the channel');
       if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'channel socket open failed');
