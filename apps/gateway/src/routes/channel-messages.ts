@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { ServiceError } from '@rtm/errors';
 import {
   ChannelParams,
@@ -37,6 +38,33 @@ function checkContent(content: unknown): void {
   if (jsonSize(content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
 }
 
+/** Hands a publish to the channel's owner; the 201 body, or the 202 body of an ephemeral message. */
+async function publish(
+  deps: GatewayDeps,
+  environmentId: string,
+  channelId: string,
+  body: z.infer<typeof PublishBody>,
+  kind: 'server' | 'user',
+  sender: { id: string; anon: boolean },
+): Promise<{ id: string; seq: number; timestamp: number } | { id: string; ephemeral: true }> {
+  checkContent(body.content);
+  const result = await sendCommand(deps, {
+    op: 'publish',
+    environmentId,
+    channelId,
+    type: body.type ?? 'message',
+    kind,
+    content: body.content,
+    sender,
+    to: body.to,
+    mentions: body.mentions,
+    ephemeral: body.ephemeral ?? false,
+    idempotencyKey: body.idempotencyKey,
+  });
+  if (result.ephemeral) return { id: result.id, ephemeral: true };
+  return { id: result.id, seq: result.seq, timestamp: result.timestamp };
+}
+
 /** Resolves the environment, and for users checks access to the channel. */
 async function caller(deps: GatewayDeps, host: Host, request: FastifyRequest, channelId: string, action: 'read' | 'publish') {
   if (host === 'control') return { environmentId: keyAuth(request).environmentId, user: undefined };
@@ -68,23 +96,9 @@ function messageRoutes(host: Host) {
         },
         async (request, reply) => {
           const { environmentId } = keyAuth(request);
-          const body = request.body;
-          checkContent(body.content);
-          const result = await sendCommand(deps, {
-            op: 'publish',
-            environmentId,
-            channelId: request.params.channelId,
-            type: body.type ?? 'message',
-            kind: 'server',
-            content: body.content,
-            sender: { id: body.senderId ?? 'server', anon: false },
-            to: body.to,
-            mentions: body.mentions,
-            ephemeral: body.ephemeral ?? false,
-            idempotencyKey: body.idempotencyKey,
-          });
-          if (result.ephemeral) return reply.code(202).send({ id: result.id, ephemeral: true });
-          return reply.code(201).send({ id: result.id, seq: result.seq, timestamp: result.timestamp });
+          const sender = { id: request.body.senderId ?? 'server', anon: false };
+          const result = await publish(deps, environmentId, request.params.channelId, request.body, 'server', sender);
+          return 'seq' in result ? reply.code(201).send(result) : reply.code(202).send(result);
         },
       );
     } else {
@@ -104,23 +118,9 @@ function messageRoutes(host: Host) {
         },
         async (request, reply) => {
           const { user } = await caller(deps, host, request, request.params.channelId, 'publish');
-          const body = request.body;
-          checkContent(body.content);
-          const result = await sendCommand(deps, {
-            op: 'publish',
-            environmentId: user!.environmentId,
-            channelId: request.params.channelId,
-            type: body.type ?? 'message',
-            kind: 'user',
-            content: body.content,
-            sender: { id: user!.userId, anon: user!.anon },
-            to: body.to,
-            mentions: body.mentions,
-            ephemeral: body.ephemeral ?? false,
-            idempotencyKey: body.idempotencyKey,
-          });
-          if (result.ephemeral) return reply.code(202).send({ id: result.id, ephemeral: true });
-          return reply.code(201).send({ id: result.id, seq: result.seq, timestamp: result.timestamp });
+          const sender = { id: user!.userId, anon: user!.anon };
+          const result = await publish(deps, user!.environmentId, request.params.channelId, request.body, 'user', sender);
+          return 'seq' in result ? reply.code(201).send(result) : reply.code(202).send(result);
         },
       );
     }

@@ -26,9 +26,8 @@ import { authenticateUser } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
 import { readInbox, type NotificationFrame } from '../inbox/inbox-store.ts';
 import { sessionsOf } from '../sessions/sessions.ts';
-import { SocketLink } from '../sessions/socket-link.ts';
 import { MAX_FRAME_BYTES } from '../http/public-app.ts';
-import { sessionMetricsOf } from '../sessions/session-metrics.ts';
+import { linkAcceptor } from '../sessions/accept-link.ts';
 
 const REPLAY_PAGE = 500;
 
@@ -37,12 +36,7 @@ const ClientFrame = z.object({ op: z.literal('ping') }).passthrough();
 export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
   const sessions = sessionsOf(deps);
 
-  // draining: every socket is told to reconnect elsewhere (and resume with `since`)
-  const live = new Set<SocketLink>();
-  const open = sessionMetricsOf(deps.metrics).sockets.labels('inbox');
-  app.addHook('preClose', async () => {
-    for (const link of live) link.close(CLOSE.unavailable, 'gateway draining');
-  });
+  const accept = linkAcceptor(app, deps, 'inbox');
 
   app.get(
     '/inbox',
@@ -52,16 +46,7 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
       schema: { hide: true },
     },
     (socket: WebSocket, request: FastifyRequest) => {
-      const link = new SocketLink(socket, {
-        bufferLimit: deps.config.SOCKET_BUFFER_LIMIT,
-        heartbeatMs: deps.config.HEARTBEAT_MS,
-      });
-      live.add(link);
-      open.inc();
-      socket.once('close', () => {
-        live.delete(link);
-        open.dec();
-      });
+      const link = accept(socket);
       let handle: SocketHandle | undefined;
       let unsubscribe: (() => void) | undefined;
 

@@ -15,8 +15,7 @@ import { decodeText, publishLog, type Subscription } from '@rtm/bus';
 import { CLOSE } from '@rtm/errors';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { SocketLink } from '../sessions/socket-link.ts';
-import { sessionMetricsOf } from '../sessions/session-metrics.ts';
+import { linkAcceptor } from '../sessions/accept-link.ts';
 
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -27,12 +26,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
 }
 
 export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
-  // draining: every socket is told to reconnect elsewhere (and resume with `since`)
-  const live = new Set<SocketLink>();
-  const open = sessionMetricsOf(deps.metrics).sockets.labels('logs');
-  app.addHook('preClose', async () => {
-    for (const link of live) link.close(CLOSE.unavailable, 'gateway draining');
-  });
+  const accept = linkAcceptor(app, deps, 'logs');
 
   app.get(
     '/v1/environments/:envId/logs',
@@ -42,16 +36,7 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
       schema: { hide: true },
     },
     (socket: WebSocket, request: FastifyRequest) => {
-      const link = new SocketLink(socket, {
-        bufferLimit: deps.config.SOCKET_BUFFER_LIMIT,
-        heartbeatMs: deps.config.HEARTBEAT_MS,
-      });
-      live.add(link);
-      open.inc();
-      socket.once('close', () => {
-        live.delete(link);
-        open.dec();
-      });
+      const link = accept(socket);
       const envId = (request.params as { envId?: string }).envId ?? '';
       let subscription: Subscription | undefined;
       let expiry: NodeJS.Timeout | undefined;
