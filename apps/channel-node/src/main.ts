@@ -1,8 +1,8 @@
 import { Counter, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
-import { createPool } from '@rtm/db';
+import { createPool, migrate } from '@rtm/db';
 import { connectBus, subjects } from '@rtm/bus';
-import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
+import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { PartitionActor } from './partition-actor.ts';
 import { PartitionOwnership } from './partition-ownership.ts';
 import { NodeCommitter } from './node-committer.ts';
@@ -13,7 +13,9 @@ const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'channel-node');
 // a few connections suffice: each actor holds one only for its commit, and this machine class has 2 cores
 const pool = createPool(config.DATABASE_URL, { max: config.COMMIT_LANES + 2, name });
-const nc = await connectBus(config.NATS_URL, name);
+// migrations are applied at start by every process (safe concurrently: an advisory lock)
+await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
+const nc = await orExit(log, `cannot connect to NATS at ${config.NATS_URL}`, connectBus(config.NATS_URL, name));
 const subjectsOf = subjects(config.NATS_PREFIX);
 
 const actorMetrics = {
@@ -74,8 +76,7 @@ const internal = createInternalServer({
   registry: metrics,
   isDraining: () => draining,
   checks: [
-    { name: 'postgres', check: () => pool.query('select 1') },
-    { name: 'nats', check: () => nc.flush() },
+    ...dependencyChecks(pool, nc),
   ],
 });
 

@@ -1,7 +1,7 @@
 import { configOrExit, loadDispatcherConfig } from '@rtm/config';
-import { createPool } from '@rtm/db';
+import { createPool, migrate } from '@rtm/db';
 import { connectBus, subjects } from '@rtm/bus';
-import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
+import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { Deliverer } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
@@ -14,7 +14,9 @@ const metrics = createMetrics(name, 'dispatcher');
 // graphile-worker's own queries, the tasks' short ledger statements, the liveness connection;
 // kept small so several dispatchers fit in Postgres's default 100 connections
 const pool = createPool(config.DATABASE_URL, { max: Math.min(20, config.WORKER_CONCURRENCY + 4), name });
-const nc = await connectBus(config.NATS_URL, name);
+// migrations are applied at start by every process (safe concurrently: an advisory lock)
+await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
+const nc = await orExit(log, `cannot connect to NATS at ${config.NATS_URL}`, connectBus(config.NATS_URL, name));
 const sender = new WebhookSender(config.WEBHOOK_TIMEOUT_MS);
 const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender });
 const recovery = new WorkerRecovery({
@@ -42,8 +44,7 @@ const internal = createInternalServer({
   registry: metrics,
   isDraining: () => draining,
   checks: [
-    { name: 'postgres', check: () => pool.query('select 1') },
-    { name: 'nats', check: () => nc.flush() },
+    ...dependencyChecks(pool, nc),
     { name: 'worker', check: async () => { if (workerStopped) throw new Error('worker pool stopped'); } },
   ],
 });

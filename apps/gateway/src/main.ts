@@ -1,7 +1,7 @@
 import { configOrExit, loadGatewayConfig } from '@rtm/config';
 import { createPool, migrate } from '@rtm/db';
 import { connectBus } from '@rtm/bus';
-import { announce, createInternalServer, createLogger, createMetrics, listen, onShutdown } from '@rtm/ops';
+import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { buildGateway } from './build-gateway.ts';
 import { createGatewayDeps } from './deps.ts';
 
@@ -11,17 +11,8 @@ const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'gateway');
 const pool = createPool(config.DATABASE_URL, { max: 20, name });
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
-await migrate(pool).catch((error: unknown) => {
-  const where = new URL(config.DATABASE_URL);
-  where.password = '';
-  log.fatal({ err: error }, `cannot migrate the database at ${where.toString()}`);
-  process.exit(1);
-});
-const nc = await connectBus(config.NATS_URL, name).catch((error: unknown) => {
-  // a supervisor (npm start, systemd) restarts us; say plainly what is missing
-  log.fatal({ err: error }, `cannot connect to NATS at ${config.NATS_URL}`);
-  process.exit(1);
-});
+await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
+const nc = await orExit(log, `cannot connect to NATS at ${config.NATS_URL}`, connectBus(config.NATS_URL, name));
 const deps = createGatewayDeps({ config, pool, nc, log, metrics });
 
 // a revoked key, removed origin or retired signing key: every gateway forgets at once
@@ -33,19 +24,17 @@ const internal = createInternalServer({
   registry: metrics,
   isDraining: () => draining,
   checks: [
-    { name: 'postgres', check: () => pool.query('select 1') },
-    { name: 'nats', check: () => nc.flush() },
+    ...dependencyChecks(pool, nc),
   ],
 });
 
 // a port already taken is an operator error: name the variable instead of a stack trace
-const orExit = <T>(variable: string, port: number) => (error: unknown): T => {
-  log.fatal({ err: error }, `cannot listen on ${variable}=${port}: ${(error as Error).message}`);
-  process.exit(1);
-};
-const controlPort = (await gateway.control.listen({ port: config.CONTROL_PORT, host: '0.0.0.0' }).catch(orExit<string>('CONTROL_PORT', config.CONTROL_PORT)), gateway.control.server.address());
-const realtimePort = (await gateway.realtime.listen({ port: config.REALTIME_PORT, host: '0.0.0.0' }).catch(orExit<string>('REALTIME_PORT', config.REALTIME_PORT)), gateway.realtime.server.address());
-const internalPort = await listen(internal, config.INTERNAL_PORT).catch(orExit<number>('INTERNAL_PORT', config.INTERNAL_PORT));
+const listenOn = (variable: string, port: number) => `cannot listen on ${variable}=${port}`;
+await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: '0.0.0.0' }));
+await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: '0.0.0.0' }));
+const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT));
+const controlPort = gateway.control.server.address();
+const realtimePort = gateway.realtime.server.address();
 announce({
   kind: 'gateway',
   node: name,

@@ -92,3 +92,14 @@ export async function listen(server: Server, port: number, host = '0.0.0.0'): Pr
   const address = server.address();
   return typeof address === 'object' && address ? address.port : port;
 }
+
+/** The readiness checks every process shares: Postgres answers a query, NATS a round trip. */
+export function dependencyChecks(
+  pool: { query(text: string): Promise<unknown> },
+  nc: { flush(): Promise<void> },
+): ReadinessCheck[] {
+  return [
+    { name: 'postgres', check: () => pool.query('select 1') },
+    { name: 'nats', check: () => nc.flush() },
+  ];
+}

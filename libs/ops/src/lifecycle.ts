@@ -34,3 +34,27 @@ export function onShutdown(log: Logger, drain: () => Promise<void>, timeoutMs = 
 export function announce(info: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ msg: 'listening', ...info })}\n`);
 }
+
+/**
+ * Awaits a start-up step (migrations, the NATS connection); if it fails, logs `what` plainly and
+ * exits 1, so a supervisor (npm start, systemd) restarts the process with the cause in its log.
+ */
+export async function orExit<T>(log: Logger, what: string, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    log.fatal({ err: error }, what);
+    process.exit(1);
+  }
+}
+
+/** A connection URL fit for a log line: the password removed. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
