@@ -32,6 +32,14 @@ export interface Workers {
  * long as its attempt takes, so an endpoint that hangs with many retries due can fill the retry
  * slots, but never delays anyone's first attempt.
  */
+// One line per finished job is the ledger's job, not the log's: at thousands of deliveries a
+// second it would cost the dispatcher more CPU than the jobs themselves.
+const PER_JOB_INFO = /^Completed task /;
+// The pool is smaller than the concurrency on purpose (Postgres allows 100 connections for all
+// processes): a delivery task holds a connection only for its two short statements, not while
+// it waits on the receiver.
+const EXPECTED_WARNING = /maxPoolSize .* smaller than concurrency/;
+
 export async function buildWorker(deps: {
   config: DispatcherConfig;
   pool: Pool;
@@ -47,8 +55,8 @@ export async function buildWorker(deps: {
   const workerLog = log.child({ component: 'graphile-worker' });
   const logger = new WorkerLogger(() => (level, message, meta) => {
     if (level === 'error') workerLog.error(meta ?? {}, message);
-    else if (level === 'warning') workerLog.warn(meta ?? {}, message);
-    else if (level === 'info') workerLog.info(meta ?? {}, message);
+    else if (level === 'warning' && !EXPECTED_WARNING.test(message)) workerLog.warn(meta ?? {}, message);
+    else if (level === 'info' && !PER_JOB_INFO.test(message)) workerLog.info(meta ?? {}, message);
     else workerLog.debug(meta ?? {}, message);
   });
   const common = {
@@ -74,7 +82,8 @@ export async function buildWorker(deps: {
     },
     crontab: `*/15 * * * * ${PRUNE_TASK}\n`,
   });
-  const retries = await run({ ...common, taskList: { [DELIVER_ONE_TASK]: deliverWebhook(deliverer) } });
+  // the cron lives in the first runner; no cron items keeps this one from looking for a crontab file
+  const retries = await run({ ...common, parsedCronItems: [], taskList: { [DELIVER_ONE_TASK]: deliverWebhook(deliverer) } });
   await first.addJob(PRUNE_TASK, {}, { jobKey: PRUNE_TASK });
   return {
     promise: Promise.race([first.promise, retries.promise]),
