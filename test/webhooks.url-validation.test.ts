@@ -50,6 +50,8 @@ const REFUSED: [string, RegExp][] = [
   ['https://[::127.0.0.1]/', /IPv4-compatible/],
   ['https://metadata.google.internal/', /\.internal/],
   ['https://service.internal./', /\.internal/],
+  ['https://service.internal../', /\.internal/],
+  ['https://localhost../', /\.localhost/],
   ['https://app.localhost/', /\.localhost/],
   ['http://localhost./', /\.localhost/],
   ['https://100.64.0.1/', /carrier-grade NAT/],

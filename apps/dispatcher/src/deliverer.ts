@@ -47,6 +47,8 @@ interface Claimed {
   url: string;
   body: string;
   attempts: number;
+  /** This claim's lease (locked_until, as Postgres prints it: exact to the microsecond). */
+  lease: string;
   secrets: { secret: string; previous_secret: string | null; rotated_at: string | null } | null;
 }
 
@@ -104,17 +106,18 @@ export class Deliverer {
       }
       const chunk = ids.slice(start, start + PARALLEL_SENDS);
       const claimed = await this.#claim(chunk);
-      if (claimed.length < chunk.length) {
-        const got = new Set(claimed.map((row) => row.id));
-        await this.#reschedule(chunk.filter((id) => !got.has(id)));
-      }
-      // one deadline for the chunk: every send of it ends within the timeout, inside the lease
+      // one deadline for the chunk, counted from the claim: every send ends within the timeout,
+      // inside the lease (and a late record is fenced off by the lease anyway)
       const deadline = new AbortController();
       setMaxListeners(PARALLEL_SENDS * 2, deadline.signal);
       const timer = setTimeout(
         () => deadline.abort(new DOMException(`timed out after ${this.#deps.config.WEBHOOK_TIMEOUT_MS} ms`, 'TimeoutError')),
         this.#deps.config.WEBHOOK_TIMEOUT_MS,
       );
+      if (claimed.length < chunk.length) {
+        const got = new Set(claimed.map((row) => row.id));
+        await this.#reschedule(chunk.filter((id) => !got.has(id)));
+      }
       const outcomes = await Promise.all(claimed.map((row) => this.#send(row, deadline.signal))).finally(() => clearTimeout(timer));
       try {
         await this.#record(outcomes);
@@ -138,6 +141,7 @@ export class Deliverer {
        update webhook_deliveries d set locked_until = now() + $2 * interval '1 millisecond'
        from due where d.id = due.id
        returning d.id, d.environment_id, d.event_id, d.event_type, d.url, d.body, d.attempts,
+         d.locked_until::text as lease,
          (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
                                       where environment_id = d.environment_id) s) as secrets`,
       [ids, this.#leaseMs],
@@ -146,17 +150,19 @@ export class Deliverer {
   }
 
   /**
-   * Deliveries this job could not claim: still pending but leased elsewhere or not yet due. Puts
-   * their job at the time the row says (a job that ran early, or a lease that may belong to a
-   * dead dispatcher, is looked at again then). Delivered or dropped ones need nothing.
+   * Deliveries this job could not claim: still pending but leased elsewhere, not yet due, or
+   * row-locked at that moment (skip locked: e.g. a retry request reading it). Puts their job at
+   * the time the row says, at least a second from now (a job that ran early, or a lease that may
+   * belong to a dead dispatcher, is looked at again then). Delivered or dropped ones need nothing.
    */
   async #reschedule(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.#deps.pool.query(
       `select graphile_worker.add_job($2, json_build_object('id', id),
-                run_at := greatest(next_attempt_at, locked_until), job_key := 'webhook:' || id)
+                run_at := greatest(next_attempt_at, locked_until, now() + interval '1 second'),
+                job_key := 'webhook:' || id)
        from webhook_deliveries
-       where id = any($1::text[]) and status = 'pending' and (next_attempt_at > now() or locked_until >= now())`,
+       where id = any($1::text[]) and status = 'pending'`,
       [ids, DELIVER_ONE_TASK],
     );
   }
@@ -187,18 +193,15 @@ export class Deliverer {
   /**
    * Writes a chunk's attempts and new states in one statement (one commit, not one per
    * delivery), and puts the retry job of each delivery that stays pending at its due time.
+   * Fenced by the lease: if this claim's lease lapsed and another dispatcher claimed the
+   * delivery since, this (stale) outcome changes nothing, so the ledger follows the newest claim.
    */
   async #record(outcomes: readonly Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
     await this.#deps.pool.query(
       `with r as (
-         select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[])
-           as r(id, n, at, status_code, error, duration_ms, status, delay)
-       ),
-       attempt as (
-         insert into webhook_attempts (delivery_id, n, at, status_code, error, duration_ms)
-         select id, n, at, status_code, error, duration_ms from r
-         on conflict do nothing
+         select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $10::timestamptz[])
+           as r(id, n, at, status_code, error, duration_ms, status, delay, lease)
        ),
        updated as (
          update webhook_deliveries d set
@@ -211,8 +214,13 @@ export class Deliverer {
            locked_until = null,
            updated_at = now()
          from r
-         where d.id = r.id and d.status = 'pending'
+         where d.id = r.id and d.status = 'pending' and d.locked_until = r.lease
          returning d.id, d.status, d.next_attempt_at
+       ),
+       attempt as (
+         insert into webhook_attempts (delivery_id, n, at, status_code, error, duration_ms)
+         select r.id, r.n, r.at, r.status_code, r.error, r.duration_ms from r join updated u on u.id = r.id
+         on conflict do nothing
        )
        select graphile_worker.add_job($9, json_build_object('id', id), run_at := next_attempt_at, job_key := 'webhook:' || id)
        from updated where status = 'pending'`,
@@ -226,6 +234,7 @@ export class Deliverer {
         outcomes.map((o) => o.status),
         outcomes.map((o) => o.delay),
         DELIVER_ONE_TASK,
+        outcomes.map((o) => o.row.lease),
       ],
     );
   }

@@ -116,7 +116,7 @@ export function checkWebhookUrl(text: string): UrlVerdict {
       return { ok: false, reason: `host ${host}${spelled} is ${refusal}${hint}` };
     }
   } else {
-    const name = host.replace(/\.$/, '');
+    const name = host.replace(/\.+$/, '');
     if (name === 'localhost' || name.endsWith('.localhost')) {
       return { ok: false, reason: `host ${host} is a .localhost name; only localhost, 127.0.0.1 or [::1] are allowed` };
     }

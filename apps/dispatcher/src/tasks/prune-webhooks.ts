@@ -15,10 +15,14 @@ export const pruneWebhooks =
     let total = 0;
     for (;;) {
       const { rowCount } = await pool.query(
-        `delete from webhook_deliveries where id in (
+        // the conditions stand outside too: a row re-queued (retry) while this runs is re-checked
+        // against them under read committed, not only against the subquery's snapshot
+        `delete from webhook_deliveries
+         where id in (
            select id from webhook_deliveries
            where status <> 'pending' and updated_at < now() - $1 * interval '1 millisecond'
-           limit $2)`,
+           limit $2)
+           and status <> 'pending' and updated_at < now() - $1 * interval '1 millisecond'`,
         [retentionMs, BATCH],
       );
       total += rowCount ?? 0;
