@@ -25,3 +25,26 @@ test('webhooks - pending deliveries whose jobs were lost are re-enqueued by the 
   await receiver.waitFor((r) => new Set(r.map((x) => JSON.parse(x.raw.toString('utf8')).id)).size === 10, 'all 10');
   await eventually(async () => (await api.get('/v1/webhooks/deliveries?status=delivered')).body.data.length === 10);
 });
+
+test('webhooks - an outcome recorded after its lease was taken over changes nothing', async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, dispatchers: 1 });
+  const env = await cluster.createEnvironment();
+  const api = client(cluster.gateways[0]!.controlUrl, env.secretKey);
+  // answers 200, but only after the test has handed the delivery's lease to "another dispatcher"
+  const receiver = await startReceiver(t, () => ({ status: 200, delayMs: 1_500 }));
+  assert.equal((await api.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
+
+  assert.equal(await enqueue(cluster.db.pool, [publishedEvent(env.environmentId, 'fenced')]), 1);
+  await receiver.waitFor((r) => r.length === 1, 'the first send');
+  const { rows } = await cluster.db.pool.query<{ id: string }>(
+    `update webhook_deliveries set locked_until = now() + interval '1 hour' returning id`,
+  );
+  assert.equal(rows.length, 1);
+  // the batch job finishes once the dispatcher has tried to record the (now stale) outcome
+  await eventually(async () => (await cluster.db.pool.query('select 1 from graphile_worker.jobs')).rowCount === 0);
+
+  const row = (await api.get(`/v1/webhooks/deliveries/${rows[0]!.id}`)).body;
+  assert.equal(row.status, 'pending');
+  assert.equal(row.attempts, 0);
+  assert.deepEqual(row.attemptLog, []);
+});
