@@ -57,7 +57,14 @@ const ownership = new PartitionOwnership({
       metrics: actorMetrics,
     });
     actors.set(partition, actor);
-    await actor.start();
+    try {
+      await actor.start();
+    } catch (error) {
+      // ownership gives the lock back: this actor must not stay subscribed beside the next owner
+      actor.abort();
+      actors.delete(partition);
+      throw error;
+    }
     log.debug({ partition }, 'partition acquired');
   },
   release: async (partition) => {

@@ -74,7 +74,9 @@ export class NodeCommitter {
         // whatever the submitters believed about these channels may be stale now
         for (const s of group) for (const c of s.commands) s.cache.delete(channelKey(c.environmentId, c.channelId));
         if (error instanceof FenceError && attempt < FENCE_RETRIES) continue;
-        if (group.length > 1 && !isConnectionError(error) && !(error instanceof FenceError)) {
+        // one submitter's channel keeps moving (a stale writer elsewhere): commit the others alone
+        // rather than fail them all with it
+        if (group.length > 1 && !isConnectionError(error)) {
           for (const s of group) await this.commitGroup([s]);
           return;
         }

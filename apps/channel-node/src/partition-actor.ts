@@ -142,7 +142,13 @@ export class PartitionActor {
       this.deps.log.error({ err: error, partition: this.partition, size: batch.length }, 'group commit failed');
       const code = isConnectionError(error) || error instanceof FenceError ? 'unavailable' : 'internal';
       for (const pending of batch) {
-        respond(pending.msg, { ok: false, code, reason: code === 'unavailable' ? 'the database is not reachable; retry' : undefined });
+        const reason =
+          error instanceof FenceError
+            ? 'another writer is moving this channel (owner hand-over); retry with an idempotencyKey'
+            : code === 'unavailable'
+              ? 'the database is not reachable; retry'
+              : undefined;
+        respond(pending.msg, { ok: false, code, reason });
         const c = pending.command;
         publishLog(this.deps.nc, this.deps.subjects, c.environmentId, 'error', `${c.op}.failed`, {
           channelId: c.channelId,

@@ -80,7 +80,15 @@ export class PartitionOwnership {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.options.databaseUrl, application_name: 'channel-node-locks' });
+    // a lock query that does not answer in time means the session (and its locks) may be gone:
+    // the rebalance fails and every partition is dropped, rather than serving on a dead session
+    const client = new pg.Client({
+      connectionString: this.options.databaseUrl,
+      application_name: 'channel-node-locks',
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 5_000,
+      query_timeout: 5_000,
+    });
     client.on('error', (error) => {
       this.options.log.error({ err: error }, 'lock connection lost');
       if (this.client === client) this.dropConnection();

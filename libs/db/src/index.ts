@@ -8,13 +8,26 @@ export type { Pool, PoolClient } from 'pg';
 // int8 columns (seq, ts, pk) are read as numbers: they stay far below 2^53
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export function createPool(connectionString: string, options: { max?: number; name?: string } = {}): pg.Pool {
+/**
+ * A pool whose queries never wait forever: a statement is cancelled by Postgres after
+ * `statementTimeoutMs`, a reply that never comes (a silent network) fails the query on our side a
+ * little later, and TCP keep-alive notices dead peers, so a caller answers 503 instead of hanging.
+ */
+export function createPool(
+  connectionString: string,
+  options: { max?: number; name?: string; statementTimeoutMs?: number } = {},
+): pg.Pool {
+  const statementTimeout = options.statementTimeoutMs ?? 30_000;
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
     application_name: options.name ?? 'rtm',
+    statement_timeout: statementTimeout,
+    query_timeout: statementTimeout + 5_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // an idle client that loses its connection emits here; the pool replaces it
   pool.on('error', () => {});
@@ -38,9 +51,16 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
   }
 }
 
-/** True for errors that mean Postgres could not be reached or the connection broke. */
+/**
+ * True for errors that mean Postgres could not be reached, the connection broke, or it did not
+ * answer in time (statement or query time-out): transient, so callers answer 503.
+ */
 export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code;
-  if (typeof code !== 'string') return /Connection terminated|timeout exceeded when trying to connect/i.test(String(error));
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006'].includes(code);
+  if (typeof code !== 'string') {
+    return /Connection terminated|timeout exceeded when trying to connect|Query read timeout/i.test(String(error));
+  }
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57014', '57P01', '57P02', '57P03', '08000', '08003', '08006'].includes(
+    code,
+  );
 }
