@@ -16,7 +16,7 @@
  *               taken; a batch in flight still ends, and the Postgres fence keeps it harmless).
  */
 import type { Counter, Histogram } from 'prom-client';
-import { decodeJson, encodeJson, publishLog, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
+import { deadlineOf, decodeJson, encodeJson, publishLog, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
 import { isConnectionError } from '@rtm/db';
 import type { NodeCommitter } from './node-committer.ts';
 import type { Logger } from '@rtm/ops';
@@ -43,7 +43,12 @@ export interface ActorDeps {
 interface Pending {
   command: ChannelCommand;
   msg: Msg;
+  /** When the caller stops waiting (it has then answered 503 "outcome unknown"). */
+  expiresAt: number | undefined;
 }
+
+/** Mailbox length, in batches, past which new commands are refused (503) instead of queued. */
+const MAILBOX_BATCHES = 20;
 
 type State = 'running' | 'draining' | 'stopped';
 
@@ -105,7 +110,12 @@ export class PartitionActor {
     if (this.state === 'stopped') {
       return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
     }
-    this.mailbox.push({ command, msg });
+    if (this.mailbox.length >= this.deps.maxBatch * MAILBOX_BATCHES) {
+      this.deps.metrics.messages.inc({ outcome: 'overloaded' });
+      return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner is overloaded; retry' });
+    }
+    const now = Date.now();
+    this.mailbox.push({ command, msg, expiresAt: deadlineOf(msg, now) });
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
@@ -122,9 +132,28 @@ export class PartitionActor {
         await new Promise<void>((resolve) => (this.wake = resolve));
         continue;
       }
-      const batch = this.mailbox.splice(0, this.deps.maxBatch);
-      await this.process(batch);
+      const batch = this.dropExpired(this.mailbox.splice(0, this.deps.maxBatch));
+      if (batch.length > 0) await this.process(batch);
     }
+  }
+
+  /**
+   * Commands whose caller already gave up (and told its client the outcome is unknown) are not
+   * committed: after an overload or a stall the actor catches up instead of writing minutes-old
+   * messages nobody is waiting for. Nothing of them was written, so a retry is clean.
+   */
+  private dropExpired(batch: Pending[]): Pending[] {
+    const now = Date.now();
+    const live = batch.filter((pending) => pending.expiresAt === undefined || pending.expiresAt > now);
+    if (live.length < batch.length) {
+      for (const pending of batch) {
+        if (pending.expiresAt !== undefined && pending.expiresAt <= now) {
+          respond(pending.msg, { ok: false, code: 'unavailable', reason: 'the command waited past its deadline; nothing was written' });
+        }
+      }
+      this.deps.metrics.messages.inc({ outcome: 'expired' }, batch.length - live.length);
+    }
+    return live;
   }
 
   private async process(batch: Pending[]): Promise<void> {

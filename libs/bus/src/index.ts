@@ -5,7 +5,7 @@
  *   caller can tell "nobody owns this" (safe to retry) from "no answer in time" (unknown outcome);
  * - the connection reconnects forever; while it is down publishes are buffered by the client.
  */
-import { connect, type NatsConnection, type Msg, ErrorCode, NatsError } from 'nats';
+import { connect, headers, type NatsConnection, type Msg, type MsgHdrs, ErrorCode, NatsError } from 'nats';
 
 export { subjects, partitionOf, encodeToken, decodeToken, type Subjects } from './subjects.ts';
 export type { NatsConnection, Msg, Subscription } from 'nats';
@@ -44,3 +44,21 @@ export function reply(msg: Msg, value: unknown): void {
   msg.respond(encodeJson(value));
 }
 export { publishLog, type LogFrame, type LogLevel } from './logs.ts';
+
+const DEADLINE_HEADER = 'rtm-ttl-ms';
+
+/**
+ * Headers telling a request's handler how long its caller will wait for the answer. The handler
+ * counts from receipt (no clocks compared across machines) and may skip work nobody awaits.
+ */
+export function deadlineHeaders(ttlMs: number): MsgHdrs {
+  const h = headers();
+  h.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(ttlMs))));
+  return h;
+}
+
+/** When, on this process's clock, the caller of `msg` stops waiting (undefined: no deadline). */
+export function deadlineOf(msg: Msg, receivedAt: number): number | undefined {
+  const ttl = Number(msg.headers?.get(DEADLINE_HEADER));
+  return msg.headers?.has(DEADLINE_HEADER) && Number.isFinite(ttl) ? receivedAt + ttl : undefined;
+}

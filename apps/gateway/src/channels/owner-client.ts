@@ -8,7 +8,7 @@
  * - nothing waits longer than OWNER_TIMEOUT_MS.
  */
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
-import { decodeJson, encodeJson, isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
+import { deadlineHeaders, decodeJson, encodeJson, isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
 import type { ChannelCommand, CommandReply, PublishResult, RetractResult } from '@rtm/schemas';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -45,7 +45,7 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
     let reply: CommandReply;
     if (attempt === 0) await nextCheckPhase();
     try {
-      const msg = await deps.nc.request(subject, payload, { timeout: remaining });
+      const msg = await deps.nc.request(subject, payload, { timeout: remaining, headers: deadlineHeaders(remaining) });
       reply = decodeJson<CommandReply>(msg.data);
     } catch (error) {
       if (isNoResponders(error)) {
