@@ -20,18 +20,27 @@ setup_log() { printf '\033[2m[setup]\033[0m %s\n' "$*" >&2; }
 setup_fail() { printf '[setup] error: %s\n' "$*" >&2; return 1; }
 
 # `host port` of a URL (default port when the URL has none); node is the one tool we can rely on.
+# The host must be a plain name or address: it is later used in a path (/dev/tcp/HOST/PORT), and a
+# URL such as postgres://u@h$(cmd):5432/d must be refused, never run.
 setup_host_port() {
   node -e '
     const [url, port] = process.argv.slice(1);
-    const u = new URL(url);
+    let u;
+    try { u = new URL(url); } catch { console.error(`[setup] error: not a URL: ${JSON.stringify(url)}`); process.exit(1); }
     const host = u.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1";
-    console.log(`${host} ${u.port || port}`);
+    const p = u.port || port;
+    if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host) || !/^[0-9]{1,5}$/.test(p)) {
+      console.error(`[setup] error: the host of ${u.protocol}//… must be a plain host name or address`);
+      process.exit(1);
+    }
+    console.log(`${host} ${p}`);
   ' "$1" "$2"
 }
 
 # true when something accepts TCP connections at host:port (bash's /dev/tcp, 2 s at most)
+# host and port are arguments of the inner shell, never part of its program text
 setup_port_open() {
-  timeout 2 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null
+  timeout 2 bash -c 'exec 3<>"/dev/tcp/$1/$2"' setup_port_open "$1" "$2" 2>/dev/null
 }
 
 setup_is_local() {

@@ -55,3 +55,25 @@ test('setup - services that answer are used as they are; a remote address that d
   assert.equal(remoteNats.code, 1);
   assert.match(remoteNats.output, /no NATS answers at nats\.example\.invalid:4222 \(NATS_URL\)/);
 });
+
+test('setup - a URL host is never run as shell text: $(…) in DATABASE_URL or NATS_URL is refused and runs nothing', async () => {
+  const { existsSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  // a relative name: a host ends at the first '/', and setup runs in the repository root
+  const name = `setup-injection-${process.pid}-${Date.now()}`;
+  const marker = join(ROOT, name);
+  try {
+    for (const [fn, variable, url] of [
+      ['setup_postgres', 'DATABASE_URL', `postgres://u@h$(touch\${IFS}${name}):5432/d`],
+      ['setup_postgres', 'DATABASE_URL', `postgres://u@h\`touch\${IFS}${name}\`:5432/d`],
+      ['setup_nats', 'NATS_URL', `nats://h$(touch\${IFS}${name}):4222`],
+      ['setup_nats', 'NATS_URL', `nats://127.0.0.1;touch\${IFS}${name};:4222`],
+    ] as const) {
+      const result = setup(fn, { [variable]: url });
+      assert.ok(!existsSync(marker), `${variable}=${url} ran a command`);
+      assert.notEqual(result.code, 0, `${url}: ${result.output}`);
+    }
+  } finally {
+    rmSync(marker, { force: true });
+  }
+});
