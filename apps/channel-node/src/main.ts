@@ -89,7 +89,6 @@ const internal = createInternalServer({
 
 await ownership.start();
 const internalPort = await listen(internal, config.INTERNAL_PORT);
-announce({ kind: 'channel-node', node: name, internalPort });
 
 onShutdown(log, async () => {
   draining = true;
@@ -99,3 +98,6 @@ onShutdown(log, async () => {
   await pool.end();
   internal.close();
 });
+
+// handlers first, then the announcement: a supervisor may send SIGTERM the moment it reads it
+announce({ kind: 'channel-node', node: name, internalPort });

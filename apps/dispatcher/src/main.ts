@@ -49,7 +49,6 @@ const internal = createInternalServer({
   ],
 });
 const internalPort = await listen(internal, config.INTERNAL_PORT);
-announce({ kind: 'dispatcher', node: name, internalPort });
 
 onShutdown(log, async () => {
   draining = true;
@@ -63,3 +62,6 @@ onShutdown(log, async () => {
   await pool.end();
   internal.close();
 });
+
+// handlers first, then the announcement: a supervisor may send SIGTERM the moment it reads it
+announce({ kind: 'dispatcher', node: name, internalPort });

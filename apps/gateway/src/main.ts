@@ -35,13 +35,6 @@ await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realt
 const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT));
 const controlPort = gateway.control.server.address();
 const realtimePort = gateway.realtime.server.address();
-announce({
-  kind: 'gateway',
-  node: name,
-  controlPort: typeof controlPort === 'object' && controlPort ? controlPort.port : config.CONTROL_PORT,
-  realtimePort: typeof realtimePort === 'object' && realtimePort ? realtimePort.port : config.REALTIME_PORT,
-  internalPort,
-});
 
 onShutdown(log, async () => {
   draining = true;
@@ -51,4 +44,13 @@ onShutdown(log, async () => {
   await nc.drain();
   await pool.end();
   internal.close();
+});
+
+// handlers first, then the announcement: a supervisor may send SIGTERM the moment it reads it
+announce({
+  kind: 'gateway',
+  node: name,
+  controlPort: typeof controlPort === 'object' && controlPort ? controlPort.port : config.CONTROL_PORT,
+  realtimePort: typeof realtimePort === 'object' && realtimePort ? realtimePort.port : config.REALTIME_PORT,
+  internalPort,
 });
