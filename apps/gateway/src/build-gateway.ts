@@ -13,8 +13,16 @@ export interface Gateway {
 
 /** Builds both public listeners without listening; `main.ts` binds them. */
 export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
-  const control = await createPublicApp('control', deps.log, deps.metrics);
-  const realtime = await createPublicApp('realtime', deps.log, deps.metrics);
+  const { config } = deps;
+  const listener = {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP,
+    trustProxy: config.TRUST_PROXY,
+  };
+  const control = await createPublicApp('control', deps.log, deps.metrics, listener);
+  const realtime = await createPublicApp('realtime', deps.log, deps.metrics, listener);
   let doc: Record<string, unknown> | undefined;
   const openapi = () => (doc ??= documentOf(control, realtime));
 

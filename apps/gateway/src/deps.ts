@@ -3,7 +3,7 @@ import type { Pool } from '@rtm/db';
 import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore } from '@rtm/auth';
 import type { Logger } from '@rtm/ops';
-import type { Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
@@ -31,10 +31,22 @@ export function createGatewayDeps(parts: {
   log: Logger;
   metrics: Registry;
 }): GatewayDeps {
+  const credentials = new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS);
+  if (!parts.metrics.getSingleMetric('gateway_credential_lookups')) {
+    new Gauge({
+      name: 'gateway_credential_lookups',
+      help: 'Credential lookups that reached Postgres since start (cache misses), by kind',
+      labelNames: ['kind'],
+      registers: [parts.metrics],
+      collect() {
+        for (const [kind, n] of Object.entries(credentials.lookups)) this.set({ kind }, n);
+      },
+    });
+  }
   return {
     ...parts,
     subjects: subjects(parts.config.NATS_PREFIX),
-    credentials: new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS),
+    credentials,
     events: new SocketEvents(),
   };
 }

@@ -5,6 +5,8 @@ import { newId } from '@rtm/db';
 export const USER_TOKEN_ALG = 'HS256';
 export const USER_TOKEN_AUDIENCE = 'realtime';
 export const LOGS_TOKEN_AUDIENCE = 'logs';
+/** Signing key ids: a short prefix, `_`, 26 base32 characters (see newId). */
+export const KEY_ID_PATTERN = /^[a-z]{1,8}_[0-9a-hjkmnp-tv-z]{26}$/;
 
 export interface UserClaims {
   userId: string;
@@ -66,6 +68,8 @@ export async function verifyToken(
     throw new TokenError('malformed token');
   }
   if (!kid) throw new TokenError('token has no key id');
+  // checked before any lookup: a key id is ours (`sgk_…`-like) or the token is not
+  if (!KEY_ID_PATTERN.test(kid)) throw new TokenError('malformed token key id');
   const key = await findKey(kid);
   if (!key) throw new TokenError('unknown signing key');
   try {

@@ -58,6 +58,31 @@ const gateway = base.extend({
   NOTIFICATION_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   /** How long a channel access decision may be reused; changes made through the API invalidate at once. 0 disables. */
   ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** A client must send a request's headers within this time (slowloris). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** A client must send a whole request (headers and body) within this time. */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** An idle keep-alive connection is closed after this time. */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** Open connections (HTTP and WebSocket) per client address on each public listener; 0 = no limit. */
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
+  /**
+   * Which proxies to believe about the client address (X-Forwarded-For): off by default; `true`,
+   * a hop count, or a comma list of addresses/CIDRs (e.g. the load balancer's).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx): boolean | number | string[] => {
+      const v = value.trim();
+      if (v === 'false' || v === '') return false;
+      if (v === 'true') return true;
+      if (/^\d+$/.test(v)) return Number(v);
+      const list = v.split(',').map((part) => part.trim()).filter(Boolean);
+      if (list.every((part) => /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(part))) return list;
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count, or a comma list of addresses/CIDRs' });
+      return z.NEVER;
+    }),
 });
 
 const channelNode = base.extend({

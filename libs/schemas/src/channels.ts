@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { UserId, ChannelId } from './common.ts';
+import { UserId, ChannelId, storableText } from './common.ts';
+import { NOT_STORABLE, isStorableText } from './json-text.ts';
 
 /** Largest serialized `content` of one message (CONTRACT: 64 KiB → 413 payload_too_large). */
 export const MAX_CONTENT_BYTES = 64 * 1024;
@@ -13,6 +14,7 @@ export const MessageType = z
   .min(1)
   .max(64)
   .regex(/^[^\u0000-\u001f]+$/, 'must not contain control characters')
+  .refine(isStorableText, NOT_STORABLE)
   .describe('Application-defined message type, 1-64 chars; default "message".');
 
 const Addressees = z.array(UserId).min(1).max(MAX_ADDRESSEES);
@@ -32,7 +34,7 @@ const publishFields = {
     .string()
     .min(1)
     .max(128)
-    .regex(/^[^\u0000]+$/, 'must not contain NUL')
+    .refine(isStorableText, NOT_STORABLE)
     .optional()
     .describe('The same key on the same channel within 24 h returns the first result and creates nothing. Ignored for ephemeral messages.'),
 };
@@ -50,7 +52,7 @@ export const EphemeralPublishResponse = z
   .meta({ id: 'EphemeralMessage' });
 
 export const RetractBody = z
-  .object({ reason: z.string().max(1024).optional().describe('Sent on the socket `retract` frame only.') })
+  .object({ reason: storableText(1024, 0).optional().describe('Sent on the socket `retract` frame only.') })
   .strict();
 export const RetractResponse = z
   .object({ id: z.string(), seq: z.number().int(), retracted: z.literal(true) })
@@ -73,7 +75,10 @@ export const MessageEnvelope = z
   .meta({ id: 'MessageEnvelope', description: 'A message as history, socket frames and webhooks show it.' });
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
 
-export const ChannelMessageParams = z.object({ channelId: ChannelId, messageId: z.string().min(1).max(64) }).strict();
+/** Message ids are `msg_` + 26 base32 characters; anything else cannot name a message. */
+export const MessageId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be a message id (msg_…)');
+
+export const ChannelMessageParams = z.object({ channelId: ChannelId, messageId: MessageId }).strict();
 export const ChannelSocketParams = z.object({ channelId: ChannelId }).strict();
 
 const SeqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -97,12 +102,12 @@ export const SocketQuery = z.object({
   token: z.string().optional(),
 });
 
-const Ref = z.union([z.string().min(1).max(64), z.number().int()]);
+const Ref = z.union([storableText(64), z.number().int()]);
 
 /** Frames a client may send on the channel socket. */
 export const ClientFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('publish'), ref: Ref, ...publishFields }).strict(),
-  z.object({ op: z.literal('retract'), ref: Ref, id: z.string().min(1).max(64), reason: z.string().max(1024).optional() }).strict(),
+  z.object({ op: z.literal('retract'), ref: Ref, id: MessageId, reason: storableText(1024, 0).optional() }).strict(),
   z.object({ op: z.literal('ping'), ref: Ref.optional() }).strict(),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;

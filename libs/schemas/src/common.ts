@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOT_STORABLE, isStorableText } from './json-text.ts';
 
 /** `[A-Za-z0-9_.:@-]`, 1-128 chars (CONTRACT: user ids). */
 export const UserId = z
@@ -24,4 +25,9 @@ export const IsoTime = z.iso.datetime({ offset: true });
 /** Serialized size of a JSON value in bytes (UTF-8). */
 export function jsonSize(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+/** Free text stored as Postgres text: at most `max` characters, no NUL, no lone surrogate. */
+export function storableText(max: number, min = 1) {
+  return z.string().min(min).max(max).refine(isStorableText, NOT_STORABLE);
 }

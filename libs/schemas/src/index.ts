@@ -40,3 +40,4 @@ export {
   DeliveryDetail,
   DeliveryParams,
 } from './webhooks.ts';
+export { MAX_JSON_DEPTH, JsonTextError, NOT_STORABLE, checkJsonText, parseJsonText, isStorableText } from './json-text.ts';

@@ -3,7 +3,9 @@ import { IsoTime } from './common.ts';
 
 export const LOGS_TOKEN_TTL_DEFAULT_SECONDS = 600;
 
-export const EnvironmentParams = z.object({ envId: z.string().min(1).max(64) }).strict();
+export const EnvironmentParams = z
+  .object({ envId: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an environment id (env_…)') })
+  .strict();
 
 export const LogsTokenBody = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UserId, ChannelId, IsoTime } from './common.ts';
+import { UserId, ChannelId, IsoTime, storableText } from './common.ts';
 
 export const MemberRole = z.enum(['member', 'moderator']);
 export const ChannelAccess = z.enum(['open', 'members']);
@@ -30,7 +30,7 @@ export const ChannelSettings = z
 
 export const BanBody = z
   .object({
-    reason: z.string().min(1).max(512).optional().describe('Shown to the user as the `reason` of 403 `banned`.'),
+    reason: storableText(512).optional().describe('Shown to the user as the `reason` of 403 `banned`.'),
     expiresAt: IsoTime.optional().describe('ISO 8601, in the future; without it the ban lasts until removed.'),
   })
   .strict();

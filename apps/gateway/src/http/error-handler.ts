@@ -19,7 +19,28 @@ const FASTIFY_ERRORS: Record<string, [ErrorCode, string | undefined]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_request', 'the JSON body is empty'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_request', 'malformed JSON'],
   FST_ERR_VALIDATION: ['invalid_request', undefined],
+  FST_ERR_BAD_URL: ['invalid_request', 'the URL is not valid percent-encoded UTF-8'],
+  FST_ERR_MAX_PARAM_LENGTH: ['invalid_request', 'a path parameter is too long'],
+  FST_ERR_ASYNC_CONSTRAINT: ['invalid_request', 'the request does not match the route'],
 };
+
+/**
+ * Fastify's `frameworkErrors`: refusals it makes before routing (bad percent-encoding, an
+ * over-long parameter) get the envelope like everything else.
+ */
+export function frameworkErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const serviceError = toServiceError(error);
+  // route hooks do not run for these: the refusal line is written here
+  logRefusal(request, serviceError.status, serviceError.code);
+  sendError(reply, serviceError);
+}
+
+/** One line per refusal, never a stack; the path without its query string (it may carry a token). */
+export function logRefusal(request: FastifyRequest, status: number, code: unknown): void {
+  const line = { method: request.method, path: request.url.split('?')[0], status, code };
+  if (status === 429 || status === 404) request.log.debug(line, 'refused');
+  else request.log.info(line, 'refused');
+}
 
 // NatsError codes that mean "no bus right now" (nats.js ErrorCode values)
 const BUS_DOWN = new Set(['CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_REFUSED', 'CONNECTION_TIMEOUT', 'DISCONNECT', 'TIMEOUT', '503']);

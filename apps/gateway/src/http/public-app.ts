@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isUtf8 } from 'node:buffer';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
 import {
@@ -12,7 +13,9 @@ import {
 import { Histogram, type Registry } from 'prom-client';
 import type { Logger } from '@rtm/ops';
 import { ServiceError } from '@rtm/errors';
-import { clientErrorHandler, installErrorHandling } from './error-handler.ts';
+import { JsonTextError, checkJsonText } from '@rtm/schemas';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, logRefusal } from './error-handler.ts';
+import { limitConnectionsPerAddress } from './connection-limit.ts';
 import { SECURITY_SCHEMES } from './openapi.ts';
 import { installCors } from './cors.ts';
 
@@ -42,17 +45,48 @@ function httpMetric(registry: Registry): Histogram<'host' | 'route' | 'status'> 
  * One public listener: zod validation, the error envelope for everything (unknown routes,
  * parser errors, oversized bodies), JSON-only bodies, WebSockets and OpenAPI collection.
  */
-export async function createPublicApp(host: Host, log: Logger, registry: Registry): Promise<ZodApp> {
+export interface ListenerOptions {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** 0: no limit. */
+  maxConnectionsPerIp: number;
+  trustProxy: boolean | number | string[];
+}
+
+function hops(count: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < count;
+}
+
+/** Path parameters are checked by their schemas (ids up to 128 chars, percent-encoded up to 3×). */
+const MAX_PARAM_LENGTH = 1024;
+
+export async function createPublicApp(host: Host, log: Logger, registry: Registry, options: ListenerOptions): Promise<ZodApp> {
+  const appLog = log.child({ host });
   const app = Fastify({
-    loggerInstance: log.child({ host }) as FastifyBaseLogger,
+    loggerInstance: appLog as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
+    maxParamLength: MAX_PARAM_LENGTH,
+    // a hop count believes that many proxies nearest to us
+    trustProxy: typeof options.trustProxy === 'number' ? hops(options.trustProxy) : options.trustProxy,
+    // Node checks header and request deadlines on this interval: its default (30 s) would let a
+    // slow client hold a connection well past HTTP_HEADERS_TIMEOUT_MS
+    http: {
+      headersTimeout: options.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
+    },
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs,
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
     // fastify's own 503 while closing has no envelope: the hook below answers it instead
     return503OnClosing: false,
     forceCloseConnections: true,
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
+  if (options.maxConnectionsPerIp > 0) limitConnectionsPerAddress(app.server, options.maxConnectionsPerIp, appLog);
 
   // fastify hands a missing body to the validator as null; routes declare optional bodies with
   // `.optional()`, so a missing body is validated as undefined
@@ -66,10 +100,21 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   // JSON only: text/plain (a fastify default) is refused with 415 like any other type; an empty
   // body with a JSON content type is read as "no body", so optional bodies may be left out.
   app.removeContentTypeParser('text/plain');
+  // Bodies must be valid UTF-8 (never silently replaced) and pass the JSON text rules (nesting
+  // depth, no NUL, no lone surrogate: libs/schemas json-text.ts) before they are parsed.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    parseJson(request, body as string, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(new ServiceError('invalid_request', 'the body is not valid UTF-8'), undefined);
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      checkJsonText(text);
+    } catch (error) {
+      if (error instanceof JsonTextError) return done(new ServiceError('invalid_request', `body: ${error.message}`), undefined);
+      throw error;
+    }
+    parseJson(request, text, done);
   });
 
   installCors(app, host);
@@ -87,6 +132,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
 
   const metric = httpMetric(registry);
   app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 400 && reply.statusCode !== 500) logRefusal(request, reply.statusCode, reply.getHeader('x-service-error'));
     metric.observe(
       { host, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
@@ -104,8 +150,9 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifyWebsocket, {
-    // frames over MAX_FRAME_BYTES get an error frame from the handler; ws itself closes only past 1 MiB
-    options: { maxPayload: 1024 * 1024 },
+    // a frame over the largest legal one is refused by ws as it arrives (close 1009), before it
+    // is buffered whole
+    options: { maxPayload: MAX_FRAME_BYTES },
     // draining: every socket is told 4503 (reconnect elsewhere, resume with `since`), not a bare 1005
     preClose(done) {
       for (const socket of this.websocketServer.clients) socket.close(4503, 'gateway draining');

@@ -22,7 +22,7 @@ import { publishLog } from '@rtm/bus';
 import { newId } from '@rtm/db';
 import { ChannelId, ClientFrame, MAX_CONTENT_BYTES, SocketQuery, jsonSize } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
-import { MAX_FRAME_BYTES } from '../http/public-app.ts';
+import { readClientFrame } from '../sessions/client-frame.ts';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
@@ -213,15 +213,9 @@ class ChannelConnection implements FeedMember {
   }
 
   private async onFrame(data: RawData, isBinary: boolean): Promise<void> {
-    const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer | ArrayBuffer).byteLength;
-    if (size > MAX_FRAME_BYTES) return this.error(undefined, 'payload_too_large', `frames are at most ${MAX_FRAME_BYTES} bytes`);
-    if (isBinary) return this.error(undefined, 'invalid_request', 'frames are JSON text');
-    let raw: unknown;
-    try {
-      raw = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
-    } catch {
-      return this.error(undefined, 'invalid_request', 'malformed JSON');
-    }
+    const read = readClientFrame(data, isBinary);
+    if (!read.ok) return this.error(undefined, read.code, read.reason);
+    const raw = read.value;
     const ref = (raw as { ref?: unknown } | null)?.ref;
     const parsed = ClientFrame.safeParse(raw);
     if (!parsed.success) {

@@ -26,7 +26,7 @@ import { authenticateUser } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
 import { readInbox, type NotificationFrame } from '../inbox/inbox-store.ts';
 import { sessionsOf } from '../sessions/sessions.ts';
-import { MAX_FRAME_BYTES } from '../http/public-app.ts';
+import { readClientFrame } from '../sessions/client-frame.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
 
 const REPLAY_PAGE = 500;
@@ -51,19 +51,9 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
       let unsubscribe: (() => void) | undefined;
 
       socket.on('message', (data, isBinary) => {
-        const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as ArrayBuffer).byteLength;
-        if (isBinary || size > MAX_FRAME_BYTES) {
-          link.send({ op: 'error', code: 'invalid_request', reason: 'frames are JSON text up to 128 KiB' });
-          return;
-        }
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(String(data));
-        } catch {
-          link.send({ op: 'error', code: 'invalid_request', reason: 'malformed JSON' });
-          return;
-        }
-        if (ClientFrame.safeParse(parsed).success) link.send({ op: 'pong' });
+        const read = readClientFrame(data, isBinary);
+        if (!read.ok) return link.send({ op: 'error', code: read.code, reason: read.reason });
+        if (ClientFrame.safeParse(read.value).success) link.send({ op: 'pong' });
         else link.send({ op: 'error', code: 'invalid_request', reason: 'the inbox socket takes only {op:"ping"}' });
       });
 

@@ -16,6 +16,7 @@ import { CLOSE } from '@rtm/errors';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
+import { readClientFrame } from '../sessions/client-frame.ts';
 
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -48,14 +49,10 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
         }
       });
       // the only client frame: {op:"ping"} → {op:"pong"}
-      socket.on('message', (data) => {
-        let frame: unknown;
-        try {
-          frame = JSON.parse(String(data));
-        } catch {
-          return link.send({ op: 'error', code: 'invalid_request', reason: 'malformed JSON' });
-        }
-        if ((frame as { op?: unknown } | null)?.op === 'ping') link.send({ op: 'pong' });
+      socket.on('message', (data, isBinary) => {
+        const read = readClientFrame(data, isBinary);
+        if (!read.ok) return link.send({ op: 'error', code: read.code, reason: read.reason });
+        if ((read.value as { op?: unknown } | null)?.op === 'ping') link.send({ op: 'pong' });
         else link.send({ op: 'error', code: 'invalid_request', reason: 'the logs socket takes only {op:"ping"}' });
       });
 

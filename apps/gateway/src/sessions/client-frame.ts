@@ -1,0 +1,31 @@
+import type { RawData } from 'ws';
+import { JsonTextError, parseJsonText } from '@rtm/schemas';
+import { MAX_FRAME_BYTES } from '../http/public-app.ts';
+
+export type FrameRead = { ok: true; value: unknown } | { ok: false; code: 'invalid_request' | 'payload_too_large'; reason: string };
+
+export function frameBytes(data: RawData): number {
+  return Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer | ArrayBuffer).byteLength;
+}
+
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/**
+ * One client frame of any socket, read by the same rules as an HTTP body: JSON text (ws has
+ * already refused invalid UTF-8 with 1007 and frames over MAX_FRAME_BYTES with 1009), nesting at
+ * most MAX_JSON_DEPTH, no NUL, no lone surrogate.
+ */
+export function readClientFrame(data: RawData, isBinary: boolean): FrameRead {
+  if (frameBytes(data) > MAX_FRAME_BYTES) return { ok: false, code: 'payload_too_large', reason: `frames are at most ${MAX_FRAME_BYTES} bytes` };
+  if (isBinary) return { ok: false, code: 'invalid_request', reason: 'frames are JSON text' };
+  try {
+    return { ok: true, value: parseJsonText(textOf(data)) };
+  } catch (error) {
+    if (error instanceof JsonTextError) return { ok: false, code: 'invalid_request', reason: error.message };
+    return { ok: false, code: 'invalid_request', reason: 'malformed JSON' };
+  }
+}
