@@ -66,7 +66,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   const app = Fastify({
     loggerInstance: appLog as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // a hop count believes that many proxies nearest to us
     trustProxy: typeof options.trustProxy === 'number' ? hops(options.trustProxy) : options.trustProxy,
     // Node checks header and request deadlines on this interval: its default (30 s) would let a
