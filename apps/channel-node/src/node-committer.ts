@@ -10,8 +10,8 @@
  * Guarantees: a submission's outcome is exactly what writeBatch would give for it alone (channel
  * sets of actors are disjoint); a FenceError rolls back the merged transaction, every submitter's
  * view of its channels is dropped and the group is retried from Postgres' values; any other
- * failure of a merged group is retried submission by submission, so one actor's bad command
- * cannot fail another's. At most `lanes` transactions run at once.
+ * failure of a merged group is bisected by submission, so one actor's bad command cannot fail
+ * another's and costs O(log n) transactions, not one per submission. At most `lanes` transactions run at once.
  */
 import { isConnectionError, type Pool } from '@rtm/db';
 import type { ChannelCommand } from '@rtm/schemas';
@@ -74,10 +74,13 @@ export class NodeCommitter {
         // whatever the submitters believed about these channels may be stale now
         for (const s of group) for (const c of s.commands) s.cache.delete(channelKey(c.environmentId, c.channelId));
         if (error instanceof FenceError && attempt < FENCE_RETRIES) continue;
-        // one submitter's channel keeps moving (a stale writer elsewhere): commit the others alone
-        // rather than fail them all with it
+        // one submitter's channel keeps moving (a stale writer elsewhere) or one submitter's
+        // command fails: bisect the group so the others commit without it (the failing
+        // submitter's own actor then isolates the command: commit-isolating.ts)
         if (group.length > 1 && !isConnectionError(error)) {
-          for (const s of group) await this.commitGroup([s]);
+          const middle = Math.ceil(group.length / 2);
+          await this.commitGroup(group.slice(0, middle));
+          await this.commitGroup(group.slice(middle));
           return;
         }
         for (const s of group) s.reject(error);

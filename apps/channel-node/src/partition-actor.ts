@@ -3,8 +3,9 @@
  * one loop; the loop is the only code that assigns seq, writes and publishes.
  *
  * States and transitions:
- *   running   → commands from the partition subject (queue group) enter the mailbox; the loop
- *               takes everything there (up to MAX_BATCH) and commits it in one transaction
+ *   running   → commands from the partition subject (queue group) are checked (command-rules.ts)
+ *               and enter the mailbox (fair-mailbox.ts: one queue per environment); the loop
+ *               takes up to MAX_BATCH, round-robin over environments, and commits it in one transaction
  *               (commit-batch.ts; node-committer.ts may merge it with other actors' batches of
  *               the same moment), then publishes frames, notifications and logs, then replies.
  *   running   → draining  (drain(): rebalance gives the partition away, or SIGTERM). The
@@ -21,6 +22,9 @@ import { isConnectionError } from '@rtm/db';
 import type { NodeCommitter } from './node-committer.ts';
 import type { Logger } from '@rtm/ops';
 import type { ChannelCommand, CommandReply } from '@rtm/schemas';
+import { commandProblem } from './command-rules.ts';
+import { FairMailbox } from './fair-mailbox.ts';
+import { commitIsolating } from './commit-isolating.ts';
 import {
   FenceError,
   ephemeralBatch,
@@ -47,7 +51,10 @@ interface Pending {
   expiresAt: number | undefined;
 }
 
-/** Mailbox length, in batches, past which new commands are refused (503) instead of queued. */
+/**
+ * Commands one environment may have waiting, in batches, past which its new commands are refused
+ * (503) instead of queued; the whole mailbox holds at most four times that.
+ */
 const MAILBOX_BATCHES = 20;
 
 type State = 'running' | 'draining' | 'stopped';
@@ -58,7 +65,7 @@ export class PartitionActor {
   readonly partition: number;
   private readonly deps: ActorDeps;
   private state: State = 'running';
-  private mailbox: Pending[] = [];
+  private readonly mailbox: FairMailbox<Pending>;
   private wake: (() => void) | undefined;
   private subscription: Subscription | undefined;
   private loopDone: Promise<void> | undefined;
@@ -68,6 +75,7 @@ export class PartitionActor {
   constructor(partition: number, deps: ActorDeps) {
     this.partition = partition;
     this.deps = deps;
+    this.mailbox = new FairMailbox({ perKey: deps.maxBatch * MAILBOX_BATCHES, total: deps.maxBatch * MAILBOX_BATCHES * 4 });
   }
 
   /** Subscribes and starts the loop; resolves once the server knows the subscription. */
@@ -94,7 +102,7 @@ export class PartitionActor {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
     this.subscription?.unsubscribe();
-    for (const pending of this.mailbox.splice(0)) {
+    for (const pending of this.mailbox.drain()) {
       respond(pending.msg, { ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
     }
     this.wake?.();
@@ -107,15 +115,18 @@ export class PartitionActor {
     } catch {
       return respond(msg, { ok: false, code: 'invalid_request', reason: 'undecodable command' });
     }
+    const problem = commandProblem(command);
+    if (problem !== null) {
+      this.deps.metrics.messages.inc({ outcome: 'invalid' });
+      return respond(msg, { ok: false, code: 'invalid_request', reason: problem });
+    }
     if (this.state === 'stopped') {
       return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
     }
-    if (this.mailbox.length >= this.deps.maxBatch * MAILBOX_BATCHES) {
+    if (!this.mailbox.push(command.environmentId, { command, msg, expiresAt: deadlineOf(msg, Date.now()) })) {
       this.deps.metrics.messages.inc({ outcome: 'overloaded' });
       return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner is overloaded; retry' });
     }
-    const now = Date.now();
-    this.mailbox.push({ command, msg, expiresAt: deadlineOf(msg, now) });
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
@@ -124,7 +135,7 @@ export class PartitionActor {
   private async loop(): Promise<void> {
     for (;;) {
       if (this.state === 'stopped') return;
-      if (this.mailbox.length === 0) {
+      if (this.mailbox.size === 0) {
         if (this.state === 'draining') {
           this.state = 'stopped';
           return;
@@ -132,7 +143,7 @@ export class PartitionActor {
         await new Promise<void>((resolve) => (this.wake = resolve));
         continue;
       }
-      const batch = this.dropExpired(this.mailbox.splice(0, this.deps.maxBatch));
+      const batch = this.dropExpired(this.mailbox.take(this.deps.maxBatch));
       if (batch.length > 0) await this.process(batch);
     }
   }
@@ -161,13 +172,17 @@ export class PartitionActor {
     const started = process.hrtime.bigint();
     let outcome: BatchOutcome;
     try {
-      outcome = await this.commit(commands);
+      // one command whose statement fails must not fail its neighbours: it is bisected out
+      outcome = await commitIsolating(commands, {
+        attempt: (subset) => this.commit([...subset]),
+        isSystemic: (error) => isConnectionError(error) || error instanceof FenceError,
+        failed: (command, error) => {
+          this.deps.log.error({ err: error, partition: this.partition, op: command.op, channelId: command.channelId }, 'a command failed alone');
+          this.deps.metrics.messages.inc({ outcome: 'internal' });
+          return { ok: false, code: 'internal', reason: 'the command could not be stored' };
+        },
+      });
     } catch (error) {
-      if (batch.length > 1 && !isConnectionError(error) && !(error instanceof FenceError)) {
-        // one bad command must not fail its neighbours: commit them one by one
-        for (const pending of batch) await this.process([pending]);
-        return;
-      }
       this.deps.log.error({ err: error, partition: this.partition, size: batch.length }, 'group commit failed');
       const code = isConnectionError(error) || error instanceof FenceError ? 'unavailable' : 'internal';
       for (const pending of batch) {
