@@ -1,84 +1,115 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, JSONCodec } from 'nats';
-import { partitionOf, subjects } from '@rtm/bus';
+import { connectBus, decodeJson, encodeJson, partitionOf, subjects } from '@rtm/bus';
+import type { ChannelCommand, CommandReply } from '@rtm/schemas';
 import { startCluster } from './helpers/cluster.ts';
-import { request } from './helpers/http.ts';
+import { eventually } from './helpers/eventually.ts';
+import { client, errorCode } from './helpers/http.ts';
 
-const json = JSONCodec();
+const PARTITIONS = 32;
 
-/** Contiguous 1..n seqs for every channel of an environment. */
-async function assertContiguous(pool: { query: Function }, environmentId: string): Promise<number> {
-  const { rows } = await pool.query(
-    `select c.id, array_agg(m.seq order by m.seq) as seqs from messages m join channels c on c.pk = m.channel_pk
-     where c.environment_id = $1 group by c.id`,
-    [environmentId],
-  );
-  let total = 0;
-  for (const row of rows as { id: string; seqs: number[] }[]) {
-    assert.deepEqual(row.seqs.map(Number), row.seqs.map((_, i) => i + 1), `channel ${row.id}`);
-    total += row.seqs.length;
+/** `count` channel ids of `environmentId` that hash to `partition`. */
+function channelsIn(environmentId: string, partition: number, prefix: string, count: number): string[] {
+  const found: string[] = [];
+  for (let i = 0; found.length < count; i++) {
+    if (partitionOf(environmentId, `${prefix}-${i}`, PARTITIONS) === partition) found.push(`${prefix}-${i}`);
   }
-  return total;
+  return found;
 }
 
-test('isolation - one bad command never fails another: refused at the owner, or bisected out of the merged commit', async (t) => {
-  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, env: { PARTITIONS: '4' } });
-  const gateway = cluster.gateways[0]!;
-  const [a, b] = [await cluster.createEnvironment('a'), await cluster.createEnvironment('b')];
+test('channels isolation - a command that fails a merged commit fails alone; every other environment\'s commands commit with contiguous seqs', async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, env: { PARTITIONS: String(PARTITIONS) } });
+  const [envA, envB] = [await cluster.createEnvironment(), await cluster.createEnvironment()];
+  const controlA = client(cluster.gateways[0]!.controlUrl, envA.secretKey);
+  const nc = await connectBus(cluster.env.NATS_URL!, 'isolation-test');
+  t.after(() => nc.close());
+  const bus = subjects(cluster.prefix);
 
-  /** Publishes `count` good messages per environment over 8 channels, all at once. */
-  const goodBurst = (count: number, tag: string) =>
-    Promise.all(
-      [a, b].flatMap((env) =>
-        Array.from({ length: count }, (_, i) =>
-          request(gateway.controlUrl, 'POST', `/v1/channels/${tag}-${i % 8}/messages`, { token: env.secretKey, body: { content: { i } } }),
-        ),
-      ),
-    );
-
-  await t.test('a command sent straight over NATS that Postgres would refuse gets invalid_request alone', async () => {
-    const nc = await connect({ servers: cluster.env.NATS_URL });
-    t.after(() => nc.close());
-    const subject = subjects(cluster.prefix).partition(partitionOf(a.environmentId, 'raw-0', 4));
-    const bad = [
-      { op: 'retract', environmentId: a.environmentId, channelId: 'raw-0', messageId: 'a\u0000b' },
-      { op: 'publish', environmentId: a.environmentId, channelId: 'raw-0', type: 'x\u0000', kind: 'user', content: {}, sender: { id: 'u', anon: false }, ephemeral: false },
-    ];
-    const [replies, results] = await Promise.all([
-      Promise.all(bad.map((command) => nc.request(subject, json.encode(command), { timeout: 5_000 }).then((m) => json.decode(m.data) as any))),
-      goodBurst(40, 'raw'),
-    ]);
-    for (const reply of replies) {
-      assert.equal(reply.ok, false);
-      assert.equal(reply.code, 'invalid_request');
-    }
-    assert.deepEqual(results.map((r) => r.status).filter((s) => s !== 201), []);
+  // every command below goes to the owner of one partition, as a gateway (buggy or hostile) would send it
+  const partition = partitionOf(envA.environmentId, 'gate', PARTITIONS);
+  const send = async (command: ChannelCommand): Promise<CommandReply> => {
+    assert.equal(partitionOf(command.environmentId, command.channelId, PARTITIONS), partition);
+    const msg = await nc.request(bus.partition(partition), encodeJson(command), { timeout: 20_000 });
+    return decodeJson<CommandReply>(msg.data);
+  };
+  const publish = (environmentId: string, channelId: string, n: number): ChannelCommand => ({
+    op: 'publish',
+    environmentId,
+    channelId,
+    type: 'message',
+    kind: 'server',
+    content: { n },
+    sender: { id: 'server', anon: false },
+    ephemeral: false,
   });
 
-  await t.test('a statement that fails inside a merged transaction fails only its own command', async () => {
-    // an unexpected failure, injected in Postgres itself: a trigger refusing one marked message
-    await cluster.db.pool.query(`
-      create function refuse_marked() returns trigger language plpgsql as $$
-      begin
-        if new.content::text like '%"explode"%' then raise exception 'injected statement failure'; end if;
-        return new;
-      end $$;
-      create trigger refuse_marked before insert on messages for each row execute function refuse_marked();`);
-    const poisoned = Array.from({ length: 3 }, (_, i) =>
-      request(gateway.controlUrl, 'POST', `/v1/channels/mixed-${i}/messages`, { token: a.secretKey, body: { content: { explode: true } } }),
-    );
-    const [bad, good] = await Promise.all([Promise.all(poisoned), goodBurst(60, 'mixed')]);
-    for (const res of bad) {
-      assert.equal(res.status, 500);
-      assert.equal(res.body.code, 'internal');
-    }
-    assert.deepEqual(good.map((r) => r.status).filter((s) => s !== 201), [], 'every good publish committed');
-    // every good message of both environments is stored once, with contiguous seqs per channel
-    assert.equal(await assertContiguous(cluster.db.pool, a.environmentId), 40 + 60);
-    assert.equal(await assertContiguous(cluster.db.pool, b.environmentId), 40 + 60);
-    // and the channels keep working afterwards
-    const after = await request(gateway.controlUrl, 'POST', '/v1/channels/mixed-0/messages', { token: a.secretKey, body: { content: { later: 1 } } });
-    assert.equal(after.status, 201);
+  // hold the partition's actor in a commit, so everything sent meanwhile meets in its next batch
+  assert.equal((await controlA.post('/v1/channels/gate/messages', { content: { n: 'gate' } })).status, 201);
+  const holder = await cluster.db.pool.connect();
+  await holder.query('begin');
+  await holder.query('select 1 from channels where environment_id = $1 and id = $2 for update', [envA.environmentId, 'gate']);
+  const gate = send(publish(envA.environmentId, 'gate', -1));
+  await eventually('the gate commit waits on the held row', async () => {
+    const { rows } = await cluster.db.pool.query<{ n: number }>('select count(*)::int as n from pg_locks where not granted');
+    return rows[0]!.n > 0;
   });
+
+  const channelsA = channelsIn(envA.environmentId, partition, 'a', 3);
+  const channelsB = channelsIn(envB.environmentId, partition, 'b', 3);
+  const good: { environmentId: string; channelId: string; n: number }[] = [];
+  for (let n = 0; n < 12; n++) {
+    good.push({ environmentId: envA.environmentId, channelId: channelsA[n % 3]!, n });
+    good.push({ environmentId: envB.environmentId, channelId: channelsB[n % 3]!, n: 100 + n });
+  }
+  // passes every check but fails in Postgres: its environment does not exist (a foreign key)
+  const ghost = 'env_0000000000000000000000ghost';
+  const failing = publish(ghost, channelsIn(ghost, partition, 'g', 1)[0]!, -2);
+  // refused before any commit: a NUL byte in a message id (Postgres text cannot hold it)
+  const nul: ChannelCommand = { op: 'retract', environmentId: envB.environmentId, channelId: channelsB[0]!, messageId: 'a\u0000b' };
+  const goodReplies = good.map((g) => send(publish(g.environmentId, g.channelId, g.n)));
+  const failingReply = send(failing);
+  const nulReply = send(nul);
+  await nc.flush();
+  await holder.query('commit');
+  holder.release();
+  assert.ok((await gate).ok);
+
+  const failed = await failingReply;
+  assert.equal(failed.ok, false);
+  assert.equal(!failed.ok && failed.code, 'invalid_request');
+  const refused = await nulReply;
+  assert.equal(!refused.ok && refused.code, 'invalid_request');
+
+  // every good command committed exactly once, seqs contiguous per channel in sending order
+  const replies = await Promise.all(goodReplies);
+  for (const [i, reply] of replies.entries()) assert.ok(reply.ok, `command ${i}: ${JSON.stringify(reply)}`);
+  for (const environmentId of [envA.environmentId, envB.environmentId]) {
+    const { rows } = await cluster.db.pool.query<{ channel: string; seq: number; n: number }>(
+      `select c.id as channel, m.seq, (m.content->>'n')::int as n from messages m join channels c on c.pk = m.channel_pk
+       where c.environment_id = $1 and c.id <> 'gate' order by c.id, m.seq`,
+      [environmentId],
+    );
+    const sent = good.filter((g) => g.environmentId === environmentId);
+    assert.equal(rows.length, sent.length);
+    for (const channelId of new Set(sent.map((g) => g.channelId))) {
+      const stored = rows.filter((r) => r.channel === channelId);
+      assert.deepEqual(stored.map((r) => r.seq), stored.map((_, i) => i + 1), channelId);
+      assert.deepEqual(stored.map((r) => r.n), sent.filter((g) => g.channelId === channelId).map((g) => g.n), channelId);
+    }
+  }
+  for (const [i, reply] of replies.entries()) {
+    const { rows } = await cluster.db.pool.query('select 1 from messages where id = $1', [reply.ok ? reply.result.id : '']);
+    assert.equal(rows.length, 1, `command ${i}'s reply names its stored message`);
+  }
+  const { rows: ghosts } = await cluster.db.pool.query('select 1 from channels where environment_id = $1', [ghost]);
+  assert.equal(ghosts.length, 0);
+
+  // the failing command met the others in one commit, and was isolated from them
+  const metrics = await (await fetch(`${cluster.channelNodes[0]!.internalUrl}/internal/metrics`)).text();
+  assert.match(metrics, /channel_commit_isolation_total\{[^}]*event="failed_alone"[^}]*\} 1\n/);
+
+  // the same through the public interface: a retraction of an id with NUL is a 400, not a 500
+  const res = await controlA.delete(`/v1/channels/${channelsA[0]}/messages/a%00b`);
+  assert.equal(res.status, 400);
+  assert.equal(errorCode(res), 'invalid_request');
 });

@@ -14,48 +14,19 @@ import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
 import { enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
 import type { ChannelCommand, CommandReply, MessageEnvelope } from '@rtm/schemas';
+import {
+  channelKey,
+  envelopeOf,
+  keyOf,
+  planBatch,
+  type BatchOutcome,
+  type ChannelState,
+  type MessageRow,
+  type PublishCommand,
+  type RetractCommand,
+} from './batch-plan.ts';
 
-export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
-export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;
-
-export interface ChannelState {
-  pk: number;
-  lastSeq: number;
-}
-
-export const channelKey = (environmentId: string, channelId: string): string => `${environmentId}\u0000${channelId}`;
-
-export interface OutFrame {
-  /** Index of the command that produced it. */
-  index: number;
-  environmentId: string;
-  channelId: string;
-  frame: Record<string, unknown>;
-}
-
-export interface OutNotification {
-  index: number;
-  environmentId: string;
-  userId: string;
-  frame: { op: 'notification'; id: string; type: 'mention'; payload: Record<string, unknown>; timestamp: number };
-}
-
-export interface OutLog {
-  index: number;
-  environmentId: string;
-  event: 'message.published' | 'message.retracted';
-  data: Record<string, unknown>;
-}
-
-export interface BatchOutcome {
-  replies: CommandReply[];
-  /** In command order; published after commit. */
-  frames: OutFrame[];
-  notifications: OutNotification[];
-  logs: OutLog[];
-  /** Channel states after commit, to refresh the actor's cache. */
-  states: Map<string, ChannelState>;
-}
+export { channelKey, type BatchOutcome, type ChannelState, type PublishCommand } from './batch-plan.ts';
 
 /** Another writer advanced a channel since we read it: roll back, reload, retry. */
 export class FenceError extends Error {
@@ -69,54 +40,9 @@ export function ephemeralOnly(commands: readonly ChannelCommand[], cache: Map<st
   );
 }
 
-export function envelopeOf(
-  command: PublishCommand,
-  id: string,
-  seq: number,
-  timestamp: number,
-  ephemeral: boolean,
-): MessageEnvelope {
-  const envelope: MessageEnvelope = {
-    id,
-    seq,
-    type: command.type,
-    kind: command.kind,
-    content: command.content,
-    sender: command.sender,
-    timestamp,
-    retracted: false,
-    ephemeral,
-  };
-  if (command.to) envelope.to = command.to;
-  if (command.mentions) envelope.mentions = command.mentions;
-  return envelope;
-}
-
 /** Ephemeral frames only (see ephemeralOnly): no I/O. */
 export function ephemeralBatch(commands: readonly PublishCommand[], cache: Map<string, ChannelState>): BatchOutcome {
-  const outcome: BatchOutcome = { replies: [], frames: [], notifications: [], logs: [], states: new Map() };
-  const now = Date.now();
-  for (const [index, command] of commands.entries()) {
-    const seq = cache.get(channelKey(command.environmentId, command.channelId))?.lastSeq ?? 0;
-    const id = newId('msg');
-    outcome.frames.push({ index, environmentId: command.environmentId, channelId: command.channelId, frame: envelopeOf(command, id, seq, now, true) });
-    outcome.replies.push({ ok: true, result: { id, seq, timestamp: now, ephemeral: true } });
-  }
-  return outcome;
-}
-
-interface MessageRow {
-  channel_pk: number;
-  seq: number;
-  id: string;
-  type: string;
-  kind: string;
-  content: Record<string, unknown>;
-  sender_id: string;
-  sender_anon: boolean;
-  to: string[] | null;
-  mentions: string[] | null;
-  ts: number;
+  return planBatch(commands, cache, new Map(), Date.now(), newId).outcome;
 }
 
 /**
@@ -129,7 +55,6 @@ export async function writeBatch(
   cache: Map<string, ChannelState>,
 ): Promise<BatchOutcome> {
   const now = Date.now();
-  const outcome: BatchOutcome = { replies: new Array(commands.length), frames: [], notifications: [], logs: [], states: new Map() };
 
   // 1. channel rows: created on first persisted publish, loaded when not cached
   const needed = new Map<string, { environmentId: string; channelId: string; create: boolean }>();
@@ -140,7 +65,7 @@ export async function writeBatch(
     if (entry) entry.create ||= create;
     else needed.set(key, { environmentId: c.environmentId, channelId: c.channelId, create });
   }
-  const states = outcome.states;
+  const states = new Map<string, ChannelState>();
   const toLoad = [...needed].filter(([key]) => !cache.has(key));
   for (const [key] of needed) {
     const cached = cache.get(key);
@@ -167,7 +92,6 @@ export async function writeBatch(
     );
     for (const row of rows) states.set(channelKey(row.environment_id, row.id), { pk: row.pk, lastSeq: row.last_seq });
   }
-  const expected = new Map([...states].map(([key, s]) => [key, s.lastSeq]));
 
   // 2. idempotency keys already used within 24 h
   const keyed = commands.filter((c): c is PublishCommand => c.op === 'publish' && !c.ephemeral && c.idempotencyKey !== undefined);
@@ -180,85 +104,18 @@ export async function writeBatch(
        where k.created_at > now() - interval '24 hours'`,
       [pks, keyed.map((c) => c.idempotencyKey!)],
     );
-    for (const row of rows) seen.set(`${row.channel_pk}\u0000${row.key}`, { id: row.message_id, seq: row.seq, timestamp: row.ts });
+    for (const row of rows) seen.set(keyOf(row.channel_pk, row.key), { id: row.message_id, seq: row.seq, timestamp: row.ts });
   }
 
-  // 3. publishes, in command order
-  const messages: MessageRow[] = [];
-  const keys: { channel_pk: number; key: string; message_id: string; seq: number; ts: number }[] = [];
-  const notifications: { id: string; environment_id: string; user_id: string; payload: string }[] = [];
-  const events: WebhookEventInput[] = [];
-  commands.forEach((c, index) => {
-    if (c.op !== 'publish') return;
-    const key = channelKey(c.environmentId, c.channelId);
-    const state = states.get(key);
-    const id = newId('msg');
-    if (c.ephemeral) {
-      const seq = state?.lastSeq ?? 0;
-      outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelopeOf(c, id, seq, now, true) });
-      outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now, ephemeral: true } };
-      return;
-    }
-    if (!state) throw new Error(`channel row missing for ${c.channelId}`);
-    if (c.idempotencyKey !== undefined) {
-      const previous = seen.get(`${state.pk}\u0000${c.idempotencyKey}`);
-      if (previous) {
-        outcome.replies[index] = { ok: true, result: { ...previous } };
-        return;
-      }
-    }
-    const seq = ++state.lastSeq;
-    const envelope = envelopeOf(c, id, seq, now, false);
-    messages.push({
-      channel_pk: state.pk,
-      seq,
-      id,
-      type: c.type,
-      kind: c.kind,
-      content: c.content,
-      sender_id: c.sender.id,
-      sender_anon: c.sender.anon,
-      to: c.to ?? null,
-      mentions: c.mentions ?? null,
-      ts: now,
-    });
-    if (c.idempotencyKey !== undefined) {
-      keys.push({ channel_pk: state.pk, key: c.idempotencyKey, message_id: id, seq, ts: now });
-      seen.set(`${state.pk}\u0000${c.idempotencyKey}`, { id, seq, timestamp: now });
-    }
-    for (const userId of new Set(c.mentions ?? [])) {
-      const payload = { channelId: c.channelId, messageId: id, seq, senderId: c.sender.id };
-      const notificationId = newId('ntf');
-      notifications.push({ id: notificationId, environment_id: c.environmentId, user_id: userId, payload: JSON.stringify(payload) });
-      outcome.notifications.push({
-        index,
-        environmentId: c.environmentId,
-        userId,
-        frame: { op: 'notification', id: notificationId, type: 'mention', payload, timestamp: now },
-      });
-    }
-    events.push({
-      environmentId: c.environmentId,
-      channelId: c.channelId,
-      eventId: id,
-      type: 'message.published',
-      timestamp: now,
-      data: envelope,
-    });
-    outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelope });
-    outcome.logs.push({
-      index,
-      environmentId: c.environmentId,
-      event: 'message.published',
-      data: { channelId: c.channelId, messageId: id, seq, type: c.type, kind: c.kind, senderId: c.sender.id },
-    });
-    outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now } };
-  });
+  // 3. publishes, in command order (pure: batch-plan.ts)
+  const plan = planBatch(commands, states, seen, now, newId);
+  const outcome = plan.outcome;
+  const { messages, keys, notifications, events } = plan;
+  const advanced = plan.advanced;
 
   // 4. the fence, the rows, idempotency keys and notifications in ONE statement (round trips are
   // what a commit costs). Data-modifying CTEs all run, so each insert is guarded by the fence's
   // count: a stale writer writes nothing and gets a FenceError, never a key violation
-  const advanced = [...states].filter(([key, s]) => s.lastSeq !== expected.get(key));
   const environments = [...new Set(commands.map((c) => c.environmentId))];
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
   const { rows: written } = await client.query<{ fenced: number; hooks: boolean }>(
@@ -296,9 +153,9 @@ export async function writeBatch(
      select (select count(*)::int from fence) as fenced,
             exists (select 1 from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooks`,
     [
-      advanced.map(([, s]) => s.pk),
-      advanced.map(([key]) => expected.get(key)!),
-      advanced.map(([, s]) => s.lastSeq),
+      advanced.map((a) => a.pk),
+      advanced.map((a) => a.expected),
+      advanced.map((a) => a.next),
       messages.map((m) => m.channel_pk),
       messages.map((m) => m.seq),
       messages.map((m) => m.id),
@@ -329,7 +186,7 @@ export async function writeBatch(
   // 5. retractions, after the inserts so a message published earlier in this batch is visible
   for (const [index, c] of commands.entries()) {
     if (c.op !== 'retract') continue;
-    outcome.replies[index] = await retract(client, index, c, states.get(channelKey(c.environmentId, c.channelId)), outcome, events);
+    outcome.replies[index] = await retract(client, index, c, outcome.states.get(channelKey(c.environmentId, c.channelId)), outcome, events);
   }
 
   // environments without a webhook record nothing; skip the round trip (same snapshot rule as enqueue's own join)

@@ -1,58 +1,77 @@
 /**
- * A partition actor's mailbox, fair across environments: each environment has its own FIFO
- * queue, and a batch is taken round-robin, one command per environment per round, starting after
- * the environment served last. So a flooding environment fills batches only with what the others
- * leave, and a quiet environment's command waits for at most one batch, not behind the flood.
- * Order within an environment (hence within a channel) is kept.
+ * A partition actor's mailbox, fair across environments. Commands wait in one FIFO queue per
+ * environment; a batch is taken round-robin, one command per environment per round, up to the
+ * batch size, and each take starts one environment further than the last. So a command of a
+ * quiet environment waits for at most the batch in flight and its own turn, however long a
+ * flooding environment's queue is; order within an environment (and so within a channel) is
+ * kept.
  *
- * Bounds: at most `perKey` commands per environment (the flooding one is refused first, not the
- * others) and `total` overall.
+ * Admission is per environment, so the environment that floods is the one refused:
+ * - an environment may have at most `perEnvironment` commands waiting;
+ * - once the whole mailbox holds `total`, only environments holding less than an equal share
+ *   (total ÷ environments waiting) are still admitted, up to a hard ceiling of 2 × total.
  */
-export class FairMailbox<T> {
-  private readonly queues = new Map<string, T[]>();
-  private readonly perKey: number;
-  private readonly total: number;
-  size = 0;
 
-  constructor(limits: { perKey: number; total: number }) {
-    this.perKey = limits.perKey;
-    this.total = limits.total;
+export interface MailboxLimits {
+  perEnvironment: number;
+  total: number;
+}
+
+export class FairMailbox<T> {
+  private readonly limits: MailboxLimits;
+  /** Insertion order is the round-robin order; empty queues are removed. */
+  private queues = new Map<string, T[]>();
+  private size = 0;
+
+  constructor(limits: MailboxLimits) {
+    this.limits = limits;
   }
 
-  /** False (nothing queued) when the key's queue or the whole mailbox is full. */
-  push(key: string, item: T): boolean {
-    let queue = this.queues.get(key);
-    if ((queue?.length ?? 0) >= this.perKey || this.size >= this.total) return false;
-    if (!queue) this.queues.set(key, (queue = []));
-    queue.push(item);
+  get length(): number {
+    return this.size;
+  }
+
+  /** Queues `item` for `environmentId`; false when that environment must be refused. */
+  offer(environmentId: string, item: T): boolean {
+    const queue = this.queues.get(environmentId);
+    const mine = queue?.length ?? 0;
+    if (mine >= this.limits.perEnvironment) return false;
+    if (this.size >= this.limits.total) {
+      const environments = this.queues.size + (queue ? 0 : 1);
+      if (this.size >= 2 * this.limits.total || mine >= this.limits.total / environments) return false;
+    }
+    if (queue) queue.push(item);
+    else this.queues.set(environmentId, [item]);
     this.size++;
     return true;
   }
 
-  /** Up to `max` items, round-robin over keys. */
+  /** Up to `max` items, round-robin over environments, each environment's in arrival order. */
   take(max: number): T[] {
-    const out: T[] = [];
-    if (this.queues.size === 1) {
-      const [key, queue] = this.queues.entries().next().value as [string, T[]];
-      out.push(...queue.splice(0, max));
-      if (queue.length === 0) this.queues.delete(key);
-    } else {
-      while (out.length < max && this.queues.size > 0) {
-        // one per key per round; a served key moves to the back of the rotation
-        for (const [key, queue] of [...this.queues]) {
-          if (out.length >= max) break;
-          out.push(queue.shift()!);
-          this.queues.delete(key);
-          if (queue.length > 0) this.queues.set(key, queue);
-        }
+    const taken: T[] = [];
+    const start = this.queues.keys().next().value;
+    while (taken.length < max && this.size > 0) {
+      for (const [environmentId, queue] of this.queues) {
+        if (taken.length >= max) break;
+        taken.push(queue.shift()!);
+        this.size--;
+        if (queue.length === 0) this.queues.delete(environmentId);
       }
     }
-    this.size -= out.length;
-    return out;
+    // the next take starts with the environment after the one this take started with
+    const queue = start === undefined ? undefined : this.queues.get(start);
+    if (queue) {
+      this.queues.delete(start!);
+      this.queues.set(start!, queue);
+    }
+    return taken;
   }
 
-  /** Everything, emptying the mailbox. */
+  /** Everything waiting, emptying the mailbox. */
   drain(): T[] {
-    return this.take(this.size);
+    const all = [...this.queues.values()].flat();
+    this.queues = new Map();
+    this.size = 0;
+    return all;
   }
 }

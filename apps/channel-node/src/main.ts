@@ -40,7 +40,17 @@ const actorMetrics = {
 };
 
 // several lanes: while merged transactions commit, the next one gathers what arrives meanwhile
-const committer = new NodeCommitter(pool, { maxCommands: config.MAX_BATCH * 4, lanes: config.COMMIT_LANES });
+const committer = new NodeCommitter(pool, {
+  maxCommands: config.MAX_BATCH * 4,
+  lanes: config.COMMIT_LANES,
+  log,
+  isolation: new Counter({
+    name: 'channel_commit_isolation_total',
+    help: 'Extra transactions run to isolate failing commands (transaction), and commands that failed alone (failed_alone)',
+    labelNames: ['event'] as const,
+    registers: [metrics],
+  }),
+});
 const actors = new Map<number, PartitionActor>();
 const ownership = new PartitionOwnership({
   databaseUrl: config.DATABASE_URL,
@@ -89,6 +99,7 @@ const internal = createInternalServer({
 
 await ownership.start();
 const internalPort = await listen(internal, config.INTERNAL_PORT);
+announce({ kind: 'channel-node', node: name, internalPort });
 
 onShutdown(log, async () => {
   draining = true;
@@ -98,6 +109,3 @@ onShutdown(log, async () => {
   await pool.end();
   internal.close();
 });
-
-// handlers first, then the announcement: a supervisor may send SIGTERM the moment it reads it
-announce({ kind: 'channel-node', node: name, internalPort });

@@ -7,43 +7,59 @@
  * trips and WAL flushes as a transaction per message. Merged, one commit carries whatever the
  * whole node has in hand.
  *
- * Guarantees: a submission's outcome is exactly what writeBatch would give for it alone (channel
- * sets of actors are disjoint); a FenceError rolls back the merged transaction, every submitter's
- * view of its channels is dropped and the group is retried from Postgres' values; any other
- * failure of a merged group is bisected by submission, so one actor's bad command cannot fail
- * another's and costs O(log n) transactions, not one per submission. At most `lanes` transactions run at once.
+ * Guarantees:
+ * - a submission's outcome is exactly what writeBatch would give for it alone (channel sets of
+ *   actors are disjoint), except that a command which fails gets its own error reply;
+ * - one bad command never fails another: a failed merged transaction is bisected by command
+ *   (isolate-failures.ts) until only the failing commands are left out; every other command
+ *   commits exactly once, with seqs re-planned from what is committed, so no gap, no duplicate;
+ * - a FenceError rolls back, drops what the submitters believed about those channels and
+ *   retries from Postgres' values; a channel that keeps moving is isolated like a bad command;
+ * - `commit` never rejects: every command gets a reply;
+ * - at most `lanes` transactions run at once, and a lane takes first the submissions that carry
+ *   the environments with the least work waiting (fair-group.ts), so an environment that floods
+ *   many partitions cannot keep a quiet one's batch waiting behind its own.
  */
-import { isConnectionError, type Pool } from '@rtm/db';
+import type { Counter } from 'prom-client';
+import type { Pool } from '@rtm/db';
+import type { Logger } from '@rtm/ops';
 import type { ChannelCommand } from '@rtm/schemas';
 import { FenceError, channelKey, writeBatch, type BatchOutcome, type ChannelState } from './commit-batch.ts';
+import { takeFairGroup } from './fair-group.ts';
+import { isSplittable, isolateFailures, replyForFailure } from './isolate-failures.ts';
 
 interface Submission {
   commands: readonly ChannelCommand[];
   cache: Map<string, ChannelState>;
   resolve: (outcome: BatchOutcome) => void;
-  reject: (error: unknown) => void;
 }
 
 const FENCE_RETRIES = 5;
 
+export interface CommitterOptions {
+  maxCommands: number;
+  lanes: number;
+  log: Logger;
+  /** Transactions run to isolate failing commands, and commands that failed alone. */
+  isolation?: Counter<'event'>;
+}
+
 export class NodeCommitter {
   private readonly pool: Pool;
-  private readonly maxCommands: number;
-  private readonly lanes: number;
+  private readonly options: CommitterOptions;
   private readonly pending: Submission[] = [];
   private running = 0;
 
-  constructor(pool: Pool, options: { maxCommands: number; lanes: number }) {
+  constructor(pool: Pool, options: CommitterOptions) {
     this.pool = pool;
-    this.maxCommands = options.maxCommands;
-    this.lanes = options.lanes;
+    this.options = options;
   }
 
   /** Commits `commands` (with the submitter's view of its channels); resolves after commit. */
   commit(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): Promise<BatchOutcome> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ commands, cache, resolve, reject });
-      if (this.running < this.lanes) void this.lane();
+    return new Promise((resolve) => {
+      this.pending.push({ commands, cache, resolve });
+      if (this.running < this.options.lanes) void this.lane();
     });
   }
 
@@ -51,13 +67,13 @@ export class NodeCommitter {
     this.running++;
     try {
       while (this.pending.length > 0) {
-        let size = 0;
-        let take = 0;
-        while (take < this.pending.length && (take === 0 || size + this.pending[take]!.commands.length <= this.maxCommands)) {
-          size += this.pending[take]!.commands.length;
-          take++;
-        }
-        await this.commitGroup(this.pending.splice(0, take));
+        const taken = takeFairGroup(
+          this.pending.map((s) => s.commands),
+          this.options.maxCommands,
+        );
+        const group = taken.map((i) => this.pending[i]!);
+        for (const i of [...taken].sort((a, b) => b - a)) this.pending.splice(i, 1);
+        await this.commitGroup(group);
       }
     } finally {
       this.running--;
@@ -65,40 +81,70 @@ export class NodeCommitter {
   }
 
   private async commitGroup(group: Submission[]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const outcome = await this.transaction(group);
-        split(group, outcome);
-        return;
-      } catch (error) {
-        // whatever the submitters believed about these channels may be stale now
-        for (const s of group) for (const c of s.commands) s.cache.delete(channelKey(c.environmentId, c.channelId));
-        if (error instanceof FenceError && attempt < FENCE_RETRIES) continue;
-        // one submitter's channel keeps moving (a stale writer elsewhere) or one submitter's
-        // command fails: bisect the group so the others commit without it (the failing
-        // submitter's own actor then isolates the command: commit-isolating.ts)
-        if (group.length > 1 && !isConnectionError(error)) {
-          const middle = Math.ceil(group.length / 2);
-          await this.commitGroup(group.slice(0, middle));
-          await this.commitGroup(group.slice(middle));
-          return;
+    // every command of the group, in submission then command order, with where its result goes
+    const flat = group.flatMap((s, at) => s.commands.map((command, index) => ({ command, at, index })));
+    const results = group.map((s) => ({
+      replies: new Array(s.commands.length),
+      frames: [],
+      notifications: [],
+      logs: [],
+      states: new Map(),
+    }) as BatchOutcome);
+    // channel states after the parts committed so far: a later part plans on top of them
+    const committed = new Map<string, ChannelState>();
+    const fenced = new Set<number>();
+    let attempts = 0;
+
+    const failures = await isolateFailures(
+      flat.length,
+      async (from, to) => {
+        const part = flat.slice(from, to);
+        for (let retry = 0; ; retry++) {
+          attempts++;
+          try {
+            const view = new Map<string, ChannelState>();
+            for (const { command: c, at } of part) {
+              const key = channelKey(c.environmentId, c.channelId);
+              const state = committed.get(key) ?? group[at]!.cache.get(key);
+              if (state) view.set(key, state);
+            }
+            const outcome = await this.transaction(part.map((p) => p.command), view);
+            distribute(outcome, part, results, committed);
+            return;
+          } catch (error) {
+            // whatever the submitters believed about these channels may be stale now
+            for (const p of part) {
+              const key = channelKey(p.command.environmentId, p.command.channelId);
+              committed.delete(key);
+              group[p.at]!.cache.delete(key);
+            }
+            if (error instanceof FenceError) {
+              if (retry < FENCE_RETRIES) continue;
+              for (let i = from; i < to; i++) fenced.add(i);
+            }
+            throw error;
+          }
         }
-        for (const s of group) s.reject(error);
-        return;
-      }
-    }
+      },
+      isSplittable,
+    );
+
+    failures.forEach((error, i) => {
+      if (error === undefined) return;
+      const { at, index, command } = flat[i]!;
+      const reply = replyForFailure(error, fenced.has(i) && error instanceof FenceError);
+      results[at]!.replies[index] = reply;
+      const context = { environmentId: command.environmentId, channelId: command.channelId, op: command.op, code: reply.code };
+      if (reply.code === 'internal') this.options.log.error({ ...context, err: error }, 'a command failed its commit');
+      else this.options.log.warn({ ...context, sqlState: (error as { code?: unknown }).code }, 'a command failed its commit');
+    });
+    const failed = failures.filter((e) => e !== undefined).length;
+    if (attempts > 1) this.options.isolation?.inc({ event: 'transaction' }, attempts - 1);
+    if (failed > 0) this.options.isolation?.inc({ event: 'failed_alone' }, failed);
+    group.forEach((s, at) => s.resolve(results[at]!));
   }
 
-  private async transaction(group: Submission[]): Promise<BatchOutcome> {
-    const commands = group.length === 1 ? group[0]!.commands : group.flatMap((s) => s.commands);
-    const view = new Map<string, ChannelState>();
-    for (const s of group) {
-      for (const c of s.commands) {
-        const key = channelKey(c.environmentId, c.channelId);
-        const state = s.cache.get(key);
-        if (state) view.set(key, state);
-      }
-    }
+  private async transaction(commands: ChannelCommand[], view: Map<string, ChannelState>): Promise<BatchOutcome> {
     const client = await this.pool.connect();
     let broken = false;
     try {
@@ -117,23 +163,24 @@ export class NodeCommitter {
   }
 }
 
-/** Hands each submitter its part of a merged outcome. */
-function split(group: Submission[], outcome: BatchOutcome): void {
-  if (group.length === 1) return group[0]!.resolve(outcome);
-  let offset = 0;
-  for (const s of group) {
-    const from = offset;
-    const to = offset + s.commands.length;
-    offset = to;
-    const inRange = (item: { index: number }) => item.index >= from && item.index < to;
-    const shift = <T extends { index: number }>(item: T): T => ({ ...item, index: item.index - from });
-    const keys = new Set(s.commands.map((c) => channelKey(c.environmentId, c.channelId)));
-    s.resolve({
-      replies: outcome.replies.slice(from, to),
-      frames: outcome.frames.filter(inRange).map(shift),
-      notifications: outcome.notifications.filter(inRange).map(shift),
-      logs: outcome.logs.filter(inRange).map(shift),
-      states: new Map([...outcome.states].filter(([key]) => keys.has(key))),
-    });
+/** Hands each submitter its part of a committed outcome (indices back to the submitter's own). */
+function distribute(
+  outcome: BatchOutcome,
+  part: { command: ChannelCommand; at: number; index: number }[],
+  results: BatchOutcome[],
+  committed: Map<string, ChannelState>,
+): void {
+  outcome.replies.forEach((reply, i) => (results[part[i]!.at]!.replies[part[i]!.index] = reply));
+  const move = <T extends { index: number }>(items: T[], pick: (r: BatchOutcome) => T[]) => {
+    for (const item of items) pick(results[part[item.index]!.at]!).push({ ...item, index: part[item.index]!.index });
+  };
+  move(outcome.frames, (r) => r.frames);
+  move(outcome.notifications, (r) => r.notifications);
+  move(outcome.logs, (r) => r.logs);
+  const ownerOf = new Map(part.map((p) => [channelKey(p.command.environmentId, p.command.channelId), p.at]));
+  for (const [key, state] of outcome.states) {
+    committed.set(key, state);
+    const at = ownerOf.get(key);
+    if (at !== undefined) results[at]!.states.set(key, state);
   }
 }

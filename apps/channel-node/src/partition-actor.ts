@@ -1,11 +1,12 @@
 /**
  * The actor of one partition: the single writer of every channel hashed to it. One mailbox,
- * one loop; the loop is the only code that assigns seq, writes and publishes.
+ * one loop; the loop is the only code that assigns seq, writes and publishes. A command is
+ * checked (command-check.ts) before it enters the mailbox, and the mailbox is fair across
+ * environments (fair-mailbox.ts): one environment's flood is refused and waits, not another's.
  *
  * States and transitions:
- *   running   → commands from the partition subject (queue group) are checked (command-rules.ts)
- *               and enter the mailbox (fair-mailbox.ts: one queue per environment); the loop
- *               takes up to MAX_BATCH, round-robin over environments, and commits it in one transaction
+ *   running   → commands from the partition subject (queue group) enter the mailbox; the loop
+ *               takes up to MAX_BATCH, round-robin over environments, and commits them in one transaction
  *               (commit-batch.ts; node-committer.ts may merge it with other actors' batches of
  *               the same moment), then publishes frames, notifications and logs, then replies.
  *   running   → draining  (drain(): rebalance gives the partition away, or SIGTERM). The
@@ -18,15 +19,12 @@
  */
 import type { Counter, Histogram } from 'prom-client';
 import { deadlineOf, decodeJson, encodeJson, publishLog, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
-import { isConnectionError } from '@rtm/db';
 import type { NodeCommitter } from './node-committer.ts';
-import type { Logger } from '@rtm/ops';
-import type { ChannelCommand, CommandReply } from '@rtm/schemas';
-import { commandProblem } from './command-rules.ts';
+import { checkCommand, type CheckResult } from './command-check.ts';
 import { FairMailbox } from './fair-mailbox.ts';
-import { commitIsolating } from './commit-isolating.ts';
+import type { Logger } from '@rtm/ops';
+import { MAX_CONTENT_BYTES, type ChannelCommand, type CommandReply } from '@rtm/schemas';
 import {
-  FenceError,
   ephemeralBatch,
   ephemeralOnly,
   type BatchOutcome,
@@ -51,11 +49,12 @@ interface Pending {
   expiresAt: number | undefined;
 }
 
-/**
- * Commands one environment may have waiting, in batches, past which its new commands are refused
- * (503) instead of queued; the whole mailbox holds at most four times that.
- */
-const MAILBOX_BATCHES = 20;
+/** Commands one environment may have waiting in a partition's mailbox, in batches (503 past it). */
+export const MAILBOX_ENVIRONMENT_BATCHES = 10;
+/** Mailbox length, in batches, past which only environments under their equal share are admitted. */
+export const MAILBOX_BATCHES = 20;
+/** Largest encoded command: content plus every other field at its bound, with room to spare. */
+export const MAX_COMMAND_BYTES = 2 * MAX_CONTENT_BYTES;
 
 type State = 'running' | 'draining' | 'stopped';
 
@@ -75,7 +74,7 @@ export class PartitionActor {
   constructor(partition: number, deps: ActorDeps) {
     this.partition = partition;
     this.deps = deps;
-    this.mailbox = new FairMailbox({ perKey: deps.maxBatch * MAILBOX_BATCHES, total: deps.maxBatch * MAILBOX_BATCHES * 4 });
+    this.mailbox = new FairMailbox({ perEnvironment: deps.maxBatch * MAILBOX_ENVIRONMENT_BATCHES, total: deps.maxBatch * MAILBOX_BATCHES });
   }
 
   /** Subscribes and starts the loop; resolves once the server knows the subscription. */
@@ -109,33 +108,34 @@ export class PartitionActor {
   }
 
   private enqueue(msg: Msg): void {
-    let command: ChannelCommand;
-    try {
-      command = decodeJson<ChannelCommand>(msg.data);
-    } catch {
-      return respond(msg, { ok: false, code: 'invalid_request', reason: 'undecodable command' });
-    }
-    const problem = commandProblem(command);
-    if (problem !== null) {
-      this.deps.metrics.messages.inc({ outcome: 'invalid' });
-      return respond(msg, { ok: false, code: 'invalid_request', reason: problem });
-    }
+    const command = this.check(msg);
+    if (!command) return;
     if (this.state === 'stopped') {
       return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
     }
-    if (!this.mailbox.push(command.environmentId, { command, msg, expiresAt: deadlineOf(msg, Date.now()) })) {
+    const now = Date.now();
+    if (!this.mailbox.offer(command.environmentId, { command, msg, expiresAt: deadlineOf(msg, now) })) {
       this.deps.metrics.messages.inc({ outcome: 'overloaded' });
-      return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner is overloaded; retry' });
+      return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner is overloaded by this environment; retry' });
     }
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
   }
 
+  /** The command, or undefined once it has been answered `invalid_request`. */
+  private check(msg: Msg): ChannelCommand | undefined {
+    const checked = checkEncoded(msg.data);
+    if (checked.ok) return checked.command;
+    this.deps.metrics.messages.inc({ outcome: 'invalid_request' });
+    respond(msg, { ok: false, code: 'invalid_request', reason: checked.reason });
+    return undefined;
+  }
+
   private async loop(): Promise<void> {
     for (;;) {
       if (this.state === 'stopped') return;
-      if (this.mailbox.size === 0) {
+      if (this.mailbox.length === 0) {
         if (this.state === 'draining') {
           this.state = 'stopped';
           return;
@@ -170,41 +170,10 @@ export class PartitionActor {
   private async process(batch: Pending[]): Promise<void> {
     const commands = batch.map((p) => p.command);
     const started = process.hrtime.bigint();
-    let outcome: BatchOutcome;
-    try {
-      // one command whose statement fails must not fail its neighbours: it is bisected out
-      outcome = await commitIsolating(commands, {
-        attempt: (subset) => this.commit([...subset]),
-        isSystemic: (error) => isConnectionError(error) || error instanceof FenceError,
-        failed: (command, error) => {
-          this.deps.log.error({ err: error, partition: this.partition, op: command.op, channelId: command.channelId }, 'a command failed alone');
-          this.deps.metrics.messages.inc({ outcome: 'internal' });
-          return { ok: false, code: 'internal', reason: 'the command could not be stored' };
-        },
-      });
-    } catch (error) {
-      this.deps.log.error({ err: error, partition: this.partition, size: batch.length }, 'group commit failed');
-      const code = isConnectionError(error) || error instanceof FenceError ? 'unavailable' : 'internal';
-      for (const pending of batch) {
-        const reason =
-          error instanceof FenceError
-            ? 'another writer is moving this channel (owner hand-over); retry with an idempotencyKey'
-            : code === 'unavailable'
-              ? 'the database is not reachable; retry'
-              : undefined;
-        respond(pending.msg, { ok: false, code, reason });
-        const c = pending.command;
-        publishLog(this.deps.nc, this.deps.subjects, c.environmentId, 'error', `${c.op}.failed`, {
-          channelId: c.channelId,
-          code,
-        });
-      }
-      this.deps.metrics.messages.inc({ outcome: code }, batch.length);
-      return;
-    }
+    // never rejects: a command that failed its commit has its own error reply (node-committer.ts)
+    const outcome = await this.commit(commands);
     this.deps.metrics.batchSize.observe(batch.length);
     this.deps.metrics.commitSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    this.deps.metrics.messages.inc({ outcome: 'ok' }, batch.length);
     for (const [key, state] of outcome.states) this.cache.set(key, state);
 
     // after commit: frames, notifications, logs, then replies (a frame may beat its ack, never precede its commit)
@@ -212,13 +181,36 @@ export class PartitionActor {
     for (const out of outcome.frames) nc.publish(subjects.channel(out.environmentId, out.channelId), encodeJson(out.frame));
     for (const n of outcome.notifications) nc.publish(subjects.user(n.environmentId, n.userId), encodeJson(n.frame));
     for (const log of outcome.logs) publishLog(nc, subjects, log.environmentId, 'info', log.event, log.data);
-    batch.forEach((pending, index) => respond(pending.msg, outcome.replies[index]!));
+    let ok = 0;
+    batch.forEach((pending, index) => {
+      const reply = outcome.replies[index]!;
+      respond(pending.msg, reply);
+      if (reply.ok) ok++;
+      else {
+        this.deps.metrics.messages.inc({ outcome: reply.code });
+        const c = pending.command;
+        publishLog(nc, subjects, c.environmentId, 'error', `${c.op}.failed`, { channelId: c.channelId, code: reply.code });
+      }
+    });
+    this.deps.metrics.messages.inc({ outcome: 'ok' }, ok);
   }
 
   private commit(commands: ChannelCommand[]): Promise<BatchOutcome> {
     if (ephemeralOnly(commands, this.cache)) return Promise.resolve(ephemeralBatch(commands as PublishCommand[], this.cache));
     return this.deps.committer.commit(commands, this.cache);
   }
+}
+
+/** A command as it came off the bus, decoded and checked; bounded in bytes before it is parsed. */
+export function checkEncoded(data: Uint8Array): CheckResult {
+  if (data.length > MAX_COMMAND_BYTES) return { ok: false, reason: `the command is larger than ${MAX_COMMAND_BYTES} bytes` };
+  let decoded: unknown;
+  try {
+    decoded = decodeJson(data);
+  } catch {
+    return { ok: false, reason: 'undecodable command' };
+  }
+  return checkCommand(decoded);
 }
 
 function respond(msg: Msg, reply: CommandReply): void {

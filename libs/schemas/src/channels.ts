@@ -114,7 +114,9 @@ export type ClientFrame = z.infer<typeof ClientFrame>;
 
 /**
  * Gateway → channel owner, a NATS request on the partition subject. The gateway has already
- * authenticated and validated; the owner trusts these fields.
+ * authenticated and validated; the owner checks every field again before it writes anything
+ * (apps/channel-node/src/command-check.ts), since anything that can publish on the subject can
+ * send one.
  */
 export type ChannelCommand =
   | {

@@ -1,0 +1,201 @@
+/**
+ * The pure half of a group commit: given the commands of a batch, the channel states read (or
+ * cached) for them and the idempotency keys already used, decide every seq, row, frame and reply.
+ * No I/O, no clock, no randomness (ids and time are passed in), so the same inputs give the same
+ * plan: that is what lets a failed batch be re-planned for any subset of its commands (seqs then
+ * start again from the channel's last committed seq, so a retried subset never leaves a gap).
+ * Retractions are planned by the writer (they read the row they retract).
+ */
+import type { WebhookEventInput } from '@rtm/webhooks';
+import type { ChannelCommand, CommandReply, MessageEnvelope } from '@rtm/schemas';
+
+export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
+export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;
+
+export interface ChannelState {
+  pk: number;
+  lastSeq: number;
+}
+
+export const channelKey = (environmentId: string, channelId: string): string => `${environmentId}\u0000${channelId}`;
+
+/** Key of an idempotency key in `seen`. */
+export const keyOf = (channelPk: number, key: string): string => `${channelPk}\u0000${key}`;
+
+export interface OutFrame {
+  /** Index of the command that produced it. */
+  index: number;
+  environmentId: string;
+  channelId: string;
+  frame: Record<string, unknown>;
+}
+
+export interface OutNotification {
+  index: number;
+  environmentId: string;
+  userId: string;
+  frame: { op: 'notification'; id: string; type: 'mention'; payload: Record<string, unknown>; timestamp: number };
+}
+
+export interface OutLog {
+  index: number;
+  environmentId: string;
+  event: 'message.published' | 'message.retracted';
+  data: Record<string, unknown>;
+}
+
+export interface BatchOutcome {
+  /** One per command, in command order; a command that failed alone has an error reply. */
+  replies: CommandReply[];
+  /** In command order; published after commit. */
+  frames: OutFrame[];
+  notifications: OutNotification[];
+  logs: OutLog[];
+  /** Channel states after commit, to refresh the actor's cache. */
+  states: Map<string, ChannelState>;
+}
+
+export interface MessageRow {
+  channel_pk: number;
+  seq: number;
+  id: string;
+  type: string;
+  kind: string;
+  content: Record<string, unknown>;
+  sender_id: string;
+  sender_anon: boolean;
+  to: string[] | null;
+  mentions: string[] | null;
+  ts: number;
+}
+
+export interface KeyRow {
+  channel_pk: number;
+  key: string;
+  message_id: string;
+  seq: number;
+  ts: number;
+}
+
+export interface NotificationRow {
+  id: string;
+  environment_id: string;
+  user_id: string;
+  payload: string;
+}
+
+export interface BatchPlan {
+  /** Replies of publishes; retractions' slots are left for the writer. */
+  outcome: BatchOutcome;
+  messages: MessageRow[];
+  keys: KeyRow[];
+  notifications: NotificationRow[];
+  events: WebhookEventInput[];
+  /** Channels whose last_seq this batch advances: the fence `update … where last_seq = expected`. */
+  advanced: { pk: number; expected: number; next: number }[];
+}
+
+export function envelopeOf(command: PublishCommand, id: string, seq: number, timestamp: number, ephemeral: boolean): MessageEnvelope {
+  const envelope: MessageEnvelope = {
+    id,
+    seq,
+    type: command.type,
+    kind: command.kind,
+    content: command.content,
+    sender: command.sender,
+    timestamp,
+    retracted: false,
+    ephemeral,
+  };
+  if (command.to) envelope.to = command.to;
+  if (command.mentions) envelope.mentions = command.mentions;
+  return envelope;
+}
+
+/**
+ * Plans the publishes of `commands` on top of `states` (every channel a persisted publish needs
+ * must be there) and `seen` (idempotency keys used within 24 h, by keyOf). `states` is not
+ * modified; the plan's outcome carries the states after commit.
+ */
+export function planBatch(
+  commands: readonly ChannelCommand[],
+  states: ReadonlyMap<string, ChannelState>,
+  seen: ReadonlyMap<string, { id: string; seq: number; timestamp: number }>,
+  now: number,
+  makeId: (prefix: 'msg' | 'ntf') => string,
+): BatchPlan {
+  // only the batch's channels: `states` may be an actor's whole cache
+  const after = new Map<string, ChannelState>();
+  for (const c of commands) {
+    const key = channelKey(c.environmentId, c.channelId);
+    const state = states.get(key);
+    if (state && !after.has(key)) after.set(key, { ...state });
+  }
+  const outcome: BatchOutcome = { replies: new Array(commands.length), frames: [], notifications: [], logs: [], states: after };
+  const plan: BatchPlan = { outcome, messages: [], keys: [], notifications: [], events: [], advanced: [] };
+  const used = new Map(seen);
+  commands.forEach((c, index) => {
+    if (c.op !== 'publish') return;
+    const state = after.get(channelKey(c.environmentId, c.channelId));
+    if (c.ephemeral) {
+      const id = makeId('msg');
+      const seq = state?.lastSeq ?? 0;
+      outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelopeOf(c, id, seq, now, true) });
+      outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now, ephemeral: true } };
+      return;
+    }
+    if (!state) throw new Error(`channel row missing for ${c.channelId}`);
+    if (c.idempotencyKey !== undefined) {
+      const previous = used.get(keyOf(state.pk, c.idempotencyKey));
+      if (previous) {
+        outcome.replies[index] = { ok: true, result: { ...previous } };
+        return;
+      }
+    }
+    const id = makeId('msg');
+    const seq = ++state.lastSeq;
+    const envelope = envelopeOf(c, id, seq, now, false);
+    plan.messages.push({
+      channel_pk: state.pk,
+      seq,
+      id,
+      type: c.type,
+      kind: c.kind,
+      content: c.content,
+      sender_id: c.sender.id,
+      sender_anon: c.sender.anon,
+      to: c.to ?? null,
+      mentions: c.mentions ?? null,
+      ts: now,
+    });
+    if (c.idempotencyKey !== undefined) {
+      plan.keys.push({ channel_pk: state.pk, key: c.idempotencyKey, message_id: id, seq, ts: now });
+      used.set(keyOf(state.pk, c.idempotencyKey), { id, seq, timestamp: now });
+    }
+    for (const userId of new Set(c.mentions ?? [])) {
+      const payload = { channelId: c.channelId, messageId: id, seq, senderId: c.sender.id };
+      const notificationId = makeId('ntf');
+      plan.notifications.push({ id: notificationId, environment_id: c.environmentId, user_id: userId, payload: JSON.stringify(payload) });
+      outcome.notifications.push({
+        index,
+        environmentId: c.environmentId,
+        userId,
+        frame: { op: 'notification', id: notificationId, type: 'mention', payload, timestamp: now },
+      });
+    }
+    plan.events.push({ environmentId: c.environmentId, channelId: c.channelId, eventId: id, type: 'message.published', timestamp: now, data: envelope });
+    outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelope });
+    outcome.logs.push({
+      index,
+      environmentId: c.environmentId,
+      event: 'message.published',
+      data: { channelId: c.channelId, messageId: id, seq, type: c.type, kind: c.kind, senderId: c.sender.id },
+    });
+    outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now } };
+  });
+  for (const [key, s] of after) {
+    const expected = states.get(key)!.lastSeq;
+    if (s.lastSeq !== expected) plan.advanced.push({ pk: s.pk, expected, next: s.lastSeq });
+  }
+  return plan;
+}
