@@ -208,8 +208,6 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     sock.send({ op: 'publish', ref: 'big', content: { text: 'x'.repeat(70_000) } });
     const tooBig = await sock.take((f) => f.op === 'error');
     assert.deepEqual([tooBig.ref, tooBig.code], ['big', 'payload_too_large']);
-    sock.send({ op: 'publish', ref: 'huge', content: { text: 'x'.repeat(200_000) } });
-    assert.equal((await sock.take((f) => f.op === 'error')).code, 'payload_too_large');
     sock.send({ op: 'ping' });
     assert.deepEqual(await sock.take(), { op: 'pong' });
     sock.send({ op: 'retract', ref: 'r', id: 'msg_missing' });
@@ -253,7 +251,8 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
   });
 
   // the paused client below cannot answer pings: use a gateway with the default heartbeat
-  const second = await cluster.start('gateway', { HEARTBEAT_MS: '60000' });
+  // (and a long close grace: the client reads the close frame only after the publishing loop)
+  const second = await cluster.start('gateway', { HEARTBEAT_MS: '60000', SOCKET_CLOSE_GRACE_MS: '60000' });
   const wsUrl2 = second.realtimeUrl.replace('http', 'ws');
 
   await t.test('a slow consumer is closed with 4503 instead of growing the gateway’s memory', async () => {
