@@ -111,8 +111,10 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     options: { maxPayload: MAX_FRAME_BYTES, WebSocket: GatewayWebSocket as never },
     // ws has already closed the socket with the matching code (4400 for protocol refusals, see
     // GatewayWebSocket) or it is gone; a client's broken frame is not the gateway's error to log loudly
-    errorHandler(error, _socket, request) {
+    errorHandler(error, socket, request) {
       request.log.debug({ reason: error.message }, 'socket closed on a client protocol error');
+      // anything else (a handler that threw) must not leave the socket open and unattended
+      if (socket.readyState === socket.OPEN) socket.terminate();
     },
     // draining: every socket is told 4503 (reconnect elsewhere, resume with `since`), not a bare 1005
     preClose(done) {
