@@ -50,6 +50,16 @@ const gateway = base.extend({
   /** Bytes a socket may have queued before it is closed with 4503. */
   SOCKET_BUFFER_LIMIT: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
+  /** Bytes queued to clients over all of a gateway's sockets; over it the slowest sockets are closed with 4503. */
+  SOCKET_SEND_BUDGET: z.coerce.number().int().min(65_536).default(256 * 1024 * 1024),
+  /** Frames per second a socket may send (bursts up to one second's worth); over it: 4429. */
+  SOCKET_FRAMES_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Bytes per second a socket may send (bursts up to one second's worth); at least one largest frame (128 KiB). */
+  SOCKET_BYTES_PER_SECOND: z.coerce.number().int().min(131_072).default(2 * 1024 * 1024),
+  /** Time from upgrade to authenticated, access checked and replay started; over it: 4503. */
+  SOCKET_HANDSHAKE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** How long a closed socket's peer has to finish the close handshake before the connection is reset. */
+  SOCKET_CLOSE_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   /** A gateway's presence entries expire this long after its last heartbeat (it refreshes at a third). */
   PRESENCE_TTL_MS: z.coerce.number().int().min(1_000).max(300_000).default(15_000),
   /** Notifications older than this are neither returned nor kept (CONTRACT: 7 days). */

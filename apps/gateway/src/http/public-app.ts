@@ -18,10 +18,12 @@ import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, logRef
 import { limitConnectionsPerAddress } from './connection-limit.ts';
 import { SECURITY_SCHEMES } from './openapi.ts';
 import { installCors } from './cors.ts';
+import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
+import { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
+import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
 
 export const BODY_LIMIT = 256 * 1024;
-/** Largest frame a client may send on a socket. */
-export const MAX_FRAME_BYTES = 128 * 1024;
+export { MAX_FRAME_BYTES };
 
 export type Host = 'control' | 'realtime';
 export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -150,12 +152,19 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifyWebsocket, {
-    // a frame over the largest legal one is refused by ws as it arrives (close 1009), before it
-    // is buffered whole
-    options: { maxPayload: MAX_FRAME_BYTES },
+    // a frame over the largest legal one is refused from its header (4400), never read into memory
+    // (ws's typings want the module's static helpers on the class; only the constructor is used)
+    options: { maxPayload: MAX_FRAME_BYTES, WebSocket: GatewayWebSocket as never },
+    // ws has already closed the socket with the matching code (4400 for protocol refusals, see
+    // GatewayWebSocket) or it is gone; a client's broken frame is not the gateway's error to log loudly
+    errorHandler(error, socket, request) {
+      request.log.debug({ reason: error.message }, 'socket closed on a client protocol error');
+      // anything else (a handler that threw) must not leave the socket open and unattended
+      if (socket.readyState === socket.OPEN) socket.terminate();
+    },
     // draining: every socket is told 4503 (reconnect elsewhere, resume with `since`), not a bare 1005
     preClose(done) {
-      for (const socket of this.websocketServer.clients) socket.close(4503, 'gateway draining');
+      for (const socket of this.websocketServer.clients) socket.close(SOCKET_CLOSE.draining.code, SOCKET_CLOSE.draining.reason);
       this.websocketServer.close(() => done());
     },
   });

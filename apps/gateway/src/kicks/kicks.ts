@@ -8,14 +8,18 @@
  * - on subjects.channelControl(env, channel): {op:'kick', userId, reason}       → the user's sockets on it
  * - on subjects.channelControl(env, channel): {op:'recheck'}                    → every socket on it re-runs
  *   the access rule and those refused are closed (access switched to `members`).
+ * - on subjects.accessChanged:                {environmentId, recheck: true}    → every channel socket of
+ *   the environment re-runs the rule (a config deploy changed the environment's default access).
+ * Re-checks read Postgres directly (never the access cache) in one query per gateway and change,
+ * so every gateway closes the sockets that lost access within moments of the change's answer.
  */
-import { CLOSE, isServiceError } from '@rtm/errors';
+import { CLOSE, isServiceError, type ServiceError } from '@rtm/errors';
 import { encodeJson, publishLog } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
 import type { LocalSockets } from '../sessions/local-sockets.ts';
 import type { SubjectFeed } from '../sessions/subject-feed.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
-import { checkUserChannelAccess } from '../access/channel-access.ts';
+import { checkUserChannelAccess, refusalsOf } from '../access/channel-access.ts';
 import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 export function kickFromEnvironment(deps: GatewayDeps, environmentId: string, userId: string, reason: string): void {
@@ -36,6 +40,15 @@ export function recheckChannel(deps: GatewayDeps, environmentId: string, channel
   deps.nc.publish(deps.subjects.channelControl(environmentId, channelId), encodeJson({ op: 'recheck' }));
 }
 
+/**
+ * After a change to an environment's default access: every gateway re-checks all its channel
+ * sockets of that environment (and forgets its cached decisions). Resolves once the bus has it.
+ */
+export async function recheckEnvironment(deps: GatewayDeps, environmentId: string): Promise<void> {
+  deps.nc.publish(deps.subjects.accessChanged, encodeJson({ environmentId, recheck: true }));
+  await deps.nc.flush();
+}
+
 const keyOf = (a: string, b: string) => `${a}\u0000${b}`;
 
 /** The listening side, one per gateway: subscribes while it holds sockets of a user or channel. */
@@ -44,6 +57,7 @@ export class KickListener {
   private readonly feed: SubjectFeed;
   private sockets!: LocalSockets;
   private readonly unsubscribes = new Map<string, () => void>();
+  private watchingEnvironments = false;
 
   constructor(deps: GatewayDeps, feed: SubjectFeed) {
     this.deps = deps;
@@ -68,6 +82,7 @@ export class KickListener {
   }
 
   watchChannel(environmentId: string, channelId: string): void {
+    this.watchEnvironments();
     const key = `c\u0000${keyOf(environmentId, channelId)}`;
     if (this.unsubscribes.has(key)) return;
     this.unsubscribes.set(
@@ -79,10 +94,20 @@ export class KickListener {
             if (socket.userId === frame.userId) this.close(socket, reason, 'channel');
           }
         } else if (frame.op === 'recheck') {
-          void this.recheck(environmentId, channelId);
+          void this.recheck(environmentId, this.sockets.ofChannel(environmentId, channelId));
         }
       }),
     );
+  }
+
+  /** From the first channel socket on (subscribing only then keeps building the gateway free of NATS). */
+  private watchEnvironments(): void {
+    if (this.watchingEnvironments) return;
+    this.watchingEnvironments = true;
+    this.feed.subscribe(this.deps.subjects.accessChanged, (frame) => {
+      if (frame.recheck !== true || typeof frame.environmentId !== 'string') return;
+      void this.recheck(frame.environmentId, this.sockets.channelSocketsOf(frame.environmentId));
+    });
   }
 
   unwatchUser(environmentId: string, userId: string): void {
@@ -114,17 +139,21 @@ export class KickListener {
     }
   }
 
-  private async recheck(environmentId: string, channelId: string): Promise<void> {
-    const users = new Set(this.sockets.ofChannel(environmentId, channelId).map((socket) => socket.userId));
-    for (const userId of users) {
-      try {
-        await checkUserChannelAccess(this.deps.pool, environmentId, userId, channelId);
-      } catch (error) {
-        if (!isServiceError(error) || (error.code !== 'forbidden' && error.code !== 'banned')) continue;
-        for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
-          if (socket.userId === userId) this.close(socket, error.reason ?? error.code, 'recheck');
-        }
-      }
+  private async recheck(environmentId: string, sockets: ChannelSocketHandle[]): Promise<void> {
+    if (sockets.length === 0) return;
+    const pairs = new Map<string, { channelId: string; userId: string }>();
+    for (const socket of sockets) pairs.set(keyOf(socket.channelId, socket.userId), { channelId: socket.channelId, userId: socket.userId });
+    let refusals: Map<string, ServiceError>;
+    try {
+      refusals = await refusalsOf(this.deps.pool, environmentId, [...pairs.values()]);
+    } catch (error) {
+      // Postgres unreachable: the access cache's TTL and the next change bound how long this lasts
+      this.deps.log.warn({ err: error, environmentId }, 'access re-check failed');
+      return;
+    }
+    for (const socket of sockets) {
+      const refusal = refusals.get(keyOf(socket.channelId, socket.userId));
+      if (refusal) this.close(socket, refusal.reason ?? refusal.code, 'recheck');
     }
   }
 

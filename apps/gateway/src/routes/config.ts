@@ -6,6 +6,7 @@ import { DeployConfigBody, ConfigDeployment, ErrorBody } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { recheckEnvironment } from '../kicks/kicks.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -27,7 +28,8 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
           'loopback, private, link-local, unique-local, unspecified, IPv4-embedding IPv6, `.internal` or `.localhost` ' +
           'host refused; other hosts need https; no userinfo. The URL is stored in its WHATWG-normalised form. The ' +
           'first activation with a webhook creates the environment\'s `whsec_` signing secret; later deploys keep it. ' +
-          'Deliveries already recorded keep the URL they were created with.',
+          'Deliveries already recorded keep the URL they were created with. A deploy that takes access away (e.g. ' +
+          '`channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403.',
         tags: ['config'],
         security: [{ secretKey: [] }],
         body: DeployConfigBody,
@@ -64,6 +66,8 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
       });
       // processes caching environment settings forget them (the gateway's credential cache listens here)
       deps.nc.publish(deps.subjects.invalidate);
+      // the default access may have changed: every gateway closes the sockets that lost access (4403)
+      await recheckEnvironment(deps, environmentId);
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'config.deployed', {
         deploymentId,
         webhookUrl: config.webhooks?.url ?? null,

@@ -1,26 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import { CLOSE } from '@rtm/errors';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
 import { SocketLink } from './socket-link.ts';
 import { sessionMetricsOf } from './session-metrics.ts';
+import { sessionsOf } from './sessions.ts';
 
 /**
- * For the inbox and logs sockets of one listener: wraps each accepted socket in a SocketLink,
- * counts it in `gateway_open_sockets{kind}`, and closes every open one with 4503 when the gateway
- * drains (reconnect elsewhere, resume with `since`).
+ * For the sockets of one listener route: wraps each accepted socket in a SocketLink (the limits
+ * every endpoint shares, counted in the gateway's send budget), counts it in
+ * `gateway_open_sockets{kind}`, and closes every open one with 4503 when the gateway drains
+ * (reconnect elsewhere, resume with `since`).
  */
-export function linkAcceptor(app: ZodApp, deps: GatewayDeps, kind: 'inbox' | 'logs'): (socket: WebSocket) => SocketLink {
+export function linkAcceptor(
+  app: ZodApp,
+  deps: GatewayDeps,
+  kind: 'channel' | 'inbox' | 'logs',
+): (socket: WebSocket, request: FastifyRequest) => SocketLink {
   const live = new Set<SocketLink>();
   const open = sessionMetricsOf(deps.metrics).sockets.labels(kind);
+  const { budget } = sessionsOf(deps);
+  const { config } = deps;
   app.addHook('preClose', async () => {
-    for (const link of live) link.close(CLOSE.unavailable, 'gateway draining');
+    for (const link of live) link.closeWith(SOCKET_CLOSE.draining);
   });
-  return (socket) => {
-    const link = new SocketLink(socket, {
-      bufferLimit: deps.config.SOCKET_BUFFER_LIMIT,
-      heartbeatMs: deps.config.HEARTBEAT_MS,
-    });
+  return (socket, request) => {
+    const link = new SocketLink(
+      socket,
+      request.raw.socket as Socket | undefined,
+      {
+        bufferLimit: config.SOCKET_BUFFER_LIMIT,
+        heartbeatMs: config.HEARTBEAT_MS,
+        handshakeMs: config.SOCKET_HANDSHAKE_MS,
+        closeGraceMs: config.SOCKET_CLOSE_GRACE_MS,
+        framesPerSecond: config.SOCKET_FRAMES_PER_SECOND,
+        bytesPerSecond: config.SOCKET_BYTES_PER_SECOND,
+      },
+      budget,
+    );
     live.add(link);
     open.inc();
     socket.once('close', () => {

@@ -1,6 +1,6 @@
 import type { RawData } from 'ws';
 import { JsonTextError, parseJsonText } from '@rtm/schemas';
-import { MAX_FRAME_BYTES } from '../http/public-app.ts';
+import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
 
 export type FrameRead = { ok: true; value: unknown } | { ok: false; code: 'invalid_request' | 'payload_too_large'; reason: string };
 
@@ -16,7 +16,7 @@ function textOf(data: RawData): string {
 
 /**
  * One client frame of any socket, read by the same rules as an HTTP body: JSON text (ws has
- * already refused invalid UTF-8 with 1007 and frames over MAX_FRAME_BYTES with 1009), nesting at
+ * already refused invalid UTF-8 and frames over MAX_FRAME_BYTES: close 4400), nesting at
  * most MAX_JSON_DEPTH, no NUL, no lone surrogate.
  */
 export function readClientFrame(data: RawData, isBinary: boolean): FrameRead {

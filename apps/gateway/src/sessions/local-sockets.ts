@@ -65,6 +65,14 @@ export class LocalSockets {
     return [...(this.byUser.get(keyOf(environmentId, userId))?.values() ?? [])];
   }
 
+  /** Every channel socket of an environment here (a scan over this gateway's channels: for rare, environment-wide changes). */
+  channelSocketsOf(environmentId: string): ChannelSocketHandle[] {
+    const prefix = keyOf(environmentId, '');
+    const found: ChannelSocketHandle[] = [];
+    for (const [key, sockets] of this.byChannel) if (key.startsWith(prefix)) found.push(...sockets.values());
+    return found;
+  }
+
   ofChannel(environmentId: string, channelId: string): ChannelSocketHandle[] {
     return [...(this.byChannel.get(keyOf(environmentId, channelId))?.values() ?? [])];
   }

@@ -1,8 +1,12 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export interface SessionMetrics {
-  /** Open inbox and logs sockets on this gateway (channel sockets are counted by their module). */
+  /** Open channel, inbox and logs sockets on this gateway. */
   sockets: Gauge<'kind'>;
+  /** Bytes queued to clients, summed over every socket at the last budget check. */
+  queuedBytes: Gauge;
+  /** Sockets closed as slow consumers because the gateway's send budget was spent. */
+  shed: Counter;
   notifications: Counter;
   kicks: Counter<'scope'>;
   presenceEntries: Gauge;
@@ -15,7 +19,9 @@ export function sessionMetricsOf(registry: Registry): SessionMetrics {
   let metrics = byRegistry.get(registry);
   if (metrics) return metrics;
   metrics = {
-    sockets: new Gauge({ name: 'gateway_open_sockets', help: 'Open inbox and logs sockets', labelNames: ['kind'], registers: [registry] }),
+    sockets: new Gauge({ name: 'gateway_open_sockets', help: 'Open sockets by kind (channel, inbox, logs)', labelNames: ['kind'], registers: [registry] }),
+    queuedBytes: new Gauge({ name: 'gateway_socket_queued_bytes', help: 'Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET bounds it)', registers: [registry] }),
+    shed: new Counter({ name: 'gateway_sockets_shed_total', help: 'Sockets closed as the slowest when the send budget was spent', registers: [registry] }),
     notifications: new Counter({ name: 'gateway_notifications_total', help: 'Notifications stored by POST /v1/notifications', registers: [registry] }),
     kicks: new Counter({ name: 'gateway_kicked_sockets_total', help: 'Sockets closed with 4403 by a ban, removal or access change', labelNames: ['scope'], registers: [registry] }),
     presenceEntries: new Gauge({ name: 'gateway_presence_entries', help: '(environment, channel, user) presence entries this gateway holds', registers: [registry] }),

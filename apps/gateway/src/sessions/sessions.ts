@@ -3,12 +3,25 @@ import { Presence } from '../presence/presence.ts';
 import { KickListener } from '../kicks/kicks.ts';
 import { LocalSockets } from './local-sockets.ts';
 import { SubjectFeed } from './subject-feed.ts';
+import { SendBudget } from './send-budget.ts';
+import { sessionMetricsOf } from './session-metrics.ts';
+import type { SocketLink } from './socket-link.ts';
+import type { UserAuth } from '../auth/authenticate.ts';
 
 /** What a gateway keeps about its live sockets: the registry, presence, kicks and the user feed. */
 export interface Sessions {
   sockets: LocalSockets;
   feed: SubjectFeed;
   presence: Presence;
+  /** Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET); sheds the slowest. */
+  budget: SendBudget;
+  /**
+   * The one place every authenticated channel and inbox socket passes, before its replay starts.
+   * Arms the token's expiry (4401). A quota on sockets per user or per environment is checked
+   * here: a ServiceError thrown from here refuses the socket with its close code (4429 for
+   * `rate_limited`).
+   */
+  admit(link: SocketLink, auth: UserAuth, kind: 'channel' | 'inbox'): Promise<void>;
   /** Graceful drain: presence is given up at once (see Presence.stop). */
   stop(): Promise<void>;
 }
@@ -33,6 +46,13 @@ export function sessionsOf(deps: GatewayDeps): Sessions {
   });
   kicks.attach(sockets);
   const presence = new Presence(deps);
+  const metrics = sessionMetricsOf(deps.metrics);
+  const budget = new SendBudget(deps.config.SOCKET_SEND_BUDGET, {
+    checked: (queued, shed) => {
+      metrics.queuedBytes.set(queued);
+      if (shed > 0) metrics.shed.inc(shed);
+    },
+  });
   deps.events.on('channel.open', (handle) => {
     sockets.add(handle);
     presence.join(handle);
@@ -44,7 +64,16 @@ export function sessionsOf(deps: GatewayDeps): Sessions {
   });
   deps.events.on('inbox.open', (handle) => sockets.add(handle));
   deps.events.on('inbox.close', (handle) => sockets.remove(handle));
-  const sessions: Sessions = { sockets, feed, presence, stop: () => presence.stop() };
+  const sessions: Sessions = {
+    sockets,
+    feed,
+    presence,
+    budget,
+    async admit(link, auth) {
+      link.expireAt(auth.claims.expiresAt);
+    },
+    stop: () => presence.stop(),
+  };
   byDeps.set(deps, sessions);
   return sessions;
 }

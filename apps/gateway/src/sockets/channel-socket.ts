@@ -2,28 +2,35 @@
  * The channel socket, `GET /v1/channels/{channelId}?since=<seq>` on the realtime edge.
  *
  * States of one connection and their transitions:
- *   opening   → authenticate (Bearer or ?token=), validate, check read access; any failure closes
- *               with the matching close code (4400/4401/4403/4503…) → closed.
+ *   opening   → authenticate (Bearer or ?token=), validate, check read access, admit (quotas,
+ *               token expiry); any failure closes with its code from SOCKET_CLOSE → closed. The
+ *               whole of opening has SOCKET_HANDSHAKE_MS (4503 past it). Client frames received
+ *               meanwhile wait, at most MAX_EARLY_FRAMES / MAX_EARLY_BYTES of them (4429 past it).
  *   opening   → replaying: join the channel's feed FIRST (live frames are buffered), snapshot the
  *               channel's last_seq, send every persisted message in (since, snapshot] from
  *               Postgres, then `{op:"ready", channelId, lastSeq: snapshot, userId}`.
  *   replaying → live: the buffer is flushed minus persisted frames with seq <= snapshot (already
  *               replayed), so nothing is missed and nothing is sent twice; client frames received
  *               meanwhile are handled now, in order.
- *   live      → closed: the client leaves, misses a heartbeat (terminated), is too slow
- *               (buffered bytes over SOCKET_BUFFER_LIMIT: 4503, it should resume with `since`),
- *               is kicked (4403 by the membership module), or the gateway drains (4503).
+ *   live      → closed: the client leaves, misses a heartbeat (reset), is too slow (4503, it
+ *               should resume with `since`), sends over its rate (4429), its token expires (4401),
+ *               is kicked (4403 by a ban, removal or access change), or the gateway drains (4503).
  * Client frames: publish → ack, retract → ack, ping → pong; anything malformed → error frame.
+ * The sending side, limits and deadlines are the SocketLink's (sessions/socket-link.ts).
  */
 import type { FastifyRequest } from 'fastify';
-import type { RawData, WebSocket } from 'ws';
-import { CLOSE, ServiceError, closeCodeFor, isServiceError } from '@rtm/errors';
+import type { RawData } from 'ws';
+import { ServiceError, isServiceError } from '@rtm/errors';
 import { publishLog } from '@rtm/bus';
-import { newId } from '@rtm/db';
 import { ChannelId, ClientFrame, MAX_CONTENT_BYTES, SocketQuery, jsonSize } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
+import { MAX_FRAME_BYTES } from './frame-limits.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { linkAcceptor } from '../sessions/accept-link.ts';
+import { sizeOf, type SocketLink } from '../sessions/socket-link.ts';
+import { sessionsOf, type Sessions } from '../sessions/sessions.ts';
+import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
 import { checkChannelAccess } from '../access/channel-access.ts';
@@ -32,35 +39,39 @@ import { readLastSeq, readMessages } from '../channels/message-reader.ts';
 import { sendCommand } from '../channels/owner-client.ts';
 
 const REPLAY_PAGE = 200;
-/** Client frames that may wait while the socket replays; more is a misbehaving client. */
-const MAX_EARLY_FRAMES = 256;
+/** Client frames that may wait while the socket opens and replays; more is a misbehaving client. */
+export const MAX_EARLY_FRAMES = 64;
+/** Their bytes: two of the largest frames. */
+export const MAX_EARLY_BYTES = 2 * MAX_FRAME_BYTES;
 /** Live frames held back during one replay; a channel that outruns a long replay makes it resume. */
 const MAX_HELD_FRAMES = 10_000;
 
 type Request = FastifyRequest;
 
 class ChannelConnection implements FeedMember {
-  readonly socketId = newId('sock');
+  readonly socketId: string;
   userId = '';
   private readonly deps: GatewayDeps;
   private readonly feeds: FeedRegistry;
-  private readonly socket: WebSocket;
+  private readonly sessions: Sessions;
+  private readonly link: SocketLink;
   private auth: UserAuth | undefined;
   private channelId = '';
   private feed: ChannelFeed | undefined;
   /** Live frames held back while replaying; null once live. */
   private held: [string, Frame][] | null = [];
   private early: [RawData, boolean][] | null = [];
-  private closed = false;
+  private earlyBytes = 0;
   private opened = false;
-  alive = true;
   private publishAccess: Promise<void> | undefined;
   readonly handle: ChannelSocketHandle;
 
-  constructor(deps: GatewayDeps, feeds: FeedRegistry, socket: WebSocket) {
+  constructor(deps: GatewayDeps, feeds: FeedRegistry, sessions: Sessions, link: SocketLink) {
     this.deps = deps;
     this.feeds = feeds;
-    this.socket = socket;
+    this.sessions = sessions;
+    this.link = link;
+    this.socketId = link.socketId;
     const self = this;
     this.handle = {
       socketId: this.socketId,
@@ -79,17 +90,18 @@ class ChannelConnection implements FeedMember {
       send: (frame: object) => this.sendText(JSON.stringify(frame)),
       close: (code: number, reason?: string) => this.close(code, reason),
     };
-    socket.on('message', (data, isBinary) => {
-      if (this.early) {
-        if (this.early.length >= MAX_EARLY_FRAMES) return this.close(CLOSE.rateLimited, 'too many frames before ready');
-        this.early.push([data, isBinary]);
-        return;
-      }
-      void this.onFrame(data, isBinary);
-    });
-    socket.on('pong', () => (this.alive = true));
-    socket.on('close', (code) => this.onClose(code));
-    socket.on('error', () => {});
+  }
+
+  /** Called with the socket's own events (see channelSocketRoutes). */
+  onMessage(data: RawData, isBinary: boolean): void {
+    if (!this.link.admit(data)) return;
+    if (this.early) {
+      this.earlyBytes += sizeOf(data);
+      if (this.early.length >= MAX_EARLY_FRAMES || this.earlyBytes > MAX_EARLY_BYTES) return this.link.closeWith(SOCKET_CLOSE.tooEarly);
+      this.early.push([data, isBinary]);
+      return;
+    }
+    void this.onFrame(data, isBinary);
   }
 
   async open(request: Request): Promise<void> {
@@ -106,10 +118,13 @@ class ChannelConnection implements FeedMember {
       this.userId = this.auth.userId;
       await checkChannelAccess(this.deps, this.auth, this.channelId, 'read');
       if (this.closed) return;
+      await this.sessions.admit(this.link, this.auth, 'channel');
+      if (this.closed) return;
       const { environmentId } = this.auth;
       this.feed = await this.feeds.join(environmentId, this.channelId, this);
       if (this.closed) return this.feeds.leave(this.feed, this);
       const snapshot = await readLastSeq(this.deps.pool, environmentId, this.channelId);
+      this.link.established();
       let after = query.data.since;
       while (after !== undefined && after < snapshot && !this.closed) {
         const page = await readMessages(this.deps.pool, environmentId, this.channelId, {
@@ -120,7 +135,7 @@ class ChannelConnection implements FeedMember {
         });
         for (const envelope of page) {
           // a replay goes at the client's pace: it must not trip the slow-consumer limit itself
-          await this.drained();
+          await this.link.drained();
           this.sendText(JSON.stringify(envelope));
         }
         if (page.length < REPLAY_PAGE) break;
@@ -150,58 +165,34 @@ class ChannelConnection implements FeedMember {
       }
       this.early = null;
     } catch (error) {
-      const serviceError = isServiceError(error) ? error : new ServiceError('unavailable', 'could not open the channel');
+      const closing = closingFor(error);
       if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'channel socket open failed');
       if (this.auth) {
         publishLog(this.deps.nc, this.deps.subjects, this.auth.environmentId, 'warn', 'socket.refused', {
           socket: 'channel',
           channelId: this.channelId,
           userId: this.userId,
-          code: closeCodeFor(serviceError.code),
-          reason: serviceError.code,
+          code: closing.code,
+          reason: isServiceError(error) ? error.code : 'unavailable',
         });
       }
-      this.close(closeCodeFor(serviceError.code), serviceError.reason ?? serviceError.code);
+      this.close(closing.code, closing.reason);
     }
-  }
-
-  /** Replay pages wait for the socket to take the previous one (bounded memory). */
-  private async drained(): Promise<void> {
-    const limit = this.deps.config.SOCKET_BUFFER_LIMIT / 2;
-    if (this.socket.bufferedAmount <= limit) return;
-    while (!this.closed && this.socket.bufferedAmount > limit) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   deliver(text: string, frame: Frame): void {
     if (!this.held) return this.sendText(text);
-    if (this.held.length >= MAX_HELD_FRAMES) return this.close(CLOSE.unavailable, 'too far behind: resume with since');
+    if (this.held.length >= MAX_HELD_FRAMES) return this.link.closeWith(SOCKET_CLOSE.outrun);
     this.held.push([text, frame]);
   }
 
   resync(): void {
-    this.close(CLOSE.unavailable, 'resume with since');
-  }
-
-  heartbeat(): void {
-    if (!this.alive) {
-      this.socket.terminate();
-      return;
-    }
-    this.alive = false;
-    try {
-      this.socket.ping();
-    } catch {
-      // closing
-    }
+    this.link.closeWith(SOCKET_CLOSE.resync);
   }
 
   sendText(text: string): void {
-    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
-    if (this.socket.bufferedAmount > this.deps.config.SOCKET_BUFFER_LIMIT) {
-      this.close(CLOSE.unavailable, 'slow consumer: resume with since');
-      return;
-    }
-    this.socket.send(text);
+    if (this.closed) return;
+    this.link.sendText(text);
   }
 
   private error(ref: unknown, code: string, reason?: string): void {
@@ -269,23 +260,20 @@ class ChannelConnection implements FeedMember {
     }
   }
 
+  /** Closed by either side: the link stops sending and counting at once, before ws's 'close'. */
+  private get closed(): boolean {
+    return this.link.closed;
+  }
+
   close(code: number, reason?: string): void {
-    if (this.closed) return;
-    try {
-      // close reasons are limited to 123 bytes
-      this.socket.close(code, reason === undefined ? undefined : Buffer.from(reason).subarray(0, 123).toString());
-    } catch {
-      this.socket.terminate();
-    }
-    this.closed = true;
+    this.link.close(code, reason);
   }
 
   onClose(code: number): void {
-    this.closed = true;
     this.held = null;
+    this.early = null;
     if (this.feed) this.feeds.leave(this.feed, this);
     this.feed = undefined;
-    connections.get(this.deps)?.delete(this);
     if (!this.opened) return;
     this.opened = false;
     this.deps.events.emit('channel.close', this.handle);
@@ -299,27 +287,18 @@ class ChannelConnection implements FeedMember {
   }
 }
 
-const connections = new WeakMap<GatewayDeps, Set<ChannelConnection>>();
-
 /** Realtime edge: the channel socket (documented in docs/channels.md; WebSockets are outside OpenAPI). */
 export async function channelSocketRoutes(app: ZodApp, deps: GatewayDeps) {
   const feeds = new FeedRegistry(deps);
-  const live = new Set<ChannelConnection>();
-  connections.set(deps, live);
-  const heartbeat = setInterval(() => {
-    for (const connection of live) connection.heartbeat();
-  }, deps.config.HEARTBEAT_MS);
-  heartbeat.unref();
-
-  // draining: every socket is told to reconnect elsewhere and resume with `since`
-  app.addHook('preClose', async () => {
-    clearInterval(heartbeat);
-    for (const connection of live) connection.close(CLOSE.unavailable, 'gateway draining');
-  });
+  const sessions = sessionsOf(deps);
+  // draining closes every socket with 4503: reconnect elsewhere and resume with `since`
+  const accept = linkAcceptor(app, deps, 'channel');
 
   app.get('/v1/channels/:channelId', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    const connection = new ChannelConnection(deps, feeds, socket);
-    live.add(connection);
+    const link = accept(socket, request as unknown as Request);
+    const connection = new ChannelConnection(deps, feeds, sessions, link);
+    socket.on('message', (data, isBinary) => connection.onMessage(data, isBinary));
+    socket.once('close', (code) => connection.onClose(code));
     void connection.open(request as unknown as Request);
   });
 }

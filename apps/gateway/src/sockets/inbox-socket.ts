@@ -2,11 +2,14 @@
  * `GET /inbox?since=<notificationId>`: a user's notifications, replayed then live.
  *
  * States: authenticating → replaying → live → closed.
- * - authenticating: token (header or `?token=`) verified, `since` validated; refusals close with
- *   the contract code (4401, 4400 bad `since`). The environment ban is checked after the socket
- *   is reachable by kicks (4403), so a ban racing the open cannot miss it.
+ * - authenticating: token (header or `?token=`) verified, `since` validated, admitted (quotas,
+ *   token expiry → 4401); refusals close with their code from SOCKET_CLOSE (4401, 4400 bad
+ *   `since`, 4503 a dependency failed). The environment ban is checked after the socket is
+ *   reachable by kicks (4403), so a ban racing the open cannot miss it. The handshake deadline
+ *   (SOCKET_HANDSHAKE_MS) runs until the replay starts.
  * - replaying: the user's subject is subscribed (and flushed) first, then every retained
- *   notification with id > since is sent from Postgres, ascending; live frames that arrive
+ *   notification with id > since is sent from Postgres, ascending, at the client's pace (a page
+ *   waits until the socket has taken the previous one); live frames that arrive
  *   meanwhile are held. Anything committed before the query is in it; anything after reaches the
  *   subscription; so nothing is missed.
  * - live: held frames not already replayed are sent, then `{op:"ready", userId}`, then every live
@@ -16,7 +19,7 @@
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { publishLog } from '@rtm/bus';
-import { CLOSE, closeCodeFor, isServiceError } from '@rtm/errors';
+import { CLOSE, isServiceError } from '@rtm/errors';
 import { InboxSocketQuery } from '@rtm/schemas';
 import type { FastifyRequest } from 'fastify';
 import type { ZodApp } from '../http/public-app.ts';
@@ -28,6 +31,7 @@ import { readInbox, type NotificationFrame } from '../inbox/inbox-store.ts';
 import { sessionsOf } from '../sessions/sessions.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
+import { closingFor } from './close-codes.ts';
 
 const REPLAY_PAGE = 500;
 
@@ -46,11 +50,12 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
       schema: { hide: true },
     },
     (socket: WebSocket, request: FastifyRequest) => {
-      const link = accept(socket);
+      const link = accept(socket, request);
       let handle: SocketHandle | undefined;
       let unsubscribe: (() => void) | undefined;
 
       socket.on('message', (data, isBinary) => {
+        if (!link.admit(data)) return;
         const read = readClientFrame(data, isBinary);
         if (!read.ok) return link.send({ op: 'error', code: read.code, reason: read.reason });
         if (ClientFrame.safeParse(read.value).success) link.send({ op: 'pong' });
@@ -71,9 +76,8 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
       });
 
       const refuse = (error: unknown, environmentId?: string) => {
-        const code = isServiceError(error) ? closeCodeFor(error.code) : CLOSE.internal;
-        const reason = isServiceError(error) ? (error.reason ?? error.code) : 'internal error';
-        if (!isServiceError(error)) request.log.error({ err: error }, 'inbox socket failed');
+        const { code, reason } = closingFor(error);
+        if (!isServiceError(error)) request.log.warn({ err: error }, 'inbox socket failed');
         if (environmentId) {
           publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', { socket: 'inbox', code, reason });
         }
@@ -96,6 +100,8 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
             return;
           }
           const since = query.data.since;
+          if (link.closed) return;
+          await sessions.admit(link, auth, 'inbox');
           if (link.closed) return;
 
           let held: NotificationFrame[] | null = [];
@@ -130,6 +136,7 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
             return;
           }
 
+          link.established();
           let after = since;
           for (;;) {
             if (link.closed) return;
@@ -143,6 +150,8 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
             });
             for (const frame of page.notifications) {
               replayed!.add(frame.id);
+              // a replay goes at the client's pace: it must not trip the slow-consumer limit itself
+              await link.drained();
               link.send(frame);
             }
             if (!page.hasMore) break;

@@ -6,13 +6,15 @@
  * 4403 (the environment comes from the token's signing key, never from the URL). Live: the
  * environment's log subject is subscribed, then `{op:"ready", environmentId}` is sent, then every
  * `{op:"log", timestamp, level, event, data}` frame published by any process. The socket is
- * closed with 4401 when the token expires.
+ * closed with 4401 when the token expires. Limits, deadlines and close codes are the ones every
+ * socket shares (sessions/socket-link.ts, sockets/close-codes.ts); `ready` ends the handshake.
  */
 import type { WebSocket } from 'ws';
 import type { FastifyRequest } from 'fastify';
 import { verifyToken, TokenError, LOGS_TOKEN_AUDIENCE } from '@rtm/auth';
 import { decodeText, publishLog, type Subscription } from '@rtm/bus';
 import { CLOSE } from '@rtm/errors';
+import { SOCKET_CLOSE } from './close-codes.ts';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
@@ -37,19 +39,18 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
       schema: { hide: true },
     },
     (socket: WebSocket, request: FastifyRequest) => {
-      const link = accept(socket);
+      const link = accept(socket, request);
       const envId = (request.params as { envId?: string }).envId ?? '';
       let subscription: Subscription | undefined;
-      let expiry: NodeJS.Timeout | undefined;
       socket.once('close', (code: number) => {
         subscription?.unsubscribe();
-        clearTimeout(expiry);
         if (subscription) {
           publishLog(deps.nc, deps.subjects, envId, 'info', 'socket.closed', { socket: 'logs', socketId: link.socketId, code });
         }
       });
       // the only client frame: {op:"ping"} → {op:"pong"}
       socket.on('message', (data, isBinary) => {
+        if (!link.admit(data)) return;
         const read = readClientFrame(data, isBinary);
         if (!read.ok) return link.send({ op: 'error', code: read.code, reason: read.reason });
         if ((read.value as { op?: unknown } | null)?.op === 'ping') link.send({ op: 'pong' });
@@ -70,8 +71,8 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           expiresAt = claims.expiresAt;
         } catch (error) {
           if (error instanceof TokenError) return link.close(CLOSE.unauthorized, error.message);
-          request.log.error({ err: error }, 'logs socket failed');
-          return link.close(CLOSE.unavailable, 'try again');
+          request.log.warn({ err: error }, 'logs socket failed');
+          return link.closeWith(SOCKET_CLOSE.unavailable);
         }
         if (environmentId !== envId) {
           publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
@@ -82,8 +83,8 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           return link.close(CLOSE.forbidden, 'the token belongs to another environment');
         }
         if (link.closed) return;
-        expiry = setTimeout(() => link.close(CLOSE.unauthorized, 'token expired'), Math.max(0, expiresAt.getTime() - Date.now()));
-        expiry.unref();
+        link.expireAt(expiresAt);
+        if (link.closed) return;
         subscription = deps.nc.subscribe(deps.subjects.logs(environmentId), {
           callback: (error, msg) => {
             if (!error) link.sendText(decodeText(msg.data));
@@ -92,8 +93,9 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
         try {
           await deps.nc.flush();
         } catch {
-          return link.close(CLOSE.unavailable, 'bus unavailable');
+          return link.closeWith(SOCKET_CLOSE.unavailable);
         }
+        link.established();
         link.send({ op: 'ready', environmentId });
         publishLog(deps.nc, deps.subjects, environmentId, 'info', 'socket.opened', { socket: 'logs', socketId: link.socketId });
       })();

@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { SendBudget, pickSheddable } from '../../apps/gateway/src/sessions/send-budget.ts';
+
+test('sessions - send budget: under budget nothing is shed; over it the largest go first', () => {
+  assert.deepEqual(pickSheddable([10, 20, 30], 60), []);
+  assert.deepEqual(pickSheddable([10, 50, 30], 40), [1]);
+  assert.deepEqual(pickSheddable([10, 50, 30], 5), [1, 2, 0]);
+});
+
+test('sessions - send budget: the rest fit, no more than needed is shed, and every shed one is at least as large as any kept', () => {
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 0, max: 1_000_000 }), { maxLength: 200 }), fc.integer({ min: 0, max: 5_000_000 }), (queued, budget) => {
+      const picked = pickSheddable(queued, budget);
+      const shed = new Set(picked);
+      const kept = queued.filter((_, i) => !shed.has(i));
+      const rest = kept.reduce((a, b) => a + b, 0);
+      assert.ok(rest <= budget);
+      if (picked.length > 0) {
+        // without the last one picked, the rest would not have fit
+        assert.ok(rest + queued[picked.at(-1)!]! > budget);
+        const smallestShed = Math.min(...picked.map((i) => queued[i]!));
+        assert.ok(kept.every((bytes) => bytes <= smallestShed));
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('sessions - send budget: check() sheds registered sockets once and stops counting them', () => {
+  const shed: string[] = [];
+  const budget = new SendBudget(100, { intervalMs: 60_000 });
+  const member = (name: string, queued: number) => ({ queued, shed: () => shed.push(name) });
+  const removeA = budget.add(member('a', 80));
+  budget.add(member('b', 50));
+  budget.add(member('c', 10));
+  budget.check();
+  assert.deepEqual(shed, ['a']);
+  budget.check();
+  assert.deepEqual(shed, ['a']);
+  removeA();
+});
