@@ -114,6 +114,21 @@ test('inputs - every valid id works, every invalid input is a 400 envelope, and 
     await socket.close();
   });
 
+  await t.test('a plain GET on a socket route and a handshake ws refuses answer the envelope', async () => {
+    const plain = await request(realtimeUrl, 'GET', `/v1/channels/room?token=${user}`);
+    assert.equal(plain.status, 404);
+    assert.equal(errorCode(plain), 'not_found');
+    const url = new URL(realtimeUrl);
+    const answer = await raw(
+      realtimeUrl,
+      `GET /v1/channels/room?token=${user} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: not-a-key\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    assert.match(answer, /^HTTP\/1\.1 400/);
+    assert.match(answer, /x-service-error: invalid_request/i);
+    assert.match(answer, /"code":"invalid_request"/);
+  });
+
   await t.test('a body that is not valid UTF-8 is a 400 naming it', async () => {
     const bytes = Buffer.concat([Buffer.from('{"content":{"t":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
     const url = new URL(controlUrl);

@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServiceError, isServiceError, type ErrorCode } from '@rtm/errors';
@@ -94,6 +95,41 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     sendError(reply, new ServiceError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
+}
+
+// what a status without our envelope becomes (a refusal some plugin answered by itself)
+const STATUS_CODES: Record<number, ErrorCode> = { 404: 'not_found', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited', 503: 'unavailable' };
+
+/**
+ * The last line of defence: an error status sent without `x-service-error` (e.g. the 404 that
+ * @fastify/websocket answers to a plain GET on a socket route) is rewritten into the envelope.
+ */
+export function installEnvelopeGuard(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const status = reply.statusCode;
+    if (status < 400 || reply.hasHeader('x-service-error')) return payload;
+    const code = STATUS_CODES[status] ?? (status >= 500 ? 'internal' : 'invalid_request');
+    const reason =
+      status === 404 && request.routeOptions.url !== undefined ? `${request.method} ${request.routeOptions.url} takes a WebSocket upgrade` : undefined;
+    const error = new ServiceError(code, reason);
+    reply.code(error.status).header('x-service-error', code).type('application/json');
+    return JSON.stringify(error.toJSON());
+  });
+}
+
+/**
+ * A WebSocket handshake `ws` refuses after routing (bad Sec-WebSocket-Key or -Version, a
+ * missing Upgrade header): 400 invalid_request in the envelope instead of ws's text/html.
+ */
+export function wsClientErrorHandler(error: Error, socket: Duplex, _request: IncomingMessage): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify(new ServiceError('invalid_request', `WebSocket handshake: ${error.message}`).toJSON());
+  const version = /Version/.test(error.message) ? 'Sec-WebSocket-Version: 13, 8\r\n' : '';
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nx-service-error: invalid_request\r\n${version}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**

@@ -14,7 +14,7 @@ import { Histogram, type Registry } from 'prom-client';
 import type { Logger } from '@rtm/ops';
 import { ServiceError } from '@rtm/errors';
 import { JsonTextError, checkJsonText } from '@rtm/schemas';
-import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, logRefusal } from './error-handler.ts';
+import { clientErrorHandler, frameworkErrorHandler, installEnvelopeGuard, installErrorHandling, logRefusal, wsClientErrorHandler } from './error-handler.ts';
 import { limitConnectionsPerAddress } from './connection-limit.ts';
 import { SECURITY_SCHEMES } from './openapi.ts';
 import { installCors } from './cors.ts';
@@ -98,6 +98,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   });
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  installEnvelopeGuard(app);
 
   // JSON only: text/plain (a fastify default) is refused with 415 like any other type; an empty
   // body with a JSON content type is read as "no body", so optional bodies may be left out.
@@ -168,5 +169,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
       this.websocketServer.close(() => done());
     },
   });
+  // a handshake ws itself refuses (bad Sec-WebSocket-Key/Version, Upgrade header): the envelope
+  app.websocketServer.on('wsClientError', wsClientErrorHandler);
   return app;
 }
