@@ -1,7 +1,7 @@
 import { withTransaction } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import { generateWebhookSecret, DELIVER_ONE_TASK, deliveryJobKey } from '@rtm/webhooks';
+import { readWebhookSecret, rotateWebhookSecret, DELIVER_ONE_TASK, deliveryJobKey } from '@rtm/webhooks';
 import {
   ErrorBody,
   WebhookSecretResponse,
@@ -86,11 +86,9 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const { environmentId } = keyAuth(request);
-      const { rows } = await deps.pool.query<{ secret: string }>('select secret from webhook_secrets where environment_id = $1', [
-        environmentId,
-      ]);
-      if (!rows[0]) throw new ServiceError('webhooks_not_configured');
-      return { secret: rows[0].secret };
+      const secret = await readWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
+      if (secret === null) throw new ServiceError('webhooks_not_configured');
+      return { secret };
     },
   );
 
@@ -111,14 +109,10 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const { environmentId } = keyAuth(request);
-      const { rows } = await deps.pool.query<{ secret: string }>(
-        `update webhook_secrets set previous_secret = secret, secret = $2, rotated_at = now()
-         where environment_id = $1 returning secret`,
-        [environmentId, generateWebhookSecret()],
-      );
-      if (!rows[0]) throw new ServiceError('webhooks_not_configured');
+      const secret = await rotateWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
+      if (secret === null) throw new ServiceError('webhooks_not_configured');
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'webhook.secret_rotated', {});
-      return { secret: rows[0].secret };
+      return { secret };
     },
   );
 
