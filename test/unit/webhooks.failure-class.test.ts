@@ -17,6 +17,7 @@ test('failure class - library errors map to the fixed vocabulary', () => {
     [err(DNS_FAILURE_CODE), 'dns'],
     [err(BLOCKED_ADDRESS_CODE), 'blocked_address'],
     [err('HPE_INVALID_CONSTANT'), 'protocol'],
+    [Object.assign(new Error('Expected HTTP/'), { name: 'HTTPParserError', code: undefined }), 'protocol'],
     [err('ERR_TLS_CERT_ALTNAME_INVALID'), 'tls'],
     [err('DEPTH_ZERO_SELF_SIGNED_CERT'), 'tls'],
     [err('CERT_HAS_EXPIRED'), 'tls'],

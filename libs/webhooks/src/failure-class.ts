@@ -78,7 +78,8 @@ export function classifyError(error: unknown): FailureClass {
     if (name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_ABORTED' || TIMEOUT.has(code)) return 'timeout';
     if (code === 'ECONNREFUSED') return 'refused';
     if (TLS.test(code) || code === 'EPROTO') return 'tls';
-    if (code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'protocol';
+    // undici's parser errors carry their llhttp code in `code`, but not always (then only the name)
+    if (name === 'HTTPParserError' || code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'protocol';
     if (RESET.has(code)) return 'reset';
     if (UNREACHABLE.has(code)) return 'unreachable';
   }
