@@ -65,7 +65,10 @@ const webhookSecurity = {
    */
   WEBHOOK_ALLOW_LOOPBACK: boolean(false),
   /** 32 bytes, base64 or hex: encrypts webhook secrets at rest (AES-256-GCM). Required when NODE_ENV=production. */
-  SECRET_ENCRYPTION_KEY: z.string().min(1).optional(),
+  SECRET_ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
   /** Earlier keys, comma-separated: still decrypt what they encrypted until it is re-encrypted at start. */
   SECRET_ENCRYPTION_KEYS_OLD: z.string().min(1).optional(),
 };
