@@ -19,6 +19,16 @@ import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
+const FAILURE_VOCABULARY =
+  '`lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never ' +
+  'any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), ' +
+  '`reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not ' +
+  'resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or ' +
+  'private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the ' +
+  'receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other ' +
+  'connection failure). `lastStatusCode` carries the status of an answered attempt.';
+
+
 interface DeliveryRecord {
   id: string;
   event_id: string;
@@ -124,7 +134,8 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
         summary: 'The webhook delivery ledger',
         description:
           'Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the ' +
-          'previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400.',
+          'previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. ' +
+          FAILURE_VOCABULARY,
         tags: ['webhooks'],
         security: [{ secretKey: [] }],
         querystring: DeliveriesQuery,
@@ -154,6 +165,10 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
       ...secured,
       schema: {
         summary: 'One webhook delivery with its attempt log',
+        description:
+          '`attemptLog` lists every attempt made (a delivery held back by a concurrency limit or an open circuit ' +
+          'is not an attempt: its `nextAttemptAt` moves, `attempts` does not). ' +
+          FAILURE_VOCABULARY,
         tags: ['webhooks'],
         security: [{ secretKey: [] }],
         params: DeliveryParams,
