@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { configOrExit, loadBaseConfig } from '@rtm/config';
 import { createPool, migrate, type Pool } from '@rtm/db';
 import { createEnvironment, hashKey, insertKey, type KeyKind } from '@rtm/auth';
-import { connectBus, subjects } from '@rtm/bus';
+import { connectBus, subjects, type NatsSettings } from '@rtm/bus';
 
 const USAGE = `usage: admin <command> [options]
   create-environment --org NAME --project NAME --env NAME [--json]
@@ -31,10 +31,10 @@ function required(values: Record<string, unknown>, name: string): string {
   return value;
 }
 
-async function announceInvalidation(natsUrl: string, prefix: string): Promise<void> {
+async function announceInvalidation(nats: NatsSettings, prefix: string): Promise<void> {
   try {
     const nc = await Promise.race([
-      connectBus(natsUrl, 'admin'),
+      connectBus(nats, 'admin'),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000)),
     ]);
     nc.publish(subjects(prefix).invalidate);
@@ -138,7 +138,7 @@ try {
   await migrate(pool);
   const result = await run(pool, command, rest);
   if (command === 'revoke-key' || command === 'remove-origin') {
-    await announceInvalidation(config.NATS_URL, config.NATS_PREFIX);
+    await announceInvalidation(config, config.NATS_PREFIX);
   }
   process.stdout.write(`${JSON.stringify(result, null, rest.includes('--json') ? 0 : 2)}\n`);
 } catch (error) {

@@ -7,6 +7,8 @@
  *
  * Naming kinds starts only those (default: all three). The state file (default
  * .data/dev-environment.json) keeps the dev environment's keys, which are shown only once.
+ * Children get WEBHOOK_ALLOW_LOOPBACK=true and the development webhook-secret key
+ * (.data/secret-encryption-key, made on first start) unless the environment sets them.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { configOrExit, loadGatewayConfig } from '@rtm/config';
 import { createPool } from '@rtm/db';
 import type { CreatedEnvironment } from '@rtm/auth';
+import { DEV_KEY_FILE, ensureDevEncryptionKey } from '@rtm/webhooks';
 import { ensureDevEnvironment } from './dev-environment.ts';
 import { Supervisor } from './supervisor.ts';
 
@@ -38,6 +41,14 @@ if (unknown.length) {
 const kinds: Kind[] = positionals.length ? (positionals as Kind[]) : [...KINDS];
 const colour = process.stdout.isTTY === true;
 
+// local development: webhooks to localhost allowed, and a webhook-secret key made once under
+// .data/ (git-ignored) and shared by every child; an operator's own values win
+const childEnv: NodeJS.ProcessEnv = {
+  ...env,
+  WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
+  SECRET_ENCRYPTION_KEY: env.SECRET_ENCRYPTION_KEY ?? (await ensureDevEncryptionKey(`${ROOT}${DEV_KEY_FILE}`)),
+};
+
 const pool = createPool(config.DATABASE_URL, { max: 1, name: 'start' });
 let dev: { environment: CreatedEnvironment; created: boolean };
 try {
@@ -58,7 +69,7 @@ for (const kind of kinds) {
     name: kind,
     args: ['--import', 'tsx', entry],
     // port 0 (any free port) stays 0 for every child; otherwise each gets the next port
-    env: { ...env, NODE_NAME: env.NODE_NAME ?? kind, INTERNAL_PORT: String(internalPort) },
+    env: { ...childEnv, NODE_NAME: env.NODE_NAME ?? kind, INTERNAL_PORT: String(internalPort) },
   });
   if (internalPort !== 0) internalPort += 1;
 }

@@ -58,7 +58,7 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
   }, 250);
   t.diagnostic(`${failing} deliveries had failed at least once after ${Date.now() - started} ms`);
   const failed = await api.get('/v1/webhooks/deliveries?limit=500');
-  assert.ok(failed.body.data.some((row: any) => /ECONNREFUSED/.test(row.lastError ?? '')));
+  assert.ok(failed.body.data.some((row: any) => row.lastError === 'refused'));
   assert.ok(failed.body.data.every((row: any) => row.status === 'pending'));
 
   const receiver = await startReceiver(t, () => ({ status: 200 }), port);

@@ -56,6 +56,19 @@ const ENTRY: Record<ProcessKind, string> = {
 
 let counter = 0;
 
+/**
+ * What every test process gets unless a test says otherwise: loopback webhook targets allowed
+ * (test receivers listen on 127.0.0.1), a webhook-secret encryption key of this test file, and
+ * a short circuit-breaker cool-down, so tests of the retry schedule (which fail one endpoint
+ * many times on purpose) wait seconds, not the default 30 s, once its circuit opens.
+ */
+export const TEST_SECRET_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+const TEST_DEFAULTS = {
+  WEBHOOK_ALLOW_LOOPBACK: 'true',
+  SECRET_ENCRYPTION_KEY: TEST_SECRET_ENCRYPTION_KEY,
+  WEBHOOK_BREAKER_COOLDOWN: '1s',
+};
+
 export async function startProcess(
   kind: ProcessKind,
   env: Record<string, string>,
@@ -72,6 +85,7 @@ export async function startProcess(
       REALTIME_PORT: '0',
       INTERNAL_PORT: '0',
       NODE_NAME: name,
+      ...TEST_DEFAULTS,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,6 +162,7 @@ export async function startCluster(t: TestContext, options: ClusterOptions = {})
     DATABASE_URL: db.url,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     NATS_PREFIX: prefix,
+    ...TEST_DEFAULTS,
     ...options.env,
   };
   const all: RunningProcess[] = [];

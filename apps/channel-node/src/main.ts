@@ -15,7 +15,7 @@ const metrics = createMetrics(name, 'channel-node');
 const pool = createPool(config.DATABASE_URL, { max: config.COMMIT_LANES + 2, name });
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
 await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
-const nc = await orExit(log, `cannot connect to NATS at ${config.NATS_URL}`, connectBus(config.NATS_URL, name));
+const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
 const subjectsOf = subjects(config.NATS_PREFIX);
 
 const actorMetrics = {

@@ -13,12 +13,27 @@
  * two dispatchers at once, even when a job is run twice (crash recovery, manual retry, reconciler).
  * A job that finds its delivery leased or not yet due puts a job at the time the row says,
  * which corrects any job that ran too early.
+ *
+ * Fair sharing: a claimed delivery may be deferred instead of attempted: its endpoint's circuit
+ * is open (circuit-breaker.ts), or its environment or host already has the most sends in flight
+ * this dispatcher allows (concurrency-gate.ts). A deferral releases the lease, moves
+ * `next_attempt_at` (and the keyed job) a little later and leaves `attempts` alone: it is not an
+ * attempt, and it never drops a delivery.
  */
 import { setMaxListeners } from 'node:events';
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
 import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
-import { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, signatureHeader, webhookSecrets } from '@rtm/webhooks';
+import {
+  CircuitBreaker,
+  ConcurrencyGate,
+  DELIVER_BATCH_TASK,
+  DELIVER_ONE_TASK,
+  decryptSecret,
+  signatureHeader,
+  webhookSecrets,
+  type SecretKeyring,
+} from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { WebhookSender, SendResult } from './send-webhook.ts';
@@ -27,6 +42,11 @@ import type { WebhookSender, SendResult } from './send-webhook.ts';
 const PARALLEL_SENDS = 16;
 /** The lease outlives the longest attempt by this much (the write of the result). */
 const LEASE_MARGIN_MS = 5_000;
+/** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
+const DEFER_MS = 1_000;
+const DEFER_JITTER_MS = 1_000;
+
+type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'secret_unreadable' };
 
 interface Outcome {
   row: Claimed;
@@ -60,17 +80,32 @@ export interface DelivererDeps {
   log: Logger;
   metrics: Registry;
   sender: WebhookSender;
+  secretKeyring: SecretKeyring;
 }
 
 export class Deliverer {
   readonly #deps: DelivererDeps;
   readonly #attempts: Counter<'result'>;
   readonly #duration: Histogram;
+  readonly #deferred: Counter<'reason'>;
   readonly #leaseMs: number;
+  readonly #breaker: CircuitBreaker;
+  readonly #gate: ConcurrencyGate;
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
     this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.#breaker = new CircuitBreaker({ threshold: deps.config.WEBHOOK_BREAKER_THRESHOLD, coolDownMs: deps.config.WEBHOOK_BREAKER_COOLDOWN });
+    this.#gate = new ConcurrencyGate({
+      perEnvironment: deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT,
+      perHost: deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_HOST,
+    });
+    this.#deferred = new Counter({
+      name: 'webhook_deferrals_total',
+      help: 'Claimed deliveries put back without an attempt, by reason',
+      labelNames: ['reason'],
+      registers: [deps.metrics],
+    });
     this.#attempts = new Counter({
       name: 'webhook_attempts_total',
       help: 'Webhook delivery attempts by result',
@@ -118,8 +153,16 @@ export class Deliverer {
         const got = new Set(claimed.map((row) => row.id));
         await this.#reschedule(chunk.filter((id) => !got.has(id)));
       }
-      const outcomes = await Promise.all(claimed.map((row) => this.#send(row, deadline.signal))).finally(() => clearTimeout(timer));
+      const deferrals: Deferral[] = [];
+      const sends: Promise<Outcome>[] = [];
+      for (const row of claimed) {
+        const admitted = this.#admit(row);
+        if ('until' in admitted) deferrals.push(admitted);
+        else sends.push(this.#send(row, admitted.secrets, admitted.release, deadline.signal));
+      }
+      const outcomes = await Promise.all(sends).finally(() => clearTimeout(timer));
       try {
+        await this.#defer(deferrals);
         await this.#record(outcomes);
       } catch (error) {
         // the leases expire and these deliveries are attempted again: at-least-once, never lost
@@ -167,20 +210,63 @@ export class Deliverer {
     );
   }
 
-  /** Sends one claimed delivery; never throws (a failure is a result to record). */
-  async #send(row: Claimed, signal: AbortSignal): Promise<Outcome> {
+  /**
+   * Whether a claimed delivery is attempted now: its signing secrets readable, its endpoint's
+   * circuit admitting it, a place free for its environment and host. Otherwise a deferral.
+   */
+  #admit(row: Claimed): Deferral | { secrets: string[] | null; release: () => void } {
+    const now = Date.now();
+    let secrets: string[] | null = null;
+    if (row.secrets) {
+      try {
+        const { secretKeyring } = this.#deps;
+        secrets = webhookSecrets({
+          secret: decryptSecret(secretKeyring, row.secrets.secret, row.environment_id),
+          previous_secret: row.secrets.previous_secret === null ? null : decryptSecret(secretKeyring, row.secrets.previous_secret, row.environment_id),
+          rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
+        });
+      } catch (error) {
+        // a key this dispatcher lacks (another process started with a newer one): the operator's
+        // to fix; the delivery waits rather than fail for the tenant
+        this.#deps.log.error({ err: { message: (error as Error).message }, environmentId: row.environment_id }, 'cannot decrypt a webhook secret');
+        return { row, until: now + this.#deps.config.WEBHOOK_BREAKER_COOLDOWN, reason: 'secret_unreadable' };
+      }
+    }
+    const admission = this.#breaker.admit(circuitKey(row), now);
+    if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: 'circuit_open' };
+    const release = this.#gate.tryAcquire(row.environment_id, hostOf(row.url));
+    if (!release) {
+      // a probe that cannot go now gives its turn back: the circuit may let the next one probe
+      if (admission.probe) this.#breaker.abandon(circuitKey(row), now);
+      return { row, until: now + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' };
+    }
+    return { secrets, release };
+  }
+
+  /** Sends one admitted delivery; never throws (a failure is a result to record). */
+  async #send(row: Claimed, secrets: string[] | null, release: () => void, signal: AbortSignal): Promise<Outcome> {
     const at = new Date();
     let result: SendResult;
-    if (!row.secrets) {
-      result = { ok: false, error: 'the environment has no webhook signing secret', durationMs: 0 };
-    } else {
-      const secrets = webhookSecrets({
-        secret: row.secrets.secret,
-        previous_secret: row.secrets.previous_secret,
-        rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
+    try {
+      if (!secrets) {
+        result = { ok: false, error: 'no_signing_secret', durationMs: 0 };
+      } else {
+        const header = signatureHeader(secrets, Math.floor(Date.now() / 1000), row.body);
+        result = await this.#deps.sender.send(row.url, row.body, header, signal);
+      }
+    } finally {
+      release();
+    }
+    const key = circuitKey(row);
+    const before = this.#breaker.state(key, Date.now());
+    const after = this.#breaker.record(key, result.ok, Date.now());
+    if (after === 'open' && before !== 'open') {
+      publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'warn', 'webhook.circuit_opened', {
+        url: row.url,
+        coolDownMs: this.#deps.config.WEBHOOK_BREAKER_COOLDOWN,
       });
-      const header = signatureHeader(secrets, Math.floor(Date.now() / 1000), row.body);
-      result = await this.#deps.sender.send(row.url, row.body, header, signal);
+    } else if (after === 'closed' && before === 'half-open') {
+      publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: row.url });
     }
     const n = row.attempts + 1;
     const delay = result.ok ? null : (this.#deps.config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
@@ -188,6 +274,32 @@ export class Deliverer {
     this.#attempts.inc({ result: result.ok ? 'delivered' : 'failed' });
     this.#duration.observe(result.durationMs / 1000);
     return { row, n, at, result, status, delay };
+  }
+
+  /**
+   * Puts deferred deliveries back: lease released, `next_attempt_at` and the keyed job at the
+   * deferral's time, `attempts` unchanged. Fenced by the lease like #record.
+   */
+  async #defer(deferrals: readonly Deferral[]): Promise<void> {
+    if (deferrals.length === 0) return;
+    for (const deferral of deferrals) this.#deferred.inc({ reason: deferral.reason });
+    await this.#deps.pool.query(
+      `with r as (
+         select * from unnest($1::text[], $2::float8[], $3::timestamptz[]) as r(id, until_ms, lease)
+       ),
+       updated as (
+         update webhook_deliveries d set
+           locked_until = null,
+           next_attempt_at = greatest(d.next_attempt_at, to_timestamp(r.until_ms / 1000.0)),
+           updated_at = now()
+         from r
+         where d.id = r.id and d.status = 'pending' and d.locked_until = r.lease
+         returning d.id, d.next_attempt_at
+       )
+       select graphile_worker.add_job($4, json_build_object('id', id), run_at := next_attempt_at, job_key := 'webhook:' || id)
+       from updated`,
+      [deferrals.map((d) => d.row.id), deferrals.map((d) => d.until), deferrals.map((d) => d.row.lease), DELIVER_ONE_TASK],
+    );
   }
 
   /**
@@ -253,5 +365,16 @@ export class Deliverer {
     if (status === 'dropped') {
       publishLog(nc, subjects, row.environment_id, 'error', 'webhook.dropped', { ...common, lastError: result.error ?? null });
     }
+  }
+}
+
+/** One circuit per endpoint: the environment and the URL it delivers to. */
+const circuitKey = (row: Claimed): string => `${row.environment_id} ${row.url}`;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
   }
 }

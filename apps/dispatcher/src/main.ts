@@ -1,9 +1,11 @@
-import { configOrExit, loadDispatcherConfig } from '@rtm/config';
+import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
+import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { createPool, migrate } from '@rtm/db';
 import { connectBus, subjects } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { Deliverer } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
+import { HostResolver } from './host-resolver.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker } from './build-worker.ts';
 
@@ -16,9 +18,18 @@ const metrics = createMetrics(name, 'dispatcher');
 const pool = createPool(config.DATABASE_URL, { max: Math.min(20, config.WORKER_CONCURRENCY + 4), name });
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
 await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
-const nc = await orExit(log, `cannot connect to NATS at ${config.NATS_URL}`, connectBus(config.NATS_URL, name));
-const sender = new WebhookSender(config.WEBHOOK_TIMEOUT_MS);
-const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender });
+// a missing or malformed key stops the process (78) before it takes any job
+const secretKeyring = await loadSecretKeyring(config).catch(exitOnConfigError);
+await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
+const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
+const resolver = new HostResolver({
+  servers: config.DNS_SERVERS,
+  timeoutMs: config.DNS_TIMEOUT_MS,
+  tries: config.DNS_TRIES,
+  allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+});
+const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, resolver });
+const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring });
 const recovery = new WorkerRecovery({
   pool,
   log,

@@ -2,6 +2,7 @@ import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore } from '@rtm/auth';
+import type { SecretKeyring } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
 import { Gauge, type Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
@@ -17,6 +18,8 @@ export interface GatewayDeps {
   metrics: Registry;
   /** Socket lifecycle events within this gateway. */
   events: SocketEvents;
+  /** Encrypts and decrypts webhook signing secrets at rest. */
+  secretKeyring: SecretKeyring;
 }
 
 /**
@@ -30,6 +33,7 @@ export function createGatewayDeps(parts: {
   nc: NatsConnection;
   log: Logger;
   metrics: Registry;
+  secretKeyring: SecretKeyring;
 }): GatewayDeps {
   const credentials = new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS);
   if (!parts.metrics.getSingleMetric('gateway_credential_lookups')) {

@@ -1,4 +1,5 @@
-import { configOrExit, loadGatewayConfig } from '@rtm/config';
+import { configOrExit, exitOnConfigError, loadGatewayConfig } from '@rtm/config';
+import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { createPool, migrate } from '@rtm/db';
 import { connectBus } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
@@ -12,8 +13,11 @@ const metrics = createMetrics(name, 'gateway');
 const pool = createPool(config.DATABASE_URL, { max: 20, name });
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
 await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
-const nc = await orExit(log, `cannot connect to NATS at ${config.NATS_URL}`, connectBus(config.NATS_URL, name));
-const deps = createGatewayDeps({ config, pool, nc, log, metrics });
+// a missing or malformed key stops the process (78) before anything listens
+const secretKeyring = await loadSecretKeyring(config).catch(exitOnConfigError);
+await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
+const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
+const deps = createGatewayDeps({ config, pool, nc, log, metrics, secretKeyring });
 
 // a revoked key, removed origin or retired signing key: every gateway forgets at once
 const invalidations = nc.subscribe(deps.subjects.invalidate, { callback: () => deps.credentials.clear() });

@@ -5,14 +5,50 @@
  *   caller can tell "nobody owns this" (safe to retry) from "no answer in time" (unknown outcome);
  * - the connection reconnects forever; while it is down publishes are buffered by the client.
  */
-import { connect, headers, type NatsConnection, type Msg, type MsgHdrs, ErrorCode, NatsError } from 'nats';
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, headers, type ConnectionOptions, type NatsConnection, type Msg, type MsgHdrs, ErrorCode, NatsError } from 'nats';
 
 export { subjects, partitionOf, encodeToken, decodeToken, type Subjects } from './subjects.ts';
 export type { NatsConnection, Msg, Subscription } from 'nats';
 
-export async function connectBus(url: string, name: string): Promise<NatsConnection> {
+/** How to reach and authenticate to NATS (the `NATS_*` variables of every process). */
+export interface NatsSettings {
+  NATS_URL: string;
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_TOKEN?: string | undefined;
+  /** Path of a `.creds` file (user JWT and NKey seed). */
+  NATS_CREDS_FILE?: string | undefined;
+  /** Paths of PEM files; a CA or a client certificate turns TLS on. */
+  NATS_TLS_CA?: string | undefined;
+  NATS_TLS_CERT?: string | undefined;
+  NATS_TLS_KEY?: string | undefined;
+}
+
+/**
+ * nats.js options for `settings`. Credentials in the URL (`nats://user:pass@host`) work too, but
+ * the variables keep them out of every place a URL is printed. Files are read here, once.
+ */
+export function natsConnectionOptions(settings: NatsSettings): ConnectionOptions {
+  const options: ConnectionOptions = { servers: settings.NATS_URL.split(',').map((server) => server.trim()) };
+  if (settings.NATS_USER !== undefined) options.user = settings.NATS_USER;
+  if (settings.NATS_PASSWORD !== undefined) options.pass = settings.NATS_PASSWORD;
+  if (settings.NATS_TOKEN !== undefined) options.token = settings.NATS_TOKEN;
+  if (settings.NATS_CREDS_FILE !== undefined) options.authenticator = credsAuthenticator(readFileSync(settings.NATS_CREDS_FILE));
+  if (settings.NATS_TLS_CA !== undefined || settings.NATS_TLS_CERT !== undefined) {
+    options.tls = {
+      ...(settings.NATS_TLS_CA !== undefined && { caFile: settings.NATS_TLS_CA }),
+      ...(settings.NATS_TLS_CERT !== undefined && { certFile: settings.NATS_TLS_CERT }),
+      ...(settings.NATS_TLS_KEY !== undefined && { keyFile: settings.NATS_TLS_KEY }),
+    };
+  }
+  return options;
+}
+
+/** Connects with a URL alone (tests, tools) or with the full settings of a process. */
+export async function connectBus(settings: string | NatsSettings, name: string): Promise<NatsConnection> {
   return connect({
-    servers: url.split(','),
+    ...natsConnectionOptions(typeof settings === 'string' ? { NATS_URL: settings } : settings),
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,

@@ -36,9 +36,45 @@ const base = z.object({
   PARTITIONS: z.coerce.number().int().min(1).max(4096).default(32),
   /** Name of this process in logs and metrics; `npm start` sets it per child. */
   NODE_NAME: z.string().min(1).max(64).optional(),
+  /** `production` makes missing secrets fatal (no development fallback); every file under deploy/ sets it. */
+  NODE_ENV: z.string().default('development'),
+  // NATS credentials and TLS (passed to nats.js `connect`); never logged
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().min(1).optional(),
+  NATS_TOKEN: z.string().min(1).optional(),
+  /** A `.creds` file (JWT + NKey seed), as `nsc` writes it. */
+  NATS_CREDS_FILE: z.string().min(1).optional(),
+  /** PEM file of the CA that signed the NATS servers' certificates; setting it (or the cert) turns TLS on. */
+  NATS_TLS_CA: z.string().min(1).optional(),
+  /** PEM client certificate and key, for servers that verify clients. */
+  NATS_TLS_CERT: z.string().min(1).optional(),
+  NATS_TLS_KEY: z.string().min(1).optional(),
 });
 
+const boolean = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
+/** What both processes that handle webhook URLs and secrets read. */
+const webhookSecurity = {
+  /**
+   * Allows webhook URLs on localhost, 127.0.0.1 and [::1] (and sending to loopback addresses).
+   * Off by default: a production dispatcher must never POST to its own host's services.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: boolean(false),
+  /** 32 bytes, base64 or hex: encrypts webhook secrets at rest (AES-256-GCM). Required when NODE_ENV=production. */
+  SECRET_ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value)),
+  /** Earlier keys, comma-separated: still decrypt what they encrypted until it is re-encrypted at start. */
+  SECRET_ENCRYPTION_KEYS_OLD: z.string().min(1).optional(),
+};
+
 const gateway = base.extend({
+  ...webhookSecurity,
   CONTROL_PORT: port.default(8080),
   REALTIME_PORT: port.default(8081),
   /** Issuer written into user JWTs. */
@@ -105,6 +141,32 @@ const channelNode = base.extend({
 });
 
 const dispatcher = base.extend({
+  ...webhookSecurity,
+  /** Name servers for webhook hosts, comma-separated `ip` or `ip:port` (default: the system's). */
+  DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const servers = value.split(',').map((item) => item.trim());
+      const bad = servers.find((item) => !/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?|[0-9a-fA-F:]+)$/.test(item));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `"${bad}" is not an ip or ip:port` });
+        return z.NEVER;
+      }
+      return servers;
+    }),
+  /** One name server query; a look-up tries each server up to DNS_TRIES times. */
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
+  DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
+  /** Deliveries being sent at once per environment, per dispatcher; more wait (deferred, not failed). */
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(10_000).default(256),
+  /** Deliveries being sent at once to one host (name or address), per dispatcher. */
+  WEBHOOK_MAX_IN_FLIGHT_PER_HOST: z.coerce.number().int().min(1).max(10_000).default(128),
+  /** Consecutive failed attempts to one endpoint that open its circuit. */
+  WEBHOOK_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1_000).default(5),
+  /** How long an open circuit holds deliveries back before one probe is let through. */
+  WEBHOOK_BREAKER_COOLDOWN: duration('30s'),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default('30s,5m,30m,2h,6h')
@@ -160,6 +222,19 @@ export const loadBaseConfig = (env: NodeJS.ProcessEnv): BaseConfig => load(base,
 export const loadGatewayConfig = (env: NodeJS.ProcessEnv): GatewayConfig => load(gateway, env);
 export const loadChannelNodeConfig = (env: NodeJS.ProcessEnv): ChannelNodeConfig => load(channelNode, env);
 export const loadDispatcherConfig = (env: NodeJS.ProcessEnv): DispatcherConfig => load(dispatcher, env);
+
+/**
+ * For a start-up step that checks configuration beyond the schema (e.g. a key's format):
+ * an error whose name ends in `KeyError` or a ConfigError is printed (its message names the
+ * variable, never the value) and the process exits 78; anything else is rethrown.
+ */
+export function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError || (error instanceof Error && /KeyError$/.test(error.name))) {
+    process.stderr.write(`invalid configuration:\n  ${error.message}\n`);
+    process.exit(78);
+  }
+  throw error;
+}
 
 /** Runs a `load*Config` and exits the process with a readable message on failure. */
 export function configOrExit<T>(loader: (env: NodeJS.ProcessEnv) => T): T {

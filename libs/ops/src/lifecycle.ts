@@ -48,13 +48,23 @@ export async function orExit<T>(log: Logger, what: string, step: Promise<T>): Pr
   }
 }
 
-/** A connection URL fit for a log line: the password removed. */
+/**
+ * A connection URL (or a comma-separated list of them, as NATS_URL allows) fit for a log line:
+ * the password removed, and for NATS also a user name without a password, which is how a NATS
+ * token is written (`nats://<token>@host`). Nothing of an unparseable URL is shown.
+ */
 export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
+  return url
+    .split(',')
+    .map((part) => {
+      try {
+        const parsed = new URL(part.trim());
+        if (parsed.password !== '') parsed.password = '';
+        else if (/^(nats|tls|wss?):$/.test(parsed.protocol)) parsed.username = '';
+        return parsed.toString();
+      } catch {
+        return '(unparseable URL)';
+      }
+    })
+    .join(',');
 }

@@ -9,7 +9,19 @@ export function createLogger(options: { level: string; name: string }): Logger {
     base: { node: options.name },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-service-key"]', '*.secretKey', '*.secret', '*.token'],
+      // a backstop: secrets are not passed to the logger in the first place
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-service-key"]',
+        'req.headers.cookie',
+        '*.secretKey',
+        '*.secret',
+        '*.previousSecret',
+        '*.token',
+        '*.password',
+        '*.pass',
+        '*.authorization',
+      ],
       censor: '[redacted]',
     },
   });

@@ -1,5 +1,5 @@
 export { enqueueWebhookEvents, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
-export { checkWebhookUrl, addressRefusal, isLoopbackAddress, isNamedLocalHost, type UrlVerdict } from './url-policy.ts';
+export { checkWebhookUrl, addressRefusal, isLoopbackAddress, isNamedLocalHost, type UrlVerdict, type UrlPolicyOptions } from './url-policy.ts';
 export {
   SIGNATURE_HEADER,
   DEFAULT_TOLERANCE_SECONDS,
@@ -12,3 +12,33 @@ export {
 } from './signature.ts';
 export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
 export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliveryJobKey, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
+export {
+  createSecretKeyring,
+  encryptSecret,
+  decryptSecret,
+  encryptionKeyId,
+  parseEncryptionKey,
+  storedKeyId,
+  SecretKeyError,
+  type SecretKeyring,
+} from './secret-box.ts';
+export {
+  DEV_KEY_FILE,
+  loadSecretKeyring,
+  ensureDevEncryptionKey,
+  createWebhookSecret,
+  readWebhookSecret,
+  rotateWebhookSecret,
+  reencryptWebhookSecrets,
+  type SecretKeySettings,
+} from './secret-store.ts';
+export {
+  classifyError,
+  statusFailure,
+  FAILURE_CLASSES,
+  BLOCKED_ADDRESS_CODE,
+  DNS_FAILURE_CODE,
+  type FailureClass,
+} from './failure-class.ts';
+export { CircuitBreaker, type CircuitState, type Admission, type CircuitBreakerOptions } from './circuit-breaker.ts';
+export { ConcurrencyGate, type ConcurrencyLimits } from './concurrency-gate.ts';

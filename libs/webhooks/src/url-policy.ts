@@ -7,7 +7,9 @@
  * - the URL is parsed with the WHATWG parser first, so `0x7f000001`, `2130706433`,
  *   `0177.0.0.1` and `[::ffff:10.0.0.1]` are judged by the address they mean;
  * - the hosts `localhost`, `127.0.0.1` and `[::1]`, written exactly so, are allowed with `http`
- *   or `https` (local development); an encoded spelling of them is not;
+ *   or `https` (local development) only when the operator allows loopback
+ *   (`WEBHOOK_ALLOW_LOOPBACK`, off by default: a production dispatcher must never POST to its
+ *   own host's services); an encoded spelling of them never is;
  * - every other address must be public unicast: loopback, private, link-local, unique-local,
  *   unspecified, carrier-grade NAT, multicast, broadcast, reserved, and IPv6 forms that embed an
  *   IPv4 address (mapped, compatible, NAT64, 6to4, Teredo) are refused;
@@ -17,6 +19,11 @@
 import ipaddr from 'ipaddr.js';
 
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+export interface UrlPolicyOptions {
+  /** Whether `localhost`, `127.0.0.1` and `[::1]` (written so) are allowed. */
+  allowLoopback: boolean;
+}
 
 /** Hosts allowed as written, with http or https, and the addresses they may connect to. */
 const NAMED_LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -89,7 +96,7 @@ export function isNamedLocalHost(url: URL): boolean {
 }
 
 /** Deploy-time (and send-time) check of a webhook URL. */
-export function checkWebhookUrl(text: string): UrlVerdict {
+export function checkWebhookUrl(text: string, options: UrlPolicyOptions): UrlVerdict {
   let url: URL;
   try {
     url = new URL(text);
@@ -104,7 +111,10 @@ export function checkWebhookUrl(text: string): UrlVerdict {
   if (host === '') return { ok: false, reason: 'the URL has no host' };
   const written = writtenHost(text);
   const named = NAMED_LOCAL_HOSTS.has(host) && written === host;
-  if (named) return { ok: true, url };
+  if (named) {
+    if (options.allowLoopback) return { ok: true, url };
+    return { ok: false, reason: `host ${host} is a loopback host; this deployment does not send webhooks to loopback` };
+  }
 
   const isV6 = host.startsWith('[');
   const isV4 = !isV6 && ipaddr.IPv4.isValidFourPartDecimal(host);
@@ -112,20 +122,22 @@ export function checkWebhookUrl(text: string): UrlVerdict {
     const refusal = addressRefusal(host);
     if (refusal) {
       const spelled = written && written !== host ? ` (written ${written})` : '';
-      const hint = NAMED_LOCAL_HOSTS.has(host) ? '; only localhost, 127.0.0.1 or [::1] written so are allowed' : '';
+      const hint = NAMED_LOCAL_HOSTS.has(host) && options.allowLoopback ? '; only localhost, 127.0.0.1 or [::1] written so are allowed' : '';
       return { ok: false, reason: `host ${host}${spelled} is ${refusal}${hint}` };
     }
   } else {
     const name = host.replace(/\.+$/, '');
     if (name === 'localhost' || name.endsWith('.localhost')) {
-      return { ok: false, reason: `host ${host} is a .localhost name; only localhost, 127.0.0.1 or [::1] are allowed` };
+      const hint = options.allowLoopback ? '; only localhost, 127.0.0.1 or [::1] are allowed' : '';
+      return { ok: false, reason: `host ${host} is a .localhost name${hint}` };
     }
     if (name === 'internal' || name.endsWith('.internal')) {
       return { ok: false, reason: `host ${host} is an .internal name` };
     }
   }
   if (url.protocol !== 'https:') {
-    return { ok: false, reason: 'scheme must be https (http is allowed only for localhost, 127.0.0.1 and [::1])' };
+    const hint = options.allowLoopback ? ' (http is allowed only for localhost, 127.0.0.1 and [::1])' : '';
+    return { ok: false, reason: `scheme must be https${hint}` };
   }
   return { ok: true, url };
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretKeyring } from '@rtm/webhooks';
 import { Registry } from 'prom-client';
 import { loadGatewayConfig } from '@rtm/config';
 import { createPool } from '@rtm/db';
@@ -35,6 +37,8 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
     nc: offlineBus(),
     log: createLogger({ level: 'silent', name: 'openapi' }),
     metrics: new Registry(),
+    // a throwaway key: nothing is encrypted while the document is built
+    secretKeyring: createSecretKeyring(randomBytes(32).toString('hex')),
   });
   const gateway = await buildGateway(deps);
   try {

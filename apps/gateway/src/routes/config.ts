@@ -1,7 +1,7 @@
 import { newId, withTransaction } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import { checkWebhookUrl, generateWebhookSecret } from '@rtm/webhooks';
+import { checkWebhookUrl, createWebhookSecret } from '@rtm/webhooks';
 import { DeployConfigBody, ConfigDeployment, ErrorBody } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -24,7 +24,8 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
           'Validates, stores a deployment and activates it, in one transaction. The body is the whole configuration: ' +
           'an omitted or null `webhooks` disables delivery, omitted `channels` means `{access: "open"}`. The webhook ' +
           'URL is checked before anything is stored (422 `invalid_webhook_url`, the reason names the rule): WHATWG ' +
-          'parsing first; `localhost`, `127.0.0.1`, `[::1]` (written so) allowed with http or https; every other ' +
+          'parsing first; `localhost`, `127.0.0.1`, `[::1]` (written so) allowed with http or https only where the ' +
+          'operator allows loopback (development; refused by default); every other ' +
           'loopback, private, link-local, unique-local, unspecified, IPv4-embedding IPv6, `.internal` or `.localhost` ' +
           'host refused; other hosts need https; no userinfo. The URL is stored in its WHATWG-normalised form. The ' +
           'first activation with a webhook creates the environment\'s `whsec_` signing secret; later deploys keep it. ' +
@@ -40,7 +41,7 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
       const { environmentId } = keyAuth(request);
       let webhooks: Config['webhooks'] = null;
       if (request.body.webhooks) {
-        const verdict = checkWebhookUrl(request.body.webhooks.url);
+        const verdict = checkWebhookUrl(request.body.webhooks.url, { allowLoopback: deps.config.WEBHOOK_ALLOW_LOOPBACK });
         if (!verdict.ok) throw new ServiceError('invalid_webhook_url', verdict.reason);
         webhooks = { url: verdict.url.href };
       }
@@ -57,10 +58,7 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
           [environmentId, deploymentId, config.webhooks?.url ?? null, config.channels.access],
         );
         if (config.webhooks) {
-          await client.query(
-            `insert into webhook_secrets (environment_id, secret) values ($1, $2) on conflict (environment_id) do nothing`,
-            [environmentId, generateWebhookSecret()],
-          );
+          await createWebhookSecret(client, deps.secretKeyring, environmentId);
         }
         return rows[0]!.activated_at;
       });

@@ -1,7 +1,7 @@
 import { withTransaction } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import { generateWebhookSecret, DELIVER_ONE_TASK, deliveryJobKey } from '@rtm/webhooks';
+import { readWebhookSecret, rotateWebhookSecret, DELIVER_ONE_TASK, deliveryJobKey } from '@rtm/webhooks';
 import {
   ErrorBody,
   WebhookSecretResponse,
@@ -18,6 +18,16 @@ import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
+
+const FAILURE_VOCABULARY =
+  '`lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never ' +
+  'any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), ' +
+  '`reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not ' +
+  'resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or ' +
+  'private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the ' +
+  'receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other ' +
+  'connection failure). `lastStatusCode` carries the status of an answered attempt.';
+
 
 interface DeliveryRecord {
   id: string;
@@ -86,11 +96,9 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const { environmentId } = keyAuth(request);
-      const { rows } = await deps.pool.query<{ secret: string }>('select secret from webhook_secrets where environment_id = $1', [
-        environmentId,
-      ]);
-      if (!rows[0]) throw new ServiceError('webhooks_not_configured');
-      return { secret: rows[0].secret };
+      const secret = await readWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
+      if (secret === null) throw new ServiceError('webhooks_not_configured');
+      return { secret };
     },
   );
 
@@ -111,14 +119,10 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const { environmentId } = keyAuth(request);
-      const { rows } = await deps.pool.query<{ secret: string }>(
-        `update webhook_secrets set previous_secret = secret, secret = $2, rotated_at = now()
-         where environment_id = $1 returning secret`,
-        [environmentId, generateWebhookSecret()],
-      );
-      if (!rows[0]) throw new ServiceError('webhooks_not_configured');
+      const secret = await rotateWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
+      if (secret === null) throw new ServiceError('webhooks_not_configured');
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'webhook.secret_rotated', {});
-      return { secret: rows[0].secret };
+      return { secret };
     },
   );
 
@@ -130,7 +134,8 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
         summary: 'The webhook delivery ledger',
         description:
           'Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the ' +
-          'previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400.',
+          'previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. ' +
+          FAILURE_VOCABULARY,
         tags: ['webhooks'],
         security: [{ secretKey: [] }],
         querystring: DeliveriesQuery,
@@ -160,6 +165,10 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
       ...secured,
       schema: {
         summary: 'One webhook delivery with its attempt log',
+        description:
+          '`attemptLog` lists every attempt made (a delivery held back by a concurrency limit or an open circuit ' +
+          'is not an attempt: its `nextAttemptAt` moves, `attempts` does not). ' +
+          FAILURE_VOCABULARY,
         tags: ['webhooks'],
         security: [{ secretKey: [] }],
         params: DeliveryParams,

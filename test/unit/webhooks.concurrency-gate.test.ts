@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ConcurrencyGate } from '@rtm/webhooks';
+
+test('concurrency gate - refuses over the per-environment limit; other environments go', () => {
+  const gate = new ConcurrencyGate({ perEnvironment: 2, perHost: 100 });
+  const a1 = gate.tryAcquire('A', 'a.example');
+  const a2 = gate.tryAcquire('A', 'b.example');
+  assert.ok(a1 && a2);
+  assert.equal(gate.tryAcquire('A', 'c.example'), null, 'a third send of A is refused');
+  assert.ok(gate.tryAcquire('B', 'a.example'), 'B is not held back by A');
+  a1();
+  assert.ok(gate.tryAcquire('A', 'c.example'), 'a released place is free again');
+});
+
+test('concurrency gate - refuses over the per-host limit across environments', () => {
+  const gate = new ConcurrencyGate({ perEnvironment: 100, perHost: 2 });
+  assert.ok(gate.tryAcquire('A', 'shared.example'));
+  assert.ok(gate.tryAcquire('B', 'shared.example'));
+  assert.equal(gate.tryAcquire('C', 'shared.example'), null);
+  assert.ok(gate.tryAcquire('C', 'other.example'));
+});
+
+test('concurrency gate - release is idempotent and a refusal takes nothing', () => {
+  const gate = new ConcurrencyGate({ perEnvironment: 1, perHost: 1 });
+  const release = gate.tryAcquire('A', 'h')!;
+  assert.equal(gate.tryAcquire('B', 'h'), null);
+  assert.equal(gate.tryAcquire('A', 'g'), null);
+  release();
+  release();
+  assert.deepEqual(gate.inFlight(), { environments: 0, hosts: 0, sends: 0 });
+});
+
+test('concurrency gate - property: in-flight counts never exceed the limits and return to zero', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ env: fc.constantFrom('A', 'B', 'C'), host: fc.constantFrom('x', 'y'), release: fc.boolean() }), { maxLength: 100 }),
+      (ops) => {
+        const limits = { perEnvironment: 3, perHost: 4 };
+        const gate = new ConcurrencyGate(limits);
+        const held: { env: string; host: string; release: () => void }[] = [];
+        for (const op of ops) {
+          if (op.release && held.length) held.shift()!.release();
+          const release = gate.tryAcquire(op.env, op.host);
+          if (release) held.push({ env: op.env, host: op.host, release });
+          for (const env of ['A', 'B', 'C']) assert.ok(held.filter((h) => h.env === env).length <= limits.perEnvironment);
+          for (const host of ['x', 'y']) assert.ok(held.filter((h) => h.host === host).length <= limits.perHost);
+        }
+        for (const h of held) h.release();
+        assert.deepEqual(gate.inFlight(), { environments: 0, hosts: 0, sends: 0 });
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
