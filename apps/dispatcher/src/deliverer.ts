@@ -44,6 +44,8 @@ const PARALLEL_SENDS = 16;
 const LEASE_MARGIN_MS = 5_000;
 /** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
 const DEFER_MS = 1_000;
+/** How long a job waits for its sends before it leaves the slow ones to finish in the background. */
+const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
 
 type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'secret_unreadable' };
@@ -98,7 +100,7 @@ export class Deliverer {
     this.#breaker = new CircuitBreaker({ threshold: deps.config.WEBHOOK_BREAKER_THRESHOLD, coolDownMs: deps.config.WEBHOOK_BREAKER_COOLDOWN });
     this.#gate = new ConcurrencyGate({
       perEnvironment: deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT,
-      perHost: deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_HOST,
+      perHost: deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
     });
     this.#deferred = new Counter({
       name: 'webhook_deferrals_total',
@@ -121,6 +123,7 @@ export class Deliverer {
   }
 
   #draining = false;
+  readonly #background = new Set<Promise<unknown>>();
 
   /** Draining: chunks already sent are finished and recorded; the rest of each batch is handed back. */
   drain(): void {
@@ -139,38 +142,69 @@ export class Deliverer {
         ]);
         return;
       }
-      const chunk = ids.slice(start, start + PARALLEL_SENDS);
-      const claimed = await this.#claim(chunk);
-      // one deadline for the chunk, counted from the claim: every send ends within the timeout,
-      // inside the lease (and a late record is fenced off by the lease anyway)
-      const deadline = new AbortController();
-      setMaxListeners(PARALLEL_SENDS * 2, deadline.signal);
-      const timer = setTimeout(
-        () => deadline.abort(new DOMException(`timed out after ${this.#deps.config.WEBHOOK_TIMEOUT_MS} ms`, 'TimeoutError')),
-        this.#deps.config.WEBHOOK_TIMEOUT_MS,
-      );
-      if (claimed.length < chunk.length) {
-        const got = new Set(claimed.map((row) => row.id));
-        await this.#reschedule(chunk.filter((id) => !got.has(id)));
-      }
-      const deferrals: Deferral[] = [];
-      const sends: Promise<Outcome>[] = [];
-      for (const row of claimed) {
-        const admitted = this.#admit(row);
-        if ('until' in admitted) deferrals.push(admitted);
-        else sends.push(this.#send(row, admitted.secrets, admitted.release, deadline.signal));
-      }
-      const outcomes = await Promise.all(sends).finally(() => clearTimeout(timer));
-      try {
-        await this.#defer(deferrals);
-        await this.#record(outcomes);
-      } catch (error) {
-        // the leases expire and these deliveries are attempted again: at-least-once, never lost
-        this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
-        throw error;
-      }
-      for (const outcome of outcomes) this.#announce(outcome);
+      // a chunk takes at most JOB_HOLD_MS longer than its fast sends: the next one is never held
+      // back by an endpoint that hangs
+      await this.#deliverChunk(ids.slice(start, start + PARALLEL_SENDS));
     }
+  }
+
+  async #deliverChunk(chunk: readonly string[]): Promise<void> {
+    const claimed = await this.#claim(chunk);
+    // one deadline for the chunk, counted from the claim: every send ends within the timeout,
+    // inside the lease (and a late record is fenced off by the lease anyway)
+    const deadline = new AbortController();
+    setMaxListeners(PARALLEL_SENDS * 2, deadline.signal);
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException(`timed out after ${this.#deps.config.WEBHOOK_TIMEOUT_MS} ms`, 'TimeoutError')),
+      this.#deps.config.WEBHOOK_TIMEOUT_MS,
+    );
+    if (claimed.length < chunk.length) {
+      const got = new Set(claimed.map((row) => row.id));
+      await this.#reschedule(chunk.filter((id) => !got.has(id)));
+    }
+    const deferrals: Deferral[] = [];
+    const sends: Promise<Outcome>[] = [];
+    for (const row of claimed) {
+      const admitted = this.#admit(row);
+      if ('until' in admitted) deferrals.push(admitted);
+      else sends.push(this.#send(row, admitted.secrets, admitted.release, deadline.signal));
+    }
+    const all = Promise.all(sends).finally(() => clearTimeout(timer));
+    await this.#defer(deferrals);
+    // A job holds a worker slot only briefly: sends still running after JOB_HOLD_MS (an endpoint
+    // that hangs) finish in the background and are recorded when they end, so one environment's
+    // slow endpoints cannot take every slot from the others' jobs. Nothing is lost: each send
+    // keeps its lease, the record is fenced by it, and if this process dies the lease lapses and
+    // the delivery is sent again.
+    const settled = new Map<Promise<Outcome>, Outcome>();
+    for (const send of sends) void send.then((outcome) => settled.set(send, outcome));
+    const held = await Promise.race([all.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), JOB_HOLD_MS))]);
+    if (held) return this.#finish(await all);
+    const done = sends.filter((send) => settled.has(send));
+    await this.#finish(done.map((send) => settled.get(send)!));
+    const late = sends.filter((send) => !settled.has(send));
+    const background = Promise.all(late)
+      .then((outcomes) => this.#finish(outcomes))
+      .catch((error: unknown) => this.#deps.log.error({ err: error }, 'could not record webhook attempts'))
+      .finally(() => this.#background.delete(background));
+    this.#background.add(background);
+  }
+
+  /** Records a chunk's outcomes (one statement) and tells the live log. */
+  async #finish(outcomes: readonly Outcome[]): Promise<void> {
+    try {
+      await this.#record(outcomes);
+    } catch (error) {
+      // the leases expire and these deliveries are attempted again: at-least-once, never lost
+      this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
+      throw error;
+    }
+    for (const outcome of outcomes) this.#announce(outcome);
+  }
+
+  /** Resolves once every send handed to the background has ended and been recorded (drain). */
+  async settled(): Promise<void> {
+    while (this.#background.size > 0) await Promise.all([...this.#background]);
   }
 
   async #claim(ids: readonly string[]): Promise<Claimed[]> {
@@ -234,7 +268,9 @@ export class Deliverer {
     }
     const admission = this.#breaker.admit(circuitKey(row), now);
     if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: 'circuit_open' };
-    const release = this.#gate.tryAcquire(row.environment_id, hostOf(row.url));
+    // over a limit: deferred at once, never waited for inside the job (a job that waits holds a
+    // worker slot, and an environment whose endpoint hangs would soon hold all of them)
+    const release = this.#gate.tryAcquire(row.environment_id, endpointOf(row));
     if (!release) {
       // a probe that cannot go now gives its turn back: the circuit may let the next one probe
       if (admission.probe) this.#breaker.abandon(circuitKey(row), now);
@@ -371,10 +407,15 @@ export class Deliverer {
 /** One circuit per endpoint: the environment and the URL it delivers to. */
 const circuitKey = (row: Claimed): string => `${row.environment_id} ${row.url}`;
 
-function hostOf(url: string): string {
+/**
+ * The endpoint a delivery goes to: its environment and the URL's origin. Limits are per
+ * environment's endpoint, never per bare host name: two tenants on one shared host (a hosted
+ * automation service, or the same machine) must not hold each other's places.
+ */
+function endpointOf(row: Claimed): string {
   try {
-    return new URL(url).hostname;
+    return `${row.environment_id} ${new URL(row.url).origin}`;
   } catch {
-    return url;
+    return `${row.environment_id} ${row.url}`;
   }
 }

@@ -67,6 +67,8 @@ onShutdown(log, async () => {
   // jobs, and jobs only queued locally go back to the table
   deliverer.drain();
   await workers.stop();
+  // sends left running in the background by their jobs end (within WEBHOOK_TIMEOUT_MS) and are recorded
+  await deliverer.settled();
   await recovery.stop();
   await sender.close();
   await nc.drain();

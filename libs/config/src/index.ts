@@ -160,9 +160,9 @@ const dispatcher = base.extend({
   DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
   DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
   /** Deliveries being sent at once per environment, per dispatcher; more wait (deferred, not failed). */
-  WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(10_000).default(256),
-  /** Deliveries being sent at once to one host (name or address), per dispatcher. */
-  WEBHOOK_MAX_IN_FLIGHT_PER_HOST: z.coerce.number().int().min(1).max(10_000).default(128),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** Deliveries being sent at once to one endpoint (an environment's scheme://host:port), per dispatcher. */
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(64),
   /** Consecutive failed attempts to one endpoint that open its circuit. */
   WEBHOOK_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1_000).default(5),
   /** How long an open circuit holds deliveries back before one probe is let through. */
