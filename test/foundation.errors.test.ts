@@ -1,8 +1,7 @@
 import { test } from 'node:test';
-import { connect } from 'node:net';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
-import { errorCode, request, type HttpResult } from './helpers/http.ts';
+import { errorCode, request, type HttpResult, rawHttp } from './helpers/http.ts';
 
 /** The contract's envelope: JSON `{code, reason?}` only, the header, and no stack trace. */
 function assertEnvelope(res: HttpResult, status: number, code: string): void {
@@ -13,17 +12,7 @@ function assertEnvelope(res: HttpResult, status: number, code: string): void {
   assert.doesNotMatch(JSON.stringify(res.body), /(\\n|\n)\s*at |node_modules|\.[jt]s:\d+:\d+/, 'no stack trace');
 }
 
-/** Sends raw bytes and reads the whole answer (the server closes the connection). */
-function raw(baseUrl: string, bytes: string): Promise<string> {
-  const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString()));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(answer));
-  });
-}
+
 
 test('errors - every failure on both public listeners answers the envelope', async (t) => {
   const cluster = await startCluster(t, { gateways: 1 });
@@ -122,7 +111,7 @@ test('errors - every failure on both public listeners answers the envelope', asy
         `GET /v1/me HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
         'POST /v1/tokens HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
       ]) {
-        const answer = await raw(base, bytes);
+        const answer = await rawHttp(base, bytes);
         assert.match(answer, /^HTTP\/1\.1 400 /, answer);
         assert.match(answer, /\r\nx-service-error: invalid_request\r\n/i);
         assert.match(answer, /\r\n\r\n\{"code":"invalid_request","reason":"[^"]+"\}$/);

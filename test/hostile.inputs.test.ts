@@ -1,21 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { startCluster } from './helpers/cluster.ts';
-import { errorCode, mintToken, request } from './helpers/http.ts';
+import { errorCode, mintToken, request, rawHttp } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
 
-/** Sends raw bytes and reads the whole answer (the server closes the connection). */
-function raw(baseUrl: string, bytes: string | Buffer): Promise<string> {
-  const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString()));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(answer));
-  });
-}
+
 
 /** The sum of a metric's samples whose line matches `pattern` (labels included). */
 async function metric(internalUrl: string, pattern: string): Promise<number> {
@@ -119,7 +108,7 @@ test('inputs - every valid id works, every invalid input is a 400 envelope, and 
     assert.equal(plain.status, 404);
     assert.equal(errorCode(plain), 'not_found');
     const url = new URL(realtimeUrl);
-    const answer = await raw(
+    const answer = await rawHttp(
       realtimeUrl,
       `GET /v1/channels/room?token=${user} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
         'Sec-WebSocket-Key: not-a-key\r\nSec-WebSocket-Version: 13\r\n\r\n',
@@ -132,7 +121,7 @@ test('inputs - every valid id works, every invalid input is a 400 envelope, and 
   await t.test('a body that is not valid UTF-8 is a 400 naming it', async () => {
     const bytes = Buffer.concat([Buffer.from('{"content":{"t":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
     const url = new URL(controlUrl);
-    const answer = await raw(
+    const answer = await rawHttp(
       controlUrl,
       Buffer.concat([
         Buffer.from(

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -53,4 +54,16 @@ export function errorCode(res: HttpResult): string {
   if (typeof code !== 'string') throw new Error(`not an error envelope: ${res.status} ${JSON.stringify(res.body)}`);
   if (res.headers.get('x-service-error') !== code) throw new Error(`x-service-error header does not match ${code}`);
   return code;
+}
+
+/** Sends raw bytes to a listener and reads the whole answer (until the server closes the connection). */
+export function rawHttp(baseUrl: string, bytes: string | Buffer): Promise<string> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
 }
