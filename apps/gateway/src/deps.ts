@@ -3,8 +3,9 @@ import type { Pool } from '@rtm/db';
 import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore } from '@rtm/auth';
 import type { Logger } from '@rtm/ops';
-import type { Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
+import { GatewayLimits } from './limits/gateway-limits.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -17,6 +18,19 @@ export interface GatewayDeps {
   metrics: Registry;
   /** Socket lifecycle events within this gateway. */
   events: SocketEvents;
+  /** Rate limits and socket quotas; started and stopped by `main.ts`. */
+  limits: GatewayLimits;
+}
+
+function credentialLookups(registry: Registry): Counter<'result'> {
+  const existing = registry.getSingleMetric('gateway_credential_cache_lookups_total');
+  if (existing) return existing as Counter<'result'>;
+  return new Counter({
+    name: 'gateway_credential_cache_lookups_total',
+    help: 'Credential lookups served from the cache (hit) or loaded from Postgres (miss)',
+    labelNames: ['result'],
+    registers: [registry],
+  });
 }
 
 /**
@@ -31,10 +45,13 @@ export function createGatewayDeps(parts: {
   log: Logger;
   metrics: Registry;
 }): GatewayDeps {
+  const lookups = credentialLookups(parts.metrics);
+  const busSubjects = subjects(parts.config.NATS_PREFIX);
   return {
     ...parts,
-    subjects: subjects(parts.config.NATS_PREFIX),
-    credentials: new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS),
+    subjects: busSubjects,
+    credentials: new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS, (result) => lookups.inc({ result })),
     events: new SocketEvents(),
+    limits: new GatewayLimits({ ...parts, subjects: busSubjects }),
   };
 }

@@ -8,6 +8,7 @@ const MAX_SWAPS = 16;
 
 class Slot extends LocalWindow {
   pending: Promise<void> | undefined;
+  limit = 0;
 }
 
 export interface RateLimiterOptions {
@@ -49,7 +50,15 @@ export class RateLimiter {
     let slot = this.slots.get(id);
     if (!slot || slot.window !== window) {
       slot = new Slot(window);
+      slot.limit = limit;
       this.slots.set(id, slot);
+    }
+    if (slot.limit !== limit) {
+      // a deploy changed the limit mid-window: what is left of the lease was sized for the old
+      // one, so it goes, and the shared counter decides again under the new limit
+      slot.limit = limit;
+      slot.leased = slot.used;
+      slot.exhausted = false;
     }
     if (slot.admit()) return true;
     if (slot.exhausted) return false;

@@ -115,6 +115,11 @@ export class GatewayLimits {
     this.events?.off('inbox.close', this.onSocketClose);
   }
 
+  /** Forgets an environment's cached limits (this gateway; the bus tells the others). */
+  invalidate(environmentId: string): void {
+    this.environments.invalidate(environmentId);
+  }
+
   /** Refuses requests over a limit before their body is read. */
   install(app: ZodApp, host: Host): void {
     app.addHook('preParsing', async (request, _reply, payload) => {
