@@ -6,14 +6,19 @@
  *   npm run --silent admin -- revoke-key --key sk_…      (or --id key_…)
  *   npm run --silent admin -- add-origin --env env_… --origin https://app.example.com
  *   npm run --silent admin -- remove-origin --env env_… --origin https://app.example.com
- * Changes that revoke access are announced on NATS so every gateway drops its cache at once;
- * without NATS they still take effect within the credential cache time (5 s).
+ *   npm run --silent admin -- set-limits --env env_… --set userPublishesPerSecond=100 --set socketsPerUser=20
+ *   npm run --silent admin -- set-limits --env env_…      (no --set: every limit back to its default)
+ * Changes that revoke access or change limits are announced on NATS so every gateway drops that
+ * environment's cached entries at once; without NATS they still take effect within the
+ * credential cache time (5 s).
  */
 import { parseArgs } from 'node:util';
 import { configOrExit, loadBaseConfig } from '@rtm/config';
 import { createPool, migrate, type Pool } from '@rtm/db';
 import { createEnvironment, hashKey, insertKey, type KeyKind } from '@rtm/auth';
 import { connectBus, subjects, type NatsSettings } from '@rtm/bus';
+import { deployLimits, encodeInvalidation, LIMIT_NAMES } from '@rtm/limits';
+import { LimitOverrides } from '@rtm/schemas';
 
 const USAGE = `usage: admin <command> [options]
   create-environment --org NAME --project NAME --env NAME [--json]
@@ -21,7 +26,8 @@ const USAGE = `usage: admin <command> [options]
   create-key --env ENV_ID --kind secret|publishable [--json]
   revoke-key (--key KEY | --id KEY_ID)
   add-origin --env ENV_ID --origin ORIGIN
-  remove-origin --env ENV_ID --origin ORIGIN`;
+  remove-origin --env ENV_ID --origin ORIGIN
+  set-limits --env ENV_ID [--set NAME=VALUE]...   (replaces every override; names: ${LIMIT_NAMES.join(', ')})`;
 
 class UsageError extends Error {}
 
@@ -31,13 +37,13 @@ function required(values: Record<string, unknown>, name: string): string {
   return value;
 }
 
-async function announceInvalidation(nats: NatsSettings, prefix: string): Promise<void> {
+async function announceInvalidation(nats: NatsSettings, prefix: string, environmentId: string): Promise<void> {
   try {
     const nc = await Promise.race([
       connectBus(nats, 'admin'),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000)),
     ]);
-    nc.publish(subjects(prefix).invalidate);
+    nc.publish(subjects(prefix).invalidate, encodeInvalidation(environmentId));
     await nc.drain();
   } catch {
     process.stderr.write('note: NATS not reachable; gateways pick the change up within their cache time\n');
@@ -66,6 +72,7 @@ async function run(pool: Pool, command: string | undefined, args: string[]): Pro
       key: { type: 'string' },
       id: { type: 'string' },
       origin: { type: 'string' },
+      set: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
     },
     strict: true,
@@ -99,14 +106,14 @@ async function run(pool: Pool, command: string | undefined, args: string[]): Pro
     }
     case 'revoke-key': {
       const result = values.key
-        ? await pool.query('update api_keys set revoked_at = now() where key_hash = $1 and revoked_at is null returning id', [
+        ? await pool.query('update api_keys set revoked_at = now() where key_hash = $1 and revoked_at is null returning id, environment_id', [
             hashKey(values.key),
           ])
-        : await pool.query('update api_keys set revoked_at = now() where id = $1 and revoked_at is null returning id', [
+        : await pool.query('update api_keys set revoked_at = now() where id = $1 and revoked_at is null returning id, environment_id', [
             required(values, 'id'),
           ]);
       if (result.rowCount === 0) throw new UsageError('no such active key');
-      return { revoked: result.rows[0].id };
+      return { revoked: result.rows[0].id, environmentId: result.rows[0].environment_id };
     }
     case 'add-origin': {
       const environmentId = required(values, 'env');
@@ -126,6 +133,25 @@ async function run(pool: Pool, command: string | undefined, args: string[]): Pro
       ]);
       return { environmentId, origin, removed: (result.rowCount ?? 0) > 0 };
     }
+    case 'set-limits': {
+      const environmentId = required(values, 'env');
+      const overrides: Record<string, number> = {};
+      for (const pair of values.set ?? []) {
+        const match = /^([A-Za-z]+)=(\d+)$/.exec(pair);
+        if (!match) throw new UsageError(`--set "${pair}" is not NAME=WHOLE_NUMBER`);
+        overrides[match[1]!] = Number(match[2]);
+      }
+      // the same rules as the `limits` of PUT /v1/config
+      const parsed = LimitOverrides.safeParse(overrides);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const name = issue?.path.join('.') || (issue && 'keys' in issue ? String(issue.keys) : '');
+        throw new UsageError(`--set ${name}: ${issue?.message}`);
+      }
+      const deployed = await deployLimits(pool, environmentId, parsed.data);
+      if (!deployed) throw new UsageError(`no environment ${environmentId}`);
+      return { environmentId, ...deployed };
+    }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command');
   }
@@ -137,8 +163,8 @@ const pool = createPool(config.DATABASE_URL, { max: 2, name: 'admin' });
 try {
   await migrate(pool);
   const result = await run(pool, command, rest);
-  if (command === 'revoke-key' || command === 'remove-origin') {
-    await announceInvalidation(config, config.NATS_PREFIX);
+  if (command === 'revoke-key' || command === 'remove-origin' || command === 'add-origin' || command === 'set-limits') {
+    await announceInvalidation(config, config.NATS_PREFIX, (result as { environmentId: string }).environmentId);
   }
   process.stdout.write(`${JSON.stringify(result, null, rest.includes('--json') ? 0 : 2)}\n`);
 } catch (error) {

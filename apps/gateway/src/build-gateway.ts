@@ -31,6 +31,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     [realtime, REALTIME_ROUTES],
   ] as const) {
     app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
+    deps.limits.install(app, app === control ? 'control' : 'realtime');
     for (const group of groups) {
       await app.register(async (scope: FastifyInstance) => group(scope.withTypeProvider<ZodTypeProvider>(), deps));
     }

@@ -4,8 +4,9 @@ import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore } from '@rtm/auth';
 import type { SecretKeyring } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
+import { GatewayLimits } from './limits/gateway-limits.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -20,6 +21,19 @@ export interface GatewayDeps {
   events: SocketEvents;
   /** Encrypts and decrypts webhook signing secrets at rest. */
   secretKeyring: SecretKeyring;
+  /** Rate limits and socket quotas; started and stopped by `main.ts`. */
+  limits: GatewayLimits;
+}
+
+function credentialLookups(registry: Registry): Counter<'result'> {
+  const existing = registry.getSingleMetric('gateway_credential_cache_lookups_total');
+  if (existing) return existing as Counter<'result'>;
+  return new Counter({
+    name: 'gateway_credential_cache_lookups_total',
+    help: 'Credential lookups served from the cache (hit) or loaded from Postgres (miss)',
+    labelNames: ['result'],
+    registers: [registry],
+  });
 }
 
 /**
@@ -35,7 +49,7 @@ export function createGatewayDeps(parts: {
   metrics: Registry;
   secretKeyring: SecretKeyring;
 }): GatewayDeps {
-  const credentials = new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS);
+  const credentials = new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS, (result) => lookups.inc({ result }));
   if (!parts.metrics.getSingleMetric('gateway_credential_lookups')) {
     new Gauge({
       name: 'gateway_credential_lookups',
@@ -47,10 +61,13 @@ export function createGatewayDeps(parts: {
       },
     });
   }
+  const lookups = credentialLookups(parts.metrics);
+  const busSubjects = subjects(parts.config.NATS_PREFIX);
   return {
     ...parts,
-    subjects: subjects(parts.config.NATS_PREFIX),
+    subjects: busSubjects,
     credentials,
     events: new SocketEvents(),
+    limits: new GatewayLimits({ ...parts, subjects: busSubjects }),
   };
 }

@@ -2,6 +2,7 @@ import { configOrExit, exitOnConfigError, loadGatewayConfig } from '@rtm/config'
 import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { createPool, migrate } from '@rtm/db';
 import { connectBus } from '@rtm/bus';
+import { decodeInvalidation } from '@rtm/limits';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { buildGateway } from './build-gateway.ts';
 import { createGatewayDeps } from './deps.ts';
@@ -19,8 +20,16 @@ await orExit(log, 'cannot re-encrypt webhook secrets under the current key', ree
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
 const deps = createGatewayDeps({ config, pool, nc, log, metrics, secretKeyring });
 
-// a revoked key, removed origin or retired signing key: every gateway forgets at once
-const invalidations = nc.subscribe(deps.subjects.invalidate, { callback: () => deps.credentials.clear() });
+// a revoked key, removed origin or retired signing key: every gateway forgets that environment's
+// entries at once (an invalidation naming no environment forgets every one)
+const invalidations = nc.subscribe(deps.subjects.invalidate, {
+  callback: (_error, msg) => {
+    const environmentId = decodeInvalidation(msg.data);
+    if (environmentId === undefined) deps.credentials.clear();
+    else deps.credentials.invalidate(environmentId);
+  },
+});
+deps.limits.start(deps.events);
 
 let draining = false;
 const gateway = await buildGateway(deps);
@@ -45,6 +54,7 @@ onShutdown(log, async () => {
   // sockets are told 4503 (reconnect elsewhere) by the socket handlers' onClose hooks
   await Promise.all([gateway.control.close(), gateway.realtime.close()]);
   invalidations.unsubscribe();
+  deps.limits.stop();
   await nc.drain();
   await pool.end();
   internal.close();

@@ -13,12 +13,16 @@ interface Entry<T> {
   expires: number;
 }
 
+/** Every cache lookup, for metrics: served from the cache, or loaded from Postgres. */
+export type LookupObserver = (result: 'hit' | 'miss') => void;
+
 /**
  * Credential lookups with a short in-process cache, so the hot path does not query Postgres per
  * request. A revoked key, a removed origin or a retired signing key stops working when its entry
  * expires (`ttlMs`, a few seconds) or at once when an invalidation arrives over the bus
- * (`clear()`). Unknown keys are cached too, so a flood of bad keys costs one query per key per
- * `ttlMs`, not one per request.
+ * (`invalidate(environmentId)`: only that environment's entries go, so one tenant's changes
+ * never send every other tenant's traffic back to Postgres). Unknown keys are cached too, so a
+ * flood of bad keys costs one query per key per `ttlMs`, not one per request.
  */
 export class CredentialStore {
   private readonly keys = new Map<string, Entry<ApiKeyRecord | null>>();
@@ -29,10 +33,12 @@ export class CredentialStore {
   private readonly ttlMs: number;
   /** Postgres lookups made so far, by map (a metric: a flood of unknown credentials shows here). */
   readonly lookups = { apiKey: 0, origins: 0, signingKey: 0, activeSigningKey: 0 };
+  private readonly observe: LookupObserver;
 
-  constructor(pool: Pool, ttlMs: number) {
+  constructor(pool: Pool, ttlMs: number, observe: LookupObserver = () => {}) {
     this.pool = pool;
     this.ttlMs = ttlMs;
+    this.observe = observe;
   }
 
   clear(): void {
@@ -40,6 +46,19 @@ export class CredentialStore {
     this.origins.clear();
     this.signing.clear();
     this.active.clear();
+  }
+
+  /**
+   * Forgets what is cached for one environment: its keys, origins and signing keys. Entries
+   * cached as unknown (null) belong to no environment and stay: a key that was unknown is not
+   * made known by a revocation or an origin change.
+   */
+  invalidate(environmentId: string): void {
+    for (const map of [this.keys, this.signing] as Map<string, Entry<{ environmentId: string } | null>>[]) {
+      for (const [key, entry] of map) if (entry.value?.environmentId === environmentId) map.delete(key);
+    }
+    this.origins.delete(environmentId);
+    this.active.delete(environmentId);
   }
 
   async apiKey(credential: string): Promise<ApiKeyRecord | null> {
@@ -97,7 +116,11 @@ export class CredentialStore {
   private async cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {
     const now = Date.now();
     const hit = map.get(key);
-    if (hit && hit.expires > now) return hit.value;
+    if (hit && hit.expires > now) {
+      this.observe('hit');
+      return hit.value;
+    }
+    this.observe('miss');
     const value = await load();
     if (map.size > 50_000) map.clear();
     map.set(key, { value, expires: now + this.ttlMs });

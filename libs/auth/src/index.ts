@@ -9,5 +9,5 @@ export {
   type UserClaims,
   type SigningKey,
 } from './user-token.ts';
-export { CredentialStore, type ApiKeyRecord } from './credential-store.ts';
+export { CredentialStore, type ApiKeyRecord, type LookupObserver } from './credential-store.ts';
 export { createEnvironment, insertKey, type CreatedEnvironment } from './tenancy.ts';

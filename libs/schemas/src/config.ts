@@ -1,6 +1,42 @@
 import { z } from 'zod';
 import { IsoTime } from './common.ts';
 import { ChannelAccess } from './members.ts';
+import { DEFAULT_LIMITS, type LimitName } from '@rtm/limits';
+
+const LIMIT_HELP: Record<LimitName, string> = {
+  userPublishesPerSecond: 'Publishes by one user, HTTP and socket together, per second.',
+  secretKeyRequestsPerSecond: 'Requests made with one secret key, per second.',
+  anonymousMintsPerKeyPerSecond: 'Anonymous tokens minted with one publishable key, per second.',
+  anonymousMintsPerIpPerSecond: 'Anonymous tokens minted with publishable keys from one client IP, per second.',
+  environmentMessagesPerSecond: 'Messages published in the environment from every source, per second.',
+  socketsPerUser: 'Sockets one user holds open at a time (channel and inbox sockets).',
+  socketsPerEnvironment: 'Sockets the environment holds open at a time.',
+};
+
+const limitValue = (name: LimitName) =>
+  z.number().int().min(1).max(1_000_000_000).describe(`${LIMIT_HELP[name]} Default ${DEFAULT_LIMITS[name]}.`);
+
+/** Per-environment overrides of the limits; every one is optional (omitted: the default). */
+export const LimitOverrides = z
+  .object(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName).optional()])) as {
+    [K in LimitName]: z.ZodOptional<z.ZodNumber>;
+  })
+  .strict()
+  .meta({
+    id: 'LimitOverrides',
+    description:
+      'Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed ' +
+      'one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket ' +
+      'publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Omitted fields ' +
+      'take their defaults.',
+  });
+
+/** Every limit in force (overrides over defaults). */
+export const EffectiveLimits = z
+  .object(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName)])) as {
+    [K in LimitName]: z.ZodNumber;
+  })
+  .meta({ id: 'Limits', description: 'The limits in force: the deployed overrides over the defaults.' });
 
 export const DeployConfigBody = z
   .object({
@@ -15,18 +51,20 @@ export const DeployConfigBody = z
       .strict()
       .optional()
       .describe('Omitted: `{access: "open"}`.'),
+    limits: LimitOverrides.optional().describe('Omitted: every limit at its default (a deploy replaces earlier overrides).'),
   })
   .strict()
   .meta({
     id: 'DeployConfig',
     description:
-      'A whole configuration: a deploy replaces the active one (omitted parts take their defaults: no webhook, open channels).',
+      'A whole configuration: a deploy replaces the active one (omitted parts take their defaults: no webhook, open channels, default limits).',
   });
 
 export const ActiveConfig = z
   .object({
     webhooks: z.object({ url: z.string() }).nullable(),
     channels: z.object({ access: ChannelAccess }),
+    limits: EffectiveLimits,
   })
   .meta({ id: 'Config' });
 

@@ -3,6 +3,7 @@ import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
 import { checkWebhookUrl, createWebhookSecret } from '@rtm/webhooks';
 import { DeployConfigBody, ConfigDeployment, ErrorBody } from '@rtm/schemas';
+import { cleanOverrides, effectiveLimits, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
@@ -10,7 +11,11 @@ import { recheckEnvironment } from '../kicks/kicks.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
-type Config = { webhooks: { url: string } | null; channels: { access: 'open' | 'members' } };
+/** As stored: `limits` holds only the overrides, so later changes of a default reach the environment. */
+type Config = { webhooks: { url: string } | null; channels: { access: 'open' | 'members' }; limits?: LimitOverrides };
+
+/** As answered: every limit in force. */
+const shown = (config: Config) => ({ webhooks: config.webhooks, channels: config.channels, limits: effectiveLimits(config.limits) });
 
 /** Control plane: `PUT /v1/config` (deploy and activate) and `GET /v1/config` (the active one). */
 export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
@@ -30,7 +35,9 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
           'host refused; other hosts need https; no userinfo. The URL is stored in its WHATWG-normalised form. The ' +
           'first activation with a webhook creates the environment\'s `whsec_` signing secret; later deploys keep it. ' +
           'Deliveries already recorded keep the URL they were created with. A deploy that takes access away (e.g. ' +
-          '`channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403.',
+          '`channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403. ' +
+          '`limits` overrides the environment\'s rate limits and socket quotas (docs/limits.md); omitted limits take ' +
+          'their defaults, and every gateway applies the new limits at once. The answer shows every limit in force.',
         tags: ['config'],
         security: [{ secretKey: [] }],
         body: DeployConfigBody,
@@ -45,7 +52,11 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
         if (!verdict.ok) throw new ServiceError('invalid_webhook_url', verdict.reason);
         webhooks = { url: verdict.url.href };
       }
-      const config: Config = { webhooks, channels: { access: request.body.channels?.access ?? 'open' } };
+      const config: Config = {
+        webhooks,
+        channels: { access: request.body.channels?.access ?? 'open' },
+        limits: cleanOverrides(request.body.limits),
+      };
       const deploymentId = newId('dep');
       const activatedAt = await withTransaction(deps.pool, async (client) => {
         const { rows } = await client.query<{ activated_at: Date }>(
@@ -62,8 +73,10 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
         }
         return rows[0]!.activated_at;
       });
-      // processes caching environment settings forget them (the gateway's credential cache listens here)
-      deps.nc.publish(deps.subjects.invalidate);
+      // processes caching environment settings forget them (the gateway's credential cache listens
+      // here); this gateway at once, so the deploy's answer means its limits are in force here
+      deps.limits.invalidate(environmentId);
+      deps.nc.publish(deps.subjects.invalidate, encodeInvalidation(environmentId));
       // the default access may have changed: every gateway closes the sockets that lost access (4403)
       await recheckEnvironment(deps, environmentId);
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'config.deployed', {
@@ -71,7 +84,7 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
         webhookUrl: config.webhooks?.url ?? null,
         access: config.channels.access,
       });
-      return { deploymentId, activatedAt: activatedAt.toISOString(), config };
+      return { deploymentId, activatedAt: activatedAt.toISOString(), config: shown(config) };
     },
   );
 
@@ -96,8 +109,8 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
         [environmentId],
       );
       const row = rows[0];
-      if (!row) return { deploymentId: null, activatedAt: null, config: { webhooks: null, channels: { access: 'open' as const } } };
-      return { deploymentId: row.id, activatedAt: row.activated_at.toISOString(), config: row.config };
+      if (!row) return { deploymentId: null, activatedAt: null, config: shown({ webhooks: null, channels: { access: 'open' } }) };
+      return { deploymentId: row.id, activatedAt: row.activated_at.toISOString(), config: shown(row.config) };
     },
   );
 }

@@ -227,6 +227,7 @@ class ChannelConnection implements FeedMember {
         throw error;
       });
       if (frame.op === 'publish') {
+        if (!(await this.deps.limits.admitPublish(auth))) return this.close(SOCKET_CLOSE.publishRateLimited.code, SOCKET_CLOSE.publishRateLimited.reason);
         if (jsonSize(frame.content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
         const result = await sendCommand(this.deps, {
           op: 'publish',

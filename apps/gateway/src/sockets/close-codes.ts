@@ -22,6 +22,8 @@ export const SOCKET_CLOSE = {
   tokenExpired: { code: CLOSE.unauthorized, reason: 'token expired' },
   /** More frames or bytes per second than the socket's inbound rate. */
   rateLimited: { code: CLOSE.rateLimited, reason: 'rate limited: too many frames or bytes per second' },
+  /** Publishes of the token's user over its limit (HTTP and sockets counted together, cluster-wide). */
+  publishRateLimited: { code: CLOSE.rateLimited, reason: 'rate limited: publishes per second of this user' },
   /** More frames or bytes sent before `ready` than the socket holds while it replays. */
   tooEarly: { code: CLOSE.rateLimited, reason: 'rate limited: too much sent before ready' },
   /** Authentication, access check and replay start did not finish within SOCKET_HANDSHAKE_MS. */

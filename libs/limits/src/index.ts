@@ -1,0 +1,17 @@
+export { DEFAULT_LIMITS, LIMIT_NAMES, effectiveLimits, type Limits, type LimitName, type LimitOverrides } from './limit-table.ts';
+export { WINDOW_MS, windowOf, msLeftInWindow, grantLease, localShare, LocalWindow } from './window-lease.ts';
+export { KvCasStore, MemoryCasStore, type CasStore, type CasEntry } from './cas-store.ts';
+export { RateLimiter, type RateLimiterOptions } from './rate-limiter.ts';
+export {
+  SocketQuota,
+  REFRESH_MS,
+  BELIEVED_MS,
+  othersTotal,
+  withCount,
+  parseQuotaDoc,
+  type QuotaDoc,
+  type SocketQuotaOptions,
+} from './socket-quota.ts';
+export { LiveGateways } from './live-gateways.ts';
+export { EnvironmentLimits, cleanOverrides, readLimitOverrides, deployLimits } from './environment-limits.ts';
+export { encodeInvalidation, decodeInvalidation } from './invalidation.ts';

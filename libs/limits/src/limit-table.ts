@@ -1,0 +1,40 @@
+/**
+ * Every rate limit and quota of an environment, with its default. An environment's deployed
+ * configuration may override any of them (`limits` in `PUT /v1/config`, or the admin CLI's
+ * `set-limits`); whatever it leaves out takes the default below.
+ *
+ * Rates count admissions per fixed one-second window, across the whole cluster. Quotas count
+ * open sockets at a time, across the whole cluster.
+ */
+export const DEFAULT_LIMITS = Object.freeze({
+  /** Publishes by one user (HTTP and socket together), per second. */
+  userPublishesPerSecond: 50,
+  /** Requests made with one secret key (the tenant's backend), per second. */
+  secretKeyRequestsPerSecond: 10_000,
+  /** Anonymous tokens minted with one publishable key, per second. */
+  anonymousMintsPerKeyPerSecond: 100,
+  /** Anonymous tokens minted with publishable keys from one client IP, per second. */
+  anonymousMintsPerIpPerSecond: 10,
+  /** Messages published in the environment (every source), per second. */
+  environmentMessagesPerSecond: 20_000,
+  /** Sockets one user holds open at a time (channel and inbox sockets). */
+  socketsPerUser: 100,
+  /** Sockets the environment holds open at a time. */
+  socketsPerEnvironment: 50_000,
+});
+
+export type Limits = { readonly [K in keyof typeof DEFAULT_LIMITS]: number };
+export type LimitName = keyof Limits;
+export type LimitOverrides = Partial<Record<LimitName, number>>;
+
+export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as LimitName[];
+
+/** The limits in force for an environment: its overrides over the defaults. */
+export function effectiveLimits(overrides: LimitOverrides | null | undefined): Limits {
+  const limits: Record<string, number> = { ...DEFAULT_LIMITS };
+  for (const name of LIMIT_NAMES) {
+    const value = overrides?.[name];
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 1) limits[name] = value;
+  }
+  return Object.freeze(limits) as Limits;
+}

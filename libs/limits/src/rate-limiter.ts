@@ -1,0 +1,110 @@
+import type { CasStore } from './cas-store.ts';
+import { LocalWindow, grantLease, localShare, windowOf } from './window-lease.ts';
+
+/** How long a gateway admits from local shares after the shared store failed, before trying it again. */
+const STORE_BACKOFF_MS = 2_000;
+/** Compare-and-set attempts per lease before this one request is refused (extreme contention). */
+const MAX_SWAPS = 16;
+
+class Slot extends LocalWindow {
+  pending: Promise<void> | undefined;
+  limit = 0;
+}
+
+export interface RateLimiterOptions {
+  store: CasStore;
+  /** Gateways alive in the cluster (this one included), for the local share when the store is down. */
+  liveGateways: () => number;
+  now?: () => number;
+  onStoreError?: (error: unknown) => void;
+}
+
+/**
+ * Cluster-wide fixed-window rate limits for one gateway (see window-lease.ts for the arithmetic).
+ * `take` answers synchronously while the gateway's lease lasts or the window is known to be
+ * exhausted, and asynchronously when it must lease more; concurrent callers share one lease
+ * request per (limit, key).
+ */
+export class RateLimiter {
+  private readonly slots = new Map<string, Slot>();
+  private readonly store: CasStore;
+  private readonly liveGateways: () => number;
+  private readonly now: () => number;
+  private readonly onStoreError: (error: unknown) => void;
+  private storeDownUntil = 0;
+
+  constructor(options: RateLimiterOptions) {
+    this.store = options.store;
+    this.liveGateways = options.liveGateways;
+    this.now = options.now ?? Date.now;
+    this.onStoreError = options.onStoreError ?? (() => {});
+  }
+
+  /**
+   * Admits one event of `name` for `key` (a key is a subject-safe token) under `limit` per window,
+   * or refuses it (false).
+   */
+  take(name: string, key: string, limit: number): boolean | Promise<boolean> {
+    const window = windowOf(this.now());
+    const id = `${name}.${key}`;
+    let slot = this.slots.get(id);
+    if (!slot || slot.window !== window) {
+      slot = new Slot(window);
+      slot.limit = limit;
+      this.slots.set(id, slot);
+    }
+    if (slot.limit !== limit) {
+      // a deploy changed the limit mid-window: what is left of the lease was sized for the old
+      // one, so it goes, and the shared counter decides again under the new limit
+      slot.limit = limit;
+      slot.leased = slot.used;
+      slot.exhausted = false;
+    }
+    if (slot.admit()) return true;
+    if (slot.exhausted) return false;
+    const current = slot;
+    current.pending ??= this.lease(current, id, limit).finally(() => (current.pending = undefined));
+    return current.pending.then(() => {
+      if (current.admit()) return true;
+      if (current.exhausted || this.slots.get(id) !== current) return false;
+      return this.take(name, key, limit);
+    });
+  }
+
+  /** Forgets windows that have ended (called about once a second). */
+  sweep(): void {
+    const window = windowOf(this.now());
+    for (const [id, slot] of this.slots) if (slot.window < window && !slot.pending) this.slots.delete(id);
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  private async lease(slot: Slot, id: string, limit: number): Promise<void> {
+    if (this.now() >= this.storeDownUntil) {
+      try {
+        const granted = await this.leaseShared(`${id}.${slot.window}`, limit);
+        if (granted !== null) slot.addLease(granted);
+        return;
+      } catch (error) {
+        this.storeDownUntil = this.now() + STORE_BACKOFF_MS;
+        this.onStoreError(error);
+      }
+    }
+    // the store is unreachable: this gateway's share of the limit, by the number of live gateways
+    slot.addLease(localShare(limit, this.liveGateways()) - slot.leased);
+  }
+
+  /** Grants from the shared counter; null when contention outlasted MAX_SWAPS (refuse this one). */
+  private async leaseShared(key: string, limit: number): Promise<number | null> {
+    for (let attempt = 0; attempt < MAX_SWAPS; attempt++) {
+      const entry = await this.store.get(key);
+      const handedOut = entry ? Number(entry.value) || 0 : 0;
+      const granted = grantLease(handedOut, limit);
+      if (granted === 0) return 0;
+      if (await this.store.swap(key, String(handedOut + granted), entry?.revision ?? 0)) return granted;
+    }
+    return null;
+  }
+}

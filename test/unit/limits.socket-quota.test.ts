@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { BELIEVED_MS, MemoryCasStore, SocketQuota, othersTotal, withCount, type CasStore } from '@rtm/limits';
+
+test('limits - gateways sharing a quota never hold more sockets than the limit together', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 20 }),
+      fc.integer({ min: 1, max: 5 }),
+      fc.array(fc.tuple(fc.nat({ max: 4 }), fc.boolean()), { minLength: 1, maxLength: 120 }),
+      fc.infiniteStream(fc.integer({ min: 0, max: 2 })),
+      async (limit, gateways, steps, delays) => {
+        const shared = new MemoryCasStore();
+        const wait = () => new Promise<void>((resolve) => setTimeout(resolve, delays.next().value as number));
+        const store: CasStore = {
+          get: async (key) => (await wait(), shared.get(key)),
+          swap: async (key, value, revision) => (await wait(), shared.swap(key, value, revision)),
+        };
+        const quotas = Array.from({ length: gateways }, (_, i) => new SocketQuota({ store, gatewayId: `g${i}`, liveGateways: () => gateways }));
+        const held = quotas.map(() => 0);
+        let peak = 0;
+        // opens run concurrently in batches; closes release sockets already held
+        for (let i = 0; i < steps.length; i += 10) {
+          await Promise.all(
+            steps.slice(i, i + 10).map(async ([g, open]) => {
+              const at = g % gateways;
+              if (!open && held[at]! > 0) {
+                held[at]!--;
+                quotas[at]!.release('q');
+                return;
+              }
+              if (await quotas[at]!.acquire('q', limit)) {
+                held[at]!++;
+                peak = Math.max(peak, held.reduce((a, b) => a + b, 0));
+              }
+            }),
+          );
+        }
+        assert.ok(peak <= limit, `peak ${peak} over a limit of ${limit}`);
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
+
+test('limits - a gateway that stops refreshing stops counting after BELIEVED_MS', () => {
+  const doc = withCount({}, 'dead', 7, 1_000);
+  assert.equal(othersTotal(doc, 'alive', 1_000), 7);
+  assert.equal(othersTotal(doc, 'alive', 1_000 + BELIEVED_MS), 0);
+  assert.deepEqual(withCount(doc, 'alive', 1, 1_000 + BELIEVED_MS), { alive: { n: 1, until: 1_000 + 2 * BELIEVED_MS } });
+});
+
+test('limits - one gateway alone can take every place of a quota and a released place is taken again', async () => {
+  const quota = new SocketQuota({ store: new MemoryCasStore(), gatewayId: 'g', liveGateways: () => 1 });
+  for (let i = 0; i < 5; i++) assert.equal(await quota.acquire('q', 5), true);
+  assert.equal(await quota.acquire('q', 5), false);
+  quota.release('q');
+  assert.equal(await quota.acquire('q', 5), true);
+});
