@@ -59,13 +59,19 @@ test('limits - sockets per user hold across gateways', async (t) => {
     await socket.waitFor('ready', (frame) => frame.op === 'ready');
     return socket;
   };
+  // every wait has a deadline: a socket the quota fails to close must fail the test, not hang it
+  const closeCode = (socket: Awaited<ReturnType<typeof open>>) =>
+    Promise.race([
+      socket.closed.then((closed) => closed.code),
+      new Promise<string>((resolve) => setTimeout(resolve, 10_000, 'still open')),
+    ]);
   const first = await open(a, 'one');
   const second = await open(b, 'two');
   // a third, on either gateway, is over the quota
   const third = await open(a, 'three');
-  assert.equal((await third.closed).code, 4429);
+  assert.equal(await closeCode(third), 4429);
   const fourth = await open(b, 'four');
-  assert.equal((await fourth.closed).code, 4429);
+  assert.equal(await closeCode(fourth), 4429);
   // a place freed on one gateway can be taken on the other
   await first.close();
   let replacement = await open(b, 'five');
@@ -75,5 +81,5 @@ test('limits - sockets per user hold across gateways', async (t) => {
     replacement = await open(b, 'five');
   }
   assert.equal(replacement.ws.readyState, replacement.ws.OPEN);
-  await Promise.all([second.close(), replacement.close()]);
+  await Promise.all([second.close(), replacement.close(), third.close(), fourth.close()]);
 });
