@@ -1,3 +1,4 @@
+import { decodeInvalidation } from '@rtm/limits';
 import { decodeJson, encodeJson, type Subscription } from '@rtm/bus';
 import type { ServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
@@ -40,7 +41,14 @@ export class AccessCache {
         },
       }),
       // a config deploy may change the environment's default access
-      deps.nc.subscribe(deps.subjects.invalidate, { callback: () => this.dropAll() }),
+      // (it names its environment: only that one's decisions are dropped)
+      deps.nc.subscribe(deps.subjects.invalidate, {
+        callback: (_error, msg) => {
+          const environmentId = decodeInvalidation(msg.data);
+          if (environmentId === undefined) this.dropAll();
+          else this.dropEnvironment(environmentId);
+        },
+      }),
     ];
   }
 
