@@ -137,7 +137,8 @@ test('inputs - every valid id works, every invalid input is a 400 envelope, and 
   });
 
   await t.test('unknown key ids are refused by shape before any lookup, and a repeated unknown one is looked up once', async () => {
-    const lookups = 'gateway_credential_lookups\\{[^}]*kind="signingKey"[^}]*\\}';
+    // only signing keys are looked up by these requests: every cache miss is one of them
+    const lookups = 'gateway_credential_cache_lookups_total\\{[^}]*result="miss"[^}]*\\}';
     const before = await metric(gateway.internalUrl, lookups);
     const forge = (kid: string) =>
       `${Buffer.from(JSON.stringify({ alg: 'HS256', kid, typ: 'JWT' })).toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.c2ln`;

@@ -4,7 +4,7 @@ import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore } from '@rtm/auth';
 import type { SecretKeyring } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 
@@ -49,19 +49,8 @@ export function createGatewayDeps(parts: {
   metrics: Registry;
   secretKeyring: SecretKeyring;
 }): GatewayDeps {
-  const credentials = new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS, (result) => lookups.inc({ result }));
-  if (!parts.metrics.getSingleMetric('gateway_credential_lookups')) {
-    new Gauge({
-      name: 'gateway_credential_lookups',
-      help: 'Credential lookups that reached Postgres since start (cache misses), by kind',
-      labelNames: ['kind'],
-      registers: [parts.metrics],
-      collect() {
-        for (const [kind, n] of Object.entries(credentials.lookups)) this.set({ kind }, n);
-      },
-    });
-  }
   const lookups = credentialLookups(parts.metrics);
+  const credentials = new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS, (result) => lookups.inc({ result }));
   const busSubjects = subjects(parts.config.NATS_PREFIX);
   return {
     ...parts,

@@ -31,8 +31,6 @@ export class CredentialStore {
   private readonly active = new Map<string, Entry<SigningKey | null>>();
   private readonly pool: Pool;
   private readonly ttlMs: number;
-  /** Postgres lookups made so far, by map (a metric: a flood of unknown credentials shows here). */
-  readonly lookups = { apiKey: 0, origins: 0, signingKey: 0, activeSigningKey: 0 };
   private readonly observe: LookupObserver;
 
   constructor(pool: Pool, ttlMs: number, observe: LookupObserver = () => {}) {
@@ -64,7 +62,6 @@ export class CredentialStore {
   async apiKey(credential: string): Promise<ApiKeyRecord | null> {
     if (keyKindOf(credential) === null) return null;
     return this.cached(this.keys, credential, async () => {
-      this.lookups.apiKey++;
       const { rows } = await this.pool.query<{ id: string; environment_id: string; kind: KeyKind }>(
         'select id, environment_id, kind from api_keys where key_hash = $1 and revoked_at is null',
         [hashKey(credential)],
@@ -76,7 +73,6 @@ export class CredentialStore {
 
   async allowedOrigins(environmentId: string): Promise<ReadonlySet<string>> {
     return this.cached(this.origins, environmentId, async () => {
-      this.lookups.origins++;
       const { rows } = await this.pool.query<{ origin: string }>(
         'select origin from allowed_origins where environment_id = $1',
         [environmentId],
@@ -87,7 +83,6 @@ export class CredentialStore {
 
   async signingKey(kid: string): Promise<SigningKey | null> {
     return this.cached(this.signing, kid, async () => {
-      this.lookups.signingKey++;
       const { rows } = await this.pool.query<{ id: string; environment_id: string; secret: Buffer }>(
         'select id, environment_id, secret from signing_keys where id = $1 and retired_at is null',
         [kid],
@@ -100,7 +95,6 @@ export class CredentialStore {
   /** The key new tokens of an environment are signed with (the newest active one). */
   async activeSigningKey(environmentId: string): Promise<SigningKey> {
     const key = await this.cached(this.active, environmentId, async () => {
-      this.lookups.activeSigningKey++;
       const { rows } = await this.pool.query<{ id: string; secret: Buffer }>(
         `select id, secret from signing_keys where environment_id = $1 and retired_at is null
          order by created_at desc limit 1`,
