@@ -15,7 +15,7 @@
  * Content numbers need no bound: `content` is stored as json text, which keeps any number as it
  * was written; no integer of a command goes into a bigint column.
  */
-import { ChannelId, MAX_ADDRESSEES, MAX_CONTENT_BYTES, MessageType, UserId, type ChannelCommand } from '@rtm/schemas';
+import { ChannelId, MAX_ADDRESSEES, MAX_CONTENT_BYTES, MessageType, UserId, isStorableText, type ChannelCommand } from '@rtm/schemas';
 
 /** Deepest nesting of objects and arrays inside `content` (the object itself is depth 1). */
 export const MAX_CONTENT_DEPTH = 64;
@@ -25,8 +25,6 @@ export const MAX_REASON_LENGTH = 1024;
 
 /** Environment ids are minted by the service (`env_…`); they become NATS subject tokens. */
 const ENVIRONMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
-// NUL, and UTF-16 halves without their partner
-const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export type CheckResult = { ok: true; command: ChannelCommand } | { ok: false; reason: string };
 
@@ -53,7 +51,7 @@ export function checkCommand(value: unknown): CheckResult {
   const allowed = new Set(['op', 'environmentId', 'channelId', 'type', 'kind', 'content', 'sender', 'to', 'mentions', 'ephemeral', 'idempotencyKey']);
   const extra = Object.keys(c).find((k) => !allowed.has(k));
   if (extra !== undefined) return fail(`unknown field ${extra}`);
-  if (!MessageType.safeParse(c.type).success || BAD_TEXT.test(c.type as string)) return fail('type is malformed');
+  if (!MessageType.safeParse(c.type).success) return fail('type is malformed');
   if (c.kind !== 'user' && c.kind !== 'server' && c.kind !== 'system') return fail('kind must be user, server or system');
   if (typeof c.ephemeral !== 'boolean') return fail('ephemeral must be a boolean');
   if (!isObject(c.sender) || !UserId.safeParse(c.sender.id).success || typeof c.sender.anon !== 'boolean' || Object.keys(c.sender).length !== 2) {
@@ -73,7 +71,7 @@ export function checkCommand(value: unknown): CheckResult {
 }
 
 function isText(value: unknown, max: number, min = 1): value is string {
-  return typeof value === 'string' && value.length >= min && value.length <= max && !BAD_TEXT.test(value);
+  return typeof value === 'string' && value.length >= min && value.length <= max && isStorableText(value);
 }
 
 /** Why `content` cannot be stored, or undefined. Iterative: depth is bounded before anything recurses. */

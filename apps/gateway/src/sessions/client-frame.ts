@@ -1,12 +1,9 @@
 import type { RawData } from 'ws';
 import { JsonTextError, parseJsonText } from '@rtm/schemas';
 import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
+import { sizeOf } from './socket-link.ts';
 
 export type FrameRead = { ok: true; value: unknown } | { ok: false; code: 'invalid_request' | 'payload_too_large'; reason: string };
-
-export function frameBytes(data: RawData): number {
-  return Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer | ArrayBuffer).byteLength;
-}
 
 function textOf(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
@@ -20,7 +17,7 @@ function textOf(data: RawData): string {
  * most MAX_JSON_DEPTH, no NUL, no lone surrogate.
  */
 export function readClientFrame(data: RawData, isBinary: boolean): FrameRead {
-  if (frameBytes(data) > MAX_FRAME_BYTES) return { ok: false, code: 'payload_too_large', reason: `frames are at most ${MAX_FRAME_BYTES} bytes` };
+  if (sizeOf(data) > MAX_FRAME_BYTES) return { ok: false, code: 'payload_too_large', reason: `frames are at most ${MAX_FRAME_BYTES} bytes` };
   if (isBinary) return { ok: false, code: 'invalid_request', reason: 'frames are JSON text' };
   try {
     return { ok: true, value: parseJsonText(textOf(data)) };
