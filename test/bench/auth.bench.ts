@@ -4,7 +4,7 @@
  *   mint     POST /v1/tokens with a secret key (key lookup cached, HS256 sign);
  *   verify   GET /v1/me with a user token (signing key cached, HS256 verify);
  *   refuse   GET /v1/me with a garbage token (the 401 envelope path).
- * Compare with PERF-NOTES' bare Fastify JSON POST (~38,900 req/s on this machine kind).
+ * Compare with a bare Fastify JSON POST (~38,900 req/s measured on 2 cores).
  */
 import { Pool as HttpPool } from 'undici';
 import * as hdr from 'hdr-histogram-js';

@@ -21,7 +21,7 @@ export interface Workers {
 }
 
 /**
- * The graphile-worker runners of a dispatcher, tuned per PERF-NOTES: a local queue of 200 jobs
+ * The graphile-worker runners of a dispatcher, tuned as measured: a local queue of 200 jobs
  * (fetched and locked in one query) and completions written at once in batches, which is what
  * lifts the drain from ~2.5k to ~20k jobs/s. Retries are ours (`deliver_webhook` jobs with
  * `run_at`), not graphile-worker's backoff, which only covers a task that could not write the

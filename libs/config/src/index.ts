@@ -98,7 +98,7 @@ const gateway = base.extend({
   SOCKET_CLOSE_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   /** A gateway's presence entries expire this long after its last heartbeat (it refreshes at a third). */
   PRESENCE_TTL_MS: z.coerce.number().int().min(1_000).max(300_000).default(15_000),
-  /** Notifications older than this are neither returned nor kept (CONTRACT: 7 days). */
+  /** Notifications older than this are neither returned nor kept (7 days by default). */
   NOTIFICATION_RETENTION: duration('7d'),
   /** How often one gateway (advisory lock) deletes expired notifications. */
   NOTIFICATION_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),

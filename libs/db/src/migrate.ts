@@ -53,7 +53,7 @@ export async function migrate(pool: Pool): Promise<string[]> {
     client.release();
   }
   await runWorkerMigrations({ pgPool: pool });
-  // add_job plans go stale while the jobs table is empty (PERF-NOTES); give the planner facts
+  // add_job plans go stale while the jobs table is empty; give the planner facts
   await pool.query('analyze graphile_worker._private_jobs');
   return applied;
 }

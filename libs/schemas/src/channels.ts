@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UserId, ChannelId, storableText } from './common.ts';
 import { NOT_STORABLE, isStorableText } from './json-text.ts';
 
-/** Largest serialized `content` of one message (CONTRACT: 64 KiB → 413 payload_too_large). */
+/** Largest serialized `content` of one message (64 KiB; larger: 413 payload_too_large). */
 export const MAX_CONTENT_BYTES = 64 * 1024;
 /** Most user ids in `to` or `mentions` of one message (our choice; the contract is silent). */
 export const MAX_ADDRESSEES = 100;
@@ -145,7 +145,7 @@ export type ChannelCommand =
 export type PublishResult = { id: string; seq: number; timestamp: number; ephemeral?: true };
 export type RetractResult = { id: string; seq: number; retracted: true };
 
-/** Owner → gateway. Error codes are the CONTRACT's. */
+/** Owner → gateway. Error codes are those of the error table (libs/errors). */
 export type CommandReply =
   | { ok: true; result: PublishResult | RetractResult }
   | { ok: false; code: string; reason?: string };

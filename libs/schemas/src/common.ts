@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { NOT_STORABLE, isStorableText } from './json-text.ts';
 
-/** `[A-Za-z0-9_.:@-]`, 1-128 chars (CONTRACT: user ids). */
+/** `[A-Za-z0-9_.:@-]`, 1-128 chars. */
 export const UserId = z
   .string()
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9_.:@-]+$/, 'must be 1-128 of [A-Za-z0-9_.:@-]');
 
-/** `[A-Za-z0-9_.:@=-]`, 1-128 chars (CONTRACT: channel ids). */
+/** `[A-Za-z0-9_.:@=-]`, 1-128 chars. */
 export const ChannelId = z
   .string()
   .min(1)

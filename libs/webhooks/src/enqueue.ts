@@ -22,7 +22,7 @@ export interface WebhookEventInput {
  * Records webhook deliveries for a batch of events and enqueues the job that sends them, on the
  * caller's transaction: commit makes both visible, rollback leaves neither. Events of
  * environments without an active webhook are skipped. One `add_jobs` call per batch,
- * whatever the batch size (every call notifies, and notifying commits serialise: PERF-NOTES),
+ * whatever the batch size (every call notifies, and notifying commits serialise on one Postgres lock),
  * with one job per 64 deliveries. Returns how many deliveries were recorded.
  */
 export async function enqueueWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<number> {

@@ -1,4 +1,4 @@
-/** How long after a rotation the previous secret still signs (CONTRACT: 24 h). */
+/** How long after a rotation the previous secret still signs (24 h). */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhookSecrets {

@@ -3,7 +3,7 @@
  * and at send time to every address the host resolves to (so a name that later resolves to a
  * private address, DNS rebinding, is still refused).
  *
- * Rules (spec Limits + CONTRACT):
+ * Rules:
  * - the URL is parsed with the WHATWG parser first, so `0x7f000001`, `2130706433`,
  *   `0177.0.0.1` and `[::ffff:10.0.0.1]` are judged by the address they mean;
  * - the hosts `localhost`, `127.0.0.1` and `[::1]`, written exactly so, are allowed with `http`
