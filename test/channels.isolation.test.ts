@@ -5,6 +5,7 @@ import type { ChannelCommand, CommandReply } from '@rtm/schemas';
 import { startCluster } from './helpers/cluster.ts';
 import { eventually } from './helpers/eventually.ts';
 import { client, errorCode } from './helpers/http.ts';
+import { serverPublish } from './helpers/commands.ts';
 
 const PARTITIONS = 32;
 
@@ -32,16 +33,7 @@ test('channels isolation - a command that fails a merged commit fails alone; eve
     const msg = await nc.request(bus.partition(partition), encodeJson(command), { timeout: 20_000 });
     return decodeJson<CommandReply>(msg.data);
   };
-  const publish = (environmentId: string, channelId: string, n: number): ChannelCommand => ({
-    op: 'publish',
-    environmentId,
-    channelId,
-    type: 'message',
-    kind: 'server',
-    content: { n },
-    sender: { id: 'server', anon: false },
-    ephemeral: false,
-  });
+  const publish = serverPublish;
 
   // hold the partition's actor in a commit, so everything sent meanwhile meets in its next batch
   assert.equal((await controlA.post('/v1/channels/gate/messages', { content: { n: 'gate' } })).status, 201);

@@ -4,20 +4,10 @@ import fc from 'fast-check';
 import type { ChannelCommand } from '@rtm/schemas';
 import { channelKey, planBatch, type ChannelState } from '../../apps/channel-node/src/batch-plan.ts';
 import { isolateFailures, isSplittable, replyForFailure } from '../../apps/channel-node/src/isolate-failures.ts';
+import { serverPublish, type PublishCommand } from '../helpers/commands.ts';
 
-type Publish = Extract<ChannelCommand, { op: 'publish' }>;
-
-const publish = (environmentId: string, channelId: string, n: number, idempotencyKey?: string): Publish => ({
-  op: 'publish',
-  environmentId,
-  channelId,
-  type: 'message',
-  kind: 'server',
-  content: { n },
-  sender: { id: 'server', anon: false },
-  ephemeral: false,
-  ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-});
+type Publish = PublishCommand;
+const publish = serverPublish;
 
 /** A statement error as pg raises it: the data's fault (foreign key), so bisecting can isolate it. */
 const dataFault = () => Object.assign(new Error('insert or update on table "channels" violates foreign key constraint'), { code: '23503' });

@@ -3,8 +3,8 @@ import type { Pool } from '@rtm/db';
 import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore } from '@rtm/auth';
 import type { SecretKeyring } from '@rtm/webhooks';
-import type { Logger } from '@rtm/ops';
-import { Counter, type Registry } from 'prom-client';
+import { counterOf, type Logger } from '@rtm/ops';
+import type { Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 
@@ -25,17 +25,6 @@ export interface GatewayDeps {
   limits: GatewayLimits;
 }
 
-function credentialLookups(registry: Registry): Counter<'result'> {
-  const existing = registry.getSingleMetric('gateway_credential_cache_lookups_total');
-  if (existing) return existing as Counter<'result'>;
-  return new Counter({
-    name: 'gateway_credential_cache_lookups_total',
-    help: 'Credential lookups served from the cache (hit) or loaded from Postgres (miss)',
-    labelNames: ['result'],
-    registers: [registry],
-  });
-}
-
 /**
  * The gateway's dependencies from its connections. Building them has no side effects (no
  * query, no subscription), so `scripts/write-openapi.ts` can build the apps offline; whatever
@@ -49,7 +38,11 @@ export function createGatewayDeps(parts: {
   metrics: Registry;
   secretKeyring: SecretKeyring;
 }): GatewayDeps {
-  const lookups = credentialLookups(parts.metrics);
+  const lookups = counterOf(parts.metrics, {
+    name: 'gateway_credential_cache_lookups_total',
+    help: 'Credential lookups served from the cache (hit) or loaded from Postgres (miss)',
+    labelNames: ['result'],
+  });
   const credentials = new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS, (result) => lookups.inc({ result }));
   const busSubjects = subjects(parts.config.NATS_PREFIX);
   return {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface ReadinessCheck {
   name: string;
@@ -13,6 +13,16 @@ export function createMetrics(nodeName: string, kind: string): Registry {
   registry.setDefaultLabels({ node: nodeName, kind });
   collectDefaultMetrics({ register: registry });
   return registry;
+}
+
+/**
+ * The registry's counter of that name, made at first use: several parts of one process (and the
+ * apps a test builds twice on one registry) may ask for the same counter.
+ */
+export function counterOf<L extends string>(registry: Registry, spec: { name: string; help: string; labelNames: readonly L[] }): Counter<L> {
+  const existing = registry.getSingleMetric(spec.name);
+  if (existing) return existing as Counter<L>;
+  return new Counter({ name: spec.name, help: spec.help, labelNames: spec.labelNames, registers: [registry] });
 }
 
 const CHECK_TIMEOUT_MS = 2_000;

@@ -11,7 +11,7 @@
  * A refused request is 429 `rate_limited` with `retry-after` (the end of the one-second window).
  */
 import type { FastifyRequest } from 'fastify';
-import { Counter, type Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
 import { encodeToken, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
 import { newId, type Pool } from '@rtm/db';
 import { CLOSE, ServiceError } from '@rtm/errors';
@@ -27,7 +27,7 @@ import {
   type Limits,
 } from '@rtm/limits';
 import type { GatewayConfig } from '@rtm/config';
-import type { Logger } from '@rtm/ops';
+import { counterOf, type Logger } from '@rtm/ops';
 import type { ZodApp, Host } from '../http/public-app.ts';
 import type { SocketEvents, SocketHandle } from '../socket-events.ts';
 
@@ -36,13 +36,10 @@ type Check = [LimitName, string];
 const PUBLISH_ROUTE = '/v1/channels/:channelId/messages';
 
 function refusedCounter(registry: Registry): Counter<'limit'> {
-  const existing = registry.getSingleMetric('gateway_rate_limited_total');
-  if (existing) return existing as Counter<'limit'>;
-  return new Counter({
+  return counterOf(registry, {
     name: 'gateway_rate_limited_total',
     help: 'Requests, socket publishes and sockets refused by a rate limit or quota, by limit',
     labelNames: ['limit'],
-    registers: [registry],
   });
 }
 
