@@ -21,7 +21,6 @@ import type {
 } from './types.ts';
 
 export interface ClientEvents {
-  [name: string]: (...args: any[]) => void;
   state: (state: ConnectionState, change: StateChange) => void;
   error: (error: RtmError) => void;
 }
