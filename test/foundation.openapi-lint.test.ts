@@ -51,7 +51,7 @@ test('openapi lint - the document passes Redocly with redocly.yaml and suits cod
 
   await t.test('bodies the server does not require are not `required`', () => {
     const byId = new Map(operations(doc).map(([, op]) => [op.operationId, op]));
-    // each of these accepts a request without a body (tested against the server elsewhere)
+    // each of these accepts a request without a body (test/server-sdk.test.ts sends each without one)
     for (const id of ['mintAnonymousToken', 'retractMessage', 'putMember', 'banFromChannel', 'banFromEnvironment', 'mintLogsToken']) {
       const body = byId.get(id)?.requestBody;
       assert.ok(body, `${id} documents its optional body`);
