@@ -6,10 +6,10 @@ export interface TcpProxy {
   /** Connections currently relayed, by upstream. */
   open(upstream: string): number;
   /**
-   * Stops relaying what upstreams send on the open connections (clients' data still goes up), as a
-   * network that loses the way back: answers pile up unread until the connection dies.
+   * From now on, what upstreams send on the open connections is dropped (clients' data still goes
+   * up), as a network that loses the way back; an upstream that closes still closes its client.
    */
-  holdReplies(): void;
+  dropReplies(): void;
   close(): Promise<void>;
 }
 
@@ -66,10 +66,12 @@ export async function startTcpProxy(upstreamUrls: string[]): Promise<TcpProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     open: (upstream) => relayed.get(new URL(upstream).host)?.size ?? 0,
-    holdReplies() {
+    dropReplies() {
       for (const [upstream, client] of pairs) {
         upstream.unpipe(client);
-        upstream.pause();
+        // keep reading (and discarding), so that the upstream's end is still seen
+        upstream.on('data', () => {});
+        upstream.resume();
       }
     },
     close: () =>
