@@ -159,3 +159,35 @@ test('client outbox - suspended rejects queued and new publishes; closed rejects
   client.close();
   await settle();
 });
+
+test('client outbox - what is sent is paced under the server inbound rate: 200 frames and 1 MiB per second', async () => {
+  const { client, clock } = fakeClient({ maxQueuedPublishes: 1_000 });
+  const channel = client.channel('room');
+  const pending = Array.from({ length: 450 }, (_, n) => channel.publish({ n }).catch(() => {}));
+  await clock.advance(0);
+  const socket = lastSocket();
+  socket.accept();
+  assert.equal(socket.ops('publish').length, 200, 'one second worth at once');
+  await clock.advance(500);
+  assert.equal(socket.ops('publish').length, 300);
+  await clock.advance(500);
+  assert.equal(socket.ops('publish').length, 400);
+  await clock.advance(250);
+  assert.deepEqual(socket.ops('publish').map((f) => f.content.n), Array.from({ length: 450 }, (_, n) => n), 'all of them, in order');
+  // bytes too: a burst of one second's worth (1 MiB: fifteen 64 KiB contents), then 1 MiB per second
+  await clock.advance(2_000);
+  const big = 'é'.repeat(32 * 1024); // 64 KiB in UTF-8
+  const heavy = Array.from({ length: 40 }, () => channel.publish({ big }).catch(() => {}));
+  await clock.advance(0);
+  assert.equal(socket.ops('publish').length - 450, 15);
+  await clock.advance(1_000);
+  const second = socket.ops('publish').length - 450;
+  assert.ok(second >= 30 && second <= 31, `${second} after one more second (plus what the first burst left)`);
+  client.close();
+  await Promise.all([...pending, ...heavy]);
+});
+
+test('client outbox - utf8Length counts UTF-8 bytes', async () => {
+  const { utf8Length } = await import('../../libs/client/src/client.ts');
+  for (const text of ['', 'abc', 'é', '€', '😀', 'a😀é€', '\ud800']) assert.equal(utf8Length(text), Buffer.byteLength(text), JSON.stringify(text));
+});

@@ -8,6 +8,7 @@ import type { HttpContext } from './http.ts';
 import { CHANNEL_ID } from './ids.ts';
 import { Inbox } from './inbox.ts';
 import { Outbox, type OutboxEntry } from './outbox.ts';
+import { Pacer } from './pacer.ts';
 import { renewalDelayMs, tokenExpiryMs, tokenLifetimeMs } from './token.ts';
 import type {
   ClientOptions,
@@ -31,6 +32,9 @@ export const STABLE_AFTER_MS = 5_000;
 export const HANDSHAKE_TIMEOUT_MS = 15_000;
 /** A ping not answered (by any frame) within this time drops the connection. */
 export const PONG_TIMEOUT_MS = 10_000;
+/** What the client sends per second at most (the server's defaults are 500 frames and 2 MiB). */
+export const SEND_FRAMES_PER_SECOND = 200;
+export const SEND_BYTES_PER_SECOND = 1024 * 1024;
 /** Renewal retries after a failed getToken or a refused `auth`. */
 const RENEW_RETRY_INITIAL_MS = 1_000;
 const RENEW_RETRY_MAX_MS = 30_000;
@@ -91,6 +95,10 @@ export class Client {
   readonly #heartbeatTimer: Timer;
   readonly #renewTimer: Timer;
   readonly #flushTimer: Timer;
+  readonly #drainTimer: Timer;
+  /** Frames waiting for the pacer, oldest first. */
+  #outgoing: string[] = [];
+  #pacer: Pacer;
   #retryAt: number | undefined;
   #downSince: number | undefined;
   #suspended = false;
@@ -136,6 +144,8 @@ export class Client {
     this.#heartbeatTimer = timer();
     this.#renewTimer = timer();
     this.#flushTimer = timer();
+    this.#drainTimer = timer();
+    this.#pacer = new Pacer(this.#clock.now(), SEND_FRAMES_PER_SECOND, SEND_BYTES_PER_SECOND);
 
     const http: HttpContext = {
       baseUrl: base.http,
@@ -380,6 +390,8 @@ export class Client {
     this.#stableTimer.clear();
     this.#renewTimer.clear();
     this.#flushTimer.clear();
+    this.#drainTimer.clear();
+    this.#outgoing = [];
     this.#requests.clear();
     this.#outbox.connectionLost();
     this.inbox.connectionLost();
@@ -449,13 +461,29 @@ export class Client {
     this.#events.emit('state', state, { previous, ...info });
   }
 
+  /** Sends a frame on the open connection, paced (frames wait their turn in order). */
   #send(frame: Record<string, unknown>): void {
+    if (!this.#socket || this.#state !== 'connected') return;
+    this.#outgoing.push(JSON.stringify(frame));
+    if (this.#outgoing.length === 1) this.#drain();
+  }
+
+  #drain(): void {
     const socket = this.#socket;
-    if (!socket || this.#state !== 'connected') return;
-    try {
-      socket.send(JSON.stringify(frame));
-    } catch {
-      // the socket is closing; its close event requeues what was in flight
+    while (socket && this.#outgoing.length > 0) {
+      const text = this.#outgoing[0]!;
+      const wait = this.#pacer.take(utf8Length(text), this.#clock.now());
+      if (wait > 0) {
+        this.#drainTimer.set(wait, () => this.#drain());
+        return;
+      }
+      this.#outgoing.shift();
+      try {
+        socket.send(text);
+      } catch {
+        // the socket is closing; its close event requeues what was in flight
+        return;
+      }
     }
   }
 
@@ -672,6 +700,21 @@ function ackResult(entry: OutboxEntry, frame: Record<string, unknown>): unknown 
   if (typeof frame.timestamp === 'number') result.timestamp = frame.timestamp;
   if (frame.ephemeral === true) result.ephemeral = true;
   return result;
+}
+
+/** The UTF-8 size of a string, without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 function str(value: unknown): string | undefined {
