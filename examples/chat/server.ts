@@ -123,6 +123,8 @@ function createChatServer(options: ChatServerOptions): Server {
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'method_not_allowed', `${req.method} is not served here`);
       if (path === '/config.json') return send(res, 200, { realtimeUrl: options.realtimeUrl });
+      // no icon: an empty answer instead of a 404 the browser would log
+      if (path === '/favicon.ico') return void res.writeHead(204).end();
       const entry = FILES[path];
       if (!entry) throw new HttpError(404, 'not_found', `${path} is not part of the chat example`);
       const content = await readFile(`${PUBLIC}${entry.file}`);

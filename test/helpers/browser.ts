@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { TestContext } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
@@ -78,4 +79,24 @@ export async function launchBrowser(t: TestContext): Promise<BrowserSession> {
       if (errors.length > 0) throw new Error(`the page logged errors:\n${errors.join('\n')}`);
     },
   };
+}
+
+/**
+ * Serves one HTML document at `/` on 127.0.0.1 (and 204 for `/favicon.ico`, so the browser logs
+ * no 404 for it), closed in `t.after`: a page of its own origin, as an application's would be.
+ */
+export async function serveHtml(t: TestContext, html: string): Promise<string> {
+  const server = createServer((req, res) => {
+    if (req.url === '/' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    } else if (req.url === '/favicon.ico') {
+      res.writeHead(204).end();
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as { port: number };
+  return `http://127.0.0.1:${port}/`;
 }
