@@ -10,6 +10,11 @@ export interface SocketHandle {
   send(frame: object): void;
   /** Closes with a contract close code (see CLOSE in @rtm/errors). */
   close(code: number, reason?: string): void;
+  /**
+   * Access taken away (a ban, a removal, an access change): a single-purpose socket closes with
+   * 4403; a subscription of the multiplexed socket ends alone with `unsubscribed {code}`.
+   */
+  revoke(code: 'banned' | 'forbidden', reason: string): void;
 }
 
 export interface ChannelSocketHandle extends SocketHandle {
@@ -22,6 +27,12 @@ interface Events {
   'channel.close': [ChannelSocketHandle];
   'inbox.open': [SocketHandle];
   'inbox.close': [SocketHandle];
+  /** A multiplexed connection (`/v1/connect`) is open: counted as one socket, reachable by environment kicks. */
+  'connect.open': [SocketHandle];
+  'connect.close': [SocketHandle];
+  /** One channel subscription of a multiplexed connection went live (after `subscribed`). */
+  'subscription.open': [ChannelSocketHandle];
+  'subscription.close': [ChannelSocketHandle];
 }
 
 /**

@@ -90,6 +90,10 @@ const gateway = base.extend({
   SOCKET_SEND_BUDGET: z.coerce.number().int().min(65_536).default(256 * 1024 * 1024),
   /** Frames per second a socket may send (bursts up to one second's worth); over it: 4429. */
   SOCKET_FRAMES_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Frames per second a multiplexed connection (`/v1/connect`) may send: it carries many channels, so a reconnect re-subscribes them all at once. */
+  CONNECT_FRAMES_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(500),
+  /** Channel subscriptions one multiplexed connection may hold; over it: an error frame `rate_limited`. */
+  MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Bytes per second a socket may send (bursts up to one second's worth); at least one largest frame (128 KiB). */
   SOCKET_BYTES_PER_SECOND: z.coerce.number().int().min(131_072).default(2 * 1024 * 1024),
   /** Time from upgrade to authenticated, access checked and replay started; over it: 4503. */

@@ -24,7 +24,7 @@ const Content = z
   .describe('A JSON object, at most 64 KiB serialized (larger: 413 payload_too_large).');
 
 /** Publish fields shared by both hosts and the socket's `publish` frame. */
-const publishFields = {
+export const publishFields = {
   type: MessageType.optional(),
   content: Content,
   ephemeral: z.boolean().optional().describe('Fan out to sockets only: no history, no webhook, no seq advance.'),
@@ -81,7 +81,7 @@ export const MessageId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be a mes
 export const ChannelMessageParams = z.object({ channelId: ChannelId, messageId: MessageId }).strict();
 export const ChannelSocketParams = z.object({ channelId: ChannelId }).strict();
 
-const SeqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const SeqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const HistoryQuery = z
   .object({
@@ -102,7 +102,7 @@ export const SocketQuery = z.object({
   token: z.string().optional(),
 });
 
-const Ref = z.union([storableText(64), z.number().int()]);
+export const Ref = z.union([storableText(64), z.number().int()]);
 
 /** Frames a client may send on the channel socket. */
 export const ClientFrame = z.discriminatedUnion('op', [

@@ -38,7 +38,7 @@ export const Notification = z
   })
   .meta({ id: 'Notification' });
 
-const NotificationId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_]+$/, 'must be a notification id');
+export const NotificationId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_]+$/, 'must be a notification id');
 
 export const InboxQuery = z
   .object({

@@ -25,9 +25,23 @@ export interface Frame {
 
 export interface FeedMember {
   readonly userId: string;
-  deliver(text: string, frame: Frame): void;
+  /**
+   * `tagged()` is the same frame with `channelId` added (what the multiplexed socket sends),
+   * serialised at most once per frame however many members ask for it.
+   */
+  deliver(text: string, frame: Frame, tagged: () => string): void;
   /** The feed lost track (a gap it could not repair): the member should reconnect and resume. */
   resync(): void;
+}
+
+/**
+ * A channel frame as the multiplexed socket sends it: `channelId` first, then the frame's own
+ * fields. Frames on a channel subject are JSON objects serialised without a `channelId`, so the
+ * field is spliced in without parsing again; anything else is re-serialised.
+ */
+export function tagChannel(text: string, frame: object, channelId: string): string {
+  if (text.startsWith('{"') && !('channelId' in frame)) return `{"channelId":${JSON.stringify(channelId)},${text.slice(1)}`;
+  return JSON.stringify({ ...frame, channelId });
 }
 
 /** A persisted message frame: the ones that carry the channel's sequence. */
@@ -126,9 +140,11 @@ export class ChannelFeed {
 
   private deliver(text: string, frame: Frame): void {
     const to = Array.isArray(frame.to) ? frame.to : undefined;
+    let taggedText: string | undefined;
+    const tagged = () => (taggedText ??= tagChannel(text, frame, this.channelId));
     for (const member of this.members) {
       if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) continue;
-      member.deliver(text, frame);
+      member.deliver(text, frame, tagged);
     }
   }
 }

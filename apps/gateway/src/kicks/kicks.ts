@@ -23,7 +23,7 @@ import { checkUserChannelAccess, refusalsOf } from '../access/channel-access.ts'
 import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 export function kickFromEnvironment(deps: GatewayDeps, environmentId: string, userId: string, reason: string): void {
-  deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', reason }));
+  deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', code: 'banned', reason }));
 }
 
 export function kickFromChannel(
@@ -32,9 +32,14 @@ export function kickFromChannel(
   channelId: string,
   userId: string,
   reason: string,
+  code: KickCode,
 ): void {
-  deps.nc.publish(deps.subjects.channelControl(environmentId, channelId), encodeJson({ op: 'kick', userId, reason }));
+  deps.nc.publish(deps.subjects.channelControl(environmentId, channelId), encodeJson({ op: 'kick', userId, code, reason }));
 }
+
+/** Why access was taken away: a ban, or anything else (a removal, an access change). */
+export type KickCode = 'banned' | 'forbidden';
+const kickCode = (value: unknown): KickCode => (value === 'forbidden' ? 'forbidden' : 'banned');
 
 export function recheckChannel(deps: GatewayDeps, environmentId: string, channelId: string): void {
   deps.nc.publish(deps.subjects.channelControl(environmentId, channelId), encodeJson({ op: 'recheck' }));
@@ -76,7 +81,7 @@ export class KickListener {
       this.feed.subscribe(this.deps.subjects.user(environmentId, userId), (frame) => {
         if (frame.op !== 'kick') return;
         const reason = typeof frame.reason === 'string' ? frame.reason : 'banned';
-        for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, reason, 'environment');
+        for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, 'banned', reason, 'environment');
       }),
     );
   }
@@ -90,8 +95,9 @@ export class KickListener {
       this.feed.subscribe(this.deps.subjects.channelControl(environmentId, channelId), (frame) => {
         if (frame.op === 'kick' && typeof frame.userId === 'string') {
           const reason = typeof frame.reason === 'string' ? frame.reason : 'removed';
+          const code = kickCode(frame.code);
           for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
-            if (socket.userId === frame.userId) this.close(socket, reason, 'channel');
+            if (socket.userId === frame.userId) this.close(socket, code, reason, 'channel');
           }
         } else if (frame.op === 'recheck') {
           void this.recheck(environmentId, this.sockets.ofChannel(environmentId, channelId));
@@ -134,7 +140,7 @@ export class KickListener {
       await checkUserChannelAccess(this.deps.pool, socket.environmentId, socket.userId, socket.channelId);
     } catch (error) {
       if (isServiceError(error) && (error.code === 'forbidden' || error.code === 'banned')) {
-        this.close(socket, error.reason ?? error.code, 'recheck');
+        this.close(socket, error.code, error.reason ?? error.code, 'recheck');
       }
     }
   }
@@ -153,12 +159,12 @@ export class KickListener {
     }
     for (const socket of sockets) {
       const refusal = refusals.get(keyOf(socket.channelId, socket.userId));
-      if (refusal) this.close(socket, refusal.reason ?? refusal.code, 'recheck');
+      if (refusal) this.close(socket, kickCode(refusal.code), refusal.reason ?? refusal.code, 'recheck');
     }
   }
 
-  private close(socket: SocketHandle & { channelId?: string }, reason: string, scope: 'environment' | 'channel' | 'recheck'): void {
-    socket.close(CLOSE.forbidden, reason);
+  private close(socket: SocketHandle & { channelId?: string }, code: KickCode, reason: string, scope: 'environment' | 'channel' | 'recheck'): void {
+    socket.revoke(code, reason);
     sessionMetricsOf(this.deps.metrics).kicks.inc({ scope });
     publishLog(this.deps.nc, this.deps.subjects, socket.environmentId, 'info', 'socket.kicked', {
       userId: socket.userId,

@@ -97,6 +97,8 @@ export class GatewayLimits {
     this.events = events;
     events.on('channel.open', this.onSocketOpen);
     events.on('inbox.open', this.onSocketOpen);
+    events.on('connect.open', this.onSocketOpen);
+    events.on('connect.close', this.onSocketClose);
     events.on('channel.close', this.onSocketClose);
     events.on('inbox.close', this.onSocketClose);
   }
@@ -108,6 +110,8 @@ export class GatewayLimits {
     this.live.stop();
     this.events?.off('channel.open', this.onSocketOpen);
     this.events?.off('inbox.open', this.onSocketOpen);
+    this.events?.off('connect.open', this.onSocketOpen);
+    this.events?.off('connect.close', this.onSocketClose);
     this.events?.off('channel.close', this.onSocketClose);
     this.events?.off('inbox.close', this.onSocketClose);
   }

@@ -49,7 +49,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
     await announceAccessChange(deps, environmentId);
     const reason = body?.reason ?? 'banned';
     if (channelId === ENVIRONMENT) kickFromEnvironment(deps, environmentId, userId, reason);
-    else kickFromChannel(deps, environmentId, channelId, userId, reason);
+    else kickFromChannel(deps, environmentId, channelId, userId, reason, 'banned');
     publishLog(deps.nc, deps.subjects, environmentId, 'info', 'ban.put', {
       channelId: channelId === ENVIRONMENT ? null : channelId,
       userId,

@@ -15,6 +15,7 @@ import { inboxRoutes } from './inbox.ts';
 import { logsTokenRoutes } from './logs-token.ts';
 import { inboxSocket } from '../sockets/inbox-socket.ts';
 import { logsSocket } from '../sockets/logs-socket.ts';
+import { connectSocketRoutes } from '../sockets/connect-socket.ts';
 
 type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 
@@ -22,4 +23,4 @@ type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes, controlChannelMessageRoutes, memberRoutes, banRoutes, channelSettingsRoutes, controlRosterRoutes, notificationRoutes, logsTokenRoutes];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, inboxRoutes, inboxSocket, logsSocket];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes];

@@ -74,7 +74,7 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
         [environmentId, channelId, userId],
       );
       await announceAccessChange(deps, environmentId);
-      kickFromChannel(deps, environmentId, channelId, userId, 'removed from the channel');
+      kickFromChannel(deps, environmentId, channelId, userId, 'removed from the channel', 'forbidden');
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'member.removed', {
         channelId,
         userId,

@@ -17,7 +17,7 @@ import { sessionsOf } from './sessions.ts';
 export function linkAcceptor(
   app: ZodApp,
   deps: GatewayDeps,
-  kind: 'channel' | 'inbox' | 'logs',
+  kind: 'channel' | 'inbox' | 'logs' | 'connect',
 ): (socket: WebSocket, request: FastifyRequest) => SocketLink {
   const live = new Set<SocketLink>();
   const open = sessionMetricsOf(deps.metrics).sockets.labels(kind);
@@ -35,7 +35,7 @@ export function linkAcceptor(
         heartbeatMs: config.HEARTBEAT_MS,
         handshakeMs: config.SOCKET_HANDSHAKE_MS,
         closeGraceMs: config.SOCKET_CLOSE_GRACE_MS,
-        framesPerSecond: config.SOCKET_FRAMES_PER_SECOND,
+        framesPerSecond: kind === 'connect' ? config.CONNECT_FRAMES_PER_SECOND : config.SOCKET_FRAMES_PER_SECOND,
         bytesPerSecond: config.SOCKET_BYTES_PER_SECOND,
       },
       budget,

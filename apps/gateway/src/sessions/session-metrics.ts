@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
 export interface SessionMetrics {
-  /** Open channel, inbox and logs sockets on this gateway. */
+  /** Open channel, inbox, logs and multiplexed sockets on this gateway. */
   sockets: Gauge<'kind'>;
   /** Bytes queued to clients, summed over every socket at the last budget check. */
   queuedBytes: Gauge;
@@ -10,6 +10,8 @@ export interface SessionMetrics {
   notifications: Counter;
   kicks: Counter<'scope'>;
   presenceEntries: Gauge;
+  /** Live channel subscriptions of multiplexed connections (`/v1/connect`). */
+  subscriptions: Gauge;
 }
 
 const byRegistry = new WeakMap<Registry, SessionMetrics>();
@@ -19,11 +21,12 @@ export function sessionMetricsOf(registry: Registry): SessionMetrics {
   let metrics = byRegistry.get(registry);
   if (metrics) return metrics;
   metrics = {
-    sockets: new Gauge({ name: 'gateway_open_sockets', help: 'Open sockets by kind (channel, inbox, logs)', labelNames: ['kind'], registers: [registry] }),
+    sockets: new Gauge({ name: 'gateway_open_sockets', help: 'Open sockets by kind (channel, inbox, logs, connect)', labelNames: ['kind'], registers: [registry] }),
     queuedBytes: new Gauge({ name: 'gateway_socket_queued_bytes', help: 'Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET bounds it)', registers: [registry] }),
     shed: new Counter({ name: 'gateway_sockets_shed_total', help: 'Sockets closed as the slowest when the send budget was spent', registers: [registry] }),
     notifications: new Counter({ name: 'gateway_notifications_total', help: 'Notifications stored by POST /v1/notifications', registers: [registry] }),
     kicks: new Counter({ name: 'gateway_kicked_sockets_total', help: 'Sockets closed with 4403 by a ban, removal or access change', labelNames: ['scope'], registers: [registry] }),
+    subscriptions: new Gauge({ name: 'gateway_subscriptions', help: 'Live channel subscriptions of multiplexed connections (/v1/connect)', registers: [registry] }),
     presenceEntries: new Gauge({ name: 'gateway_presence_entries', help: '(environment, channel, user) presence entries this gateway holds', registers: [registry] }),
   };
   byRegistry.set(registry, metrics);

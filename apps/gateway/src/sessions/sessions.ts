@@ -7,10 +7,14 @@ import { SendBudget } from './send-budget.ts';
 import { sessionMetricsOf } from './session-metrics.ts';
 import type { SocketLink } from './socket-link.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
+import type { ChannelSocketHandle } from '../socket-events.ts';
+import { FeedRegistry } from '../channels/channel-feed.ts';
 
 /** What a gateway keeps about its live sockets: the registry, presence, kicks and the user feed. */
 export interface Sessions {
   sockets: LocalSockets;
+  /** The gateway's channel feeds: one NATS subscription per channel, shared by every socket and subscription. */
+  channels: FeedRegistry;
   feed: SubjectFeed;
   presence: Presence;
   /** Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET); sheds the slowest. */
@@ -21,7 +25,7 @@ export interface Sessions {
    * here: a ServiceError thrown from here refuses the socket with its close code (4429 for
    * `rate_limited`).
    */
-  admit(link: SocketLink, auth: UserAuth, kind: 'channel' | 'inbox'): Promise<void>;
+  admit(link: SocketLink, auth: UserAuth, kind: 'channel' | 'inbox' | 'connect'): Promise<void>;
   /** Graceful drain: presence is given up at once (see Presence.stop). */
   stop(): Promise<void>;
 }
@@ -53,19 +57,27 @@ export function sessionsOf(deps: GatewayDeps): Sessions {
       if (shed > 0) metrics.shed.inc(shed);
     },
   });
-  deps.events.on('channel.open', (handle) => {
+  // a channel socket and a subscription of a multiplexed connection are the same to presence and kicks
+  const channelOpened = (handle: ChannelSocketHandle) => {
     sockets.add(handle);
     presence.join(handle);
     void kicks.verify(handle);
-  });
-  deps.events.on('channel.close', (handle) => {
+  };
+  const channelClosed = (handle: ChannelSocketHandle) => {
     sockets.remove(handle);
     presence.leave(handle);
-  });
+  };
+  deps.events.on('channel.open', channelOpened);
+  deps.events.on('channel.close', channelClosed);
+  deps.events.on('subscription.open', channelOpened);
+  deps.events.on('subscription.close', channelClosed);
   deps.events.on('inbox.open', (handle) => sockets.add(handle));
   deps.events.on('inbox.close', (handle) => sockets.remove(handle));
+  deps.events.on('connect.open', (handle) => sockets.add(handle));
+  deps.events.on('connect.close', (handle) => sockets.remove(handle));
   const sessions: Sessions = {
     sockets,
+    channels: new FeedRegistry(deps),
     feed,
     presence,
     budget,

@@ -20,7 +20,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
-import { ServiceError, isServiceError } from '@rtm/errors';
+import { CLOSE, ServiceError, isServiceError } from '@rtm/errors';
 import { publishLog } from '@rtm/bus';
 import { ChannelId, ClientFrame, MAX_CONTENT_BYTES, SocketQuery, jsonSize } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
@@ -34,41 +34,33 @@ import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
 import { checkChannelAccess } from '../access/channel-access.ts';
-import { FeedRegistry, isSequenced, type ChannelFeed, type FeedMember, type Frame } from '../channels/channel-feed.ts';
-import { readLastSeq, readMessages } from '../channels/message-reader.ts';
+import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { sendCommand } from '../channels/owner-client.ts';
 
-const REPLAY_PAGE = 200;
 /** Client frames that may wait while the socket opens and replays; more is a misbehaving client. */
 export const MAX_EARLY_FRAMES = 64;
 /** Their bytes: two of the largest frames. */
 export const MAX_EARLY_BYTES = 2 * MAX_FRAME_BYTES;
-/** Live frames held back during one replay; a channel that outruns a long replay makes it resume. */
-const MAX_HELD_FRAMES = 10_000;
 
 type Request = FastifyRequest;
 
-class ChannelConnection implements FeedMember {
+class ChannelConnection {
   readonly socketId: string;
   userId = '';
   private readonly deps: GatewayDeps;
-  private readonly feeds: FeedRegistry;
   private readonly sessions: Sessions;
   private readonly link: SocketLink;
   private auth: UserAuth | undefined;
   private channelId = '';
-  private feed: ChannelFeed | undefined;
-  /** Live frames held back while replaying; null once live. */
-  private held: [string, Frame][] | null = [];
+  private reader: ChannelReplay | undefined;
   private early: [RawData, boolean][] | null = [];
   private earlyBytes = 0;
   private opened = false;
   private publishAccess: Promise<void> | undefined;
   readonly handle: ChannelSocketHandle;
 
-  constructor(deps: GatewayDeps, feeds: FeedRegistry, sessions: Sessions, link: SocketLink) {
+  constructor(deps: GatewayDeps, sessions: Sessions, link: SocketLink) {
     this.deps = deps;
-    this.feeds = feeds;
     this.sessions = sessions;
     this.link = link;
     this.socketId = link.socketId;
@@ -89,6 +81,7 @@ class ChannelConnection implements FeedMember {
       },
       send: (frame: object) => this.sendText(JSON.stringify(frame)),
       close: (code: number, reason?: string) => this.close(code, reason),
+      revoke: (_code, reason) => this.close(CLOSE.forbidden, reason),
     };
   }
 
@@ -121,34 +114,22 @@ class ChannelConnection implements FeedMember {
       await this.sessions.admit(this.link, this.auth, 'channel');
       if (this.closed) return;
       const { environmentId } = this.auth;
-      this.feed = await this.feeds.join(environmentId, this.channelId, this);
-      if (this.closed) return this.feeds.leave(this.feed, this);
-      const snapshot = await readLastSeq(this.deps.pool, environmentId, this.channelId);
+      const reader = new ChannelReplay({
+        deps: this.deps,
+        feeds: this.sessions.channels,
+        link: this.link,
+        environmentId,
+        channelId: this.channelId,
+        userId: this.userId,
+        tagged: false,
+        lost: (closing) => this.link.closeWith(closing),
+      });
+      this.reader = reader;
+      if (!(await reader.join())) return;
       this.link.established();
-      let after = query.data.since;
-      while (after !== undefined && after < snapshot && !this.closed) {
-        const page = await readMessages(this.deps.pool, environmentId, this.channelId, {
-          after,
-          before: snapshot + 1,
-          limit: REPLAY_PAGE,
-          viewer: this.userId,
-        });
-        for (const envelope of page) {
-          // a replay goes at the client's pace: it must not trip the slow-consumer limit itself
-          await this.link.drained();
-          this.sendText(JSON.stringify(envelope));
-        }
-        if (page.length < REPLAY_PAGE) break;
-        after = page[page.length - 1]!.seq;
-      }
-      if (this.closed) return;
-      this.sendText(JSON.stringify({ op: 'ready', channelId: this.channelId, lastSeq: snapshot, userId: this.userId }));
-      const held = this.held ?? [];
-      this.held = null;
-      for (const [text, frame] of held) {
-        if (isSequenced(frame) && frame.seq <= snapshot) continue;
-        this.sendText(text);
-      }
+      if (!(await reader.replay(query.data.since))) return;
+      this.sendText(JSON.stringify({ op: 'ready', channelId: this.channelId, lastSeq: reader.lastSeq, userId: this.userId }));
+      reader.live();
       this.opened = true;
       this.deps.events.emit('channel.open', this.handle);
       publishLog(this.deps.nc, this.deps.subjects, environmentId, 'info', 'socket.opened', {
@@ -178,16 +159,6 @@ class ChannelConnection implements FeedMember {
       }
       this.close(closing.code, closing.reason);
     }
-  }
-
-  deliver(text: string, frame: Frame): void {
-    if (!this.held) return this.sendText(text);
-    if (this.held.length >= MAX_HELD_FRAMES) return this.link.closeWith(SOCKET_CLOSE.outrun);
-    this.held.push([text, frame]);
-  }
-
-  resync(): void {
-    this.link.closeWith(SOCKET_CLOSE.resync);
   }
 
   sendText(text: string): void {
@@ -271,10 +242,8 @@ class ChannelConnection implements FeedMember {
   }
 
   onClose(code: number): void {
-    this.held = null;
     this.early = null;
-    if (this.feed) this.feeds.leave(this.feed, this);
-    this.feed = undefined;
+    this.reader?.stop();
     if (!this.opened) return;
     this.opened = false;
     this.deps.events.emit('channel.close', this.handle);
@@ -290,14 +259,13 @@ class ChannelConnection implements FeedMember {
 
 /** Realtime edge: the channel socket (documented in docs/channels.md; WebSockets are outside OpenAPI). */
 export async function channelSocketRoutes(app: ZodApp, deps: GatewayDeps) {
-  const feeds = new FeedRegistry(deps);
   const sessions = sessionsOf(deps);
   // draining closes every socket with 4503: reconnect elsewhere and resume with `since`
   const accept = linkAcceptor(app, deps, 'channel');
 
   app.get('/v1/channels/:channelId', { websocket: true, schema: { hide: true } }, (socket, request) => {
     const link = accept(socket, request as unknown as Request);
-    const connection = new ChannelConnection(deps, feeds, sessions, link);
+    const connection = new ChannelConnection(deps, sessions, link);
     socket.on('message', (data, isBinary) => connection.onMessage(data, isBinary));
     socket.once('close', (code) => connection.onClose(code));
     void connection.open(request as unknown as Request);

@@ -27,13 +27,11 @@ import type { GatewayDeps } from '../deps.ts';
 import type { SocketHandle } from '../socket-events.ts';
 import { authenticateUser } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
-import { readInbox, type NotificationFrame } from '../inbox/inbox-store.ts';
+import { InboxReplay } from '../sessions/inbox-replay.ts';
 import { sessionsOf } from '../sessions/sessions.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
 import { closingFor } from './close-codes.ts';
-
-const REPLAY_PAGE = 500;
 
 const ClientFrame = z.object({ op: z.literal('ping') }).passthrough();
 
@@ -104,14 +102,9 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
           await sessions.admit(link, auth, 'inbox');
           if (link.closed) return;
 
-          let held: NotificationFrame[] | null = [];
-          // a notification committed before the replay query may still be in flight on the bus
-          let replayed: Set<string> | null = new Set<string>();
-          unsubscribe = sessions.feed.subscribe(deps.subjects.user(auth.environmentId, auth.userId), (frame, text) => {
-            if (frame.op !== 'notification') return;
-            if (held) held.push(frame as unknown as NotificationFrame);
-            else if (!replayed?.has(frame.id as string)) link.sendText(text);
-          });
+          const reader = new InboxReplay(deps, sessions.feed, link, auth.environmentId, auth.userId);
+          unsubscribe = () => reader.stop();
+          await reader.listen();
           handle = {
             socketId: link.socketId,
             environmentId: auth.environmentId,
@@ -119,6 +112,7 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
             anon: auth.anon,
             send: (frame) => link.send(frame),
             close: (code, reason) => link.close(code, reason),
+            revoke: (_code, reason) => link.close(CLOSE.forbidden, reason),
           };
           deps.events.emit('inbox.open', handle);
           await sessions.feed.flush();
@@ -137,36 +131,9 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
           }
 
           link.established();
-          let after = since;
-          for (;;) {
-            if (link.closed) return;
-            const page = await readInbox(deps.pool, {
-              environmentId: auth.environmentId,
-              userId: auth.userId,
-              retentionMs: deps.config.NOTIFICATION_RETENTION,
-              limit: REPLAY_PAGE,
-              // without `since`, everything retained: ids all start with a letter above '0'
-              after: after ?? '0',
-            });
-            for (const frame of page.notifications) {
-              replayed!.add(frame.id);
-              // a replay goes at the client's pace: it must not trip the slow-consumer limit itself
-              await link.drained();
-              link.send(frame);
-            }
-            if (!page.hasMore) break;
-            after = page.notifications.at(-1)!.id;
-          }
-          const pending = held;
-          held = null;
-          for (const frame of pending) {
-            if (replayed!.has(frame.id) || (since !== undefined && frame.id <= since)) continue;
-            link.send(frame);
-          }
+          if (!(await reader.replay(since))) return;
+          reader.live();
           link.send({ op: 'ready', userId: auth.userId });
-          setTimeout(() => {
-            replayed = null;
-          }, 10_000).unref();
           publishLog(deps.nc, deps.subjects, auth.environmentId, 'info', 'socket.opened', {
             socket: 'inbox',
             socketId: link.socketId,

@@ -1,0 +1,137 @@
+/**
+ * One reader of one channel on one socket, replayed then live, shared by the channel socket
+ * (`/v1/channels/{id}`) and each subscription of the multiplexed socket (`/v1/connect`):
+ *
+ *   join()          joins the gateway's feed of the channel FIRST (live frames are held from now
+ *                   on), then snapshots the channel's last_seq;
+ *   replay(since)   sends every persisted message in (since, snapshot] from Postgres, 200 per page,
+ *                   at the client's pace (each frame waits until the socket's queue is under half
+ *                   its limit, so a replay never trips the slow-consumer bound itself);
+ *   live()          sends the held frames minus persisted ones with seq <= snapshot (already
+ *                   replayed) and delivers every later frame as it comes.
+ * Every message committed after the snapshot was published after the feed's subscription was
+ * live, so it is held: no gap and no duplicate across the hand-off. More than MAX_HELD_FRAMES
+ * held (the channel outran a long replay) or a feed that lost track ends the reader through
+ * `lost` (the client resumes with `since`).
+ */
+import type { GatewayDeps } from '../deps.ts';
+import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
+import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
+import { readLastSeq, readMessages } from '../channels/message-reader.ts';
+import type { SocketLink } from './socket-link.ts';
+
+const REPLAY_PAGE = 200;
+/** Live frames held back during one replay; a channel that outruns a long replay makes it resume. */
+export const MAX_HELD_FRAMES = 10_000;
+
+export interface ReplayOptions {
+  deps: GatewayDeps;
+  feeds: FeedRegistry;
+  link: SocketLink;
+  environmentId: string;
+  channelId: string;
+  userId: string;
+  /** Frames carry `channelId` (the multiplexed socket). */
+  tagged: boolean;
+  /** The reader cannot go on (outrun, feed lost track); it has already left the feed. */
+  lost(closing: Closing): void;
+}
+
+export class ChannelReplay implements FeedMember {
+  readonly userId: string;
+  private readonly options: ReplayOptions;
+  private feed: ChannelFeed | undefined;
+  private held: [string, Frame, () => string][] | null = [];
+  private snapshot = 0;
+  private stopped = false;
+
+  constructor(options: ReplayOptions) {
+    this.options = options;
+    this.userId = options.userId;
+  }
+
+  /** Joins the feed and snapshots last_seq; false when the reader was stopped meanwhile. */
+  async join(): Promise<boolean> {
+    const { feeds, environmentId, channelId, deps } = this.options;
+    const feed = await feeds.join(environmentId, channelId, this);
+    if (this.stopped) {
+      feeds.leave(feed, this);
+      return false;
+    }
+    this.feed = feed;
+    this.snapshot = await readLastSeq(deps.pool, environmentId, channelId);
+    return !this.stopped;
+  }
+
+  /** The channel's last seq when the replay was cut (what `ready`/`subscribed` report). */
+  get lastSeq(): number {
+    return this.snapshot;
+  }
+
+  /** Sends the persisted messages in (since, snapshot]; false when stopped or the socket closed meanwhile. */
+  async replay(since: number | undefined): Promise<boolean> {
+    const { deps, environmentId, channelId, link } = this.options;
+    let after = since;
+    while (after !== undefined && after < this.snapshot && !this.done) {
+      const page = await readMessages(deps.pool, environmentId, channelId, {
+        after,
+        before: this.snapshot + 1,
+        limit: REPLAY_PAGE,
+        viewer: this.userId,
+      });
+      for (const envelope of page) {
+        await link.drained();
+        if (this.done) return false;
+        const text = JSON.stringify(envelope);
+        link.sendText(this.options.tagged ? tagChannel(text, envelope, channelId) : text);
+      }
+      if (page.length < REPLAY_PAGE) break;
+      after = page[page.length - 1]!.seq;
+    }
+    return !this.done;
+  }
+
+  /** Flushes the held frames not already replayed; from now on frames go straight out. */
+  live(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const [text, frame, tagged] of held) {
+      if (isSequenced(frame) && frame.seq <= this.snapshot) continue;
+      this.send(text, tagged);
+    }
+  }
+
+  deliver(text: string, frame: Frame, tagged: () => string): void {
+    if (this.stopped) return;
+    if (!this.held) return this.send(text, tagged);
+    if (this.held.length >= MAX_HELD_FRAMES) return this.lose(SOCKET_CLOSE.outrun);
+    this.held.push([text, frame, tagged]);
+  }
+
+  resync(): void {
+    this.lose(SOCKET_CLOSE.resync);
+  }
+
+  /** Leaves the feed; nothing more is sent. Idempotent. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.held = null;
+    if (this.feed) this.options.feeds.leave(this.feed, this);
+    this.feed = undefined;
+  }
+
+  private get done(): boolean {
+    return this.stopped || this.options.link.closed;
+  }
+
+  private send(text: string, tagged: () => string): void {
+    this.options.link.sendText(this.options.tagged ? tagged() : text);
+  }
+
+  private lose(closing: Closing): void {
+    if (this.stopped) return;
+    this.stop();
+    this.options.lost(closing);
+  }
+}

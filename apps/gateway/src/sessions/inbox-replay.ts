@@ -1,0 +1,99 @@
+/**
+ * One reader of one user's inbox on one socket, replayed then live, shared by the inbox socket
+ * (`/inbox`) and the multiplexed socket's `subscribe-inbox`:
+ *
+ *   listen()        subscribes to the user's subject and waits until NATS has it (live
+ *                   notifications are held from now on);
+ *   replay(since)   sends every retained notification with id > since from Postgres, ascending,
+ *                   500 per page, at the client's pace;
+ *   live()          sends the held notifications not already replayed, then every later one.
+ * Anything committed before the replay's query is in it; anything after reaches the subscription;
+ * a notification in both is sent once (replayed ids are remembered for a while after the hand-off,
+ * since one committed just before the query may still be on its way through NATS).
+ */
+import type { GatewayDeps } from '../deps.ts';
+import { readInbox, type NotificationFrame } from '../inbox/inbox-store.ts';
+import type { SubjectFeed } from './subject-feed.ts';
+import type { SocketLink } from './socket-link.ts';
+
+const REPLAY_PAGE = 500;
+/** How long replayed ids are remembered after going live: longer than any NATS delivery delay. */
+const REMEMBER_MS = 10_000;
+
+export class InboxReplay {
+  private readonly deps: GatewayDeps;
+  private readonly feed: SubjectFeed;
+  private readonly link: SocketLink;
+  private readonly environmentId: string;
+  private readonly userId: string;
+  private held: NotificationFrame[] | null = [];
+  private replayed: Set<string> | null = new Set();
+  private since: string | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(deps: GatewayDeps, feed: SubjectFeed, link: SocketLink, environmentId: string, userId: string) {
+    this.deps = deps;
+    this.feed = feed;
+    this.link = link;
+    this.environmentId = environmentId;
+    this.userId = userId;
+  }
+
+  async listen(): Promise<void> {
+    this.unsubscribe = this.feed.subscribe(this.deps.subjects.user(this.environmentId, this.userId), (frame, text) => {
+      if (frame.op !== 'notification' || this.stopped) return;
+      if (this.held) this.held.push(frame as unknown as NotificationFrame);
+      else if (!this.replayed?.has(frame.id as string)) this.link.sendText(text);
+    });
+    await this.feed.flush();
+  }
+
+  /** False when stopped or the socket closed meanwhile. */
+  async replay(since: string | undefined): Promise<boolean> {
+    this.since = since;
+    let after = since;
+    for (;;) {
+      if (this.done) return false;
+      const page = await readInbox(this.deps.pool, {
+        environmentId: this.environmentId,
+        userId: this.userId,
+        retentionMs: this.deps.config.NOTIFICATION_RETENTION,
+        limit: REPLAY_PAGE,
+        // without `since`, everything retained: ids all start with a letter above '0'
+        after: after ?? '0',
+      });
+      for (const frame of page.notifications) {
+        this.replayed?.add(frame.id);
+        await this.link.drained();
+        if (this.done) return false;
+        this.link.send(frame);
+      }
+      if (!page.hasMore) return !this.done;
+      after = page.notifications.at(-1)!.id;
+    }
+  }
+
+  live(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const frame of held) {
+      if (this.replayed?.has(frame.id) || (this.since !== undefined && frame.id <= this.since)) continue;
+      this.link.send(frame);
+    }
+    setTimeout(() => {
+      this.replayed = null;
+    }, REMEMBER_MS).unref();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.held = null;
+    this.unsubscribe?.();
+  }
+
+  private get done(): boolean {
+    return this.stopped || this.link.closed;
+  }
+}

@@ -1,0 +1,388 @@
+/**
+ * The multiplexed socket, `GET /v1/connect` on the realtime edge: one WebSocket for any number of
+ * channel subscriptions and the user's inbox (frames in docs/protocol.md).
+ *
+ * States of one connection:
+ *   opening → authenticate (Bearer or ?token=), admit (quotas, token expiry), become reachable by
+ *             environment kicks, then check the environment ban (so a ban racing the open cannot
+ *             slip between the two), then `{op:"connected"}`. Failures close with their code from
+ *             SOCKET_CLOSE. Frames received meanwhile wait (MAX_EARLY_FRAMES / _BYTES, else 4429).
+ *   open    → frames are handled as they come; the connection closes on the shared rules of every
+ *             socket (sessions/socket-link.ts): heartbeat, slow consumer, inbound rate, token expiry,
+ *             drain, environment ban.
+ * Each channel subscription is a ChannelReplay (the channel socket's reader, with `channelId` on
+ * every frame) plus a handle that presence and kicks treat like a channel socket; a kick ends the
+ * subscription alone with `{op:"unsubscribed", channelId, code}`.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { RawData } from 'ws';
+import { publishLog } from '@rtm/bus';
+import { CLOSE, ServiceError, isServiceError } from '@rtm/errors';
+import { ConnectFrame, ConnectQuery, MAX_CONTENT_BYTES, jsonSize } from '@rtm/schemas';
+import type { ZodApp } from '../http/public-app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
+import { authenticateUser, verifyUserToken, type UserAuth } from '../auth/authenticate.ts';
+import { checkChannelAccess } from '../access/channel-access.ts';
+import { environmentBan } from '../access/bans.ts';
+import { sendCommand } from '../channels/owner-client.ts';
+import { linkAcceptor } from '../sessions/accept-link.ts';
+import { readClientFrame } from '../sessions/client-frame.ts';
+import { ChannelReplay } from '../sessions/channel-replay.ts';
+import { InboxReplay } from '../sessions/inbox-replay.ts';
+import { sessionMetricsOf } from '../sessions/session-metrics.ts';
+import { sessionsOf, type Sessions } from '../sessions/sessions.ts';
+import { sizeOf, type SocketLink } from '../sessions/socket-link.ts';
+import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
+import { MAX_EARLY_BYTES, MAX_EARLY_FRAMES } from './channel-socket.ts';
+
+type Ref = string | number;
+type Frame<Op extends ConnectFrame['op']> = Extract<ConnectFrame, { op: Op }>;
+
+/** Why the server ended a subscription (`unsubscribed` without a ref). */
+type EndCode = 'banned' | 'forbidden' | 'unavailable';
+
+class Subscription {
+  readonly channelId: string;
+  readonly handle: ChannelSocketHandle;
+  private readonly connection: Connection;
+  private readonly reader: ChannelReplay;
+  private opened = false;
+  ended = false;
+
+  constructor(connection: Connection, channelId: string) {
+    this.connection = connection;
+    this.channelId = channelId;
+    const { deps, sessions, link, auth } = connection;
+    this.reader = new ChannelReplay({
+      deps,
+      feeds: sessions.channels,
+      link,
+      environmentId: auth.environmentId,
+      channelId,
+      userId: auth.userId,
+      tagged: true,
+      lost: (closing) => this.end({ code: 'unavailable', reason: closing.reason }),
+    });
+    this.handle = {
+      socketId: `${link.socketId}/${channelId}`,
+      environmentId: auth.environmentId,
+      userId: auth.userId,
+      anon: auth.anon,
+      channelId,
+      send: (frame: object) => link.send({ ...frame, channelId }),
+      close: (code: number, reason?: string) =>
+        this.end({ code: code === CLOSE.forbidden ? 'forbidden' : 'unavailable', reason: reason ?? 'subscription ended' }),
+      revoke: (code, reason) => this.end({ code, reason }),
+    };
+  }
+
+  async start(ref: Ref, since: number | undefined): Promise<void> {
+    const { deps, auth, link } = this.connection;
+    try {
+      await checkChannelAccess(deps, auth, this.channelId, 'read');
+      if (this.ended || !(await this.reader.join())) return;
+      if (!(await this.reader.replay(since)) || this.ended) return;
+      link.send({ op: 'subscribed', ref, channelId: this.channelId, lastSeq: this.reader.lastSeq });
+      this.reader.live();
+      this.opened = true;
+      this.connection.metrics.subscriptions.inc();
+      // presence, kicks (and an uncached access re-check now that kicks reach this subscription)
+      deps.events.emit('subscription.open', this.handle);
+    } catch (error) {
+      if (this.ended) return;
+      this.end();
+      this.connection.refuse(ref, this.channelId, error);
+    }
+  }
+
+  /** Ends the subscription: with `unsubscribed {code}` when the server ends it, silently otherwise. */
+  end(notice?: { code: EndCode; reason: string }): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.reader.stop();
+    this.connection.forget(this);
+    if (this.opened) {
+      this.opened = false;
+      this.connection.metrics.subscriptions.dec();
+      this.connection.deps.events.emit('subscription.close', this.handle);
+    }
+    if (notice) this.connection.link.send({ op: 'unsubscribed', channelId: this.channelId, code: notice.code, reason: notice.reason });
+  }
+}
+
+class Connection {
+  readonly deps: GatewayDeps;
+  readonly sessions: Sessions;
+  readonly link: SocketLink;
+  readonly metrics: ReturnType<typeof sessionMetricsOf>;
+  private current: UserAuth | undefined;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private inbox: InboxReplay | undefined;
+  private early: [RawData, boolean][] | null = [];
+  private earlyBytes = 0;
+  private opened = false;
+  readonly handle: SocketHandle;
+
+  constructor(deps: GatewayDeps, sessions: Sessions, link: SocketLink) {
+    this.deps = deps;
+    this.sessions = sessions;
+    this.link = link;
+    this.metrics = sessionMetricsOf(deps.metrics);
+    const self = this;
+    this.handle = {
+      socketId: link.socketId,
+      get environmentId() {
+        return self.current?.environmentId ?? '';
+      },
+      get userId() {
+        return self.current?.userId ?? '';
+      },
+      get anon() {
+        return self.current?.anon ?? false;
+      },
+      send: (frame: object) => link.send(frame),
+      close: (code: number, reason?: string) => link.close(code, reason),
+      // banned from the whole environment: the connection goes, not just one channel
+      revoke: (_code, reason) => link.close(CLOSE.forbidden, reason),
+    };
+  }
+
+  get auth(): UserAuth {
+    if (!this.current) throw new Error('connection not authenticated');
+    return this.current;
+  }
+
+  onMessage(data: RawData, isBinary: boolean): void {
+    if (!this.link.admit(data)) return;
+    if (this.early) {
+      this.earlyBytes += sizeOf(data);
+      if (this.early.length >= MAX_EARLY_FRAMES || this.earlyBytes > MAX_EARLY_BYTES) return this.link.closeWith(SOCKET_CLOSE.tooEarly);
+      this.early.push([data, isBinary]);
+      return;
+    }
+    this.onFrame(data, isBinary);
+  }
+
+  async open(request: FastifyRequest): Promise<void> {
+    try {
+      const query = ConnectQuery.safeParse(request.query ?? {});
+      if (!query.success) {
+        const issue = query.error.issues[0];
+        throw new ServiceError('invalid_request', `query${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message}`);
+      }
+      const auth = await authenticateUser(this.deps, request);
+      this.current = auth;
+      await this.sessions.admit(this.link, auth, 'connect');
+      if (this.link.closed) return;
+      this.opened = true;
+      this.deps.events.emit('connect.open', this.handle);
+      await this.sessions.feed.flush();
+      // checked only now that environment kicks reach this connection: a ban committed after this
+      // read is kicked, one committed before it is seen here
+      const ban = await environmentBan(this.deps.pool, auth.environmentId, auth.userId);
+      if (ban) throw new ServiceError('banned', ban.reason ?? 'banned from this environment');
+      if (this.link.closed) return;
+      this.link.established();
+      this.link.send({ op: 'connected', connectionId: this.link.socketId, userId: auth.userId, expiresAt: auth.claims.expiresAt.toISOString() });
+      publishLog(this.deps.nc, this.deps.subjects, auth.environmentId, 'info', 'socket.opened', {
+        socket: 'connect',
+        userId: auth.userId,
+        socketId: this.link.socketId,
+      });
+      const early = this.early ?? [];
+      this.early = null;
+      for (const [data, isBinary] of early) this.onFrame(data, isBinary);
+    } catch (error) {
+      const closing = closingFor(error);
+      if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'connect socket open failed');
+      if (this.current) {
+        publishLog(this.deps.nc, this.deps.subjects, this.current.environmentId, 'warn', 'socket.refused', {
+          socket: 'connect',
+          userId: this.current.userId,
+          code: closing.code,
+          reason: isServiceError(error) ? error.code : 'unavailable',
+        });
+      }
+      this.link.close(closing.code, closing.reason);
+    }
+  }
+
+  /** Handled synchronously up to the first await, so subscribe/unsubscribe of a channel apply in arrival order. */
+  private onFrame(data: RawData, isBinary: boolean): void {
+    const read = readClientFrame(data, isBinary);
+    if (!read.ok) return this.send({ op: 'error', code: read.code, reason: read.reason });
+    const raw = read.value as { ref?: unknown; channelId?: unknown } | null;
+    const parsed = ConnectFrame.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = issue?.path.join('.');
+      const frame: Record<string, unknown> = { op: 'error' };
+      if (typeof raw?.ref === 'string' || typeof raw?.ref === 'number') frame.ref = raw.ref;
+      if (typeof raw?.channelId === 'string') frame.channelId = raw.channelId;
+      frame.code = 'invalid_request';
+      frame.reason = `${path ? `${path}: ` : ''}${issue?.message ?? 'invalid frame'}`;
+      return this.send(frame);
+    }
+    const frame = parsed.data;
+    switch (frame.op) {
+      case 'ping':
+        return this.send(frame.ref === undefined ? { op: 'pong' } : { op: 'pong', ref: frame.ref });
+      case 'subscribe':
+        return this.subscribe(frame);
+      case 'unsubscribe':
+        this.subscriptions.get(frame.channelId)?.end();
+        return this.send({ op: 'unsubscribed', ref: frame.ref, channelId: frame.channelId });
+      case 'publish':
+      case 'retract':
+        return void this.command(frame);
+      case 'subscribe-inbox':
+        return void this.subscribeInbox(frame);
+      case 'unsubscribe-inbox':
+        this.inbox?.stop();
+        this.inbox = undefined;
+        return this.send({ op: 'inbox-unsubscribed', ref: frame.ref });
+      case 'auth':
+        return void this.renew(frame);
+    }
+  }
+
+  private subscribe(frame: Frame<'subscribe'>): void {
+    const { ref, channelId } = frame;
+    if (this.subscriptions.has(channelId)) {
+      return this.refuse(ref, channelId, new ServiceError('invalid_request', 'already subscribed to this channel on this connection'));
+    }
+    const limit = this.deps.config.MAX_SUBSCRIPTIONS;
+    if (this.subscriptions.size >= limit) {
+      return this.refuse(ref, channelId, new ServiceError('rate_limited', `at most ${limit} subscriptions per connection`));
+    }
+    const subscription = new Subscription(this, channelId);
+    this.subscriptions.set(channelId, subscription);
+    void subscription.start(ref, frame.since);
+  }
+
+  forget(subscription: Subscription): void {
+    if (this.subscriptions.get(subscription.channelId) === subscription) this.subscriptions.delete(subscription.channelId);
+  }
+
+  private async command(frame: Frame<'publish'> | Frame<'retract'>): Promise<void> {
+    const auth = this.auth;
+    const { ref, channelId } = frame;
+    try {
+      await checkChannelAccess(this.deps, auth, channelId, 'publish');
+      if (frame.op === 'publish') {
+        if (!(await this.deps.limits.admitPublish(auth))) {
+          throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
+        }
+        if (jsonSize(frame.content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+        const result = await sendCommand(this.deps, {
+          op: 'publish',
+          environmentId: auth.environmentId,
+          channelId,
+          type: frame.type ?? 'message',
+          kind: 'user',
+          content: frame.content,
+          sender: { id: auth.userId, anon: auth.anon },
+          to: frame.to,
+          mentions: frame.mentions,
+          ephemeral: frame.ephemeral ?? false,
+          idempotencyKey: frame.idempotencyKey,
+        });
+        this.send({ op: 'ack', ref, channelId, ...result });
+      } else {
+        const result = await sendCommand(this.deps, {
+          op: 'retract',
+          environmentId: auth.environmentId,
+          channelId,
+          messageId: frame.id,
+          reason: frame.reason,
+          onlySender: auth.userId,
+        });
+        this.send({ op: 'ack', ref, channelId, ...result });
+      }
+    } catch (error) {
+      this.refuse(ref, channelId, error);
+    }
+  }
+
+  private async subscribeInbox(frame: Frame<'subscribe-inbox'>): Promise<void> {
+    if (this.inbox) return this.refuse(frame.ref, undefined, new ServiceError('invalid_request', 'the inbox is already subscribed on this connection'));
+    const auth = this.auth;
+    const reader = new InboxReplay(this.deps, this.sessions.feed, this.link, auth.environmentId, auth.userId);
+    this.inbox = reader;
+    try {
+      await reader.listen();
+      if (this.inbox !== reader || !(await reader.replay(frame.since)) || this.inbox !== reader) return;
+      reader.live();
+      this.send({ op: 'inbox-subscribed', ref: frame.ref });
+    } catch (error) {
+      if (this.inbox !== reader) return;
+      reader.stop();
+      this.inbox = undefined;
+      this.refuse(frame.ref, undefined, error);
+    }
+  }
+
+  /** `auth`: the same user and environment take over with a new expiry; anyone else is 4401. */
+  private async renew(frame: Frame<'auth'>): Promise<void> {
+    let next: UserAuth;
+    try {
+      next = await verifyUserToken(this.deps, frame.token);
+    } catch (error) {
+      return this.refuse(frame.ref, undefined, error);
+    }
+    const auth = this.auth;
+    if (next.environmentId !== auth.environmentId || next.userId !== auth.userId) {
+      return this.link.close(CLOSE.unauthorized, 'auth: a token of another user or environment');
+    }
+    this.current = next;
+    this.link.expireAt(next.claims.expiresAt);
+    this.send({ op: 'authenticated', ref: frame.ref, expiresAt: next.claims.expiresAt.toISOString() });
+  }
+
+  /** An error frame for one request; the connection stays open. */
+  refuse(ref: Ref | undefined, channelId: string | undefined, error: unknown): void {
+    const serviceError = isServiceError(error) ? error : new ServiceError('unavailable', 'temporarily unavailable: try again');
+    if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'connect socket request failed');
+    const frame: Record<string, unknown> = { op: 'error' };
+    if (ref !== undefined) frame.ref = ref;
+    if (channelId !== undefined) frame.channelId = channelId;
+    frame.code = serviceError.code;
+    frame.reason = serviceError.reason ?? serviceError.code;
+    if (serviceError.retryAfter !== undefined) frame.retryAfter = serviceError.retryAfter;
+    this.send(frame);
+  }
+
+  private send(frame: object): void {
+    this.link.send(frame);
+  }
+
+  onClose(code: number): void {
+    this.early = null;
+    for (const subscription of [...this.subscriptions.values()]) subscription.end();
+    this.inbox?.stop();
+    this.inbox = undefined;
+    if (!this.opened) return;
+    this.opened = false;
+    this.deps.events.emit('connect.close', this.handle);
+    publishLog(this.deps.nc, this.deps.subjects, this.auth.environmentId, 'info', 'socket.closed', {
+      socket: 'connect',
+      userId: this.auth.userId,
+      socketId: this.link.socketId,
+      code,
+    });
+  }
+}
+
+/** Realtime edge: the multiplexed socket (documented in docs/protocol.md and docs/asyncapi.yaml). */
+export async function connectSocketRoutes(app: ZodApp, deps: GatewayDeps) {
+  const sessions = sessionsOf(deps);
+  const accept = linkAcceptor(app, deps, 'connect');
+  app.get('/v1/connect', { websocket: true, schema: { hide: true } }, (socket, request) => {
+    const link = accept(socket, request as unknown as FastifyRequest);
+    const connection = new Connection(deps, sessions, link);
+    socket.on('message', (data, isBinary) => connection.onMessage(data, isBinary));
+    socket.once('close', (code) => connection.onClose(code));
+    void connection.open(request as unknown as FastifyRequest);
+  });
+}
