@@ -10,6 +10,7 @@ echo "== typecheck"
 npx tsc -p tsconfig.json
 echo "== openapi document"
 npx tsx scripts/write-openapi.ts --check
+npx tsx scripts/write-asyncapi.ts --check
 echo "== tests"
 # test files run in parallel (each on its own database and NATS prefix); 2 cores: keep it modest
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=240000 \

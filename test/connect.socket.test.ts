@@ -4,6 +4,15 @@ import { startCluster } from './helpers/cluster.ts';
 import { client, mintToken } from './helpers/http.ts';
 import { tokenSigner } from './helpers/tokens.ts';
 import { openSocket, type TestSocket } from './helpers/ws.ts';
+import { ConnectServerFrame } from '@rtm/schemas';
+
+/** Every frame a connection received is one of the documented server frames (docs/asyncapi.yaml). */
+function assertDocumented(socket: TestSocket): void {
+  for (const frame of socket.frames) {
+    const parsed = ConnectServerFrame.safeParse(frame);
+    assert.ok(parsed.success, `undocumented frame ${JSON.stringify(frame)}`);
+  }
+}
 
 const connected = (socket: TestSocket) => socket.waitFor('connected', (f) => f.op === 'connected');
 const answer = (socket: TestSocket, ref: string | number, op?: string) =>
@@ -131,8 +140,14 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
 
   socket.send({ op: 'ping', ref: 'p' });
   assert.deepEqual(await answer(socket, 'p'), { op: 'pong', ref: 'p' });
+  // an ephemeral publish reaches subscribers live and is acked
+  socket.send({ op: 'publish', ref: 'eph', channelId: 'b', content: { typing: true }, ephemeral: true });
+  assert.equal((await answer(socket, 'eph')).ephemeral, true);
+  await socket.waitFor('ephemeral frame', (f) => f.channelId === 'b' && f.ephemeral === true);
   await other.close();
   await socket.close();
+  assertDocumented(socket);
+  assertDocumented(other);
 });
 
 test('connect - subscriptions opened while the channel is busy see every seq once, in order', async (t) => {
@@ -204,6 +219,7 @@ test('connect - a ban or removal ends one subscription; an environment ban close
   // an environment ban closes the whole connection with 4403
   await control.put('/v1/bans/mallory', { reason: 'abuse' });
   assert.equal((await socket.closed).code, 4403);
+  assertDocumented(socket);
   // and a new connection is refused (its token is still valid)
   assert.equal((await openSocket(gwA.realtimeUrl, `/v1/connect?token=${mallory}`).closed).code, 4403);
 });
@@ -251,6 +267,7 @@ test('connect - inbox over the connection, token renewal in place, expiry, refus
   // a token of another user closes with 4401
   socket.send({ op: 'auth', ref: 'mallory', token: await sign('mallory', 60) });
   assert.equal((await socket.closed).code, 4401);
+  assertDocumented(socket);
   // so does one of another environment
   const second = openSocket(gw.realtimeUrl, `/v1/connect?token=${await sign('alice', 60)}`);
   await connected(second);

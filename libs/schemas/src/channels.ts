@@ -58,8 +58,7 @@ export const RetractResponse = z
   .object({ id: z.string(), seq: z.number().int(), retracted: z.literal(true) })
   .meta({ id: 'RetractedMessage' });
 
-export const MessageEnvelope = z
-  .object({
+export const MessageEnvelopeFields = z.object({
     id: z.string(),
     seq: z.number().int(),
     type: z.string(),
@@ -71,7 +70,8 @@ export const MessageEnvelope = z
     mentions: z.array(z.string()).optional(),
     retracted: z.boolean(),
     ephemeral: z.boolean(),
-  })
+  });
+export const MessageEnvelope = MessageEnvelopeFields
   .meta({ id: 'MessageEnvelope', description: 'A message as history, socket frames and webhooks show it.' });
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
 

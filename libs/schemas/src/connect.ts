@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ChannelId } from './common.ts';
-import { MessageId, Ref, publishFields } from './channels.ts';
+import { MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
 import { storableText } from './common.ts';
 import { NotificationId } from './notifications.ts';
 
@@ -25,3 +25,82 @@ export type ConnectFrame = z.infer<typeof ConnectFrame>;
 
 /** `GET /v1/connect?token=`: the token (or the Authorization header) and nothing else. */
 export const ConnectQuery = z.object({ token: z.string().optional() }).strict();
+
+/* What the server sends on `/v1/connect`: documented in docs/asyncapi.yaml (generated from these). */
+const ChannelIdOut = z.string().describe('The channel the frame belongs to.');
+const RefOut = z.union([z.string(), z.number().int()]).describe('The `ref` of the request this answers.');
+const Timestamp = z.string().describe('ISO 8601');
+
+export const SERVER_FRAMES = {
+  connected: z
+    .object({ op: z.literal('connected'), connectionId: z.string(), userId: z.string(), expiresAt: Timestamp })
+    .strict()
+    .describe('First frame of every connection. `expiresAt` is the token expiry: renew with `auth` before it.'),
+  message: MessageEnvelopeFields.extend({ channelId: ChannelIdOut })
+    .strict()
+    .describe('A message of a subscribed channel, replayed or live: the message envelope plus `channelId` (no `op`).'),
+  subscribed: z
+    .object({ op: z.literal('subscribed'), ref: RefOut, channelId: ChannelIdOut, lastSeq: z.number().int() })
+    .strict()
+    .describe("The replay is over; `lastSeq` is the channel's last seq when it was cut. Live frames follow."),
+  unsubscribed: z
+    .object({
+      op: z.literal('unsubscribed'),
+      ref: RefOut.optional(),
+      channelId: ChannelIdOut,
+      code: z.enum(['banned', 'forbidden', 'unavailable']).optional(),
+      reason: z.string().optional(),
+    })
+    .strict()
+    .describe('With `ref`: the answer to `unsubscribe`. Without: the server ended the subscription (`code` says why).'),
+  retract: z
+    .object({
+      op: z.literal('retract'),
+      channelId: ChannelIdOut,
+      id: z.string(),
+      seq: z.number().int(),
+      reason: z.string().optional(),
+      to: z.array(z.string()).optional(),
+      sender: z.object({ id: z.string(), anon: z.boolean() }).optional(),
+    })
+    .strict()
+    .describe('A message of a subscribed channel was retracted.'),
+  presence: z
+    .object({ op: z.literal('presence'), channelId: ChannelIdOut, userId: z.string(), online: z.boolean() })
+    .strict()
+    .describe('A user came online in, or left, a subscribed channel.'),
+  notification: z
+    .object({ op: z.literal('notification'), id: z.string(), type: z.string(), payload: z.record(z.string(), z.unknown()), timestamp: z.number().int() })
+    .strict()
+    .describe("A notification of the user's inbox, replayed or live (after `subscribe-inbox`)."),
+  inboxSubscribed: z.object({ op: z.literal('inbox-subscribed'), ref: RefOut }).strict().describe('The inbox replay is over; live notifications follow.'),
+  inboxUnsubscribed: z.object({ op: z.literal('inbox-unsubscribed'), ref: RefOut }).strict().describe('The answer to `unsubscribe-inbox`.'),
+  ack: z
+    .object({
+      op: z.literal('ack'),
+      ref: RefOut,
+      channelId: ChannelIdOut,
+      id: z.string(),
+      seq: z.number().int().optional(),
+      timestamp: z.number().int().optional(),
+      ephemeral: z.literal(true).optional(),
+      retracted: z.literal(true).optional(),
+    })
+    .strict()
+    .describe('A publish (with `timestamp`) or a retraction (with `retracted`) committed.'),
+  error: z
+    .object({
+      op: z.literal('error'),
+      ref: RefOut.optional(),
+      channelId: ChannelIdOut.optional(),
+      code: z.string(),
+      reason: z.string(),
+      retryAfter: z.number().int().optional().describe('Seconds to wait before trying again (rate_limited).'),
+    })
+    .strict()
+    .describe('A request was refused; the connection stays open.'),
+  authenticated: z.object({ op: z.literal('authenticated'), ref: RefOut, expiresAt: Timestamp }).strict().describe('The token was renewed.'),
+  pong: z.object({ op: z.literal('pong'), ref: RefOut.optional() }).strict().describe('The answer to `ping`.'),
+};
+
+export const ConnectServerFrame = z.union(Object.values(SERVER_FRAMES) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);

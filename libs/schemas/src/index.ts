@@ -41,4 +41,4 @@ export {
   DeliveryParams,
 } from './webhooks.ts';
 export { MAX_JSON_DEPTH, JsonTextError, NOT_STORABLE, checkJsonText, parseJsonText, isStorableText } from './json-text.ts';
-export { ConnectFrame, ConnectQuery } from './connect.ts';
+export { ConnectFrame, ConnectQuery, ConnectServerFrame, SERVER_FRAMES } from './connect.ts';

@@ -1,11 +1,12 @@
 /**
- * Kicks: closing a user's live sockets on every gateway with 4403 when a ban or a membership
- * change takes their access away. The control plane publishes; every gateway listens only on
+ * Kicks: closing a user's live sockets on every gateway with 4403 (ending a multiplexed
+ * connection's subscription with `unsubscribed {code}`) when a ban or a membership change takes
+ * their access away; `code` is `banned` or `forbidden` (SocketHandle.revoke). The control plane publishes; every gateway listens only on
  * the subjects of users and channels it holds sockets for.
  *
  * Frames:
- * - on subjects.user(env, user):              {op:'kick', reason}               → all of the user's sockets
- * - on subjects.channelControl(env, channel): {op:'kick', userId, reason}       → the user's sockets on it
+ * - on subjects.user(env, user):              {op:'kick', code, reason}         → all of the user's sockets
+ * - on subjects.channelControl(env, channel): {op:'kick', userId, code, reason} → the user's sockets on it
  * - on subjects.channelControl(env, channel): {op:'recheck'}                    → every socket on it re-runs
  *   the access rule and those refused are closed (access switched to `members`).
  * - on subjects.accessChanged:                {environmentId, recheck: true}    → every channel socket of

@@ -1,0 +1,29 @@
+/**
+ * @rtm/client: one WebSocket (`GET /v1/connect`) for every channel and the inbox of a user, with
+ * resume without gaps or duplicates, token renewal, and publishes queued while offline. See
+ * README.md for the API and its guarantees.
+ */
+export { createClient, Client, type ClientEvents } from './client.ts';
+export { Channel, Presence, type ChannelEvents, type PresenceEvents, type Subscription, type MessageListener } from './channel.ts';
+export { Inbox, type InboxSubscription, type NotificationListener } from './inbox.ts';
+export type { History } from './history.ts';
+export { RtmError } from './errors.ts';
+export type { Clock } from './clock.ts';
+export type {
+  ClientOptions,
+  ConnectionState,
+  FetchLike,
+  HistoryOptions,
+  Message,
+  Notification,
+  PresenceChange,
+  PublishOptions,
+  PublishResult,
+  ReconnectOptions,
+  RetractResult,
+  Retraction,
+  RosterEntry,
+  StateChange,
+  WebSocketConstructor,
+  WebSocketLike,
+} from './types.ts';

@@ -1,0 +1,129 @@
+import { RtmError } from './errors.ts';
+
+/**
+ * Publishes and retractions waiting for their `ack`, in the order they were made.
+ *
+ * Every publish carries an idempotency key, so sending it again after a lost connection (the first
+ * send may or may not have been committed) creates the message at most once; retractions are
+ * idempotent on the server. An entry is `queued` (to be sent when connected and not paused) or
+ * `sent` (a frame with its current `ref` is on the wire). Losing the connection turns every `sent`
+ * entry back into `queued`, except ephemeral publishes: they carry no key and are live-only, so
+ * one whose fate is unknown is rejected rather than possibly shown twice.
+ *
+ * The outbox holds at most `limit` entries that are not on an open connection (queued while
+ * offline or paused); past it a new entry is refused with `rate_limited`.
+ */
+export interface OutboxEntry<Result = unknown> {
+  kind: 'publish' | 'retract';
+  channelId: string;
+  /** The frame without `ref` (set on each send). */
+  frame: Record<string, unknown>;
+  ephemeral: boolean;
+  state: 'queued' | 'sent';
+  ref: number | undefined;
+  /** It has been on the wire at least once (so a lost connection leaves its outcome unknown). */
+  sentOnce: boolean;
+  /** How often the server refused it with a retryable error (rate_limited, unavailable). */
+  refusals: number;
+  resolve(result: Result): void;
+  reject(error: RtmError): void;
+}
+
+/** Retryable refusals of one entry before its promise is rejected with the last one. */
+export const MAX_REFUSALS = 8;
+
+export class Outbox {
+  readonly #entries: OutboxEntry[] = [];
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get size(): number {
+    return this.#entries.length;
+  }
+
+  /** Entries not on an open connection. */
+  get held(): number {
+    return this.#entries.filter((entry) => entry.state === 'queued').length;
+  }
+
+  entries(): readonly OutboxEntry[] {
+    return this.#entries;
+  }
+
+  /**
+   * Adds an entry. `online` says whether it can go out at once; when it cannot, the entry counts
+   * against the limit and is refused past it.
+   */
+  add<Result>(entry: Omit<OutboxEntry<Result>, 'state' | 'ref' | 'refusals' | 'sentOnce'>, online: boolean): OutboxEntry<Result> {
+    if (!online && this.held >= this.#limit) {
+      throw new RtmError('rate_limited', `${this.#limit} publishes are already waiting for a connection (maxQueuedPublishes)`);
+    }
+    const full: OutboxEntry<Result> = { ...entry, state: 'queued', ref: undefined, refusals: 0, sentOnce: false };
+    this.#entries.push(full as OutboxEntry);
+    return full;
+  }
+
+  /** The queued entries, oldest first, each marked `sent` with a ref from `nextRef`. */
+  takeQueued(nextRef: () => number): OutboxEntry[] {
+    const taken: OutboxEntry[] = [];
+    for (const entry of this.#entries) {
+      if (entry.state !== 'queued') continue;
+      entry.state = 'sent';
+      entry.sentOnce = true;
+      entry.ref = nextRef();
+      taken.push(entry);
+    }
+    return taken;
+  }
+
+  /** The sent entry answered by `ref`, if any. */
+  bySentRef(ref: unknown): OutboxEntry | undefined {
+    return this.#entries.find((entry) => entry.state === 'sent' && entry.ref === ref);
+  }
+
+  /** Removes an answered entry. */
+  remove(entry: OutboxEntry): void {
+    const index = this.#entries.indexOf(entry);
+    if (index >= 0) this.#entries.splice(index, 1);
+  }
+
+  /**
+   * A retryable refusal (rate_limited, or unavailable: the outcome is unknown and the same key
+   * makes a retry safe): the entry goes back to `queued` in its place, unless it has been refused
+   * MAX_REFUSALS times, in which case it is removed and rejected. True when it will be retried.
+   */
+  requeue(entry: OutboxEntry, error: RtmError): boolean {
+    entry.refusals += 1;
+    if (entry.refusals >= MAX_REFUSALS || (entry.ephemeral && error.code !== 'rate_limited')) {
+      this.remove(entry);
+      entry.reject(error);
+      return false;
+    }
+    entry.state = 'queued';
+    entry.ref = undefined;
+    return true;
+  }
+
+  /** The connection is gone: sent entries are queued again (ephemeral ones are rejected). */
+  connectionLost(): void {
+    for (const entry of [...this.#entries]) {
+      if (entry.state !== 'sent') continue;
+      if (entry.ephemeral) {
+        this.remove(entry);
+        entry.reject(new RtmError('unavailable', 'the connection was lost before the ephemeral message was acknowledged'));
+        continue;
+      }
+      entry.state = 'queued';
+      entry.ref = undefined;
+    }
+  }
+
+  /** Rejects and removes every entry. */
+  rejectAll(error: (entry: OutboxEntry) => RtmError): void {
+    const all = this.#entries.splice(0, this.#entries.length);
+    for (const entry of all) entry.reject(error(entry));
+  }
+}

@@ -1,0 +1,141 @@
+import type { Clock } from './clock.ts';
+
+/** Connection states, announced by the client's `state` event. */
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'suspended' | 'closed';
+
+export interface StateChange {
+  previous: ConnectionState;
+  /** The WebSocket close code that caused it, when there was one. */
+  code?: number;
+  reason?: string;
+  /** When the next attempt starts (disconnected, suspended). */
+  retryInMs?: number;
+}
+
+/** A message of a channel, as the server sends it, plus the channel's id. */
+export interface Message {
+  channelId: string;
+  id: string;
+  seq: number;
+  type: string;
+  kind: 'user' | 'server' | 'system';
+  /** null for a retracted message (a tombstone). */
+  content: Record<string, unknown> | null;
+  sender: { id: string; anon: boolean };
+  timestamp: number;
+  retracted: boolean;
+  ephemeral: boolean;
+  to?: string[];
+  mentions?: string[];
+}
+
+/** A notification of the user's inbox. */
+export interface Notification {
+  op: 'notification';
+  id: string;
+  type: string;
+  payload: unknown;
+  timestamp: number;
+}
+
+export interface Retraction {
+  channelId: string;
+  id: string;
+  seq: number;
+  reason?: string;
+}
+
+export interface PresenceChange {
+  channelId: string;
+  userId: string;
+  online: boolean;
+}
+
+export interface RosterEntry {
+  userId: string;
+  role: 'member' | 'moderator';
+  online: boolean;
+}
+
+export interface PublishOptions {
+  /** 1–64 characters; the server's default is "message". */
+  type?: string;
+  /** Only these users (and the sender) receive it. */
+  to?: string[];
+  mentions?: string[];
+  /** Fan out live only: not persisted, no seq of its own, never re-sent after a lost connection. */
+  ephemeral?: boolean;
+  /** Set automatically when omitted; the same key on the same channel within 24 h creates the message once. */
+  idempotencyKey?: string;
+}
+
+export interface PublishResult {
+  id: string;
+  /** The message's seq; for an ephemeral message, the channel's last persisted seq. */
+  seq: number;
+  timestamp?: number;
+  ephemeral?: true;
+}
+
+export interface RetractResult {
+  id: string;
+  seq: number;
+}
+
+export interface HistoryOptions {
+  /** Messages per page request, 1–500 (default 50). */
+  limit?: number;
+  /** Only messages with seq below this. */
+  before?: number;
+  /** Only messages with seq above this; the iteration then runs oldest first. */
+  after?: number;
+}
+
+/** A WebSocket as the SDK uses it: the browser's, or `ws`'s in Node. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((event: any) => void) | null;
+  onmessage: ((event: any) => void) | null;
+  onclose: ((event: any) => void) | null;
+  onerror: ((event: any) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+/** What the SDK needs of `fetch`. */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string> },
+) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+
+export interface ReconnectOptions {
+  /** Ceiling of the first retry's random delay (default 500 ms); it doubles per failed attempt. */
+  initialDelayMs?: number;
+  /** Largest retry delay (default 30 s). */
+  maxDelayMs?: number;
+  /** Without a connection for this long, the client is `suspended` (default 60 s). */
+  suspendAfterMs?: number;
+}
+
+export interface ClientOptions {
+  /** The realtime edge's base URL, http(s) or ws(s); the socket is `<url>/v1/connect`. */
+  url: string;
+  /** Returns a user token: called to connect, before the token expires, and after a 4401. */
+  getToken: () => string | Promise<string>;
+  /** The WebSocket constructor; default `globalThis.WebSocket` (in Node 20 pass `ws`'s). */
+  WebSocket?: WebSocketConstructor;
+  /** For history and rosters; default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  reconnect?: ReconnectOptions;
+  /** Publishes held while not connected (default 100); past it `publish` rejects with `rate_limited`. */
+  maxQueuedPublishes?: number;
+  /** Connect at once (default true); otherwise the client starts `closed` until `connect()`. */
+  autoConnect?: boolean;
+  /** With no frame received for this long, the client pings; no answer within 10 s drops the connection (default 30 s). */
+  heartbeatMs?: number;
+  /** Time and randomness, for tests. */
+  clock?: Clock;
+  random?: () => number;
+}
