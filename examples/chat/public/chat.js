@@ -92,7 +92,7 @@ function renderRooms() {
   const list = $('rooms');
   list.replaceChildren(
     ...[...rooms].map((id) => {
-      const button = el('button', `# ${id}`, { type: 'button', 'data-room': id });
+      const button = el('button', `#${id}`, { type: 'button', 'data-room': id });
       if (current?.id === id) button.setAttribute('aria-current', 'true');
       button.addEventListener('click', () => joinRoom(id));
       const item = el('li');
@@ -116,10 +116,10 @@ async function joinRoom(id) {
   rooms.add(id);
   history.replaceState(null, '', `#${encodeURIComponent(id)}`);
   const channel = client.channel(id);
-  const view = { id, channel, items: new Map(), offs: [], sub: null, older: null, online: new Set() };
+  const view = { id, channel, items: new Map(), offs: [], sub: null, older: null, online: new Set(), seenDuringRefresh: null };
   current = view;
   renderRooms();
-  $('room-title').textContent = `# ${id}`;
+  $('room-title').textContent = `#${id}`;
   $('messages').replaceChildren();
   $('presence').replaceChildren();
   $('presence-count').textContent = '0';
@@ -128,11 +128,14 @@ async function joinRoom(id) {
   view.offs.push(
     channel.on('retract', (frame) => removeMessage(view, frame.id)),
     channel.on('unsubscribed', (info) => {
-      if (info?.code === 'banned' || info?.code === 'forbidden') showProblem(`You can no longer read # ${id}: ${info.reason ?? info.code}`);
+      if (info?.code === 'banned' || info?.code === 'forbidden') showProblem(`You can no longer read #${id}: ${info.reason ?? info.code}`);
     }),
-    channel.on('error', (error) => showProblem(`# ${id}: ${error.reason ?? error.message ?? error.code}`)),
+    channel.on('error', (error) => showProblem(`#${id}: ${error.reason ?? error.message ?? error.code}`)),
     channel.presence.on('join', (userId) => setOnline(view, userId, true)),
     channel.presence.on('leave', (userId) => setOnline(view, userId, false)),
+    // after a reconnect the SDK resumes the messages by itself; who is online is read again,
+    // since joins and leaves of the time offline were not seen
+    channel.on('subscribed', (info) => info?.resumed && refreshRoster(view)),
   );
 
   // The newest page of history first, then a live subscription from the newest seq seen: the
@@ -143,12 +146,9 @@ async function joinRoom(id) {
     if (current !== view) return;
     view.sub = channel.subscribe((message) => current === view && addMessage(view, message), { since: newest });
     await view.sub.ready;
-    if (current !== view) return;
-    const members = await channel.presence.get();
-    if (current !== view) return;
-    for (const member of members) if (member.online) setOnline(view, member.userId, true);
+    await refreshRoster(view);
   } catch (error) {
-    if (current === view) showProblem(`# ${id}: ${error.reason ?? error.message}`);
+    if (current === view) showProblem(`#${id}: ${error.reason ?? error.message}`);
   }
 }
 
@@ -164,6 +164,7 @@ async function loadOlder(view) {
   let done = false;
   while (count < PAGE) {
     const next = await view.older.next();
+    if (current !== view) return newest;
     if (next.done) {
       done = true;
       break;
@@ -253,10 +254,38 @@ async function send(text) {
 
 // ---------------------------------------------------------------- presence
 
-function setOnline(view, userId, online) {
+/** Who is online, from the roster (members of an open channel are listed too, offline). */
+async function refreshRoster(view) {
   if (current !== view) return;
+  // joins and leaves that arrive while the roster is read are applied on top of it again
+  const seen = [];
+  view.seenDuringRefresh = seen;
+  try {
+    const members = await view.channel.presence.get();
+    if (current !== view || view.seenDuringRefresh !== seen) return;
+    view.online = new Set(members.filter((member) => member.online).map((member) => member.userId));
+    for (const [userId, online] of seen) applyPresence(view, userId, online);
+    renderPresence(view);
+  } catch (error) {
+    if (current === view) showProblem(`Could not read who is online: ${error.reason ?? error.message}`);
+  } finally {
+    if (view.seenDuringRefresh === seen) view.seenDuringRefresh = null;
+  }
+}
+
+function applyPresence(view, userId, online) {
   if (online) view.online.add(userId);
   else view.online.delete(userId);
+}
+
+function setOnline(view, userId, online) {
+  if (current !== view) return;
+  view.seenDuringRefresh?.push([userId, online]);
+  applyPresence(view, userId, online);
+  renderPresence(view);
+}
+
+function renderPresence(view) {
   const names = [...view.online].sort();
   $('presence').replaceChildren(...names.map((name) => el('li', name, { 'data-user': name })));
   $('presence-count').textContent = String(names.length);
@@ -271,7 +300,7 @@ function startInbox() {
     const payload = notification.payload ?? {};
     const text =
       notification.type === 'mention'
-        ? `${payload.senderId ?? 'someone'} mentioned you in # ${payload.channelId ?? '?'}`
+        ? `${payload.senderId ?? 'someone'} mentioned you in #${payload.channelId ?? '?'}`
         : `${notification.type}: ${JSON.stringify(payload)}`;
     const item = el('li', text, { 'data-id': notification.id, 'data-type': notification.type, 'data-read': 'false' });
     item.title = new Date(notification.timestamp).toLocaleString();
