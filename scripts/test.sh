@@ -8,9 +8,10 @@ setup_all
 setup_chromium
 echo "== typecheck"
 npx tsc -p tsconfig.json
-echo "== openapi document"
+echo "== generated documents (OpenAPI, AsyncAPI, server SDK types)"
 npx tsx scripts/write-openapi.ts --check
 npx tsx scripts/write-asyncapi.ts --check
+npx tsx libs/server-sdk/scripts/generate.ts --check
 echo "== tests"
 # test files run in parallel (each on its own database and NATS prefix); 2 cores: keep it modest
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=240000 \

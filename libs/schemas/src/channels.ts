@@ -78,7 +78,12 @@ export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
 /** Message ids are `msg_` + 26 base32 characters; anything else cannot name a message. */
 export const MessageId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be a message id (msg_…)');
 
-export const ChannelMessageParams = z.object({ channelId: ChannelId, messageId: MessageId }).strict();
+export const ChannelMessageParams = z
+  .object({
+    channelId: ChannelId.describe('The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application.'),
+    messageId: MessageId.describe('The message id (`msg_…`) its publish answered.'),
+  })
+  .strict();
 export const ChannelSocketParams = z.object({ channelId: ChannelId }).strict();
 
 export const SeqParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

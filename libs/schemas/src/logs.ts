@@ -4,7 +4,12 @@ import { IsoTime } from './common.ts';
 export const LOGS_TOKEN_TTL_DEFAULT_SECONDS = 600;
 
 export const EnvironmentParams = z
-  .object({ envId: z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an environment id (env_…)') })
+  .object({
+    envId: z
+      .string()
+      .regex(/^[A-Za-z0-9_]{1,64}$/, 'must be an environment id (env_…)')
+      .describe('The environment id (`env_…`) of the secret key.'),
+  })
   .strict();
 
 export const LogsTokenBody = z

@@ -4,9 +4,13 @@ import { UserId, ChannelId, IsoTime, storableText } from './common.ts';
 export const MemberRole = z.enum(['member', 'moderator']);
 export const ChannelAccess = z.enum(['open', 'members']);
 
-export const ChannelParams = z.object({ channelId: ChannelId }).strict();
-export const ChannelUserParams = z.object({ channelId: ChannelId, userId: UserId }).strict();
-export const UserParams = z.object({ userId: UserId }).strict();
+/** Path parameters; their descriptions become the OpenAPI parameter descriptions. */
+export const ChannelIdParam = ChannelId.describe('The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application.');
+export const UserIdParam = UserId.describe('The user: 1-128 of `[A-Za-z0-9_.:@-]`, chosen by the application.');
+
+export const ChannelParams = z.object({ channelId: ChannelIdParam }).strict();
+export const ChannelUserParams = z.object({ channelId: ChannelIdParam, userId: UserIdParam }).strict();
+export const UserParams = z.object({ userId: UserIdParam }).strict();
 
 export const PutMemberBody = z
   .object({ role: MemberRole.optional().describe('Defaults to `member`; a PUT replaces the role.') })

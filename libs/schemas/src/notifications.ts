@@ -42,7 +42,7 @@ export const NotificationId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_]+$/,
 
 export const InboxQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(500).default(50),
+    limit: z.coerce.number().int().min(1).max(500).default(50).describe('Default 50, maximum 500.'),
     before: NotificationId.optional().describe('Exclusive upper bound (a notification id).'),
     after: NotificationId.optional().describe('Exclusive lower bound (a notification id).'),
   })

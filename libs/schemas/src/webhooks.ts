@@ -12,7 +12,7 @@ export const WebhookSecretResponse = z
 
 export const DeliveriesQuery = z
   .object({
-    status: DeliveryStatus.optional(),
+    status: DeliveryStatus.optional().describe('Only deliveries in this state.'),
     limit: z.coerce.number().int().min(1).max(500).optional().describe('Default 50, maximum 500.'),
     cursor: z.string().min(1).max(200).optional().describe('`nextCursor` of the previous page (opaque).'),
   })
@@ -51,4 +51,4 @@ export const DeliveryDetail = DeliveryRow.extend({ attemptLog: z.array(DeliveryA
   id: 'WebhookDeliveryDetail',
 });
 
-export const DeliveryParams = z.object({ deliveryId: DeliveryId }).strict();
+export const DeliveryParams = z.object({ deliveryId: DeliveryId.describe('The delivery id (`dlv_…`) from the ledger.') }).strict();

@@ -1,4 +1,7 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ERRORS } from '@rtm/errors';
 
 type Doc = {
@@ -7,7 +10,65 @@ type Doc = {
   [key: string]: unknown;
 };
 
+type Operation = {
+  operationId?: string;
+  requestBody?: { required?: boolean };
+  responses?: Record<string, Response>;
+  security?: unknown[];
+  [key: string]: unknown;
+};
+
+type Response = {
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: unknown }>;
+};
+
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+/**
+ * Set by the route transform on an operation whose body schema accepts "no body"; the merge turns
+ * it into `requestBody.required: false` (@fastify/swagger writes `required: true` for every body)
+ * and removes it.
+ */
+const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * The per-route OpenAPI transform of both listeners: zod schemas to JSON Schema, and a note of
+ * bodies that may be left out (`body: X.optional()`), so the document does not demand one.
+ */
+export function openApiRouteTransform(input: Parameters<typeof jsonSchemaTransform>[0]): ReturnType<typeof jsonSchemaTransform> {
+  const result = jsonSchemaTransform(input);
+  const body = (input.schema as { body?: unknown } | undefined)?.body;
+  const schema = result.schema as Record<string, unknown> | undefined;
+  if (schema && !schema.hide && body instanceof z.ZodType && body.safeParse(undefined).success) schema[OPTIONAL_BODY] = true;
+  return result;
+}
+
+/** Every operation tag, in the order a reader meets them. */
+export const TAGS = [
+  { name: 'tokens', description: 'User tokens for the realtime edge: minted by a tenant backend (secret key) or anonymously (publishable key), and checked by their holder.' },
+  { name: 'messages', description: 'Publishing, retracting and reading the history of a channel\'s messages.' },
+  { name: 'membership', description: 'Channel access (`open` or `members`), members and their roles, and the live roster.' },
+  { name: 'bans', description: 'Bans from one channel or from the whole environment.' },
+  { name: 'notifications', description: 'Per-user inbox notifications.' },
+  { name: 'config', description: 'The environment\'s deployed configuration: webhook URL, default channel access, limits.' },
+  { name: 'webhooks', description: 'The webhook signing secret and the delivery ledger.' },
+  { name: 'logs', description: 'Tokens for the live environment-logs socket.' },
+];
+
+const RETRY_AFTER_HEADER = {
+  description: 'Seconds to wait before retrying.',
+  schema: { type: 'integer', minimum: 0 },
+};
+
+/** Error codes answered with `status`, as the description of that response. */
+function errorResponseDescription(status: number): string {
+  const codes = Object.entries(ERRORS)
+    .filter(([, error]) => error.status === status)
+    .map(([code]) => `\`${code}\``);
+  return codes.length === 0 ? 'Error envelope' : `Error envelope; \`code\`: ${codes.join(', ')}`;
+}
 
 export const SECURITY_SCHEMES = {
   secretKey: { type: 'http', scheme: 'bearer', description: 'Secret key `sk_…` (control plane, server-side only).' },
@@ -51,7 +112,11 @@ reaching a gateway that is shutting down (\`retry-after\` set).`;
 
 /**
  * One OpenAPI 3.1 document for both hosts: each path item names the server(s) it is served on;
- * an operation served on both (publish, retract, history) lists both hosts' credentials.
+ * an operation served on both (publish, retract, history, roster) lists both hosts' credentials
+ * and must carry the same operationId on both. Fit for code generators: every operation has an
+ * operationId and declared tags, optional bodies are not `required`, every control-plane
+ * operation documents its 429, and components no operation reaches are left out (the zod
+ * provider registers an input and an output form of every named schema).
  */
 export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = {}): Doc {
   const controlServer = { url: '{base_url}', description: 'Control plane (secret key)', variables: { base_url: { default: 'http://localhost:8080' } } };
@@ -66,11 +131,12 @@ export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = 
       const target = (paths[path] ??= {});
       for (const [method, operation] of Object.entries(item)) {
         if (!HTTP_METHODS.includes(method)) continue;
-        const existing = target[method] as { security?: unknown[] } | undefined;
-        const op = operation as { security?: unknown[] };
-        target[method] = existing
-          ? { ...existing, security: [...(existing.security ?? []), ...(op.security ?? [])] }
-          : operation;
+        const existing = target[method] as Operation | undefined;
+        const op = normaliseOperation(operation as Operation, host);
+        if (existing && existing.operationId !== op.operationId) {
+          throw new Error(`${method.toUpperCase()} ${path}: operationId ${existing.operationId} on one host, ${op.operationId} on the other`);
+        }
+        target[method] = existing ? { ...existing, security: [...(existing.security ?? []), ...(op.security ?? [])] } : op;
       }
       (hosts.get(path) ?? hosts.set(path, new Set()).get(path)!).add(host);
     }
@@ -79,6 +145,11 @@ export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = 
     paths[path]!.servers = [...set].map((h) => (h === 'control' ? controlServer : realtimeServer));
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  const schemas = {
+    ...((control.components?.schemas as object) ?? {}),
+    ...((realtime.components?.schemas as object) ?? {}),
+    ...(((extra.components as { schemas?: object } | undefined)?.schemas as object) ?? {}),
+  } as Record<string, unknown>;
   return {
     openapi: '3.1.0',
     info: {
@@ -87,15 +158,67 @@ export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = 
       description: DESCRIPTION,
     },
     servers: [controlServer, realtimeServer],
+    tags: TAGS,
     paths: sortedPaths,
     ...extra,
     components: {
       ...((control.components as object) ?? {}),
       ...((realtime.components as object) ?? {}),
       ...((extra.components as object) ?? {}),
+      schemas: reachableSchemas(sortedPaths, schemas),
       securitySchemes: SECURITY_SCHEMES,
     },
   };
+}
+
+/** One host's operation as the merged document shows it. */
+function normaliseOperation(operation: Operation, host: 'control' | 'realtime'): Operation {
+  const op: Operation = { ...operation };
+  if (op[OPTIONAL_BODY]) {
+    delete op[OPTIONAL_BODY];
+    if (op.requestBody) op.requestBody = { ...op.requestBody, required: false };
+  }
+  const responses: Record<string, Response> = { ...op.responses };
+  // every control-plane request counts against its key's (or the anonymous minter's) rate limits
+  if (host === 'control' && !responses['429']) {
+    responses['429'] = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    const code = Number(status);
+    const next: Response = { ...response };
+    if (next.description === undefined || next.description === 'Default Response') {
+      next.description = code >= 400 ? errorResponseDescription(code) : (STATUS_CODES[code] ?? 'Success');
+    }
+    if (code === 429 || code === 503) next.headers = { 'retry-after': RETRY_AFTER_HEADER, ...next.headers };
+    responses[status] = next;
+  }
+  op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+  return op;
+}
+
+/** The component schemas reachable through `$ref`s from the paths, transitively. */
+function reachableSchemas(paths: Record<string, unknown>, schemas: Record<string, unknown>): Record<string, unknown> {
+  const PREFIX = '#/components/schemas/';
+  const reached = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+    } else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === '$ref' && typeof child === 'string' && child.startsWith(PREFIX)) {
+          const name = child.slice(PREFIX.length);
+          if (!reached.has(name)) {
+            reached.add(name);
+            visit(schemas[name]);
+          }
+        } else {
+          visit(child);
+        }
+      }
+    }
+  };
+  visit(paths);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)));
 }
 
 /** The merged document of two ready apps. */

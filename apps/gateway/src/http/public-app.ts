@@ -4,7 +4,6 @@ import { isUtf8 } from 'node:buffer';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
 import {
-  jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
@@ -16,7 +15,7 @@ import { ServiceError } from '@rtm/errors';
 import { JsonTextError, checkJsonText } from '@rtm/schemas';
 import { clientErrorHandler, frameworkErrorHandler, installEnvelopeGuard, installErrorHandling, logRefusal, wsClientErrorHandler } from './error-handler.ts';
 import { limitConnectionsPerAddress } from './connection-limit.ts';
-import { SECURITY_SCHEMES } from './openapi.ts';
+import { SECURITY_SCHEMES, openApiRouteTransform } from './openapi.ts';
 import { installCors } from './cors.ts';
 import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
 import { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
@@ -148,7 +147,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
       info: { title: 'Realtime messaging service', version: '1.0.0' },
       components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiRouteTransform,
     // registers zod schemas with a `.meta({id})` as components, so the `$ref`s resolve
     transformObject: jsonSchemaTransformObject,
   });

@@ -94,6 +94,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
+        operationId: 'banFromChannel',
         summary: 'Ban a user from a channel',
         description: putDescription + 'A banned user cannot subscribe, publish, read history or the roster of the channel.',
         tags,
@@ -110,6 +111,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
+        operationId: 'unbanFromChannel',
         summary: 'Lift a channel ban',
         description: 'Secret key. Idempotent: 204 whether or not a ban existed.',
         tags,
@@ -128,6 +130,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
+        operationId: 'getChannelBan',
         summary: 'Read a channel ban',
         description: 'Secret key. 404 `not_found` when the user has no live (unexpired) ban on the channel.',
         tags,
@@ -144,6 +147,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
+        operationId: 'banFromEnvironment',
         summary: 'Ban a user from the environment',
         description:
           putDescription +
@@ -163,6 +167,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
+        operationId: 'unbanFromEnvironment',
         summary: 'Lift an environment-wide ban',
         description: 'Secret key. Idempotent: 204 whether or not a ban existed.',
         tags,
@@ -181,6 +186,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
+        operationId: 'getEnvironmentBan',
         summary: 'Read an environment-wide ban',
         description: 'Secret key. 404 `not_found` when the user has no live (unexpired) environment-wide ban.',
         tags,

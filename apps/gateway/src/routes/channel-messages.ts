@@ -32,7 +32,10 @@ const PUBLISH_DESCRIPTION =
   'Answered only after the message is committed (201), or after an ephemeral message was handed to the channel owner ' +
   'for fan-out (202; not persisted, no webhook, no history, no seq advance). The same `idempotencyKey` on the same channel ' +
   'within 24 h returns the first result and creates nothing. 503 `unavailable` when no channel owner answers within ' +
-  'OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`.';
+  'OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. ' +
+  'Control plane (secret key): kind "server", sender `senderId` (default "server"), no access checks. ' +
+  'Realtime edge (user token): kind "user", the sender is the token\'s user (`senderId` is refused with 400); needs ' +
+  'publish access (403 `forbidden` or `banned`).';
 
 function checkContent(content: unknown): void {
   if (jsonSize(content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
@@ -85,8 +88,9 @@ function messageRoutes(host: Host) {
         {
           onRequest,
           schema: {
+            operationId: 'publishMessage',
             summary: 'Publish a message',
-            description: `${PUBLISH_DESCRIPTION} Control plane: kind "server", sender \`senderId\` (default "server"), no access checks.`,
+            description: PUBLISH_DESCRIPTION,
             tags,
             security,
             params: ChannelParams,
@@ -107,8 +111,9 @@ function messageRoutes(host: Host) {
         {
           onRequest,
           schema: {
+            operationId: 'publishMessage',
             summary: 'Publish a message',
-            description: `${PUBLISH_DESCRIPTION} Realtime edge: kind "user", the sender is the token's user; needs publish access (403 forbidden/banned).`,
+            description: PUBLISH_DESCRIPTION,
             tags,
             security,
             params: ChannelParams,
@@ -130,12 +135,13 @@ function messageRoutes(host: Host) {
       {
         onRequest,
         schema: {
+          operationId: 'retractMessage',
           summary: 'Retract a message',
           description:
             'Replaces the content with a tombstone (history shows it with `retracted: true`, `content: null`), sends ' +
             '`{op:"retract", id, seq, reason?}` on sockets and a `message.retracted` webhook. Idempotent: a second retraction ' +
-            'changes nothing and emits nothing. 404 for a message not in this channel.' +
-            (host === 'realtime' ? ' Realtime edge: only the sender may retract (403 forbidden).' : ''),
+            'changes nothing and emits nothing. 404 for a message not in this channel. The body (`reason`) may be left ' +
+            'out. Realtime edge: only the sender may retract (403 forbidden).',
           tags,
           security,
           params: ChannelMessageParams,
@@ -162,13 +168,14 @@ function messageRoutes(host: Host) {
       {
         onRequest,
         schema: {
+          operationId: 'listMessages',
           summary: 'Read message history',
           description:
             'Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. ' +
             'With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). ' +
             '`hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). ' +
-            'Retracted messages appear tombstoned. A channel with no messages answers an empty page.' +
-            (host === 'realtime' ? ' Realtime edge: needs read access; messages addressed with `to` are shown only to their addressees and sender.' : ''),
+            'Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs ' +
+            'read access; messages addressed with `to` are shown only to their addressees and sender.',
           tags,
           security,
           params: ChannelParams,

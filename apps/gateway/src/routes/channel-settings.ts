@@ -15,6 +15,7 @@ export async function channelSettingsRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'setChannelAccess',
         summary: 'Set a channel\'s access',
         description:
           'Secret key. `open`: any user token of the environment may read and publish; `members`: only members. ' +

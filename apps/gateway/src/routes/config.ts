@@ -24,6 +24,7 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'deployConfig',
         summary: 'Deploy a configuration',
         description:
           'Validates, stores a deployment and activates it, in one transaction. The body is the whole configuration: ' +
@@ -93,6 +94,7 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'getConfig',
         summary: 'The active configuration',
         description: 'Before the first deploy: `deploymentId` and `activatedAt` are null and the defaults are shown.',
         tags: ['config'],

@@ -15,6 +15,7 @@ export async function inboxRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireUser(deps),
       schema: {
+        operationId: 'listInbox',
         summary: 'List the user\'s notifications',
         description:
           'User token. Notifications of the last 7 days, ascending by id (ids are time-ordered) within a page. ' +

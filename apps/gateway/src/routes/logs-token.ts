@@ -15,6 +15,7 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'mintLogsToken',
         summary: 'Mint a token for the live logs socket',
         description:
           'Secret key of that same environment (dashboard sessions are outside this API). A key of another ' +

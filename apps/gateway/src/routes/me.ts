@@ -21,6 +21,7 @@ export async function meRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireUser(deps),
       schema: {
+        operationId: 'getMe',
         summary: 'The caller of a user token',
         description:
           'User token. Answers who the token belongs to and when it expires, so a client can check a token ' +

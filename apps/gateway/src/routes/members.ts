@@ -16,6 +16,7 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'putMember',
         summary: 'Add a channel member or change their role',
         description:
           'Secret key. Idempotent upsert: the role defaults to `member` and a PUT replaces it. The channel need not ' +
@@ -56,6 +57,7 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'removeMember',
         summary: 'Remove a channel member',
         description:
           'Secret key. Idempotent: 204 whether or not the user was a member. The user\'s live sockets on this ' +

@@ -30,6 +30,7 @@ export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'sendNotifications',
         summary: 'Send notifications to users\' inboxes',
         description:
           'Secret key. Stores one notification per distinct user id (repeats are sent once), then delivers it live ' +

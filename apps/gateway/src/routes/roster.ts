@@ -10,7 +10,8 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody 
 type Role = 'member' | 'moderator';
 
 const ROSTER_DESCRIPTION =
-  '`online` is live presence across all gateways: true while the user holds at least one socket on this channel ' +
+  'User token, or secret key on the control plane. A user must be allowed to read the channel (403 `forbidden` or ' +
+  '`banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel ' +
   '(GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). ' +
   'A `members` channel lists its members. An `open` channel lists its members plus every user currently online ' +
   'in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out.';
@@ -47,8 +48,9 @@ export async function rosterRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireUser(deps),
       schema: {
+        operationId: 'getRoster',
         summary: 'Read a channel\'s roster',
-        description: `User token, or secret key on the control plane. The user must be allowed to read the channel (403 \`forbidden\` or \`banned\` otherwise). ${ROSTER_DESCRIPTION}`,
+        description: ROSTER_DESCRIPTION,
         tags: ['membership'],
         security: [{ userToken: [] }],
         params: ChannelParams,
@@ -70,8 +72,9 @@ export async function controlRosterRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'getRoster',
         summary: 'Read a channel\'s roster',
-        description: `User token, or secret key on the control plane. ${ROSTER_DESCRIPTION}`,
+        description: ROSTER_DESCRIPTION,
         tags: ['membership'],
         security: [{ secretKey: [] }],
         params: ChannelParams,

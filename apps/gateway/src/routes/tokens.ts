@@ -16,6 +16,7 @@ export async function tokenRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireSecretKey(deps),
       schema: {
+        operationId: 'mintToken',
         summary: 'Mint a user token',
         description: 'Secret key. The token is a JWT for the realtime edge. Refused (403 banned) for a user banned environment-wide.',
         tags: ['tokens'],
@@ -46,6 +47,7 @@ export async function tokenRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       onRequest: requireAnonymousMinter(deps),
       schema: {
+        operationId: 'mintAnonymousToken',
         summary: 'Mint an anonymous user token',
         description:
           'Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe). ' +

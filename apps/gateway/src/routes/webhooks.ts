@@ -87,6 +87,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...secured,
       schema: {
+        operationId: 'getWebhookSecret',
         summary: 'The webhook signing secret',
         description: '404 `webhooks_not_configured` until a configuration with a webhook has been activated.',
         tags: ['webhooks'],
@@ -107,6 +108,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...secured,
       schema: {
+        operationId: 'rotateWebhookSecret',
         summary: 'Rotate the webhook signing secret',
         description:
           'Returns the new secret. For 24 h after a rotation every delivery carries both signatures, new first: ' +
@@ -131,6 +133,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...secured,
       schema: {
+        operationId: 'listDeliveries',
         summary: 'The webhook delivery ledger',
         description:
           'Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the ' +
@@ -164,6 +167,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...secured,
       schema: {
+        operationId: 'getDelivery',
         summary: 'One webhook delivery with its attempt log',
         description:
           '`attemptLog` lists every attempt made (a delivery held back by a concurrency limit or an open circuit ' +
@@ -203,6 +207,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...secured,
       schema: {
+        operationId: 'retryDelivery',
         summary: 'Retry a dropped delivery now',
         description:
           'Re-queues a `dropped` delivery for one immediate attempt (status back to `pending`); if that attempt ' +

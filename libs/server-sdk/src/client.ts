@@ -1,0 +1,257 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from './schema.d.ts';
+import { ServerError, parseRetryAfter } from './errors.ts';
+import type {
+  Ban,
+  BanInput,
+  ChannelAccess,
+  ChannelSettings,
+  ConfigDeployment,
+  DeliveriesQuery,
+  DeployConfigInput,
+  EphemeralMessage,
+  History,
+  HistoryQuery,
+  LogsToken,
+  LogsTokenInput,
+  Membership,
+  MintAnonymousTokenInput,
+  MintTokenInput,
+  NotificationsCreated,
+  NotifyInput,
+  PublishInput,
+  PublishedMessage,
+  PutMemberInput,
+  RetractInput,
+  RetractedMessage,
+  Roster,
+  UserToken,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookDeliveryList,
+} from './types.ts';
+
+export interface RetryOptions {
+  /** Further tries after the first one. Default 2. */
+  retries?: number;
+  /**
+   * Longest wait before one retry, in milliseconds. A `retry-after` longer than this is not
+   * waited for: the ServerError is thrown at once. Default 10 000.
+   */
+  maxDelayMs?: number;
+}
+
+export interface ServerClientOptions {
+  /** Base URL of the control plane, e.g. `https://control.example.com` (no path). */
+  url: string;
+  /** The environment's secret key `sk_…`. Server-side only: never ship it to a browser. */
+  secretKey: string;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: (input: Request) => Promise<Response>;
+  /**
+   * Opt-in retries of 429 `rate_limited` and 503 `unavailable`, after `retry-after` seconds
+   * (or 0.5 s, 1 s, 2 s, … without one). `true` takes the defaults. While retries are on, a
+   * persisted publish without an `idempotencyKey` is given a random one, so a retry after an
+   * unknown outcome cannot publish twice.
+   */
+  retry?: boolean | RetryOptions;
+  /** Extra headers sent with every request (e.g. tracing). */
+  headers?: Record<string, string>;
+}
+
+/** A page of `history` is at most 500 messages; `limit` defaults to 50. */
+export interface ServerClient {
+  /** Mints a user token (JWT) for the realtime edge. 403 `banned` for a user banned environment-wide. */
+  mintToken(input: MintTokenInput): Promise<UserToken>;
+  /** Mints an anonymous user token (`userId` `anon_…`, `anon: true`). */
+  mintAnonymousToken(input?: MintAnonymousTokenInput): Promise<UserToken>;
+
+  /**
+   * Publishes a server message (kind "server") to a channel; resolves once committed (or, for
+   * an ephemeral message, handed to the channel for fan-out).
+   */
+  publish(channelId: string, message: PublishInput & { ephemeral: true }): Promise<EphemeralMessage>;
+  publish(channelId: string, message: PublishInput & { ephemeral?: false }): Promise<PublishedMessage>;
+  publish(channelId: string, message: PublishInput): Promise<PublishedMessage | EphemeralMessage>;
+  /** Retracts a message (tombstone; idempotent). 404 `not_found` for a message not in the channel. */
+  retract(channelId: string, messageId: string, input?: RetractInput): Promise<RetractedMessage>;
+  /** One page of a channel's persisted messages, ascending by seq. */
+  history(channelId: string, query?: HistoryQuery): Promise<History>;
+
+  /** Adds a member (role `member` unless given) or changes their role. */
+  putMember(channelId: string, userId: string, input?: PutMemberInput): Promise<Membership>;
+  /** Removes a member (idempotent) and closes their sockets on the channel. */
+  removeMember(channelId: string, userId: string): Promise<void>;
+  /** The channel's members and who is online. */
+  roster(channelId: string): Promise<Roster>;
+  /** Sets a channel's access: `open` (any user of the environment) or `members`. */
+  setChannelAccess(channelId: string, access: ChannelAccess): Promise<ChannelSettings>;
+
+  /** Bans a user from one channel (upsert); their sockets there are closed. */
+  ban(channelId: string, userId: string, input?: BanInput): Promise<Ban>;
+  /** Lifts a channel ban (idempotent). */
+  unban(channelId: string, userId: string): Promise<void>;
+  /** The user's live ban on the channel, or null when there is none. */
+  getBan(channelId: string, userId: string): Promise<Ban | null>;
+  /** Bans a user from the whole environment: no new tokens, no channel, no inbox. */
+  banFromEnvironment(userId: string, input?: BanInput): Promise<Ban>;
+  /** Lifts an environment-wide ban (idempotent). */
+  unbanFromEnvironment(userId: string): Promise<void>;
+  /** The user's live environment-wide ban, or null when there is none. */
+  getEnvironmentBan(userId: string): Promise<Ban | null>;
+
+  /** Stores a notification in each user's inbox and delivers it to their open inbox sockets. */
+  notify(input: NotifyInput): Promise<NotificationsCreated>;
+
+  /** Deploys and activates a whole configuration (webhook URL, default access, limits). */
+  deployConfig(config: DeployConfigInput): Promise<ConfigDeployment>;
+  /** The active configuration (`deploymentId: null` before the first deploy). */
+  getConfig(): Promise<ConfigDeployment>;
+
+  /** The webhook signing secret `whsec_…`. 404 `webhooks_not_configured` before a webhook is deployed. */
+  webhookSecret(): Promise<string>;
+  /** Rotates the signing secret and returns the new one; the old one still signs for 24 h. */
+  rotateWebhookSecret(): Promise<string>;
+  /** One page of the delivery ledger, newest first; pass `nextCursor` as `cursor` for the next. */
+  deliveries(query?: DeliveriesQuery): Promise<WebhookDeliveryList>;
+  /** Every delivery matching `query`, newest first, page after page. */
+  allDeliveries(query?: Omit<DeliveriesQuery, 'cursor'>): AsyncIterable<WebhookDelivery>;
+  /** One delivery with its attempt log. */
+  delivery(deliveryId: string): Promise<WebhookDeliveryDetail>;
+  /** Re-queues a `dropped` delivery for one immediate attempt. */
+  retryDelivery(deliveryId: string): Promise<WebhookDelivery>;
+
+  /** A token for the live logs socket of the key's own environment. */
+  mintLogsToken(environmentId: string, input?: LogsTokenInput): Promise<LogsToken>;
+
+  /** The typed openapi-fetch client underneath (authenticated, retrying as configured). */
+  readonly api: Client<paths>;
+}
+
+type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+/** The data of a 2xx answer; a ServerError built from the envelope otherwise. */
+async function expect<T>(call: Promise<Outcome<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as T;
+  throw ServerError.fromResponse(response, error);
+}
+
+/** As `expect`, with a 404 `not_found` answered as null. */
+async function orNull<T>(call: Promise<Outcome<T>>): Promise<T | null> {
+  try {
+    return await expect(call);
+  } catch (error) {
+    if (error instanceof ServerError && error.status === 404 && error.code === 'not_found') return null;
+    throw error;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `fetch` that retries 429 and 503 answers as `options` say. */
+function retrying(fetch: (input: Request) => Promise<Response>, options: RetryOptions): (input: Request) => Promise<Response> {
+  const retries = options.retries ?? 2;
+  const maxDelayMs = options.maxDelayMs ?? 10_000;
+  return async (request) => {
+    for (let attempt = 0; ; attempt++) {
+      // the body of a Request can be read once: every try but the last sends a copy
+      const response = await fetch(attempt < retries ? request.clone() : request);
+      if ((response.status !== 429 && response.status !== 503) || attempt >= retries) return response;
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+      const delayMs = retryAfter === undefined ? 500 * 2 ** attempt : retryAfter * 1000;
+      if (delayMs > maxDelayMs) return response;
+      await response.body?.cancel();
+      await sleep(delayMs);
+    }
+  };
+}
+
+/**
+ * A client of the control plane for a tenant's backend. Every method resolves with the answer's
+ * data or rejects with a ServerError (`status`, `code`, `reason`, `retryAfter`).
+ */
+export function createServerClient(options: ServerClientOptions): ServerClient {
+  if (typeof options.url !== 'string' || !/^https?:\/\//.test(options.url)) {
+    throw new TypeError('createServerClient: `url` must be the http(s) base URL of the control plane');
+  }
+  if (typeof options.secretKey !== 'string' || !options.secretKey.startsWith('sk_')) {
+    throw new TypeError('createServerClient: `secretKey` must be a secret key (sk_…)');
+  }
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const retry = options.retry === true ? {} : options.retry || undefined;
+  const api = createClient<paths>({
+    baseUrl: options.url.replace(/\/+$/, ''),
+    fetch: retry ? retrying(baseFetch, retry) : baseFetch,
+    headers: { ...options.headers, authorization: `Bearer ${options.secretKey}` },
+  });
+
+  const channel = (channelId: string) => ({ path: { channelId } });
+  const channelUser = (channelId: string, userId: string) => ({ path: { channelId, userId } });
+
+  function publish(channelId: string, message: PublishInput): Promise<PublishedMessage | EphemeralMessage> {
+    const body =
+      retry && !message.ephemeral && message.idempotencyKey === undefined
+        ? { ...message, idempotencyKey: globalThis.crypto.randomUUID() }
+        : message;
+    return expect(api.POST('/v1/channels/{channelId}/messages', { params: channel(channelId), body }));
+  }
+
+  async function* allDeliveries(query: Omit<DeliveriesQuery, 'cursor'> = {}): AsyncIterable<WebhookDelivery> {
+    let cursor: string | undefined;
+    do {
+      const page = await expect(api.GET('/v1/webhooks/deliveries', { params: { query: { ...query, cursor } } }));
+      yield* page.data;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  return {
+    api,
+    mintToken: (input) => expect(api.POST('/v1/tokens', { body: input })),
+    mintAnonymousToken: (input) => expect(api.POST('/v1/tokens/anonymous', { body: input })),
+
+    publish: publish as ServerClient['publish'],
+    retract: (channelId, messageId, input) =>
+      expect(api.DELETE('/v1/channels/{channelId}/messages/{messageId}', { params: { path: { channelId, messageId } }, body: input })),
+    history: (channelId, query) =>
+      expect(api.GET('/v1/channels/{channelId}/history', { params: { ...channel(channelId), query } })),
+
+    putMember: (channelId, userId, input) =>
+      expect(api.PUT('/v1/channels/{channelId}/members/{userId}', { params: channelUser(channelId, userId), body: input })),
+    removeMember: async (channelId, userId) => {
+      await expect(api.DELETE('/v1/channels/{channelId}/members/{userId}', { params: channelUser(channelId, userId) }));
+    },
+    roster: (channelId) => expect(api.GET('/v1/channels/{channelId}/members', { params: channel(channelId) })),
+    setChannelAccess: (channelId, access) =>
+      expect(api.PUT('/v1/channels/{channelId}', { params: channel(channelId), body: { access } })),
+
+    ban: (channelId, userId, input) =>
+      expect(api.PUT('/v1/channels/{channelId}/bans/{userId}', { params: channelUser(channelId, userId), body: input })),
+    unban: async (channelId, userId) => {
+      await expect(api.DELETE('/v1/channels/{channelId}/bans/{userId}', { params: channelUser(channelId, userId) }));
+    },
+    getBan: (channelId, userId) => orNull(api.GET('/v1/channels/{channelId}/bans/{userId}', { params: channelUser(channelId, userId) })),
+    banFromEnvironment: (userId, input) => expect(api.PUT('/v1/bans/{userId}', { params: { path: { userId } }, body: input })),
+    unbanFromEnvironment: async (userId) => {
+      await expect(api.DELETE('/v1/bans/{userId}', { params: { path: { userId } } }));
+    },
+    getEnvironmentBan: (userId) => orNull(api.GET('/v1/bans/{userId}', { params: { path: { userId } } })),
+
+    notify: (input) => expect(api.POST('/v1/notifications', { body: input })),
+
+    deployConfig: (config) => expect(api.PUT('/v1/config', { body: config })),
+    getConfig: () => expect(api.GET('/v1/config')),
+
+    webhookSecret: async () => (await expect(api.GET('/v1/webhooks/secret'))).secret,
+    rotateWebhookSecret: async () => (await expect(api.POST('/v1/webhooks/secret/rotate'))).secret,
+    deliveries: (query) => expect(api.GET('/v1/webhooks/deliveries', { params: { query } })),
+    allDeliveries,
+    delivery: (deliveryId) => expect(api.GET('/v1/webhooks/deliveries/{deliveryId}', { params: { path: { deliveryId } } })),
+    retryDelivery: (deliveryId) =>
+      expect(api.POST('/v1/webhooks/deliveries/{deliveryId}/retry', { params: { path: { deliveryId } } })),
+
+    mintLogsToken: (environmentId, input) =>
+      expect(api.POST('/v1/environments/{envId}/logs-token', { params: { path: { envId: environmentId } }, body: input })),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Names for the types of docs/openapi.json (generated into schema.d.ts), so callers need not
+ * spell `components['schemas'][…]`.
+ */
+import type { components, operations } from './schema.d.ts';
+
+type Schemas = components['schemas'];
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** The JSON request body of an operation (by operationId). */
+export type RequestBody<Id extends keyof operations> = JsonContent<NonNullable<operations[Id]['requestBody']>>;
+/** The query parameters of an operation (by operationId). */
+export type QueryOf<Id extends keyof operations> = NonNullable<operations[Id]['parameters']['query']>;
+
+export type UserToken = Schemas['UserToken'];
+export type PublishedMessage = Schemas['PublishedMessage'];
+export type EphemeralMessage = Schemas['EphemeralMessage'];
+export type RetractedMessage = Schemas['RetractedMessage'];
+export type MessageEnvelope = Schemas['MessageEnvelope'];
+export type History = Schemas['History'];
+export type Membership = Schemas['Membership'];
+export type Roster = Schemas['Roster'];
+export type ChannelSettings = Schemas['ChannelSettings'];
+export type Ban = Schemas['Ban'];
+export type NotificationsCreated = Schemas['NotificationsCreated'];
+export type ConfigDeployment = Schemas['ConfigDeployment'];
+export type WebhookSecret = Schemas['WebhookSecret'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail'];
+export type WebhookDeliveryList = Schemas['WebhookDeliveryList'];
+export type LogsToken = Schemas['LogsToken'];
+
+export type MintTokenInput = RequestBody<'mintToken'>;
+export type MintAnonymousTokenInput = RequestBody<'mintAnonymousToken'>;
+export type PublishInput = RequestBody<'publishMessage'>;
+export type RetractInput = RequestBody<'retractMessage'>;
+export type HistoryQuery = QueryOf<'listMessages'>;
+export type PutMemberInput = RequestBody<'putMember'>;
+export type MemberRole = NonNullable<PutMemberInput['role']>;
+export type ChannelAccess = RequestBody<'setChannelAccess'>['access'];
+export type BanInput = RequestBody<'banFromChannel'>;
+export type NotifyInput = RequestBody<'sendNotifications'>;
+export type DeployConfigInput = RequestBody<'deployConfig'>;
+export type DeliveriesQuery = QueryOf<'listDeliveries'>;
+export type DeliveryStatus = NonNullable<DeliveriesQuery['status']>;
+export type LogsTokenInput = RequestBody<'mintLogsToken'>;
