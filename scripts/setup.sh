@@ -7,7 +7,9 @@
 #      instance (trust auth) with its data in .data/postgres;
 #   3. NATS: the same at NATS_URL with the Debian package `nats-server`, JetStream on, data in
 #      .data/nats;
-#   4. migrations (scripts/migrate.ts; it also creates the database when missing).
+#   4. migrations (scripts/migrate.ts; it also creates the database when missing);
+#   5. the browser SDK bundle (libs/client/dist, `npm run build:sdk`) when it is missing or older
+#      than any file of libs/client/src; the gateway serves it at /sdk/client.js.
 # `npm test` also calls `setup_chromium`: the browser tests drive the system Chromium (through
 # playwright-core, which never downloads a browser of its own), so the Debian package `chromium`
 # is installed when /usr/bin/chromium is missing (CHROMIUM_PATH names another binary instead).
@@ -235,6 +237,17 @@ setup_migrate() {
   setup_run node --import tsx scripts/migrate.ts
 }
 
+# Rebuilt when dist/client.js is missing or any source file is newer than it.
+setup_sdk_bundle() {
+  cd "$RTM_ROOT" || return 1
+  local bundle=libs/client/dist/client.js
+  if [ -f "$bundle" ] && [ -f "${bundle%.js}.d.ts" ] && [ -z "$(find libs/client/src libs/client/scripts libs/client/package.json -newer "$bundle" -print -quit)" ]; then
+    return 0
+  fi
+  setup_log "building the browser SDK bundle (npm run build:sdk)"
+  setup_run npm run --silent build:sdk >/dev/null
+}
+
 setup_all() {
-  setup_dependencies && setup_postgres && setup_nats && setup_migrate
+  setup_dependencies && setup_postgres && setup_nats && setup_migrate && setup_sdk_bundle
 }

@@ -21,7 +21,6 @@ import type {
 export type MessageListener = (message: Message) => void;
 
 export interface ChannelEvents {
-  [name: string]: (...args: any[]) => void;
   /** A message of the channel was retracted (live only). */
   retract: (retraction: Retraction) => void;
   /** A user came online in, or left, the channel. */
@@ -38,7 +37,6 @@ export interface ChannelEvents {
 }
 
 export interface PresenceEvents {
-  [name: string]: (...args: any[]) => void;
   join: (userId: string) => void;
   leave: (userId: string) => void;
 }

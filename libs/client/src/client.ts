@@ -21,7 +21,6 @@ import type {
 } from './types.ts';
 
 export interface ClientEvents {
-  [name: string]: (...args: any[]) => void;
   state: (state: ConnectionState, change: StateChange) => void;
   error: (error: RtmError) => void;
 }
@@ -212,10 +211,7 @@ export class Client {
     this.#retryTimer.clear();
     this.#retryAt = undefined;
     const generation = ++this.#generation;
-    if (this.#downSince === undefined) {
-      this.#downSince = this.#clock.now();
-      this.#suspendTimer.set(this.#suspendAfterMs, () => this.#enterSuspended());
-    }
+    this.#markDown();
     this.#setState('connecting', {});
     let token: string;
     try {
@@ -390,7 +386,15 @@ export class Client {
     for (const channel of this.#channels.values()) channel.connectionLost();
   }
 
+  /** Starts the suspension clock when the client has just lost (or not yet had) a connection. */
+  #markDown(): void {
+    if (this.#downSince !== undefined) return;
+    this.#downSince = this.#clock.now();
+    this.#suspendTimer.set(this.#suspendAfterMs, () => this.#enterSuspended());
+  }
+
   #scheduleRetry(delay: number, info: { code?: number; reason?: string }): void {
+    this.#markDown();
     this.#retryAt = this.#clock.now() + delay;
     this.#retryTimer.set(delay, () => void this.#attempt());
     this.#setState(this.#suspended ? 'suspended' : 'disconnected', { ...info, retryInMs: delay });
@@ -491,16 +495,19 @@ export class Client {
 
   /** getToken, one call at a time. */
   #fetchToken(): Promise<string> {
-    this.#tokenRequest ??= (async () => {
-      try {
-        const token = await this.#getToken();
+    if (this.#tokenRequest) return this.#tokenRequest;
+    const request = Promise.resolve()
+      .then(() => this.#getToken())
+      .then((token) => {
         if (typeof token !== 'string' || token.length === 0) throw new RtmError('unauthorized', 'getToken returned no token');
         return token;
-      } finally {
-        this.#tokenRequest = undefined;
-      }
-    })();
-    return this.#tokenRequest;
+      });
+    this.#tokenRequest = request;
+    const done = () => {
+      if (this.#tokenRequest === request) this.#tokenRequest = undefined;
+    };
+    request.then(done, done);
+    return request;
   }
 
   /** The token to connect with: the current one while it is good, else a new one. */

@@ -1,12 +1,9 @@
-/** Listener signatures by event name. */
-export type EventMap = Record<string, (...args: any[]) => void>;
-
 /**
  * A minimal typed event emitter. `on` returns the function that removes the listener. A listener
  * that throws does not stop the others or the SDK: its error is reported asynchronously, as a DOM
  * EventTarget does.
  */
-export class Emitter<Events extends EventMap> {
+export class Emitter<Events extends { [K in keyof Events]: (...args: any[]) => void }> {
   readonly #listeners = new Map<keyof Events, Set<Events[keyof Events]>>();
 
   on<K extends keyof Events>(name: K, listener: Events[K]): () => void {

@@ -16,6 +16,7 @@ import { logsTokenRoutes } from './logs-token.ts';
 import { inboxSocket } from '../sockets/inbox-socket.ts';
 import { logsSocket } from '../sockets/logs-socket.ts';
 import { connectSocketRoutes } from '../sockets/connect-socket.ts';
+import { sdkBundleRoutes } from '../sdk/sdk-bundle.ts';
 
 type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 
@@ -23,4 +24,4 @@ type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes, controlChannelMessageRoutes, memberRoutes, banRoutes, channelSettingsRoutes, controlRosterRoutes, notificationRoutes, logsTokenRoutes];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];
