@@ -87,6 +87,7 @@ test('browser chat - the example: two users chat, see each other online, retract
   await signIn(alice, url, 'alice');
   await signIn(bob, url, 'bob');
   for (const page of [alice, bob]) {
+    await page.locator('#room-title', { hasText: '#general' }).waitFor();
     assert.equal(await page.textContent('#room-title'), '#general');
     assert.equal(await page.textContent('#state'), 'connected');
   }
