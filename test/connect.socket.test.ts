@@ -150,7 +150,7 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
   assertDocumented(other);
 });
 
-test('connect - subscriptions opened while the channel is busy see every seq once, in order', async (t) => {
+test('connect - subscriptions (and channel sockets) opened while the channel is busy see every seq once, in order', async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
   const env = await cluster.createEnvironment();
   const gw = cluster.gateways[0]!;
@@ -167,6 +167,8 @@ test('connect - subscriptions opened while the channel is busy see every seq onc
     }
   });
   const sockets: { socket: TestSocket; since: number }[] = [];
+  // the channel socket shares the reader: the same guarantee, checked on it too
+  const channelSockets: { socket: TestSocket; since: number }[] = [];
   for (let i = 0; i < 12; i++) {
     await new Promise((resolve) => setTimeout(resolve, 40));
     const socket = openSocket(gw.realtimeUrl, `/v1/connect?token=${alice}`);
@@ -175,8 +177,15 @@ test('connect - subscriptions opened while the channel is busy see every seq onc
     // two subscriptions of the same feed on one connection would be refused; one per connection
     socket.send({ op: 'subscribe', ref: 'hot', channelId: 'hot', since });
     sockets.push({ socket, since });
+    channelSockets.push({ socket: openSocket(gw.realtimeUrl, `/v1/channels/hot?token=${alice}&since=${since}`), since });
   }
   await Promise.all(publishers);
+  for (const { socket, since } of channelSockets) {
+    await socket.waitFor(`seq ${TOTAL}`, (f) => f.op === undefined && f.seq === TOTAL, 20_000);
+    const seqs = socket.frames.filter((f) => f.op === undefined).map((m) => m.seq);
+    assert.deepEqual(seqs, Array.from({ length: TOTAL - since }, (_, i) => since + i + 1), `channel socket since ${since}`);
+    await socket.close();
+  }
   for (const { socket, since } of sockets) {
     const seqs = (await messagesUntil(socket, 'hot', TOTAL)).map((m) => m.seq);
     assert.deepEqual(seqs, Array.from({ length: TOTAL - since }, (_, i) => since + i + 1), `since ${since}`);

@@ -46,7 +46,18 @@ function assetOf(body: Uint8Array, type: string): Asset {
   return { body: buffer, etag: `"${createHash('sha256').update(buffer).digest('base64url').slice(0, 32)}"`, type };
 }
 
-export function createSdkBundle(log: Logger, dir: string = DIST_DIR): SdkBundle {
+/** Builds the bundle in memory (esbuild, the options of `npm run build:sdk`). */
+async function buildInMemory(): Promise<{ js: Uint8Array; map: Uint8Array }> {
+  const { bundleClient } = await import('../../../../libs/client/scripts/bundle.ts');
+  return bundleClient({ write: false });
+}
+
+export function createSdkBundle(
+  log: Logger,
+  options: { dir?: string; build?: () => Promise<{ js: Uint8Array; map: Uint8Array }> } = {},
+): SdkBundle {
+  const dir = options.dir ?? DIST_DIR;
+  const build = options.build ?? buildInMemory;
   let assets: Map<string, Asset> | undefined;
   let problem: string | undefined;
   let watcher: FSWatcher | undefined;
@@ -64,9 +75,8 @@ export function createSdkBundle(log: Logger, dir: string = DIST_DIR): SdkBundle 
     }
   };
 
-  const buildInMemory = async (): Promise<Map<string, Asset>> => {
-    const { bundleClient } = await import('../../../../libs/client/scripts/bundle.ts');
-    const { js, map } = await bundleClient({ write: false });
+  const buildAssets = async (): Promise<Map<string, Asset>> => {
+    const { js, map } = await build();
     return new Map([
       [BUNDLE, assetOf(js, 'text/javascript; charset=utf-8')],
       [`${BUNDLE}.map`, assetOf(map, 'application/json; charset=utf-8')],
@@ -102,7 +112,7 @@ export function createSdkBundle(log: Logger, dir: string = DIST_DIR): SdkBundle 
       assets = await readDist();
       if (!assets) {
         try {
-          assets = await buildInMemory();
+          assets = await buildAssets();
           log.info('sdk bundle: libs/client/dist has none (run npm run build:sdk); built in memory');
         } catch (error) {
           problem = `the SDK bundle is not built and could not be built here (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): run npm run build:sdk`;

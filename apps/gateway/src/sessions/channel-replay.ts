@@ -10,7 +10,10 @@
  *   live()          sends the held frames minus persisted ones with seq <= snapshot (already
  *                   replayed) and delivers every later frame as it comes.
  * Every message committed after the snapshot was published after the feed's subscription was
- * live, so it is held: no gap and no duplicate across the hand-off. More than MAX_HELD_FRAMES
+ * live, so it is held: no gap. A message committed before the snapshot may still be on its way
+ * through NATS when the reader goes live, so persisted frames with seq <= snapshot are dropped
+ * after the hand-off too (the feed delivers in seq order, so one high-water mark suffices): no
+ * duplicate. More than MAX_HELD_FRAMES
  * held (the channel outran a long replay) or a feed that lost track ends the reader through
  * `lost` (the client resumes with `since`).
  */
@@ -43,6 +46,8 @@ export class ChannelReplay implements FeedMember {
   private feed: ChannelFeed | undefined;
   private held: [string, Frame, () => string][] | null = [];
   private snapshot = 0;
+  /** The highest seq sent to the client (replayed or live); persisted frames at or below it are dropped. */
+  private sent = 0;
   private stopped = false;
 
   constructor(options: ReplayOptions) {
@@ -95,15 +100,13 @@ export class ChannelReplay implements FeedMember {
   live(): void {
     const held = this.held ?? [];
     this.held = null;
-    for (const [text, frame, tagged] of held) {
-      if (isSequenced(frame) && frame.seq <= this.snapshot) continue;
-      this.send(text, tagged);
-    }
+    this.sent = this.snapshot;
+    for (const [text, frame, tagged] of held) this.forward(text, frame, tagged);
   }
 
   deliver(text: string, frame: Frame, tagged: () => string): void {
     if (this.stopped) return;
-    if (!this.held) return this.send(text, tagged);
+    if (!this.held) return this.forward(text, frame, tagged);
     if (this.held.length >= MAX_HELD_FRAMES) return this.lose(SOCKET_CLOSE.outrun);
     this.held.push([text, frame, tagged]);
   }
@@ -125,7 +128,11 @@ export class ChannelReplay implements FeedMember {
     return this.stopped || this.options.link.closed;
   }
 
-  private send(text: string, tagged: () => string): void {
+  private forward(text: string, frame: Frame, tagged: () => string): void {
+    if (isSequenced(frame)) {
+      if (frame.seq <= this.sent) return;
+      this.sent = frame.seq;
+    }
     this.options.link.sendText(this.options.tagged ? tagged() : text);
   }
 
