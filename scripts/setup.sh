@@ -10,6 +10,9 @@
 #   4. migrations (scripts/migrate.ts; it also creates the database when missing);
 #   5. the browser SDK bundle (libs/client/dist, `npm run build:sdk`) when it is missing or older
 #      than any file of libs/client/src; the gateway serves it at /sdk/client.js.
+# `npm test` also calls `setup_chromium`: the browser tests drive the system Chromium (through
+# playwright-core, which never downloads a browser of its own), so the Debian package `chromium`
+# is installed when /usr/bin/chromium is missing (CHROMIUM_PATH names another binary instead).
 # A remote host that does not answer is an error: we never install a service for someone else's
 # address. The private instances keep running after `npm start` stops (like any dev database):
 #   pg_ctl stop -D .data/postgres        kill "$(cat .data/nats/nats.pid)"
@@ -207,6 +210,26 @@ setup_nats() {
   setsid nohup "$bin" -a 127.0.0.1 -p "$port" -js -sd "$RTM_DATA/nats" -P "$RTM_DATA/nats/nats.pid" \
     -l "$RTM_DATA/nats/server.log" </dev/null >/dev/null 2>&1 &
   setup_wait_port "$host" "$port" nats-server && setup_check_jetstream "$full"
+}
+
+# Where the browser tests find Chromium unless CHROMIUM_PATH says otherwise: Debian's package.
+RTM_CHROMIUM_DEFAULT=/usr/bin/chromium
+
+# For `npm test` only: Chromium for test/browser.*.test.ts. A CHROMIUM_PATH that names nothing
+# runnable is an error (we do not install a browser for someone else's path).
+setup_chromium() {
+  if [ -n "${CHROMIUM_PATH:-}" ]; then
+    [ -x "$CHROMIUM_PATH" ] && return 0
+    setup_fail "CHROMIUM_PATH=$CHROMIUM_PATH is not an executable file"
+    return 1
+  fi
+  [ -x "$RTM_CHROMIUM_DEFAULT" ] && return 0
+  setup_log "no $RTM_CHROMIUM_DEFAULT: installing Chromium for the browser tests"
+  setup_apt_install chromium || return 1
+  if [ -z "${SETUP_DRY_RUN:-}" ] && [ ! -x "$RTM_CHROMIUM_DEFAULT" ]; then
+    setup_fail "the chromium package is installed but $RTM_CHROMIUM_DEFAULT is not there; set CHROMIUM_PATH"
+    return 1
+  fi
 }
 
 setup_migrate() {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# `npm test`: the same set-up as `npm start` (dependencies, Postgres, NATS), then the typecheck
-# and the whole suite against real processes.
+# `npm test`: the same set-up as `npm start` (dependencies, Postgres, NATS) plus Chromium for the
+# browser tests, then the typecheck and the whole suite against real processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 setup_all
+setup_chromium
 echo "== typecheck"
 npx tsc -p tsconfig.json
 echo "== generated documents (OpenAPI, AsyncAPI, server SDK types)"

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -76,4 +77,30 @@ test('setup - a URL host is never run as shell text: $(…) in DATABASE_URL or N
   } finally {
     rmSync(marker, { force: true });
   }
+});
+
+test('setup - npm test installs Debian chromium only when the browser is missing; CHROMIUM_PATH must name a binary', () => {
+  // present (this machine's /usr/bin/chromium, or a stand-in that is surely executable): nothing to do
+  const present = setup(`RTM_CHROMIUM_DEFAULT=${process.execPath}; setup_chromium && echo DONE`, {});
+  assert.equal(present.code, 0, present.output);
+  assert.equal(present.output.trim(), 'DONE');
+
+  const missing = setup('RTM_CHROMIUM_DEFAULT=/nonexistent/chromium; setup_chromium && echo DONE', {});
+  assert.equal(missing.code, 0, missing.output);
+  assert.match(missing.output, /no \/nonexistent\/chromium: installing Chromium for the browser tests/);
+  assert.match(missing.output, /dry run: .*apt-get install -y -qq chromium\n/);
+  assert.match(missing.output, /DONE/);
+
+  const named = setup('setup_chromium', { CHROMIUM_PATH: process.execPath });
+  assert.equal(named.code, 0, named.output);
+  const wrong = setup('setup_chromium', { CHROMIUM_PATH: '/nonexistent/chrome' });
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.output, /CHROMIUM_PATH=\/nonexistent\/chrome is not an executable file/);
+  assert.doesNotMatch(wrong.output, /apt-get/);
+
+  // `npm test` asks for it; `npm start` does not (a browser is not needed to run the service)
+  const testScript = readFileSync(`${ROOT}scripts/test.sh`, 'utf8');
+  const startScript = readFileSync(`${ROOT}scripts/start.sh`, 'utf8');
+  assert.match(testScript, /^setup_chromium$/m);
+  assert.doesNotMatch(startScript, /setup_chromium/);
 });

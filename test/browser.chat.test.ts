@@ -1,0 +1,155 @@
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launchBrowser } from './helpers/browser.ts';
+import { startCluster } from './helpers/cluster.ts';
+import { eventually } from './helpers/eventually.ts';
+import { client, request } from './helpers/http.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** `npm run example:chat` as a newcomer runs it, pointed at the test cluster; its URL. */
+async function startChatExample(t: TestContext, env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/chat/server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, CHAT_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.after(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  });
+  const output: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the chat example did not start:\n${output.join('\n')}`)), 20_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line);
+      const url = line.match(/^chat example: (http:\/\/\S+)/)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the chat example exited (${code}):\n${output.join('\n')}`));
+    });
+  });
+}
+
+async function signIn(page: Page, url: string, userId: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('body[data-ready="true"]').waitFor();
+  await page.fill('#login-user', userId);
+  await page.click('#login button[type="submit"]');
+  await page.locator('#state[data-state="connected"]').waitFor();
+  await page.locator('#me', { hasText: userId }).waitFor();
+  await page.locator('#login').waitFor({ state: 'hidden' });
+}
+
+const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.fill('#composer-text', text);
+  await page.press('#composer-text', 'Enter');
+}
+
+test('browser chat - the example: two users chat, see each other online, retract, get a mention in the inbox, page back through history', async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
+  const gw = cluster.gateways[0]!;
+  const env = await cluster.createEnvironment();
+  const control = client(gw.controlUrl, env.secretKey);
+  // an older room, with more history than one page
+  for (let n = 1; n <= 45; n++) {
+    assert.equal((await control.post('/v1/channels/archive/messages', { content: { text: `old ${n}` } })).status, 201);
+  }
+  const url = await startChatExample(t, { RTM_SECRET_KEY: env.secretKey, RTM_CONTROL_URL: gw.controlUrl, RTM_REALTIME_URL: gw.realtimeUrl });
+
+  // the token endpoint refuses what the control plane would refuse, in the error envelope
+  const badName = await request(url, 'POST', '/token', { body: { userId: 'not a name' } });
+  assert.equal(badName.status, 400);
+  assert.equal(badName.body.code, 'invalid_request');
+  const notJson = await request(url, 'POST', '/token', { raw: 'userId=alice', headers: { 'content-type': 'text/plain' } });
+  assert.equal(notJson.status, 415);
+  assert.equal((await request(url, 'GET', '/../package.json')).status, 404);
+  const minted = await request(url, 'POST', '/token', { body: { userId: 'carol' } });
+  assert.equal(minted.status, 201);
+  assert.equal(minted.body.userId, 'carol');
+
+  const browser = await launchBrowser(t);
+  const alice = await browser.newPage();
+  const bob = await browser.newPage();
+  await signIn(alice, url, 'alice');
+  await signIn(bob, url, 'bob');
+  for (const page of [alice, bob]) {
+    await page.locator('#room-title', { hasText: '#general' }).waitFor();
+    assert.equal(await page.textContent('#room-title'), '#general');
+    assert.equal(await page.textContent('#state'), 'connected');
+  }
+
+  // presence: both see both
+  for (const [name, page] of [['alice', alice], ['bob', bob]] as const) {
+    await eventually(`${name} sees alice and bob online`, async () => JSON.stringify(await texts(page, '#presence li')) === '["alice","bob"]');
+  }
+
+  // alice writes, mentioning bob, with markup that must stay text
+  const hostile = 'hi @bob <img src=x onerror="window.pwned=1"><b>bold</b>';
+  await send(alice, hostile);
+  const aliceMessage = bob.locator('#messages li[data-sender="alice"]');
+  await aliceMessage.waitFor();
+  assert.equal(await aliceMessage.locator('.text').textContent(), hostile);
+  assert.equal(await bob.locator('#messages img, #messages b').count(), 0, 'message text is never parsed as markup');
+  assert.equal(await bob.evaluate(() => (globalThis as any).pwned), undefined);
+  assert.equal(await aliceMessage.locator('button.retract').count(), 0, 'bob cannot retract alice\'s message');
+  const messageId = await aliceMessage.getAttribute('data-id');
+  assert.match(messageId ?? '', /^msg_/);
+
+  // the mention lands in bob's inbox panel
+  const mention = bob.locator('#inbox li[data-type="mention"]');
+  await mention.waitFor();
+  assert.equal(await mention.textContent(), 'alice mentioned you in #general');
+  assert.equal(await bob.textContent('#inbox-count'), '1');
+  assert.equal(await alice.locator('#inbox li').count(), 0, 'alice mentioned nobody');
+
+  // bob answers; alice sees it
+  await send(bob, 'hello alice');
+  await alice.locator('#messages li[data-sender="bob"] .text', { hasText: 'hello alice' }).waitFor();
+  assert.deepEqual(await texts(alice, '#messages li .text'), [hostile, 'hello alice']);
+
+  // alice retracts hers: it disappears from both pages, bob's stays
+  await alice.click(`#messages li[data-id="${messageId}"] button.retract`);
+  for (const page of [alice, bob]) await page.locator(`#messages li[data-id="${messageId}"]`).waitFor({ state: 'detached' });
+  assert.deepEqual(await texts(bob, '#messages li .text'), ['hello alice']);
+  assert.deepEqual(await texts(alice, '#messages li .text'), ['hello alice']);
+
+  // bob moves to the archive: the newest page of history, then the older one on demand
+  await bob.fill('#room-input', 'archive');
+  await bob.press('#room-input', 'Enter');
+  await bob.locator('#room-title', { hasText: '#archive' }).waitFor();
+  await eventually('bob sees the newest page', async () => (await texts(bob, '#messages li .text')).length === 30);
+  assert.deepEqual(await texts(bob, '#messages li .text'), Array.from({ length: 30 }, (_, i) => `old ${i + 16}`));
+  await bob.locator('#earlier').waitFor();
+  await bob.click('#earlier');
+  await eventually('bob paged back to the first message', async () => (await texts(bob, '#messages li .text')).length === 45);
+  assert.deepEqual(await texts(bob, '#messages li .text'), Array.from({ length: 45 }, (_, i) => `old ${i + 1}`));
+  await bob.locator('#earlier').waitFor({ state: 'hidden' });
+  // and live messages still come after it
+  assert.equal((await control.post('/v1/channels/archive/messages', { content: { text: 'new 46' } })).status, 201);
+  await bob.locator('#messages li .text', { hasText: 'new 46' }).waitFor();
+  assert.equal((await texts(bob, '#messages li .text')).at(-1), 'new 46');
+
+  // bob left general: alice sees him go; the mention in his inbox takes him back
+  await eventually('alice sees bob leave', async () => JSON.stringify(await texts(alice, '#presence li')) === '["alice"]');
+  await mention.click();
+  await bob.locator('#room-title', { hasText: '#general' }).waitFor();
+  assert.equal(await bob.textContent('#inbox-count'), '0');
+  await eventually('alice sees bob back', async () => JSON.stringify(await texts(alice, '#presence li')) === '["alice","bob"]');
+  await eventually('bob sees the conversation', async () => JSON.stringify(await texts(bob, '#messages li .text')) === '["hello alice"]');
+
+  browser.assertNoErrors();
+});
