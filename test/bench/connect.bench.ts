@@ -339,6 +339,8 @@ class Client {
   private onSubscribed: (() => void) | undefined;
   private ref = 0;
   refused = 0;
+  /** `presence` frames received: each user's arrival in a channel reaches that channel's other subscribers. */
+  presence = 0;
   /** Subscriptions the server ended after they were all open. */
   readonly problems: string[] = [];
   private failed: ((error: Error) => void) | undefined;
@@ -358,6 +360,10 @@ class Client {
         if (!text.includes('"op":"')) return tally.current?.count(text);
         const frame = JSON.parse(text) as { op: string; code?: string; reason?: string; channelId?: string };
         if (frame.op === 'connected') return resolve();
+        if (frame.op === 'presence') {
+          this.presence++;
+          return;
+        }
         if (frame.op === 'subscribed') {
           if (++this.subscribed === this.wanted) this.onSubscribed?.();
           return;
@@ -492,6 +498,7 @@ async function run(server: Server, c: Case): Promise<Result> {
     const profile = await server.profile?.stop(`${c.label}-fanout`);
     holder.current = undefined;
     for (const client of clients) if (client.closedWith !== undefined) throw new Error(`${server.name}: a client was closed with ${client.closedWith}`);
+    const presence = clients.reduce((n, client) => n + client.presence, 0);
     const problems = clients.flatMap((client) => client.problems);
     if (problems.length > 0) process.stdout.write(`  ${name}: ${problems.length} subscription(s) ended by the server, e.g. ${problems[0]}\n`);
     phase = `${name}, closing`;
@@ -528,7 +535,7 @@ async function run(server: Server, c: Case): Promise<Result> {
       refused,
     };
     process.stdout.write(
-      `${name.padEnd(28)} subscribe ${result.subscribeSeconds.toFixed(2).padStart(6)} s (${refused} retried)  ` +
+      `${name.padEnd(28)} subscribe ${result.subscribeSeconds.toFixed(2).padStart(6)} s (${refused} retried, ${fmt(presence)} presence frames)  ` +
         `${fmt(result.perSecond).padStart(8)} deliveries/s  p50 ${result.p50.toFixed(1).padStart(6)} ms  p99 ${result.p99.toFixed(1).padStart(7)} ms  ` +
         `delivered ${fmt(result.deliveries)}/${fmt(expected)}\n` +
         `${''.padEnd(28)} heap ${perConn(result, 'heap')} B/connection, ${fmt(perSubscription.heap)} B/subscription; ` +
