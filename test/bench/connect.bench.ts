@@ -25,9 +25,9 @@
  * --expose-gc). The gateway's warnings are counted by phase and printed at the end.
  * Options (environment): BENCH_CASES (solo,shared), BENCH_SOLO_SUBSCRIPTIONS, BENCH_CONNECTIONS,
  * BENCH_SUBSCRIPTIONS_EACH, BENCH_SOLO_MESSAGES, BENCH_SHARED_MESSAGES, BENCH_WINDOW,
- * BENCH_SUBSCRIBE_WAVE, BENCH_PRESENCE_TTL_MS; diagnostics: BENCH_CPU_PROFILE=1 (a CPU profile of
- * the gateway while each rtm case subscribes and during its fan-out, written to the temp
- * directory, top frames by self time printed), BENCH_HEAP_SAMPLING=1 (the allocation sites of
+ * BENCH_SUBSCRIBE_WAVE, BENCH_PRESENCE_TTL_MS; diagnostics: BENCH_CPU_PROFILE=1 (CPU profiles of
+ * the gateway and of the bare server while each case subscribes and during its fan-out, written
+ * to the temp directory, top frames by self time printed), BENCH_HEAP_SAMPLING=1 (the allocation sites of
  * what opening and subscribing retained), BENCH_WATCH_AFTER_CLOSE_MS (heap every 5 s after the
  * connections close).
  */
@@ -131,9 +131,15 @@ async function serveBareWs(natsUrl: string, prefix: string): Promise<void> {
   });
 }
 
-async function startBareWs(prefix: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', SELF, '--serve', NATS_URL, prefix], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+async function startBareWs(prefix: string): Promise<{ url: string; child: ChildProcess; inspector?: Inspector }> {
+  const flags = PROFILE ? ['--expose-gc', '--inspect=127.0.0.1:0'] : ['--expose-gc'];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', SELF, '--serve', NATS_URL, prefix], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const errors: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    errors.push(line);
+    if (!line.includes('Debugger') && !line.includes('inspector') && !line.includes('nodedir')) process.stderr.write(`bare ws: ${line}\n`);
   });
   const port = await new Promise<number>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -141,7 +147,7 @@ async function startBareWs(prefix: string): Promise<{ url: string; child: ChildP
     });
     child.once('exit', (code) => reject(new Error(`bare ws exited ${code}`)));
   });
-  return { url: `ws://127.0.0.1:${port}/`, child };
+  return { url: `ws://127.0.0.1:${port}/`, child, inspector: PROFILE ? await Inspector.of('bare ws', errors) : undefined };
 }
 
 // ---------------------------------------------------------------- the gateway's inspector
@@ -164,13 +170,14 @@ class Inspector {
     });
   }
 
-  static async of(proc: RunningProcess): Promise<Inspector> {
+  /** Connects to the inspector whose address a process started with `--inspect` printed in `output`. */
+  static async of(name: string, output: readonly string[]): Promise<Inspector> {
     const deadline = Date.now() + 10_000;
     let url: string | undefined;
     while (!url) {
-      url = proc.output.map((line) => /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
+      url = output.map((line) => /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
       if (url) break;
-      if (Date.now() > deadline) throw new Error(`${proc.name}: no inspector address in its output`);
+      if (Date.now() > deadline) throw new Error(`${name}: no inspector address in its output`);
       await sleep(50);
     }
     const ws = new WebSocket(url);
@@ -294,6 +301,24 @@ function summarise(profile: { nodes: ProfileNode[]; samples: number[] }, file: s
       .map(([key, hits]) => `    ${((hits / total) * 100).toFixed(1).padStart(5)} %  ${key}`)
       .join('\n');
   return `  cpu profile ${file} (${total} samples)\n  top frames by self time:\n${top(frames, 20)}\n  by file:\n${top(files, 12)}\n`;
+}
+
+/** CPU profiles of one process through its inspector, when BENCH_CPU_PROFILE=1. */
+function profiler(inspector: Inspector | undefined, who: string): Server['profile'] {
+  if (!PROFILE || !inspector) return undefined;
+  return {
+    start: async () => {
+      await inspector.send('Profiler.enable');
+      await inspector.send('Profiler.start');
+    },
+    stop: async (label) => {
+      const { profile } = await inspector.send<{ profile: { nodes: ProfileNode[]; samples: number[] } }>('Profiler.stop');
+      await inspector.send('Profiler.disable');
+      const file = join(tmpdir(), `connect-${who}-${label.replace(/\W+/g, '')}-${process.pid}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      return summarise(profile, file);
+    },
+  };
 }
 
 // ---------------------------------------------------------------- clients
@@ -583,7 +608,7 @@ async function main(): Promise<void> {
   const cleanups: (() => Promise<void>)[] = [];
   const db = await createTestDatabase({ after: (fn: () => Promise<void>) => void cleanups.push(fn) });
   const processes: RunningProcess[] = [];
-  let bare: { url: string; child: ChildProcess } | undefined;
+  let bare: Awaited<ReturnType<typeof startBareWs>> | undefined;
   let nc: NatsConnection | undefined;
   let inspector: Inspector | undefined;
   let warnings: (() => string) | undefined;
@@ -605,7 +630,7 @@ async function main(): Promise<void> {
     processes.push(gateway, node);
     warnings = watchWarnings(gateway);
     await Promise.all([waitReady(gateway), waitReady(node)]);
-    inspector = await Inspector.of(gateway);
+    inspector = await Inspector.of(gateway.name, gateway.output);
     const barePrefix = `benchbare${process.pid}`;
     bare = await startBareWs(barePrefix);
     nc = await connectBus(NATS_URL, 'bench-connect');
@@ -641,21 +666,7 @@ async function main(): Promise<void> {
       url,
       memory: () => gatewayMemory(gateway, inspector!),
       publish: ownerPublish,
-      profile: PROFILE
-        ? {
-            start: async () => {
-              await inspector!.send('Profiler.enable');
-              await inspector!.send('Profiler.start');
-            },
-            stop: async (label) => {
-              const { profile } = await inspector!.send<{ profile: { nodes: ProfileNode[]; samples: number[] } }>('Profiler.stop');
-              await inspector!.send('Profiler.disable');
-              const file = join(tmpdir(), `connect-${label.replace(/\W+/g, '')}-${process.pid}.cpuprofile`);
-              writeFileSync(file, JSON.stringify(profile));
-              return summarise(profile, file);
-            },
-          }
-        : undefined,
+      profile: profiler(inspector, 'rtm'),
       heapSampling: HEAP_SAMPLING
         ? {
             start: async () => {
@@ -674,6 +685,7 @@ async function main(): Promise<void> {
     const bareServer: Server = {
       name: 'bare ws',
       url: () => bare!.url,
+      profile: profiler(bare.inspector, 'bare'),
       memory: () => bareMemory(nc!, barePrefix),
       publish: async (channelId, n) => {
         // the frame a subscription receives: envelope with channelId first, the same size as rtm's
@@ -740,6 +752,7 @@ async function main(): Promise<void> {
   } finally {
     if (warnings) process.stdout.write(warnings());
     inspector?.close();
+    bare?.inspector?.close();
     await nc?.close();
     bare?.child.kill('SIGKILL');
     await Promise.all(processes.map((p) => p.kill()));
