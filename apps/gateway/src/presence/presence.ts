@@ -22,6 +22,32 @@ import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
+/** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
+const KV_CONCURRENCY = 64;
+
+/** A counting semaphore: `run` starts `task` once fewer than `limit` are running. */
+class Slots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
 interface Held {
   environmentId: string;
   channelId: string;
@@ -38,6 +64,9 @@ export class Presence {
   private readonly chains = new Map<string, Promise<void>>();
   private opened: Promise<KV> | undefined;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly slots = new Slots(KV_CONCURRENCY);
+  /** A refresh round still running: the next tick skips instead of piling a second round on it. */
+  private refreshing = false;
 
   constructor(deps: GatewayDeps) {
     this.deps = deps;
@@ -120,7 +149,7 @@ export class Presence {
 
   private chain(key: string, step: () => Promise<void>): void {
     const next = (this.chains.get(key) ?? Promise.resolve())
-      .then(step)
+      .then(() => this.slots.run(step))
       .catch((error: unknown) => this.deps.log.warn({ err: error }, 'presence update failed'));
     this.chains.set(key, next);
     void next.then(() => {
@@ -163,18 +192,31 @@ export class Presence {
   }
 
   private async refresh(): Promise<void> {
-    if (this.held.size === 0) return;
-    let kv: KV;
+    if (this.held.size === 0 || this.refreshing) return;
+    this.refreshing = true;
+    let failed = 0;
+    let lastError: unknown;
     try {
-      kv = await this.bucket();
-    } catch {
-      return;
+      const kv = await this.bucket();
+      await Promise.all(
+        [...this.held.keys()].map((key) =>
+          this.slots.run(async () => {
+            if (!this.held.has(key)) return;
+            await kv.put(key, this.instanceId).catch((error: unknown) => {
+              failed++;
+              lastError = error;
+            });
+          }),
+        ),
+      );
+    } catch (error) {
+      lastError = error;
+      failed++;
+    } finally {
+      this.refreshing = false;
     }
-    await Promise.all(
-      [...this.held.keys()].map((key) =>
-        kv.put(key, this.instanceId).catch((error: unknown) => this.deps.log.warn({ err: error }, 'presence refresh failed')),
-      ),
-    );
+    // one line per round, not one per key: a NATS outage must not flood the log
+    if (failed > 0) this.deps.log.warn({ err: lastError, failed, held: this.held.size }, 'presence refresh failed');
   }
 }
 
