@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
@@ -48,4 +48,33 @@ export function linkAcceptor(
     });
     return link;
   };
+}
+
+/** What a socket route keeps per accepted socket: fed the socket's frames and close, opened once. */
+export interface SocketSession {
+  onMessage(data: RawData, isBinary: boolean): void;
+  onClose(code: number): void;
+  open(request: FastifyRequest): Promise<void>;
+}
+
+/**
+ * A WebSocket route whose sockets are each one SocketSession over a SocketLink (see linkAcceptor):
+ * the socket's frames and close go to the session, then it opens. WebSockets are outside OpenAPI
+ * (docs/protocol.md, docs/channels.md).
+ */
+export function mountSocketRoute(
+  app: ZodApp,
+  deps: GatewayDeps,
+  kind: 'channel' | 'connect',
+  path: string,
+  create: (link: SocketLink) => SocketSession,
+): void {
+  const accept = linkAcceptor(app, deps, kind);
+  app.get(path, { websocket: true, schema: { hide: true } }, (socket, request) => {
+    const fastifyRequest = request as unknown as FastifyRequest;
+    const session = create(accept(socket, fastifyRequest));
+    socket.on('message', (data, isBinary) => session.onMessage(data, isBinary));
+    socket.once('close', (code) => session.onClose(code));
+    void session.open(fastifyRequest);
+  });
 }

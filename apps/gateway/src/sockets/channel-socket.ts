@@ -27,7 +27,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { MAX_FRAME_BYTES } from './frame-limits.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { linkAcceptor } from '../sessions/accept-link.ts';
+import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { sizeOf, type SocketLink } from '../sessions/socket-link.ts';
 import { sessionsOf, type Sessions } from '../sessions/sessions.ts';
 import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
@@ -261,13 +261,5 @@ class ChannelConnection {
 export async function channelSocketRoutes(app: ZodApp, deps: GatewayDeps) {
   const sessions = sessionsOf(deps);
   // draining closes every socket with 4503: reconnect elsewhere and resume with `since`
-  const accept = linkAcceptor(app, deps, 'channel');
-
-  app.get('/v1/channels/:channelId', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    const link = accept(socket, request as unknown as Request);
-    const connection = new ChannelConnection(deps, sessions, link);
-    socket.on('message', (data, isBinary) => connection.onMessage(data, isBinary));
-    socket.once('close', (code) => connection.onClose(code));
-    void connection.open(request as unknown as Request);
-  });
+  mountSocketRoute(app, deps, 'channel', '/v1/channels/:channelId', (link) => new ChannelConnection(deps, sessions, link));
 }

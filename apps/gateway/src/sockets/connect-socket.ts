@@ -26,7 +26,7 @@ import { authenticateUser, verifyUserToken, type UserAuth } from '../auth/authen
 import { checkChannelAccess } from '../access/channel-access.ts';
 import { environmentBan } from '../access/bans.ts';
 import { sendCommand } from '../channels/owner-client.ts';
-import { linkAcceptor } from '../sessions/accept-link.ts';
+import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { InboxReplay } from '../sessions/inbox-replay.ts';
@@ -377,12 +377,5 @@ class Connection {
 /** Realtime edge: the multiplexed socket (documented in docs/protocol.md and docs/asyncapi.yaml). */
 export async function connectSocketRoutes(app: ZodApp, deps: GatewayDeps) {
   const sessions = sessionsOf(deps);
-  const accept = linkAcceptor(app, deps, 'connect');
-  app.get('/v1/connect', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    const link = accept(socket, request as unknown as FastifyRequest);
-    const connection = new Connection(deps, sessions, link);
-    socket.on('message', (data, isBinary) => connection.onMessage(data, isBinary));
-    socket.once('close', (code) => connection.onClose(code));
-    void connection.open(request as unknown as FastifyRequest);
-  });
+  mountSocketRoute(app, deps, 'connect', '/v1/connect', (link) => new Connection(deps, sessions, link));
 }
