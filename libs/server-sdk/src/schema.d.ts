@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * The caller of a user token
-         * @description User token. Answers who the token belongs to and when it expires, so a client can check a token before opening sockets. An extension beyond the contract.
+         * @description User token. Answers who the token belongs to and when it expires, so a client can check a token before opening sockets.
          */
         get: operations["getMe"];
         put?: never;

@@ -25,7 +25,7 @@ export async function meRoutes(app: ZodApp, deps: GatewayDeps) {
         summary: 'The caller of a user token',
         description:
           'User token. Answers who the token belongs to and when it expires, so a client can check a token ' +
-          'before opening sockets. An extension beyond the contract.',
+          'before opening sockets.',
         tags: ['tokens'],
         security: [{ userToken: [] }],
         response: { 200: Me, 401: ErrorBody, 403: ErrorBody },
