@@ -22,7 +22,10 @@ export async function request<T = any>(
     payload = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(baseUrl + path, { method, headers, body: payload });
+  // a request that hangs fails the test with its route named, not as the runner's 240 s timeout
+  const res = await fetch(baseUrl + path, { method, headers, body: payload, signal: AbortSignal.timeout(60_000) }).catch((error: unknown) => {
+    throw new Error(`${method} ${path}: ${(error as Error).message}`, { cause: error });
+  });
   const text = await res.text();
   let body: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('application/json') && text.length > 0) body = JSON.parse(text);

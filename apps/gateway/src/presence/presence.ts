@@ -24,6 +24,34 @@ import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 /** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
 const KV_CONCURRENCY = 64;
+/** The longest one presence step (or a roster's key listing) may take: a stalled one frees its slot. */
+const KV_DEADLINE_MS = 10_000;
+
+/** `promise`, or a rejection after `ms`: nothing in presence may wait on NATS for ever. */
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new Error(`${what} took over ${ms} ms`));
+    }, ms);
+    timer.unref();
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** The keys under `filter` (a KV listing is a short-lived JetStream consumer), within the deadline. */
+async function listKeys(kv: KV, filter: string): Promise<string[]> {
+  let stop: (() => void) | undefined;
+  const collect = (async () => {
+    const iterator = await kv.keys(filter);
+    stop = () => iterator.stop();
+    const keys: string[] = [];
+    for await (const key of iterator) keys.push(key);
+    return keys;
+  })();
+  return withDeadline(collect, KV_DEADLINE_MS, 'presence key listing', () => stop?.());
+}
 
 /** A counting semaphore: `run` starts `task` once fewer than `limit` are running. */
 class Slots {
@@ -100,8 +128,8 @@ export class Presence {
   async online(environmentId: string, channelId: string): Promise<Set<string>> {
     const users = new Set<string>();
     try {
-      const kv = await this.bucket();
-      for await (const key of await kv.keys(`${environmentId}.${encodeToken(channelId)}.>`)) {
+      const kv = await withDeadline(this.bucket(), KV_DEADLINE_MS, 'presence bucket');
+      for (const key of await listKeys(kv, `${environmentId}.${encodeToken(channelId)}.>`)) {
         const token = key.split('.')[2];
         if (token) users.add(decodeToken(token));
       }
@@ -149,7 +177,7 @@ export class Presence {
 
   private chain(key: string, step: () => Promise<void>): void {
     const next = (this.chains.get(key) ?? Promise.resolve())
-      .then(() => this.slots.run(step))
+      .then(() => this.slots.run(() => withDeadline(step(), KV_DEADLINE_MS, 'presence update')))
       .catch((error: unknown) => this.deps.log.warn({ err: error }, 'presence update failed'));
     this.chains.set(key, next);
     void next.then(() => {
@@ -160,10 +188,7 @@ export class Presence {
   /** Other gateways' keys for the same user and channel. */
   private async heldElsewhere(kv: KV, key: string): Promise<boolean> {
     const prefix = key.slice(0, key.lastIndexOf('.'));
-    for await (const other of await kv.keys(`${prefix}.*`)) {
-      if (other !== key) return true;
-    }
-    return false;
+    return (await listKeys(kv, `${prefix}.*`)).some((other) => other !== key);
   }
 
   private async arrive(key: string, held: Held): Promise<void> {
