@@ -25,7 +25,8 @@ type Queryable = Pool | PoolClient;
 
 export interface AccountsOptions {
   pool: Pool;
-  throttle: LoginThrottle;
+  /** Sign-in throttling; needed by `signIn` and `acceptInvitation` (the CLI signs nobody in). */
+  throttle?: LoginThrottle;
   /** How long an invitation link stays valid. */
   invitationTtlMs: number;
   /** After commit, when an environment's keys or origins changed or it was deleted. */
@@ -150,15 +151,20 @@ async function hashing<T>(fn: () => Promise<T>): Promise<T> {
 
 export class Accounts {
   private readonly pool: Pool;
-  private readonly throttle: LoginThrottle;
+  private readonly throttleOrNone: LoginThrottle | undefined;
   private readonly invitationTtlMs: number;
   private readonly onCredentialsChanged: (environmentId: string) => void | Promise<void>;
 
   constructor(options: AccountsOptions) {
     this.pool = options.pool;
-    this.throttle = options.throttle;
+    this.throttleOrNone = options.throttle;
     this.invitationTtlMs = options.invitationTtlMs;
     this.onCredentialsChanged = options.onCredentialsChanged ?? (() => {});
+  }
+
+  private get throttle(): LoginThrottle {
+    if (!this.throttleOrNone) throw new Error('Accounts was built without a LoginThrottle: it can not sign anyone in');
+    return this.throttleOrNone;
   }
 
   // ---------------------------------------------------------------- access

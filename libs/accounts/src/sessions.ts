@@ -15,6 +15,8 @@ export interface SessionRules {
 export interface Session {
   userId: string;
   email: string;
+  userCreatedAt: Date;
+  /** Sign-in time. */
   createdAt: Date;
   /** Absolute expiry. */
   expiresAt: Date;
@@ -57,24 +59,26 @@ export class SessionStore {
   /** A new session of `userId`; the token goes into the cookie and nowhere else. */
   async create(userId: string): Promise<{ token: string; session: Session }> {
     const token = newSessionToken();
-    const { rows } = await this.pool.query<{ created_at: Date; expires_at: Date; email: string }>(
+    const { rows } = await this.pool.query<{ created_at: Date; expires_at: Date; email: string; user_created_at: Date }>(
       `with made as (
          insert into dashboard_sessions (token_hash, user_id, expires_at)
          values ($1, $2, now() + $3::bigint * interval '1 millisecond')
          returning user_id, created_at, expires_at)
-       select made.created_at, made.expires_at, u.email from made join users u on u.id = made.user_id`,
+       select made.created_at, made.expires_at, u.email, u.created_at as user_created_at
+       from made join users u on u.id = made.user_id`,
       [hashSessionToken(token), userId, this.rules.maxMs],
     );
     const row = rows[0]!;
-    return { token, session: this.shape(userId, row.email, row.created_at, row.created_at, row.expires_at, token) };
+    const session = this.shape({ ...row, user_id: userId, seen: row.created_at }, token);
+    return { token, session };
   }
 
   /** The live session of `token` (refreshing its idle time), or null when unknown, signed out or expired. */
   async find(token: string): Promise<Session | null> {
     if (!isSessionTokenFormat(token)) return null;
-    const { rows } = await this.pool.query<{ user_id: string; email: string; created_at: Date; expires_at: Date; seen: Date }>(
+    const { rows } = await this.pool.query<SessionRow>(
       `with found as (
-         select s.token_hash, s.user_id, s.created_at, s.expires_at, s.last_seen_at, u.email
+         select s.token_hash, s.user_id, s.created_at, s.expires_at, s.last_seen_at, u.email, u.created_at as user_created_at
          from dashboard_sessions s join users u on u.id = s.user_id
          where s.token_hash = $1 and s.expires_at > now()
            and s.last_seen_at > now() - $2::bigint * interval '1 millisecond'),
@@ -82,13 +86,14 @@ export class SessionStore {
          update dashboard_sessions s set last_seen_at = now() from found
          where s.token_hash = found.token_hash and found.last_seen_at < now() - $3::bigint * interval '1 millisecond'
          returning s.last_seen_at)
-       select user_id, email, created_at, expires_at, coalesce((select last_seen_at from touched), last_seen_at) as seen
+       select user_id, email, user_created_at, created_at, expires_at,
+              coalesce((select last_seen_at from touched), last_seen_at) as seen
        from found`,
       [hashSessionToken(token), this.rules.idleMs, touchIntervalMs(this.rules.idleMs)],
     );
     const row = rows[0];
     if (!row) return null;
-    return this.shape(row.user_id, row.email, row.created_at, row.seen, row.expires_at, token);
+    return this.shape(row, token);
   }
 
   /** Signs a session out; true when it existed. */
@@ -111,15 +116,26 @@ export class SessionStore {
     );
   }
 
-  private shape(userId: string, email: string, createdAt: Date, seenAt: Date, expiresAt: Date, token: string): Session {
-    const idleEnd = new Date(seenAt.getTime() + this.rules.idleMs);
+  private shape(row: SessionRow, token: string): Session {
+    const idleEnd = new Date(row.seen.getTime() + this.rules.idleMs);
     return {
-      userId,
-      email,
-      createdAt,
-      expiresAt,
-      idleExpiresAt: idleEnd < expiresAt ? idleEnd : expiresAt,
+      userId: row.user_id,
+      email: row.email,
+      userCreatedAt: row.user_created_at,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      idleExpiresAt: idleEnd < row.expires_at ? idleEnd : row.expires_at,
       csrfToken: csrfTokenFor(token),
     };
   }
+}
+
+interface SessionRow {
+  user_id: string;
+  email: string;
+  user_created_at: Date;
+  created_at: Date;
+  expires_at: Date;
+  /** The last request's time. */
+  seen: Date;
 }
