@@ -10,6 +10,7 @@ import {
   verifyDummyPassword,
   verifyPassword,
 } from '@rtm/accounts';
+import { DUMMY_HASH } from '../../libs/accounts/src/password.ts';
 
 // most cases use cheap parameters: the format and comparison do not depend on the cost
 const CHEAP = { log2N: 10, r: 8, p: 1 };
@@ -63,7 +64,10 @@ test('password - anything that is not a hash of this module verifies as false, n
   }
 });
 
-test('password - the dummy check (unknown e-mail) answers false', async () => {
+test('password - the dummy check (unknown e-mail) costs a real verification at the default parameters and answers false', async () => {
+  const parsed = parsePasswordHash(DUMMY_HASH)!;
+  assert.deepEqual({ log2N: parsed.log2N, r: parsed.r, p: parsed.p }, { ...PASSWORD_PARAMS });
+  assert.equal(needsRehash(DUMMY_HASH), false);
   assert.equal(await verifyDummyPassword('whatever it is'), false);
 });
 

@@ -23,7 +23,6 @@ export {
   hashPassword,
   verifyPassword,
   verifyDummyPassword,
-  primeDummyPassword,
   needsRehash,
   parsePasswordHash,
   passwordProblem,

@@ -119,26 +119,28 @@ export function needsRehash(stored: string, params: PasswordParams = PASSWORD_PA
   return parsed.log2N < params.log2N || parsed.r < params.r || parsed.p < params.p;
 }
 
+/**
+ * A stored hash, at the default parameters, of 32 random bytes that were thrown away: it belongs
+ * to nobody and no password matches it. Checking a password against it costs exactly what
+ * checking a real account's does, from the first request on, without hashing anything at start.
+ */
+export const DUMMY_HASH = '$scrypt$ln=17,r=8,p=1$8i7SudQBwoY4YSfXlUHAeQ==$b3iLCU0aEhAiWfPHU8msy279DxRM/ZcWDlAlsuOFCoA=';
+
 let dummy: Promise<string> | undefined;
 
 /**
  * Spends the time of one verification on a password nobody has: sign-in with an unknown e-mail
- * costs what a wrong password costs, so timing does not tell whether an account exists. The
- * dummy hash is made once per process (call this early to make it before the first sign-in).
+ * costs what a wrong password costs, so timing does not tell whether an account exists.
  */
 export async function verifyDummyPassword(password: string): Promise<false> {
   await verifyPassword(password, await dummyHash());
   return false;
 }
 
-/** Makes the dummy hash now (at start), so the first unknown e-mail costs no extra hash. */
-export async function primeDummyPassword(): Promise<void> {
-  await dummyHash();
-}
-
 function dummyHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(16).toString('hex'));
-  // a failed attempt (hashing busy) is not kept: the next call tries again
+  if (!needsRehash(DUMMY_HASH)) return Promise.resolve(DUMMY_HASH);
+  // the default parameters were raised: a dummy made with them once per process
+  dummy ??= hashPassword(randomBytes(32).toString('hex'));
   dummy.catch(() => (dummy = undefined));
   return dummy;
 }

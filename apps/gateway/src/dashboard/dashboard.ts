@@ -1,15 +1,14 @@
 /**
  * The dashboard's side of the gateway: accounts, sessions and sign-in throttling (the rules
  * live in @rtm/accounts; docs/dashboard.md describes them). Built without side effects;
- * `start()` makes the dummy password hash and starts the sweep of expired sessions and old
- * sign-in failures, `stop()` ends it. `install()` puts the Origin check in front of every
+ * `start()` starts the sweep of expired sessions and old sign-in failures, `stop()` ends it. `install()` puts the Origin check in front of every
  * state-changing dashboard route of the control plane; the routes themselves are in
  * routes/dashboard/ and take the session with `requireDashboardSession`.
  */
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import { Accounts, LoginThrottle, SessionStore, judgeOrigin, primeDummyPassword } from '@rtm/accounts';
+import { Accounts, LoginThrottle, SessionStore, judgeOrigin } from '@rtm/accounts';
 import type { Logger } from '@rtm/ops';
 import type { ZodApp } from '../http/public-app.ts';
 import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
@@ -46,7 +45,6 @@ export class Dashboard {
   }
 
   start(): void {
-    primeDummyPassword().catch((error: unknown) => this.log.warn({ err: error }, 'could not make the dummy password hash'));
     this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
     this.timer.unref();
   }
