@@ -11,6 +11,7 @@ import {
   DashboardOriginList,
   DashboardOriginQuery,
 } from '@rtm/schemas';
+import { publishLog } from '@rtm/bus';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
@@ -59,6 +60,7 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const { key, ...row } = await accounts.createKey(dashboardActor(request), request.params.envId, request.body.kind);
+      publishLog(deps.nc, deps.subjects, row.environmentId, 'info', 'key.created', { keyId: row.id, kind: row.kind, prefix: row.prefix });
       return reply.code(201).send({ ...keyJson(row), key });
     },
   );
@@ -79,7 +81,11 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardKey, ...writeErrors },
       },
     },
-    async (request) => keyJson((await accounts.revokeKey(dashboardActor(request), request.params.envId, request.params.keyId)).key),
+    async (request) => {
+      const { key, changed } = await accounts.revokeKey(dashboardActor(request), request.params.envId, request.params.keyId);
+      if (changed) publishLog(deps.nc, deps.subjects, key.environmentId, 'info', 'key.revoked', { keyId: key.id, kind: key.kind, prefix: key.prefix });
+      return keyJson(key);
+    },
   );
 
   app.get(
@@ -119,6 +125,7 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const { added, ...origin } = await accounts.addOrigin(dashboardActor(request), request.params.envId, request.body.origin);
+      if (added) publishLog(deps.nc, deps.subjects, request.params.envId, 'info', 'origin.added', { origin: origin.origin });
       return reply.code(added ? 201 : 200).send(originJson(origin));
     },
   );
@@ -141,7 +148,8 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) => {
-      await accounts.removeOrigin(dashboardActor(request), request.params.envId, request.query.origin);
+      const { origin, removed } = await accounts.removeOrigin(dashboardActor(request), request.params.envId, request.query.origin);
+      if (removed) publishLog(deps.nc, deps.subjects, request.params.envId, 'info', 'origin.removed', { origin });
       return reply.code(204).send(null);
     },
   );
