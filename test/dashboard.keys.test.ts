@@ -4,6 +4,7 @@ import { startCluster } from './helpers/cluster.ts';
 import { errorCode, request } from './helpers/http.ts';
 import { DashboardClient, createUser } from './helpers/dashboard.ts';
 import { eventually } from './helpers/eventually.ts';
+import { openSocket } from './helpers/ws.ts';
 
 const PASSWORD = 'correct horse battery';
 // far longer than any wait below: a refusal within the test can only come from the invalidation
@@ -46,6 +47,11 @@ test('dashboard keys - a key made in the dashboard works, shows its last use, an
   });
 
   await t.test('revoked in the dashboard (on one gateway): both refuse it well within their cache time', async () => {
+    // the environment's live log, on the other gateway, tells of the revocation
+    const logsToken = await request(b.controlUrl, 'POST', `/v1/environments/${envId}/logs-token`, { token: spare.body.key });
+    assert.equal(logsToken.status, 201);
+    const logs = openSocket(b.realtimeUrl, `/v1/environments/${envId}/logs?token=${logsToken.body.token}`);
+    await logs.waitFor('logs ready', (f) => f.op === 'ready');
     const revokedAt = Date.now();
     const revoked = await admin.post(`/v1/dashboard/environments/${envId}/keys/${secret.body.id}/revoke`);
     assert.equal(revoked.status, 200);
@@ -56,6 +62,9 @@ test('dashboard keys - a key made in the dashboard works, shows its last use, an
     assert.equal(errorCode(await mint(b.controlUrl, secret.body.key)), 'unauthorized');
     // the environment's other keys keep working
     for (const gateway of [a, b]) assert.equal((await mint(gateway.controlUrl, spare.body.key)).status, 201);
+    const logged = await logs.waitFor('key.revoked log', (f) => f.op === 'log' && f.event === 'key.revoked');
+    assert.deepEqual(logged.data, { keyId: secret.body.id, kind: 'secret', prefix: secret.body.prefix });
+    await logs.close();
   });
 
   await t.test('an origin added or removed in the dashboard applies on both gateways at once', async () => {
