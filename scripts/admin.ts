@@ -73,15 +73,21 @@ function required(values: Record<string, unknown>, name: string): string {
 }
 
 async function announceInvalidation(nats: NatsSettings, prefix: string, environmentId: string): Promise<void> {
+  const connecting = connectBus(nats, 'admin');
+  let timer: NodeJS.Timeout | undefined;
   try {
     const nc = await Promise.race([
-      connectBus(nats, 'admin'),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000)),
+      connecting,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2_000))),
     ]);
     nc.publish(subjects(prefix).invalidate, encodeInvalidation(environmentId));
     await nc.drain();
   } catch {
+    // a connection that comes up after the deadline must not keep the CLI from exiting
+    connecting.then((late) => late.close()).catch(() => {});
     process.stderr.write('note: NATS not reachable; gateways pick the change up within their cache time\n');
+  } finally {
+    clearTimeout(timer);
   }
 }
 
