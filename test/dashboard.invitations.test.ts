@@ -109,6 +109,11 @@ test('dashboard invitations - single-use links made by owners; accepting creates
     const made = await client.post(`/v1/dashboard/organizations/${acme}/invitations`, { role: 'viewer' });
     assert.equal(made.status, 201);
     await eventually('the link is logged', async () => quick.output.some((line) => line.includes(made.body.link) && line.includes('invitation created')));
+    // a refused acceptance is logged without the token (it is still usable)
+    const wrong = await new DashboardClient(quick.controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'olivia@example.com', password: 'not her password' });
+    assert.equal(errorCode(wrong), 'unauthorized');
+    await eventually('the refusal is logged', async () => quick.output.some((line) => line.includes('/v1/dashboard/invitations/…/accept')));
+    assert.ok(!quick.output.some((line) => line.includes(made.body.token) && !line.includes('invitation created')), 'the token appears only in the dev log line');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const late = await new DashboardClient(quick.controlUrl).post(`/v1/dashboard/invitations/${tokenOf(made.body.link)}/accept`, { email: 'late@example.com', password: PASSWORD });
     assert.equal(errorCode(late), 'not_found');

@@ -41,16 +41,26 @@ test('dashboard sessions - sign-in, cookie, sign-out, CSRF, throttling and expir
     assert.ok(Date.parse(signedIn.body.idleExpiresAt) <= Date.parse(signedIn.body.expiresAt));
     assert.equal(signedIn.headers.get('cache-control'), 'no-store');
     // the session id is not the CSRF token, and is stored only hashed
-    const sessionId = client.cookie!.split('=')[1]!;
+    let sessionId = client.cookie!.split('=')[1]!;
     assert.notEqual(sessionId, signedIn.body.csrfToken);
     const { rows } = await cluster.db.pool.query('select * from dashboard_sessions');
     assert.ok(!JSON.stringify(rows).includes(sessionId));
 
+    // signing in again in the same browser ends the session its cookie named
+    const firstCookie = client.cookie;
+    assert.equal((await client.signIn('alice@example.com', PASSWORD)).status, 200);
+    assert.notEqual(client.cookie, firstCookie);
+    const replaced = new DashboardClient(controlUrl);
+    replaced.cookie = firstCookie;
+    assert.equal(errorCode(await replaced.get('/v1/dashboard/session')), 'unauthorized');
+
     const current = await client.get('/v1/dashboard/session');
     assert.equal(current.status, 200);
     assert.equal(current.body.user.email, 'alice@example.com');
-    assert.equal(current.body.csrfToken, signedIn.body.csrfToken);
+    assert.equal(current.body.csrfToken, client.csrfToken);
+    assert.notEqual(current.body.csrfToken, signedIn.body.csrfToken, 'a new session, a new token');
 
+    sessionId = client.cookie!.split('=')[1]!;
     const out = await client.delete('/v1/dashboard/session');
     assert.equal(out.status, 204);
     assert.match(out.headers.get('set-cookie') ?? '', /^dashboard_session=; .*Max-Age=0/);

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { csrfTokenMatches } from '@rtm/accounts';
+import { ServiceError } from '@rtm/errors';
 import { ErrorBody, DashboardOptionalCsrfHeaders, DashboardSession, DashboardSignInBody } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { clearSessionCookie, requireDashboardSession, sessionToken, setSessionCookie } from '../../dashboard/session-auth.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, clientAddress, readErrors, sessionJson } from './common.ts';
-import { csrfTokenMatches } from '@rtm/accounts';
-import { ServiceError } from '@rtm/errors';
 
 /** Control plane: `/v1/dashboard/session`: sign in, the current session, sign out. */
 export async function dashboardSessionRoutes(app: ZodApp, deps: GatewayDeps) {
@@ -21,7 +21,8 @@ export async function dashboardSessionRoutes(app: ZodApp, deps: GatewayDeps) {
           'the same time. Failed sign-ins are limited per e-mail address and per client address ' +
           '(DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, _PER_IP within DASHBOARD_LOGIN_WINDOW; 5 and 20 in 15 minutes by ' +
           'default): over either, 429 `rate_limited` with `retry-after`, without checking the password. A browser\'s ' +
-          '`Origin` must be the dashboard\'s own (403 otherwise). The answer carries the CSRF token for later changes.',
+          '`Origin` must be the dashboard\'s own (403 otherwise). A session the cookie already named ends. The answer ' +
+          'carries the CSRF token for later changes.',
         tags: TAGS,
         body: DashboardSignInBody,
         response: { 200: DashboardSession, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody },
@@ -29,6 +30,9 @@ export async function dashboardSessionRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const user = await deps.dashboard.accounts.signIn(request.body.email, request.body.password, clientAddress(request));
+      // a session this browser already had ends: one cookie, one session
+      const previous = sessionToken(request);
+      if (previous) await deps.dashboard.sessions.delete(previous);
       const { token, session } = await deps.dashboard.sessions.create(user.id);
       setSessionCookie(reply, request, token, session.expiresAt);
       return sessionJson(deps, session);
