@@ -145,7 +145,7 @@ async function run(pool: Pool, accounts: Accounts, command: string | undefined, 
     }
     case 'revoke-key': {
       const keyId = values.key ? await accounts.keyIdOf(values.key) : required(values, 'id');
-      const environmentId = keyId === null ? null : await accounts.environmentOfKey({ id: keyId });
+      const environmentId = keyId === null ? null : await accounts.environmentOfKey(keyId);
       if (keyId === null || environmentId === null) throw new UsageError('no such active key');
       const { changed } = await accounts.revokeKey(CLI_ACTOR, environmentId, keyId);
       if (!changed) throw new UsageError('no such active key');
@@ -189,7 +189,7 @@ const config = configOrExit(loadBaseConfig);
 const [command, ...rest] = process.argv.slice(2);
 const pool = createPool(config.DATABASE_URL, { max: 2, name: 'admin' });
 // no sign-in throttle: the CLI signs nobody in
-const accounts = new Accounts({ pool, invitationTtlMs: 7 * 86_400_000 });
+const accounts = new Accounts({ pool });
 try {
   await migrate(pool);
   const result = await run(pool, accounts, command, rest);

@@ -27,8 +27,8 @@ export interface AccountsOptions {
   pool: Pool;
   /** Sign-in throttling; needed by `signIn` and `acceptInvitation` (the CLI signs nobody in). */
   throttle?: LoginThrottle;
-  /** How long an invitation link stays valid. */
-  invitationTtlMs: number;
+  /** How long an invitation link stays valid (default 7 days). */
+  invitationTtlMs?: number;
   /** After commit, when an environment's keys or origins changed or it was deleted. */
   onCredentialsChanged?: (environmentId: string) => void | Promise<void>;
 }
@@ -158,7 +158,7 @@ export class Accounts {
   constructor(options: AccountsOptions) {
     this.pool = options.pool;
     this.throttleOrNone = options.throttle;
-    this.invitationTtlMs = options.invitationTtlMs;
+    this.invitationTtlMs = options.invitationTtlMs ?? 7 * 86_400_000;
     this.onCredentialsChanged = options.onCredentialsChanged ?? (() => {});
   }
 
@@ -737,12 +737,9 @@ export class Accounts {
     return outcome;
   }
 
-  /** The environment of a key, by its id or by the key itself (for the CLI); null when unknown. */
-  async environmentOfKey(by: { id: string } | { key: string }): Promise<string | null> {
-    const { rows } = await this.pool.query<{ environment_id: string }>(
-      'id' in by ? 'select environment_id from api_keys where id = $1' : 'select environment_id from api_keys where key_hash = $1',
-      ['id' in by ? by.id : hashKey(by.key)],
-    );
+  /** The environment of a key (for the CLI, which names keys without their environment); null when unknown. */
+  async environmentOfKey(keyId: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ environment_id: string }>('select environment_id from api_keys where id = $1', [keyId]);
     return rows[0]?.environment_id ?? null;
   }
 
