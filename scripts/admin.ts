@@ -1,6 +1,8 @@
 /**
- * Operator CLI (the dashboard's routes are out of scope). Examples:
+ * Operator CLI, beside the dashboard: the same domain operations (@rtm/accounts), acting as the
+ * operator in every organization and recorded in the audit log as `cli`. Examples:
  *   npm run --silent admin -- create-environment --org acme --project chat --env dev --json
+ *   printf '%s' "$PASSWORD" | npm run --silent admin -- create-user --email ada@example.com --org acme --role owner --password-stdin
  *   npm run --silent admin -- list-environments
  *   npm run --silent admin -- create-key --env env_… --kind secret|publishable
  *   npm run --silent admin -- revoke-key --key sk_…      (or --id key_…)
@@ -15,13 +17,16 @@
 import { parseArgs } from 'node:util';
 import { configOrExit, loadBaseConfig } from '@rtm/config';
 import { createPool, migrate, type Pool } from '@rtm/db';
-import { createEnvironment, hashKey, insertKey, type KeyKind } from '@rtm/auth';
+import { Accounts, CLI_ACTOR, isRole } from '@rtm/accounts';
+import { isServiceError } from '@rtm/errors';
 import { connectBus, subjects, type NatsSettings } from '@rtm/bus';
 import { deployLimits, encodeInvalidation, LIMIT_NAMES } from '@rtm/limits';
 import { LimitOverrides } from '@rtm/schemas';
 
 const USAGE = `usage: admin <command> [options]
   create-environment --org NAME --project NAME --env NAME [--json]
+  create-user --email EMAIL --org NAME_OR_ID --role owner|admin|viewer --password-stdin [--json]
+      (the password is read from standard input, never from the command line)
   list-environments [--json]
   create-key --env ENV_ID --kind secret|publishable [--json]
   revoke-key (--key KEY | --id KEY_ID)
@@ -31,6 +36,36 @@ const USAGE = `usage: admin <command> [options]
 
 class UsageError extends Error {}
 
+/** The password from standard input: all of it, one trailing newline removed; from a terminal, one line not echoed. */
+async function readPassword(): Promise<string> {
+  const stdin = process.stdin;
+  if (stdin.isTTY) {
+    process.stderr.write('password: ');
+    stdin.setRawMode(true);
+    const line = await new Promise<string>((resolve) => {
+      let text = '';
+      const onData = (chunk: Buffer) => {
+        for (const char of chunk.toString('utf8')) {
+          if (char === '\r' || char === '\n' || char === '\u0004') {
+            stdin.off('data', onData);
+            stdin.setRawMode(false);
+            stdin.pause();
+            process.stderr.write('\n');
+            return resolve(text);
+          }
+          if (char === '\u0003') process.exit(130);
+          text = char === '\u007f' ? text.slice(0, -1) : text + char;
+        }
+      };
+      stdin.on('data', onData);
+    });
+    return line;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
 function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value.length === 0) throw new UsageError(`--${name} is required`);
@@ -38,33 +73,34 @@ function required(values: Record<string, unknown>, name: string): string {
 }
 
 async function announceInvalidation(nats: NatsSettings, prefix: string, environmentId: string): Promise<void> {
+  const connecting = connectBus(nats, 'admin');
+  let timer: NodeJS.Timeout | undefined;
   try {
     const nc = await Promise.race([
-      connectBus(nats, 'admin'),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000)),
+      connecting,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2_000))),
     ]);
     nc.publish(subjects(prefix).invalidate, encodeInvalidation(environmentId));
     await nc.drain();
   } catch {
+    // a connection that comes up after the deadline must not keep the CLI from exiting
+    connecting.then((late) => late.close()).catch(() => {});
     process.stderr.write('note: NATS not reachable; gateways pick the change up within their cache time\n');
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-function normaliseOrigin(origin: string): string {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    throw new UsageError(`--origin "${origin}" is not a URL origin like https://app.example.com`);
+async function run(pool: Pool, accounts: Accounts, command: string | undefined, args: string[]): Promise<unknown> {
+  if (args.some((arg) => arg === '--password' || arg.startsWith('--password='))) {
+    throw new UsageError('passwords are never taken from the command line (they would stay in shell history and process lists); use --password-stdin');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError('--origin must be http(s)');
-  return url.origin.toLowerCase();
-}
-
-async function run(pool: Pool, command: string | undefined, args: string[]): Promise<unknown> {
   const { values } = parseArgs({
     args,
     options: {
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
       org: { type: 'string' },
       project: { type: 'string' },
       env: { type: 'string' },
@@ -80,12 +116,16 @@ async function run(pool: Pool, command: string | undefined, args: string[]): Pro
   switch (command) {
     case 'create-environment': {
       const names = { organization: required(values, 'org'), project: required(values, 'project'), environment: required(values, 'env') };
-      return createEnvironment(pool, names).catch((error: { code?: string }) => {
-        if (error.code === '23505') {
-          throw new UsageError(`environment "${names.environment}" already exists in project "${names.project}"`);
-        }
-        throw error;
-      });
+      return accounts.createEnvironmentByNames(CLI_ACTOR, names);
+    }
+    case 'create-user': {
+      const email = required(values, 'email');
+      const organization = required(values, 'org');
+      const role = required(values, 'role');
+      if (!isRole(role)) throw new UsageError('--role must be owner, admin or viewer');
+      if (!values['password-stdin']) throw new UsageError('--password-stdin is required: the password is read from standard input');
+      const password = await readPassword();
+      return accounts.createUser(CLI_ACTOR, { email, password, organization, role });
     }
     case 'list-environments': {
       const { rows } = await pool.query(
@@ -100,38 +140,26 @@ async function run(pool: Pool, command: string | undefined, args: string[]): Pro
       const kind = required(values, 'kind');
       if (kind !== 'secret' && kind !== 'publishable') throw new UsageError('--kind must be secret or publishable');
       const environmentId = required(values, 'env');
-      const exists = await pool.query('select 1 from environments where id = $1', [environmentId]);
-      if (exists.rowCount === 0) throw new UsageError(`no environment ${environmentId}`);
-      return { environmentId, kind, key: await insertKey(pool, environmentId, kind as KeyKind) };
+      const created = await accounts.createKey(CLI_ACTOR, environmentId, kind);
+      return { environmentId, kind, key: created.key };
     }
     case 'revoke-key': {
-      const result = values.key
-        ? await pool.query('update api_keys set revoked_at = now() where key_hash = $1 and revoked_at is null returning id, environment_id', [
-            hashKey(values.key),
-          ])
-        : await pool.query('update api_keys set revoked_at = now() where id = $1 and revoked_at is null returning id, environment_id', [
-            required(values, 'id'),
-          ]);
-      if (result.rowCount === 0) throw new UsageError('no such active key');
-      return { revoked: result.rows[0].id, environmentId: result.rows[0].environment_id };
+      const keyId = values.key ? await accounts.keyIdOf(values.key) : required(values, 'id');
+      const environmentId = keyId === null ? null : await accounts.environmentOfKey(keyId);
+      if (keyId === null || environmentId === null) throw new UsageError('no such active key');
+      const { changed } = await accounts.revokeKey(CLI_ACTOR, environmentId, keyId);
+      if (!changed) throw new UsageError('no such active key');
+      return { revoked: keyId, environmentId };
     }
     case 'add-origin': {
       const environmentId = required(values, 'env');
-      const origin = normaliseOrigin(required(values, 'origin'));
-      await pool.query('insert into allowed_origins (environment_id, origin) values ($1, $2) on conflict do nothing', [
-        environmentId,
-        origin,
-      ]);
+      const { origin } = await accounts.addOrigin(CLI_ACTOR, environmentId, required(values, 'origin'));
       return { environmentId, origin, added: true };
     }
     case 'remove-origin': {
       const environmentId = required(values, 'env');
-      const origin = normaliseOrigin(required(values, 'origin'));
-      const result = await pool.query('delete from allowed_origins where environment_id = $1 and origin = $2', [
-        environmentId,
-        origin,
-      ]);
-      return { environmentId, origin, removed: (result.rowCount ?? 0) > 0 };
+      const { origin, removed } = await accounts.removeOrigin(CLI_ACTOR, environmentId, required(values, 'origin'));
+      return { environmentId, origin, removed };
     }
     case 'set-limits': {
       const environmentId = required(values, 'env');
@@ -160,16 +188,20 @@ async function run(pool: Pool, command: string | undefined, args: string[]): Pro
 const config = configOrExit(loadBaseConfig);
 const [command, ...rest] = process.argv.slice(2);
 const pool = createPool(config.DATABASE_URL, { max: 2, name: 'admin' });
+// no sign-in throttle: the CLI signs nobody in
+const accounts = new Accounts({ pool });
 try {
   await migrate(pool);
-  const result = await run(pool, command, rest);
+  const result = await run(pool, accounts, command, rest);
   if (command === 'revoke-key' || command === 'remove-origin' || command === 'add-origin' || command === 'set-limits') {
     await announceInvalidation(config, config.NATS_PREFIX, (result as { environmentId: string }).environmentId);
   }
   process.stdout.write(`${JSON.stringify(result, null, rest.includes('--json') ? 0 : 2)}\n`);
 } catch (error) {
-  process.exitCode = error instanceof UsageError ? 64 : 1;
-  process.stderr.write(`${error instanceof UsageError ? `${error.message}\n${USAGE}` : String(error)}\n`);
+  // what the operator got wrong (an unknown id, a taken name, a short password) is a usage error
+  const usage = error instanceof UsageError || (isServiceError(error) && ['invalid_request', 'not_found'].includes(error.code));
+  process.exitCode = usage ? 64 : 1;
+  process.stderr.write(`${usage ? `${(error as Error).message}\n${USAGE}` : String(error)}\n`);
 } finally {
   await pool.end();
 }

@@ -1,36 +1,103 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createEnvironment, hashKey, type CreatedEnvironment } from '@rtm/auth';
-import type { Pool } from '@rtm/db';
+import { findUserByEmail, generatePassword, hashPassword, insertUser, recordAudit, setPasswordHash, verifyPassword } from '@rtm/accounts';
+import { withTransaction, type Pool } from '@rtm/db';
+
+/** The dashboard login `npm start` makes for the developer. */
+export interface DevLogin {
+  email: string;
+  password: string;
+}
+
+export const DEV_EMAIL = 'dev@localhost';
 
 /**
- * The environment `npm start` hands to a developer. Keys are shown only once when created, so
- * they are kept in a git-ignored file (.data/dev-environment.json) and shown again from there on
- * later starts. A file whose environment or keys no longer exist (a reset database, a revoked
- * key) is replaced by a new environment.
+ * What the state file (git-ignored, .data/dev-environment.json) keeps between starts: the dev
+ * environment's ids and keys, and the dev login. Keys and passwords are shown only once when
+ * made, so this file is how they are shown again on later starts.
+ */
+type State = Partial<CreatedEnvironment> & { login?: Partial<DevLogin> };
+
+/**
+ * The environment `npm start` hands to a developer. A file whose environment or keys no longer
+ * exist (a reset database, a revoked key) is replaced by a new environment.
  */
 export async function ensureDevEnvironment(
   pool: Pool,
   file: string,
 ): Promise<{ environment: CreatedEnvironment; created: boolean }> {
-  const saved = await readSaved(file);
+  const state = await readState(file);
+  const saved = savedEnvironment(state);
   if (saved && (await stillValid(pool, saved))) return { environment: saved, created: false };
   const environment = await createNamed(pool);
-  await mkdir(dirname(file), { recursive: true });
-  // write then rename: a crash never leaves half a file (and so never loses the only copy of a key)
-  await writeFile(`${file}.tmp`, `${JSON.stringify(environment, null, 2)}\n`, { mode: 0o600 });
-  await rename(`${file}.tmp`, file);
+  await writeState(file, { ...state, ...environment });
   return { environment, created: true };
 }
 
-async function readSaved(file: string): Promise<CreatedEnvironment | null> {
-  try {
-    const value = JSON.parse(await readFile(file, 'utf8')) as Partial<CreatedEnvironment>;
-    const fields = ['organizationId', 'projectId', 'environmentId', 'secretKey', 'publishableKey'] as const;
-    return fields.every((f) => typeof value[f] === 'string') ? (value as CreatedEnvironment) : null;
-  } catch {
-    return null;
+/**
+ * The dashboard login of the dev environment's organization, as owner: the saved one while its
+ * password still works, otherwise `dev@localhost` gets a new generated password (made, or reset
+ * when the database has the user but the file lost or changed the password), which is saved.
+ */
+export async function ensureDevLogin(pool: Pool, file: string, organizationId: string): Promise<{ login: DevLogin; created: boolean }> {
+  const state = await readState(file);
+  const saved = state.login;
+  if (typeof saved?.email === 'string' && typeof saved.password === 'string') {
+    const user = await findUserByEmail(pool, saved.email);
+    if (user && (await verifyPassword(saved.password, user.passwordHash))) {
+      await joinAsOwner(pool, organizationId, user.id, user.email);
+      return { login: { email: saved.email, password: saved.password }, created: false };
+    }
   }
+  const login = { email: DEV_EMAIL, password: generatePassword() };
+  const passwordHash = await hashPassword(login.password);
+  const existing = await findUserByEmail(pool, login.email);
+  const userId = existing ? existing.id : (await insertUser(pool, login.email, passwordHash)).id;
+  if (existing) await setPasswordHash(pool, existing.id, passwordHash);
+  await joinAsOwner(pool, organizationId, userId, login.email);
+  await writeState(file, { ...(await readState(file)), login });
+  return { login, created: true };
+}
+
+async function joinAsOwner(pool: Pool, organizationId: string, userId: string, email: string): Promise<void> {
+  await withTransaction(pool, async (client) => {
+    const joined = await client.query(
+      "insert into organization_members (organization_id, user_id, role) values ($1, $2, 'owner') on conflict do nothing",
+      [organizationId, userId],
+    );
+    if ((joined.rowCount ?? 0) > 0) {
+      await recordAudit(client, { kind: 'system' }, {
+        organizationId,
+        action: 'member.added',
+        targetType: 'user',
+        targetId: userId,
+        details: { email, role: 'owner', reason: 'npm start dev login' },
+      });
+    }
+  });
+}
+
+async function readState(file: string): Promise<State> {
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    return value && typeof value === 'object' ? (value as State) : {};
+  } catch {
+    return {};
+  }
+}
+
+// write then rename: a crash never leaves half a file (and so never loses the only copy of a key)
+async function writeState(file: string, state: State): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(`${file}.tmp`, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  await rename(`${file}.tmp`, file);
+}
+
+function savedEnvironment(state: State): CreatedEnvironment | null {
+  const fields = ['organizationId', 'projectId', 'environmentId', 'secretKey', 'publishableKey'] as const;
+  if (!fields.every((f) => typeof state[f] === 'string')) return null;
+  return Object.fromEntries(fields.map((f) => [f, state[f]])) as unknown as CreatedEnvironment;
 }
 
 async function stillValid(pool: Pool, env: CreatedEnvironment): Promise<boolean> {

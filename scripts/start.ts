@@ -1,12 +1,14 @@
 /**
  * `npm start` (after scripts/setup.sh): one gateway, one channel-node and one dispatcher as
  * supervised children, each with its own internal port counting up from INTERNAL_PORT; a dev
- * environment created on first start and shown (URLs, ids, keys, a curl example) on every start.
+ * environment and a dashboard login (owner of its organization) created on first start and
+ * shown (URLs, ids, keys, the login, a curl example) on every start.
  *
  *   node --import tsx scripts/start.ts [gateway] [channel-node] [dispatcher] [--state-file PATH]
  *
  * Naming kinds starts only those (default: all three). The state file (default
- * .data/dev-environment.json) keeps the dev environment's keys, which are shown only once.
+ * .data/dev-environment.json) keeps the dev environment's keys and the dev login's password,
+ * which are shown only once when made.
  * Children get WEBHOOK_ALLOW_LOOPBACK=true and the development webhook-secret key
  * (.data/secret-encryption-key, made on first start) unless the environment sets them.
  */
@@ -17,7 +19,7 @@ import { configOrExit, loadGatewayConfig } from '@rtm/config';
 import { createPool } from '@rtm/db';
 import type { CreatedEnvironment } from '@rtm/auth';
 import { DEV_KEY_FILE, ensureDevEncryptionKey } from '@rtm/webhooks';
-import { ensureDevEnvironment } from './dev-environment.ts';
+import { ensureDevEnvironment, ensureDevLogin, type DevLogin } from './dev-environment.ts';
 import { Supervisor } from './supervisor.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -51,8 +53,10 @@ const childEnv: NodeJS.ProcessEnv = {
 
 const pool = createPool(config.DATABASE_URL, { max: 1, name: 'start' });
 let dev: { environment: CreatedEnvironment; created: boolean };
+let devLogin: DevLogin;
 try {
   dev = await ensureDevEnvironment(pool, values['state-file']!);
+  ({ login: devLogin } = await ensureDevLogin(pool, values['state-file']!, dev.environment.organizationId));
 } finally {
   await pool.end();
 }
@@ -78,10 +82,10 @@ let bannerShown = false;
 supervisor.on('listening', (name, info) => {
   if (name !== 'gateway' || bannerShown) return;
   bannerShown = true;
-  process.stdout.write(banner(dev.environment, dev.created, Number(info.controlPort), Number(info.realtimePort)));
+  process.stdout.write(banner(dev.environment, dev.created, devLogin, Number(info.controlPort), Number(info.realtimePort)));
 });
 
-function banner(environment: CreatedEnvironment, created: boolean, controlPort: number, realtimePort: number): string {
+function banner(environment: CreatedEnvironment, created: boolean, login: DevLogin, controlPort: number, realtimePort: number): string {
   const b = (text: string) => (colour ? `\u001b[1m${text}\u001b[0m` : text);
   const controlUrl = `http://localhost:${controlPort}`;
   const realtimeUrl = `http://localhost:${realtimePort}`;
@@ -94,6 +98,8 @@ function banner(environment: CreatedEnvironment, created: boolean, controlPort: 
     `  environment      ${environment.environmentId}`,
     `  secret key       ${environment.secretKey}`,
     `  publishable key  ${environment.publishableKey}`,
+    `  dashboard        ${controlUrl}/dashboard  (API: ${controlUrl}/v1/dashboard/…)`,
+    `  dev login        ${login.email} / ${login.password}`,
     `  (kept in ${values['state-file']})`,
     '',
     'Mint a user token, then use it on the realtime edge:',

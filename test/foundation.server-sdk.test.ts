@@ -11,7 +11,8 @@ const DOCUMENT = new URL('../docs/openapi.json', import.meta.url);
 const CLIENT = new URL('../libs/server-sdk/src/client.ts', import.meta.url);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-type Doc = { paths: Record<string, Record<string, { operationId?: string }> & { servers?: Array<{ url: string }> }> };
+type Operation = { operationId?: string; tags?: string[] };
+type Doc = { paths: Record<string, Record<string, Operation> & { servers?: Array<{ url: string }> }> };
 
 test('server SDK - generated types are current and every control-plane operation has a method', async (t) => {
   await t.test('libs/server-sdk/src/schema.d.ts matches docs/openapi.json (run `npm run sdk:generate` when this fails)', async () => {
@@ -19,7 +20,8 @@ test('server SDK - generated types are current and every control-plane operation
     assert.ok(committed === (await renderSchemaTypes()), 'schema.d.ts is stale: run `npm run sdk:generate` and commit it');
   });
 
-  await t.test('every operation served on the control plane is called by the client', async () => {
+  // the dashboard's routes are for people signed in with a session cookie, not for a backend's secret key
+  await t.test('every secret-key operation served on the control plane is called by the client', async () => {
     const doc = JSON.parse(await readFile(DOCUMENT, 'utf8')) as Doc;
     const source = await readFile(CLIENT, 'utf8');
     const missing: string[] = [];
@@ -27,6 +29,7 @@ test('server SDK - generated types are current and every control-plane operation
     for (const [path, item] of Object.entries(doc.paths)) {
       if (!item.servers?.some((server) => server.url === '{base_url}')) continue;
       for (const method of METHODS.filter((m) => m in item)) {
+        if (item[method]!.tags?.includes('dashboard')) continue;
         count++;
         if (!source.includes(`api.${method.toUpperCase()}('${path}'`)) missing.push(`${method.toUpperCase()} ${path} (${item[method]!.operationId})`);
       }

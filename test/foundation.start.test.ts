@@ -112,6 +112,8 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
   const secretKey = (await first.waitFor(/secret key\s+(sk_\S+)/))[1]!;
   const controlUrl = (await first.waitFor(/control plane\s+(http\S+)/))[1]!;
   const realtimeUrl = (await first.waitFor(/realtime edge\s+(http\S+)/))[1]!;
+  const dashboardUrl = (await first.waitFor(/dashboard\s+(http\S+)/))[1]!;
+  const [, devEmail, devPassword] = await first.waitFor(/dev login\s+(\S+@\S+) \/ (\S+)$/);
   await first.waitFor(/curl -s -X POST .*\/v1\/tokens/);
   // the children's pino lines are readable and prefixed
   await first.waitFor(/^\[gateway\] \d\d:\d\d:\d\d INFO  listening kind=gateway/);
@@ -122,6 +124,17 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     const me = await request(realtimeUrl, 'GET', '/v1/me', { token: minted.body.token });
     assert.equal(me.status, 200);
     assert.equal(me.body.userId, 'alice');
+  });
+
+  await t.test('the printed dev login signs in to the dashboard as owner of the dev environment\'s organization', async () => {
+    assert.equal(dashboardUrl, `${controlUrl}/dashboard`);
+    const signedIn = await request(controlUrl, 'POST', '/v1/dashboard/session', { body: { email: devEmail, password: devPassword } });
+    assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+    assert.deepEqual(
+      signedIn.body.organizations.map((o: { name: string; role: string }) => [o.name, o.role]),
+      [['dev', 'owner']],
+    );
+    assert.match(readFileSync(stateFile, 'utf8'), new RegExp(devPassword!), 'the password is kept in the state file');
   });
 
   await t.test('a crashed child is restarted', async () => {
@@ -150,6 +163,8 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     running.push(second.child);
     const again = (await second.waitFor(/secret key\s+(sk_\S+)/))[1];
     assert.equal(again, secretKey);
+    const login = await second.waitFor(/dev login\s+(\S+@\S+) \/ (\S+)$/);
+    assert.deepEqual([login[1], login[2]], [devEmail, devPassword], 'the same dev login on every start');
     assert.ok(!second.lines.some((l) => l.includes('dev environment created')));
     // Ctrl-C under npm arrives twice at once (terminal + npm's forwarding): still one clean stop
     second.child.kill('SIGINT');

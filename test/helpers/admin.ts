@@ -11,19 +11,21 @@ export interface AdminResult {
 
 /**
  * Runs the admin CLI (scripts/admin.ts) as an operator would, against a cluster's database and
- * NATS (`cluster.env`). Resolves with its exit code and output; never throws on a non-zero exit.
+ * NATS (`cluster.env`), with `input` on its standard input when given. Resolves with its exit
+ * code and output; never throws on a non-zero exit.
  */
-export function runAdmin(env: Record<string, string>, args: string[]): Promise<AdminResult> {
+export function runAdmin(env: Record<string, string>, args: string[], options: { input?: string } = {}): Promise<AdminResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined) child.stdin!.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });

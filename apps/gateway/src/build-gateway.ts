@@ -32,6 +32,7 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   ] as const) {
     app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
     deps.limits.install(app, app === control ? 'control' : 'realtime');
+    if (app === control) deps.dashboard.install(app);
     for (const group of groups) {
       await app.register(async (scope: FastifyInstance) => group(scope.withTypeProvider<ZodTypeProvider>(), deps));
     }

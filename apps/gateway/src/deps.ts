@@ -1,12 +1,14 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
-import { CredentialStore } from '@rtm/auth';
+import { CredentialStore, KeyUsage } from '@rtm/auth';
+import { encodeInvalidation } from '@rtm/limits';
 import type { SecretKeyring } from '@rtm/webhooks';
 import { counterOf, type Logger } from '@rtm/ops';
 import type { Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
+import { Dashboard } from './dashboard/dashboard.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -23,6 +25,8 @@ export interface GatewayDeps {
   secretKeyring: SecretKeyring;
   /** Rate limits and socket quotas; started and stopped by `main.ts`. */
   limits: GatewayLimits;
+  /** Dashboard accounts, sessions and sign-in throttling; started and stopped by `main.ts`. */
+  dashboard: Dashboard;
 }
 
 /**
@@ -43,7 +47,12 @@ export function createGatewayDeps(parts: {
     help: 'Credential lookups served from the cache (hit) or loaded from Postgres (miss)',
     labelNames: ['result'],
   });
-  const credentials = new CredentialStore(parts.pool, parts.config.CREDENTIAL_CACHE_MS, (result) => lookups.inc({ result }));
+  const credentials = new CredentialStore(
+    parts.pool,
+    parts.config.CREDENTIAL_CACHE_MS,
+    (result) => lookups.inc({ result }),
+    KeyUsage.forPool(parts.pool),
+  );
   const busSubjects = subjects(parts.config.NATS_PREFIX);
   return {
     ...parts,
@@ -51,5 +60,13 @@ export function createGatewayDeps(parts: {
     credentials,
     events: new SocketEvents(),
     limits: new GatewayLimits({ ...parts, subjects: busSubjects }),
+    dashboard: new Dashboard({
+      ...parts,
+      // this gateway at once (the answer means the key is refused here), every other one over the bus
+      onCredentialsChanged: (environmentId) => {
+        credentials.invalidate(environmentId);
+        parts.nc.publish(busSubjects.invalidate, encodeInvalidation(environmentId));
+      },
+    }),
   };
 }

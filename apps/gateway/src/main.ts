@@ -30,6 +30,7 @@ const invalidations = nc.subscribe(deps.subjects.invalidate, {
   },
 });
 deps.limits.start(deps.events);
+deps.dashboard.start();
 
 let draining = false;
 const gateway = await buildGateway(deps);
@@ -55,6 +56,7 @@ onShutdown(log, async () => {
   await Promise.all([gateway.control.close(), gateway.realtime.close()]);
   invalidations.unsubscribe();
   deps.limits.stop();
+  deps.dashboard.stop();
   await nc.drain();
   await pool.end();
   internal.close();

@@ -1,6 +1,7 @@
 import type { Pool } from '@rtm/db';
 import { hashKey, keyKindOf, type KeyKind } from './keys.ts';
 import type { SigningKey } from './user-token.ts';
+import type { KeyUsage } from './key-usage.ts';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -32,11 +33,14 @@ export class CredentialStore {
   private readonly pool: Pool;
   private readonly ttlMs: number;
   private readonly observe: LookupObserver;
+  private readonly usage: KeyUsage | undefined;
 
-  constructor(pool: Pool, ttlMs: number, observe: LookupObserver = () => {}) {
+  /** `usage`, when given, records when each key was last used (see KeyUsage). */
+  constructor(pool: Pool, ttlMs: number, observe: LookupObserver = () => {}, usage?: KeyUsage) {
     this.pool = pool;
     this.ttlMs = ttlMs;
     this.observe = observe;
+    this.usage = usage;
   }
 
   clear(): void {
@@ -61,7 +65,7 @@ export class CredentialStore {
 
   async apiKey(credential: string): Promise<ApiKeyRecord | null> {
     if (keyKindOf(credential) === null) return null;
-    return this.cached(this.keys, credential, async () => {
+    const record = await this.cached(this.keys, credential, async () => {
       const { rows } = await this.pool.query<{ id: string; environment_id: string; kind: KeyKind }>(
         'select id, environment_id, kind from api_keys where key_hash = $1 and revoked_at is null',
         [hashKey(credential)],
@@ -69,6 +73,8 @@ export class CredentialStore {
       const row = rows[0];
       return row ? { keyId: row.id, environmentId: row.environment_id, kind: row.kind } : null;
     });
+    if (record) this.usage?.record(record.keyId);
+    return record;
   }
 
   async allowedOrigins(environmentId: string): Promise<ReadonlySet<string>> {

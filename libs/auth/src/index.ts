@@ -10,4 +10,5 @@ export {
   type SigningKey,
 } from './user-token.ts';
 export { CredentialStore, type ApiKeyRecord, type LookupObserver } from './credential-store.ts';
-export { createEnvironment, insertKey, type CreatedEnvironment } from './tenancy.ts';
+export { createEnvironment, createEnvironmentIn, insertEnvironment, insertKey, insertKeyRow, type CreatedEnvironment } from './tenancy.ts';
+export { KeyUsage } from './key-usage.ts';

@@ -23,6 +23,10 @@ const duration = (fallback: string) =>
       }
     });
 
+/** A duration that must be at least `minMs`. */
+const durationAtLeast = (fallback: string, minMs: number, minText: string) =>
+  duration(fallback).refine((ms) => ms >= minMs, { message: `must be at least ${minText}` });
+
 const base = z.object({
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/rtm'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
@@ -133,6 +137,17 @@ const gateway = base.extend({
       ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count, or a comma list of addresses/CIDRs' });
       return z.NEVER;
     }),
+  /** A dashboard session ends after this long without a request. */
+  DASHBOARD_SESSION_IDLE: durationAtLeast('12h', 1_000, '1s'),
+  /** A dashboard session ends this long after sign-in, however much it is used. */
+  DASHBOARD_SESSION_MAX: durationAtLeast('7d', 1_000, '1s'),
+  /** Failed dashboard sign-ins per e-mail address within DASHBOARD_LOGIN_WINDOW before further attempts are refused (429). */
+  DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(5),
+  /** Failed dashboard sign-ins per client address within DASHBOARD_LOGIN_WINDOW. */
+  DASHBOARD_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  DASHBOARD_LOGIN_WINDOW: durationAtLeast('15m', 1_000, '1s'),
+  /** How long an invitation link to an organization stays valid. */
+  DASHBOARD_INVITATION_TTL: durationAtLeast('7d', 1_000, '1s'),
 });
 
 const channelNode = base.extend({

@@ -36,9 +36,12 @@ export function frameworkErrorHandler(error: unknown, request: FastifyRequest, r
   sendError(reply, serviceError);
 }
 
+// an invitation token in a path is a credential until it is used: logged as `…`
+const TOKEN_IN_PATH = /^(\/v1\/dashboard\/invitations\/)[^/]+/;
+
 /** One line per refusal, never a stack; the path without its query string (it may carry a token). */
 export function logRefusal(request: FastifyRequest, status: number, code: unknown): void {
-  const line = { method: request.method, path: request.url.split('?')[0], status, code };
+  const line = { method: request.method, path: request.url.split('?')[0]!.replace(TOKEN_IN_PATH, '$1…'), status, code };
   if (status === 429 || status === 404) request.log.debug(line, 'refused');
   else request.log.info(line, 'refused');
 }

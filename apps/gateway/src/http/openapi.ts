@@ -55,6 +55,7 @@ export const TAGS = [
   { name: 'config', description: 'The environment\'s deployed configuration: webhook URL, default channel access, limits.' },
   { name: 'webhooks', description: 'The webhook signing secret and the delivery ledger.' },
   { name: 'logs', description: 'Tokens for the live environment-logs socket.' },
+  { name: 'dashboard', description: 'Session-authenticated management for people: sign-in, organizations and roles, projects, environments, API keys, allowed origins, the audit log.' },
 ];
 
 const RETRY_AFTER_HEADER = {
@@ -75,6 +76,13 @@ export const SECURITY_SCHEMES = {
   publishableKey: { type: 'http', scheme: 'bearer', description: 'Publishable key `pk_…` (only /v1/tokens/anonymous).' },
   publishableKeyHeader: { type: 'apiKey', in: 'header', name: 'x-service-key', description: 'Publishable key `pk_…`.' },
   userToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'User token minted by /v1/tokens.' },
+  dashboardSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'dashboard_session',
+    description:
+      'Dashboard session cookie, set by POST /v1/dashboard/session (HttpOnly). Changes also need the `x-csrf-token` header.',
+  },
 } as const;
 
 const errorRows = Object.entries(ERRORS)
@@ -106,6 +114,12 @@ gateway within seconds.
 **Browsers (CORS).** Every realtime-edge route and \`POST /v1/tokens/anonymous\` answer preflight \`OPTIONS\` with 204
 and send \`access-control-allow-origin: *\` (credentials are bearer tokens, never cookies) exposing
 \`x-service-error\`; the rest of the control plane sends no CORS headers.
+
+**Dashboard.** The routes under \`/v1/dashboard/\` (control plane) take the session cookie \`dashboard_session\` set by
+\`POST /v1/dashboard/session\` instead of a key. Every POST, PUT, PATCH and DELETE there also needs the session's
+\`x-csrf-token\` and, from a browser, an \`Origin\` of the dashboard itself (403 \`forbidden\` otherwise). A user sees
+only their own organizations: another organization's id, or anything in it, is 404 \`not_found\` like an unknown one;
+a role without the right is 403 \`forbidden\`. They send no CORS headers: the dashboard is served from the same origin.
 
 **Availability.** Postgres or NATS unreachable at request time is 503 \`unavailable\`, never 500; so is a request
 reaching a gateway that is shutting down (\`retry-after\` set).`;

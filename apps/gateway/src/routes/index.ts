@@ -17,11 +17,24 @@ import { inboxSocket } from '../sockets/inbox-socket.ts';
 import { logsSocket } from '../sockets/logs-socket.ts';
 import { connectSocketRoutes } from '../sockets/connect-socket.ts';
 import { sdkBundleRoutes } from '../sdk/sdk-bundle.ts';
+import { DASHBOARD_ROUTES } from './dashboard/index.ts';
 
 type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 
-/** Route groups of the control plane (secret key), one encapsulated plugin each. */
-export const CONTROL_ROUTES: RouteGroup[] = [tokenRoutes, configRoutes, webhookRoutes, controlChannelMessageRoutes, memberRoutes, banRoutes, channelSettingsRoutes, controlRosterRoutes, notificationRoutes, logsTokenRoutes];
+/** Route groups of the control plane (secret key; the dashboard's: session cookie), one encapsulated plugin each. */
+export const CONTROL_ROUTES: RouteGroup[] = [
+  tokenRoutes,
+  configRoutes,
+  webhookRoutes,
+  controlChannelMessageRoutes,
+  memberRoutes,
+  banRoutes,
+  channelSettingsRoutes,
+  controlRosterRoutes,
+  notificationRoutes,
+  logsTokenRoutes,
+  ...DASHBOARD_ROUTES,
+];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
 export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];

@@ -1,0 +1,83 @@
+/**
+ * The dashboard's side of the gateway: accounts, sessions and sign-in throttling (the rules
+ * live in @rtm/accounts; docs/dashboard.md describes them). Built without side effects;
+ * `start()` starts the sweep of expired sessions and old sign-in failures, `stop()` ends it. `install()` puts the Origin check in front of every
+ * state-changing dashboard route of the control plane; the routes themselves are in
+ * routes/dashboard/ and take the session with `requireDashboardSession`.
+ */
+import type { GatewayConfig } from '@rtm/config';
+import type { Pool } from '@rtm/db';
+import { ServiceError } from '@rtm/errors';
+import { Accounts, LoginThrottle, SessionStore, judgeOrigin } from '@rtm/accounts';
+import type { Logger } from '@rtm/ops';
+import type { ZodApp } from '../http/public-app.ts';
+import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
+
+const SWEEP_MS = 5 * 60_000;
+
+export class Dashboard {
+  readonly accounts: Accounts;
+  readonly sessions: SessionStore;
+  private readonly throttle: LoginThrottle;
+  private readonly log: Logger;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(parts: {
+    config: GatewayConfig;
+    pool: Pool;
+    log: Logger;
+    /** After an environment's keys or origins changed: drop cached credentials on every gateway. */
+    onCredentialsChanged: (environmentId: string) => void;
+  }) {
+    const { config, pool } = parts;
+    this.log = parts.log;
+    this.throttle = new LoginThrottle(pool, {
+      account: { limit: config.DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, windowMs: config.DASHBOARD_LOGIN_WINDOW },
+      ip: { limit: config.DASHBOARD_LOGIN_FAILURES_PER_IP, windowMs: config.DASHBOARD_LOGIN_WINDOW },
+    });
+    this.sessions = new SessionStore(pool, { idleMs: config.DASHBOARD_SESSION_IDLE, maxMs: config.DASHBOARD_SESSION_MAX });
+    this.accounts = new Accounts({
+      pool,
+      throttle: this.throttle,
+      invitationTtlMs: config.DASHBOARD_INVITATION_TTL,
+      onCredentialsChanged: parts.onCredentialsChanged,
+    });
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * Every POST, PUT, PATCH and DELETE under /v1/dashboard/ must come from the origin the
+   * dashboard is served on (`Origin`, else `Referer`; a request with neither is judged by its
+   * CSRF token alone); answers are never cached.
+   */
+  install(app: ZodApp): void {
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.routeOptions.url?.startsWith(DASHBOARD_PREFIX)) return;
+      reply.header('cache-control', 'no-store');
+      if (!UNSAFE_METHODS.has(request.method)) return;
+      const origin = request.headers.origin;
+      const referer = request.headers.referer;
+      if (judgeOrigin(requestOrigin(request), origin, referer) === 'foreign') {
+        throw new ServiceError('forbidden', 'cross-site request refused: Origin must be the dashboard\'s own');
+      }
+    });
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.sessions.sweep();
+      await this.throttle.sweep();
+    } catch (error) {
+      this.log.warn({ err: error }, 'dashboard sweep failed');
+    }
+  }
+}

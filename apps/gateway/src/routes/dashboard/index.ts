@@ -1,0 +1,8 @@
+import { dashboardSessionRoutes } from './session.ts';
+import { dashboardOrganizationRoutes } from './organizations.ts';
+import { dashboardInvitationRoutes } from './invitations.ts';
+import { dashboardProjectRoutes } from './projects.ts';
+import { dashboardKeyRoutes } from './keys.ts';
+
+/** Route groups of the dashboard (control plane, session cookie), one encapsulated plugin each. */
+export const DASHBOARD_ROUTES = [dashboardSessionRoutes, dashboardOrganizationRoutes, dashboardInvitationRoutes, dashboardProjectRoutes, dashboardKeyRoutes];

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { ServiceError } from '@rtm/errors';
+import { AUDIT_ID_PATTERN, ROLES, ROLE_DESCRIPTIONS, rightsOf } from '@rtm/accounts';
+import {
+  DashboardAuditPage,
+  DashboardAuditQuery,
+  DashboardMember,
+  DashboardMemberList,
+  DashboardMemberParams,
+  DashboardOrganization,
+  DashboardOrganizationList,
+  DashboardOrgParams,
+  DashboardRoleList,
+  DashboardSetRoleBody,
+} from '@rtm/schemas';
+import type { ZodApp } from '../../http/public-app.ts';
+import type { GatewayDeps } from '../../deps.ts';
+import { dashboardActor } from '../../dashboard/session-auth.ts';
+import {
+  CSRF_NOTE,
+  SESSION_SECURITY,
+  TAGS,
+  auditJson,
+  csrfHeaders,
+  memberJson,
+  membershipJson,
+  organizationJson,
+  readErrors,
+  sessionRoute,
+  writeErrors,
+} from './common.ts';
+
+// the audit cursor is the last entry's id, wrapped so callers treat it as opaque
+const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!AUDIT_ID_PATTERN.test(id)) throw new ServiceError('invalid_request', 'querystring.cursor: not a cursor of this list');
+  return id;
+}
+
+/** Control plane: the user's organizations, their members and roles, and the audit log. */
+export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps) {
+  const accounts = deps.dashboard.accounts;
+  const secured = sessionRoute(deps);
+
+  app.get(
+    '/v1/dashboard/organizations',
+    {
+      ...secured,
+      schema: {
+        operationId: 'dashboardListOrganizations',
+        description: 'Every organization the signed-in user is a member of, with the role they hold in it.',
+        summary: 'The organizations of the signed-in user, with their role',
+        tags: TAGS,
+        security: SESSION_SECURITY,
+        response: { 200: DashboardOrganizationList, ...readErrors },
+      },
+    },
+    async (request) => ({ data: (await accounts.organizationsOf(dashboardActor(request).userId)).map(membershipJson) }),
+  );
+
+  app.get(
+    '/v1/dashboard/organizations/:orgId',
+    {
+      ...secured,
+      schema: {
+        operationId: 'dashboardGetOrganization',
+        summary: 'One organization',
+        description: 'Any member. An organization the user is not a member of is 404 `not_found`, like an unknown one.',
+        tags: TAGS,
+        security: SESSION_SECURITY,
+        params: DashboardOrgParams,
+        response: { 200: DashboardOrganization, ...readErrors },
+      },
+    },
+    async (request) => organizationJson(await accounts.organization(dashboardActor(request), request.params.orgId)),
+  );
+
+  app.get(
+    '/v1/dashboard/organizations/:orgId/roles',
+    {
+      ...secured,
+      schema: {
+        operationId: 'dashboardListRoles',
+        summary: 'The roles of an organization and what each may do',
+        description:
+          '`read`: see everything; `manage`: projects, environments, keys, origins (and the environments\' other ' +
+          'settings); `administer`: invitations, roles and members. Any member.',
+        tags: TAGS,
+        security: SESSION_SECURITY,
+        params: DashboardOrgParams,
+        response: { 200: DashboardRoleList, ...readErrors },
+      },
+    },
+    async (request) => {
+      await accounts.authorize(dashboardActor(request), { organizationId: request.params.orgId }, 'read');
+      return { data: ROLES.map((role) => ({ role, description: ROLE_DESCRIPTIONS[role], rights: [...rightsOf(role)] })) };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/organizations/:orgId/members',
+    {
+      ...secured,
+      schema: {
+        operationId: 'dashboardListMembers',
+        summary: 'The members of an organization and their roles',
+        description: 'Any member; oldest member first.',
+        tags: TAGS,
+        security: SESSION_SECURITY,
+        params: DashboardOrgParams,
+        response: { 200: DashboardMemberList, ...readErrors },
+      },
+    },
+    async (request) => ({ data: (await accounts.members(dashboardActor(request), request.params.orgId)).map(memberJson) }),
+  );
+
+  app.put(
+    '/v1/dashboard/organizations/:orgId/members/:userId',
+    {
+      ...secured,
+      schema: {
+        operationId: 'dashboardSetMemberRole',
+        summary: 'Change a member\'s role',
+        description:
+          'Owners only (403 otherwise). The last owner can not be demoted (400 `invalid_request`): an organization ' +
+          'always keeps one. A user who is not a member: 404.' + CSRF_NOTE,
+        tags: TAGS,
+        security: SESSION_SECURITY,
+        headers: csrfHeaders,
+        params: DashboardMemberParams,
+        body: DashboardSetRoleBody,
+        response: { 200: DashboardMember, ...writeErrors },
+      },
+    },
+    async (request) =>
+      memberJson(await accounts.setRole(dashboardActor(request), request.params.orgId, request.params.userId, request.body.role)),
+  );
+
+  app.delete(
+    '/v1/dashboard/organizations/:orgId/members/:userId',
+    {
+      ...secured,
+      schema: {
+        operationId: 'dashboardRemoveMember',
+        summary: 'Remove a member (or leave)',
+        description:
+          'Owners remove anyone; any member may remove themselves. Never the last owner (400 `invalid_request`). The ' +
+          'removed user keeps their account and loses access to the organization at once.' + CSRF_NOTE,
+        tags: TAGS,
+        security: SESSION_SECURITY,
+        headers: csrfHeaders,
+        params: DashboardMemberParams,
+        response: { 204: z.null().describe('Removed'), ...writeErrors },
+      },
+    },
+    async (request, reply) => {
+      await accounts.removeMember(dashboardActor(request), request.params.orgId, request.params.userId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/organizations/:orgId/audit',
+    {
+      ...secured,
+      schema: {
+        operationId: 'dashboardListAudit',
+        summary: 'The organization\'s audit log',
+        description:
+          'Every change, newest first: who (a user, or `cli` for the operator\'s admin CLI), what (`action`, `target`, ' +
+          '`details`), when. `limit` default 50, maximum 200; `cursor` is the `nextCursor` of the previous page. Any member.',
+        tags: TAGS,
+        security: SESSION_SECURITY,
+        params: DashboardOrgParams,
+        querystring: DashboardAuditQuery,
+        response: { 200: DashboardAuditPage, ...readErrors },
+      },
+    },
+    async (request) => {
+      const limit = request.query.limit ?? 50;
+      const before = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
+      const { entries, more } = await accounts.audit(dashboardActor(request), request.params.orgId, { limit, before });
+      return { data: entries.map(auditJson), nextCursor: more ? encodeCursor(entries[entries.length - 1]!.id) : null };
+    },
+  );
+}

@@ -1,0 +1,36 @@
+export {
+  Accounts,
+  hashInvitationToken,
+  type AccountsOptions,
+  type Access,
+  type Scope,
+  type Membership,
+  type OrganizationView,
+  type MemberView,
+  type InvitationView,
+  type ProjectView,
+  type EnvironmentView,
+  type KeyView,
+  type OriginView,
+} from './accounts.ts';
+export { recordAudit, listAudit, CLI_ACTOR, AUDIT_ID_PATTERN, type Actor, type AuditEntry, type AuditRecord } from './audit.ts';
+export { csrfTokenFor, csrfTokenMatches, judgeOrigin, originOf, servedOrigin, type OriginVerdict } from './csrf.ts';
+export {
+  PASSWORD_PARAMS,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  HashingBusyError,
+  hashPassword,
+  verifyPassword,
+  verifyDummyPassword,
+  needsRehash,
+  parsePasswordHash,
+  passwordProblem,
+  generatePassword,
+  type PasswordParams,
+} from './password.ts';
+export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, allows, rightsOf, isRole, type Role, type Right } from './roles.ts';
+export { SessionStore, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules } from './sessions.ts';
+export { LoginThrottle, throttleVerdict, retryAfterSeconds, type ThrottleRule, type ThrottleVerdict, type AttemptStart } from './throttle.ts';
+export { normaliseAllowedOrigin, type OriginCheck } from './origins.ts';
+export { normaliseEmail, isEmail, findUserByEmail, findUserById, insertUser, setPasswordHash, EMAIL_MAX_LENGTH, type UserRecord } from './users.ts';

@@ -1,0 +1,141 @@
+/**
+ * Dashboard sign-in sessions. The session id is 32 random bytes (base64url in the cookie); only
+ * its sha256 is stored, so a copy of the table signs nobody in. A session ends at the first of:
+ * sign-out, `idleMs` without a request, `maxMs` after sign-in (fixed when it is made).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Pool } from '@rtm/db';
+import { csrfTokenFor } from './csrf.ts';
+
+export interface SessionRules {
+  idleMs: number;
+  maxMs: number;
+}
+
+export interface Session {
+  userId: string;
+  email: string;
+  userCreatedAt: Date;
+  /** Sign-in time. */
+  createdAt: Date;
+  /** Absolute expiry. */
+  expiresAt: Date;
+  /** When the session ends unless used before: the earlier of the idle and absolute expiry. */
+  idleExpiresAt: Date;
+  csrfToken: string;
+}
+
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+
+export function newSessionToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashSessionToken(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+export function isSessionTokenFormat(token: string): boolean {
+  return TOKEN_FORMAT.test(token);
+}
+
+/**
+ * How stale `last_seen_at` may get before a request refreshes it: a minute, or a tenth of the
+ * idle time when that is shorter, so a session in use never idles out between refreshes.
+ */
+export function touchIntervalMs(idleMs: number): number {
+  return Math.min(60_000, Math.floor(idleMs / 10));
+}
+
+export class SessionStore {
+  private readonly pool: Pool;
+  readonly rules: SessionRules;
+
+  constructor(pool: Pool, rules: SessionRules) {
+    this.pool = pool;
+    this.rules = rules;
+  }
+
+  /** A new session of `userId`; the token goes into the cookie and nowhere else. */
+  async create(userId: string): Promise<{ token: string; session: Session }> {
+    const token = newSessionToken();
+    const { rows } = await this.pool.query<{ created_at: Date; expires_at: Date; email: string; user_created_at: Date }>(
+      `with made as (
+         insert into dashboard_sessions (token_hash, user_id, expires_at)
+         values ($1, $2, now() + $3::bigint * interval '1 millisecond')
+         returning user_id, created_at, expires_at)
+       select made.created_at, made.expires_at, u.email, u.created_at as user_created_at
+       from made join users u on u.id = made.user_id`,
+      [hashSessionToken(token), userId, this.rules.maxMs],
+    );
+    const row = rows[0]!;
+    const session = this.shape({ ...row, user_id: userId, seen: row.created_at }, token);
+    return { token, session };
+  }
+
+  /** The live session of `token` (refreshing its idle time), or null when unknown, signed out or expired. */
+  async find(token: string): Promise<Session | null> {
+    if (!isSessionTokenFormat(token)) return null;
+    const { rows } = await this.pool.query<SessionRow>(
+      `with found as (
+         select s.token_hash, s.user_id, s.created_at, s.expires_at, s.last_seen_at, u.email, u.created_at as user_created_at
+         from dashboard_sessions s join users u on u.id = s.user_id
+         where s.token_hash = $1 and s.expires_at > now()
+           and s.last_seen_at > now() - $2::bigint * interval '1 millisecond'),
+       touched as (
+         update dashboard_sessions s set last_seen_at = now() from found
+         where s.token_hash = found.token_hash and found.last_seen_at < now() - $3::bigint * interval '1 millisecond'
+         returning s.last_seen_at)
+       select user_id, email, user_created_at, created_at, expires_at,
+              coalesce((select last_seen_at from touched), last_seen_at) as seen
+       from found`,
+      [hashSessionToken(token), this.rules.idleMs, touchIntervalMs(this.rules.idleMs)],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return this.shape(row, token);
+  }
+
+  /** Signs a session out; true when it existed. */
+  async delete(token: string): Promise<boolean> {
+    if (!isSessionTokenFormat(token)) return false;
+    const result = await this.pool.query('delete from dashboard_sessions where token_hash = $1', [hashSessionToken(token)]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  /** Signs every session of a user out (e.g. after a password change). */
+  async deleteForUser(userId: string): Promise<void> {
+    await this.pool.query('delete from dashboard_sessions where user_id = $1', [userId]);
+  }
+
+  /** Deletes expired sessions (expiry is also checked on every lookup; this only frees rows). */
+  async sweep(): Promise<void> {
+    await this.pool.query(
+      `delete from dashboard_sessions where expires_at <= now() or last_seen_at <= now() - $1::bigint * interval '1 millisecond'`,
+      [this.rules.idleMs],
+    );
+  }
+
+  private shape(row: SessionRow, token: string): Session {
+    const idleEnd = new Date(row.seen.getTime() + this.rules.idleMs);
+    return {
+      userId: row.user_id,
+      email: row.email,
+      userCreatedAt: row.user_created_at,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      idleExpiresAt: idleEnd < row.expires_at ? idleEnd : row.expires_at,
+      csrfToken: csrfTokenFor(token),
+    };
+  }
+}
+
+interface SessionRow {
+  user_id: string;
+  email: string;
+  user_created_at: Date;
+  created_at: Date;
+  expires_at: Date;
+  /** The last request's time. */
+  seen: Date;
+}

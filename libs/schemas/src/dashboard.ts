@@ -1,0 +1,258 @@
+/**
+ * Requests and answers of the dashboard's management routes (`/v1/dashboard/…`, session cookie).
+ * Component ids start with `Dashboard` so they never clash with the API-key routes' schemas.
+ */
+import { z } from 'zod';
+import { IsoTime } from './common.ts';
+import { isStorableText, NOT_STORABLE } from './json-text.ts';
+
+const id = (prefix: string, what: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be ${what} id (${prefix}_…)`);
+
+export const DashboardOrganizationId = id('org', 'an organization');
+export const DashboardProjectId = id('prj', 'a project');
+export const DashboardEnvironmentId = id('env', 'an environment');
+export const DashboardKeyId = id('key', 'an API key');
+export const DashboardUserId = id('usr', 'a user');
+export const DashboardInvitationId = id('inv', 'an invitation');
+
+export const DashboardRole = z.enum(['owner', 'admin', 'viewer']).meta({
+  id: 'DashboardRole',
+  description: '`owner`: everything, and members and invitations; `admin`: manage projects, environments, keys, origins; `viewer`: read.',
+});
+
+/** Names of projects and environments: 1-64 characters after trimming, no control characters. */
+export const DashboardName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters')
+  .refine(isStorableText, NOT_STORABLE);
+
+const Email = z
+  .string()
+  .trim()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address');
+
+// ---------------------------------------------------------------- params
+
+const OrgParam = DashboardOrganizationId.describe('An organization the signed-in user belongs to (another one: 404).');
+const EnvParam = DashboardEnvironmentId.describe("An environment of one of the user's organizations (another one: 404).");
+export const DashboardOrgParams = z.object({ orgId: OrgParam }).strict();
+export const DashboardMemberParams = z.object({ orgId: OrgParam, userId: DashboardUserId.describe('A member of the organization.') }).strict();
+export const DashboardInvitationParams = z
+  .object({ orgId: OrgParam, invitationId: DashboardInvitationId.describe('An invitation of the organization.') })
+  .strict();
+export const DashboardInvitationTokenParams = z
+  .object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be an invitation token').describe('The single-use token of an invitation link.') })
+  .strict();
+export const DashboardProjectParams = z
+  .object({ projectId: DashboardProjectId.describe("A project of one of the user's organizations (another one: 404).") })
+  .strict();
+export const DashboardEnvParams = z.object({ envId: EnvParam }).strict();
+export const DashboardKeyParams = z.object({ envId: EnvParam, keyId: DashboardKeyId.describe('An API key of the environment.') }).strict();
+
+// ---------------------------------------------------------------- session
+
+export const DashboardSignInBody = z
+  .object({
+    email: Email,
+    // checked, never judged: any length a person could type (rules apply when a password is set)
+    password: z.string().min(1).max(1024),
+  })
+  .strict();
+
+export const DashboardUser = z
+  .object({ id: z.string(), email: z.string(), createdAt: IsoTime })
+  .meta({ id: 'DashboardUser' });
+
+export const DashboardMembership = z
+  .object({ id: z.string(), name: z.string(), role: DashboardRole, createdAt: IsoTime })
+  .meta({ id: 'DashboardMembership', description: 'An organization of the user and their role in it.' });
+
+export const DashboardSession = z
+  .object({
+    user: DashboardUser,
+    organizations: z.array(DashboardMembership),
+    csrfToken: z.string().describe('Send it as `x-csrf-token` on every POST, PUT, PATCH and DELETE of the dashboard.'),
+    expiresAt: IsoTime.describe('Absolute end of the session (sign-in + DASHBOARD_SESSION_MAX).'),
+    idleExpiresAt: IsoTime.describe('When the session ends unless used before (last request + DASHBOARD_SESSION_IDLE).'),
+  })
+  .meta({ id: 'DashboardSession' });
+
+// ---------------------------------------------------------------- organizations and members
+
+export const DashboardOrganization = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    role: DashboardRole.describe('The signed-in user\'s role.'),
+    projectCount: z.number().int(),
+    memberCount: z.number().int(),
+    createdAt: IsoTime,
+  })
+  .meta({ id: 'DashboardOrganization' });
+
+export const DashboardOrganizationList = z.object({ data: z.array(DashboardMembership) }).meta({ id: 'DashboardOrganizationList' });
+
+export const DashboardMember = z
+  .object({ userId: z.string(), email: z.string(), role: DashboardRole, joinedAt: IsoTime })
+  .meta({ id: 'DashboardMember' });
+
+export const DashboardMemberList = z.object({ data: z.array(DashboardMember) }).meta({ id: 'DashboardMemberList' });
+
+export const DashboardSetRoleBody = z.object({ role: DashboardRole }).strict();
+
+export const DashboardRoleList = z
+  .object({
+    data: z.array(
+      z.object({
+        role: DashboardRole,
+        description: z.string(),
+        rights: z.array(z.enum(['read', 'manage', 'administer'])),
+      }),
+    ),
+  })
+  .meta({ id: 'DashboardRoleList' });
+
+// ---------------------------------------------------------------- invitations
+
+export const DashboardInviteBody = z
+  .object({
+    role: DashboardRole,
+    email: Email.optional().describe('When set, only this address may accept.'),
+  })
+  .strict();
+
+export const DashboardInvitation = z
+  .object({
+    id: z.string(),
+    role: DashboardRole,
+    email: z.string().nullable(),
+    status: z.enum(['pending', 'accepted', 'revoked', 'expired']),
+    createdAt: IsoTime,
+    expiresAt: IsoTime,
+    createdBy: z.string().nullable().describe('E-mail of the owner who invited (null: the admin CLI, or a deleted user).'),
+  })
+  .meta({ id: 'DashboardInvitation' });
+
+export const DashboardInvitationList = z.object({ data: z.array(DashboardInvitation) }).meta({ id: 'DashboardInvitationList' });
+
+export const DashboardCreatedInvitation = DashboardInvitation.extend({
+  token: z.string().describe('Single use; shown only in this answer (stored hashed).'),
+  link: z.string().describe('`<dashboard origin>/dashboard/accept-invitation#<token>`: the token travels in the fragment, never to a server log.'),
+}).meta({ id: 'DashboardCreatedInvitation' });
+
+export const DashboardInvitationPreview = z
+  .object({
+    organization: z.object({ id: z.string(), name: z.string() }),
+    role: DashboardRole,
+    email: z.string().nullable().describe('When set, only this address may accept.'),
+    expiresAt: IsoTime,
+  })
+  .meta({ id: 'DashboardInvitationPreview' });
+
+export const DashboardAcceptInvitationBody = z
+  .object({
+    email: Email.optional().describe('Required when the invitation names no address; must match it when it does.'),
+    password: z.string().min(1).max(1024).describe('The account\'s password, or the new account\'s (at least 10 characters).'),
+  })
+  .strict();
+
+// ---------------------------------------------------------------- projects and environments
+
+export const DashboardNameBody = z.object({ name: DashboardName }).strict();
+
+export const DashboardProject = z
+  .object({ id: z.string(), organizationId: z.string(), name: z.string(), environmentCount: z.number().int(), createdAt: IsoTime })
+  .meta({ id: 'DashboardProject' });
+
+export const DashboardProjectList = z.object({ data: z.array(DashboardProject) }).meta({ id: 'DashboardProjectList' });
+
+export const DashboardEnvironment = z
+  .object({
+    id: z.string(),
+    organizationId: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    activeKeyCount: z.number().int(),
+    originCount: z.number().int(),
+    createdAt: IsoTime,
+  })
+  .meta({ id: 'DashboardEnvironment' });
+
+export const DashboardEnvironmentList = z.object({ data: z.array(DashboardEnvironment) }).meta({ id: 'DashboardEnvironmentList' });
+
+export const DashboardDeleteEnvironmentBody = z
+  .object({ confirm: z.string().max(256).describe('The environment\'s exact name.') })
+  .strict();
+
+// ---------------------------------------------------------------- keys and origins
+
+export const DashboardCreateKeyBody = z.object({ kind: z.enum(['secret', 'publishable']) }).strict();
+
+export const DashboardKey = z
+  .object({
+    id: z.string(),
+    environmentId: z.string(),
+    kind: z.enum(['secret', 'publishable']),
+    prefix: z.string().describe('The first characters of the key, to recognise it (`sk_AbCd…`).'),
+    createdAt: IsoTime,
+    lastUsedAt: IsoTime.nullable().describe('Recorded at most once a minute per gateway: up to a minute behind.'),
+    revokedAt: IsoTime.nullable(),
+  })
+  .meta({ id: 'DashboardKey' });
+
+export const DashboardKeyList = z.object({ data: z.array(DashboardKey) }).meta({ id: 'DashboardKeyList' });
+
+export const DashboardCreatedKey = DashboardKey.extend({
+  key: z.string().describe('The key itself, shown only in this answer (only its hash is stored).'),
+}).meta({ id: 'DashboardCreatedKey' });
+
+export const DashboardOriginBody = z.object({ origin: z.string().min(1).max(2048) }).strict();
+export const DashboardOriginQuery = z
+  .object({ origin: z.string().min(1).max(2048).describe('The allowed origin to remove, as listed (scheme://host[:port]).') })
+  .strict();
+
+export const DashboardOrigin = z.object({ origin: z.string(), createdAt: IsoTime }).meta({ id: 'DashboardOrigin' });
+export const DashboardOriginList = z.object({ data: z.array(DashboardOrigin) }).meta({ id: 'DashboardOriginList' });
+
+// ---------------------------------------------------------------- audit log
+
+export const DashboardAuditQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).optional().describe('Default 50, maximum 200.'),
+    cursor: z.string().min(1).max(200).optional().describe('`nextCursor` of the previous page (opaque).'),
+  })
+  .strict();
+
+export const DashboardAuditEntry = z
+  .object({
+    id: z.string(),
+    at: IsoTime,
+    actor: z.object({
+      kind: z.enum(['user', 'cli', 'system']).describe('`cli`: the operator\'s admin CLI.'),
+      id: z.string().nullable(),
+      email: z.string().nullable(),
+    }),
+    action: z.string().describe('`<target>.<verb>`, e.g. `key.revoked`, `member.role_changed`.'),
+    target: z.object({ type: z.string(), id: z.string().nullable() }),
+    details: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'DashboardAuditEntry' });
+
+export const DashboardAuditPage = z
+  .object({ data: z.array(DashboardAuditEntry), nextCursor: z.string().nullable().describe('Null on the last page.') })
+  .meta({ id: 'DashboardAuditPage' });
+
+/** The CSRF header, documented on every state-changing dashboard route. */
+export const DashboardCsrfHeaders = z.looseObject({
+  'x-csrf-token': z.string().describe('The session\'s `csrfToken` (from GET /v1/dashboard/session).'),
+});
+
+/** The same, where a request without a live session needs no token (signing out). */
+export const DashboardOptionalCsrfHeaders = z.looseObject({
+  'x-csrf-token': z.string().optional().describe('The session\'s `csrfToken`; required while the session is live.'),
+});
