@@ -95,6 +95,11 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
     await socket.waitFor('presence of bob', (f) => f.op === 'presence' && f.userId === 'bob'),
     { channelId: 'b', op: 'presence', userId: 'bob', online: true },
   );
+  // a message addressed to bob only: bob gets it, alice gets only its seq, so her seqs stay contiguous
+  const dm = await control.post('/v1/channels/b/messages', { content: { secret: 1 }, to: ['bob'] });
+  assert.equal((await other.waitFor('dm for bob', (f) => f.op === undefined && f.seq === dm.body.seq)).content.secret, 1);
+  assert.deepEqual(await socket.waitFor('skip', (f) => f.op === 'skip'), { channelId: 'b', op: 'skip', seq: dm.body.seq });
+  assert.equal(socket.frames.filter((f) => f.content?.secret).length, 0);
   // both users are in the roster over HTTP
   const roster = await client(gw.realtimeUrl, alice).get('/v1/channels/b/members');
   assert.deepEqual(roster.body.members.map((m: any) => [m.userId, m.online]), [['alice', true], ['bob', true]]);

@@ -141,6 +141,25 @@ test('client resume - a gap seen live re-subscribes from the last seq; frames of
   await settle();
 });
 
+test('client resume - a skip (a seq addressed to others) advances the position without a delivery or a re-subscription', async () => {
+  const { client, clock } = fakeClient();
+  await clock.advance(0);
+  const socket = lastSocket();
+  socket.accept();
+  const got: number[] = [];
+  client.channel('a').subscribe((m) => got.push(m.seq));
+  const sub = socket.ops('subscribe')[0];
+  socket.push({ op: 'subscribed', ref: sub.ref, channelId: 'a', lastSeq: 5 });
+  socket.push(messageFrame('a', 6));
+  socket.push({ op: 'skip', channelId: 'a', seq: 7 });
+  socket.push({ op: 'skip', channelId: 'a', seq: 7 });
+  socket.push(messageFrame('a', 8));
+  assert.deepEqual(got, [6, 8]);
+  assert.equal(socket.ops('unsubscribe').length, 0, 'no re-subscription');
+  client.close();
+  await settle();
+});
+
 test('client resume - ephemeral messages are delivered live without moving the position', async () => {
   const { client, clock } = fakeClient();
   await clock.advance(0);

@@ -210,6 +210,12 @@ export class Channel {
     for (const sub of this.#subs) sub.reject(error);
   }
 
+  /** @internal a seq of this channel used by a message addressed to other users: advance, deliver nothing. */
+  onSkip(seq: number): void {
+    if (this.#wire !== 'subscribing' && this.#wire !== 'subscribed') return;
+    if (this.#position.accept(seq) === 'gap') this.#unsubscribe();
+  }
+
   /** @internal a message frame of this channel. */
   onMessage(message: Message): void {
     if (this.#wire !== 'subscribing' && this.#wire !== 'subscribed') return;

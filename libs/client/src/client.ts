@@ -290,6 +290,9 @@ export class Client {
       case 'retract':
         channel?.onRetract({ channelId: channelId!, id: String(frame.id), seq: Number(frame.seq), ...(typeof frame.reason === 'string' ? { reason: frame.reason } : {}) });
         return;
+      case 'skip':
+        if (typeof frame.seq === 'number') channel?.onSkip(frame.seq);
+        return;
       case 'presence':
         channel?.onPresence({ channelId: channelId!, userId: String(frame.userId), online: frame.online === true });
         return;

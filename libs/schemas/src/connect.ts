@@ -65,6 +65,10 @@ export const SERVER_FRAMES = {
     })
     .strict()
     .describe('A message of a subscribed channel was retracted.'),
+  skip: z
+    .object({ op: z.literal('skip'), channelId: ChannelIdOut, seq: z.number().int() })
+    .strict()
+    .describe('A persisted message of a subscribed channel addressed (`to`) to other users: its seq is used, its content is not for this user.'),
   presence: z
     .object({ op: z.literal('presence'), channelId: ChannelIdOut, userId: z.string(), online: z.boolean() })
     .strict()

@@ -30,6 +30,8 @@ export interface FeedMember {
    * serialised at most once per frame however many members ask for it.
    */
   deliver(text: string, frame: Frame, tagged: () => string): void;
+  /** A persisted message addressed (`to`) to other users: this member's seq advances without it. */
+  skip?(seq: number): void;
   /** The feed lost track (a gap it could not repair): the member should reconnect and resume. */
   resync(): void;
 }
@@ -143,7 +145,10 @@ export class ChannelFeed {
     let taggedText: string | undefined;
     const tagged = () => (taggedText ??= tagChannel(text, frame, this.channelId));
     for (const member of this.members) {
-      if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) continue;
+      if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) {
+        if (isSequenced(frame)) member.skip?.(frame.seq);
+        continue;
+      }
       member.deliver(text, frame, tagged);
     }
   }

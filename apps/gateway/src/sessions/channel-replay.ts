@@ -111,6 +111,18 @@ export class ChannelReplay implements FeedMember {
     this.held.push([text, frame, tagged]);
   }
 
+  /**
+   * A message of this channel not for this user (addressed with `to` to others). The multiplexed
+   * socket tells the client `{op:"skip", channelId, seq}` so a client that checks seq continuity
+   * knows the seq was used; the channel socket sends nothing, as before.
+   */
+  skip(seq: number): void {
+    if (this.stopped || !this.options.tagged) return;
+    const frame: Frame = { op: 'skip', seq };
+    const text = JSON.stringify({ channelId: this.options.channelId, op: 'skip', seq });
+    this.deliver(text, frame, () => text);
+  }
+
   resync(): void {
     this.lose(SOCKET_CLOSE.resync);
   }
@@ -129,9 +141,9 @@ export class ChannelReplay implements FeedMember {
   }
 
   private forward(text: string, frame: Frame, tagged: () => string): void {
-    if (isSequenced(frame)) {
-      if (frame.seq <= this.sent) return;
-      this.sent = frame.seq;
+    if (isSequenced(frame) || (frame.op === 'skip' && typeof frame.seq === 'number')) {
+      if (frame.seq! <= this.sent) return;
+      this.sent = frame.seq!;
     }
     this.options.link.sendText(this.options.tagged ? tagged() : text);
   }
