@@ -123,6 +123,7 @@ test('dashboard webhooks and logs token - deploy with the validator\'s reason, s
     assert.equal(errorCode(await request(gateway.controlUrl, 'POST', path, { body: {} })), 'unauthorized');
     const minted = await viewer.post(path, { ttlSeconds: 120 });
     assert.equal(minted.status, 201, JSON.stringify(minted.body));
+    assert.equal(minted.headers.get('cache-control'), 'no-store');
     const logs = openSocket(gateway.realtimeUrl, `/v1/environments/${envId}/logs?token=${minted.body.token}`);
     await logs.waitFor('logs ready', (f) => f.op === 'ready');
     assert.equal((await admin.put(`/v1/dashboard/environments/${envId}/channels/room-1/members/carol`)).status, 200);

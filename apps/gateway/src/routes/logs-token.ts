@@ -73,6 +73,8 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
         ttlSeconds: request.body?.ttlSeconds ?? LOGS_TOKEN_TTL_DEFAULT_SECONDS,
       });
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'logs.token_issued', by);
+      // a credential: never kept by a cache, whichever way it was asked for
+      reply.header('cache-control', 'no-store');
       return reply.code(201).send({ token, expiresAt: expiresAt.toISOString() });
     },
   );
