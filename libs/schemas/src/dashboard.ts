@@ -3,7 +3,10 @@
  * Component ids start with `Dashboard` so they never clash with the API-key routes' schemas.
  */
 import { z } from 'zod';
-import { IsoTime } from './common.ts';
+import { ChannelId, IsoTime, UserId, storableText } from './common.ts';
+import { MessageEnvelopeFields, MessageId, MessageType, SeqParam } from './channels.ts';
+import { Ban, Membership } from './members.ts';
+import { DeliveryId } from './webhooks.ts';
 import { isStorableText, NOT_STORABLE } from './json-text.ts';
 
 const id = (prefix: string, what: string) =>
@@ -256,3 +259,96 @@ export const DashboardCsrfHeaders = z.looseObject({
 export const DashboardOptionalCsrfHeaders = z.looseObject({
   'x-csrf-token': z.string().optional().describe('The session\'s `csrfToken`; required while the session is live.'),
 });
+
+// ---------------------------------------------------------------- messages, members, bans, webhooks
+
+const ChannelParam = ChannelId.describe('A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`.');
+const ChannelUserParam = UserId.describe('An application user id: 1-128 of `[A-Za-z0-9_.:@-]`.');
+
+export const DashboardChannelParams = z.object({ envId: EnvParam, channelId: ChannelParam }).strict();
+export const DashboardChannelMessageParams = z
+  .object({ envId: EnvParam, channelId: ChannelParam, messageId: MessageId.describe('A message of the channel (`msg_…`).') })
+  .strict();
+export const DashboardChannelUserParams = z.object({ envId: EnvParam, channelId: ChannelParam, userId: ChannelUserParam }).strict();
+export const DashboardEnvUserParams = z.object({ envId: EnvParam, userId: ChannelUserParam }).strict();
+export const DashboardDeliveryParams = z
+  .object({ envId: EnvParam, deliveryId: DeliveryId.describe('A delivery of the environment (`dlv_…`) from the ledger.') })
+  .strict();
+
+const PageLimit = z.coerce.number().int().min(1).max(500).optional().describe('Default 50, maximum 500.');
+
+export const DashboardChannelsQuery = z
+  .object({
+    limit: PageLimit,
+    cursor: z.string().min(1).max(200).optional().describe('`nextCursor` of the previous page (opaque).'),
+  })
+  .strict();
+
+export const DashboardChannel = z
+  .object({
+    channelId: z.string(),
+    messageCount: z.number().int().describe('Persisted messages, retracted ones included.'),
+    lastSeq: z.number().int(),
+    lastActivityAt: IsoTime.nullable().describe('When the newest persisted message was published; null without messages.'),
+    createdAt: IsoTime,
+  })
+  .meta({ id: 'DashboardChannel' });
+
+export const DashboardChannelList = z
+  .object({ data: z.array(DashboardChannel), nextCursor: z.string().nullable().describe('Null on the last page.') })
+  .meta({ id: 'DashboardChannelList' });
+
+export const DashboardMessagesQuery = z
+  .object({
+    limit: PageLimit,
+    before: SeqParam.optional().describe('Exclusive upper seq bound: the `nextBefore` of the previous page.'),
+    sender: UserId.optional().describe('Only messages of this sender id (a user id, or e.g. "server").'),
+    type: MessageType.optional().describe('Only messages of this type.'),
+    since: IsoTime.optional().describe('Only messages published at or after this time (ISO 8601).'),
+    until: IsoTime.optional().describe('Only messages published before this time (ISO 8601).'),
+  })
+  .strict();
+
+export const DashboardMessage = MessageEnvelopeFields.extend({
+  channelId: z.string(),
+  retractedAt: IsoTime.nullable(),
+}).meta({ id: 'DashboardMessage', description: 'A persisted message as the control plane sees it (addressed messages included).' });
+
+export const DashboardMessagePage = z
+  .object({
+    data: z.array(DashboardMessage).describe('Newest first.'),
+    nextBefore: z.number().int().nullable().describe('`before` of the next (older) page; null on the last page.'),
+  })
+  .meta({ id: 'DashboardMessagePage' });
+
+export const DashboardRetractBody = z
+  .object({ reason: storableText(1024).describe('Why: kept in the audit log and sent on the sockets\' `retract` frame.') })
+  .strict();
+
+export const DashboardUserPageQuery = z
+  .object({
+    limit: PageLimit,
+    after: UserId.optional().describe('`nextAfter` of the previous page: the last user id shown.'),
+  })
+  .strict();
+
+export const DashboardChannelMemberPage = z
+  .object({ data: z.array(Membership), nextAfter: z.string().nullable().describe('Null on the last page.') })
+  .meta({ id: 'DashboardChannelMemberPage' });
+
+export const DashboardBanPage = z
+  .object({ data: z.array(Ban), nextAfter: z.string().nullable().describe('Null on the last page.') })
+  .meta({ id: 'DashboardBanPage' });
+
+export const DashboardWebhook = z
+  .object({
+    url: z.string().nullable().describe('The active webhook URL; null when delivery is off.'),
+    deploymentId: z.string().nullable().describe('The active configuration deployment; null before the first deploy.'),
+    activatedAt: IsoTime.nullable(),
+    secretConfigured: z.boolean().describe('Whether the environment has a signing secret (made at the first deploy with a URL).'),
+  })
+  .meta({ id: 'DashboardWebhook' });
+
+export const DashboardWebhookBody = z
+  .object({ url: z.string().min(1).max(2048).nullable().describe('The receiver\'s URL; null turns delivery off.') })
+  .strict();

@@ -236,6 +236,218 @@ export interface paths {
         patch: operations["dashboardRenameEnvironment"];
         trace?: never;
     };
+    "/v1/dashboard/environments/{envId}/bans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live environment-wide bans
+         * @description Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member.
+         */
+        get: operations["dashboardListEnvironmentBans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/bans/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Ban a user (environment-wide)
+         * @description An upsert: a second PUT replaces reason and expiry. `expiresAt` must be in the future; without it the ban lasts until lifted. The user's live sockets concerned are closed with 4403 on every gateway. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        put: operations["dashboardPutEnvironmentBan"];
+        post?: never;
+        /**
+         * Lift a environment-wide ban
+         * @description 204 whether or not a ban existed. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        delete: operations["dashboardRemoveEnvironmentBan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The channels of an environment
+         * @description The environment's channels as stored by their owners, by channel id, each with its message count (retracted ones included) and last activity (the newest persisted message). `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member.
+         */
+        get: operations["dashboardListChannels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/channels/{channelId}/bans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live channel bans
+         * @description Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member.
+         */
+        get: operations["dashboardListChannelBans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/channels/{channelId}/bans/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Ban a user (channel)
+         * @description An upsert: a second PUT replaces reason and expiry. `expiresAt` must be in the future; without it the ban lasts until lifted. The user's live sockets concerned are closed with 4403 on every gateway. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        put: operations["dashboardPutChannelBan"];
+        post?: never;
+        /**
+         * Lift a channel ban
+         * @description 204 whether or not a ban existed. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        delete: operations["dashboardRemoveChannelBan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/channels/{channelId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The members of a channel
+         * @description By user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member.
+         */
+        get: operations["dashboardListChannelMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/channels/{channelId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a channel member or change their role
+         * @description As PUT /v1/channels/{channelId}/members/{userId} with the secret key: an idempotent upsert, the role defaults to `member`; the channel need not exist yet. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        put: operations["dashboardPutChannelMember"];
+        post?: never;
+        /**
+         * Remove a channel member
+         * @description 204 whether or not the user was a member. The user's live sockets concerned are closed with 4403 on every gateway. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        delete: operations["dashboardRemoveChannelMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/channels/{channelId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a channel's messages
+         * @description Persisted messages, newest first, tombstones of retracted ones included, and messages addressed with `to` (the control plane sees them all). Filters: `sender` (sender id), `type`, `since` (inclusive) and `until` (exclusive) on the publish time. `limit` default 50, maximum 500; `before` is the previous page's `nextBefore`. A channel without messages (or unknown) answers an empty page. Any member.
+         */
+        get: operations["dashboardListMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/channels/{channelId}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One message
+         * @description With its addressees, mentions and retraction time. 404 for a message not in this channel. Any member.
+         */
+        get: operations["dashboardGetMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/channels/{channelId}/messages/{messageId}/retract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retract a message
+         * @description The same retraction as DELETE /v1/channels/{channelId}/messages/{messageId} with the secret key: the content becomes a tombstone, sockets get `{op:"retract", id, seq, reason}` and a `message.retracted` webhook is sent. The reason is required and kept in the audit log. Retracting a retracted message changes nothing and answers it. 404 for a message not in this channel; 503 `unavailable` when the channel owner does not answer in time (retrying is safe). Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        post: operations["dashboardRetractMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/environments/{envId}/keys": {
         parameters: {
             query?: never;
@@ -303,6 +515,130 @@ export interface paths {
          * @description `?origin=` names it (compared normalised). 204 whether or not it was there. Every gateway applies the change at once. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
          */
         delete: operations["dashboardRemoveOrigin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook settings of an environment
+         * @description The active URL (null: delivery is off) and whether a signing secret exists. Any member.
+         */
+        get: operations["dashboardGetWebhook"];
+        /**
+         * Deploy the webhook URL
+         * @description Deploys and activates a configuration with this URL (null turns delivery off), keeping the active channel access and limits: the same deployment as PUT /v1/config, so every gateway applies it at once. The URL is checked first by the same rules; a refused URL is 400 `invalid_request` whose reason names the rule, and nothing is deployed. The first deploy with a URL creates the signing secret. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        put: operations["dashboardDeployWebhook"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook delivery ledger
+         * @description Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         */
+        get: operations["dashboardListDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook delivery with its attempt log
+         * @description 404 for a delivery of another environment. Any member. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         */
+        get: operations["dashboardGetDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a dropped delivery now
+         * @description As POST /v1/webhooks/deliveries/{deliveryId}/retry: one immediate attempt (status back to `pending`). A delivery that is not `dropped`: 400 `invalid_request`. Takes no body. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        post: operations["dashboardRetryDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reveal the webhook signing secret
+         * @description Each reveal is recorded in the audit log (`webhook.secret_revealed`, without the secret). 404 `webhooks_not_configured` before the first deploy with a URL. Admins and owners (403 for viewers).
+         */
+        get: operations["dashboardRevealWebhookSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook signing secret
+         * @description As POST /v1/webhooks/secret/rotate: answers the new secret; for 24 h deliveries carry both signatures. 404 `webhooks_not_configured` when no secret exists yet. Takes no body. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        post: operations["dashboardRotateWebhookSecret"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -631,7 +967,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a token for the live logs socket
-         * @description Secret key of that same environment (dashboard sessions are outside this API). A key of another environment gets 403 `forbidden`, whether or not `envId` exists, so the answer reveals nothing about other environments. The token is a JWT (audience `logs`) signed with the environment's signing key, valid `ttlSeconds` (60-3600, default 600), for GET /v1/environments/{envId}/logs?token=… on the realtime edge. It only opens the logs socket: user routes refuse it (401).
+         * @description Secret key of that same environment: a key of another environment gets 403 `forbidden`, whether or not `envId` exists, so the answer reveals nothing about other environments. Or, without an Authorization header, a dashboard session: any member of the environment's organization (another organization's environment: 404), with the `x-csrf-token` header and, from a browser, the dashboard's own `Origin` (else 403). The token is a JWT (audience `logs`) signed with the environment's signing key, valid `ttlSeconds` (60-3600, default 600), for GET /v1/environments/{envId}/logs?token=… on the realtime edge. It only opens the logs socket: user routes refuse it (401).
          */
         post: operations["mintLogsToken"];
         delete?: never;
@@ -902,6 +1238,31 @@ export interface components {
             /** @description Null on the last page. */
             nextCursor: string | null;
         };
+        DashboardBanPage: {
+            data: components["schemas"]["Ban"][];
+            /** @description Null on the last page. */
+            nextAfter: string | null;
+        };
+        DashboardChannel: {
+            channelId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When the newest persisted message was published; null without messages. */
+            lastActivityAt: string | null;
+            lastSeq: number;
+            /** @description Persisted messages, retracted ones included. */
+            messageCount: number;
+        };
+        DashboardChannelList: {
+            data: components["schemas"]["DashboardChannel"][];
+            /** @description Null on the last page. */
+            nextCursor: string | null;
+        };
+        DashboardChannelMemberPage: {
+            data: components["schemas"]["Membership"][];
+            /** @description Null on the last page. */
+            nextAfter: string | null;
+        };
         DashboardCreatedInvitation: {
             /** Format: date-time */
             createdAt: string;
@@ -1008,6 +1369,34 @@ export interface components {
             name: string;
             role: components["schemas"]["DashboardRole"];
         };
+        /** @description A persisted message as the control plane sees it (addressed messages included). */
+        DashboardMessage: {
+            channelId: string;
+            content: {
+                [key: string]: unknown;
+            } | null;
+            ephemeral: boolean;
+            id: string;
+            /** @enum {string} */
+            kind: "user" | "server" | "system";
+            mentions?: string[];
+            retracted: boolean;
+            retractedAt: string | null;
+            sender: {
+                anon: boolean;
+                id: string;
+            };
+            seq: number;
+            timestamp: number;
+            to?: string[];
+            type: string;
+        };
+        DashboardMessagePage: {
+            /** @description Newest first. */
+            data: components["schemas"]["DashboardMessage"][];
+            /** @description `before` of the next (older) page; null on the last page. */
+            nextBefore: number | null;
+        };
         DashboardOrganization: {
             /** Format: date-time */
             createdAt: string;
@@ -1078,6 +1467,15 @@ export interface components {
             createdAt: string;
             email: string;
             id: string;
+        };
+        DashboardWebhook: {
+            activatedAt: string | null;
+            /** @description The active configuration deployment; null before the first deploy. */
+            deploymentId: string | null;
+            /** @description Whether the environment has a signing secret (made at the first deploy with a URL). */
+            secretConfigured: boolean;
+            /** @description The active webhook URL; null when delivery is off. */
+            url: string | null;
         };
         /** @description A whole configuration: a deploy replaces the active one (omitted parts take their defaults: no webhook, open channels, default limits). */
         DeployConfigInput: {
@@ -3117,6 +3515,1308 @@ export interface operations {
             };
         };
     };
+    dashboardListEnvironmentBans: {
+        parameters: {
+            query?: {
+                /** @description Default 50, maximum 500. */
+                limit?: number;
+                /** @description `nextAfter` of the previous page: the last user id shown. */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardBanPage"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardPutEnvironmentBan: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An application user id: 1-128 of `[A-Za-z0-9_.:@-]`. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, in the future; without it the ban lasts until removed.
+                     */
+                    expiresAt?: string;
+                    /** @description Shown to the user as the `reason` of 403 `banned`. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ban"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRemoveEnvironmentBan: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An application user id: 1-128 of `[A-Za-z0-9_.:@-]`. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListChannels: {
+        parameters: {
+            query?: {
+                /** @description Default 50, maximum 500. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardChannelList"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListChannelBans: {
+        parameters: {
+            query?: {
+                /** @description Default 50, maximum 500. */
+                limit?: number;
+                /** @description `nextAfter` of the previous page: the last user id shown. */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardBanPage"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardPutChannelBan: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+                /** @description An application user id: 1-128 of `[A-Za-z0-9_.:@-]`. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601, in the future; without it the ban lasts until removed.
+                     */
+                    expiresAt?: string;
+                    /** @description Shown to the user as the `reason` of 403 `banned`. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ban"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRemoveChannelBan: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+                /** @description An application user id: 1-128 of `[A-Za-z0-9_.:@-]`. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListChannelMembers: {
+        parameters: {
+            query?: {
+                /** @description Default 50, maximum 500. */
+                limit?: number;
+                /** @description `nextAfter` of the previous page: the last user id shown. */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardChannelMemberPage"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardPutChannelMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+                /** @description An application user id: 1-128 of `[A-Za-z0-9_.:@-]`. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Defaults to `member`; a PUT replaces the role.
+                     * @enum {string}
+                     */
+                    role?: "member" | "moderator";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Membership"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRemoveChannelMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+                /** @description An application user id: 1-128 of `[A-Za-z0-9_.:@-]`. */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListMessages: {
+        parameters: {
+            query?: {
+                /** @description Default 50, maximum 500. */
+                limit?: number;
+                /** @description Exclusive upper seq bound: the `nextBefore` of the previous page. */
+                before?: number;
+                /** @description Only messages of this sender id (a user id, or e.g. "server"). */
+                sender?: string;
+                /** @description Only messages of this type. */
+                type?: string;
+                /** @description Only messages published at or after this time (ISO 8601). */
+                since?: string;
+                /** @description Only messages published before this time (ISO 8601). */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardMessagePage"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+                /** @description A message of the channel (`msg_…`). */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardMessage"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRetractMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A channel of the environment: 1-128 of `[A-Za-z0-9_.:@=-]`. */
+                channelId: string;
+                /** @description A message of the channel (`msg_…`). */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why: kept in the audit log and sent on the sockets' `retract` frame. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardMessage"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     dashboardListKeys: {
         parameters: {
             query?: never;
@@ -3633,6 +5333,654 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardWebhook"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardDeployWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The receiver's URL; null turns delivery off. */
+                    url: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardWebhook"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "delivered" | "dropped";
+                /** @description Default 50, maximum 500. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A delivery of the environment (`dlv_…`) from the ledger. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRetryDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A delivery of the environment (`dlv_…`) from the ledger. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRevealWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
             };
             /** @description Error envelope; `code`: `invalid_request` */
             400: {
@@ -5736,7 +8084,10 @@ export interface operations {
     mintLogsToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The session's `csrfToken`; required while the session is live. */
+                "x-csrf-token"?: string;
+            };
             path: {
                 /** @description The environment id (`env_…`) of the secret key. */
                 envId: string;
@@ -5781,6 +8132,15 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

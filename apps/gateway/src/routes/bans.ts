@@ -1,86 +1,23 @@
 import { z } from 'zod';
-import { publishLog } from '@rtm/bus';
-import { ServiceError } from '@rtm/errors';
 import { ChannelUserParams, UserParams, BanBody, Ban, ErrorBody } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { kickFromChannel, kickFromEnvironment } from '../kicks/kicks.ts';
-import { announceAccessChange } from '../access/access-cache.ts';
+import { ENVIRONMENT_WIDE, getBan, putBan, removeBan } from '../moderation/moderation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
-/** channel_id '' is the environment-wide ban (schema: channel ids are never empty). */
-const ENVIRONMENT = '';
-
-interface BanRow {
-  reason: string | null;
-  expires_at: Date | null;
-  created_at: Date;
-}
-
-function banOf(userId: string, channelId: string, row: BanRow) {
-  return {
-    userId,
-    channelId: channelId === ENVIRONMENT ? null : channelId,
-    reason: row.reason,
-    expiresAt: row.expires_at?.toISOString() ?? null,
-    createdAt: row.created_at.toISOString(),
-  };
-}
+const ENVIRONMENT = ENVIRONMENT_WIDE;
 
 /**
  * Control plane: bans per channel (`/v1/channels/{channelId}/bans/{userId}`) and environment-wide
  * (`/v1/bans/{userId}`). PUT upserts, DELETE is idempotent, GET answers only a live ban.
  */
 export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
-  async function put(environmentId: string, channelId: string, userId: string, body: z.infer<typeof BanBody> | undefined) {
-    const expiresAt = body?.expiresAt === undefined ? null : new Date(body.expiresAt);
-    if (expiresAt && expiresAt.getTime() <= Date.now()) {
-      throw new ServiceError('invalid_request', 'body.expiresAt: must be in the future');
-    }
-    const { rows } = await deps.pool.query<BanRow>(
-      `insert into bans (environment_id, channel_id, user_id, reason, expires_at) values ($1, $2, $3, $4, $5)
-       on conflict (environment_id, channel_id, user_id)
-       do update set reason = excluded.reason, expires_at = excluded.expires_at, created_at = now()
-       returning reason, expires_at, created_at`,
-      [environmentId, channelId, userId, body?.reason ?? null, expiresAt],
-    );
-    await announceAccessChange(deps, environmentId);
-    const reason = body?.reason ?? 'banned';
-    if (channelId === ENVIRONMENT) kickFromEnvironment(deps, environmentId, userId, reason);
-    else kickFromChannel(deps, environmentId, channelId, userId, reason, 'banned');
-    publishLog(deps.nc, deps.subjects, environmentId, 'info', 'ban.put', {
-      channelId: channelId === ENVIRONMENT ? null : channelId,
-      userId,
-      reason: body?.reason ?? null,
-      expiresAt: expiresAt?.toISOString() ?? null,
-    });
-    return banOf(userId, channelId, rows[0]!);
-  }
-
-  async function remove(environmentId: string, channelId: string, userId: string) {
-    const { rowCount } = await deps.pool.query(
-      'delete from bans where environment_id = $1 and channel_id = $2 and user_id = $3',
-      [environmentId, channelId, userId],
-    );
-    await announceAccessChange(deps, environmentId);
-    publishLog(deps.nc, deps.subjects, environmentId, 'info', 'ban.removed', {
-      channelId: channelId === ENVIRONMENT ? null : channelId,
-      userId,
-      wasBanned: (rowCount ?? 0) > 0,
-    });
-  }
-
-  async function get(environmentId: string, channelId: string, userId: string) {
-    const { rows } = await deps.pool.query<BanRow>(
-      `select reason, expires_at, created_at from bans
-       where environment_id = $1 and channel_id = $2 and user_id = $3 and (expires_at is null or expires_at > now())`,
-      [environmentId, channelId, userId],
-    );
-    if (!rows[0]) throw new ServiceError('not_found', 'no live ban for this user');
-    return banOf(userId, channelId, rows[0]);
-  }
+  const put = (environmentId: string, channelId: string, userId: string, body: z.infer<typeof BanBody> | undefined) =>
+    putBan(deps, environmentId, channelId, userId, body);
+  const remove = (environmentId: string, channelId: string, userId: string) => removeBan(deps, environmentId, channelId, userId);
+  const get = (environmentId: string, channelId: string, userId: string) => getBan(deps, environmentId, channelId, userId);
 
   const common = { onRequest: requireSecretKey(deps) };
   const tags = ['bans'];

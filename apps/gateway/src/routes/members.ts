@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { publishLog } from '@rtm/bus';
 import { ChannelUserParams, PutMemberBody, Membership, ErrorBody } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { kickFromChannel } from '../kicks/kicks.ts';
-import { announceAccessChange } from '../access/access-cache.ts';
+import { putMember, removeMember } from '../moderation/moderation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -31,24 +29,7 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const { environmentId } = keyAuth(request);
-      const { channelId, userId } = request.params;
-      const role = request.body?.role ?? 'member';
-      const { rows } = await deps.pool.query<{ role: 'member' | 'moderator'; created_at: Date; updated_at: Date }>(
-        `insert into memberships (environment_id, channel_id, user_id, role) values ($1, $2, $3, $4)
-         on conflict (environment_id, channel_id, user_id) do update set role = excluded.role, updated_at = now()
-         returning role, created_at, updated_at`,
-        [environmentId, channelId, userId, role],
-      );
-      const row = rows[0]!;
-      await announceAccessChange(deps, environmentId);
-      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'member.put', { channelId, userId, role });
-      return {
-        channelId,
-        userId,
-        role: row.role,
-        createdAt: row.created_at.toISOString(),
-        updatedAt: row.updated_at.toISOString(),
-      };
+      return putMember(deps, environmentId, request.params.channelId, request.params.userId, request.body?.role ?? 'member');
     },
   );
 
@@ -70,18 +51,7 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const { environmentId } = keyAuth(request);
-      const { channelId, userId } = request.params;
-      const { rowCount } = await deps.pool.query(
-        'delete from memberships where environment_id = $1 and channel_id = $2 and user_id = $3',
-        [environmentId, channelId, userId],
-      );
-      await announceAccessChange(deps, environmentId);
-      kickFromChannel(deps, environmentId, channelId, userId, 'removed from the channel', 'forbidden');
-      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'member.removed', {
-        channelId,
-        userId,
-        wasMember: (rowCount ?? 0) > 0,
-      });
+      await removeMember(deps, environmentId, request.params.channelId, request.params.userId);
       return reply.code(204).send(null);
     },
   );

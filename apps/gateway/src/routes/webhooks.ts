@@ -1,7 +1,6 @@
-import { withTransaction } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import { readWebhookSecret, rotateWebhookSecret, DELIVER_ONE_TASK, deliveryJobKey } from '@rtm/webhooks';
+import { readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
 import {
   ErrorBody,
   WebhookSecretResponse,
@@ -10,16 +9,15 @@ import {
   DeliveryDetail,
   DeliveryParams,
   DeliveryRow,
-  DELIVERY_ID_PATTERN,
 } from '@rtm/schemas';
-import type { z } from 'zod';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { getDelivery, listDeliveries, retryDelivery } from '../webhooks/ledger.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
-const FAILURE_VOCABULARY =
+export const FAILURE_VOCABULARY =
   '`lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never ' +
   'any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), ' +
   '`reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not ' +
@@ -28,51 +26,6 @@ const FAILURE_VOCABULARY =
   'receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other ' +
   'connection failure). `lastStatusCode` carries the status of an answered attempt.';
 
-
-interface DeliveryRecord {
-  id: string;
-  event_id: string;
-  event_type: 'message.published' | 'message.retracted';
-  channel_id: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'dropped';
-  attempts: number;
-  last_error: string | null;
-  last_status_code: number | null;
-  next_attempt_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  delivered_at: Date | null;
-}
-
-const COLUMNS = `id, event_id, event_type, channel_id, url, status, attempts, last_error, last_status_code,
-  next_attempt_at, created_at, updated_at, delivered_at`;
-
-function toRow(record: DeliveryRecord): z.infer<typeof DeliveryRow> {
-  return {
-    id: record.id,
-    eventId: record.event_id,
-    eventType: record.event_type,
-    channelId: record.channel_id,
-    url: record.url,
-    status: record.status,
-    attempts: record.attempts,
-    ...(record.last_error !== null && { lastError: record.last_error }),
-    ...(record.last_status_code !== null && { lastStatusCode: record.last_status_code }),
-    ...(record.status === 'pending' && record.next_attempt_at && { nextAttemptAt: record.next_attempt_at.toISOString() }),
-    createdAt: record.created_at.toISOString(),
-    updatedAt: record.updated_at.toISOString(),
-    ...(record.delivered_at && { deliveredAt: record.delivered_at.toISOString() }),
-  };
-}
-
-// the cursor is the last row's id, wrapped so callers treat it as opaque
-const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!DELIVERY_ID_PATTERN.test(id)) throw new ServiceError('invalid_request', 'querystring.cursor: not a cursor of this list');
-  return id;
-}
 
 /**
  * Control plane: the signing secret (read, rotate) and the delivery ledger (list, one, retry).
@@ -145,21 +98,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DeliveryList, ...errors },
       },
     },
-    async (request) => {
-      const { environmentId } = keyAuth(request);
-      const { status, cursor } = request.query;
-      const limit = request.query.limit ?? 50;
-      const before = cursor === undefined ? null : decodeCursor(cursor);
-      const { rows } = await deps.pool.query<DeliveryRecord>(
-        `select ${COLUMNS} from webhook_deliveries
-         where environment_id = $1 and ($2::text is null or status = $2) and ($3::text is null or id < $3)
-         order by id desc limit $4`,
-        [environmentId, status ?? null, before, limit + 1],
-      );
-      const page = rows.slice(0, limit);
-      const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
-      return { data: page.map(toRow), nextCursor };
-    },
+    async (request) => listDeliveries(deps, keyAuth(request).environmentId, request.query),
   );
 
   app.get(
@@ -179,27 +118,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DeliveryDetail, 404: ErrorBody, ...errors },
       },
     },
-    async (request) => {
-      const { environmentId } = keyAuth(request);
-      const { rows } = await deps.pool.query<DeliveryRecord>(
-        `select ${COLUMNS} from webhook_deliveries where id = $1 and environment_id = $2`,
-        [request.params.deliveryId, environmentId],
-      );
-      if (!rows[0]) throw new ServiceError('not_found', 'no such delivery');
-      const attempts = await deps.pool.query<{ at: Date; status_code: number | null; error: string | null; duration_ms: number }>(
-        'select at, status_code, error, duration_ms from webhook_attempts where delivery_id = $1 order by n',
-        [request.params.deliveryId],
-      );
-      return {
-        ...toRow(rows[0]),
-        attemptLog: attempts.rows.map((a) => ({
-          at: a.at.toISOString(),
-          ...(a.status_code !== null && { statusCode: a.status_code }),
-          ...(a.error !== null && { error: a.error }),
-          durationMs: a.duration_ms,
-        })),
-      };
-    },
+    async (request) => getDelivery(deps, keyAuth(request).environmentId, request.params.deliveryId),
   );
 
   app.post(
@@ -219,33 +138,6 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DeliveryRow, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
       },
     },
-    async (request) => {
-      const { environmentId } = keyAuth(request);
-      const id = request.params.deliveryId;
-      const record = await withTransaction(deps.pool, async (client) => {
-        const current = await client.query<{ status: string }>(
-          'select status from webhook_deliveries where id = $1 and environment_id = $2 for update',
-          [id, environmentId],
-        );
-        if (!current.rows[0]) throw new ServiceError('not_found', 'no such delivery');
-        if (current.rows[0].status !== 'dropped') {
-          throw new ServiceError('invalid_request', `only a dropped delivery can be retried; this one is ${current.rows[0].status}`);
-        }
-        const { rows } = await client.query<DeliveryRecord>(
-          `update webhook_deliveries set status = 'pending', next_attempt_at = now(), locked_until = null, updated_at = now()
-           where id = $1 returning ${COLUMNS}`,
-          [id],
-        );
-        await client.query('select graphile_worker.add_job($1, json_build_object($2::text, $3::text), job_key := $4)', [
-          DELIVER_ONE_TASK,
-          'id',
-          id,
-          deliveryJobKey(id),
-        ]);
-        return rows[0]!;
-      });
-      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'webhook.retry_requested', { deliveryId: id });
-      return toRow(record);
-    },
+    async (request) => retryDelivery(deps, keyAuth(request).environmentId, request.params.deliveryId),
   );
 }

@@ -3,6 +3,10 @@ import { dashboardOrganizationRoutes } from './organizations.ts';
 import { dashboardInvitationRoutes } from './invitations.ts';
 import { dashboardProjectRoutes } from './projects.ts';
 import { dashboardKeyRoutes } from './keys.ts';
+import { dashboardMessageRoutes } from './messages.ts';
+import { dashboardModerationRoutes } from './moderation.ts';
+import { dashboardWebhookRoutes } from './webhooks.ts';
 
 /** Route groups of the dashboard (control plane, session cookie), one encapsulated plugin each. */
-export const DASHBOARD_ROUTES = [dashboardSessionRoutes, dashboardOrganizationRoutes, dashboardInvitationRoutes, dashboardProjectRoutes, dashboardKeyRoutes];
+export const DASHBOARD_ROUTES = [dashboardSessionRoutes, dashboardOrganizationRoutes, dashboardInvitationRoutes, dashboardProjectRoutes, dashboardKeyRoutes,
+  dashboardMessageRoutes, dashboardModerationRoutes, dashboardWebhookRoutes];

@@ -1,0 +1,80 @@
+/**
+ * Deploying an environment's configuration: the one path behind `PUT /v1/config` and the
+ * dashboard's webhook deploy. Stores a deployment and activates it in one transaction (creating
+ * the webhook signing secret at the first activation with a webhook), then makes every gateway
+ * apply it at once.
+ */
+import { newId, withTransaction, type PoolClient } from '@rtm/db';
+import { publishLog } from '@rtm/bus';
+import { ServiceError, type ErrorCode } from '@rtm/errors';
+import { checkWebhookUrl, createWebhookSecret } from '@rtm/webhooks';
+import { effectiveLimits, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
+import type { GatewayDeps } from '../deps.ts';
+import { recheckEnvironment } from '../kicks/kicks.ts';
+
+/** As stored: `limits` holds only the overrides, so later changes of a default reach the environment. */
+export type Config = { webhooks: { url: string } | null; channels: { access: 'open' | 'members' }; limits?: LimitOverrides };
+
+/** As answered: every limit in force. */
+export const shownConfig = (config: Config) => ({
+  webhooks: config.webhooks,
+  channels: config.channels,
+  limits: effectiveLimits(config.limits),
+});
+
+/** The URL in its stored (WHATWG-normalised) form; refused with `code` and the validator's reason. */
+export function checkedWebhookUrl(deps: GatewayDeps, url: string, code: ErrorCode): string {
+  const verdict = checkWebhookUrl(url, { allowLoopback: deps.config.WEBHOOK_ALLOW_LOOPBACK });
+  if (!verdict.ok) throw new ServiceError(code, verdict.reason);
+  return verdict.url.href;
+}
+
+/** The active deployment, or null before the first deploy. */
+export async function activeConfig(deps: GatewayDeps, environmentId: string): Promise<{ id: string; config: Config; activatedAt: Date } | null> {
+  const { rows } = await deps.pool.query<{ id: string; config: Config; activated_at: Date }>(
+    `select d.id, d.config, d.activated_at
+     from environments e join config_deployments d on d.id = e.active_deployment_id
+     where e.id = $1`,
+    [environmentId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, config: row.config, activatedAt: row.activated_at } : null;
+}
+
+/** Stores and activates `config` (already validated); `audit` runs inside the transaction. */
+export async function deployConfig(
+  deps: GatewayDeps,
+  environmentId: string,
+  config: Config,
+  audit: (client: PoolClient, deploymentId: string) => Promise<void> = async () => {},
+) {
+  const deploymentId = newId('dep');
+  const activatedAt = await withTransaction(deps.pool, async (client) => {
+    const { rows } = await client.query<{ activated_at: Date }>(
+      `insert into config_deployments (id, environment_id, config, activated_at) values ($1, $2, $3, now())
+       returning activated_at`,
+      [deploymentId, environmentId, JSON.stringify(config)],
+    );
+    await client.query(
+      `update environments set active_deployment_id = $2, webhook_url = $3, default_access = $4 where id = $1`,
+      [environmentId, deploymentId, config.webhooks?.url ?? null, config.channels.access],
+    );
+    if (config.webhooks) {
+      await createWebhookSecret(client, deps.secretKeyring, environmentId);
+    }
+    await audit(client, deploymentId);
+    return rows[0]!.activated_at;
+  });
+  // processes caching environment settings forget them (the gateway's credential cache listens
+  // here); this gateway at once, so the deploy's answer means its limits are in force here
+  deps.limits.invalidate(environmentId);
+  deps.nc.publish(deps.subjects.invalidate, encodeInvalidation(environmentId));
+  // the default access may have changed: every gateway closes the sockets that lost access (4403)
+  await recheckEnvironment(deps, environmentId);
+  publishLog(deps.nc, deps.subjects, environmentId, 'info', 'config.deployed', {
+    deploymentId,
+    webhookUrl: config.webhooks?.url ?? null,
+    access: config.channels.access,
+  });
+  return { deploymentId, activatedAt: activatedAt.toISOString(), config: shownConfig(config) };
+}

@@ -1,0 +1,224 @@
+import { ServiceError } from '@rtm/errors';
+import { recordAudit } from '@rtm/accounts';
+import type { MessageEnvelope } from '@rtm/schemas';
+import {
+  DashboardChannelList,
+  DashboardChannelMessageParams,
+  DashboardChannelParams,
+  DashboardChannelsQuery,
+  DashboardEnvParams,
+  DashboardMessage,
+  DashboardMessagePage,
+  DashboardMessagesQuery,
+  DashboardRetractBody,
+} from '@rtm/schemas';
+import type { ZodApp } from '../../http/public-app.ts';
+import type { GatewayDeps } from '../../deps.ts';
+import { dashboardActor } from '../../dashboard/session-auth.ts';
+import { sendCommand } from '../../channels/owner-client.ts';
+import { envelopeOfRow } from '../../channels/message-reader.ts';
+import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
+
+const MANAGE = ' Admins and owners (403 for viewers).';
+
+interface MessageRow {
+  id: string;
+  seq: number;
+  type: string;
+  kind: MessageEnvelope['kind'];
+  content: Record<string, unknown> | null;
+  sender_id: string;
+  sender_anon: boolean;
+  to: string[] | null;
+  mentions: string[] | null;
+  ts: number;
+  retracted: boolean;
+  retracted_at: Date | null;
+}
+
+const MESSAGE_COLUMNS = `m.id, m.seq, m.type, m.kind, m.content, m.sender_id, m.sender_anon, m."to", m.mentions, m.ts,
+  m.retracted_at is not null as retracted, m.retracted_at`;
+
+const messageJson = (channelId: string, row: MessageRow) => ({
+  ...envelopeOfRow(row),
+  channelId,
+  retractedAt: row.retracted_at ? row.retracted_at.toISOString() : null,
+});
+
+// the channels' cursor is the last channel id shown, wrapped so callers treat it as opaque
+const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^[A-Za-z0-9_.:@=-]{1,128}$/.test(id)) throw new ServiceError('invalid_request', 'querystring.cursor: not a cursor of this list');
+  return id;
+}
+
+async function findMessage(deps: GatewayDeps, environmentId: string, channelId: string, messageId: string): Promise<MessageRow> {
+  const { rows } = await deps.pool.query<MessageRow>(
+    `select ${MESSAGE_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
+     where c.environment_id = $1 and c.id = $2 and m.id = $3`,
+    [environmentId, channelId, messageId],
+  );
+  if (!rows[0]) throw new ServiceError('not_found', 'no such message in this channel');
+  return rows[0];
+}
+
+/** Control plane: the message browser of an environment (channels, history pages, one message, retraction). */
+export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
+  const accounts = deps.dashboard.accounts;
+  const secured = sessionRoute(deps);
+  const common = { tags: TAGS, security: SESSION_SECURITY };
+
+  app.get(
+    '/v1/dashboard/environments/:envId/channels',
+    {
+      ...secured,
+      schema: {
+        ...common,
+        operationId: 'dashboardListChannels',
+        summary: 'The channels of an environment',
+        description:
+          'The environment\'s channels as stored by their owners, by channel id, each with its message ' +
+          'count (retracted ones included) and last activity (the newest persisted message). `limit` default 50, ' +
+          'maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member.',
+        params: DashboardEnvParams,
+        querystring: DashboardChannelsQuery,
+        response: { 200: DashboardChannelList, ...readErrors },
+      },
+    },
+    async (request) => {
+      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const limit = request.query.limit ?? 50;
+      const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor);
+      const { rows } = await deps.pool.query<{ id: string; last_seq: number; created_at: Date; message_count: number; last_ts: number | null }>(
+        `select c.id, c.last_seq, c.created_at,
+                (select count(*) from messages m where m.channel_pk = c.pk)::int as message_count,
+                (select m.ts from messages m where m.channel_pk = c.pk order by m.seq desc limit 1) as last_ts
+         from channels c
+         where c.environment_id = $1 and ($2::text is null or c.id > $2)
+         order by c.id limit $3`,
+        [environmentId, after, limit + 1],
+      );
+      const page = rows.slice(0, limit);
+      return {
+        data: page.map((row) => ({
+          channelId: row.id,
+          messageCount: row.message_count,
+          lastSeq: row.last_seq,
+          lastActivityAt: row.last_ts === null ? null : new Date(row.last_ts).toISOString(),
+          createdAt: row.created_at.toISOString(),
+        })),
+        nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/environments/:envId/channels/:channelId/messages',
+    {
+      ...secured,
+      schema: {
+        ...common,
+        operationId: 'dashboardListMessages',
+        summary: 'A page of a channel\'s messages',
+        description:
+          'Persisted messages, newest first, tombstones of retracted ones included, and messages addressed with `to` ' +
+          '(the control plane sees them all). Filters: `sender` (sender id), `type`, `since` (inclusive) and `until` ' +
+          '(exclusive) on the publish time. `limit` default 50, maximum 500; `before` is the previous page\'s ' +
+          '`nextBefore`. A channel without messages (or unknown) answers an empty page. Any member.',
+        params: DashboardChannelParams,
+        querystring: DashboardMessagesQuery,
+        response: { 200: DashboardMessagePage, ...readErrors },
+      },
+    },
+    async (request) => {
+      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { channelId } = request.params;
+      const { before, sender, type, since, until } = request.query;
+      const limit = request.query.limit ?? 50;
+      const { rows } = await deps.pool.query<MessageRow>(
+        `select ${MESSAGE_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
+         where c.environment_id = $1 and c.id = $2 and m.seq < $3
+           and ($4::text is null or m.sender_id = $4) and ($5::text is null or m.type = $5)
+           and ($6::bigint is null or m.ts >= $6) and ($7::bigint is null or m.ts < $7)
+         order by m.seq desc limit $8`,
+        [
+          environmentId,
+          channelId,
+          before ?? Number.MAX_SAFE_INTEGER,
+          sender ?? null,
+          type ?? null,
+          since === undefined ? null : Date.parse(since),
+          until === undefined ? null : Date.parse(until),
+          limit + 1,
+        ],
+      );
+      const page = rows.slice(0, limit);
+      return {
+        data: page.map((row) => messageJson(channelId, row)),
+        nextBefore: rows.length > limit ? page[page.length - 1]!.seq : null,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/environments/:envId/channels/:channelId/messages/:messageId',
+    {
+      ...secured,
+      schema: {
+        ...common,
+        operationId: 'dashboardGetMessage',
+        summary: 'One message',
+        description: 'With its addressees, mentions and retraction time. 404 for a message not in this channel. Any member.',
+        params: DashboardChannelMessageParams,
+        response: { 200: DashboardMessage, ...readErrors },
+      },
+    },
+    async (request) => {
+      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { channelId, messageId } = request.params;
+      return messageJson(channelId, await findMessage(deps, environmentId, channelId, messageId));
+    },
+  );
+
+  app.post(
+    '/v1/dashboard/environments/:envId/channels/:channelId/messages/:messageId/retract',
+    {
+      ...secured,
+      schema: {
+        ...common,
+        operationId: 'dashboardRetractMessage',
+        summary: 'Retract a message',
+        description:
+          'The same retraction as DELETE /v1/channels/{channelId}/messages/{messageId} with the secret key: the ' +
+          'content becomes a tombstone, sockets get `{op:"retract", id, seq, reason}` and a `message.retracted` ' +
+          'webhook is sent. The reason is required and kept in the audit log. Retracting a retracted message ' +
+          'changes nothing and answers it. 404 for a message not in this channel; 503 `unavailable` when the ' +
+          'channel owner does not answer in time (retrying is safe).' + MANAGE + CSRF_NOTE,
+        headers: csrfHeaders,
+        params: DashboardChannelMessageParams,
+        body: DashboardRetractBody,
+        response: { 200: DashboardMessage, ...writeErrors },
+      },
+    },
+    async (request) => {
+      const actor = dashboardActor(request);
+      const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+      const { channelId, messageId } = request.params;
+      const before = await findMessage(deps, environmentId, channelId, messageId);
+      const result = await sendCommand(deps, { op: 'retract', environmentId, channelId, messageId, reason: request.body.reason });
+      if (!before.retracted) {
+        // after the owner committed the retraction: the command goes through the channel's
+        // owner, outside any transaction of this process
+        await recordAudit(deps.pool, actor, {
+          organizationId,
+          action: 'message.retracted',
+          targetType: 'message',
+          targetId: messageId,
+          details: { environmentId, channelId, seq: result.seq, reason: request.body.reason },
+        });
+      }
+      return messageJson(channelId, await findMessage(deps, environmentId, channelId, messageId));
+    },
+  );
+}
