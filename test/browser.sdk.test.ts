@@ -234,10 +234,13 @@ test('browser sdk - 50 channels over one connection, acks, gateway restart and c
     for (const ack of acked) assert.equal(list.find((m) => m.id === ack.id)?.seq, ack.seq, `${id}: the ack of p=${ack.p} names the delivered message`);
   }
 
-  // the page really went through both: three connections, each announced as connected
+  // the page really went through both: at least three connections (a loaded machine may add a
+  // reconnect, e.g. a first attempt that reached the crashed gateway), each announced as connected,
+  // and every WebSocket it opened was a /v1/connect, none per channel
   const connections = new Set(states.filter((s) => s.state === 'connected').map((s) => s.connectionId));
-  assert.equal(connections.size, 3, `connections: ${[...connections].join(', ')}`);
-  assert.equal(sockets.length, 3, 'one WebSocket per connection, none for channels');
+  assert.ok(connections.size >= 3, `connections: ${[...connections].join(', ')}`);
+  assert.ok(sockets.length >= connections.size, `${sockets.length} WebSockets for ${connections.size} connections`);
+  for (const url of sockets) assert.equal(new URL(url).pathname, '/v1/connect', url);
   assert.ok((await log()).tokens >= 3);
 
   browser.assertNoErrors();

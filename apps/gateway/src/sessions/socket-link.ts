@@ -112,18 +112,32 @@ export class SocketLink implements Sheddable {
     if (this.closed || this.socket.readyState !== OPEN) return;
     if (this.queued > this.options.bufferLimit) return this.shed();
     // frames sent to one socket in one event-loop turn (a fan-out burst, a replay page) leave in
-    // one write instead of one syscall each: the writes are most of a fan-out's CPU
-    if (this.raw && !this.corked) {
-      this.corked = true;
-      this.raw.cork();
-      process.nextTick(this.uncork);
+    // one write instead of one syscall each: the writes are most of a fan-out's CPU. Corked bytes
+    // count as queued, so every `flushBytes` they go to the kernel at once: a burst must not look
+    // like a slow consumer.
+    if (this.raw) {
+      if (!this.corked) {
+        this.corked = true;
+        this.raw.cork();
+        process.nextTick(this.uncork);
+      } else if (this.corkedBytes >= this.flushBytes) {
+        this.raw.uncork();
+        this.raw.cork();
+        this.corkedBytes = 0;
+      }
+      this.corkedBytes += text.length;
     }
     this.socket.send(text);
   }
 
   private corked = false;
+  private corkedBytes = 0;
+  private get flushBytes(): number {
+    return Math.min(64 * 1024, this.options.bufferLimit / 8);
+  }
   private readonly uncork = (): void => {
     this.corked = false;
+    this.corkedBytes = 0;
     this.raw?.uncork();
   };
 
