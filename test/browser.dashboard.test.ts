@@ -59,6 +59,8 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
 
   await t.test('signing in: a wrong password shows the API reason next to the form; the right one opens the organization', async () => {
     await page.goto(`${base}/dashboard`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
+    assert.deepEqual(browser.errors, [], 'a first visit (no cookie) shows the form without a refused request');
     await page.getByLabel('E-mail').fill('ada@example.com');
     await page.getByLabel('Password').fill('not the password');
     await page.getByLabel('Password').press('Enter'); // from the keyboard
@@ -124,7 +126,7 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
     await page.getByRole('button', { name: 'Rename' }).click();
     await expectHeading(page, 'production');
     const deletion = page.getByRole('form', { name: 'Delete the environment' });
-    await deletion.getByLabel('Environment name').fill('prod');
+    await deletion.getByLabel('Name of the environment, to confirm').fill('prod');
     await deletion.getByRole('button', { name: 'Delete environment' }).click();
     await deletion.getByRole('alert').filter({ hasText: /\S/ }).waitFor({ timeout: 10_000 });
     assert.equal(await heading(page), 'production', 'a wrong confirmation deletes nothing');
@@ -152,6 +154,7 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
     await invite.getByRole('button', { name: 'Create invitation link' }).click();
     const link = (await page.getByTestId('invitation-link').textContent({ timeout: 10_000 })) ?? '';
     assert.match(link, /\/dashboard\/accept-invitation#.+/);
+    await page.getByRole('region', { name: 'Invitations' }).locator('tbody td', { hasText: 'pending' }).waitFor({ timeout: 10_000 });
     const other = await browser.newPage();
     await other.goto(link);
     await expectHeading(other, 'Accept an invitation');
@@ -177,9 +180,11 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
     await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
     const status = await page.evaluate(async () => (await fetch('/v1/dashboard/organizations')).status);
     assert.equal(status, 401);
+    const before = browser.errors.length;
     await page.goto(`${base}/dashboard/environments/${envId}`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor({ timeout: 10_000 });
     assert.equal(await page.getByRole('region', { name: 'API keys' }).count(), 0);
+    assert.deepEqual(browser.errors.slice(before), [], 'the cookie is gone: the page asks for no session');
   });
 
   const unexpected = browser.errors.filter((line) => !EXPECTED_REFUSAL.test(line));

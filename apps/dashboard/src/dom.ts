@@ -39,12 +39,17 @@ let ids = 0;
 /** A labelled input (the label wraps it and names it). */
 export function field(label: string, attrs: Attrs & { name: string }): HTMLLabelElement {
   const id = `f${++ids}`;
-  return h('label', { for: id }, label, h('input', { id, ...attrs }));
+  return h('label', { for: id }, h('span', { class: 'label-text' }, label), h('input', { id, ...attrs }));
 }
 
 export function selectField(label: string, name: string, options: readonly string[], value?: string): HTMLLabelElement {
   const id = `f${++ids}`;
-  return h('label', { for: id }, label, h('select', { id, name }, options.map((option) => h('option', { value: option, selected: option === value }, option))));
+  return h(
+    'label',
+    { for: id },
+    h('span', { class: 'label-text' }, label),
+    h('select', { id, name }, options.map((option) => h('option', { value: option, selected: option === value }, option))),
+  );
 }
 
 export function time(iso: string | null | undefined): HTMLElement | string {

@@ -144,7 +144,9 @@ onSignedOut(() => {
 });
 
 async function boot(): Promise<void> {
-  if (location.pathname.replace(/\/+$/, '') !== '/dashboard/accept-invitation') {
+  // the gateway marks the page when the browser sent no session cookie: then there is none to ask for
+  const cookieless = document.querySelector('meta[name="dashboard-session"]')?.getAttribute('content') === 'none';
+  if (!cookieless && location.pathname.replace(/\/+$/, '') !== '/dashboard/accept-invitation') {
     try {
       signedIn(await api.session());
     } catch {

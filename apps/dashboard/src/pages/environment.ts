@@ -56,7 +56,7 @@ export async function environmentPage({ params, session, navigate, refresh }: Pa
     'delete-heading',
     'Delete the environment',
     h('p', {}, 'This deletes its keys, channels, messages, members, bans and webhook deliveries, at once and for good. Type ', h('strong', {}, env.name), ' to confirm.'),
-    form({ label: 'Delete the environment' }, [field('Environment name', { name: 'confirm', required: true, autocomplete: 'off' })], 'Delete environment', async (values) => {
+    form({ label: 'Delete the environment' }, [field('Name of the environment, to confirm', { name: 'confirm', required: true, autocomplete: 'off' })], 'Delete environment', async (values) => {
       await api.deleteEnvironment(env.id, values.confirm ?? '');
       navigate(`/dashboard/projects/${env.projectId}`);
     }),

@@ -1,4 +1,4 @@
-import { api, type Role } from '../api.ts';
+import { api, type Invitation, type Role } from '../api.ts';
 import { field, h, link, selectField, time } from '../dom.ts';
 import type { PageContext } from '../router.ts';
 import { actionButton, card, errorRegion, form, messageOf, table } from '../ui.ts';
@@ -69,6 +69,27 @@ export async function organizationPage({ params, session, navigate, refresh }: P
 
   const invitationErrors = errorRegion();
   const created = h('div', { 'aria-live': 'polite' });
+  const invitationList = h('div', {});
+  const renderInvitations = (list: Invitation[]) =>
+    invitationList.replaceChildren(
+      table(
+        ['Role', 'E-mail', 'Status', 'Expires', ''],
+        list.map((invitation) => [
+          document.createTextNode(invitation.role),
+          document.createTextNode(invitation.email ?? 'anyone with the link'),
+          document.createTextNode(invitation.status),
+          h('span', {}, time(invitation.expiresAt)),
+          invitation.status === 'pending' && canAdminister(role)
+            ? actionButton('Revoke', { class: 'danger', 'aria-label': `Revoke the invitation for ${invitation.email ?? invitation.role}` }, invitationErrors, async () => {
+                await api.revokeInvitation(orgId, invitation.id);
+                renderInvitations((await api.invitations(orgId)).data);
+              })
+            : document.createTextNode(''),
+        ]),
+        'No invitations.',
+      ),
+    );
+  renderInvitations(invitations.data);
   const invitationSection = card(
     'invitations-heading',
     'Invitations',
@@ -87,25 +108,11 @@ export async function organizationPage({ params, session, navigate, refresh }: P
               h('code', { class: 'secret', 'data-testid': 'invitation-link' }, invitation.link),
             ),
           );
+          renderInvitations((await api.invitations(orgId)).data);
         },
       ),
     created,
-    table(
-      ['Role', 'E-mail', 'Status', 'Expires', ''],
-      invitations.data.map((invitation) => [
-        document.createTextNode(invitation.role),
-        document.createTextNode(invitation.email ?? 'anyone with the link'),
-        document.createTextNode(invitation.status),
-        h('span', {}, time(invitation.expiresAt)),
-        invitation.status === 'pending' && canAdminister(role)
-          ? actionButton('Revoke', { class: 'danger', 'aria-label': `Revoke the invitation for ${invitation.email ?? invitation.role}` }, invitationErrors, async () => {
-              await api.revokeInvitation(orgId, invitation.id);
-              refresh();
-            })
-          : document.createTextNode(''),
-      ]),
-      'No invitations.',
-    ),
+    invitationList,
     invitationErrors,
   );
 

@@ -11,7 +11,9 @@
  * Routes: `/dashboard/assets/<file>` serves a file (ETag, 304 on If-None-Match,
  * `cache-control: public, max-age=300`); every other path under `/dashboard` (the UI's own
  * views, `/dashboard/accept-invitation#<token>` among them) serves index.html with
- * `cache-control: no-cache`, and the UI draws the view of the URL. Every answer carries a strict
+ * `cache-control: no-cache` and `vary: cookie`, and the UI draws the view of the URL. Without a
+ * session cookie the page says so (`<meta name="dashboard-session" content="none">`) and the UI
+ * shows the sign-in form without asking for the session (whose 401 browsers log as an error). Every answer carries a strict
  * Content-Security-Policy: scripts, styles and requests only from this origin, no inline script
  * or style, no frames, no plugins, no base or form target elsewhere. If neither the files nor a
  * build is available, 503 `unavailable` with the reason.
@@ -54,19 +56,27 @@ interface Asset {
 export interface DashboardUi {
   start(): Promise<void>;
   stop(): void;
-  asset(name: DashboardFile): Asset | undefined;
+  asset(name: AssetName): Asset | undefined;
   /** Why there are no files, when there are none. */
   readonly problem: string | undefined;
 }
 
-function assetsOf(files: Record<DashboardFile, Uint8Array>): Map<DashboardFile, Asset> {
-  return new Map(
-    DASHBOARD_FILES.map((name) => {
-      const body = Buffer.from(files[name]);
-      return [name, { body, type: TYPES[name], etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` }];
-    }),
-  );
+/** index.html for a request without a session cookie: tells the UI to show the sign-in form at once. */
+export const SIGNED_OUT_PAGE = 'index.signed-out.html';
+type AssetName = DashboardFile | typeof SIGNED_OUT_PAGE;
+
+const assetOf = (body: Buffer, type: string): Asset => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` });
+
+function assetsOf(files: Record<DashboardFile, Uint8Array>): Map<AssetName, Asset> {
+  const assets = new Map<AssetName, Asset>(DASHBOARD_FILES.map((name) => [name, assetOf(Buffer.from(files[name]), TYPES[name])]));
+  // without the cookie the session is known to be absent: asking for it would only log a 401
+  const page = Buffer.from(files['index.html']).toString('utf8');
+  const marked = page.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta name="dashboard-session" content="none">');
+  assets.set(SIGNED_OUT_PAGE, assetOf(Buffer.from(marked), TYPES['index.html']));
+  return assets;
 }
+
+const SESSION_COOKIE = /(?:^|;\s*)dashboard_session=[^;\s]/;
 
 async function buildInMemory(): Promise<Record<DashboardFile, Uint8Array>> {
   const { buildDashboard } = await import('../../../dashboard/scripts/build.ts');
@@ -79,12 +89,12 @@ export function createDashboardUi(
 ): DashboardUi {
   const dir = options.dir ?? DIST_DIR;
   const build = options.build ?? buildInMemory;
-  let assets: Map<DashboardFile, Asset> | undefined;
+  let assets: Map<AssetName, Asset> | undefined;
   let problem: string | undefined;
   let watcher: FSWatcher | undefined;
   let reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const readDist = async (): Promise<Map<DashboardFile, Asset> | undefined> => {
+  const readDist = async (): Promise<Map<AssetName, Asset> | undefined> => {
     try {
       const bodies = await Promise.all(DASHBOARD_FILES.map((name) => readFile(dir + name)));
       return assetsOf(Object.fromEntries(DASHBOARD_FILES.map((name, i) => [name, bodies[i]!])) as unknown as Record<DashboardFile, Uint8Array>);
@@ -144,7 +154,7 @@ export async function dashboardUiRoutes(app: ZodApp, deps: GatewayDeps) {
   await ui.start();
   app.addHook('onClose', async () => ui.stop());
 
-  const send = (request: FastifyRequest, reply: FastifyReply, name: DashboardFile) => {
+  const send = (request: FastifyRequest, reply: FastifyReply, name: AssetName) => {
     reply
       .header('content-security-policy', DASHBOARD_CSP)
       .header('x-content-type-options', 'nosniff')
@@ -152,11 +162,14 @@ export async function dashboardUiRoutes(app: ZodApp, deps: GatewayDeps) {
       .header('referrer-policy', 'no-referrer');
     const asset = ui.asset(name);
     if (!asset) throw new ServiceError('unavailable', ui.problem ?? 'the dashboard UI is not available');
-    reply.header('etag', asset.etag).header('cache-control', name === 'index.html' ? 'no-cache' : 'public, max-age=300');
+    const page = name === 'index.html' || name === SIGNED_OUT_PAGE;
+    reply.header('etag', asset.etag).header('cache-control', page ? 'no-cache' : 'public, max-age=300');
+    if (page) reply.header('vary', 'cookie');
     if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
     return reply.type(asset.type).send(asset.body);
   };
-  const page = async (request: FastifyRequest, reply: FastifyReply) => send(request, reply, 'index.html');
+  const page = async (request: FastifyRequest, reply: FastifyReply) =>
+    send(request, reply, SESSION_COOKIE.test(request.headers.cookie ?? '') ? 'index.html' : SIGNED_OUT_PAGE);
 
   // not API operations: hidden from OpenAPI, described in docs/dashboard.md
   app.get('/dashboard/assets/:file', { schema: { hide: true } }, async (request, reply) => {
