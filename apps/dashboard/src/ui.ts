@@ -66,9 +66,13 @@ export function card(id: string, title: string, ...children: (Node | string | nu
 export function table(headers: string[], rows: Node[][], empty: string): HTMLElement {
   if (rows.length === 0) return h('p', { class: 'muted' }, empty);
   return h(
-    'table',
-    {},
-    h('thead', {}, h('tr', {}, headers.map((header) => h('th', { scope: 'col' }, header)))),
-    h('tbody', {}, rows.map((cells) => h('tr', {}, cells.map((cell) => h('td', {}, cell))))),
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      {},
+      h('thead', {}, h('tr', {}, headers.map((header) => h('th', { scope: 'col' }, header)))),
+      h('tbody', {}, rows.map((cells) => h('tr', {}, cells.map((cell) => h('td', {}, cell))))),
+    ),
   );
 }
