@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from './helpers/browser.ts';
 import { startCluster } from './helpers/cluster.ts';
 import { DashboardClient, createUser } from './helpers/dashboard.ts';
+import { eventually } from './helpers/eventually.ts';
 import { request } from './helpers/http.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -173,6 +174,22 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
     const members = await new DashboardClient(base).signIn('bob@example.com', VIEWER_PASSWORD);
     assert.equal(members.status, 200);
     assert.deepEqual(members.body.organizations.map((o: { id: string; role: string }) => [o.id, o.role]), [[owner.organizationId, 'viewer']]);
+
+    // the owner changes roles from the member list; demoting the last owner shows the API's reason
+    await page.reload();
+    await expectHeading(page, 'acme');
+    const bobRole = page.getByRole('form', { name: 'Role of bob@example.com' });
+    await bobRole.getByRole('combobox').selectOption('admin');
+    await bobRole.getByRole('button', { name: 'Set role' }).click();
+    const api = new DashboardClient(base);
+    await api.signIn('ada@example.com', PASSWORD);
+    const listed = async () => (await api.get(`/v1/dashboard/organizations/${owner.organizationId}/members`)).body.data as { email: string; role: string }[];
+    await eventually('bob is an admin', async () => (await listed()).find((m) => m.email === 'bob@example.com')?.role === 'admin', 10_000);
+    const adaRole = page.getByRole('form', { name: 'Role of ada@example.com' });
+    await adaRole.getByRole('combobox').selectOption('viewer');
+    await adaRole.getByRole('button', { name: 'Set role' }).click();
+    await adaRole.getByRole('alert').filter({ hasText: 'invalid_request' }).waitFor({ timeout: 10_000 });
+    assert.equal((await listed()).find((m) => m.email === 'ada@example.com')?.role, 'owner');
   });
 
   await t.test('signing out: the sign-in form, and the API refuses the browser', async () => {

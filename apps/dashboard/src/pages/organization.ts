@@ -1,7 +1,7 @@
 import { api, type Invitation, type Role } from '../api.ts';
 import { field, h, link, selectField, time } from '../dom.ts';
 import type { PageContext } from '../router.ts';
-import { actionButton, card, errorRegion, form, messageOf, table } from '../ui.ts';
+import { actionButton, card, errorRegion, form, table } from '../ui.ts';
 
 const ROLES: readonly Role[] = ['owner', 'admin', 'viewer'];
 export const canManage = (role: Role) => role === 'owner' || role === 'admin';
@@ -36,22 +36,17 @@ export async function organizationPage({ params, session, navigate, refresh }: P
   const memberErrors = errorRegion();
   const memberRows = members.data.map((member) => {
     const self = member.userId === session.user.id;
+    // a select with its own button: arrowing through the options from the keyboard changes nothing yet
     const roleCell: Node = canAdminister(role)
       ? (() => {
           const select = selectField(`Role of ${member.email}`, 'role', ROLES, member.role);
           select.classList.add('inline');
-          select.querySelector('select')!.addEventListener('change', async (event) => {
-            const target = event.target as HTMLSelectElement;
-            memberErrors.textContent = '';
-            try {
-              await api.setRole(orgId, member.userId, target.value as Role);
-              refresh();
-            } catch (failure) {
-              target.value = member.role;
-              memberErrors.textContent = messageOf(failure);
-            }
+          const change = form({ label: `Role of ${member.email}`, class: 'inline' }, [select], 'Set role', async (values) => {
+            await api.setRole(orgId, member.userId, (values.role ?? member.role) as Role);
+            refresh();
           });
-          return select;
+          change.querySelector('button[type=submit]')!.classList.add('secondary');
+          return change;
         })()
       : document.createTextNode(member.role);
     const remove =
