@@ -9,7 +9,10 @@
 #      .data/nats;
 #   4. migrations (scripts/migrate.ts; it also creates the database when missing);
 #   5. the browser SDK bundle (libs/client/dist, `npm run build:sdk`) when it is missing or older
-#      than any file of libs/client/src; the gateway serves it at /sdk/client.js.
+#      than any file of libs/client/src; the gateway serves it at /sdk/client.js;
+#   6. the dashboard's web UI (apps/dashboard/dist, `npm run build:dashboard`) when it is missing
+#      or older than any file of apps/dashboard/src or its build script; the gateway serves it at
+#      /dashboard on the control plane.
 # `npm test` also calls `setup_chromium`: the browser tests drive the system Chromium (through
 # playwright-core, which never downloads a browser of its own), so the Debian package `chromium`
 # is installed when /usr/bin/chromium is missing (CHROMIUM_PATH names another binary instead).
@@ -248,6 +251,18 @@ setup_sdk_bundle() {
   setup_run npm run --silent build:sdk >/dev/null
 }
 
+# Rebuilt when a file of the build is missing or any source file is newer than dist/app.js.
+setup_dashboard_ui() {
+  cd "$RTM_ROOT" || return 1
+  local dist=apps/dashboard/dist
+  if [ -f "$dist/app.js" ] && [ -f "$dist/app.js.map" ] && [ -f "$dist/app.css" ] && [ -f "$dist/index.html" ] \
+    && [ -z "$(find apps/dashboard/src apps/dashboard/scripts apps/dashboard/package.json -newer "$dist/app.js" -print -quit)" ]; then
+    return 0
+  fi
+  setup_log "building the dashboard UI (npm run build:dashboard)"
+  setup_run npm run --silent build:dashboard >/dev/null
+}
+
 setup_all() {
-  setup_dependencies && setup_postgres && setup_nats && setup_migrate && setup_sdk_bundle
+  setup_dependencies && setup_postgres && setup_nats && setup_migrate && setup_sdk_bundle && setup_dashboard_ui
 }

@@ -8,6 +8,7 @@ setup_all
 setup_chromium
 echo "== typecheck"
 npx tsc -p tsconfig.json
+npx tsc -p apps/dashboard/tsconfig.json
 echo "== generated documents (OpenAPI, AsyncAPI, server SDK types)"
 npx tsx scripts/write-openapi.ts --check
 npx tsx scripts/write-asyncapi.ts --check

@@ -18,10 +18,11 @@ import { logsSocket } from '../sockets/logs-socket.ts';
 import { connectSocketRoutes } from '../sockets/connect-socket.ts';
 import { sdkBundleRoutes } from '../sdk/sdk-bundle.ts';
 import { DASHBOARD_ROUTES } from './dashboard/index.ts';
+import { dashboardUiRoutes } from '../dashboard-ui/dashboard-ui.ts';
 
 type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 
-/** Route groups of the control plane (secret key; the dashboard's: session cookie), one encapsulated plugin each. */
+/** Route groups of the control plane (secret key; the dashboard's: session cookie; its web UI: static files), one encapsulated plugin each. */
 export const CONTROL_ROUTES: RouteGroup[] = [
   tokenRoutes,
   configRoutes,
@@ -34,6 +35,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   notificationRoutes,
   logsTokenRoutes,
   ...DASHBOARD_ROUTES,
+  dashboardUiRoutes,
 ];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */

@@ -133,7 +133,7 @@ export function createSdkBundle(
 }
 
 /** True when `If-None-Match` names the asset's ETag (or is `*`). */
-function notModified(header: string | string[] | undefined, etag: string): boolean {
+export function notModified(header: string | string[] | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const tags = (Array.isArray(header) ? header.join(',') : header).split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   return tags.includes(etag) || tags.includes('*');

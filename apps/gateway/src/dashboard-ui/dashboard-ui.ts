@@ -1,0 +1,184 @@
+/**
+ * The dashboard's web UI at `/dashboard` on the control plane: the static files of
+ * apps/dashboard (index.html, app.js, app.js.map, app.css), written by `npm run build:dashboard`
+ * (which `npm start` and `npm test` run when the build is missing or older than the source).
+ *
+ * start(): reads apps/dashboard/dist/. When a file is missing the same files are built in memory
+ *          with esbuild (nothing written: a read-only checkout and many gateways starting at once
+ *          are fine). The directory is watched, so a rebuild while the gateway runs is served at once.
+ * stop():  stops watching.
+ *
+ * Routes: `/dashboard/assets/<file>` serves a file (ETag, 304 on If-None-Match,
+ * `cache-control: public, max-age=300`); every other path under `/dashboard` (the UI's own
+ * views, `/dashboard/accept-invitation#<token>` among them) serves index.html with
+ * `cache-control: no-cache` and `vary: cookie`, and the UI draws the view of the URL. Without a
+ * session cookie the page says so (`<meta name="dashboard-session" content="none">`) and the UI
+ * shows the sign-in form without asking for the session (whose 401 browsers log as an error). Every answer carries a strict
+ * Content-Security-Policy: scripts, styles and requests only from this origin, no inline script
+ * or style, no frames, no plugins, no base or form target elsewhere. If neither the files nor a
+ * build is available, 503 `unavailable` with the reason.
+ */
+import { createHash } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '@rtm/errors';
+import type { Logger } from '@rtm/ops';
+import { DASHBOARD_FILES, DIST_DIR, type DashboardFile } from '../../../dashboard/scripts/build.ts';
+import type { ZodApp } from '../http/public-app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { notModified } from '../sdk/sdk-bundle.ts';
+
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES: Record<DashboardFile, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.js.map': 'application/json; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+};
+
+interface Asset {
+  body: Buffer;
+  etag: string;
+  type: string;
+}
+
+export interface DashboardUi {
+  start(): Promise<void>;
+  stop(): void;
+  asset(name: AssetName): Asset | undefined;
+  /** Why there are no files, when there are none. */
+  readonly problem: string | undefined;
+}
+
+/** index.html for a request without a session cookie: tells the UI to show the sign-in form at once. */
+export const SIGNED_OUT_PAGE = 'index.signed-out.html';
+type AssetName = DashboardFile | typeof SIGNED_OUT_PAGE;
+
+const assetOf = (body: Buffer, type: string): Asset => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` });
+
+function assetsOf(files: Record<DashboardFile, Uint8Array>): Map<AssetName, Asset> {
+  const assets = new Map<AssetName, Asset>(DASHBOARD_FILES.map((name) => [name, assetOf(Buffer.from(files[name]), TYPES[name])]));
+  // without the cookie the session is known to be absent: asking for it would only log a 401
+  const page = Buffer.from(files['index.html']).toString('utf8');
+  const marked = page.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta name="dashboard-session" content="none">');
+  assets.set(SIGNED_OUT_PAGE, assetOf(Buffer.from(marked), TYPES['index.html']));
+  return assets;
+}
+
+const SESSION_COOKIE = /(?:^|;\s*)dashboard_session=[^;\s]/;
+
+async function buildInMemory(): Promise<Record<DashboardFile, Uint8Array>> {
+  const { buildDashboard } = await import('../../../dashboard/scripts/build.ts');
+  return buildDashboard({ write: false });
+}
+
+export function createDashboardUi(
+  log: Logger,
+  options: { dir?: string; build?: () => Promise<Record<DashboardFile, Uint8Array>> } = {},
+): DashboardUi {
+  const dir = options.dir ?? DIST_DIR;
+  const build = options.build ?? buildInMemory;
+  let assets: Map<AssetName, Asset> | undefined;
+  let problem: string | undefined;
+  let watcher: FSWatcher | undefined;
+  let reloadTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const readDist = async (): Promise<Map<AssetName, Asset> | undefined> => {
+    try {
+      const bodies = await Promise.all(DASHBOARD_FILES.map((name) => readFile(dir + name)));
+      return assetsOf(Object.fromEntries(DASHBOARD_FILES.map((name, i) => [name, bodies[i]!])) as unknown as Record<DashboardFile, Uint8Array>);
+    } catch {
+      return undefined;
+    }
+  };
+
+  return {
+    get problem() {
+      return problem;
+    },
+    async start() {
+      assets = await readDist();
+      if (!assets) {
+        try {
+          assets = assetsOf(await build());
+          log.info('dashboard ui: apps/dashboard/dist has no build (run npm run build:dashboard); built in memory');
+        } catch (error) {
+          problem = `the dashboard UI is not built and could not be built here (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): run npm run build:dashboard`;
+          log.error({ err: error }, 'dashboard ui unavailable');
+        }
+      }
+      try {
+        watcher = watch(dir, () => {
+          // a build writes several files: reload once it is done
+          clearTimeout(reloadTimer);
+          reloadTimer = setTimeout(async () => {
+            const fresh = await readDist();
+            if (fresh) {
+              assets = fresh;
+              problem = undefined;
+              log.info({ etag: fresh.get('app.js')!.etag }, 'dashboard ui reloaded');
+            }
+          }, 200);
+        });
+        watcher.on('error', () => watcher?.close());
+        watcher.unref();
+      } catch {
+        // no dist directory: nothing to watch
+      }
+    },
+    stop() {
+      clearTimeout(reloadTimer);
+      watcher?.close();
+      watcher = undefined;
+    },
+    asset(name) {
+      return assets?.get(name);
+    },
+  };
+}
+
+/** Control plane: the UI's routes, started and stopped with the listener. */
+export async function dashboardUiRoutes(app: ZodApp, deps: GatewayDeps) {
+  const ui = createDashboardUi(deps.log);
+  await ui.start();
+  app.addHook('onClose', async () => ui.stop());
+
+  const send = (request: FastifyRequest, reply: FastifyReply, name: AssetName) => {
+    reply
+      .header('content-security-policy', DASHBOARD_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer');
+    const asset = ui.asset(name);
+    if (!asset) throw new ServiceError('unavailable', ui.problem ?? 'the dashboard UI is not available');
+    const page = name === 'index.html' || name === SIGNED_OUT_PAGE;
+    reply.header('etag', asset.etag).header('cache-control', page ? 'no-cache' : 'public, max-age=300');
+    if (page) reply.header('vary', 'cookie');
+    if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+    return reply.type(asset.type).send(asset.body);
+  };
+  const page = async (request: FastifyRequest, reply: FastifyReply) =>
+    send(request, reply, SESSION_COOKIE.test(request.headers.cookie ?? '') ? 'index.html' : SIGNED_OUT_PAGE);
+
+  // not API operations: hidden from OpenAPI, described in docs/dashboard.md
+  app.get('/dashboard/assets/:file', { schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    if (file === 'index.html' || !(DASHBOARD_FILES as readonly string[]).includes(file)) {
+      throw new ServiceError('not_found', `no dashboard asset ${JSON.stringify(file.slice(0, 64))}`);
+    }
+    return send(request, reply, file as DashboardFile);
+  });
+  app.get('/dashboard', { schema: { hide: true } }, page);
+  app.get('/dashboard/*', { schema: { hide: true } }, page);
+}
