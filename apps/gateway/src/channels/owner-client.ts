@@ -9,7 +9,7 @@
  */
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
 import { deadlineHeaders, decodeJson, encodeJson, isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
-import type { ChannelCommand, CommandReply, PublishResult, RetractResult } from '@rtm/schemas';
+import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
 import type { GatewayDeps } from '../deps.ts';
 
 const BACKOFF_MS = [20, 50, 100, 200, 250];
@@ -62,4 +62,43 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
     const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';
     throw new ServiceError(code, reply.reason);
   }
+}
+
+/** The fields of a publish as the HTTP body and the socket frames carry them. */
+export interface PublishFields {
+  type?: string;
+  content: Record<string, unknown>;
+  to?: string[];
+  mentions?: string[];
+  ephemeral?: boolean;
+  idempotencyKey?: string;
+}
+
+/**
+ * One publish from any entry point (HTTP on either host, the channel socket, the multiplexed
+ * socket): the content's serialized size is checked (413 over 64 KiB), then the command goes to
+ * the channel's owner.
+ */
+export async function sendPublish(
+  deps: GatewayDeps,
+  environmentId: string,
+  channelId: string,
+  fields: PublishFields,
+  kind: 'server' | 'user',
+  sender: { id: string; anon: boolean },
+): Promise<PublishResult> {
+  if (jsonSize(fields.content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+  return sendCommand(deps, {
+    op: 'publish',
+    environmentId,
+    channelId,
+    type: fields.type ?? 'message',
+    kind,
+    content: fields.content,
+    sender,
+    to: fields.to,
+    mentions: fields.mentions,
+    ephemeral: fields.ephemeral ?? false,
+    idempotencyKey: fields.idempotencyKey,
+  });
 }

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ServiceError } from '@rtm/errors';
 import {
   ChannelParams,
   ChannelMessageParams,
@@ -9,19 +8,17 @@ import {
   HISTORY_LIMIT_DEFAULT,
   HistoryQuery,
   HistoryResponse,
-  MAX_CONTENT_BYTES,
   PublishBody,
   PublishResponse,
   RetractBody,
   RetractResponse,
   ServerPublishBody,
-  jsonSize,
 } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { checkChannelAccess } from '../access/channel-access.ts';
-import { sendCommand } from '../channels/owner-client.ts';
+import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 import { readMessages } from '../channels/message-reader.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
@@ -37,10 +34,6 @@ const PUBLISH_DESCRIPTION =
   'Realtime edge (user token): kind "user", the sender is the token\'s user (`senderId` is refused with 400); needs ' +
   'publish access (403 `forbidden` or `banned`).';
 
-function checkContent(content: unknown): void {
-  if (jsonSize(content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
-}
-
 /** Hands a publish to the channel's owner; the 201 body, or the 202 body of an ephemeral message. */
 async function publish(
   deps: GatewayDeps,
@@ -50,20 +43,7 @@ async function publish(
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
 ): Promise<{ id: string; seq: number; timestamp: number } | { id: string; ephemeral: true }> {
-  checkContent(body.content);
-  const result = await sendCommand(deps, {
-    op: 'publish',
-    environmentId,
-    channelId,
-    type: body.type ?? 'message',
-    kind,
-    content: body.content,
-    sender,
-    to: body.to,
-    mentions: body.mentions,
-    ephemeral: body.ephemeral ?? false,
-    idempotencyKey: body.idempotencyKey,
-  });
+  const result = await sendPublish(deps, environmentId, channelId, body, kind, sender);
   if (result.ephemeral) return { id: result.id, ephemeral: true };
   return { id: result.id, seq: result.seq, timestamp: result.timestamp };
 }

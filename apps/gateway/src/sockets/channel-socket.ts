@@ -22,7 +22,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
 import { CLOSE, ServiceError, isServiceError } from '@rtm/errors';
 import { publishLog } from '@rtm/bus';
-import { ChannelId, ClientFrame, MAX_CONTENT_BYTES, SocketQuery, jsonSize } from '@rtm/schemas';
+import { ChannelId, ClientFrame, SocketQuery } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { MAX_FRAME_BYTES } from './frame-limits.ts';
@@ -35,7 +35,7 @@ import type { ChannelSocketHandle } from '../socket-events.ts';
 import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
 import { checkChannelAccess } from '../access/channel-access.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
-import { sendCommand } from '../channels/owner-client.ts';
+import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 
 /** Client frames that may wait while the socket opens and replays; more is a misbehaving client. */
 export const MAX_EARLY_FRAMES = 64;
@@ -199,20 +199,7 @@ class ChannelConnection {
       });
       if (frame.op === 'publish') {
         if (!(await this.deps.limits.admitPublish(auth))) return this.close(SOCKET_CLOSE.publishRateLimited.code, SOCKET_CLOSE.publishRateLimited.reason);
-        if (jsonSize(frame.content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
-        const result = await sendCommand(this.deps, {
-          op: 'publish',
-          environmentId: auth.environmentId,
-          channelId: this.channelId,
-          type: frame.type ?? 'message',
-          kind: 'user',
-          content: frame.content,
-          sender: { id: auth.userId, anon: auth.anon },
-          to: frame.to,
-          mentions: frame.mentions,
-          ephemeral: frame.ephemeral ?? false,
-          idempotencyKey: frame.idempotencyKey,
-        });
+        const result = await sendPublish(this.deps, auth.environmentId, this.channelId, frame, 'user', { id: auth.userId, anon: auth.anon });
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
       } else {
         const result = await sendCommand(this.deps, {

@@ -18,14 +18,14 @@ import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
 import { publishLog } from '@rtm/bus';
 import { CLOSE, ServiceError, isServiceError } from '@rtm/errors';
-import { ConnectFrame, ConnectQuery, MAX_CONTENT_BYTES, jsonSize } from '@rtm/schemas';
+import { ConnectFrame, ConnectQuery } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { authenticateUser, verifyUserToken, type UserAuth } from '../auth/authenticate.ts';
 import { checkChannelAccess } from '../access/channel-access.ts';
 import { environmentBan } from '../access/bans.ts';
-import { sendCommand } from '../channels/owner-client.ts';
+import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
@@ -274,20 +274,7 @@ class Connection {
         if (!(await this.deps.limits.admitPublish(auth))) {
           throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
         }
-        if (jsonSize(frame.content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
-        const result = await sendCommand(this.deps, {
-          op: 'publish',
-          environmentId: auth.environmentId,
-          channelId,
-          type: frame.type ?? 'message',
-          kind: 'user',
-          content: frame.content,
-          sender: { id: auth.userId, anon: auth.anon },
-          to: frame.to,
-          mentions: frame.mentions,
-          ephemeral: frame.ephemeral ?? false,
-          idempotencyKey: frame.idempotencyKey,
-        });
+        const result = await sendPublish(this.deps, auth.environmentId, channelId, frame, 'user', { id: auth.userId, anon: auth.anon });
         this.send({ op: 'ack', ref, channelId, ...result });
       } else {
         const result = await sendCommand(this.deps, {
