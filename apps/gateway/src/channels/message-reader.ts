@@ -6,7 +6,8 @@
 import type { Pool } from '@rtm/db';
 import type { MessageEnvelope } from '@rtm/schemas';
 
-interface Row {
+/** A `messages` row as MESSAGE_COLUMNS selects it (alias `m`). */
+export interface MessageRow {
   id: string;
   seq: number;
   type: string;
@@ -20,6 +21,10 @@ interface Row {
   retracted: boolean;
 }
 
+/** The columns an envelope is made of, from `messages m`. */
+export const MESSAGE_COLUMNS = `m.id, m.seq, m.type, m.kind, m.content, m.sender_id, m.sender_anon, m."to", m.mentions, m.ts,
+            m.retracted_at is not null as retracted`;
+
 export interface ReadRange {
   /** Exclusive lower bound. */
   after?: number;
@@ -31,7 +36,7 @@ export interface ReadRange {
   viewer?: string;
 }
 
-export function envelopeOfRow(row: Row): MessageEnvelope {
+export function envelopeOfRow(row: MessageRow): MessageEnvelope {
   const envelope: MessageEnvelope = {
     id: row.id,
     seq: row.seq,
@@ -50,9 +55,8 @@ export function envelopeOfRow(row: Row): MessageEnvelope {
 
 /** Envelopes in the range, in the order asked for (ascending unless `newest`). */
 export async function readMessages(pool: Pool, environmentId: string, channelId: string, range: ReadRange): Promise<MessageEnvelope[]> {
-  const { rows } = await pool.query<Row>(
-    `select m.id, m.seq, m.type, m.kind, m.content, m.sender_id, m.sender_anon, m."to", m.mentions, m.ts,
-            m.retracted_at is not null as retracted
+  const { rows } = await pool.query<MessageRow>(
+    `select ${MESSAGE_COLUMNS}
      from messages m join channels c on c.pk = m.channel_pk
      where c.environment_id = $1 and c.id = $2 and m.seq > $3 and m.seq < $4
        and ($5::text is null or m."to" is null or $5::text = any(m."to") or m.sender_id = $5::text)

@@ -1,6 +1,5 @@
 import { ServiceError } from '@rtm/errors';
 import { recordAudit } from '@rtm/accounts';
-import type { MessageEnvelope } from '@rtm/schemas';
 import {
   DashboardChannelList,
   DashboardChannelMessageParams,
@@ -16,30 +15,18 @@ import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { sendCommand } from '../../channels/owner-client.ts';
-import { envelopeOfRow } from '../../channels/message-reader.ts';
+import { MESSAGE_COLUMNS, envelopeOfRow, type MessageRow } from '../../channels/message-reader.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
 
 const MANAGE = ' Admins and owners (403 for viewers).';
 
-interface MessageRow {
-  id: string;
-  seq: number;
-  type: string;
-  kind: MessageEnvelope['kind'];
-  content: Record<string, unknown> | null;
-  sender_id: string;
-  sender_anon: boolean;
-  to: string[] | null;
-  mentions: string[] | null;
-  ts: number;
-  retracted: boolean;
+interface BrowsedRow extends MessageRow {
   retracted_at: Date | null;
 }
 
-const MESSAGE_COLUMNS = `m.id, m.seq, m.type, m.kind, m.content, m.sender_id, m.sender_anon, m."to", m.mentions, m.ts,
-  m.retracted_at is not null as retracted, m.retracted_at`;
+const BROWSED_COLUMNS = `${MESSAGE_COLUMNS}, m.retracted_at`;
 
-const messageJson = (channelId: string, row: MessageRow) => ({
+const messageJson = (channelId: string, row: BrowsedRow) => ({
   ...envelopeOfRow(row),
   channelId,
   retractedAt: row.retracted_at ? row.retracted_at.toISOString() : null,
@@ -53,9 +40,9 @@ function decodeCursor(cursor: string): string {
   return id;
 }
 
-async function findMessage(deps: GatewayDeps, environmentId: string, channelId: string, messageId: string): Promise<MessageRow> {
-  const { rows } = await deps.pool.query<MessageRow>(
-    `select ${MESSAGE_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
+async function findMessage(deps: GatewayDeps, environmentId: string, channelId: string, messageId: string): Promise<BrowsedRow> {
+  const { rows } = await deps.pool.query<BrowsedRow>(
+    `select ${BROWSED_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
      where c.environment_id = $1 and c.id = $2 and m.id = $3`,
     [environmentId, channelId, messageId],
   );
@@ -136,8 +123,8 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       const { channelId } = request.params;
       const { before, sender, type, since, until } = request.query;
       const limit = request.query.limit ?? 50;
-      const { rows } = await deps.pool.query<MessageRow>(
-        `select ${MESSAGE_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
+      const { rows } = await deps.pool.query<BrowsedRow>(
+        `select ${BROWSED_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
          where c.environment_id = $1 and c.id = $2 and m.seq < $3
            and ($4::text is null or m.sender_id = $4) and ($5::text is null or m.type = $5)
            and ($6::bigint is null or m.ts >= $6) and ($7::bigint is null or m.ts < $7)
