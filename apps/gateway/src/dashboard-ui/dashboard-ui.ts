@@ -18,7 +18,6 @@
  * or style, no frames, no plugins, no base or form target elsewhere. If neither the files nor a
  * build is available, 503 `unavailable` with the reason.
  */
-import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -27,7 +26,7 @@ import type { Logger } from '@rtm/ops';
 import { DASHBOARD_FILES, DIST_DIR, type DashboardFile } from '../../../dashboard/scripts/build.ts';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { notModified } from '../sdk/sdk-bundle.ts';
+import { assetOf, notModified, type Asset } from '../sdk/sdk-bundle.ts';
 
 export const DASHBOARD_CSP = [
   "default-src 'none'",
@@ -47,11 +46,6 @@ const TYPES: Record<DashboardFile, string> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
-interface Asset {
-  body: Buffer;
-  etag: string;
-  type: string;
-}
 
 export interface DashboardUi {
   start(): Promise<void>;
@@ -65,10 +59,9 @@ export interface DashboardUi {
 export const SIGNED_OUT_PAGE = 'index.signed-out.html';
 type AssetName = DashboardFile | typeof SIGNED_OUT_PAGE;
 
-const assetOf = (body: Buffer, type: string): Asset => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` });
 
 function assetsOf(files: Record<DashboardFile, Uint8Array>): Map<AssetName, Asset> {
-  const assets = new Map<AssetName, Asset>(DASHBOARD_FILES.map((name) => [name, assetOf(Buffer.from(files[name]), TYPES[name])]));
+  const assets = new Map<AssetName, Asset>(DASHBOARD_FILES.map((name) => [name, assetOf(files[name], TYPES[name])]));
   // without the cookie the session is known to be absent: asking for it would only log a 401
   const page = Buffer.from(files['index.html']).toString('utf8');
   const marked = page.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n<meta name="dashboard-session" content="none">');

@@ -26,7 +26,8 @@ const DIST_DIR = fileURLToPath(new URL('../../../../libs/client/dist/', import.m
 const BUNDLE = 'client.js';
 const CACHE_CONTROL = 'public, max-age=300';
 
-interface Asset {
+/** A static file served with a strong ETag (shared with the dashboard UI's files). */
+export interface Asset {
   body: Buffer;
   etag: string;
   type: string;
@@ -41,7 +42,7 @@ export interface SdkBundle {
   readonly problem: string | undefined;
 }
 
-function assetOf(body: Uint8Array, type: string): Asset {
+export function assetOf(body: Uint8Array, type: string): Asset {
   const buffer = Buffer.from(body);
   return { body: buffer, etag: `"${createHash('sha256').update(buffer).digest('base64url').slice(0, 32)}"`, type };
 }
