@@ -30,8 +30,11 @@ export interface FeedMember {
    * serialised at most once per frame however many members ask for it.
    */
   deliver(text: string, frame: Frame, tagged: () => string): void;
-  /** A persisted message addressed (`to`) to other users: this member's seq advances without it. */
-  skip?(seq: number): void;
+  /**
+   * A persisted message addressed (`to`) to other users: this member's seq advances without it.
+   * `text()` is `{channelId, op:"skip", seq}`, serialised at most once per frame.
+   */
+  skip?(seq: number, text: () => string): void;
   /** The feed lost track (a gap it could not repair): the member should reconnect and resume. */
   resync(): void;
 }
@@ -144,9 +147,11 @@ export class ChannelFeed {
     const to = Array.isArray(frame.to) ? frame.to : undefined;
     let taggedText: string | undefined;
     const tagged = () => (taggedText ??= tagChannel(text, frame, this.channelId));
+    let skipText: string | undefined;
+    const skipped = () => (skipText ??= JSON.stringify({ channelId: this.channelId, op: 'skip', seq: frame.seq }));
     for (const member of this.members) {
       if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) {
-        if (isSequenced(frame)) member.skip?.(frame.seq);
+        if (isSequenced(frame)) member.skip?.(frame.seq, skipped);
         continue;
       }
       member.deliver(text, frame, tagged);

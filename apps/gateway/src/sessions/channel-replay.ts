@@ -116,11 +116,10 @@ export class ChannelReplay implements FeedMember {
    * socket tells the client `{op:"skip", channelId, seq}` so a client that checks seq continuity
    * knows the seq was used; the channel socket sends nothing, as before.
    */
-  skip(seq: number): void {
+  skip(seq: number, text: () => string): void {
     if (this.stopped || !this.options.tagged) return;
-    const frame: Frame = { op: 'skip', seq };
-    const text = JSON.stringify({ channelId: this.options.channelId, op: 'skip', seq });
-    this.deliver(text, frame, () => text);
+    // only multiplexed subscriptions (tagged) get here, and they send the tagged text
+    this.deliver('', { op: 'skip', seq }, text);
   }
 
   resync(): void {
