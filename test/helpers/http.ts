@@ -59,11 +59,16 @@ export function errorCode(res: HttpResult): string {
   return code;
 }
 
-/** Sends raw bytes to a listener and reads the whole answer (until the server closes the connection). */
+/**
+ * Sends raw bytes to a listener and reads the whole answer (until the server closes the connection:
+ * every caller sends `Connection: close` or a request the parser refuses). The write side stays
+ * open: a half-close sent with the request could make a loaded server drop it unanswered.
+ */
 export function rawHttp(baseUrl: string, bytes: string | Buffer): Promise<string> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(bytes));
+    socket.setTimeout(30_000, () => socket.destroy(new Error('rawHttp: the server did not close the connection within 30 s')));
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk.toString()));
     socket.on('error', reject);
