@@ -18,7 +18,11 @@ test('logs - a logs token opens its own environment\'s live log on any gateway, 
   assert.ok(Date.parse(minted.body.expiresAt) > Date.now());
   const tokenB = (await controlB.post(`/v1/environments/${envB.environmentId}/logs-token`, { ttlSeconds: 60 })).body.token;
 
-  const logsA = openSocket(gwA.realtimeUrl, `/v1/environments/${envA.environmentId}/logs?token=${minted.body.token}`);
+  // the answer names the socket to open: this gateway's realtime edge, on the host name asked
+  const realtimePort = new URL(gwA.realtimeUrl).port;
+  assert.equal(minted.body.socketUrl, `ws://127.0.0.1:${realtimePort}/v1/environments/${envA.environmentId}/logs`);
+  const socketUrl = new URL(minted.body.socketUrl);
+  const logsA = openSocket(`http://${socketUrl.host}`, `${socketUrl.pathname}?token=${minted.body.token}`);
   const logsB = openSocket(gwB.realtimeUrl, `/v1/environments/${envB.environmentId}/logs?token=${tokenB}`);
   await Promise.all([logsA, logsB].map((s) => s.waitFor('ready', (f) => f.op === 'ready')));
 

@@ -23,6 +23,10 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   };
   const control = await createPublicApp('control', deps.log, deps.metrics, listener);
   const realtime = await createPublicApp('realtime', deps.log, deps.metrics, listener);
+  realtime.addHook('onListen', async () => {
+    const address = realtime.server.address();
+    if (typeof address === 'object' && address) deps.realtimeEndpoint.listening(address.port);
+  });
   let doc: Record<string, unknown> | undefined;
   const openapi = () => (doc ??= documentOf(control, realtime));
 

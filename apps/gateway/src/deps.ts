@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 import { Dashboard } from './dashboard/dashboard.ts';
+import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   limits: GatewayLimits;
   /** Dashboard accounts, sessions and sign-in throttling; started and stopped by `main.ts`. */
   dashboard: Dashboard;
+  /** Where browsers reach the realtime edge (the listener's port is recorded when it listens). */
+  realtimeEndpoint: RealtimeEndpoint;
 }
 
 /**
@@ -68,5 +71,6 @@ export function createGatewayDeps(parts: {
         parts.nc.publish(busSubjects.invalidate, encodeInvalidation(environmentId));
       },
     }),
+    realtimeEndpoint: new RealtimeEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
   };
 }

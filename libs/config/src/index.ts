@@ -148,6 +148,29 @@ const gateway = base.extend({
   DASHBOARD_LOGIN_WINDOW: durationAtLeast('15m', 1_000, '1s'),
   /** How long an invitation link to an organization stays valid. */
   DASHBOARD_INVITATION_TTL: durationAtLeast('7d', 1_000, '1s'),
+  /**
+   * The realtime edge as browsers reach it (`https://rt.example.com`, or `http://…` in development):
+   * where the dashboard's live views and the logs token's `socketUrl` point. Unset: the host name the
+   * request was made to, with this gateway's REALTIME_PORT.
+   */
+  REALTIME_PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(value.trim());
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be an http(s) or ws(s) URL, e.g. https://rt.example.com' });
+        return z.NEVER;
+      }
+      if (!/^(https?|wss?):$/.test(url.protocol) || url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+        ctx.addIssue({ code: 'custom', message: 'must be an origin (scheme http, https, ws or wss, host, optional port), without path, query or credentials' });
+        return z.NEVER;
+      }
+      return `${url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss' : 'ws'}://${url.host}`;
+    }),
 });
 
 const channelNode = base.extend({

@@ -18,6 +18,19 @@ export const LogsTokenBody = z
   })
   .strict();
 
-export const LogsTokenResponse = z.object({ token: z.string(), expiresAt: IsoTime }).meta({ id: 'LogsToken' });
+export const LogsTokenResponse = z
+  .object({
+    token: z.string(),
+    expiresAt: IsoTime,
+    socketUrl: z
+      .string()
+      .nullable()
+      .describe(
+        'The logs socket of this environment on the realtime edge (`ws://` or `wss://`, without the token): open ' +
+          '`socketUrl + "?token=" + token`. From REALTIME_PUBLIC_URL when the gateway has it, else the host name of ' +
+          'this request with the realtime port; null when the request\'s Host header is unusable.',
+      ),
+  })
+  .meta({ id: 'LogsToken' });
 
 export const LogsSocketQuery = z.object({ token: z.string().optional() }).strict();

@@ -1552,6 +1552,8 @@ export interface components {
         LogsToken: {
             /** Format: date-time */
             expiresAt: string;
+            /** @description The logs socket of this environment on the realtime edge (`ws://` or `wss://`, without the token): open `socketUrl + "?token=" + token`. From REALTIME_PUBLIC_URL when the gateway has it, else the host name of this request with the realtime port; null when the request's Host header is unusable. */
+            socketUrl: string | null;
             token: string;
         };
         /** @description Who the user token says the caller is. */

@@ -14,7 +14,8 @@
  * `cache-control: no-cache` and `vary: cookie`, and the UI draws the view of the URL. Without a
  * session cookie the page says so (`<meta name="dashboard-session" content="none">`) and the UI
  * shows the sign-in form without asking for the session (whose 401 browsers log as an error). Every answer carries a strict
- * Content-Security-Policy: scripts, styles and requests only from this origin, no inline script
+ * Content-Security-Policy: scripts, styles and requests only from this origin (WebSockets also to
+ * the realtime edge, for the live views), no inline script
  * or style, no frames, no plugins, no base or form target elsewhere. If neither the files nor a
  * build is available, 503 `unavailable` with the reason.
  */
@@ -28,16 +29,22 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { assetOf, notModified, type Asset } from '../sdk/sdk-bundle.ts';
 
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The UI's Content-Security-Policy: scripts, styles and requests from this origin only, plus
+ * WebSockets to the realtime edge (`realtimeOrigin`, for the live views), nothing inline.
+ */
+export function dashboardCsp(realtimeOrigin: string | null): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self'${realtimeOrigin === null ? '' : ` ${realtimeOrigin}`}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const TYPES: Record<DashboardFile, string> = {
   'index.html': 'text/html; charset=utf-8',
@@ -149,7 +156,7 @@ export async function dashboardUiRoutes(app: ZodApp, deps: GatewayDeps) {
 
   const send = (request: FastifyRequest, reply: FastifyReply, name: AssetName) => {
     reply
-      .header('content-security-policy', DASHBOARD_CSP)
+      .header('content-security-policy', dashboardCsp(deps.realtimeEndpoint.originFor(request)))
       .header('x-content-type-options', 'nosniff')
       .header('x-frame-options', 'DENY')
       .header('referrer-policy', 'no-referrer');
