@@ -1,7 +1,8 @@
 /**
  * Takes the screenshots of docs/dashboard.md (docs/dashboard/*.png): starts a cluster of its
  * own (a fresh database, as the tests do), signs in as a new owner in headless Chromium, makes a
- * project, environments, a key and an origin through the UI, and photographs the main pages.
+ * project, environments, a key and an origin through the UI, publishes a few messages through
+ * the public API, moderates and retracts through the UI, and photographs the main pages.
  *
  *   node --import tsx scripts/dashboard-screenshots.ts
  *
@@ -13,12 +14,13 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from '../test/helpers/browser.ts';
 import { startCluster } from '../test/helpers/cluster.ts';
 import { createUser } from '../test/helpers/dashboard.ts';
+import { request } from '../test/helpers/http.ts';
 
 const OUT = fileURLToPath(new URL('../docs/dashboard/', import.meta.url));
 const PASSWORD = 'correct horse battery';
 
 test('dashboard screenshots', { timeout: 120_000 }, async (t) => {
-  const cluster = await startCluster(t, { gateways: 1 });
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
   const base = cluster.gateways[0]!.controlUrl;
   await createUser(cluster.db.pool, { email: 'ada@example.com', password: PASSWORD, organization: 'Acme', role: 'owner' });
   await createUser(cluster.db.pool, { email: 'grace@example.com', password: PASSWORD, organization: 'Acme', role: 'admin' });
@@ -26,7 +28,9 @@ test('dashboard screenshots', { timeout: 120_000 }, async (t) => {
   const page = await browser.newPage();
   await page.setViewportSize({ width: 1100, height: 760 });
   const shot = async (name: string) => {
-    await page.waitForLoadState('networkidle');
+    // the live views hold a socket open, so the network is never idle: wait for the page itself
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(300);
     await page.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
     console.log(`docs/dashboard/${name}.png`);
   };
@@ -60,7 +64,8 @@ test('dashboard screenshots', { timeout: 120_000 }, async (t) => {
   await origins.getByRole('button', { name: 'Add origin' }).click();
   await origins.locator('tbody code').first().waitFor();
   await page.getByRole('button', { name: 'Create key' }).click();
-  await page.getByTestId('new-key').waitFor();
+  const secretKey = (await page.getByTestId('new-key').textContent()) ?? '';
+  const environmentPath = new URL(page.url()).pathname;
   await shot('environment');
 
   await page.getByRole('link', { name: 'Project' }).click();
@@ -77,5 +82,56 @@ test('dashboard screenshots', { timeout: 120_000 }, async (t) => {
   await page.getByRole('link', { name: 'Audit log' }).click();
   await heading(page, 'Audit log');
   await shot('audit-log');
-  browser.assertNoErrors();
+
+  const publish = async (channelId: string, senderId: string, text: string) => {
+    const res = await request(base, 'POST', `/v1/channels/${channelId}/messages`, { token: secretKey, body: { type: 'chat', senderId, content: { text } } });
+    if (res.status !== 201) throw new Error(`publish: ${res.status} ${JSON.stringify(res.body)}`);
+  };
+  await publish('general', 'alice', 'Morning all!');
+  await publish('general', 'bob', 'Hi Alice, the release is out');
+  await publish('general', 'mallory', 'buy cheap watches at …');
+  await publish('support', 'carol', 'Can someone reset my password?');
+  const env = page.getByRole('navigation', { name: 'Environment' });
+  await page.goto(`${base}${environmentPath}`);
+  await env.getByRole('link', { name: 'Messages' }).click();
+  await heading(page, 'Messages');
+  await page.getByRole('link', { name: 'general' }).click();
+  await heading(page, 'general');
+  await page.getByTestId('live-status').filter({ hasText: /^Live$/ }).waitFor();
+  const members = page.getByRole('form', { name: 'Add a member' });
+  await members.getByLabel('User id').fill('alice');
+  await members.getByLabel('Role').selectOption('moderator');
+  await members.getByRole('button', { name: 'Add member' }).click();
+  await page.getByRole('region', { name: 'Members' }).locator('tbody code', { hasText: 'alice' }).waitFor();
+  const ban = page.getByRole('form', { name: 'Ban a user from the channel' });
+  await ban.getByLabel('User id').fill('mallory');
+  await ban.getByLabel('Reason (shown to the user)').fill('spam');
+  await ban.getByRole('button', { name: 'Ban' }).click();
+  await page.getByRole('region', { name: 'Bans' }).locator('tbody code', { hasText: 'mallory' }).waitFor();
+  await shot('channel');
+
+  await page.getByRole('link', { name: 'Open message 3' }).click();
+  await heading(page, 'Message 3');
+  await page.getByLabel('Reason').fill('spam');
+  await page.getByRole('button', { name: 'Retract message' }).click();
+  await page.getByTestId('tombstone').waitFor();
+  await shot('message');
+
+  await env.getByRole('link', { name: 'Webhooks' }).click();
+  await heading(page, 'Webhooks');
+  await page.getByLabel('Webhook URL', { exact: true }).fill('https://10.0.0.5/hooks');
+  await page.getByRole('button', { name: 'Deploy' }).click();
+  await page.getByRole('form', { name: 'Deploy a webhook URL' }).getByRole('alert').filter({ hasText: 'invalid_request' }).waitFor();
+  await shot('webhooks');
+
+  await env.getByRole('link', { name: 'Live log' }).click();
+  await heading(page, 'Live log');
+  await page.getByTestId('live-status').filter({ hasText: /^Live$/ }).waitFor();
+  await publish('general', 'bob', 'See you at the stand-up');
+  await publish('support', 'dave', 'Fixed, thanks!');
+  await page.locator('tr[data-event="message.published"]').nth(1).waitFor();
+  await shot('live-log');
+  // the refused URL's 400 is the browser's own console line; nothing else may be there
+  const unexpected = browser.errors.filter((line) => !/status of 400\b/.test(line));
+  if (unexpected.length > 0) throw new Error(`console errors:\n${unexpected.join('\n')}`);
 });

@@ -31,6 +31,24 @@ export interface CreatedKey extends Key { key: string }
 export interface Origin { origin: string; createdAt: string }
 export interface AuditEntry { id: string; at: string; actor: { kind: string; id: string | null; email: string | null }; action: string; target: { type: string; id: string | null }; details: Record<string, unknown> }
 export interface List<T> { data: T[] }
+export interface Channel { channelId: string; messageCount: number; lastSeq: number; lastActivityAt: string | null; createdAt: string }
+export interface Message {
+  id: string; seq: number; type: string; kind: 'user' | 'server' | 'system'; content: Record<string, unknown> | null;
+  sender: { id: string; anon: boolean }; timestamp: number; to?: string[]; mentions?: string[];
+  retracted: boolean; ephemeral: boolean; channelId: string; retractedAt: string | null;
+}
+export interface MessageFilters { sender?: string; type?: string; since?: string; until?: string; before?: number }
+export type ChannelRole = 'member' | 'moderator';
+export interface ChannelMember { channelId: string; userId: string; role: ChannelRole; createdAt: string; updatedAt: string }
+export interface Ban { userId: string; channelId: string | null; reason: string | null; expiresAt: string | null; createdAt: string }
+export interface Webhook { url: string | null; deploymentId: string | null; activatedAt: string | null; secretConfigured: boolean }
+export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
+export interface Delivery {
+  id: string; eventId: string; eventType: string; channelId: string; url: string; status: DeliveryStatus; attempts: number;
+  lastError?: string; lastStatusCode?: number; nextAttemptAt?: string; createdAt: string; updatedAt: string; deliveredAt?: string;
+}
+export interface DeliveryDetail extends Delivery { attemptLog: { at: string; statusCode?: number; error?: string; durationMs: number }[] }
+export interface LogsToken { token: string; expiresAt: string; socketUrl: string | null }
 
 let csrfToken: string | undefined;
 let signedOut: () => void = () => {};
@@ -43,13 +61,14 @@ export function setSession(session: Session | undefined): void {
   csrfToken = session?.csrfToken;
 }
 
+/** `path` under /v1/dashboard, or absolute (`/v1/…`) for the few session routes outside it. */
 export async function call<T>(method: string, path: string, body?: unknown, options: { quiet401?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(`/v1/dashboard${path}`, {
+    response = await fetch(path.startsWith('/v1/') ? path : `/v1/dashboard${path}`, {
       method,
       headers,
       credentials: 'same-origin',
@@ -82,6 +101,17 @@ export async function call<T>(method: string, path: string, body?: unknown, opti
 }
 
 const enc = encodeURIComponent;
+
+/** `?a=1&b=2` of the defined values ('' when none). */
+function query(values: Record<string, string | number | undefined>): string {
+  const parts = Object.entries(values)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '')
+    .map(([name, value]) => `${name}=${enc(String(value))}`);
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+const banPath = (envId: string, channelId: string | null) =>
+  channelId === null ? `/environments/${enc(envId)}/bans` : `/environments/${enc(envId)}/channels/${enc(channelId)}/bans`;
 
 export const api = {
   session: () => call<Session>('GET', '/session', undefined, { quiet401: true }),
@@ -116,6 +146,38 @@ export const api = {
   origins: (envId: string) => call<List<Origin>>('GET', `/environments/${enc(envId)}/origins`),
   addOrigin: (envId: string, origin: string) => call<Origin>('POST', `/environments/${enc(envId)}/origins`, { origin }),
   removeOrigin: (envId: string, origin: string) => call<void>('DELETE', `/environments/${enc(envId)}/origins?origin=${enc(origin)}`),
+
+  channels: (envId: string, cursor?: string) => call<{ data: Channel[]; nextCursor: string | null }>('GET', `/environments/${enc(envId)}/channels${query({ cursor })}`),
+  messages: (envId: string, channelId: string, filters: MessageFilters = {}) =>
+    call<{ data: Message[]; nextBefore: number | null }>('GET', `/environments/${enc(envId)}/channels/${enc(channelId)}/messages${query({ ...filters })}`),
+  message: (envId: string, channelId: string, messageId: string) =>
+    call<Message>('GET', `/environments/${enc(envId)}/channels/${enc(channelId)}/messages/${enc(messageId)}`),
+  retract: (envId: string, channelId: string, messageId: string, reason: string) =>
+    call<Message>('POST', `/environments/${enc(envId)}/channels/${enc(channelId)}/messages/${enc(messageId)}/retract`, { reason }),
+
+  channelMembers: (envId: string, channelId: string, after?: string) =>
+    call<{ data: ChannelMember[]; nextAfter: string | null }>('GET', `/environments/${enc(envId)}/channels/${enc(channelId)}/members${query({ after })}`),
+  putChannelMember: (envId: string, channelId: string, userId: string, role: ChannelRole) =>
+    call<ChannelMember>('PUT', `/environments/${enc(envId)}/channels/${enc(channelId)}/members/${enc(userId)}`, { role }),
+  removeChannelMember: (envId: string, channelId: string, userId: string) =>
+    call<void>('DELETE', `/environments/${enc(envId)}/channels/${enc(channelId)}/members/${enc(userId)}`),
+  /** `channelId` null: the environment-wide bans. */
+  bans: (envId: string, channelId: string | null, after?: string) =>
+    call<{ data: Ban[]; nextAfter: string | null }>('GET', `${banPath(envId, channelId)}${query({ after })}`),
+  ban: (envId: string, channelId: string | null, userId: string, body: { reason?: string; expiresAt?: string }) =>
+    call<Ban>('PUT', `${banPath(envId, channelId)}/${enc(userId)}`, body),
+  liftBan: (envId: string, channelId: string | null, userId: string) => call<void>('DELETE', `${banPath(envId, channelId)}/${enc(userId)}`),
+
+  webhook: (envId: string) => call<Webhook>('GET', `/environments/${enc(envId)}/webhook`),
+  deployWebhook: (envId: string, url: string | null) => call<Webhook>('PUT', `/environments/${enc(envId)}/webhook`, { url }),
+  revealSecret: (envId: string) => call<{ secret: string }>('GET', `/environments/${enc(envId)}/webhook/secret`),
+  rotateSecret: (envId: string) => call<{ secret: string }>('POST', `/environments/${enc(envId)}/webhook/secret/rotate`),
+  deliveries: (envId: string, status?: DeliveryStatus, cursor?: string) =>
+    call<{ data: Delivery[]; nextCursor: string | null }>('GET', `/environments/${enc(envId)}/webhook/deliveries${query({ status, cursor })}`),
+  delivery: (envId: string, deliveryId: string) => call<DeliveryDetail>('GET', `/environments/${enc(envId)}/webhook/deliveries/${enc(deliveryId)}`),
+  retryDelivery: (envId: string, deliveryId: string) => call<Delivery>('POST', `/environments/${enc(envId)}/webhook/deliveries/${enc(deliveryId)}/retry`),
+
+  logsToken: (envId: string) => call<LogsToken>('POST', `/v1/environments/${enc(envId)}/logs-token`),
 
   audit: (orgId: string, cursor?: string) =>
     call<{ data: AuditEntry[]; nextCursor: string | null }>('GET', `/organizations/${enc(orgId)}/audit?limit=50${cursor ? `&cursor=${enc(cursor)}` : ''}`),

@@ -12,6 +12,13 @@ import { organizationPage } from './pages/organization.ts';
 import { projectPage } from './pages/project.ts';
 import { environmentPage } from './pages/environment.ts';
 import { auditPage } from './pages/audit.ts';
+import { channelsPage } from './pages/channels.ts';
+import { channelPage } from './pages/channel.ts';
+import { messagePage } from './pages/message.ts';
+import { bansPage } from './pages/bans.ts';
+import { webhooksPage } from './pages/webhooks.ts';
+import { deliveryPage } from './pages/delivery.ts';
+import { logsPage } from './pages/logs.ts';
 
 const ROUTES: Route[] = [
   {
@@ -35,12 +42,33 @@ const ROUTES: Route[] = [
   { path: '/orgs/:orgId/audit', title: 'Audit log', page: auditPage },
   { path: '/projects/:projectId', title: 'Project', page: projectPage },
   { path: '/environments/:envId', title: 'Environment', page: environmentPage },
+  { path: '/environments/:envId/channels', title: 'Messages', page: channelsPage },
+  { path: '/environments/:envId/channels/:channelId', title: 'Channel', page: channelPage },
+  { path: '/environments/:envId/channels/:channelId/messages/:messageId', title: 'Message', page: messagePage },
+  { path: '/environments/:envId/bans', title: 'Bans', page: bansPage },
+  { path: '/environments/:envId/webhooks', title: 'Webhooks', page: webhooksPage },
+  { path: '/environments/:envId/webhooks/deliveries/:deliveryId', title: 'Delivery', page: deliveryPage },
+  { path: '/environments/:envId/logs', title: 'Live log', page: logsPage },
 ];
 
 const header = document.getElementById('top')!;
 const main = document.getElementById('main')!;
 let session: Session | undefined;
 let rendering = 0;
+let leaving: (() => void)[] = [];
+
+/** Ends what the view on screen left running (live sockets, timers). */
+function leaveView(): void {
+  const cleanups = leaving;
+  leaving = [];
+  for (const cleanup of cleanups) {
+    try {
+      cleanup();
+    } catch {
+      // a view's cleanup must not stop the next view
+    }
+  }
+}
 
 function navigate(path: string, options: { replace?: boolean } = {}): void {
   if (options.replace) history.replaceState(null, '', path);
@@ -72,6 +100,7 @@ function drawHeader(): void {
 }
 
 function showSignIn(notice?: string): void {
+  leaveView();
   session = undefined;
   drawHeader();
   document.title = 'Sign in · Dashboard';
@@ -94,6 +123,7 @@ function signedIn(fresh: Session): void {
 /** Draws the view of the current URL; `focus` moves focus to it (after a navigation). */
 async function render(focus = false): Promise<void> {
   const turn = ++rendering;
+  leaveView();
   if (location.pathname.replace(/\/+$/, '') === '/dashboard/accept-invitation') {
     drawHeader();
     document.title = 'Accept an invitation · Dashboard';
@@ -115,7 +145,17 @@ async function render(focus = false): Promise<void> {
     replace(main, h('h1', {}, 'Not found'), h('p', {}, 'No page here. ', link('/dashboard', 'Back to the dashboard')));
     return;
   }
-  const context: PageContext = { params: found.params, session, navigate, refresh: () => void render() };
+  const context: PageContext = {
+    params: found.params,
+    session,
+    navigate,
+    refresh: () => void render(),
+    onLeave: (cleanup) => {
+      // a view superseded while it was loading is left at once
+      if (turn === rendering) leaving.push(cleanup);
+      else cleanup();
+    },
+  };
   try {
     const nodes = await found.route.page(context);
     if (turn !== rendering || !session) return;

@@ -7,6 +7,8 @@ export interface PageContext {
   navigate(path: string, options?: { replace?: boolean }): void;
   /** Renders the current page again (after a change). */
   refresh(): void;
+  /** Runs `cleanup` when this view is left (another view, a re-render, signing out): closes its live connections and timers. */
+  onLeave(cleanup: () => void): void;
 }
 
 export type Page = (context: PageContext) => Promise<Node | Node[]>;

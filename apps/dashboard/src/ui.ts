@@ -76,3 +76,75 @@ export function table(headers: string[], rows: Node[][], empty: string): HTMLEle
     ),
   );
 }
+
+export interface PagedTable {
+  element: HTMLElement;
+  /** Loads the first page again (after a change, or a filter), dropping the older pages shown. */
+  reload(): Promise<void>;
+}
+
+/**
+ * A table of a paged list: the first page on `reload()`, then one more page per click of the
+ * `more` button (shown while the list has a next cursor). A failing load shows its reason in the
+ * table's alert region; a reload started while another runs wins.
+ */
+export function pagedTable<T, C extends string | number>(options: {
+  headers: string[];
+  empty: string;
+  more: string;
+  label?: string;
+  load: (cursor?: C) => Promise<{ items: T[]; next: C | null }>;
+  row: (item: T) => Node[];
+}): PagedTable {
+  const body = h('div', {});
+  const errors = errorRegion();
+  const element = h('div', { class: 'paged', ...(options.label && { 'aria-label': options.label }) }, body, errors);
+  let rows: Node[][] = [];
+  let next: C | null = null;
+  let turn = 0;
+  const draw = () => {
+    body.replaceChildren(table(options.headers, rows, options.empty));
+    if (next !== null) {
+      body.append(
+        actionButton(options.more, { class: 'secondary' }, errors, async () => {
+          const mine = turn;
+          const page = await options.load(next!);
+          if (mine !== turn) return;
+          rows = rows.concat(page.items.map(options.row));
+          next = page.next;
+          draw();
+        }),
+      );
+    }
+  };
+  return {
+    element,
+    async reload() {
+      const mine = ++turn;
+      try {
+        const page = await options.load();
+        if (mine !== turn) return;
+        replace(errors);
+        rows = page.items.map(options.row);
+        next = page.next;
+        draw();
+      } catch (failure) {
+        if (mine === turn) replace(errors, messageOf(failure));
+      }
+    },
+  };
+}
+
+/** JSON of `value` on one line, cut to `max` characters. */
+export function preview(value: unknown, max = 160): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The ISO time of a `datetime-local` field's value (read in the browser's time zone); undefined when empty. */
+export function isoOfLocal(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw new Error(`${value} is not a date and time`);
+  return at.toISOString();
+}

@@ -1,7 +1,7 @@
 import { api, type AuditEntry } from '../api.ts';
 import { h, link, time } from '../dom.ts';
 import type { PageContext } from '../router.ts';
-import { actionButton, errorRegion, table } from '../ui.ts';
+import { pagedTable } from '../ui.ts';
 
 function describe(details: Record<string, unknown>): string {
   return Object.entries(details)
@@ -20,24 +20,16 @@ const row = (entry: AuditEntry) => [
 /** /dashboard/orgs/:orgId/audit: who changed what and when, newest first, 50 at a time. */
 export async function auditPage({ params }: PageContext): Promise<Node[]> {
   const orgId = params.orgId!;
-  const first = await api.audit(orgId);
-  const rows = first.data.map(row);
-  const holder = h('div', {});
-  const errors = errorRegion();
-  let cursor = first.nextCursor;
-  const render = () => {
-    holder.replaceChildren(table(['When', 'Who', 'Action', 'Target', 'Details'], rows, 'Nothing recorded yet.'));
-    if (cursor) {
-      holder.append(
-        actionButton('Older entries', { class: 'secondary' }, errors, async () => {
-          const page = await api.audit(orgId, cursor!);
-          rows.push(...page.data.map(row));
-          cursor = page.nextCursor;
-          render();
-        }),
-      );
-    }
-  };
-  render();
-  return [h('p', { class: 'crumbs' }, link(`/dashboard/orgs/${orgId}`, 'Organization'), ' / audit log'), h('h1', {}, 'Audit log'), holder, errors];
+  const entries = pagedTable({
+    headers: ['When', 'Who', 'Action', 'Target', 'Details'],
+    empty: 'Nothing recorded yet.',
+    more: 'Older entries',
+    load: async (cursor?: string) => {
+      const page = await api.audit(orgId, cursor);
+      return { items: page.data, next: page.nextCursor };
+    },
+    row,
+  });
+  await entries.reload();
+  return [h('p', { class: 'crumbs' }, link(`/dashboard/orgs/${orgId}`, 'Organization'), ' / audit log'), h('h1', {}, 'Audit log'), entries.element];
 }

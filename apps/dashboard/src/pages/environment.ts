@@ -1,8 +1,9 @@
 import { api, type Key } from '../api.ts';
-import { field, h, link, selectField, time } from '../dom.ts';
+import { field, h, selectField, time } from '../dom.ts';
 import type { PageContext } from '../router.ts';
 import { actionButton, card, errorRegion, form, table } from '../ui.ts';
 import { canManage } from './organization.ts';
+import { environmentHeader, roleIn } from './environment-nav.ts';
 
 /**
  * /dashboard/environments/:envId: API keys (a new key is shown once, here, and never again),
@@ -11,8 +12,7 @@ import { canManage } from './organization.ts';
 export async function environmentPage({ params, session, navigate, refresh }: PageContext): Promise<Node[]> {
   const env = await api.environment(params.envId!);
   const [keys, origins] = await Promise.all([api.keys(env.id), api.origins(env.id)]);
-  const role = session.organizations.find((org) => org.id === env.organizationId)?.role ?? 'viewer';
-  const manage = canManage(role);
+  const manage = canManage(roleIn(session, env));
 
   const keyErrors = errorRegion();
   const keyList = h('div', {});
@@ -64,8 +64,7 @@ export async function environmentPage({ params, session, navigate, refresh }: Pa
   deleteSection.querySelector('button[type=submit]')!.classList.add('danger');
 
   return [
-    h('p', { class: 'crumbs' }, link(`/dashboard/orgs/${env.organizationId}`, 'Organization'), ' / ', link(`/dashboard/projects/${env.projectId}`, 'Project'), ' / environment'),
-    h('h1', {}, env.name),
+    ...environmentHeader(env, '', env.name),
     h('p', { class: 'muted' }, 'Environment id ', h('code', {}, env.id)),
     card(
       'keys-heading',
@@ -109,5 +108,5 @@ export async function environmentPage({ params, session, navigate, refresh }: Pa
         }),
       ),
     manage && deleteSection,
-  ].filter((node): node is HTMLElement => node instanceof Node);
+  ].filter((node): node is Node => node instanceof Node);
 }

@@ -1,0 +1,59 @@
+import { api } from '../api.ts';
+import { h, link, time } from '../dom.ts';
+import type { PageContext } from '../router.ts';
+import { actionButton, card, errorRegion, table } from '../ui.ts';
+import { canManage } from './organization.ts';
+import { environmentHeader, roleIn } from './environment-nav.ts';
+import { lastResult, statusBadge } from './webhooks.ts';
+
+/**
+ * /dashboard/environments/:envId/webhooks/deliveries/:deliveryId: one delivery, its attempt log,
+ * and (admins) a retry of a dropped one.
+ */
+export async function deliveryPage({ params, session, refresh }: PageContext): Promise<Node[]> {
+  const env = await api.environment(params.envId!);
+  const delivery = await api.delivery(env.id, params.deliveryId!);
+  const manage = canManage(roleIn(session, env));
+  const errors = errorRegion();
+  const facts: [string, Node | string][] = [
+    ['Id', h('code', {}, delivery.id)],
+    ['Event', h('span', {}, h('code', {}, delivery.eventType), ' ', h('code', {}, delivery.eventId))],
+    ['Channel', h('code', {}, delivery.channelId)],
+    ['URL', h('code', {}, delivery.url)],
+    ['Status', statusBadge(delivery.status)],
+    ['Attempts', String(delivery.attempts)],
+    ['Last result', lastResult(delivery)],
+    ['Next attempt', time(delivery.nextAttemptAt)],
+    ['Delivered', time(delivery.deliveredAt)],
+    ['Created', time(delivery.createdAt)],
+  ];
+  return [
+    ...environmentHeader(env, '/webhooks', 'Delivery', link(`/dashboard/environments/${env.id}/webhooks`, 'webhooks')),
+    card(
+      'delivery-heading',
+      'Delivery',
+      h('dl', { class: 'facts' }, facts.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
+      manage &&
+        delivery.status === 'dropped' &&
+        actionButton('Retry now', {}, errors, async () => {
+          await api.retryDelivery(env.id, delivery.id);
+          refresh();
+        }),
+      errors,
+    ),
+    card(
+      'attempts-heading',
+      'Attempts',
+      table(
+        ['When', 'HTTP status', 'Error', 'Duration'],
+        delivery.attemptLog.map((attempt) => [
+          h('span', {}, time(attempt.at)),
+          document.createTextNode(attempt.statusCode === undefined ? '—' : String(attempt.statusCode)),
+          document.createTextNode(attempt.error ?? '—'),
+          document.createTextNode(`${attempt.durationMs} ms`),
+        ]),
+        'Not tried yet.',
+      ),
+    ),
+  ];
+}
