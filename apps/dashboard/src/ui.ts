@@ -148,3 +148,8 @@ export function isoOfLocal(value: string | undefined): string | undefined {
   if (Number.isNaN(at.getTime())) throw new Error(`${value} is not a date and time`);
   return at.toISOString();
 }
+
+/** A list of named facts (`<dl>`): a record's fields on its own view. */
+export function facts(rows: [string, Node | string][]): HTMLElement {
+  return h('dl', { class: 'facts' }, rows.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+}

@@ -1,7 +1,7 @@
 import { api } from '../api.ts';
 import { h, link, time } from '../dom.ts';
 import type { PageContext } from '../router.ts';
-import { actionButton, card, errorRegion, table } from '../ui.ts';
+import { actionButton, card, errorRegion, facts, table } from '../ui.ts';
 import { canManage } from './organization.ts';
 import { environmentHeader, roleIn } from './environment-nav.ts';
 import { lastResult, statusBadge } from './webhooks.ts';
@@ -15,7 +15,7 @@ export async function deliveryPage({ params, session, refresh }: PageContext): P
   const delivery = await api.delivery(env.id, params.deliveryId!);
   const manage = canManage(roleIn(session, env));
   const errors = errorRegion();
-  const facts: [string, Node | string][] = [
+  const rows: [string, Node | string][] = [
     ['Id', h('code', {}, delivery.id)],
     ['Event', h('span', {}, h('code', {}, delivery.eventType), ' ', h('code', {}, delivery.eventId))],
     ['Channel', h('code', {}, delivery.channelId)],
@@ -32,7 +32,7 @@ export async function deliveryPage({ params, session, refresh }: PageContext): P
     card(
       'delivery-heading',
       'Delivery',
-      h('dl', { class: 'facts' }, facts.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
+      facts(rows),
       manage &&
         delivery.status === 'dropped' &&
         actionButton('Retry now', {}, errors, async () => {

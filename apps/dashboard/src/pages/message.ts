@@ -1,12 +1,12 @@
 import { api, type Message } from '../api.ts';
 import { field, h, link, time } from '../dom.ts';
 import type { PageContext } from '../router.ts';
-import { card, form } from '../ui.ts';
+import { card, facts, form } from '../ui.ts';
 import { canManage } from './organization.ts';
 import { environmentHeader, roleIn } from './environment-nav.ts';
 
-function facts(message: Message): HTMLElement {
-  const rows: [string, Node | string][] = [
+function factsOf(message: Message): HTMLElement {
+  return facts([
     ['Id', h('code', {}, message.id)],
     ['Seq', String(message.seq)],
     ['Published', time(new Date(message.timestamp).toISOString())],
@@ -15,8 +15,7 @@ function facts(message: Message): HTMLElement {
     ['Type', h('code', {}, message.type)],
     ['Addressed to', message.to && message.to.length > 0 ? message.to.join(', ') : 'everyone in the channel'],
     ['Mentions', message.mentions && message.mentions.length > 0 ? message.mentions.join(', ') : '—'],
-  ];
-  return h('dl', { class: 'facts' }, rows.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+  ]);
 }
 
 /**
@@ -48,7 +47,7 @@ export async function messagePage({ params, session, refresh }: PageContext): Pr
       link(`/dashboard/environments/${env.id}/channels`, 'channels'),
       channelLink,
     ),
-    card('message-heading', 'Message', facts(message), h('h3', {}, 'Content'), content),
+    card('message-heading', 'Message', factsOf(message), h('h3', {}, 'Content'), content),
     manage &&
       !message.retracted &&
       card(
