@@ -97,10 +97,7 @@ const internal = createInternalServer({
   ],
 });
 
-await ownership.start();
-const internalPort = await listen(internal, config.INTERNAL_PORT);
-announce({ kind: 'channel-node', node: name, internalPort });
-
+// handlers before ownership and the announcement: a SIGTERM at any moment after this drains
 onShutdown(log, async () => {
   draining = true;
   // stop taking commands, finish the batches in hand, then unlock so another node takes over
@@ -109,3 +106,7 @@ onShutdown(log, async () => {
   await pool.end();
   internal.close();
 });
+
+await ownership.start();
+const internalPort = await listen(internal, config.INTERNAL_PORT);
+announce({ kind: 'channel-node', node: name, internalPort });

@@ -59,8 +59,7 @@ const internal = createInternalServer({
     { name: 'worker', check: async () => { if (workerStopped) throw new Error('worker pool stopped'); } },
   ],
 });
-const internalPort = await listen(internal, config.INTERNAL_PORT);
-
+// handlers before the listener and the announcement: a SIGTERM at any moment after this drains
 onShutdown(log, async () => {
   draining = true;
   // chunks being sent finish and are recorded, the rest of their batches are handed back as new
@@ -76,5 +75,5 @@ onShutdown(log, async () => {
   internal.close();
 });
 
-// handlers first, then the announcement: a supervisor may send SIGTERM the moment it reads it
+const internalPort = await listen(internal, config.INTERNAL_PORT);
 announce({ kind: 'dispatcher', node: name, internalPort });
