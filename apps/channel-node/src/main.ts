@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { createPool, migrate } from '@rtm/db';
 import { connectBus, subjects } from '@rtm/bus';
@@ -96,6 +96,22 @@ const internal = createInternalServer({
     ...dependencyChecks(pool, nc),
   ],
 });
+
+// partitions held here, and how many there are: summed over the nodes, the difference is the
+// partitions no node owns (no one commits their messages)
+new Gauge({
+  name: 'channel_partitions_owned',
+  help: 'Partitions this channel-node owns (holds the lock of and runs an actor for)',
+  registers: [metrics],
+  collect() {
+    this.set(ownership.partitions.size);
+  },
+});
+new Gauge({
+  name: 'channel_partitions',
+  help: 'Partitions of the cluster (PARTITIONS); every node reports the same value',
+  registers: [metrics],
+}).set(config.PARTITIONS);
 
 // handlers before ownership and the announcement: a SIGTERM at any moment after this drains
 onShutdown(log, async () => {

@@ -8,6 +8,7 @@ import { WebhookSender } from './send-webhook.ts';
 import { HostResolver } from './host-resolver.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker } from './build-worker.ts';
+import { backlogGauge } from './backlog-metric.ts';
 
 const config = configOrExit(loadDispatcherConfig);
 const name = config.NODE_NAME ?? `dispatcher-${process.pid}`;
@@ -30,6 +31,7 @@ const resolver = new HostResolver({
 });
 const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, resolver });
 const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring });
+backlogGauge(pool, metrics, log);
 const recovery = new WorkerRecovery({
   pool,
   log,
