@@ -79,12 +79,22 @@ function freePort(): Promise<number> {
   });
 }
 
+/** `count` consecutive free ports (npm start gives its children INTERNAL_PORT, +1, +2). */
+async function freePorts(count: number): Promise<number> {
+  for (;;) {
+    const base = await freePort();
+    if (base + count > 65535) continue;
+    const free = await Promise.all(Array.from({ length: count }, (_, i) => portFree(base + i)));
+    if (free.every(Boolean)) return base;
+  }
+}
+
 test('start - SIGTERM to the npm start process stops the whole local cluster and frees its ports', async (t) => {
   const db = await createTestDatabase(t);
   const stateFile = join(tmpdir(), `rtm-dev-${randomBytes(4).toString('hex')}.json`);
   t.after(() => rm(stateFile, { force: true }));
   // fixed free ports (not 0), so the test can check afterwards that each one is free again
-  const [control, realtime, internal] = [await freePort(), await freePort(), await freePort()];
+  const [control, realtime, internal] = [await freePort(), await freePort(), await freePorts(3)];
   const npm = spawn('npm', ['start', '--', '--state-file', stateFile], {
     cwd: ROOT,
     env: {
