@@ -20,7 +20,7 @@ import { createPool } from '@rtm/db';
 import type { CreatedEnvironment } from '@rtm/auth';
 import { DEV_KEY_FILE, ensureDevEncryptionKey } from '@rtm/webhooks';
 import { ensureDevEnvironment, ensureDevLogin, type DevLogin } from './dev-environment.ts';
-import { Supervisor } from './supervisor.ts';
+import { Supervisor, watchParent } from './supervisor.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KINDS = ['gateway', 'channel-node', 'dispatcher'] as const;
@@ -51,6 +51,38 @@ const childEnv: NodeJS.ProcessEnv = {
   SECRET_ENCRYPTION_KEY: env.SECRET_ENCRYPTION_KEY ?? (await ensureDevEncryptionKey(`${ROOT}${DEV_KEY_FILE}`)),
 };
 
+// signals are handled from here on, before any child exists or anything is announced: a stop
+// that arrives while the dev environment is being made ends the supervisor cleanly
+const supervisor = new Supervisor({ cwd: ROOT, colour });
+// A Ctrl-C under `npm start` arrives twice (from the terminal and forwarded by npm): signals
+// within a second of the first are the same request; a later one means "stop waiting".
+let firstSignalAt = 0;
+const shutdown = (signal: string) => {
+  const now = Date.now();
+  if (firstSignalAt !== 0 && now - firstSignalAt < 1_000) return;
+  if (firstSignalAt !== 0) {
+    process.stdout.write(`[start] ${signal} again: killing\n`);
+    supervisor.killAll();
+    process.exit(1);
+  }
+  firstSignalAt = now;
+  process.stdout.write(`[start] ${signal}: stopping (SIGTERM to every process, waiting for them to drain)\n`);
+  void supervisor.stop(0);
+};
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+// under `npm start` a process manager's SIGTERM goes to npm, which passes it to its shell only:
+// npm and the shell end, and this process is orphaned. Noticing that is what stops the cluster.
+watchParent(() => shutdown('parent process gone'));
+// with the parent gone the terminal or pipe may be gone too: a failed write must not end the
+// supervisor before its children have drained
+process.stdout.on('error', () => {});
+process.stderr.on('error', () => {});
+supervisor.on('stopped', (code) => {
+  process.stdout.write(`[start] stopped\n`);
+  process.exit(code);
+});
+
 const pool = createPool(config.DATABASE_URL, { max: 1, name: 'start' });
 let dev: { environment: CreatedEnvironment; created: boolean };
 let devLogin: DevLogin;
@@ -61,7 +93,6 @@ try {
   await pool.end();
 }
 
-const supervisor = new Supervisor({ cwd: ROOT, colour });
 let internalPort = config.INTERNAL_PORT;
 for (const kind of kinds) {
   const entry = `apps/${kind}/src/main.ts`;
@@ -116,24 +147,3 @@ function banner(environment: CreatedEnvironment, created: boolean, login: DevLog
   ].join('\n');
 }
 
-// A Ctrl-C under `npm start` arrives twice (from the terminal and forwarded by npm): signals
-// within a second of the first are the same request; a later one means "stop waiting".
-let firstSignalAt = 0;
-const shutdown = (signal: string) => {
-  const now = Date.now();
-  if (firstSignalAt !== 0 && now - firstSignalAt < 1_000) return;
-  if (firstSignalAt !== 0) {
-    process.stdout.write(`[start] ${signal} again: killing\n`);
-    supervisor.killAll();
-    process.exit(1);
-  }
-  firstSignalAt = now;
-  process.stdout.write(`[start] ${signal}: stopping (SIGTERM to every process, waiting for them to drain)\n`);
-  void supervisor.stop(0);
-};
-process.on('SIGINT', () => shutdown('SIGINT'));
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-supervisor.on('stopped', (code) => {
-  process.stdout.write(`[start] stopped\n`);
-  process.exit(code);
-});

@@ -6,7 +6,8 @@
  * (0.5 s, 1 s, 2 s … 30 s; reset once it has stayed up for a minute). Exit code 78 is a
  * configuration error, which a restart cannot fix: the supervisor stops everything instead.
  * `stop()` sends SIGTERM to every child (each drains and exits 0), waits, and SIGKILLs whatever
- * is left after the grace period.
+ * is left after the grace period. A child that did not drain (it ended by a signal, or with a
+ * non-zero code) is named in the log and makes the supervisor end non-zero (`stopOutcome`).
  *
  * Children run in their own process groups, so a Ctrl-C in the terminal reaches the supervisor
  * only and each child gets exactly one SIGTERM from it (a second signal would make a child skip
@@ -44,6 +45,49 @@ interface Events {
 
 const CONFIG_ERROR_EXIT = 78;
 const STABLE_MS = 60_000;
+/** The supervisor's exit code when a child did not drain during stop. */
+export const UNCLEAN_STOP_EXIT = 1;
+
+/** How one child ended after the stop's SIGTERM. */
+export interface ChildEnd {
+  name: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * The supervisor's exit code after a stop and a line for every child that did not drain: only a
+ * child that exited 0 drained; one ended by a signal (its SIGTERM handler was not installed yet,
+ * or the grace period ran out and it was SIGKILLed) or with another code did not. The code asked
+ * for (78 after a configuration error) wins over the generic 1.
+ */
+export function stopOutcome(requested: number, ends: readonly ChildEnd[]): { code: number; problems: { name: string; line: string }[] } {
+  const problems = ends
+    .filter((end) => end.code !== 0)
+    .map((end) => ({
+      name: end.name,
+      line: end.signal ? `ended by ${end.signal} during stop: it did not drain` : `exited with code ${end.code} during stop: it did not drain cleanly`,
+    }));
+  return { code: requested !== 0 ? requested : problems.length ? UNCLEAN_STOP_EXIT : 0, problems };
+}
+
+/**
+ * Calls `onGone` once when this process's parent has gone (its parent process id changed: the
+ * orphan was adopted by init or a subreaper). `npm start` runs the supervisor under npm and a
+ * shell; a SIGTERM to npm ends npm and that shell but never reaches the supervisor, which must
+ * still stop the cluster it runs. The timer does not keep the process alive.
+ */
+export function watchParent(onGone: () => void, options: { intervalMs?: number; ppid?: () => number } = {}): () => void {
+  const ppid = options.ppid ?? (() => process.ppid);
+  const parent = ppid();
+  const timer = setInterval(() => {
+    if (ppid() === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, options.intervalMs ?? 250);
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 export class Supervisor extends EventEmitter<Events> {
   private readonly children: Child[] = [];
@@ -66,6 +110,8 @@ export class Supervisor extends EventEmitter<Events> {
   }
 
   add(spec: ChildSpec): void {
+    // a stop that came first (a signal while `npm start` was still setting up) starts nothing
+    if (this.stopping) return;
     const child: Child = { spec, index: this.children.length, process: null, startedAt: 0, failures: 0, restartTimer: null };
     this.children.push(child);
     this.launch(child);
@@ -129,21 +175,29 @@ export class Supervisor extends EventEmitter<Events> {
         if (c.restartTimer) clearTimeout(c.restartTimer);
         return c.process !== null;
       });
-      await Promise.all(
-        running.map(async (child) => {
+      const ends = await Promise.all(
+        running.map(async (child): Promise<ChildEnd> => {
           const proc = child.process!;
-          const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+          const gone = new Promise<ChildEnd>((resolve) =>
+            proc.once('exit', (exitCode, signal) => resolve({ name: child.spec.name, code: exitCode, signal })),
+          );
           proc.kill('SIGTERM');
           const timer = setTimeout(() => {
             this.print(child, `still running after ${this.graceMs} ms: SIGKILL`);
             proc.kill('SIGKILL');
           }, this.graceMs);
-          await gone;
+          const end = await gone;
           clearTimeout(timer);
+          return end;
         }),
       );
-      this.emit('stopped', code);
-      return code;
+      const outcome = stopOutcome(code, ends);
+      for (const problem of outcome.problems) {
+        const child = this.children.find((c) => c.spec.name === problem.name)!;
+        this.print(child, problem.line);
+      }
+      this.emit('stopped', outcome.code);
+      return outcome.code;
     })();
     return this.stopping;
   }

@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { createPool, migrate } from '@rtm/db';
 import { connectBus, subjects } from '@rtm/bus';
@@ -97,10 +97,23 @@ const internal = createInternalServer({
   ],
 });
 
-await ownership.start();
-const internalPort = await listen(internal, config.INTERNAL_PORT);
-announce({ kind: 'channel-node', node: name, internalPort });
+// partitions held here, and how many there are: summed over the nodes, the difference is the
+// partitions no node owns (no one commits their messages)
+new Gauge({
+  name: 'channel_partitions_owned',
+  help: 'Partitions this channel-node owns (holds the lock of and runs an actor for)',
+  registers: [metrics],
+  collect() {
+    this.set(ownership.partitions.size);
+  },
+});
+new Gauge({
+  name: 'channel_partitions',
+  help: 'Partitions of the cluster (PARTITIONS); every node reports the same value',
+  registers: [metrics],
+}).set(config.PARTITIONS);
 
+// handlers before ownership and the announcement: a SIGTERM at any moment after this drains
 onShutdown(log, async () => {
   draining = true;
   // stop taking commands, finish the batches in hand, then unlock so another node takes over
@@ -109,3 +122,7 @@ onShutdown(log, async () => {
   await pool.end();
   internal.close();
 });
+
+await ownership.start();
+const internalPort = await listen(internal, config.INTERNAL_PORT);
+announce({ kind: 'channel-node', node: name, internalPort });

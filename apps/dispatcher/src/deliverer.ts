@@ -90,6 +90,7 @@ export class Deliverer {
   readonly #attempts: Counter<'result'>;
   readonly #duration: Histogram;
   readonly #deferred: Counter<'reason'>;
+  readonly #dropped: Counter;
   readonly #leaseMs: number;
   readonly #breaker: CircuitBreaker;
   readonly #gate: ConcurrencyGate;
@@ -112,6 +113,11 @@ export class Deliverer {
       name: 'webhook_attempts_total',
       help: 'Webhook delivery attempts by result',
       labelNames: ['result'],
+      registers: [deps.metrics],
+    });
+    this.#dropped = new Counter({
+      name: 'webhook_dropped_total',
+      help: 'Deliveries dropped: their last attempt failed with the retry schedule used up (status dropped, kept for retention)',
       registers: [deps.metrics],
     });
     this.#duration = new Histogram({
@@ -199,7 +205,11 @@ export class Deliverer {
       this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
       throw error;
     }
-    for (const outcome of outcomes) this.#announce(outcome);
+    for (const outcome of outcomes) {
+      // counted once recorded (a record that fails is attempted again, and counted then)
+      if (outcome.status === 'dropped') this.#dropped.inc();
+      this.#announce(outcome);
+    }
   }
 
   /** Resolves once every send handed to the background has ended and been recorded (drain). */

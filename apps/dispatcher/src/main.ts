@@ -8,6 +8,7 @@ import { WebhookSender } from './send-webhook.ts';
 import { HostResolver } from './host-resolver.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker } from './build-worker.ts';
+import { backlogGauge } from './backlog-metric.ts';
 
 const config = configOrExit(loadDispatcherConfig);
 const name = config.NODE_NAME ?? `dispatcher-${process.pid}`;
@@ -30,6 +31,7 @@ const resolver = new HostResolver({
 });
 const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, resolver });
 const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring });
+backlogGauge(pool, metrics, log);
 const recovery = new WorkerRecovery({
   pool,
   log,
@@ -59,8 +61,7 @@ const internal = createInternalServer({
     { name: 'worker', check: async () => { if (workerStopped) throw new Error('worker pool stopped'); } },
   ],
 });
-const internalPort = await listen(internal, config.INTERNAL_PORT);
-
+// handlers before the listener and the announcement: a SIGTERM at any moment after this drains
 onShutdown(log, async () => {
   draining = true;
   // chunks being sent finish and are recorded, the rest of their batches are handed back as new
@@ -76,5 +77,5 @@ onShutdown(log, async () => {
   internal.close();
 });
 
-// handlers first, then the announcement: a supervisor may send SIGTERM the moment it reads it
+const internalPort = await listen(internal, config.INTERNAL_PORT);
 announce({ kind: 'dispatcher', node: name, internalPort });

@@ -28,6 +28,8 @@ export class WorkerRecovery {
   readonly #intervalMs: number;
   readonly #staleMs: number;
   #client: PoolClient | undefined;
+  /** The liveness connection being opened: callers at the same moment share it. */
+  #connecting: Promise<PoolClient> | undefined;
   #poolIds = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   #running = false;
@@ -45,21 +47,34 @@ export class WorkerRecovery {
   async holdLiveness(poolId: string): Promise<void> {
     this.#poolIds.add(poolId);
     const client = await this.#livenessClient();
+    if (this.#stopped) return; // stopped meanwhile: the connection was released, it holds nothing
     await client.query('select pg_advisory_lock($1, hashtext($2))', [LIVENESS_CLASS, poolId]);
   }
 
+  /**
+   * The one liveness connection. Worker pools are created together and each asks for it at once:
+   * they share one connect, since a second connection would never be released and `pool.end()`
+   * would wait for it forever at shutdown.
+   */
   async #livenessClient(): Promise<PoolClient> {
     if (this.#client) return this.#client;
-    const client = await this.#pool.connect();
-    this.#client = client;
-    client.on('error', (error) => {
-      // the connection (and with it our locks) is gone: take them again on a new one
-      this.#log.warn({ err: error }, 'liveness connection lost');
-      client.release(true);
-      if (this.#client === client) this.#client = undefined;
-      if (!this.#stopped) void this.#relock();
-    });
-    return client;
+    this.#connecting ??= this.#pool
+      .connect()
+      .then((client) => {
+        this.#client = client;
+        client.on('error', (error) => {
+          // the connection (and with it our locks) is gone: take them again on a new one
+          this.#log.warn({ err: error }, 'liveness connection lost');
+          client.release(true);
+          if (this.#client === client) this.#client = undefined;
+          if (!this.#stopped) void this.#relock();
+        });
+        return client;
+      })
+      .finally(() => {
+        this.#connecting = undefined;
+      });
+    return this.#connecting;
   }
 
   async #relock(): Promise<void> {
@@ -123,7 +138,8 @@ export class WorkerRecovery {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
-    const client = this.#client;
+    // a connection still being opened is waited for, so it is released too
+    const client = this.#client ?? (await this.#connecting?.catch(() => undefined));
     this.#client = undefined;
     if (client) {
       await client.query('select pg_advisory_unlock_all()').catch(() => {});

@@ -10,6 +10,7 @@ import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 import { Dashboard } from './dashboard/dashboard.ts';
 import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
+import { publishSeconds } from './channels/owner-client.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -50,6 +51,7 @@ export function createGatewayDeps(parts: {
     help: 'Credential lookups served from the cache (hit) or loaded from Postgres (miss)',
     labelNames: ['result'],
   });
+  publishSeconds(parts.metrics);
   const credentials = new CredentialStore(
     parts.pool,
     parts.config.CREDENTIAL_CACHE_MS,

@@ -42,14 +42,7 @@ const internal = createInternalServer({
   ],
 });
 
-// a port already taken is an operator error: name the variable instead of a stack trace
-const listenOn = (variable: string, port: number) => `cannot listen on ${variable}=${port}`;
-await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: '0.0.0.0' }));
-await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: '0.0.0.0' }));
-const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT));
-const controlPort = gateway.control.server.address();
-const realtimePort = gateway.realtime.server.address();
-
+// handlers before the listeners and the announcement: a SIGTERM at any moment after this drains
 onShutdown(log, async () => {
   draining = true;
   // sockets are told 4503 (reconnect elsewhere) by the socket handlers' onClose hooks
@@ -62,7 +55,14 @@ onShutdown(log, async () => {
   internal.close();
 });
 
-// handlers first, then the announcement: a supervisor may send SIGTERM the moment it reads it
+// a port already taken is an operator error: name the variable instead of a stack trace
+const listenOn = (variable: string, port: number) => `cannot listen on ${variable}=${port}`;
+await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: '0.0.0.0' }));
+await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: '0.0.0.0' }));
+const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT));
+const controlPort = gateway.control.server.address();
+const realtimePort = gateway.realtime.server.address();
+
 announce({
   kind: 'gateway',
   node: name,

@@ -1,10 +1,16 @@
 import type { Logger } from 'pino';
 
 /**
+ * How long a process may drain after SIGTERM before it exits 1. Process managers must wait at
+ * least this long before they kill (deploy/: TimeoutStopSec, terminationGracePeriodSeconds).
+ */
+export const DRAIN_TIMEOUT_MS = 15_000;
+
+/**
  * Runs `drain` once on SIGTERM or SIGINT, then exits 0 (or 1 if draining failed or took longer
  * than `timeoutMs`). A second signal exits at once.
  */
-export function onShutdown(log: Logger, drain: () => Promise<void>, timeoutMs = 15_000): void {
+export function onShutdown(log: Logger, drain: () => Promise<void>, timeoutMs = DRAIN_TIMEOUT_MS): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);

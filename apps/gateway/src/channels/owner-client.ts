@@ -10,6 +10,7 @@
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
 import { deadlineHeaders, decodeJson, encodeJson, isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
 import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
+import { Histogram, type Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
 
 const BACKOFF_MS = [20, 50, 100, 200, 250];
@@ -88,6 +89,43 @@ export async function sendPublish(
   sender: { id: string; anon: boolean },
 ): Promise<PublishResult> {
   if (jsonSize(fields.content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+  const started = performance.now();
+  let outcome = 'ok';
+  try {
+    return await publishCommand(deps, environmentId, channelId, fields, kind, sender);
+  } catch (error) {
+    outcome = error instanceof ServiceError ? error.code : 'internal';
+    throw error;
+  } finally {
+    publishSeconds(deps.metrics).observe({ sender: kind, outcome }, (performance.now() - started) / 1000);
+  }
+}
+
+/**
+ * Publish latency as the gateway sees it (owner round trip, including the commit), over every
+ * entry point: HTTP on both hosts, the channel socket and /v1/connect. One histogram per registry,
+ * made when the gateway's parts are (so it is scraped, empty, before the first publish).
+ */
+export function publishSeconds(registry: Registry): Histogram<'sender' | 'outcome'> {
+  const existing = registry.getSingleMetric('gateway_publish_seconds');
+  if (existing) return existing as Histogram<'sender' | 'outcome'>;
+  return new Histogram({
+    name: 'gateway_publish_seconds',
+    help: 'Publishes from the moment the gateway sends them to the channel owner until the answer, by sender (server or user) and outcome (ok or error code)',
+    labelNames: ['sender', 'outcome'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+}
+
+function publishCommand(
+  deps: GatewayDeps,
+  environmentId: string,
+  channelId: string,
+  fields: PublishFields,
+  kind: 'server' | 'user',
+  sender: { id: string; anon: boolean },
+): Promise<PublishResult> {
   return sendCommand(deps, {
     op: 'publish',
     environmentId,

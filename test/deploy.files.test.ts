@@ -1,0 +1,162 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { Registry } from 'prom-client';
+import { createInternalServer, listen } from '@rtm/ops';
+import {
+  checkAlertRules,
+  checkCompose,
+  checkDockerfile,
+  checkEnvFile,
+  checkGrafanaDashboard,
+  checkHaproxy,
+  checkKubernetes,
+  checkNatsValues,
+  checkProcfile,
+  checkPrometheusConfig,
+  checkSystemdUnit,
+  codeMetrics,
+  defaultMetrics,
+  read,
+} from './helpers/deploy-checks.ts';
+import { readCatalogue } from './helpers/metrics-catalogue.ts';
+
+/** What a process's internal server answers on each path (no dependency checks: a healthy process). */
+async function servedPaths(paths: string[]): Promise<Record<string, number>> {
+  const server = createInternalServer({ registry: new Registry(), checks: [] });
+  const port = await listen(server, 0, '127.0.0.1');
+  try {
+    const answers: Record<string, number> = {};
+    for (const path of paths) answers[path] = (await fetch(`http://127.0.0.1:${port}${path}`)).status;
+    return answers;
+  } finally {
+    server.close();
+  }
+}
+
+const k8sFiles = () =>
+  Object.fromEntries(
+    readdirSync(new URL('../deploy/k8s/', import.meta.url))
+      .filter((f) => f.endsWith('.yaml') && f !== 'nats-values.yaml')
+      .map((f) => [f, read(`deploy/k8s/${f}`)]),
+  );
+
+/** `text` with `from` replaced once by `to`; the replacement must happen, or the broken copy would be the original. */
+function broken(text: string, from: string | RegExp, to: string): string {
+  const result = text.replace(from, to);
+  assert.notEqual(result, text, `nothing to break: ${from} not found`);
+  return result;
+}
+
+test('deploy - Dockerfile: multi-stage on node:20, npm ci --omit=dev, non-root, tini, healthcheck, node directly', () => {
+  const text = read('deploy/Dockerfile');
+  assert.deepEqual(checkDockerfile(text), []);
+  assert.match(checkDockerfile(broken(text, /^USER .*$/m, '')).join('\n'), /runs as root/);
+  assert.match(checkDockerfile(broken(text, /^USER .*$/m, 'USER root')).join('\n'), /USER is root/);
+  assert.match(checkDockerfile(broken(text, /^HEALTHCHECK[^\n]*\\\n[^\n]*$/m, '')).join('\n'), /HEALTHCHECK/);
+  assert.match(checkDockerfile(broken(text, /^ENTRYPOINT .*$/m, '')).join('\n'), /init process/);
+  assert.match(checkDockerfile(broken(text, /--no-install-recommends tini/, '--no-install-recommends curl')).join('\n'), /not installed/);
+  assert.match(checkDockerfile(broken(text, /^CMD .*$/m, 'CMD ["npm", "run", "gateway"]')).join('\n'), /package manager/);
+  assert.match(checkDockerfile(broken(text, /^CMD .*$/m, 'CMD node --import tsx apps/gateway/src/main.ts')).join('\n'), /exec form/);
+  assert.match(checkDockerfile(broken(text, 'npm ci --omit=dev', 'npm ci')).join('\n'), /--omit=dev/);
+  assert.match(checkDockerfile(broken(text, /^FROM node:20-bookworm-slim$/m, 'FROM node:18-slim')).join('\n'), /node:20/);
+});
+
+test('deploy - compose.yaml: valid against the Compose schema, the production shape, node started directly', () => {
+  const text = read('deploy/compose.yaml');
+  assert.deepEqual(checkCompose(text), []);
+  // the schema: an unknown service key, a wrong type
+  assert.match(checkCompose(broken(text, '  haproxy:\n    image:', '  haproxy:\n    imagee: x\n    image:')).join('\n'), /additional propert/);
+  assert.match(checkCompose(broken(text, 'replicas: 3', 'replicas: three')).join('\n'), /must be integer/);
+  // the shape
+  assert.match(checkCompose(broken(text, 'replicas: 3', 'replicas: 2')).join('\n'), /2 channel-node processes, expected 3/);
+  const withoutNats3 = checkCompose(broken(text, /^  nats-3:\n(    .*\n|              .*\n)*/m, '')).join('\n');
+  assert.match(withoutNats3, /2 NATS servers/);
+  assert.match(withoutNats3, /depends on nats-3, which is not a service/);
+  assert.match(checkCompose(broken(text, '"--routes", "nats://nats-1:6222,nats://nats-2:6222"', '"--port", "4222"')).join('\n'), /nats-3: not a clustered JetStream/);
+  assert.match(checkCompose(broken(text, 'condition: service_completed_successfully', 'condition: service_started')).join('\n'), /does not wait for migrate/);
+  assert.match(checkCompose(broken(text, 'stop_grace_period: 20s', 'stop_grace_period: 10s')).join('\n'), /not above the drain timeout/);
+  // commands and variables
+  assert.match(checkCompose(broken(text, '["node", "--import", "tsx", "apps/dispatcher/src/main.ts"]', '["npm", "run", "dispatcher"]')).join('\n'), /package manager/);
+  assert.match(checkCompose(broken(text, 'NATS_PREFIX: rtm', 'NATS_PREFIX: rtm\n  NATS_SUBJECT_PREFIX: rtm')).join('\n'), /NATS_SUBJECT_PREFIX is not a configuration variable/);
+});
+
+test('deploy - haproxy.cfg: both gateways on both public ports, readiness checks, WebSocket tunnel timeout', () => {
+  const text = read('deploy/haproxy/haproxy.cfg');
+  assert.deepEqual(checkHaproxy(text, ['gateway-1', 'gateway-2']), []);
+  assert.match(checkHaproxy(broken(text, '  server gateway-2 gateway-2:8081\n', ''), ['gateway-1', 'gateway-2']).join('\n'), /gateway-2 missing from the backend of port 8081/);
+  assert.match(checkHaproxy(broken(text, /option httpchk GET \/internal\/ready/, 'option httpchk GET /'), ['gateway-1', 'gateway-2']).join('\n'), /does not check \/internal\/ready/);
+  assert.match(checkHaproxy(broken(text, /timeout tunnel 60s/, ''), ['gateway-1', 'gateway-2']).join('\n'), /timeout tunnel/);
+});
+
+test('deploy - Kubernetes manifests: valid against the Kubernetes schemas, probes on what the processes serve, drain-long grace, PDBs, HPA, migrate Job', async () => {
+  const files = k8sFiles();
+  assert.deepEqual(await checkKubernetes(files, servedPaths), []);
+  const breakFile = (file: string, from: string | RegExp, to: string) => ({ ...files, [file]: broken(files[file]!, from, to) });
+  // the schemas: a wrong type, a missing required field, an unknown kind
+  assert.match((await checkKubernetes(breakFile('gateway.yaml', 'containerPort: 8081', 'containerPort: "eighty"'), servedPaths)).join('\n'), /containerPort must be integer/);
+  assert.match((await checkKubernetes(breakFile('channel-node.yaml', '        - name: channel-node\n          image:', '        - image:'), servedPaths)).join('\n'), /must have required property '?name/);
+  assert.match((await checkKubernetes(breakFile('gateway.yaml', 'apiVersion: autoscaling/v2', 'apiVersion: autoscaling/v9'), servedPaths)).join('\n'), /not a kind/);
+  // probes: a path the processes do not serve, liveness on readiness
+  assert.match((await checkKubernetes(breakFile('dispatcher.yaml', /path: \/internal\/health\n              port: internal\n            periodSeconds: 10/, 'path: /internal/live\n              port: internal\n            periodSeconds: 10'), servedPaths)).join('\n'), /\/internal\/live answers 404/);
+  assert.match((await checkKubernetes(breakFile('gateway.yaml', /path: \/internal\/health\n              port: internal\n            periodSeconds: 10/, 'path: /internal/ready\n              port: internal\n            periodSeconds: 10'), servedPaths)).join('\n'), /liveness on \/internal\/ready/);
+  // grace shorter than the drain, a missing PDB, no HPA, root, a package manager, an unknown variable
+  assert.match((await checkKubernetes(breakFile('gateway.yaml', 'terminationGracePeriodSeconds: 25', 'terminationGracePeriodSeconds: 15'), servedPaths)).join('\n'), /terminationGracePeriodSeconds 15 does not match/);
+  assert.match((await checkKubernetes(breakFile('channel-node.yaml', 'terminationGracePeriodSeconds: 20', 'terminationGracePeriodSeconds: 60'), servedPaths)).join('\n'), /terminationGracePeriodSeconds 60 does not match/);
+  assert.match((await checkKubernetes(breakFile('dispatcher.yaml', /---\napiVersion: policy\/v1\n(.*\n)*?(?=---)/, ''), servedPaths)).join('\n'), /dispatcher: no PodDisruptionBudget/);
+  assert.match((await checkKubernetes(breakFile('gateway.yaml', /---\napiVersion: autoscaling\/v2\n(.*\n)*/, ''), servedPaths)).join('\n'), /no HorizontalPodAutoscaler/);
+  assert.match((await checkKubernetes(breakFile('gateway.yaml', 'runAsNonRoot: true', 'runAsNonRoot: false'), servedPaths)).join('\n'), /may run as root/);
+  assert.match((await checkKubernetes(breakFile('dispatcher.yaml', '"node", "--import", "tsx", "apps/dispatcher/src/main.ts"', '"npm", "run", "dispatcher"'), servedPaths)).join('\n'), /package manager/);
+  assert.match((await checkKubernetes(breakFile('config.yaml', 'LOG_LEVEL: info', 'LOGLEVEL: info'), servedPaths)).join('\n'), /LOGLEVEL is not a configuration variable/);
+  assert.match((await checkKubernetes(breakFile('migrate-job.yaml', 'scripts/migrate.ts', 'apps/gateway/src/main.ts'), servedPaths)).join('\n'), /does not run scripts\/migrate.ts/);
+});
+
+test('deploy - NATS chart values: a 3-node cluster with JetStream', () => {
+  const text = read('deploy/k8s/nats-values.yaml');
+  assert.deepEqual(checkNatsValues(text), []);
+  assert.match(checkNatsValues(broken(text, 'replicas: 3', 'replicas: 1')).join('\n'), /3-node/);
+  assert.match(checkNatsValues(broken(text, /jetstream:\n    enabled: true/, 'jetstream:\n    enabled: false')).join('\n'), /JetStream off/);
+});
+
+test('deploy - Procfile, systemd units and example.env start node directly and set only known variables', () => {
+  const procfile = read('deploy/Procfile');
+  assert.deepEqual(checkProcfile(procfile), []);
+  assert.match(checkProcfile(broken(procfile, /^release: .*$/m, 'release: npm run migrate')).join('\n'), /package manager/);
+  assert.match(checkProcfile(broken(procfile, 'INTERNAL_PORT=9091', 'INTERNAL_PORTS=9091')).join('\n'), /INTERNAL_PORTS is not a configuration variable/);
+  for (const file of readdirSync(new URL('../deploy/systemd/', import.meta.url))) {
+    const text = read(`deploy/systemd/${file}`);
+    assert.deepEqual(checkSystemdUnit(file, text), [], file);
+    assert.match(checkSystemdUnit(file, broken(text, /^ExecStart=.*$/m, 'ExecStart=/usr/bin/npm start')).join('\n'), /package manager/);
+    assert.match(checkSystemdUnit(file, broken(text, 'TimeoutStopSec=30', 'TimeoutStopSec=10')).join('\n'), /TimeoutStopSec/);
+    assert.match(checkSystemdUnit(file, broken(text, 'Environment=NODE_ENV=production', 'Environment=NODE_ENVIRONMENT=production')).join('\n'), /NODE_ENVIRONMENT/);
+  }
+  const env = read('deploy/example.env');
+  assert.deepEqual(checkEnvFile('example.env', env), []);
+  assert.match(checkEnvFile('example.env', broken(env, 'WEBHOOK_TIMEOUT_MS=', 'WEBHOOK_TIMEOUT=')).join('\n'), /WEBHOOK_TIMEOUT is not/);
+});
+
+test('deploy - Prometheus config and alert rules read metrics the processes export; the dashboard too', async () => {
+  const code = codeMetrics();
+  const known = new Set([...code.keys(), ...(await defaultMetrics())]);
+  // the code's metrics are the catalogue's (the running processes are compared with it in ops.metrics)
+  assert.deepEqual(
+    [...code].map(([name, type]) => `${name} ${type}`).sort(),
+    readCatalogue().map((row) => `${row.name} ${row.type}`).sort(),
+  );
+
+  const config = read('deploy/observability/prometheus.yaml');
+  assert.deepEqual(checkPrometheusConfig(config), []);
+  assert.match(checkPrometheusConfig(broken(config, 'rule_files:\n  - alerts.yaml', 'rule_files:\n  - rules.yaml')).join('\n'), /rules.yaml missing/);
+  assert.match(checkPrometheusConfig(broken(config, /metrics_path: \/internal\/metrics/, 'metrics_path: /metrics')).join('\n'), /metrics_path/);
+
+  const alerts = read('deploy/observability/alerts.yaml');
+  assert.deepEqual(checkAlertRules(alerts, known), []);
+  assert.match(checkAlertRules(broken(alerts, 'max(webhook_backlog_oldest_seconds)', 'max(webhook_backlog_age_seconds)'), known).join('\n'), /webhook_backlog_age_seconds is exported by no process/);
+  assert.match(checkAlertRules(broken(alerts, /      - alert: WebhookDeliveriesDropped\n(        .*\n|          .*\n)*/, ''), known).join('\n'), /no alert on dropped deliveries/);
+  assert.throws(() => checkAlertRules(broken(alerts, 'groups:', 'groups: ['), known));
+
+  const dashboard = read('deploy/observability/grafana-dashboard.json');
+  assert.deepEqual(checkGrafanaDashboard(dashboard, known), []);
+  assert.match(checkGrafanaDashboard(broken(dashboard, 'gateway_open_sockets', 'gateway_sockets_open'), known).join('\n'), /gateway_sockets_open is exported by no process/);
+  assert.match(checkGrafanaDashboard(broken(dashboard, /\}\s*$/, ''), known).join('\n'), /JSON/);
+});
