@@ -95,7 +95,7 @@ export async function startProcess(
   const announced = new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${name} did not start in time:\n${output.slice(-30).join('\n')}`)),
-      options.readyTimeoutMs ?? 30_000,
+      options.readyTimeoutMs ?? 60_000,
     );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
