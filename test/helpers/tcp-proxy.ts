@@ -10,6 +10,8 @@ export interface TcpProxy {
    * up), as a network that loses the way back; an upstream that closes still closes its client.
    */
   dropReplies(): void;
+  /** Resets every relayed connection (both sides), as an upstream host dying would; new ones are accepted. */
+  cut(): void;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,12 @@ export async function startTcpProxy(upstreamUrls: string[]): Promise<TcpProxy> {
         // keep reading (and discarding), so that the upstream's end is still seen
         upstream.on('data', () => {});
         upstream.resume();
+      }
+    },
+    cut() {
+      for (const [upstream, client] of pairs) {
+        client.resetAndDestroy();
+        upstream.resetAndDestroy();
       }
     },
     close: () =>
