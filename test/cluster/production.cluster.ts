@@ -233,6 +233,11 @@ async function setUp(t: TestContext): Promise<World> {
   t.after(async () => {
     await subscribersRef.publishers?.stop().catch(() => {});
     for (const s of subscribersRef.list) s.client.close();
+    // what the processes logged at error level, for whoever reads a failure
+    for (const proc of fleet?.everStarted ?? []) {
+      const errors = proc.output.filter((line) => /"level":(50|60)/.test(line));
+      if (errors.length) process.stderr.write(`\n== ${proc.name}: ${errors.length} error lines\n${errors.slice(0, 15).join('\n')}\n`);
+    }
     await fleet?.killAll();
     await pool?.end().catch(() => {});
     await infra.close();
