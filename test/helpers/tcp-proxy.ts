@@ -12,6 +12,8 @@ export interface TcpProxy {
   dropReplies(): void;
   /** Resets every relayed connection (both sides), as an upstream host dying would; new ones are accepted. */
   cut(): void;
+  /** While on, new connections are reset as soon as they are accepted (the upstream looks down). */
+  refuse(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,13 @@ export async function startTcpProxy(upstreamUrls: string[]): Promise<TcpProxy> {
   const relayed = new Map<string, Set<Socket>>();
   const clients = new Set<Socket>();
   const pairs = new Map<Socket, Socket>();
+  let refusing = false;
   const server = createServer((client) => {
+    if (refusing) {
+      client.on('error', () => {});
+      client.resetAndDestroy();
+      return;
+    }
     clients.add(client);
     client.pause();
     client.on('error', () => {});
@@ -75,6 +83,9 @@ export async function startTcpProxy(upstreamUrls: string[]): Promise<TcpProxy> {
         upstream.on('data', () => {});
         upstream.resume();
       }
+    },
+    refuse(on) {
+      refusing = on;
     },
     cut() {
       for (const [upstream, client] of pairs) {

@@ -48,6 +48,17 @@ export class WorkerRecovery {
     await client.query('select pg_advisory_lock($1, hashtext($2))', [LIVENESS_CLASS, poolId]);
   }
 
+  /**
+   * Lets go of the liveness locks of worker pools that stopped while this process lives on, so
+   * that the recovery pass (this dispatcher's included) unlocks the jobs they still held.
+   */
+  async releaseLiveness(poolIds: string[]): Promise<void> {
+    for (const id of poolIds) this.#poolIds.delete(id);
+    const client = this.#client;
+    if (!client) return;
+    for (const id of poolIds) await client.query('select pg_advisory_unlock($1, hashtext($2))', [LIVENESS_CLASS, id]);
+  }
+
   async #livenessClient(): Promise<PoolClient> {
     if (this.#client) return this.#client;
     const client = await this.#pool.connect();
