@@ -26,6 +26,8 @@ export interface Refusal {
   /** HTTP status, or 0 for a connection error / time-out. */
   status: number;
   code: string;
+  /** The start of the answer's reason (the balancer's own answers say so). */
+  reason: string;
 }
 
 export class Publishers {
@@ -108,6 +110,7 @@ export class Publishers {
     for (let attempt = 0; ; attempt++) {
       let status = 0;
       let code = 'connection';
+      let reason = '';
       try {
         const res = await fetch(`${this.controlUrl}/v1/channels/${channelId}/messages`, {
           method: 'POST',
@@ -128,12 +131,13 @@ export class Publishers {
           return;
         }
         code = String(body?.code);
+        reason = String(body?.reason ?? '').slice(0, 60);
         // 502/504: the balancer lost the gateway mid-request; the outcome is unknown, the key makes the re-send safe
         if (![502, 503, 504].includes(status)) throw new Error(`publish ${key}: ${status} ${text.slice(0, 300)}`);
       } catch (error) {
         if (status !== 0 && ![502, 503, 504].includes(status)) throw error;
       }
-      this.refusals.push({ publisher, at: Date.now(), status, code });
+      this.refusals.push({ publisher, at: Date.now(), status, code, reason });
       if (Date.now() - startedAt > 90_000) throw new Error(`publish ${key}: not acknowledged within 90 s (last ${status} ${code})`);
       await sleep(Math.min(50 * 2 ** Math.min(attempt, 3), 400));
     }

@@ -236,7 +236,7 @@ async function setUp(t: TestContext): Promise<World> {
     // what the processes logged at error level, for whoever reads a failure
     for (const proc of fleet?.everStarted ?? []) {
       const errors = proc.output.filter((line) => /"level":(50|60)/.test(line));
-      if (errors.length) process.stderr.write(`\n== ${proc.name}: ${errors.length} error lines\n${errors.slice(0, 15).join('\n')}\n`);
+      if (errors.length) process.stderr.write(`\n== ${proc.name}: ${errors.length} error lines\n${[...errors.slice(0, 5), ...(errors.length > 15 ? ['…'] : []), ...errors.slice(Math.max(5, errors.length - 10))].join('\n')}\n`);
     }
     await fleet?.killAll();
     await pool?.end().catch(() => {});
@@ -401,14 +401,30 @@ test('cluster in production shape: rolling restart, NATS node lost, Postgres res
         return true;
       },
       60_000,
-    ).then(() => Date.now() - backAt);
+    )
+      .then(() => Date.now() - backAt)
+      .catch(async (error: Error) => {
+        const unready: string[] = [];
+        for (const m of fleet.members) {
+          const res = await fetch(`${m.proc.internalUrl}/internal/ready`).catch(() => undefined);
+          if (!res?.ok) unready.push(`${m.proc.name}: ${res ? `${res.status} ${await res.text()}` : 'no answer'}`);
+        }
+        const waiting = [...Array(PUBLISHERS).keys()].filter((p) => !publishers.acks.some((a) => a.publisher === p && a.startedAt >= backAt));
+        const last = publishers.refusals.slice(-3).map((r) => `${r.status} ${r.code} ${r.reason}`);
+        throw new Error(
+          `${error.message}: publishers not acknowledged since ${JSON.stringify(waiting)} (last refusals ${JSON.stringify(last)}); ` +
+            `sockets connected ${connectedCount(world)}/${SUBSCRIBERS}; not ready: ${JSON.stringify(unready)}`,
+        );
+      });
     await sleep(2_000);
     publishers.check();
     const to = Date.now();
     const { messages, deliveries } = await verify(world, 'Postgres restarted');
     const codes = [...new Set(whileDown.map((r) => `${r.status} ${r.code}`))].join(', ');
     report(world, t, `c. Postgres stopped (-m fast) ${downFrom - stoppedAt} ms, down ${downTo - downFrom} ms, started in ${backAt - downTo} ms`);
-    report(world, t, `   while down: ${whileDown.length} refusals (${codes}), ${acksWhileDown.length} acks; full service ${fullService} ms after it was back (bound ${POSTGRES_FULL_SERVICE_BOUND_MS} ms)`);
+    const fromBalancer = whileDown.filter((r) => r.reason.startsWith('no gateway answered')).length;
+    report(world, t, `   while down: ${whileDown.length} refusals (${codes}; ${fromBalancer} from HAProxy with no gateway ready, ${whileDown.length - fromBalancer} from a gateway), ${acksWhileDown.length} acks`);
+    report(world, t, `   full service ${fullService} ms after it was back (bound ${POSTGRES_FULL_SERVICE_BOUND_MS} ms)`);
     report(world, t, `   longest publish gap ${publishers.longestGap(from, to)} ms`);
     report(world, t, `   ${resumeFigures(world, from)}`);
     report(world, t, `   ${messages} messages stored and acknowledged, ${deliveries} webhook deliveries received`);
