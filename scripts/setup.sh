@@ -237,10 +237,12 @@ setup_chromium() {
 }
 
 # For `npm run test:cluster` only: HAProxy (the load balancer in front of the gateways there), from
-# Debian's package when `haproxy` is missing.
+# Debian's package when it is missing. It is looked for on PATH, then at Debian's /usr/sbin/haproxy
+# (RTM_HAPROXY names the binary to check instead).
 setup_haproxy() {
-  if command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ]; then return 0; fi
-  setup_log "no haproxy: installing it for the cluster test"
+  local bin="${RTM_HAPROXY:-$(command -v haproxy 2>/dev/null || echo /usr/sbin/haproxy)}"
+  [ -x "$bin" ] && return 0
+  setup_log "no $bin: installing HAProxy for the cluster test"
   setup_apt_install haproxy || return 1
   if [ -z "${SETUP_DRY_RUN:-}" ] && ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
     setup_fail "the haproxy package is installed but haproxy is not on PATH nor in /usr/sbin"
