@@ -16,6 +16,7 @@
 # `npm test` also calls `setup_chromium`: the browser tests drive the system Chromium (through
 # playwright-core, which never downloads a browser of its own), so the Debian package `chromium`
 # is installed when /usr/bin/chromium is missing (CHROMIUM_PATH names another binary instead).
+# `npm run test:cluster` also calls `setup_haproxy`: Debian's `haproxy` when it is missing.
 # A remote host that does not answer is an error: we never install a service for someone else's
 # address. The private instances keep running after `npm start` stops (like any dev database):
 #   pg_ctl stop -D .data/postgres        kill "$(cat .data/nats/nats.pid)"
@@ -231,6 +232,20 @@ setup_chromium() {
   setup_apt_install chromium || return 1
   if [ -z "${SETUP_DRY_RUN:-}" ] && [ ! -x "$RTM_CHROMIUM_DEFAULT" ]; then
     setup_fail "the chromium package is installed but $RTM_CHROMIUM_DEFAULT is not there; set CHROMIUM_PATH"
+    return 1
+  fi
+}
+
+# For `npm run test:cluster` only: HAProxy (the load balancer in front of the gateways there), from
+# Debian's package when it is missing. It is looked for on PATH, then at Debian's /usr/sbin/haproxy
+# (RTM_HAPROXY names the binary to check instead).
+setup_haproxy() {
+  local bin="${RTM_HAPROXY:-$(command -v haproxy 2>/dev/null || echo /usr/sbin/haproxy)}"
+  [ -x "$bin" ] && return 0
+  setup_log "no $bin: installing HAProxy for the cluster test"
+  setup_apt_install haproxy || return 1
+  if [ -z "${SETUP_DRY_RUN:-}" ] && ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
+    setup_fail "the haproxy package is installed but haproxy is not on PATH nor in /usr/sbin"
     return 1
   fi
 }

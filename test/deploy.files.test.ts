@@ -81,12 +81,13 @@ test('deploy - compose.yaml: valid against the Compose schema, the production sh
   assert.match(checkCompose(broken(text, 'NATS_PREFIX: rtm', 'NATS_PREFIX: rtm\n  NATS_SUBJECT_PREFIX: rtm')).join('\n'), /NATS_SUBJECT_PREFIX is not a configuration variable/);
 });
 
-test('deploy - haproxy.cfg: both gateways on both public ports, readiness checks, WebSocket tunnel timeout', () => {
+test('deploy - haproxy.cfg: both gateways on both public ports, readiness checks, WebSocket tunnel timeout, refusals in the service envelope', () => {
   const text = read('deploy/haproxy/haproxy.cfg');
   assert.deepEqual(checkHaproxy(text, ['gateway-1', 'gateway-2']), []);
   assert.match(checkHaproxy(broken(text, '  server gateway-2 gateway-2:8081\n', ''), ['gateway-1', 'gateway-2']).join('\n'), /gateway-2 missing from the backend of port 8081/);
   assert.match(checkHaproxy(broken(text, /option httpchk GET \/internal\/ready/, 'option httpchk GET /'), ['gateway-1', 'gateway-2']).join('\n'), /does not check \/internal\/ready/);
   assert.match(checkHaproxy(broken(text, /timeout tunnel 60s/, ''), ['gateway-1', 'gateway-2']).join('\n'), /timeout tunnel/);
+  assert.match(checkHaproxy(broken(text, /errorfile 503 .*/, ''), ['gateway-1', 'gateway-2']).join('\n'), /no errorfile 503/);
 });
 
 test('deploy - Kubernetes manifests: valid against the Kubernetes schemas, probes on what the processes serve, drain-long grace, PDBs, HPA, migrate Job', async () => {

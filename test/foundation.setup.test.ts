@@ -104,3 +104,19 @@ test('setup - npm test installs Debian chromium only when the browser is missing
   assert.match(testScript, /^setup_chromium$/m);
   assert.doesNotMatch(startScript, /setup_chromium/);
 });
+
+test('setup - npm run test:cluster installs Debian haproxy only when it is missing', () => {
+  const present = setup(`RTM_HAPROXY=${process.execPath}; setup_haproxy && echo DONE`, {});
+  assert.equal(present.code, 0, present.output);
+  assert.equal(present.output.trim(), 'DONE');
+
+  const missing = setup('RTM_HAPROXY=/nonexistent/haproxy; setup_haproxy && echo DONE', {});
+  assert.equal(missing.code, 0, missing.output);
+  assert.match(missing.output, /no \/nonexistent\/haproxy: installing HAProxy for the cluster test/);
+  assert.match(missing.output, /dry run: .*apt-get install -y -qq haproxy\n/);
+  assert.match(missing.output, /DONE/);
+
+  // the cluster test asks for it; `npm test` and `npm start` do not
+  assert.match(readFileSync(`${ROOT}scripts/test-cluster.sh`, 'utf8'), /^setup_haproxy$/m);
+  for (const script of ['test.sh', 'start.sh']) assert.doesNotMatch(readFileSync(`${ROOT}scripts/${script}`, 'utf8'), /setup_haproxy/);
+});

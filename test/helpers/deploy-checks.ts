@@ -198,6 +198,26 @@ export function checkHaproxy(text: string, gateways: string[]): string[] {
   }
   if (!/^\s*mode http/m.test(text)) problems.push('haproxy.cfg: not in HTTP mode (WebSocket upgrades are handled there)');
   if (!/^\s*timeout tunnel \d+s/m.test(text)) problems.push('haproxy.cfg: no `timeout tunnel` for WebSockets');
+  // the balancer's own refusals must be the service's envelope, read from deploy/haproxy/errors/
+  for (const status of [502, 503, 504]) {
+    const line = new RegExp(`^\\s*errorfile ${status} /usr/local/etc/haproxy/errors/(\\S+)$`, 'm').exec(text);
+    const file = line ? `${ROOT}deploy/haproxy/errors/${line[1]}` : undefined;
+    if (!file || !existsSync(file)) {
+      problems.push(`haproxy.cfg: no errorfile ${status} from deploy/haproxy/errors/`);
+      continue;
+    }
+    const [head = '', body = ''] = readFileSync(file, 'utf8').split('\r\n\r\n');
+    let code: unknown;
+    try {
+      code = (JSON.parse(body) as { code?: unknown }).code;
+    } catch {
+      code = undefined;
+    }
+    const length = /content-length: (\d+)/i.exec(head)?.[1];
+    if (!head.startsWith(`HTTP/1.1 ${status} `) || code !== 'unavailable' || Number(length) !== Buffer.byteLength(body) || !/retry-after: \d+/i.test(head)) {
+      problems.push(`haproxy.cfg: errorfile ${status} is not a ${status} answer with the {code:"unavailable"} envelope, retry-after and its length`);
+    }
+  }
   return problems;
 }
 

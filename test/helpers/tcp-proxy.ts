@@ -10,6 +10,10 @@ export interface TcpProxy {
    * up), as a network that loses the way back; an upstream that closes still closes its client.
    */
   dropReplies(): void;
+  /** Resets every relayed connection (both sides), as an upstream host dying would; new ones are accepted. */
+  cut(): void;
+  /** While on, new connections are reset as soon as they are accepted (the upstream looks down). */
+  refuse(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -24,7 +28,13 @@ export async function startTcpProxy(upstreamUrls: string[]): Promise<TcpProxy> {
   const relayed = new Map<string, Set<Socket>>();
   const clients = new Set<Socket>();
   const pairs = new Map<Socket, Socket>();
+  let refusing = false;
   const server = createServer((client) => {
+    if (refusing) {
+      client.on('error', () => {});
+      client.resetAndDestroy();
+      return;
+    }
     clients.add(client);
     client.pause();
     client.on('error', () => {});
@@ -72,6 +82,15 @@ export async function startTcpProxy(upstreamUrls: string[]): Promise<TcpProxy> {
         // keep reading (and discarding), so that the upstream's end is still seen
         upstream.on('data', () => {});
         upstream.resume();
+      }
+    },
+    refuse(on) {
+      refusing = on;
+    },
+    cut() {
+      for (const [upstream, client] of pairs) {
+        client.resetAndDestroy();
+        upstream.resetAndDestroy();
       }
     },
     close: () =>

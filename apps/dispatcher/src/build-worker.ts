@@ -17,6 +17,8 @@ const POLL_INTERVAL_MS = 500;
 export interface Workers {
   /** Settles when either runner stops. */
   promise: Promise<void>;
+  /** graphile-worker's ids of the runners' pools (what `locked_by` names). */
+  poolIds: string[];
   stop(): Promise<void>;
 }
 
@@ -49,7 +51,9 @@ export async function buildWorker(deps: {
 }): Promise<Workers> {
   const { config, pool, log, deliverer, recovery } = deps;
   const events: WorkerEvents = new EventEmitter();
+  const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => {
+    poolIds.push(workerPool.id);
     recovery.holdLiveness(workerPool.id).catch((error: unknown) => log.error({ err: error }, 'could not take the liveness lock'));
   });
   const workerLog = log.child({ component: 'graphile-worker' });
@@ -87,8 +91,81 @@ export async function buildWorker(deps: {
   await first.addJob(PRUNE_TASK, {}, { jobKey: PRUNE_TASK });
   return {
     promise: Promise.race([first.promise, retries.promise]),
+    poolIds,
     async stop() {
       await Promise.all([first.stop(), retries.stop()]);
     },
   };
+}
+
+/**
+ * Keeps a dispatcher's runners running. graphile-worker 0.17 shuts a worker pool down for good
+ * when it cannot write a job's completion or failure (its batch retry gives up at the first
+ * error), which a Postgres restart causes whenever a delivery ends while the server is away: the
+ * dispatcher then stayed unready and delivered nothing until someone restarted it. Here a stopped
+ * pool is replaced: the old runners are stopped, their liveness locks let go (so the recovery
+ * pass of any dispatcher unlocks the jobs they held), and new runners are built, retrying with
+ * backoff while Postgres is still away.
+ */
+export class WorkerSupervisor {
+  #current: Workers | undefined;
+  #stopping = false;
+  #healthy = false;
+  readonly #build: () => Promise<Workers>;
+  readonly #release: (poolIds: string[]) => Promise<void>;
+  readonly #log: Logger;
+
+  constructor(options: { build: () => Promise<Workers>; release: (poolIds: string[]) => Promise<void>; log: Logger }) {
+    this.#build = options.build;
+    this.#release = options.release;
+    this.#log = options.log;
+  }
+
+  /** Builds the first runners (a failure here is the caller's: the process cannot start). */
+  async start(): Promise<void> {
+    this.#adopt(await this.#build());
+  }
+
+  /** False from the moment the runners stopped until new ones run. */
+  get healthy(): boolean {
+    return this.#healthy;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    // runners that had already failed (being replaced) have nothing left to drain
+    await this.#current?.stop().catch((error: unknown) => this.#log.warn({ err: error }, 'stopping the worker runners failed'));
+  }
+
+  #adopt(workers: Workers): void {
+    this.#current = workers;
+    this.#healthy = true;
+    workers.promise.then(
+      () => this.#replace(workers, undefined),
+      (error: unknown) => this.#replace(workers, error),
+    );
+  }
+
+  async #replace(old: Workers, error: unknown): Promise<void> {
+    if (this.#stopping || this.#current !== old) return;
+    this.#healthy = false;
+    this.#log.error({ err: error }, 'worker pool stopped; starting new runners');
+    await old.stop().catch(() => {});
+    await this.#release(old.poolIds).catch((releaseError: unknown) => this.#log.warn({ err: releaseError }, 'could not let go of the old runners\' liveness locks'));
+    for (let attempt = 0; !this.#stopping; attempt++) {
+      try {
+        const workers = await this.#build();
+        if (this.#stopping) {
+          await workers.stop();
+          return;
+        }
+        this.#adopt(workers);
+        this.#log.warn('new worker runners started');
+        return;
+      } catch (buildError) {
+        this.#log.warn({ err: buildError }, 'could not start new worker runners; retrying');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
+      }
+    }
+  }
 }

@@ -7,7 +7,7 @@ import { Deliverer } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
 import { HostResolver } from './host-resolver.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
-import { buildWorker } from './build-worker.ts';
+import { buildWorker, WorkerSupervisor } from './build-worker.ts';
 import { backlogGauge } from './backlog-metric.ts';
 
 const config = configOrExit(loadDispatcherConfig);
@@ -40,17 +40,13 @@ const recovery = new WorkerRecovery({
 });
 
 let draining = false;
-let workerStopped = false;
-const workers = await buildWorker({ config, pool, log, deliverer, recovery });
-workers.promise.then(
-  () => {
-    workerStopped = true;
-  },
-  (error: unknown) => {
-    workerStopped = true;
-    log.error({ err: error }, 'worker pool failed');
-  },
-);
+// a worker pool that stops (graphile-worker gives up on a Postgres error) is replaced, not left dead
+const workers = new WorkerSupervisor({
+  build: () => buildWorker({ config, pool, log, deliverer, recovery }),
+  release: (poolIds) => recovery.releaseLiveness(poolIds),
+  log,
+});
+await workers.start();
 recovery.start();
 
 const internal = createInternalServer({
@@ -58,7 +54,7 @@ const internal = createInternalServer({
   isDraining: () => draining,
   checks: [
     ...dependencyChecks(pool, nc),
-    { name: 'worker', check: async () => { if (workerStopped) throw new Error('worker pool stopped'); } },
+    { name: 'worker', check: async () => { if (!workers.healthy) throw new Error('worker pool stopped; starting new runners'); } },
   ],
 });
 // handlers before the listener and the announcement: a SIGTERM at any moment after this drains

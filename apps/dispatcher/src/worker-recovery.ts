@@ -52,6 +52,17 @@ export class WorkerRecovery {
   }
 
   /**
+   * Lets go of the liveness locks of worker pools that stopped while this process lives on, so
+   * that the recovery pass (this dispatcher's included) unlocks the jobs they still held.
+   */
+  async releaseLiveness(poolIds: string[]): Promise<void> {
+    for (const id of poolIds) this.#poolIds.delete(id);
+    const client = this.#client;
+    if (!client) return;
+    for (const id of poolIds) await client.query('select pg_advisory_unlock($1, hashtext($2))', [LIVENESS_CLASS, id]);
+  }
+
+  /**
    * The one liveness connection. Worker pools are created together and each asks for it at once:
    * they share one connect, since a second connection would never be released and `pool.end()`
    * would wait for it forever at shutdown.

@@ -5,15 +5,19 @@
  *   command was not delivered, so it is retried with a short backoff until OWNER_TIMEOUT_MS;
  * - a timeout means the command may have been processed: it is never retried, the caller gets
  *   503 `unavailable` (it may retry with an idempotencyKey);
+ * - the NATS connection lost while the request is in flight (its server died) ends the wait at
+ *   once with 503 `unavailable`, outcome unknown as for a timeout: the reply would have come back
+ *   through that server, so waiting out the timeout would only stall the caller;
  * - nothing waits longer than OWNER_TIMEOUT_MS.
  */
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
-import { deadlineHeaders, decodeJson, encodeJson, isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
+import { deadlineHeaders, decodeJson, encodeJson, isNoResponders, isTimeout, onDisconnect, partitionOf, type Msg } from '@rtm/bus';
 import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
 import { Histogram, type Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
 
 const BACKOFF_MS = [20, 50, 100, 200, 250];
+const CONNECTION_LOST = Symbol('connection lost');
 
 // Requests started in one event-loop turn leave in one socket write: nats.js flushes its buffer
 // in a microtask, and each HTTP request otherwise runs in its own tick, costing one write syscall
@@ -45,10 +49,21 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
     if (remaining <= 0) throw new ServiceError('unavailable', 'no channel owner is available; retry');
     let reply: CommandReply;
     if (attempt === 0) await nextCheckPhase();
+    let off = () => {};
     try {
-      const msg = await deps.nc.request(subject, payload, { timeout: remaining, headers: deadlineHeaders(remaining) });
+      const lost = new Promise<typeof CONNECTION_LOST>((resolve) => {
+        off = onDisconnect(deps.nc, () => resolve(CONNECTION_LOST));
+      });
+      const request = deps.nc.request(subject, payload, { timeout: remaining, headers: deadlineHeaders(remaining) });
+      const msg: Msg | typeof CONNECTION_LOST = await Promise.race([request, lost]);
+      if (msg === CONNECTION_LOST) {
+        // the request settles later (a time-out, or a reply after the reconnect): nobody awaits it
+        request.catch(() => {});
+        throw new ServiceError('unavailable', 'the connection to the message bus was lost with the command in flight; the outcome is unknown (retry with an idempotencyKey)');
+      }
       reply = decodeJson<CommandReply>(msg.data);
     } catch (error) {
+      if (error instanceof ServiceError) throw error;
       if (isNoResponders(error)) {
         const wait = Math.min(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!, Math.max(0, deadline - Date.now()));
         await new Promise((resolve) => setTimeout(resolve, wait));
@@ -58,6 +73,8 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
         throw new ServiceError('unavailable', 'the channel owner did not answer in time; the outcome is unknown (retry with an idempotencyKey)');
       }
       throw new ServiceError('unavailable', 'the message bus is not reachable; retry', { cause: error });
+    } finally {
+      off();
     }
     if (reply.ok) return reply.result;
     const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';

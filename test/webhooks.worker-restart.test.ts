@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startCluster } from './helpers/cluster.ts';
+import { eventually } from './helpers/eventually.ts';
+import { client } from './helpers/http.ts';
+import { startTcpProxy } from './helpers/tcp-proxy.ts';
+import { startReceiver } from './helpers/webhook-receiver.ts';
+
+test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage starts new runners and delivers again', async (t) => {
+  const cluster = await startCluster(t, {
+    gateways: 1,
+    channelNodes: 1,
+    env: { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s', WORKER_RECOVERY_INTERVAL: '1s', WEBHOOK_STALE_AFTER: '5s' },
+  });
+  // the dispatcher reaches Postgres through a proxy that can make it unreachable for it alone
+  const db = new URL(cluster.db.url);
+  const proxy = await startTcpProxy([`postgres://${db.host}`]);
+  t.after(() => proxy.close());
+  const dispatcher = await cluster.start('dispatcher', { DATABASE_URL: `postgres://postgres@127.0.0.1:${new URL(proxy.url).port}${db.pathname}` });
+  const env = await cluster.createEnvironment();
+  const api = client(cluster.gateways[0]!.controlUrl, env.secretKey);
+  // the first send is answered only once Postgres is out of the dispatcher's reach
+  const receiver = await startReceiver(t, (request) => (request.n === 1 ? { status: 200, delayMs: 1_500 } : { status: 200 }));
+  assert.equal((await api.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
+
+  const first = await api.post('/v1/channels/w/messages', { content: { n: 1 } });
+  assert.equal(first.status, 201);
+  await receiver.waitFor((received) => received.length === 1, 'the first send');
+  proxy.refuse(true);
+  proxy.cut();
+  // the send ends while nothing can be written: graphile-worker gives up on its pool
+  await eventually('the worker pool gave up', async () => dispatcher.output.some((line) => /Failed to (complete|fail) jobs/.test(line)), 30_000);
+  proxy.refuse(false);
+
+  await eventually(
+    'the dispatcher is ready again',
+    async () => (await fetch(`${dispatcher.internalUrl}/internal/ready`)).ok,
+    30_000,
+  );
+  const second = await api.post('/v1/channels/w/messages', { content: { n: 2 } });
+  assert.equal(second.status, 201);
+  const ids = [first.body.id, second.body.id];
+  await eventually(
+    'both messages delivered and recorded',
+    async () => {
+      const { rows } = await cluster.db.pool.query<{ event_id: string }>(
+        `select event_id from webhook_deliveries where environment_id = $1 and status = 'delivered'`,
+        [env.environmentId],
+      );
+      return ids.every((id) => rows.some((row) => row.event_id === id));
+    },
+    30_000,
+  );
+  const received = new Set(receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')).id as string));
+  for (const id of ids) assert.ok(received.has(id), `${id} reached the receiver`);
+});
