@@ -11,6 +11,7 @@ import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
 import { deadlineHeaders, decodeJson, encodeJson, isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
 import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
 import type { GatewayDeps } from '../deps.ts';
+import { namespaceOf } from '../access/channel-access.ts';
 
 const BACKOFF_MS = [20, 50, 100, 200, 250];
 
@@ -76,8 +77,9 @@ export interface PublishFields {
 
 /**
  * One publish from any entry point (HTTP on either host, the channel socket, the multiplexed
- * socket): the content's serialized size is checked (413 over 64 KiB), then the command goes to
- * the channel's owner.
+ * socket): the content's serialized size is checked (413 over 64 KiB, or over the channel
+ * namespace's `maxContentBytes`), a namespace with `persist: false` makes the message ephemeral,
+ * then the command goes to the channel's owner.
  */
 export async function sendPublish(
   deps: GatewayDeps,
@@ -87,7 +89,15 @@ export async function sendPublish(
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
 ): Promise<PublishResult> {
-  if (jsonSize(fields.content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+  const size = jsonSize(fields.content);
+  if (size > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+  const namespace = await namespaceOf(deps, environmentId, channelId);
+  if (namespace.maxContentBytes !== null && size > namespace.maxContentBytes) {
+    throw new ServiceError(
+      'payload_too_large',
+      `content is over ${namespace.maxContentBytes} bytes serialized (the limit of namespace ${JSON.stringify(namespace.prefix)})`,
+    );
+  }
   return sendCommand(deps, {
     op: 'publish',
     environmentId,
@@ -98,7 +108,7 @@ export async function sendPublish(
     sender,
     to: fields.to,
     mentions: fields.mentions,
-    ephemeral: fields.ephemeral ?? false,
+    ephemeral: (fields.ephemeral ?? false) || !namespace.persist,
     idempotencyKey: fields.idempotencyKey,
   });
 }

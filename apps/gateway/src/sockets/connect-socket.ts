@@ -23,7 +23,8 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { authenticateUser, verifyUserToken, type UserAuth } from '../auth/authenticate.ts';
-import { checkChannelAccess } from '../access/channel-access.ts';
+import { authorize, authorizeRetract } from '../access/channel-access.ts';
+import { capabilityAllows } from '@rtm/auth';
 import { environmentBan } from '../access/bans.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
@@ -80,7 +81,7 @@ class Subscription {
   async start(ref: Ref, since: number | undefined): Promise<void> {
     const { deps, auth, link } = this.connection;
     try {
-      await checkChannelAccess(deps, auth, this.channelId, 'read');
+      await authorize(deps, auth, this.channelId, 'subscribe');
       if (this.ended || !(await this.reader.join())) return;
       if (!(await this.reader.replay(since)) || this.ended) return;
       link.send({ op: 'subscribed', ref, channelId: this.channelId, lastSeq: this.reader.lastSeq });
@@ -269,8 +270,8 @@ class Connection {
     const auth = this.auth;
     const { ref, channelId } = frame;
     try {
-      await checkChannelAccess(this.deps, auth, channelId, 'publish');
       if (frame.op === 'publish') {
+        await authorize(this.deps, auth, channelId, 'publish');
         if (!(await this.deps.limits.admitPublish(auth))) {
           throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
         }
@@ -283,7 +284,7 @@ class Connection {
           channelId,
           messageId: frame.id,
           reason: frame.reason,
-          onlySender: auth.userId,
+          onlySender: await authorizeRetract(this.deps, auth, channelId),
         });
         this.send({ op: 'ack', ref, channelId, ...result });
       }
@@ -324,6 +325,12 @@ class Connection {
     }
     this.current = next;
     this.link.expireAt(next.claims.expiresAt);
+    // the new token's capabilities apply at once: subscriptions it does not grant end
+    for (const subscription of [...this.subscriptions.values()]) {
+      if (!capabilityAllows(next.claims.capabilities, subscription.channelId, 'subscribe')) {
+        subscription.end({ code: 'forbidden', reason: "the renewed token's capabilities do not grant subscribe on this channel" });
+      }
+    }
     this.send({ op: 'authenticated', ref: frame.ref, expiresAt: next.claims.expiresAt.toISOString() });
   }
 
