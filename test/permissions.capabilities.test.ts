@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeJwt } from 'jose';
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken, request } from './helpers/http.ts';
+import { closeOf } from './helpers/closed.ts';
 import { openSocket, type TestSocket } from './helpers/ws.ts';
 
 const answer = (socket: TestSocket, ref: string) => socket.waitFor(`answer to ${ref}`, (f) => f.ref === ref);
@@ -66,7 +67,7 @@ test('capabilities - every route, the channel socket and /v1/connect grant only 
   assert.equal(refusal.op, 'error');
   assert.equal(refusal.code, 'forbidden');
   const elsewhere = openSocket(gw.realtimeUrl, `/v1/channels/lobby?token=${listener}`);
-  assert.equal((await elsewhere.closed).code, 4403);
+  assert.equal((await closeOf(elsewhere)).code, 4403);
 
   // /v1/connect: subscribe lobby refused with an error frame, room:2 granted; publish refused
   const connection = openSocket(gw.realtimeUrl, `/v1/connect?token=${listener}`);
@@ -99,7 +100,7 @@ test('capabilities - every route, the channel socket and /v1/connect grant only 
   assert.equal((await asWriter.get('/v1/channels/room:1/members')).status, 200);
   assert.equal((await asWriter.delete(`/v1/channels/room:1/messages/${published.body.id}`)).status, 200, 'retracting its own message is publish');
   assert.equal(errorCode(await asWriter.post('/v1/channels/room:2/messages', { content: { n: 6 } })), 'forbidden');
-  assert.equal((await openSocket(gw.realtimeUrl, `/v1/channels/room:1?token=${writer}`).closed).code, 4403);
+  assert.equal((await closeOf(openSocket(gw.realtimeUrl, `/v1/channels/room:1?token=${writer}`))).code, 4403);
   const writing = openSocket(gw.realtimeUrl, `/v1/connect?token=${writer}`);
   await writing.waitFor('connected', (f) => f.op === 'connected');
   writing.send({ op: 'subscribe', ref: 's3', channelId: 'room:1' });
