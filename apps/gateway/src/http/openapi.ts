@@ -107,7 +107,8 @@ body is optional accept it. Requests Node's HTTP parser refuses (bad request lin
 **Credentials.** The environment always comes from the credential, never from the URL. A secret key with an
 \`Origin\` header is 403 \`origin_forbidden\`; a publishable key anywhere but \`POST /v1/tokens/anonymous\` (as
 Bearer or \`x-service-key\`) is 403 \`forbidden\`, as is an API key on the realtime edge. User tokens are HS256 JWTs
-(\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`exp\`, \`jti\`, optional \`ext\`, header \`kid\`);
+(\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`exp\`, \`jti\`, optional \`ext\`, optional \`cap\`
+(capabilities, docs/permissions.md), header \`kid\`);
 any other algorithm, audience, issuer, environment or an expired token is 401. A revoked key stops working on every
 gateway within seconds.
 

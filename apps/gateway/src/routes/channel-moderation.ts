@@ -20,6 +20,11 @@ async function checkModeration(deps: GatewayDeps, auth: UserAuth, channelId: str
   if (target.role === 'moderator') throw new ServiceError('forbidden', 'a moderator cannot be removed or banned by another moderator');
 }
 
+/** How the realtime edge's forms of these routes are described in the merged OpenAPI document. */
+export const MODERATOR_NOTE =
+  ' Realtime edge: a user token of a `moderator` of the channel (with the `publish` capability on it) may do the same ' +
+  'for this channel; anyone else is 403 `forbidden`, and a moderator may not act on another moderator or themselves.';
+
 /**
  * Realtime edge: what a channel's moderators may do besides retracting any message (that is
  * DELETE /v1/channels/{id}/messages/{messageId}): remove a member, ban and unban on the channel.
@@ -35,8 +40,8 @@ export async function channelModerationRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
-        operationId: 'moderatorRemoveMember',
-        summary: 'Remove a channel member (moderator)',
+        operationId: 'removeMember',
+        summary: 'Remove a channel member',
         description:
           MODERATOR_RULE +
           'Idempotent: 204 whether or not the user was a member. Their live sockets and subscriptions on this channel are ' +
@@ -61,8 +66,8 @@ export async function channelModerationRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
-        operationId: 'moderatorBanFromChannel',
-        summary: 'Ban a user from a channel (moderator)',
+        operationId: 'banFromChannel',
+        summary: 'Ban a user from a channel',
         description:
           MODERATOR_RULE +
           'As the control plane\'s ban: upsert, `expiresAt` in the future or none; the user\'s live sockets on the channel ' +
@@ -87,8 +92,8 @@ export async function channelModerationRoutes(app: ZodApp, deps: GatewayDeps) {
     {
       ...common,
       schema: {
-        operationId: 'moderatorUnbanFromChannel',
-        summary: 'Lift a channel ban (moderator)',
+        operationId: 'unbanFromChannel',
+        summary: 'Lift a channel ban',
         description: MODERATOR_RULE + 'Idempotent: 204 whether or not a ban existed.',
         tags: ['bans'],
         security,
