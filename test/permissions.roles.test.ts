@@ -41,9 +41,18 @@ test('roles - readonly reads but never publishes, on HTTP, the channel socket an
   connection.send({ op: 'publish', ref: 'p', channelId: 'hall', content: { n: 4 } });
   assert.equal((await answer(connection, 'p')).code, 'forbidden');
 
-  // promoted back to member, she publishes (the role change reaches the cached decision at once)
+  // promoted back to member, she publishes, also on the sockets already open (the role change
+  // drops the cached decision at once)
   await control.put('/v1/channels/hall/members/rita', { role: 'member' });
   assert.equal((await asRita.post('/v1/channels/hall/messages', { content: { n: 5 } })).status, 201);
+  socket.send({ op: 'publish', ref: 'p2', content: { n: 6 } });
+  assert.equal((await answer(socket, 'p2')).op, 'ack');
+  connection.send({ op: 'publish', ref: 'p2', channelId: 'hall', content: { n: 7 } });
+  assert.equal((await answer(connection, 'p2')).op, 'ack');
+  // and demoted again, refused again on the same socket
+  await control.put('/v1/channels/hall/members/rita', { role: 'readonly' });
+  socket.send({ op: 'publish', ref: 'p3', content: { n: 8 } });
+  assert.equal((await answer(socket, 'p3')).code, 'forbidden');
   await socket.close();
   await connection.close();
 });

@@ -56,7 +56,6 @@ class ChannelConnection {
   private early: [RawData, boolean][] | null = [];
   private earlyBytes = 0;
   private opened = false;
-  private publishAccess: Promise<void> | undefined;
   readonly handle: ChannelSocketHandle;
 
   constructor(deps: GatewayDeps, sessions: Sessions, link: SocketLink) {
@@ -193,12 +192,8 @@ class ChannelConnection {
         return;
       }
       if (frame.op === 'publish') {
-        // checked once per socket while it is granted (cached decisions make a re-check cheap anyway)
-        this.publishAccess ??= authorize(this.deps, auth, this.channelId, 'publish').then(() => {});
-        await this.publishAccess.catch((error: unknown) => {
-          this.publishAccess = undefined;
-          throw error;
-        });
+        // every frame: the decision is cached per gateway and dropped on any change (a role, a ban)
+        await authorize(this.deps, auth, this.channelId, 'publish');
         if (!(await this.deps.limits.admitPublish(auth))) return this.close(SOCKET_CLOSE.publishRateLimited.code, SOCKET_CLOSE.publishRateLimited.reason);
         const result = await sendPublish(this.deps, auth.environmentId, this.channelId, frame, 'user', { id: auth.userId, anon: auth.anon });
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
