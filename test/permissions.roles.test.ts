@@ -4,6 +4,7 @@ import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken } from './helpers/http.ts';
 import { closeOf } from './helpers/closed.ts';
 import { openSocket, type TestSocket } from './helpers/ws.ts';
+import { ConnectServerFrame } from '@rtm/schemas';
 
 const answer = (socket: TestSocket, ref: string) => socket.waitFor(`answer to ${ref}`, (f) => f.ref === ref);
 const connect = async (url: string, token: string) => {
@@ -126,6 +127,33 @@ test('roles - a moderator retracts any message, removes and bans members from th
   assert.equal(errorCode(await asMona.put('/v1/channels/club/bans/carl', { expiresAt: '2000-01-01T00:00:00Z' })), 'invalid_request');
   assert.equal((await asMona.delete('/v1/channels/club/bans/carl')).status, 204);
   assert.equal((await asCarl.post('/v1/channels/club/messages', { content: { n: 6 } })).status, 201);
+
+  // the same from /v1/connect: frames for the moderator, error frames for anyone else
+  const carlConnection = await connect(gwB.realtimeUrl, carl!);
+  carlConnection.send({ op: 'subscribe', ref: 's', channelId: 'club' });
+  assert.equal((await answer(carlConnection, 's')).op, 'subscribed');
+  carlConnection.send({ op: 'ban-member', ref: 'b', channelId: 'club', userId: 'mona' });
+  assert.equal((await answer(carlConnection, 'b')).code, 'forbidden');
+  connection.send({ op: 'ban-member', ref: 'b', channelId: 'club', userId: 'carl', reason: 'again' });
+  assert.deepEqual(await answer(connection, 'b'), { op: 'member-banned', ref: 'b', channelId: 'club', userId: 'carl', reason: 'again', expiresAt: null });
+  const carlEnded = await carlConnection.waitFor('club ended for carl', (f) => f.op === 'unsubscribed' && f.ref === undefined);
+  assert.equal(carlEnded.code, 'banned');
+  assert.equal(errorCode(await asCarl.post('/v1/channels/club/messages', { content: { n: 7 } })), 'banned');
+  connection.send({ op: 'unban-member', ref: 'u', channelId: 'club', userId: 'carl' });
+  assert.deepEqual(await answer(connection, 'u'), { op: 'member-unbanned', ref: 'u', channelId: 'club', userId: 'carl' });
+  assert.equal((await asCarl.post('/v1/channels/club/messages', { content: { n: 8 } })).status, 201);
+  await control.put('/v1/channels/club/members/carl');
+  connection.send({ op: 'remove-member', ref: 'm', channelId: 'club', userId: 'carl' });
+  assert.deepEqual(await answer(connection, 'm'), { op: 'member-removed', ref: 'm', channelId: 'club', userId: 'carl' });
+  connection.send({ op: 'remove-member', ref: 'm2', channelId: 'club', userId: 'max' });
+  assert.equal((await answer(connection, 'm2')).code, 'forbidden');
+  connection.send({ op: 'ban-member', ref: 'bad', channelId: 'club', userId: 'bad user' });
+  assert.equal((await answer(connection, 'bad')).code, 'invalid_request');
+  await carlConnection.close();
   assert.equal(errorCode(await client(gwA.realtimeUrl, 'not-a-jwt').delete('/v1/channels/club/members/carl')), 'unauthorized');
+  // every frame the connections received is a documented server frame (docs/asyncapi.yaml)
+  for (const frame of [...connection.frames, ...bobConnection.frames, ...carlConnection.frames]) {
+    assert.ok(ConnectServerFrame.safeParse(frame).success, `undocumented frame ${JSON.stringify(frame)}`);
+  }
   for (const s of [socket, connection, bobConnection]) await s.close();
 });

@@ -151,6 +151,16 @@ export async function namespaceOf(deps: GatewayDeps, environmentId: string, chan
 }
 
 /**
+ * Removing or banning `targetId` from the realtime edge: the caller moderates the channel and the
+ * target is not a moderator (read uncached, as a change follows).
+ */
+export async function authorizeModeration(deps: GatewayDeps, auth: UserAuth, channelId: string, targetId: string): Promise<void> {
+  await authorize(deps, auth, channelId, 'moderate');
+  const target = await standingOfUser(deps.pool, auth.environmentId, targetId, channelId);
+  if (target.role === 'moderator') throw new ServiceError('forbidden', 'a moderator cannot be removed or banned by another moderator');
+}
+
+/**
  * A retraction on the realtime edge needs publish; a moderator of the channel may retract any
  * message, anyone else only their own. Answers the sender the owner must check (undefined: any).
  */

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { ServiceError } from '@rtm/errors';
 import { ChannelUserParams, BanBody, Ban, ErrorBody } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { requireUser, userAuth, type UserAuth } from '../auth/authenticate.ts';
-import { authorize, standingOfUser } from '../access/channel-access.ts';
+import { requireUser, userAuth } from '../auth/authenticate.ts';
+import { authorizeModeration } from '../access/channel-access.ts';
 import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
@@ -12,13 +11,6 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody,
 const MODERATOR_RULE =
   'User token of a `moderator` of the channel (with the `publish` capability on it); anyone else is refused with 403 ' +
   '`forbidden`. A moderator may not act on another moderator (or themselves): that is the control plane\'s to do. ';
-
-/** The caller moderates the channel and the target is not a moderator; read uncached, as a change follows. */
-async function checkModeration(deps: GatewayDeps, auth: UserAuth, channelId: string, targetId: string): Promise<void> {
-  await authorize(deps, auth, channelId, 'moderate');
-  const target = await standingOfUser(deps.pool, auth.environmentId, targetId, channelId);
-  if (target.role === 'moderator') throw new ServiceError('forbidden', 'a moderator cannot be removed or banned by another moderator');
-}
 
 /** How the realtime edge's forms of these routes are described in the merged OpenAPI document. */
 export const MODERATOR_NOTE =
@@ -55,7 +47,7 @@ export async function channelModerationRoutes(app: ZodApp, deps: GatewayDeps) {
     async (request, reply) => {
       const auth = userAuth(request);
       const { channelId, userId } = request.params;
-      await checkModeration(deps, auth, channelId, userId);
+      await authorizeModeration(deps, auth, channelId, userId);
       await removeMember(deps, auth.environmentId, channelId, userId);
       return reply.code(204).send(null);
     },
@@ -82,7 +74,7 @@ export async function channelModerationRoutes(app: ZodApp, deps: GatewayDeps) {
     async (request) => {
       const auth = userAuth(request);
       const { channelId, userId } = request.params;
-      await checkModeration(deps, auth, channelId, userId);
+      await authorizeModeration(deps, auth, channelId, userId);
       return putBan(deps, auth.environmentId, channelId, userId, request.body);
     },
   );
@@ -104,7 +96,7 @@ export async function channelModerationRoutes(app: ZodApp, deps: GatewayDeps) {
     async (request, reply) => {
       const auth = userAuth(request);
       const { channelId, userId } = request.params;
-      await checkModeration(deps, auth, channelId, userId);
+      await authorizeModeration(deps, auth, channelId, userId);
       await removeBan(deps, auth.environmentId, channelId, userId);
       return reply.code(204).send(null);
     },

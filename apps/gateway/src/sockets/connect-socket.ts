@@ -23,7 +23,8 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { authenticateUser, verifyUserToken, type UserAuth } from '../auth/authenticate.ts';
-import { authorize, authorizeRetract } from '../access/channel-access.ts';
+import { authorize, authorizeModeration, authorizeRetract } from '../access/channel-access.ts';
+import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
 import { capabilityAllows } from '@rtm/auth';
 import { environmentBan } from '../access/bans.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
@@ -237,6 +238,10 @@ class Connection {
       case 'publish':
       case 'retract':
         return void this.command(frame);
+      case 'remove-member':
+      case 'ban-member':
+      case 'unban-member':
+        return void this.moderate(frame);
       case 'subscribe-inbox':
         return void this.subscribeInbox(frame);
       case 'unsubscribe-inbox':
@@ -287,6 +292,27 @@ class Connection {
           onlySender: await authorizeRetract(this.deps, auth, channelId),
         });
         this.send({ op: 'ack', ref, channelId, ...result });
+      }
+    } catch (error) {
+      this.refuse(ref, channelId, error);
+    }
+  }
+
+  /** A moderator's frames: the same rule and implementation as the realtime edge's routes. */
+  private async moderate(frame: Frame<'remove-member'> | Frame<'ban-member'> | Frame<'unban-member'>): Promise<void> {
+    const auth = this.auth;
+    const { ref, channelId, userId } = frame;
+    try {
+      await authorizeModeration(this.deps, auth, channelId, userId);
+      if (frame.op === 'remove-member') {
+        await removeMember(this.deps, auth.environmentId, channelId, userId);
+        this.send({ op: 'member-removed', ref, channelId, userId });
+      } else if (frame.op === 'ban-member') {
+        const ban = await putBan(this.deps, auth.environmentId, channelId, userId, { reason: frame.reason, expiresAt: frame.expiresAt });
+        this.send({ op: 'member-banned', ref, channelId, userId, reason: ban.reason, expiresAt: ban.expiresAt });
+      } else {
+        await removeBan(this.deps, auth.environmentId, channelId, userId);
+        this.send({ op: 'member-unbanned', ref, channelId, userId });
       }
     } catch (error) {
       this.refuse(ref, channelId, error);
