@@ -143,11 +143,22 @@ export async function channelAccessOf(pool: Pool, environmentId: string, channel
   return (await standingOfUser(pool, environmentId, '', channelId)).access;
 }
 
-/** The namespace of a channel, for the publish path (persist, maxContentBytes); cached like access. */
+/**
+ * The namespace of a channel, for the publish path (persist, maxContentBytes): the environment's
+ * namespaces are read once per ACCESS_CACHE_MS (and again after a deploy) and resolved here, so a
+ * publish to a new channel costs no query. Channel ids are never empty: the key cannot collide.
+ */
 export async function namespaceOf(deps: GatewayDeps, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
-  return (
-    await accessCacheOf(deps).lookup(environmentId, channelId, '', () => standingOfUser(deps.pool, environmentId, '', channelId))
-  ).namespace;
+  const namespaces = await accessCacheOf(deps).lookup(environmentId, '', 'namespaces', async () => {
+    const { rows } = await deps.pool.query<{ namespaces: Namespace[] | null }>(
+      `select d.config -> 'namespaces' as namespaces
+       from environments e join config_deployments d on d.id = e.active_deployment_id where e.id = $1`,
+      [environmentId],
+    );
+    const namespaces = rows[0]?.namespaces;
+    return Array.isArray(namespaces) ? namespaces : [];
+  });
+  return resolveNamespace(namespaces, channelId);
 }
 
 /**
