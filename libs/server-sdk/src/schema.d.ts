@@ -42,7 +42,7 @@ export interface paths {
         get?: never;
         /**
          * Set a channel's access
-         * @description Secret key. `open`: any user token of the environment may read and publish; `members`: only members. Overrides the environment's deployed default for this channel; the channel is created if it does not exist yet. Switching to `members` closes the live sockets of non-members on every gateway with 4403.
+         * @description Secret key. `open`: any user token of the environment may read and publish; `members`: only members. Overrides the channel namespace's `access` and the environment's deployed default for this channel; the channel is created if it does not exist yet. Switching to `members` closes the live sockets of non-members on every gateway with 4403.
          */
         put: operations["setChannelAccess"];
         post?: never;
