@@ -83,12 +83,13 @@ export async function buildWorker(deps: {
       [PRUNE_TASK]: pruneWebhooks(pool, config.WEBHOOK_RETENTION, log),
       [PRUNE_MESSAGES_TASK]: pruneMessages(pool, log),
     },
-    crontab: `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}\n`,
+    crontab: `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n`,
   });
   // the cron lives in the first runner; no cron items keeps this one from looking for a crontab file
   const retries = await run({ ...common, parsedCronItems: [], taskList: { [DELIVER_ONE_TASK]: deliverWebhook(deliverer) } });
   await first.addJob(PRUNE_TASK, {}, { jobKey: PRUNE_TASK });
-  await first.addJob(PRUNE_MESSAGES_TASK, {}, { jobKey: PRUNE_MESSAGES_TASK });
+  // the named queue runs its jobs one at a time across every dispatcher (a job added while one runs waits)
+  await first.addJob(PRUNE_MESSAGES_TASK, {}, { jobKey: PRUNE_MESSAGES_TASK, queueName: PRUNE_MESSAGES_TASK });
   return {
     promise: Promise.race([first.promise, retries.promise]),
     async stop() {

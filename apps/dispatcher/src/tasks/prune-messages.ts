@@ -10,8 +10,8 @@ export const PRUNE_MESSAGES_TASK = 'prune_messages';
 const DAY_MS = 86_400_000;
 
 /**
- * `prune_messages` (cron every 15 minutes, and once at start; graphile-worker runs one job of a
- * key at a time across every dispatcher): deletes the messages older than the `retentionDays`
+ * `prune_messages` (cron every 15 minutes, and once at start; one job key and one named queue, so
+ * graphile-worker runs one at a time across every dispatcher): deletes the messages older than the `retentionDays`
  * of their channel's namespace (docs/permissions.md). Per channel, from its oldest message,
  * 1000 rows by primary key (`channel_pk, seq`) per statement, each its own transaction, so no
  * lock is held for long and publishes go on; a channel stops at its first message inside the
