@@ -38,7 +38,7 @@ export interface Message {
   retracted: boolean; ephemeral: boolean; channelId: string; retractedAt: string | null;
 }
 export interface MessageFilters { sender?: string; type?: string; since?: string; until?: string; before?: number }
-export type ChannelRole = 'member' | 'moderator';
+export type ChannelRole = 'member' | 'moderator' | 'readonly';
 export interface ChannelMember { channelId: string; userId: string; role: ChannelRole; createdAt: string; updatedAt: string }
 export interface Ban { userId: string; channelId: string | null; reason: string | null; expiresAt: string | null; createdAt: string }
 export interface Webhook { url: string | null; deploymentId: string | null; activatedAt: string | null; secretConfigured: boolean }

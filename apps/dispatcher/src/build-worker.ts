@@ -9,6 +9,7 @@ import type { WorkerRecovery } from './worker-recovery.ts';
 import { deliverWebhooks } from './tasks/deliver-webhooks.ts';
 import { deliverWebhook } from './tasks/deliver-webhook.ts';
 import { pruneWebhooks } from './tasks/prune-webhooks.ts';
+import { PRUNE_MESSAGES_TASK, pruneMessages } from './tasks/prune-messages.ts';
 
 /** How often a worker looks for jobs whose `run_at` has come (retries are scheduled jobs). */
 const POLL_INTERVAL_MS = 500;
@@ -27,7 +28,8 @@ export interface Workers {
  * (fetched and locked in one query) and completions written at once in batches, which is what
  * lifts the drain from ~2.5k to ~20k jobs/s. Retries are ours (`deliver_webhook` jobs with
  * `run_at`), not graphile-worker's backoff, which only covers a task that could not write the
- * ledger. Retention runs from cron every 15 minutes and once at start.
+ * ledger. Retention (webhook deliveries, and messages by namespace) runs from cron every 15 minutes and
+ * once at start.
  *
  * Two runners, each with WORKER_CONCURRENCY slots: one for first attempts (`deliver_webhooks`
  * batches) and retention, one for retries (`deliver_webhook`). A retry holds its slot for as
@@ -83,12 +85,15 @@ export async function buildWorker(deps: {
     taskList: {
       [DELIVER_BATCH_TASK]: deliverWebhooks(deliverer),
       [PRUNE_TASK]: pruneWebhooks(pool, config.WEBHOOK_RETENTION, log),
+      [PRUNE_MESSAGES_TASK]: pruneMessages(pool, log),
     },
-    crontab: `*/15 * * * * ${PRUNE_TASK}\n`,
+    crontab: `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n`,
   });
   // the cron lives in the first runner; no cron items keeps this one from looking for a crontab file
   const retries = await run({ ...common, parsedCronItems: [], taskList: { [DELIVER_ONE_TASK]: deliverWebhook(deliverer) } });
   await first.addJob(PRUNE_TASK, {}, { jobKey: PRUNE_TASK });
+  // the named queue runs its jobs one at a time across every dispatcher (a job added while one runs waits)
+  await first.addJob(PRUNE_MESSAGES_TASK, {}, { jobKey: PRUNE_MESSAGES_TASK, queueName: PRUNE_MESSAGES_TASK });
   return {
     promise: Promise.race([first.promise, retries.promise]),
     poolIds,

@@ -12,3 +12,4 @@ export {
 export { CredentialStore, type ApiKeyRecord, type LookupObserver } from './credential-store.ts';
 export { createEnvironment, createEnvironmentIn, insertEnvironment, insertKey, insertKeyRow, type CreatedEnvironment } from './tenancy.ts';
 export { KeyUsage } from './key-usage.ts';
+export * from './permissions.ts';

@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import { newId } from '@rtm/db';
+import { decodeCapabilities, type CapabilityClaim } from './permissions.ts';
 
 /** The one algorithm user tokens are signed with; anything else is refused. */
 export const USER_TOKEN_ALG = 'HS256';
@@ -13,6 +14,8 @@ export interface UserClaims {
   environmentId: string;
   anon: boolean;
   ext?: Record<string, unknown>;
+  /** The `cap` claim (docs/permissions.md); undefined: the token has every operation. */
+  capabilities?: CapabilityClaim;
   expiresAt: Date;
   tokenId: string;
 }
@@ -25,12 +28,13 @@ export interface SigningKey {
 
 export async function signToken(
   key: SigningKey,
-  options: { issuer: string; audience: string; subject: string; ttlSeconds: number; anon?: boolean; ext?: unknown },
+  options: { issuer: string; audience: string; subject: string; ttlSeconds: number; anon?: boolean; ext?: unknown; cap?: CapabilityClaim },
 ): Promise<{ token: string; expiresAt: Date }> {
   const now = Math.floor(Date.now() / 1000);
   const exp = now + options.ttlSeconds;
   const payload: Record<string, unknown> = { env: key.environmentId, anon: options.anon ?? false };
   if (options.ext !== undefined) payload.ext = options.ext;
+  if (options.cap !== undefined) payload.cap = options.cap;
   const token = await new SignJWT(payload)
     .setProtectedHeader({ alg: USER_TOKEN_ALG, kid: key.id, typ: 'JWT' })
     .setIssuer(options.issuer)
@@ -89,6 +93,8 @@ export async function verifyToken(
       tokenId: String(payload.jti),
     };
     if (payload.ext && typeof payload.ext === 'object') claims.ext = payload.ext as Record<string, unknown>;
+    const capabilities = decodeCapabilities(payload.cap);
+    if (capabilities !== undefined) claims.capabilities = capabilities;
     return claims;
   } catch (error) {
     if (error instanceof TokenError) throw error;

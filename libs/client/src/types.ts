@@ -53,7 +53,7 @@ export interface PresenceChange {
 
 export interface RosterEntry {
   userId: string;
-  role: 'member' | 'moderator';
+  role: 'member' | 'moderator' | 'readonly';
   online: boolean;
 }
 

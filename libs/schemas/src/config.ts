@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { IsoTime } from './common.ts';
 import { ChannelAccess } from './members.ts';
 import { DEFAULT_LIMITS, type LimitName } from '@rtm/limits';
+import { MAX_CONTENT_BYTES } from './channels.ts';
+import { MAX_NAMESPACES, namespacesProblem } from '@rtm/auth';
 
 const LIMIT_HELP: Record<LimitName, string> = {
   userPublishesPerSecond: 'Publishes by one user, HTTP and socket together, per second.',
@@ -38,6 +40,52 @@ export const EffectiveLimits = z
   })
   .meta({ id: 'Limits', description: 'The limits in force: the deployed overrides over the defaults.' });
 
+export const Namespace = z
+  .object({
+    prefix: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[A-Za-z0-9_.:@=-]+$/, 'must be 1-128 of [A-Za-z0-9_.:@=-] (no `*`: every channel id starting with it belongs)')
+      .describe('Channels whose id starts with this belong to the namespace; the longest matching prefix wins.'),
+    access: ChannelAccess.optional().describe(
+      "Access of the namespace's channels that have no access of their own (over `channels.access`). Omitted: `channels.access`.",
+    ),
+    anonymous: z
+      .object({
+        subscribe: z.boolean().optional().describe('Anonymous tokens may subscribe, read history and the roster. Default true.'),
+        publish: z.boolean().optional().describe('Anonymous tokens may publish and retract. Default true.'),
+      })
+      .strict()
+      .optional(),
+    history: z.boolean().optional().describe('false: history is refused to user tokens (403 `forbidden`). Default true.'),
+    persist: z.boolean().optional().describe('false: every message is ephemeral (202, no history, no webhook, no seq). Default true.'),
+    retentionDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(36_500)
+      .optional()
+      .describe('Messages older than this many days are deleted (a job every 15 minutes). Omitted: kept.'),
+    maxContentBytes: z
+      .number()
+      .int()
+      .min(2)
+      .max(MAX_CONTENT_BYTES)
+      .optional()
+      .describe(`Largest serialized \`content\` (413 \`payload_too_large\` above it). Omitted: ${MAX_CONTENT_BYTES}.`),
+  })
+  .strict()
+  .meta({ id: 'Namespace', description: 'Settings of every channel whose id starts with `prefix` (docs/permissions.md).' });
+
+export const Namespaces = z
+  .array(Namespace)
+  .max(MAX_NAMESPACES)
+  .superRefine((namespaces, ctx) => {
+    const problem = namespacesProblem(namespaces);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 export const DeployConfigBody = z
   .object({
     webhooks: z
@@ -52,6 +100,7 @@ export const DeployConfigBody = z
       .optional()
       .describe('Omitted: `{access: "open"}`.'),
     limits: LimitOverrides.optional().describe('Omitted: every limit at its default (a deploy replaces earlier overrides).'),
+    namespaces: Namespaces.optional().describe('Omitted: none (every channel takes the defaults). Prefixes must be unique.'),
   })
   .strict()
   .meta({
@@ -65,6 +114,7 @@ export const ActiveConfig = z
     webhooks: z.object({ url: z.string() }).nullable(),
     channels: z.object({ access: ChannelAccess }),
     limits: EffectiveLimits,
+    namespaces: z.array(Namespace),
   })
   .meta({ id: 'Config' });
 

@@ -4,7 +4,7 @@
  * plus `channelId` on every channel frame.
  */
 import { z } from 'zod';
-import { ChannelId } from './common.ts';
+import { ChannelId, IsoTime, UserId } from './common.ts';
 import { MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
 import { storableText } from './common.ts';
 import { NotificationId } from './notifications.ts';
@@ -16,6 +16,18 @@ export const ConnectFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('unsubscribe'), ref: Ref, channelId: ChannelId }).strict(),
   z.object({ op: z.literal('publish'), ref: Ref, channelId: ChannelId, ...publishFields }).strict(),
   z.object({ op: z.literal('retract'), ref: Ref, channelId: ChannelId, id: MessageId, reason: storableText(1024, 0).optional() }).strict(),
+  z.object({ op: z.literal('remove-member'), ref: Ref, channelId: ChannelId, userId: UserId }).strict(),
+  z
+    .object({
+      op: z.literal('ban-member'),
+      ref: Ref,
+      channelId: ChannelId,
+      userId: UserId,
+      reason: storableText(512).optional(),
+      expiresAt: IsoTime.optional(),
+    })
+    .strict(),
+  z.object({ op: z.literal('unban-member'), ref: Ref, channelId: ChannelId, userId: UserId }).strict(),
   z.object({ op: z.literal('subscribe-inbox'), ref: Ref, since: NotificationId.optional() }).strict(),
   z.object({ op: z.literal('unsubscribe-inbox'), ref: Ref }).strict(),
   z.object({ op: z.literal('auth'), ref: Ref, token: z.string().min(1).max(8192) }).strict(),
@@ -103,6 +115,25 @@ export const SERVER_FRAMES = {
     })
     .strict()
     .describe('A request was refused; the connection stays open.'),
+  memberRemoved: z
+    .object({ op: z.literal('member-removed'), ref: RefOut, channelId: ChannelIdOut, userId: z.string() })
+    .strict()
+    .describe('The answer to `remove-member` (a moderator removed a member of the channel).'),
+  memberBanned: z
+    .object({
+      op: z.literal('member-banned'),
+      ref: RefOut,
+      channelId: ChannelIdOut,
+      userId: z.string(),
+      reason: z.string().nullable(),
+      expiresAt: Timestamp.nullable(),
+    })
+    .strict()
+    .describe('The answer to `ban-member` (a moderator banned a user from the channel).'),
+  memberUnbanned: z
+    .object({ op: z.literal('member-unbanned'), ref: RefOut, channelId: ChannelIdOut, userId: z.string() })
+    .strict()
+    .describe('The answer to `unban-member`.'),
   authenticated: z.object({ op: z.literal('authenticated'), ref: RefOut, expiresAt: Timestamp }).strict().describe('The token was renewed.'),
   pong: z.object({ op: z.literal('pong'), ref: RefOut.optional() }).strict().describe('The answer to `ping`.'),
 };

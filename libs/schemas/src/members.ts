@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { UserId, ChannelId, IsoTime, storableText } from './common.ts';
 
-export const MemberRole = z.enum(['member', 'moderator']);
+export const MemberRole = z
+  .enum(['member', 'moderator', 'readonly'])
+  .describe(
+    '`member` subscribes, reads and publishes; `readonly` subscribes and reads only (publishing is refused with 403 `forbidden`); ' +
+      '`moderator` also retracts any message of the channel and removes and bans its members from the realtime edge.',
+  );
 export const ChannelAccess = z.enum(['open', 'members']);
 
 /** Path parameters; their descriptions become the OpenAPI parameter descriptions. */

@@ -42,7 +42,7 @@ export interface paths {
         get?: never;
         /**
          * Set a channel's access
-         * @description Secret key. `open`: any user token of the environment may read and publish; `members`: only members. Overrides the environment's deployed default for this channel; the channel is created if it does not exist yet. Switching to `members` closes the live sockets of non-members on every gateway with 4403.
+         * @description Secret key. `open`: any user token of the environment may read and publish; `members`: only members. Overrides the channel namespace's `access` and the environment's deployed default for this channel; the channel is created if it does not exist yet. Switching to `members` closes the live sockets of non-members on every gateway with 4403.
          */
         put: operations["setChannelAccess"];
         post?: never;
@@ -66,13 +66,13 @@ export interface paths {
         get: operations["getChannelBan"];
         /**
          * Ban a user from a channel
-         * @description Secret key. Upsert: a second PUT replaces reason and expiry. `expiresAt` (ISO 8601) must be in the future; without it the ban lasts until deleted. The user's live sockets are closed with 4403 on every gateway. A banned user cannot subscribe, publish, read history or the roster of the channel.
+         * @description Secret key. Upsert: a second PUT replaces reason and expiry. `expiresAt` (ISO 8601) must be in the future; without it the ban lasts until deleted. The user's live sockets are closed with 4403 on every gateway. A banned user cannot subscribe, publish, read history or the roster of the channel. Realtime edge: a user token of a `moderator` of the channel (with the `publish` capability on it) may do the same for this channel; anyone else is 403 `forbidden`, and a moderator may not act on another moderator or themselves.
          */
         put: operations["banFromChannel"];
         post?: never;
         /**
          * Lift a channel ban
-         * @description Secret key. Idempotent: 204 whether or not a ban existed.
+         * @description Secret key. Idempotent: 204 whether or not a ban existed. Realtime edge: a user token of a `moderator` of the channel (with the `publish` capability on it) may do the same for this channel; anyone else is 403 `forbidden`, and a moderator may not act on another moderator or themselves.
          */
         delete: operations["unbanFromChannel"];
         options?: never;
@@ -89,7 +89,7 @@ export interface paths {
         };
         /**
          * Read message history
-         * @description Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs read access; messages addressed with `to` are shown only to their addressees and sender.
+         * @description Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
          */
         get: operations["listMessages"];
         put?: never;
@@ -109,7 +109,7 @@ export interface paths {
         };
         /**
          * Read a channel's roster
-         * @description User token, or secret key on the control plane. A user must be allowed to read the channel (403 `forbidden` or `banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel (GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). A `members` channel lists its members. An `open` channel lists its members plus every user currently online in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out.
+         * @description User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` capability (403 `forbidden` or `banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel (GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). A `members` channel lists its members. An `open` channel lists its members plus every user currently online in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out.
          */
         get: operations["getRoster"];
         put?: never;
@@ -136,7 +136,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a channel member
-         * @description Secret key. Idempotent: 204 whether or not the user was a member. The user's live sockets on this channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect).
+         * @description Secret key. Idempotent: 204 whether or not the user was a member. The user's live sockets on this channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect). Realtime edge: a user token of a `moderator` of the channel (with the `publish` capability on it) may do the same for this channel; anyone else is 403 `forbidden`, and a moderator may not act on another moderator or themselves.
          */
         delete: operations["removeMember"];
         options?: never;
@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a message
-         * @description Answered only after the message is committed (201), or after an ephemeral message was handed to the channel owner for fan-out (202; not persisted, no webhook, no history, no seq advance). The same `idempotencyKey` on the same channel within 24 h returns the first result and creates nothing. 503 `unavailable` when no channel owner answers within OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. Control plane (secret key): kind "server", sender `senderId` (default "server"), no access checks. Realtime edge (user token): kind "user", the sender is the token's user (`senderId` is refused with 400); needs publish access (403 `forbidden` or `banned`).
+         * @description Answered only after the message is committed (201), or after an ephemeral message was handed to the channel owner for fan-out (202; not persisted, no webhook, no history, no seq advance). The same `idempotencyKey` on the same channel within 24 h returns the first result and creates nothing. 503 `unavailable` when no channel owner answers within OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. Control plane (secret key): kind "server", sender `senderId` (default "server"), no access checks. Realtime edge (user token): kind "user", the sender is the token's user (`senderId` is refused with 400); needs publish access: not banned, the `publish` capability, access to the channel, a role other than `readonly`, and for an anonymous token a namespace that lets anonymous tokens publish (403 `forbidden` or `banned`). In a namespace with `persist: false` every message is ephemeral (202); a namespace's `maxContentBytes` lowers the content limit (413).
          */
         post: operations["publishMessage"];
         delete?: never;
@@ -176,7 +176,7 @@ export interface paths {
         post?: never;
         /**
          * Retract a message
-         * @description Replaces the content with a tombstone (history shows it with `retracted: true`, `content: null`), sends `{op:"retract", id, seq, reason?}` on sockets and a `message.retracted` webhook. Idempotent: a second retraction changes nothing and emits nothing. 404 for a message not in this channel. The body (`reason`) may be left out. Realtime edge: only the sender may retract (403 forbidden).
+         * @description Replaces the content with a tombstone (history shows it with `retracted: true`, `content: null`), sends `{op:"retract", id, seq, reason?}` on sockets and a `message.retracted` webhook. Idempotent: a second retraction changes nothing and emits nothing. 404 for a message not in this channel. The body (`reason`) may be left out. Realtime edge: needs publish (capability, role, namespace); the sender may retract their own message and a `moderator` of the channel any message; anyone else is refused with 403 `forbidden`.
          */
         delete: operations["retractMessage"];
         options?: never;
@@ -198,7 +198,7 @@ export interface paths {
         get: operations["getConfig"];
         /**
          * Deploy a configuration
-         * @description Validates, stores a deployment and activates it, in one transaction. The body is the whole configuration: an omitted or null `webhooks` disables delivery, omitted `channels` means `{access: "open"}`. The webhook URL is checked before anything is stored (422 `invalid_webhook_url`, the reason names the rule): WHATWG parsing first; `localhost`, `127.0.0.1`, `[::1]` (written so) allowed with http or https only where the operator allows loopback (development; refused by default); every other loopback, private, link-local, unique-local, unspecified, IPv4-embedding IPv6, `.internal` or `.localhost` host refused; other hosts need https; no userinfo. The URL is stored in its WHATWG-normalised form. The first activation with a webhook creates the environment's `whsec_` signing secret; later deploys keep it. Deliveries already recorded keep the URL they were created with. A deploy that takes access away (e.g. `channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403. `limits` overrides the environment's rate limits and socket quotas (docs/limits.md); omitted limits take their defaults, and every gateway applies the new limits at once. The answer shows every limit in force.
+         * @description Validates, stores a deployment and activates it, in one transaction. The body is the whole configuration: an omitted or null `webhooks` disables delivery, omitted `channels` means `{access: "open"}`. The webhook URL is checked before anything is stored (422 `invalid_webhook_url`, the reason names the rule): WHATWG parsing first; `localhost`, `127.0.0.1`, `[::1]` (written so) allowed with http or https only where the operator allows loopback (development; refused by default); every other loopback, private, link-local, unique-local, unspecified, IPv4-embedding IPv6, `.internal` or `.localhost` host refused; other hosts need https; no userinfo. The URL is stored in its WHATWG-normalised form. The first activation with a webhook creates the environment's `whsec_` signing secret; later deploys keep it. Deliveries already recorded keep the URL they were created with. A deploy that takes access away (e.g. `channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403. `limits` overrides the environment's rate limits and socket quotas (docs/limits.md); omitted limits take their defaults, and every gateway applies the new limits at once. The answer shows every limit in force. `namespaces` give channels by id prefix their own access, anonymous rights, history, persistence, retention and content size (the longest matching prefix applies; docs/permissions.md); every gateway applies them at once, and sockets that lose read access are closed with 4403. A bad prefix or a prefix given twice is 400 `invalid_request`.
          */
         put: operations["deployConfig"];
         post?: never;
@@ -1047,7 +1047,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a user token
-         * @description Secret key. The token is a JWT for the realtime edge. Refused (403 banned) for a user banned environment-wide.
+         * @description Secret key. The token is a JWT for the realtime edge. Refused (403 banned) for a user banned environment-wide. `capabilities` narrows what the token may do, by channel pattern (docs/permissions.md); refused with 400 `invalid_request` when over 64 patterns or 2 KiB serialized, or with an unknown operation or a bad pattern.
          */
         post: operations["mintToken"];
         delete?: never;
@@ -1067,7 +1067,7 @@ export interface paths {
         put?: never;
         /**
          * Mint an anonymous user token
-         * @description Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe). When the environment has allowed origins, a publishable-key request whose `Origin` is not among them is 403 `origin_not_allowed`; origins compare as lowercase `scheme://host[:port]` (default port dropped, no path), and `Origin: null` never matches. A request without `Origin` (a server or native app) is not judged by the list. The body may be empty. `userId` is `anon_` + a random id; the token carries `anon: true`.
+         * @description Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe). When the environment has allowed origins, a publishable-key request whose `Origin` is not among them is 403 `origin_not_allowed`; origins compare as lowercase `scheme://host[:port]` (default port dropped, no path), and `Origin: null` never matches. A request without `Origin` (a server or native app) is not judged by the list. The body may be empty. `userId` is `anon_` + a random id; the token carries `anon: true`. `capabilities` as on POST /v1/tokens; channel namespaces may also refuse anonymous tokens (docs/permissions.md).
          */
         post: operations["mintAnonymousToken"];
         delete?: never;
@@ -1189,6 +1189,10 @@ export interface components {
             reason: string | null;
             userId: string;
         };
+        /** @description What the token may do, by channel pattern: an exact channel id, a prefix ending in `*`, or `*` for every channel, to a non-empty list of `subscribe`, `publish`, `history`, `presence`. A channel gets the operations of every pattern it matches. At most 64 patterns and 2048 bytes serialized. Omitted: every operation on every channel the user may otherwise use. Carried in the token as the `cap` claim (docs/permissions.md). */
+        CapabilitiesInput: {
+            [key: string]: ("subscribe" | "publish" | "history" | "presence")[];
+        };
         ChannelSettings: {
             /** @enum {string} */
             access: "open" | "members";
@@ -1200,6 +1204,7 @@ export interface components {
                 access: "open" | "members";
             };
             limits: components["schemas"]["Limits"];
+            namespaces: components["schemas"]["Namespace"][];
             webhooks: {
                 url: string;
             } | null;
@@ -1489,6 +1494,8 @@ export interface components {
             };
             /** @description Omitted: every limit at its default (a deploy replaces earlier overrides). */
             limits?: components["schemas"]["LimitOverridesInput"];
+            /** @description Omitted: none (every channel takes the defaults). Prefixes must be unique. */
+            namespaces?: components["schemas"]["NamespaceInput"][];
             /** @description Null or omitted disables delivery. */
             webhooks?: {
                 /** @description Receiving endpoint; validated before anything is stored. */
@@ -1572,8 +1579,11 @@ export interface components {
             channelId: string;
             /** Format: date-time */
             createdAt: string;
-            /** @enum {string} */
-            role: "member" | "moderator";
+            /**
+             * @description `member` subscribes, reads and publishes; `readonly` subscribes and reads only (publishing is refused with 403 `forbidden`); `moderator` also retracts any message of the channel and removes and bans its members from the realtime edge.
+             * @enum {string}
+             */
+            role: "member" | "moderator" | "readonly";
             /** Format: date-time */
             updatedAt: string;
             userId: string;
@@ -1597,6 +1607,54 @@ export interface components {
             timestamp: number;
             to?: string[];
             type: string;
+        };
+        /** @description Settings of every channel whose id starts with `prefix` (docs/permissions.md). */
+        Namespace: {
+            /**
+             * @description Access of the namespace's channels that have no access of their own (over `channels.access`). Omitted: `channels.access`.
+             * @enum {string}
+             */
+            access?: "open" | "members";
+            anonymous?: {
+                /** @description Anonymous tokens may publish and retract. Default true. */
+                publish?: boolean;
+                /** @description Anonymous tokens may subscribe, read history and the roster. Default true. */
+                subscribe?: boolean;
+            };
+            /** @description false: history is refused to user tokens (403 `forbidden`). Default true. */
+            history?: boolean;
+            /** @description Largest serialized `content` (413 `payload_too_large` above it). Omitted: 65536. */
+            maxContentBytes?: number;
+            /** @description false: every message is ephemeral (202, no history, no webhook, no seq). Default true. */
+            persist?: boolean;
+            /** @description Channels whose id starts with this belong to the namespace; the longest matching prefix wins. */
+            prefix: string;
+            /** @description Messages older than this many days are deleted (a job every 15 minutes). Omitted: kept. */
+            retentionDays?: number;
+        };
+        /** @description Settings of every channel whose id starts with `prefix` (docs/permissions.md). */
+        NamespaceInput: {
+            /**
+             * @description Access of the namespace's channels that have no access of their own (over `channels.access`). Omitted: `channels.access`.
+             * @enum {string}
+             */
+            access?: "open" | "members";
+            anonymous?: {
+                /** @description Anonymous tokens may publish and retract. Default true. */
+                publish?: boolean;
+                /** @description Anonymous tokens may subscribe, read history and the roster. Default true. */
+                subscribe?: boolean;
+            };
+            /** @description false: history is refused to user tokens (403 `forbidden`). Default true. */
+            history?: boolean;
+            /** @description Largest serialized `content` (413 `payload_too_large` above it). Omitted: 65536. */
+            maxContentBytes?: number;
+            /** @description false: every message is ephemeral (202, no history, no webhook, no seq). Default true. */
+            persist?: boolean;
+            /** @description Channels whose id starts with this belong to the namespace; the longest matching prefix wins. */
+            prefix: string;
+            /** @description Messages older than this many days are deleted (a job every 15 minutes). Omitted: kept. */
+            retentionDays?: number;
         };
         Notification: {
             /** @description Time-ordered; pass the last one seen as `since` to the inbox socket. */
@@ -1624,8 +1682,11 @@ export interface components {
         Roster: {
             members: {
                 online: boolean;
-                /** @enum {string} */
-                role: "member" | "moderator";
+                /**
+                 * @description `member` subscribes, reads and publishes; `readonly` subscribes and reads only (publishing is refused with 403 `forbidden`); `moderator` also retracts any message of the channel and removes and bans its members from the realtime edge.
+                 * @enum {string}
+                 */
+                role: "member" | "moderator" | "readonly";
                 userId: string;
             }[];
         };
@@ -2624,7 +2685,7 @@ export interface operations {
                      * @description Defaults to `member`; a PUT replaces the role.
                      * @enum {string}
                      */
-                    role?: "member" | "moderator";
+                    role?: "member" | "moderator" | "readonly";
                 };
             };
         };
@@ -4329,7 +4390,7 @@ export interface operations {
                      * @description Defaults to `member`; a PUT replaces the role.
                      * @enum {string}
                      */
-                    role?: "member" | "moderator";
+                    role?: "member" | "moderator" | "readonly";
                 };
             };
         };
@@ -8405,6 +8466,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    capabilities?: components["schemas"]["CapabilitiesInput"];
                     /** @description Echoed to the user as the `ext` claim. */
                     claims?: {
                         [key: string]: unknown;
@@ -8503,6 +8565,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    capabilities?: components["schemas"]["CapabilitiesInput"];
                     ttlSeconds?: number;
                 };
             };

@@ -167,10 +167,10 @@ export async function channelPage({ params, session, onLeave }: PageContext): Pr
       manage &&
         form(
           { label: 'Add a member' },
-          [field('User id', { name: 'userId', required: true, maxlength: 128, autocomplete: 'off' }), selectField('Role', 'role', ['member', 'moderator'], 'member')],
+          [field('User id', { name: 'userId', required: true, maxlength: 128, autocomplete: 'off' }), selectField('Role', 'role', ['member', 'moderator', 'readonly'], 'member')],
           'Add member',
           async (values, element) => {
-            await api.putChannelMember(env.id, channelId, (values.userId ?? '').trim(), values.role === 'moderator' ? 'moderator' : 'member');
+            await api.putChannelMember(env.id, channelId, (values.userId ?? '').trim(), values.role === 'moderator' || values.role === 'readonly' ? values.role : 'member');
             element.reset();
             await members.reload();
           },

@@ -1,17 +1,15 @@
 import { decodeInvalidation } from '@rtm/limits';
 import { decodeJson, encodeJson, type Subscription } from '@rtm/bus';
-import type { ServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
 
 interface Entry {
-  /** null: allowed; otherwise the refusal to throw again. */
-  refusal: ServiceError | null;
+  value: unknown;
   expires: number;
 }
 
 /**
- * Channel access decisions reused for ACCESS_CACHE_MS, so publishing does not query Postgres per
- * message. Every change made through the API (membership, bans, channel access, config deploy)
+ * What a user's channel access depends on (bans, access, namespace, role: see channel-access.ts),
+ * reused for ACCESS_CACHE_MS, so publishing does not query Postgres per message. Every change made through the API (membership, bans, channel access, config deploy)
  * announces itself on the bus and every gateway drops that environment's decisions at once; the
  * TTL bounds staleness if an announcement is lost. A decision whose query started before an
  * invalidation arrived is not stored (per-environment generation), so a slow read can never
@@ -52,31 +50,21 @@ export class AccessCache {
     ];
   }
 
-  async check(environmentId: string, channelId: string, userId: string, load: () => Promise<void>): Promise<void> {
+  async lookup<T>(environmentId: string, channelId: string, userId: string, load: () => Promise<T>): Promise<T> {
     if (this.ttlMs === 0) return load();
     const key = `${channelId}\u0000${userId}`;
     const hit = this.entries.get(environmentId)?.get(key);
     const now = Date.now();
-    if (hit && hit.expires > now) {
-      if (hit.refusal) throw hit.refusal;
-      return;
-    }
+    if (hit && hit.expires > now) return hit.value as T;
     const generation = this.generationOf(environmentId);
-    let refusal: ServiceError | null = null;
-    try {
-      await load();
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code !== 'forbidden' && code !== 'banned') throw error;
-      refusal = error as ServiceError;
-    }
+    const value = await load();
     if (this.generationOf(environmentId) === generation) {
       let ofEnvironment = this.entries.get(environmentId);
       if (!ofEnvironment) this.entries.set(environmentId, (ofEnvironment = new Map()));
       if (ofEnvironment.size > 100_000) ofEnvironment.clear();
-      ofEnvironment.set(key, { refusal, expires: now + this.ttlMs });
+      ofEnvironment.set(key, { value, expires: now + this.ttlMs });
     }
-    if (refusal) throw refusal;
+    return value;
   }
 
   stop(): void {

@@ -1,93 +1,182 @@
 import { ServiceError } from '@rtm/errors';
 import type { Pool } from '@rtm/db';
+import {
+  decide,
+  effectiveAccess,
+  resolveNamespace,
+  type ChannelAccessMode,
+  type ChannelFacts,
+  type ChannelOp,
+  type ChannelRole,
+  type Namespace,
+  type ResolvedNamespace,
+} from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import { accessCacheOf } from './access-cache.ts';
 
-export type ChannelAction = 'read' | 'publish';
-export type Access = 'open' | 'members';
+export type Access = ChannelAccessMode;
 
-/**
- * Whether a user may read (history, roster, subscribe) or publish on a channel. Bans always win
- * (environment-wide or on the channel, unless expired); then an `open` channel admits any user of
- * the environment and a `members` channel only its members. The channel's own `access` overrides
- * the environment's deployed default. Throws `banned` or `forbidden`. Decisions are cached per
- * gateway (see AccessCache); every API change to membership, bans or access invalidates them.
- */
-export async function checkChannelAccess(
-  deps: GatewayDeps,
-  auth: UserAuth,
-  channelId: string,
-  _action: ChannelAction,
-): Promise<void> {
-  await accessCacheOf(deps).check(auth.environmentId, channelId, auth.userId, () =>
-    checkUserChannelAccess(deps.pool, auth.environmentId, auth.userId, channelId),
-  );
+/** What Postgres knows about a user on a channel; the token's part comes from the claims. */
+export interface Standing {
+  access: Access;
+  namespace: ResolvedNamespace;
+  role: ChannelRole | null;
+  ban: { reason: string | null } | null;
 }
 
-/** The same rule by ids, for re-checking a live socket after a membership or access change. */
+interface StandingRow {
+  channel_id: string;
+  user_id: string;
+  banned: boolean;
+  ban_reason: string | null;
+  own_access: Access | null;
+  default_access: Access | null;
+  namespaces: Namespace[] | null;
+  role: ChannelRole | null;
+}
+
+/** One row per (channel, user) pair: bans, the channel's own access, the environment's default and namespaces, the role. */
+const STANDING_SQL = `
+  select p.channel_id, p.user_id,
+    exists (select 1 from bans b where b.environment_id = $1 and b.user_id = p.user_id and b.channel_id in ('', p.channel_id)
+            and (b.expires_at is null or b.expires_at > now())) as banned,
+    (select b.reason from bans b where b.environment_id = $1 and b.user_id = p.user_id and b.channel_id in ('', p.channel_id)
+            and (b.expires_at is null or b.expires_at > now()) limit 1) as ban_reason,
+    (select c.access from channels c where c.environment_id = $1 and c.id = p.channel_id) as own_access,
+    e.default_access,
+    d.config -> 'namespaces' as namespaces,
+    (select m.role from memberships m where m.environment_id = $1 and m.channel_id = p.channel_id and m.user_id = p.user_id) as role
+  from unnest($2::text[], $3::text[]) as p(channel_id, user_id)
+  left join environments e on e.id = $1
+  left join config_deployments d on d.id = e.active_deployment_id`;
+
+function standingOf(row: StandingRow): Standing {
+  const namespace = resolveNamespace(Array.isArray(row.namespaces) ? row.namespaces : undefined, row.channel_id);
+  return {
+    access: effectiveAccess(row.own_access, namespace, row.default_access ?? 'open'),
+    namespace,
+    role: row.role,
+    ban: row.banned ? { reason: row.ban_reason } : null,
+  };
+}
+
+async function standingsOf(pool: Pool, environmentId: string, pairs: readonly { channelId: string; userId: string }[]) {
+  const { rows } = await pool.query<StandingRow>(STANDING_SQL, [
+    environmentId,
+    pairs.map((pair) => pair.channelId),
+    pairs.map((pair) => pair.userId),
+  ]);
+  return rows;
+}
+
+/** A user's standing on a channel, read from Postgres (uncached). */
+export async function standingOfUser(pool: Pool, environmentId: string, userId: string, channelId: string): Promise<Standing> {
+  const [row] = await standingsOf(pool, environmentId, [{ channelId, userId }]);
+  return standingOf(row!);
+}
+
+/** The facts `decide` takes: the standing plus the token's part. */
+export function factsOf(standing: Standing, channelId: string, token: { anon: boolean; capabilities?: ChannelFacts['capabilities'] }): ChannelFacts {
+  return { channelId, anonymous: token.anon, capabilities: token.capabilities, ...standing };
+}
+
+function enforce(facts: ChannelFacts, op: ChannelOp): void {
+  const decision = decide(facts, op);
+  if (!decision.ok) throw new ServiceError(decision.code, decision.reason);
+}
+
+/**
+ * Whether a user token may do `op` on a channel (the rule is `decide` in @rtm/auth, documented in
+ * docs/permissions.md): bans, the token's capabilities, access (the channel's own, else its
+ * namespace's, else the environment's default), the namespace's rules, the role. Throws `banned`
+ * or `forbidden`; answers the standing (namespace, role) for callers that need more. The standing
+ * is cached per gateway (see AccessCache); every API change to membership, bans, access or the
+ * configuration invalidates it.
+ */
+export async function authorize(deps: GatewayDeps, auth: UserAuth, channelId: string, op: ChannelOp): Promise<Standing> {
+  const standing = await accessCacheOf(deps).lookup(auth.environmentId, channelId, auth.userId, () =>
+    standingOfUser(deps.pool, auth.environmentId, auth.userId, channelId),
+  );
+  enforce(factsOf(standing, channelId, { anon: auth.anon, capabilities: auth.claims.capabilities }), op);
+  return standing;
+}
+
+/** The same rule by ids, uncached, for re-checking a live subscription (tokens' capabilities do not change under it). */
 export async function checkUserChannelAccess(
   pool: Pool,
   environmentId: string,
   userId: string,
   channelId: string,
+  anon = false,
 ): Promise<void> {
-  const { rows } = await pool.query<{ banned: boolean; ban_reason: string | null; access: string; member: boolean }>(
-    `select
-       exists (select 1 from bans b where b.environment_id = $1 and b.user_id = $3 and b.channel_id in ('', $2)
-               and (b.expires_at is null or b.expires_at > now())) as banned,
-       (select b.reason from bans b where b.environment_id = $1 and b.user_id = $3 and b.channel_id in ('', $2)
-               and (b.expires_at is null or b.expires_at > now()) limit 1) as ban_reason,
-       coalesce((select c.access from channels c where c.environment_id = $1 and c.id = $2),
-                (select e.default_access from environments e where e.id = $1), 'open') as access,
-       exists (select 1 from memberships m where m.environment_id = $1 and m.channel_id = $2 and m.user_id = $3) as member`,
-    [environmentId, channelId, userId],
-  );
-  const row = rows[0]!;
-  if (row.banned) throw new ServiceError('banned', row.ban_reason ?? undefined);
-  if (row.access === 'members' && !row.member) throw new ServiceError('forbidden', 'not a member of this channel');
+  enforce(factsOf(await standingOfUser(pool, environmentId, userId, channelId), channelId, { anon }), 'subscribe');
 }
 
 /**
- * The same rule for many (channel, user) pairs of one environment in one query: the refusal of
- * each pair that may no longer read, keyed `channelId \u0000 userId`. For re-checking the open
- * sockets of an environment when its access changes (a config deploy, a channel's access).
+ * The same rule for many (channel, user) pairs of one environment in one query per 1000: the
+ * refusal of each pair that may no longer subscribe, keyed `channelId \u0000 userId \u0000 anon`.
+ * For re-checking the open sockets of an environment when its access changes (a config deploy,
+ * a channel's access).
  */
 export async function refusalsOf(
   pool: Pool,
   environmentId: string,
-  pairs: readonly { channelId: string; userId: string }[],
+  pairs: readonly { channelId: string; userId: string; anon: boolean }[],
 ): Promise<Map<string, ServiceError>> {
   const refusals = new Map<string, ServiceError>();
   for (let start = 0; start < pairs.length; start += 1000) {
     const chunk = pairs.slice(start, start + 1000);
-    const { rows } = await pool.query<{ channel_id: string; user_id: string; ban_reason: string | null; banned: boolean; access: string; member: boolean }>(
-      `select p.channel_id, p.user_id,
-         exists (select 1 from bans b where b.environment_id = $1 and b.user_id = p.user_id and b.channel_id in ('', p.channel_id)
-                 and (b.expires_at is null or b.expires_at > now())) as banned,
-         (select b.reason from bans b where b.environment_id = $1 and b.user_id = p.user_id and b.channel_id in ('', p.channel_id)
-                 and (b.expires_at is null or b.expires_at > now()) limit 1) as ban_reason,
-         coalesce((select c.access from channels c where c.environment_id = $1 and c.id = p.channel_id),
-                  (select e.default_access from environments e where e.id = $1), 'open') as access,
-         exists (select 1 from memberships m where m.environment_id = $1 and m.channel_id = p.channel_id and m.user_id = p.user_id) as member
-       from unnest($2::text[], $3::text[]) as p(channel_id, user_id)`,
-      [environmentId, chunk.map((pair) => pair.channelId), chunk.map((pair) => pair.userId)],
-    );
-    for (const row of rows) {
-      const key = `${row.channel_id}\u0000${row.user_id}`;
-      if (row.banned) refusals.set(key, new ServiceError('banned', row.ban_reason ?? undefined));
-      else if (row.access === 'members' && !row.member) refusals.set(key, new ServiceError('forbidden', 'not a member of this channel'));
+    const rows = new Map((await standingsOf(pool, environmentId, chunk)).map((row) => [`${row.channel_id}\u0000${row.user_id}`, row]));
+    for (const { channelId, userId, anon } of chunk) {
+      const row = rows.get(`${channelId}\u0000${userId}`);
+      if (!row) continue;
+      const decision = decide(factsOf(standingOf(row), channelId, { anon }), 'subscribe');
+      if (!decision.ok) refusals.set(`${channelId}\u0000${userId}\u0000${anon}`, new ServiceError(decision.code, decision.reason));
     }
   }
   return refusals;
 }
 
-/** The channel's effective access: its own setting, else the environment's deployed default. */
+/** The channel's effective access: its own setting, else its namespace's, else the environment's deployed default. */
 export async function channelAccessOf(pool: Pool, environmentId: string, channelId: string): Promise<Access> {
-  const { rows } = await pool.query<{ access: Access }>(
-    `select coalesce((select c.access from channels c where c.environment_id = $1 and c.id = $2),
-                     (select e.default_access from environments e where e.id = $1), 'open') as access`,
-    [environmentId, channelId],
-  );
-  return rows[0]!.access;
+  return (await standingOfUser(pool, environmentId, '', channelId)).access;
+}
+
+/**
+ * The namespace of a channel, for the publish path (persist, maxContentBytes): the environment's
+ * namespaces are read once per ACCESS_CACHE_MS (and again after a deploy) and resolved here, so a
+ * publish to a new channel costs no query. Channel ids are never empty: the key cannot collide.
+ */
+export async function namespaceOf(deps: GatewayDeps, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
+  const namespaces = await accessCacheOf(deps).lookup(environmentId, '', 'namespaces', async () => {
+    const { rows } = await deps.pool.query<{ namespaces: Namespace[] | null }>(
+      `select d.config -> 'namespaces' as namespaces
+       from environments e join config_deployments d on d.id = e.active_deployment_id where e.id = $1`,
+      [environmentId],
+    );
+    const namespaces = rows[0]?.namespaces;
+    return Array.isArray(namespaces) ? namespaces : [];
+  });
+  return resolveNamespace(namespaces, channelId);
+}
+
+/**
+ * Removing or banning `targetId` from the realtime edge: the caller moderates the channel and the
+ * target is not a moderator (read uncached, as a change follows).
+ */
+export async function authorizeModeration(deps: GatewayDeps, auth: UserAuth, channelId: string, targetId: string): Promise<void> {
+  await authorize(deps, auth, channelId, 'moderate');
+  const target = await standingOfUser(deps.pool, auth.environmentId, targetId, channelId);
+  if (target.role === 'moderator') throw new ServiceError('forbidden', 'a moderator cannot be removed or banned by another moderator');
+}
+
+/**
+ * A retraction on the realtime edge needs publish; a moderator of the channel may retract any
+ * message, anyone else only their own. Answers the sender the owner must check (undefined: any).
+ */
+export async function authorizeRetract(deps: GatewayDeps, auth: UserAuth, channelId: string): Promise<string | undefined> {
+  const standing = await authorize(deps, auth, channelId, 'publish');
+  const moderates = decide(factsOf(standing, channelId, { anon: auth.anon, capabilities: auth.claims.capabilities }), 'moderate').ok;
+  return moderates ? undefined : auth.userId;
 }

@@ -15,6 +15,7 @@ import { deadlineHeaders, decodeJson, encodeJson, isNoResponders, isTimeout, onD
 import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
 import { Histogram, type Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
+import { namespaceOf } from '../access/channel-access.ts';
 
 const BACKOFF_MS = [20, 50, 100, 200, 250];
 const CONNECTION_LOST = Symbol('connection lost');
@@ -94,8 +95,9 @@ export interface PublishFields {
 
 /**
  * One publish from any entry point (HTTP on either host, the channel socket, the multiplexed
- * socket): the content's serialized size is checked (413 over 64 KiB), then the command goes to
- * the channel's owner.
+ * socket): the content's serialized size is checked (413 over 64 KiB, or over the channel
+ * namespace's `maxContentBytes`), a namespace with `persist: false` makes the message ephemeral,
+ * then the command goes to the channel's owner.
  */
 export async function sendPublish(
   deps: GatewayDeps,
@@ -105,11 +107,12 @@ export async function sendPublish(
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
 ): Promise<PublishResult> {
-  if (jsonSize(fields.content) > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+  const size = jsonSize(fields.content);
+  if (size > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
   const started = performance.now();
   let outcome = 'ok';
   try {
-    return await publishCommand(deps, environmentId, channelId, fields, kind, sender);
+    return await publishCommand(deps, environmentId, channelId, fields, size, kind, sender);
   } catch (error) {
     outcome = error instanceof ServiceError ? error.code : 'internal';
     throw error;
@@ -135,14 +138,22 @@ export function publishSeconds(registry: Registry): Histogram<'sender' | 'outcom
   });
 }
 
-function publishCommand(
+async function publishCommand(
   deps: GatewayDeps,
   environmentId: string,
   channelId: string,
   fields: PublishFields,
+  size: number,
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
 ): Promise<PublishResult> {
+  const namespace = await namespaceOf(deps, environmentId, channelId);
+  if (namespace.maxContentBytes !== null && size > namespace.maxContentBytes) {
+    throw new ServiceError(
+      'payload_too_large',
+      `content is over ${namespace.maxContentBytes} bytes serialized (the limit of namespace ${JSON.stringify(namespace.prefix)})`,
+    );
+  }
   return sendCommand(deps, {
     op: 'publish',
     environmentId,
@@ -153,7 +164,7 @@ function publishCommand(
     sender,
     to: fields.to,
     mentions: fields.mentions,
-    ephemeral: fields.ephemeral ?? false,
+    ephemeral: (fields.ephemeral ?? false) || !namespace.persist,
     idempotencyKey: fields.idempotencyKey,
   });
 }

@@ -9,17 +9,25 @@ import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
 import { checkWebhookUrl, createWebhookSecret } from '@rtm/webhooks';
 import { effectiveLimits, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
+import type { Namespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
 import { recheckEnvironment } from '../kicks/kicks.ts';
 
 /** As stored: `limits` holds only the overrides, so later changes of a default reach the environment. */
-export type Config = { webhooks: { url: string } | null; channels: { access: 'open' | 'members' }; limits?: LimitOverrides };
+export type Config = {
+  webhooks: { url: string } | null;
+  channels: { access: 'open' | 'members' };
+  limits?: LimitOverrides;
+  /** Channel namespaces (docs/permissions.md); absent in deployments made before they existed. */
+  namespaces?: Namespace[];
+};
 
 /** As answered: every limit in force. */
 export const shownConfig = (config: Config) => ({
   webhooks: config.webhooks,
   channels: config.channels,
   limits: effectiveLimits(config.limits),
+  namespaces: config.namespaces ?? [],
 });
 
 /** The URL in its stored (WHATWG-normalised) form; refused with `code` and the validator's reason. */

@@ -107,9 +107,17 @@ body is optional accept it. Requests Node's HTTP parser refuses (bad request lin
 **Credentials.** The environment always comes from the credential, never from the URL. A secret key with an
 \`Origin\` header is 403 \`origin_forbidden\`; a publishable key anywhere but \`POST /v1/tokens/anonymous\` (as
 Bearer or \`x-service-key\`) is 403 \`forbidden\`, as is an API key on the realtime edge. User tokens are HS256 JWTs
-(\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`exp\`, \`jti\`, optional \`ext\`, header \`kid\`);
+(\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`exp\`, \`jti\`, optional \`ext\`, optional \`cap\`
+(capabilities, docs/permissions.md), header \`kid\`);
 any other algorithm, audience, issuer, environment or an expired token is 401. A revoked key stops working on every
 gateway within seconds.
+
+**Permissions.** On the realtime edge every channel operation is decided by one rule (docs/permissions.md): a ban
+refuses everything (403 \`banned\`); then the token's capabilities (\`subscribe\` guards the sockets and their
+\`since\` replay, \`publish\` publishing and retracting, \`history\` the history, \`presence\` the roster); then
+access (the channel's own, else its namespace's, else the environment's default); then the namespace (anonymous
+tokens, \`history: false\`); then the role (\`readonly\` does not publish, only a \`moderator\` retracts others'
+messages, removes and bans). Refusals are 403 \`forbidden\` with a reason naming the rule.
 
 **Browsers (CORS).** Every realtime-edge route and \`POST /v1/tokens/anonymous\` answer preflight \`OPTIONS\` with 204
 and send \`access-control-allow-origin: *\` (credentials are bearer tokens, never cookies) exposing

@@ -56,6 +56,7 @@ export async function recheckEnvironment(deps: GatewayDeps, environmentId: strin
 }
 
 const keyOf = (a: string, b: string) => `${a}\u0000${b}`;
+const pairKey = (socket: ChannelSocketHandle) => `${socket.channelId}\u0000${socket.userId}\u0000${socket.anon}`;
 
 /** The listening side, one per gateway: subscribes while it holds sockets of a user or channel. */
 export class KickListener {
@@ -138,7 +139,7 @@ export class KickListener {
   async verify(socket: ChannelSocketHandle): Promise<void> {
     try {
       await this.feed.flush();
-      await checkUserChannelAccess(this.deps.pool, socket.environmentId, socket.userId, socket.channelId);
+      await checkUserChannelAccess(this.deps.pool, socket.environmentId, socket.userId, socket.channelId, socket.anon);
     } catch (error) {
       if (isServiceError(error) && (error.code === 'forbidden' || error.code === 'banned')) {
         this.close(socket, error.code, error.reason ?? error.code, 'recheck');
@@ -148,8 +149,10 @@ export class KickListener {
 
   private async recheck(environmentId: string, sockets: ChannelSocketHandle[]): Promise<void> {
     if (sockets.length === 0) return;
-    const pairs = new Map<string, { channelId: string; userId: string }>();
-    for (const socket of sockets) pairs.set(keyOf(socket.channelId, socket.userId), { channelId: socket.channelId, userId: socket.userId });
+    const pairs = new Map<string, { channelId: string; userId: string; anon: boolean }>();
+    for (const socket of sockets) {
+      pairs.set(pairKey(socket), { channelId: socket.channelId, userId: socket.userId, anon: socket.anon });
+    }
     let refusals: Map<string, ServiceError>;
     try {
       refusals = await refusalsOf(this.deps.pool, environmentId, [...pairs.values()]);
@@ -159,7 +162,7 @@ export class KickListener {
       return;
     }
     for (const socket of sockets) {
-      const refusal = refusals.get(keyOf(socket.channelId, socket.userId));
+      const refusal = refusals.get(pairKey(socket));
       if (refusal) this.close(socket, kickCode(refusal.code), refusal.reason ?? refusal.code, 'recheck');
     }
   }

@@ -16,7 +16,7 @@ import { announceAccessChange } from '../access/access-cache.ts';
 export const ENVIRONMENT_WIDE = '';
 
 export type Audit = (client: PoolClient) => Promise<void>;
-export type MemberRole = 'member' | 'moderator';
+export type MemberRole = 'member' | 'moderator' | 'readonly';
 
 interface MemberRow {
   user_id: string;

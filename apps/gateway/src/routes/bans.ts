@@ -4,6 +4,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { ENVIRONMENT_WIDE, getBan, putBan, removeBan } from '../moderation/moderation.ts';
+import { MODERATOR_NOTE } from './channel-moderation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -33,7 +34,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
       schema: {
         operationId: 'banFromChannel',
         summary: 'Ban a user from a channel',
-        description: putDescription + 'A banned user cannot subscribe, publish, read history or the roster of the channel.',
+        description: putDescription + 'A banned user cannot subscribe, publish, read history or the roster of the channel.' + MODERATOR_NOTE,
         tags,
         security,
         params: ChannelUserParams,
@@ -50,7 +51,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
       schema: {
         operationId: 'unbanFromChannel',
         summary: 'Lift a channel ban',
-        description: 'Secret key. Idempotent: 204 whether or not a ban existed.',
+        description: 'Secret key. Idempotent: 204 whether or not a ban existed.' + MODERATOR_NOTE,
         tags,
         security,
         params: ChannelUserParams,

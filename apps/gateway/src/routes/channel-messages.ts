@@ -17,7 +17,7 @@ import {
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { checkChannelAccess } from '../access/channel-access.ts';
+import { authorize, authorizeRetract } from '../access/channel-access.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 import { readMessages } from '../channels/message-reader.ts';
 
@@ -32,7 +32,9 @@ const PUBLISH_DESCRIPTION =
   'OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. ' +
   'Control plane (secret key): kind "server", sender `senderId` (default "server"), no access checks. ' +
   'Realtime edge (user token): kind "user", the sender is the token\'s user (`senderId` is refused with 400); needs ' +
-  'publish access (403 `forbidden` or `banned`).';
+  'publish access: not banned, the `publish` capability, access to the channel, a role other than `readonly`, and for an ' +
+  'anonymous token a namespace that lets anonymous tokens publish (403 `forbidden` or `banned`). In a namespace with ' +
+  '`persist: false` every message is ephemeral (202); a namespace\'s `maxContentBytes` lowers the content limit (413).';
 
 /** Hands a publish to the channel's owner; the 201 body, or the 202 body of an ephemeral message. */
 async function publish(
@@ -49,10 +51,10 @@ async function publish(
 }
 
 /** Resolves the environment, and for users checks access to the channel. */
-async function caller(deps: GatewayDeps, host: Host, request: FastifyRequest, channelId: string, action: 'read' | 'publish') {
+async function caller(deps: GatewayDeps, host: Host, request: FastifyRequest, channelId: string, action: 'history' | 'publish') {
   if (host === 'control') return { environmentId: keyAuth(request).environmentId, user: undefined };
   const auth = userAuth(request);
-  await checkChannelAccess(deps, auth, channelId, action);
+  await authorize(deps, auth, channelId, action);
   return { environmentId: auth.environmentId, user: auth };
 }
 
@@ -121,7 +123,8 @@ function messageRoutes(host: Host) {
             'Replaces the content with a tombstone (history shows it with `retracted: true`, `content: null`), sends ' +
             '`{op:"retract", id, seq, reason?}` on sockets and a `message.retracted` webhook. Idempotent: a second retraction ' +
             'changes nothing and emits nothing. 404 for a message not in this channel. The body (`reason`) may be left ' +
-            'out. Realtime edge: only the sender may retract (403 forbidden).',
+            'out. Realtime edge: needs publish (capability, role, namespace); the sender may retract their own message and a ' +
+            '`moderator` of the channel any message; anyone else is refused with 403 `forbidden`.',
           tags,
           security,
           params: ChannelMessageParams,
@@ -131,15 +134,13 @@ function messageRoutes(host: Host) {
       },
       async (request) => {
         const { channelId, messageId } = request.params;
-        const { environmentId, user } = await caller(deps, host, request, channelId, 'publish');
-        return sendCommand(deps, {
-          op: 'retract',
-          environmentId,
-          channelId,
-          messageId,
-          reason: request.body?.reason,
-          onlySender: user?.userId,
-        });
+        if (host === 'control') {
+          const { environmentId } = keyAuth(request);
+          return sendCommand(deps, { op: 'retract', environmentId, channelId, messageId, reason: request.body?.reason });
+        }
+        const auth = userAuth(request);
+        const onlySender = await authorizeRetract(deps, auth, channelId);
+        return sendCommand(deps, { op: 'retract', environmentId: auth.environmentId, channelId, messageId, reason: request.body?.reason, onlySender });
       },
     );
 
@@ -155,7 +156,8 @@ function messageRoutes(host: Host) {
             'With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). ' +
             '`hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). ' +
             'Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs ' +
-            'read access; messages addressed with `to` are shown only to their addressees and sender.',
+            'read access and the `history` capability, and the channel\'s namespace must not set `history: false` (403 ' +
+            '`forbidden`); messages addressed with `to` are shown only to their addressees and sender.',
           tags,
           security,
           params: ChannelParams,
@@ -166,7 +168,7 @@ function messageRoutes(host: Host) {
       async (request) => {
         const { channelId } = request.params;
         const { limit = HISTORY_LIMIT_DEFAULT, before, after } = request.query;
-        const { environmentId, user } = await caller(deps, host, request, channelId, 'read');
+        const { environmentId, user } = await caller(deps, host, request, channelId, 'history');
         const rows = await readMessages(deps.pool, environmentId, channelId, {
           after,
           before,

@@ -19,7 +19,8 @@ export async function channelSettingsRoutes(app: ZodApp, deps: GatewayDeps) {
         summary: 'Set a channel\'s access',
         description:
           'Secret key. `open`: any user token of the environment may read and publish; `members`: only members. ' +
-          'Overrides the environment\'s deployed default for this channel; the channel is created if it does not exist ' +
+          'Overrides the channel namespace\'s `access` and the environment\'s deployed default for this channel; the ' +
+          'channel is created if it does not exist ' +
           'yet. Switching to `members` closes the live sockets of non-members on every gateway with 4403.',
         tags: ['membership'],
         security: [{ secretKey: [] }],

@@ -28,7 +28,10 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
           'Deliveries already recorded keep the URL they were created with. A deploy that takes access away (e.g. ' +
           '`channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403. ' +
           '`limits` overrides the environment\'s rate limits and socket quotas (docs/limits.md); omitted limits take ' +
-          'their defaults, and every gateway applies the new limits at once. The answer shows every limit in force.',
+          'their defaults, and every gateway applies the new limits at once. The answer shows every limit in force. ' +
+          '`namespaces` give channels by id prefix their own access, anonymous rights, history, persistence, retention and ' +
+          'content size (the longest matching prefix applies; docs/permissions.md); every gateway applies them at once, and ' +
+          'sockets that lose read access are closed with 4403. A bad prefix or a prefix given twice is 400 `invalid_request`.',
         tags: ['config'],
         security: [{ secretKey: [] }],
         body: DeployConfigBody,
@@ -42,6 +45,7 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
         webhooks,
         channels: { access: request.body.channels?.access ?? 'open' },
         limits: cleanOverrides(request.body.limits),
+        namespaces: request.body.namespaces ?? [],
       });
     },
   );

@@ -10,6 +10,7 @@ import { memberRoutes } from './members.ts';
 import { banRoutes } from './bans.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
 import { rosterRoutes, controlRosterRoutes } from './roster.ts';
+import { channelModerationRoutes } from './channel-moderation.ts';
 import { notificationRoutes } from './notifications.ts';
 import { inboxRoutes } from './inbox.ts';
 import { logsTokenRoutes } from './logs-token.ts';
@@ -39,4 +40,4 @@ export const CONTROL_ROUTES: RouteGroup[] = [
 ];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, channelModerationRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];

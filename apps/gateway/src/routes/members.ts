@@ -4,6 +4,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { putMember, removeMember } from '../moderation/moderation.ts';
+import { MODERATOR_NOTE } from './channel-moderation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -42,7 +43,7 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
         summary: 'Remove a channel member',
         description:
           'Secret key. Idempotent: 204 whether or not the user was a member. The user\'s live sockets on this ' +
-          'channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect).',
+          'channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect).' + MODERATOR_NOTE,
         tags: ['membership'],
         security: [{ secretKey: [] }],
         params: ChannelUserParams,

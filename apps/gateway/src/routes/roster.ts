@@ -2,15 +2,16 @@ import { ChannelParams, Roster, ErrorBody } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { channelAccessOf, checkChannelAccess } from '../access/channel-access.ts';
+import { authorize, channelAccessOf } from '../access/channel-access.ts';
 import { sessionsOf } from '../sessions/sessions.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
-type Role = 'member' | 'moderator';
+type Role = 'member' | 'moderator' | 'readonly';
 
 const ROSTER_DESCRIPTION =
-  'User token, or secret key on the control plane. A user must be allowed to read the channel (403 `forbidden` or ' +
+  'User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` ' +
+  'capability (403 `forbidden` or ' +
   '`banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel ' +
   '(GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). ' +
   'A `members` channel lists its members. An `open` channel lists its members plus every user currently online ' +
@@ -59,7 +60,7 @@ export async function rosterRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const auth = userAuth(request);
-      await checkChannelAccess(deps, auth, request.params.channelId, 'read');
+      await authorize(deps, auth, request.params.channelId, 'presence');
       return rosterOf(deps, auth.environmentId, request.params.channelId);
     },
   );

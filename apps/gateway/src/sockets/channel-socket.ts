@@ -33,7 +33,7 @@ import { sessionsOf, type Sessions } from '../sessions/sessions.ts';
 import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
-import { checkChannelAccess } from '../access/channel-access.ts';
+import { authorize, authorizeRetract } from '../access/channel-access.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 
@@ -56,7 +56,6 @@ class ChannelConnection {
   private early: [RawData, boolean][] | null = [];
   private earlyBytes = 0;
   private opened = false;
-  private publishAccess: Promise<void> | undefined;
   readonly handle: ChannelSocketHandle;
 
   constructor(deps: GatewayDeps, sessions: Sessions, link: SocketLink) {
@@ -109,7 +108,7 @@ class ChannelConnection {
       this.channelId = channel.data;
       this.auth = await authenticateUser(this.deps, request);
       this.userId = this.auth.userId;
-      await checkChannelAccess(this.deps, this.auth, this.channelId, 'read');
+      await authorize(this.deps, this.auth, this.channelId, 'subscribe');
       if (this.closed) return;
       await this.sessions.admit(this.link, this.auth, 'channel');
       if (this.closed) return;
@@ -192,12 +191,9 @@ class ChannelConnection {
         this.sendText(JSON.stringify(frame.ref === undefined ? { op: 'pong' } : { op: 'pong', ref: frame.ref }));
         return;
       }
-      this.publishAccess ??= checkChannelAccess(this.deps, auth, this.channelId, 'publish');
-      await this.publishAccess.catch((error: unknown) => {
-        this.publishAccess = undefined;
-        throw error;
-      });
       if (frame.op === 'publish') {
+        // every frame: the decision is cached per gateway and dropped on any change (a role, a ban)
+        await authorize(this.deps, auth, this.channelId, 'publish');
         if (!(await this.deps.limits.admitPublish(auth))) return this.close(SOCKET_CLOSE.publishRateLimited.code, SOCKET_CLOSE.publishRateLimited.reason);
         const result = await sendPublish(this.deps, auth.environmentId, this.channelId, frame, 'user', { id: auth.userId, anon: auth.anon });
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
@@ -208,7 +204,7 @@ class ChannelConnection {
           channelId: this.channelId,
           messageId: frame.id,
           reason: frame.reason,
-          onlySender: auth.userId,
+          onlySender: await authorizeRetract(this.deps, auth, this.channelId),
         });
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
       }

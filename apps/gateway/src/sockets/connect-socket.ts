@@ -23,7 +23,9 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { authenticateUser, verifyUserToken, type UserAuth } from '../auth/authenticate.ts';
-import { checkChannelAccess } from '../access/channel-access.ts';
+import { authorize, authorizeModeration, authorizeRetract } from '../access/channel-access.ts';
+import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
+import { capabilityAllows } from '@rtm/auth';
 import { environmentBan } from '../access/bans.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
@@ -80,7 +82,7 @@ class Subscription {
   async start(ref: Ref, since: number | undefined): Promise<void> {
     const { deps, auth, link } = this.connection;
     try {
-      await checkChannelAccess(deps, auth, this.channelId, 'read');
+      await authorize(deps, auth, this.channelId, 'subscribe');
       if (this.ended || !(await this.reader.join())) return;
       if (!(await this.reader.replay(since)) || this.ended) return;
       link.send({ op: 'subscribed', ref, channelId: this.channelId, lastSeq: this.reader.lastSeq });
@@ -236,6 +238,10 @@ class Connection {
       case 'publish':
       case 'retract':
         return void this.command(frame);
+      case 'remove-member':
+      case 'ban-member':
+      case 'unban-member':
+        return void this.moderate(frame);
       case 'subscribe-inbox':
         return void this.subscribeInbox(frame);
       case 'unsubscribe-inbox':
@@ -269,8 +275,8 @@ class Connection {
     const auth = this.auth;
     const { ref, channelId } = frame;
     try {
-      await checkChannelAccess(this.deps, auth, channelId, 'publish');
       if (frame.op === 'publish') {
+        await authorize(this.deps, auth, channelId, 'publish');
         if (!(await this.deps.limits.admitPublish(auth))) {
           throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
         }
@@ -283,9 +289,30 @@ class Connection {
           channelId,
           messageId: frame.id,
           reason: frame.reason,
-          onlySender: auth.userId,
+          onlySender: await authorizeRetract(this.deps, auth, channelId),
         });
         this.send({ op: 'ack', ref, channelId, ...result });
+      }
+    } catch (error) {
+      this.refuse(ref, channelId, error);
+    }
+  }
+
+  /** A moderator's frames: the same rule and implementation as the realtime edge's routes. */
+  private async moderate(frame: Frame<'remove-member'> | Frame<'ban-member'> | Frame<'unban-member'>): Promise<void> {
+    const auth = this.auth;
+    const { ref, channelId, userId } = frame;
+    try {
+      await authorizeModeration(this.deps, auth, channelId, userId);
+      if (frame.op === 'remove-member') {
+        await removeMember(this.deps, auth.environmentId, channelId, userId);
+        this.send({ op: 'member-removed', ref, channelId, userId });
+      } else if (frame.op === 'ban-member') {
+        const ban = await putBan(this.deps, auth.environmentId, channelId, userId, { reason: frame.reason, expiresAt: frame.expiresAt });
+        this.send({ op: 'member-banned', ref, channelId, userId, reason: ban.reason, expiresAt: ban.expiresAt });
+      } else {
+        await removeBan(this.deps, auth.environmentId, channelId, userId);
+        this.send({ op: 'member-unbanned', ref, channelId, userId });
       }
     } catch (error) {
       this.refuse(ref, channelId, error);
@@ -324,6 +351,12 @@ class Connection {
     }
     this.current = next;
     this.link.expireAt(next.claims.expiresAt);
+    // the new token's capabilities apply at once: subscriptions it does not grant end
+    for (const subscription of [...this.subscriptions.values()]) {
+      if (!capabilityAllows(next.claims.capabilities, subscription.channelId, 'subscribe')) {
+        subscription.end({ code: 'forbidden', reason: "the renewed token's capabilities do not grant subscribe on this channel" });
+      }
+    }
     this.send({ op: 'authenticated', ref: frame.ref, expiresAt: next.claims.expiresAt.toISOString() });
   }
 

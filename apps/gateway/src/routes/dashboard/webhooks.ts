@@ -91,6 +91,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
           webhooks: url === null ? null : { url },
           channels: current?.channels ?? { access: 'open' },
           ...(current?.limits !== undefined && { limits: current.limits }),
+          ...(current?.namespaces !== undefined && { namespaces: current.namespaces }),
         },
         (client, deploymentId) =>
           recordAudit(client, actor, {
