@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
-import { CredentialStore, KeyUsage } from '@rtm/auth';
+import { CredentialStore, KeyUsage, TokenRevocations } from '@rtm/auth';
 import { encodeInvalidation } from '@rtm/limits';
 import type { SecretKeyring } from '@rtm/webhooks';
 import { counterOf, type Logger } from '@rtm/ops';
@@ -18,6 +18,8 @@ export interface GatewayDeps {
   nc: NatsConnection;
   subjects: Subjects;
   credentials: CredentialStore;
+  /** Revoked user tokens, cached per environment and updated over the bus (`subjects.revocations`). */
+  revocations: TokenRevocations;
   log: Logger;
   metrics: Registry;
   /** Socket lifecycle events within this gateway. */
@@ -61,6 +63,7 @@ export function createGatewayDeps(parts: {
     ...parts,
     subjects: busSubjects,
     credentials,
+    revocations: new TokenRevocations(parts.pool, parts.config.CREDENTIAL_CACHE_MS),
     events: new SocketEvents(),
     limits: new GatewayLimits({ ...parts, subjects: busSubjects }),
     dashboard: new Dashboard({

@@ -12,3 +12,5 @@ export {
 export { CredentialStore, type ApiKeyRecord, type LookupObserver } from './credential-store.ts';
 export { createEnvironment, createEnvironmentIn, insertEnvironment, insertKey, insertKeyRow, type CreatedEnvironment } from './tenancy.ts';
 export { KeyUsage } from './key-usage.ts';
+export { MAX_TOKEN_LIFETIME_SECONDS, issuedAtMsOf } from './user-token.ts';
+export { TokenRevocations, encodeRevocation, decodeRevocation, refuses, type Revocation } from './revocations.ts';

@@ -22,3 +22,25 @@ export const CreateAnonymousTokenBody = z.object({ ttlSeconds: TtlSeconds.option
 export const TokenResponse = z
   .object({ token: z.string(), userId: z.string(), expiresAt: IsoTime })
   .meta({ id: 'UserToken' });
+
+export const RevokeTokenBody = z
+  .object({
+    jti: z.string().min(1).max(256).describe("The token's `jti` claim."),
+  })
+  .strict();
+
+export const RevokedToken = z
+  .object({
+    jti: z.string(),
+    revoked: z.literal(true),
+    rememberedUntil: IsoTime.describe('When the revocation is forgotten: no token it refuses can be unexpired by then.'),
+  })
+  .meta({ id: 'RevokedToken' });
+
+export const RevokedUserTokens = z
+  .object({
+    userId: z.string(),
+    validAfter: IsoTime.describe("Tokens of the user issued before this moment (to the millisecond) are refused."),
+    rememberedUntil: IsoTime,
+  })
+  .meta({ id: 'RevokedUserTokens' });

@@ -97,6 +97,7 @@ export async function verifyUserToken(deps: GatewayDeps, token: string): Promise
       issuer: deps.config.TOKEN_ISSUER,
       audience: USER_TOKEN_AUDIENCE,
     });
+    if (await deps.revocations.isRevoked(claims)) throw new TokenError('token revoked');
     return { kind: 'user', environmentId: claims.environmentId, userId: claims.userId, anon: claims.anon, claims };
   } catch (error) {
     if (error instanceof TokenError) throw new ServiceError('unauthorized', error.message);

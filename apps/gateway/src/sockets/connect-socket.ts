@@ -324,6 +324,8 @@ class Connection {
     }
     this.current = next;
     this.link.expireAt(next.claims.expiresAt);
+    // revocations now judge the connection by its newest token
+    this.sessions.tokens.watch(this.link, next.claims);
     this.send({ op: 'authenticated', ref: frame.ref, expiresAt: next.claims.expiresAt.toISOString() });
   }
 
