@@ -14,3 +14,10 @@ export { createEnvironment, createEnvironmentIn, insertEnvironment, insertKey, i
 export { KeyUsage } from './key-usage.ts';
 export { MAX_TOKEN_LIFETIME_SECONDS, issuedAtMsOf } from './user-token.ts';
 export { TokenRevocations, encodeRevocation, decodeRevocation, refuses, type Revocation } from './revocations.ts';
+export {
+  rotateSigningKey,
+  listSigningKeys,
+  DEFAULT_SIGNING_KEY_GRACE_SECONDS,
+  MAX_SIGNING_KEY_GRACE_SECONDS,
+  type SigningKeyInfo,
+} from './signing-keys.ts';

@@ -44,3 +44,30 @@ export const RevokedUserTokens = z
     rememberedUntil: IsoTime,
   })
   .meta({ id: 'RevokedUserTokens' });
+
+export const SigningKeyInfo = z
+  .object({
+    id: z.string().describe('The `kid` of the tokens it signs.'),
+    createdAt: IsoTime,
+    retiresAt: IsoTime.nullable().describe('null: not retired. In the future: in its grace period (verifies, no longer signs). Past: its tokens are refused.'),
+    state: z.enum(['active', 'grace', 'retired']),
+  })
+  .meta({ id: 'SigningKey' });
+
+export const SigningKeyList = z.object({ keys: z.array(SigningKeyInfo) }).meta({ id: 'SigningKeyList' });
+
+export const RotateSigningKeyBody = z
+  .object({
+    graceSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 86_400)
+      .optional()
+      .describe('How long tokens signed by the keys rotated out still verify (default 86400: 24 h; 0: refused at once).'),
+  })
+  .strict();
+
+export const RotatedSigningKey = z
+  .object({ id: z.string(), retired: z.array(z.object({ id: z.string(), retiresAt: IsoTime })) })
+  .meta({ id: 'RotatedSigningKey' });

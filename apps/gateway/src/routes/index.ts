@@ -2,6 +2,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { tokenRoutes } from './tokens.ts';
 import { tokenRevocationRoutes } from './token-revocation.ts';
+import { signingKeyRoutes } from './signing-keys.ts';
 import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -27,6 +28,7 @@ type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 export const CONTROL_ROUTES: RouteGroup[] = [
   tokenRoutes,
   tokenRevocationRoutes,
+  signingKeyRoutes,
   configRoutes,
   webhookRoutes,
   controlChannelMessageRoutes,
