@@ -10,6 +10,7 @@ import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 import { Dashboard } from './dashboard/dashboard.ts';
 import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
+import { ErasureRunner } from './erasure/erasure-runner.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   limits: GatewayLimits;
   /** Dashboard accounts, sessions and sign-in throttling; started and stopped by `main.ts`. */
   dashboard: Dashboard;
+  /** Runs erasure jobs (any gateway resumes a job whose runner crashed); started and stopped by `main.ts`. */
+  erasure: ErasureRunner;
   /** Where browsers reach the realtime edge (the listener's port is recorded when it listens). */
   realtimeEndpoint: RealtimeEndpoint;
 }
@@ -59,7 +62,7 @@ export function createGatewayDeps(parts: {
     KeyUsage.forPool(parts.pool),
   );
   const busSubjects = subjects(parts.config.NATS_PREFIX);
-  return {
+  const deps: GatewayDeps = {
     ...parts,
     subjects: busSubjects,
     credentials,
@@ -75,5 +78,8 @@ export function createGatewayDeps(parts: {
       },
     }),
     realtimeEndpoint: new RealtimeEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
+    erasure: undefined as unknown as ErasureRunner,
   };
+  deps.erasure = new ErasureRunner(deps);
+  return deps;
 }

@@ -40,6 +40,7 @@ const revocations = nc.subscribe(deps.subjects.revocations, {
 });
 deps.limits.start(deps.events);
 deps.dashboard.start();
+deps.erasure.start();
 
 let draining = false;
 const gateway = await buildGateway(deps);
@@ -67,6 +68,7 @@ onShutdown(log, async () => {
   revocations.unsubscribe();
   deps.limits.stop();
   deps.dashboard.stop();
+  deps.erasure.stop();
   await nc.drain();
   await pool.end();
   internal.close();

@@ -43,3 +43,4 @@ export {
 export { MAX_JSON_DEPTH, JsonTextError, NOT_STORABLE, checkJsonText, parseJsonText, isStorableText } from './json-text.ts';
 export { ConnectFrame, ConnectQuery, ConnectServerFrame, SERVER_FRAMES } from './connect.ts';
 export * from './dashboard.ts';
+export { ErasureJobParams, ErasureJob, DeletedChannel } from './erasure.ts';

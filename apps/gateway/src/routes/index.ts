@@ -3,6 +3,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { tokenRoutes } from './tokens.ts';
 import { tokenRevocationRoutes } from './token-revocation.ts';
 import { signingKeyRoutes } from './signing-keys.ts';
+import { erasureRoutes } from './erasure.ts';
 import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -29,6 +30,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   tokenRoutes,
   tokenRevocationRoutes,
   signingKeyRoutes,
+  erasureRoutes,
   configRoutes,
   webhookRoutes,
   controlChannelMessageRoutes,
