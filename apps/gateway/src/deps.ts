@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
-import { CredentialStore, KeyUsage, TokenRevocations } from '@rtm/auth';
+import { CredentialStore, KeyUsage, TenantKeys, TokenRevocations } from '@rtm/auth';
 import { encodeInvalidation } from '@rtm/limits';
 import type { SecretKeyring } from '@rtm/webhooks';
 import { counterOf, type Logger } from '@rtm/ops';
@@ -21,6 +21,8 @@ export interface GatewayDeps {
   credentials: CredentialStore;
   /** Revoked user tokens, cached per environment and updated over the bus (`subjects.revocations`). */
   revocations: TokenRevocations;
+  /** Public keys (JWKs, JWKS URLs) environments sign their own user tokens with. */
+  tenantKeys: TenantKeys;
   log: Logger;
   metrics: Registry;
   /** Socket lifecycle events within this gateway. */
@@ -67,6 +69,10 @@ export function createGatewayDeps(parts: {
     subjects: busSubjects,
     credentials,
     revocations: new TokenRevocations(parts.pool, parts.config.CREDENTIAL_CACHE_MS),
+    tenantKeys: new TenantKeys(parts.pool, parts.config.CREDENTIAL_CACHE_MS, {
+      allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
+      minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
+    }),
     events: new SocketEvents(),
     limits: new GatewayLimits({ ...parts, subjects: busSubjects }),
     dashboard: new Dashboard({
@@ -74,6 +80,7 @@ export function createGatewayDeps(parts: {
       // this gateway at once (the answer means the key is refused here), every other one over the bus
       onCredentialsChanged: (environmentId) => {
         credentials.invalidate(environmentId);
+        deps.tenantKeys.invalidate(environmentId);
         parts.nc.publish(busSubjects.invalidate, encodeInvalidation(environmentId));
       },
     }),

@@ -27,8 +27,13 @@ const deps = createGatewayDeps({ config, pool, nc, log, metrics, secretKeyring }
 const invalidations = nc.subscribe(deps.subjects.invalidate, {
   callback: (_error, msg) => {
     const environmentId = decodeInvalidation(msg.data);
-    if (environmentId === undefined) deps.credentials.clear();
-    else deps.credentials.invalidate(environmentId);
+    if (environmentId === undefined) {
+      deps.credentials.clear();
+      deps.tenantKeys.clear();
+    } else {
+      deps.credentials.invalidate(environmentId);
+      deps.tenantKeys.invalidate(environmentId);
+    }
   },
 });
 // a revoked token: every gateway refuses it at once and closes its sockets (4401)

@@ -21,3 +21,5 @@ export {
   MAX_SIGNING_KEY_GRACE_SECONDS,
   type SigningKeyInfo,
 } from './signing-keys.ts';
+export { verifyTenantToken, jwkRefusal, isTenantAlg, TENANT_TOKEN_ALGS, MAX_TOKEN_BYTES, type TenantKey, type TenantTokenAlg } from './tenant-token.ts';
+export { TenantKeys, putTokenKey, listTokenKeys, deleteTokenKey, setJwksUrl, type RegisteredKey } from './tenant-keys.ts';

@@ -71,3 +71,28 @@ export const RotateSigningKeyBody = z
 export const RotatedSigningKey = z
   .object({ id: z.string(), retired: z.array(z.object({ id: z.string(), retiresAt: IsoTime })) })
   .meta({ id: 'RotatedSigningKey' });
+
+export const TokenKeyParams = z
+  .object({ kid: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1-128 of [A-Za-z0-9._-]').describe('The `kid` tokens signed with this key carry.') })
+  .strict();
+
+export const PutTokenKeyBody = z
+  .object({
+    alg: z.enum(['RS256', 'ES256', 'EdDSA']),
+    jwk: z
+      .record(z.string(), z.unknown())
+      .refine((jwk) => jsonSize(jwk) <= 4096, 'must be at most 4 KiB serialized')
+      .describe('The public key as a JWK (RSA ≥ 2048 bits for RS256, EC P-256 for ES256, OKP Ed25519 for EdDSA). A private key is refused.'),
+  })
+  .strict();
+
+export const TokenKey = z
+  .object({ kid: z.string(), alg: z.enum(['RS256', 'ES256', 'EdDSA']), jwk: z.record(z.string(), z.unknown()), createdAt: IsoTime })
+  .meta({ id: 'TokenKey' });
+
+export const TokenKeyList = z
+  .object({ keys: z.array(TokenKey), jwksUrl: z.string().nullable() })
+  .meta({ id: 'TokenKeyList' });
+
+export const PutJwksBody = z.object({ url: z.string().min(1).max(2048) }).strict();
+export const JwksSetting = z.object({ url: z.string() }).meta({ id: 'TokenJwks' });

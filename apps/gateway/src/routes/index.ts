@@ -4,6 +4,7 @@ import { tokenRoutes } from './tokens.ts';
 import { tokenRevocationRoutes } from './token-revocation.ts';
 import { signingKeyRoutes } from './signing-keys.ts';
 import { erasureRoutes } from './erasure.ts';
+import { tokenKeyRoutes } from './token-keys.ts';
 import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -31,6 +32,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   tokenRevocationRoutes,
   signingKeyRoutes,
   erasureRoutes,
+  tokenKeyRoutes,
   configRoutes,
   webhookRoutes,
   controlChannelMessageRoutes,
