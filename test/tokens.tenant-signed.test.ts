@@ -4,6 +4,8 @@ import { createServer } from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+
+type KeyLike = Parameters<SignJWT['sign']>[0];
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
@@ -11,7 +13,7 @@ import { eventually } from './helpers/eventually.ts';
 
 type Claims = { iss?: string; aud?: string; sub?: string; iat?: number; exp?: number; jti?: string; [k: string]: unknown };
 
-async function tenantToken(privateKey: CryptoKey, header: { alg: string; kid: string }, claims: Claims): Promise<string> {
+async function tenantToken(privateKey: KeyLike, header: { alg: string; kid: string }, claims: Claims): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const { iss, aud, sub, iat, exp, jti, ...rest } = { aud: 'realtime', sub: 'alice', iat: now, exp: now + 600, jti: `t-${Math.random()}`, ...claims };
   let jwt = new SignJWT(rest).setProtectedHeader(header).setAudience(aud!).setSubject(sub!).setIssuedAt(iat!).setExpirationTime(exp!).setJti(jti!);
@@ -128,7 +130,7 @@ test('tenant-signed tokens - a JWKS URL, fetched under the webhook URL policy an
   assert.equal((await control.put('/v1/token-jwks', { url })).status, 200);
   assert.equal((await control.get('/v1/token-keys')).body.jwksUrl, url);
 
-  const sign = (key: CryptoKey, alg: string, kid: string) => tenantToken(key, { alg, kid }, { iss: env.environmentId, sub: 'bob' });
+  const sign = (key: KeyLike, alg: string, kid: string) => tenantToken(key, { alg, kid }, { iss: env.environmentId, sub: 'bob' });
   const tokenA = await sign(first.privateKey, 'EdDSA', 'ed-1');
   assert.equal((await client(gw.realtimeUrl, tokenA).get('/v1/me')).status, 200);
   // a key the set does not hold yet is refused; once served it is found (a refetch for the unknown kid)
