@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IsoTime } from './common.ts';
 
 export const ErasureJobParams = z
-  .object({ jobId: z.string().regex(/^erj_[0-9a-hjkmnp-tv-z]{26}$/, 'must be an erasure job id (erj_…)') })
+  .object({ jobId: z.string().regex(/^erj_[0-9a-hjkmnp-tv-z]{26}$/, 'must be an erasure job id (erj_…)').describe('The job id from DELETE /v1/users/{userId}/messages.') })
   .strict();
 
 export const ErasureJob = z

@@ -107,10 +107,12 @@ body is optional accept it. Requests Node's HTTP parser refuses (bad request lin
 
 **Credentials.** The environment always comes from the credential, never from the URL. A secret key with an
 \`Origin\` header is 403 \`origin_forbidden\`; a publishable key anywhere but \`POST /v1/tokens/anonymous\` (as
-Bearer or \`x-service-key\`) is 403 \`forbidden\`, as is an API key on the realtime edge. User tokens are HS256 JWTs
-(\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`exp\`, \`jti\`, optional \`ext\`, header \`kid\`);
-any other algorithm, audience, issuer, environment or an expired token is 401. A revoked key stops working on every
-gateway within seconds.
+Bearer or \`x-service-key\`) is 403 \`forbidden\`, as is an API key on the realtime edge. Minted user tokens are HS256
+JWTs (\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`iat_ms\`, \`exp\`, \`jti\`, optional \`ext\`, header
+\`kid\`); tenant-signed tokens (RS256, ES256, EdDSA, with a key registered under \`/v1/token-keys\` or a JWKS URL) carry
+\`iss\` = the environment id instead. Any other algorithm, audience, issuer, environment, an expired or revoked token
+is 401 (revocation: \`POST /v1/tokens/revoke\`, \`DELETE /v1/users/{userId}/tokens\`; see docs/tokens.md). A revoked key
+stops working on every gateway within seconds.
 
 **Browsers (CORS).** Every realtime-edge route and \`POST /v1/tokens/anonymous\` answer preflight \`OPTIONS\` with 204
 and send \`access-control-allow-origin: *\` (credentials are bearer tokens, never cookies) exposing
