@@ -1,3 +1,4 @@
+import { ServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
 import { Presence } from '../presence/presence.ts';
 import { KickListener } from '../kicks/kicks.ts';
@@ -88,6 +89,8 @@ export function sessionsOf(deps: GatewayDeps): Sessions {
     async admit(link, auth) {
       link.expireAt(auth.claims.expiresAt);
       sessions.tokens.watch(link, auth.claims);
+      // a revocation that landed between the token check and the watch: refused here (4401)
+      if (await deps.revocations.isRevoked(auth.claims)) throw new ServiceError('unauthorized', 'token revoked');
     },
     stop: () => presence.stop(),
   };
