@@ -989,7 +989,7 @@ export interface paths {
         };
         /**
          * An erasure job's progress
-         * @description Secret key. A job of another environment, or an unknown one: 404.
+         * @description Secret key. A job of another environment, or an unknown one: 404. A finished job stays readable for 30 days.
          */
         get: operations["getErasureJob"];
         put?: never;

@@ -117,3 +117,12 @@ export async function advanceErasureJob(
     [job.id, cursor.channelPk, cursor.seq, retracted, outcome.error ?? null, outcome.done, ERASURE_LEASE_SECONDS],
   );
 }
+
+/** Finished jobs are kept for `days` (their progress stays readable), then deleted. */
+export async function pruneErasureJobs(pool: Pool, days: number): Promise<number> {
+  const { rowCount } = await pool.query(
+    `delete from erasure_jobs where status <> 'running' and finished_at < now() - make_interval(days => $1)`,
+    [days],
+  );
+  return rowCount ?? 0;
+}

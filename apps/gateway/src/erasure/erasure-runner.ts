@@ -8,11 +8,14 @@
 import { isServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
 import { sendCommand } from '../channels/owner-client.ts';
-import { advanceErasureJob, claimErasureJob, nextErasureBatch, type ErasureJob, type ErasureTarget } from './erasure-jobs.ts';
+import { advanceErasureJob, claimErasureJob, nextErasureBatch, pruneErasureJobs, type ErasureJob, type ErasureTarget } from './erasure-jobs.ts';
 
 const BATCH = 100;
 const PARALLEL = 8;
 const POLL_MS = 5_000;
+const PRUNE_EVERY_MS = 3_600_000;
+/** How long a finished job's progress stays readable. */
+export const ERASURE_JOB_KEEP_DAYS = 30;
 export const ERASURE_REASON = 'erased';
 
 export class ErasureRunner {
@@ -21,6 +24,7 @@ export class ErasureRunner {
   private running = false;
   private again = false;
   private stopped = false;
+  private prunedAt = 0;
 
   constructor(deps: GatewayDeps) {
     this.deps = deps;
@@ -58,6 +62,10 @@ export class ErasureRunner {
   }
 
   private async drain(): Promise<void> {
+    if (Date.now() - this.prunedAt > PRUNE_EVERY_MS) {
+      this.prunedAt = Date.now();
+      await pruneErasureJobs(this.deps.pool, ERASURE_JOB_KEEP_DAYS);
+    }
     for (;;) {
       if (this.stopped) return;
       const job = await claimErasureJob(this.deps.pool);

@@ -61,7 +61,7 @@ export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
       schema: {
         operationId: 'getErasureJob',
         summary: 'An erasure job\'s progress',
-        description: 'Secret key. A job of another environment, or an unknown one: 404.',
+        description: 'Secret key. A job of another environment, or an unknown one: 404. A finished job stays readable for 30 days.',
         tags: ['erasure'],
         security,
         params: ErasureJobParams,
