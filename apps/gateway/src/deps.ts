@@ -64,15 +64,18 @@ export function createGatewayDeps(parts: {
     KeyUsage.forPool(parts.pool),
   );
   const busSubjects = subjects(parts.config.NATS_PREFIX);
+  const tenantKeys = new TenantKeys(parts.pool, parts.config.CREDENTIAL_CACHE_MS, {
+    allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
+    minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
+  });
+  // the erasure runner sends retractions with the finished deps (it is built with them, below)
+  let erasure: ErasureRunner | undefined;
   const deps: GatewayDeps = {
     ...parts,
     subjects: busSubjects,
     credentials,
     revocations: new TokenRevocations(parts.pool, parts.config.CREDENTIAL_CACHE_MS),
-    tenantKeys: new TenantKeys(parts.pool, parts.config.CREDENTIAL_CACHE_MS, {
-      allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
-      minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
-    }),
+    tenantKeys,
     events: new SocketEvents(),
     limits: new GatewayLimits({ ...parts, subjects: busSubjects }),
     dashboard: new Dashboard({
@@ -80,13 +83,14 @@ export function createGatewayDeps(parts: {
       // this gateway at once (the answer means the key is refused here), every other one over the bus
       onCredentialsChanged: (environmentId) => {
         credentials.invalidate(environmentId);
-        deps.tenantKeys.invalidate(environmentId);
+        tenantKeys.invalidate(environmentId);
         parts.nc.publish(busSubjects.invalidate, encodeInvalidation(environmentId));
       },
     }),
     realtimeEndpoint: new RealtimeEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
-    erasure: undefined as unknown as ErasureRunner,
+    get erasure(): ErasureRunner {
+      return (erasure ??= new ErasureRunner(deps));
+    },
   };
-  deps.erasure = new ErasureRunner(deps);
   return deps;
 }
