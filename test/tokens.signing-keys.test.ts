@@ -4,6 +4,7 @@ import { decodeProtectedHeader } from 'jose';
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';
+import { openSocket } from './helpers/ws.ts';
 
 const kidOf = (token: string) => decodeProtectedHeader(token).kid;
 
@@ -52,8 +53,17 @@ test('signing keys - rotation keeps the old key verifying for its grace period, 
   // a rotation without grace refuses the current key's tokens at once, on every gateway
   const current = await mintToken(gwA.controlUrl, env.secretKey, 'bob');
   for (const gw of cluster.gateways) assert.equal((await client(gw.realtimeUrl, current).get('/v1/me')).status, 200);
+  // … and closes the sockets opened with them (4401), on every gateway
+  const socketA = openSocket(gwA.realtimeUrl, `/v1/channels/general?token=${current}`);
+  const socketB = openSocket(gwB.realtimeUrl, `/v1/connect?token=${current}`);
+  await socketA.waitFor('ready', (f) => f.op === 'ready');
+  await socketB.waitFor('connected', (f) => f.op === 'connected');
   const now = await client(gwB.controlUrl, env.secretKey).post('/v1/signing-keys/rotate', { graceSeconds: 0 });
   assert.equal(now.status, 200);
+  for (const closed of await Promise.all([socketA.closed, socketB.closed])) assert.equal(closed.code, 4401);
+  const afterRotation = await mintToken(gwA.controlUrl, env.secretKey, 'bob');
+  const survivor = openSocket(gwA.realtimeUrl, `/v1/channels/general?token=${afterRotation}`);
+  await survivor.waitFor('ready', (f) => f.op === 'ready');
   assert.equal((await client(gwB.realtimeUrl, current).get('/v1/me')).status, 401);
   await eventually('the other gateway refuses the rotated-out key', async () => (await client(gwA.realtimeUrl, current).get('/v1/me')).status === 401);
   // bad grace values are clear 400s
@@ -63,4 +73,6 @@ test('signing keys - rotation keeps the old key verifying for its grace period, 
   const other = await cluster.createEnvironment('other');
   const theirs = await mintToken(gwA.controlUrl, other.secretKey, 'carol');
   assert.equal((await client(gwA.realtimeUrl, theirs).get('/v1/me')).status, 200);
+  assert.equal(survivor.ws.readyState, survivor.ws.OPEN);
+  await survivor.close();
 });

@@ -101,12 +101,13 @@ test('tenant-signed tokens - a registered public key signs user tokens; the same
   assert.equal((await revocableSocket.closed).code, 4401);
   await eventually('the other gateway refuses the revoked token', async () => (await client(cluster.gateways[1]!.realtimeUrl, revocable).get('/v1/me')).status === 401);
 
-  // removing the key refuses its tokens on every gateway at once
+  // removing the key refuses its tokens on every gateway at once and closes their sockets
+  assert.equal(socket.ws.readyState, socket.ws.OPEN);
   assert.equal((await control.delete('/v1/token-keys/k1')).status, 204);
+  assert.equal((await socket.closed).code, 4401);
   assert.equal((await client(cluster.gateways[0]!.realtimeUrl, token).get('/v1/me')).status, 401);
   await eventually('the other gateway refuses the removed key', async () => (await client(cluster.gateways[1]!.realtimeUrl, token).get('/v1/me')).status === 401);
   assert.equal(errorCode(await control.delete('/v1/token-keys/k1')), 'not_found');
-  await socket.close();
 });
 
 test('tenant-signed tokens - a JWKS URL, fetched under the webhook URL policy and refetched for a new kid', { timeout: 180_000 }, async (t) => {

@@ -19,6 +19,14 @@ test("a user cutoff refuses the user's tokens issued strictly before it, to the 
   assert.equal(refuses(at(token.issuedAtMs + 1), { ...token, userId: 'bob' }), false);
 });
 
+test('retired keys refuse the tokens verified with them', () => {
+  const retired: Revocation = { environmentId: 'env_a', keyIds: ['kid_1'], expiresAtMs: 0 };
+  assert.equal(refuses(retired, { ...token, keyId: 'kid_1' }), true);
+  assert.equal(refuses(retired, { ...token, keyId: 'kid_2' }), false);
+  assert.equal(refuses(retired, token), false);
+  assert.deepEqual(decodeRevocation(encodeRevocation(retired)), retired);
+});
+
 test('issue time: iat_ms when it agrees with iat, else the start of the iat second', () => {
   assert.equal(issuedAtMsOf({ iat: 1_700_000_000, iat_ms: 1_700_000_000_750 }), 1_700_000_000_750);
   assert.equal(issuedAtMsOf({ iat: 1_700_000_000 }), 1_700_000_000_000);

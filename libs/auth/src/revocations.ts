@@ -8,7 +8,9 @@ import { MAX_TOKEN_LIFETIME_SECONDS } from './user-token.ts';
  */
 export type Revocation =
   | { environmentId: string; jti: string; expiresAtMs: number }
-  | { environmentId: string; userId: string; validAfterMs: number; expiresAtMs: number };
+  | { environmentId: string; userId: string; validAfterMs: number; expiresAtMs: number }
+  /** Keys that stopped verifying (rotated out without grace, removed): no cache entry, only sockets to close. */
+  | { environmentId: string; keyIds: string[]; expiresAtMs: number };
 
 /** A revocation must outlive every token it refuses: the longest lifetime and a minute of clock skew. */
 const REMEMBER_MS = (MAX_TOKEN_LIFETIME_SECONDS + 60) * 1000;
@@ -28,6 +30,9 @@ export function decodeRevocation(data: Uint8Array): Revocation | null {
     const value = JSON.parse(new TextDecoder().decode(data)) as Record<string, unknown>;
     if (typeof value.environmentId !== 'string' || typeof value.expiresAtMs !== 'number') return null;
     if (typeof value.jti === 'string') return { environmentId: value.environmentId, jti: value.jti, expiresAtMs: value.expiresAtMs };
+    if (Array.isArray(value.keyIds) && value.keyIds.every((id) => typeof id === 'string')) {
+      return { environmentId: value.environmentId, keyIds: value.keyIds as string[], expiresAtMs: value.expiresAtMs };
+    }
     if (typeof value.userId === 'string' && typeof value.validAfterMs === 'number') {
       return { environmentId: value.environmentId, userId: value.userId, validAfterMs: value.validAfterMs, expiresAtMs: value.expiresAtMs };
     }
@@ -38,9 +43,13 @@ export function decodeRevocation(data: Uint8Array): Revocation | null {
 }
 
 /** Whether a revocation refuses a token of this user, id and issue time. */
-export function refuses(revocation: Revocation, token: { environmentId: string; userId: string; tokenId: string; issuedAtMs: number }): boolean {
+export function refuses(
+  revocation: Revocation,
+  token: { environmentId: string; userId: string; tokenId: string; issuedAtMs: number; keyId?: string },
+): boolean {
   if (revocation.environmentId !== token.environmentId) return false;
   if ('jti' in revocation) return revocation.jti === token.tokenId;
+  if ('keyIds' in revocation) return token.keyId !== undefined && revocation.keyIds.includes(token.keyId);
   return revocation.userId === token.userId && token.issuedAtMs < revocation.validAfterMs;
 }
 
@@ -171,6 +180,8 @@ export class TokenRevocations {
 }
 
 function applyTo(entry: Entry, revocation: Revocation): void {
+  // a retired key is refused by the key lookup itself; nothing to remember here
+  if ('keyIds' in revocation) return;
   if ('jti' in revocation) {
     entry.jtis.set(revocation.jti, Math.max(entry.jtis.get(revocation.jti) ?? 0, revocation.expiresAtMs));
     return;

@@ -108,6 +108,7 @@ export async function verifyTenantToken(token: string, findKey: FindTenantKey, o
       expiresAt: new Date(exp * 1000),
       tokenId: payload.jti,
       issuedAtMs: issuedAtMsOf(payload),
+      keyId: kid,
     };
     if (payload.ext && typeof payload.ext === 'object' && !Array.isArray(payload.ext)) claims.ext = payload.ext as Record<string, unknown>;
     return claims;

@@ -20,6 +20,8 @@ export interface UserClaims {
    * agrees with `iat`, else the start of the `iat` second. Revocations compare against it.
    */
   issuedAtMs: number;
+  /** The `kid` the token was verified with, so retiring a key can close the sockets of its tokens. */
+  keyId?: string;
 }
 
 /** The longest lifetime of a user token (minted or tenant-signed), in seconds. */
@@ -107,6 +109,7 @@ export async function verifyToken(
       expiresAt: new Date((payload.exp as number) * 1000),
       tokenId: String(payload.jti),
       issuedAtMs: issuedAtMsOf(payload),
+      keyId: key.id,
     };
     if (payload.ext && typeof payload.ext === 'object') claims.ext = payload.ext as Record<string, unknown>;
     return claims;

@@ -1091,7 +1091,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the token signing key
-         * @description Secret key. A new key signs every token minted from now on. Tokens signed by the previous key keep working for `graceSeconds` (default 86400, at most 604800; 0 refuses them at once), then every gateway refuses them with 401. Sockets already open keep running until their token expires; to close them at once, revoke the tokens (`DELETE /v1/users/{userId}/tokens`). The body may be left out.
+         * @description Secret key. A new key signs every token minted from now on. Tokens signed by the previous key keep working for `graceSeconds` (default 86400, at most 604800), then every gateway refuses them with 401; sockets opened with them keep running until their token expires. With `graceSeconds: 0` they are refused at once and their open sockets close with 4401 `token revoked` on every gateway. The body may be left out.
          */
         post: operations["rotateSigningKey"];
         delete?: never;
@@ -1116,7 +1116,7 @@ export interface paths {
         post?: never;
         /**
          * Remove the JWKS URL
-         * @description Secret key. Idempotent. Tokens signed with keys from it are refused on every gateway at once.
+         * @description Secret key. Idempotent. Tokens signed with keys from it are refused on every gateway at once (401); sockets already open with them run until their token expires (revoke the tokens to close them).
          */
         delete: operations["deleteTokenJwks"];
         options?: never;
@@ -1160,7 +1160,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a registered token key
-         * @description Secret key. Tokens signed with it are refused on every gateway at once (401). Unknown kid: 404.
+         * @description Secret key. Tokens signed with it are refused on every gateway at once (401) and their open sockets close with 4401. Unknown kid: 404.
          */
         delete: operations["deleteTokenKey"];
         options?: never;

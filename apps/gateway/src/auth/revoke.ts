@@ -19,5 +19,12 @@ export async function publishRevocation(deps: GatewayDeps, revocation: Revocatio
   applyRevocation(deps, revocation);
   deps.nc.publish(deps.subjects.revocations, encodeRevocation(revocation));
   await deps.nc.flush();
-  publishLog(deps.nc, deps.subjects, revocation.environmentId, 'info', 'token.revoked', 'jti' in revocation ? { jti: revocation.jti } : { userId: revocation.userId });
+  const logged = 'jti' in revocation ? { jti: revocation.jti } : 'userId' in revocation ? { userId: revocation.userId } : { keyIds: revocation.keyIds };
+  publishLog(deps.nc, deps.subjects, revocation.environmentId, 'info', 'token.revoked', logged);
+}
+
+/** Keys that no longer verify (a rotation without grace, a removed tenant key or JWKS): their sockets close (4401). */
+export async function closeSocketsOfKeys(deps: GatewayDeps, environmentId: string, keyIds: string[]): Promise<void> {
+  if (keyIds.length === 0) return;
+  await publishRevocation(deps, { environmentId, keyIds, expiresAtMs: Date.now() });
 }

@@ -5,6 +5,7 @@ import { ErrorBody, RotateSigningKeyBody, RotatedSigningKey, SigningKeyList } fr
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { closeSocketsOfKeys } from '../auth/revoke.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -41,9 +42,9 @@ export async function signingKeyRoutes(app: ZodApp, deps: GatewayDeps) {
         summary: 'Rotate the token signing key',
         description:
           'Secret key. A new key signs every token minted from now on. Tokens signed by the previous key keep working for ' +
-          '`graceSeconds` (default 86400, at most 604800; 0 refuses them at once), then every gateway refuses them with 401. ' +
-          'Sockets already open keep running until their token expires; to close them at once, revoke the tokens ' +
-          '(`DELETE /v1/users/{userId}/tokens`). The body may be left out.',
+          '`graceSeconds` (default 86400, at most 604800), then every gateway refuses them with 401; sockets opened with them ' +
+          'keep running until their token expires. With `graceSeconds: 0` they are refused at once and their open sockets ' +
+          'close with 4401 `token revoked` on every gateway. The body may be left out.',
         tags: ['tokens'],
         security,
         body: RotateSigningKeyBody.optional(),
@@ -59,6 +60,8 @@ export async function signingKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       deps.nc.publish(deps.subjects.invalidate, encodeInvalidation(environmentId));
       await deps.nc.flush();
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'signing_key.rotated', { id, retired, graceSeconds: grace });
+      // without grace the old tokens are refused now: their open sockets close too
+      if (grace === 0) await closeSocketsOfKeys(deps, environmentId, retired);
       const keys = await listSigningKeys(deps.pool, environmentId);
       return {
         id,

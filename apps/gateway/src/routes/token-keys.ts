@@ -9,6 +9,7 @@ import type { JWK } from 'jose';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { closeSocketsOfKeys } from '../auth/revoke.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 const security = [{ secretKey: [] }];
@@ -87,7 +88,7 @@ export async function tokenKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       schema: {
         operationId: 'deleteTokenKey',
         summary: 'Remove a registered token key',
-        description: 'Secret key. Tokens signed with it are refused on every gateway at once (401). Unknown kid: 404.',
+        description: 'Secret key. Tokens signed with it are refused on every gateway at once (401) and their open sockets close with 4401. Unknown kid: 404.',
         tags,
         security,
         params: TokenKeyParams,
@@ -98,6 +99,7 @@ export async function tokenKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       const { environmentId } = keyAuth(request);
       if (!(await deleteTokenKey(deps.pool, environmentId, request.params.kid))) throw new ServiceError('not_found', 'no such token key');
       await changed(environmentId);
+      await closeSocketsOfKeys(deps, environmentId, [request.params.kid]);
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'token_key.removed', { kid: request.params.kid });
       return reply.code(204).send(null);
     },
@@ -138,7 +140,9 @@ export async function tokenKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       schema: {
         operationId: 'deleteTokenJwks',
         summary: 'Remove the JWKS URL',
-        description: 'Secret key. Idempotent. Tokens signed with keys from it are refused on every gateway at once.',
+        description:
+          'Secret key. Idempotent. Tokens signed with keys from it are refused on every gateway at once (401); sockets ' +
+          'already open with them run until their token expires (revoke the tokens to close them).',
         tags,
         security,
         response: { 204: z.null().describe('Removed'), ...errors },
