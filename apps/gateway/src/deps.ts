@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
-import { CredentialStore, KeyUsage } from '@rtm/auth';
+import { CredentialStore, KeyUsage, TenantKeys, TokenRevocations } from '@rtm/auth';
 import { encodeInvalidation } from '@rtm/limits';
 import type { SecretKeyring } from '@rtm/webhooks';
 import { counterOf, type Logger } from '@rtm/ops';
@@ -11,6 +11,7 @@ import { GatewayLimits } from './limits/gateway-limits.ts';
 import { Dashboard } from './dashboard/dashboard.ts';
 import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
 import { publishSeconds } from './channels/owner-client.ts';
+import { ErasureRunner } from './erasure/erasure-runner.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -19,6 +20,10 @@ export interface GatewayDeps {
   nc: NatsConnection;
   subjects: Subjects;
   credentials: CredentialStore;
+  /** Revoked user tokens, cached per environment and updated over the bus (`subjects.revocations`). */
+  revocations: TokenRevocations;
+  /** Public keys (JWKs, JWKS URLs) environments sign their own user tokens with. */
+  tenantKeys: TenantKeys;
   log: Logger;
   metrics: Registry;
   /** Socket lifecycle events within this gateway. */
@@ -29,6 +34,8 @@ export interface GatewayDeps {
   limits: GatewayLimits;
   /** Dashboard accounts, sessions and sign-in throttling; started and stopped by `main.ts`. */
   dashboard: Dashboard;
+  /** Runs erasure jobs (any gateway resumes a job whose runner crashed); started and stopped by `main.ts`. */
+  erasure: ErasureRunner;
   /** Where browsers reach the realtime edge (the listener's port is recorded when it listens). */
   realtimeEndpoint: RealtimeEndpoint;
 }
@@ -59,10 +66,18 @@ export function createGatewayDeps(parts: {
     KeyUsage.forPool(parts.pool),
   );
   const busSubjects = subjects(parts.config.NATS_PREFIX);
-  return {
+  const tenantKeys = new TenantKeys(parts.pool, parts.config.CREDENTIAL_CACHE_MS, {
+    allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
+    minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
+  });
+  // the erasure runner sends retractions with the finished deps (it is built with them, below)
+  let erasure: ErasureRunner | undefined;
+  const deps: GatewayDeps = {
     ...parts,
     subjects: busSubjects,
     credentials,
+    revocations: new TokenRevocations(parts.pool, parts.config.CREDENTIAL_CACHE_MS),
+    tenantKeys,
     events: new SocketEvents(),
     limits: new GatewayLimits({ ...parts, subjects: busSubjects }),
     dashboard: new Dashboard({
@@ -70,9 +85,14 @@ export function createGatewayDeps(parts: {
       // this gateway at once (the answer means the key is refused here), every other one over the bus
       onCredentialsChanged: (environmentId) => {
         credentials.invalidate(environmentId);
+        tenantKeys.invalidate(environmentId);
         parts.nc.publish(busSubjects.invalidate, encodeInvalidation(environmentId));
       },
     }),
     realtimeEndpoint: new RealtimeEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
+    get erasure(): ErasureRunner {
+      return (erasure ??= new ErasureRunner(deps));
+    },
   };
+  return deps;
 }

@@ -3,6 +3,8 @@ import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { createPool, migrate } from '@rtm/db';
 import { connectBus } from '@rtm/bus';
 import { decodeInvalidation } from '@rtm/limits';
+import { decodeRevocation } from '@rtm/auth';
+import { applyRevocation } from './auth/revoke.ts';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { buildGateway } from './build-gateway.ts';
 import { createGatewayDeps } from './deps.ts';
@@ -25,12 +27,25 @@ const deps = createGatewayDeps({ config, pool, nc, log, metrics, secretKeyring }
 const invalidations = nc.subscribe(deps.subjects.invalidate, {
   callback: (_error, msg) => {
     const environmentId = decodeInvalidation(msg.data);
-    if (environmentId === undefined) deps.credentials.clear();
-    else deps.credentials.invalidate(environmentId);
+    if (environmentId === undefined) {
+      deps.credentials.clear();
+      deps.tenantKeys.clear();
+    } else {
+      deps.credentials.invalidate(environmentId);
+      deps.tenantKeys.invalidate(environmentId);
+    }
+  },
+});
+// a revoked token: every gateway refuses it at once and closes its sockets (4401)
+const revocations = nc.subscribe(deps.subjects.revocations, {
+  callback: (_error, msg) => {
+    const revocation = decodeRevocation(msg.data);
+    if (revocation) applyRevocation(deps, revocation);
   },
 });
 deps.limits.start(deps.events);
 deps.dashboard.start();
+deps.erasure.start();
 
 let draining = false;
 const gateway = await buildGateway(deps);
@@ -48,8 +63,10 @@ onShutdown(log, async () => {
   // sockets are told 4503 (reconnect elsewhere) by the socket handlers' onClose hooks
   await Promise.all([gateway.control.close(), gateway.realtime.close()]);
   invalidations.unsubscribe();
+  revocations.unsubscribe();
   deps.limits.stop();
   deps.dashboard.stop();
+  deps.erasure.stop();
   await nc.drain();
   await pool.end();
   internal.close();

@@ -87,15 +87,29 @@ export class CredentialStore {
     });
   }
 
+  /**
+   * A key that verifies tokens: not retired, or retired with its grace period still running (a
+   * rotation sets `retired_at` in the future). Cached no longer than its grace period lasts.
+   */
   async signingKey(kid: string): Promise<SigningKey | null> {
-    return this.cached(this.signing, kid, async () => {
-      const { rows } = await this.pool.query<{ id: string; environment_id: string; secret: Buffer }>(
-        'select id, environment_id, secret from signing_keys where id = $1 and retired_at is null',
+    const key = await this.cached(this.signing, kid, async () => {
+      const { rows } = await this.pool.query<{ id: string; environment_id: string; secret: Buffer; retires_ms: string | null }>(
+        `select id, environment_id, secret, (extract(epoch from retired_at) * 1000)::bigint as retires_ms
+         from signing_keys where id = $1 and (retired_at is null or retired_at > now())`,
         [kid],
       );
       const row = rows[0];
-      return row ? { id: row.id, environmentId: row.environment_id, secret: new Uint8Array(row.secret) } : null;
+      if (!row) return null;
+      const key: SigningKey & { retiresAtMs?: number } = { id: row.id, environmentId: row.environment_id, secret: new Uint8Array(row.secret) };
+      if (row.retires_ms !== null) key.retiresAtMs = Number(row.retires_ms);
+      return key;
     });
+    const retiresAtMs = (key as (SigningKey & { retiresAtMs?: number }) | null)?.retiresAtMs;
+    if (retiresAtMs !== undefined && retiresAtMs <= Date.now()) {
+      this.signing.delete(kid);
+      return null;
+    }
+    return key;
   }
 
   /** The key new tokens of an environment are signed with (the newest active one). */

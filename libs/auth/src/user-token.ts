@@ -18,6 +18,24 @@ export interface UserClaims {
   capabilities?: CapabilityClaim;
   expiresAt: Date;
   tokenId: string;
+  /**
+   * When the token was issued, in milliseconds: the `iat_ms` claim when the token carries one that
+   * agrees with `iat`, else the start of the `iat` second. Revocations compare against it.
+   */
+  issuedAtMs: number;
+  /** The `kid` the token was verified with, so retiring a key can close the sockets of its tokens. */
+  keyId?: string;
+}
+
+/** The longest lifetime of a user token (minted or tenant-signed), in seconds. */
+export const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
+
+/** The issue time of a verified payload in ms (see UserClaims.issuedAtMs). */
+export function issuedAtMsOf(payload: { iat?: unknown; iat_ms?: unknown }): number {
+  const iat = typeof payload.iat === 'number' ? payload.iat : 0;
+  const ms = payload.iat_ms;
+  if (typeof ms === 'number' && Number.isInteger(ms) && Math.floor(ms / 1000) === iat) return ms;
+  return iat * 1000;
 }
 
 export interface SigningKey {
@@ -30,9 +48,12 @@ export async function signToken(
   key: SigningKey,
   options: { issuer: string; audience: string; subject: string; ttlSeconds: number; anon?: boolean; ext?: unknown; cap?: CapabilityClaim },
 ): Promise<{ token: string; expiresAt: Date }> {
-  const now = Math.floor(Date.now() / 1000);
+  const nowMs = Date.now();
+  const now = Math.floor(nowMs / 1000);
   const exp = now + options.ttlSeconds;
-  const payload: Record<string, unknown> = { env: key.environmentId, anon: options.anon ?? false };
+  // iat_ms: a revocation of all a user's tokens refuses those issued before it to the millisecond,
+  // so a token minted in the same second after the revocation works
+  const payload: Record<string, unknown> = { env: key.environmentId, anon: options.anon ?? false, iat_ms: nowMs };
   if (options.ext !== undefined) payload.ext = options.ext;
   if (options.cap !== undefined) payload.cap = options.cap;
   const token = await new SignJWT(payload)
@@ -91,6 +112,8 @@ export async function verifyToken(
       anon: payload.anon === true,
       expiresAt: new Date((payload.exp as number) * 1000),
       tokenId: String(payload.jti),
+      issuedAtMs: issuedAtMsOf(payload),
+      keyId: key.id,
     };
     if (payload.ext && typeof payload.ext === 'object') claims.ext = payload.ext as Record<string, unknown>;
     const capabilities = decodeCapabilities(payload.cap);

@@ -36,6 +36,8 @@ export function subjects(prefix: string) {
     logs: (environmentId: string) => `${prefix}.logs.${environmentId}`,
     /** Cache invalidations (revoked keys, changed origins, deployed config) for every process. */
     invalidate: `${prefix}.invalidate`,
+    /** Revoked user tokens (one token, or all of a user's): every gateway updates its cache and closes their sockets. */
+    revocations: `${prefix}.revocations`,
     /** Membership, ban or channel-access changes of one environment: gateways drop cached access decisions. */
     accessChanged: `${prefix}.access`,
   };

@@ -85,6 +85,8 @@ const gateway = base.extend({
   TOKEN_ISSUER: z.string().min(1).default('rtm'),
   /** How long a credential lookup may be served from the in-process cache. */
   CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** The shortest time between two fetches of one environment's JWKS URL (a token with an unknown kid refetches). */
+  TOKEN_JWKS_REFETCH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /** How long the gateway waits for a channel owner before answering 503. */
   OWNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Bytes a socket may have queued before it is closed with 4503. */

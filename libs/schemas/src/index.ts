@@ -1,5 +1,5 @@
 export { UserId, ChannelId, ErrorBody, IsoTime, jsonSize } from './common.ts';
-export { CreateTokenBody, CreateAnonymousTokenBody, TokenResponse, TTL_DEFAULT_SECONDS } from './tokens.ts';
+export { CreateTokenBody, CreateAnonymousTokenBody, TokenResponse, TTL_DEFAULT_SECONDS, RevokeTokenBody, RevokedToken, RevokedUserTokens, SigningKeyInfo, SigningKeyList, RotateSigningKeyBody, RotatedSigningKey, TokenKeyParams, PutTokenKeyBody, TokenKey, TokenKeyList, PutJwksBody, JwksSetting } from './tokens.ts';
 export {
   MemberRole,
   ChannelAccess,
@@ -43,3 +43,4 @@ export {
 export { MAX_JSON_DEPTH, JsonTextError, NOT_STORABLE, checkJsonText, parseJsonText, isStorableText } from './json-text.ts';
 export { ConnectFrame, ConnectQuery, ConnectServerFrame, SERVER_FRAMES } from './connect.ts';
 export * from './dashboard.ts';
+export { ErasureJobParams, ErasureJob, DeletedChannel } from './erasure.ts';

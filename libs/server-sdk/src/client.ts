@@ -29,6 +29,16 @@ import type {
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookDeliveryList,
+  RevokedToken,
+  RevokedUserTokens,
+  SigningKeyList,
+  RotateSigningKeyInput,
+  RotatedSigningKey,
+  PutTokenKeyInput,
+  TokenKey,
+  TokenKeyList,
+  ErasureJob,
+  DeletedChannel,
 } from './types.ts';
 
 export interface RetryOptions {
@@ -124,6 +134,30 @@ export interface ServerClient {
   /** A token for the live logs socket of the key's own environment. */
   mintLogsToken(environmentId: string, input?: LogsTokenInput): Promise<LogsToken>;
 
+  /** Revokes one user token by its `jti`: refused everywhere at once, its sockets close with 4401. */
+  revokeToken(jti: string): Promise<RevokedToken>;
+  /** Revokes every token of a user minted before now; tokens minted afterwards work. */
+  revokeUserTokens(userId: string): Promise<RevokedUserTokens>;
+  /** The environment's token signing keys (no secrets). */
+  signingKeys(): Promise<SigningKeyList>;
+  /** Rotates the token signing key; the old one verifies for `graceSeconds` (default 24 h). */
+  rotateSigningKey(input?: RotateSigningKeyInput): Promise<RotatedSigningKey>;
+  /** The public keys (and JWKS URL) the environment's backend signs user tokens with. */
+  tokenKeys(): Promise<TokenKeyList>;
+  /** Registers (or replaces) a public key for tenant-signed user tokens. */
+  putTokenKey(kid: string, input: PutTokenKeyInput): Promise<TokenKey>;
+  /** Removes a registered public key; its tokens are refused at once. */
+  deleteTokenKey(kid: string): Promise<void>;
+  /** Sets the JWKS URL the gateways fetch tenant token keys from (webhook URL policy). */
+  setTokenJwks(url: string): Promise<{ url: string }>;
+  /** Removes the JWKS URL (idempotent). */
+  removeTokenJwks(): Promise<void>;
+  /** Starts retracting every message of a user; follow the job with `erasureJob`. */
+  eraseUserMessages(userId: string): Promise<ErasureJob>;
+  /** An erasure job's progress. */
+  erasureJob(jobId: string): Promise<ErasureJob>;
+  /** Deletes a channel's messages, members and bans and closes its sockets. */
+  deleteChannel(channelId: string): Promise<DeletedChannel>;
   /** The typed openapi-fetch client underneath (authenticated, retrying as configured). */
   readonly api: Client<paths>;
 }
@@ -253,5 +287,22 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
 
     mintLogsToken: (environmentId, input) =>
       expect(api.POST('/v1/environments/{envId}/logs-token', { params: { path: { envId: environmentId } }, body: input })),
+
+    revokeToken: (jti) => expect(api.POST('/v1/tokens/revoke', { body: { jti } })),
+    revokeUserTokens: (userId) => expect(api.DELETE('/v1/users/{userId}/tokens', { params: { path: { userId } } })),
+    signingKeys: () => expect(api.GET('/v1/signing-keys')),
+    rotateSigningKey: (input) => expect(api.POST('/v1/signing-keys/rotate', { body: input })),
+    tokenKeys: () => expect(api.GET('/v1/token-keys')),
+    putTokenKey: (kid, input) => expect(api.PUT('/v1/token-keys/{kid}', { params: { path: { kid } }, body: input })),
+    deleteTokenKey: async (kid) => {
+      await expect(api.DELETE('/v1/token-keys/{kid}', { params: { path: { kid } } }));
+    },
+    setTokenJwks: (url) => expect(api.PUT('/v1/token-jwks', { body: { url } })),
+    removeTokenJwks: async () => {
+      await expect(api.DELETE('/v1/token-jwks'));
+    },
+    eraseUserMessages: (userId) => expect(api.DELETE('/v1/users/{userId}/messages', { params: { path: { userId } } })),
+    erasureJob: (jobId) => expect(api.GET('/v1/erasures/{jobId}', { params: { path: { jobId } } })),
+    deleteChannel: (channelId) => expect(api.DELETE('/v1/channels/{channelId}', { params: channel(channelId) })),
   };
 }

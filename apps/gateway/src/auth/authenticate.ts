@@ -10,7 +10,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '@rtm/errors';
-import { keyKindOf, verifyToken, TokenError, USER_TOKEN_AUDIENCE, type UserClaims } from '@rtm/auth';
+import { keyKindOf, verifyToken, verifyTenantToken, isTenantAlg, TokenError, USER_TOKEN_AUDIENCE, MAX_TOKEN_BYTES, type UserClaims } from '@rtm/auth';
+import { decodeProtectedHeader } from 'jose';
 import type { GatewayDeps } from '../deps.ts';
 
 export type KeyAuth = { kind: 'secret' | 'publishable'; environmentId: string; keyId: string };
@@ -91,16 +92,33 @@ export async function authenticateUser(deps: GatewayDeps, request: FastifyReques
   return verifyUserToken(deps, credential);
 }
 
+/**
+ * A user token: minted here (HS256, our signing keys) or signed by the environment's own backend
+ * (RS256/ES256/EdDSA with a key it registered; see verifyTenantToken). The header's `alg` picks
+ * the verifier; either way a revoked token is refused.
+ */
 export async function verifyUserToken(deps: GatewayDeps, token: string): Promise<UserAuth> {
   try {
-    const claims = await verifyToken(token, (kid) => deps.credentials.signingKey(kid), {
-      issuer: deps.config.TOKEN_ISSUER,
-      audience: USER_TOKEN_AUDIENCE,
-    });
+    if (token.length > MAX_TOKEN_BYTES) throw new TokenError(`token over ${MAX_TOKEN_BYTES} bytes`);
+    const claims = isTenantAlg(headerAlg(token))
+      ? await verifyTenantToken(token, (environmentId, kid) => deps.tenantKeys.find(environmentId, kid), { audience: USER_TOKEN_AUDIENCE })
+      : await verifyToken(token, (kid) => deps.credentials.signingKey(kid), {
+          issuer: deps.config.TOKEN_ISSUER,
+          audience: USER_TOKEN_AUDIENCE,
+        });
+    if (await deps.revocations.isRevoked(claims)) throw new TokenError('token revoked');
     return { kind: 'user', environmentId: claims.environmentId, userId: claims.userId, anon: claims.anon, claims };
   } catch (error) {
     if (error instanceof TokenError) throw new ServiceError('unauthorized', error.message);
     throw error;
+  }
+}
+
+function headerAlg(token: string): unknown {
+  try {
+    return decodeProtectedHeader(token).alg;
+  } catch {
+    return undefined;
   }
 }
 

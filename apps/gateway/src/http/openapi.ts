@@ -47,9 +47,10 @@ export function openApiRouteTransform(input: Parameters<typeof jsonSchemaTransfo
 
 /** Every operation tag, in the order a reader meets them. */
 export const TAGS = [
-  { name: 'tokens', description: 'User tokens for the realtime edge: minted by a tenant backend (secret key) or anonymously (publishable key), and checked by their holder.' },
+  { name: 'tokens', description: 'User tokens for the realtime edge: minted by a tenant backend (secret key) or anonymously (publishable key), and checked by their holder; their revocation and signing keys.' },
   { name: 'messages', description: 'Publishing, retracting and reading the history of a channel\'s messages.' },
   { name: 'membership', description: 'Channel access (`open` or `members`), members and their roles, and the live roster.' },
+  { name: 'erasure', description: 'Erasing a user\'s messages (a resumable job) and deleting channels.' },
   { name: 'bans', description: 'Bans from one channel or from the whole environment.' },
   { name: 'notifications', description: 'Per-user inbox notifications.' },
   { name: 'config', description: 'The environment\'s deployed configuration: webhook URL, default channel access, limits.' },
@@ -106,11 +107,12 @@ body is optional accept it. Requests Node's HTTP parser refuses (bad request lin
 
 **Credentials.** The environment always comes from the credential, never from the URL. A secret key with an
 \`Origin\` header is 403 \`origin_forbidden\`; a publishable key anywhere but \`POST /v1/tokens/anonymous\` (as
-Bearer or \`x-service-key\`) is 403 \`forbidden\`, as is an API key on the realtime edge. User tokens are HS256 JWTs
-(\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`exp\`, \`jti\`, optional \`ext\`, optional \`cap\`
-(capabilities, docs/permissions.md), header \`kid\`);
-any other algorithm, audience, issuer, environment or an expired token is 401. A revoked key stops working on every
-gateway within seconds.
+Bearer or \`x-service-key\`) is 403 \`forbidden\`, as is an API key on the realtime edge. Minted user tokens are HS256
+JWTs (\`iss\`, \`aud: "realtime"\`, \`sub\`, \`env\`, \`anon\`, \`iat\`, \`iat_ms\`, \`exp\`, \`jti\`, optional \`ext\`, optional
+\`cap\` (capabilities, docs/permissions.md), header \`kid\`); tenant-signed tokens (RS256, ES256, EdDSA, with a key registered under \`/v1/token-keys\` or a JWKS URL) carry
+\`iss\` = the environment id instead. Any other algorithm, audience, issuer, environment, an expired or revoked token
+is 401 (revocation: \`POST /v1/tokens/revoke\`, \`DELETE /v1/users/{userId}/tokens\`; see docs/tokens.md). A revoked key
+stops working on every gateway within seconds.
 
 **Permissions.** On the realtime edge every channel operation is decided by one rule (docs/permissions.md): a ban
 refuses everything (403 \`banned\`); then the token's capabilities (\`subscribe\` guards the sockets and their

@@ -7,6 +7,7 @@
  * Frames:
  * - on subjects.user(env, user):              {op:'kick', code, reason}         → all of the user's sockets
  * - on subjects.channelControl(env, channel): {op:'kick', userId, code, reason} → the user's sockets on it
+ * - on subjects.channelControl(env, channel): {op:'deleted'}                    → every socket on it (the channel was deleted)
  * - on subjects.channelControl(env, channel): {op:'recheck'}                    → every socket on it re-runs
  *   the access rule and those refused are closed (access switched to `members`).
  * - on subjects.accessChanged:                {environmentId, recheck: true}    → every channel socket of
@@ -101,6 +102,8 @@ export class KickListener {
           for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
             if (socket.userId === frame.userId) this.close(socket, code, reason, 'channel');
           }
+        } else if (frame.op === 'deleted') {
+          for (const socket of this.sockets.ofChannel(environmentId, channelId)) this.close(socket, 'forbidden', 'channel deleted', 'channel');
         } else if (frame.op === 'recheck') {
           void this.recheck(environmentId, this.sockets.ofChannel(environmentId, channelId));
         }

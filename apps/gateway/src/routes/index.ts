@@ -1,6 +1,10 @@
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { tokenRoutes } from './tokens.ts';
+import { tokenRevocationRoutes } from './token-revocation.ts';
+import { signingKeyRoutes } from './signing-keys.ts';
+import { erasureRoutes } from './erasure.ts';
+import { tokenKeyRoutes } from './token-keys.ts';
 import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -26,6 +30,10 @@ type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 /** Route groups of the control plane (secret key; the dashboard's: session cookie; its web UI: static files), one encapsulated plugin each. */
 export const CONTROL_ROUTES: RouteGroup[] = [
   tokenRoutes,
+  tokenRevocationRoutes,
+  signingKeyRoutes,
+  erasureRoutes,
+  tokenKeyRoutes,
   configRoutes,
   webhookRoutes,
   controlChannelMessageRoutes,

@@ -1,3 +1,4 @@
+import { ServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
 import { Presence } from '../presence/presence.ts';
 import { KickListener } from '../kicks/kicks.ts';
@@ -9,6 +10,7 @@ import type { SocketLink } from './socket-link.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { FeedRegistry } from '../channels/channel-feed.ts';
+import { TokenSockets } from './token-sockets.ts';
 
 /** What a gateway keeps about its live sockets: the registry, presence, kicks and the user feed. */
 export interface Sessions {
@@ -21,11 +23,13 @@ export interface Sessions {
   budget: SendBudget;
   /**
    * The one place every authenticated channel and inbox socket passes, before its replay starts.
-   * Arms the token's expiry (4401). A quota on sockets per user or per environment is checked
+   * Arms the token's expiry (4401) and watches it for revocations (4401). A quota on sockets per user or per environment is checked
    * here: a ServiceError thrown from here refuses the socket with its close code (4429 for
    * `rate_limited`).
    */
   admit(link: SocketLink, auth: UserAuth, kind: 'channel' | 'inbox' | 'connect'): Promise<void>;
+  /** Each socket's token, so a revocation closes its sockets (4401). */
+  tokens: TokenSockets;
   /** Graceful drain: presence is given up at once (see Presence.stop). */
   stop(): Promise<void>;
 }
@@ -81,8 +85,12 @@ export function sessionsOf(deps: GatewayDeps): Sessions {
     feed,
     presence,
     budget,
+    tokens: new TokenSockets(),
     async admit(link, auth) {
       link.expireAt(auth.claims.expiresAt);
+      sessions.tokens.watch(link, auth.claims);
+      // a revocation that landed between the token check and the watch: refused here (4401)
+      if (await deps.revocations.isRevoked(auth.claims)) throw new ServiceError('unauthorized', 'token revoked');
     },
     stop: () => presence.stop(),
   };

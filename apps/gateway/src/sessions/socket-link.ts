@@ -45,6 +45,7 @@ export class SocketLink implements Sheddable {
   private expiry: NodeJS.Timeout | undefined;
   private readonly uncount: () => void;
   private alive = true;
+  private readonly onStop: (() => void)[] = [];
   closed = false;
 
   constructor(socket: WebSocket, raw: Socket | undefined, options: LinkOptions, budget: SendBudget) {
@@ -177,9 +178,16 @@ export class SocketLink implements Sheddable {
     else this.socket.terminate();
   }
 
+  /** Runs `fn` once when the socket closes (at once if it already has). */
+  onClosed(fn: () => void): void {
+    if (this.closed) fn();
+    else this.onStop.push(fn);
+  }
+
   private stop(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const fn of this.onStop.splice(0)) fn();
     clearInterval(this.heartbeat);
     clearTimeout(this.handshake);
     clearTimeout(this.expiry);

@@ -20,6 +20,8 @@ export const SOCKET_CLOSE = {
   protocolError: { code: CLOSE.badRequest, reason: 'invalid WebSocket frame' },
   /** The token expired while the socket was open. */
   tokenExpired: { code: CLOSE.unauthorized, reason: 'token expired' },
+  /** The token was revoked (by its id, or with every token of its user) while the socket was open. */
+  tokenRevoked: { code: CLOSE.unauthorized, reason: 'token revoked' },
   /** More frames or bytes per second than the socket's inbound rate. */
   rateLimited: { code: CLOSE.rateLimited, reason: 'rate limited: too many frames or bytes per second' },
   /** Publishes of the token's user over its limit (HTTP and sockets counted together, cluster-wide). */

@@ -351,6 +351,8 @@ class Connection {
     }
     this.current = next;
     this.link.expireAt(next.claims.expiresAt);
+    // revocations now judge the connection by its newest token
+    this.sessions.tokens.watch(this.link, next.claims);
     // the new token's capabilities apply at once: subscriptions it does not grant end
     for (const subscription of [...this.subscriptions.values()]) {
       if (!capabilityAllows(next.claims.capabilities, subscription.channelId, 'subscribe')) {

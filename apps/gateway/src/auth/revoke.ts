@@ -1,0 +1,30 @@
+/**
+ * Token revocation across the cluster: the gateway that revokes writes it (Postgres), applies it
+ * here and publishes it on `subjects.revocations`; every gateway applies it to its cache and
+ * closes the sockets of the tokens it refuses (4401). The answer is sent after the publish is
+ * flushed, so a client told "revoked" finds the token refused on every gateway moments later.
+ */
+import { encodeRevocation, type Revocation } from '@rtm/auth';
+import { publishLog } from '@rtm/bus';
+import type { GatewayDeps } from '../deps.ts';
+import { sessionsOf } from '../sessions/sessions.ts';
+
+export function applyRevocation(deps: GatewayDeps, revocation: Revocation): void {
+  deps.revocations.apply(revocation);
+  const closed = sessionsOf(deps).tokens.close(revocation);
+  if (closed > 0) deps.log.info({ environmentId: revocation.environmentId, closed }, 'sockets of revoked tokens closed');
+}
+
+export async function publishRevocation(deps: GatewayDeps, revocation: Revocation): Promise<void> {
+  applyRevocation(deps, revocation);
+  deps.nc.publish(deps.subjects.revocations, encodeRevocation(revocation));
+  await deps.nc.flush();
+  const logged = 'jti' in revocation ? { jti: revocation.jti } : 'userId' in revocation ? { userId: revocation.userId } : { keyIds: revocation.keyIds };
+  publishLog(deps.nc, deps.subjects, revocation.environmentId, 'info', 'token.revoked', logged);
+}
+
+/** Keys that no longer verify (a rotation without grace, a removed tenant key or JWKS): their sockets close (4401). */
+export async function closeSocketsOfKeys(deps: GatewayDeps, environmentId: string, keyIds: string[]): Promise<void> {
+  if (keyIds.length === 0) return;
+  await publishRevocation(deps, { environmentId, keyIds, expiresAtMs: Date.now() });
+}

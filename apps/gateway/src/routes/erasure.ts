@@ -1,0 +1,108 @@
+import { publishLog } from '@rtm/bus';
+import { ServiceError } from '@rtm/errors';
+import { ChannelParams, DeletedChannel, ErasureJob, ErasureJobParams, ErrorBody, UserParams } from '@rtm/schemas';
+import type { ZodApp } from '../http/public-app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { createErasureJob, getErasureJob, type ErasureJob as Job } from '../erasure/erasure-jobs.ts';
+import { closeChannelSockets, deleteChannelData } from '../erasure/channel-deletion.ts';
+import { announceAccessChange } from '../access/access-cache.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
+const security = [{ secretKey: [] }];
+
+const jobJson = (job: Job) => ({
+  id: job.id,
+  kind: job.kind,
+  userId: job.userId,
+  status: job.status,
+  retracted: job.retracted,
+  lastError: job.lastError,
+  createdAt: job.createdAt.toISOString(),
+  updatedAt: job.updatedAt.toISOString(),
+  finishedAt: job.finishedAt?.toISOString() ?? null,
+});
+
+/** Control plane: erasing a user's messages (a job) and deleting a channel. */
+export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
+  app.delete(
+    '/v1/users/:userId/messages',
+    {
+      onRequest: requireSecretKey(deps),
+      schema: {
+        operationId: 'eraseUserMessages',
+        summary: "Retract every message of a user",
+        description:
+          'Secret key. Starts a job that retracts every message the user published in the environment (every channel), in ' +
+          'batches, as `DELETE /v1/channels/{channelId}/messages/{messageId}` would: sockets get `retract` frames (reason ' +
+          '`erased`) and each message gets a `message.retracted` webhook. Answers 202 with the job at once; follow it with ' +
+          '`GET /v1/erasures/{jobId}` (also in `Location`). The job survives a gateway crash: another gateway resumes it ' +
+          'where it stopped. Messages the user publishes after the job has passed their channel are not retracted: revoke ' +
+          'the user\'s tokens first (`DELETE /v1/users/{userId}/tokens`).',
+        tags: ['erasure'],
+        security,
+        params: UserParams,
+        response: { 202: ErasureJob, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { environmentId } = keyAuth(request);
+      const job = await createErasureJob(deps.pool, environmentId, request.params.userId);
+      deps.erasure.wake();
+      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'erasure.started', { jobId: job.id, userId: job.userId });
+      return reply.code(202).header('location', `/v1/erasures/${job.id}`).send(jobJson(job));
+    },
+  );
+
+  app.get(
+    '/v1/erasures/:jobId',
+    {
+      onRequest: requireSecretKey(deps),
+      schema: {
+        operationId: 'getErasureJob',
+        summary: 'An erasure job\'s progress',
+        description: 'Secret key. A job of another environment, or an unknown one: 404. A finished job stays readable for 30 days.',
+        tags: ['erasure'],
+        security,
+        params: ErasureJobParams,
+        response: { 200: ErasureJob, ...errors },
+      },
+    },
+    async (request) => {
+      const job = await getErasureJob(deps.pool, keyAuth(request).environmentId, request.params.jobId);
+      if (!job) throw new ServiceError('not_found', 'no such erasure job');
+      return jobJson(job);
+    },
+  );
+
+  app.delete(
+    '/v1/channels/:channelId',
+    {
+      onRequest: requireSecretKey(deps),
+      schema: {
+        operationId: 'deleteChannel',
+        summary: 'Delete a channel',
+        description:
+          'Secret key. Deletes the channel\'s messages, members and bans and resets its access to the environment\'s default; ' +
+          'its open sockets close with 4403 `channel deleted` on every gateway (a `/v1/connect` subscription ends with ' +
+          '`unsubscribed {code:"forbidden"}`). No webhook is sent for the deleted messages. A later publish re-creates the ' +
+          'channel and its seq continues after the last seq it had (seqs are never reused, so a client resuming with `since` ' +
+          'gets only new messages). A channel with no messages, members or bans: 404.',
+        tags: ['erasure'],
+        security,
+        params: ChannelParams,
+        response: { 200: DeletedChannel, ...errors },
+      },
+    },
+    async (request) => {
+      const { environmentId } = keyAuth(request);
+      const { channelId } = request.params;
+      const deleted = await deleteChannelData(deps.pool, environmentId, channelId);
+      if (!deleted) throw new ServiceError('not_found', 'no such channel');
+      await announceAccessChange(deps, environmentId);
+      await closeChannelSockets(deps, environmentId, channelId);
+      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'channel.deleted', { channelId, ...deleted });
+      return { channelId, deleted };
+    },
+  );
+}

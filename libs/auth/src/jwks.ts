@@ -1,0 +1,133 @@
+/**
+ * JWKS fetching for tenant-signed tokens, under the webhook URL policy: the URL is checked as
+ * written, and every address its host resolves to must be public (so neither a private URL nor
+ * a name that resolves to one reaches an internal service). Redirects are not followed; bodies
+ * over 64 KiB and answers slower than 3 s are refused.
+ *
+ * Per environment, the keys are cached for `ttlMs`; a token whose `kid` is not among them causes a
+ * refetch, at most once per `minRefetchMs` (so a flood of tokens with made-up kids costs one fetch
+ * per interval, not one per token). A failed fetch keeps the keys it had.
+ */
+import { lookup } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
+import { Agent, request } from 'undici';
+import type { JWK } from 'jose';
+import { addressRefusal, checkWebhookUrl, isLoopbackAddress } from '@rtm/webhooks';
+import { isTenantAlg, jwkRefusal, type TenantKey } from './tenant-token.ts';
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface JwksOptions {
+  allowLoopback: boolean;
+  ttlMs?: number;
+  minRefetchMs?: number;
+  timeoutMs?: number;
+}
+
+interface Entry {
+  url: string;
+  keys: Map<string, TenantKey>;
+  fetchedAt: number;
+  attemptedAt: number;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+export class JwksCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<Entry>>();
+  private readonly options: Required<JwksOptions>;
+  private readonly agent: Agent;
+
+  constructor(options: JwksOptions) {
+    this.options = { ttlMs: 5 * 60_000, minRefetchMs: 30_000, timeoutMs: 3_000, ...options };
+    const allowLoopback = this.options.allowLoopback;
+    this.agent = new Agent({
+      connect: {
+        timeout: this.options.timeoutMs,
+        lookup: ((hostname: string, opts: { all?: boolean }, callback: LookupCallback) => {
+          lookup(hostname, { all: true }, (error, addresses) => {
+            if (error) return callback(error, []);
+            const local = allowLoopback && hostname.toLowerCase() === 'localhost';
+            const refused = addresses.some((a) => (local ? !isLoopbackAddress(a.address) : addressRefusal(a.address) !== null));
+            if (refused || addresses.length === 0) {
+              return callback(Object.assign(new Error('address not allowed'), { code: 'ERTM_BLOCKED' }), []);
+            }
+            if (opts.all) return callback(null, addresses);
+            callback(null, addresses[0]!.address, addresses[0]!.family);
+          });
+        }) as never,
+      },
+    });
+  }
+
+  /** Forgets an environment's keys (its JWKS URL changed). */
+  forget(environmentId: string): void {
+    this.entries.delete(environmentId);
+  }
+
+  async key(environmentId: string, url: string, kid: string): Promise<TenantKey | null> {
+    const now = Date.now();
+    let entry = this.entries.get(environmentId);
+    if (entry && entry.url !== url) entry = undefined;
+    const stale = !entry || now - entry.fetchedAt > this.options.ttlMs;
+    const unknown = entry !== undefined && !entry.keys.has(kid);
+    if (stale || unknown) {
+      if (!entry || now - entry.attemptedAt >= this.options.minRefetchMs) entry = await this.refresh(environmentId, url, entry);
+    }
+    return entry?.keys.get(kid) ?? null;
+  }
+
+  private refresh(environmentId: string, url: string, previous: Entry | undefined): Promise<Entry> {
+    const running = this.pending.get(environmentId);
+    if (running) return running;
+    const attempt = this.fetchKeys(environmentId, url).then(
+      (keys) => ({ url, keys, fetchedAt: Date.now(), attemptedAt: Date.now() }),
+      () => ({ url, keys: previous?.keys ?? new Map<string, TenantKey>(), fetchedAt: previous?.fetchedAt ?? 0, attemptedAt: Date.now() }),
+    );
+    const done = attempt.then((entry) => {
+      this.entries.set(environmentId, entry);
+      this.pending.delete(environmentId);
+      return entry;
+    });
+    this.pending.set(environmentId, done);
+    return done;
+  }
+
+  private async fetchKeys(environmentId: string, url: string): Promise<Map<string, TenantKey>> {
+    const verdict = checkWebhookUrl(url, { allowLoopback: this.options.allowLoopback });
+    if (!verdict.ok) throw new Error(verdict.reason);
+    const response = await request(verdict.url, {
+      method: 'GET',
+      dispatcher: this.agent,
+      headers: { accept: 'application/json' },
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+    });
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      throw new Error(`JWKS answered ${response.statusCode}`);
+    }
+    let size = 0;
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) {
+        response.body.destroy();
+        throw new Error('JWKS over 64 KiB');
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { keys?: unknown };
+    const keys = new Map<string, TenantKey>();
+    if (!Array.isArray(body.keys)) throw new Error('JWKS has no keys array');
+    for (const jwk of body.keys.slice(0, 100) as Record<string, unknown>[]) {
+      if (typeof jwk !== 'object' || jwk === null || typeof jwk.kid !== 'string') continue;
+      // a JWKS key must name its alg (or it is skipped): a kty alone does not pin the algorithm
+      if (!isTenantAlg(jwk.alg)) continue;
+      if ((await jwkRefusal(jwk, jwk.alg)) !== null) continue;
+      keys.set(jwk.kid, { kid: jwk.kid, environmentId, alg: jwk.alg, jwk: jwk as JWK });
+    }
+    return keys;
+  }
+}

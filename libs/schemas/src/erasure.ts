@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { IsoTime } from './common.ts';
+
+export const ErasureJobParams = z
+  .object({ jobId: z.string().regex(/^erj_[0-9a-hjkmnp-tv-z]{26}$/, 'must be an erasure job id (erj_…)').describe('The job id from DELETE /v1/users/{userId}/messages.') })
+  .strict();
+
+export const ErasureJob = z
+  .object({
+    id: z.string(),
+    kind: z.literal('user_messages'),
+    userId: z.string(),
+    status: z.enum(['running', 'done', 'failed']).describe('`running` until every message is retracted; then `done`.'),
+    retracted: z.number().int().describe('Messages retracted so far.'),
+    lastError: z.string().nullable().describe('Why the last batch stopped (the job is retried moments later), or null.'),
+    createdAt: IsoTime,
+    updatedAt: IsoTime,
+    finishedAt: IsoTime.nullable(),
+  })
+  .meta({ id: 'ErasureJob' });
+
+export const DeletedChannel = z
+  .object({
+    channelId: z.string(),
+    deleted: z.object({ messages: z.number().int(), members: z.number().int(), bans: z.number().int() }),
+  })
+  .meta({ id: 'DeletedChannel' });

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
+import { jwkRefusal } from '@rtm/auth';
+import { JwksCache } from '../../libs/auth/src/jwks.ts';
+
+test('jwkRefusal: public keys of the named algorithm only', async () => {
+  const es = await generateKeyPair('ES256', { extractable: true });
+  const ed = await generateKeyPair('EdDSA', { extractable: true });
+  const esPublic = (await exportJWK(es.publicKey)) as Record<string, unknown>;
+  assert.equal(await jwkRefusal(esPublic, 'ES256'), null);
+  assert.equal(await jwkRefusal((await exportJWK(ed.publicKey)) as Record<string, unknown>, 'EdDSA'), null);
+  assert.match((await jwkRefusal((await exportJWK(es.privateKey)) as Record<string, unknown>, 'ES256'))!, /private/);
+  assert.match((await jwkRefusal(esPublic, 'EdDSA'))!, /kty OKP/);
+  assert.match((await jwkRefusal(esPublic, 'HS256'))!, /alg must be/);
+  assert.match((await jwkRefusal({ ...esPublic, alg: 'ES384' }, 'ES256'))!, /alg/);
+  assert.match((await jwkRefusal({ ...esPublic, use: 'enc' }, 'ES256'))!, /sig/);
+  assert.match((await jwkRefusal({ ...esPublic, x: 'AAAA' }, 'ES256'))!, /not a valid/);
+  assert.match((await jwkRefusal({ kty: 'oct', k: 'c2VjcmV0' }, 'ES256'))!, /private/);
+});
+
+test('JwksCache: unknown kids refetch at most once per interval; a failed fetch keeps the keys it had', async (t) => {
+  const ed = await generateKeyPair('EdDSA', { extractable: true });
+  let fetches = 0;
+  let failing = false;
+  const server = createServer((_req, res) => {
+    fetches++;
+    if (failing) return void res.writeHead(500).end();
+    res.writeHead(200).end(JSON.stringify({ keys: [{ ...jwk, kid: 'a', alg: 'EdDSA' }] }));
+  });
+  const jwk = await exportJWK(ed.publicKey);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const cache = new JwksCache({ allowLoopback: true, minRefetchMs: 60_000, ttlMs: 60_000 });
+  assert.equal((await cache.key('env_1', url, 'a'))?.alg, 'EdDSA');
+  assert.equal(fetches, 1);
+  for (let i = 0; i < 20; i++) assert.equal(await cache.key('env_1', url, `made-up-${i}`), null);
+  // the first unknown kid came within the interval of the first fetch: no refetch at all
+  assert.equal(fetches, 1);
+  const eager = new JwksCache({ allowLoopback: true, minRefetchMs: 0, ttlMs: 0 });
+  assert.ok(await eager.key('env_1', url, 'a'));
+  failing = true;
+  // the set could not be fetched again: the key it had still verifies
+  assert.ok(await eager.key('env_1', url, 'a'));
+  // loopback not allowed: nothing is fetched
+  const strict = new JwksCache({ allowLoopback: false, minRefetchMs: 0 });
+  const before = fetches;
+  assert.equal(await strict.key('env_1', url, 'a'), null);
+  assert.equal(fetches, before);
+});
+
+test('a tenant-signed token carries capabilities in the same `cap` claim as a minted one', async () => {
+  const { generateKeyPair, exportJWK, SignJWT } = await import('jose');
+  const { verifyTenantToken, capabilityAllows } = await import('@rtm/auth');
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(publicKey);
+  const environmentId = 'env_01h2x3y4z5abcdefghjkmnpqrs';
+  const find = async (env: string, kid: string) => (env === environmentId && kid === 'k1' ? { kid, environmentId, alg: 'ES256' as const, jwk } : null);
+  const sign = (extra: Record<string, unknown>) =>
+    new SignJWT({ ...extra })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(environmentId)
+      .setAudience('realtime')
+      .setSubject('alice')
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .setJti('t1')
+      .sign(privateKey);
+  const limited = await verifyTenantToken(await sign({ cap: { 'room:*': 1 } }), find, { audience: 'realtime' });
+  assert.equal(capabilityAllows(limited.capabilities, 'room:1', 'subscribe'), true);
+  assert.equal(capabilityAllows(limited.capabilities, 'room:1', 'publish'), false);
+  assert.equal(capabilityAllows(limited.capabilities, 'other', 'subscribe'), false);
+  const full = await verifyTenantToken(await sign({}), find, { audience: 'realtime' });
+  assert.equal(full.capabilities, undefined);
+  assert.equal(capabilityAllows(full.capabilities, 'other', 'publish'), true);
+});
