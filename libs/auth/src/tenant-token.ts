@@ -10,8 +10,7 @@
  *   minute of clock skew) or a token over MAX_TOKEN_BYTES is refused.
  */
 import { compactVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, type JWK } from 'jose';
-import { MAX_TOKEN_LIFETIME_SECONDS, TokenError, issuedAtMsOf, type UserClaims } from './user-token.ts';
-import { decodeCapabilities } from './permissions.ts';
+import { MAX_TOKEN_LIFETIME_SECONDS, TokenError, issuedAtMsOf, withOptionalClaims, type UserClaims } from './user-token.ts';
 
 export const TENANT_TOKEN_ALGS = ['RS256', 'ES256', 'EdDSA'] as const;
 export type TenantTokenAlg = (typeof TENANT_TOKEN_ALGS)[number];
@@ -111,11 +110,8 @@ export async function verifyTenantToken(token: string, findKey: FindTenantKey, o
       issuedAtMs: issuedAtMsOf(payload),
       keyId: kid,
     };
-    if (payload.ext && typeof payload.ext === 'object' && !Array.isArray(payload.ext)) claims.ext = payload.ext as Record<string, unknown>;
-    // the same capabilities claim as minted tokens (docs/permissions.md)
-    const capabilities = decodeCapabilities(payload.cap);
-    if (capabilities !== undefined) claims.capabilities = capabilities;
-    return claims;
+    // the same optional claims as minted tokens, capabilities included
+    return withOptionalClaims(claims, payload);
   } catch (error) {
     if (error instanceof TokenError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new TokenError('token expired');

@@ -68,6 +68,17 @@ export async function signToken(
   return { token, expiresAt: new Date(exp * 1000) };
 }
 
+/**
+ * The optional claims every user token may carry, minted or tenant-signed: `ext` (an object) and
+ * `cap` (capabilities, docs/permissions.md). Anything else in them is ignored.
+ */
+export function withOptionalClaims(claims: UserClaims, payload: Record<string, unknown>): UserClaims {
+  if (payload.ext && typeof payload.ext === 'object' && !Array.isArray(payload.ext)) claims.ext = payload.ext as Record<string, unknown>;
+  const capabilities = decodeCapabilities(payload.cap);
+  if (capabilities !== undefined) claims.capabilities = capabilities;
+  return claims;
+}
+
 /** Why a token was refused; never shown in detail beyond the reason text. */
 export class TokenError extends Error {
   override name = 'TokenError';
@@ -115,10 +126,7 @@ export async function verifyToken(
       issuedAtMs: issuedAtMsOf(payload),
       keyId: key.id,
     };
-    if (payload.ext && typeof payload.ext === 'object') claims.ext = payload.ext as Record<string, unknown>;
-    const capabilities = decodeCapabilities(payload.cap);
-    if (capabilities !== undefined) claims.capabilities = capabilities;
-    return claims;
+    return withOptionalClaims(claims, payload);
   } catch (error) {
     if (error instanceof TokenError) throw error;
     if (error instanceof joseErrors.JWTExpired) throw new TokenError('token expired');
