@@ -67,9 +67,21 @@ export class FakeSocket {
     FakeSocket.instances.push(this);
   }
 
+  /** Frames sent while the socket was not open: a browser drops them, logging a console error. */
+  readonly sentWhileClosed: string[] = [];
+
   send(data: string): void {
-    if (this.readyState !== 1) throw new Error('not open');
+    // as browsers do: no exception, the frame is lost (and the console says so)
+    if (this.readyState !== 1) {
+      this.sentWhileClosed.push(data);
+      return;
+    }
     this.sent.push(JSON.parse(data));
+  }
+
+  /** The close handshake started (CLOSING): the close event has not arrived yet. */
+  closing(): void {
+    this.readyState = 2;
   }
 
   close(code?: number, reason?: string): void {

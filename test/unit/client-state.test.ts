@@ -245,3 +245,29 @@ test('client state - close() rejects pending ready promises; connect() afterward
   assert.equal(lastSocket().ops('subscribe')[0].since, 5);
   client.close();
 });
+
+test('client state - nothing is written to a socket that is closing; what was not sent goes out after the reconnect', async () => {
+  const { client, clock } = fakeClient();
+  await clock.advance(0);
+  const socket = lastSocket();
+  socket.accept();
+  // the server has started closing (its close frame is on the way): the client still thinks it is connected
+  socket.closing();
+  const channel = client.channel('a');
+  channel.subscribe(() => {});
+  const publish = channel.publish({ n: 1 });
+  await clock.advance(100);
+  assert.deepEqual(socket.sentWhileClosed, [], 'a browser would drop these with a console error');
+  socket.drop(1006);
+  await clock.advance(clock.nextIn()!);
+  const next = lastSocket();
+  assert.notEqual(next, socket);
+  next.accept();
+  await clock.advance(100);
+  assert.deepEqual(next.ops('subscribe').map((f) => f.channelId), ['a']);
+  const [sent] = next.ops('publish');
+  assert.deepEqual(sent.content, { n: 1 });
+  next.push({ op: 'ack', ref: sent.ref, channelId: 'a', id: 'msg_1', seq: 1, timestamp: 1 });
+  assert.equal((await publish).seq, 1);
+  client.close();
+});

@@ -36,6 +36,7 @@ export const PONG_TIMEOUT_MS = 10_000;
 export const SEND_FRAMES_PER_SECOND = 200;
 export const SEND_BYTES_PER_SECOND = 1024 * 1024;
 /** Renewal retries after a failed getToken or a refused `auth`. */
+const OPEN = 1; // WebSocket.OPEN, which Node 20 has no global for
 const RENEW_RETRY_INITIAL_MS = 1_000;
 const RENEW_RETRY_MAX_MS = 30_000;
 
@@ -480,11 +481,13 @@ export class Client {
         this.#drainTimer.set(wait, () => this.#drain());
         return;
       }
+      // a closing socket: browsers drop the frame with a console error instead of throwing;
+      // its close event requeues what was in flight
+      if (socket.readyState !== OPEN) return;
       this.#outgoing.shift();
       try {
         socket.send(text);
       } catch {
-        // the socket is closing; its close event requeues what was in flight
         return;
       }
     }
