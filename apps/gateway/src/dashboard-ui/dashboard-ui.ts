@@ -3,31 +3,27 @@
  * apps/dashboard (index.html, app.js, app.js.map, app.css), written by `npm run build:dashboard`
  * (which `npm start` and `npm test` run when the build is missing or older than the source).
  *
- * start(): reads apps/dashboard/dist/. When a file is missing the same files are built in memory
- *          with esbuild (nothing written: a read-only checkout and many gateways starting at once
- *          are fine). The directory is watched, so a rebuild while the gateway runs is served at once.
- * stop():  stops watching.
+ * They are read from apps/dashboard/dist/, built in memory with esbuild when a file is missing,
+ * and reloaded when rebuilt (http/built-assets.ts).
  *
  * Routes: `/dashboard/assets/<file>` serves a file (ETag, 304 on If-None-Match,
  * `cache-control: public, max-age=300`); every other path under `/dashboard` (the UI's own
  * views, `/dashboard/accept-invitation#<token>` among them) serves index.html with
  * `cache-control: no-cache` and `vary: cookie`, and the UI draws the view of the URL. Without a
  * session cookie the page says so (`<meta name="dashboard-session" content="none">`) and the UI
- * shows the sign-in form without asking for the session (whose 401 browsers log as an error). Every answer carries a strict
- * Content-Security-Policy: scripts, styles and requests only from this origin (WebSockets also to
- * the realtime edge, for the live views), no inline script
- * or style, no frames, no plugins, no base or form target elsewhere. If neither the files nor a
+ * shows the sign-in form without asking for the session (whose 401 browsers log as an error).
+ * Every answer carries a strict Content-Security-Policy: scripts, styles and requests only from
+ * this origin (WebSockets also to the realtime edge, for the live views), no inline script or
+ * style, no frames, no plugins, no base or form target elsewhere. If neither the files nor a
  * build is available, 503 `unavailable` with the reason.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@rtm/errors';
 import type { Logger } from '@rtm/ops';
 import { DASHBOARD_FILES, DIST_DIR, type DashboardFile } from '../../../dashboard/scripts/build.ts';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { assetOf, notModified, type Asset } from '../sdk/sdk-bundle.ts';
+import { assetOf, createBuiltAssets, notModified, type Asset, type BuiltAssets } from '../http/built-assets.ts';
 
 /**
  * The UI's Content-Security-Policy: scripts, styles and requests from this origin only, plus
@@ -54,13 +50,7 @@ const TYPES: Record<DashboardFile, string> = {
 };
 
 
-export interface DashboardUi {
-  start(): Promise<void>;
-  stop(): void;
-  asset(name: AssetName): Asset | undefined;
-  /** Why there are no files, when there are none. */
-  readonly problem: string | undefined;
-}
+export type DashboardUi = BuiltAssets<AssetName>;
 
 /** index.html for a request without a session cookie: tells the UI to show the sign-in form at once. */
 export const SIGNED_OUT_PAGE = 'index.signed-out.html';
@@ -87,65 +77,18 @@ export function createDashboardUi(
   log: Logger,
   options: { dir?: string; build?: () => Promise<Record<DashboardFile, Uint8Array>> } = {},
 ): DashboardUi {
-  const dir = options.dir ?? DIST_DIR;
-  const build = options.build ?? buildInMemory;
-  let assets: Map<AssetName, Asset> | undefined;
-  let problem: string | undefined;
-  let watcher: FSWatcher | undefined;
-  let reloadTimer: ReturnType<typeof setTimeout> | undefined;
-
-  const readDist = async (): Promise<Map<AssetName, Asset> | undefined> => {
-    try {
-      const bodies = await Promise.all(DASHBOARD_FILES.map((name) => readFile(dir + name)));
-      return assetsOf(Object.fromEntries(DASHBOARD_FILES.map((name, i) => [name, bodies[i]!])) as unknown as Record<DashboardFile, Uint8Array>);
-    } catch {
-      return undefined;
-    }
-  };
-
-  return {
-    get problem() {
-      return problem;
-    },
-    async start() {
-      assets = await readDist();
-      if (!assets) {
-        try {
-          assets = assetsOf(await build());
-          log.info('dashboard ui: apps/dashboard/dist has no build (run npm run build:dashboard); built in memory');
-        } catch (error) {
-          problem = `the dashboard UI is not built and could not be built here (${error instanceof Error ? error.message.split('\n')[0] : String(error)}): run npm run build:dashboard`;
-          log.error({ err: error }, 'dashboard ui unavailable');
-        }
-      }
-      try {
-        watcher = watch(dir, () => {
-          // a build writes several files: reload once it is done
-          clearTimeout(reloadTimer);
-          reloadTimer = setTimeout(async () => {
-            const fresh = await readDist();
-            if (fresh) {
-              assets = fresh;
-              problem = undefined;
-              log.info({ etag: fresh.get('app.js')!.etag }, 'dashboard ui reloaded');
-            }
-          }, 200);
-        });
-        watcher.on('error', () => watcher?.close());
-        watcher.unref();
-      } catch {
-        // no dist directory: nothing to watch
-      }
-    },
-    stop() {
-      clearTimeout(reloadTimer);
-      watcher?.close();
-      watcher = undefined;
-    },
-    asset(name) {
-      return assets?.get(name);
-    },
-  };
+  return createBuiltAssets({
+    log,
+    title: 'the dashboard UI',
+    label: 'dashboard ui',
+    dir: options.dir ?? DIST_DIR,
+    dirName: 'apps/dashboard/dist',
+    command: 'npm run build:dashboard',
+    files: DASHBOARD_FILES,
+    build: options.build ?? buildInMemory,
+    assetsOf,
+    main: 'app.js',
+  });
 }
 
 /** Control plane: the UI's routes, started and stopped with the listener. */
