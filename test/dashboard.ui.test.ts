@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@rtm/ops';
+import { runSetup } from './helpers/setup-script.ts';
 import { createDashboardUi } from '../apps/gateway/src/dashboard-ui/dashboard-ui.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -13,14 +13,7 @@ const DIST = join(ROOT, 'apps/dashboard/dist');
 const log = createLogger({ level: 'silent', name: 'test' });
 
 /** Runs a function of scripts/setup.sh (dry run unless `real`). */
-function setup(fn: string, real = false) {
-  const result = spawnSync('bash', ['-c', `source scripts/setup.sh; ${fn}`], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(real ? {} : { SETUP_DRY_RUN: '1' }) },
-    encoding: 'utf8',
-  });
-  return { code: result.status, output: `${result.stdout}${result.stderr}` };
-}
+const setup = (fn: string, real = false) => runSetup(fn, { real });
 
 test('dashboard ui - setup builds apps/dashboard/dist when it is missing or older than the source', async () => {
   const built = setup('setup_dashboard_ui', true);

@@ -1,21 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { runSetup } from './helpers/setup-script.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** Runs functions of scripts/setup.sh in a throwaway bash, in dry-run mode (nothing installed or started). */
-function setup(calls: string, env: Record<string, string>) {
-  const result = spawnSync('bash', ['-c', `source scripts/setup.sh; ${calls}`], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, SETUP_DRY_RUN: '1', ...env },
-    encoding: 'utf8',
-  });
-  return { code: result.status, output: `${result.stdout}${result.stderr}` };
-}
+const setup = (calls: string, env: Record<string, string>) => runSetup(calls, { env });
 
 /** A port nothing listens on (bound, then released). */
 async function unusedPort(): Promise<number> {

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, utimes, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { createLogger } from '@rtm/ops';
+import { runSetup } from './helpers/setup-script.ts';
 import { createSdkBundle } from '../apps/gateway/src/sdk/sdk-bundle.ts';
 import { startCluster } from './helpers/cluster.ts';
 import { mintToken, request } from './helpers/http.ts';
@@ -17,14 +17,7 @@ const DIST = join(ROOT, 'libs/client/dist');
 const log = createLogger({ level: 'silent', name: 'test' });
 
 /** Runs a function of scripts/setup.sh (dry run unless `real`). */
-function setup(fn: string, real = false) {
-  const result = spawnSync('bash', ['-c', `source scripts/setup.sh; ${fn}`], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(real ? {} : { SETUP_DRY_RUN: '1' }) },
-    encoding: 'utf8',
-  });
-  return { code: result.status, output: `${result.stdout}${result.stderr}` };
-}
+const setup = (fn: string, real = false) => runSetup(fn, { real });
 
 test('sdk bundle - setup builds libs/client/dist when it is missing or older than the source', async () => {
   const built = setup('setup_sdk_bundle', true);
