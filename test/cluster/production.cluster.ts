@@ -111,7 +111,16 @@ interface World {
   figures: string[];
 }
 
-/** HAProxy's view of the realtime backend: sessions and status per gateway. */
+/** Whether HAProxy has these gateways up in both backends (each checks on its own, so one may lag). */
+async function gatewaysUp(balancer: Balancer, names: string[]): Promise<boolean> {
+  for (const backend of ['control', 'realtime']) {
+    const servers = await balancerServers(balancer, backend);
+    if (!names.every((name) => servers.get(name)?.status === 'UP')) return false;
+  }
+  return true;
+}
+
+/** HAProxy's view of a backend: sessions and status per gateway. */
 async function balancerServers(balancer: Balancer, backend: string): Promise<Map<string, { status: string; sessions: number }>> {
   const csv = await (await fetch(balancer.statsUrl)).text();
   const lines = csv.split('\n');
@@ -285,7 +294,7 @@ async function setUp(t: TestContext): Promise<World> {
       }),
     ),
   ]);
-  await until('HAProxy sees both gateways up', async () => [...(await balancerServers(balancer, 'realtime')).values()].every((s) => s.status === 'UP'), 20_000);
+  await until('HAProxy sees both gateways up', () => gatewaysUp(balancer, slots.map((_slot, i) => `gw${i + 1}`)), 20_000);
 
   const receiver = await startReceiver(t);
   const config = await fetch(`${balancer.controlUrl}/v1/config`, {
@@ -331,7 +340,7 @@ test('cluster in production shape: rolling restart, NATS node lost, Postgres res
       assert.equal(servers.get(name)?.sessions ?? 0, 0, `no socket left on ${name}`);
       gatewaySockets.push(`${name} stopped: all ${SUBSCRIBERS} sockets on the other gateway ${ms} ms after SIGTERM`);
       await fleet.start(member);
-      await until(`HAProxy sees ${name} up`, async () => (await balancerServers(world.balancer, 'realtime')).get(name)?.status === 'UP', 20_000);
+      await until(`HAProxy sees ${name} up`, () => gatewaysUp(world.balancer, [name]), 20_000);
       publishers.check();
     }
     for (const node of world.nats) {
