@@ -55,6 +55,8 @@ test('token revocation - one token by jti: refused on every gateway, its sockets
   // revoking again is idempotent; a bad body is a clear 400
   assert.equal((await control.post('/v1/tokens/revoke', { jti: jtiOf(revoked) })).status, 200);
   assert.equal(errorCode(await control.post('/v1/tokens/revoke', { jti: '' })), 'invalid_request');
+  // a NUL cannot be stored in Postgres text: refused as input, never a 500
+  assert.equal(errorCode(await control.post('/v1/tokens/revoke', { jti: '\u0000' })), 'invalid_request');
   assert.equal(errorCode(await control.post('/v1/tokens/revoke', {})), 'invalid_request');
   // a user token cannot revoke
   assert.equal((await client(gwA.controlUrl, kept).post('/v1/tokens/revoke', { jti: jtiOf(kept) })).status, 401);

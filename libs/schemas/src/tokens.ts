@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { capabilitiesProblem, CAPABILITY_OPS, MAX_CAPABILITY_BYTES, MAX_CAPABILITY_PATTERNS } from '@rtm/auth';
-import { UserId, IsoTime, jsonSize } from './common.ts';
+import { UserId, IsoTime, jsonSize, storableText } from './common.ts';
 
 export const TTL_DEFAULT_SECONDS = 3600;
 
@@ -44,7 +44,7 @@ export const TokenResponse = z
 
 export const RevokeTokenBody = z
   .object({
-    jti: z.string().min(1).max(256).describe("The token's `jti` claim."),
+    jti: storableText(256).describe("The token's `jti` claim."),
   })
   .strict();
 
