@@ -19,6 +19,7 @@ import { createPool, newId } from '@rtm/db';
 import { createEnvironment } from '@rtm/auth';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
+import { perSecond, reportGoal } from './report.ts';
 
 const CLIENTS = 50;
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2_000);
@@ -218,6 +219,23 @@ async function main(): Promise<void> {
         `${ratio(results.rtmHot, results.naiveHot)} (hot channel), ${ratio(results.rtmHooks, results.naiveHooks)} (webhooks on); ` +
         `rtm / bare Fastify = ${ratio(results.rtm, results.bare)}\n`,
     );
+    const goal = (path: string, ours: Result, base: Result, baseName: string, times: number) => {
+      if (ours.perSecond === 0 || base.perSecond === 0) return; // a case left out by BENCH_CASES
+      const value = ours.perSecond / Math.max(1, base.perSecond);
+      reportGoal({
+        path,
+        goal: `≥ ${times}× ${baseName}`,
+        measured: perSecond(ours.perSecond),
+        baseline: `${baseName} ${perSecond(base.perSecond)}`,
+        ratio: value,
+        met: value >= times,
+      });
+    };
+    goal(`server publish, ${CHANNELS} channels`, results.rtm, results.naive, 'naive pg', 5);
+    goal(`server publish, ${CHANNELS} channels (vs bare)`, results.rtm, results.bare, 'bare Fastify', 0.4);
+    goal(`server publish, ${CHANNELS} channels, webhooks on`, results.rtmHooks, results.naiveHooks, 'naive pg + add_job', 5);
+    goal(`server publish, ${CHANNELS} channels, webhooks on (vs bare)`, results.rtmHooks, results.bare, 'bare Fastify', 0.4);
+    goal('server publish, one hot channel', results.rtmHot, results.naiveHot, 'naive pg', 5);
     const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from messages');
     process.stdout.write(`messages stored: ${rows[0]!.n}\n`);
   } finally {
