@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
-import { FenceError, writeBatch, type ChannelState } from '../apps/channel-node/src/commit-batch.ts';
+import { FenceError, WebhookBelief, writeBatch, writesInOneStatement, type ChannelState } from '../apps/channel-node/src/commit-batch.ts';
 
 interface Ack {
   channel: string;
@@ -110,6 +110,7 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
             },
           ],
           stale,
+          new WebhookBelief(),
         ),
         FenceError,
       );
@@ -120,6 +121,92 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
     const after = await control.get('/v1/channels/fenced/history');
     assert.deepEqual(after.body.messages.map((m: any) => [m.seq, m.content]), [[1, { n: 1 }]]);
     assert.equal((await control.post('/v1/channels/fenced/messages', { content: { n: 2 } })).body.seq, 2);
+  });
+
+  await t.test('a batch written as one statement (no transaction) with one stale channel writes nothing on any channel', async () => {
+    const env = await cluster.createEnvironment();
+    const control = client(gw.controlUrl, env.secretKey);
+    for (const id of ['fresh', 'moved']) await control.post(`/v1/channels/${id}/messages`, { content: { n: 1 } });
+    const { rows } = await cluster.db.pool.query<{ id: string; pk: number; last_seq: number }>(
+      'select id, pk, last_seq from channels where environment_id = $1 order by id',
+      [env.environmentId],
+    );
+    const pkOf = (id: string) => rows.find((r) => r.id === id)!.pk;
+    // right about `fresh` (last_seq 1), wrong about `moved` (believes 0): the fence matches one
+    // channel of two, and that channel's advance must not survive the failed statement
+    const view = new Map<string, ChannelState>([
+      [`${env.environmentId}\u0000fresh`, { pk: pkOf('fresh'), lastSeq: 1 }],
+      [`${env.environmentId}\u0000moved`, { pk: pkOf('moved'), lastSeq: 0 }],
+    ]);
+    const publish = (channelId: string) => ({
+      op: 'publish' as const,
+      environmentId: env.environmentId,
+      channelId,
+      type: 'message',
+      kind: 'server' as const,
+      content: { stale: true },
+      sender: { id: 'x', anon: false },
+      ephemeral: false,
+    });
+    const commands = [publish('fresh'), publish('moved')];
+    assert.equal(writesInOneStatement(commands, view), true);
+    const pg = await cluster.db.pool.connect();
+    try {
+      await assert.rejects(writeBatch(pg, commands, view, new WebhookBelief()), FenceError);
+    } finally {
+      pg.release();
+    }
+    const { rows: now } = await cluster.db.pool.query<{ id: string; last_seq: number; stored: number }>(
+      `select c.id, c.last_seq, (select count(*)::int from messages m where m.channel_pk = c.pk) as stored
+       from channels c where environment_id = $1 order by id`,
+      [env.environmentId],
+    );
+    assert.deepEqual(now.map((r) => [r.id, r.last_seq, r.stored]), [['fresh', 1, 1], ['moved', 1, 1]]);
+    assert.equal((await control.post('/v1/channels/fresh/messages', { content: { n: 2 } })).body.seq, 2);
+  });
+
+  await t.test('a webhook set after the node learnt its environment had none: the next publish still records a delivery', async () => {
+    const env = await cluster.createEnvironment();
+    const control = client(gw.controlUrl, env.secretKey);
+    // through the running node: it learns this environment has no webhook
+    assert.equal((await control.post('/v1/channels/late-hook/messages', { content: { n: 1 } })).status, 201);
+    await cluster.db.pool.query("update environments set webhook_url = 'https://hooks.example.com/in' where id = $1", [env.environmentId]);
+    assert.equal((await control.post('/v1/channels/late-hook/messages', { content: { n: 2 } })).status, 201);
+    const { rows } = await cluster.db.pool.query<{ body: string }>('select body from webhook_deliveries where environment_id = $1', [env.environmentId]);
+    assert.deepEqual(rows.map((r) => JSON.parse(r.body).data.content), [{ n: 2 }]);
+
+    // the same, on writeBatch directly: a belief out of date fails the statement, then is dropped
+    const { rows: channel } = await cluster.db.pool.query<{ pk: number }>('select pk from channels where environment_id = $1', [env.environmentId]);
+    const belief = new WebhookBelief();
+    belief.learn([env.environmentId], []);
+    const view = new Map<string, ChannelState>([[`${env.environmentId}\u0000late-hook`, { pk: channel[0]!.pk, lastSeq: 2 }]]);
+    const command = {
+      op: 'publish' as const,
+      environmentId: env.environmentId,
+      channelId: 'late-hook',
+      type: 'message',
+      kind: 'server' as const,
+      content: { n: 3 },
+      sender: { id: 'x', anon: false },
+      ephemeral: false,
+    };
+    const pg = await cluster.db.pool.connect();
+    try {
+      await assert.rejects(writeBatch(pg, [command], view, belief), FenceError);
+      assert.equal(belief.hookless(env.environmentId), false);
+      await writeBatch(pg, [command], view, belief);
+    } finally {
+      pg.release();
+    }
+    const { rows: after } = await cluster.db.pool.query<{ body: string }>(
+      'select body from webhook_deliveries where environment_id = $1 order by id',
+      [env.environmentId],
+    );
+    assert.deepEqual(after.map((r) => JSON.parse(r.body).data.content).sort((a, b) => a.n - b.n), [{ n: 2 }, { n: 3 }]);
+    const { rows: jobs } = await cluster.db.pool.query<{ n: number }>(
+      "select count(*)::int as n from graphile_worker.jobs where task_identifier = 'deliver_webhooks'",
+    );
+    assert.ok(jobs[0]!.n >= 1);
   });
 
   await t.test('kill -9 of one of two channel-nodes under load: acks persisted once, seqs contiguous, publishing resumes', async () => {

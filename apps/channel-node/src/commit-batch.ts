@@ -12,7 +12,7 @@
  */
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
-import { enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
+import { enqueueParameters, enqueueSql, enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
 import type { ChannelCommand, CommandReply, MessageEnvelope } from '@rtm/schemas';
 import {
   channelKey,
@@ -33,6 +33,50 @@ export class FenceError extends Error {
   override name = 'FenceError';
 }
 
+/** SQLSTATEs raised by `rtm_check` inside the write statement (migration 000006). */
+const FENCE_STATE = 'RTM01';
+const WEBHOOK_STATE = 'RTM02';
+
+/**
+ * Which environments this node believes have no webhook, learnt from each commit's answer. The
+ * write leaves out the delivery bodies of those environments (no JSON to build for them) and
+ * checks, in the same statement, that none of them has a webhook now: if one has, the
+ * statement fails as a whole, the belief is dropped and the batch is written again with them.
+ * So a belief that is out of date costs one retry, never a delivery.
+ */
+export class WebhookBelief {
+  readonly #without = new Set<string>();
+
+  hookless(environmentId: string): boolean {
+    return this.#without.has(environmentId);
+  }
+
+  learn(environments: readonly string[], hooked: readonly string[]): void {
+    const withHook = new Set(hooked);
+    for (const environmentId of environments) {
+      if (withHook.has(environmentId)) this.#without.delete(environmentId);
+      else this.#without.add(environmentId);
+    }
+    // bounded: an environment seen once long ago is simply looked at again
+    if (this.#without.size > 100_000) this.#without.clear();
+  }
+
+  forget(environments: readonly string[]): void {
+    for (const environmentId of environments) this.#without.delete(environmentId);
+  }
+}
+
+/**
+ * Whether the batch is written by ONE statement, without begin/commit: every channel is in the
+ * cache (nothing to create or load) and nothing is retracted (a retraction reads and updates
+ * rows after the inserts). A single statement is atomic on its own, so this saves two round
+ * trips; idempotency keys, when present, are read before it (a read needs no transaction: the
+ * fence guards what is written).
+ */
+export function writesInOneStatement(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): boolean {
+  return commands.every((c) => c.op === 'publish' && cache.has(channelKey(c.environmentId, c.channelId)));
+}
+
 /** A batch of ephemeral publishes on cached channels needs no transaction at all. */
 export function ephemeralOnly(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): boolean {
   return commands.every(
@@ -46,13 +90,63 @@ export function ephemeralBatch(commands: readonly PublishCommand[], cache: Map<s
 }
 
 /**
- * Writes the batch on `client`, inside a transaction the caller opened. `cache` is read, never
- * written: the caller applies `states` only after commit.
+ * The write of a batch, one statement: the fence, the rows, idempotency keys, notifications and
+ * webhook deliveries with their jobs. Data-modifying CTEs all run, so each insert is guarded by
+ * the fence's count (a stale writer writes nothing, never a key violation), and `rtm_check` fails
+ * the whole statement when the fence did not match every channel or an environment believed to
+ * have no webhook has one. Prepared once per connection (a named statement): Postgres parses and
+ * plans it once, and each commit sends only its parameters.
+ */
+const WRITE_SQL = `with fence as (
+       update channels c set last_seq = v.new_seq
+       from unnest($1::bigint[], $2::bigint[], $3::bigint[]) as v(pk, expected, new_seq)
+       where c.pk = v.pk and c.last_seq = v.expected
+       returning c.pk),
+     inserted as (
+       -- content travels as text and is cast per row: json keeps escapes (NUL) that json_to_recordset refuses
+       insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, "to", mentions, ts)
+       select v.channel_pk, v.seq, v.id, v.type, v.kind, v.content::json, v.sender_id, v.sender_anon,
+              case when v.to_list is null then null else array(select json_array_elements_text(v.to_list::json)) end,
+              case when v.mention_list is null then null else array(select json_array_elements_text(v.mention_list::json)) end,
+              v.ts
+       from unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bool[],
+                   $12::text[], $13::text[], $14::bigint[])
+         as v(channel_pk, seq, id, type, kind, content, sender_id, sender_anon, to_list, mention_list, ts)
+       where (select count(*) from fence) = $26
+       returning 1),
+     keyed as (
+       insert into idempotency_keys (channel_pk, key, message_id, seq, ts)
+       select * from unnest($15::bigint[], $16::text[], $17::text[], $18::bigint[], $19::bigint[])
+       where (select count(*) from fence) = $26
+       on conflict (channel_pk, key) do update
+         set message_id = excluded.message_id, seq = excluded.seq, ts = excluded.ts, created_at = now()
+         where idempotency_keys.created_at <= now() - interval '24 hours'
+       returning 1),
+     notified as (
+       insert into notifications (id, environment_id, user_id, type, payload, ts)
+       select v.id, v.environment_id, v.user_id, 'mention', v.payload::json, $24::bigint
+       from unnest($20::text[], $21::text[], $22::text[], $23::text[]) as v(id, environment_id, user_id, payload)
+       where (select count(*) from fence) = $26
+       returning 1),
+     ${enqueueSql(27, '(select count(*) from fence) = $26')}
+     select rtm_check((select count(*) from fence) = $26, '${FENCE_STATE}', 'a channel moved under this writer') as fenced,
+            rtm_check(not exists (select 1 from environments e where e.id = any($35::text[]) and e.webhook_url is not null),
+                      '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
+            array(select e.id from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooked,
+            (select count(*) from delivery_jobs) as jobs`;
+
+/**
+ * Writes the batch on `client`: inside a transaction the caller opened, or, when
+ * `writesInOneStatement` says so, as one statement on its own. `cache` is read, never written:
+ * the caller applies `states` only after commit. A channel that moved under this writer, or a
+ * webhook the belief did not know of, fails the whole write with a FenceError (after dropping
+ * the belief): reload and retry.
  */
 export async function writeBatch(
   client: PoolClient,
   commands: readonly ChannelCommand[],
   cache: Map<string, ChannelState>,
+  webhooks: WebhookBelief,
 ): Promise<BatchOutcome> {
   const now = Date.now();
 
@@ -113,84 +207,67 @@ export async function writeBatch(
   const { messages, keys, notifications, events } = plan;
   const advanced = plan.advanced;
 
-  // 4. the fence, the rows, idempotency keys and notifications in ONE statement (round trips are
-  // what a commit costs). Data-modifying CTEs all run, so each insert is guarded by the fence's
-  // count: a stale writer writes nothing and gets a FenceError, never a key violation
+  // 4. everything in ONE statement (WRITE_SQL): round trips are what a commit costs
   const environments = [...new Set(commands.map((c) => c.environmentId))];
+  const hookless = environments.filter((e) => webhooks.hookless(e));
+  const hooked = events.filter((e) => !webhooks.hookless(e.environmentId));
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
-  const { rows: written } = await client.query<{ fenced: number; hooks: boolean }>(
-    `with fence as (
-       update channels c set last_seq = v.new_seq
-       from unnest($1::bigint[], $2::bigint[], $3::bigint[]) as v(pk, expected, new_seq)
-       where c.pk = v.pk and c.last_seq = v.expected
-       returning c.pk),
-     inserted as (
-       -- content travels as text and is cast per row: json keeps escapes (NUL) that json_to_recordset refuses
-       insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, "to", mentions, ts)
-       select v.channel_pk, v.seq, v.id, v.type, v.kind, v.content::json, v.sender_id, v.sender_anon,
-              case when v.to_list is null then null else array(select json_array_elements_text(v.to_list::json)) end,
-              case when v.mention_list is null then null else array(select json_array_elements_text(v.mention_list::json)) end,
-              v.ts
-       from unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bool[],
-                   $12::text[], $13::text[], $14::bigint[])
-         as v(channel_pk, seq, id, type, kind, content, sender_id, sender_anon, to_list, mention_list, ts)
-       where (select count(*) from fence) = $26
-       returning 1),
-     keyed as (
-       insert into idempotency_keys (channel_pk, key, message_id, seq, ts)
-       select * from unnest($15::bigint[], $16::text[], $17::text[], $18::bigint[], $19::bigint[])
-       where (select count(*) from fence) = $26
-       on conflict (channel_pk, key) do update
-         set message_id = excluded.message_id, seq = excluded.seq, ts = excluded.ts, created_at = now()
-         where idempotency_keys.created_at <= now() - interval '24 hours'
-       returning 1),
-     notified as (
-       insert into notifications (id, environment_id, user_id, type, payload, ts)
-       select v.id, v.environment_id, v.user_id, 'mention', v.payload::json, $24::bigint
-       from unnest($20::text[], $21::text[], $22::text[], $23::text[]) as v(id, environment_id, user_id, payload)
-       where (select count(*) from fence) = $26
-       returning 1)
-     select (select count(*)::int from fence) as fenced,
-            exists (select 1 from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooks`,
-    [
-      advanced.map((a) => a.pk),
-      advanced.map((a) => a.expected),
-      advanced.map((a) => a.next),
-      messages.map((m) => m.channel_pk),
-      messages.map((m) => m.seq),
-      messages.map((m) => m.id),
-      messages.map((m) => m.type),
-      messages.map((m) => m.kind),
-      messages.map((m) => JSON.stringify(m.content)),
-      messages.map((m) => m.sender_id),
-      messages.map((m) => m.sender_anon),
-      messages.map((m) => list(m.to)),
-      messages.map((m) => list(m.mentions)),
-      messages.map((m) => m.ts),
-      keys.map((k) => k.channel_pk),
-      keys.map((k) => k.key),
-      keys.map((k) => k.message_id),
-      keys.map((k) => k.seq),
-      keys.map((k) => k.ts),
-      notifications.map((n) => n.id),
-      notifications.map((n) => n.environment_id),
-      notifications.map((n) => n.user_id),
-      notifications.map((n) => n.payload),
-      now,
-      environments,
-      advanced.length,
-    ],
-  );
-  if (written[0]!.fenced !== advanced.length) throw new FenceError('a channel moved under this writer');
+  const written = await client
+    .query<{ hooked: string[] }>({
+      name: 'rtm_write_batch',
+      text: WRITE_SQL,
+      values: [
+        advanced.map((a) => a.pk),
+        advanced.map((a) => a.expected),
+        advanced.map((a) => a.next),
+        messages.map((m) => m.channel_pk),
+        messages.map((m) => m.seq),
+        messages.map((m) => m.id),
+        messages.map((m) => m.type),
+        messages.map((m) => m.kind),
+        messages.map((m) => JSON.stringify(m.content)),
+        messages.map((m) => m.sender_id),
+        messages.map((m) => m.sender_anon),
+        messages.map((m) => list(m.to)),
+        messages.map((m) => list(m.mentions)),
+        messages.map((m) => m.ts),
+        keys.map((k) => k.channel_pk),
+        keys.map((k) => k.key),
+        keys.map((k) => k.message_id),
+        keys.map((k) => k.seq),
+        keys.map((k) => k.ts),
+        notifications.map((n) => n.id),
+        notifications.map((n) => n.environment_id),
+        notifications.map((n) => n.user_id),
+        notifications.map((n) => n.payload),
+        now,
+        environments,
+        advanced.length,
+        ...enqueueParameters(hooked),
+        hookless,
+      ],
+    })
+    .catch((error: unknown) => {
+      const state = (error as { code?: unknown }).code;
+      if (state === FENCE_STATE) throw new FenceError('a channel moved under this writer');
+      if (state === WEBHOOK_STATE) {
+        webhooks.forget(hookless);
+        throw new FenceError('an environment has a webhook this writer did not know of');
+      }
+      throw error;
+    });
+  webhooks.learn(environments, written.rows[0]!.hooked);
 
   // 5. retractions, after the inserts so a message published earlier in this batch is visible
+  const published = events.length;
   for (const [index, c] of commands.entries()) {
     if (c.op !== 'retract') continue;
     outcome.replies[index] = await retract(client, index, c, outcome.states.get(channelKey(c.environmentId, c.channelId)), outcome, events);
   }
 
-  // environments without a webhook record nothing; skip the round trip (same snapshot rule as enqueue's own join)
-  if (written[0]!.hooks) await enqueueWebhookEvents(client, events);
+  // the publishes' deliveries are recorded by the statement above, a retraction's here (its
+  // batch is in a transaction; the join skips environments without a webhook)
+  if (events.length > published) await enqueueWebhookEvents(client, events.slice(published));
   return outcome;
 }
 

@@ -24,7 +24,7 @@ import type { Counter } from 'prom-client';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import type { ChannelCommand } from '@rtm/schemas';
-import { FenceError, channelKey, writeBatch, type BatchOutcome, type ChannelState } from './commit-batch.ts';
+import { FenceError, WebhookBelief, channelKey, writeBatch, writesInOneStatement, type BatchOutcome, type ChannelState } from './commit-batch.ts';
 import { takeFairGroup } from './fair-group.ts';
 import { isSplittable, isolateFailures, replyForFailure } from './isolate-failures.ts';
 
@@ -49,6 +49,7 @@ export class NodeCommitter {
   private readonly options: CommitterOptions;
   private readonly pending: Submission[] = [];
   private running = 0;
+  private readonly webhooks = new WebhookBelief();
 
   constructor(pool: Pool, options: CommitterOptions) {
     this.pool = pool;
@@ -146,16 +147,20 @@ export class NodeCommitter {
 
   private async transaction(commands: ChannelCommand[], view: Map<string, ChannelState>): Promise<BatchOutcome> {
     const client = await this.pool.connect();
+    // one statement needs no begin/commit: it is atomic on its own (commit-batch.ts)
+    const transaction = !writesInOneStatement(commands, view);
     let broken = false;
     try {
-      await client.query('begin');
-      const outcome = await writeBatch(client, commands, view);
-      await client.query('commit');
+      if (transaction) await client.query('begin');
+      const outcome = await writeBatch(client, commands, view, this.webhooks);
+      if (transaction) await client.query('commit');
       return outcome;
     } catch (error) {
-      await client.query('rollback').catch(() => {
-        broken = true;
-      });
+      if (transaction) {
+        await client.query('rollback').catch(() => {
+          broken = true;
+        });
+      }
       throw error;
     } finally {
       client.release(broken);

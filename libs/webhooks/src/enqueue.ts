@@ -19,14 +19,41 @@ export interface WebhookEventInput {
 }
 
 /**
- * Records webhook deliveries for a batch of events and enqueues the job that sends them, on the
- * caller's transaction: commit makes both visible, rollback leaves neither. Events of
- * environments without an active webhook are skipped. One `add_jobs` call per batch,
- * whatever the batch size (every call notifies, and notifying commits serialise on one Postgres lock),
- * with one job per 64 deliveries. Returns how many deliveries were recorded.
+ * The SQL that records webhook deliveries for a batch of events and enqueues the jobs that send
+ * them, as two CTEs (`deliveries`, `delivery_jobs`) to put in the caller's statement: they
+ * commit (or roll back) with it. Events of environments without an active webhook are skipped
+ * (the join reads `environments` in the statement's snapshot). One `add_jobs` call whatever the
+ * batch size (every call notifies, and notifying commits serialise on one Postgres lock), with
+ * one job per 64 deliveries, and none at all when nothing was recorded.
+ *
+ * `first` is the number of the first of the 8 parameters `enqueueParameters` gives; `guard` is a
+ * SQL condition every delivery row must meet (the caller's fence), or `true`. Postgres evaluates
+ * a CTE that only selects when the statement reads it: the statement must read
+ * `(select count(*) from delivery_jobs)`.
  */
-export async function enqueueWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<number> {
-  if (events.length === 0) return 0;
+export function enqueueSql(first: number, guard = 'true'): string {
+  const p = (i: number) => `$${first + i}`;
+  return `deliveries as (
+       insert into webhook_deliveries (id, environment_id, event_id, event_type, channel_id, url, body, next_attempt_at)
+       select v.id, v.environment_id, v.event_id, v.event_type, v.channel_id, e.webhook_url, v.body, now()
+       from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[])
+            as v(id, environment_id, event_id, event_type, channel_id, body)
+       join environments e on e.id = v.environment_id and e.webhook_url is not null
+       where ${guard}
+       on conflict (environment_id, event_id) do nothing
+       returning id),
+     delivery_jobs as (
+       select graphile_worker.add_jobs(array(
+         select json_populate_record(null::graphile_worker.job_spec,
+                  json_build_object('identifier', ${p(6)}::text, 'payload', json_build_object('ids', ids)))
+         from (select array_agg(id) as ids
+               from (select id, row_number() over () as i from deliveries) as numbered
+               group by (i - 1) / ${p(7)}) as jobs))
+       where exists (select 1 from deliveries))`;
+}
+
+/** The 8 parameters of `enqueueSql`, in order. */
+export function enqueueParameters(events: readonly WebhookEventInput[]): unknown[] {
   const ids: string[] = [];
   const environments: string[] = [];
   const eventIds: string[] = [];
@@ -50,27 +77,20 @@ export async function enqueueWebhookEvents(client: PoolClient, events: readonly 
       }),
     );
   }
-  const { rows } = await client.query<{ id: string }>(
-    `insert into webhook_deliveries (id, environment_id, event_id, event_type, channel_id, url, body, next_attempt_at)
-     select v.id, v.environment_id, v.event_id, v.event_type, v.channel_id, e.webhook_url, v.body, now()
-     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-          as v(id, environment_id, event_id, event_type, channel_id, body)
-     join environments e on e.id = v.environment_id and e.webhook_url is not null
-     on conflict (environment_id, event_id) do nothing
-     returning id`,
-    [ids, environments, eventIds, types, channels, bodies],
+  return [ids, environments, eventIds, types, channels, bodies, DELIVER_BATCH_TASK, IDS_PER_JOB];
+}
+
+/**
+ * Records webhook deliveries for a batch of events and enqueues the jobs that send them, on the
+ * caller's transaction, in one statement (see enqueueSql). Returns how many deliveries were
+ * recorded.
+ */
+export async function enqueueWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const { rows } = await client.query<{ recorded: number }>(
+    `with ${enqueueSql(1)}
+     select (select count(*)::int from deliveries) as recorded, (select count(*) from delivery_jobs) as jobs`,
+    enqueueParameters(events),
   );
-  if (rows.length === 0) return 0;
-  // one add_jobs call (one notify) whatever the size; a commit that merged many batches still
-  // spreads its deliveries over several jobs, so several workers send them side by side
-  await client.query(
-    `select graphile_worker.add_jobs(array(
-       select json_populate_record(null::graphile_worker.job_spec,
-                json_build_object('identifier', $1::text, 'payload', json_build_object('ids', ids)))
-       from (select array_agg(id order by i) as ids
-             from unnest($2::text[]) with ordinality as u(id, i)
-             group by (i - 1) / $3) as jobs))`,
-    [DELIVER_BATCH_TASK, rows.map((row) => row.id), IDS_PER_JOB],
-  );
-  return rows.length;
+  return rows[0]!.recorded;
 }

@@ -1,4 +1,4 @@
-export { enqueueWebhookEvents, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
+export { enqueueParameters, enqueueSql, enqueueWebhookEvents, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
 export { checkWebhookUrl, addressRefusal, isLoopbackAddress, isNamedLocalHost, type UrlVerdict, type UrlPolicyOptions } from './url-policy.ts';
 export {
   SIGNATURE_HEADER,
