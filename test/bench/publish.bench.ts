@@ -9,6 +9,7 @@
  * Each case first publishes once to each of the 1,000 channels (steady state: channel rows exist,
  * rtm's owners have them cached, as for long-lived channels), then warms up, then runs for a fixed
  * time. Tables are analysed after priming, as autovacuum would. The process exits when done.
+ * BENCH_CPU_PROF_DIR=<dir> makes the gateway and the channel-node write CPU profiles there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -191,7 +192,15 @@ async function main(): Promise<void> {
     analyze = () => db.pool.query('analyze channels, messages');
     const common = { DATABASE_URL: db.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_PREFIX: `bench${process.pid}` };
     const lanes: Record<string, string> = process.env.COMMIT_LANES ? { COMMIT_LANES: process.env.COMMIT_LANES } : {};
-    const [gateway, node] = await Promise.all([startProcess('gateway', common), startProcess('channel-node', { ...common, ...lanes })]);
+    // BENCH_CPU_PROF_DIR: the gateway and the channel-node write V8 CPU profiles there when they
+    // stop (read them with test/bench/profile-top.ts)
+    const profiling: Record<string, string> = process.env.BENCH_CPU_PROF_DIR
+      ? { NODE_OPTIONS: `--import ${fileURLToPath(new URL('./cpu-profile-hook.mjs', import.meta.url))}`, RTM_CPU_PROFILE_DIR: process.env.BENCH_CPU_PROF_DIR }
+      : {};
+    const [gateway, node] = await Promise.all([
+      startProcess('gateway', { ...common, ...profiling }),
+      startProcess('channel-node', { ...common, ...lanes, ...profiling }),
+    ]);
     processes.push(gateway, node);
     await Promise.all([waitReady(gateway), waitReady(node)]);
     const bare = await startBaseline('bare', db.url);
@@ -240,7 +249,8 @@ async function main(): Promise<void> {
     process.stdout.write(`messages stored: ${rows[0]!.n}\n`);
   } finally {
     for (const child of children) child.kill('SIGKILL');
-    await Promise.all(processes.map((p) => p.kill()));
+    // stopped, not killed, when profiling: the profiles are written as they exit
+    await Promise.all(processes.map((p) => (process.env.BENCH_CPU_PROF_DIR ? p.stop() : p.kill())));
     for (const cleanup of cleanups.reverse()) await cleanup();
   }
 }
