@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
-import { subjects, type NatsConnection, type Subjects } from '@rtm/bus';
+import { Requester, subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore, KeyUsage, TenantKeys, TokenRevocations } from '@rtm/auth';
 import { encodeInvalidation } from '@rtm/limits';
 import type { SecretKeyring } from '@rtm/webhooks';
@@ -18,6 +18,8 @@ export interface GatewayDeps {
   config: GatewayConfig;
   pool: Pool;
   nc: NatsConnection;
+  /** Requests to channel owners over `nc` (one reply subscription for all of them). */
+  requester: Requester;
   subjects: Subjects;
   credentials: CredentialStore;
   /** Revoked user tokens, cached per environment and updated over the bus (`subjects.revocations`). */
@@ -74,6 +76,7 @@ export function createGatewayDeps(parts: {
   let erasure: ErasureRunner | undefined;
   const deps: GatewayDeps = {
     ...parts,
+    requester: new Requester(parts.nc),
     subjects: busSubjects,
     credentials,
     revocations: new TokenRevocations(parts.pool, parts.config.CREDENTIAL_CACHE_MS),

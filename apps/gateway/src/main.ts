@@ -68,6 +68,7 @@ onShutdown(log, async () => {
   deps.dashboard.stop();
   deps.erasure.stop();
   await nc.drain();
+  deps.requester.close();
   await pool.end();
   internal.close();
 });

@@ -55,7 +55,7 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
       const lost = new Promise<typeof CONNECTION_LOST>((resolve) => {
         off = onDisconnect(deps.nc, () => resolve(CONNECTION_LOST));
       });
-      const request = deps.nc.request(subject, payload, { timeout: remaining, headers: deadlineHeaders(remaining) });
+      const request = deps.requester.request(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) });
       const msg: Msg | typeof CONNECTION_LOST = await Promise.race([request, lost]);
       if (msg === CONNECTION_LOST) {
         // the request settles later (a time-out, or a reply after the reconnect): nobody awaits it
