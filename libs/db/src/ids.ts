@@ -37,13 +37,18 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function encodeRandom(bytes: Buffer): string {
-  let bits = 0n;
-  for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
+/** 80 bits as 16 base32 digits, most significant first: two 40-bit halves (exact in a double). */
+export function encodeRandom(bytes: Uint8Array): string {
+  return encode40(bytes, 0) + encode40(bytes, 5);
+}
+
+function encode40(bytes: Uint8Array, from: number): string {
+  let value = 0;
+  for (let i = from; i < from + 5; i++) value = value * 256 + bytes[i]!;
   let out = '';
-  for (let i = 0; i < 16; i++) {
-    out = ALPHABET[Number(bits & 31n)] + out;
-    bits >>= 5n;
+  for (let i = 0; i < 8; i++) {
+    out = ALPHABET[value % 32] + out;
+    value = Math.floor(value / 32);
   }
   return out;
 }
