@@ -16,11 +16,13 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool as HttpPool } from 'undici';
 import * as hdr from 'hdr-histogram-js';
+import WebSocket from 'ws';
 import { createPool, newId } from '@rtm/db';
 import { createEnvironment } from '@rtm/auth';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
-import { perSecond, reportGoal } from './report.ts';
+import { mintToken } from '../helpers/http.ts';
+import { perSecond, reportGoal, type GoalRow } from './report.ts';
 
 const CLIENTS = 50;
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2_000);
@@ -130,12 +132,15 @@ async function load(name: string, url: string, headers: Record<string, string>, 
           headers: { 'content-type': 'application/json', ...headers },
           body,
         });
-        await res.body.text();
+        const text = await res.body.text();
         if (!measuring) continue;
         if (res.statusCode === 201) {
           ok++;
           histogram.recordValue(Number(process.hrtime.bigint() - started) / 1000);
-        } else errors++;
+        } else {
+          errors++;
+          if (errors <= 3) process.stdout.write(`  ${name}: ${res.statusCode} ${text}\n`);
+        }
       } catch {
         if (measuring) errors++;
       }
@@ -182,6 +187,77 @@ async function load(name: string, url: string, headers: Record<string, string>, 
   return result;
 }
 
+const LATENCY_CHANNELS = 100;
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 6_000);
+
+/**
+ * Publish → socket frame latency at a fixed rate (open loop: requests leave on schedule whether
+ * or not earlier ones were answered, so queueing shows): 100 channels, one channel socket
+ * subscribed to each, publishes spread over them at `rate` per second for LATENCY_MS; every
+ * frame's latency is recorded (publish sent → frame received on its socket).
+ */
+async function latencyAt(rate: number, controlUrl: string, realtimeUrl: string, secretKey: string): Promise<{ p50: number; p99: number; frames: number; sent: number }> {
+  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  const sentAt = new Map<number, bigint>();
+  let frames = 0;
+  const sockets = await Promise.all(
+    Array.from({ length: LATENCY_CHANNELS }, async (_, i) => {
+      const token = await mintToken(controlUrl, secretKey, `listener-${i}`);
+      const ws = new WebSocket(`${realtimeUrl.replace('http', 'ws')}/v1/channels/lat-${i}?token=${token}`);
+      await new Promise<void>((resolve, reject) => {
+        ws.on('error', reject);
+        ws.on('message', (data) => {
+          const text = data.toString();
+          if (text.includes('"op":"ready"')) return resolve();
+          const frame = JSON.parse(text) as { content?: { n?: unknown } };
+          const n = frame.content?.n;
+          const at = typeof n === 'number' && n >= 0 ? sentAt.get(n) : undefined;
+          if (at === undefined) return;
+          sentAt.delete(n as number);
+          frames++;
+          histogram.recordValue(Math.max(1, Number(process.hrtime.bigint() - at) / 1000));
+        });
+      });
+      return ws;
+    }),
+  );
+  const http = new HttpPool(controlUrl, { connections: CLIENTS, pipelining: 1 });
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${secretKey}` };
+  const send = async (n: number) => {
+    sentAt.set(n, process.hrtime.bigint());
+    const res = await http.request({
+      method: 'POST',
+      path: `/v1/channels/lat-${n % LATENCY_CHANNELS}/messages`,
+      headers,
+      body: JSON.stringify({ content: { text: 'latency probe with a little text in it', n } }),
+    });
+    await res.body.text();
+    if (res.statusCode !== 201) sentAt.delete(n);
+  };
+  // every channel cached first, as in the throughput cases
+  await Promise.all(Array.from({ length: LATENCY_CHANNELS }, (_, i) => send(-1 - i)));
+  histogram.reset();
+  frames = 0;
+  const started = performance.now();
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+  while (performance.now() - started < LATENCY_MS) {
+    const due = Math.floor(((performance.now() - started) / 1000) * rate);
+    for (; sent < due; sent++) {
+      const p = send(sent).catch(() => {});
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(inFlight);
+  const deadline = Date.now() + 5_000;
+  while (frames < sent && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (const ws of sockets) ws.close();
+  await http.close();
+  return { p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000, frames, sent };
+}
+
 async function main(): Promise<void> {
   const cleanups: (() => Promise<void>)[] = [];
   const db = await createTestDatabase({ after: (fn: () => Promise<void>) => void cleanups.push(fn) });
@@ -213,11 +289,28 @@ async function main(): Promise<void> {
     const naiveHeaders = { 'x-env': env.environmentId };
     process.stdout.write(`publish: ${CLIENTS} concurrent clients, ${WARMUP_MS / 1000}s warm-up + ${DURATION_MS / 1000}s per case\n`);
     const results: Record<string, Result> = {};
+    let latencyRow: GoalRow | undefined;
     results.bare = await load('bare Fastify route', bare.url, {}, random);
     results.naive = await load(`naive pg, ${CHANNELS} channels`, naive.url, naiveHeaders, random);
     results.rtm = await load(`rtm server publish, ${CHANNELS} channels`, gateway.controlUrl, auth, random);
     results.naiveHot = await load('naive pg, one hot channel', naive.url, naiveHeaders, hot);
     results.rtmHot = await load('rtm server publish, one hot channel', gateway.controlUrl, auth, hot);
+    if (results.rtm.perSecond > 0 && (!ONLY || ONLY.some((c) => 'latency'.includes(c) || c.includes('latency')))) {
+      const rate = Math.round(results.rtm.perSecond / 2);
+      const latency = await latencyAt(rate, gateway.controlUrl, gateway.realtimeUrl, env.secretKey);
+      process.stdout.write(
+        `publish → socket frame at ${rate} msg/s (half the maximum), ${LATENCY_CHANNELS} channels with a socket each: ` +
+          `p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, ${latency.frames} of ${latency.sent} frames\n`,
+      );
+      latencyRow = {
+        path: 'publish → socket frame p99 at half the maximum rate',
+        goal: '< 15 ms',
+        measured: `${latency.p99.toFixed(1)} ms at ${perSecond(rate)}`,
+        baseline: '',
+        ratio: latency.p99,
+        met: latency.p99 < 15 && latency.frames === latency.sent,
+      };
+    }
     await db.pool.query("update environments set webhook_url = 'https://hooks.example.com/in' where id = $1", [env.environmentId]);
     await db.pool.query('analyze');
     results.naiveHooks = await load(`naive pg + add_job, ${CHANNELS} channels`, naive.url, { ...naiveHeaders, 'x-webhooks': 'on' }, random);
@@ -245,6 +338,7 @@ async function main(): Promise<void> {
     goal(`server publish, ${CHANNELS} channels, webhooks on`, results.rtmHooks, results.naiveHooks, 'naive pg + add_job', 5);
     goal(`server publish, ${CHANNELS} channels, webhooks on (vs bare)`, results.rtmHooks, results.bare, 'bare Fastify', 0.4);
     goal('server publish, one hot channel', results.rtmHot, results.naiveHot, 'naive pg', 5);
+    if (latencyRow) reportGoal(latencyRow);
     const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from messages');
     process.stdout.write(`messages stored: ${rows[0]!.n}\n`);
   } finally {
