@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkCommand, MAX_CONTENT_DEPTH } from '../../apps/channel-node/src/command-check.ts';
-import { checkEncoded } from '../../apps/channel-node/src/partition-actor.ts';
+import { decodeRequest } from '../../apps/channel-node/src/command-request.ts';
+
+/** A raw bus payload is accepted only if it decodes and every command in it passes. */
+const checkEncoded = (data: Uint8Array) => {
+  const decoded = decodeRequest(data);
+  return { ok: decoded.ok && decoded.commands.every((c) => c.ok) };
+};
 
 const publish = {
   op: 'publish',

@@ -18,12 +18,12 @@
  *               taken; a batch in flight still ends, and the Postgres fence keeps it harmless).
  */
 import type { Counter, Histogram } from 'prom-client';
-import { deadlineOf, decodeJson, encodeJson, publishLog, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
+import { deadlineOf, encodeJson, publishLog, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
 import type { NodeCommitter } from './node-committer.ts';
-import { checkCommand, type CheckResult } from './command-check.ts';
+import { decodeRequest, ReplyCollector } from './command-request.ts';
 import { FairMailbox } from './fair-mailbox.ts';
 import type { Logger } from '@rtm/ops';
-import { MAX_CONTENT_BYTES, type ChannelCommand, type CommandReply } from '@rtm/schemas';
+import type { ChannelCommand, CommandReply } from '@rtm/schemas';
 import {
   ephemeralBatch,
   ephemeralOnly,
@@ -44,7 +44,8 @@ export interface ActorDeps {
 
 interface Pending {
   command: ChannelCommand;
-  msg: Msg;
+  /** Answers this command (its slot of the request's one reply). */
+  respond: (reply: CommandReply) => void;
   /** When the caller stops waiting (it has then answered 503 "outcome unknown"). */
   expiresAt: number | undefined;
 }
@@ -53,8 +54,6 @@ interface Pending {
 export const MAILBOX_ENVIRONMENT_BATCHES = 10;
 /** Mailbox length, in batches, past which only environments under their equal share are admitted. */
 export const MAILBOX_BATCHES = 20;
-/** Largest encoded command: content plus every other field at its bound, with room to spare. */
-export const MAX_COMMAND_BYTES = 2 * MAX_CONTENT_BYTES;
 
 type State = 'running' | 'draining' | 'stopped';
 
@@ -102,34 +101,40 @@ export class PartitionActor {
     this.state = 'stopped';
     this.subscription?.unsubscribe();
     for (const pending of this.mailbox.drain()) {
-      respond(pending.msg, { ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
+      pending.respond({ ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
     }
     this.wake?.();
   }
 
+  /** A request: one command, or several for this partition (command-request.ts), one reply. */
   private enqueue(msg: Msg): void {
-    const command = this.check(msg);
-    if (!command) return;
-    if (this.state === 'stopped') {
-      return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
+    const decoded = decodeRequest(msg.data);
+    if (!decoded.ok) {
+      this.deps.metrics.messages.inc({ outcome: 'invalid_request' });
+      return respond(msg, { ok: false, code: 'invalid_request', reason: decoded.reason });
     }
     const now = Date.now();
-    if (!this.mailbox.offer(command.environmentId, { command, msg, expiresAt: deadlineOf(msg, now) })) {
-      this.deps.metrics.messages.inc({ outcome: 'overloaded' });
-      return respond(msg, { ok: false, code: 'unavailable', reason: 'the channel owner is overloaded by this environment; retry' });
-    }
+    const expiresAt = deadlineOf(msg, now);
+    const collector = new ReplyCollector(decoded.commands.length, decoded.many, (reply) => respond(msg, reply));
+    let woken = false;
+    decoded.commands.forEach((checked, index) => {
+      const answer = collector.slot(index);
+      if (!checked.ok) {
+        this.deps.metrics.messages.inc({ outcome: 'invalid_request' });
+        return answer({ ok: false, code: 'invalid_request', reason: checked.reason });
+      }
+      const command = checked.command;
+      if (this.state === 'stopped') return answer({ ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
+      if (!this.mailbox.offer(command.environmentId, { command, respond: answer, expiresAt })) {
+        this.deps.metrics.messages.inc({ outcome: 'overloaded' });
+        return answer({ ok: false, code: 'unavailable', reason: 'the channel owner is overloaded by this environment; retry' });
+      }
+      woken = true;
+    });
+    if (!woken) return;
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
-  }
-
-  /** The command, or undefined once it has been answered `invalid_request`. */
-  private check(msg: Msg): ChannelCommand | undefined {
-    const checked = checkEncoded(msg.data);
-    if (checked.ok) return checked.command;
-    this.deps.metrics.messages.inc({ outcome: 'invalid_request' });
-    respond(msg, { ok: false, code: 'invalid_request', reason: checked.reason });
-    return undefined;
   }
 
   private async loop(): Promise<void> {
@@ -159,7 +164,7 @@ export class PartitionActor {
     if (live.length < batch.length) {
       for (const pending of batch) {
         if (pending.expiresAt !== undefined && pending.expiresAt <= now) {
-          respond(pending.msg, { ok: false, code: 'unavailable', reason: 'the command waited past its deadline; nothing was written' });
+          pending.respond({ ok: false, code: 'unavailable', reason: 'the command waited past its deadline; nothing was written' });
         }
       }
       this.deps.metrics.messages.inc({ outcome: 'expired' }, batch.length - live.length);
@@ -184,7 +189,7 @@ export class PartitionActor {
     let ok = 0;
     batch.forEach((pending, index) => {
       const reply = outcome.replies[index]!;
-      respond(pending.msg, reply);
+      pending.respond(reply);
       if (reply.ok) ok++;
       else {
         this.deps.metrics.messages.inc({ outcome: reply.code });
@@ -201,19 +206,7 @@ export class PartitionActor {
   }
 }
 
-/** A command as it came off the bus, decoded and checked; bounded in bytes before it is parsed. */
-export function checkEncoded(data: Uint8Array): CheckResult {
-  if (data.length > MAX_COMMAND_BYTES) return { ok: false, reason: `the command is larger than ${MAX_COMMAND_BYTES} bytes` };
-  let decoded: unknown;
-  try {
-    decoded = decodeJson(data);
-  } catch {
-    return { ok: false, reason: 'undecodable command' };
-  }
-  return checkCommand(decoded);
-}
-
-function respond(msg: Msg, reply: CommandReply): void {
+function respond(msg: Msg, reply: CommandReply | CommandReply[]): void {
   try {
     msg.respond(encodeJson(reply));
   } catch {

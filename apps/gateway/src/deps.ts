@@ -11,6 +11,7 @@ import { GatewayLimits } from './limits/gateway-limits.ts';
 import { Dashboard } from './dashboard/dashboard.ts';
 import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
 import { publishSeconds } from './channels/owner-client.ts';
+import { OwnerBatcher } from './channels/owner-batcher.ts';
 import { ErasureRunner } from './erasure/erasure-runner.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   nc: NatsConnection;
   /** Requests to channel owners over `nc` (one reply subscription for all of them). */
   requester: Requester;
+  /** Commands to channel owners, gathered per event-loop turn and partition (owner-batcher.ts). */
+  owners: OwnerBatcher;
   subjects: Subjects;
   credentials: CredentialStore;
   /** Revoked user tokens, cached per environment and updated over the bus (`subjects.revocations`). */
@@ -68,6 +71,7 @@ export function createGatewayDeps(parts: {
     KeyUsage.forPool(parts.pool),
   );
   const busSubjects = subjects(parts.config.NATS_PREFIX);
+  const requester = new Requester(parts.nc);
   const tenantKeys = new TenantKeys(parts.pool, parts.config.CREDENTIAL_CACHE_MS, {
     allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
     minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
@@ -76,7 +80,8 @@ export function createGatewayDeps(parts: {
   let erasure: ErasureRunner | undefined;
   const deps: GatewayDeps = {
     ...parts,
-    requester: new Requester(parts.nc),
+    requester,
+    owners: new OwnerBatcher(parts.nc, requester),
     subjects: busSubjects,
     credentials,
     revocations: new TokenRevocations(parts.pool, parts.config.CREDENTIAL_CACHE_MS),

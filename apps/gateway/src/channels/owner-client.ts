@@ -11,60 +11,33 @@
  * - nothing waits longer than OWNER_TIMEOUT_MS.
  */
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
-import { deadlineHeaders, decodeJson, encodeJson, isNoResponders, isTimeout, onDisconnect, partitionOf, type Msg } from '@rtm/bus';
+import { isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
 import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
 import { Histogram, type Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
 import { namespaceOf } from '../access/channel-access.ts';
+import { ConnectionLostError, NotSentError } from './owner-batcher.ts';
 
 const BACKOFF_MS = [20, 50, 100, 200, 250];
-const CONNECTION_LOST = Symbol('connection lost');
-
-// Requests started in one event-loop turn leave in one socket write: nats.js flushes its buffer
-// in a microtask, and each HTTP request otherwise runs in its own tick, costing one write syscall
-// per publish (a third of the gateway's CPU under load). Waiting for the check phase of the same
-// turn gathers every request whose HTTP body arrived in that poll phase.
-let sameTurn: (() => void)[] = [];
-function nextCheckPhase(): Promise<void> {
-  return new Promise((resolve) => {
-    sameTurn.push(resolve);
-    if (sameTurn.length === 1) {
-      setImmediate(() => {
-        const ready = sameTurn;
-        sameTurn = [];
-        for (const go of ready) go();
-      });
-    }
-  });
-}
 
 export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'publish' }>): Promise<PublishResult>;
 export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'retract' }>): Promise<RetractResult>;
 export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): Promise<PublishResult | RetractResult> {
   const partition = partitionOf(command.environmentId, command.channelId, deps.config.PARTITIONS);
   const subject = deps.subjects.partition(partition);
-  const payload = encodeJson(command);
+  const json = JSON.stringify(command);
   const deadline = Date.now() + deps.config.OWNER_TIMEOUT_MS;
   for (let attempt = 0; ; attempt++) {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new ServiceError('unavailable', 'no channel owner is available; retry');
+    if (deadline - Date.now() <= 0) throw new ServiceError('unavailable', 'no channel owner is available; retry');
     let reply: CommandReply;
-    if (attempt === 0) await nextCheckPhase();
-    let off = () => {};
     try {
-      const lost = new Promise<typeof CONNECTION_LOST>((resolve) => {
-        off = onDisconnect(deps.nc, () => resolve(CONNECTION_LOST));
-      });
-      const request = deps.requester.request(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) });
-      const msg: Msg | typeof CONNECTION_LOST = await Promise.race([request, lost]);
-      if (msg === CONNECTION_LOST) {
-        // the request settles later (a time-out, or a reply after the reconnect): nobody awaits it
-        request.catch(() => {});
+      // commands of this turn for the same partition leave together (owner-batcher.ts)
+      reply = await deps.owners.send(subject, json, deadline);
+    } catch (error) {
+      if (error instanceof NotSentError) throw new ServiceError('unavailable', 'no channel owner is available; retry');
+      if (error instanceof ConnectionLostError) {
         throw new ServiceError('unavailable', 'the connection to the message bus was lost with the command in flight; the outcome is unknown (retry with an idempotencyKey)');
       }
-      reply = decodeJson<CommandReply>(msg.data);
-    } catch (error) {
-      if (error instanceof ServiceError) throw error;
       if (isNoResponders(error)) {
         const wait = Math.min(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!, Math.max(0, deadline - Date.now()));
         await new Promise((resolve) => setTimeout(resolve, wait));
@@ -74,8 +47,6 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
         throw new ServiceError('unavailable', 'the channel owner did not answer in time; the outcome is unknown (retry with an idempotencyKey)');
       }
       throw new ServiceError('unavailable', 'the message bus is not reachable; retry', { cause: error });
-    } finally {
-      off();
     }
     if (reply.ok) return reply.result;
     const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';

@@ -1,0 +1,72 @@
+/**
+ * What one request on a partition subject carries: ONE command (a JSON object), or several (a
+ * JSON array of commands, all for this partition), answered with ONE reply: the CommandReply,
+ * or an array of CommandReplies in the order of the commands. Gateways send an array when
+ * several commands for the same partition leave in the same moment (one bus message and one
+ * reply instead of one each).
+ *
+ * Each command of an array is checked on its own and enters the mailbox on its own: one that is
+ * refused gets its own error reply in its slot, the others go on. The reply leaves once every
+ * slot is filled, and never twice.
+ */
+import { decodeJson } from '@rtm/bus';
+import { MAX_CONTENT_BYTES, type ChannelCommand, type CommandReply } from '@rtm/schemas';
+import { checkCommand } from './command-check.ts';
+
+/** Largest encoded single command: content plus every other field at its bound, with room to spare. */
+export const MAX_COMMAND_BYTES = 2 * MAX_CONTENT_BYTES;
+/** Most commands in one request. */
+export const MAX_COMMANDS_PER_REQUEST = 500;
+/** Largest encoded request of several commands (the bus refuses larger messages anyway). */
+export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+export type Decoded =
+  | { ok: true; commands: ({ ok: true; command: ChannelCommand } | { ok: false; reason: string })[]; many: boolean }
+  | { ok: false; reason: string };
+
+/** The request's commands, each checked; `many` says how the reply must be shaped. */
+export function decodeRequest(data: Uint8Array): Decoded {
+  if (data.length > MAX_REQUEST_BYTES) return { ok: false, reason: `the request is larger than ${MAX_REQUEST_BYTES} bytes` };
+  // a single command has the tighter bound of one command
+  const many = data[0] === 0x5b; // '['
+  if (!many && data.length > MAX_COMMAND_BYTES) return { ok: false, reason: `the command is larger than ${MAX_COMMAND_BYTES} bytes` };
+  let decoded: unknown;
+  try {
+    decoded = decodeJson(data);
+  } catch {
+    return { ok: false, reason: 'undecodable command' };
+  }
+  if (!many) return { ok: true, commands: [checkCommand(decoded)], many };
+  if (!Array.isArray(decoded) || decoded.length === 0) return { ok: false, reason: 'a request of several commands must be a non-empty array' };
+  if (decoded.length > MAX_COMMANDS_PER_REQUEST) return { ok: false, reason: `more than ${MAX_COMMANDS_PER_REQUEST} commands in one request` };
+  return { ok: true, commands: decoded.map((value) => checkCommand(value)), many };
+}
+
+/**
+ * Collects the replies of a request's commands and sends the request's one reply once every
+ * slot is filled: `send` is called exactly once. A slot filled twice keeps its first reply.
+ */
+export class ReplyCollector {
+  readonly #replies: (CommandReply | undefined)[];
+  readonly #send: (reply: CommandReply | CommandReply[]) => void;
+  readonly #many: boolean;
+  #missing: number;
+
+  constructor(count: number, many: boolean, send: (reply: CommandReply | CommandReply[]) => void) {
+    if (count < 1 || (!many && count !== 1)) throw new RangeError('a request has one command, or several as an array');
+    this.#replies = new Array<CommandReply | undefined>(count);
+    this.#missing = count;
+    this.#many = many;
+    this.#send = send;
+  }
+
+  /** The function that answers command `index`. */
+  slot(index: number): (reply: CommandReply) => void {
+    return (reply) => {
+      if (this.#replies[index] !== undefined) return;
+      this.#replies[index] = reply;
+      if (--this.#missing > 0) return;
+      this.#send(this.#many ? (this.#replies as CommandReply[]) : this.#replies[0]!);
+    };
+  }
+}
