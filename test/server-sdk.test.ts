@@ -66,6 +66,21 @@ test('server SDK - every method against a real cluster', async (t) => {
     assert.ok(Date.parse(short.expiresAt) - Date.now() <= 120_000);
   });
 
+  await t.test('publishBatch: one result per message, in order, a refused one in its slot', async () => {
+    const results = await rtm.publishBatch([
+      { channelId: 'batch.1', content: { n: 1 } },
+      { channelId: 'batch.2', content: { n: 2 }, senderId: 'bot' },
+      { channelId: 'batch.1', content: { n: 3 }, ephemeral: true },
+      { channelId: 'batch.1', content: { big: 'x'.repeat(70 * 1024) } },
+      { channelId: 'batch.1', content: { n: 5 } },
+    ]);
+    assert.deepEqual(
+      results.map((r) => ('error' in r ? r.error.code : 'ephemeral' in r ? 'ephemeral' : r.seq)),
+      [1, 1, 'ephemeral', 'payload_too_large', 2],
+    );
+    assert.deepEqual((await rtm.history('batch.1')).messages.map((m) => m.content?.n), [1, 5]);
+  });
+
   await t.test('publish, ephemeral publish, history pages, retract with and without a reason', async () => {
     const first = await rtm.publish('room.1', { content: { text: 'hello' }, senderId: 'bot', type: 'chat' });
     assert.match(first.id, /^msg_/);

@@ -51,6 +51,30 @@ export const EphemeralPublishResponse = z
   .object({ id: z.string(), ephemeral: z.literal(true) })
   .meta({ id: 'EphemeralMessage' });
 
+/** Most messages in one `POST /v1/messages/batch`. */
+export const MAX_BATCH_MESSAGES = 100;
+/** Largest body of `POST /v1/messages/batch` (413 payload_too_large above it). */
+export const MAX_BATCH_BODY_BYTES = 1024 * 1024;
+
+const batchChannel = { channelId: ChannelId.describe('The channel this message goes to.') };
+export const BatchPublishBody = z
+  .object({ messages: z.array(z.object({ ...batchChannel, ...publishFields }).strict()).min(1).max(MAX_BATCH_MESSAGES) })
+  .strict();
+export const ServerBatchPublishBody = z
+  .object({
+    messages: z
+      .array(z.object({ ...batchChannel, ...publishFields, senderId: UserId.optional().describe('Sender shown to clients; default "server".') }).strict())
+      .min(1)
+      .max(MAX_BATCH_MESSAGES),
+  })
+  .strict();
+export const BatchItemError = z
+  .object({ error: z.object({ code: z.string(), reason: z.string().optional() }) })
+  .meta({ id: 'BatchItemError', description: 'This message was not published; the others are unaffected.' });
+export const BatchPublishResponse = z
+  .object({ results: z.array(z.union([PublishResponse, EphemeralPublishResponse, BatchItemError])) })
+  .meta({ id: 'BatchPublishResults' });
+
 export const RetractBody = z
   .object({ reason: storableText(1024, 0).optional().describe('Sent on the socket `retract` frame only.') })
   .strict();

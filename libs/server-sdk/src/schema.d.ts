@@ -1040,6 +1040,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish several messages
+         * @description Publishes 1 to 100 messages, for one or many channels, in one request (body at most 1 MiB: 413 `payload_too_large` above it). Answers 200 with one result per message, in request order: `{id, seq, timestamp}` for a message committed before the answer, `{id, ephemeral: true}` for an ephemeral one, or `{error: {code, reason}}` for a message that was not published (the others are unaffected). Each message passes the checks of the single publish route and counts once against the per-message rate limits: messages past a limit get `rate_limited` and those before it are published. Messages for the same channel get seqs in request order. A malformed body (any message) is 400 for the whole request, nothing published. Control plane: kind "server", sender `senderId` per message (default "server"), no access checks.
+         */
+        post: operations["publishBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notifications": {
         parameters: {
             query?: never;
@@ -1380,6 +1400,16 @@ export interface components {
             expiresAt: string | null;
             reason: string | null;
             userId: string;
+        };
+        /** @description This message was not published; the others are unaffected. */
+        BatchItemError: {
+            error: {
+                code: string;
+                reason?: string;
+            };
+        };
+        BatchPublishResults: {
+            results: (components["schemas"]["PublishedMessage"] | components["schemas"]["EphemeralMessage"] | components["schemas"]["BatchItemError"])[];
         };
         /** @description What the token may do, by channel pattern: an exact channel id, a prefix ending in `*`, or `*` for every channel, to a non-empty list of `subscribe`, `publish`, `history`, `presence`. A channel gets the operations of every pattern it matches. At most 64 patterns and 2048 bytes serialized. Omitted: every operation on every channel the user may otherwise use. Carried in the token as the `cap` claim (docs/permissions.md). */
         CapabilitiesInput: {
@@ -8824,6 +8854,118 @@ export interface operations {
             /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    publishBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    messages: {
+                        /** @description The channel this message goes to. */
+                        channelId: string;
+                        /** @description A JSON object, at most 64 KiB serialized (larger: 413 payload_too_large). */
+                        content: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Fan out to sockets only: no history, no webhook, no seq advance. */
+                        ephemeral?: boolean;
+                        /** @description The same key on the same channel within 24 h returns the first result and creates nothing. Ignored for ephemeral messages. */
+                        idempotencyKey?: string;
+                        /** @description Each mentioned user gets an inbox notification of type "mention". */
+                        mentions?: string[];
+                        /** @description Sender shown to clients; default "server". */
+                        senderId?: string;
+                        /** @description Only these users and the sender receive it on sockets and see it in history. */
+                        to?: string[];
+                        /** @description Application-defined message type, 1-64 chars; default "message". */
+                        type?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchPublishResults"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {

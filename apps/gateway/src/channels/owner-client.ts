@@ -66,9 +66,7 @@ export interface PublishFields {
 
 /**
  * One publish from any entry point (HTTP on either host, the channel socket, the multiplexed
- * socket): the content's serialized size is checked (413 over 64 KiB, or over the channel
- * namespace's `maxContentBytes`), a namespace with `persist: false` makes the message ephemeral,
- * then the command goes to the channel's owner.
+ * socket): checked (preparePublish), then sent to the channel's owner.
  */
 export async function sendPublish(
   deps: GatewayDeps,
@@ -78,12 +76,15 @@ export async function sendPublish(
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
 ): Promise<PublishResult> {
-  const size = jsonSize(fields.content);
-  if (size > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+  return observePublish(deps, kind, (async () => sendCommand(deps, await preparePublish(deps, environmentId, channelId, fields, kind, sender)))());
+}
+
+/** Records a publish's outcome and latency (`gateway_publish_seconds`). */
+export async function observePublish(deps: GatewayDeps, kind: 'server' | 'user', publish: Promise<PublishResult>): Promise<PublishResult> {
   const started = performance.now();
   let outcome = 'ok';
   try {
-    return await publishCommand(deps, environmentId, channelId, fields, size, kind, sender);
+    return await publish;
   } catch (error) {
     outcome = error instanceof ServiceError ? error.code : 'internal';
     throw error;
@@ -109,15 +110,20 @@ export function publishSeconds(registry: Registry): Histogram<'sender' | 'outcom
   });
 }
 
-async function publishCommand(
+/**
+ * The command of a publish: the content's serialized size is checked (413 over 64 KiB, or over the
+ * channel namespace's `maxContentBytes`), and a namespace with `persist: false` makes it ephemeral.
+ */
+export async function preparePublish(
   deps: GatewayDeps,
   environmentId: string,
   channelId: string,
   fields: PublishFields,
-  size: number,
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
-): Promise<PublishResult> {
+): Promise<Extract<ChannelCommand, { op: 'publish' }>> {
+  const size = jsonSize(fields.content);
+  if (size > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
   const namespace = await namespaceOf(deps, environmentId, channelId);
   if (namespace.maxContentBytes !== null && size > namespace.maxContentBytes) {
     throw new ServiceError(
@@ -125,7 +131,7 @@ async function publishCommand(
       `content is over ${namespace.maxContentBytes} bytes serialized (the limit of namespace ${JSON.stringify(namespace.prefix)})`,
     );
   }
-  return sendCommand(deps, {
+  return {
     op: 'publish',
     environmentId,
     channelId,
@@ -137,5 +143,5 @@ async function publishCommand(
     mentions: fields.mentions,
     ephemeral: (fields.ephemeral ?? false) || !namespace.persist,
     idempotencyKey: fields.idempotencyKey,
-  });
+  };
 }

@@ -142,6 +142,17 @@ export class GatewayLimits {
     return refused === null;
   }
 
+  /**
+   * One message of a batch publish: the per-message limits a single publish takes (the user's, on
+   * the realtime edge, and the environment's). The refused limit, or null when admitted.
+   */
+  async admitMessage(environmentId: string, userId?: string): Promise<LimitName | null> {
+    const checks: Check[] = [];
+    if (userId !== undefined) checks.push(['userPublishesPerSecond', encodeToken(`${environmentId}\u0000${userId}`)]);
+    checks.push(['environmentMessagesPerSecond', encodeToken(environmentId)]);
+    return this.admit(environmentId, checks);
+  }
+
   private checksOf(host: Host, request: FastifyRequest): Check[] {
     const auth = request.auth;
     if (!auth) return [];

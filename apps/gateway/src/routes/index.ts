@@ -9,6 +9,7 @@ import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { controlChannelMessageRoutes, realtimeChannelMessageRoutes } from './channel-messages.ts';
+import { controlBatchRoutes, realtimeBatchRoutes } from './batch-messages.ts';
 import { channelSocketRoutes } from '../sockets/channel-socket.ts';
 import { memberRoutes } from './members.ts';
 import { banRoutes } from './bans.ts';
@@ -37,6 +38,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   configRoutes,
   webhookRoutes,
   controlChannelMessageRoutes,
+  controlBatchRoutes,
   memberRoutes,
   banRoutes,
   channelSettingsRoutes,
@@ -48,4 +50,4 @@ export const CONTROL_ROUTES: RouteGroup[] = [
 ];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, channelSocketRoutes, rosterRoutes, channelModerationRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, channelModerationRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];
