@@ -19,6 +19,7 @@ import * as hdr from 'hdr-histogram-js';
 import WebSocket from 'ws';
 import { createPool, newId } from '@rtm/db';
 import { createEnvironment } from '@rtm/auth';
+import { deployLimits } from '@rtm/limits';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { mintToken } from '../helpers/http.ts';
@@ -187,6 +188,67 @@ async function load(name: string, url: string, headers: Record<string, string>, 
   return result;
 }
 
+const BATCH_SIZE = 100;
+
+/**
+ * Batch publish throughput: the same 50 clients, each sending `POST /v1/messages/batch` with
+ * BATCH_SIZE messages to random channels of the 1,000 (already primed by the single-route case),
+ * as fast as answers come back. Counts messages published (results with a seq).
+ */
+async function loadBatch(name: string, url: string, headers: Record<string, string>): Promise<Result> {
+  if (ONLY && !ONLY.some((c) => name.includes(c))) return { name, ok: 0, errors: 0, perSecond: 0, p50: 0, p99: 0 };
+  const http = new HttpPool(url, { connections: CLIENTS, pipelining: 1 });
+  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  let ok = 0;
+  let errors = 0;
+  let measuring = false;
+  let stop = false;
+  const body = () =>
+    JSON.stringify({
+      messages: Array.from({ length: BATCH_SIZE }, () => ({
+        channelId: `bench-${Math.floor(Math.random() * CHANNELS)}`,
+        content: { text: 'benchmark message with a little text in it', n: 42 },
+      })),
+    });
+  const worker = async () => {
+    while (!stop) {
+      const started = process.hrtime.bigint();
+      try {
+        const res = await http.request({ method: 'POST', path: '/v1/messages/batch', headers: { 'content-type': 'application/json', ...headers }, body: body() });
+        const text = await res.body.text();
+        if (!measuring) continue;
+        if (res.statusCode !== 200) {
+          errors++;
+          if (errors <= 3) process.stdout.write(`  ${name}: ${res.statusCode} ${text}\n`);
+          continue;
+        }
+        const { results } = JSON.parse(text) as { results: { seq?: number }[] };
+        const published = results.filter((r) => r.seq !== undefined).length;
+        ok += published;
+        errors += results.length - published;
+        histogram.recordValue(Number(process.hrtime.bigint() - started) / 1000);
+      } catch {
+        if (measuring) errors++;
+      }
+    }
+  };
+  const workers = Array.from({ length: CLIENTS }, worker);
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
+  measuring = true;
+  const startedAt = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+  measuring = false;
+  const elapsed = (Date.now() - startedAt) / 1000;
+  stop = true;
+  await Promise.all(workers);
+  await http.close();
+  const result = { name, ok, errors, perSecond: Math.round(ok / elapsed), p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000 };
+  process.stdout.write(
+    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors} (per request of ${BATCH_SIZE})\n`,
+  );
+  return result;
+}
+
 const LATENCY_CHANNELS = 100;
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 6_000);
 
@@ -265,6 +327,8 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     const env = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'publish' });
+    // the benchmark measures the service, not its rate limits: both limits a publish takes, out of the way
+    await deployLimits(db.pool, env.environmentId, { environmentMessagesPerSecond: 1_000_000_000, secretKeyRequestsPerSecond: 1_000_000_000 });
     analyze = () => db.pool.query('analyze channels, messages');
     const common = { DATABASE_URL: db.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_PREFIX: `bench${process.pid}` };
     const lanes: Record<string, string> = process.env.COMMIT_LANES ? { COMMIT_LANES: process.env.COMMIT_LANES } : {};
@@ -293,6 +357,7 @@ async function main(): Promise<void> {
     results.bare = await load('bare Fastify route', bare.url, {}, random);
     results.naive = await load(`naive pg, ${CHANNELS} channels`, naive.url, naiveHeaders, random);
     results.rtm = await load(`rtm server publish, ${CHANNELS} channels`, gateway.controlUrl, auth, random);
+    results.rtmBatch = await loadBatch(`rtm batch publish, ${BATCH_SIZE} per request, ${CHANNELS} channels`, gateway.controlUrl, auth);
     results.naiveHot = await load('naive pg, one hot channel', naive.url, naiveHeaders, hot);
     results.rtmHot = await load('rtm server publish, one hot channel', gateway.controlUrl, auth, hot);
     if (results.rtm.perSecond > 0 && (!ONLY || ONLY.some((c) => 'latency'.includes(c) || c.includes('latency')))) {
@@ -338,6 +403,7 @@ async function main(): Promise<void> {
     goal(`server publish, ${CHANNELS} channels, webhooks on`, results.rtmHooks, results.naiveHooks, 'naive pg + add_job', 5);
     goal(`server publish, ${CHANNELS} channels, webhooks on (vs bare)`, results.rtmHooks, results.bare, 'bare Fastify', 0.4);
     goal('server publish, one hot channel', results.rtmHot, results.naiveHot, 'naive pg', 5);
+    goal('batch publish', results.rtmBatch, results.rtm, 'single-message route', 10);
     if (latencyRow) reportGoal(latencyRow);
     const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from messages');
     process.stdout.write(`messages stored: ${rows[0]!.n}\n`);
