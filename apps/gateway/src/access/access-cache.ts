@@ -13,12 +13,15 @@ interface Entry {
  * announces itself on the bus and every gateway drops that environment's decisions at once; the
  * TTL bounds staleness if an announcement is lost. A decision whose query started before an
  * invalidation arrived is not stored (per-environment generation), so a slow read can never
- * re-insert what a change made stale.
+ * re-insert what a change made stale. Concurrent misses of the same key share one read (a batch
+ * publish, or the moment a busy key expires, would otherwise send one query per message).
  */
 export class AccessCache {
   private readonly ttlMs: number;
   private readonly entries = new Map<string, Map<string, Entry>>();
   private readonly generations = new Map<string, number>();
+  /** Reads in flight, by environment, key and generation: concurrent misses wait for the same one. */
+  private readonly loading = new Map<string, Promise<unknown>>();
   private epoch = 0;
   private subscriptions: Subscription[] = [];
 
@@ -57,7 +60,17 @@ export class AccessCache {
     const now = Date.now();
     if (hit && hit.expires > now) return hit.value as T;
     const generation = this.generationOf(environmentId);
-    const value = await load();
+    const flight = `${environmentId}\u0000${key}\u0000${generation}`;
+    const pending = this.loading.get(flight);
+    if (pending) return pending as Promise<T>;
+    const loaded = load();
+    this.loading.set(flight, loaded);
+    let value: T;
+    try {
+      value = await loaded;
+    } finally {
+      this.loading.delete(flight);
+    }
     if (this.generationOf(environmentId) === generation) {
       let ofEnvironment = this.entries.get(environmentId);
       if (!ofEnvironment) this.entries.set(environmentId, (ofEnvironment = new Map()));
