@@ -6,7 +6,7 @@ import { client, errorCode, mintToken } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
 
 test('logs - a logs token opens its own environment\'s live log on any gateway, and nothing else', async (t) => {
-  const cluster = await startCluster(t, { gateways: 2 });
+  const cluster = await startCluster(t, { gateways: 2, channelNodes: 1 });
   const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const envA = await cluster.createEnvironment();
   const envB = await cluster.createEnvironment();
@@ -41,6 +41,30 @@ test('logs - a logs token opens its own environment\'s live log on any gateway, 
   await inbox.close();
   const closed = await logsA.waitFor('socket.closed log', (f) => f.event === 'socket.closed' && f.data.socket === 'inbox');
   assert.equal(closed.data.code, 1000);
+  // a commit's events travel as one bus message: the socket still sends one frame per event
+  const batch = await controlA.post('/v1/messages/batch', {
+    messages: [
+      { channelId: 'logged.1', content: { n: 1 } },
+      { channelId: 'logged.2', content: { n: 2 } },
+      { channelId: 'logged.1', content: { big: 'x'.repeat(70 * 1024) } },
+      { channelId: 'logged.1', content: { n: 3 } },
+    ],
+  });
+  assert.equal(batch.status, 200);
+  assert.deepEqual(batch.body.results.map((r: any) => r.seq ?? r.error.code), [1, 1, 'payload_too_large', 2]);
+  const published = () => logsA.frames.filter((f) => f.op === 'log' && f.event === 'message.published' && f.data.channelId?.startsWith('logged.'));
+  await logsA.waitFor('three message.published logs', () => published().length === 3);
+  assert.deepEqual(
+    // per channel in seq order; channels of different partitions may interleave either way
+    published()
+      .map((f) => [f.data.channelId, f.data.seq, f.level])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    [
+      ['logged.1', 1, 'info'],
+      ['logged.1', 2, 'info'],
+      ['logged.2', 1, 'info'],
+    ],
+  );
   // B's own event arrives on B's log, and proves B's log was live while A's events flowed
   await controlB.put('/v1/channels/b-only/members/bob');
   await logsB.waitFor('B member.put', (f) => f.event === 'member.put' && f.data.userId === 'bob');

@@ -18,7 +18,7 @@
  *               taken; a batch in flight still ends, and the Postgres fence keeps it harmless).
  */
 import type { Counter, Histogram } from 'prom-client';
-import { deadlineOf, encodeJson, publishLog, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
+import { deadlineOf, encodeJson, publishLogs, type LogLevel, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
 import type { NodeCommitter } from './node-committer.ts';
 import { decodeRequest, ReplyCollector } from './command-request.ts';
 import { FairMailbox } from './fair-mailbox.ts';
@@ -185,7 +185,14 @@ export class PartitionActor {
     const { nc, subjects } = this.deps;
     for (const out of outcome.frames) nc.publish(subjects.channel(out.environmentId, out.channelId), encodeJson(out.frame));
     for (const n of outcome.notifications) nc.publish(subjects.user(n.environmentId, n.userId), encodeJson(n.frame));
-    for (const log of outcome.logs) publishLog(nc, subjects, log.environmentId, 'info', log.event, log.data);
+    // the live log: one bus message per environment of the batch, not one per event
+    const logs = new Map<string, { level: LogLevel; event: string; data?: Record<string, unknown> }[]>();
+    const log = (environmentId: string, entry: { level: LogLevel; event: string; data?: Record<string, unknown> }) => {
+      const list = logs.get(environmentId);
+      if (list) list.push(entry);
+      else logs.set(environmentId, [entry]);
+    };
+    for (const entry of outcome.logs) log(entry.environmentId, { level: 'info', event: entry.event, data: entry.data });
     let ok = 0;
     batch.forEach((pending, index) => {
       const reply = outcome.replies[index]!;
@@ -194,9 +201,10 @@ export class PartitionActor {
       else {
         this.deps.metrics.messages.inc({ outcome: reply.code });
         const c = pending.command;
-        publishLog(nc, subjects, c.environmentId, 'error', `${c.op}.failed`, { channelId: c.channelId, code: reply.code });
+        log(c.environmentId, { level: 'error', event: `${c.op}.failed`, data: { channelId: c.channelId, code: reply.code } });
       }
     });
+    for (const [environmentId, entries] of logs) publishLogs(nc, subjects, environmentId, entries);
     this.deps.metrics.messages.inc({ outcome: 'ok' }, ok);
   }
 

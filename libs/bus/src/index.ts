@@ -103,7 +103,7 @@ export function isTimeout(error: unknown): boolean {
 export function reply(msg: Msg, value: unknown): void {
   msg.respond(encodeJson(value));
 }
-export { publishLog, type LogFrame, type LogLevel } from './logs.ts';
+export { publishLog, publishLogs, logFramesOf, type LogFrame, type LogLevel } from './logs.ts';
 export { Requester } from './requester.ts';
 
 const DEADLINE_HEADER = 'rtm-ttl-ms';

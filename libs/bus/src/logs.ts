@@ -33,3 +33,36 @@ export function publishLog(
     // connection closed while draining: nothing to tell
   }
 }
+
+/**
+ * Publishes several events of one environment's live log as ONE bus message: a JSON array of
+ * frames (a lone event goes as its frame). The logs socket sends each frame on its own, so a
+ * subscriber sees the same frames either way; the channel owner logs a whole commit this way
+ * instead of one bus message per message.
+ */
+export function publishLogs(
+  nc: NatsConnection,
+  subjects: Subjects,
+  environmentId: string,
+  entries: readonly { level: LogLevel; event: string; data?: Record<string, unknown> }[],
+): void {
+  if (entries.length === 0) return;
+  const timestamp = Date.now();
+  const frames: LogFrame[] = entries.map((e) => ({ op: 'log', timestamp, level: e.level, event: e.event, data: e.data ?? {} }));
+  try {
+    nc.publish(subjects.logs(environmentId), encoder.encode(JSON.stringify(frames.length === 1 ? frames[0] : frames)));
+  } catch {
+    // connection closed while draining: nothing to tell
+  }
+}
+
+/** The frames of one live-log bus message (a frame, or an array of frames), as the socket sends them. */
+export function logFramesOf(text: string): string[] {
+  if (!text.startsWith('[')) return [text];
+  try {
+    const frames = JSON.parse(text) as unknown;
+    return Array.isArray(frames) ? frames.map((frame) => JSON.stringify(frame)) : [];
+  } catch {
+    return [];
+  }
+}

@@ -12,7 +12,7 @@
 import type { WebSocket } from 'ws';
 import type { FastifyRequest } from 'fastify';
 import { verifyToken, TokenError, LOGS_TOKEN_AUDIENCE } from '@rtm/auth';
-import { decodeText, publishLog, type Subscription } from '@rtm/bus';
+import { decodeText, logFramesOf, publishLog, type Subscription } from '@rtm/bus';
 import { CLOSE } from '@rtm/errors';
 import { SOCKET_CLOSE } from './close-codes.ts';
 import type { ZodApp } from '../http/public-app.ts';
@@ -87,7 +87,8 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
         if (link.closed) return;
         subscription = deps.nc.subscribe(deps.subjects.logs(environmentId), {
           callback: (error, msg) => {
-            if (!error) link.sendText(decodeText(msg.data));
+            // one bus message may carry several frames (a commit's events): each goes on its own
+            if (!error) for (const frame of logFramesOf(decodeText(msg.data))) link.sendText(frame);
           },
         });
         try {
