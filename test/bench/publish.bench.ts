@@ -337,6 +337,7 @@ async function main(): Promise<void> {
     const profiling: Record<string, string> = process.env.BENCH_CPU_PROF_DIR
       ? { NODE_OPTIONS: `--import ${fileURLToPath(new URL('./cpu-profile-hook.mjs', import.meta.url))}`, RTM_CPU_PROFILE_DIR: process.env.BENCH_CPU_PROF_DIR }
       : {};
+    if (process.env.BENCH_NODE_OPTIONS) profiling.NODE_OPTIONS = `${profiling.NODE_OPTIONS ?? ''} ${process.env.BENCH_NODE_OPTIONS}`.trim();
     const [gateway, node] = await Promise.all([
       startProcess('gateway', { ...common, ...profiling }),
       startProcess('channel-node', { ...common, ...lanes, ...profiling }),
