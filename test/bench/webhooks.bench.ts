@@ -106,6 +106,12 @@ async function main() {
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     NATS_PREFIX: `bw${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: 'warn',
+    ...(process.env.BENCH_DISPATCHER_ENV ? Object.fromEntries(process.env.BENCH_DISPATCHER_ENV.split(',').map((kv) => kv.split('=') as [string, string])) : {}),
+    // BENCH_CPU_PROF_DIR: every process writes a V8 CPU profile there when it stops (test/bench/profile-top.ts reads it)
+    ...(process.env.BENCH_CPU_PROF_DIR && {
+      NODE_OPTIONS: `--import ${new URL('./cpu-profile-hook.mjs', import.meta.url).pathname}`,
+      RTM_CPU_PROFILE_DIR: process.env.BENCH_CPU_PROF_DIR,
+    }),
   };
   const started = await Promise.all(
     (['gateway', 'channel-node', 'dispatcher'] as const).map(async (kind) => {
@@ -226,7 +232,7 @@ try {
   for (const proc of processes) process.stderr.write(`--- ${proc.name}\n${proc.output.slice(-15).join('\n')}\n`);
   process.exitCode = 1;
 } finally {
-  await Promise.all(processes.map((proc) => proc.kill()));
+  await Promise.all(processes.map((proc) => (process.env.BENCH_CPU_PROF_DIR ? proc.stop() : proc.kill())));
   for (const cleanup of cleanups) await cleanup().catch(() => {});
   process.exit();
 }

@@ -54,3 +54,39 @@ test('concurrency gate - property: in-flight counts never exceed the limits and 
     { numRuns: 300 },
   );
 });
+
+test('concurrency gate - acquire waits for a place that turns over, first come first served', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const gate = new ConcurrencyGate({ perEnvironment: 10, perHost: 1 });
+  const first = gate.tryAcquire('A', 'h')!;
+  const order: string[] = [];
+  const w1 = gate.acquire('A', 'h', 250).then((release) => (order.push('w1'), release));
+  const w2 = gate.acquire('B', 'h', 250).then((release) => (order.push('w2'), release));
+  t.mock.timers.tick(10);
+  first();
+  const r1 = await w1;
+  assert.ok(r1, 'the first waiter gets the place given back');
+  assert.deepEqual(order, ['w1']);
+  r1!();
+  assert.ok(await w2, 'then the second');
+  assert.deepEqual(order, ['w1', 'w2']);
+});
+
+test('concurrency gate - acquire gives up after its wait, and does not wait at all for a host whose places do not turn over', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const gate = new ConcurrencyGate({ perEnvironment: 10, perHost: 1 });
+  const held = gate.tryAcquire('A', 'hung')!;
+  const waiting = gate.acquire('A', 'hung', 250);
+  t.mock.timers.tick(250);
+  assert.equal(await waiting, null, 'no place within the wait');
+  // the place has now been held longer than the wait without turning over: refused at once
+  t.mock.timers.tick(1);
+  let settled = false;
+  const immediate = gate.acquire('B', 'hung', 250).then((release) => ((settled = true), release));
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.equal(settled, true, 'answered without waiting');
+  assert.equal(await immediate, null);
+  held();
+  assert.ok(await gate.acquire('B', 'hung', 250), 'once a place comes back it goes at once');
+});

@@ -44,6 +44,11 @@ const PARALLEL_SENDS = 16;
 const LEASE_MARGIN_MS = 5_000;
 /** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
 const DEFER_MS = 1_000;
+/**
+ * How long a delivery may wait for a concurrency place before it is deferred: places of sends that
+ * finish quickly come back within milliseconds; those of an endpoint that hangs do not.
+ */
+const GATE_WAIT_MS = 250;
 /** How long a job waits for its sends before it leaves the slow ones to finish in the background. */
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
@@ -170,11 +175,24 @@ export class Deliverer {
     }
     const deferrals: Deferral[] = [];
     const sends: Promise<Outcome>[] = [];
+    const waits: Promise<void>[] = [];
     for (const row of claimed) {
       const admitted = this.#admit(row);
-      if ('until' in admitted) deferrals.push(admitted);
-      else sends.push(this.#send(row, admitted.secrets, admitted.release, deadline.signal));
+      if ('until' in admitted) {
+        deferrals.push(admitted);
+        continue;
+      }
+      // a place for its environment and host: at once, or after a short wait (concurrency-gate.ts)
+      waits.push(
+        this.#gate.acquire(row.environment_id, endpointOf(row), GATE_WAIT_MS).then((release) => {
+          if (release) return void sends.push(this.#send(row, admitted.secrets, release, deadline.signal));
+          // a probe that cannot go now gives its turn back: the circuit may let the next one probe
+          if (admitted.probe) this.#breaker.abandon(circuitKey(row), Date.now());
+          deferrals.push({ row, until: Date.now() + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' });
+        }),
+      );
     }
+    await Promise.all(waits);
     const all = Promise.all(sends).finally(() => clearTimeout(timer));
     await this.#defer(deferrals);
     // A job holds a worker slot only briefly: sends still running after JOB_HOLD_MS (an endpoint
@@ -255,10 +273,11 @@ export class Deliverer {
   }
 
   /**
-   * Whether a claimed delivery is attempted now: its signing secrets readable, its endpoint's
-   * circuit admitting it, a place free for its environment and host. Otherwise a deferral.
+   * Whether a claimed delivery may be attempted: its signing secrets readable and its endpoint's
+   * circuit admitting it (`probe`: it is the circuit's trial attempt). Otherwise a deferral. The
+   * concurrency places are taken by the caller.
    */
-  #admit(row: Claimed): Deferral | { secrets: string[] | null; release: () => void } {
+  #admit(row: Claimed): Deferral | { secrets: string[] | null; probe: boolean } {
     const now = Date.now();
     let secrets: string[] | null = null;
     if (row.secrets) {
@@ -278,15 +297,7 @@ export class Deliverer {
     }
     const admission = this.#breaker.admit(circuitKey(row), now);
     if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: 'circuit_open' };
-    // over a limit: deferred at once, never waited for inside the job (a job that waits holds a
-    // worker slot, and an environment whose endpoint hangs would soon hold all of them)
-    const release = this.#gate.tryAcquire(row.environment_id, endpointOf(row));
-    if (!release) {
-      // a probe that cannot go now gives its turn back: the circuit may let the next one probe
-      if (admission.probe) this.#breaker.abandon(circuitKey(row), now);
-      return { row, until: now + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' };
-    }
-    return { secrets, release };
+    return { secrets, probe: admission.probe };
   }
 
   /** Sends one admitted delivery; never throws (a failure is a result to record). */

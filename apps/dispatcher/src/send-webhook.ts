@@ -10,6 +10,8 @@
  * - the whole attempt (connect, headers) ends at the deadline the caller's signal carries (one
  *   signal per chunk of sends: cheaper than one per request), and undici's own connect and
  *   headers timers back it up; nothing but a 2xx succeeds;
+ * - connections are kept per receiving origin (keep-alive, up to 512 each), and an https receiver
+ *   that offers HTTP/2 gets it;
  * - a failure is one word of a fixed vocabulary (failure-class.ts); no byte of the response body
  *   is read into memory or stored, and no library message leaves this file.
  */
@@ -69,6 +71,8 @@ export class WebhookSender {
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 4_000,
       connections: 512,
+      // HTTP/2 when an https receiver offers it (ALPN): one connection carries many deliveries
+      allowH2: true,
     });
   }
 

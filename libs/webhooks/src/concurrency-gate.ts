@@ -3,7 +3,14 @@
  * would go over either limit is not sent now: the caller defers it (reschedules it a little
  * later, without counting an attempt). So an environment whose endpoint hangs holds at most
  * `perEnvironment` sends (and worker slots), and a host shared by many environments at most
- * `perHost`, whatever the number of its deliveries due. Pure bookkeeping; no waiting inside.
+ * `perHost`, whatever the number of its deliveries due.
+ *
+ * `acquire` may wait a little for a place: places held by sends that finish quickly come back
+ * within milliseconds, and deferring (a round trip to Postgres and a second or two of delay) for a
+ * place that frees up so soon throttles a busy but healthy endpoint far below its limit. The wait
+ * is bounded, and a full environment or host whose places have not turned over within the wait
+ * (an endpoint that hangs) is not waited for at all: its deliveries are deferred at once.
+ * Waiters are served first come, first served, each when both its places are free.
  */
 export interface ConcurrencyLimits {
   perEnvironment: number;
@@ -29,13 +36,75 @@ export class ConcurrencyGate {
     if (e >= this.#limits.perEnvironment || h >= this.#limits.perHost) return null;
     this.#environments.set(environment, e + 1);
     this.#hosts.set(host, h + 1);
+    // a key never released counts from its first use (a new endpoint is not stale at once)
+    const now = Date.now();
+    if (e === 0 && !this.#released.has(`e\u0000${environment}`)) this.#released.set(`e\u0000${environment}`, now);
+    if (h === 0 && !this.#released.has(`h\u0000${host}`)) this.#released.set(`h\u0000${host}`, now);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       decrement(this.#environments, environment);
       decrement(this.#hosts, host);
+      const now = Date.now();
+      this.#released.set(`e\u0000${environment}`, now);
+      this.#released.set(`h\u0000${host}`, now);
+      if (this.#released.size > 100_000) this.#released.clear();
+      if (this.#waiters.length > 0) this.#serve();
     };
+  }
+
+  /** When a place of each environment (`e…`) and host (`h…`) last came back. */
+  readonly #released = new Map<string, number>();
+  readonly #waiters: { environment: string; host: string; grant: (release: () => void) => void }[] = [];
+
+  /**
+   * Like tryAcquire, but waits up to `waitMs` for the places to come free; null if they did not.
+   */
+  acquire(environment: string, host: string, waitMs: number): Promise<(() => void) | null> {
+    // no queue-jumping: a newcomer waits behind those already waiting for the same places
+    const queued = this.#waiters.some((w) => w.environment === environment || w.host === host);
+    const now = queued ? null : this.tryAcquire(environment, host);
+    if (now || waitMs <= 0) return Promise.resolve(now);
+    // waiting only pays where places turn over: an endpoint that hangs returns none, and its
+    // deliveries are deferred at once instead of holding their jobs
+    const at = Date.now();
+    const stale = (key: string, full: boolean) => full && at - (this.#released.get(key) ?? 0) > waitMs;
+    const environmentFull = (this.#environments.get(environment) ?? 0) >= this.#limits.perEnvironment;
+    const hostFull = (this.#hosts.get(host) ?? 0) >= this.#limits.perHost;
+    if (stale(`e\u0000${environment}`, environmentFull) || stale(`h\u0000${host}`, hostFull)) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const waiter = {
+        environment,
+        host,
+        grant: (release: () => void) => {
+          clearTimeout(timer);
+          resolve(release);
+        },
+      };
+      const timer = setTimeout(() => {
+        const at = this.#waiters.indexOf(waiter);
+        if (at >= 0) this.#waiters.splice(at, 1);
+        resolve(null);
+        // those behind it may fit now that it no longer waits
+        this.#serve();
+      }, waitMs);
+      this.#waiters.push(waiter);
+    });
+  }
+
+  /** Grants places to waiters, in order, while they fit. */
+  #serve(): void {
+    for (let i = 0; i < this.#waiters.length; ) {
+      const waiter = this.#waiters[i]!;
+      const release = this.tryAcquire(waiter.environment, waiter.host);
+      if (!release) {
+        i++;
+        continue;
+      }
+      this.#waiters.splice(i, 1);
+      waiter.grant(release);
+    }
   }
 
   inFlight(): { environments: number; hosts: number; sends: number } {
