@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken } from './helpers/http.ts';
-import { connectBus, decodeJson, subjects } from '@rtm/bus';
+import { connectBus, decodeJson, decodeText, logFramesOf, subjects } from '@rtm/bus';
 
 test('channels - publish, history, idempotency, ephemeral, retraction, `to` and bad input over HTTP', async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
@@ -150,11 +150,14 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
       assert.deepEqual(frame.payload, { channelId: 'live.mentions', messageId: sent.body.id, seq: 1, senderId: 'alice' });
     }
     const events: string[] = [];
-    for await (const msg of logs) {
-      const frame = decodeJson<any>(msg.data);
-      if (frame.data?.channelId !== 'live.mentions') continue;
-      events.push(`${frame.level}:${frame.event}`);
-      if (frame.event === 'message.retracted') break;
+    read: for await (const msg of logs) {
+      // one bus message carries a commit's events: one frame or an array of them
+      for (const text of logFramesOf(decodeText(msg.data))) {
+        const frame = JSON.parse(text);
+        if (frame.data?.channelId !== 'live.mentions') continue;
+        events.push(`${frame.level}:${frame.event}`);
+        if (frame.event === 'message.retracted') break read;
+      }
     }
     assert.deepEqual(events, ['info:message.published', 'info:message.retracted']);
   });

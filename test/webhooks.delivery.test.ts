@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { addressRefusal } from '@rtm/webhooks';
-import { connectBus, decodeJson, subjects, type LogFrame } from '@rtm/bus';
+import { connectBus, decodeText, logFramesOf, subjects, type LogFrame } from '@rtm/bus';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client, errorCode } from './helpers/http.ts';
 import { closedPort, enqueue, eventually, publishedEvent, startReceiver, type ReceivedWebhook } from './helpers/webhook-receiver.ts';
@@ -176,7 +176,10 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     const nc = await connectBus(cluster.env.NATS_URL ?? 'nats://127.0.0.1:4222', 'test-logs');
     t.after(() => nc.close());
     const frames: LogFrame[] = [];
-    nc.subscribe(subjects(cluster.prefix).logs(env.environmentId), { callback: (_e, msg) => frames.push(decodeJson<LogFrame>(msg.data)) });
+    // a bus message carries one frame or several (one per event of a recorded batch)
+    nc.subscribe(subjects(cluster.prefix).logs(env.environmentId), {
+      callback: (_e, msg) => frames.push(...logFramesOf(decodeText(msg.data)).map((text) => JSON.parse(text) as LogFrame)),
+    });
     await nc.flush();
     const event = publishedEvent(env.environmentId);
     await enqueue(cluster.db.pool, [event]);

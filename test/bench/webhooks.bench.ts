@@ -25,7 +25,7 @@ import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 
 const NOOP_JOBS = Number(process.env.BENCH_NOOP_JOBS ?? 20_000);
-const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 5_000);
+const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 10_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

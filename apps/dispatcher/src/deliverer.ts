@@ -23,7 +23,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
-import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
+import { publishLog, publishLogs, type LogLevel, type NatsConnection, type Subjects } from '@rtm/bus';
 import {
   CircuitBreaker,
   ConcurrencyGate,
@@ -223,11 +223,9 @@ export class Deliverer {
       this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
       throw error;
     }
-    for (const outcome of outcomes) {
-      // counted once recorded (a record that fails is attempted again, and counted then)
-      if (outcome.status === 'dropped') this.#dropped.inc();
-      this.#announce(outcome);
-    }
+    // counted once recorded (a record that fails is attempted again, and counted then)
+    for (const outcome of outcomes) if (outcome.status === 'dropped') this.#dropped.inc();
+    this.#announce(outcomes);
   }
 
   /** Resolves once every send handed to the background has ended and been recorded (drain). */
@@ -408,20 +406,22 @@ export class Deliverer {
     );
   }
 
-  #announce(outcome: Outcome): void {
-    const { nc, subjects } = this.#deps;
-    const { row, n, result, status } = outcome;
-    const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: row.url, attempt: n };
-    publishLog(nc, subjects, row.environment_id, result.ok ? 'info' : 'warn', 'webhook.attempt', {
-      ...common,
-      statusCode: result.statusCode ?? null,
-      durationMs: result.durationMs,
-      ...(result.error !== undefined && { error: result.error }),
-    });
-    if (status === 'delivered') publishLog(nc, subjects, row.environment_id, 'info', 'webhook.delivered', common);
-    if (status === 'dropped') {
-      publishLog(nc, subjects, row.environment_id, 'error', 'webhook.dropped', { ...common, lastError: result.error ?? null });
+  /** The live-log events of recorded attempts: one bus message per environment (publishLogs). */
+  #announce(outcomes: readonly Outcome[]): void {
+    const byEnvironment = new Map<string, { level: LogLevel; event: string; data: Record<string, unknown> }[]>();
+    for (const { row, n, result, status } of outcomes) {
+      let entries = byEnvironment.get(row.environment_id);
+      if (!entries) byEnvironment.set(row.environment_id, (entries = []));
+      const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: row.url, attempt: n };
+      entries.push({
+        level: result.ok ? 'info' : 'warn',
+        event: 'webhook.attempt',
+        data: { ...common, statusCode: result.statusCode ?? null, durationMs: result.durationMs, ...(result.error !== undefined && { error: result.error }) },
+      });
+      if (status === 'delivered') entries.push({ level: 'info', event: 'webhook.delivered', data: common });
+      if (status === 'dropped') entries.push({ level: 'error', event: 'webhook.dropped', data: { ...common, lastError: result.error ?? null } });
     }
+    for (const [environmentId, entries] of byEnvironment) publishLogs(this.#deps.nc, this.#deps.subjects, environmentId, entries);
   }
 }
 

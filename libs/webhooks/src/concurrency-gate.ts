@@ -95,10 +95,16 @@ export class ConcurrencyGate {
 
   /** Grants places to waiters, in order, while they fit. */
   #serve(): void {
+    // once an environment or host is found full in this pass, its later waiters are skipped unread
+    const full = new Set<string>();
     for (let i = 0; i < this.#waiters.length; ) {
       const waiter = this.#waiters[i]!;
-      const release = this.tryAcquire(waiter.environment, waiter.host);
+      const e = `e\u0000${waiter.environment}`;
+      const h = `h\u0000${waiter.host}`;
+      const release = full.has(e) || full.has(h) ? null : this.tryAcquire(waiter.environment, waiter.host);
       if (!release) {
+        if ((this.#environments.get(waiter.environment) ?? 0) >= this.#limits.perEnvironment) full.add(e);
+        if ((this.#hosts.get(waiter.host) ?? 0) >= this.#limits.perHost) full.add(h);
         i++;
         continue;
       }
