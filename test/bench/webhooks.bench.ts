@@ -4,13 +4,14 @@
  * completeJobBatchDelay 0, concurrency 32) on the same database in the same run.
  *
  *   noop drain      20,000 no-op jobs queued, then a runner started: jobs/s until all ran
- *   noop latency    add_job at RATE/s for LATENCY_MS: add → task start
+ *   noop latency    add_job at 50/s (or BENCH_RATE) for LATENCY_MS: add → task start
  *   HTTP ceiling    the receiver driven directly by undici for 3 s (what loopback HTTP
  *                   alone allows on this machine)
  *   deliveries/s    N events recorded through enqueueWebhookEvents (batches of 50 from 8
  *                   concurrent transactions, as channel-node partitions do), one dispatcher, receiver answering 200 at once:
  *                   first enqueue → last event received
- *   publish→webhook real POST /v1/channels/{id}/messages (gateway + channel-node) at RATE/s for
+ *   publish→webhook real POST /v1/channels/{id}/messages (gateway + channel-node) at half the
+ *                   measured delivery rate (or BENCH_RATE), open loop, for
  *                   LATENCY_MS: request sent → webhook received
  */
 import { createServer } from 'node:http';
@@ -23,11 +24,14 @@ import { createEnvironment } from '@rtm/auth';
 import { enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
+import { perSecond, reportGoal } from './report.ts';
 
 const NOOP_JOBS = Number(process.env.BENCH_NOOP_JOBS ?? 20_000);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
-const RATE = Number(process.env.BENCH_RATE ?? 50);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 10_000);
+const RATE = Number(process.env.BENCH_RATE ?? 0);
+/** add_job rate of the no-op latency reference. */
+const NOOP_RATE = RATE > 0 ? RATE : 50;
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 6_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentiles(values: number[]): { p50: number; p99: number; n: number } {
@@ -79,7 +83,7 @@ async function main() {
   const noopPerSecond = NOOP_JOBS / ((performance.now() - drainStart) / 1000);
   for (const end = Date.now() + LATENCY_MS; Date.now() < end; ) {
     void pool.query(`select graphile_worker.add_job('bench_noop', json_build_object('t', $1::bigint))`, [Date.now()]);
-    await sleep(1000 / RATE);
+    await sleep(1000 / NOOP_RATE);
   }
   await sleep(1000);
   await runner.stop();
@@ -123,7 +127,7 @@ async function main() {
   );
   const gateway = started[0]!;
   const tenant = await createEnvironment(pool, { organization: 'bench', project: 'bench', environment: 'webhooks' });
-  const http = new HttpPool(gateway.controlUrl, { connections: 16 });
+  const http = new HttpPool(gateway.controlUrl, { connections: 64 });
   const call = async (method: 'PUT' | 'POST', path: string, body: unknown) => {
     const res = await http.request({
       method,
@@ -183,21 +187,50 @@ async function main() {
   await allDelivered;
   const deliveriesPerSecond = DELIVERIES / ((performance.now() - deliveryStart) / 1000);
 
-  // publish → webhook latency at RATE/s
+  // the whole path's maximum: publishes from 32 clients for 4 s while their webhooks go out;
+  // rate = published ÷ (first publish → last webhook received)
+  expecting = 0;
+  received.clear();
+  const maxIds = new Set<string>();
+  const maxStart = performance.now();
+  let maxStop = false;
+  const stopAt = setTimeout(() => (maxStop = true), 4_000);
+  await Promise.all(
+    Array.from({ length: 32 }, async (_, w) => {
+      for (let i = 0; !maxStop; i++) {
+        const body = await call('POST', `/v1/channels/max-${(w + i) % 20}/messages`, { content: { w, i } }).catch(() => undefined);
+        if (body) maxIds.add(body.id as string);
+      }
+    }),
+  );
+  clearTimeout(stopAt);
+  for (const end = Date.now() + 60_000; [...maxIds].some((id) => !received.has(id)) && Date.now() < end; ) await sleep(50);
+  const lastAt = Math.max(...[...maxIds].map((id) => received.get(id) ?? 0));
+  const pathPerSecond = maxIds.size / ((lastAt - (Date.now() - (performance.now() - maxStart))) / 1000);
+  process.stdout.write(`publish → webhook, whole path: ${Math.round(pathPerSecond)} msg/s (${maxIds.size} published by 32 clients in 4 s)\n`);
+  received.clear();
+
+  // publish → webhook latency at half the whole path's maximum (BENCH_RATE overrides), open
+  // loop: publishes leave on schedule whether or not earlier ones were answered
+  const rate = RATE > 0 ? RATE : Math.max(10, Math.round(pathPerSecond / 2));
   expecting = 0;
   const sentAt = new Map<string, number>();
   const publishMs: number[] = [];
   const inflight: Promise<void>[] = [];
   let publishErrors = 0;
-  for (let i = 0, end = Date.now() + LATENCY_MS; Date.now() < end; i++) {
-    const sent = Date.now();
-    inflight.push(
-      call('POST', `/v1/channels/lat-${i % 20}/messages`, { content: { i } }).then((body) => {
-        sentAt.set(body.id as string, sent);
-        publishMs.push(Date.now() - sent);
-      }, () => void publishErrors++),
-    );
-    await sleep(1000 / RATE);
+  const latencyStart = performance.now();
+  for (let i = 0; performance.now() - latencyStart < LATENCY_MS; ) {
+    const due = Math.floor(((performance.now() - latencyStart) / 1000) * rate);
+    for (; i < due; i++) {
+      const sent = Date.now();
+      inflight.push(
+        call('POST', `/v1/channels/lat-${i % 20}/messages`, { content: { i } }).then((body) => {
+          sentAt.set(body.id as string, sent);
+          publishMs.push(Date.now() - sent);
+        }, () => void publishErrors++),
+      );
+    }
+    await sleep(1);
   }
   await Promise.all(inflight);
   const deadline = Date.now() + 30_000;
@@ -213,12 +246,38 @@ async function main() {
     `| what | figure | graphile-worker no-op, same run | ratio |`,
     `|---|---|---|---|`,
     `| throughput | ${f(deliveriesPerSecond)} deliveries/s (${DELIVERIES} events, enqueued in ${f(enqueuedMs)} ms) | ${f(noopPerSecond)} jobs/s (${NOOP_JOBS} jobs) | ${(deliveriesPerSecond / noopPerSecond).toFixed(3)} |`,
-    `| latency p50 | ${f(hook.p50)} ms publish→webhook (${hook.n} msgs at ${RATE}/s) | ${f(noop.p50)} ms add_job→run (${noop.n} jobs at ${RATE}/s) | ${(hook.p50 / Math.max(1, noop.p50)).toFixed(2)} |`,
+    `| latency p50 | ${f(hook.p50)} ms publish→webhook (${hook.n} msgs at ${rate}/s) | ${f(noop.p50)} ms add_job→run (${noop.n} jobs at ${NOOP_RATE}/s) | ${(hook.p50 / Math.max(1, noop.p50)).toFixed(2)} |`,
     `| latency p99 | ${f(hook.p99)} ms | ${f(noop.p99)} ms | ${(hook.p99 / Math.max(1, noop.p99)).toFixed(2)} |`,
     `| HTTP ceiling: undici → the same receiver, 64 in flight, no database | ${f(directPerSecond)} req/s | | ${(deliveriesPerSecond / directPerSecond).toFixed(3)} |`,
     `| publish (HTTP 201) p50 / p99 | ${f(publish.p50)} / ${f(publish.p99)} ms${publishErrors ? ` (${publishErrors} publishes failed)` : ''} | | |`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  const direct64 = deliveriesPerSecond / directPerSecond;
+  const versusNoop = deliveriesPerSecond / noopPerSecond;
+  reportGoal({
+    path: 'webhook deliveries/s',
+    goal: '≥ 0.6× direct undici HTTP (64 in flight, the per-endpoint limit)',
+    measured: perSecond(deliveriesPerSecond, 'deliveries/s'),
+    baseline: `undici → same receiver ${perSecond(directPerSecond, 'req/s')}`,
+    ratio: direct64,
+    met: direct64 >= 0.6,
+  });
+  reportGoal({
+    path: 'webhook deliveries/s (vs no-op jobs)',
+    goal: '≥ 0.5× graphile-worker no-op drain',
+    measured: perSecond(deliveriesPerSecond, 'deliveries/s'),
+    baseline: `no-op jobs ${perSecond(noopPerSecond, 'jobs/s')}`,
+    ratio: versusNoop,
+    met: versusNoop >= 0.5,
+  });
+  reportGoal({
+    path: 'publish → webhook p99 at half the maximum rate',
+    goal: '< 50 ms',
+    measured: `${f(hook.p99)} ms at ${perSecond(rate)}`,
+    baseline: '',
+    ratio: hook.p99,
+    met: hook.p99 < 50 && missing === 0,
+  });
   if (missing > 0) {
     process.stderr.write(`${missing} published messages did not reach the receiver within 30 s\n`);
     process.exitCode = 1;
