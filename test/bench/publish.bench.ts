@@ -114,17 +114,39 @@ const ONLY = process.env.BENCH_CASES?.split(',');
 /** Set once the database exists: analyses it, as autovacuum would for tables that grew. */
 let analyze: (() => Promise<unknown>) | undefined;
 
+/** Warm-up, then the timed window, on CLIENTS copies of `worker`; the window's length in seconds. */
+async function timed(phase: { measuring: boolean; stop: boolean }, worker: () => Promise<void>): Promise<number> {
+  const workers = Array.from({ length: CLIENTS }, worker);
+  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
+  phase.measuring = true;
+  const startedAt = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+  phase.measuring = false;
+  const elapsed = (Date.now() - startedAt) / 1000;
+  phase.stop = true;
+  await Promise.all(workers);
+  return elapsed;
+}
+
+/** A case's result line. */
+function summary(name: string, ok: number, errors: number, elapsed: number, histogram: hdr.Histogram, note = ''): Result {
+  const result = { name, ok, errors, perSecond: Math.round(ok / elapsed), p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000 };
+  process.stdout.write(
+    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors}${note}\n`,
+  );
+  return result;
+}
+
 async function load(name: string, url: string, headers: Record<string, string>, channelOf: () => string): Promise<Result> {
   if (ONLY && !ONLY.some((c) => name.includes(c))) return { name, ok: 0, errors: 0, perSecond: 0, p50: 0, p99: 0 };
   const http = new HttpPool(url, { connections: CLIENTS, pipelining: 1 });
   const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
   let ok = 0;
   let errors = 0;
-  let measuring = false;
-  let stop = false;
+  const phase = { measuring: false, stop: false };
   const body = JSON.stringify({ content: { text: 'benchmark message with a little text in it', n: 42 } });
   const worker = async () => {
-    while (!stop) {
+    while (!phase.stop) {
       const started = process.hrtime.bigint();
       try {
         const res = await http.request({
@@ -134,7 +156,7 @@ async function load(name: string, url: string, headers: Record<string, string>, 
           body,
         });
         const text = await res.body.text();
-        if (!measuring) continue;
+        if (!phase.measuring) continue;
         if (res.statusCode === 201) {
           ok++;
           histogram.recordValue(Number(process.hrtime.bigint() - started) / 1000);
@@ -143,7 +165,7 @@ async function load(name: string, url: string, headers: Record<string, string>, 
           if (errors <= 3) process.stdout.write(`  ${name}: ${res.statusCode} ${text}\n`);
         }
       } catch {
-        if (measuring) errors++;
+        if (phase.measuring) errors++;
       }
     }
   };
@@ -164,28 +186,9 @@ async function load(name: string, url: string, headers: Record<string, string>, 
     }),
   );
   await analyze?.();
-  const workers = Array.from({ length: CLIENTS }, worker);
-  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
-  measuring = true;
-  const startedAt = Date.now();
-  await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
-  measuring = false;
-  const elapsed = (Date.now() - startedAt) / 1000;
-  stop = true;
-  await Promise.all(workers);
+  const elapsed = await timed(phase, worker);
   await http.close();
-  const result = {
-    name,
-    ok,
-    errors,
-    perSecond: Math.round(ok / elapsed),
-    p50: histogram.getValueAtPercentile(50) / 1000,
-    p99: histogram.getValueAtPercentile(99) / 1000,
-  };
-  process.stdout.write(
-    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors}\n`,
-  );
-  return result;
+  return summary(name, ok, errors, elapsed, histogram);
 }
 
 const BATCH_SIZE = 100;
@@ -201,8 +204,7 @@ async function loadBatch(name: string, url: string, headers: Record<string, stri
   const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
   let ok = 0;
   let errors = 0;
-  let measuring = false;
-  let stop = false;
+  const phase = { measuring: false, stop: false };
   const body = () =>
     JSON.stringify({
       messages: Array.from({ length: BATCH_SIZE }, () => ({
@@ -211,12 +213,12 @@ async function loadBatch(name: string, url: string, headers: Record<string, stri
       })),
     });
   const worker = async () => {
-    while (!stop) {
+    while (!phase.stop) {
       const started = process.hrtime.bigint();
       try {
         const res = await http.request({ method: 'POST', path: '/v1/messages/batch', headers: { 'content-type': 'application/json', ...headers }, body: body() });
         const text = await res.body.text();
-        if (!measuring) continue;
+        if (!phase.measuring) continue;
         if (res.statusCode !== 200) {
           errors++;
           if (errors <= 3) process.stdout.write(`  ${name}: ${res.statusCode} ${text}\n`);
@@ -228,25 +230,13 @@ async function loadBatch(name: string, url: string, headers: Record<string, stri
         errors += results.length - published;
         histogram.recordValue(Number(process.hrtime.bigint() - started) / 1000);
       } catch {
-        if (measuring) errors++;
+        if (phase.measuring) errors++;
       }
     }
   };
-  const workers = Array.from({ length: CLIENTS }, worker);
-  await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
-  measuring = true;
-  const startedAt = Date.now();
-  await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
-  measuring = false;
-  const elapsed = (Date.now() - startedAt) / 1000;
-  stop = true;
-  await Promise.all(workers);
+  const elapsed = await timed(phase, worker);
   await http.close();
-  const result = { name, ok, errors, perSecond: Math.round(ok / elapsed), p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000 };
-  process.stdout.write(
-    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors} (per request of ${BATCH_SIZE})\n`,
-  );
-  return result;
+  return summary(name, ok, errors, elapsed, histogram, ` (per request of ${BATCH_SIZE})`);
 }
 
 const LATENCY_CHANNELS = 100;
