@@ -114,6 +114,18 @@ const ONLY = process.env.BENCH_CASES?.split(',');
 /** Set once the database exists: analyses it, as autovacuum would for tables that grew. */
 let analyze: (() => Promise<unknown>) | undefined;
 
+/** Whether BENCH_CASES leaves the case out. */
+const skipped = (name: string) => ONLY !== undefined && !ONLY.some((c) => name.includes(c));
+
+/** What each throughput case starts with: CLIENTS keep-alive connections, a latency histogram, its phase. */
+function caseParts(url: string) {
+  return {
+    http: new HttpPool(url, { connections: CLIENTS, pipelining: 1 }),
+    histogram: hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 }),
+    phase: { measuring: false, stop: false },
+  };
+}
+
 /** Warm-up, then the timed window, on CLIENTS copies of `worker`; the window's length in seconds. */
 async function timed(phase: { measuring: boolean; stop: boolean }, worker: () => Promise<void>): Promise<number> {
   const workers = Array.from({ length: CLIENTS }, worker);
@@ -138,12 +150,10 @@ function summary(name: string, ok: number, errors: number, elapsed: number, hist
 }
 
 async function load(name: string, url: string, headers: Record<string, string>, channelOf: () => string): Promise<Result> {
-  if (ONLY && !ONLY.some((c) => name.includes(c))) return { name, ok: 0, errors: 0, perSecond: 0, p50: 0, p99: 0 };
-  const http = new HttpPool(url, { connections: CLIENTS, pipelining: 1 });
-  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  if (skipped(name)) return { name, ok: 0, errors: 0, perSecond: 0, p50: 0, p99: 0 };
+  const { http, histogram, phase } = caseParts(url);
   let ok = 0;
   let errors = 0;
-  const phase = { measuring: false, stop: false };
   const body = JSON.stringify({ content: { text: 'benchmark message with a little text in it', n: 42 } });
   const worker = async () => {
     while (!phase.stop) {
@@ -199,12 +209,10 @@ const BATCH_SIZE = 100;
  * as fast as answers come back. Counts messages published (results with a seq).
  */
 async function loadBatch(name: string, url: string, headers: Record<string, string>): Promise<Result> {
-  if (ONLY && !ONLY.some((c) => name.includes(c))) return { name, ok: 0, errors: 0, perSecond: 0, p50: 0, p99: 0 };
-  const http = new HttpPool(url, { connections: CLIENTS, pipelining: 1 });
-  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  if (skipped(name)) return { name, ok: 0, errors: 0, perSecond: 0, p50: 0, p99: 0 };
+  const { http, histogram, phase } = caseParts(url);
   let ok = 0;
   let errors = 0;
-  const phase = { measuring: false, stop: false };
   const body = () =>
     JSON.stringify({
       messages: Array.from({ length: BATCH_SIZE }, () => ({
