@@ -12,6 +12,7 @@ import { Dashboard } from './dashboard/dashboard.ts';
 import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
 import { publishSeconds } from './channels/owner-client.ts';
 import { OwnerBatcher } from './channels/owner-batcher.ts';
+import { StandingLoader } from './access/standing-loader.ts';
 import { ErasureRunner } from './erasure/erasure-runner.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
@@ -23,6 +24,8 @@ export interface GatewayDeps {
   requester: Requester;
   /** Commands to channel owners, gathered per event-loop turn and partition (owner-batcher.ts). */
   owners: OwnerBatcher;
+  /** Users' standings on channels, read in batches (standing-loader.ts). */
+  standings: StandingLoader;
   subjects: Subjects;
   credentials: CredentialStore;
   /** Revoked user tokens, cached per environment and updated over the bus (`subjects.revocations`). */
@@ -82,6 +85,7 @@ export function createGatewayDeps(parts: {
     ...parts,
     requester,
     owners: new OwnerBatcher(parts.nc, requester),
+    standings: new StandingLoader(parts.pool),
     subjects: busSubjects,
     credentials,
     revocations: new TokenRevocations(parts.pool, parts.config.CREDENTIAL_CACHE_MS),

@@ -25,7 +25,7 @@ export interface Standing {
   ban: { reason: string | null } | null;
 }
 
-interface StandingRow {
+export interface StandingRow {
   channel_id: string;
   user_id: string;
   banned: boolean;
@@ -51,7 +51,7 @@ const STANDING_SQL = `
   left join environments e on e.id = $1
   left join config_deployments d on d.id = e.active_deployment_id`;
 
-function standingOf(row: StandingRow): Standing {
+export function standingOf(row: StandingRow): Standing {
   const namespace = resolveNamespace(Array.isArray(row.namespaces) ? row.namespaces : undefined, row.channel_id);
   return {
     access: effectiveAccess(row.own_access, namespace, row.default_access ?? 'open'),
@@ -61,7 +61,8 @@ function standingOf(row: StandingRow): Standing {
   };
 }
 
-async function standingsOf(pool: Pool, environmentId: string, pairs: readonly { channelId: string; userId: string }[]) {
+/** One row per pair (in any order), read in one query. */
+export async function standingsOf(pool: Pool, environmentId: string, pairs: readonly { channelId: string; userId: string }[]) {
   const { rows } = await pool.query<StandingRow>(STANDING_SQL, [
     environmentId,
     pairs.map((pair) => pair.channelId),
@@ -95,8 +96,9 @@ function enforce(facts: ChannelFacts, op: ChannelOp): void {
  * configuration invalidates it.
  */
 export async function authorize(deps: GatewayDeps, auth: UserAuth, channelId: string, op: ChannelOp): Promise<Standing> {
+  // misses of one moment (a wave of subscribes, a batch publish) are read together (standing-loader.ts)
   const standing = await accessCacheOf(deps).lookup(auth.environmentId, channelId, auth.userId, () =>
-    standingOfUser(deps.pool, auth.environmentId, auth.userId, channelId),
+    deps.standings.load(auth.environmentId, channelId, auth.userId),
   );
   enforce(factsOf(standing, channelId, { anon: auth.anon, capabilities: auth.claims.capabilities }), op);
   return standing;

@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pool } from '@rtm/db';
+import { StandingLoader } from '../../apps/gateway/src/access/standing-loader.ts';
+
+/** A pool answering the standing query from its parameters: users named `banned…` are banned, `mod…` moderate. */
+function fakePool(fail = false) {
+  const queries: { environmentId: string; pairs: number }[] = [];
+  const pool = {
+    query: async (_sql: string, [environmentId, channels, users]: [string, string[], string[]]) => {
+      queries.push({ environmentId, pairs: channels.length });
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (fail) throw new Error('db down');
+      // rows in reverse order: the loader must match by pair, not by position
+      const rows = channels.map((channel_id, i) => ({
+        channel_id,
+        user_id: users[i]!,
+        banned: users[i]!.startsWith('banned'),
+        ban_reason: users[i]!.startsWith('banned') ? `reason of ${users[i]}` : null,
+        own_access: channel_id.startsWith('closed') ? 'members' : null,
+        default_access: 'open',
+        namespaces: null,
+        role: users[i]!.startsWith('mod') ? 'moderator' : null,
+      }));
+      return { rows: rows.reverse() };
+    },
+  };
+  return { pool: pool as unknown as Pool, queries };
+}
+
+test('standing loader: the lookups of one turn are one query per environment, each answered with its own pair', async () => {
+  const { pool, queries } = fakePool();
+  const loader = new StandingLoader(pool);
+  const asks = [
+    ...Array.from({ length: 50 }, (_, i) => ['env_a', `room-${i % 5}`, i % 7 === 0 ? `banned-${i}` : `user-${i}`] as const),
+    ...Array.from({ length: 20 }, (_, i) => ['env_b', `closed-${i}`, `mod-${i}`] as const),
+    ['env_a', 'room-0', 'user-1'] as const, // the same pair twice
+    ['env_a', 'room-0', 'user-1'] as const,
+  ];
+  const standings = await Promise.all(asks.map(([env, channel, user]) => loader.load(env, channel, user)));
+  assert.deepEqual(queries.map((q) => q.environmentId).sort(), ['env_a', 'env_b']);
+  assert.equal(queries.find((q) => q.environmentId === 'env_a')!.pairs, 51, 'a repeated pair is read once');
+  asks.forEach(([, channel, user], i) => {
+    const standing = standings[i]!;
+    assert.deepEqual(standing.ban, user.startsWith('banned') ? { reason: `reason of ${user}` } : null, `${channel} ${user}`);
+    assert.equal(standing.role, user.startsWith('mod') ? 'moderator' : null);
+    assert.equal(standing.access, channel.startsWith('closed') ? 'members' : 'open');
+  });
+  // a later turn is a new query
+  await loader.load('env_a', 'room-9', 'user-9');
+  assert.equal(queries.length, 3);
+});
+
+test('standing loader: a failed query fails the lookups it carried, and only those', async () => {
+  const failing = fakePool(true);
+  const loader = new StandingLoader(failing.pool);
+  const results = await Promise.allSettled([loader.load('env_a', 'x', 'u1'), loader.load('env_a', 'y', 'u2')]);
+  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+  const ok = fakePool();
+  const next = new StandingLoader(ok.pool);
+  assert.equal((await next.load('env_a', 'x', 'u1')).ban, null);
+});
