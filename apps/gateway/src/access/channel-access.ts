@@ -14,6 +14,7 @@ import {
 import type { GatewayDeps } from '../deps.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import { accessCacheOf } from './access-cache.ts';
+import type { StandingLoader } from './standing-loader.ts';
 
 export type Access = ChannelAccessMode;
 
@@ -104,15 +105,19 @@ export async function authorize(deps: GatewayDeps, auth: UserAuth, channelId: st
   return standing;
 }
 
-/** The same rule by ids, uncached, for re-checking a live subscription (tokens' capabilities do not change under it). */
+/**
+ * The same rule by ids, bypassing the cache, for re-checking a live subscription (tokens'
+ * capabilities do not change under it): read at or after this call, batched with the other
+ * lookups of the moment (a wave of subscribes re-checks with one query, not one each).
+ */
 export async function checkUserChannelAccess(
-  pool: Pool,
+  standings: StandingLoader,
   environmentId: string,
   userId: string,
   channelId: string,
   anon = false,
 ): Promise<void> {
-  enforce(factsOf(await standingOfUser(pool, environmentId, userId, channelId), channelId, { anon }), 'subscribe');
+  enforce(factsOf(await standings.load(environmentId, channelId, userId), channelId, { anon }), 'subscribe');
 }
 
 /**

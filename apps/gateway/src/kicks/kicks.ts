@@ -142,7 +142,7 @@ export class KickListener {
   async verify(socket: ChannelSocketHandle): Promise<void> {
     try {
       await this.feed.flush();
-      await checkUserChannelAccess(this.deps.pool, socket.environmentId, socket.userId, socket.channelId, socket.anon);
+      await checkUserChannelAccess(this.deps.standings, socket.environmentId, socket.userId, socket.channelId, socket.anon);
     } catch (error) {
       if (isServiceError(error) && (error.code === 'forbidden' || error.code === 'banned')) {
         this.close(socket, error.code, error.reason ?? error.code, 'recheck');
