@@ -14,9 +14,10 @@
  */
 import pg from 'pg';
 import type { Logger } from '@rtm/ops';
+import { ADVISORY_LOCKS } from '@rtm/db';
 
-const NODE_LOCKS = 735_110;
-const PARTITION_LOCKS = 735_111;
+const NODE_LOCKS = ADVISORY_LOCKS.channelNodes;
+const PARTITION_LOCKS = ADVISORY_LOCKS.partitions;
 const MAX_NODES = 1024;
 
 export interface OwnershipOptions {

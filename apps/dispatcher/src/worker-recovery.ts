@@ -14,11 +14,11 @@
  *    a fresh `deliver_webhook` job (job key per delivery, so repeats collapse). It is the
  *    backstop for any job that went missing.
  */
-import type { Pool, PoolClient } from '@rtm/db';
+import { ADVISORY_LOCKS, type Pool, type PoolClient } from '@rtm/db';
 import { DELIVER_ONE_TASK } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
 
-const LIVENESS_CLASS = 7_351_100;
+const LIVENESS_CLASS = ADVISORY_LOCKS.dispatcherLiveness;
 const MIN_LOCK_AGE = '5 seconds';
 const RECONCILE_EVERY_MS = 10_000;
 

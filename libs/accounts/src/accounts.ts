@@ -11,7 +11,7 @@
  * the caller can tell every gateway to drop its cached credentials of that environment.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { newId, withTransaction, type Pool, type PoolClient } from '@rtm/db';
+import { ADVISORY_LOCKS, newId, withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { createEnvironmentIn, hashKey, insertEnvironment, insertKeyRow, type CreatedEnvironment, type KeyKind } from '@rtm/auth';
 import { ServiceError } from '@rtm/errors';
 import { listAudit, recordAudit, type Actor, type AuditRecord } from './audit.ts';
@@ -862,7 +862,7 @@ export class Accounts {
     const name = nameOrId.trim();
     if (name.length === 0 || name.length > 64) throw new ServiceError('invalid_request', 'an organization name has 1-64 characters');
     // one creator at a time per name, so two racing calls do not make two organizations
-    await client.query('select pg_advisory_xact_lock(7351011, hashtext($1))', [name]);
+    await client.query('select pg_advisory_xact_lock($1, hashtext($2))', [ADVISORY_LOCKS.accountName, name]);
     const { rows } = await client.query<{ id: string }>('select id from organizations where name = $1 order by created_at limit 2', [name]);
     if (rows.length > 1) throw new ServiceError('invalid_request', `several organizations are named "${name}"; give its id (org_…)`);
     if (rows[0]) return { organizationId: rows[0].id, created: false };

@@ -10,7 +10,7 @@
  * a correct password also clears the account's earlier failures (whoever knows it need not
  * guess), never the address's.
  */
-import { newId, withTransaction, type Pool } from '@rtm/db';
+import { ADVISORY_LOCKS, newId, withTransaction, type Pool } from '@rtm/db';
 
 export interface ThrottleRule {
   /** Failures allowed within the window; the next attempt is refused. */
@@ -42,7 +42,7 @@ export type AttemptStart =
   | { allowed: false; scope: 'account' | 'ip'; retryAfterSeconds: number };
 
 // advisory lock namespace (first of the two 32-bit keys); the second is hashtext(key)
-const LOCK_CLASS = 7_351_010;
+const LOCK_CLASS = ADVISORY_LOCKS.loginThrottle;
 
 export class LoginThrottle {
   private readonly pool: Pool;

@@ -2,6 +2,7 @@ import pg from 'pg';
 
 export { migrate } from './migrate.ts';
 export { newId, randomToken } from './ids.ts';
+export { ADVISORY_LOCKS } from './advisory-locks.ts';
 
 export type { Pool, PoolClient } from 'pg';
 

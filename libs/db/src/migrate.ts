@@ -4,8 +4,10 @@ import type { Pool } from 'pg';
 import { runMigrations as runWorkerMigrations } from 'graphile-worker';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
-// any constant shared by every process: serialises concurrent migrators on one database
-const MIGRATION_LOCK = 7_351_001;
+import { ADVISORY_LOCKS } from './advisory-locks.ts';
+
+// serialises concurrent migrators on one database
+const MIGRATION_LOCK = ADVISORY_LOCKS.migrations;
 
 /**
  * Applies the numbered, forward-only migrations in `libs/db/migrations`, then graphile-worker's

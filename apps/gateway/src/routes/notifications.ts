@@ -1,5 +1,5 @@
 import { encodeJson, publishLog } from '@rtm/bus';
-import { newId } from '@rtm/db';
+import { ADVISORY_LOCKS, newId } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import {
   CreateNotificationsBody,
@@ -16,8 +16,7 @@ import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
-/** Any 64-bit value; names the lock that lets one gateway at a time sweep old notifications. */
-const SWEEP_LOCK = 7351005;
+const SWEEP_LOCK = ADVISORY_LOCKS.notificationSweep;
 
 /** Control plane: `POST /v1/notifications`, plus the retention sweep every gateway takes part in. */
 export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
