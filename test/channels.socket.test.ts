@@ -231,7 +231,7 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     sock.close();
   });
 
-  await t.test('refusals close with the contract code', async () => {
+  await t.test('refusals close with the documented close code', async () => {
     const noToken = new Sock(`${wsUrl}/v1/channels/x`);
     assert.equal((await noToken.closed).code, 4401);
     const badToken = new Sock(`${wsUrl}/v1/channels/x?token=nope`);

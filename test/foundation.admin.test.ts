@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createTestDatabase } from './helpers/database.ts';
 import { admin, runAdmin } from './helpers/admin.ts';
 
-test('admin CLI - create-environment --json prints exactly the contract object; keys are stored hashed', async (t) => {
+test('admin CLI - create-environment --json prints exactly the documented object; keys are stored hashed', async (t) => {
   const db = await createTestDatabase(t);
   const env = { DATABASE_URL: db.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_PREFIX: 'tadmin' };
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { errorCode, request, type HttpResult, rawHttp } from './helpers/http.ts';
 
-/** The contract's envelope: JSON `{code, reason?}` only, the header, and no stack trace. */
+/** The error envelope (docs/interface.md): JSON `{code, reason?}` only, the header, and no stack trace. */
 function assertEnvelope(res: HttpResult, status: number, code: string): void {
   assert.equal(res.status, status, JSON.stringify(res.body));
   assert.equal(errorCode(res), code);

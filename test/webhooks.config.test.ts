@@ -21,7 +21,7 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
     assert.equal((await apiA.get('/v1/webhooks/secret')).status, 404);
     assert.equal(errorCode(await apiA.post('/v1/webhooks/secret/rotate')), 'webhooks_not_configured');
 
-    // bad bodies: the contract's envelope, nothing stored
+    // bad bodies: the error envelope, nothing stored
     const empty = await request(controlUrl, 'PUT', '/v1/config', { token: a.secretKey, headers: { 'content-type': 'application/json' } });
     assert.equal(errorCode(empty), 'invalid_request');
     const text = await request(controlUrl, 'PUT', '/v1/config', { token: a.secretKey, raw: 'webhooks', headers: { 'content-type': 'text/plain' } });

@@ -4,7 +4,7 @@
  * (one POST each, awaited in turn). Measured: POST latency (insert 1,000 rows + 1,000 bus
  * publishes), time from POST to the last of the 1,000 sockets receiving it, and deliveries/s.
  * The ceiling to compare with (measured on 2 cores): `ws` broadcast of a 300 B frame ~92,000 deliveries/s
- * and a 50-row INSERT transaction ~2,500/s on this machine kind.
+ * and a 50-row INSERT transaction ~2,500/s on the 2-core benchmark machine.
  */
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';

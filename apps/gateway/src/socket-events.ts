@@ -8,7 +8,7 @@ export interface SocketHandle {
   anon: boolean;
   /** Sends one frame (serialised here); dropped if the socket is closing. */
   send(frame: object): void;
-  /** Closes with a contract close code (see CLOSE in @rtm/errors). */
+  /** Closes with a documented close code (see CLOSE in @rtm/errors, docs/interface.md). */
   close(code: number, reason?: string): void;
   /**
    * Access taken away (a ban, a removal, an access change): a single-purpose socket closes with

@@ -57,7 +57,7 @@ export function createInternalServer(options: {
   return createServer((req, res) => {
     const send = (status: number, body: unknown, type = 'application/json') => {
       const headers: Record<string, string> = { 'content-type': type };
-      // the contract's envelope here too: non-2xx bodies carry `code`, repeated in x-service-error
+      // the error envelope here too: non-2xx bodies carry `code`, repeated in x-service-error
       const code = (body as { code?: unknown } | null)?.code;
       if (typeof code === 'string') headers['x-service-error'] = code;
       res.writeHead(status, headers);

@@ -4,7 +4,7 @@ import { NOT_STORABLE, isStorableText } from './json-text.ts';
 
 /** Largest serialized `content` of one message (64 KiB; larger: 413 payload_too_large). */
 export const MAX_CONTENT_BYTES = 64 * 1024;
-/** Most user ids in `to` or `mentions` of one message (our choice; the contract is silent). */
+/** Most user ids in `to` or `mentions` of one message (our choice; see docs/limits.md). */
 export const MAX_ADDRESSEES = 100;
 export const HISTORY_LIMIT_DEFAULT = 50;
 export const HISTORY_LIMIT_MAX = 500;

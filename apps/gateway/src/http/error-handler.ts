@@ -5,7 +5,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ServiceError, isServiceError, type ErrorCode } from '@rtm/errors';
 import { isConnectionError } from '@rtm/db';
 
-/** Sends the contract's envelope: `{code, reason?}` and `x-service-error: code`. */
+/** Sends the error envelope (docs/interface.md): `{code, reason?}` and `x-service-error: code`. */
 export function sendError(reply: FastifyReply, error: ServiceError): FastifyReply {
   reply.header('x-service-error', error.code);
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
@@ -138,7 +138,7 @@ export function wsClientErrorHandler(error: Error, socket: Duplex, _request: Inc
 /**
  * Errors Node's HTTP parser raises before fastify sees a request (a malformed request line,
  * headers over Node's limit, a request that never finished): still the envelope, never
- * fastify's default body. The contract has no 408 or 431, so all are 400 invalid_request.
+ * fastify's default body. The error table (docs/interface.md) has no 408 or 431, so all are 400 invalid_request.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;

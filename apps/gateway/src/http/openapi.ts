@@ -90,7 +90,7 @@ const errorRows = Object.entries(ERRORS)
   .map(([code, { status, message }]) => `| \`${code}\` | ${status} | ${message} |`)
   .join('\n');
 
-/** Rules that hold for every route, including the choices the contract leaves open. */
+/** Rules that hold for every route, as docs/interface.md states them. */
 const DESCRIPTION = `Control plane ({base_url}, secret key \`sk_…\`) and realtime edge ({realtime_url}, user JWT).
 
 **Errors.** Every non-2xx response is \`{code, reason?}\` with the header \`x-service-error: <code>\`; clients
