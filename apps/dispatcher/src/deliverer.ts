@@ -27,9 +27,9 @@ import { publishLog, publishLogs, type LogLevel, type NatsConnection, type Subje
 import {
   CircuitBreaker,
   ConcurrencyGate,
-  DELIVER_BATCH_TASK,
-  DELIVER_ONE_TASK,
   decryptSecret,
+  deliverBatchJobSql,
+  deliverOneJobSql,
   signatureHeader,
   webhookSecrets,
   type SecretKeyring,
@@ -146,11 +146,7 @@ export class Deliverer {
     for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
       if (this.#draining) {
         // hand the rest back as a new batch job for another dispatcher (or this one, restarted)
-        await this.#deps.pool.query('select graphile_worker.add_job($1, json_build_object($2::text, $3::text[]))', [
-          DELIVER_BATCH_TASK,
-          'ids',
-          ids.slice(start),
-        ]);
+        await this.#deps.pool.query(`select ${deliverBatchJobSql('$1::text[]')}`, [ids.slice(start)]);
         return;
       }
       // a chunk takes at most JOB_HOLD_MS longer than its fast sends: the next one is never held
@@ -261,12 +257,10 @@ export class Deliverer {
   async #reschedule(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.#deps.pool.query(
-      `select graphile_worker.add_job($2, json_build_object('id', id),
-                run_at := greatest(next_attempt_at, locked_until, now() + interval '1 second'),
-                job_key := 'webhook:' || id)
+      `select ${deliverOneJobSql('id', "greatest(next_attempt_at, locked_until, now() + interval '1 second')")}
        from webhook_deliveries
        where id = any($1::text[]) and status = 'pending'`,
-      [ids, DELIVER_ONE_TASK],
+      [ids],
     );
   }
 
@@ -351,9 +345,9 @@ export class Deliverer {
          where d.id = r.id and d.status = 'pending' and d.locked_until = r.lease
          returning d.id, d.next_attempt_at
        )
-       select graphile_worker.add_job($4, json_build_object('id', id), run_at := next_attempt_at, job_key := 'webhook:' || id)
+       select ${deliverOneJobSql('id', 'next_attempt_at')}
        from updated`,
-      [deferrals.map((d) => d.row.id), deferrals.map((d) => d.until), deferrals.map((d) => d.row.lease), DELIVER_ONE_TASK],
+      [deferrals.map((d) => d.row.id), deferrals.map((d) => d.until), deferrals.map((d) => d.row.lease)],
     );
   }
 
@@ -367,7 +361,7 @@ export class Deliverer {
     if (outcomes.length === 0) return;
     await this.#deps.pool.query(
       `with r as (
-         select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $10::timestamptz[])
+         select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $9::timestamptz[])
            as r(id, n, at, status_code, error, duration_ms, status, delay, lease)
        ),
        updated as (
@@ -389,7 +383,7 @@ export class Deliverer {
          select r.id, r.n, r.at, r.status_code, r.error, r.duration_ms from r join updated u on u.id = r.id
          on conflict do nothing
        )
-       select graphile_worker.add_job($9, json_build_object('id', id), run_at := next_attempt_at, job_key := 'webhook:' || id)
+       select ${deliverOneJobSql('id', 'next_attempt_at')}
        from updated where status = 'pending'`,
       [
         outcomes.map((o) => o.row.id),
@@ -400,7 +394,6 @@ export class Deliverer {
         outcomes.map((o) => o.result.durationMs),
         outcomes.map((o) => o.status),
         outcomes.map((o) => o.delay),
-        DELIVER_ONE_TASK,
         outcomes.map((o) => o.row.lease),
       ],
     );

@@ -15,7 +15,7 @@
  *    backstop for any job that went missing.
  */
 import { ADVISORY_LOCKS, type Pool, type PoolClient } from '@rtm/db';
-import { DELIVER_ONE_TASK } from '@rtm/webhooks';
+import { deliverOneJobSql } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
 
 const LIVENESS_CLASS = ADVISORY_LOCKS.dispatcherLiveness;
@@ -129,12 +129,12 @@ export class WorkerRecovery {
       if (Date.now() - this.#lastReconcile >= RECONCILE_EVERY_MS) {
         this.#lastReconcile = Date.now();
         const { rowCount } = await this.#pool.query(
-          `select graphile_worker.add_job($2, json_build_object('id', id), job_key := 'webhook:' || id)
+          `select ${deliverOneJobSql('id')}
            from webhook_deliveries
            where status = 'pending' and next_attempt_at < now() - $1 * interval '1 millisecond'
              and (locked_until is null or locked_until < now())
            order by next_attempt_at limit 1000`,
-          [this.#staleMs, DELIVER_ONE_TASK],
+          [this.#staleMs],
         );
         if (rowCount) this.#log.warn({ deliveries: rowCount }, 're-enqueued overdue webhook deliveries');
       }

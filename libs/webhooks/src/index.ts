@@ -11,7 +11,7 @@ export {
   type VerifyResult,
 } from './signature.ts';
 export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
-export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliveryJobKey, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
+export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
 export {
   createSecretKeyring,
   encryptSecret,

@@ -1,6 +1,8 @@
 /**
- * graphile-worker task names and payloads, declared once so every `add_job` call site (the
- * publish transaction, the dispatcher's retries, the manual retry route) agrees with the tasks.
+ * graphile-worker task names, payloads and the SQL that enqueues them, declared once so every
+ * place that adds a job (the publish statement, the dispatcher's retries and recovery, the
+ * manual retry route) agrees with the tasks. Jobs are added in SQL, inside the caller's
+ * statement or transaction, so a job commits (or rolls back) with the rows it is about.
  *
  * - `deliver_webhooks` {ids}: one job per publish batch, enqueued in the publishing transaction.
  * - `deliver_webhook` {id}: one delivery; its retries are scheduled with `run_at` and the job key
@@ -19,4 +21,21 @@ export interface DeliverOnePayload {
   id: string;
 }
 
-export const deliveryJobKey = (deliveryId: string): string => `webhook:${deliveryId}`;
+const JOB_KEY_PREFIX = 'webhook:';
+
+export const deliveryJobKey = (deliveryId: string): string => `${JOB_KEY_PREFIX}${deliveryId}`;
+
+/**
+ * A SQL expression that adds (or moves, by its job key) the `deliver_webhook` job of the delivery
+ * whose id is the SQL expression `id`, to run at `runAt` (default: now). Use it in a select over
+ * the delivery rows: `select ${deliverOneJobSql('id', 'next_attempt_at')} from …`.
+ */
+export function deliverOneJobSql(id: string, runAt?: string): string {
+  const when = runAt ? `, run_at := ${runAt}` : '';
+  return `graphile_worker.add_job('${DELIVER_ONE_TASK}', json_build_object('id', ${id})${when}, job_key := '${JOB_KEY_PREFIX}' || ${id})`;
+}
+
+/** A SQL expression that adds one `deliver_webhooks` job for the text[] SQL expression `ids`. */
+export function deliverBatchJobSql(ids: string): string {
+  return `graphile_worker.add_job('${DELIVER_BATCH_TASK}', json_build_object('ids', ${ids}))`;
+}

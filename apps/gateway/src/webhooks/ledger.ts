@@ -7,7 +7,7 @@
 import { withTransaction, type PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import { DELIVER_ONE_TASK, deliveryJobKey } from '@rtm/webhooks';
+import { deliverOneJobSql } from '@rtm/webhooks';
 import { DELIVERY_ID_PATTERN, type DeliveryDetail, type DeliveryRow } from '@rtm/schemas';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
@@ -124,12 +124,7 @@ export async function retryDelivery(
        where id = $1 returning ${COLUMNS}`,
       [id],
     );
-    await client.query('select graphile_worker.add_job($1, json_build_object($2::text, $3::text), job_key := $4)', [
-      DELIVER_ONE_TASK,
-      'id',
-      id,
-      deliveryJobKey(id),
-    ]);
+    await client.query(`select ${deliverOneJobSql('$1::text')}`, [id]);
     await audit(client, toRow(rows[0]!));
     return rows[0]!;
   });
