@@ -32,5 +32,5 @@ export {
 export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, allows, rightsOf, isRole, type Role, type Right } from './roles.ts';
 export { SessionStore, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules } from './sessions.ts';
 export { LoginThrottle, throttleVerdict, retryAfterSeconds, type ThrottleRule, type ThrottleVerdict, type AttemptStart } from './throttle.ts';
-export { normaliseAllowedOrigin, type OriginCheck } from './origins.ts';
+export { normaliseAllowedOrigin, normaliseOrigin, type OriginCheck } from './origins.ts';
 export { normaliseEmail, isEmail, findUserByEmail, findUserById, insertUser, setPasswordHash, EMAIL_MAX_LENGTH, type UserRecord } from './users.ts';

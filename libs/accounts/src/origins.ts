@@ -5,6 +5,20 @@
  */
 export type OriginCheck = { ok: true; origin: string } | { ok: false; reason: string };
 
+/**
+ * A browser's `Origin` header in the stored form, for comparison: scheme://host[:port],
+ * lowercase, default port dropped; a value that is not a URL (e.g. `null`) compares as itself,
+ * trimmed, lowercase, without trailing slashes, so it matches no stored origin.
+ */
+export function normaliseOrigin(origin: string): string {
+  try {
+    return new URL(origin.trim()).origin.toLowerCase();
+  } catch {
+    return origin.trim().toLowerCase().replace(/\/+$/, '');
+  }
+}
+
+/** An origin a tenant allows, checked and put in the stored form (`normaliseOrigin`'s). */
 export function normaliseAllowedOrigin(text: string): OriginCheck {
   let url: URL;
   try {
@@ -17,5 +31,5 @@ export function normaliseAllowedOrigin(text: string): OriginCheck {
   if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
     return { ok: false, reason: 'an origin has no path, query or fragment (scheme://host[:port])' };
   }
-  return { ok: true, origin: url.origin.toLowerCase() };
+  return { ok: true, origin: normaliseOrigin(url.origin) };
 }

@@ -11,6 +11,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '@rtm/errors';
 import { keyKindOf, verifyToken, verifyTenantToken, isTenantAlg, TokenError, USER_TOKEN_AUDIENCE, MAX_TOKEN_BYTES, type UserClaims } from '@rtm/auth';
+import { normaliseOrigin } from '@rtm/accounts';
 import { decodeProtectedHeader } from 'jose';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -69,16 +70,6 @@ export async function authenticateAnonymousMinter(deps: GatewayDeps, request: Fa
     if (allowed.size > 0 && !allowed.has(normaliseOrigin(origin))) throw new ServiceError('origin_not_allowed');
   }
   return auth;
-}
-
-/** Origins compare as scheme://host[:port], lowercase, without a trailing slash. */
-export function normaliseOrigin(origin: string): string {
-  try {
-    const url = new URL(origin);
-    return url.origin.toLowerCase();
-  } catch {
-    return origin.trim().toLowerCase().replace(/\/+$/, '');
-  }
 }
 
 /** Realtime edge: a user JWT from the header or, for sockets, `?token=`. */
