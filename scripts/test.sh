@@ -13,7 +13,9 @@ echo "== generated documents (OpenAPI, AsyncAPI, server SDK types)"
 npx tsx scripts/write-openapi.ts --check
 npx tsx scripts/write-asyncapi.ts --check
 npx tsx libs/server-sdk/scripts/generate.ts --check
-echo "== tests"
+echo "== unit tests (no processes, one process for all)"
+node --import tsx test/unit/all.ts
+echo "== tests against real processes"
 # test files run in parallel (each on its own database and NATS prefix); 2 cores: keep it modest
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=240000 \
-  $(find test -name '*.test.ts' | sort)
+  $(find test -name '*.test.ts' -not -path 'test/unit/*' | sort)
