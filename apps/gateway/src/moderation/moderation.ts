@@ -11,6 +11,7 @@ import { ServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
 import { kickFromChannel, kickFromEnvironment } from '../kicks/kicks.ts';
 import { announceAccessChange } from '../access/access-cache.ts';
+import { liveBanSql } from '../access/bans.ts';
 
 /** channel_id '' is the environment-wide ban (schema: channel ids are never empty). */
 export const ENVIRONMENT_WIDE = '';
@@ -156,7 +157,7 @@ export async function removeBan(deps: GatewayDeps, environmentId: string, channe
 export async function getBan(deps: GatewayDeps, environmentId: string, channelId: string, userId: string) {
   const { rows } = await deps.pool.query<BanRow>(
     `select user_id, channel_id, reason, expires_at, created_at from bans
-     where environment_id = $1 and channel_id = $2 and user_id = $3 and (expires_at is null or expires_at > now())`,
+     where environment_id = $1 and channel_id = $2 and user_id = $3 and ${liveBanSql()}`,
     [environmentId, channelId, userId],
   );
   if (!rows[0]) throw new ServiceError('not_found', 'no live ban for this user');
@@ -167,7 +168,7 @@ export async function getBan(deps: GatewayDeps, environmentId: string, channelId
 export async function listBans(deps: GatewayDeps, environmentId: string, channelId: string, limit: number, after?: string) {
   const { rows } = await deps.pool.query<BanRow>(
     `select user_id, channel_id, reason, expires_at, created_at from bans
-     where environment_id = $1 and channel_id = $2 and (expires_at is null or expires_at > now())
+     where environment_id = $1 and channel_id = $2 and ${liveBanSql()}
        and ($3::text is null or user_id > $3)
      order by user_id limit $4`,
     [environmentId, channelId, after ?? null, limit + 1],
