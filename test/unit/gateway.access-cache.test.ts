@@ -17,6 +17,7 @@ function cacheWithBus(ttlMs = 60_000) {
     },
   } as unknown as GatewayDeps;
   const cache = new AccessCache(deps);
+  cache.start();
   const changed = (environmentId: string) =>
     callbacks.get('access')!(null, { data: new TextEncoder().encode(JSON.stringify({ environmentId })) });
   return { cache, changed };

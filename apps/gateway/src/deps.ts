@@ -14,6 +14,9 @@ import { publishSeconds } from './channels/owner-client.ts';
 import { OwnerBatcher } from './channels/owner-batcher.ts';
 import { StandingLoader } from './access/standing-loader.ts';
 import { ErasureRunner } from './erasure/erasure-runner.ts';
+import { AccessCache } from './access/access-cache.ts';
+import { createSessions, type Sessions } from './sessions/sessions.ts';
+import { createSessionMetrics, type SessionMetrics } from './sessions/session-metrics.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
 export interface GatewayDeps {
@@ -26,6 +29,11 @@ export interface GatewayDeps {
   owners: OwnerBatcher;
   /** Users' standings on channels, read in batches (standing-loader.ts). */
   standings: StandingLoader;
+  /** Access decisions, reused for ACCESS_CACHE_MS and dropped on announced changes; started by services.ts. */
+  accessCache: AccessCache;
+  /** Live sockets: registry, channel feeds, kicks, presence, send budget; started by services.ts. */
+  sessions: Sessions;
+  sessionMetrics: SessionMetrics;
   subjects: Subjects;
   credentials: CredentialStore;
   /** Revoked user tokens, cached per environment and updated over the bus (`subjects.revocations`). */
@@ -38,11 +46,11 @@ export interface GatewayDeps {
   events: SocketEvents;
   /** Encrypts and decrypts webhook signing secrets at rest. */
   secretKeyring: SecretKeyring;
-  /** Rate limits and socket quotas; started and stopped by `main.ts`. */
+  /** Rate limits and socket quotas; started and stopped by services.ts. */
   limits: GatewayLimits;
-  /** Dashboard accounts, sessions and sign-in throttling; started and stopped by `main.ts`. */
+  /** Dashboard accounts, sessions and sign-in throttling; started and stopped by services.ts. */
   dashboard: Dashboard;
-  /** Runs erasure jobs (any gateway resumes a job whose runner crashed); started and stopped by `main.ts`. */
+  /** Runs erasure jobs (any gateway resumes a job whose runner crashed); started and stopped by services.ts. */
   erasure: ErasureRunner;
   /** Where browsers reach the realtime edge (the listener's port is recorded when it listens). */
   realtimeEndpoint: RealtimeEndpoint;
@@ -51,7 +59,7 @@ export interface GatewayDeps {
 /**
  * The gateway's dependencies from its connections. Building them has no side effects (no
  * query, no subscription), so `scripts/write-openapi.ts` can build the apps offline; whatever
- * must run at start (subscriptions, timers) belongs in `main.ts`.
+ * must run at start (subscriptions, timers) is started by services.ts.
  */
 export function createGatewayDeps(parts: {
   config: GatewayConfig;
@@ -79,9 +87,8 @@ export function createGatewayDeps(parts: {
     allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
     minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
   });
-  // the erasure runner sends retractions with the finished deps (it is built with them, below)
-  let erasure: ErasureRunner | undefined;
-  const deps: GatewayDeps = {
+  // the parts built last (access cache, sessions, erasure runner) are given the finished deps
+  const base: Omit<GatewayDeps, 'accessCache' | 'sessions' | 'erasure'> = {
     ...parts,
     requester,
     owners: new OwnerBatcher(parts.nc, requester),
@@ -102,9 +109,11 @@ export function createGatewayDeps(parts: {
       },
     }),
     realtimeEndpoint: new RealtimeEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
-    get erasure(): ErasureRunner {
-      return (erasure ??= new ErasureRunner(deps));
-    },
+    sessionMetrics: createSessionMetrics(parts.metrics),
   };
+  const deps = base as GatewayDeps;
+  deps.accessCache = new AccessCache(deps);
+  deps.sessions = createSessions(deps);
+  deps.erasure = new ErasureRunner(deps);
   return deps;
 }

@@ -2,12 +2,10 @@ import { configOrExit, exitOnConfigError, loadGatewayConfig } from '@rtm/config'
 import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { createPool, migrate } from '@rtm/db';
 import { connectBus } from '@rtm/bus';
-import { decodeInvalidation } from '@rtm/limits';
-import { decodeRevocation } from '@rtm/auth';
-import { applyRevocation } from './auth/revoke.ts';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { buildGateway } from './build-gateway.ts';
 import { createGatewayDeps } from './deps.ts';
+import { GatewayServices } from './services.ts';
 
 const config = configOrExit(loadGatewayConfig);
 const name = config.NODE_NAME ?? `gateway-${process.pid}`;
@@ -22,30 +20,9 @@ await orExit(log, 'cannot re-encrypt webhook secrets under the current key', ree
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
 const deps = createGatewayDeps({ config, pool, nc, log, metrics, secretKeyring });
 
-// a revoked key, removed origin or retired signing key: every gateway forgets that environment's
-// entries at once (an invalidation naming no environment forgets every one)
-const invalidations = nc.subscribe(deps.subjects.invalidate, {
-  callback: (_error, msg) => {
-    const environmentId = decodeInvalidation(msg.data);
-    if (environmentId === undefined) {
-      deps.credentials.clear();
-      deps.tenantKeys.clear();
-    } else {
-      deps.credentials.invalidate(environmentId);
-      deps.tenantKeys.invalidate(environmentId);
-    }
-  },
-});
-// a revoked token: every gateway refuses it at once and closes its sockets (4401)
-const revocations = nc.subscribe(deps.subjects.revocations, {
-  callback: (_error, msg) => {
-    const revocation = decodeRevocation(msg.data);
-    if (revocation) applyRevocation(deps, revocation);
-  },
-});
-deps.limits.start(deps.events);
-deps.dashboard.start();
-deps.erasure.start();
+// subscriptions and timers start here, before anything listens (the order: services.ts)
+const services = new GatewayServices(deps);
+services.start();
 
 let draining = false;
 const gateway = await buildGateway(deps);
@@ -62,11 +39,7 @@ onShutdown(log, async () => {
   draining = true;
   // sockets are told 4503 (reconnect elsewhere) by the socket handlers' onClose hooks
   await Promise.all([gateway.control.close(), gateway.realtime.close()]);
-  invalidations.unsubscribe();
-  revocations.unsubscribe();
-  deps.limits.stop();
-  deps.dashboard.stop();
-  deps.erasure.stop();
+  await services.stop(log);
   await nc.drain();
   deps.requester.close();
   await pool.end();

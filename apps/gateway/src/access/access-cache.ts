@@ -24,10 +24,17 @@ export class AccessCache {
   private readonly loading = new Map<string, Promise<unknown>>();
   private epoch = 0;
   private subscriptions: Subscription[] = [];
+  private readonly deps: GatewayDeps;
 
+  /** Builds the cache without I/O; `start()` listens for the announcements that invalidate it. */
   constructor(deps: GatewayDeps) {
+    this.deps = deps;
     this.ttlMs = deps.config.ACCESS_CACHE_MS;
-    if (this.ttlMs === 0) return;
+  }
+
+  start(): void {
+    const { deps } = this;
+    if (this.ttlMs === 0 || this.subscriptions.length > 0) return;
     this.subscriptions = [
       deps.nc.subscribe(deps.subjects.accessChanged, {
         callback: (error, msg) => {
@@ -82,6 +89,7 @@ export class AccessCache {
 
   stop(): void {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.subscriptions = [];
   }
 
   private generationOf(environmentId: string): string {
@@ -97,15 +105,6 @@ export class AccessCache {
     this.entries.clear();
     this.epoch++;
   }
-}
-
-const byDeps = new WeakMap<GatewayDeps, AccessCache>();
-
-/** The gateway's cache, created at first use (request time: building the gateway never touches NATS). */
-export function accessCacheOf(deps: GatewayDeps): AccessCache {
-  let cache = byDeps.get(deps);
-  if (!cache) byDeps.set(deps, (cache = new AccessCache(deps)));
-  return cache;
 }
 
 /**

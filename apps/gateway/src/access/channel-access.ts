@@ -13,7 +13,7 @@ import {
 } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
-import { accessCacheOf } from './access-cache.ts';
+import { bansBarringSql } from './bans.ts';
 import type { StandingLoader } from './standing-loader.ts';
 
 export type Access = ChannelAccessMode;
@@ -40,10 +40,8 @@ export interface StandingRow {
 /** One row per (channel, user) pair: bans, the channel's own access, the environment's default and namespaces, the role. */
 const STANDING_SQL = `
   select p.channel_id, p.user_id,
-    exists (select 1 from bans b where b.environment_id = $1 and b.user_id = p.user_id and b.channel_id in ('', p.channel_id)
-            and (b.expires_at is null or b.expires_at > now())) as banned,
-    (select b.reason from bans b where b.environment_id = $1 and b.user_id = p.user_id and b.channel_id in ('', p.channel_id)
-            and (b.expires_at is null or b.expires_at > now()) limit 1) as ban_reason,
+    exists (select 1 from ${bansBarringSql('$1', 'p.user_id', 'p.channel_id')}) as banned,
+    (select b.reason from ${bansBarringSql('$1', 'p.user_id', 'p.channel_id')} limit 1) as ban_reason,
     (select c.access from channels c where c.environment_id = $1 and c.id = p.channel_id) as own_access,
     e.default_access,
     d.config -> 'namespaces' as namespaces,
@@ -98,7 +96,7 @@ function enforce(facts: ChannelFacts, op: ChannelOp): void {
  */
 export async function authorize(deps: GatewayDeps, auth: UserAuth, channelId: string, op: ChannelOp): Promise<Standing> {
   // misses of one moment (a wave of subscribes, a batch publish) are read together (standing-loader.ts)
-  const standing = await accessCacheOf(deps).lookup(auth.environmentId, channelId, auth.userId, () =>
+  const standing = await deps.accessCache.lookup(auth.environmentId, channelId, auth.userId, () =>
     deps.standings.load(auth.environmentId, channelId, auth.userId),
   );
   enforce(factsOf(standing, channelId, { anon: auth.anon, capabilities: auth.claims.capabilities }), op);
@@ -156,7 +154,7 @@ export async function channelAccessOf(pool: Pool, environmentId: string, channel
  * publish to a new channel costs no query. Channel ids are never empty: the key cannot collide.
  */
 export async function namespaceOf(deps: GatewayDeps, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
-  const namespaces = await accessCacheOf(deps).lookup(environmentId, '', 'namespaces', async () => {
+  const namespaces = await deps.accessCache.lookup(environmentId, '', 'namespaces', async () => {
     const { rows } = await deps.pool.query<{ namespaces: Namespace[] | null }>(
       `select d.config -> 'namespaces' as namespaces
        from environments e join config_deployments d on d.id = e.active_deployment_id where e.id = $1`,

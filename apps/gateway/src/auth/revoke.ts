@@ -7,11 +7,10 @@
 import { encodeRevocation, type Revocation } from '@rtm/auth';
 import { publishLog } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
-import { sessionsOf } from '../sessions/sessions.ts';
 
 export function applyRevocation(deps: GatewayDeps, revocation: Revocation): void {
   deps.revocations.apply(revocation);
-  const closed = sessionsOf(deps).tokens.close(revocation);
+  const closed = deps.sessions.tokens.close(revocation);
   if (closed > 0) deps.log.info({ environmentId: revocation.environmentId, closed }, 'sockets of revoked tokens closed');
 }
 

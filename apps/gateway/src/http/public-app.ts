@@ -27,19 +27,17 @@ export { MAX_FRAME_BYTES };
 export type Host = 'control' | 'realtime';
 export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
-let requestSeconds: Histogram<'host' | 'route' | 'status'> | undefined;
-
+/** The registry's request histogram, registered by whichever listener is built first. */
 function httpMetric(registry: Registry): Histogram<'host' | 'route' | 'status'> {
   const existing = registry.getSingleMetric('http_request_duration_seconds');
   if (existing) return existing as Histogram<'host' | 'route' | 'status'>;
-  requestSeconds = new Histogram({
+  return new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by host, route and status',
     labelNames: ['host', 'route', 'status'],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  return requestSeconds;
 }
 
 /**

@@ -22,7 +22,6 @@ import type { LocalSockets } from '../sessions/local-sockets.ts';
 import type { SubjectFeed } from '../sessions/subject-feed.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { checkUserChannelAccess, refusalsOf } from '../access/channel-access.ts';
-import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 export function kickFromEnvironment(deps: GatewayDeps, environmentId: string, userId: string, reason: string): void {
   deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', code: 'banned', reason }));
@@ -172,7 +171,7 @@ export class KickListener {
 
   private close(socket: SocketHandle & { channelId?: string }, code: KickCode, reason: string, scope: 'environment' | 'channel' | 'recheck'): void {
     socket.revoke(code, reason);
-    sessionMetricsOf(this.deps.metrics).kicks.inc({ scope });
+    this.deps.sessionMetrics.kicks.inc({ scope });
     publishLog(this.deps.nc, this.deps.subjects, socket.environmentId, 'info', 'socket.kicked', {
       userId: socket.userId,
       socketId: socket.socketId,

@@ -20,7 +20,6 @@ import { ServiceError } from '@rtm/errors';
 import { StorageType, type KV } from 'nats';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
-import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 /** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
 const KV_CONCURRENCY = 64;
@@ -91,14 +90,18 @@ export class Presence {
   /** Per-key chain, so join/leave of one user on one channel apply in order. */
   private readonly chains = new Map<string, Promise<void>>();
   private opened: Promise<KV> | undefined;
-  private readonly heartbeat: NodeJS.Timeout;
+  private heartbeat: NodeJS.Timeout | undefined;
   private readonly slots = new Slots(KV_CONCURRENCY);
   /** A refresh round still running: the next tick skips instead of piling a second round on it. */
   private refreshing = false;
 
   constructor(deps: GatewayDeps) {
     this.deps = deps;
-    this.heartbeat = setInterval(() => void this.refresh(), Math.max(250, Math.floor(deps.config.PRESENCE_TTL_MS / 3)));
+  }
+
+  /** Starts the refresh rounds that keep this gateway's keys from expiring. */
+  start(): void {
+    this.heartbeat ??= setInterval(() => void this.refresh(), Math.max(250, Math.floor(this.deps.config.PRESENCE_TTL_MS / 3)));
     this.heartbeat.unref();
   }
 
@@ -111,7 +114,7 @@ export class Presence {
     }
     const first = held.sockets.size === 0;
     held.sockets.add(handle.socketId);
-    sessionMetricsOf(this.deps.metrics).presenceEntries.set(this.held.size);
+    this.deps.sessionMetrics.presenceEntries.set(this.held.size);
     if (first) this.chain(key, () => this.arrive(key, held));
   }
 
@@ -120,7 +123,7 @@ export class Presence {
     const held = this.held.get(key);
     if (!held?.sockets.delete(handle.socketId) || held.sockets.size > 0) return;
     this.held.delete(key);
-    sessionMetricsOf(this.deps.metrics).presenceEntries.set(this.held.size);
+    this.deps.sessionMetrics.presenceEntries.set(this.held.size);
     this.chain(key, () => this.depart(key, held));
   }
 

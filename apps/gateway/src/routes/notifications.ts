@@ -1,5 +1,5 @@
 import { encodeJson, publishLog } from '@rtm/bus';
-import { ADVISORY_LOCKS, newId } from '@rtm/db';
+import { newId } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import {
   CreateNotificationsBody,
@@ -12,17 +12,12 @@ import {
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { sessionMetricsOf } from '../sessions/session-metrics.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
-const SWEEP_LOCK = ADVISORY_LOCKS.notificationSweep;
-
-/** Control plane: `POST /v1/notifications`, plus the retention sweep every gateway takes part in. */
+/** Control plane: `POST /v1/notifications` (the retention sweep is notifications/notification-sweeper.ts). */
 export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
-  const sweeper = startNotificationSweeper(deps);
-  const stored = sessionMetricsOf(deps.metrics).notifications;
-  app.addHook('onClose', async () => clearInterval(sweeper));
+  const stored = deps.sessionMetrics.notifications;
 
   app.post(
     '/v1/notifications',
@@ -70,38 +65,4 @@ export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
       return reply.code(202).send({ ids });
     },
   );
-}
-
-/**
- * Deletes notifications older than NOTIFICATION_RETENTION every NOTIFICATION_SWEEP_MS, on
- * whichever gateway takes the advisory lock first; reads filter by age too, so a late sweep never
- * shows an expired notification.
- */
-export function startNotificationSweeper(deps: GatewayDeps): NodeJS.Timeout {
-  const sweep = async () => {
-    const client = await deps.pool.connect();
-    try {
-      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [SWEEP_LOCK]);
-      if (!rows[0]?.locked) return;
-      try {
-        for (;;) {
-          const { rowCount } = await client.query(
-            `delete from notifications where id in (
-               select id from notifications where created_at < now() - $1::bigint * interval '1 millisecond' limit 5000)`,
-            [deps.config.NOTIFICATION_RETENTION],
-          );
-          if ((rowCount ?? 0) < 5000) break;
-        }
-      } finally {
-        await client.query('select pg_advisory_unlock($1)', [SWEEP_LOCK]);
-      }
-    } finally {
-      client.release();
-    }
-  };
-  const timer = setInterval(() => {
-    sweep().catch((error: unknown) => deps.log.warn({ err: error }, 'notification sweep failed'));
-  }, deps.config.NOTIFICATION_SWEEP_MS);
-  timer.unref();
-  return timer;
 }

@@ -3,7 +3,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorize, channelAccessOf } from '../access/channel-access.ts';
-import { sessionsOf } from '../sessions/sessions.ts';
+import { bansBarringSql } from '../access/bans.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
@@ -24,11 +24,10 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
     deps.pool.query<{ user_id: string; role: Role }>(
       `select m.user_id, m.role from memberships m
        where m.environment_id = $1 and m.channel_id = $2
-         and not exists (select 1 from bans b where b.environment_id = $1 and b.user_id = m.user_id
-                         and b.channel_id in ('', $2) and (b.expires_at is null or b.expires_at > now()))`,
+         and not exists (select 1 from ${bansBarringSql('$1', 'm.user_id', '$2')})`,
       [environmentId, channelId],
     ),
-    sessionsOf(deps).presence.online(environmentId, channelId),
+    deps.sessions.presence.online(environmentId, channelId),
   ]);
   const roles = new Map<string, Role>(rows.map((row) => [row.user_id, row.role]));
   if (access === 'open') {
@@ -42,8 +41,6 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
 
 /** Realtime edge: `GET /v1/channels/{channelId}/members` for a user allowed to read the channel. */
 export async function rosterRoutes(app: ZodApp, deps: GatewayDeps) {
-  const sessions = sessionsOf(deps);
-  app.addHook('onClose', async () => sessions.stop());
   app.get(
     '/v1/channels/:channelId/members',
     {

@@ -5,8 +5,6 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
 import { SocketLink } from './socket-link.ts';
-import { sessionMetricsOf } from './session-metrics.ts';
-import { sessionsOf } from './sessions.ts';
 
 /**
  * For the sockets of one listener route: wraps each accepted socket in a SocketLink (the limits
@@ -20,8 +18,8 @@ export function linkAcceptor(
   kind: 'channel' | 'inbox' | 'logs' | 'connect',
 ): (socket: WebSocket, request: FastifyRequest) => SocketLink {
   const live = new Set<SocketLink>();
-  const open = sessionMetricsOf(deps.metrics).sockets.labels(kind);
-  const { budget } = sessionsOf(deps);
+  const open = deps.sessionMetrics.sockets.labels(kind);
+  const { budget } = deps.sessions;
   const { config } = deps;
   app.addHook('preClose', async () => {
     for (const link of live) link.closeWith(SOCKET_CLOSE.draining);

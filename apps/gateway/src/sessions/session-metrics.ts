@@ -14,13 +14,9 @@ export interface SessionMetrics {
   subscriptions: Gauge;
 }
 
-const byRegistry = new WeakMap<Registry, SessionMetrics>();
-
-/** The metrics of sessions, notifications, kicks and presence, registered once per registry. */
-export function sessionMetricsOf(registry: Registry): SessionMetrics {
-  let metrics = byRegistry.get(registry);
-  if (metrics) return metrics;
-  metrics = {
+/** The metrics of sessions, notifications, kicks and presence, registered in `registry` (once per gateway: deps.ts). */
+export function createSessionMetrics(registry: Registry): SessionMetrics {
+  return {
     sockets: new Gauge({ name: 'gateway_open_sockets', help: 'Open sockets by kind (channel, inbox, logs, connect)', labelNames: ['kind'], registers: [registry] }),
     queuedBytes: new Gauge({ name: 'gateway_socket_queued_bytes', help: 'Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET bounds it)', registers: [registry] }),
     shed: new Counter({ name: 'gateway_sockets_shed_total', help: 'Sockets closed as the slowest when the send budget was spent', registers: [registry] }),
@@ -29,6 +25,4 @@ export function sessionMetricsOf(registry: Registry): SessionMetrics {
     subscriptions: new Gauge({ name: 'gateway_subscriptions', help: 'Live channel subscriptions of multiplexed connections (/v1/connect)', registers: [registry] }),
     presenceEntries: new Gauge({ name: 'gateway_presence_entries', help: '(environment, channel, user) presence entries this gateway holds', registers: [registry] }),
   };
-  byRegistry.set(registry, metrics);
-  return metrics;
 }

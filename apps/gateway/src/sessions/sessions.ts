@@ -5,7 +5,6 @@ import { KickListener } from '../kicks/kicks.ts';
 import { LocalSockets } from './local-sockets.ts';
 import { SubjectFeed } from './subject-feed.ts';
 import { SendBudget } from './send-budget.ts';
-import { sessionMetricsOf } from './session-metrics.ts';
 import type { SocketLink } from './socket-link.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
@@ -30,20 +29,18 @@ export interface Sessions {
   admit(link: SocketLink, auth: UserAuth, kind: 'channel' | 'inbox' | 'connect'): Promise<void>;
   /** Each socket's token, so a revocation closes its sockets (4401). */
   tokens: TokenSockets;
+  /** Starts presence's refresh rounds (services.ts). */
+  start(): void;
   /** Graceful drain: presence is given up at once (see Presence.stop). */
   stop(): Promise<void>;
 }
 
-const byDeps = new WeakMap<GatewayDeps, Sessions>();
-
 /**
- * The gateway's sessions, created on first use (route groups call this while the gateway is
- * built, before it listens) and wired to the socket events: channel sockets join presence, every
- * socket becomes reachable by kicks.
+ * The gateway's sessions, built once with its dependencies (deps.ts; no I/O until sockets come)
+ * and wired to the socket events: channel sockets join presence, every socket becomes reachable
+ * by kicks. `deps` is read only when sockets come, so it may be the object this becomes part of.
  */
-export function sessionsOf(deps: GatewayDeps): Sessions {
-  const existing = byDeps.get(deps);
-  if (existing) return existing;
+export function createSessions(deps: GatewayDeps): Sessions {
   const feed = new SubjectFeed(deps.nc);
   const kicks = new KickListener(deps, feed);
   const sockets = new LocalSockets({
@@ -54,7 +51,7 @@ export function sessionsOf(deps: GatewayDeps): Sessions {
   });
   kicks.attach(sockets);
   const presence = new Presence(deps);
-  const metrics = sessionMetricsOf(deps.metrics);
+  const metrics = deps.sessionMetrics;
   const budget = new SendBudget(deps.config.SOCKET_SEND_BUDGET, {
     checked: (queued, shed) => {
       metrics.queuedBytes.set(queued);
@@ -92,8 +89,8 @@ export function sessionsOf(deps: GatewayDeps): Sessions {
       // a revocation that landed between the token check and the watch: refused here (4401)
       if (await deps.revocations.isRevoked(auth.claims)) throw new ServiceError('unauthorized', 'token revoked');
     },
+    start: () => presence.start(),
     stop: () => presence.stop(),
   };
-  byDeps.set(deps, sessions);
   return sessions;
 }

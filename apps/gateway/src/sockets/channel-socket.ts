@@ -29,7 +29,7 @@ import { MAX_FRAME_BYTES } from './frame-limits.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { sizeOf, type SocketLink } from '../sessions/socket-link.ts';
-import { sessionsOf, type Sessions } from '../sessions/sessions.ts';
+import type { Sessions } from '../sessions/sessions.ts';
 import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
@@ -242,7 +242,7 @@ class ChannelConnection {
 
 /** Realtime edge: the channel socket (documented in docs/channels.md; WebSockets are outside OpenAPI). */
 export async function channelSocketRoutes(app: ZodApp, deps: GatewayDeps) {
-  const sessions = sessionsOf(deps);
+  const sessions = deps.sessions;
   // draining closes every socket with 4503: reconnect elsewhere and resume with `since`
   mountSocketRoute(app, deps, 'channel', '/v1/channels/:channelId', (link) => new ChannelConnection(deps, sessions, link));
 }

@@ -32,8 +32,8 @@ import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { InboxReplay } from '../sessions/inbox-replay.ts';
-import { sessionMetricsOf } from '../sessions/session-metrics.ts';
-import { sessionsOf, type Sessions } from '../sessions/sessions.ts';
+import type { Sessions } from '../sessions/sessions.ts';
+import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import { sizeOf, type SocketLink } from '../sessions/socket-link.ts';
 import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
 import { MAX_EARLY_BYTES, MAX_EARLY_FRAMES } from './channel-socket.ts';
@@ -117,7 +117,7 @@ class Connection {
   readonly deps: GatewayDeps;
   readonly sessions: Sessions;
   readonly link: SocketLink;
-  readonly metrics: ReturnType<typeof sessionMetricsOf>;
+  readonly metrics: SessionMetrics;
   private current: UserAuth | undefined;
   private readonly subscriptions = new Map<string, Subscription>();
   private inbox: InboxReplay | undefined;
@@ -130,7 +130,7 @@ class Connection {
     this.deps = deps;
     this.sessions = sessions;
     this.link = link;
-    this.metrics = sessionMetricsOf(deps.metrics);
+    this.metrics = deps.sessionMetrics;
     const self = this;
     this.handle = {
       socketId: link.socketId,
@@ -398,6 +398,6 @@ class Connection {
 
 /** Realtime edge: the multiplexed socket (documented in docs/protocol.md and docs/asyncapi.yaml). */
 export async function connectSocketRoutes(app: ZodApp, deps: GatewayDeps) {
-  const sessions = sessionsOf(deps);
+  const sessions = deps.sessions;
   mountSocketRoute(app, deps, 'connect', '/v1/connect', (link) => new Connection(deps, sessions, link));
 }

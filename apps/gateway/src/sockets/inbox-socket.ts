@@ -28,7 +28,6 @@ import type { SocketHandle } from '../socket-events.ts';
 import { authenticateUser } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
 import { InboxReplay } from '../sessions/inbox-replay.ts';
-import { sessionsOf } from '../sessions/sessions.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
 import { closingFor } from './close-codes.ts';
@@ -36,7 +35,7 @@ import { closingFor } from './close-codes.ts';
 const ClientFrame = z.object({ op: z.literal('ping') }).passthrough();
 
 export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
-  const sessions = sessionsOf(deps);
+  const sessions = deps.sessions;
 
   const accept = linkAcceptor(app, deps, 'inbox');
 

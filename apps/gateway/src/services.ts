@@ -1,0 +1,61 @@
+/**
+ * What a gateway runs besides its HTTP listeners, in one place: every long-lived part with its
+ * start and stop, in the order they happen. Building the parts (deps.ts) has no side effects;
+ * `start()` is where subscriptions and timers begin, before the listeners open, and `stop()`
+ * ends them in reverse order after the listeners closed (their sockets already told 4503).
+ *
+ * | order | part | what start begins |
+ * |---|---|---|
+ * | 1 | credential invalidations (auth/credential-invalidations.ts) | bus: key, origin and token revocations |
+ * | 2 | access cache (access/access-cache.ts) | bus: access changes of any gateway |
+ * | 3 | limits (limits/gateway-limits.ts) | shared counters, socket quotas |
+ * | 4 | sessions (sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
+ * | 5 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |
+ * | 6 | erasure runner (erasure/erasure-runner.ts) | resuming erasure jobs |
+ * | 7 | notification sweeper (notifications/notification-sweeper.ts) | deleting expired notifications |
+ */
+import type { GatewayDeps } from './deps.ts';
+import { CredentialInvalidations } from './auth/credential-invalidations.ts';
+import { NotificationSweeper } from './notifications/notification-sweeper.ts';
+
+interface Part {
+  name: string;
+  start(): void;
+  stop(): void | Promise<void>;
+}
+
+export class GatewayServices {
+  readonly #parts: Part[];
+  #started = 0;
+
+  constructor(deps: GatewayDeps) {
+    const invalidations = new CredentialInvalidations(deps);
+    const sweeper = new NotificationSweeper(deps);
+    this.#parts = [
+      { name: 'credential invalidations', start: () => invalidations.start(), stop: () => invalidations.stop() },
+      { name: 'access cache', start: () => deps.accessCache.start(), stop: () => deps.accessCache.stop() },
+      { name: 'limits', start: () => deps.limits.start(deps.events), stop: () => deps.limits.stop() },
+      { name: 'sessions', start: () => deps.sessions.start(), stop: () => deps.sessions.stop() },
+      { name: 'dashboard', start: () => deps.dashboard.start(), stop: () => deps.dashboard.stop() },
+      { name: 'erasure runner', start: () => deps.erasure.start(), stop: () => deps.erasure.stop() },
+      { name: 'notification sweeper', start: () => sweeper.start(), stop: () => sweeper.stop() },
+    ];
+  }
+
+  /** Starts every part in order. */
+  start(): void {
+    for (; this.#started < this.#parts.length; this.#started++) this.#parts[this.#started]!.start();
+  }
+
+  /** Stops what was started, last first; a part that fails to stop does not keep the others running. */
+  async stop(log?: { warn(details: object, message: string): void }): Promise<void> {
+    for (; this.#started > 0; this.#started--) {
+      const part = this.#parts[this.#started - 1]!;
+      try {
+        await part.stop();
+      } catch (error) {
+        log?.warn({ err: error }, `${part.name} did not stop cleanly`);
+      }
+    }
+  }
+}
