@@ -7,7 +7,7 @@
  * Retractions are planned by the writer (they read the row they retract).
  */
 import type { WebhookEventInput } from '@rtm/webhooks';
-import type { ChannelCommand, CommandReply, MessageEnvelope } from '@rtm/schemas';
+import { messageEnvelope, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
 
 export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;
@@ -96,20 +96,8 @@ export interface BatchPlan {
 }
 
 export function envelopeOf(command: PublishCommand, id: string, seq: number, timestamp: number, ephemeral: boolean): MessageEnvelope {
-  const envelope: MessageEnvelope = {
-    id,
-    seq,
-    type: command.type,
-    kind: command.kind,
-    content: command.content,
-    sender: command.sender,
-    timestamp,
-    retracted: false,
-    ephemeral,
-  };
-  if (command.to) envelope.to = command.to;
-  if (command.mentions) envelope.mentions = command.mentions;
-  return envelope;
+  const { type, kind, content, sender, to, mentions } = command;
+  return messageEnvelope({ id, seq, type, kind, content, sender, timestamp, retracted: false, ephemeral, to, mentions });
 }
 
 /**

@@ -13,7 +13,7 @@
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
 import { enqueueParameters, enqueueSql, enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
-import type { ChannelCommand, CommandReply, MessageEnvelope } from '@rtm/schemas';
+import { messageEnvelope, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
 import {
   channelKey,
   envelopeOf,
@@ -296,19 +296,15 @@ async function retract(
     state.pk,
     row.seq,
   ]);
-  const tombstone: MessageEnvelope = {
-    id: row.id,
-    seq: row.seq,
-    type: row.type,
+  const tombstone = messageEnvelope({
+    ...row,
     kind: row.kind as MessageEnvelope['kind'],
     content: null,
     sender: { id: row.sender_id, anon: row.sender_anon },
     timestamp: row.ts,
     retracted: true,
     ephemeral: false,
-  };
-  if (row.to) tombstone.to = row.to;
-  if (row.mentions) tombstone.mentions = row.mentions;
+  });
   const frame: Record<string, unknown> = { op: 'retract', id: row.id, seq: row.seq };
   if (c.reason !== undefined) frame.reason = c.reason;
   // addressed messages: the gateway's feed delivers the retraction to the same audience

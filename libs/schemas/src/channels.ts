@@ -99,6 +99,43 @@ export const MessageEnvelope = MessageEnvelopeFields
   .meta({ id: 'MessageEnvelope', description: 'A message as history, socket frames and webhooks show it.' });
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
 
+/** What an envelope is made of, wherever it comes from (a publish, a stored row, a retraction). */
+export interface EnvelopeParts {
+  id: string;
+  seq: number;
+  type: string;
+  kind: MessageEnvelope['kind'];
+  content: Record<string, unknown> | null;
+  sender: { id: string; anon: boolean };
+  timestamp: number;
+  retracted: boolean;
+  ephemeral: boolean;
+  to?: string[] | null;
+  mentions?: string[] | null;
+}
+
+/**
+ * The one builder of message envelopes (publish frames, history, replay, webhooks), so every
+ * path shows the same fields in the same order: a retracted message has no content, and `to` and
+ * `mentions` appear only when the message has them.
+ */
+export function messageEnvelope(parts: EnvelopeParts): MessageEnvelope {
+  const envelope: MessageEnvelope = {
+    id: parts.id,
+    seq: parts.seq,
+    type: parts.type,
+    kind: parts.kind,
+    content: parts.retracted ? null : parts.content,
+    sender: parts.sender,
+    timestamp: parts.timestamp,
+    retracted: parts.retracted,
+    ephemeral: parts.ephemeral,
+  };
+  if (parts.to) envelope.to = parts.to;
+  if (parts.mentions) envelope.mentions = parts.mentions;
+  return envelope;
+}
+
 /** Message ids are `msg_` + 26 base32 characters; anything else cannot name a message. */
 export const MessageId = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'must be a message id (msg_…)');
 

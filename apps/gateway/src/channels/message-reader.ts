@@ -4,7 +4,7 @@
  * sender; the control plane reads with no viewer and sees everything.
  */
 import type { Pool } from '@rtm/db';
-import type { MessageEnvelope } from '@rtm/schemas';
+import { messageEnvelope, type MessageEnvelope } from '@rtm/schemas';
 
 /** A `messages` row as MESSAGE_COLUMNS selects it (alias `m`). */
 export interface MessageRow {
@@ -37,20 +37,12 @@ export interface ReadRange {
 }
 
 export function envelopeOfRow(row: MessageRow): MessageEnvelope {
-  const envelope: MessageEnvelope = {
-    id: row.id,
-    seq: row.seq,
-    type: row.type,
-    kind: row.kind,
-    content: row.retracted ? null : row.content,
+  return messageEnvelope({
+    ...row,
     sender: { id: row.sender_id, anon: row.sender_anon },
     timestamp: row.ts,
-    retracted: row.retracted,
     ephemeral: false,
-  };
-  if (row.to) envelope.to = row.to;
-  if (row.mentions) envelope.mentions = row.mentions;
-  return envelope;
+  });
 }
 
 /** Envelopes in the range, in the order asked for (ascending unless `newest`). */

@@ -1,0 +1,46 @@
+/**
+ * The message envelope builder (libs/schemas messageEnvelope): one shape for publish frames,
+ * history, replay, retractions and webhooks. Keys always in the same order (clients and
+ * webhook receivers that compare JSON text see the same text for the same message), a retracted
+ * message carries no content, and `to`/`mentions` appear only when the message has them.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { messageEnvelope, MessageEnvelope } from '../../libs/schemas/src/channels.ts';
+
+const ORDER = ['id', 'seq', 'type', 'kind', 'content', 'sender', 'timestamp', 'retracted', 'ephemeral', 'to', 'mentions'];
+
+const parts = fc.record({
+  id: fc.string({ minLength: 1 }),
+  seq: fc.nat(),
+  type: fc.string(),
+  kind: fc.constantFrom('user' as const, 'server' as const, 'system' as const),
+  content: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: null }),
+  sender: fc.record({ id: fc.string(), anon: fc.boolean() }),
+  timestamp: fc.nat(),
+  retracted: fc.boolean(),
+  ephemeral: fc.boolean(),
+  to: fc.option(fc.array(fc.string(), { minLength: 1 }), { nil: null }),
+  mentions: fc.option(fc.array(fc.string(), { minLength: 1 }), { nil: undefined }),
+});
+
+test('envelope: canonical key order, no content once retracted, to/mentions only when present, valid by the schema', () => {
+  fc.assert(
+    fc.property(parts, (p) => {
+      const envelope = messageEnvelope(p);
+      const keys = Object.keys(envelope);
+      assert.deepEqual(keys, ORDER.filter((key) => keys.includes(key)));
+      assert.equal(keys.includes('to'), p.to != null);
+      assert.equal(keys.includes('mentions'), p.mentions != null);
+      assert.equal(envelope.content, p.retracted ? null : p.content);
+      assert.ok(MessageEnvelope.safeParse(envelope).success);
+    }),
+  );
+});
+
+test('envelope: extra fields of a stored row do not leak into it', () => {
+  const row = { id: 'msg_1', seq: 3, type: 't', kind: 'user' as const, content: { a: 1 }, sender_id: 'ann', sender_anon: false, ts: 5, retracted: false, to: null, mentions: null };
+  const envelope = messageEnvelope({ ...row, sender: { id: 'ann', anon: false }, timestamp: row.ts, ephemeral: false });
+  assert.deepEqual(JSON.stringify(envelope), JSON.stringify({ id: 'msg_1', seq: 3, type: 't', kind: 'user', content: { a: 1 }, sender: { id: 'ann', anon: false }, timestamp: 5, retracted: false, ephemeral: false }));
+});
