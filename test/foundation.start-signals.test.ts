@@ -81,12 +81,13 @@ function freePort(): Promise<number> {
 
 /** `count` consecutive free ports (npm start gives its children INTERNAL_PORT, +1, +2). */
 async function freePorts(count: number): Promise<number> {
-  for (;;) {
+  for (let attempt = 0; attempt < 100; attempt++) {
     const base = await freePort();
     if (base + count > 65535) continue;
     const free = await Promise.all(Array.from({ length: count }, (_, i) => portFree(base + i)));
     if (free.every(Boolean)) return base;
   }
+  throw new Error(`no ${count} consecutive free ports in 100 attempts`);
 }
 
 test('start - SIGTERM to the npm start process stops the whole local cluster and frees its ports', async (t) => {

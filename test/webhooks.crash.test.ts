@@ -89,7 +89,7 @@ test('webhooks - kill -9 of a dispatcher and of a channel-node under load loses 
         [env.environmentId],
       );
       return rows[0].n === MESSAGES;
-    }, 250);
+    }, { intervalMs: 250 });
   });
 
   await t.test('a delivery in flight on a dispatcher killed with -9 is completed by another one', async (t) => {

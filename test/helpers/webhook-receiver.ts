@@ -128,11 +128,5 @@ export async function enqueue(pool: Pool, events: WebhookEventInput[], batch = 5
   return total;
 }
 
-/** Polls `fn` until it returns a truthy value. */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, intervalMs = 100): Promise<T> {
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
+/** The shared wait with a deadline (helpers/eventually.ts), for the webhook tests that import it from here. */
+export { eventually } from './eventually.ts';
