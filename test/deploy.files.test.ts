@@ -129,7 +129,7 @@ test('deploy - Procfile, systemd units and example.env start node directly and s
     assert.deepEqual(checkSystemdUnit(file, text), [], file);
     assert.match(checkSystemdUnit(file, broken(text, /^ExecStart=.*$/m, 'ExecStart=/usr/bin/npm start')).join('\n'), /package manager/);
     assert.match(checkSystemdUnit(file, broken(text, 'TimeoutStopSec=30', 'TimeoutStopSec=10')).join('\n'), /TimeoutStopSec/);
-    assert.match(checkSystemdUnit(file, broken(text, 'Environment=NODE_ENV=production', 'Environment=NODE_ENVIRONMENT=production')).join('\n'), /NODE_ENVIRONMENT/);
+    assert.match(checkSystemdUnit(file, broken(text, /^Environment=NODE_NAME=/m, 'Environment=NODE_NAMES=')).join('\n'), /NODE_NAMES/);
   }
   const env = read('deploy/example.env');
   assert.deepEqual(checkEnvFile('example.env', env), []);

@@ -27,6 +27,7 @@ const duration = (fallback: string) =>
 const durationAtLeast = (fallback: string, minMs: number, minText: string) =>
   duration(fallback).refine((ms) => ms >= minMs, { message: `must be at least ${minText}` });
 
+/** What every process reads: Postgres, NATS, its internal listener, its name and log level. */
 const base = z.object({
   DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/rtm'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
@@ -36,12 +37,8 @@ const base = z.object({
     .default('rtm'),
   INTERNAL_PORT: port.default(9090),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Number of channel partitions; every process of a cluster must agree on it. */
-  PARTITIONS: z.coerce.number().int().min(1).max(4096).default(32),
   /** Name of this process in logs and metrics; `npm start` sets it per child. */
   NODE_NAME: z.string().min(1).max(64).optional(),
-  /** `production` makes missing secrets fatal (no development fallback); every file under deploy/ sets it. */
-  NODE_ENV: z.string().default('development'),
   // NATS credentials and TLS (passed to nats.js `connect`); never logged
   NATS_USER: z.string().min(1).optional(),
   NATS_PASSWORD: z.string().min(1).optional(),
@@ -61,8 +58,13 @@ const boolean = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1');
 
-/** What both processes that handle webhook URLs and secrets read. */
+/** What both processes that handle webhook URLs and secrets read (the gateway and the dispatcher). */
 const webhookSecurity = {
+  /**
+   * `production` makes a missing SECRET_ENCRYPTION_KEY fatal (no development fallback); the gateway
+   * also stops logging invitation links. Every file under deploy/ sets it.
+   */
+  NODE_ENV: z.string().default('development'),
   /**
    * Allows webhook URLs on localhost, 127.0.0.1 and [::1] (and sending to loopback addresses).
    * Off by default: a production dispatcher must never POST to its own host's services.
@@ -77,8 +79,15 @@ const webhookSecurity = {
   SECRET_ENCRYPTION_KEYS_OLD: z.string().min(1).optional(),
 };
 
+/** What both processes that map a channel to its partition read (the gateway and the channel-node). */
+const partitioning = {
+  /** Number of channel partitions; every gateway and channel-node of a cluster must agree on it. */
+  PARTITIONS: z.coerce.number().int().min(1).max(4096).default(32),
+};
+
 const gateway = base.extend({
   ...webhookSecurity,
+  ...partitioning,
   CONTROL_PORT: port.default(8080),
   REALTIME_PORT: port.default(8081),
   /** Issuer written into user JWTs. */
@@ -176,6 +185,7 @@ const gateway = base.extend({
 });
 
 const channelNode = base.extend({
+  ...partitioning,
   /** How often a node rebalances partition ownership. */
   REBALANCE_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** Most commands one group commit takes from a partition's mailbox. */
