@@ -25,22 +25,17 @@ import { publishLog } from '@rtm/bus';
 import { ChannelId, ClientFrame, SocketQuery } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
-import { MAX_FRAME_BYTES } from './frame-limits.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
-import { sizeOf, type SocketLink } from '../sessions/socket-link.ts';
+import type { SocketLink } from '../sessions/socket-link.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
 import { authorize, authorizeRetract } from '../access/channel-access.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
+import { EarlyFrames } from './early-frames.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
-
-/** Client frames that may wait while the socket opens and replays; more is a misbehaving client. */
-export const MAX_EARLY_FRAMES = 64;
-/** Their bytes: two of the largest frames. */
-export const MAX_EARLY_BYTES = 2 * MAX_FRAME_BYTES;
 
 type Request = FastifyRequest;
 
@@ -53,8 +48,7 @@ class ChannelConnection {
   private auth: UserAuth | undefined;
   private channelId = '';
   private reader: ChannelReplay | undefined;
-  private early: [RawData, boolean][] | null = [];
-  private earlyBytes = 0;
+  private readonly early = new EarlyFrames();
   private opened = false;
   readonly handle: ChannelSocketHandle;
 
@@ -87,13 +81,9 @@ class ChannelConnection {
   /** Called with the socket's own events (see channelSocketRoutes). */
   onMessage(data: RawData, isBinary: boolean): void {
     if (!this.link.admit(data)) return;
-    if (this.early) {
-      this.earlyBytes += sizeOf(data);
-      if (this.early.length >= MAX_EARLY_FRAMES || this.earlyBytes > MAX_EARLY_BYTES) return this.link.closeWith(SOCKET_CLOSE.tooEarly);
-      this.early.push([data, isBinary]);
-      return;
-    }
-    void this.onFrame(data, isBinary);
+    const early = this.early.hold(data, isBinary);
+    if (early === 'over') this.link.closeWith(SOCKET_CLOSE.tooEarly);
+    else if (early === 'live') void this.onFrame(data, isBinary);
   }
 
   async open(request: Request): Promise<void> {
@@ -138,12 +128,8 @@ class ChannelConnection {
         socketId: this.socketId,
       });
       // frames that arrive while the early ones are handled queue behind them, in order
-      const early = this.early ?? [];
-      while (early.length > 0 && !this.closed) {
-        const [data, isBinary] = early.shift()!;
-        await this.onFrame(data, isBinary);
-      }
-      this.early = null;
+      for (let frame = this.early.next(); frame && !this.closed; frame = this.early.next()) await this.onFrame(...frame);
+      this.early.release();
     } catch (error) {
       const closing = closingFor(error);
       if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'channel socket open failed');
@@ -225,7 +211,7 @@ class ChannelConnection {
   }
 
   onClose(code: number): void {
-    this.early = null;
+    this.early.release();
     this.reader?.stop();
     if (!this.opened) return;
     this.opened = false;

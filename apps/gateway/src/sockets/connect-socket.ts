@@ -34,9 +34,9 @@ import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { InboxReplay } from '../sessions/inbox-replay.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import type { SessionMetrics } from '../sessions/session-metrics.ts';
-import { sizeOf, type SocketLink } from '../sessions/socket-link.ts';
+import type { SocketLink } from '../sessions/socket-link.ts';
 import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
-import { MAX_EARLY_BYTES, MAX_EARLY_FRAMES } from './channel-socket.ts';
+import { EarlyFrames } from './early-frames.ts';
 
 type Ref = string | number;
 type Frame<Op extends ConnectFrame['op']> = Extract<ConnectFrame, { op: Op }>;
@@ -121,8 +121,7 @@ class Connection {
   private current: UserAuth | undefined;
   private readonly subscriptions = new Map<string, Subscription>();
   private inbox: InboxReplay | undefined;
-  private early: [RawData, boolean][] | null = [];
-  private earlyBytes = 0;
+  private readonly early = new EarlyFrames();
   private opened = false;
   readonly handle: SocketHandle;
 
@@ -157,13 +156,9 @@ class Connection {
 
   onMessage(data: RawData, isBinary: boolean): void {
     if (!this.link.admit(data)) return;
-    if (this.early) {
-      this.earlyBytes += sizeOf(data);
-      if (this.early.length >= MAX_EARLY_FRAMES || this.earlyBytes > MAX_EARLY_BYTES) return this.link.closeWith(SOCKET_CLOSE.tooEarly);
-      this.early.push([data, isBinary]);
-      return;
-    }
-    this.onFrame(data, isBinary);
+    const early = this.early.hold(data, isBinary);
+    if (early === 'over') this.link.closeWith(SOCKET_CLOSE.tooEarly);
+    else if (early === 'live') this.onFrame(data, isBinary);
   }
 
   async open(request: FastifyRequest): Promise<void> {
@@ -192,9 +187,7 @@ class Connection {
         userId: auth.userId,
         socketId: this.link.socketId,
       });
-      const early = this.early ?? [];
-      this.early = null;
-      for (const [data, isBinary] of early) this.onFrame(data, isBinary);
+      for (const [data, isBinary] of this.early.release()) this.onFrame(data, isBinary);
     } catch (error) {
       const closing = closingFor(error);
       if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'connect socket open failed');
@@ -380,7 +373,7 @@ class Connection {
   }
 
   onClose(code: number): void {
-    this.early = null;
+    this.early.release();
     for (const subscription of [...this.subscriptions.values()]) subscription.end();
     this.inbox?.stop();
     this.inbox = undefined;
