@@ -68,15 +68,9 @@ export interface PublishFields {
  * One publish from any entry point (HTTP on either host, the channel socket, the multiplexed
  * socket): checked (preparePublish), then sent to the channel's owner.
  */
-export async function sendPublish(
-  deps: GatewayDeps,
-  environmentId: string,
-  channelId: string,
-  fields: PublishFields,
-  kind: 'server' | 'user',
-  sender: { id: string; anon: boolean },
-): Promise<PublishResult> {
-  return observePublish(deps, kind, (async () => sendCommand(deps, await preparePublish(deps, environmentId, channelId, fields, kind, sender)))());
+export async function sendPublish(...args: Parameters<typeof preparePublish>): Promise<PublishResult> {
+  const [deps, , , , kind] = args;
+  return observePublish(deps, kind, (async () => sendCommand(deps, await preparePublish(...args)))());
 }
 
 /** Records a publish's outcome and latency (`gateway_publish_seconds`). */

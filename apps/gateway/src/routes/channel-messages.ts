@@ -63,23 +63,22 @@ function messageRoutes(host: Host) {
     const onRequest = host === 'control' ? requireSecretKey(deps) : requireUser(deps);
     const security = host === 'control' ? [{ secretKey: [] }] : [{ userToken: [] }];
     const tags = ['messages'];
+    // the same operation on both hosts; only the body (server publishes may name a sender) differs
+    const publishSchema = <Body>(body: Body) => ({
+      operationId: 'publishMessage',
+      summary: 'Publish a message',
+      description: PUBLISH_DESCRIPTION,
+      tags,
+      security,
+      params: ChannelParams,
+      body,
+      response: { 201: PublishResponse, 202: EphemeralPublishResponse, ...errors },
+    });
 
     if (host === 'control') {
       app.post(
         '/v1/channels/:channelId/messages',
-        {
-          onRequest,
-          schema: {
-            operationId: 'publishMessage',
-            summary: 'Publish a message',
-            description: PUBLISH_DESCRIPTION,
-            tags,
-            security,
-            params: ChannelParams,
-            body: ServerPublishBody,
-            response: { 201: PublishResponse, 202: EphemeralPublishResponse, ...errors },
-          },
-        },
+        { onRequest, schema: publishSchema(ServerPublishBody) },
         async (request, reply) => {
           const { environmentId } = keyAuth(request);
           const sender = { id: request.body.senderId ?? 'server', anon: false };
@@ -90,19 +89,7 @@ function messageRoutes(host: Host) {
     } else {
       app.post(
         '/v1/channels/:channelId/messages',
-        {
-          onRequest,
-          schema: {
-            operationId: 'publishMessage',
-            summary: 'Publish a message',
-            description: PUBLISH_DESCRIPTION,
-            tags,
-            security,
-            params: ChannelParams,
-            body: PublishBody,
-            response: { 201: PublishResponse, 202: EphemeralPublishResponse, ...errors },
-          },
-        },
+        { onRequest, schema: publishSchema(PublishBody) },
         async (request, reply) => {
           const { user } = await caller(deps, host, request, request.params.channelId, 'publish');
           const sender = { id: user!.userId, anon: user!.anon };
