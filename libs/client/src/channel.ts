@@ -1,12 +1,11 @@
-import { Backoff } from './backoff.ts';
-import { Timer } from './clock.ts';
 import type { Core } from './core.ts';
-import { Emitter, reportListenerError } from './emitter.ts';
+import { Emitter } from './emitter.ts';
 import { RtmError } from './errors.ts';
 import { historyOf, type History } from './history.ts';
 import { getJson } from './http.ts';
 import { isSeq, newIdempotencyKey } from './ids.ts';
 import { ChannelPosition } from './resume.ts';
+import { ReadyListener, WireState } from './wire.ts';
 import type {
   HistoryOptions,
   Message,
@@ -52,44 +51,24 @@ export interface Subscription {
   unsubscribe(): Promise<void>;
 }
 
-class ChannelSubscription implements Subscription {
+class ChannelSubscription extends ReadyListener<{ lastSeq: number }> implements Subscription {
   readonly channel: Channel;
-  readonly ready: Promise<{ lastSeq: number }>;
   readonly listener: MessageListener;
-  active = true;
-  settled = false;
-  #resolve!: (value: { lastSeq: number }) => void;
-  #reject!: (error: RtmError) => void;
 
   constructor(channel: Channel, listener: MessageListener) {
+    super();
     this.channel = channel;
     this.listener = listener;
-    this.ready = new Promise((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    // an application that never awaits `ready` must not get an unhandled rejection from it
-    this.ready.catch(() => {});
   }
 
   resolve(lastSeq: number): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.#resolve({ lastSeq });
-  }
-
-  reject(error: RtmError): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.#reject(error);
+    this.settle({ lastSeq });
   }
 
   unsubscribe(): Promise<void> {
     return this.channel.removeSubscription(this);
   }
 }
-
-type Wire = 'none' | 'subscribing' | 'subscribed' | 'unsubscribing';
 
 /**
  * One channel of the client (`client.channel(id)`). All its listeners share one subscription on
@@ -107,27 +86,20 @@ export class Channel {
   readonly presence: Presence;
   readonly #core: Core;
   readonly #events = new Emitter<ChannelEvents>();
-  readonly #subs = new Set<ChannelSubscription>();
+  readonly #w: WireState<ChannelSubscription, Message>;
   #position = new ChannelPosition();
-  #wire: Wire = 'none';
-  #subscribeRef: number | undefined;
-  #unsubscribeRef: number | undefined;
   #resumed = false;
-  #unsubscribeWaiters: Array<() => void> = [];
-  readonly #retry: Timer;
-  readonly #backoff: Backoff;
 
   constructor(core: Core, id: string) {
     this.#core = core;
     this.id = id;
-    this.#retry = new Timer(core.clock);
-    this.#backoff = new Backoff(core.retryInitialMs, core.retryMaxMs, core.random);
+    this.#w = new WireState<ChannelSubscription, Message>(core);
     this.presence = new Presence(core, id);
   }
 
   /** True while at least one listener is subscribed. */
   get subscribed(): boolean {
-    return this.#subs.size > 0;
+    return this.#w.listeners.size > 0;
   }
 
   /** The highest seq delivered (or confirmed by the server), where a resume starts. */
@@ -148,16 +120,16 @@ export class Channel {
     if (typeof listener !== 'function') throw new TypeError('subscribe(listener): listener must be a function');
     const { since } = options;
     if (since !== undefined && !isSeq(since)) throw new RtmError('invalid_request', 'since must be an integer from 0 to 2^53-1');
-    if (this.#subs.size > 0 && since !== undefined) {
+    if (this.#w.listeners.size > 0 && since !== undefined) {
       throw new RtmError('invalid_request', `channel ${this.id} is already subscribed: since applies to its first subscription`);
     }
     const sub = new ChannelSubscription(this, listener);
-    if (this.#subs.size === 0) {
+    if (this.#w.listeners.size === 0) {
       this.#position = new ChannelPosition(since);
       this.#resumed = false;
     }
-    this.#subs.add(sub);
-    if (this.#wire === 'subscribed') sub.resolve(this.#position.position ?? 0);
+    this.#w.listeners.add(sub);
+    if (this.#w.state === 'subscribed') sub.resolve(this.#position.position ?? 0);
     this.#sync();
     return sub;
   }
@@ -197,64 +169,59 @@ export class Channel {
 
   /** @internal the connection is gone: the server forgot the subscription. */
   connectionLost(): void {
-    this.#wire = 'none';
-    this.#subscribeRef = undefined;
-    this.#unsubscribeRef = undefined;
-    this.#retry.clear();
-    this.#settleUnsubscribes();
+    this.#w.lost();
   }
 
   /** @internal the client was closed: pending `ready` promises reject. */
   clientClosed(error: RtmError): void {
-    this.connectionLost();
-    for (const sub of this.#subs) sub.reject(error);
+    this.#w.closed(error);
   }
 
   /** @internal a seq of this channel used by a message addressed to other users: advance, deliver nothing. */
   onSkip(seq: number): void {
-    if (this.#wire !== 'subscribing' && this.#wire !== 'subscribed') return;
+    if (!this.#w.live) return;
     if (this.#position.accept(seq) === 'gap') this.#unsubscribe();
   }
 
   /** @internal a message frame of this channel. */
   onMessage(message: Message): void {
-    if (this.#wire !== 'subscribing' && this.#wire !== 'subscribed') return;
-    if (message.ephemeral) return this.#deliver(message);
+    if (!this.#w.live) return;
+    if (message.ephemeral) return this.#w.deliver(message);
     if (typeof message.seq !== 'number') return;
     const verdict = this.#position.accept(message.seq);
-    if (verdict === 'deliver') this.#deliver(message);
+    if (verdict === 'deliver') this.#w.deliver(message);
     else if (verdict === 'gap') this.#unsubscribe();
   }
 
   /** @internal `subscribed`. */
   onSubscribed(ref: unknown, lastSeq: number): void {
-    if (this.#wire !== 'subscribing' || ref !== this.#subscribeRef) return;
-    this.#wire = 'subscribed';
+    if (this.#w.state !== 'subscribing' || ref !== this.#w.subscribeRef) return;
+    this.#w.state = 'subscribed';
     this.#position.subscribed(lastSeq);
-    this.#backoff.reset();
+    this.#w.backoff.reset();
     const resumed = this.#resumed;
     this.#resumed = true;
-    for (const sub of this.#subs) sub.resolve(lastSeq);
+    for (const sub of this.#w.listeners) sub.resolve(lastSeq);
     this.#events.emit('subscribed', { lastSeq, resumed });
   }
 
   /** @internal `unsubscribed`: the answer to ours (with ref) or the server ending it (with code). */
   onUnsubscribed(ref: unknown, code: string | undefined, reason: string | undefined): void {
     if (ref !== undefined && code === undefined) {
-      if (this.#wire !== 'unsubscribing' || ref !== this.#unsubscribeRef) return;
-      this.#wire = 'none';
-      this.#unsubscribeRef = undefined;
-      this.#settleUnsubscribes();
+      if (this.#w.state !== 'unsubscribing' || ref !== this.#w.unsubscribeRef) return;
+      this.#w.state = 'none';
+      this.#w.unsubscribeRef = undefined;
+      this.#w.settleUnsubscribes();
       this.#sync();
       return;
     }
-    if (this.#wire !== 'subscribing' && this.#wire !== 'subscribed') return;
-    this.#wire = 'none';
-    this.#subscribeRef = undefined;
+    if (!this.#w.live) return;
+    this.#w.state = 'none';
+    this.#w.subscribeRef = undefined;
     const ended = code ?? 'unavailable';
     if (ended === 'banned' || ended === 'forbidden') {
       this.#events.emit('unsubscribed', { code: ended, reason, resubscribing: false });
-      this.#end(new RtmError(ended, reason));
+      this.#w.end(new RtmError(ended, reason));
       return;
     }
     this.#events.emit('unsubscribed', { code: ended, reason, resubscribing: true });
@@ -263,98 +230,60 @@ export class Channel {
 
   /** @internal an `error` frame; true when it answered this channel's subscribe. */
   onError(ref: unknown, error: RtmError): boolean {
-    if (ref === undefined || ref !== this.#subscribeRef || this.#wire !== 'subscribing') return false;
-    this.#wire = 'none';
-    this.#subscribeRef = undefined;
+    if (ref === undefined || ref !== this.#w.subscribeRef || this.#w.state !== 'subscribing') return false;
+    this.#w.state = 'none';
+    this.#w.subscribeRef = undefined;
     this.#events.emit('error', error);
     if (error.code === 'unavailable') this.#retryLater((error.retryAfter ?? 0) * 1000);
-    else this.#end(error);
+    else this.#w.end(error);
     return true;
   }
 
   /** @internal `{op:"retract"}`. */
   onRetract(retraction: Retraction): void {
-    if (this.#wire !== 'subscribing' && this.#wire !== 'subscribed') return;
+    if (!this.#w.live) return;
     this.#events.emit('retract', retraction);
   }
 
   /** @internal `{op:"presence"}`. */
   onPresence(change: PresenceChange): void {
-    if (this.#wire !== 'subscribing' && this.#wire !== 'subscribed') return;
+    if (!this.#w.live) return;
     this.#events.emit('presence', change);
     this.presence.emit(change);
   }
 
   /** @internal Subscription.unsubscribe(). */
   removeSubscription(sub: ChannelSubscription): Promise<void> {
-    if (!sub.active) return Promise.resolve();
-    sub.active = false;
-    this.#subs.delete(sub);
-    sub.reject(new RtmError('unsubscribed', 'unsubscribed before the subscription was ready'));
-    if (this.#subs.size > 0) return Promise.resolve();
-    this.#retry.clear();
-    if (this.#wire === 'none') return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#unsubscribeWaiters.push(resolve);
-      if (this.#wire !== 'unsubscribing') this.#unsubscribe();
-    });
+    return this.#w.remove(sub, 'unsubscribed before the subscription was ready', () => this.#unsubscribe());
   }
 
   // ---- internals ----
 
   #sync(): void {
     if (!this.#core.isConnected()) return;
-    const wanted = this.#subs.size > 0;
-    if (wanted && this.#wire === 'none' && !this.#retry.pending) {
+    const wanted = this.#w.wanted();
+    if (wanted === 'subscribe') {
       const since = this.#position.startReplay();
       const ref = this.#core.nextRef();
-      this.#subscribeRef = ref;
-      this.#wire = 'subscribing';
+      this.#w.subscribing(ref);
       this.#core.send(since === undefined ? { op: 'subscribe', ref, channelId: this.id } : { op: 'subscribe', ref, channelId: this.id, since });
-    } else if (!wanted && (this.#wire === 'subscribing' || this.#wire === 'subscribed')) {
+    } else if (wanted === 'unsubscribe') {
       this.#unsubscribe();
     }
   }
 
   #unsubscribe(): void {
     const ref = this.#core.nextRef();
-    this.#unsubscribeRef = ref;
-    this.#subscribeRef = undefined;
-    this.#wire = 'unsubscribing';
+    this.#w.unsubscribing(ref);
     this.#core.send({ op: 'unsubscribe', ref, channelId: this.id });
   }
 
   #retryLater(atLeastMs: number): void {
-    this.#retry.set(Math.max(atLeastMs, this.#backoff.next()), () => this.#sync());
+    this.#w.retry.set(Math.max(atLeastMs, this.#w.backoff.next()), () => this.#sync());
   }
 
-  #deliver(message: Message): void {
-    for (const sub of [...this.#subs]) {
-      if (!sub.active) continue;
-      try {
-        sub.listener(message);
-      } catch (error) {
-        reportListenerError(error);
-      }
-    }
-  }
 
-  /** The subscription is over for good (banned, forbidden, refused): every listener is dropped. */
-  #end(error: RtmError): void {
-    this.#retry.clear();
-    for (const sub of this.#subs) {
-      sub.active = false;
-      sub.reject(error);
-    }
-    this.#subs.clear();
-    this.#settleUnsubscribes();
-  }
 
-  #settleUnsubscribes(): void {
-    const waiters = this.#unsubscribeWaiters;
-    this.#unsubscribeWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
 }
 
 /** Who is in a channel: the roster over HTTP, and join/leave from a subscribed channel's presence frames. */

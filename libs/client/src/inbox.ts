@@ -1,9 +1,7 @@
-import { Backoff } from './backoff.ts';
-import { Timer } from './clock.ts';
 import type { Core } from './core.ts';
-import { reportListenerError } from './emitter.ts';
 import { RtmError } from './errors.ts';
 import { InboxPosition } from './resume.ts';
+import { ReadyListener, WireState } from './wire.ts';
 import type { Notification } from './types.ts';
 
 export type NotificationListener = (notification: Notification) => void;
@@ -15,43 +13,24 @@ export interface InboxSubscription {
   unsubscribe(): Promise<void>;
 }
 
-class InboxListener implements InboxSubscription {
-  readonly ready: Promise<void>;
+class InboxListener extends ReadyListener<void> implements InboxSubscription {
   readonly listener: NotificationListener;
   readonly #inbox: Inbox;
-  active = true;
-  settled = false;
-  #resolve!: () => void;
-  #reject!: (error: RtmError) => void;
 
   constructor(inbox: Inbox, listener: NotificationListener) {
+    super();
     this.#inbox = inbox;
     this.listener = listener;
-    this.ready = new Promise((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    this.ready.catch(() => {});
   }
 
   resolve(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.#resolve();
-  }
-
-  reject(error: RtmError): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.#reject(error);
+    this.settle(undefined);
   }
 
   unsubscribe(): Promise<void> {
     return this.#inbox.removeSubscription(this);
   }
 }
-
-type Wire = 'none' | 'subscribing' | 'subscribed' | 'unsubscribing';
 
 /**
  * The user's inbox (`client.inbox`): one `subscribe-inbox` on the connection shared by its
@@ -60,19 +39,12 @@ type Wire = 'none' | 'subscribing' | 'subscribed' | 'unsubscribing';
  */
 export class Inbox {
   readonly #core: Core;
-  readonly #subs = new Set<InboxListener>();
+  readonly #w: WireState<InboxListener, Notification>;
   #position = new InboxPosition();
-  #wire: Wire = 'none';
-  #subscribeRef: number | undefined;
-  #unsubscribeRef: number | undefined;
-  #unsubscribeWaiters: Array<() => void> = [];
-  readonly #retry: Timer;
-  readonly #backoff: Backoff;
 
   constructor(core: Core) {
     this.#core = core;
-    this.#retry = new Timer(core.clock);
-    this.#backoff = new Backoff(core.retryInitialMs, core.retryMaxMs, core.random);
+    this.#w = new WireState<InboxListener, Notification>(core);
   }
 
   /** The newest notification id delivered, where a resume starts. */
@@ -89,13 +61,13 @@ export class Inbox {
     if (options.since !== undefined && (typeof options.since !== 'string' || options.since.length === 0)) {
       throw new RtmError('invalid_request', 'since must be a notification id');
     }
-    if (this.#subs.size > 0 && options.since !== undefined) {
+    if (this.#w.listeners.size > 0 && options.since !== undefined) {
       throw new RtmError('invalid_request', 'the inbox is already subscribed: since applies to its first subscription');
     }
     const sub = new InboxListener(this, listener);
-    if (this.#subs.size === 0) this.#position = new InboxPosition(options.since);
-    this.#subs.add(sub);
-    if (this.#wire === 'subscribed') sub.resolve();
+    if (this.#w.listeners.size === 0) this.#position = new InboxPosition(options.since);
+    this.#w.listeners.add(sub);
+    if (this.#w.state === 'subscribed') sub.resolve();
     this.#sync();
     return sub;
   }
@@ -107,114 +79,80 @@ export class Inbox {
 
   /** @internal */
   connectionLost(): void {
-    this.#wire = 'none';
-    this.#subscribeRef = undefined;
-    this.#unsubscribeRef = undefined;
-    this.#retry.clear();
-    this.#settleUnsubscribes();
+    this.#w.lost();
   }
 
   /** @internal */
   clientClosed(error: RtmError): void {
-    this.connectionLost();
-    for (const sub of this.#subs) sub.reject(error);
+    this.#w.closed(error);
   }
 
   /** @internal */
   onNotification(notification: Notification): void {
-    if (this.#wire !== 'subscribing' && this.#wire !== 'subscribed') return;
+    if (!this.#w.live) return;
     if (typeof notification.id !== 'string' || !this.#position.accept(notification.id)) return;
-    for (const sub of [...this.#subs]) {
-      if (!sub.active) continue;
-      try {
-        sub.listener(notification);
-      } catch (error) {
-        reportListenerError(error);
-      }
-    }
+    this.#w.deliver(notification);
   }
 
   /** @internal */
   onSubscribed(ref: unknown): void {
-    if (this.#wire !== 'subscribing' || ref !== this.#subscribeRef) return;
-    this.#wire = 'subscribed';
-    this.#backoff.reset();
-    for (const sub of this.#subs) sub.resolve();
+    if (this.#w.state !== 'subscribing' || ref !== this.#w.subscribeRef) return;
+    this.#w.state = 'subscribed';
+    this.#w.backoff.reset();
+    for (const sub of this.#w.listeners) sub.resolve();
   }
 
   /** @internal */
   onUnsubscribed(ref: unknown): void {
-    if (this.#wire === 'unsubscribing' && ref === this.#unsubscribeRef) {
-      this.#wire = 'none';
-      this.#unsubscribeRef = undefined;
-      this.#settleUnsubscribes();
+    if (this.#w.state === 'unsubscribing' && ref === this.#w.unsubscribeRef) {
+      this.#w.state = 'none';
+      this.#w.unsubscribeRef = undefined;
+      this.#w.settleUnsubscribes();
       this.#sync();
-    } else if (ref === undefined && (this.#wire === 'subscribing' || this.#wire === 'subscribed')) {
+    } else if (ref === undefined && this.#w.live) {
       // ended by the server: subscribe again from where we are
-      this.#wire = 'none';
-      this.#subscribeRef = undefined;
-      this.#retry.set(this.#backoff.next(), () => this.#sync());
+      this.#w.state = 'none';
+      this.#w.subscribeRef = undefined;
+      this.#w.retry.set(this.#w.backoff.next(), () => this.#sync());
     }
   }
 
   /** @internal true when the error answered the inbox's subscribe. */
   onError(ref: unknown, error: RtmError): boolean {
-    if (ref === undefined || ref !== this.#subscribeRef || this.#wire !== 'subscribing') return false;
-    this.#wire = 'none';
-    this.#subscribeRef = undefined;
+    if (ref === undefined || ref !== this.#w.subscribeRef || this.#w.state !== 'subscribing') return false;
+    this.#w.state = 'none';
+    this.#w.subscribeRef = undefined;
     this.#core.reportError(error);
     if (error.code === 'unavailable') {
-      this.#retry.set(Math.max((error.retryAfter ?? 0) * 1000, this.#backoff.next()), () => this.#sync());
+      this.#w.retry.set(Math.max((error.retryAfter ?? 0) * 1000, this.#w.backoff.next()), () => this.#sync());
     } else {
-      for (const sub of this.#subs) {
-        sub.active = false;
-        sub.reject(error);
-      }
-      this.#subs.clear();
+      this.#w.end(error);
     }
     return true;
   }
 
   /** @internal */
   removeSubscription(sub: InboxListener): Promise<void> {
-    if (!sub.active) return Promise.resolve();
-    sub.active = false;
-    this.#subs.delete(sub);
-    sub.reject(new RtmError('unsubscribed', 'unsubscribed before the inbox was ready'));
-    if (this.#subs.size > 0) return Promise.resolve();
-    this.#retry.clear();
-    if (this.#wire === 'none') return Promise.resolve();
-    return new Promise((resolve) => {
-      this.#unsubscribeWaiters.push(resolve);
-      if (this.#wire !== 'unsubscribing') this.#unsubscribe();
-    });
+    return this.#w.remove(sub, 'unsubscribed before the inbox was ready', () => this.#unsubscribe());
   }
 
   #sync(): void {
     if (!this.#core.isConnected()) return;
-    const wanted = this.#subs.size > 0;
-    if (wanted && this.#wire === 'none' && !this.#retry.pending) {
+    const wanted = this.#w.wanted();
+    if (wanted === 'subscribe') {
       const ref = this.#core.nextRef();
-      this.#subscribeRef = ref;
-      this.#wire = 'subscribing';
+      this.#w.subscribing(ref);
       const since = this.#position.since;
       this.#core.send(since === undefined ? { op: 'subscribe-inbox', ref } : { op: 'subscribe-inbox', ref, since });
-    } else if (!wanted && (this.#wire === 'subscribing' || this.#wire === 'subscribed')) {
+    } else if (wanted === 'unsubscribe') {
       this.#unsubscribe();
     }
   }
 
   #unsubscribe(): void {
     const ref = this.#core.nextRef();
-    this.#unsubscribeRef = ref;
-    this.#subscribeRef = undefined;
-    this.#wire = 'unsubscribing';
+    this.#w.unsubscribing(ref);
     this.#core.send({ op: 'unsubscribe-inbox', ref });
   }
 
-  #settleUnsubscribes(): void {
-    const waiters = this.#unsubscribeWaiters;
-    this.#unsubscribeWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
 }
