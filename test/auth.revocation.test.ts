@@ -6,7 +6,9 @@ import { admin, runAdmin } from './helpers/admin.ts';
 import { eventually } from './helpers/eventually.ts';
 
 test('revocation - a revoked key stops working on every gateway, other keys keep working', async (t) => {
-  const cluster = await startCluster(t, { gateways: 2 });
+  // credentials cached for a minute: only the bus invalidation can make a gateway refuse the key
+  // within the 10 s this test waits (with it removed, the test fails)
+  const cluster = await startCluster(t, { gateways: 2, env: { CREDENTIAL_CACHE_MS: '60000' } });
   const env = await cluster.createEnvironment('revoke');
   const spare = await admin(cluster.env, ['create-key', '--env', env.environmentId, '--kind', 'secret', '--json']);
   assert.match(spare.key, /^sk_/);
@@ -32,8 +34,8 @@ test('revocation - a revoked key stops working on every gateway, other keys keep
   await admin(cluster.env, ['revoke-key', '--id', rows[0]!.id]);
 
   for (const gateway of cluster.gateways) {
-    await eventually(`${gateway.name} refuses the revoked secret key`, async () => (await mint(gateway.controlUrl, env.secretKey)).status === 401);
-    await eventually(`${gateway.name} refuses the revoked publishable key`, async () => (await anonymous(gateway.controlUrl, env.publishableKey)).status === 401);
+    await eventually(`${gateway.name} refuses the revoked secret key`, async () => (await mint(gateway.controlUrl, env.secretKey)).status === 401, 10_000);
+    await eventually(`${gateway.name} refuses the revoked publishable key`, async () => (await anonymous(gateway.controlUrl, env.publishableKey)).status === 401, 10_000);
     const refused = await mint(gateway.controlUrl, env.secretKey);
     assert.equal(errorCode(refused), 'unauthorized');
     assert.equal(errorCode(await anonymous(gateway.controlUrl, env.publishableKey)), 'unauthorized');
