@@ -171,6 +171,7 @@ export class Deliverer {
     }
     const deferrals: Deferral[] = [];
     const sends: Promise<Outcome>[] = [];
+    const sent = new Map<Promise<Outcome>, string>();
     const waits: Promise<void>[] = [];
     for (const row of claimed) {
       const admitted = this.#admit(row);
@@ -181,10 +182,15 @@ export class Deliverer {
       // a place for its environment and host: at once, or after a short wait (concurrency-gate.ts)
       waits.push(
         this.#gate.acquire(row.environment_id, endpointOf(row), GATE_WAIT_MS).then((release) => {
-          if (release) return void sends.push(this.#send(row, admitted.secrets, release, deadline.signal));
-          // a probe that cannot go now gives its turn back: the circuit may let the next one probe
-          if (admitted.probe) this.#breaker.abandon(circuitKey(row), Date.now());
-          deferrals.push({ row, until: Date.now() + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' });
+          if (!release) {
+            // a probe that cannot go now gives its turn back: the circuit may let the next one probe
+            if (admitted.probe) this.#breaker.abandon(circuitKey(row), Date.now());
+            deferrals.push({ row, until: Date.now() + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' });
+            return;
+          }
+          const send = this.#send(row, admitted.secrets, release, deadline.signal);
+          sent.set(send, row.id);
+          sends.push(send);
         }),
       );
     }
@@ -200,9 +206,15 @@ export class Deliverer {
     for (const send of sends) void send.then((outcome) => settled.set(send, outcome));
     const held = await Promise.race([all.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), JOB_HOLD_MS))]);
     if (held) return this.#finish(await all);
+    // split before the first record: a send that ends while it is written belongs to the late ones
+    // (split after it, such a send would be in neither list and never recorded)
     const done = sends.filter((send) => settled.has(send));
-    await this.#finish(done.map((send) => settled.get(send)!));
     const late = sends.filter((send) => !settled.has(send));
+    await this.#finish(done.map((send) => settled.get(send)!));
+    // the job ends now, so if this process dies before the late sends are recorded no job would
+    // look at their deliveries again (only the overdue backstop, a minute later): each gets its
+    // job back at its lease's end, where it finds the delivery recorded (nothing to do) or sends it again
+    await this.#reschedule(late.map((send) => sent.get(send)!));
     const background = Promise.all(late)
       .then((outcomes) => this.#finish(outcomes))
       .catch((error: unknown) => this.#deps.log.error({ err: error }, 'could not record webhook attempts'))
