@@ -83,9 +83,10 @@ test('webhooks - kill -9 of a dispatcher and of a channel-node under load loses 
       const sorted = times.sort((x, y) => x - y);
       for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i]! - sorted[i - 1]! >= 50, `overlapping sends: ${sorted.join(', ')}`);
     }
-    // a delivery the killed dispatcher sent but did not record has its job back at its lease's
-    // end, so the ledger catches up within seconds; the deadline is under the overdue backstop
-    // (WEBHOOK_STALE_AFTER, 60 s), so this fails if only the backstop would find it
+    // a delivery the killed dispatcher sent but did not record gets a job again once its lease
+    // lapses (recovery's reconciler, every 10 s), so the ledger catches up within seconds; the
+    // deadline is under the overdue backstop (WEBHOOK_STALE_AFTER, 60 s), so this fails if only
+    // the backstop would find it
     await eventually(async () => {
       const { rows } = await cluster.db.pool.query(
         `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered'`,

@@ -171,7 +171,6 @@ export class Deliverer {
     }
     const deferrals: Deferral[] = [];
     const sends: Promise<Outcome>[] = [];
-    const sent = new Map<Promise<Outcome>, string>();
     const waits: Promise<void>[] = [];
     for (const row of claimed) {
       const admitted = this.#admit(row);
@@ -188,9 +187,7 @@ export class Deliverer {
             deferrals.push({ row, until: Date.now() + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' });
             return;
           }
-          const send = this.#send(row, admitted.secrets, release, deadline.signal);
-          sent.set(send, row.id);
-          sends.push(send);
+          sends.push(this.#send(row, admitted.secrets, release, deadline.signal));
         }),
       );
     }
@@ -211,10 +208,8 @@ export class Deliverer {
     const done = sends.filter((send) => settled.has(send));
     const late = sends.filter((send) => !settled.has(send));
     await this.#finish(done.map((send) => settled.get(send)!));
-    // the job ends now, so if this process dies before the late sends are recorded no job would
-    // look at their deliveries again (only the overdue backstop, a minute later): each gets its
-    // job back at its lease's end, where it finds the delivery recorded (nothing to do) or sends it again
-    await this.#reschedule(late.map((send) => sent.get(send)!));
+    // the job ends now: if this process dies before the late sends are recorded, their leases
+    // lapse unrecorded and recovery (worker-recovery.ts) gives those deliveries a job again
     const background = Promise.all(late)
       .then((outcomes) => this.#finish(outcomes))
       .catch((error: unknown) => this.#deps.log.error({ err: error }, 'could not record webhook attempts'))

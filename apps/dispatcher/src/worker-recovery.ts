@@ -10,8 +10,11 @@
  *    pool whose liveness lock is not held, and calls graphile_worker.force_unlock_workers for
  *    them. Their jobs run again at once; the delivery lease (`locked_until`) keeps a delivery
  *    that was mid-send from being sent again before its lease ends.
- * 3. Reconciler: every 10 s, a pending delivery overdue by WEBHOOK_STALE_AFTER and not leased gets
- *    a fresh `deliver_webhook` job (job key per delivery, so repeats collapse). It is the
+ * 3. Reconciler: every 10 s, a pending delivery whose lease lapsed without a record (its claimer
+ *    died mid-send: sends that outlive their job's first 100 ms finish without a job behind
+ *    them), or that is overdue by WEBHOOK_STALE_AFTER and not leased, gets a fresh
+ *    `deliver_webhook` job (job key per delivery, so repeats collapse). A record clears the
+ *    lease, so a lapsed one means nobody will record that claim. The overdue rule is the
  *    backstop for any job that went missing.
  */
 import { ADVISORY_LOCKS, type Pool, type PoolClient } from '@rtm/db';
@@ -131,12 +134,13 @@ export class WorkerRecovery {
         const { rowCount } = await this.#pool.query(
           `select ${deliverOneJobSql('id')}
            from webhook_deliveries
-           where status = 'pending' and next_attempt_at < now() - $1 * interval '1 millisecond'
-             and (locked_until is null or locked_until < now())
+           where status = 'pending'
+             and ((next_attempt_at < now() - $1 * interval '1 millisecond' and (locked_until is null or locked_until < now()))
+                  or locked_until < now() - interval '1 second')
            order by next_attempt_at limit 1000`,
           [this.#staleMs],
         );
-        if (rowCount) this.#log.warn({ deliveries: rowCount }, 're-enqueued overdue webhook deliveries');
+        if (rowCount) this.#log.warn({ deliveries: rowCount }, 're-enqueued webhook deliveries with a lapsed lease or overdue');
       }
     } catch (error) {
       this.#log.warn({ err: error }, 'worker recovery pass failed');
