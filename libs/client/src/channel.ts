@@ -225,7 +225,7 @@ export class Channel {
       return;
     }
     this.#events.emit('unsubscribed', { code: ended, reason, resubscribing: true });
-    this.#retryLater(0);
+    this.#w.retryLater(0, () => this.#sync());
   }
 
   /** @internal an `error` frame; true when it answered this channel's subscribe. */
@@ -234,7 +234,7 @@ export class Channel {
     this.#w.state = 'none';
     this.#w.subscribeRef = undefined;
     this.#events.emit('error', error);
-    if (error.code === 'unavailable') this.#retryLater((error.retryAfter ?? 0) * 1000);
+    if (error.code === 'unavailable') this.#w.retryLater((error.retryAfter ?? 0) * 1000, () => this.#sync());
     else this.#w.end(error);
     return true;
   }
@@ -277,13 +277,6 @@ export class Channel {
     this.#w.unsubscribing(ref);
     this.#core.send({ op: 'unsubscribe', ref, channelId: this.id });
   }
-
-  #retryLater(atLeastMs: number): void {
-    this.#w.retry.set(Math.max(atLeastMs, this.#w.backoff.next()), () => this.#sync());
-  }
-
-
-
 }
 
 /** Who is in a channel: the roster over HTTP, and join/leave from a subscribed channel's presence frames. */

@@ -113,7 +113,7 @@ export class Inbox {
       // ended by the server: subscribe again from where we are
       this.#w.state = 'none';
       this.#w.subscribeRef = undefined;
-      this.#w.retry.set(this.#w.backoff.next(), () => this.#sync());
+      this.#w.retryLater(0, () => this.#sync());
     }
   }
 
@@ -124,7 +124,7 @@ export class Inbox {
     this.#w.subscribeRef = undefined;
     this.#core.reportError(error);
     if (error.code === 'unavailable') {
-      this.#w.retry.set(Math.max((error.retryAfter ?? 0) * 1000, this.#w.backoff.next()), () => this.#sync());
+      this.#w.retryLater((error.retryAfter ?? 0) * 1000, () => this.#sync());
     } else {
       this.#w.end(error);
     }
@@ -154,5 +154,4 @@ export class Inbox {
     this.#w.unsubscribing(ref);
     this.#core.send({ op: 'unsubscribe-inbox', ref });
   }
-
 }

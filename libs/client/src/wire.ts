@@ -59,6 +59,11 @@ export class WireState<L extends { active: boolean; reject(error: RtmError): voi
     this.backoff = new Backoff(core.retryInitialMs, core.retryMaxMs, core.random);
   }
 
+  /** Calls `sync` again after the back-off's next delay, and at least `atLeastMs` from now. */
+  retryLater(atLeastMs: number, sync: () => void): void {
+    this.retry.set(Math.max(atLeastMs, this.backoff.next()), sync);
+  }
+
   /** Subscribing or subscribed: frames of this subscription are to be handled. */
   get live(): boolean {
     return this.state === 'subscribing' || this.state === 'subscribed';
