@@ -2,10 +2,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from 'pg';
 import { runMigrations as runWorkerMigrations } from 'graphile-worker';
-
-const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 import { ADVISORY_LOCKS } from './advisory-locks.ts';
 
+const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 // serialises concurrent migrators on one database
 const MIGRATION_LOCK = ADVISORY_LOCKS.migrations;
 

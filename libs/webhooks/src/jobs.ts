@@ -23,8 +23,6 @@ export interface DeliverOnePayload {
 
 const JOB_KEY_PREFIX = 'webhook:';
 
-export const deliveryJobKey = (deliveryId: string): string => `${JOB_KEY_PREFIX}${deliveryId}`;
-
 /**
  * A SQL expression that adds (or moves, by its job key) the `deliver_webhook` job of the delivery
  * whose id is the SQL expression `id`, to run at `runAt` (default: now). Use it in a select over

@@ -38,7 +38,8 @@ export interface Sessions {
 /**
  * The gateway's sessions, built once with its dependencies (deps.ts; no I/O until sockets come)
  * and wired to the socket events: channel sockets join presence, every socket becomes reachable
- * by kicks. `deps` is read only when sockets come, so it may be the object this becomes part of.
+ * by kicks. Building reads only the parts of `deps` made before it (config, nc, sessionMetrics),
+ * so `deps` may be the object this becomes part of.
  */
 export function createSessions(deps: GatewayDeps): Sessions {
   const feed = new SubjectFeed(deps.nc);
