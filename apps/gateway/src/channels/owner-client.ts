@@ -1,57 +1,32 @@
 /**
  * Gateway → channel owner. A command is a NATS request on its partition's subject, answered by
- * the partition's owner only after commit. Guarantees:
- * - NoResponders (nobody owns the partition right now: a node died or is rebalancing) means the
- *   command was not delivered, so it is retried with a short backoff until OWNER_TIMEOUT_MS;
- * - a timeout means the command may have been processed: it is never retried, the caller gets
- *   503 `unavailable` (it may retry with an idempotencyKey);
- * - the NATS connection lost while the request is in flight (its server died) ends the wait at
- *   once with 503 `unavailable`, outcome unknown as for a timeout: the reply would have come back
- *   through that server, so waiting out the timeout would only stall the caller;
- * - nothing waits longer than OWNER_TIMEOUT_MS.
+ * the partition's owner only after commit; the round trip's rules (retries, repeats, what a
+ * time-out means) are in ask-owner.ts. Nothing waits longer than OWNER_TIMEOUT_MS.
  */
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
-import { isNoResponders, isTimeout, partitionOf } from '@rtm/bus';
-import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
+import { partitionOf } from '@rtm/bus';
+import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type PublishResult, type RetractResult } from '@rtm/schemas';
 import { Histogram, type Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
 import { namespaceOf } from '../access/channel-access.ts';
-import { ConnectionLostError, NotSentError } from './owner-batcher.ts';
-
-const BACKOFF_MS = [20, 50, 100, 200, 250];
+import { askOwner } from './ask-owner.ts';
 
 export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'publish' }>): Promise<PublishResult>;
 export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'retract' }>): Promise<RetractResult>;
 export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): Promise<PublishResult | RetractResult> {
   const partition = partitionOf(command.environmentId, command.channelId, deps.config.PARTITIONS);
-  const subject = deps.subjects.partition(partition);
-  const json = JSON.stringify(command);
-  const deadline = Date.now() + deps.config.OWNER_TIMEOUT_MS;
-  for (let attempt = 0; ; attempt++) {
-    if (deadline - Date.now() <= 0) throw new ServiceError('unavailable', 'no channel owner is available; retry');
-    let reply: CommandReply;
-    try {
-      // commands of this turn for the same partition leave together (owner-batcher.ts)
-      reply = await deps.owners.send(subject, json, deadline);
-    } catch (error) {
-      if (error instanceof NotSentError) throw new ServiceError('unavailable', 'no channel owner is available; retry');
-      if (error instanceof ConnectionLostError) {
-        throw new ServiceError('unavailable', 'the connection to the message bus was lost with the command in flight; the outcome is unknown (retry with an idempotencyKey)');
-      }
-      if (isNoResponders(error)) {
-        const wait = Math.min(BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]!, Math.max(0, deadline - Date.now()));
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        continue;
-      }
-      if (isTimeout(error)) {
-        throw new ServiceError('unavailable', 'the channel owner did not answer in time; the outcome is unknown (retry with an idempotencyKey)');
-      }
-      throw new ServiceError('unavailable', 'the message bus is not reachable; retry', { cause: error });
-    }
-    if (reply.ok) return reply.result;
-    const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';
-    throw new ServiceError(code, reply.reason);
-  }
+  // commands of this turn for the same partition leave together (owner-batcher.ts)
+  const reply = await askOwner(
+    (subject, json, deadline) => deps.owners.send(subject, json, deadline),
+    deps.subjects.partition(partition),
+    JSON.stringify(command),
+    Date.now() + deps.config.OWNER_TIMEOUT_MS,
+    // the owner answers a repeat of a keyed, persisted publish with the first result
+    { repeatable: command.op === 'publish' && !command.ephemeral && command.idempotencyKey !== undefined },
+  );
+  if (reply.ok) return reply.result;
+  const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';
+  throw new ServiceError(code, reply.reason);
 }
 
 /** The fields of a publish as the HTTP body and the socket frames carry them. */

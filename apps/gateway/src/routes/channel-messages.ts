@@ -29,7 +29,9 @@ const PUBLISH_DESCRIPTION =
   'Answered only after the message is committed (201), or after an ephemeral message was handed to the channel owner ' +
   'for fan-out (202; not persisted, no webhook, no history, no seq advance). The same `idempotencyKey` on the same channel ' +
   'within 24 h returns the first result and creates nothing. 503 `unavailable` when no channel owner answers within ' +
-  'OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. ' +
+  'OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. A persisted ' +
+  'publish with an `idempotencyKey` that has no answer after 1 s is sent to the owner again by the gateway (the key makes ' +
+  'the repeat safe), so a request lost on the message bus costs about a second, not OWNER_TIMEOUT_MS. ' +
   'Control plane (secret key): kind "server", sender `senderId` (default "server"), no access checks. ' +
   'Realtime edge (user token): kind "user", the sender is the token\'s user (`senderId` is refused with 400); needs ' +
   'publish access: not banned, the `publish` capability, access to the channel, a role other than `readonly`, and for an ' +

@@ -1,0 +1,114 @@
+/**
+ * One command's round trip to its partition owner, given the function that sends it once
+ * (OwnerBatcher.send). Guarantees:
+ * - NoResponders (nobody owns the partition right now: a node died or is rebalancing) means the
+ *   command was not delivered: it is sent again after a short back-off, until the deadline;
+ * - a time-out means the command may have been processed: the caller gets 503 `unavailable`,
+ *   outcome unknown (it may retry with an idempotencyKey);
+ * - the gateway's bus connection lost with the command in flight ends the wait at once with 503
+ *   `unavailable`, outcome unknown, for every command: the reply would have come back through
+ *   that connection, and the caller learns at once rather than when an owner may answer;
+ * - nothing waits past the deadline.
+ *
+ * A REPEATABLE command (a persisted publish with an idempotencyKey: the owner answers a repeat
+ * with the first result and writes nothing) is also sent again when it had no answer after
+ * RESEND_AFTER_MS, while the earlier sends stay in flight; the first answer wins. Why: a bus
+ * server that dies takes with it the requests and replies passing through it, and nothing
+ * tells the gateway. Without the repeat such a command waits out the whole deadline
+ * (OWNER_TIMEOUT_MS, 5 s by default); with it, about a second. The owner's mailbox is first in,
+ * first out, so a repeat that reaches an owner still holding the first send is answered after
+ * it, with its result. Both SDKs give every persisted publish a key.
+ */
+import { ServiceError } from '@rtm/errors';
+import { isNoResponders, isTimeout } from '@rtm/bus';
+import type { CommandReply } from '@rtm/schemas';
+import { ConnectionLostError, NotSentError } from './owner-batcher.ts';
+
+/** Back-off after NoResponders, by attempt. */
+const BACKOFF_MS = [20, 50, 100, 200, 250];
+
+/** A repeatable command without an answer is sent again after 1 s, then every 2 s. */
+export const RESEND_AFTER_MS = [1_000, 2_000];
+
+export interface AskOptions {
+  /** Whether sending the command twice is safe (see the header). */
+  repeatable: boolean;
+  /** Overrides RESEND_AFTER_MS (tests). */
+  resendAfterMs?: readonly number[];
+}
+
+export type SendOnce = (subject: string, json: string, deadline: number) => Promise<CommandReply>;
+
+const noOwner = () => new ServiceError('unavailable', 'no channel owner is available; retry');
+
+/** What a failed send means for the caller (NoResponders is handled before this). */
+function unavailable(error: unknown): ServiceError {
+  if (error instanceof NotSentError) return noOwner();
+  if (error instanceof ConnectionLostError) {
+    return new ServiceError('unavailable', 'the connection to the message bus was lost with the command in flight; the outcome is unknown (retry with an idempotencyKey)');
+  }
+  if (isTimeout(error)) {
+    return new ServiceError('unavailable', 'the channel owner did not answer in time; the outcome is unknown (retry with an idempotencyKey)');
+  }
+  return new ServiceError('unavailable', 'the message bus is not reachable; retry', { cause: error });
+}
+
+/** The first reply to `json` on `subject` before `deadline` (epoch ms); else a 503 ServiceError. */
+export function askOwner(send: SendOnce, subject: string, json: string, deadline: number, options: AskOptions): Promise<CommandReply> {
+  const resendAfter = options.resendAfterMs ?? RESEND_AFTER_MS;
+  return new Promise<CommandReply>((resolve, reject) => {
+    let done = false;
+    let inFlight = 0;
+    let refusals = 0;
+    let repeats = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (settle: () => void) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      settle();
+    };
+    const fail = (error: ServiceError) => finish(() => reject(error));
+    /** The next send, `ms` from now (replacing any that was planned), if the deadline allows. */
+    const plan = (ms: number) => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (Date.now() + ms >= deadline) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        go();
+      }, ms);
+    };
+    const go = () => {
+      if (done) return;
+      if (deadline - Date.now() <= 0) {
+        if (inFlight === 0) fail(noOwner());
+        return;
+      }
+      inFlight++;
+      if (options.repeatable) plan(resendAfter[Math.min(repeats++, resendAfter.length - 1)]!);
+      send(subject, json, deadline).then(
+        (reply) => finish(() => resolve(reply)),
+        (error: unknown) => {
+          inFlight--;
+          if (done) return;
+          if (isNoResponders(error)) {
+            // not delivered; an earlier send still in flight may yet answer, and the planned
+            // repeat stands. Alone, send again after the back-off (or fail at the deadline).
+            if (inFlight > 0) return;
+            const wait = Math.min(BACKOFF_MS[Math.min(refusals++, BACKOFF_MS.length - 1)]!, Math.max(0, deadline - Date.now()));
+            clearTimeout(timer);
+            timer = setTimeout(() => {
+              timer = undefined;
+              go();
+            }, wait);
+            return;
+          }
+          // a time-out is the deadline itself, and a lost connection takes every send with it
+          fail(unavailable(error));
+        },
+      );
+    };
+    go();
+  });
+}
