@@ -69,15 +69,10 @@ export function askOwner(send: SendOnce, subject: string, json: string, deadline
       settle();
     };
     const fail = (error: ServiceError) => finish(() => reject(error));
-    /** The next send, `ms` from now (replacing any that was planned), if the deadline allows. */
-    const plan = (ms: number) => {
+    /** The next send, `ms` from now, in place of any that was planned. */
+    const sendIn = (ms: number) => {
       clearTimeout(timer);
-      timer = undefined;
-      if (Date.now() + ms >= deadline) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        go();
-      }, ms);
+      timer = setTimeout(go, ms);
     };
     const go = () => {
       if (done) return;
@@ -86,7 +81,11 @@ export function askOwner(send: SendOnce, subject: string, json: string, deadline
         return;
       }
       inFlight++;
-      if (options.repeatable) plan(resendAfter[Math.min(repeats++, resendAfter.length - 1)]!);
+      if (options.repeatable) {
+        // a repeat that could not leave before the deadline is not planned
+        const wait = resendAfter[Math.min(repeats++, resendAfter.length - 1)]!;
+        if (Date.now() + wait < deadline) sendIn(wait);
+      }
       send(subject, json, deadline).then(
         (reply) => finish(() => resolve(reply)),
         (error: unknown) => {
@@ -96,12 +95,7 @@ export function askOwner(send: SendOnce, subject: string, json: string, deadline
             // not delivered; an earlier send still in flight may yet answer, and the planned
             // repeat stands. Alone, send again after the back-off (or fail at the deadline).
             if (inFlight > 0) return;
-            const wait = Math.min(BACKOFF_MS[Math.min(refusals++, BACKOFF_MS.length - 1)]!, Math.max(0, deadline - Date.now()));
-            clearTimeout(timer);
-            timer = setTimeout(() => {
-              timer = undefined;
-              go();
-            }, wait);
+            sendIn(Math.min(BACKOFF_MS[Math.min(refusals++, BACKOFF_MS.length - 1)]!, Math.max(0, deadline - Date.now())));
             return;
           }
           // a time-out is the deadline itself, and a lost connection takes every send with it
