@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
-import { errorCode, type HttpResult } from './helpers/http.ts';
+import { allPages, errorCode, type HttpResult } from './helpers/http.ts';
 import { DashboardClient, createUser } from './helpers/dashboard.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -246,14 +246,8 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
     assert.ok(Date.parse(entries[0]!.at) >= Date.parse(entries[entries.length - 1]!.at));
 
     // pages: newest first, no overlap, the last page has no cursor
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const res: HttpResult = await owner!.get(`/v1/dashboard/organizations/${acme}/audit?limit=5${cursor ? `&cursor=${cursor}` : ''}`);
-      assert.equal(res.status, 200);
-      seen.push(...res.body.data.map((e: { id: string }) => e.id));
-      cursor = res.body.nextCursor;
-    } while (cursor);
+    const pages = await allPages(owner!, `/v1/dashboard/organizations/${acme}/audit?limit=5`);
+    const seen: string[] = pages.flatMap((page) => page.body.data.map((e: { id: string }) => e.id));
     assert.deepEqual(seen, entries.map((e) => e.id));
     expectError(await owner!.get(`/v1/dashboard/organizations/${acme}/audit?cursor=nonsense`), 400, 'invalid_request', 'a bad cursor');
     expectError(await owner!.get(`/v1/dashboard/organizations/${acme}/audit?limit=0`), 400, 'invalid_request', 'limit 0');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_LIMITS } from '@rtm/limits';
 import { startCluster } from './helpers/cluster.ts';
-import { client, errorCode, request } from './helpers/http.ts';
+import { allPages, client, errorCode, request } from './helpers/http.ts';
 import { closedPort, enqueue, eventually, publishedEvent } from './helpers/webhook-receiver.ts';
 
 test('webhooks - config deploy, the signing secret, the ledger API, isolation between environments, retention', async (t) => {
@@ -71,18 +71,10 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
   await t.test('ledger: newest first, limit and opaque cursor, status filter, one delivery, bad parameters are 400', async () => {
     const events = Array.from({ length: 7 }, (_, i) => publishedEvent(a.environmentId, `room-${i}`));
     assert.equal(await enqueue(cluster.db.pool, events, 3), 7);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res: any = await apiA.get(`/v1/webhooks/deliveries?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
-      assert.equal(res.status, 200);
-      assert.ok(res.body.data.length <= 3);
-      seen.push(...res.body.data.map((row: any) => row.id));
-      cursor = res.body.nextCursor;
-      pages++;
-    } while (cursor);
-    assert.equal(pages, 3);
+    const pages = await allPages(apiA, '/v1/webhooks/deliveries?limit=3');
+    for (const page of pages) assert.ok(page.body.data.length <= 3);
+    const seen: string[] = pages.flatMap((page) => page.body.data.map((row: any) => row.id));
+    assert.equal(pages.length, 3);
     assert.equal(seen.length, 7);
     assert.deepEqual(seen, [...seen].sort().reverse(), 'newest first');
     const all = await apiA.get('/v1/webhooks/deliveries');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
-import { client } from './helpers/http.ts';
+import { allPages, client } from './helpers/http.ts';
 import { closedPort, eventually, startReceiver } from './helpers/webhook-receiver.ts';
 
 const MESSAGES = 1000;
@@ -59,14 +59,7 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
   }, { intervalMs: 250, what: 'a failed attempt against the closed port' });
   t.diagnostic(`${failing} deliveries had failed at least once after ${Date.now() - started} ms`);
   // the ledger lists newest first and the first attempts go to the oldest rows: read all of it
-  const ledger: any[] = [];
-  for (let cursor: string | undefined, pages = 0; pages === 0 || cursor; pages++) {
-    assert.ok(pages < 10, 'the ledger ends within 10 pages');
-    const page = await api.get(`/v1/webhooks/deliveries?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    assert.equal(page.status, 200, JSON.stringify(page.body));
-    ledger.push(...page.body.data);
-    cursor = page.body.nextCursor ?? undefined;
-  }
+  const ledger = (await allPages(api, '/v1/webhooks/deliveries?limit=500', 10)).flatMap((page) => page.body.data);
   assert.equal(ledger.length, expected.size, 'every persisted message has one delivery in the ledger');
   assert.ok(ledger.some((row: any) => row.lastError === 'refused'), 'a failed attempt is named `refused`');
   assert.ok(ledger.every((row: any) => row.status === 'pending'), 'nothing delivered or dropped while the receiver is down');

@@ -41,6 +41,24 @@ export function client(baseUrl: string, token?: string) {
   return { get: call('GET'), post: call('POST'), put: call('PUT'), delete: call('DELETE'), baseUrl, token };
 }
 
+/**
+ * Every page of a cursor-paginated list, in order: `path` (with its query, e.g. `?limit=500`) and
+ * then `&cursor=` each page's `nextCursor` until it is null. Each page must answer 200; more than
+ * `maxPages` pages fail (a cursor that never ends).
+ */
+export async function allPages(api: { get(path: string): Promise<HttpResult> }, path: string, maxPages = 100): Promise<HttpResult[]> {
+  const pages: HttpResult[] = [];
+  let cursor: string | null = null;
+  do {
+    if (pages.length >= maxPages) throw new Error(`${path}: more than ${maxPages} pages`);
+    const page = await api.get(cursor === null ? path : `${path}&cursor=${encodeURIComponent(cursor)}`);
+    if (page.status !== 200) throw new Error(`${path}: page ${pages.length + 1} answered ${page.status} ${JSON.stringify(page.body)}`);
+    pages.push(page);
+    cursor = page.body.nextCursor ?? null;
+  } while (cursor !== null);
+  return pages;
+}
+
 /** Mints a user token through the control plane. */
 export async function mintToken(controlUrl: string, secretKey: string, userId: string, extra: object = {}): Promise<string> {
   const res = await request<{ token: string }>(controlUrl, 'POST', '/v1/tokens', {
