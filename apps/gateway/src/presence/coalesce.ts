@@ -5,12 +5,12 @@
  * - Each change carries `at`, the time (ms, the deciding gateway's clock) its gateway decided it.
  *   For one user the latest decision wins, whatever order the bus delivered the changes in, so
  *   two gateways' windows flushing out of order cannot leave a user shown offline while online.
- * - A window gives out the NET change per user: a user who joins and leaves within one window
- *   (or leaves and comes back) is left out altogether; only a state different from the one before
- *   the window is announced. That state is the one given out last when remembered; otherwise the
- *   opposite of the window's earliest change (each change gateways publish is a transition).
- * - With `rememberMs`, the state given out for each user is kept that long after its window, so a
- *   late change older than it is dropped and the next window compares against the known state.
+ * - A window gives out, per user, the latest decision of the window, or nothing when it only
+ *   restates the state given out before (remembered for `rememberMs`): a user who joins and leaves
+ *   within one window, or leaves and comes back, costs nothing once their state is known. With no
+ *   remembered state (the publishing gateway keeps none; a feed forgets after `rememberMs`) the
+ *   latest decision goes out as a fact, which is at worst a repeat of the state a listener shows.
+ * - The remembered state also drops a late change older than the one given out.
  */
 
 /** How long presence changes are gathered before they go out, on each gateway and each feed. */
@@ -24,7 +24,7 @@ export interface PresenceChange {
   at: number;
 }
 
-/** What one window gives out: the net joins and leaves, and the changes behind them. */
+/** What one window gives out: the joins and leaves, and the changes behind them. */
 export interface PresenceBatch {
   joined: string[];
   left: string[];
@@ -34,9 +34,6 @@ export interface PresenceBatch {
 interface Pending {
   /** The state given out before this window, when remembered. */
   known: boolean | undefined;
-  /** The earliest decision of the window (by `at`): without `known`, it tells the state before it. */
-  firstOnline: boolean;
-  firstAt: number;
   /** The latest decision of the window (by `at`). */
   online: boolean;
   at: number;
@@ -72,10 +69,6 @@ export class PresenceWindow {
   add(change: PresenceChange): boolean {
     const waiting = this.pending.get(change.userId);
     if (waiting) {
-      if (change.at < waiting.firstAt) {
-        waiting.firstAt = change.at;
-        waiting.firstOnline = change.online;
-      }
       if (change.at < waiting.at) return false;
       waiting.online = change.online;
       waiting.at = change.at;
@@ -84,17 +77,15 @@ export class PresenceWindow {
     const known = this.settled.get(change.userId);
     if (known && change.at < known.at) return false;
     const { online, at } = change;
-    this.pending.set(change.userId, { known: known?.online, firstOnline: online, firstAt: at, online, at });
+    this.pending.set(change.userId, { known: known?.online, online, at });
     return true;
   }
 
-  /** Closes the window: the net changes since the last one, or undefined when there are none. */
+  /** Closes the window: what changed since the last one, or undefined when nothing did. */
   drain(now: number): PresenceBatch | undefined {
     const batch: PresenceBatch = { joined: [], left: [], changes: [] };
     for (const [userId, entry] of this.pending) {
-      // without a remembered state, the window's earliest change was a change from the other state
-      const before = entry.known ?? !entry.firstOnline;
-      if (entry.online !== before) {
+      if (entry.online !== entry.known) {
         (entry.online ? batch.joined : batch.left).push(userId);
         batch.changes.push({ userId, online: entry.online, at: entry.at });
       }
