@@ -14,7 +14,7 @@
  * their keys expire.
  *
  * Frames, coalesced (coalesce.ts): each gateway gathers its changes per channel for
- * PRESENCE_WINDOW_MS and publishes the net ones as ONE message
+ * PRESENCE_WINDOW_MS and publishes each user's latest decision of the window in ONE message
  * `{op:'presence', changes:[{userId, online, at}]}` on subjects.channel(env, channel); each
  * gateway's channel feed gathers those again per window and sends its sockets one
  * `{op:'presence', joined, left}` frame. So a channel costs at most one bus message per gateway
@@ -260,7 +260,7 @@ export class Presence {
     }
   }
 
-  /** Publishes one channel's net changes of the window as one message (none when they cancel out). */
+  /** Publishes one channel's window as one message: each user's latest decision in it. */
   private flush(key: string): void {
     const out = this.outgoing.get(key);
     if (!out) return;
