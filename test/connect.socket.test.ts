@@ -92,8 +92,8 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
   other.send({ op: 'subscribe', ref: 'x', channelId: 'b' });
   await answer(other, 'x', 'subscribed');
   assert.deepEqual(
-    await socket.waitFor('presence of bob', (f) => f.op === 'presence' && f.userId === 'bob'),
-    { channelId: 'b', op: 'presence', userId: 'bob', online: true },
+    await socket.waitFor('presence of bob', (f) => f.op === 'presence' && f.joined.includes('bob')),
+    { channelId: 'b', op: 'presence', joined: ['bob'], left: [] },
   );
   // a message addressed to bob only: bob gets it, alice gets only its seq, so her seqs stay contiguous
   const dm = await control.post('/v1/channels/b/messages', { content: { secret: 1 }, to: ['bob'] });

@@ -117,6 +117,12 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     const lobby = alice.channel('lobby');
     lobby.presence.on('join', (userId) => joins.push(userId));
     lobby.presence.on('leave', (userId) => leaves.push(userId));
+    // one `change` per presence frame, after its join/leave events
+    const batches: { channelId: string; joined: string[]; left: string[] }[] = [];
+    lobby.presence.on('change', (batch) => {
+      assert.ok(batch.joined.every((u) => joins.includes(u)) && batch.left.every((u) => leaves.includes(u)), 'join/leave events came first');
+      batches.push(batch);
+    });
     await lobby.subscribe(() => {}).ready;
     const bob = sdkClient(t, gw.realtimeUrl, tokenFor('bob'));
     await bob.channel('lobby').subscribe(() => {}).ready;
@@ -129,6 +135,9 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     bob.close();
     await until('bob leaves', () => leaves.includes('bob'));
     assert.deepEqual((await lobby.presence.get()).map((m) => [m.userId, m.online]), [['alice', true]]);
+    assert.deepEqual(batches.flatMap((b) => b.joined), joins);
+    assert.deepEqual(batches.flatMap((b) => b.left), leaves);
+    assert.ok(batches.every((b) => b.channelId === 'lobby'));
   });
 
   await t.test('inbox: notifications replayed then live, each once, resumed from the last id after a reconnect', async (t) => {

@@ -364,7 +364,7 @@ class Client {
   private onSubscribed: (() => void) | undefined;
   private ref = 0;
   refused = 0;
-  /** `presence` frames received: each user's arrival in a channel reaches that channel's other subscribers. */
+  /** `presence` frames received: each carries the arrivals of up to 250 ms in one channel, to its other subscribers. */
   presence = 0;
   /** Subscriptions the server ended after they were all open. */
   readonly problems: string[] = [];

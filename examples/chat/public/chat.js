@@ -131,8 +131,8 @@ async function joinRoom(id) {
       if (info?.code === 'banned' || info?.code === 'forbidden') showProblem(`You can no longer read #${id}: ${info.reason ?? info.code}`);
     }),
     channel.on('error', (error) => showProblem(`#${id}: ${error.reason ?? error.message ?? error.code}`)),
-    channel.presence.on('join', (userId) => setOnline(view, userId, true)),
-    channel.presence.on('leave', (userId) => setOnline(view, userId, false)),
+    // one presence frame carries every join and leave of its interval: apply them all, draw once
+    channel.presence.on('change', ({ joined, left }) => setOnline(view, joined, left)),
     // after a reconnect the SDK resumes the messages by itself; who is online is read again,
     // since joins and leaves of the time offline were not seen
     channel.on('subscribed', (info) => info?.resumed && refreshRoster(view)),
@@ -278,10 +278,11 @@ function applyPresence(view, userId, online) {
   else view.online.delete(userId);
 }
 
-function setOnline(view, userId, online) {
+function setOnline(view, joined, left) {
   if (current !== view) return;
-  view.seenDuringRefresh?.push([userId, online]);
-  applyPresence(view, userId, online);
+  const changes = [...joined.map((userId) => [userId, true]), ...left.map((userId) => [userId, false])];
+  view.seenDuringRefresh?.push(...changes);
+  for (const [userId, online] of changes) applyPresence(view, userId, online);
   renderPresence(view);
 }
 

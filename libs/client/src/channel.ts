@@ -9,6 +9,7 @@ import { ReadyListener, WireState } from './wire.ts';
 import type {
   HistoryOptions,
   Message,
+  PresenceBatch,
   PresenceChange,
   PublishOptions,
   PublishResult,
@@ -22,7 +23,7 @@ export type MessageListener = (message: Message) => void;
 export interface ChannelEvents {
   /** A message of the channel was retracted (live only). */
   retract: (retraction: Retraction) => void;
-  /** A user came online in, or left, the channel. */
+  /** A user came online in, or left, the channel (one event per user of each presence frame). */
   presence: (change: PresenceChange) => void;
   /** The server confirmed a subscription (first time, and again after each resume). */
   subscribed: (info: { lastSeq: number; resumed: boolean }) => void;
@@ -38,6 +39,11 @@ export interface ChannelEvents {
 export interface PresenceEvents {
   join: (userId: string) => void;
   leave: (userId: string) => void;
+  /**
+   * Once per presence frame, after its `join`/`leave` events: every user who came or went in that
+   * interval (the server sends at most one presence frame per channel every 250 ms).
+   */
+  change: (batch: PresenceBatch) => void;
 }
 
 /** A listener's handle on a channel subscription. */
@@ -245,11 +251,17 @@ export class Channel {
     this.#events.emit('retract', retraction);
   }
 
-  /** @internal `{op:"presence"}`. */
-  onPresence(change: PresenceChange): void {
-    if (!this.#w.live) return;
-    this.#events.emit('presence', change);
-    this.presence.emit(change);
+  /** @internal `{op:"presence", joined, left}`. */
+  onPresence(frame: { joined: string[]; left: string[] }): void {
+    if (!this.#w.live || (frame.joined.length === 0 && frame.left.length === 0)) return;
+    for (const [users, online] of [[frame.joined, true], [frame.left, false]] as const) {
+      for (const userId of users) {
+        const change: PresenceChange = { channelId: this.id, userId, online };
+        this.#events.emit('presence', change);
+        this.presence.emit(change);
+      }
+    }
+    this.presence.emitBatch({ channelId: this.id, joined: frame.joined, left: frame.left });
   }
 
   /** @internal Subscription.unsubscribe(). */
@@ -303,5 +315,10 @@ export class Presence {
   /** @internal */
   emit(change: PresenceChange): void {
     this.#events.emit(change.online ? 'join' : 'leave', change.userId);
+  }
+
+  /** @internal */
+  emitBatch(batch: PresenceBatch): void {
+    this.#events.emit('change', batch);
   }
 }

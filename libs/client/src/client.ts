@@ -295,7 +295,7 @@ export class Client {
         if (typeof frame.seq === 'number') channel?.onSkip(frame.seq);
         return;
       case 'presence':
-        channel?.onPresence({ channelId: channelId!, userId: String(frame.userId), online: frame.online === true });
+        channel?.onPresence(presenceOf(frame));
         return;
       case 'notification':
         this.inbox.onNotification(frame as unknown as Notification);
@@ -721,6 +721,17 @@ export function utf8Length(text: string): number {
     } else bytes += 3;
   }
   return bytes;
+}
+
+/**
+ * A presence frame's joins and leaves: `{joined, left}` (one frame per channel and interval), or
+ * the single-change `{userId, online}` of older servers.
+ */
+function presenceOf(frame: Record<string, unknown>): { joined: string[]; left: string[] } {
+  const ids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
+  if (Array.isArray(frame.joined) || Array.isArray(frame.left)) return { joined: ids(frame.joined), left: ids(frame.left) };
+  if (typeof frame.userId !== 'string') return { joined: [], left: [] };
+  return frame.online === true ? { joined: [frame.userId], left: [] } : { joined: [], left: [frame.userId] };
 }
 
 function str(value: unknown): string | undefined {

@@ -16,6 +16,7 @@ export type {
   HistoryOptions,
   Message,
   Notification,
+  PresenceBatch,
   PresenceChange,
   PublishOptions,
   PublishResult,

@@ -51,6 +51,13 @@ export interface PresenceChange {
   online: boolean;
 }
 
+/** The users who came online in (`joined`) or left (`left`) a channel, from one presence frame. */
+export interface PresenceBatch {
+  channelId: string;
+  joined: string[];
+  left: string[];
+}
+
 export interface RosterEntry {
   userId: string;
   role: 'member' | 'moderator' | 'readonly';

@@ -82,9 +82,16 @@ export const SERVER_FRAMES = {
     .strict()
     .describe('A persisted message of a subscribed channel addressed (`to`) to other users: its seq is used, its content is not for this user.'),
   presence: z
-    .object({ op: z.literal('presence'), channelId: ChannelIdOut, userId: z.string(), online: z.boolean() })
+    .object({
+      op: z.literal('presence'),
+      channelId: ChannelIdOut,
+      joined: z.array(z.string()).describe('Users who came online in the channel since the previous presence frame.'),
+      left: z.array(z.string()).describe('Users who went offline in the channel (on every gateway) since the previous presence frame.'),
+    })
     .strict()
-    .describe('A user came online in, or left, a subscribed channel.'),
+    .describe(
+      'Who came online in, or left, a subscribed channel: at most one frame per channel every 250 ms, carrying the net changes of that interval (a user who came and went within it is in neither list).',
+    ),
   notification: z
     .object({ op: z.literal('notification'), id: z.string(), type: z.string(), payload: z.record(z.string(), z.unknown()), timestamp: z.number().int() })
     .strict()

@@ -5,7 +5,10 @@
  * - persisted message frames arrive in seq order with no gap and no duplicate: a frame with
  *   seq <= last delivered is dropped; a gap (the owner died after commit but before
  *   publishing, or NATS dropped a frame) is filled from Postgres before the frame is delivered;
- * - frames with `op` (retract, presence) and ephemeral frames are relayed in arrival order;
+ * - frames with `op` (retract) and ephemeral frames are relayed in arrival order;
+ * - presence changes are gathered for PRESENCE_WINDOW_MS (one timer per feed) and sent as one
+ *   `{op:"presence", joined, left}` frame: at most one presence frame per member per window,
+ *   the latest decision per user winning (presence/coalesce.ts);
  * - a frame with `to` reaches only those users and its sender.
  * The feed starts from the channel's last_seq read after its subscription is live, so a member
  * that replays from Postgres after joining sees every later frame from the feed.
@@ -13,6 +16,13 @@
 import { decodeText, type Subscription } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
 import { readLastSeq, readMessages } from './message-reader.ts';
+import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coalesce.ts';
+
+/**
+ * How long a feed remembers the presence it sent per user: within it, a change that restates that
+ * state is not sent again, and a late change older than it is dropped.
+ */
+const PRESENCE_MEMORY_MS = 60_000;
 
 export interface Frame {
   op?: string;
@@ -65,6 +75,9 @@ export class ChannelFeed {
   private readonly queue: Uint8Array[] = [];
   private busy = true;
   private last = 0;
+  /** Presence changes of the current window and the feed's one window timer (created on first use). */
+  private presence: PresenceWindow | undefined;
+  private presenceTimer: NodeJS.Timeout | undefined;
 
   constructor(deps: GatewayDeps, environmentId: string, channelId: string) {
     this.deps = deps;
@@ -89,6 +102,8 @@ export class ChannelFeed {
 
   close(): void {
     this.subscription.unsubscribe();
+    clearTimeout(this.presenceTimer);
+    this.presenceTimer = undefined;
   }
 
   private async pump(): Promise<void> {
@@ -110,6 +125,10 @@ export class ChannelFeed {
     try {
       frame = JSON.parse(text) as Frame;
     } catch {
+      return undefined;
+    }
+    if (frame.op === 'presence') {
+      this.gatherPresence(frame);
       return undefined;
     }
     if (!isSequenced(frame)) {
@@ -141,6 +160,24 @@ export class ChannelFeed {
     }
     this.last = frame.seq;
     this.deliver(text, frame);
+  }
+
+  private gatherPresence(frame: Frame): void {
+    const window = (this.presence ??= new PresenceWindow({ rememberMs: PRESENCE_MEMORY_MS }));
+    for (const change of changesOf(frame, Date.now())) window.add(change);
+    if (window.pendingSize > 0 && !this.presenceTimer) {
+      this.presenceTimer = setTimeout(() => this.sendPresence(), PRESENCE_WINDOW_MS);
+      this.presenceTimer.unref();
+    }
+  }
+
+  /** The window closed: one frame with its net joins and leaves to every member. */
+  private sendPresence(): void {
+    this.presenceTimer = undefined;
+    const batch = this.presence?.drain(Date.now());
+    if (!batch) return;
+    const frame: Frame = { op: 'presence', joined: batch.joined, left: batch.left };
+    this.deliver(JSON.stringify(frame), frame);
   }
 
   private deliver(text: string, frame: Frame): void {

@@ -8,11 +8,17 @@
  * all of them every third of the TTL. A gateway that dies stops refreshing and its keys age out,
  * so presence expires instead of leaking.
  *
- * Frames: `{op:'presence', userId, online}` on subjects.channel(env, channel), relayed by the
- * channel feed to every socket of the channel. `online: true` when a gateway gets a user's first
- * socket on the channel and no other gateway held them; `online: false` when a gateway drops
- * the user's last socket and no other gateway holds them. A gateway that dies sends no
- * `online: false`; its users disappear from rosters when their keys expire.
+ * Changes: a user comes online when a gateway gets their first socket on the channel and no other
+ * gateway held them; goes offline when a gateway drops their last socket and no other gateway
+ * holds them. A gateway that dies sends no offline change; its users disappear from rosters when
+ * their keys expire.
+ *
+ * Frames, coalesced (coalesce.ts): each gateway gathers its changes per channel for
+ * PRESENCE_WINDOW_MS and publishes each user's latest decision of the window in ONE message
+ * `{op:'presence', changes:[{userId, online, at}]}` on subjects.channel(env, channel); each
+ * gateway's channel feed gathers those again per window and sends its sockets one
+ * `{op:'presence', joined, left}` frame. So a channel costs at most one bus message per gateway
+ * and one frame per socket per window, however fast users come and go.
  */
 import { encodeJson, encodeToken, decodeToken, publishLog, type NatsConnection } from '@rtm/bus';
 import { newId } from '@rtm/db';
@@ -20,6 +26,7 @@ import { ServiceError } from '@rtm/errors';
 import { StorageType, type KV } from 'nats';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
+import { PRESENCE_WINDOW_MS, PresenceWindow } from './coalesce.ts';
 
 /** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
 const KV_CONCURRENCY = 64;
@@ -80,6 +87,16 @@ interface Held {
   channelId: string;
   userId: string;
   sockets: Set<string>;
+  /** This entry's key was written (or its write tried): only then is there a departure to make. */
+  written?: boolean;
+}
+
+/** One channel's changes waiting to be published, with the one timer that publishes them. */
+interface Outgoing {
+  environmentId: string;
+  channelId: string;
+  window: PresenceWindow;
+  timer: NodeJS.Timeout | undefined;
 }
 
 export class Presence {
@@ -94,6 +111,8 @@ export class Presence {
   private readonly slots = new Slots(KV_CONCURRENCY);
   /** A refresh round still running: the next tick skips instead of piling a second round on it. */
   private refreshing = false;
+  /** Per channel: the changes decided in the current window, published together when it closes. */
+  private readonly outgoing = new Map<string, Outgoing>();
 
   constructor(deps: GatewayDeps) {
     this.deps = deps;
@@ -159,6 +178,8 @@ export class Presence {
       new Promise((resolve) => (timer = setTimeout(resolve, limitMs))),
     ]);
     clearTimeout(timer);
+    // the offline changes just decided go out now, not a window later
+    for (const key of [...this.outgoing.keys()]) this.flush(key);
   }
 
   /** The bucket, opened on first use (not while the gateway is built) and retried after a failure. */
@@ -189,34 +210,69 @@ export class Presence {
   }
 
   /** Other gateways' keys for the same user and channel. */
-  private async heldElsewhere(kv: KV, key: string): Promise<boolean> {
+  private async othersOf(kv: KV, key: string): Promise<string[]> {
     const prefix = key.slice(0, key.lastIndexOf('.'));
-    return (await listKeys(kv, `${prefix}.*`)).some((other) => other !== key);
+    return (await listKeys(kv, `${prefix}.*`)).filter((other) => other !== key);
   }
 
+  /**
+   * Write first, then look. The user comes online unless another gateway's key was written
+   * before ours (a lower revision): of two first sockets racing on two gateways exactly one (or,
+   * after a heartbeat rewrote the older key, both) announces, never neither. Against a departure
+   * elsewhere, whichever of the two looks last sees the other, and its decision is the later (`at`).
+   */
   private async arrive(key: string, held: Held): Promise<void> {
     // a leave may have followed before this step ran: then there is nothing to announce
     if (this.held.get(key) !== held) return;
     const kv = await this.bucket();
-    const elsewhere = await this.heldElsewhere(kv, key);
-    await kv.put(key, this.instanceId);
-    if (!elsewhere) this.announce(held, true);
+    held.written = true;
+    const mine = await kv.put(key, this.instanceId);
+    let first = true;
+    for (const other of await this.othersOf(kv, key)) {
+      const entry = await kv.get(other);
+      if (entry && entry.operation === 'PUT' && entry.revision < mine) first = false;
+      if (!first) break;
+    }
+    if (first) this.announce(held, true);
   }
 
   private async depart(key: string, held: Held): Promise<void> {
-    if (this.held.has(key)) return;
+    // still held (a socket came back), or never written (left before its arrival ran): nothing to undo
+    if (this.held.has(key) || !held.written) return;
     const kv = await this.bucket();
     await kv.purge(key);
-    if (!(await this.heldElsewhere(kv, key))) this.announce(held, false);
+    if ((await this.othersOf(kv, key)).length === 0) this.announce(held, false);
   }
 
+  /** Records a decided change in its channel's window; the window's timer publishes it. */
   private announce(held: Held, online: boolean): void {
     const { environmentId, channelId, userId } = held;
-    this.deps.nc.publish(this.deps.subjects.channel(environmentId, channelId), encodeJson({ op: 'presence', userId, online }));
-    publishLog(this.deps.nc, this.deps.subjects, environmentId, 'debug', online ? 'presence.joined' : 'presence.left', {
-      channelId,
-      userId,
-    });
+    const key = `${environmentId}\u0000${channelId}`;
+    let out = this.outgoing.get(key);
+    if (!out) {
+      out = { environmentId, channelId, window: new PresenceWindow(), timer: undefined };
+      this.outgoing.set(key, out);
+    }
+    out.window.add({ userId, online, at: Date.now() });
+    if (!out.timer) {
+      out.timer = setTimeout(() => this.flush(key), PRESENCE_WINDOW_MS);
+      out.timer.unref();
+    }
+  }
+
+  /** Publishes one channel's window as one message: each user's latest decision in it. */
+  private flush(key: string): void {
+    const out = this.outgoing.get(key);
+    if (!out) return;
+    clearTimeout(out.timer);
+    this.outgoing.delete(key);
+    const batch = out.window.drain(Date.now());
+    if (!batch) return;
+    const { environmentId, channelId } = out;
+    this.deps.nc.publish(this.deps.subjects.channel(environmentId, channelId), encodeJson({ op: 'presence', changes: batch.changes }));
+    for (const { userId, online } of batch.changes) {
+      publishLog(this.deps.nc, this.deps.subjects, environmentId, 'debug', online ? 'presence.joined' : 'presence.left', { channelId, userId });
+    }
   }
 
   private async refresh(): Promise<void> {

@@ -1,0 +1,130 @@
+/**
+ * Presence coalescing: the joins and leaves of one channel gathered over a window and given out
+ * as one change set (pure logic; presence.ts and the channel feed run the timers).
+ *
+ * - Each change carries `at`, the time (ms, the deciding gateway's clock) its gateway decided it.
+ *   For one user the latest decision wins, whatever order the bus delivered the changes in, so
+ *   two gateways' windows flushing out of order cannot leave a user shown offline while online.
+ * - A window gives out, per user, the latest decision of the window, or nothing when it only
+ *   restates the state given out before (remembered for `rememberMs`): a user who joins and leaves
+ *   within one window, or leaves and comes back, costs nothing once their state is known. With no
+ *   remembered state (the publishing gateway keeps none; a feed forgets after `rememberMs`) the
+ *   latest decision goes out as a fact, which is at worst a repeat of the state a listener shows.
+ * - The remembered state also drops a late change older than the one given out.
+ */
+
+/** How long presence changes are gathered before they go out, on each gateway and each feed. */
+export const PRESENCE_WINDOW_MS = 250;
+
+/** One user's presence change as gateways tell each other on the channel subject. */
+export interface PresenceChange {
+  userId: string;
+  online: boolean;
+  /** When the deciding gateway decided it (ms since the epoch). */
+  at: number;
+}
+
+/** What one window gives out: the joins and leaves, and the changes behind them. */
+export interface PresenceBatch {
+  joined: string[];
+  left: string[];
+  changes: PresenceChange[];
+}
+
+interface Pending {
+  /** The state given out before this window, when remembered. */
+  known: boolean | undefined;
+  /** The latest decision of the window (by `at`). */
+  online: boolean;
+  at: number;
+}
+
+interface Settled {
+  online: boolean;
+  at: number;
+  settledAt: number;
+}
+
+export class PresenceWindow {
+  private readonly pending = new Map<string, Pending>();
+  /** Users given out recently, oldest first (re-inserted when given out again). */
+  private readonly settled = new Map<string, Settled>();
+  private readonly rememberMs: number;
+
+  constructor(options: { rememberMs?: number } = {}) {
+    this.rememberMs = options.rememberMs ?? 0;
+  }
+
+  /** Changes waiting for the window to close. */
+  get pendingSize(): number {
+    return this.pending.size;
+  }
+
+  /** Users whose last state is still remembered. */
+  get rememberedSize(): number {
+    return this.settled.size;
+  }
+
+  /** Adds a change; a change older than what is already known for the user is dropped (false). */
+  add(change: PresenceChange): boolean {
+    const waiting = this.pending.get(change.userId);
+    if (waiting) {
+      if (change.at < waiting.at) return false;
+      waiting.online = change.online;
+      waiting.at = change.at;
+      return true;
+    }
+    const known = this.settled.get(change.userId);
+    if (known && change.at < known.at) return false;
+    const { online, at } = change;
+    this.pending.set(change.userId, { known: known?.online, online, at });
+    return true;
+  }
+
+  /** Closes the window: what changed since the last one, or undefined when nothing did. */
+  drain(now: number): PresenceBatch | undefined {
+    const batch: PresenceBatch = { joined: [], left: [], changes: [] };
+    for (const [userId, entry] of this.pending) {
+      if (entry.online !== entry.known) {
+        (entry.online ? batch.joined : batch.left).push(userId);
+        batch.changes.push({ userId, online: entry.online, at: entry.at });
+      }
+      if (this.rememberMs > 0) {
+        this.settled.delete(userId);
+        this.settled.set(userId, { online: entry.online, at: entry.at, settledAt: now });
+      }
+    }
+    this.pending.clear();
+    this.forget(now);
+    return batch.changes.length > 0 ? batch : undefined;
+  }
+
+  /** Drops remembered states older than `rememberMs`. */
+  forget(now: number): void {
+    for (const [userId, entry] of this.settled) {
+      if (entry.settledAt > now - this.rememberMs) break;
+      this.settled.delete(userId);
+    }
+  }
+}
+
+/**
+ * The changes of a presence message on the channel subject: `{op:"presence", changes:[{userId,
+ * online, at}]}`, or the single-change form `{op:"presence", userId, online}` that gateways of the
+ * previous release publish (taken as decided at `receivedAt`). Malformed entries are skipped.
+ */
+export function changesOf(frame: Record<string, unknown>, receivedAt: number): PresenceChange[] {
+  if (Array.isArray(frame.changes)) {
+    const out: PresenceChange[] = [];
+    for (const entry of frame.changes as unknown[]) {
+      if (entry === null || typeof entry !== 'object') continue;
+      const { userId, online, at } = entry as Record<string, unknown>;
+      if (typeof userId === 'string' && typeof online === 'boolean' && typeof at === 'number' && Number.isFinite(at)) {
+        out.push({ userId, online, at });
+      }
+    }
+    return out;
+  }
+  if (typeof frame.userId === 'string' && typeof frame.online === 'boolean') return [{ userId: frame.userId, online: frame.online, at: receivedAt }];
+  return [];
+}
