@@ -77,3 +77,43 @@ test('a tenant-signed token carries capabilities in the same `cap` claim as a mi
   assert.equal(full.capabilities, undefined);
   assert.equal(capabilityAllows(full.capabilities, 'other', 'publish'), true);
 });
+
+test('TenantKeys: a kid is looked up among its environment\'s keys only; invalidating one environment keeps the others', async () => {
+  const { TenantKeys } = await import('@rtm/auth');
+  const a = 'env_01h2x3y4z5abcdefghjkmnpqra';
+  const b = 'env_01h2x3y4z5abcdefghjkmnpqrb';
+  const es = await generateKeyPair('ES256', { extractable: true });
+  const ed = await generateKeyPair('EdDSA', { extractable: true });
+  // token_keys as rows (environment, kid) → key; two environments hold kid "shared"
+  const rows = new Map<string, { alg: string; jwk: unknown }>([
+    [`${a}/shared`, { alg: 'ES256', jwk: await exportJWK(es.publicKey) }],
+    [`${b}/shared`, { alg: 'EdDSA', jwk: await exportJWK(ed.publicKey) }],
+  ]);
+  const queries: string[] = [];
+  const pool = {
+    async query(sql: string, params: string[]) {
+      queries.push(sql);
+      if (/from token_jwks/.test(sql)) return { rows: [] };
+      // the lookup must name both the environment and the kid
+      assert.match(sql, /where environment_id = \$1 and kid = \$2/);
+      const row = rows.get(`${params[0]}/${params[1]}`);
+      return { rows: row ? [row] : [] };
+    },
+  };
+  const keys = new TenantKeys(pool as never, 60_000, { allowLoopback: false });
+  assert.equal((await keys.find(a, 'shared'))?.alg, 'ES256');
+  assert.equal((await keys.find(a, 'shared'))?.environmentId, a);
+  assert.equal((await keys.find(b, 'shared'))?.alg, 'EdDSA');
+  assert.equal((await keys.find(b, 'shared'))?.environmentId, b);
+  // a kid only another environment holds is unknown here
+  rows.set(`${b}/only-b`, { alg: 'EdDSA', jwk: await exportJWK(ed.publicKey) });
+  assert.equal(await keys.find(a, 'only-b'), null);
+  const cached = queries.length;
+  // A's change: A's entries (its cached unknown kid included) are loaded again, B's are not
+  rows.set(`${a}/only-b`, { alg: 'ES256', jwk: await exportJWK(es.publicKey) });
+  keys.invalidate(a);
+  assert.equal((await keys.find(b, 'shared'))?.alg, 'EdDSA');
+  assert.equal(queries.length, cached);
+  assert.equal((await keys.find(a, 'only-b'))?.environmentId, a);
+  assert.ok(queries.length > cached);
+});

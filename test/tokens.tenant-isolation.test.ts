@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { startCluster } from './helpers/cluster.ts';
+import { client, errorCode } from './helpers/http.ts';
+import { openSocket } from './helpers/ws.ts';
+import { eventually } from './helpers/eventually.ts';
+
+type KeyLike = Parameters<SignJWT['sign']>[0];
+
+async function tenantToken(privateKey: KeyLike, kid: string, claims: { iss: string; sub?: string; iat?: number; exp?: number; jti?: string }): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const iat = claims.iat ?? now;
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'ES256', kid })
+    .setIssuer(claims.iss)
+    .setAudience('realtime')
+    .setSubject(claims.sub ?? 'alice')
+    .setIssuedAt(iat)
+    .setExpirationTime(claims.exp ?? iat + 600)
+    .setJti(claims.jti ?? `t-${Math.random()}`)
+    .sign(privateKey);
+}
+
+async function listen(t: { after(fn: () => unknown): void }, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+}
+
+test('token keys - a kid is per environment: another environment registering it affects no one else', { timeout: 180_000 }, async (t) => {
+  // a long credential cache: a key change reaches the other gateway only through the invalidation
+  const cluster = await startCluster(t, { gateways: 2, env: { CREDENTIAL_CACHE_MS: '60000' } });
+  const [gw0, gw1] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
+  const a = await cluster.createEnvironment('a');
+  const b = await cluster.createEnvironment('b');
+  const controlA = client(gw0.controlUrl, a.secretKey);
+  const controlB = client(gw0.controlUrl, b.secretKey);
+  const keyA = await generateKeyPair('ES256', { extractable: true });
+  const keyB = await generateKeyPair('ES256', { extractable: true });
+  const keyB2 = await generateKeyPair('ES256', { extractable: true });
+
+  // B publishes kid "shared" in its JWKS only
+  const served: JWK[] = [{ ...(await exportJWK(keyB.publicKey)), kid: 'shared', alg: 'ES256' }];
+  const url = await listen(t, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served })));
+  assert.equal((await controlB.put('/v1/token-jwks', { url })).status, 200);
+  const tokenB = await tenantToken(keyB.privateKey, 'shared', { iss: b.environmentId, sub: 'bob' });
+  const statusOf = async (gw: typeof gw0, token: string) => (await client(gw.realtimeUrl, token).get('/v1/me')).status;
+  for (const gw of [gw0, gw1]) assert.equal(await statusOf(gw, tokenB), 200, `${gw.name}: B's token before`);
+  const socketB = openSocket(gw1.realtimeUrl, `/v1/connect?token=${tokenB}`);
+  await socketB.waitFor('connected', (f) => f.op === 'connected');
+
+  // A registers the same kid: accepted, and B's tokens keep working on every gateway
+  const putA = await controlA.put('/v1/token-keys/shared', { alg: 'ES256', jwk: await exportJWK(keyA.publicKey) });
+  assert.equal(putA.status, 200, JSON.stringify(putA.body));
+  const tokenA = await tenantToken(keyA.privateKey, 'shared', { iss: a.environmentId });
+  for (const gw of [gw0, gw1]) {
+    await eventually(`${gw.name} accepts A's new key`, async () => (await statusOf(gw, tokenA)) === 200);
+    const me = await client(gw.realtimeUrl, tokenB).get('/v1/me');
+    assert.equal(me.status, 200, `${gw.name}: B's token after A registered its kid: ${JSON.stringify(me.body)}`);
+    assert.equal(me.body.userId, 'bob');
+    assert.equal(me.body.environmentId, b.environmentId);
+  }
+
+  // the refusals of foreign keys stand: each environment's key signs for that environment only
+  const foreign: [string, string][] = [
+    ["A's key, iss B", await tenantToken(keyA.privateKey, 'shared', { iss: b.environmentId })],
+    ["B's key, iss A", await tenantToken(keyB.privateKey, 'shared', { iss: a.environmentId })],
+  ];
+  for (const [what, token] of foreign) {
+    for (const gw of [gw0, gw1]) {
+      const res = await client(gw.realtimeUrl, token).get('/v1/me');
+      assert.equal(res.status, 401, `${gw.name}: ${what}`);
+      assert.equal(errorCode(res), 'unauthorized');
+    }
+  }
+
+  // A registering the kid closed none of B's sockets
+  assert.equal(socketB.ws.readyState, socketB.ws.OPEN);
+  socketB.send({ op: 'ping', ref: 1 });
+  await socketB.waitFor('pong', (f) => f.op === 'pong' && f.ref === 1);
+  // (B changing its own keys of that kid below may close it: that is B's business)
+  await socketB.close();
+
+  // B can register the kid too (a registered key wins over its own JWKS key of that kid)
+  const putB = await controlB.put('/v1/token-keys/shared', { alg: 'ES256', jwk: await exportJWK(keyB2.publicKey) });
+  assert.equal(putB.status, 200, JSON.stringify(putB.body));
+  const tokenB2 = await tenantToken(keyB2.privateKey, 'shared', { iss: b.environmentId, sub: 'bob' });
+  for (const gw of [gw0, gw1]) {
+    await eventually(`${gw.name} accepts B's registered key`, async () => (await statusOf(gw, tokenB2)) === 200);
+    assert.equal(await statusOf(gw, tokenA), 200, `${gw.name}: A's token after B registered the kid`);
+  }
+  assert.deepEqual((await controlA.get('/v1/token-keys')).body.keys.map((k: any) => k.kid), ['shared']);
+  assert.deepEqual((await controlB.get('/v1/token-keys')).body.keys.map((k: any) => k.kid), ['shared']);
+  assert.deepEqual((await controlA.get('/v1/token-keys')).body.keys[0].jwk.x, (await exportJWK(keyA.publicKey)).x);
+
+  // B removes its registered key: A's tokens are untouched, B's JWKS key of that kid verifies again
+  assert.equal((await controlB.delete('/v1/token-keys/shared')).status, 204);
+  for (const gw of [gw0, gw1]) {
+    await eventually(`${gw.name} refuses B's removed key`, async () => (await statusOf(gw, tokenB2)) === 401);
+    assert.equal(await statusOf(gw, tokenA), 200, `${gw.name}: A's token after B removed its key`);
+    await eventually(`${gw.name} falls back to B's JWKS`, async () => (await statusOf(gw, tokenB)) === 200);
+  }
+
+  // A removes its key: only A's tokens are refused; B's sockets and tokens are untouched
+  const socketB2 = openSocket(gw1.realtimeUrl, `/v1/connect?token=${tokenB}`);
+  await socketB2.waitFor('connected', (f) => f.op === 'connected');
+  assert.equal((await controlA.delete('/v1/token-keys/shared')).status, 204);
+  for (const gw of [gw0, gw1]) {
+    await eventually(`${gw.name} refuses A's removed key`, async () => (await statusOf(gw, tokenA)) === 401);
+    assert.equal(await statusOf(gw, tokenB), 200, `${gw.name}: B's token after A removed its key`);
+  }
+  assert.equal(socketB2.ws.readyState, socketB2.ws.OPEN);
+  socketB2.send({ op: 'ping', ref: 2 });
+  await socketB2.waitFor('pong', (f) => f.op === 'pong' && f.ref === 2);
+  await socketB2.close();
+});
