@@ -121,3 +121,30 @@ test('token keys - a kid is per environment: another environment registering it 
   await socketB2.waitFor('pong', (f) => f.op === 'pong' && f.ref === 2);
   await socketB2.close();
 });
+
+test('token revocation - a tenant-signed token dated ahead cannot outlive DELETE /v1/users/{id}/tokens', { timeout: 180_000 }, async (t) => {
+  const cluster = await startCluster(t, { gateways: 2 });
+  const env = await cluster.createEnvironment();
+  const control = client(cluster.gateways[0]!.controlUrl, env.secretKey);
+  const key = await generateKeyPair('ES256', { extractable: true });
+  assert.equal((await control.put('/v1/token-keys/k1', { alg: 'ES256', jwk: await exportJWK(key.publicKey) })).status, 200);
+  const now = Math.floor(Date.now() / 1000);
+  const ahead = await tenantToken(key.privateKey, 'k1', { iss: env.environmentId, iat: now + 50, exp: now + 600 });
+  const current = await tenantToken(key.privateKey, 'k1', { iss: env.environmentId, iat: now - 1, exp: now + 600 });
+  for (const gw of cluster.gateways) {
+    await eventually(`${gw.name} knows the key`, async () => (await client(gw.realtimeUrl, current).get('/v1/me')).status === 200);
+  }
+
+  const revoked = await control.delete('/v1/users/alice/tokens');
+  assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+  for (const gw of cluster.gateways) {
+    for (const [what, token] of [['dated 50 s ahead', ahead], ['dated now', current]] as const) {
+      await eventually(`${gw.name} refuses the token ${what}`, async () => (await client(gw.realtimeUrl, token).get('/v1/me')).status === 401);
+      const res = await client(gw.realtimeUrl, token).get('/v1/me');
+      assert.equal(errorCode(res), 'unauthorized', `${gw.name}: ${what}`);
+    }
+    // sockets too
+    const socket = openSocket(gw.realtimeUrl, `/v1/connect?token=${ahead}`);
+    await assert.rejects(socket.waitFor('connected', (f) => f.op === 'connected'));
+  }
+});

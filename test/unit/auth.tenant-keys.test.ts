@@ -78,6 +78,35 @@ test('a tenant-signed token carries capabilities in the same `cap` claim as a mi
   assert.equal(capabilityAllows(full.capabilities, 'other', 'publish'), true);
 });
 
+test('a tenant-signed token may be dated at most MAX_IAT_AHEAD_SECONDS ahead of the clock', async () => {
+  const { SignJWT } = await import('jose');
+  const { verifyTenantToken } = await import('@rtm/auth');
+  const { MAX_IAT_AHEAD_SECONDS } = await import('../../libs/auth/src/tenant-token.ts');
+  assert.equal(MAX_IAT_AHEAD_SECONDS, 5);
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(publicKey);
+  const environmentId = 'env_01h2x3y4z5abcdefghjkmnpqrs';
+  const find = async (env: string, kid: string) => (env === environmentId && kid === 'k1' ? { kid, environmentId, alg: 'ES256' as const, jwk } : null);
+  const signedAhead = (seconds: number) => {
+    const iat = Math.floor(Date.now() / 1000) + seconds;
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(environmentId)
+      .setAudience('realtime')
+      .setSubject('alice')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 600)
+      .setJti('t1')
+      .sign(privateKey);
+  };
+  // within the skew: accepted, and judged by its own iat
+  const near = await verifyTenantToken(await signedAhead(2), find, { audience: 'realtime' });
+  assert.ok(near.issuedAtMs > Date.now());
+  for (const seconds of [7, 50, 59, 3600]) {
+    await assert.rejects(verifyTenantToken(await signedAhead(seconds), find, { audience: 'realtime' }), /issued in the future/, `${seconds} s ahead`);
+  }
+});
+
 test('TenantKeys: a kid is looked up among its environment\'s keys only; invalidating one environment keeps the others', async () => {
   const { TenantKeys } = await import('@rtm/auth');
   const a = 'env_01h2x3y4z5abcdefghjkmnpqra';
