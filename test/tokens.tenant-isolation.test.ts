@@ -148,3 +148,42 @@ test('token revocation - a tenant-signed token dated ahead cannot outlive DELETE
     await assert.rejects(socket.waitFor('connected', (f) => f.op === 'connected'));
   }
 });
+
+test('token keys - a JWKS host that drip-feeds its answer is abandoned at the fetch deadline', { timeout: 180_000 }, async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, env: { TOKEN_JWKS_REFETCH_MS: '200' } });
+  const gw = cluster.gateways[0]!;
+  const env = await cluster.createEnvironment();
+  const key = await generateKeyPair('ES256', { extractable: true });
+  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(key.publicKey)), kid: 'k1', alg: 'ES256' }] });
+  let drip = true;
+  let abandoned = 0;
+  const dripping = new Set<ServerResponse>();
+  const url = await listen(t, (req, res) => {
+    if (!drip) return void res.writeHead(200, { 'content-type': 'application/json' }).end(jwks);
+    // headers at once, then one byte every 200 ms: every chunk comes well within any per-chunk timeout
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"keys":[');
+    dripping.add(res);
+    const timer = setInterval(() => res.write(' '), 200);
+    req.socket.on('close', () => {
+      clearInterval(timer);
+      dripping.delete(res);
+      abandoned++;
+    });
+  });
+  assert.equal((await client(gw.controlUrl, env.secretKey).put('/v1/token-jwks', { url })).status, 200);
+  const token = await tenantToken(key.privateKey, 'k1', { iss: env.environmentId });
+
+  // the token is refused with the usual reason once the fetch is given up, rather than waiting on the host
+  const res = await fetch(`${gw.realtimeUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) });
+  const body = (await res.json()) as { code: string; reason: string };
+  assert.equal(res.status, 401);
+  assert.equal(body.code, 'unauthorized');
+  assert.match(body.reason, /unknown signing key/);
+  // the gateway closed the connection it was being dripped on
+  await eventually('the dripping fetch is abandoned', async () => abandoned >= 1 && dripping.size === 0);
+
+  // once the host answers properly, the environment's tokens are accepted: nothing is stuck
+  drip = false;
+  await eventually('the key is fetched once the host answers', async () => (await client(gw.realtimeUrl, token).get('/v1/me')).status === 200);
+});

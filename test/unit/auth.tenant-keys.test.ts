@@ -146,3 +146,31 @@ test('TenantKeys: a kid is looked up among its environment\'s keys only; invalid
   assert.equal((await keys.find(a, 'only-b'))?.environmentId, a);
   assert.ok(queries.length > cached);
 });
+
+test('JwksCache: a host that drip-feeds its answer is abandoned at the total deadline', { timeout: 30_000 }, async (t) => {
+  let closed = 0;
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests++;
+    // headers at once, then a byte every 50 ms: no single chunk is ever late
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"keys":[');
+    const timer = setInterval(() => res.write(' '), 50);
+    req.socket.on('close', () => {
+      clearInterval(timer);
+      closed++;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const cache = new JwksCache({ allowLoopback: true, timeoutMs: 500, minRefetchMs: 0 });
+  // the fetch fails (no keys) instead of waiting for the host, and its connection is closed
+  assert.equal(await cache.key('env_1', url, 'a'), null);
+  assert.equal(requests, 1);
+  for (let i = 0; i < 50 && closed === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(closed, 1);
+});
