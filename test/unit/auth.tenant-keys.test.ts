@@ -77,3 +77,100 @@ test('a tenant-signed token carries capabilities in the same `cap` claim as a mi
   assert.equal(full.capabilities, undefined);
   assert.equal(capabilityAllows(full.capabilities, 'other', 'publish'), true);
 });
+
+test('a tenant-signed token may be dated at most MAX_IAT_AHEAD_SECONDS ahead of the clock', async () => {
+  const { SignJWT } = await import('jose');
+  const { verifyTenantToken } = await import('@rtm/auth');
+  const { MAX_IAT_AHEAD_SECONDS } = await import('../../libs/auth/src/tenant-token.ts');
+  assert.equal(MAX_IAT_AHEAD_SECONDS, 5);
+  const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(publicKey);
+  const environmentId = 'env_01h2x3y4z5abcdefghjkmnpqrs';
+  const find = async (env: string, kid: string) => (env === environmentId && kid === 'k1' ? { kid, environmentId, alg: 'ES256' as const, jwk } : null);
+  const signedAhead = (seconds: number) => {
+    const iat = Math.floor(Date.now() / 1000) + seconds;
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(environmentId)
+      .setAudience('realtime')
+      .setSubject('alice')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 600)
+      .setJti('t1')
+      .sign(privateKey);
+  };
+  // within the skew: accepted, and judged by its own iat
+  const near = await verifyTenantToken(await signedAhead(2), find, { audience: 'realtime' });
+  assert.ok(near.issuedAtMs > Date.now());
+  for (const seconds of [7, 50, 59, 3600]) {
+    await assert.rejects(verifyTenantToken(await signedAhead(seconds), find, { audience: 'realtime' }), /issued in the future/, `${seconds} s ahead`);
+  }
+});
+
+test('TenantKeys: a kid is looked up among its environment\'s keys only; invalidating one environment keeps the others', async () => {
+  const { TenantKeys } = await import('@rtm/auth');
+  const a = 'env_01h2x3y4z5abcdefghjkmnpqra';
+  const b = 'env_01h2x3y4z5abcdefghjkmnpqrb';
+  const es = await generateKeyPair('ES256', { extractable: true });
+  const ed = await generateKeyPair('EdDSA', { extractable: true });
+  // token_keys as rows (environment, kid) → key; two environments hold kid "shared"
+  const rows = new Map<string, { alg: string; jwk: unknown }>([
+    [`${a}/shared`, { alg: 'ES256', jwk: await exportJWK(es.publicKey) }],
+    [`${b}/shared`, { alg: 'EdDSA', jwk: await exportJWK(ed.publicKey) }],
+  ]);
+  const queries: string[] = [];
+  const pool = {
+    async query(sql: string, params: string[]) {
+      queries.push(sql);
+      if (/from token_jwks/.test(sql)) return { rows: [] };
+      // the lookup must name both the environment and the kid
+      assert.match(sql, /where environment_id = \$1 and kid = \$2/);
+      const row = rows.get(`${params[0]}/${params[1]}`);
+      return { rows: row ? [row] : [] };
+    },
+  };
+  const keys = new TenantKeys(pool as never, 60_000, { allowLoopback: false });
+  assert.equal((await keys.find(a, 'shared'))?.alg, 'ES256');
+  assert.equal((await keys.find(a, 'shared'))?.environmentId, a);
+  assert.equal((await keys.find(b, 'shared'))?.alg, 'EdDSA');
+  assert.equal((await keys.find(b, 'shared'))?.environmentId, b);
+  // a kid only another environment holds is unknown here
+  rows.set(`${b}/only-b`, { alg: 'EdDSA', jwk: await exportJWK(ed.publicKey) });
+  assert.equal(await keys.find(a, 'only-b'), null);
+  const cached = queries.length;
+  // A's change: A's entries (its cached unknown kid included) are loaded again, B's are not
+  rows.set(`${a}/only-b`, { alg: 'ES256', jwk: await exportJWK(es.publicKey) });
+  keys.invalidate(a);
+  assert.equal((await keys.find(b, 'shared'))?.alg, 'EdDSA');
+  assert.equal(queries.length, cached);
+  assert.equal((await keys.find(a, 'only-b'))?.environmentId, a);
+  assert.ok(queries.length > cached);
+});
+
+test('JwksCache: a host that drip-feeds its answer is abandoned at the total deadline', { timeout: 30_000 }, async (t) => {
+  let closed = 0;
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests++;
+    // headers at once, then a byte every 50 ms: no single chunk is ever late
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"keys":[');
+    const timer = setInterval(() => res.write(' '), 50);
+    req.socket.on('close', () => {
+      clearInterval(timer);
+      closed++;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const cache = new JwksCache({ allowLoopback: true, timeoutMs: 500, minRefetchMs: 0 });
+  // the fetch fails (no keys) instead of waiting for the host, and its connection is closed
+  assert.equal(await cache.key('env_1', url, 'a'), null);
+  assert.equal(requests, 1);
+  for (let i = 0; i < 50 && closed === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(closed, 1);
+});

@@ -2,7 +2,9 @@
  * JWKS fetching for tenant-signed tokens, under the webhook URL policy: the URL is checked as
  * written, and every address its host resolves to must be public (so neither a private URL nor
  * a name that resolves to one reaches an internal service). Redirects are not followed; bodies
- * over 64 KiB and answers slower than 3 s are refused.
+ * over 64 KiB are refused, and so is a fetch not finished within `timeoutMs` (3 s) in total:
+ * connecting, the headers and the whole body together, so a host that drip-feeds its answer a
+ * byte at a time is abandoned at the deadline like one that never answers.
  *
  * Per environment, the keys are cached for `ttlMs`; a token whose `kid` is not among them causes a
  * refetch, at most once per `minRefetchMs` (so a flood of tokens with made-up kids costs one fetch
@@ -97,27 +99,33 @@ export class JwksCache {
   private async fetchKeys(environmentId: string, url: string): Promise<Map<string, TenantKey>> {
     const verdict = checkWebhookUrl(url, { allowLoopback: this.options.allowLoopback });
     if (!verdict.ok) throw new Error(verdict.reason);
+    // the whole fetch (request and body) has one deadline: undici's bodyTimeout is per chunk only
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
     const response = await request(verdict.url, {
       method: 'GET',
       dispatcher: this.agent,
       headers: { accept: 'application/json' },
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
+      signal,
     });
     if (response.statusCode !== 200) {
-      await response.body.dump();
+      response.body.destroy();
       throw new Error(`JWKS answered ${response.statusCode}`);
     }
     let size = 0;
     const chunks: Buffer[] = [];
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) {
-        response.body.destroy();
-        throw new Error('JWKS over 64 KiB');
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY_BYTES) throw new Error('JWKS over 64 KiB');
+        chunks.push(chunk as Buffer);
       }
-      chunks.push(chunk as Buffer);
+    } finally {
+      // nothing more is read: an unfinished body's connection is closed, not kept for the host
+      if (!response.body.destroyed) response.body.destroy();
     }
+    if (signal.aborted) throw new Error(`JWKS not fetched within ${this.options.timeoutMs} ms`);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { keys?: unknown };
     const keys = new Map<string, TenantKey>();
     if (!Array.isArray(body.keys)) throw new Error('JWKS has no keys array');

@@ -8,6 +8,9 @@ interface Entry<T> {
   expires: number;
 }
 
+/** The cache key of an environment's kid (an environment id never holds a newline, so no two pairs share one). */
+const registeredKey = (environmentId: string, kid: string) => `${environmentId}\n${kid}`;
+
 export interface RegisteredKey {
   kid: string;
   alg: TenantTokenAlg;
@@ -16,9 +19,11 @@ export interface RegisteredKey {
 }
 
 /**
- * The public keys environments sign their own user tokens with: registered JWKs (by `kid`, unique
- * across environments) and JWKS URLs. Lookups are cached for `ttlMs` and forgotten at once for an
- * environment when its keys change (`invalidate`, over the bus like the other credentials).
+ * The public keys environments sign their own user tokens with: registered JWKs and JWKS URLs.
+ * Key ids are per environment: a lookup is always (environment, kid), so two environments may use
+ * the same kid and neither ever sees the other's key. Lookups (unknown kids included) are cached
+ * for `ttlMs` per (environment, kid) and forgotten at once for an environment when its keys change
+ * (`invalidate`, over the bus like the other credentials); no other environment's entries go.
  */
 export class TenantKeys {
   private readonly pool: Pool;
@@ -34,7 +39,8 @@ export class TenantKeys {
   }
 
   invalidate(environmentId: string): void {
-    for (const [kid, entry] of this.registered) if (entry.value === null || entry.value.environmentId === environmentId) this.registered.delete(kid);
+    const prefix = registeredKey(environmentId, '');
+    for (const key of this.registered.keys()) if (key.startsWith(prefix)) this.registered.delete(key);
     this.urls.delete(environmentId);
     this.jwks.forget(environmentId);
   }
@@ -44,17 +50,20 @@ export class TenantKeys {
     this.urls.clear();
   }
 
-  /** The key `kid` of an environment: a registered JWK first, else its JWKS. Another environment's kid: null. */
+  /**
+   * The key `kid` of an environment: its registered JWK of that kid first, else its JWKS. Only this
+   * environment's keys are ever consulted: another environment holding the same kid changes nothing.
+   */
   async find(environmentId: string, kid: string): Promise<TenantKey | null> {
-    const key = await this.cached(this.registered, kid, async () => {
-      const { rows } = await this.pool.query<{ environment_id: string; alg: TenantTokenAlg; jwk: JWK }>(
-        'select environment_id, alg, jwk from token_keys where kid = $1',
-        [kid],
+    const key = await this.cached(this.registered, registeredKey(environmentId, kid), async () => {
+      const { rows } = await this.pool.query<{ alg: TenantTokenAlg; jwk: JWK }>(
+        'select alg, jwk from token_keys where environment_id = $1 and kid = $2',
+        [environmentId, kid],
       );
       const row = rows[0];
-      return row ? { kid, environmentId: row.environment_id, alg: row.alg, jwk: row.jwk } : null;
+      return row ? { kid, environmentId, alg: row.alg, jwk: row.jwk } : null;
     });
-    if (key) return key.environmentId === environmentId ? key : null;
+    if (key) return key;
     const url = await this.cached(this.urls, environmentId, async () => {
       const { rows } = await this.pool.query<{ url: string }>('select url from token_jwks where environment_id = $1', [environmentId]);
       return rows[0]?.url ?? null;
@@ -73,15 +82,15 @@ export class TenantKeys {
   }
 }
 
-/** Registers (or replaces) a public key; false when the kid belongs to another environment. */
-export async function putTokenKey(pool: Pool, environmentId: string, kid: string, alg: TenantTokenAlg, jwk: JWK): Promise<RegisteredKey | null> {
+/** Registers (or replaces) an environment's public key `kid`; other environments' keys of that kid are untouched. */
+export async function putTokenKey(pool: Pool, environmentId: string, kid: string, alg: TenantTokenAlg, jwk: JWK): Promise<RegisteredKey> {
   const { rows } = await pool.query<{ created_at: Date }>(
     `insert into token_keys (kid, environment_id, alg, jwk) values ($1, $2, $3, $4)
-     on conflict (kid) do update set alg = excluded.alg, jwk = excluded.jwk where token_keys.environment_id = excluded.environment_id
+     on conflict (environment_id, kid) do update set alg = excluded.alg, jwk = excluded.jwk
      returning created_at`,
     [kid, environmentId, alg, JSON.stringify(jwk)],
   );
-  return rows[0] ? { kid, alg, jwk, createdAt: rows[0].created_at } : null;
+  return { kid, alg, jwk, createdAt: rows[0]!.created_at };
 }
 
 export async function listTokenKeys(pool: Pool, environmentId: string): Promise<{ keys: RegisteredKey[]; jwksUrl: string | null }> {

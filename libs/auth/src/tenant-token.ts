@@ -6,8 +6,10 @@
  * - claims: `iss` is the environment id (it names the environment, so the key is looked up among
  *   that environment's keys only), `aud` "realtime", `sub`, `iat`, `exp`, `jti`; `env`, when
  *   present, must equal `iss`; `anon` and `ext` mean what they mean in minted tokens;
- * - a lifetime (`exp` − `iat`) over MAX_TOKEN_LIFETIME_SECONDS, an `iat` in the future (beyond a
- *   minute of clock skew) or a token over MAX_TOKEN_BYTES is refused.
+ * - a lifetime (`exp` − `iat`) over MAX_TOKEN_LIFETIME_SECONDS, an `iat` more than
+ *   MAX_IAT_AHEAD_SECONDS ahead of the gateway's clock or a token over MAX_TOKEN_BYTES is refused.
+ *   A user-wide revocation refuses the tokens issued (by `iat`) before it, so an `iat` far ahead
+ *   would let a token signed before the revocation outlive it; the bound keeps that to seconds.
  */
 import { compactVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, type JWK } from 'jose';
 import { MAX_TOKEN_LIFETIME_SECONDS, TokenError, issuedAtMsOf, withOptionalClaims, type UserClaims } from './user-token.ts';
@@ -17,7 +19,8 @@ export type TenantTokenAlg = (typeof TENANT_TOKEN_ALGS)[number];
 /** The longest token the edge reads (minted ones are far shorter). */
 export const MAX_TOKEN_BYTES = 8192;
 const ENVIRONMENT_ID = /^env_[0-9a-hjkmnp-tv-z]{26}$/;
-const CLOCK_SKEW_SECONDS = 60;
+/** How far ahead of the gateway's clock a tenant-signed token's `iat` may be (clock skew). */
+export const MAX_IAT_AHEAD_SECONDS = 5;
 /** The user ids the control plane accepts (`UserId`), so a tenant token names a user the API can. */
 const USER_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 
@@ -96,7 +99,7 @@ export async function verifyTenantToken(token: string, findKey: FindTenantKey, o
     });
     const iat = payload.iat as number;
     const exp = payload.exp as number;
-    if (iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw new TokenError('token issued in the future');
+    if (iat > Date.now() / 1000 + MAX_IAT_AHEAD_SECONDS) throw new TokenError(`token issued in the future (iat more than ${MAX_IAT_AHEAD_SECONDS} s ahead)`);
     if (exp - iat > MAX_TOKEN_LIFETIME_SECONDS) throw new TokenError(`token lifetime over ${MAX_TOKEN_LIFETIME_SECONDS} s`);
     if (payload.env !== undefined && payload.env !== environmentId) throw new TokenError('token environment does not match its issuer');
     if (typeof payload.sub !== 'string' || !USER_ID.test(payload.sub)) throw new TokenError('sub must be 1-128 of [A-Za-z0-9_.:@-]');

@@ -1174,7 +1174,7 @@ export interface paths {
         get?: never;
         /**
          * Register a public key for tenant-signed tokens
-         * @description Secret key. Upsert. A key id is unique across all environments (400 when another environment has it). Tokens signed with it are accepted on every gateway at once. A tenant-signed token has header `alg` RS256, ES256 or EdDSA and `kid`, and claims `iss` (the environment id), `aud` "realtime", `sub` (a user id), `iat`, `exp` (at most 24 h after `iat`), `jti`; optionally `anon`, `ext`, `iat_ms`. See docs/tokens.md.
+         * @description Secret key. Upsert. Key ids are per environment: another environment using the same kid neither blocks this one nor is affected by it (a token is checked only against the keys of the environment in its `iss`). Tokens signed with it are accepted on every gateway at once. A tenant-signed token has header `alg` RS256, ES256 or EdDSA and `kid`, and claims `iss` (the environment id), `aud` "realtime", `sub` (a user id), `iat`, `exp` (at most 24 h after `iat`), `jti`; optionally `anon`, `ext`, `iat_ms`. See docs/tokens.md.
          */
         put: operations["putTokenKey"];
         post?: never;

@@ -56,7 +56,8 @@ export async function tokenKeyRoutes(app: ZodApp, deps: GatewayDeps) {
         operationId: 'putTokenKey',
         summary: 'Register a public key for tenant-signed tokens',
         description:
-          'Secret key. Upsert. A key id is unique across all environments (400 when another environment has it). ' +
+          'Secret key. Upsert. Key ids are per environment: another environment using the same kid neither blocks ' +
+          'this one nor is affected by it (a token is checked only against the keys of the environment in its `iss`). ' +
           'Tokens signed with it are accepted on every gateway at once.' + TENANT_NOTE,
         tags,
         security,
@@ -74,7 +75,6 @@ export async function tokenKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       // stored without kid/alg/use: the route's kid and the body's alg are the ones that count
       const { kid: _kid, alg: _alg, use: _use, key_ops: _ops, ...publicJwk } = jwk;
       const key = await putTokenKey(deps.pool, environmentId, kid, alg, publicJwk as JWK);
-      if (!key) throw new ServiceError('invalid_request', 'this kid is registered already (key ids are unique across environments)');
       await changed(environmentId);
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'token_key.registered', { kid, alg });
       return { kid, alg, jwk: key.jwk as Record<string, unknown>, createdAt: key.createdAt.toISOString() };
