@@ -3292,7 +3292,7 @@ export interface operations {
                     ephemeral?: boolean;
                     /** @description The same key on the same channel within 24 h returns the first result and creates nothing. Ignored for ephemeral messages. */
                     idempotencyKey?: string;
-                    /** @description Each mentioned user gets an inbox notification of type "mention". */
+                    /** @description Each mentioned user who may read the message gets an inbox notification of type "mention": decided when the message is stored, by the channel's access, membership and bans (and `to`, when given). Other ids are dropped silently, and so are notifications past the recipient's `notificationsPerUserPerMinute` (docs/limits.md); the message is published either way and the answer does not say who was notified. */
                     mentions?: string[];
                     /** @description Sender shown to clients; default "server". */
                     senderId?: string;
@@ -8889,7 +8889,7 @@ export interface operations {
                         ephemeral?: boolean;
                         /** @description The same key on the same channel within 24 h returns the first result and creates nothing. Ignored for ephemeral messages. */
                         idempotencyKey?: string;
-                        /** @description Each mentioned user gets an inbox notification of type "mention". */
+                        /** @description Each mentioned user who may read the message gets an inbox notification of type "mention": decided when the message is stored, by the channel's access, membership and bans (and `to`, when given). Other ids are dropped silently, and so are notifications past the recipient's `notificationsPerUserPerMinute` (docs/limits.md); the message is published either way and the answer does not say who was notified. */
                         mentions?: string[];
                         /** @description Sender shown to clients; default "server". */
                         senderId?: string;
