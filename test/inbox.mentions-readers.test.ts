@@ -124,12 +124,13 @@ async function withinOneMinute<T>(pool: { query: (sql: string) => Promise<{ rows
 }
 
 test('inbox - a recipient gets at most notificationsPerUserPerMinute notifications a minute, mentions and the control plane together', async (t) => {
-  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
+  // two channel-nodes and two gateways: the writers that race for one recipient are separate processes
+  const cluster = await startCluster(t, { gateways: 2, channelNodes: 2 });
   const gw = cluster.gateways[0]!;
   const env = await cluster.createEnvironment();
   const control = client(gw.controlUrl, env.secretKey);
   const pool = cluster.db.pool;
-  const deployed = await control.put('/v1/config', { limits: { notificationsPerUserPerMinute: 5 } });
+  const deployed = await control.put('/v1/config', { limits: { notificationsPerUserPerMinute: 5, userPublishesPerSecond: 1000 } });
   assert.equal(deployed.status, 200);
   assert.equal(deployed.body.config.limits.notificationsPerUserPerMinute, 5);
   const count = async (userId: string) =>
@@ -143,14 +144,14 @@ test('inbox - a recipient gets at most notificationsPerUserPerMinute notificatio
     // 4 single publishes, then a batch of 8 messages each mentioning the victim: 12 mentions, 5 stored
     for (let i = 0; i < 4; i++) assert.equal((await asSender.post('/v1/channels/lobby/messages', { content: { i }, mentions: [victim] })).status, 201);
     const batch = await asSender.post('/v1/messages/batch', {
-      messages: Array.from({ length: 8 }, (_, i) => ({ channelId: `room.${i % 2}`, content: { i }, mentions: [victim, `bystander-${attempt}`] })),
+      messages: Array.from({ length: 8 }, (_, i) => ({ channelId: 'room', content: { i }, mentions: [victim, `bystander-${attempt}`] })),
     });
     assert.equal(batch.status, 200);
     assert.ok(batch.body.results.every((r: any) => typeof r.seq === 'number'), 'every message is published: only notifications are dropped');
     assert.equal(await count(victim), 5);
-    // the first five in publish order are kept
+    // the first five in publish order are kept (one channel: one owner commits them in order)
     const kept = await pool.query(`select payload ->> 'channelId' as channel from notifications where user_id = $1 order by id`, [victim]);
-    assert.deepEqual(kept.rows.map((r) => r.channel), ['lobby', 'lobby', 'lobby', 'lobby', 'room.0']);
+    assert.deepEqual(kept.rows.map((r) => r.channel), ['lobby', 'lobby', 'lobby', 'lobby', 'room']);
     assert.equal(await count(`bystander-${attempt}`), 5);
 
     // the control plane counts in the same window: the victim alone → 429 with retry-after, nothing stored
@@ -172,6 +173,27 @@ test('inbox - a recipient gets at most notificationsPerUserPerMinute notificatio
     for (let i = 0; i < 7; i++) answers.push((await control.post('/v1/notifications', { userIds: [alone], payload: { i } })).status);
     assert.deepEqual(answers, [202, 202, 202, 202, 202, 429, 429]);
     assert.equal(await count(alone), 5);
+
+    // concurrent writers for one recipient (mentions committed by both channel-nodes, the control
+    // plane on both gateways): exactly the cap is stored, and only stored ones were answered 202
+    const crowded = `crowded-${attempt}`;
+    const controlB = client(cluster.gateways[1]!.controlUrl, env.secretKey);
+    const asSenderB = client(cluster.gateways[1]!.realtimeUrl, sender);
+    const [published, sent] = await Promise.all([
+      Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          (i % 2 ? asSender : asSenderB).post(`/v1/channels/spread.${i}/messages`, { content: { i }, mentions: [crowded] }),
+        ),
+      ),
+      Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? control : controlB).post('/v1/notifications', { userIds: [crowded], payload: {} }))),
+    ]);
+    assert.ok(published.every((res) => res.status === 201), JSON.stringify(published.map((res) => res.status)));
+    assert.ok(sent.every((res) => res.status === 202 || res.status === 429), JSON.stringify(sent.map((res) => res.status)));
+    assert.equal(await count(crowded), 5);
+    const storedByControl = Number(
+      (await pool.query(`select count(*) from notifications where user_id = $1 and type <> 'mention'`, [crowded])).rows[0].count,
+    );
+    assert.equal(sent.filter((res) => res.status === 202).length, storedByControl);
   });
 
   // the counts are per environment: another environment's user of the same id is not affected
