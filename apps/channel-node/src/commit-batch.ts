@@ -163,20 +163,25 @@ const MENTIONS_SQL = `mentioned as (
        from unnest($20::text[], $21::text[], $22::text[], $23::text[], $36::bigint[])
          with ordinality as v(id, environment_id, user_id, payload, channel_pk, ord)
        where (select count(*) from fence) = $26),
+     rules as (
+       -- once per channel, not per mention: its access setting, namespace and environment default
+       select c.pk, c.id, c.environment_id, c.access, best.ns, e.default_access
+       from channels c
+       join environments e on e.id = c.environment_id
+       left join config_deployments d on d.id = e.active_deployment_id
+       cross join lateral (select ${namespaceOfSql(`d.config -> 'namespaces'`, 'c.id')} as ns) best
+       where c.pk in (select channel_pk from mentioned)),
      readers as (
        select n.id, n.environment_id, n.user_id, n.payload, n.ord
        from mentioned n
-       join channels c on c.pk = n.channel_pk
-       join environments e on e.id = n.environment_id
-       left join config_deployments d on d.id = e.active_deployment_id
-       cross join lateral (select ${namespaceOfSql(`d.config -> 'namespaces'`, 'c.id')} as ns) best
+       join rules c on c.pk = n.channel_pk
        where ${userReadsChannelSql({
-         environment: 'n.environment_id',
+         environment: 'c.environment_id',
          user: 'n.user_id',
          channel: 'c.id',
          own: 'c.access',
-         namespace: 'best.ns',
-         environmentDefault: 'e.default_access',
+         namespace: 'c.ns',
+         environmentDefault: 'c.default_access',
        })}),
      wanted as (
        select r.environment_id, r.user_id, count(*)::int as n from readers r group by r.environment_id, r.user_id),
