@@ -53,6 +53,8 @@ export interface BatchOutcome {
   logs: OutLog[];
   /** Channel states after commit, to refresh the actor's cache. */
   states: Map<string, ChannelState>;
+  /** Mention notifications the commit did not store: not a reader of the channel, or over the recipient's cap. */
+  mentionsDropped?: { unreadable: number; overCap: number };
 }
 
 export interface MessageRow {
@@ -79,6 +81,8 @@ export interface KeyRow {
 
 export interface NotificationRow {
   id: string;
+  /** The channel of the message: the commit stores the notification only if the user may read it. */
+  channel_pk: number;
   environment_id: string;
   user_id: string;
   payload: string;
@@ -98,6 +102,21 @@ export interface BatchPlan {
 export function envelopeOf(command: PublishCommand, id: string, seq: number, timestamp: number, ephemeral: boolean): MessageEnvelope {
   const { type, kind, content, sender, to, mentions } = command;
   return messageEnvelope({ id, seq, type, kind, content, sender, timestamp, retracted: false, ephemeral, to, mentions });
+}
+
+/**
+ * The users a publish's `mentions` may notify, each once, in the order given: those who can read
+ * the message. A message with `to` is read only by its addressees and its sender, so a mention of
+ * anyone else is dropped here; whether the others may read the channel (access, membership, bans)
+ * and the per-recipient cap are decided by the commit's statement (commit-batch.ts).
+ */
+export function mentionCandidates(command: Pick<PublishCommand, 'mentions' | 'to' | 'sender'>): string[] {
+  const mentioned = new Set(command.mentions ?? []);
+  if (command.to) {
+    const audience = new Set([...command.to, command.sender.id]);
+    for (const userId of mentioned) if (!audience.has(userId)) mentioned.delete(userId);
+  }
+  return [...mentioned];
 }
 
 /**
@@ -160,10 +179,16 @@ export function planBatch(
       plan.keys.push({ channel_pk: state.pk, key: c.idempotencyKey, message_id: id, seq, ts: now });
       used.set(keyOf(state.pk, c.idempotencyKey), { id, seq, timestamp: now });
     }
-    for (const userId of new Set(c.mentions ?? [])) {
+    for (const userId of mentionCandidates(c)) {
       const payload = { channelId: c.channelId, messageId: id, seq, senderId: c.sender.id };
       const notificationId = makeId('ntf');
-      plan.notifications.push({ id: notificationId, environment_id: c.environmentId, user_id: userId, payload: JSON.stringify(payload) });
+      plan.notifications.push({
+        id: notificationId,
+        channel_pk: state.pk,
+        environment_id: c.environmentId,
+        user_id: userId,
+        payload: JSON.stringify(payload),
+      });
       outcome.notifications.push({
         index,
         environmentId: c.environmentId,

@@ -7,12 +7,15 @@
  * - idempotency: a key seen on the channel within 24 h returns the first result and writes
  *   nothing; a key repeated inside one batch gets the earlier command's result;
  * - retraction: a second retraction of a message changes nothing and emits nothing;
- * - webhook deliveries and mention notifications commit (or roll back) with the messages.
+ * - webhook deliveries and mention notifications commit (or roll back) with the messages; a
+ *   mention is stored only for a user who may read the channel then, within their cap.
  * Nothing here publishes: the actor publishes the returned frames only after commit.
  */
 import type { PoolClient } from '@rtm/db';
-import { newId } from '@rtm/db';
+import { admitNotificationsSql, newId, notificationCapSql, NOTIFICATION_CAP_LIMIT } from '@rtm/db';
 import { enqueueParameters, enqueueSql, enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
+import { namespaceOfSql, userReadsChannelSql } from '@rtm/auth';
+import { DEFAULT_LIMITS } from '@rtm/limits';
 import { messageEnvelope, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
 import {
   channelKey,
@@ -96,8 +99,11 @@ export function ephemeralBatch(commands: readonly PublishCommand[], cache: Map<s
  * the whole statement when the fence did not match every channel or an environment believed to
  * have no webhook has one. Prepared once per connection (a named statement): Postgres parses and
  * plans it once, and each commit sends only its parameters.
+ *
+ * Two forms: without mentions (the hot path, `rtm_write_batch`) and with them
+ * (`rtm_write_batch_mentions`, see MENTIONS_SQL), so a batch without mentions pays nothing for them.
  */
-const WRITE_SQL = `with fence as (
+const writeSql = (mentions: boolean) => `with fence as (
        update channels c set last_seq = v.new_seq
        from unnest($1::bigint[], $2::bigint[], $3::bigint[]) as v(pk, expected, new_seq)
        where c.pk = v.pk and c.last_seq = v.expected
@@ -122,18 +128,79 @@ const WRITE_SQL = `with fence as (
          set message_id = excluded.message_id, seq = excluded.seq, ts = excluded.ts, created_at = now()
          where idempotency_keys.created_at <= now() - interval '24 hours'
        returning 1),
-     notified as (
-       insert into notifications (id, environment_id, user_id, type, payload, ts)
-       select v.id, v.environment_id, v.user_id, 'mention', v.payload::json, $24::bigint
-       from unnest($20::text[], $21::text[], $22::text[], $23::text[]) as v(id, environment_id, user_id, payload)
-       where (select count(*) from fence) = $26
-       returning 1),
+     ${mentions ? MENTIONS_SQL : NO_MENTIONS_SQL},
      ${enqueueSql(27, '(select count(*) from fence) = $26')}
      select rtm_check((select count(*) from fence) = $26, '${FENCE_STATE}', 'a channel moved under this writer') as fenced,
             rtm_check(not exists (select 1 from environments e where e.id = any($35::text[]) and e.webhook_url is not null),
                       '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
             array(select e.id from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooked,
-            (select count(*) from delivery_jobs) as jobs`;
+            (select count(*) from delivery_jobs) as jobs${mentions ? `,
+            array(select id from notified) as notified,
+            (select count(*)::int from readers) as readers` : ''}`;
+
+/** The hot path: no notification to store ($20-$23 are empty). */
+const NO_MENTIONS_SQL = `notified as (
+       insert into notifications (id, environment_id, user_id, type, payload, ts)
+       select v.id, v.environment_id, v.user_id, 'mention', v.payload::json, $24::bigint
+       from unnest($20::text[], $21::text[], $22::text[], $23::text[]) as v(id, environment_id, user_id, payload)
+       where (select count(*) from fence) = $26
+       returning 1)`;
+
+/**
+ * Mention notifications, decided at commit in the statement that commits the message, so what
+ * it reads (membership, bans, access, the configuration) is what holds when the message exists:
+ * 1. readers: only mentioned users who may read the channel (userReadsChannelSql: no live ban;
+ *    membership when its effective access is `members`; anonymous ids where the namespace admits
+ *    anonymous readers); everyone else is dropped without a trace;
+ * 2. the per-recipient cap (admitNotificationsSql): each user's first notifications of the batch,
+ *    in command order, up to what the current minute's window has left; the rest are dropped.
+ * `$36` is each notification's channel pk, `$37` the default cap (an environment's deployed
+ * `limits.notificationsPerUserPerMinute` overrides it). Answers the ids stored (`notified`) and
+ * how many passed step 1 (`readers`), to publish only what was stored and count what was not.
+ */
+const MENTIONS_SQL = `mentioned as (
+       select v.id, v.environment_id, v.user_id, v.payload, v.channel_pk, v.ord
+       from unnest($20::text[], $21::text[], $22::text[], $23::text[], $36::bigint[])
+         with ordinality as v(id, environment_id, user_id, payload, channel_pk, ord)
+       where (select count(*) from fence) = $26),
+     rules as (
+       -- once per channel, not per mention: its access setting, namespace and environment default
+       select c.pk, c.id, c.environment_id, c.access, best.ns, e.default_access
+       from channels c
+       join environments e on e.id = c.environment_id
+       left join config_deployments d on d.id = e.active_deployment_id
+       cross join lateral (select ${namespaceOfSql(`d.config -> 'namespaces'`, 'c.id')} as ns) best
+       where c.pk in (select channel_pk from mentioned)),
+     readers as (
+       select n.id, n.environment_id, n.user_id, n.payload, n.ord
+       from mentioned n
+       join rules c on c.pk = n.channel_pk
+       where ${userReadsChannelSql({
+         environment: 'c.environment_id',
+         user: 'n.user_id',
+         channel: 'c.id',
+         own: 'c.access',
+         namespace: 'c.ns',
+         environmentDefault: 'c.default_access',
+       })}),
+     wanted as (
+       select r.environment_id, r.user_id, count(*)::int as n from readers r group by r.environment_id, r.user_id),
+     caps as (
+       select e.id as environment_id, ${notificationCapSql('d.config', '$37::int')} as cap
+       from environments e left join config_deployments d on d.id = e.active_deployment_id
+       where e.id in (select environment_id from wanted)),
+     counted as (
+       ${admitNotificationsSql('wanted', (environment) => `(select k.cap from caps k where k.environment_id = ${environment})`)}),
+     notified as (
+       insert into notifications (id, environment_id, user_id, type, payload, ts)
+       select r.id, r.environment_id, r.user_id, 'mention', r.payload::json, $24::bigint
+       from (select r.*, row_number() over (partition by r.environment_id, r.user_id order by r.ord) as rank from readers r) r
+       join counted k on k.environment_id = r.environment_id and k.user_id = r.user_id
+       where r.rank <= k.admitted
+       returning id)`;
+
+const WRITE_SQL = writeSql(false);
+const WRITE_MENTIONS_SQL = writeSql(true);
 
 /**
  * Writes the batch on `client`: inside a transaction the caller opened, or, when
@@ -212,10 +279,11 @@ export async function writeBatch(
   const hookless = environments.filter((e) => webhooks.hookless(e));
   const hooked = events.filter((e) => !webhooks.hookless(e.environmentId));
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
+  const mentions = notifications.length > 0;
   const written = await client
-    .query<{ hooked: string[] }>({
-      name: 'rtm_write_batch',
-      text: WRITE_SQL,
+    .query<{ hooked: string[]; notified?: string[]; readers?: number }>({
+      name: mentions ? 'rtm_write_batch_mentions' : 'rtm_write_batch',
+      text: mentions ? WRITE_MENTIONS_SQL : WRITE_SQL,
       values: [
         advanced.map((a) => a.pk),
         advanced.map((a) => a.expected),
@@ -245,6 +313,7 @@ export async function writeBatch(
         advanced.length,
         ...enqueueParameters(hooked),
         hookless,
+        ...(mentions ? [notifications.map((n) => n.channel_pk), DEFAULT_LIMITS[NOTIFICATION_CAP_LIMIT]] : []),
       ],
     })
     .catch((error: unknown) => {
@@ -256,7 +325,14 @@ export async function writeBatch(
       }
       throw error;
     });
-  webhooks.learn(environments, written.rows[0]!.hooked);
+  const answer = written.rows[0]!;
+  webhooks.learn(environments, answer.hooked);
+  if (mentions) {
+    // publish only what was stored; the rest was dropped (not a reader, or over the cap)
+    const stored = new Set(answer.notified);
+    outcome.notifications = outcome.notifications.filter((n) => stored.has(n.frame.id));
+    outcome.mentionsDropped = { unreadable: notifications.length - answer.readers!, overCap: answer.readers! - stored.size };
+  }
 
   // 5. retractions, after the inserts so a message published earlier in this batch is visible
   const published = events.length;

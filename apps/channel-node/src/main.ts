@@ -50,6 +50,12 @@ const committer = new NodeCommitter(pool, {
     labelNames: ['event'] as const,
     registers: [metrics],
   }),
+  mentionsDropped: new Counter({
+    name: 'channel_mentions_dropped_total',
+    help: 'Mention notifications not stored: the user may not read the channel (unreadable), or is over notificationsPerUserPerMinute (over_cap)',
+    labelNames: ['reason'] as const,
+    registers: [metrics],
+  }),
 });
 const actors = new Map<number, PartitionActor>();
 const ownership = new PartitionOwnership({

@@ -42,6 +42,8 @@ export interface CommitterOptions {
   log: Logger;
   /** Transactions run to isolate failing commands, and commands that failed alone. */
   isolation?: Counter<'event'>;
+  /** Mention notifications not stored, by reason (`unreadable`, `over_cap`). */
+  mentionsDropped?: Counter<'reason'>;
 }
 
 export class NodeCommitter {
@@ -154,6 +156,11 @@ export class NodeCommitter {
       if (transaction) await client.query('begin');
       const outcome = await writeBatch(client, commands, view, this.webhooks);
       if (transaction) await client.query('commit');
+      const dropped = outcome.mentionsDropped;
+      if (dropped) {
+        if (dropped.unreadable > 0) this.options.mentionsDropped?.inc({ reason: 'unreadable' }, dropped.unreadable);
+        if (dropped.overCap > 0) this.options.mentionsDropped?.inc({ reason: 'over_cap' }, dropped.overCap);
+      }
       return outcome;
     } catch (error) {
       if (transaction) {

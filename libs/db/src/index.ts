@@ -3,6 +3,11 @@ import pg from 'pg';
 export { migrate } from './migrate.ts';
 export { newId, randomToken } from './ids.ts';
 export { ADVISORY_LOCKS } from './advisory-locks.ts';
+export {
+  admitNotificationsSql,
+  notificationCapSql,
+  NOTIFICATION_CAP_LIMIT,
+  CURRENT_MINUTE_SQL, SWEEP_NOTIFICATION_WINDOWS_SQL, WINDOW_SECONDS_LEFT_SQL } from './notification-windows.ts';
 
 export type { Pool, PoolClient } from 'pg';
 

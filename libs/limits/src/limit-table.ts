@@ -21,6 +21,8 @@ export const DEFAULT_LIMITS = Object.freeze({
   socketsPerUser: 100,
   /** Sockets the environment holds open at a time. */
   socketsPerEnvironment: 50_000,
+  /** Notifications stored for one user (mentions and POST /v1/notifications), per fixed minute; counted in Postgres. */
+  notificationsPerUserPerMinute: 120,
 });
 
 export type Limits = { readonly [K in keyof typeof DEFAULT_LIMITS]: number };

@@ -29,7 +29,12 @@ export const publishFields = {
   content: Content,
   ephemeral: z.boolean().optional().describe('Fan out to sockets only: no history, no webhook, no seq advance.'),
   to: Addressees.optional().describe('Only these users and the sender receive it on sockets and see it in history.'),
-  mentions: Addressees.optional().describe('Each mentioned user gets an inbox notification of type "mention".'),
+  mentions: Addressees.optional().describe(
+    'Each mentioned user who may read the message gets an inbox notification of type "mention": decided when the message is ' +
+      'stored, by the channel\'s access, membership and bans (and `to`, when given). Other ids are dropped silently, and so ' +
+      'are notifications past the recipient\'s `notificationsPerUserPerMinute` (docs/limits.md); the message is published ' +
+      'either way and the answer does not say who was notified.',
+  ),
   idempotencyKey: z
     .string()
     .min(1)

@@ -13,6 +13,8 @@ const LIMIT_HELP: Record<LimitName, string> = {
   environmentMessagesPerSecond: 'Messages published in the environment from every source, per second.',
   socketsPerUser: 'Sockets one user holds open at a time (channel and inbox sockets).',
   socketsPerEnvironment: 'Sockets the environment holds open at a time.',
+  notificationsPerUserPerMinute:
+    'Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored.',
 };
 
 const limitValue = (name: LimitName) =>

@@ -25,7 +25,17 @@ export const CreateNotificationsBody = z
 
 export const CreateNotificationsResponse = z
   .object({
-    ids: z.array(z.string()).describe('One notification id per distinct user id, in the order of first appearance.'),
+    ids: z
+      .array(z.string())
+      .describe(
+        'One notification id per distinct user id that was sent one, in the order of first appearance (the users in `dropped` have none).',
+      ),
+    dropped: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'Present only when some users got nothing: they already had `notificationsPerUserPerMinute` notifications this minute (docs/limits.md).',
+      ),
   })
   .meta({ id: 'NotificationsCreated' });
 

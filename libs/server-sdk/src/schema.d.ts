@@ -1071,7 +1071,7 @@ export interface paths {
         put?: never;
         /**
          * Send notifications to users' inboxes
-         * @description Secret key. Stores one notification per distinct user id (repeats are sent once), then delivers it live to every open /inbox socket of that user on every gateway. Users are not registered anywhere, so any well-formed user id is accepted: a user who has never connected finds it in GET /v1/inbox or when their inbox socket opens. Kept 7 days. 1-1000 user ids (400 otherwise); `payload` at most 64 KiB serialized (413 otherwise). Answered once stored.
+         * @description Secret key. Stores one notification per distinct user id (repeats are sent once), then delivers it live to every open /inbox socket of that user on every gateway. Users are not registered anywhere, so any well-formed user id is accepted: a user who has never connected finds it in GET /v1/inbox or when their inbox socket opens. Kept 7 days. 1-1000 user ids (400 otherwise); `payload` at most 64 KiB serialized (413 otherwise). Answered once stored. Each user is sent at most `notificationsPerUserPerMinute` notifications per minute (mentions included; docs/limits.md): users over it get nothing and are listed in `dropped`; when every user is over it, nothing is stored and the answer is 429 `rate_limited` with `retry-after` (seconds until the minute ends).
          */
         post: operations["sendNotifications"];
         delete?: never;
@@ -1780,6 +1780,8 @@ export interface components {
             anonymousMintsPerKeyPerSecond?: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond?: number;
+            /** @description Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120. */
+            notificationsPerUserPerMinute?: number;
             /** @description Requests made with one secret key, per second. Default 10000. */
             secretKeyRequestsPerSecond?: number;
             /** @description Sockets the environment holds open at a time. Default 50000. */
@@ -1797,6 +1799,8 @@ export interface components {
             anonymousMintsPerKeyPerSecond: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond: number;
+            /** @description Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120. */
+            notificationsPerUserPerMinute: number;
             /** @description Requests made with one secret key, per second. Default 10000. */
             secretKeyRequestsPerSecond: number;
             /** @description Sockets the environment holds open at a time. Default 50000. */
@@ -1915,7 +1919,9 @@ export interface components {
             type: string;
         };
         NotificationsCreated: {
-            /** @description One notification id per distinct user id, in the order of first appearance. */
+            /** @description Present only when some users got nothing: they already had `notificationsPerUserPerMinute` notifications this minute (docs/limits.md). */
+            dropped?: string[];
+            /** @description One notification id per distinct user id that was sent one, in the order of first appearance (the users in `dropped` have none). */
             ids: string[];
         };
         PublishedMessage: {
@@ -3286,7 +3292,7 @@ export interface operations {
                     ephemeral?: boolean;
                     /** @description The same key on the same channel within 24 h returns the first result and creates nothing. Ignored for ephemeral messages. */
                     idempotencyKey?: string;
-                    /** @description Each mentioned user gets an inbox notification of type "mention". */
+                    /** @description Each mentioned user who may read the message gets an inbox notification of type "mention": decided when the message is stored, by the channel's access, membership and bans (and `to`, when given). Other ids are dropped silently, and so are notifications past the recipient's `notificationsPerUserPerMinute` (docs/limits.md); the message is published either way and the answer does not say who was notified. */
                     mentions?: string[];
                     /** @description Sender shown to clients; default "server". */
                     senderId?: string;
@@ -8883,7 +8889,7 @@ export interface operations {
                         ephemeral?: boolean;
                         /** @description The same key on the same channel within 24 h returns the first result and creates nothing. Ignored for ephemeral messages. */
                         idempotencyKey?: string;
-                        /** @description Each mentioned user gets an inbox notification of type "mention". */
+                        /** @description Each mentioned user who may read the message gets an inbox notification of type "mention": decided when the message is stored, by the channel's access, membership and bans (and `to`, when given). Other ids are dropped silently, and so are notifications past the recipient's `notificationsPerUserPerMinute` (docs/limits.md); the message is published either way and the answer does not say who was notified. */
                         mentions?: string[];
                         /** @description Sender shown to clients; default "server". */
                         senderId?: string;

@@ -1,19 +1,8 @@
 import type { Pool } from '@rtm/db';
+import { liveBanSql } from '@rtm/auth';
 
-/**
- * The ban condition, written once. A ban is live until its `expires_at` (none: for ever); it
- * keeps a user out of a channel when it names that channel or is environment-wide (`channel_id`
- * '', ENVIRONMENT_WIDE in moderation.ts).
- */
-export function liveBanSql(alias = ''): string {
-  const column = alias ? `${alias}.expires_at` : 'expires_at';
-  return `(${column} is null or ${column} > now())`;
-}
-
-/** `bans b where …`: the live bans (aliased `b`) that keep the SQL expression `user` out of `channel`. */
-export function bansBarringSql(environment: string, user: string, channel: string): string {
-  return `bans b where b.environment_id = ${environment} and b.user_id = ${user} and b.channel_id in ('', ${channel}) and ${liveBanSql('b')}`;
-}
+// the ban condition is written once, in @rtm/auth (channel-sql.ts), beside the rest of the channel rule in SQL
+export { liveBanSql, bansBarringSql } from '@rtm/auth';
 
 export interface BanRecord {
   reason: string | null;

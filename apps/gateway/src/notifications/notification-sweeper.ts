@@ -1,9 +1,10 @@
 /**
- * Deletes notifications older than NOTIFICATION_RETENTION every NOTIFICATION_SWEEP_MS, on
+ * Deletes notifications older than NOTIFICATION_RETENTION, and the per-recipient counts of past
+ * minutes (notification_windows), every NOTIFICATION_SWEEP_MS, on
  * whichever gateway takes the advisory lock first; reads filter by age too, so a late sweep never
  * shows an expired notification. Started and stopped by services.ts.
  */
-import { ADVISORY_LOCKS } from '@rtm/db';
+import { ADVISORY_LOCKS, SWEEP_NOTIFICATION_WINDOWS_SQL } from '@rtm/db';
 import type { GatewayDeps } from '../deps.ts';
 
 const BATCH = 5_000;
@@ -50,6 +51,8 @@ export class NotificationSweeper {
           );
           if ((rowCount ?? 0) < BATCH) break;
         }
+        // the per-recipient counts of past minutes (one row per recently notified user)
+        await client.query(SWEEP_NOTIFICATION_WINDOWS_SQL);
       } finally {
         await client.query('select pg_advisory_unlock($1)', [ADVISORY_LOCKS.notificationSweep]);
       }

@@ -8,6 +8,8 @@ export interface SessionMetrics {
   /** Sockets closed as slow consumers because the gateway's send budget was spent. */
   shed: Counter;
   notifications: Counter;
+  /** Notifications of POST /v1/notifications not stored: the user was over notificationsPerUserPerMinute. */
+  notificationsDropped: Counter;
   kicks: Counter<'scope'>;
   presenceEntries: Gauge;
   /** Live channel subscriptions of multiplexed connections (`/v1/connect`). */
@@ -21,6 +23,11 @@ export function createSessionMetrics(registry: Registry): SessionMetrics {
     queuedBytes: new Gauge({ name: 'gateway_socket_queued_bytes', help: 'Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET bounds it)', registers: [registry] }),
     shed: new Counter({ name: 'gateway_sockets_shed_total', help: 'Sockets closed as the slowest when the send budget was spent', registers: [registry] }),
     notifications: new Counter({ name: 'gateway_notifications_total', help: 'Notifications stored by POST /v1/notifications', registers: [registry] }),
+    notificationsDropped: new Counter({
+      name: 'gateway_notifications_dropped_total',
+      help: 'Notifications of POST /v1/notifications not stored: the user was over notificationsPerUserPerMinute',
+      registers: [registry],
+    }),
     kicks: new Counter({ name: 'gateway_kicked_sockets_total', help: 'Sockets closed with 4403 by a ban, removal or access change', labelNames: ['scope'], registers: [registry] }),
     subscriptions: new Gauge({ name: 'gateway_subscriptions', help: 'Live channel subscriptions of multiplexed connections (/v1/connect)', registers: [registry] }),
     presenceEntries: new Gauge({ name: 'gateway_presence_entries', help: '(environment, channel, user) presence entries this gateway holds', registers: [registry] }),
