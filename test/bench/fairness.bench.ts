@@ -17,7 +17,8 @@
  *              / alone (goal ≤ 3).
  *   slow       B's publish p99 and publish → frame p99 (B's own reading socket) alone, then while
  *              A holds SLOW_SOCKETS (2,000) sockets subscribed to one channel that never read,
- *              and A's backend publishes SLOW_RATE 1 KB messages a second to that channel.
+ *              and A's backend publishes SLOW_RATE (20) messages of SLOW_BYTES (1,000) a second
+ *              to that channel.
  *              Ratios during / alone (goal ≤ 3).
  *   BENCH_FAIRNESS_CASES=storm,slow runs only some of them (default: all); BENCH_CPU_PROF_DIR=<dir>
  *   makes the gateway write a CPU profile there.
@@ -48,6 +49,7 @@ const STORM_SUBSCRIBES = Number(process.env.BENCH_STORM_SUBSCRIBES ?? 2_000);
 const STORM_CONNECTIONS = Number(process.env.BENCH_STORM_CONNECTIONS ?? 10);
 const SLOW_SOCKETS = Number(process.env.BENCH_SLOW_SOCKETS ?? 2_000);
 const SLOW_RATE = Number(process.env.BENCH_SLOW_RATE ?? 20);
+const SLOW_BYTES = Number(process.env.BENCH_SLOW_BYTES ?? 1_000);
 const CASES = new Set((process.env.BENCH_FAIRNESS_CASES ?? 'publish,webhooks,storm,slow').split(','));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -442,7 +444,7 @@ async function slowCase(gateway: RunningProcess, a: { secretKey: string }, b: { 
     }
   }
   const http = new HttpPool(gateway.controlUrl, { connections: 2 });
-  const blob = 'x'.repeat(1000);
+  const blob = 'x'.repeat(SLOW_BYTES);
   let stopped = false;
   const flow = (async () => {
     while (!stopped) {
@@ -461,11 +463,13 @@ async function slowCase(gateway: RunningProcess, a: { secretKey: string }, b: { 
       await sleep(Math.max(0, 1000 / SLOW_RATE - (Date.now() - started)));
     }
   })();
-  const during = await phase(`while A holds ${SLOW_SOCKETS} sockets that do not read (${SLOW_RATE} msg/s)`);
+  const during = await phase(`while A holds ${SLOW_SOCKETS} sockets that do not read (${SLOW_RATE} msg/s of ${SLOW_BYTES} B)`);
+  const shedMetric = await (await fetch(`${gateway.internalUrl}/internal/metrics`)).text();
+  const shedLine = shedMetric.split('\n').find((l) => l.startsWith('gateway_sockets_shed_total'));
   stopped = true;
   await flow;
   await http.close();
-  process.stdout.write(`  (A: ${closedByServer} of ${held.length} non-reading sockets closed by the gateway)\n`);
+  process.stdout.write(`  (A: ${closedByServer} of ${held.length} non-reading sockets closed by the gateway; ${shedLine ?? 'no shed metric'})\n`);
   for (const ws of held) ws.terminate();
   const pub = goal(`neighbour publish p99, ${SLOW_SOCKETS} sockets not reading`, during.publish, alone.publish);
   const frame = goal(`neighbour publish → frame p99, ${SLOW_SOCKETS} sockets not reading`, during.frame, alone.frame);
