@@ -91,6 +91,19 @@ test('sessions - fair gate: run() releases when the work fails; release is idemp
   assert.equal(await g.run('a', async () => 7), 7);
 });
 
+test('sessions - fair gate: work that never settles gives its slot back after holdMs', async () => {
+  const g = new FairGate({ concurrency: 1, perKey: 1, maxWaitingPerKey: 10, holdMs: 20, full: () => new Error('full') });
+  void g.run('a', () => new Promise<never>(() => {}));
+  await settle();
+  assert.equal(g.running, 1);
+  const b = g.run('b', async () => 'b ran');
+  // the hold's timer does not keep a process alive by itself: this test's wait does
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  // admitted once the stuck unit's hold ran out
+  assert.equal(await b, 'b ran');
+  assert.equal(g.running, 0);
+});
+
 test('sessions - fair gate: the limits always hold and every unit is granted in the end', async () => {
   await fc.assert(
     fc.asyncProperty(

@@ -82,8 +82,9 @@ export class ChannelReplay implements FeedMember {
     while (after !== undefined && after < this.snapshot && !this.done) {
       // each page read waits its environment's turn: replays of many environments interleave page by page
       const from = after;
-      const page = await deps.sessions.admission.run(environmentId, () =>
-        readMessages(deps.pool, environmentId, channelId, { after: from, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId }),
+      const page = await deps.sessions.admission.run(environmentId, async () =>
+        // a reader that stopped while it waited gives its turn back without reading
+        this.done ? [] : readMessages(deps.pool, environmentId, channelId, { after: from, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId }),
       );
       if (this.done) return false;
       for (const envelope of page) {

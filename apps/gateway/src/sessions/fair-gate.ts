@@ -6,7 +6,7 @@
  * environment in turn that has work waiting and is under `perKey` (round-robin between
  * environments, first come first served within one), so an environment with thousands of
  * subscribes queued delays another's next subscribe by at most one unit per waiting environment,
- * not by its whole queue. Pure: no I/O, no timers.
+ * not by its whole queue. No I/O; the only timer is `run`'s optional hold deadline.
  */
 
 /** Ends a unit's hold on its slot; calling it again does nothing. */
@@ -21,6 +21,8 @@ export interface FairGateOptions {
   maxWaitingPerKey: number;
   /** The error a refused unit is rejected with. */
   full: (key: string) => Error;
+  /** `run` releases a unit's slot after this long even if its work has not settled (none: never). */
+  holdMs?: number;
   /** After any change of `running` or `waiting` (metrics). */
   changed?: (gate: FairGate) => void;
 }
@@ -84,12 +86,20 @@ export class FairGate {
     });
   }
 
-  /** Runs `work` once admitted; its slot is released when it settles. */
+  /**
+   * Runs `work` once admitted; its slot is released when it settles, or after `holdMs` if it has
+   * not settled by then (work stuck on a lost connection must not keep its environment's places
+   * for ever; it goes on, uncounted).
+   */
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const release = await this.acquire(key);
+    const { holdMs } = this.#options;
+    const timer = holdMs === undefined ? undefined : setTimeout(release, holdMs);
+    timer?.unref();
     try {
       return await work();
     } finally {
+      clearTimeout(timer);
       release();
     }
   }

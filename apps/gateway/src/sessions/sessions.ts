@@ -73,6 +73,8 @@ export function createSessions(deps: GatewayDeps): Sessions {
     concurrency: deps.config.SUBSCRIBE_CONCURRENCY,
     perKey: deps.config.SUBSCRIBE_CONCURRENCY_PER_ENVIRONMENT,
     maxWaitingPerKey: deps.config.SUBSCRIBE_QUEUE_PER_ENVIRONMENT,
+    // a unit stuck past a socket's whole handshake time gives its place back
+    holdMs: deps.config.SOCKET_HANDSHAKE_MS,
     full: () => {
       metrics.admissionRefused.inc();
       return new ServiceError('rate_limited', 'too many subscribes waiting in this environment on this gateway: retry', { retryAfter: 1 });
