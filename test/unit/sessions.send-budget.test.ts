@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SendBudget, pickSheddable } from '../../apps/gateway/src/sessions/send-budget.ts';
+import { SendBudget, pickOverShares, pickSheddable } from '../../apps/gateway/src/sessions/send-budget.ts';
 
 test('sessions - send budget: under budget nothing is shed; over it the largest go first', () => {
   assert.deepEqual(pickSheddable([10, 20, 30], 60), []);
@@ -40,4 +40,36 @@ test('sessions - send budget: check() sheds registered sockets once and stops co
   budget.check();
   assert.deepEqual(shed, ['a']);
   removeA();
+});
+
+test("sessions - send budget: an environment over its share loses its own largest sockets, even while the whole budget has room", () => {
+  assert.deepEqual(pickOverShares([30, 50, 10, 40], ['a', 'a', 'b', 'a'], 60), [1, 3]);
+  // no share for sockets not yet authenticated
+  assert.deepEqual(pickOverShares([500, 10], ['', 'b'], 60), []);
+  const shed: string[] = [];
+  const budget = new SendBudget(1_000, { intervalMs: 60_000, share: 100 });
+  const member = (name: string, environmentId: string, queued: number) => ({ queued, environmentId, shed: () => shed.push(name) });
+  budget.add(member('a1', 'env_a', 60));
+  budget.add(member('a2', 'env_a', 70));
+  budget.add(member('b1', 'env_b', 90));
+  budget.check();
+  assert.deepEqual(shed, ['a2']);
+});
+
+test('sessions - send budget: after the shares, every group fits its share and the rest fits the budget', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ queued: fc.integer({ min: 0, max: 100_000 }), group: fc.constantFrom('', 'a', 'b', 'c') }), { maxLength: 100 }),
+      fc.integer({ min: 0, max: 300_000 }),
+      (entries, share) => {
+        const picked = new Set(pickOverShares(entries.map((e) => e.queued), entries.map((e) => e.group), share));
+        for (const group of ['a', 'b', 'c']) {
+          const kept = entries.filter((e, i) => e.group === group && !picked.has(i)).reduce((sum, e) => sum + e.queued, 0);
+          assert.ok(kept <= share);
+        }
+        for (const index of picked) assert.notEqual(entries[index]!.group, '');
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

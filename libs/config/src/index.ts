@@ -103,6 +103,14 @@ const gateway = base.extend({
   HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
   /** Bytes queued to clients over all of a gateway's sockets; over it the slowest sockets are closed with 4503. */
   SOCKET_SEND_BUDGET: z.coerce.number().int().min(65_536).default(256 * 1024 * 1024),
+  /** Bytes queued to the sockets of one environment on a gateway; over it that environment's slowest sockets are closed with 4503. */
+  SOCKET_SEND_BUDGET_PER_ENVIRONMENT: z.coerce.number().int().min(65_536).default(64 * 1024 * 1024),
+  /** Subscribes (access and seq reads) and replay page reads running at once on a gateway, over every environment. */
+  SUBSCRIBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
+  /** The same, for one environment; the rest wait their turn (round-robin between environments). */
+  SUBSCRIBE_CONCURRENCY_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(10_000).default(4),
+  /** Subscribes and replay page reads of one environment waiting on a gateway; past it they are refused (`rate_limited`). */
+  SUBSCRIBE_QUEUE_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   /** Frames per second a socket may send (bursts up to one second's worth); over it: 4429. */
   SOCKET_FRAMES_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Frames per second a multiplexed connection (`/v1/connect`) may send: it carries many channels, so a reconnect re-subscribes them all at once. */

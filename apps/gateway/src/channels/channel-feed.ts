@@ -64,6 +64,14 @@ export const isSequenced = (frame: Frame): frame is Frame & { seq: number } =>
   frame.op === undefined && frame.ephemeral === false && typeof frame.seq === 'number';
 
 const MAX_REPAIR = 1000;
+/**
+ * Members one frame is handed to in one event-loop turn. A frame for more waits for the next turn
+ * for the rest (and the feed's next frame waits for it), so one channel with thousands of local
+ * sockets (one tenant's) does not hold the event loop for the whole fan-out while another
+ * tenant's frames and requests wait: they are served between the slices.
+ */
+export const FANOUT_SLICE = 256;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class ChannelFeed {
   readonly environmentId: string;
@@ -131,15 +139,11 @@ export class ChannelFeed {
       this.gatherPresence(frame);
       return undefined;
     }
-    if (!isSequenced(frame)) {
-      this.deliver(text, frame);
-      return undefined;
-    }
+    if (!isSequenced(frame)) return this.deliver(text, frame);
     if (frame.seq <= this.last) return undefined;
     if (frame.seq === this.last + 1) {
       this.last = frame.seq;
-      this.deliver(text, frame);
-      return undefined;
+      return this.deliver(text, frame);
     }
     return this.repair(text, frame);
   }
@@ -153,13 +157,13 @@ export class ChannelFeed {
         before: frame.seq,
         limit: frame.seq - from - 1,
       });
-      for (const envelope of missing) this.deliver(JSON.stringify(envelope), envelope as unknown as Frame);
+      for (const envelope of missing) await this.deliver(JSON.stringify(envelope), envelope as unknown as Frame);
     } catch (error) {
       this.deps.log.warn({ err: error, channelId: this.channelId }, 'feed gap not repaired; members resync');
       for (const member of this.members) member.resync();
     }
     this.last = frame.seq;
-    this.deliver(text, frame);
+    await this.deliver(text, frame);
   }
 
   private gatherPresence(frame: Frame): void {
@@ -177,16 +181,32 @@ export class ChannelFeed {
     const batch = this.presence?.drain(Date.now());
     if (!batch) return;
     const frame: Frame = { op: 'presence', joined: batch.joined, left: batch.left };
-    this.deliver(JSON.stringify(frame), frame);
+    void this.deliver(JSON.stringify(frame), frame);
   }
 
-  private deliver(text: string, frame: Frame): void {
+  /** Hands the frame to every member; a promise when the members are more than one turn's slice. */
+  private deliver(text: string, frame: Frame): Promise<void> | undefined {
+    if (this.members.size <= FANOUT_SLICE) {
+      this.deliverTo(this.members, text, frame);
+      return undefined;
+    }
+    return this.deliverSliced([...this.members], text, frame);
+  }
+
+  private async deliverSliced(members: FeedMember[], text: string, frame: Frame): Promise<void> {
+    for (let at = 0; at < members.length; at += FANOUT_SLICE) {
+      if (at > 0) await nextTurn();
+      this.deliverTo(members.slice(at, at + FANOUT_SLICE), text, frame);
+    }
+  }
+
+  private deliverTo(members: Iterable<FeedMember>, text: string, frame: Frame): void {
     const to = Array.isArray(frame.to) ? frame.to : undefined;
     let taggedText: string | undefined;
     const tagged = () => (taggedText ??= tagChannel(text, frame, this.channelId));
     let skipText: string | undefined;
     const skipped = () => (skipText ??= JSON.stringify({ channelId: this.channelId, op: 'skip', seq: frame.seq }));
-    for (const member of this.members) {
+    for (const member of members) {
       if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) {
         if (isSequenced(frame)) member.skip?.(frame.seq, skipped);
         continue;

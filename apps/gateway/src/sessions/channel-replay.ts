@@ -6,7 +6,9 @@
  *                   on), then snapshots the channel's last_seq;
  *   replay(since)   sends every persisted message in (since, snapshot] from Postgres, 200 per page,
  *                   at the client's pace (each frame waits until the socket's queue is under half
- *                   its limit, so a replay never trips the slow-consumer bound itself);
+ *                   its limit, so a replay never trips the slow-consumer bound itself); each page
+ *                   read waits its environment's turn (sessions.admission), so replays of one
+ *                   environment interleave with other environments' subscribes page by page;
  *   live()          sends the held frames minus persisted ones with seq <= snapshot (already
  *                   replayed) and delivers every later frame as it comes.
  * Every message committed after the snapshot was published after the feed's subscription was
@@ -78,12 +80,13 @@ export class ChannelReplay implements FeedMember {
     const { deps, environmentId, channelId, link } = this.options;
     let after = since;
     while (after !== undefined && after < this.snapshot && !this.done) {
-      const page = await readMessages(deps.pool, environmentId, channelId, {
-        after,
-        before: this.snapshot + 1,
-        limit: REPLAY_PAGE,
-        viewer: this.userId,
-      });
+      // each page read waits its environment's turn: replays of many environments interleave page by page
+      const from = after;
+      const page = await deps.sessions.admission.run(environmentId, async () =>
+        // a reader that stopped while it waited gives its turn back without reading
+        this.done ? [] : readMessages(deps.pool, environmentId, channelId, { after: from, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId }),
+      );
+      if (this.done) return false;
       for (const envelope of page) {
         await link.drained();
         if (this.done) return false;

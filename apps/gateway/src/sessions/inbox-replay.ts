@@ -55,14 +55,18 @@ export class InboxReplay {
     let after = since;
     for (;;) {
       if (this.done) return false;
-      const page = await readInbox(this.deps.pool, {
-        environmentId: this.environmentId,
-        userId: this.userId,
-        retentionMs: this.deps.config.NOTIFICATION_RETENTION,
-        limit: REPLAY_PAGE,
-        // without `since`, everything retained: ids all start with a letter above '0'
-        after: after ?? '0',
-      });
+      const from = after;
+      // each page read waits its environment's turn, like a channel replay's (sessions.admission)
+      const page = await this.deps.sessions.admission.run(this.environmentId, () =>
+        readInbox(this.deps.pool, {
+          environmentId: this.environmentId,
+          userId: this.userId,
+          retentionMs: this.deps.config.NOTIFICATION_RETENTION,
+          limit: REPLAY_PAGE,
+          // without `since`, everything retained: ids all start with a letter above '0'
+          after: from ?? '0',
+        }),
+      );
       for (const frame of page.notifications) {
         this.replayed?.add(frame.id);
         await this.link.drained();

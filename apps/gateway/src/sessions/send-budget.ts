@@ -5,6 +5,12 @@
  * the queued bytes of all registered sockets are summed; over the budget, the sockets with the
  * most queued are shed first (closed as slow consumers) until the rest fit.
  *
+ * Each environment also has a share of it (`share` bytes, SOCKET_SEND_BUDGET_PER_ENVIRONMENT):
+ * an environment over its share has its own largest sockets shed until it fits, before the
+ * gateway-wide check, so thousands of one tenant's sockets that stop reading are closed while the
+ * gateway-wide budget still has room for every other tenant's, and they cannot make the gateway's
+ * memory (and the collector's work on it) grow up to the whole budget.
+ *
  * What is counted is what this process holds (ws's queue and the TCP socket's writable buffer).
  * The kernel's send queue of each socket comes on top, bounded by the host's TCP send buffer
  * (net.ipv4.tcp_wmem); a shed socket is reset after its close grace, which frees that queue too.
@@ -12,6 +18,8 @@
 export interface Sheddable {
   /** Bytes queued in this process for the peer. */
   readonly queued: number;
+  /** The environment whose share it counts in; '' (not yet authenticated) counts only in the whole budget. */
+  readonly environmentId?: string;
   /** Closes the socket as a slow consumer; it stops counting from then on. */
   shed(): void;
 }
@@ -34,6 +42,27 @@ export function pickSheddable(queued: readonly number[], budget: number): number
   return picked;
 }
 
+/**
+ * Which entries to shed so that each group (environment) fits in `share`: the largest of each
+ * group over its share first, and no more than needed. Entries of group '' have no share.
+ * Returns indices into `queued`.
+ */
+export function pickOverShares(queued: readonly number[], groups: readonly string[], share: number): number[] {
+  const byGroup = new Map<string, number[]>();
+  for (let index = 0; index < queued.length; index++) {
+    const group = groups[index] ?? '';
+    if (group === '') continue;
+    const members = byGroup.get(group);
+    if (members) members.push(index);
+    else byGroup.set(group, [index]);
+  }
+  const picked: number[] = [];
+  for (const members of byGroup.values()) {
+    for (const at of pickSheddable(members.map((index) => queued[index]!), share)) picked.push(members[at]!);
+  }
+  return picked;
+}
+
 export interface SendBudgetHooks {
   /** After each check: the bytes counted and how many sockets were shed. */
   checked?(queued: number, shed: number): void;
@@ -46,8 +75,12 @@ export class SendBudget {
   private readonly members = new Set<Sheddable>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(budget: number, options: { intervalMs?: number } & SendBudgetHooks = {}) {
+  private readonly share: number;
+
+  /** `share`: the bytes one environment's sockets may hold together (default: the whole budget). */
+  constructor(budget: number, options: { intervalMs?: number; share?: number } & SendBudgetHooks = {}) {
     this.budget = budget;
+    this.share = Math.min(options.share ?? budget, budget);
     this.intervalMs = options.intervalMs ?? 100;
     this.hooks = options;
   }
@@ -71,7 +104,11 @@ export class SendBudget {
   check(): void {
     const members = [...this.members];
     const queued = members.map((member) => member.queued);
-    const picked = pickSheddable(queued, this.budget);
+    const overShare = this.share < this.budget ? pickOverShares(queued, members.map((member) => member.environmentId ?? ''), this.share) : [];
+    // what is left after the shares is checked against the whole budget
+    const left = queued.slice();
+    for (const index of overShare) left[index] = 0;
+    const picked = [...overShare, ...pickSheddable(left, this.budget)];
     for (const index of picked) {
       this.members.delete(members[index]!);
       members[index]!.shed();

@@ -14,6 +14,11 @@ export interface SessionMetrics {
   presenceEntries: Gauge;
   /** Live channel subscriptions of multiplexed connections (`/v1/connect`). */
   subscriptions: Gauge;
+  /** Subscribes and replay page reads admitted and running / waiting their environment's turn (sessions/fair-gate.ts). */
+  admissionRunning: Gauge;
+  admissionWaiting: Gauge;
+  /** Subscribes and replay page reads refused because their environment's queue was full. */
+  admissionRefused: Counter;
 }
 
 /** The metrics of sessions, notifications, kicks and presence, registered in `registry` (once per gateway: deps.ts). */
@@ -30,6 +35,9 @@ export function createSessionMetrics(registry: Registry): SessionMetrics {
     }),
     kicks: new Counter({ name: 'gateway_kicked_sockets_total', help: 'Sockets closed with 4403 by a ban, removal or access change', labelNames: ['scope'], registers: [registry] }),
     subscriptions: new Gauge({ name: 'gateway_subscriptions', help: 'Live channel subscriptions of multiplexed connections (/v1/connect)', registers: [registry] }),
+    admissionRunning: new Gauge({ name: 'gateway_admission_running', help: 'Subscribes and replay page reads running (SUBSCRIBE_CONCURRENCY bounds it)', registers: [registry] }),
+    admissionWaiting: new Gauge({ name: 'gateway_admission_waiting', help: "Subscribes and replay page reads waiting for their environment's turn", registers: [registry] }),
+    admissionRefused: new Counter({ name: 'gateway_admission_refused_total', help: "Subscribes and replay page reads refused: their environment's queue was full", registers: [registry] }),
     presenceEntries: new Gauge({ name: 'gateway_presence_entries', help: '(environment, channel, user) presence entries this gateway holds', registers: [registry] }),
   };
 }

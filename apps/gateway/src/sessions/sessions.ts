@@ -5,6 +5,7 @@ import { KickListener } from '../kicks/kicks.ts';
 import { LocalSockets } from './local-sockets.ts';
 import { SubjectFeed } from './subject-feed.ts';
 import { SendBudget } from './send-budget.ts';
+import { FairGate } from './fair-gate.ts';
 import type { SocketLink } from './socket-link.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
@@ -20,6 +21,14 @@ export interface Sessions {
   presence: Presence;
   /** Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET); sheds the slowest. */
   budget: SendBudget;
+  /**
+   * Admission of subscribes (access check, feed join, last_seq read) and of each replay page
+   * read: bounded per gateway and per environment, round-robin between environments
+   * (SUBSCRIBE_CONCURRENCY, SUBSCRIBE_CONCURRENCY_PER_ENVIRONMENT, SUBSCRIBE_QUEUE_PER_ENVIRONMENT),
+   * so one environment's storm of subscribes or resumes does not queue another's behind it.
+   * `run(environmentId, work)` rejects with `rate_limited` when the environment's queue is full.
+   */
+  admission: FairGate;
   /**
    * The one place every authenticated channel and inbox socket passes, before its replay starts.
    * Arms the token's expiry (4401) and watches it for revocations (4401). A quota on sockets per user or per environment is checked
@@ -54,9 +63,25 @@ export function createSessions(deps: GatewayDeps): Sessions {
   const presence = new Presence(deps);
   const metrics = deps.sessionMetrics;
   const budget = new SendBudget(deps.config.SOCKET_SEND_BUDGET, {
+    share: deps.config.SOCKET_SEND_BUDGET_PER_ENVIRONMENT,
     checked: (queued, shed) => {
       metrics.queuedBytes.set(queued);
       if (shed > 0) metrics.shed.inc(shed);
+    },
+  });
+  const admission = new FairGate({
+    concurrency: deps.config.SUBSCRIBE_CONCURRENCY,
+    perKey: deps.config.SUBSCRIBE_CONCURRENCY_PER_ENVIRONMENT,
+    maxWaitingPerKey: deps.config.SUBSCRIBE_QUEUE_PER_ENVIRONMENT,
+    // a unit stuck past a socket's whole handshake time gives its place back
+    holdMs: deps.config.SOCKET_HANDSHAKE_MS,
+    full: () => {
+      metrics.admissionRefused.inc();
+      return new ServiceError('rate_limited', 'too many subscribes waiting in this environment on this gateway: retry', { retryAfter: 1 });
+    },
+    changed: (gate) => {
+      metrics.admissionRunning.set(gate.running);
+      metrics.admissionWaiting.set(gate.waiting);
     },
   });
   // a channel socket and a subscription of a multiplexed connection are the same to presence and kicks
@@ -83,8 +108,11 @@ export function createSessions(deps: GatewayDeps): Sessions {
     feed,
     presence,
     budget,
+    admission,
     tokens: new TokenSockets(),
     async admit(link, auth) {
+      // the environment's share of the send budget counts this socket from now on
+      link.environmentId = auth.environmentId;
       link.expireAt(auth.claims.expiresAt);
       sessions.tokens.watch(link, auth.claims);
       // a revocation that landed between the token check and the watch: refused here (4401)

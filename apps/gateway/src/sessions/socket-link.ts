@@ -36,6 +36,8 @@ export function sizeOf(data: RawData): number {
 
 export class SocketLink implements Sheddable {
   readonly socketId = newId('sock');
+  /** The environment it belongs to once authenticated (sessions.admit): its share of the send budget. */
+  environmentId = '';
   private readonly socket: WebSocket;
   private readonly raw: Socket | undefined;
   private readonly options: LinkOptions;

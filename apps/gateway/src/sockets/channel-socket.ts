@@ -98,11 +98,8 @@ class ChannelConnection {
       this.channelId = channel.data;
       this.auth = await authenticateUser(this.deps, request);
       this.userId = this.auth.userId;
-      await authorize(this.deps, this.auth, this.channelId, 'subscribe');
-      if (this.closed) return;
-      await this.sessions.admit(this.link, this.auth, 'channel');
-      if (this.closed) return;
-      const { environmentId } = this.auth;
+      const auth = this.auth;
+      const { environmentId } = auth;
       const reader = new ChannelReplay({
         deps: this.deps,
         feeds: this.sessions.channels,
@@ -114,7 +111,15 @@ class ChannelConnection {
         lost: (closing) => this.link.closeWith(closing),
       });
       this.reader = reader;
-      if (!(await reader.join())) return;
+      // the access check, quotas and the feed join (last_seq) wait their environment's turn (sessions.admission)
+      const joined = await this.sessions.admission.run(environmentId, async () => {
+        if (this.closed) return false;
+        await authorize(this.deps, auth, this.channelId, 'subscribe');
+        if (this.closed) return false;
+        await this.sessions.admit(this.link, auth, 'channel');
+        return !this.closed && (await reader.join());
+      });
+      if (!joined) return;
       this.link.established();
       if (!(await reader.replay(query.data.since))) return;
       this.sendText(JSON.stringify({ op: 'ready', channelId: this.channelId, lastSeq: reader.lastSeq, userId: this.userId }));

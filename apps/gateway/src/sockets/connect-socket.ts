@@ -82,8 +82,13 @@ class Subscription {
   async start(ref: Ref, since: number | undefined): Promise<void> {
     const { deps, auth, link } = this.connection;
     try {
-      await authorize(deps, auth, this.channelId, 'subscribe');
-      if (this.ended || !(await this.reader.join())) return;
+      // the access check and the feed join (last_seq) wait their environment's turn (sessions.admission)
+      const joined = await this.connection.sessions.admission.run(auth.environmentId, async () => {
+        if (this.ended) return false;
+        await authorize(deps, auth, this.channelId, 'subscribe');
+        return !this.ended && (await this.reader.join());
+      });
+      if (!joined || this.ended) return;
       if (!(await this.reader.replay(since)) || this.ended) return;
       link.send({ op: 'subscribed', ref, channelId: this.channelId, lastSeq: this.reader.lastSeq });
       this.reader.live();
@@ -170,14 +175,19 @@ class Connection {
       }
       const auth = await authenticateUser(this.deps, request);
       this.current = auth;
-      await this.sessions.admit(this.link, auth, 'connect');
+      // the quota, revocation and ban reads wait their environment's turn (sessions.admission)
+      const ban = await this.sessions.admission.run(auth.environmentId, async () => {
+        if (this.link.closed) return undefined;
+        await this.sessions.admit(this.link, auth, 'connect');
+        if (this.link.closed) return undefined;
+        this.opened = true;
+        this.deps.events.emit('connect.open', this.handle);
+        await this.sessions.feed.flush();
+        // checked only now that environment kicks reach this connection: a ban committed after this
+        // read is kicked, one committed before it is seen here
+        return environmentBan(this.deps.pool, auth.environmentId, auth.userId);
+      });
       if (this.link.closed) return;
-      this.opened = true;
-      this.deps.events.emit('connect.open', this.handle);
-      await this.sessions.feed.flush();
-      // checked only now that environment kicks reach this connection: a ban committed after this
-      // read is kicked, one committed before it is seen here
-      const ban = await environmentBan(this.deps.pool, auth.environmentId, auth.userId);
       if (ban) throw new ServiceError('banned', ban.reason ?? 'banned from this environment');
       if (this.link.closed) return;
       this.link.established();

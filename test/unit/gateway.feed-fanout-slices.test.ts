@@ -1,0 +1,53 @@
+/**
+ * A channel feed's fan-out to many local members goes FANOUT_SLICE members per event-loop turn
+ * (apps/gateway/src/channels/channel-feed.ts): another channel's frame is delivered between the
+ * slices, and every member of the large channel still gets every frame once, in order.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { subjects } from '@rtm/bus';
+import type { GatewayDeps } from '../../apps/gateway/src/deps.ts';
+import { FANOUT_SLICE, FeedRegistry, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
+
+interface Member extends FeedMember {
+  frames: Frame[];
+}
+
+const member = (userId: string): Member => {
+  const m: Member = { userId, frames: [], deliver: (_text, frame) => void m.frames.push(frame), resync: () => {} };
+  return m;
+};
+
+test("feed fan-out - a channel with many members is handed out in slices; another channel's frame goes between them", async () => {
+  const callbacks = new Map<string, (error: Error | null, msg: { data: Uint8Array }) => void>();
+  const deps = {
+    nc: {
+      subscribe: (subject: string, opts: { callback: (error: Error | null, msg: { data: Uint8Array }) => void }) => {
+        callbacks.set(subject, opts.callback);
+        return { unsubscribe() {} };
+      },
+      flush: async () => {},
+    },
+    pool: { query: async () => ({ rows: [{ last_seq: 0 }] }) },
+    subjects: subjects('rtm'),
+    log: { warn() {} },
+  } as unknown as GatewayDeps;
+  const registry = new FeedRegistry(deps);
+  const crowd = Array.from({ length: FANOUT_SLICE * 2 + 10 }, (_, i) => member(`a${i}`));
+  for (const m of crowd) await registry.join('env_a', 'crowded', m);
+  const neighbour = member('b');
+  await registry.join('env_b', 'quiet', neighbour);
+  const encoder = new TextEncoder();
+  const publish = (environmentId: string, channelId: string, frame: Frame) =>
+    callbacks.get(deps.subjects.channel(environmentId, channelId))!(null, { data: encoder.encode(JSON.stringify(frame)) });
+
+  for (let n = 1; n <= 3; n++) publish('env_a', 'crowded', { id: `a${n}`, ephemeral: true, seq: 0 });
+  publish('env_b', 'quiet', { id: 'b1', ephemeral: true, seq: 0 });
+  // in this turn: the first slice of the crowded channel's first frame, and the quiet channel's frame
+  assert.deepEqual(neighbour.frames.map((f) => f.id), ['b1']);
+  assert.equal(crowd.filter((m) => m.frames.length > 0).length, FANOUT_SLICE);
+  assert.equal(crowd.at(-1)!.frames.length, 0);
+
+  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+  for (const m of crowd) assert.deepEqual(m.frames.map((f) => f.id), ['a1', 'a2', 'a3']);
+});
