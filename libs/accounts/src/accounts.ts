@@ -107,6 +107,9 @@ export interface Access {
 
 export type Scope = { organizationId: string } | { projectId: string } | { environmentId: string };
 
+/** The refusal of a throttled sign-in: the same for every scope and for known and unknown e-mails. */
+const THROTTLED = 'too many failed sign-ins for this account or address; try again later';
+
 const NOT_FOUND: Record<string, string> = {
   organizationId: 'no such organization',
   projectId: 'no such project',
@@ -211,15 +214,16 @@ export class Accounts {
   // ---------------------------------------------------------------- sign-in
 
   /**
-   * Checks an e-mail and password, throttled per account and per client address. A wrong
-   * password and an unknown e-mail are the same 401 and cost the same (an unknown e-mail is
-   * checked against a dummy hash); over a limit: 429 with `retry-after`, before any check.
+   * Checks an e-mail and password, throttled per (account, address) and per address, and slowed
+   * down per account (throttle.ts). A wrong password and an unknown e-mail are the same 401 and
+   * cost the same (an unknown e-mail is checked against a dummy hash); refused by the throttle:
+   * 429 with `retry-after`, before any check.
    */
   async signIn(email: string, password: string, ip: string): Promise<UserRecord> {
     const normalised = normaliseEmail(email);
     const attempt = await this.throttle.begin(normalised, ip);
     if (!attempt.allowed) {
-      throw new ServiceError('rate_limited', 'too many failed sign-ins for this account or address; try again later', {
+      throw new ServiceError('rate_limited', THROTTLED, {
         retryAfter: attempt.retryAfterSeconds,
       });
     }
@@ -233,7 +237,7 @@ export class Accounts {
       throw error;
     }
     if (!ok || !user) throw new ServiceError('unauthorized', 'wrong e-mail or password');
-    await this.throttle.succeeded(attempt.attemptId, normalised);
+    await this.throttle.succeeded(attempt.attemptId, normalised, ip);
     if (needsRehash(user.passwordHash)) {
       // stronger parameters than when it was stored: store a new hash (the sign-in does not wait)
       void hashPassword(password)
@@ -434,7 +438,7 @@ export class Accounts {
       const existing = user;
       const attempt = await this.throttle.begin(email, ip);
       if (!attempt.allowed) {
-        throw new ServiceError('rate_limited', 'too many failed sign-ins for this account or address; try again later', {
+        throw new ServiceError('rate_limited', THROTTLED, {
           retryAfter: attempt.retryAfterSeconds,
         });
       }
@@ -443,7 +447,7 @@ export class Accounts {
         throw error;
       });
       if (!ok) throw new ServiceError('unauthorized', 'wrong password for this account');
-      await this.throttle.succeeded(attempt.attemptId, email);
+      await this.throttle.succeeded(attempt.attemptId, email, ip);
     } else {
       passwordHash = await hashing(() => hashPassword(checkedPassword(body.password)));
     }

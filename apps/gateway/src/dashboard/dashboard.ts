@@ -14,6 +14,8 @@ import type { ZodApp } from '../http/public-app.ts';
 import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
 
 const SWEEP_MS = 5 * 60_000;
+/** The first delay of an account's sign-in slow-down; each further failure doubles it. */
+const LOGIN_BASE_DELAY_MS = 1_000;
 
 export class Dashboard {
   readonly accounts: Accounts;
@@ -32,8 +34,14 @@ export class Dashboard {
     const { config, pool } = parts;
     this.log = parts.log;
     this.throttle = new LoginThrottle(pool, {
-      account: { limit: config.DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, windowMs: config.DASHBOARD_LOGIN_WINDOW },
+      pair: { limit: config.DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, windowMs: config.DASHBOARD_LOGIN_WINDOW },
       ip: { limit: config.DASHBOARD_LOGIN_FAILURES_PER_IP, windowMs: config.DASHBOARD_LOGIN_WINDOW },
+      account: {
+        after: config.DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT,
+        windowMs: config.DASHBOARD_LOGIN_WINDOW,
+        baseDelayMs: LOGIN_BASE_DELAY_MS,
+        maxDelayMs: config.DASHBOARD_LOGIN_DELAY_MAX,
+      },
     });
     this.sessions = new SessionStore(pool, { idleMs: config.DASHBOARD_SESSION_IDLE, maxMs: config.DASHBOARD_SESSION_MAX });
     this.accounts = new Accounts({
