@@ -132,8 +132,9 @@ const gateway = base.extend({
   /** Open connections (HTTP and WebSocket) per client address on each public listener; 0 = no limit. */
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
   /**
-   * Which proxies to believe about the client address (X-Forwarded-For): off by default; `true`,
-   * a hop count, or a comma list of addresses/CIDRs (e.g. the load balancer's).
+   * Which proxies to believe about the client address (X-Forwarded-For): off by default; `true`
+   * (exactly one hop: the right-most entry is the client), a hop count, or a comma list of
+   * addresses/CIDRs (e.g. the load balancer's). apps/gateway/src/http/trust-proxy.ts.
    */
   TRUST_PROXY: z
     .string()
