@@ -29,7 +29,7 @@ export {
   generatePassword,
   type PasswordParams,
 } from './password.ts';
-export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, allows, rightsOf, isRole, type Role, type Right } from './roles.ts';
+export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, LOGS_RIGHT, allows, isLowerRole, rightsOf, isRole, type Role, type Right } from './roles.ts';
 export { SessionStore, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules } from './sessions.ts';
 export {
   LoginThrottle,

@@ -30,6 +30,8 @@ export class Dashboard {
     log: Logger;
     /** After an environment's keys or origins changed: drop cached credentials on every gateway. */
     onCredentialsChanged: (environmentId: string) => void;
+    /** After a member was removed or moved to a lower role: revoke the logs tokens they minted. */
+    onMemberAccessReduced: (organizationId: string, userId: string) => Promise<void>;
   }) {
     const { config, pool } = parts;
     this.log = parts.log;
@@ -49,6 +51,7 @@ export class Dashboard {
       throttle: this.throttle,
       invitationTtlMs: config.DASHBOARD_INVITATION_TTL,
       onCredentialsChanged: parts.onCredentialsChanged,
+      onMemberAccessReduced: parts.onMemberAccessReduced,
     });
   }
 
