@@ -135,37 +135,71 @@ test('dashboard sessions - sign-in, cookie, sign-out, CSRF, throttling and expir
     assert.equal(foreignSignIn.headers.get('set-cookie'), null);
   });
 
-  await t.test('failed sign-ins are limited per account, for known and unknown e-mails alike', async () => {
-    for (const email of ['bob@example.com', 'ghost@example.com']) {
-      for (let i = 0; i < 3; i++) {
-        // each from its own address: only the account's count matters here
-        const res = await new DashboardClient(controlUrl, { ip: `10.1.${i}.1` }).signIn(email, 'wrong password');
-        assert.equal(res.status, 401, `${email} attempt ${i + 1}`);
+  await t.test('failures from many addresses slow an account down but never lock its owner out, for known and unknown e-mails alike', async () => {
+    const refusals: { status: number; code: string | undefined; reason: unknown }[] = [];
+    for (const [n, email] of ['bob@example.com', 'ghost@example.com'].entries()) {
+      // nine failures, each from its own address: past 3 the account is slowed, never refused,
+      // for an address with no failures of its own
+      for (let i = 0; i < 9; i++) {
+        const res = await new DashboardClient(controlUrl, { ip: `10.1${n}.${i}.1` }).signIn(email, 'wrong password');
+        assert.equal(res.status, 401, `${email} attempt ${i + 1}: ${JSON.stringify(res.body)}`);
       }
-      const over = await new DashboardClient(controlUrl, { ip: '10.1.9.1' }).signIn(email, email === 'bob@example.com' ? PASSWORD : 'x');
-      assert.equal(over.status, 429, `${email}: ${JSON.stringify(over.body)}`);
-      assert.equal(errorCode(over), 'rate_limited');
-      const retryAfter = Number(over.headers.get('retry-after'));
-      assert.ok(retryAfter > 3000 && retryAfter <= 3600, `retry-after ${retryAfter}`);
-      assert.equal(over.headers.get('set-cookie'), null, 'not even the right password gets in');
+      // an address with a failure of its own waits: 1 s doubled per failure past 3, at most a minute
+      const slowed = await new DashboardClient(controlUrl, { ip: `10.1${n}.0.1` }).signIn(email, email === 'bob@example.com' ? PASSWORD : 'x');
+      assert.equal(slowed.status, 429, `${email}: ${JSON.stringify(slowed.body)}`);
+      assert.equal(errorCode(slowed), 'rate_limited');
+      const retryAfter = Number(slowed.headers.get('retry-after'));
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, `a delay, not a lock-out: retry-after ${retryAfter}`);
+      assert.equal(slowed.headers.get('set-cookie'), null, 'judged before the password');
+      refusals.push({ status: slowed.status, code: errorCode(slowed), reason: slowed.body.reason });
     }
-    // the same (refusing) answer for both, so the limit does not tell whether an account exists
-    const bob = await new DashboardClient(controlUrl, { ip: '10.1.9.2' }).signIn('bob@example.com', 'wrong password');
-    const ghost = await new DashboardClient(controlUrl, { ip: '10.1.9.2' }).signIn('ghost@example.com', 'wrong password');
-    assert.deepEqual([bob.status, bob.body], [ghost.status, ghost.body]);
+    // the same (refusing) answer for both, so the slow-down does not tell whether an account exists
+    assert.deepEqual(refusals[0], refusals[1]);
+    // the owner's right password from an address with no recent failures signs in at once
+    const owner = await new DashboardClient(controlUrl, { ip: '10.1.9.9' }).signIn('bob@example.com', PASSWORD);
+    assert.equal(owner.status, 200, JSON.stringify(owner.body));
     // other accounts are not affected
     assert.equal((await new DashboardClient(controlUrl, { ip: '10.1.9.3' }).signIn('alice@example.com', PASSWORD)).status, 200);
   });
 
-  await t.test('a right password forgives the account\'s earlier failures', async () => {
+  await t.test('failed sign-ins are limited per account from one address; other addresses still sign in', async () => {
+    await createUser(cluster.db.pool, { email: 'dave@example.com', password: PASSWORD, organization: alice.organizationId, role: 'viewer' });
+    const from = (ip: string) => new DashboardClient(controlUrl, { ip });
+    for (let i = 0; i < 3; i++) assert.equal((await from('10.5.0.1').signIn('dave@example.com', 'wrong password')).status, 401);
+    const over = await from('10.5.0.1').signIn('dave@example.com', PASSWORD);
+    assert.equal(errorCode(over), 'rate_limited');
+    const retryAfter = Number(over.headers.get('retry-after'));
+    assert.ok(retryAfter > 3000 && retryAfter <= 3600, `retry-after ${retryAfter}`);
+    assert.equal(over.headers.get('set-cookie'), null, 'not even the right password gets in from there');
+    assert.equal((await from('10.5.0.2').signIn('dave@example.com', PASSWORD)).status, 200);
+  });
+
+  await t.test('a right password forgives the address\'s earlier failures on the account', async () => {
     await createUser(cluster.db.pool, { email: 'carol@example.com', password: PASSWORD, organization: alice.organizationId, role: 'viewer' });
-    const carol = (n: number, password: string) => new DashboardClient(controlUrl, { ip: `10.2.${n}.1` }).signIn('carol@example.com', password);
-    assert.equal((await carol(1, 'wrong password')).status, 401);
-    assert.equal((await carol(2, 'wrong password')).status, 401);
-    assert.equal((await carol(3, PASSWORD)).status, 200);
-    assert.equal((await carol(4, 'wrong password')).status, 401);
-    assert.equal((await carol(5, 'wrong password')).status, 401);
-    assert.equal((await carol(6, PASSWORD)).status, 200, 'two failures since the last success: under the limit of 3');
+    const carol = (password: string) => new DashboardClient(controlUrl, { ip: '10.2.0.1' }).signIn('carol@example.com', password);
+    assert.equal((await carol('wrong password')).status, 401);
+    assert.equal((await carol('wrong password')).status, 401);
+    assert.equal((await carol(PASSWORD)).status, 200);
+    assert.equal((await carol('wrong password')).status, 401);
+    assert.equal((await carol('wrong password')).status, 401);
+    assert.equal((await carol(PASSWORD)).status, 200, 'two failures since the last success: under the limit of 3');
+  });
+
+  await t.test('control characters in an e-mail are refused with 400, never reach the database', async () => {
+    const owner = new DashboardClient(controlUrl, { ip: '10.6.0.1' });
+    assert.equal((await owner.signIn('alice@example.com', PASSWORD)).status, 200);
+    for (const email of ['alice\u0000@example.com', 'alice@example.com\u0000', 'al\u0007ice@example.com', '\u001b@example.com']) {
+      const signIn = await new DashboardClient(controlUrl, { ip: '10.6.0.2' }).signIn(email, PASSWORD);
+      assert.equal(signIn.status, 400, `sign-in ${JSON.stringify(email)}: ${JSON.stringify(signIn.body)}`);
+      assert.equal(errorCode(signIn), 'invalid_request');
+      assert.match(signIn.body.reason, /control characters/);
+      const invite = await owner.post(`/v1/dashboard/organizations/${alice.organizationId}/invitations`, { role: 'viewer', email });
+      assert.equal(invite.status, 400, `invitation ${JSON.stringify(email)}: ${JSON.stringify(invite.body)}`);
+      assert.equal(errorCode(invite), 'invalid_request');
+      const accept = await new DashboardClient(controlUrl, { ip: '10.6.0.3' }).post(`/v1/dashboard/invitations/${'A'.repeat(43)}/accept`, { email, password: PASSWORD });
+      assert.equal(accept.status, 400, `acceptance ${JSON.stringify(email)}: ${JSON.stringify(accept.body)}`);
+      assert.equal(errorCode(accept), 'invalid_request');
+    }
   });
 
   await t.test('failed sign-ins are limited per client address, whatever the account', async () => {

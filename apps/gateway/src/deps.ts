@@ -16,6 +16,7 @@ import { StandingLoader } from './access/standing-loader.ts';
 import { ErasureRunner } from './erasure/erasure-runner.ts';
 import { AccessCache } from './access/access-cache.ts';
 import { createSessions, type Sessions } from './sessions/sessions.ts';
+import { revokeLogsTokens } from './auth/logs-access.ts';
 import { createSessionMetrics, type SessionMetrics } from './sessions/session-metrics.ts';
 
 /** What every route group and socket handler of the gateway is built with. */
@@ -107,6 +108,8 @@ export function createGatewayDeps(parts: {
         tenantKeys.invalidate(environmentId);
         parts.nc.publish(busSubjects.invalidate, encodeInvalidation(environmentId));
       },
+      // their logs tokens stop working and their logs sockets close on every gateway
+      onMemberAccessReduced: (organizationId, userId) => revokeLogsTokens(deps, organizationId, userId),
     }),
     realtimeEndpoint: new RealtimeEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
     sessionMetrics: createSessionMetrics(parts.metrics),

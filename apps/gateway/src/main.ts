@@ -6,6 +6,10 @@ import { announce, createInternalServer, createLogger, createMetrics, dependency
 import { buildGateway } from './build-gateway.ts';
 import { createGatewayDeps } from './deps.ts';
 import { GatewayServices } from './services.ts';
+import { trustProxyWarning } from './http/trust-proxy.ts';
+
+/** Both public listeners bind every interface. */
+const PUBLIC_HOST = '0.0.0.0';
 
 const config = configOrExit(loadGatewayConfig);
 const name = config.NODE_NAME ?? `gateway-${process.pid}`;
@@ -48,8 +52,10 @@ onShutdown(log, async () => {
 
 // a port already taken is an operator error: name the variable instead of a stack trace
 const listenOn = (variable: string, port: number) => `cannot listen on ${variable}=${port}`;
-await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: '0.0.0.0' }));
-await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: '0.0.0.0' }));
+const trustProxyRisk = trustProxyWarning(config.TRUST_PROXY, config.NODE_ENV, PUBLIC_HOST);
+if (trustProxyRisk) log.warn({ trustProxy: true, host: PUBLIC_HOST }, trustProxyRisk);
+await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: PUBLIC_HOST }));
+await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: PUBLIC_HOST }));
 const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT));
 const controlPort = gateway.control.server.address();
 const realtimePort = gateway.realtime.server.address();

@@ -33,6 +33,9 @@ interface Events {
   /** One channel subscription of a multiplexed connection went live (after `subscribed`). */
   'subscription.open': [ChannelSocketHandle];
   'subscription.close': [ChannelSocketHandle];
+  /** A logs socket is live (after `ready`): counted in the environment's socket quota. */
+  'logs.open': [SocketHandle];
+  'logs.close': [SocketHandle];
 }
 
 /**

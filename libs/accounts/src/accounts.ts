@@ -16,7 +16,7 @@ import { createEnvironmentIn, hashKey, insertEnvironment, insertKeyRow, type Cre
 import { ServiceError } from '@rtm/errors';
 import { listAudit, recordAudit, type Actor, type AuditRecord } from './audit.ts';
 import { HashingBusyError, hashPassword, needsRehash, passwordProblem, verifyDummyPassword, verifyPassword } from './password.ts';
-import { allows, type Right, type Role } from './roles.ts';
+import { allows, isLowerRole, type Right, type Role } from './roles.ts';
 import type { LoginThrottle } from './throttle.ts';
 import { normaliseAllowedOrigin } from './origins.ts';
 import { findUserByEmail, insertUser, isEmail, normaliseEmail, setPasswordHash, type UserRecord } from './users.ts';
@@ -31,6 +31,11 @@ export interface AccountsOptions {
   invitationTtlMs?: number;
   /** After commit, when an environment's keys or origins changed or it was deleted. */
   onCredentialsChanged?: (environmentId: string) => void | Promise<void>;
+  /**
+   * After commit, when a member lost something in an organization: removed (or left), or moved to
+   * a lower role. The gateway revokes the logs tokens they minted for its environments.
+   */
+  onMemberAccessReduced?: (organizationId: string, userId: string) => void | Promise<void>;
 }
 
 export interface Membership {
@@ -107,6 +112,9 @@ export interface Access {
 
 export type Scope = { organizationId: string } | { projectId: string } | { environmentId: string };
 
+/** The refusal of a throttled sign-in: the same for every scope and for known and unknown e-mails. */
+const THROTTLED = 'too many failed sign-ins for this account or address; try again later';
+
 const NOT_FOUND: Record<string, string> = {
   organizationId: 'no such organization',
   projectId: 'no such project',
@@ -154,12 +162,14 @@ export class Accounts {
   private readonly throttleOrNone: LoginThrottle | undefined;
   private readonly invitationTtlMs: number;
   private readonly onCredentialsChanged: (environmentId: string) => void | Promise<void>;
+  private readonly onMemberAccessReduced: (organizationId: string, userId: string) => void | Promise<void>;
 
   constructor(options: AccountsOptions) {
     this.pool = options.pool;
     this.throttleOrNone = options.throttle;
     this.invitationTtlMs = options.invitationTtlMs ?? 7 * 86_400_000;
     this.onCredentialsChanged = options.onCredentialsChanged ?? (() => {});
+    this.onMemberAccessReduced = options.onMemberAccessReduced ?? (() => {});
   }
 
   private get throttle(): LoginThrottle {
@@ -211,15 +221,16 @@ export class Accounts {
   // ---------------------------------------------------------------- sign-in
 
   /**
-   * Checks an e-mail and password, throttled per account and per client address. A wrong
-   * password and an unknown e-mail are the same 401 and cost the same (an unknown e-mail is
-   * checked against a dummy hash); over a limit: 429 with `retry-after`, before any check.
+   * Checks an e-mail and password, throttled per (account, address) and per address, and slowed
+   * down per account (throttle.ts). A wrong password and an unknown e-mail are the same 401 and
+   * cost the same (an unknown e-mail is checked against a dummy hash); refused by the throttle:
+   * 429 with `retry-after`, before any check.
    */
   async signIn(email: string, password: string, ip: string): Promise<UserRecord> {
     const normalised = normaliseEmail(email);
     const attempt = await this.throttle.begin(normalised, ip);
     if (!attempt.allowed) {
-      throw new ServiceError('rate_limited', 'too many failed sign-ins for this account or address; try again later', {
+      throw new ServiceError('rate_limited', THROTTLED, {
         retryAfter: attempt.retryAfterSeconds,
       });
     }
@@ -233,7 +244,7 @@ export class Accounts {
       throw error;
     }
     if (!ok || !user) throw new ServiceError('unauthorized', 'wrong e-mail or password');
-    await this.throttle.succeeded(attempt.attemptId, normalised);
+    await this.throttle.succeeded(attempt.attemptId, normalised, ip);
     if (needsRehash(user.passwordHash)) {
       // stronger parameters than when it was stored: store a new hash (the sign-in does not wait)
       void hashPassword(password)
@@ -279,7 +290,8 @@ export class Accounts {
 
   /** Owners only. The last owner can not be demoted: an organization always keeps one. */
   async setRole(actor: Actor, organizationId: string, userId: string, role: Role): Promise<MemberView> {
-    return withTransaction(this.pool, async (client) => {
+    let lowered = false;
+    const member = await withTransaction(this.pool, async (client) => {
       await this.authorize(actor, { organizationId }, 'administer', client);
       const members = await this.lockMembers(client, organizationId);
       const target = members.find((m) => m.userId === userId);
@@ -296,8 +308,22 @@ export class Accounts {
         targetId: userId,
         details: { email: target.email, from: target.role, to: role },
       });
+      lowered = isLowerRole(role, target.role);
       return { ...target, role };
     });
+    if (lowered) await this.onMemberAccessReduced(organizationId, userId);
+    return member;
+  }
+
+  /** The user's role in the organization that holds the environment; null when not a member (or no such environment). */
+  async roleInEnvironment(environmentId: string, userId: string): Promise<Role | null> {
+    const { rows } = await this.pool.query<{ role: Role }>(
+      `select m.role from environments e join projects p on p.id = e.project_id
+       join organization_members m on m.organization_id = p.organization_id and m.user_id = $2
+       where e.id = $1`,
+      [environmentId, userId],
+    );
+    return rows[0]?.role ?? null;
   }
 
   /** Owners remove anyone; any member may leave. Never the last owner. */
@@ -320,6 +346,7 @@ export class Accounts {
         details: { email: target.email, role: target.role },
       });
     });
+    await this.onMemberAccessReduced(organizationId, userId);
   }
 
   private async lockMembers(client: PoolClient, organizationId: string): Promise<MemberView[]> {
@@ -434,7 +461,7 @@ export class Accounts {
       const existing = user;
       const attempt = await this.throttle.begin(email, ip);
       if (!attempt.allowed) {
-        throw new ServiceError('rate_limited', 'too many failed sign-ins for this account or address; try again later', {
+        throw new ServiceError('rate_limited', THROTTLED, {
           retryAfter: attempt.retryAfterSeconds,
         });
       }
@@ -443,7 +470,7 @@ export class Accounts {
         throw error;
       });
       if (!ok) throw new ServiceError('unauthorized', 'wrong password for this account');
-      await this.throttle.succeeded(attempt.attemptId, email);
+      await this.throttle.succeeded(attempt.attemptId, email, ip);
     } else {
       passwordHash = await hashing(() => hashPassword(checkedPassword(body.password)));
     }

@@ -29,8 +29,25 @@ export {
   generatePassword,
   type PasswordParams,
 } from './password.ts';
-export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, allows, rightsOf, isRole, type Role, type Right } from './roles.ts';
+export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, LOGS_RIGHT, allows, isLowerRole, rightsOf, isRole, type Role, type Right } from './roles.ts';
 export { SessionStore, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules } from './sessions.ts';
-export { LoginThrottle, throttleVerdict, retryAfterSeconds, type ThrottleRule, type ThrottleVerdict, type AttemptStart } from './throttle.ts';
+export {
+  LoginThrottle,
+  throttleVerdict,
+  retryAfterSeconds,
+  slowdownDelayMs,
+  slowdownSample,
+  slowdownVerdict,
+  loginVerdict,
+  loginKeys,
+  type ThrottleRule,
+  type ThrottleVerdict,
+  type SlowdownRule,
+  type LoginRules,
+  type LoginFailures,
+  type LoginScope,
+  type LoginVerdict,
+  type AttemptStart,
+} from './throttle.ts';
 export { normaliseAllowedOrigin, normaliseOrigin, type OriginCheck } from './origins.ts';
 export { normaliseEmail, isEmail, findUserByEmail, findUserById, insertUser, setPasswordHash, EMAIL_MAX_LENGTH, type UserRecord } from './users.ts';

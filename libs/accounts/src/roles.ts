@@ -28,6 +28,16 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   viewer: 'read everything, change nothing',
 };
 
+/** What the environment's live log needs: minting a logs token and keeping its sockets open. */
+export const LOGS_RIGHT: Right = 'read';
+
+/** Roles from least to most: a change to a lower one takes something away. */
+const RANK: Record<Role, number> = { viewer: 0, admin: 1, owner: 2 };
+
+export function isLowerRole(role: Role, than: Role): boolean {
+  return RANK[role] < RANK[than];
+}
+
 export function allows(role: Role, right: Right): boolean {
   return GRANTS[role].includes(right);
 }

@@ -1,7 +1,7 @@
 import { newId, type Pool, type PoolClient } from '@rtm/db';
 
-/** Deliberately loose: one `@`, something on each side, no spaces; at most 254 characters. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+/** Deliberately loose: one `@`, something on each side, no spaces or control characters (NUL included); at most 254 characters. */
+export const EMAIL_PATTERN = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+$/;
 export const EMAIL_MAX_LENGTH = 254;
 
 /** E-mail addresses are stored and compared trimmed and lowercase. */

@@ -140,8 +140,9 @@ const gateway = base.extend({
   /** Open connections (HTTP and WebSocket) per client address on each public listener; 0 = no limit. */
   MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(2_048),
   /**
-   * Which proxies to believe about the client address (X-Forwarded-For): off by default; `true`,
-   * a hop count, or a comma list of addresses/CIDRs (e.g. the load balancer's).
+   * Which proxies to believe about the client address (X-Forwarded-For): off by default; `true`
+   * (exactly one hop: the right-most entry is the client), a hop count, or a comma list of
+   * addresses/CIDRs (e.g. the load balancer's). apps/gateway/src/http/trust-proxy.ts.
    */
   TRUST_PROXY: z
     .string()
@@ -160,11 +161,17 @@ const gateway = base.extend({
   DASHBOARD_SESSION_IDLE: durationAtLeast('12h', 1_000, '1s'),
   /** A dashboard session ends this long after sign-in, however much it is used. */
   DASHBOARD_SESSION_MAX: durationAtLeast('7d', 1_000, '1s'),
-  /** Failed dashboard sign-ins per e-mail address within DASHBOARD_LOGIN_WINDOW before further attempts are refused (429). */
+  /**
+   * Failed dashboard sign-ins per e-mail address from one client address within
+   * DASHBOARD_LOGIN_WINDOW before that address is refused for that account (429); across
+   * addresses, the number from which the account's attempts are slowed down (never refused).
+   */
   DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(5),
   /** Failed dashboard sign-ins per client address within DASHBOARD_LOGIN_WINDOW. */
   DASHBOARD_LOGIN_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
   DASHBOARD_LOGIN_WINDOW: durationAtLeast('15m', 1_000, '1s'),
+  /** The longest delay an account's slow-down asks between failed sign-ins (it starts at 1 s and doubles). */
+  DASHBOARD_LOGIN_DELAY_MAX: durationAtLeast('1m', 1_000, '1s'),
   /** How long an invitation link to an organization stays valid. */
   DASHBOARD_INVITATION_TTL: durationAtLeast('7d', 1_000, '1s'),
   /**

@@ -33,10 +33,12 @@ export const DashboardName = z
   .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters')
   .refine(isStorableText, NOT_STORABLE);
 
+/** An e-mail address as typed: trimmed, no control characters (NUL included), `local@domain`. */
 const Email = z
   .string()
   .trim()
   .max(254)
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must not contain control characters')
   .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address');
 
 // ---------------------------------------------------------------- params

@@ -822,13 +822,13 @@ export interface paths {
         get?: never;
         /**
          * Change a member's role
-         * @description Owners only (403 otherwise). The last owner can not be demoted (400 `invalid_request`): an organization always keeps one. A user who is not a member: 404. Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         * @description Owners only (403 otherwise). The last owner can not be demoted (400 `invalid_request`): an organization always keeps one. A user who is not a member: 404. A move to a lower role revokes the logs tokens the member minted for the organization's environments (their logs sockets close with 4401 on every gateway). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
          */
         put: operations["dashboardSetMemberRole"];
         post?: never;
         /**
          * Remove a member (or leave)
-         * @description Owners remove anyone; any member may remove themselves. Never the last owner (400 `invalid_request`). The removed user keeps their account and loses access to the organization at once. Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         * @description Owners remove anyone; any member may remove themselves. Never the last owner (400 `invalid_request`). The removed user keeps their account and loses access to the organization at once; the logs tokens they minted are revoked and their logs sockets close with 4401 on every gateway. Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
          */
         delete: operations["dashboardRemoveMember"];
         options?: never;
@@ -947,7 +947,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the dashboard
-         * @description Checks the e-mail and password and sets the session cookie `dashboard_session` (HttpOnly, SameSite=Lax, Path=/, Secure over https). A wrong password and an unknown e-mail are the same 401 `unauthorized` and take the same time. Failed sign-ins are limited per e-mail address and per client address (DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, _PER_IP within DASHBOARD_LOGIN_WINDOW; 5 and 20 in 15 minutes by default): over either, 429 `rate_limited` with `retry-after`, without checking the password. A browser's `Origin` must be the dashboard's own (403 otherwise). A session the cookie already named ends. The answer carries the CSRF token for later changes.
+         * @description Checks the e-mail and password and sets the session cookie `dashboard_session` (HttpOnly, SameSite=Lax, Path=/, Secure over https). A wrong password and an unknown e-mail are the same 401 `unauthorized` and take the same time. Failed sign-ins are limited per e-mail address from one client address and per client address (DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, _PER_IP within DASHBOARD_LOGIN_WINDOW; 5 and 20 in 15 minutes by default): over either, 429 `rate_limited` with `retry-after`, without checking the password. Across addresses an e-mail address is slowed down, never locked: from 5 failures on, an address with failures of its own waits a delay that doubles with each failure (1 s up to DASHBOARD_LOGIN_DELAY_MAX) after the latest one (429 with `retry-after` until then); an address with no recent failures is never slowed. An `email` with control characters is 400. A browser's `Origin` must be the dashboard's own (403 otherwise). A session the cookie already named ends. The answer carries the CSRF token for later changes.
          */
         post: operations["dashboardSignIn"];
         /**
@@ -971,7 +971,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a token for the live logs socket
-         * @description Secret key of that same environment: a key of another environment gets 403 `forbidden`, whether or not `envId` exists, so the answer reveals nothing about other environments. Or, without an Authorization header, a dashboard session: any member of the environment's organization (another organization's environment: 404), with the `x-csrf-token` header and, from a browser, the dashboard's own `Origin` (else 403). The token is a JWT (audience `logs`) signed with the environment's signing key, valid `ttlSeconds` (60-3600, default 600), for GET /v1/environments/{envId}/logs?token=… on the realtime edge. It only opens the logs socket: user routes refuse it (401).
+         * @description Secret key of that same environment: a key of another environment gets 403 `forbidden`, whether or not `envId` exists, so the answer reveals nothing about other environments. Or, without an Authorization header, a dashboard session: any member of the environment's organization (another organization's environment: 404), with the `x-csrf-token` header and, from a browser, the dashboard's own `Origin` (else 403). The token is a JWT (audience `logs`) signed with the environment's signing key, valid `ttlSeconds` (60-3600, default 600), for GET /v1/environments/{envId}/logs?token=… on the realtime edge. It only opens the logs socket: user routes refuse it (401). A member's tokens are revoked when the member is removed or moved to a lower role; logs sockets count in the environment's socket quota.
          */
         post: operations["mintLogsToken"];
         delete?: never;

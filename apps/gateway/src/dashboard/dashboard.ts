@@ -14,6 +14,8 @@ import type { ZodApp } from '../http/public-app.ts';
 import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
 
 const SWEEP_MS = 5 * 60_000;
+/** The first delay of an account's sign-in slow-down; each further failure doubles it. */
+const LOGIN_BASE_DELAY_MS = 1_000;
 
 export class Dashboard {
   readonly accounts: Accounts;
@@ -28,12 +30,20 @@ export class Dashboard {
     log: Logger;
     /** After an environment's keys or origins changed: drop cached credentials on every gateway. */
     onCredentialsChanged: (environmentId: string) => void;
+    /** After a member was removed or moved to a lower role: revoke the logs tokens they minted. */
+    onMemberAccessReduced: (organizationId: string, userId: string) => Promise<void>;
   }) {
     const { config, pool } = parts;
     this.log = parts.log;
     this.throttle = new LoginThrottle(pool, {
-      account: { limit: config.DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, windowMs: config.DASHBOARD_LOGIN_WINDOW },
+      pair: { limit: config.DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, windowMs: config.DASHBOARD_LOGIN_WINDOW },
       ip: { limit: config.DASHBOARD_LOGIN_FAILURES_PER_IP, windowMs: config.DASHBOARD_LOGIN_WINDOW },
+      account: {
+        after: config.DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT,
+        windowMs: config.DASHBOARD_LOGIN_WINDOW,
+        baseDelayMs: LOGIN_BASE_DELAY_MS,
+        maxDelayMs: config.DASHBOARD_LOGIN_DELAY_MAX,
+      },
     });
     this.sessions = new SessionStore(pool, { idleMs: config.DASHBOARD_SESSION_IDLE, maxMs: config.DASHBOARD_SESSION_MAX });
     this.accounts = new Accounts({
@@ -41,6 +51,7 @@ export class Dashboard {
       throttle: this.throttle,
       invitationTtlMs: config.DASHBOARD_INVITATION_TTL,
       onCredentialsChanged: parts.onCredentialsChanged,
+      onMemberAccessReduced: parts.onMemberAccessReduced,
     });
   }
 

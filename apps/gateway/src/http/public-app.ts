@@ -15,6 +15,7 @@ import { ServiceError } from '@rtm/errors';
 import { JsonTextError, checkJsonText } from '@rtm/schemas';
 import { clientErrorHandler, frameworkErrorHandler, installEnvelopeGuard, installErrorHandling, logRefusal, wsClientErrorHandler } from './error-handler.ts';
 import { limitConnectionsPerAddress } from './connection-limit.ts';
+import { trustProxyOption, type TrustProxy } from './trust-proxy.ts';
 import { SECURITY_SCHEMES, openApiRouteTransform } from './openapi.ts';
 import { installCors } from './cors.ts';
 import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
@@ -50,11 +51,7 @@ export interface ListenerOptions {
   keepAliveTimeoutMs: number;
   /** 0: no limit. */
   maxConnectionsPerIp: number;
-  trustProxy: boolean | number | string[];
-}
-
-function hops(count: number): (address: string, hop: number) => boolean {
-  return (_address, hop) => hop < count;
+  trustProxy: TrustProxy;
 }
 
 /** Path parameters are checked by their schemas (ids up to 128 chars, percent-encoded up to 3×). */
@@ -66,8 +63,8 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     loggerInstance: appLog as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // a hop count believes that many proxies nearest to us
-    trustProxy: typeof options.trustProxy === 'number' ? hops(options.trustProxy) : options.trustProxy,
+    // `true` is one hop (the right-most X-Forwarded-For entry), a count that many (trust-proxy.ts)
+    trustProxy: trustProxyOption(options.trustProxy),
     // Node checks header and request deadlines on this interval: its default (30 s) would let a
     // slow client hold a connection well past HTTP_HEADERS_TIMEOUT_MS
     http: {

@@ -6,8 +6,8 @@
  * - anonymous mints with a publishable key: per key and per (environment, client IP);
  * - publishes: userPublishesPerSecond per user (HTTP here, sockets through `admitPublish`) and
  *   environmentMessagesPerSecond for every source;
- * - sockets: socketsPerUser and socketsPerEnvironment; a socket over either is closed with 4429
- *   as soon as it opens.
+ * - sockets: socketsPerUser and socketsPerEnvironment (channel, inbox, multiplexed and logs
+ *   sockets); a socket over either is closed with 4429 as soon as it opens.
  * A refused request is 429 `rate_limited` with `retry-after` (the end of the one-second window).
  */
 import type { FastifyRequest } from 'fastify';
@@ -101,6 +101,8 @@ export class GatewayLimits {
     events.on('connect.close', this.onSocketClose);
     events.on('channel.close', this.onSocketClose);
     events.on('inbox.close', this.onSocketClose);
+    events.on('logs.open', this.onSocketOpen);
+    events.on('logs.close', this.onSocketClose);
   }
 
   stop(): void {
@@ -114,6 +116,8 @@ export class GatewayLimits {
     this.events?.off('connect.close', this.onSocketClose);
     this.events?.off('channel.close', this.onSocketClose);
     this.events?.off('inbox.close', this.onSocketClose);
+    this.events?.off('logs.open', this.onSocketOpen);
+    this.events?.off('logs.close', this.onSocketClose);
   }
 
   /** Forgets an environment's cached limits (this gateway; the bus tells the others). */

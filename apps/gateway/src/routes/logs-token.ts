@@ -5,7 +5,8 @@ import { EnvironmentParams, LogsTokenBody, LogsTokenResponse, LOGS_TOKEN_TTL_DEF
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import type { FastifyRequest } from 'fastify';
-import { judgeOrigin } from '@rtm/accounts';
+import { LOGS_RIGHT, judgeOrigin } from '@rtm/accounts';
+import { logsSubjectOf } from '../auth/logs-access.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { dashboardActor, requestOrigin, requireDashboardSession, sessionToken } from '../dashboard/session-auth.ts';
 
@@ -39,7 +40,8 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
           'environment: 404), with the `x-csrf-token` header and, from a browser, the dashboard\'s own `Origin` ' +
           '(else 403). The token is a JWT (audience `logs`) signed with the environment\'s signing key, valid ' +
           '`ttlSeconds` (60-3600, default 600), for GET /v1/environments/{envId}/logs?token=… on the realtime edge. ' +
-          'It only opens the logs socket: user routes refuse it (401).',
+          'It only opens the logs socket: user routes refuse it (401). A member\'s tokens are revoked when the member ' +
+          'is removed or moved to a lower role; logs sockets count in the environment\'s socket quota.',
         tags: ['logs'],
         security: [{ secretKey: [] }, { dashboardSession: [] }],
         headers: DashboardOptionalCsrfHeaders,
@@ -53,8 +55,8 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
       let subject: string;
       let by: Record<string, string>;
       if (request.dashboard) {
-        ({ environmentId } = await deps.dashboard.accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read'));
-        subject = `dashboard:${request.dashboard.userId}`;
+        ({ environmentId } = await deps.dashboard.accounts.environmentAccess(dashboardActor(request), request.params.envId, LOGS_RIGHT));
+        subject = logsSubjectOf(request.dashboard.userId);
         by = { userId: request.dashboard.userId };
       } else {
         const auth = keyAuth(request);

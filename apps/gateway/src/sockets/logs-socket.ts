@@ -6,12 +6,17 @@
  * 4403 (the environment comes from the token's signing key, never from the URL). Live: the
  * environment's log subject is subscribed, then `{op:"ready", environmentId}` is sent, then every
  * `{op:"log", timestamp, level, event, data}` frame published by any process. The socket is
- * closed with 4401 when the token expires. Limits, deadlines and close codes are the ones every
- * socket shares (sessions/socket-link.ts, sockets/close-codes.ts); `ready` ends the handshake.
+ * closed with 4401 when the token expires or is revoked: a dashboard member's tokens are revoked
+ * when the member is removed or moved to a lower role (auth/logs-access.ts), and a token whose
+ * member no longer has LOGS_RIGHT in the environment's organization is refused with 4403. A live
+ * logs socket counts in the environment's socket quota like any other (4429 over it). Limits,
+ * deadlines and close codes are the ones every socket shares (sessions/socket-link.ts,
+ * sockets/close-codes.ts); `ready` ends the handshake.
  */
 import type { WebSocket } from 'ws';
 import type { FastifyRequest } from 'fastify';
-import { verifyToken, TokenError, LOGS_TOKEN_AUDIENCE } from '@rtm/auth';
+import { verifyToken, TokenError, LOGS_TOKEN_AUDIENCE, type UserClaims } from '@rtm/auth';
+import { LOGS_RIGHT, allows } from '@rtm/accounts';
 import { decodeText, logFramesOf, publishLog, type Subscription } from '@rtm/bus';
 import { CLOSE } from '@rtm/errors';
 import { SOCKET_CLOSE } from './close-codes.ts';
@@ -19,6 +24,8 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
+import { dashboardUserOf } from '../auth/logs-access.ts';
+import type { SocketHandle } from '../socket-events.ts';
 
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -42,8 +49,10 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
       const link = accept(socket, request);
       const envId = (request.params as { envId?: string }).envId ?? '';
       let subscription: Subscription | undefined;
+      let handle: SocketHandle | undefined;
       socket.once('close', (code: number) => {
         subscription?.unsubscribe();
+        if (handle) deps.events.emit('logs.close', handle);
         if (subscription) {
           publishLog(deps.nc, deps.subjects, envId, 'info', 'socket.closed', { socket: 'logs', socketId: link.socketId, code });
         }
@@ -60,20 +69,18 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
       void (async () => {
         const token = tokenOf(request);
         if (!token) return link.close(CLOSE.unauthorized, 'a logs token is required (?token=)');
-        let environmentId: string;
-        let expiresAt: Date;
+        let claims: UserClaims;
         try {
-          const claims = await verifyToken(token, (kid) => deps.credentials.signingKey(kid), {
+          claims = await verifyToken(token, (kid) => deps.credentials.signingKey(kid), {
             issuer: deps.config.TOKEN_ISSUER,
             audience: LOGS_TOKEN_AUDIENCE,
           });
-          environmentId = claims.environmentId;
-          expiresAt = claims.expiresAt;
         } catch (error) {
           if (error instanceof TokenError) return link.close(CLOSE.unauthorized, error.message);
           request.log.warn({ err: error }, 'logs socket failed');
           return link.closeWith(SOCKET_CLOSE.unavailable);
         }
+        const environmentId = claims.environmentId;
         if (environmentId !== envId) {
           publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
             socket: 'logs',
@@ -83,7 +90,24 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           return link.close(CLOSE.forbidden, 'the token belongs to another environment');
         }
         if (link.closed) return;
-        link.expireAt(expiresAt);
+        link.expireAt(claims.expiresAt);
+        if (link.closed) return;
+        // a revocation (of its member's tokens when removed or moved to a lower role, or of the
+        // subject's tokens) closes it from now on (4401); one that landed before is refused here
+        deps.sessions.tokens.watch(link, claims);
+        try {
+          if (await deps.revocations.isRevoked(claims)) return link.closeWith(SOCKET_CLOSE.tokenRevoked);
+          const member = dashboardUserOf(claims.userId);
+          if (member !== null) {
+            const role = await deps.dashboard.accounts.roleInEnvironment(environmentId, member);
+            if (role === null || !allows(role, LOGS_RIGHT)) {
+              return link.close(CLOSE.forbidden, 'the member who minted this token no longer has access to the environment');
+            }
+          }
+        } catch (error) {
+          request.log.warn({ err: error }, 'logs socket access check failed');
+          return link.closeWith(SOCKET_CLOSE.unavailable);
+        }
         if (link.closed) return;
         subscription = deps.nc.subscribe(deps.subjects.logs(environmentId), {
           callback: (error, msg) => {
@@ -97,6 +121,17 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           return link.closeWith(SOCKET_CLOSE.unavailable);
         }
         link.established();
+        // counted in the environment's socket quota (and its subject's socketsPerUser): over it, 4429
+        handle = {
+          socketId: link.socketId,
+          environmentId,
+          userId: claims.userId,
+          anon: false,
+          send: (frame) => link.send(frame),
+          close: (code, reason) => link.close(code, reason),
+          revoke: (_code, reason) => link.close(CLOSE.forbidden, reason),
+        };
+        deps.events.emit('logs.open', handle);
         link.send({ op: 'ready', environmentId });
         publishLog(deps.nc, deps.subjects, environmentId, 'info', 'socket.opened', { socket: 'logs', socketId: link.socketId });
       })();

@@ -124,7 +124,8 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
         summary: 'Change a member\'s role',
         description:
           'Owners only (403 otherwise). The last owner can not be demoted (400 `invalid_request`): an organization ' +
-          'always keeps one. A user who is not a member: 404.' + CSRF_NOTE,
+          'always keeps one. A user who is not a member: 404. A move to a lower role revokes the logs tokens the member ' +
+          'minted for the organization\'s environments (their logs sockets close with 4401 on every gateway).' + CSRF_NOTE,
         tags: TAGS,
         security: SESSION_SECURITY,
         headers: csrfHeaders,
@@ -146,7 +147,8 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
         summary: 'Remove a member (or leave)',
         description:
           'Owners remove anyone; any member may remove themselves. Never the last owner (400 `invalid_request`). The ' +
-          'removed user keeps their account and loses access to the organization at once.' + CSRF_NOTE,
+          'removed user keeps their account and loses access to the organization at once; the logs tokens they minted ' +
+          'are revoked and their logs sockets close with 4401 on every gateway.' + CSRF_NOTE,
         tags: TAGS,
         security: SESSION_SECURITY,
         headers: csrfHeaders,

@@ -1,0 +1,35 @@
+/**
+ * Logs access follows dashboard membership. A logs token minted with a dashboard session names
+ * its member as subject (`dashboard:<userId>`). When the member is removed from the organization
+ * (or leaves), or moved to a lower role, every logs token they minted for the organization's
+ * environments is revoked: a cutoff on that subject in each environment (revocations, as
+ * `DELETE /v1/users/{id}/tokens` writes them), applied here and published on
+ * `subjects.revocations`, so every gateway refuses the tokens and closes their logs sockets with
+ * 4401 `token revoked` (revoke.ts). The logs socket also checks, when it opens, that the member
+ * still holds LOGS_RIGHT in the environment's organization (4403 otherwise).
+ */
+import type { GatewayDeps } from '../deps.ts';
+import { publishRevocation } from './revoke.ts';
+
+const PREFIX = 'dashboard:';
+
+/** The subject of a logs token minted by a dashboard member. */
+export function logsSubjectOf(userId: string): string {
+  return `${PREFIX}${userId}`;
+}
+
+/** The dashboard user of a logs token's subject, or null for one minted with a secret key. */
+export function dashboardUserOf(subject: string): string | null {
+  return subject.startsWith(PREFIX) ? subject.slice(PREFIX.length) : null;
+}
+
+/** Revokes the member's logs tokens in every environment of the organization, on every gateway. */
+export async function revokeLogsTokens(deps: GatewayDeps, organizationId: string, userId: string): Promise<void> {
+  const { rows } = await deps.pool.query<{ id: string }>(
+    'select e.id from environments e join projects p on p.id = e.project_id where p.organization_id = $1',
+    [organizationId],
+  );
+  for (const { id } of rows) {
+    await publishRevocation(deps, await deps.revocations.revokeUser(id, logsSubjectOf(userId)));
+  }
+}
