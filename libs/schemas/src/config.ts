@@ -6,13 +6,21 @@ import { MAX_CONTENT_BYTES } from './channels.ts';
 import { MAX_NAMESPACES, namespacesProblem } from '@rtm/auth';
 
 const LIMIT_HELP: Record<LimitName, string> = {
-  userPublishesPerSecond: 'Publishes by one user, HTTP and socket together, per second.',
+  userPublishesPerSecond:
+    'Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions.',
   secretKeyRequestsPerSecond: 'Requests made with one secret key, per second.',
   anonymousMintsPerKeyPerSecond: 'Anonymous tokens minted with one publishable key, per second.',
   anonymousMintsPerIpPerSecond: 'Anonymous tokens minted with publishable keys from one client IP, per second.',
   environmentMessagesPerSecond: 'Messages published in the environment from every source, per second.',
   socketsPerUser: 'Sockets one user holds open at a time (channel and inbox sockets).',
   socketsPerEnvironment: 'Sockets the environment holds open at a time.',
+  userHistoryReadsPerSecond:
+    'History read by one user on the realtime edge, in units per second: a page or socket replay costs one unit per 50 messages it may return (at least one).',
+  userRosterReadsPerSecond: 'Roster reads by one user on the realtime edge, per second.',
+  userRetractsPerSecond: 'Retractions by one user on the realtime edge (HTTP and socket frames together), per second.',
+  userModerationsPerSecond: 'Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second.',
+  environmentEdgeReadsPerSecond: 'Units of the four per-user realtime-edge limits above taken by every user of the environment together, per second.',
+  userSocketOpensPerSecond: 'Sockets one user opens (channel, inbox and /v1/connect), per second.',
 };
 
 const limitValue = (name: LimitName) =>

@@ -89,6 +89,8 @@ export function createSessions(deps: GatewayDeps): Sessions {
       sessions.tokens.watch(link, auth.claims);
       // a revocation that landed between the token check and the watch: refused here (4401)
       if (await deps.revocations.isRevoked(auth.claims)) throw new ServiceError('unauthorized', 'token revoked');
+      // the user's socket opens per second (4429 over it), before the socket joins presence
+      await deps.limits.admitSocketOpen(auth);
     },
     start: () => presence.start(),
     stop: () => presence.stop(),
