@@ -37,8 +37,8 @@ export const LimitOverrides = z
     description:
       'Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed ' +
       'one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket ' +
-      'publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Omitted fields ' +
-      'take their defaults.',
+      'publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh ' +
+      'more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults.',
   });
 
 /** Every limit in force (overrides over defaults). */
