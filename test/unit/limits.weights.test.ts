@@ -109,3 +109,30 @@ test('weights - ten units cost ten single admissions; a weight over the limit st
   assert.equal(await limiter.take('big', 'u', 5, 10), true);
   assert.equal(await limiter.take('big', 'u', 5), false);
 });
+
+test('weights - gateways sharing one counter admit at most the limit in units per window, whatever the weights', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 120 }),
+      fc.integer({ min: 2, max: 6 }),
+      fc.array(fc.tuple(fc.nat({ max: 5 }), fc.integer({ min: 1, max: 30 })), { minLength: 1, maxLength: 150 }),
+      fc.infiniteStream(fc.integer({ min: 0, max: 2 })),
+      async (limit, gateways, arrivals, delays) => {
+        const shared = new MemoryCasStore();
+        const wait = () => new Promise<void>((resolve) => setTimeout(resolve, delays.next().value as number));
+        const limiters = Array.from({ length: gateways }, () => new RateLimiter({
+          store: {
+            get: async (key) => (await wait(), shared.get(key)),
+            swap: async (key, value, revision) => (await wait(), shared.swap(key, value, revision)),
+          },
+          liveGateways: () => gateways,
+          now: () => 9_000,
+        }));
+        const results = await Promise.all(arrivals.map(([g, weight]) => limiters[g % gateways]!.take('rate', 'k', limit, weight)));
+        const units = arrivals.reduce((sum, [, weight], i) => sum + (results[i] ? Math.min(weight, limit) : 0), 0);
+        assert.ok(units <= limit, `${gateways} gateways admitted ${units} units of a limit of ${limit}`);
+      },
+    ),
+    { numRuns: 60 },
+  );
+});

@@ -75,7 +75,7 @@ const userKey = (environmentId: string, userId: string) => encodeToken(`${enviro
 function refusedCounter(registry: Registry): Counter<'limit'> {
   return counterOf(registry, {
     name: 'gateway_rate_limited_total',
-    help: 'Requests, socket publishes and sockets refused by a rate limit or quota, by limit',
+    help: 'Requests, socket frames (publishes, retractions, moderation, replays) and socket opens refused by a rate limit or quota, by limit',
     labelNames: ['limit'],
   });
 }
