@@ -22,7 +22,8 @@ export interface Sessions {
   budget: SendBudget;
   /**
    * The one place every authenticated channel and inbox socket passes, before its replay starts.
-   * Arms the token's expiry (4401) and watches it for revocations (4401). A quota on sockets per user or per environment is checked
+   * Arms the token's expiry (4401) and watches it for revocations (4401), and counts the socket
+   * against its user's socket-open rate (userSocketOpensPerSecond). A quota on sockets per user or per environment is checked
    * here: a ServiceError thrown from here refuses the socket with its close code (4429 for
    * `rate_limited`).
    */
