@@ -29,6 +29,24 @@ function assertRefused(res: HttpResult, limit: string): void {
 /** The socket's answer to the frame with `ref`: an ack-like frame or an error. */
 const answer = (socket: TestSocket, ref: string) => socket.waitFor(`answer ${ref}`, (f) => f.ref === ref && f.op !== undefined, 15_000);
 
+/**
+ * Runs a burst and counts the one-second windows it spanned: a limit admits at most its rate in
+ * each, so the bounds below scale with the windows a slow machine made the burst take.
+ */
+async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
+  const first = Math.floor(Date.now() / 1_000);
+  const value = await run();
+  return [value, Math.floor(Date.now() / 1_000) - first + 1];
+}
+
+/** At most `perWindow` admitted in each window spanned, the rest refused, and at least one refused. */
+function assertBounded(what: string, admitted: number, refused: number, total: number, perWindow: number, windows: number): void {
+  const most = perWindow * windows;
+  assert.ok(admitted <= most, `${what}: admitted ${admitted} of ${total} in ${windows} window(s) of ${perWindow}`);
+  assert.equal(admitted + refused, total, `${what}: ${admitted} admitted, ${refused} refused of ${total}`);
+  assert.ok(refused >= 1, `${what}: nothing refused of ${total}`);
+}
+
 const mentions = (n: number) => Array.from({ length: n }, (_, i) => `fan-${i}`);
 
 test('limits - reads, retractions and moderation on the realtime edge are limited per user and per environment', async (t) => {
@@ -44,10 +62,9 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     const carol = client(gw.realtimeUrl, await mintToken(gw.controlUrl, env.secretKey, 'carol'));
 
     // default userHistoryReadsPerSecond: 100 units; a page of 500 weighs 10, so at most 10 a window
-    const flood = await Promise.all(Array.from({ length: 60 }, () => alice.get('/v1/channels/big/history?limit=500')));
+    const [flood, windows] = await timed(() => Promise.all(Array.from({ length: 60 }, () => alice.get('/v1/channels/big/history?limit=500'))));
     const counts = statuses(flood);
-    assert.ok((counts[200] ?? 0) <= 20, `admitted ${counts[200]} pages of 500 (at most two windows of 10)`);
-    assert.ok((counts[429] ?? 0) >= 40, `refused ${counts[429]}`);
+    assertBounded('pages of 500', counts[200] ?? 0, counts[429] ?? 0, 60, 10, windows);
     assertRefused(flood.find((res) => res.status === 429)!, 'userHistoryReadsPerSecond');
 
     // another user of the same environment is not affected
@@ -71,29 +88,33 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     const mod = client(gw.realtimeUrl, modToken);
     const dave = client(gw.realtimeUrl, await mintToken(gw.controlUrl, env.secretKey, 'dave'));
 
-    const roster = await Promise.all(Array.from({ length: 20 }, () => mod.get('/v1/channels/room/members')));
-    assert.ok((statuses(roster)[429] ?? 0) >= 14, `roster: ${JSON.stringify(statuses(roster))}`);
+    const [roster, rosterWindows] = await timed(() => Promise.all(Array.from({ length: 20 }, () => mod.get('/v1/channels/room/members'))));
+    assertBounded('roster', statuses(roster)[200] ?? 0, statuses(roster)[429] ?? 0, 20, 3, rosterWindows);
     assertRefused(roster.find((res) => res.status === 429)!, 'userRosterReadsPerSecond');
     assert.equal((await dave.get('/v1/channels/room/members')).status, 200);
 
     // retracting a message that is not there is 404 while under the rate, 429 past it
-    const retracts = await Promise.all(Array.from({ length: 20 }, () => mod.delete('/v1/channels/room/messages/msg_00000000000000000000000000')));
-    assert.ok((statuses(retracts)[429] ?? 0) >= 14, `retract: ${JSON.stringify(statuses(retracts))}`);
+    const [retracts, retractsWindows] = await timed(() => Promise.all(Array.from({ length: 20 }, () => mod.delete('/v1/channels/room/messages/msg_00000000000000000000000000'))));
+    assertBounded('retract', statuses(retracts)[404] ?? 0, statuses(retracts)[429] ?? 0, 20, 3, retractsWindows);
     assertRefused(retracts.find((res) => res.status === 429)!, 'userRetractsPerSecond');
 
-    const bans = await Promise.all(Array.from({ length: 20 }, (_, i) => mod.delete(`/v1/channels/room/bans/user-${i}`)));
-    assert.ok((statuses(bans)[429] ?? 0) >= 14, `unban: ${JSON.stringify(statuses(bans))}`);
+    const [bans, bansWindows] = await timed(() => Promise.all(Array.from({ length: 20 }, (_, i) => mod.delete(`/v1/channels/room/bans/user-${i}`))));
+    assertBounded('unban', statuses(bans)[204] ?? 0, statuses(bans)[429] ?? 0, 20, 3, bansWindows);
     assertRefused(bans.find((res) => res.status === 429)!, 'userModerationsPerSecond');
 
     // /v1/connect: retract and moderation frames get an error frame with retryAfter; the connection stays
     const connect = openSocket(gw.realtimeUrl, `/v1/connect?token=${modToken}`);
     await connect.waitFor('connected', (f) => f.op === 'connected');
-    for (let i = 0; i < 20; i++) connect.send({ op: 'retract', ref: `r${i}`, channelId: 'room', id: 'msg_00000000000000000000000000' });
-    for (let i = 0; i < 20; i++) connect.send({ op: 'unban-member', ref: `b${i}`, channelId: 'room', userId: `user-${i}` });
-    const answers = await Promise.all([...Array.from({ length: 20 }, (_, i) => `r${i}`), ...Array.from({ length: 20 }, (_, i) => `b${i}`)].map((ref) => answer(connect, ref)));
+    const [answers, frameWindows] = await timed(() => {
+      for (let i = 0; i < 20; i++) connect.send({ op: 'retract', ref: `r${i}`, channelId: 'room', id: 'msg_00000000000000000000000000' });
+      for (let i = 0; i < 20; i++) connect.send({ op: 'unban-member', ref: `b${i}`, channelId: 'room', userId: `user-${i}` });
+      return Promise.all([...Array.from({ length: 20 }, (_, i) => `r${i}`), ...Array.from({ length: 20 }, (_, i) => `b${i}`)].map((ref) => answer(connect, ref)));
+    });
     const limited = answers.filter((f) => f.op === 'error' && f.code === 'rate_limited');
-    assert.ok(limited.filter((f) => f.ref.startsWith('r')).length >= 14, JSON.stringify(answers.slice(0, 20)));
-    assert.ok(limited.filter((f) => f.ref.startsWith('b')).length >= 14, JSON.stringify(answers.slice(20)));
+    const limitedRetracts = limited.filter((f) => f.ref.startsWith('r')).length;
+    const limitedBans = limited.filter((f) => f.ref.startsWith('b')).length;
+    assertBounded('retract frames', 20 - limitedRetracts, limitedRetracts, 20, 3, frameWindows);
+    assertBounded('unban frames', 20 - limitedBans, limitedBans, 20, 3, frameWindows);
     assert.ok(limited.every((f) => f.retryAfter === 1 && f.channelId === 'room'));
     assert.match(limited.find((f) => f.ref.startsWith('r'))!.reason, /userRetractsPerSecond/);
     assert.match(limited.find((f) => f.ref.startsWith('b'))!.reason, /userModerationsPerSecond/);
@@ -103,10 +124,12 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     // the channel socket: the same error frame, and the socket stays open
     const channel = openSocket(gw.realtimeUrl, `/v1/channels/room?token=${modToken}`);
     await channel.waitFor('ready', (f) => f.op === 'ready');
-    for (let i = 0; i < 20; i++) channel.send({ op: 'retract', ref: `c${i}`, id: 'msg_00000000000000000000000000' });
-    const channelAnswers = await Promise.all(Array.from({ length: 20 }, (_, i) => answer(channel, `c${i}`)));
+    const [channelAnswers, channelWindows] = await timed(() => {
+      for (let i = 0; i < 20; i++) channel.send({ op: 'retract', ref: `c${i}`, id: 'msg_00000000000000000000000000' });
+      return Promise.all(Array.from({ length: 20 }, (_, i) => answer(channel, `c${i}`)));
+    });
     const channelLimited = channelAnswers.filter((f) => f.op === 'error' && f.code === 'rate_limited');
-    assert.ok(channelLimited.length >= 14, JSON.stringify(channelAnswers));
+    assertBounded('channel socket retract frames', 20 - channelLimited.length, channelLimited.length, 20, 3, channelWindows);
     assert.ok(channelLimited.every((f) => f.retryAfter === 1));
     channel.send({ op: 'ping', ref: 'alive' });
     await channel.waitFor('pong', (f) => f.op === 'pong' && f.ref === 'alive');
@@ -119,9 +142,11 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     assert.equal((await deploy(cluster, env.secretKey, { environmentEdgeReadsPerSecond: 20 })).status, 200);
     const users = await Promise.all(Array.from({ length: 5 }, (_, i) => mintToken(gw.controlUrl, env.secretKey, `reader-${i}`)));
     // each user asks for 30 units (three pages of 500), under their own 100; together 150 against 20
-    const reads = await Promise.all(users.flatMap((token) => Array.from({ length: 3 }, () => client(gw.realtimeUrl, token).get('/v1/channels/any/history?limit=500'))));
+    const [reads, windows] = await timed(() =>
+      Promise.all(users.flatMap((token) => Array.from({ length: 3 }, () => client(gw.realtimeUrl, token).get('/v1/channels/any/history?limit=500')))),
+    );
     const counts = statuses(reads);
-    assert.ok((counts[200] ?? 0) <= 4, `admitted ${counts[200]} pages of 500 against a total of 20 units (two windows at most)`);
+    assertBounded('pages of 500 against a total of 20 units', counts[200] ?? 0, counts[429] ?? 0, 15, 2, windows);
     assertRefused(reads.find((res) => res.status === 429)!, 'environmentEdgeReadsPerSecond');
     const outsider = client(gw.realtimeUrl, await mintToken(gw.controlUrl, neighbour.secretKey, 'reader-0'));
     assert.equal((await outsider.get('/v1/channels/any/history?limit=500')).status, 200);
@@ -137,12 +162,14 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     // whole limit, so one fits a window and the others of a burst wait for a later one
     const sockets = Array.from({ length: 5 }, () => openSocket(gw.realtimeUrl, `/v1/connect?token=${token}`));
     await Promise.all(sockets.map((socket) => socket.waitFor('connected', (f) => f.op === 'connected')));
-    for (const socket of sockets) socket.send({ op: 'subscribe', ref: 's', channelId: 'long', since: 0 });
-    const replies = await Promise.all(sockets.map((socket) => answer(socket, 's')));
+    const [replies, windows] = await timed(() => {
+      for (const socket of sockets) socket.send({ op: 'subscribe', ref: 's', channelId: 'long', since: 0 });
+      return Promise.all(sockets.map((socket) => answer(socket, 's')));
+    });
     const subscribed = replies.filter((f) => f.op === 'subscribed');
     const refused = replies.filter((f) => f.op === 'error' && f.code === 'rate_limited');
-    assert.ok(subscribed.length >= 1 && subscribed.length <= 2, JSON.stringify(replies));
-    assert.equal(subscribed.length + refused.length, 5);
+    assert.ok(subscribed.length >= 1, JSON.stringify(replies));
+    assertBounded('replays of 120', subscribed.length, refused.length, 5, 1, windows);
     assert.equal(refused[0].retryAfter, 1);
     assert.match(refused[0].reason, /userHistoryReadsPerSecond/);
     // a subscription without a replay reads no history
@@ -151,8 +178,10 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     assert.equal((await answer(live, 'live')).op, 'subscribed');
     // the channel socket: refused at open with 4429
     const channels = Array.from({ length: 5 }, () => openSocket(gw.realtimeUrl, `/v1/channels/long?token=${token}&since=0`));
-    const codes = await Promise.all(channels.map((socket) => socket.waitFor('ready', (f) => f.op === 'ready').then(() => 'ready', () => socket.closed.then((c) => c.code))));
-    assert.ok(codes.filter((code) => code === 4429).length >= 3, JSON.stringify(codes));
+    const [codes, openWindows] = await timed(() =>
+      Promise.all(channels.map((socket) => socket.waitFor('ready', (f) => f.op === 'ready').then(() => 'ready', () => socket.closed.then((c) => c.code)))),
+    );
+    assertBounded('channel sockets with a replay of 120', codes.filter((code) => code === 'ready').length, codes.filter((code) => code === 4429).length, 5, 1, openWindows);
     await Promise.all([...sockets, ...channels].map((socket) => socket.close()));
   });
 });
@@ -206,9 +235,9 @@ test('limits - socket opens are limited per user: churn is refused with 4429 bef
     [`/v1/connect?token=${churner}`, (f: any) => f.op === 'connected'],
     [`/inbox?token=${churner}`, (f: any) => f.op === 'ready'],
   ] as const) {
-    const burst = await Promise.all(Array.from({ length: 20 }, () => once(path, live)));
+    const [burst, windows] = await timed(() => Promise.all(Array.from({ length: 20 }, () => once(path, live))));
     const burstRefused = burst.filter((r) => r.outcome === 4429);
-    assert.ok(burstRefused.length >= 14, `${path.split('?')[0]}: ${JSON.stringify(burst.map((r) => r.outcome))}`);
+    assertBounded(path.split('?')[0]!, burst.filter((r) => r.outcome === 'live').length, burstRefused.length, 20, 3, windows);
     assert.ok(burstRefused.every((r) => /sockets opened per second/.test(r.reason ?? '')));
   }
 });
@@ -224,31 +253,35 @@ test('limits - mentions weigh on the publish rate: a mention-heavy loop is refus
   assert.deepEqual(statuses(quiet), { 201: 20 });
 
   const loud = client(gw.realtimeUrl, await mintToken(gw.controlUrl, env.secretKey, 'loud'));
-  const heavy = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => loud.post('/v1/channels/hall/messages', { content: { i }, mentions: mentions(100) })),
+  const [heavy, windows] = await timed(() =>
+    Promise.all(Array.from({ length: 20 }, (_, i) => loud.post('/v1/channels/hall/messages', { content: { i }, mentions: mentions(100) }))),
   );
   const counts = statuses(heavy);
-  assert.ok((counts[201] ?? 0) <= 9, `admitted ${counts[201]} publishes of 11 units (two windows of 50 at most)`);
-  assert.ok((counts[429] ?? 0) >= 11, JSON.stringify(counts));
+  // 11 units each: at most 4 of them in a window of 50
+  assertBounded('publishes with 100 mentions', counts[201] ?? 0, counts[429] ?? 0, 20, 4, windows);
   assertRefused(heavy.find((res) => res.status === 429)!, 'userPublishesPerSecond');
 
   // batch publish: each message weighs with its own mentions
   const batcher = client(gw.realtimeUrl, await mintToken(gw.controlUrl, env.secretKey, 'batcher'));
-  const batch = await batcher.post('/v1/messages/batch', {
-    messages: Array.from({ length: 20 }, (_, i) => ({ channelId: 'hall', content: { i }, mentions: mentions(100) })),
-  });
+  const [batch, batchWindows] = await timed(() =>
+    batcher.post('/v1/messages/batch', {
+      messages: Array.from({ length: 20 }, (_, i) => ({ channelId: 'hall', content: { i }, mentions: mentions(100) })),
+    }),
+  );
   assert.equal(batch.status, 200);
-  const batchRefused = batch.body.results.filter((r: any) => r.error?.code === 'rate_limited');
-  assert.ok(batchRefused.length >= 11, JSON.stringify(batch.body.results.map((r: any) => r.error?.code ?? 'ok')));
+  const batchRefused = batch.body.results.filter((r: any) => r.error?.code === 'rate_limited').length;
+  assertBounded('batch messages with 100 mentions', batch.body.results.filter((r: any) => r.seq !== undefined).length, batchRefused, 20, 4, batchWindows);
 
   // /v1/connect: error frames with retryAfter, the connection stays open
   const socketToken = await mintToken(gw.controlUrl, env.secretKey, 'socketeer');
   const connect = openSocket(gw.realtimeUrl, `/v1/connect?token=${socketToken}`);
   await connect.waitFor('connected', (f) => f.op === 'connected');
-  for (let i = 0; i < 20; i++) connect.send({ op: 'publish', ref: `p${i}`, channelId: 'hall', content: { i }, mentions: mentions(100) });
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => answer(connect, `p${i}`)));
+  const [answers, socketWindows] = await timed(() => {
+    for (let i = 0; i < 20; i++) connect.send({ op: 'publish', ref: `p${i}`, channelId: 'hall', content: { i }, mentions: mentions(100) });
+    return Promise.all(Array.from({ length: 20 }, (_, i) => answer(connect, `p${i}`)));
+  });
   const limited = answers.filter((f) => f.op === 'error' && f.code === 'rate_limited');
-  assert.ok(limited.length >= 11, JSON.stringify(answers.map((f) => f.op)));
+  assertBounded('socket publishes with 100 mentions', answers.filter((f) => f.op === 'ack').length, limited.length, 20, 4, socketWindows);
   assert.ok(limited.every((f) => f.retryAfter === 1));
   await connect.close();
 
