@@ -13,6 +13,7 @@ import { Pool as HttpPool } from 'undici';
 import WebSocket from 'ws';
 import { startCluster, type RunningProcess } from './helpers/cluster.ts';
 import { mintToken, request } from './helpers/http.ts';
+import { LIMIT_NAMES } from '@rtm/limits';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 
@@ -258,6 +259,37 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
         { numRuns: RUNS, endOnFailure: true, includeErrorInReport: true },
       );
     }
+  });
+
+  await t.test(`every limit of the configuration, generated values, ${RUNS} cases`, async () => {
+    // the names come from the served document, so a new limit is fuzzed without touching this file
+    const doc = (await request(gateway.controlUrl, 'GET', '/openapi.json')).body;
+    const resolve = (schema: any): any => (schema?.$ref ? resolve(doc.components.schemas[schema.$ref.split('/').pop()]) : schema);
+    const deployBody = resolve(doc.paths['/v1/config'].put.requestBody.content['application/json'].schema);
+    const names = Object.keys(resolve(deployBody.properties.limits).properties);
+    assert.deepEqual([...names].sort(), [...LIMIT_NAMES].sort(), 'every limit is in the document');
+    const headers = { authorization: `Bearer ${attacker.secretKey}`, 'content-type': 'application/json' };
+    await fc.assert(
+      fc.asyncProperty(
+        // the key's own rate stays high, so a low one generated here does not turn the next cases into 429s
+        fc.dictionary(fc.constantFrom(...names.filter((name) => name !== 'secretKeyRequestsPerSecond')), fc.oneof(nastyValue, fc.integer({ min: -2, max: 1_000_000_002 })), { maxKeys: names.length }),
+        async (generated) => {
+          const limits: Record<string, unknown> = { ...generated, secretKeyRequestsPerSecond: 1_000_000_000 };
+          const answer = await send('control', 'PUT', '/v1/config', headers, JSON.stringify({ limits }));
+          assertAcceptable(`PUT /v1/config limits=${JSON.stringify(limits).slice(0, 200)}`, answer);
+          if (answer.status !== 200) return;
+          const inForce = JSON.parse(answer.text).config.limits;
+          for (const name of names) {
+            const asked = limits[name];
+            if (asked !== undefined) assert.equal(inForce[name], asked, name);
+            else assert.ok(Number.isInteger(inForce[name]) && inForce[name] >= 1, name);
+          }
+        },
+      ),
+      { numRuns: RUNS, endOnFailure: true, includeErrorInReport: true },
+    );
+    // back to the defaults for the sockets below
+    assert.equal((await send('control', 'PUT', '/v1/config', headers, JSON.stringify({}))).status, 200);
   });
 
   await t.test(`every client frame type on the channel and inbox sockets, ${RUNS} cases each`, async () => {

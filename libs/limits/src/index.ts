@@ -1,4 +1,13 @@
 export { DEFAULT_LIMITS, LIMIT_NAMES, effectiveLimits, type Limits, type LimitName, type LimitOverrides } from './limit-table.ts';
+export {
+  EDGE_LIMITS,
+  EDGE_TOTAL_LIMIT,
+  HISTORY_MESSAGES_PER_UNIT,
+  MENTIONS_PER_UNIT,
+  historyUnits,
+  publishUnits,
+  type EdgeOperation,
+} from './weights.ts';
 export { WINDOW_MS, windowOf, msLeftInWindow, grantLease, localShare, LocalWindow } from './window-lease.ts';
 export { KvCasStore, MemoryCasStore, type CasStore, type CasEntry } from './cas-store.ts';
 export { RateLimiter, type RateLimiterOptions } from './rate-limiter.ts';

@@ -7,7 +7,7 @@
  * open sockets at a time, across the whole cluster.
  */
 export const DEFAULT_LIMITS = Object.freeze({
-  /** Publishes by one user (HTTP and socket together), per second. */
+  /** Publishes by one user (HTTP and socket together), per second; a publish with mentions weighs more (weights.ts). */
   userPublishesPerSecond: 50,
   /** Requests made with one secret key (the tenant's backend), per second. */
   secretKeyRequestsPerSecond: 10_000,
@@ -23,6 +23,18 @@ export const DEFAULT_LIMITS = Object.freeze({
   socketsPerEnvironment: 50_000,
   /** Notifications stored for one user (mentions and POST /v1/notifications), per fixed minute; counted in Postgres. */
   notificationsPerUserPerMinute: 120,
+  /** Units of history one user reads on the realtime edge per second (one unit per 50 messages of a page or replay). */
+  userHistoryReadsPerSecond: 100,
+  /** Roster reads by one user on the realtime edge, per second. */
+  userRosterReadsPerSecond: 20,
+  /** Retractions by one user on the realtime edge (HTTP and socket frames together), per second. */
+  userRetractsPerSecond: 50,
+  /** Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second. */
+  userModerationsPerSecond: 20,
+  /** Units of the four limits above taken by every user of the environment together, per second. */
+  environmentEdgeReadsPerSecond: 20_000,
+  /** Sockets one user opens (channel, inbox and /v1/connect sockets), per second. */
+  userSocketOpensPerSecond: 30,
 });
 
 export type Limits = { readonly [K in keyof typeof DEFAULT_LIMITS]: number };

@@ -42,9 +42,11 @@ export class RateLimiter {
 
   /**
    * Admits one event of `name` for `key` (a key is a subject-safe token) under `limit` per window,
-   * or refuses it (false).
+   * or refuses it (false). An event may weigh more than one unit (`units`, see weights.ts); a
+   * weight above the limit counts as the whole limit, so any event fits in an untouched window.
    */
-  take(name: string, key: string, limit: number): boolean | Promise<boolean> {
+  take(name: string, key: string, limit: number, units = 1): boolean | Promise<boolean> {
+    const weight = Math.max(1, Math.min(Math.floor(units) || 1, limit));
     const window = windowOf(this.now());
     const id = `${name}.${key}`;
     let slot = this.slots.get(id);
@@ -60,14 +62,14 @@ export class RateLimiter {
       slot.leased = slot.used;
       slot.exhausted = false;
     }
-    if (slot.admit()) return true;
+    if (slot.admit(weight)) return true;
     if (slot.exhausted) return false;
     const current = slot;
-    current.pending ??= this.lease(current, id, limit).finally(() => (current.pending = undefined));
+    current.pending ??= this.lease(current, id, limit, weight - current.left).finally(() => (current.pending = undefined));
     return current.pending.then(() => {
-      if (current.admit()) return true;
+      if (current.admit(weight)) return true;
       if (current.exhausted || this.slots.get(id) !== current) return false;
-      return this.take(name, key, limit);
+      return this.take(name, key, limit, weight);
     });
   }
 
@@ -81,10 +83,10 @@ export class RateLimiter {
     return this.slots.size;
   }
 
-  private async lease(slot: Slot, id: string, limit: number): Promise<void> {
+  private async lease(slot: Slot, id: string, limit: number, need: number): Promise<void> {
     if (this.now() >= this.storeDownUntil) {
       try {
-        const granted = await this.leaseShared(`${id}.${slot.window}`, limit);
+        const granted = await this.leaseShared(`${id}.${slot.window}`, limit, need);
         if (granted !== null) slot.addLease(granted);
         return;
       } catch (error) {
@@ -97,11 +99,11 @@ export class RateLimiter {
   }
 
   /** Grants from the shared counter; null when contention outlasted MAX_SWAPS (refuse this one). */
-  private async leaseShared(key: string, limit: number): Promise<number | null> {
+  private async leaseShared(key: string, limit: number, need: number): Promise<number | null> {
     for (let attempt = 0; attempt < MAX_SWAPS; attempt++) {
       const entry = await this.store.get(key);
       const handedOut = entry ? Number(entry.value) || 0 : 0;
-      const granted = grantLease(handedOut, limit);
+      const granted = grantLease(handedOut, limit, need);
       if (granted === 0) return 0;
       if (await this.store.swap(key, String(handedOut + granted), entry?.revision ?? 0)) return granted;
     }

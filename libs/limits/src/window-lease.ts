@@ -21,12 +21,14 @@ export const msLeftInWindow = (now: number): number => WINDOW_MS - (now % WINDOW
 /**
  * How many admissions to grant a gateway, given what the window has already handed out:
  * at most a tenth of the limit, at most an eighth of what remains (so the last admissions of a
- * window are spread among the gateways asking for them), at least one while any remain.
+ * window are spread among the gateways asking for them), at least one while any remain. A
+ * gateway that needs more at once for one weighted event (`need`, see weights.ts) gets up to
+ * that much, never more than remains.
  */
-export function grantLease(handedOut: number, limit: number): number {
+export function grantLease(handedOut: number, limit: number, need = 1): number {
   const remaining = Math.max(0, limit - handedOut);
   if (remaining === 0) return 0;
-  return Math.max(1, Math.min(Math.ceil(limit / 10), Math.ceil(remaining / 8)));
+  return Math.min(remaining, Math.max(1, need, Math.min(Math.ceil(limit / 10), Math.ceil(remaining / 8))));
 }
 
 /** One gateway's share of a limit when the shared counters cannot be reached. */
@@ -46,11 +48,16 @@ export class LocalWindow {
     this.window = window;
   }
 
-  /** Admits one from the lease if it can; false means "lease more, or refuse if exhausted". */
-  admit(): boolean {
-    if (this.used >= this.leased) return false;
-    this.used++;
+  /** Admits `units` from the lease if it holds them; false means "lease more, or refuse if exhausted". */
+  admit(units = 1): boolean {
+    if (this.used + units > this.leased) return false;
+    this.used += units;
     return true;
+  }
+
+  /** What the lease still holds. */
+  get left(): number {
+    return this.leased - this.used;
   }
 
   addLease(granted: number): void {

@@ -6,7 +6,8 @@ import { MAX_CONTENT_BYTES } from './channels.ts';
 import { MAX_NAMESPACES, namespacesProblem } from '@rtm/auth';
 
 const LIMIT_HELP: Record<LimitName, string> = {
-  userPublishesPerSecond: 'Publishes by one user, HTTP and socket together, per second.',
+  userPublishesPerSecond:
+    'Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions.',
   secretKeyRequestsPerSecond: 'Requests made with one secret key, per second.',
   anonymousMintsPerKeyPerSecond: 'Anonymous tokens minted with one publishable key, per second.',
   anonymousMintsPerIpPerSecond: 'Anonymous tokens minted with publishable keys from one client IP, per second.',
@@ -15,6 +16,13 @@ const LIMIT_HELP: Record<LimitName, string> = {
   socketsPerEnvironment: 'Sockets the environment holds open at a time.',
   notificationsPerUserPerMinute:
     'Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored.',
+  userHistoryReadsPerSecond:
+    'History read by one user on the realtime edge, in units per second: a page or socket replay costs one unit per 50 messages it may return (at least one).',
+  userRosterReadsPerSecond: 'Roster reads by one user on the realtime edge, per second.',
+  userRetractsPerSecond: 'Retractions by one user on the realtime edge (HTTP and socket frames together), per second.',
+  userModerationsPerSecond: 'Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second.',
+  environmentEdgeReadsPerSecond: 'Units of the four per-user realtime-edge limits above taken by every user of the environment together, per second.',
+  userSocketOpensPerSecond: 'Sockets one user opens (channel, inbox and /v1/connect), per second.',
 };
 
 const limitValue = (name: LimitName) =>
@@ -31,8 +39,8 @@ export const LimitOverrides = z
     description:
       'Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed ' +
       'one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket ' +
-      'publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Omitted fields ' +
-      'take their defaults.',
+      'publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh ' +
+      'more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults.',
   });
 
 /** Every limit in force (overrides over defaults). */

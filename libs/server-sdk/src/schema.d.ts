@@ -1772,12 +1772,14 @@ export interface components {
             hasMore: boolean;
             notifications: components["schemas"]["Notification"][];
         };
-        /** @description Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Omitted fields take their defaults. */
+        /** @description Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults. */
         LimitOverridesInput: {
             /** @description Anonymous tokens minted with publishable keys from one client IP, per second. Default 10. */
             anonymousMintsPerIpPerSecond?: number;
             /** @description Anonymous tokens minted with one publishable key, per second. Default 100. */
             anonymousMintsPerKeyPerSecond?: number;
+            /** @description Units of the four per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
+            environmentEdgeReadsPerSecond?: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond?: number;
             /** @description Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120. */
@@ -1788,8 +1790,18 @@ export interface components {
             socketsPerEnvironment?: number;
             /** @description Sockets one user holds open at a time (channel and inbox sockets). Default 100. */
             socketsPerUser?: number;
-            /** @description Publishes by one user, HTTP and socket together, per second. Default 50. */
+            /** @description History read by one user on the realtime edge, in units per second: a page or socket replay costs one unit per 50 messages it may return (at least one). Default 100. */
+            userHistoryReadsPerSecond?: number;
+            /** @description Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second. Default 20. */
+            userModerationsPerSecond?: number;
+            /** @description Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions. Default 50. */
             userPublishesPerSecond?: number;
+            /** @description Retractions by one user on the realtime edge (HTTP and socket frames together), per second. Default 50. */
+            userRetractsPerSecond?: number;
+            /** @description Roster reads by one user on the realtime edge, per second. Default 20. */
+            userRosterReadsPerSecond?: number;
+            /** @description Sockets one user opens (channel, inbox and /v1/connect), per second. Default 30. */
+            userSocketOpensPerSecond?: number;
         };
         /** @description The limits in force: the deployed overrides over the defaults. */
         Limits: {
@@ -1797,6 +1809,8 @@ export interface components {
             anonymousMintsPerIpPerSecond: number;
             /** @description Anonymous tokens minted with one publishable key, per second. Default 100. */
             anonymousMintsPerKeyPerSecond: number;
+            /** @description Units of the four per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
+            environmentEdgeReadsPerSecond: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond: number;
             /** @description Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120. */
@@ -1807,8 +1821,18 @@ export interface components {
             socketsPerEnvironment: number;
             /** @description Sockets one user holds open at a time (channel and inbox sockets). Default 100. */
             socketsPerUser: number;
-            /** @description Publishes by one user, HTTP and socket together, per second. Default 50. */
+            /** @description History read by one user on the realtime edge, in units per second: a page or socket replay costs one unit per 50 messages it may return (at least one). Default 100. */
+            userHistoryReadsPerSecond: number;
+            /** @description Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second. Default 20. */
+            userModerationsPerSecond: number;
+            /** @description Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions. Default 50. */
             userPublishesPerSecond: number;
+            /** @description Retractions by one user on the realtime edge (HTTP and socket frames together), per second. Default 50. */
+            userRetractsPerSecond: number;
+            /** @description Roster reads by one user on the realtime edge, per second. Default 20. */
+            userRosterReadsPerSecond: number;
+            /** @description Sockets one user opens (channel, inbox and /v1/connect), per second. Default 30. */
+            userSocketOpensPerSecond: number;
         };
         LogsToken: {
             /** Format: date-time */

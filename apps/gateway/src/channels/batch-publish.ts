@@ -64,7 +64,7 @@ export async function publishBatch(deps: GatewayDeps, caller: BatchCaller, items
       refuse(index, outcome.reason);
       continue;
     }
-    const refused = await deps.limits.admitMessage(caller.environmentId, caller.user?.id);
+    const refused = await deps.limits.admitMessage(caller.environmentId, caller.user?.id, items[index]!.mentions?.length ?? 0);
     if (refused) refuse(index, new ServiceError('rate_limited', `over the ${refused} limit`));
   }
   // 4. every admitted command leaves in this turn, in request order; all answers awaited

@@ -4,8 +4,14 @@
  * starts timers, `stop()` undoes both. What it enforces:
  * - every request with a secret key: secretKeyRequestsPerSecond per key;
  * - anonymous mints with a publishable key: per key and per (environment, client IP);
- * - publishes: userPublishesPerSecond per user (HTTP here, sockets through `admitPublish`) and
- *   environmentMessagesPerSecond for every source;
+ * - publishes: userPublishesPerSecond per user (HTTP here, sockets through `admitPublish`),
+ *   weighted by the message's mentions (`publishUnits`), and environmentMessagesPerSecond for
+ *   every source;
+ * - edge reads of a user (history weighted by page size, roster, retract, moderation; HTTP here,
+ *   socket frames through `admitEdge`): the operation's own per-user limit, then
+ *   environmentEdgeReadsPerSecond for all users of the environment together (EDGE_LIMITS);
+ * - socket opens: userSocketOpensPerSecond per user, before the socket goes live
+ *   (`admitSocketOpen`, called from Sessions.admit);
  * - sockets: socketsPerUser and socketsPerEnvironment (channel, inbox, multiplexed and logs
  *   sockets); a socket over either is closed with 4429 as soon as it opens.
  * A refused request is 429 `rate_limited` with `retry-after` (the end of the one-second window).
@@ -22,25 +28,70 @@ import {
   RateLimiter,
   REFRESH_MS,
   SocketQuota,
+  EDGE_LIMITS,
+  EDGE_TOTAL_LIMIT,
   decodeInvalidation,
+  historyUnits,
+  publishUnits,
+  type EdgeOperation,
   type LimitName,
   type Limits,
 } from '@rtm/limits';
+import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX } from '@rtm/schemas';
 import type { GatewayConfig } from '@rtm/config';
 import { counterOf, type Logger } from '@rtm/ops';
 import type { ZodApp, Host } from '../http/public-app.ts';
 import type { SocketEvents, SocketHandle } from '../socket-events.ts';
 
-type Check = [LimitName, string];
+/** A limit, the key it counts under, and the units this event takes (1 unless weighted). */
+type Check = [LimitName, string, number?];
 
 const PUBLISH_ROUTE = '/v1/channels/:channelId/messages';
+
+/** The realtime edge's routes counted by an edge limit (user tokens only), by method and route. */
+const EDGE_ROUTES: Readonly<Record<string, EdgeOperation>> = {
+  'GET /v1/channels/:channelId/history': 'history',
+  'GET /v1/channels/:channelId/members': 'roster',
+  'DELETE /v1/channels/:channelId/messages/:messageId': 'retract',
+  'DELETE /v1/channels/:channelId/members/:userId': 'moderation',
+  'PUT /v1/channels/:channelId/bans/:userId': 'moderation',
+  'DELETE /v1/channels/:channelId/bans/:userId': 'moderation',
+};
+
+/**
+ * The page size a history request asks for, read from the raw query before validation: the
+ * default when absent, the largest page when it is not a usable number (validation then refuses
+ * it anyway, after the units are taken).
+ */
+function historyLimitOf(query: unknown): number {
+  const raw = (query as { limit?: unknown } | undefined)?.limit;
+  if (raw === undefined) return HISTORY_LIMIT_DEFAULT;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, HISTORY_LIMIT_MAX) : HISTORY_LIMIT_MAX;
+}
+
+const userKey = (environmentId: string, userId: string) => encodeToken(`${environmentId}\u0000${userId}`);
 
 function refusedCounter(registry: Registry): Counter<'limit'> {
   return counterOf(registry, {
     name: 'gateway_rate_limited_total',
-    help: 'Requests, socket publishes and sockets refused by a rate limit or quota, by limit',
+    help: 'Requests, socket frames (publishes, retractions, moderation, replays) and socket opens refused by a rate limit or quota, by limit',
     labelNames: ['limit'],
   });
+}
+
+/** The user's own limit for the operation, then the environment's total, both taking `units`. */
+function edgeChecks(environmentId: string, userId: string, operation: EdgeOperation, units: number): Check[] {
+  return [
+    [EDGE_LIMITS[operation], userKey(environmentId, userId), units],
+    [EDGE_TOTAL_LIMIT, encodeToken(environmentId), units],
+  ];
+}
+
+/** How many users a publish body mentions (0 for anything that is not a list). */
+function mentionsOf(body: unknown): number {
+  const mentions = (body as { mentions?: unknown } | null | undefined)?.mentions;
+  return Array.isArray(mentions) ? mentions.length : 0;
 }
 
 export class GatewayLimits {
@@ -135,12 +186,25 @@ export class GatewayLimits {
       if (refused) throw new ServiceError('rate_limited', `over the ${refused} limit`, { retryAfter: 1 });
       return payload;
     });
+    if (host !== 'realtime') return;
+    // a user's publish took one unit before its body was read; its mentions weigh the rest
+    app.addHook('preHandler', async (request) => {
+      const auth = request.auth;
+      if (auth?.kind !== 'user' || request.method !== 'POST' || request.routeOptions.url !== PUBLISH_ROUTE) return;
+      const extra = publishUnits(mentionsOf(request.body)) - 1;
+      if (extra <= 0) return;
+      const refused = await this.admit(auth.environmentId, [['userPublishesPerSecond', userKey(auth.environmentId, auth.userId), extra]]);
+      if (refused) throw new ServiceError('rate_limited', `over the ${refused} limit`, { retryAfter: 1 });
+    });
   }
 
-  /** One socket publish of a user; false: over a limit (the socket closes with 4429). */
-  async admitPublish(auth: { environmentId: string; userId: string }): Promise<boolean> {
+  /**
+   * One socket publish of a user carrying `mentions` mentioned users (weighted by publishUnits);
+   * false: over a limit (the channel socket closes with 4429, /v1/connect answers an error frame).
+   */
+  async admitPublish(auth: { environmentId: string; userId: string }, mentions = 0): Promise<boolean> {
     const refused = await this.admit(auth.environmentId, [
-      ['userPublishesPerSecond', encodeToken(`${auth.environmentId}\u0000${auth.userId}`)],
+      ['userPublishesPerSecond', userKey(auth.environmentId, auth.userId), publishUnits(mentions)],
       ['environmentMessagesPerSecond', encodeToken(auth.environmentId)],
     ]);
     return refused === null;
@@ -148,13 +212,33 @@ export class GatewayLimits {
 
   /**
    * One message of a batch publish: the per-message limits a single publish takes (the user's, on
-   * the realtime edge, and the environment's). The refused limit, or null when admitted.
+   * the realtime edge, weighted by the message's mentions, and the environment's). The refused
+   * limit, or null when admitted.
    */
-  async admitMessage(environmentId: string, userId?: string): Promise<LimitName | null> {
+  async admitMessage(environmentId: string, userId?: string, mentions = 0): Promise<LimitName | null> {
     const checks: Check[] = [];
-    if (userId !== undefined) checks.push(['userPublishesPerSecond', encodeToken(`${environmentId}\u0000${userId}`)]);
+    if (userId !== undefined) checks.push(['userPublishesPerSecond', userKey(environmentId, userId), publishUnits(mentions)]);
     checks.push(['environmentMessagesPerSecond', encodeToken(environmentId)]);
     return this.admit(environmentId, checks);
+  }
+
+  /**
+   * One edge operation of a user made on a socket (a retract or moderation frame, the replay of a
+   * `since`), taking `units` of its per-user limit and of the environment's total. Over either it
+   * throws 429 `rate_limited` with `retryAfter: 1`.
+   */
+  async admitEdge(auth: { environmentId: string; userId: string }, operation: EdgeOperation, units = 1): Promise<void> {
+    const refused = await this.admit(auth.environmentId, edgeChecks(auth.environmentId, auth.userId, operation, units));
+    if (refused) throw new ServiceError('rate_limited', `over the ${refused} limit`, { retryAfter: 1 });
+  }
+
+  /**
+   * One socket being opened by a user (channel, inbox or /v1/connect), before it goes live: over
+   * userSocketOpensPerSecond it throws 429 `rate_limited`, which closes the socket with 4429.
+   */
+  async admitSocketOpen(auth: { environmentId: string; userId: string }): Promise<void> {
+    const refused = await this.admit(auth.environmentId, [['userSocketOpensPerSecond', userKey(auth.environmentId, auth.userId)]]);
+    if (refused) throw new ServiceError('rate_limited', 'rate limited: sockets opened per second by this user', { retryAfter: 1 });
   }
 
   private checksOf(host: Host, request: FastifyRequest): Check[] {
@@ -174,17 +258,19 @@ export class GatewayLimits {
         ['anonymousMintsPerKeyPerSecond', encodeToken(auth.keyId)],
       ];
     }
-    if (publishing && host === 'realtime') {
-      return [['userPublishesPerSecond', encodeToken(`${env}\u0000${auth.userId}`)], environmentMessages];
-    }
-    return [];
+    if (host !== 'realtime') return [];
+    if (publishing) return [['userPublishesPerSecond', userKey(env, auth.userId)], environmentMessages];
+    const operation = EDGE_ROUTES[`${request.method} ${request.routeOptions.url}`];
+    if (!operation) return [];
+    const units = operation === 'history' ? historyUnits(historyLimitOf(request.query)) : 1;
+    return edgeChecks(env, auth.userId, operation, units);
   }
 
   /** The first limit that refuses, or null when every one admits. */
   private async admit(environmentId: string, checks: Check[]): Promise<LimitName | null> {
     const limits: Limits = await this.environments.of(environmentId);
-    for (const [name, key] of checks) {
-      if (!(await this.rates.take(name, key, limits[name]))) {
+    for (const [name, key, units] of checks) {
+      if (!(await this.rates.take(name, key, limits[name], units))) {
         this.refused.inc({ limit: name });
         return name;
       }

@@ -31,7 +31,8 @@ export interface Sessions {
   admission: FairGate;
   /**
    * The one place every authenticated channel and inbox socket passes, before its replay starts.
-   * Arms the token's expiry (4401) and watches it for revocations (4401). A quota on sockets per user or per environment is checked
+   * Arms the token's expiry (4401) and watches it for revocations (4401), and counts the socket
+   * against its user's socket-open rate (userSocketOpensPerSecond). A quota on sockets per user or per environment is checked
    * here: a ServiceError thrown from here refuses the socket with its close code (4429 for
    * `rate_limited`).
    */
@@ -117,6 +118,8 @@ export function createSessions(deps: GatewayDeps): Sessions {
       sessions.tokens.watch(link, auth.claims);
       // a revocation that landed between the token check and the watch: refused here (4401)
       if (await deps.revocations.isRevoked(auth.claims)) throw new ServiceError('unauthorized', 'token revoked');
+      // the user's socket opens per second (4429 over it), before the socket joins presence
+      await deps.limits.admitSocketOpen(auth);
     },
     start: () => presence.start(),
     stop: () => presence.stop(),

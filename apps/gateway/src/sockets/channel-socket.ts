@@ -36,6 +36,7 @@ import { authorize, authorizeRetract } from '../access/channel-access.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { EarlyFrames } from './early-frames.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
+import { historyUnits } from '@rtm/limits';
 
 type Request = FastifyRequest;
 
@@ -120,6 +121,10 @@ class ChannelConnection {
         return !this.closed && (await reader.join());
       });
       if (!joined) return;
+      // a replay reads history: weighed as a page of what it will send
+      const since = query.data.since;
+      if (since !== undefined && reader.lastSeq > since) await this.deps.limits.admitEdge(auth, 'history', historyUnits(reader.lastSeq - since));
+      if (this.closed) return;
       this.link.established();
       if (!(await reader.replay(query.data.since))) return;
       this.sendText(JSON.stringify({ op: 'ready', channelId: this.channelId, lastSeq: reader.lastSeq, userId: this.userId }));
@@ -156,11 +161,12 @@ class ChannelConnection {
     this.link.sendText(text);
   }
 
-  private error(ref: unknown, code: string, reason?: string): void {
+  private error(ref: unknown, code: string, reason?: string, retryAfter?: number): void {
     const frame: Record<string, unknown> = { op: 'error' };
     if (typeof ref === 'string' || typeof ref === 'number') frame.ref = ref;
     frame.code = code;
     if (reason !== undefined) frame.reason = reason;
+    if (retryAfter !== undefined) frame.retryAfter = retryAfter;
     this.sendText(JSON.stringify(frame));
   }
 
@@ -185,24 +191,27 @@ class ChannelConnection {
       if (frame.op === 'publish') {
         // every frame: the decision is cached per gateway and dropped on any change (a role, a ban)
         await authorize(this.deps, auth, this.channelId, 'publish');
-        if (!(await this.deps.limits.admitPublish(auth))) return this.close(SOCKET_CLOSE.publishRateLimited.code, SOCKET_CLOSE.publishRateLimited.reason);
+        if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) return this.close(SOCKET_CLOSE.publishRateLimited.code, SOCKET_CLOSE.publishRateLimited.reason);
         const result = await sendPublish(this.deps, auth.environmentId, this.channelId, frame, 'user', { id: auth.userId, anon: auth.anon });
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
       } else {
+        const onlySender = await authorizeRetract(this.deps, auth, this.channelId);
+        // over the user's retract rate: an error frame with retryAfter, the socket stays open
+        await this.deps.limits.admitEdge(auth, 'retract');
         const result = await sendCommand(this.deps, {
           op: 'retract',
           environmentId: auth.environmentId,
           channelId: this.channelId,
           messageId: frame.id,
           reason: frame.reason,
-          onlySender: await authorizeRetract(this.deps, auth, this.channelId),
+          onlySender,
         });
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
       }
     } catch (error) {
       const serviceError = isServiceError(error) ? error : new ServiceError('internal');
       if (!isServiceError(error)) this.deps.log.error({ err: error }, 'channel socket frame failed');
-      this.error(frame.ref, serviceError.code, serviceError.reason);
+      this.error(frame.ref, serviceError.code, serviceError.reason, serviceError.retryAfter);
     }
   }
 

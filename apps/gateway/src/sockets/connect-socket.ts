@@ -37,6 +37,7 @@ import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
 import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
 import { EarlyFrames } from './early-frames.ts';
+import { historyUnits } from '@rtm/limits';
 
 type Ref = string | number;
 type Frame<Op extends ConnectFrame['op']> = Extract<ConnectFrame, { op: Op }>;
@@ -89,6 +90,10 @@ class Subscription {
         return !this.ended && (await this.reader.join());
       });
       if (!joined || this.ended) return;
+      // a replay reads history: weighed as a page of what it will send (over it: error frame, retryAfter)
+      const lastSeq = this.reader.lastSeq;
+      if (since !== undefined && lastSeq > since) await deps.limits.admitEdge(auth, 'history', historyUnits(lastSeq - since));
+      if (this.ended) return;
       if (!(await this.reader.replay(since)) || this.ended) return;
       link.send({ op: 'subscribed', ref, channelId: this.channelId, lastSeq: this.reader.lastSeq });
       this.reader.live();
@@ -280,19 +285,21 @@ class Connection {
     try {
       if (frame.op === 'publish') {
         await authorize(this.deps, auth, channelId, 'publish');
-        if (!(await this.deps.limits.admitPublish(auth))) {
+        if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) {
           throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
         }
         const result = await sendPublish(this.deps, auth.environmentId, channelId, frame, 'user', { id: auth.userId, anon: auth.anon });
         this.send({ op: 'ack', ref, channelId, ...result });
       } else {
+        const onlySender = await authorizeRetract(this.deps, auth, channelId);
+        await this.deps.limits.admitEdge(auth, 'retract');
         const result = await sendCommand(this.deps, {
           op: 'retract',
           environmentId: auth.environmentId,
           channelId,
           messageId: frame.id,
           reason: frame.reason,
-          onlySender: await authorizeRetract(this.deps, auth, channelId),
+          onlySender,
         });
         this.send({ op: 'ack', ref, channelId, ...result });
       }
@@ -307,6 +314,7 @@ class Connection {
     const { ref, channelId, userId } = frame;
     try {
       await authorizeModeration(this.deps, auth, channelId, userId);
+      await this.deps.limits.admitEdge(auth, 'moderation');
       if (frame.op === 'remove-member') {
         await removeMember(this.deps, auth.environmentId, channelId, userId);
         this.send({ op: 'member-removed', ref, channelId, userId });
