@@ -6,7 +6,9 @@
  *   back (FenceError) and nothing is half-written, so seqs never repeat and never skip;
  * - idempotency: a key seen on the channel within 24 h returns the first result and writes
  *   nothing; a key repeated inside one batch gets the earlier command's result;
- * - retraction: a second retraction of a message changes nothing and emits nothing;
+ * - retraction: a second retraction of a message changes nothing and emits nothing; an erasure
+ *   job's retraction happens, and counts in the job's `retracted`, only while the job still
+ *   carries the runner's lease token, checked and counted in this transaction;
  * - webhook deliveries and mention notifications commit (or roll back) with the messages.
  * Nothing here publishes: the actor publishes the returned frames only after commit.
  */
@@ -292,6 +294,16 @@ async function retract(
   }
   const result = { ok: true as const, result: { id: row.id, seq: row.seq, retracted: true as const } };
   if (row.retracted) return result;
+  if (c.erasure) {
+    // the lease fence: counted here, with the retraction, or neither (the row lock on the job
+    // orders this against a claim that replaces the token)
+    const counted = await client.query(
+      `update erasure_jobs set retracted = retracted + 1, updated_at = now()
+       where id = $1 and environment_id = $2 and lease_token = $3 and status = 'running'`,
+      [c.erasure.jobId, c.environmentId, c.erasure.leaseToken],
+    );
+    if (counted.rowCount === 0) return { ok: false, code: 'unavailable', reason: "the erasure job's lease was taken over; nothing retracted" };
+  }
   await client.query('update messages set content = null, retracted_at = now() where channel_pk = $1 and seq = $2', [
     state.pk,
     row.seq,
