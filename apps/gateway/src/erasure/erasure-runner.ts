@@ -91,9 +91,12 @@ export class ErasureRunner {
     }
   }
 
-  /** Retracts a batch, PARALLEL at a time; stops at the first failure. */
-  private async retractAll(job: ErasureJob, batch: ErasureTarget[]): Promise<{ handled: { target: ErasureTarget; retracted: boolean }[]; error?: string }> {
-    const handled: { target: ErasureTarget; retracted: boolean }[] = [];
+  /**
+   * Retracts a batch, PARALLEL at a time; stops at the first failure (a retraction refused because
+   * another gateway took the job over is one). The channel owner counts what it retracts.
+   */
+  private async retractAll(job: ErasureJob, batch: ErasureTarget[]): Promise<{ handled: { target: ErasureTarget }[]; error?: string }> {
+    const handled: { target: ErasureTarget }[] = [];
     for (let i = 0; i < batch.length; i += PARALLEL) {
       const slice = batch.slice(i, i + PARALLEL);
       const results = await Promise.allSettled(
@@ -111,12 +114,12 @@ export class ErasureRunner {
       for (let j = 0; j < slice.length; j++) {
         const result = results[j]!;
         if (result.status === 'fulfilled') {
-          handled.push({ target: slice[j]!, retracted: true });
+          handled.push({ target: slice[j]! });
           continue;
         }
         // gone meanwhile (its channel was deleted): nothing left to retract
         if (isServiceError(result.reason) && result.reason.code === 'not_found') {
-          handled.push({ target: slice[j]!, retracted: false });
+          handled.push({ target: slice[j]! });
           continue;
         }
         const reason = isServiceError(result.reason) ? `${result.reason.code}: ${result.reason.reason ?? ''}` : String(result.reason);
