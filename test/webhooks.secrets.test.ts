@@ -67,7 +67,7 @@ test('webhooks - secrets: encrypted at rest, signatures verify, the encryption k
   await t.test('the stored secret is ciphertext under the current key, and deliveries verify with the secret', async () => {
     const { rows } = await cluster.db.pool.query('select secret, key_id from webhook_secrets where environment_id = $1', [env.environmentId]);
     assert.ok(!rows[0].secret.includes(secret) && !rows[0].secret.includes(secret.slice(6)), 'not plaintext');
-    assert.match(rows[0].secret, /^enc:v1:[0-9a-f]+:/);
+    assert.match(rows[0].secret, /^enc:v2:[0-9a-f]+:/);
     assert.ok(rows[0].key_id);
     await enqueue(cluster.db.pool, [publishedEvent(env.environmentId)]);
     await receiver.waitFor((r) => r.length >= 1, 'the first delivery');
@@ -80,7 +80,7 @@ test('webhooks - secrets: encrypted at rest, signatures verify, the encryption k
     secrets.push(rotated);
     const { rows } = await cluster.db.pool.query('select secret, previous_secret from webhook_secrets where environment_id = $1', [env.environmentId]);
     for (const value of [rows[0].secret, rows[0].previous_secret]) {
-      assert.match(value, /^enc:v1:/);
+      assert.match(value, /^enc:v2:/);
       assert.ok(!value.includes(secret.slice(6)) && !value.includes(rotated.slice(6)));
     }
     await enqueue(cluster.db.pool, [publishedEvent(env.environmentId)]);
@@ -111,7 +111,7 @@ test('webhooks - secrets: encrypted at rest, signatures verify, the encryption k
     const { rows } = await cluster.db.pool.query('select environment_id, secret, key_id from webhook_secrets');
     assert.equal(rows.length, 2);
     assert.ok(rows.every((row) => row.key_id !== null && row.key_id !== before.rows[0].key_id), 're-encrypted under the new key');
-    assert.ok(rows.every((row) => row.secret.startsWith(`enc:v1:${row.key_id}:`)));
+    assert.ok(rows.every((row) => row.secret.startsWith(`enc:v2:${row.key_id}:`)));
 
     await enqueue(cluster.db.pool, [publishedEvent(env.environmentId)]);
     await receiver.waitFor((r) => r.length >= 3, 'a delivery signed after the key rotation');

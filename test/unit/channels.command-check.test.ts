@@ -36,6 +36,7 @@ test('channels command check - well-formed commands pass as they are', () => {
     { ...publish, content: nest(MAX_CONTENT_DEPTH) },
     retract,
     { ...retract, reason: 'spam 😀', onlySender: 'alice' },
+    { ...retract, erasure: { jobId: 'erj_1', leaseToken: 'tok-1' } },
     { ...retract, messageId: 'not-ours but harmless' }, // answered not_found by the commit
   ]) {
     const checked = checkCommand(command);
@@ -55,6 +56,9 @@ test('channels command check - everything Postgres or the bus would refuse is re
     ['NUL in a reason', { ...retract, reason: 'x\u0000' }],
     ['reason too long', { ...retract, reason: 'r'.repeat(1025) }],
     ['bad onlySender', { ...retract, onlySender: 'a b' }],
+    ['erasure without a token', { ...retract, erasure: { jobId: 'erj_1' } }],
+    ['erasure with extra fields', { ...retract, erasure: { jobId: 'erj_1', leaseToken: 't', count: 5 } }],
+    ['NUL in an erasure token', { ...retract, erasure: { jobId: 'erj_1', leaseToken: 't\u0000' } }],
     ['subject characters in an environment id', { ...publish, environmentId: 'env.*' }],
     ['NUL in an environment id', { ...publish, environmentId: 'env\u0000' }],
     ['bad channel id', { ...publish, channelId: 'a\u0000b' }],

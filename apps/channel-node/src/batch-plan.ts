@@ -104,6 +104,13 @@ export function envelopeOf(command: PublishCommand, id: string, seq: number, tim
   return messageEnvelope({ id, seq, type, kind, content, sender, timestamp, retracted: false, ephemeral, to, mentions });
 }
 
+/** The reply of a persisted publish on a channel whose deletion is running (see channel-deletion.ts in the gateway). */
+export const CHANNEL_DELETING_REPLY: CommandReply = {
+  ok: false,
+  code: 'unavailable',
+  reason: 'the channel is being deleted; retry after the deletion (the message then starts the channel anew)',
+};
+
 /**
  * The users a publish's `mentions` may notify, each once, in the order given: those who can read
  * the message. A message with `to` is read only by its addressees and its sender, so a mention of
@@ -122,7 +129,9 @@ export function mentionCandidates(command: Pick<PublishCommand, 'mentions' | 'to
 /**
  * Plans the publishes of `commands` on top of `states` (every channel a persisted publish needs
  * must be there) and `seen` (idempotency keys used within 24 h, by keyOf). `states` is not
- * modified; the plan's outcome carries the states after commit.
+ * modified; the plan's outcome carries the states after commit. A persisted publish on a channel
+ * in `deleting` (keys by channelKey) is refused with CHANNEL_DELETING_REPLY and writes nothing;
+ * such a channel's state is not in the outcome (not cached: it is read again next time).
  */
 export function planBatch(
   commands: readonly ChannelCommand[],
@@ -130,6 +139,7 @@ export function planBatch(
   seen: ReadonlyMap<string, { id: string; seq: number; timestamp: number }>,
   now: number,
   makeId: (prefix: 'msg' | 'ntf') => string,
+  deleting: ReadonlySet<string> = new Set(),
 ): BatchPlan {
   // only the batch's channels: `states` may be an actor's whole cache
   const after = new Map<string, ChannelState>();
@@ -149,6 +159,10 @@ export function planBatch(
       const seq = state?.lastSeq ?? 0;
       outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelopeOf(c, id, seq, now, true) });
       outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now, ephemeral: true } };
+      return;
+    }
+    if (deleting.has(channelKey(c.environmentId, c.channelId))) {
+      outcome.replies[index] = CHANNEL_DELETING_REPLY;
       return;
     }
     if (!state) throw new Error(`channel row missing for ${c.channelId}`);
@@ -210,5 +224,6 @@ export function planBatch(
     const expected = states.get(key)!.lastSeq;
     if (s.lastSeq !== expected) plan.advanced.push({ pk: s.pk, expected, next: s.lastSeq });
   }
+  for (const key of deleting) after.delete(key);
   return plan;
 }

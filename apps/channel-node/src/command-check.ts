@@ -39,12 +39,18 @@ export function checkCommand(value: unknown): CheckResult {
   if (typeof c.environmentId !== 'string' || !ENVIRONMENT_ID.test(c.environmentId)) return fail('environmentId is malformed');
   if (!ChannelId.safeParse(c.channelId).success) return fail('channelId must be 1-128 of [A-Za-z0-9_.:@=-]');
   if (c.op === 'retract') {
-    const allowed = new Set(['op', 'environmentId', 'channelId', 'messageId', 'reason', 'onlySender']);
+    const allowed = new Set(['op', 'environmentId', 'channelId', 'messageId', 'reason', 'onlySender', 'erasure']);
     const extra = Object.keys(c).find((k) => !allowed.has(k));
     if (extra !== undefined) return fail(`unknown field ${extra}`);
     if (!isText(c.messageId, MAX_MESSAGE_ID_LENGTH)) return fail('messageId is malformed');
     if (c.reason !== undefined && !isText(c.reason, MAX_REASON_LENGTH, 0)) return fail('reason is malformed');
     if (c.onlySender !== undefined && !UserId.safeParse(c.onlySender).success) return fail('onlySender is malformed');
+    if (c.erasure !== undefined) {
+      const e = c.erasure;
+      if (!isObject(e) || Object.keys(e).length !== 2 || !isText(e.jobId, MAX_MESSAGE_ID_LENGTH) || !isText(e.leaseToken, MAX_MESSAGE_ID_LENGTH)) {
+        return fail('erasure must be {jobId, leaseToken}');
+      }
+    }
     return { ok: true, command: c as ChannelCommand };
   }
   if (c.op !== 'publish') return fail('op must be publish or retract');

@@ -6,9 +6,14 @@
  *   back (FenceError) and nothing is half-written, so seqs never repeat and never skip;
  * - idempotency: a key seen on the channel within 24 h returns the first result and writes
  *   nothing; a key repeated inside one batch gets the earlier command's result;
- * - retraction: a second retraction of a message changes nothing and emits nothing;
+ * - retraction: a second retraction of a message changes nothing and emits nothing; an erasure
+ *   job's retraction happens, and counts in the job's `retracted`, only while the job still
+ *   carries the runner's lease token, checked and counted in this transaction;
  * - webhook deliveries and mention notifications commit (or roll back) with the messages; a
- *   mention is stored only for a user who may read the channel then, within their cap.
+ *   mention is stored only for a user who may read the channel then, within their cap;
+ * - deletion: while a channel's deletion runs (`channels.deleting_until` in the future) the fence
+ *   does not advance it, so no message of it commits: a cached writer fails the fence and reloads,
+ *   and a loaded channel that is being deleted gets its persisted publishes refused.
  * Nothing here publishes: the actor publishes the returned frames only after commit.
  */
 import type { PoolClient } from '@rtm/db';
@@ -106,7 +111,8 @@ export function ephemeralBatch(commands: readonly PublishCommand[], cache: Map<s
 const writeSql = (mentions: boolean) => `with fence as (
        update channels c set last_seq = v.new_seq
        from unnest($1::bigint[], $2::bigint[], $3::bigint[]) as v(pk, expected, new_seq)
-       where c.pk = v.pk and c.last_seq = v.expected
+       -- re-checked on the row's latest version: a deletion that marked it meanwhile fails the fence
+       where c.pk = v.pk and c.last_seq = v.expected and (c.deleting_until is null or c.deleting_until <= now())
        returning c.pk),
      inserted as (
        -- content travels as text and is cast per row: json keeps escapes (NUL) that json_to_recordset refuses
@@ -227,6 +233,7 @@ export async function writeBatch(
     else needed.set(key, { environmentId: c.environmentId, channelId: c.channelId, create });
   }
   const states = new Map<string, ChannelState>();
+  const deleting = new Set<string>();
   const toLoad = [...needed].filter(([key]) => !cache.has(key));
   for (const [key] of needed) {
     const cached = cache.get(key);
@@ -236,13 +243,13 @@ export async function writeBatch(
     // one round trip: create the rows a persisted publish needs, read every missing one (the
     // second branch cannot see the first's rows, so nothing comes back twice)
     const creating = toLoad.filter(([, v]) => v.create);
-    const { rows } = await client.query<{ environment_id: string; id: string; pk: number; last_seq: number }>(
+    const { rows } = await client.query<{ environment_id: string; id: string; pk: number; last_seq: number; deleting: boolean }>(
       `with created as (
          insert into channels (environment_id, id) select * from unnest($1::text[], $2::text[])
-         on conflict do nothing returning environment_id, id, pk, last_seq)
+         on conflict do nothing returning environment_id, id, pk, last_seq, false as deleting)
        select * from created
        union all
-       select c.environment_id, c.id, c.pk, c.last_seq from channels c
+       select c.environment_id, c.id, c.pk, c.last_seq, coalesce(c.deleting_until > now(), false) from channels c
        join unnest($3::text[], $4::text[]) as v(environment_id, id) on c.environment_id = v.environment_id and c.id = v.id`,
       [
         creating.map(([, v]) => v.environmentId),
@@ -251,7 +258,10 @@ export async function writeBatch(
         toLoad.map(([, v]) => v.channelId),
       ],
     );
-    for (const row of rows) states.set(channelKey(row.environment_id, row.id), { pk: row.pk, lastSeq: row.last_seq });
+    for (const row of rows) {
+      states.set(channelKey(row.environment_id, row.id), { pk: row.pk, lastSeq: row.last_seq });
+      if (row.deleting) deleting.add(channelKey(row.environment_id, row.id));
+    }
   }
 
   // 2. idempotency keys already used within 24 h
@@ -269,7 +279,7 @@ export async function writeBatch(
   }
 
   // 3. publishes, in command order (pure: batch-plan.ts)
-  const plan = planBatch(commands, states, seen, now, newId);
+  const plan = planBatch(commands, states, seen, now, newId, deleting);
   const outcome = plan.outcome;
   const { messages, keys, notifications, events } = plan;
   const advanced = plan.advanced;
@@ -368,6 +378,16 @@ async function retract(
   }
   const result = { ok: true as const, result: { id: row.id, seq: row.seq, retracted: true as const } };
   if (row.retracted) return result;
+  if (c.erasure) {
+    // the lease fence: counted here, with the retraction, or neither (the row lock on the job
+    // orders this against a claim that replaces the token)
+    const counted = await client.query(
+      `update erasure_jobs set retracted = retracted + 1, updated_at = now()
+       where id = $1 and environment_id = $2 and lease_token = $3 and status = 'running'`,
+      [c.erasure.jobId, c.environmentId, c.erasure.leaseToken],
+    );
+    if (counted.rowCount === 0) return { ok: false, code: 'unavailable', reason: "the erasure job's lease was taken over; nothing retracted" };
+  }
   await client.query('update messages set content = null, retracted_at = now() where channel_pk = $1 and seq = $2', [
     state.pk,
     row.seq,

@@ -283,8 +283,11 @@ export class Deliverer {
       try {
         const { secretKeyring } = this.#deps;
         secrets = webhookSecrets({
-          secret: decryptSecret(secretKeyring, row.secrets.secret, row.environment_id),
-          previous_secret: row.secrets.previous_secret === null ? null : decryptSecret(secretKeyring, row.secrets.previous_secret, row.environment_id),
+          secret: decryptSecret(secretKeyring, row.secrets.secret, { environmentId: row.environment_id, column: 'secret' }),
+          previous_secret:
+            row.secrets.previous_secret === null
+              ? null
+              : decryptSecret(secretKeyring, row.secrets.previous_secret, { environmentId: row.environment_id, column: 'previous_secret' }),
           rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
         });
       } catch (error) {

@@ -211,6 +211,11 @@ export type ChannelCommand =
       reason?: string;
       /** Realtime edge: only this sender may retract (else `forbidden`). */
       onlySender?: string;
+      /**
+       * An erasure job's retraction: made and counted in the job's `retracted` only while the job
+       * still carries this lease token (else `unavailable`, nothing changed).
+       */
+      erasure?: { jobId: string; leaseToken: string };
     };
 
 export type PublishResult = { id: string; seq: number; timestamp: number; ephemeral?: true };

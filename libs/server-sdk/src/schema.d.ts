@@ -48,7 +48,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a channel
-         * @description Secret key. Deletes the channel's messages, members and bans and resets its access to the environment's default; its open sockets close with 4403 `channel deleted` on every gateway (a `/v1/connect` subscription ends with `unsubscribed {code:"forbidden"}`). No webhook is sent for the deleted messages. A later publish re-creates the channel and its seq continues after the last seq it had (seqs are never reused, so a client resuming with `since` gets only new messages). A channel with no messages, members or bans: 404.
+         * @description Secret key. Deletes the channel's messages, members and bans and resets its access to the environment's default; its open sockets close with 4403 `channel deleted` on every gateway (a `/v1/connect` subscription ends with `unsubscribed {code:"forbidden"}`). No webhook is sent for the deleted messages. A later publish re-creates the channel and its seq continues after the last seq it had (seqs are never reused, so a client resuming with `since` gets only new messages). While the deletion runs, a publish to the channel is refused with 503 `unavailable` (retry: after the deletion it starts the channel anew), so no message published during it survives it; its sockets close before its members, bans and access change. A channel with no messages, members or bans: 404.
          */
         delete: operations["deleteChannel"];
         options?: never;

@@ -19,8 +19,13 @@ export {
   encryptionKeyId,
   parseEncryptionKey,
   storedKeyId,
+  storedFormat,
+  isCurrentForm,
+  secretAad,
   SecretKeyError,
   type SecretKeyring,
+  type SecretSlot,
+  type SecretColumn,
 } from './secret-box.ts';
 export {
   DEV_KEY_FILE,

@@ -3,7 +3,9 @@
  * through its channel's owner, exactly as a retraction by API, so sockets get the `retract` frame
  * and the channel node enqueues the `message.retracted` webhook in the same transaction. Every
  * gateway looks for jobs without a live lease every POLL_MS (and at once when it accepts one), so
- * a job survives the crash of the gateway that ran it.
+ * a job survives the crash of the gateway that ran it. Each retraction carries the job's lease
+ * token, so one made after another gateway took the job over changes nothing and counts nothing
+ * (erasure-jobs.ts, "Fencing").
  */
 import { isServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
@@ -79,35 +81,45 @@ export class ErasureRunner {
     while (!this.stopped) {
       const batch = await nextErasureBatch(this.deps.pool, { ...job, cursor }, BATCH);
       const { handled, error } = await this.retractAll(job, batch);
-      const retracted = handled.filter((h) => h.retracted).length;
       // the cursor moves past the handled prefix only: a failed message is tried again
       const last = handled.length > 0 ? handled[handled.length - 1]!.target : undefined;
       if (last) cursor = { channelPk: last.channelPk, seq: last.seq };
       const done = !error && batch.length < BATCH;
-      await advanceErasureJob(this.deps.pool, job, cursor, retracted, { done, error });
-      if (done || error) return;
+      // false: another gateway holds the job now (its retractions refused ours); it goes on from there
+      const held = await advanceErasureJob(this.deps.pool, job, cursor, { done, error });
+      if (!held || done || error) return;
     }
   }
 
-  /** Retracts a batch, PARALLEL at a time; stops at the first failure. */
-  private async retractAll(job: ErasureJob, batch: ErasureTarget[]): Promise<{ handled: { target: ErasureTarget; retracted: boolean }[]; error?: string }> {
-    const handled: { target: ErasureTarget; retracted: boolean }[] = [];
+  /**
+   * Retracts a batch, PARALLEL at a time; stops at the first failure (a retraction refused because
+   * another gateway took the job over is one). The channel owner counts what it retracts.
+   */
+  private async retractAll(job: ErasureJob, batch: ErasureTarget[]): Promise<{ handled: { target: ErasureTarget }[]; error?: string }> {
+    const handled: { target: ErasureTarget }[] = [];
     for (let i = 0; i < batch.length; i += PARALLEL) {
       const slice = batch.slice(i, i + PARALLEL);
       const results = await Promise.allSettled(
         slice.map((target) =>
-          sendCommand(this.deps, { op: 'retract', environmentId: job.environmentId, channelId: target.channelId, messageId: target.messageId, reason: ERASURE_REASON }),
+          sendCommand(this.deps, {
+            op: 'retract',
+            environmentId: job.environmentId,
+            channelId: target.channelId,
+            messageId: target.messageId,
+            reason: ERASURE_REASON,
+            erasure: { jobId: job.id, leaseToken: job.leaseToken ?? '' },
+          }),
         ),
       );
       for (let j = 0; j < slice.length; j++) {
         const result = results[j]!;
         if (result.status === 'fulfilled') {
-          handled.push({ target: slice[j]!, retracted: true });
+          handled.push({ target: slice[j]! });
           continue;
         }
         // gone meanwhile (its channel was deleted): nothing left to retract
         if (isServiceError(result.reason) && result.reason.code === 'not_found') {
-          handled.push({ target: slice[j]!, retracted: false });
+          handled.push({ target: slice[j]! });
           continue;
         }
         const reason = isServiceError(result.reason) ? `${result.reason.code}: ${result.reason.reason ?? ''}` : String(result.reason);

@@ -5,7 +5,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { createErasureJob, getErasureJob, type ErasureJob as Job } from '../erasure/erasure-jobs.ts';
-import { closeChannelSockets, deleteChannelData } from '../erasure/channel-deletion.ts';
+import { deleteChannel } from '../erasure/channel-deletion.ts';
 import { announceAccessChange } from '../access/access-cache.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
@@ -87,7 +87,9 @@ export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
           'its open sockets close with 4403 `channel deleted` on every gateway (a `/v1/connect` subscription ends with ' +
           '`unsubscribed {code:"forbidden"}`). No webhook is sent for the deleted messages. A later publish re-creates the ' +
           'channel and its seq continues after the last seq it had (seqs are never reused, so a client resuming with `since` ' +
-          'gets only new messages). A channel with no messages, members or bans: 404.',
+          'gets only new messages). While the deletion runs, a publish to the channel is refused with 503 `unavailable` ' +
+          '(retry: after the deletion it starts the channel anew), so no message published during it survives it; its ' +
+          'sockets close before its members, bans and access change. A channel with no messages, members or bans: 404.',
         tags: ['erasure'],
         security,
         params: ChannelParams,
@@ -97,10 +99,10 @@ export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
     async (request) => {
       const { environmentId } = keyAuth(request);
       const { channelId } = request.params;
-      const deleted = await deleteChannelData(deps.pool, environmentId, channelId);
+      // closes the channel's sockets before its members, bans and access change (channel-deletion.ts)
+      const deleted = await deleteChannel(deps, environmentId, channelId);
       if (!deleted) throw new ServiceError('not_found', 'no such channel');
       await announceAccessChange(deps, environmentId);
-      await closeChannelSockets(deps, environmentId, channelId);
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'channel.deleted', { channelId, ...deleted });
       return { channelId, deleted };
     },
