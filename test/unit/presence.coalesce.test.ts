@@ -19,7 +19,7 @@ test('PresenceWindow: a burst of joins goes out as one batch carrying all of the
   assert.equal(window.drain(2_250), undefined, 'a drained window is empty');
 });
 
-test('PresenceWindow: churn within one window costs at most its latest state, and nothing once that state is known', () => {
+test('PresenceWindow: churn within one window costs at most its latest state, once per user', () => {
   // the publishing gateway remembers nothing: each window gives its latest decision per user
   const publisher = new PresenceWindow();
   for (let i = 0; i < 200; i++) publisher.add({ userId: 'churner', online: i % 2 === 0, at: i });
@@ -34,22 +34,39 @@ test('PresenceWindow: churn within one window costs at most its latest state, an
   });
   assert.equal(publisher.rememberedSize, 0);
 
-  // a feed remembers what it gave out: restating it costs nothing
+  // a feed too: whatever a window's churn, one entry per user, its latest state
   const feed = new PresenceWindow({ rememberMs: 60_000 });
   feed.add({ userId: 'churner', online: false, at: 199 });
   feed.add({ userId: 'stable', online: true, at: 5 });
   feed.drain(300);
   for (let round = 0; round < 10; round++) {
     for (let i = 0; i < 20; i++) feed.add({ userId: 'churner', online: i % 2 === 0, at: 1_000 * (round + 1) + i });
-    assert.equal(feed.drain(1_000 * (round + 1) + 250), undefined, `round ${round}: joined and left again`);
+    assert.deepEqual(feed.drain(1_000 * (round + 1) + 250), { joined: [], left: ['churner'], changes: [{ userId: 'churner', online: false, at: 1_000 * (round + 1) + 19 }] }, `round ${round}`);
   }
-  // online before the window: leave and come back = nothing
-  feed.add({ userId: 'stable', online: false, at: 20_000 });
-  feed.add({ userId: 'stable', online: true, at: 20_001 });
-  assert.equal(feed.drain(20_250), undefined);
-  // an odd number of flips is one change
+  // an odd number of flips ends online
   for (let i = 0; i < 7; i++) feed.add({ userId: 'churner', online: i % 2 === 0, at: 30_000 + i });
   assert.deepEqual(feed.drain(30_250)?.joined, ['churner']);
+  assert.equal(feed.drain(30_500), undefined, 'a window without decisions gives out nothing');
+});
+
+test('PresenceWindow: a leave and return within one window still goes out, though it restates what was given out', () => {
+  // A listener read the roster while the user was away (the key purged, not yet written again):
+  // its roster says offline, and only this restated join tells it the user is back.
+  const feed = new PresenceWindow({ rememberMs: 60_000 });
+  feed.add({ userId: 'roamer', online: true, at: 10 });
+  assert.deepEqual(feed.drain(250)?.joined, ['roamer']);
+  feed.add({ userId: 'roamer', online: false, at: 1_000 });
+  feed.add({ userId: 'roamer', online: true, at: 1_020 });
+  assert.deepEqual(feed.drain(1_250), { joined: ['roamer'], left: [], changes: [{ userId: 'roamer', online: true, at: 1_020 }] });
+  // the same when the publishing gateway's window already netted the leave away: a bare repeat
+  feed.add({ userId: 'roamer', online: true, at: 2_000 });
+  assert.deepEqual(feed.drain(2_250)?.joined, ['roamer']);
+  // and for a leave and return the other way round
+  feed.add({ userId: 'roamer', online: false, at: 3_000 });
+  feed.drain(3_250);
+  feed.add({ userId: 'roamer', online: true, at: 4_000 });
+  feed.add({ userId: 'roamer', online: false, at: 4_010 });
+  assert.deepEqual(feed.drain(4_250)?.left, ['roamer']);
 });
 
 test('PresenceWindow: the latest decision wins whatever the arrival order, and a late older one is dropped', () => {
@@ -64,9 +81,9 @@ test('PresenceWindow: the latest decision wins whatever the arrival order, and a
   // a change older than what was given out, arriving a window late: dropped
   assert.equal(window.add({ userId: 'u', online: true, at: 25 }), false);
   assert.equal(window.drain(600), undefined);
-  // a newer one is compared against the remembered state
+  // a newer one goes out, even when it restates the state given out
   window.add({ userId: 'u', online: false, at: 40 });
-  assert.equal(window.drain(850), undefined, 'already offline: nothing to announce');
+  assert.deepEqual(window.drain(850)?.left, ['u']);
   window.add({ userId: 'u', online: true, at: 50 });
   assert.deepEqual(window.drain(1_100)?.joined, ['u']);
 

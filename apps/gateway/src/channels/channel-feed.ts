@@ -19,8 +19,9 @@ import { readLastSeq, readMessages } from './message-reader.ts';
 import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coalesce.ts';
 
 /**
- * How long a feed remembers the presence it sent per user: within it, a change that restates that
- * state is not sent again, and a late change older than it is dropped.
+ * How long a feed remembers when the presence it sent per user was decided: within it, a late
+ * change older than that is dropped. A change that restates the state sent is still sent: a member
+ * may have read the roster while the user was briefly away (coalesce.ts).
  */
 const PRESENCE_MEMORY_MS = 60_000;
 

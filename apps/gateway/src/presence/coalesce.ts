@@ -5,12 +5,14 @@
  * - Each change carries `at`, the time (ms, the deciding gateway's clock) its gateway decided it.
  *   For one user the latest decision wins, whatever order the bus delivered the changes in, so
  *   two gateways' windows flushing out of order cannot leave a user shown offline while online.
- * - A window gives out, per user, the latest decision of the window, or nothing when it only
- *   restates the state given out before (remembered for `rememberMs`): a user who joins and leaves
- *   within one window, or leaves and comes back, costs nothing once their state is known. With no
- *   remembered state (the publishing gateway keeps none; a feed forgets after `rememberMs`) the
- *   latest decision goes out as a fact, which is at worst a repeat of the state a listener shows.
- * - The remembered state also drops a late change older than the one given out.
+ * - A window gives out, per user, the latest decision of the window, even when it restates the
+ *   state given out before: every decision is a change a roster reader could have seen (an arrival
+ *   wrote the user's first key, a departure purged the last one), and a client that read the
+ *   roster between a leave and a return, in one window or hidden by a gateway's own window, only
+ *   learns of the return from this frame. So churn costs at most one entry per user per window,
+ *   never nothing.
+ * - The state given out is remembered for `rememberMs` only to drop a late change older (`at`)
+ *   than it, so two gateways' messages arriving out of order cannot undo a newer decision.
  */
 
 /** How long presence changes are gathered before they go out, on each gateway and each feed. */
@@ -32,15 +34,13 @@ export interface PresenceBatch {
 }
 
 interface Pending {
-  /** The state given out before this window, when remembered. */
-  known: boolean | undefined;
   /** The latest decision of the window (by `at`). */
   online: boolean;
   at: number;
 }
 
 interface Settled {
-  online: boolean;
+  /** The `at` of the decision given out last. */
   at: number;
   settledAt: number;
 }
@@ -77,21 +77,19 @@ export class PresenceWindow {
     const known = this.settled.get(change.userId);
     if (known && change.at < known.at) return false;
     const { online, at } = change;
-    this.pending.set(change.userId, { known: known?.online, online, at });
+    this.pending.set(change.userId, { online, at });
     return true;
   }
 
-  /** Closes the window: what changed since the last one, or undefined when nothing did. */
+  /** Closes the window: each user's latest decision in it, or undefined when it had none. */
   drain(now: number): PresenceBatch | undefined {
     const batch: PresenceBatch = { joined: [], left: [], changes: [] };
     for (const [userId, entry] of this.pending) {
-      if (entry.online !== entry.known) {
-        (entry.online ? batch.joined : batch.left).push(userId);
-        batch.changes.push({ userId, online: entry.online, at: entry.at });
-      }
+      (entry.online ? batch.joined : batch.left).push(userId);
+      batch.changes.push({ userId, online: entry.online, at: entry.at });
       if (this.rememberMs > 0) {
         this.settled.delete(userId);
-        this.settled.set(userId, { online: entry.online, at: entry.at, settledAt: now });
+        this.settled.set(userId, { at: entry.at, settledAt: now });
       }
     }
     this.pending.clear();
