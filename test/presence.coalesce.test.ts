@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
-import { client, mintToken } from './helpers/http.ts';
+import { client, mintToken, request } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';
 import { openSocket, type TestSocket } from './helpers/ws.ts';
 
@@ -58,6 +58,9 @@ test('presence - churn and bursts are coalesced: one frame per listener per 250 
   const cluster = await startCluster(t, { gateways: 2 });
   const gateways = cluster.gateways;
   const env = await cluster.createEnvironment();
+  // the churn measures coalescing, not the per-user socket-open rate (tested in limits.edge)
+  const limits = { userSocketOpensPerSecond: 10_000 };
+  assert.equal((await request(gateways[0]!.controlUrl, 'PUT', '/v1/config', { token: env.secretKey, body: { limits } })).status, 200);
   const gw = (i: number) => gateways[i % 2]!;
   const token = (userId: string) => mintToken(gateways[0]!.controlUrl, env.secretKey, userId);
 
