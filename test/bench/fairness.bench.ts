@@ -34,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool as HttpPool } from 'undici';
 import * as hdr from 'hdr-histogram-js';
 import { createEnvironment } from '@rtm/auth';
+import { deployLimits } from '@rtm/limits';
 import WebSocket from 'ws';
 import { createTestDatabase } from '../helpers/database.ts';
 import { mintToken } from '../helpers/http.ts';
@@ -520,6 +521,8 @@ async function main(): Promise<void> {
     const gateway = processes[0]!;
     const a = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'flooder' });
     const b = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'quiet' });
+    // A's slow readers open 100 sockets per user at once: the per-user open rate is not under test here
+    await deployLimits(db.pool, a.environmentId, { userSocketOpensPerSecond: 1_000_000 });
 
     process.stdout.write(
       `fairness: B = ${QUIET_CLIENTS} clients pausing ${QUIET_PAUSE_MS} ms; A = ${FLOOD_CLIENTS} clients flat out; ` +
