@@ -9,6 +9,8 @@
  * - retraction: a second retraction of a message changes nothing and emits nothing;
  * - webhook deliveries and mention notifications commit (or roll back) with the messages; a
  *   mention is stored only for a user who may read the channel then, within their cap.
+ *   A publish's deliveries get no job: their ids are in the outcome (`deliveries`), published
+ *   after commit as a notice that wakes a dispatcher (docs/webhooks.md).
  * Nothing here publishes: the actor publishes the returned frames only after commit.
  */
 import type { PoolClient } from '@rtm/db';
@@ -129,12 +131,13 @@ const writeSql = (mentions: boolean) => `with fence as (
          where idempotency_keys.created_at <= now() - interval '24 hours'
        returning 1),
      ${mentions ? MENTIONS_SQL : NO_MENTIONS_SQL},
-     ${enqueueSql(27, '(select count(*) from fence) = $26')}
+     ${enqueueSql(27, '(select count(*) from fence) = $26', false)}
      select rtm_check((select count(*) from fence) = $26, '${FENCE_STATE}', 'a channel moved under this writer') as fenced,
             rtm_check(not exists (select 1 from environments e where e.id = any($35::text[]) and e.webhook_url is not null),
                       '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
             array(select e.id from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooked,
-            (select count(*) from delivery_jobs) as jobs${mentions ? `,
+            (select count(*) from delivery_jobs) as jobs,
+            array(select id from deliveries) as deliveries${mentions ? `,
             array(select id from notified) as notified,
             (select count(*)::int from readers) as readers` : ''}`;
 
@@ -281,7 +284,7 @@ export async function writeBatch(
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
   const mentions = notifications.length > 0;
   const written = await client
-    .query<{ hooked: string[]; notified?: string[]; readers?: number }>({
+    .query<{ hooked: string[]; deliveries: string[]; notified?: string[]; readers?: number }>({
       name: mentions ? 'rtm_write_batch_mentions' : 'rtm_write_batch',
       text: mentions ? WRITE_MENTIONS_SQL : WRITE_SQL,
       values: [
@@ -327,6 +330,8 @@ export async function writeBatch(
     });
   const answer = written.rows[0]!;
   webhooks.learn(environments, answer.hooked);
+  // no job for these: the committer publishes their ids after commit (a notice to the dispatchers)
+  if (answer.deliveries.length > 0) outcome.deliveries = answer.deliveries;
   if (mentions) {
     // publish only what was stored; the rest was dropped (not a reader, or over the cap)
     const stored = new Set(answer.notified);

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { createPool, migrate } from '@rtm/db';
-import { connectBus, subjects } from '@rtm/bus';
+import { connectBus, encodeJson, subjects } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { PartitionActor } from './partition-actor.ts';
 import { PartitionOwnership } from './partition-ownership.ts';
@@ -56,6 +56,8 @@ const committer = new NodeCommitter(pool, {
     labelNames: ['reason'] as const,
     registers: [metrics],
   }),
+  // the post-commit notice: a dispatcher sends these at once (docs/webhooks.md, "First attempts")
+  deliveriesCommitted: (ids) => nc.publish(subjectsOf.webhookNotices, encodeJson(ids)),
 });
 const actors = new Map<number, PartitionActor>();
 const ownership = new PartitionOwnership({

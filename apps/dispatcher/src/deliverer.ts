@@ -6,6 +6,7 @@
  *   pending   --failure, attempt n <= schedule length---> pending (next_attempt_at = now + schedule[n-1],
  *                                                         a `deliver_webhook` job at that time, job key per delivery)
  *   pending   --failure, schedule exhausted-------------> dropped (the dead letter; stays for retention)
+ *   pending   --410 Gone (any attempt)------------------> dropped (the receiver asked for no retry)
  *   dropped   --POST …/retry (gateway)------------------> pending (one more attempt now)
  *
  * The lease: before sending, a dispatcher claims the delivery with a conditional UPDATE that sets
@@ -13,6 +14,9 @@
  * two dispatchers at once, even when a job is run twice (crash recovery, manual retry, reconciler).
  * A job that finds its delivery leased or not yet due puts a job at the time the row says,
  * which corrects any job that ran too early.
+ *
+ * First attempts come from the channel-nodes' post-commit notices (push-intake.ts), without a
+ * job; a failed attempt's retry is a job.
  *
  * Fair sharing: a claimed delivery may be deferred instead of attempted: its endpoint's circuit
  * is open (circuit-breaker.ts), or its environment or host already has the most sends in flight
@@ -52,6 +56,8 @@ const GATE_WAIT_MS = 250;
 /** How long a job waits for its sends before it leaves the slow ones to finish in the background. */
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
+/** A receiver answering 410 Gone stops the retries of that delivery (dropped, lastError `status 410`). */
+const GONE = 410;
 
 type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'secret_unreadable' };
 
@@ -325,7 +331,9 @@ export class Deliverer {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: row.url });
     }
     const n = row.attempts + 1;
-    const delay = result.ok ? null : (this.#deps.config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
+    // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery
+    const gone = result.statusCode === GONE;
+    const delay = result.ok || gone ? null : (this.#deps.config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
     const status = result.ok ? 'delivered' : delay === null ? 'dropped' : 'pending';
     this.#attempts.inc({ result: result.ok ? 'delivered' : 'failed' });
     this.#duration.observe(result.durationMs / 1000);

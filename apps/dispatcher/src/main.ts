@@ -9,6 +9,7 @@ import { HostResolver } from './host-resolver.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker, WorkerSupervisor } from './build-worker.ts';
 import { backlogGauge } from './backlog-metric.ts';
+import { PushIntake } from './push-intake.ts';
 
 const config = configOrExit(loadDispatcherConfig);
 const name = config.NODE_NAME ?? `dispatcher-${process.pid}`;
@@ -48,6 +49,9 @@ const workers = new WorkerSupervisor({
 });
 await workers.start();
 recovery.start();
+// first attempts: the channel-nodes' post-commit notices, sent from memory (push-intake.ts)
+const intake = new PushIntake({ deliverer, pool, log, metrics });
+intake.start(nc, subjects(config.NATS_PREFIX));
 
 const internal = createInternalServer({
   registry: metrics,
@@ -60,6 +64,8 @@ const internal = createInternalServer({
 // handlers before the listener and the announcement: a SIGTERM at any moment after this drains
 onShutdown(log, async () => {
   draining = true;
+  // no more notices; deliveries still waiting in memory are handed back as jobs
+  await intake.stop();
   // chunks being sent finish and are recorded, the rest of their batches are handed back as new
   // jobs, and jobs only queued locally go back to the table
   deliverer.drain();

@@ -40,6 +40,12 @@ export function subjects(prefix: string) {
     revocations: `${prefix}.revocations`,
     /** Membership, ban or channel-access changes of one environment: gateways drop cached access decisions. */
     accessChanged: `${prefix}.access`,
+    /**
+     * Notices of webhook deliveries just committed (a JSON array of delivery ids), sent by the
+     * channel-node after commit; one dispatcher of the queue group takes each. Only a wake-up: the
+     * rows are the truth, and a lost notice is caught by the dispatchers' reconciler.
+     */
+    webhookNotices: `${prefix}.hooks.new`,
   };
 }
 
