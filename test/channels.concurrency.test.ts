@@ -210,7 +210,7 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
       [env.environmentId],
     );
     const third = recorded.find((r) => JSON.parse(r.body).data.content.n === 3)!;
-    assert.deepEqual(written?.deliveries, [third.id]);
+    assert.deepEqual(written?.deliveries, [{ id: third.id, environmentId: env.environmentId }]);
   });
 
   await t.test('kill -9 of one of two channel-nodes under load: acks persisted once, seqs contiguous, publishing resumes', async () => {

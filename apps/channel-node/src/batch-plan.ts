@@ -54,7 +54,7 @@ export interface BatchOutcome {
   /** Channel states after commit, to refresh the actor's cache. */
   states: Map<string, ChannelState>;
   /** Webhook deliveries the commit recorded without a job: their ids go out in a notice after commit. */
-  deliveries?: string[];
+  deliveries?: { id: string; environmentId: string }[];
   /** Mention notifications the commit did not store: not a reader of the channel, or over the recipient's cap. */
   mentionsDropped?: { unreadable: number; overCap: number };
 }

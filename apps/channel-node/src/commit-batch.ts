@@ -137,7 +137,8 @@ const writeSql = (mentions: boolean) => `with fence as (
                       '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
             array(select e.id from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooked,
             (select count(*) from delivery_jobs) as jobs,
-            array(select id from deliveries) as deliveries${mentions ? `,
+            array(select id from deliveries) as deliveries,
+            array(select environment_id from deliveries) as delivery_environments${mentions ? `,
             array(select id from notified) as notified,
             (select count(*)::int from readers) as readers` : ''}`;
 
@@ -284,7 +285,7 @@ export async function writeBatch(
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
   const mentions = notifications.length > 0;
   const written = await client
-    .query<{ hooked: string[]; deliveries: string[]; notified?: string[]; readers?: number }>({
+    .query<{ hooked: string[]; deliveries: string[]; delivery_environments: string[]; notified?: string[]; readers?: number }>({
       name: mentions ? 'rtm_write_batch_mentions' : 'rtm_write_batch',
       text: mentions ? WRITE_MENTIONS_SQL : WRITE_SQL,
       values: [
@@ -331,7 +332,9 @@ export async function writeBatch(
   const answer = written.rows[0]!;
   webhooks.learn(environments, answer.hooked);
   // no job for these: the committer publishes their ids after commit (a notice to the dispatchers)
-  if (answer.deliveries.length > 0) outcome.deliveries = answer.deliveries;
+  if (answer.deliveries.length > 0) {
+    outcome.deliveries = answer.deliveries.map((id, i) => ({ id, environmentId: answer.delivery_environments[i]! }));
+  }
   if (mentions) {
     // publish only what was stored; the rest was dropped (not a reader, or over the cap)
     const stored = new Set(answer.notified);

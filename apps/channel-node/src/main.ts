@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { createPool, migrate } from '@rtm/db';
-import { connectBus, encodeJson, subjects } from '@rtm/bus';
+import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { PartitionActor } from './partition-actor.ts';
 import { PartitionOwnership } from './partition-ownership.ts';
@@ -57,7 +57,17 @@ const committer = new NodeCommitter(pool, {
     registers: [metrics],
   }),
   // the post-commit notice: a dispatcher sends these at once (docs/webhooks.md, "First attempts")
-  deliveriesCommitted: (ids) => nc.publish(subjectsOf.webhookNotices, encodeJson(ids)),
+  // one notice per webhook partition, to the dispatcher that owns it
+  deliveriesCommitted: (deliveries) => {
+    const byPartition = new Map<number, string[]>();
+    for (const { id, environmentId } of deliveries) {
+      const partition = webhookPartitionOf(environmentId);
+      const ids = byPartition.get(partition);
+      if (ids) ids.push(id);
+      else byPartition.set(partition, [id]);
+    }
+    for (const [partition, ids] of byPartition) nc.publish(subjectsOf.webhookNotices(partition), encodeJson(ids));
+  },
 });
 const actors = new Map<number, PartitionActor>();
 const ownership = new PartitionOwnership({

@@ -48,7 +48,7 @@ export interface CommitterOptions {
    * Called after each commit that recorded webhook deliveries without a job, with their ids: the
    * post-commit notice that wakes a dispatcher (a lost one is caught by its reconciler).
    */
-  deliveriesCommitted?: (ids: string[]) => void;
+  deliveriesCommitted?: (deliveries: { id: string; environmentId: string }[]) => void;
 }
 
 export class NodeCommitter {
@@ -153,11 +153,11 @@ export class NodeCommitter {
   }
 
   /** The notice never fails a commit that happened: a lost one is the reconciler's to catch. */
-  private notifyDeliveries(ids: string[]): void {
+  private notifyDeliveries(deliveries: { id: string; environmentId: string }[]): void {
     try {
-      this.options.deliveriesCommitted?.(ids);
+      this.options.deliveriesCommitted?.(deliveries);
     } catch (error) {
-      this.options.log.warn({ err: error, deliveries: ids.length }, 'could not publish the webhook notice; the reconciler will send them');
+      this.options.log.warn({ err: error, deliveries: deliveries.length }, 'could not publish the webhook notice; the reconciler will send them');
     }
   }
 

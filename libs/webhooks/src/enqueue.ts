@@ -29,7 +29,8 @@ export interface WebhookEventInput {
  * `jobs: false` records the deliveries without any job: the caller then publishes their ids
  * after commit (the channel-node's notice, docs/webhooks.md), the dispatcher that takes the
  * notice sends them at once, and a notice that is lost is caught by the dispatchers' reconciler.
- * The statement should then read `array(select id from deliveries)` to learn the ids.
+ * The statement should then read `array(select id from deliveries)` (and `environment_id`, the
+ * notice's address) to learn the ids.
  *
  * `first` is the number of the first of the 8 parameters `enqueueParameters` gives; `guard` is a
  * SQL condition every delivery row must meet (the caller's fence), or `true`. Postgres evaluates
@@ -46,7 +47,7 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
        join environments e on e.id = v.environment_id and e.webhook_url is not null
        where ${guard}
        on conflict (environment_id, event_id) do nothing
-       returning id)`;
+       returning id, environment_id)`;
   // no job: the two job parameters are still typed, so the parameter list stays the same
   if (!jobs) return `${deliveries},
      delivery_jobs as (select ${p(6)}::text as task, ${p(7)}::int as per_job where false)`;
