@@ -17,7 +17,7 @@ async function metric(url: string, pattern: RegExp): Promise<number> {
   return total;
 }
 
-test('webhooks - first attempts are pushed after commit; a lost notice is caught by the reconciler', async (t) => {
+test('webhooks - first attempts are pushed after commit; a lost notice is caught by the owner\'s catch-up', async (t) => {
   const cluster = await startCluster(t, {
     gateways: 1,
     channelNodes: 1,
@@ -47,15 +47,16 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     );
     assert.equal(jobs[0]!.n, 0, 'a commit adds no delivery job: first attempts are pushed');
 
-    // the notices went to nobody: a dispatcher that starts now finds the rows through its
-    // reconciler (never attempted, due for 5 s: a job), well before the 60 s overdue backstop
+    // the notices went to nobody: a dispatcher that starts now owns every partition and finds
+    // the rows in its catch-up pass (due for 5 s, not leased, not queued: every 5 s), well before
+    // the reconciler's 60 s overdue backstop
     const started = Date.now();
     await cluster.start('dispatcher');
     await eventually(async () => {
       const got = new Set(receiver.received.map((r) => idOf(r.raw)));
       return ids.every((id) => got.has(id));
     }, { timeoutMs: 40_000, what: 'every delivery whose notice was lost' });
-    t.diagnostic(`delivered ${Date.now() - started} ms after a dispatcher started (bound: 5 s grace + 10 s reconcile period + 1 s recovery interval)`);
+    t.diagnostic(`delivered ${Date.now() - started} ms after a dispatcher started (bound: 5 s grace + 5 s between catch-up passes + taking the partitions)`);
     await eventually(async () => {
       const { rows } = await cluster.db.pool.query<{ n: number }>(
         `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered' and attempts = 1`,

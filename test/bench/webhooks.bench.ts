@@ -7,9 +7,10 @@
  *   noop latency    add_job at 50/s (or BENCH_RATE) for LATENCY_MS: add → task start
  *   HTTP ceiling    the receiver driven directly by undici for 3 s (what loopback HTTP
  *                   alone allows on this machine)
- *   deliveries/s    N events recorded through enqueueWebhookEvents (batches of 50 from 8
- *                   concurrent transactions, as channel-node partitions do), one dispatcher, receiver answering 200 at once:
- *                   first enqueue → last event received
+ *   deliveries/s    N events recorded as the channel-node's commit records them (enqueueSql
+ *                   without jobs, batches of 50 from 8 concurrent writers) and each batch's
+ *                   post-commit notice published to the owning dispatcher, one dispatcher,
+ *                   receiver answering 204 at once: first write → last event received
  *   publish→webhook real POST /v1/channels/{id}/messages (gateway + channel-node) at half the
  *                   measured delivery rate (or BENCH_RATE), open loop, for
  *                   LATENCY_MS: request sent → webhook received
@@ -19,9 +20,10 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { run, Logger } from 'graphile-worker';
 import { Pool as HttpPool } from 'undici';
-import { createPool, withTransaction } from '@rtm/db';
+import { createPool } from '@rtm/db';
 import { createEnvironment } from '@rtm/auth';
-import { enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
+import { enqueueParameters, enqueueSql, type WebhookEventInput } from '@rtm/webhooks';
+import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { perSecond, reportGoal } from './report.ts';
@@ -161,7 +163,13 @@ async function main() {
   await direct.close();
   received.clear();
 
-  // deliveries/s: the enqueue path of the channel-node, batches of 50
+  // deliveries/s: the channel-node's commit path, batches of 50: rows without a job, then the notice
+  const nc = await connectBus(env.NATS_URL, 'bench-notices');
+  cleanups.unshift(() => nc.drain());
+  const notices = subjects(env.NATS_PREFIX);
+  const writeSql = `with ${enqueueSql(1, 'true', false)}
+     select array(select id from deliveries) as ids, array(select environment_id from deliveries) as environments,
+            (select count(*) from delivery_jobs) as jobs`;
   const events: WebhookEventInput[] = Array.from({ length: DELIVERIES }, (_, i) => ({
     environmentId: tenant.environmentId,
     channelId: `bench-${i % 100}`,
@@ -179,7 +187,9 @@ async function main() {
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let i = (nextBatch++) * 50; i < events.length; i = (nextBatch++) * 50) {
-        await withTransaction(pool, (client) => enqueueWebhookEvents(client, events.slice(i, i + 50)));
+        const { rows } = await pool.query<{ ids: string[]; environments: string[] }>(writeSql, enqueueParameters(events.slice(i, i + 50)));
+        const { ids, environments } = rows[0]!;
+        nc.publish(notices.webhookNotices(webhookPartitionOf(tenant.environmentId)), encodeJson(ids.map((id, k) => [id, environments[k]])));
       }
     }),
   );

@@ -59,14 +59,14 @@ const committer = new NodeCommitter(pool, {
   // the post-commit notice: a dispatcher sends these at once (docs/webhooks.md, "First attempts")
   // one notice per webhook partition, to the dispatcher that owns it
   deliveriesCommitted: (deliveries) => {
-    const byPartition = new Map<number, string[]>();
+    const byPartition = new Map<number, [string, string][]>();
     for (const { id, environmentId } of deliveries) {
       const partition = webhookPartitionOf(environmentId);
-      const ids = byPartition.get(partition);
-      if (ids) ids.push(id);
-      else byPartition.set(partition, [id]);
+      const list = byPartition.get(partition);
+      if (list) list.push([id, environmentId]);
+      else byPartition.set(partition, [[id, environmentId]]);
     }
-    for (const [partition, ids] of byPartition) nc.publish(subjectsOf.webhookNotices(partition), encodeJson(ids));
+    for (const [partition, list] of byPartition) nc.publish(subjectsOf.webhookNotices(partition), encodeJson(list));
   },
 });
 const actors = new Map<number, PartitionActor>();

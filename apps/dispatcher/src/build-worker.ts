@@ -31,10 +31,11 @@ export interface Workers {
  * ledger. Retention (webhook deliveries, and messages by namespace) runs from cron every 15 minutes and
  * once at start.
  *
- * Two runners, each with WORKER_CONCURRENCY slots: one for first attempts (`deliver_webhooks`
- * batches) and retention, one for retries (`deliver_webhook`). A retry holds its slot for as
- * long as its attempt takes, so an endpoint that hangs with many retries due can fill the retry
- * slots, but never delays anyone's first attempt.
+ * Two runners, each with WORKER_CONCURRENCY slots: one for `deliver_webhooks` batches (a
+ * retraction's deliveries, those handed back by a dispatcher giving up a partition; a publish's
+ * first attempts have no job, push-intake.ts) and retention, one for retries (`deliver_webhook`).
+ * A retry holds its slot for as long as its attempt takes, so an endpoint that hangs with many
+ * retries due can fill the retry slots, but never delays anyone's first attempt.
  */
 // One line per finished job is the ledger's job, not the log's: at thousands of deliveries a
 // second it would cost the dispatcher more CPU than the jobs themselves.

@@ -139,6 +139,37 @@ export class Deliverer {
     });
   }
 
+  /** Each environment's circuit key (environment and URL) last sent to. */
+  readonly #circuitOf = new Map<string, string>();
+  readonly #freed = new Set<() => void>();
+
+  /**
+   * How many sends an environment may start now: its concurrency limit (per environment, and per
+   * endpoint: an environment has one URL) minus its sends in flight; 0 while its circuit refuses
+   * every delivery, at most 1 (the probe) when it is half-open, 0 while that probe is out.
+   */
+  room(environmentId: string, now = Date.now()): number {
+    const { WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: perEnvironment, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: perEndpoint } = this.#deps.config;
+    const inFlight = this.#gate.inFlightOf(environmentId);
+    const key = this.#circuitOf.get(environmentId);
+    if (key !== undefined) {
+      if (this.#breaker.refusedUntil(key, now) !== null) return 0;
+      if (this.#breaker.state(key, now) !== 'closed') return inFlight === 0 ? 1 : 0;
+    }
+    return Math.max(0, Math.min(perEnvironment, perEndpoint) - inFlight);
+  }
+
+  /** When an environment's open circuit admits a probe again (null: it is not refusing). */
+  refusedUntil(environmentId: string, now = Date.now()): number | null {
+    const key = this.#circuitOf.get(environmentId);
+    return key === undefined ? null : this.#breaker.refusedUntil(key, now);
+  }
+
+  /** Called whenever a send ends and gives its concurrency place back. */
+  onFreed(listener: () => void): void {
+    this.#freed.add(listener);
+  }
+
   #draining = false;
   readonly #background = new Set<Promise<unknown>>();
 
@@ -320,6 +351,8 @@ export class Deliverer {
       release();
     }
     const key = circuitKey(row);
+    this.#circuitOf.set(row.environment_id, key);
+    if (this.#circuitOf.size > 100_000) this.#circuitOf.clear();
     const before = this.#breaker.state(key, Date.now());
     const after = this.#breaker.record(key, result.ok, Date.now());
     if (after === 'open' && before !== 'open') {
@@ -330,6 +363,7 @@ export class Deliverer {
     } else if (after === 'closed' && before === 'half-open') {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: row.url });
     }
+    for (const listener of this.#freed) listener();
     const n = row.attempts + 1;
     // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery
     const gone = result.statusCode === GONE;

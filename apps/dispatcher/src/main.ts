@@ -67,6 +67,7 @@ const workers = new WorkerSupervisor({
 await workers.start();
 recovery.start();
 await ownership.start();
+intake.start();
 
 const internal = createInternalServer({
   registry: metrics,

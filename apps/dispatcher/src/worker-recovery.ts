@@ -16,11 +16,8 @@
  *    `deliver_webhook` job (job key per delivery, so repeats collapse). A record clears the
  *    lease, so a lapsed one means nobody will record that claim. The overdue rule is the
  *    backstop for any job that went missing.
- *    A first attempt has no job at all (its notice is the wake-up, push-intake.ts), and a job's
- *    deliveries forwarded to their partition's owner wait in its memory without a job: a
- *    pending row neither leased nor claimed NOTICE_GRACE_MS after it was due lost its notice (or
- *    the dispatcher that held it died), and gets a job too. So a lost notice delays a delivery
- *    by at most NOTICE_GRACE_MS + 10 s + the recovery interval.
+ *    First attempts have no job (push-intake.ts): a lost notice is found by the partition's
+ *    owner (its catch-up pass) well before this backstop.
  */
 import { ADVISORY_LOCKS, type Pool, type PoolClient } from '@rtm/db';
 import { deliverOneJobSql } from '@rtm/webhooks';
@@ -29,12 +26,6 @@ import type { Logger } from '@rtm/ops';
 const LIVENESS_CLASS = ADVISORY_LOCKS.dispatcherLiveness;
 const MIN_LOCK_AGE = '5 seconds';
 const RECONCILE_EVERY_MS = 10_000;
-/**
- * First attempts are pushed and job deliveries forwarded to their owner (push-intake.ts): a row
- * not claimed this long after it was due lost its notice (or the dispatcher that queued it
- * died), and gets a job.
- */
-export const NOTICE_GRACE_MS = 5_000;
 
 export class WorkerRecovery {
   readonly #pool: Pool;
@@ -147,10 +138,9 @@ export class WorkerRecovery {
            from webhook_deliveries
            where status = 'pending'
              and ((next_attempt_at < now() - $1 * interval '1 millisecond' and (locked_until is null or locked_until < now()))
-                  or locked_until < now() - interval '1 second'
-                  or (locked_until is null and next_attempt_at < now() - $2 * interval '1 millisecond'))
+                  or locked_until < now() - interval '1 second')
            order by next_attempt_at limit 1000`,
-          [this.#staleMs, NOTICE_GRACE_MS],
+          [this.#staleMs],
         );
         if (rowCount) this.#log.warn({ deliveries: rowCount }, 're-enqueued webhook deliveries with a lapsed lease or overdue');
       }

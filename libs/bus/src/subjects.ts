@@ -52,7 +52,8 @@ export function subjects(prefix: string) {
     /** Membership, ban or channel-access changes of one environment: gateways drop cached access decisions. */
     accessChanged: `${prefix}.access`,
     /**
-     * Notices of webhook deliveries just committed (a JSON array of delivery ids), sent by the
+     * Notices of webhook deliveries just committed (a JSON array of `[delivery id, environment
+     * id]` pairs), sent by the
      * channel-node after commit to the dispatcher that owns the deliveries' webhook partition
      * (webhookPartitionOf); a dispatcher forwards a retry job's deliveries the same way, as a
      * request. Only a wake-up: the rows are the truth, and a lost notice is caught by the
