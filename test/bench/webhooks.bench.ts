@@ -11,6 +11,8 @@
  *                   without jobs, batches of 50 from 8 concurrent writers) and each batch's
  *                   post-commit notice published to the owning dispatcher, one dispatcher,
  *                   receiver answering 204 at once: first write → last event received
+ *   commit cost     2,000 statements recording one delivery each (8 writers), with the job the
+ *                   commit used to add and without it (the notice instead)
  *   publish→webhook real POST /v1/channels/{id}/messages (gateway + channel-node) at half the
  *                   measured delivery rate (or BENCH_RATE), open loop, for
  *                   LATENCY_MS: request sent → webhook received
@@ -34,6 +36,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 0);
 /** add_job rate of the no-op latency reference. */
 const NOOP_RATE = RATE > 0 ? RATE : 50;
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 6_000);
+/** Commits per variant of the commit-cost figure. */
+const COMMITS = Number(process.env.BENCH_COMMITS ?? 2_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentiles(values: number[]): { p50: number; p99: number; n: number } {
@@ -250,6 +254,29 @@ async function main() {
   const hook = percentiles(e2e);
   const publish = percentiles(publishMs);
   await http.close();
+
+  // the commit's cost: one delivery per statement from 8 writers, with the job the commit used to
+  // add (add_jobs, which notifies) and without it (what the channel-node's commit does now); the
+  // dispatcher is stopped first, so neither variant's deliveries are sent while it is measured
+  await started[2]!.kill();
+  const commitsPerSecond = async (jobs: boolean) => {
+    const sql = `with ${enqueueSql(1, 'true', jobs)} select (select count(*) from deliveries) as d, (select count(*) from delivery_jobs) as j`;
+    let done = 0;
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (done++ < COMMITS) {
+          await pool.query(sql, enqueueParameters([{ ...events[0]!, eventId: `evt_commit_${jobs}_${done}` }]));
+        }
+      }),
+    );
+    return COMMITS / ((performance.now() - start) / 1000);
+  };
+  const withJob = await commitsPerSecond(true);
+  const withoutJob = await commitsPerSecond(false);
+  process.stdout.write(
+    `commit with one delivery: ${Math.round(withoutJob)} commits/s without a job (the notice), ${Math.round(withJob)} with add_jobs: ${(withoutJob / withJob).toFixed(2)}×\n`,
+  );
 
   const f = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
   const lines = [

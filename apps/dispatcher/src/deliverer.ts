@@ -143,10 +143,17 @@ export class Deliverer {
   readonly #circuitOf = new Map<string, string>();
   readonly #freed = new Set<() => void>();
 
+  /** When a send of each environment last ended. */
+  readonly #lastFreed = new Map<string, number>();
+
   /**
-   * How many sends an environment may start now: its concurrency limit (per environment, and per
-   * endpoint: an environment has one URL) minus its sends in flight; 0 while its circuit refuses
-   * every delivery, at most 1 (the probe) when it is half-open, 0 while that probe is out.
+   * How many deliveries of an environment may be handed over now: its concurrency limit (per
+   * environment, and per endpoint: an environment has one URL) minus its sends in flight, plus as
+   * many again while its sends come back (one ended within GATE_WAIT_MS): those are claimed ahead
+   * and wait briefly for a place (concurrency-gate.ts), so a busy endpoint's next sends never wait
+   * for a claim's round trip, while an endpoint that hangs gets no more than its limit. 0 while its
+   * circuit refuses every delivery, at most 1 (the probe) when it is half-open, 0 while that
+   * probe is out.
    */
   room(environmentId: string, now = Date.now()): number {
     const { WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: perEnvironment, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: perEndpoint } = this.#deps.config;
@@ -156,7 +163,9 @@ export class Deliverer {
       if (this.#breaker.refusedUntil(key, now) !== null) return 0;
       if (this.#breaker.state(key, now) !== 'closed') return inFlight === 0 ? 1 : 0;
     }
-    return Math.max(0, Math.min(perEnvironment, perEndpoint) - inFlight);
+    const limit = Math.min(perEnvironment, perEndpoint);
+    const turningOver = now - (this.#lastFreed.get(environmentId) ?? 0) <= GATE_WAIT_MS;
+    return Math.max(0, limit - inFlight + (turningOver ? limit : 0));
   }
 
   /** When an environment's open circuit admits a probe again (null: it is not refusing). */
@@ -178,8 +187,12 @@ export class Deliverer {
     this.#draining = true;
   }
 
-  /** Delivers every due delivery among `ids`, a few at a time; reschedules the others. */
-  async deliver(ids: readonly string[]): Promise<void> {
+  /**
+   * Delivers every due delivery among `ids`, a few at a time; reschedules the others.
+   * `sending` is called once every send of the last chunk holds its concurrency place (or was put
+   * back): from then on the places in flight count them, while the sends and the record go on.
+   */
+  async deliver(ids: readonly string[], sending?: () => void): Promise<void> {
     for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
       if (this.#draining) {
         // hand the rest back as a new batch job for another dispatcher (or this one, restarted)
@@ -188,11 +201,12 @@ export class Deliverer {
       }
       // a chunk takes at most JOB_HOLD_MS longer than its fast sends: the next one is never held
       // back by an endpoint that hangs
-      await this.#deliverChunk(ids.slice(start, start + PARALLEL_SENDS));
+      const last = start + PARALLEL_SENDS >= ids.length;
+      await this.#deliverChunk(ids.slice(start, start + PARALLEL_SENDS), last ? sending : undefined);
     }
   }
 
-  async #deliverChunk(chunk: readonly string[]): Promise<void> {
+  async #deliverChunk(chunk: readonly string[], sending?: () => void): Promise<void> {
     const claimed = await this.#claim(chunk);
     // one deadline for the chunk, counted from the claim: every send ends within the timeout,
     // inside the lease (and a late record is fenced off by the lease anyway)
@@ -229,6 +243,7 @@ export class Deliverer {
       );
     }
     await Promise.all(waits);
+    sending?.();
     const all = Promise.all(sends).finally(() => clearTimeout(timer));
     await this.#defer(deferrals);
     // A job holds a worker slot only briefly: sends still running after JOB_HOLD_MS (an endpoint
@@ -363,6 +378,8 @@ export class Deliverer {
     } else if (after === 'closed' && before === 'half-open') {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: row.url });
     }
+    this.#lastFreed.set(row.environment_id, Date.now());
+    if (this.#lastFreed.size > 100_000) this.#lastFreed.clear();
     for (const listener of this.#freed) listener();
     const n = row.attempts + 1;
     // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery

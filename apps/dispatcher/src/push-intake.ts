@@ -50,7 +50,7 @@ import type { Deliverer } from './deliverer.ts';
 /** Deliveries per claim (one statement) and per record (one statement). */
 const CHUNK = 16;
 /** Chunks being sent at once by this dispatcher (their slow sends finish in the background). */
-const WINDOW = 8;
+const WINDOW = 16;
 /** Deliveries held in memory at most; a notice beyond is left to the catch-up (counted as overflow). */
 const MAX_QUEUED = 50_000;
 /** How long a job waits for the owner to take its deliveries before sending them itself. */
@@ -267,17 +267,25 @@ export class PushIntake {
       const { environmentId, ids } = chunk;
       this.#running++;
       this.#reserved.set(environmentId, (this.#reserved.get(environmentId) ?? 0) + ids.length);
+      let unreserved = false;
+      // once the chunk's sends hold their places (counted by the deliverer) or were put back, the
+      // reservation ends: the next chunk of this endpoint may be claimed while these are sent
+      const unreserve = () => {
+        if (unreserved) return;
+        unreserved = true;
+        const reserved = (this.#reserved.get(environmentId) ?? 0) - ids.length;
+        if (reserved > 0) this.#reserved.set(environmentId, reserved);
+        else this.#reserved.delete(environmentId);
+        this.#pump();
+      };
       this.#deliverer
-        .deliver(ids)
+        .deliver(ids, unreserve)
         .catch((error: unknown) => {
           // not recorded: their leases lapse and the reconciler gives them a job
           this.#log.error({ err: error, deliveries: ids.length }, 'could not send pushed webhook deliveries');
         })
         .finally(() => {
-          // every send of the chunk has its place (counted by the deliverer) or was put back
-          const reserved = (this.#reserved.get(environmentId) ?? 0) - ids.length;
-          if (reserved > 0) this.#reserved.set(environmentId, reserved);
-          else this.#reserved.delete(environmentId);
+          unreserve();
           this.#running--;
           this.#pump();
           if (this.#running === 0) for (const resolve of this.#idle) resolve();
