@@ -59,7 +59,7 @@ const DEFER_JITTER_MS = 1_000;
 /** A receiver answering 410 Gone stops the retries of that delivery (dropped, lastError `status 410`). */
 const GONE = 410;
 
-type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'secret_unreadable' };
+type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'rate' | 'secret_unreadable' };
 
 interface Outcome {
   row: Claimed;
@@ -165,13 +165,48 @@ export class Deliverer {
     }
     const limit = Math.min(perEnvironment, perEndpoint);
     const turningOver = now - (this.#lastFreed.get(environmentId) ?? 0) <= GATE_WAIT_MS;
-    return Math.max(0, limit - inFlight + (turningOver ? limit : 0));
+    const room = Math.max(0, limit - inFlight + (turningOver ? limit : 0));
+    return this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT > 0 ? Math.min(room, Math.floor(this.#tokens(environmentId, now))) : room;
   }
 
-  /** When an environment's open circuit admits a probe again (null: it is not refusing). */
+  /**
+   * When an environment's endpoint may take a send again for a reason other than its places: its
+   * open circuit admits a probe, or its rate limit a send (null: neither refuses now).
+   */
   refusedUntil(environmentId: string, now = Date.now()): number | null {
     const key = this.#circuitOf.get(environmentId);
-    return key === undefined ? null : this.#breaker.refusedUntil(key, now);
+    const circuit = key === undefined ? null : this.#breaker.refusedUntil(key, now);
+    const rate = this.#rateRefusedUntil(environmentId, now);
+    if (circuit === null) return rate;
+    return rate === null ? circuit : Math.max(circuit, rate);
+  }
+
+  /**
+   * The per-endpoint rate limit (WEBHOOK_MAX_RATE_PER_ENDPOINT sends a second, 0: none): a token
+   * bucket per environment holding at most one second's sends, refilled continuously. Only the
+   * owner sends to an endpoint, so it holds cluster-wide.
+   */
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+
+  #tokens(environmentId: string, now: number): number {
+    const rate = this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT;
+    const bucket = this.#buckets.get(environmentId);
+    if (!bucket) return rate;
+    return Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
+  }
+
+  #takeToken(environmentId: string, now: number): void {
+    if (this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT <= 0) return;
+    this.#buckets.set(environmentId, { tokens: this.#tokens(environmentId, now) - 1, at: now });
+    if (this.#buckets.size > 100_000) this.#buckets.clear();
+  }
+
+  /** When the rate limit lets the next send of an environment go (null: now, or no limit). */
+  #rateRefusedUntil(environmentId: string, now: number): number | null {
+    const rate = this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT;
+    if (rate <= 0) return null;
+    const tokens = this.#tokens(environmentId, now);
+    return tokens >= 1 ? null : now + Math.ceil(((1 - tokens) / rate) * 1000);
   }
 
   /** Called whenever a send ends and gives its concurrency place back. */
@@ -346,8 +381,11 @@ export class Deliverer {
         return { row, until: now + this.#deps.config.WEBHOOK_BREAKER_COOLDOWN, reason: 'secret_unreadable' };
       }
     }
+    const rateAt = this.#rateRefusedUntil(row.environment_id, now);
+    if (rateAt !== null) return { row, until: rateAt + Math.random() * DEFER_JITTER_MS, reason: 'rate' };
     const admission = this.#breaker.admit(circuitKey(row), now);
     if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: 'circuit_open' };
+    this.#takeToken(row.environment_id, now);
     return { secrets, probe: admission.probe };
   }
 
