@@ -19,8 +19,10 @@
  * job; a failed attempt's retry is a job.
  *
  * Fair sharing: a claimed delivery may be deferred instead of attempted: its endpoint's circuit
- * is open (circuit-breaker.ts), or its environment or host already has the most sends in flight
- * this dispatcher allows (concurrency-gate.ts). A deferral releases the lease, moves
+ * is open (circuit-breaker.ts), its rate limit is spent, or its environment or host already has
+ * the most sends in flight allowed (concurrency-gate.ts; only the endpoint's owning dispatcher
+ * sends to it, so these hold cluster-wide). Pushed deliveries are handed over only when their
+ * endpoint has room (`room`, push-intake.ts), so they are rarely deferred. A deferral releases the lease, moves
  * `next_attempt_at` (and the keyed job) a little later and leaves `attempts` alone: it is not an
  * attempt, and it never drops a delivery.
  */
