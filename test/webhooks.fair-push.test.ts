@@ -19,7 +19,14 @@ test("webhooks - fair by construction: an endpoint's held-back deliveries wait i
     gateways: 1,
     channelNodes: 1,
     dispatchers: 1,
-    env: { WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: '2', WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_RETRY_SCHEDULE: '1h' },
+    // the reconciler looks every 10 s for rows overdue by 1 s: held in memory, A's rows are overdue
+    env: {
+      WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: '2',
+      WEBHOOK_TIMEOUT_MS: '30000',
+      WEBHOOK_RETRY_SCHEDULE: '1h',
+      WEBHOOK_STALE_AFTER: '1s',
+      WORKER_RECOVERY_INTERVAL: '1s',
+    },
   });
   const dispatcher = cluster.dispatchers[0]!;
   const hanging = await startReceiver(t, () => 'hang');
@@ -46,6 +53,9 @@ test("webhooks - fair by construction: an endpoint's held-back deliveries wait i
     return ids.every((id) => got.has(id));
   }, { timeoutMs: 20_000, what: "B's ten deliveries" });
 
+  // long enough for reconcile passes (every 10 s) to see A's held rows overdue: they belong to
+  // their owner, so they get no job either
+  await new Promise((resolve) => setTimeout(resolve, 12_000));
   assert.equal(hanging.received.length, 2, 'A holds at most its own limit (2) of sends');
   // held back in memory: no deferral, no row moved, no job for A's deliveries
   assert.equal(await metric(dispatcher, /^webhook_deferrals_total\{[^}]*\} (\d+)/), 0, 'nothing deferred through Postgres');

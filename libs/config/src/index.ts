@@ -239,7 +239,7 @@ const dispatcher = base.extend({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /**
    * How long a pending delivery may sit past its due time, unleased, before any dispatcher
-   * re-enqueues it (the backstop for a job lost with a crashed dispatcher).
+   * re-enqueues it when its webhook partition has no owner (the backstop; an owner finds its own).
    */
   WEBHOOK_STALE_AFTER: duration('60s'),
   /** How often each dispatcher looks for dead dispatchers and unlocks their jobs. */
