@@ -7,9 +7,12 @@
  *   noop latency    add_job at 50/s (or BENCH_RATE) for LATENCY_MS: add → task start
  *   HTTP ceiling    the receiver driven directly by undici for 3 s (what loopback HTTP
  *                   alone allows on this machine)
- *   deliveries/s    N events recorded through enqueueWebhookEvents (batches of 50 from 8
- *                   concurrent transactions, as channel-node partitions do), one dispatcher, receiver answering 200 at once:
- *                   first enqueue → last event received
+ *   deliveries/s    N events recorded as the channel-node's commit records them (enqueueSql
+ *                   without jobs, batches of 50 from 8 concurrent writers) and each batch's
+ *                   post-commit notice published to the owning dispatcher, one dispatcher,
+ *                   receiver answering 204 at once: first write → last event received
+ *   commit cost     2,000 statements recording one delivery each (8 writers), with the job the
+ *                   commit used to add and without it (the notice instead)
  *   publish→webhook real POST /v1/channels/{id}/messages (gateway + channel-node) at half the
  *                   measured delivery rate (or BENCH_RATE), open loop, for
  *                   LATENCY_MS: request sent → webhook received
@@ -19,9 +22,10 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { run, Logger } from 'graphile-worker';
 import { Pool as HttpPool } from 'undici';
-import { createPool, withTransaction } from '@rtm/db';
+import { createPool } from '@rtm/db';
 import { createEnvironment } from '@rtm/auth';
-import { enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
+import { enqueueParameters, enqueueSql, type WebhookEventInput } from '@rtm/webhooks';
+import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { perSecond, reportGoal } from './report.ts';
@@ -32,6 +36,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 0);
 /** add_job rate of the no-op latency reference. */
 const NOOP_RATE = RATE > 0 ? RATE : 50;
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 6_000);
+/** Commits per variant of the commit-cost figure. */
+const COMMITS = Number(process.env.BENCH_COMMITS ?? 2_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentiles(values: number[]): { p50: number; p99: number; n: number } {
@@ -161,7 +167,13 @@ async function main() {
   await direct.close();
   received.clear();
 
-  // deliveries/s: the enqueue path of the channel-node, batches of 50
+  // deliveries/s: the channel-node's commit path, batches of 50: rows without a job, then the notice
+  const nc = await connectBus(env.NATS_URL, 'bench-notices');
+  cleanups.unshift(() => nc.drain());
+  const notices = subjects(env.NATS_PREFIX);
+  const writeSql = `with ${enqueueSql(1, 'true', false)}
+     select array(select id from deliveries) as ids, array(select environment_id from deliveries) as environments,
+            (select count(*) from delivery_jobs) as jobs`;
   const events: WebhookEventInput[] = Array.from({ length: DELIVERIES }, (_, i) => ({
     environmentId: tenant.environmentId,
     channelId: `bench-${i % 100}`,
@@ -179,7 +191,9 @@ async function main() {
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let i = (nextBatch++) * 50; i < events.length; i = (nextBatch++) * 50) {
-        await withTransaction(pool, (client) => enqueueWebhookEvents(client, events.slice(i, i + 50)));
+        const { rows } = await pool.query<{ ids: string[]; environments: string[] }>(writeSql, enqueueParameters(events.slice(i, i + 50)));
+        const { ids, environments } = rows[0]!;
+        nc.publish(notices.webhookNotices(webhookPartitionOf(tenant.environmentId)), encodeJson(ids.map((id, k) => [id, environments[k]])));
       }
     }),
   );
@@ -240,6 +254,29 @@ async function main() {
   const hook = percentiles(e2e);
   const publish = percentiles(publishMs);
   await http.close();
+
+  // the commit's cost: one delivery per statement from 8 writers, with the job the commit used to
+  // add (add_jobs, which notifies) and without it (what the channel-node's commit does now); the
+  // dispatcher is stopped first, so neither variant's deliveries are sent while it is measured
+  await started[2]!.kill();
+  const commitsPerSecond = async (jobs: boolean) => {
+    const sql = `with ${enqueueSql(1, 'true', jobs)} select (select count(*) from deliveries) as d, (select count(*) from delivery_jobs) as j`;
+    let done = 0;
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (done++ < COMMITS) {
+          await pool.query(sql, enqueueParameters([{ ...events[0]!, eventId: `evt_commit_${jobs}_${done}` }]));
+        }
+      }),
+    );
+    return COMMITS / ((performance.now() - start) / 1000);
+  };
+  const withJob = await commitsPerSecond(true);
+  const withoutJob = await commitsPerSecond(false);
+  process.stdout.write(
+    `commit with one delivery: ${Math.round(withoutJob)} commits/s without a job (the notice), ${Math.round(withJob)} with add_jobs: ${(withoutJob / withJob).toFixed(2)}×\n`,
+  );
 
   const f = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
   const lines = [

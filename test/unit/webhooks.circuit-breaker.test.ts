@@ -72,3 +72,15 @@ test('circuit breaker - property: never admits while open, and admits at most on
     { numRuns: 300 },
   );
 });
+
+test('circuit breaker - refusedUntil: the end of an open circuit\'s cool-down, null once it admits a probe', () => {
+  const breaker = new CircuitBreaker(options);
+  assert.equal(breaker.refusedUntil('e', 0), null, 'no circuit: nothing refused');
+  for (let i = 0; i < 3; i++) breaker.record('e', false, 100);
+  assert.equal(breaker.refusedUntil('e', 500), 1_100);
+  assert.equal(breaker.refusedUntil('e', 1_100), null, 'cooled down: the next delivery is the probe');
+  assert.deepEqual(breaker.admit('e', 1_100), { ok: true, probe: true });
+  assert.equal(breaker.refusedUntil('e', 1_200), 2_100, 'while the probe is out, the others are refused');
+  breaker.record('e', true, 1_300);
+  assert.equal(breaker.refusedUntil('e', 1_300), null);
+});

@@ -90,3 +90,16 @@ test('concurrency gate - acquire gives up after its wait, and does not wait at a
   held();
   assert.ok(await gate.acquire('B', 'hung', 250), 'once a place comes back it goes at once');
 });
+
+test('concurrency gate - inFlightOf counts one environment\'s places, whatever their hosts', () => {
+  const gate = new ConcurrencyGate({ perEnvironment: 5, perHost: 5 });
+  assert.equal(gate.inFlightOf('A'), 0);
+  const a1 = gate.tryAcquire('A', 'a.example')!;
+  gate.tryAcquire('A', 'b.example');
+  gate.tryAcquire('B', 'a.example');
+  assert.equal(gate.inFlightOf('A'), 2);
+  a1();
+  a1();
+  assert.equal(gate.inFlightOf('A'), 1, 'a place given back once, however often released');
+  assert.equal(gate.inFlightOf('B'), 1);
+});

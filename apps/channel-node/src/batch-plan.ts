@@ -53,6 +53,8 @@ export interface BatchOutcome {
   logs: OutLog[];
   /** Channel states after commit, to refresh the actor's cache. */
   states: Map<string, ChannelState>;
+  /** Webhook deliveries the commit recorded without a job: their ids go out in a notice after commit. */
+  deliveries?: { id: string; environmentId: string }[];
   /** Mention notifications the commit did not store: not a reader of the channel, or over the recipient's cap. */
   mentionsDropped?: { unreadable: number; overCap: number };
 }

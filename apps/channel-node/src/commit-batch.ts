@@ -10,7 +10,9 @@
  *   job's retraction happens, and counts in the job's `retracted`, only while the job still
  *   carries the runner's lease token, checked and counted in this transaction;
  * - webhook deliveries and mention notifications commit (or roll back) with the messages; a
- *   mention is stored only for a user who may read the channel then, within their cap;
+ *   mention is stored only for a user who may read the channel then, within their cap. A
+ *   publish's deliveries get no job: their ids are in the outcome (`deliveries`), published
+ *   after commit as a notice that wakes a dispatcher (docs/webhooks.md);
  * - deletion: while a channel's deletion runs (`channels.deleting_until` in the future) the fence
  *   does not advance it, so no message of it commits: a cached writer fails the fence and reloads,
  *   and a loaded channel that is being deleted gets its persisted publishes refused.
@@ -135,12 +137,14 @@ const writeSql = (mentions: boolean) => `with fence as (
          where idempotency_keys.created_at <= now() - interval '24 hours'
        returning 1),
      ${mentions ? MENTIONS_SQL : NO_MENTIONS_SQL},
-     ${enqueueSql(27, '(select count(*) from fence) = $26')}
+     ${enqueueSql(27, '(select count(*) from fence) = $26', false)}
      select rtm_check((select count(*) from fence) = $26, '${FENCE_STATE}', 'a channel moved under this writer') as fenced,
             rtm_check(not exists (select 1 from environments e where e.id = any($35::text[]) and e.webhook_url is not null),
                       '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
             array(select e.id from environments e where e.id = any($25::text[]) and e.webhook_url is not null) as hooked,
-            (select count(*) from delivery_jobs) as jobs${mentions ? `,
+            (select count(*) from delivery_jobs) as jobs,
+            array(select id from deliveries) as deliveries,
+            array(select environment_id from deliveries) as delivery_environments${mentions ? `,
             array(select id from notified) as notified,
             (select count(*)::int from readers) as readers` : ''}`;
 
@@ -291,7 +295,7 @@ export async function writeBatch(
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
   const mentions = notifications.length > 0;
   const written = await client
-    .query<{ hooked: string[]; notified?: string[]; readers?: number }>({
+    .query<{ hooked: string[]; deliveries: string[]; delivery_environments: string[]; notified?: string[]; readers?: number }>({
       name: mentions ? 'rtm_write_batch_mentions' : 'rtm_write_batch',
       text: mentions ? WRITE_MENTIONS_SQL : WRITE_SQL,
       values: [
@@ -337,6 +341,10 @@ export async function writeBatch(
     });
   const answer = written.rows[0]!;
   webhooks.learn(environments, answer.hooked);
+  // no job for these: the committer publishes their ids after commit (a notice to the dispatchers)
+  if (answer.deliveries.length > 0) {
+    outcome.deliveries = answer.deliveries.map((id, i) => ({ id, environmentId: answer.delivery_environments[i]! }));
+  }
   if (mentions) {
     // publish only what was stored; the rest was dropped (not a reader, or over the cap)
     const stored = new Set(answer.notified);

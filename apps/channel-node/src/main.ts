@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { createPool, migrate } from '@rtm/db';
-import { connectBus, subjects } from '@rtm/bus';
+import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { PartitionActor } from './partition-actor.ts';
 import { PartitionOwnership } from './partition-ownership.ts';
@@ -56,6 +56,18 @@ const committer = new NodeCommitter(pool, {
     labelNames: ['reason'] as const,
     registers: [metrics],
   }),
+  // the post-commit notice: a dispatcher sends these at once (docs/webhooks.md, "First attempts")
+  // one notice per webhook partition, to the dispatcher that owns it
+  deliveriesCommitted: (deliveries) => {
+    const byPartition = new Map<number, [string, string][]>();
+    for (const { id, environmentId } of deliveries) {
+      const partition = webhookPartitionOf(environmentId);
+      const list = byPartition.get(partition);
+      if (list) list.push([id, environmentId]);
+      else byPartition.set(partition, [[id, environmentId]]);
+    }
+    for (const [partition, list] of byPartition) nc.publish(subjectsOf.webhookNotices(partition), encodeJson(list));
+  },
 });
 const actors = new Map<number, PartitionActor>();
 const ownership = new PartitionOwnership({

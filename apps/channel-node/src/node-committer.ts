@@ -44,6 +44,11 @@ export interface CommitterOptions {
   isolation?: Counter<'event'>;
   /** Mention notifications not stored, by reason (`unreadable`, `over_cap`). */
   mentionsDropped?: Counter<'reason'>;
+  /**
+   * Called after each commit that recorded webhook deliveries without a job, with their ids: the
+   * post-commit notice that wakes a dispatcher (a lost one is caught by its reconciler).
+   */
+  deliveriesCommitted?: (deliveries: { id: string; environmentId: string }[]) => void;
 }
 
 export class NodeCommitter {
@@ -147,6 +152,15 @@ export class NodeCommitter {
     group.forEach((s, at) => s.resolve(results[at]!));
   }
 
+  /** The notice never fails a commit that happened: a lost one is the reconciler's to catch. */
+  private notifyDeliveries(deliveries: { id: string; environmentId: string }[]): void {
+    try {
+      this.options.deliveriesCommitted?.(deliveries);
+    } catch (error) {
+      this.options.log.warn({ err: error, deliveries: deliveries.length }, 'could not publish the webhook notice; the reconciler will send them');
+    }
+  }
+
   private async transaction(commands: ChannelCommand[], view: Map<string, ChannelState>): Promise<BatchOutcome> {
     const client = await this.pool.connect();
     // one statement needs no begin/commit: it is atomic on its own (commit-batch.ts)
@@ -156,6 +170,7 @@ export class NodeCommitter {
       if (transaction) await client.query('begin');
       const outcome = await writeBatch(client, commands, view, this.webhooks);
       if (transaction) await client.query('commit');
+      if (outcome.deliveries) this.notifyDeliveries(outcome.deliveries);
       const dropped = outcome.mentionsDropped;
       if (dropped) {
         if (dropped.unreadable > 0) this.options.mentionsDropped?.inc({ reason: 'unreadable' }, dropped.unreadable);

@@ -4,7 +4,7 @@ import type { DispatcherConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK } from '@rtm/webhooks';
-import type { Deliverer } from './deliverer.ts';
+import type { PushIntake } from './push-intake.ts';
 import type { WorkerRecovery } from './worker-recovery.ts';
 import { deliverWebhooks } from './tasks/deliver-webhooks.ts';
 import { deliverWebhook } from './tasks/deliver-webhook.ts';
@@ -31,10 +31,11 @@ export interface Workers {
  * ledger. Retention (webhook deliveries, and messages by namespace) runs from cron every 15 minutes and
  * once at start.
  *
- * Two runners, each with WORKER_CONCURRENCY slots: one for first attempts (`deliver_webhooks`
- * batches) and retention, one for retries (`deliver_webhook`). A retry holds its slot for as
- * long as its attempt takes, so an endpoint that hangs with many retries due can fill the retry
- * slots, but never delays anyone's first attempt.
+ * Two runners, each with WORKER_CONCURRENCY slots: one for `deliver_webhooks` batches (a
+ * retraction's deliveries, those handed back by a dispatcher giving up a partition; a publish's
+ * first attempts have no job, push-intake.ts) and retention, one for retries (`deliver_webhook`).
+ * A retry holds its slot for as long as its attempt takes, so an endpoint that hangs with many
+ * retries due can fill the retry slots, but never delays anyone's first attempt.
  */
 // One line per finished job is the ledger's job, not the log's: at thousands of deliveries a
 // second it would cost the dispatcher more CPU than the jobs themselves.
@@ -48,10 +49,10 @@ export async function buildWorker(deps: {
   config: DispatcherConfig;
   pool: Pool;
   log: Logger;
-  deliverer: Deliverer;
+  intake: PushIntake;
   recovery: WorkerRecovery;
 }): Promise<Workers> {
-  const { config, pool, log, deliverer, recovery } = deps;
+  const { config, pool, log, intake, recovery } = deps;
   const events: WorkerEvents = new EventEmitter();
   const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => {
@@ -83,14 +84,14 @@ export async function buildWorker(deps: {
   const first = await run({
     ...common,
     taskList: {
-      [DELIVER_BATCH_TASK]: deliverWebhooks(deliverer),
+      [DELIVER_BATCH_TASK]: deliverWebhooks(intake),
       [PRUNE_TASK]: pruneWebhooks(pool, config.WEBHOOK_RETENTION, log),
       [PRUNE_MESSAGES_TASK]: pruneMessages(pool, log),
     },
     crontab: `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n`,
   });
   // the cron lives in the first runner; no cron items keeps this one from looking for a crontab file
-  const retries = await run({ ...common, parsedCronItems: [], taskList: { [DELIVER_ONE_TASK]: deliverWebhook(deliverer) } });
+  const retries = await run({ ...common, parsedCronItems: [], taskList: { [DELIVER_ONE_TASK]: deliverWebhook(intake) } });
   await first.addJob(PRUNE_TASK, {}, { jobKey: PRUNE_TASK });
   // the named queue runs its jobs one at a time across every dispatcher (a job added while one runs waits)
   await first.addJob(PRUNE_MESSAGES_TASK, {}, { jobKey: PRUNE_MESSAGES_TASK, queueName: PRUNE_MESSAGES_TASK });

@@ -6,6 +6,7 @@
  *   pending   --failure, attempt n <= schedule length---> pending (next_attempt_at = now + schedule[n-1],
  *                                                         a `deliver_webhook` job at that time, job key per delivery)
  *   pending   --failure, schedule exhausted-------------> dropped (the dead letter; stays for retention)
+ *   pending   --410 Gone (any attempt)------------------> dropped (the receiver asked for no retry)
  *   dropped   --POST …/retry (gateway)------------------> pending (one more attempt now)
  *
  * The lease: before sending, a dispatcher claims the delivery with a conditional UPDATE that sets
@@ -14,9 +15,14 @@
  * A job that finds its delivery leased or not yet due puts a job at the time the row says,
  * which corrects any job that ran too early.
  *
+ * First attempts come from the channel-nodes' post-commit notices (push-intake.ts), without a
+ * job; a failed attempt's retry is a job.
+ *
  * Fair sharing: a claimed delivery may be deferred instead of attempted: its endpoint's circuit
- * is open (circuit-breaker.ts), or its environment or host already has the most sends in flight
- * this dispatcher allows (concurrency-gate.ts). A deferral releases the lease, moves
+ * is open (circuit-breaker.ts), its rate limit is spent, or its environment or host already has
+ * the most sends in flight allowed (concurrency-gate.ts; only the endpoint's owning dispatcher
+ * sends to it, so these hold cluster-wide). Pushed deliveries are handed over only when their
+ * endpoint has room (`room`, push-intake.ts), so they are rarely deferred. A deferral releases the lease, moves
  * `next_attempt_at` (and the keyed job) a little later and leaves `attempts` alone: it is not an
  * attempt, and it never drops a delivery.
  */
@@ -52,8 +58,10 @@ const GATE_WAIT_MS = 250;
 /** How long a job waits for its sends before it leaves the slow ones to finish in the background. */
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
+/** A receiver answering 410 Gone stops the retries of that delivery (dropped, lastError `status 410`). */
+const GONE = 410;
 
-type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'secret_unreadable' };
+type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'rate' | 'secret_unreadable' };
 
 interface Outcome {
   row: Claimed;
@@ -133,6 +141,81 @@ export class Deliverer {
     });
   }
 
+  /** Each environment's circuit key (environment and URL) last sent to. */
+  readonly #circuitOf = new Map<string, string>();
+  readonly #freed = new Set<() => void>();
+
+  /** When a send of each environment last ended. */
+  readonly #lastFreed = new Map<string, number>();
+
+  /**
+   * How many deliveries of an environment may be handed over now: its concurrency limit (per
+   * environment, and per endpoint: an environment has one URL) minus its sends in flight, plus as
+   * many again while its sends come back (one ended within GATE_WAIT_MS): those are claimed ahead
+   * and wait briefly for a place (concurrency-gate.ts), so a busy endpoint's next sends never wait
+   * for a claim's round trip, while an endpoint that hangs gets no more than its limit. 0 while its
+   * circuit refuses every delivery, at most 1 (the probe) when it is half-open, 0 while that
+   * probe is out.
+   */
+  room(environmentId: string, now = Date.now()): number {
+    const { WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: perEnvironment, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: perEndpoint } = this.#deps.config;
+    const inFlight = this.#gate.inFlightOf(environmentId);
+    const key = this.#circuitOf.get(environmentId);
+    if (key !== undefined) {
+      if (this.#breaker.refusedUntil(key, now) !== null) return 0;
+      if (this.#breaker.state(key, now) !== 'closed') return inFlight === 0 ? 1 : 0;
+    }
+    const limit = Math.min(perEnvironment, perEndpoint);
+    const turningOver = now - (this.#lastFreed.get(environmentId) ?? 0) <= GATE_WAIT_MS;
+    const room = Math.max(0, limit - inFlight + (turningOver ? limit : 0));
+    return this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT > 0 ? Math.min(room, Math.floor(this.#tokens(environmentId, now))) : room;
+  }
+
+  /**
+   * When an environment's endpoint may take a send again for a reason other than its places: its
+   * open circuit admits a probe, or its rate limit a send (null: neither refuses now).
+   */
+  refusedUntil(environmentId: string, now = Date.now()): number | null {
+    const key = this.#circuitOf.get(environmentId);
+    const circuit = key === undefined ? null : this.#breaker.refusedUntil(key, now);
+    const rate = this.#rateRefusedUntil(environmentId, now);
+    if (circuit === null) return rate;
+    return rate === null ? circuit : Math.max(circuit, rate);
+  }
+
+  /**
+   * The per-endpoint rate limit (WEBHOOK_MAX_RATE_PER_ENDPOINT sends a second, 0: none): a token
+   * bucket per environment holding at most one second's sends, refilled continuously. Only the
+   * owner sends to an endpoint, so it holds cluster-wide.
+   */
+  readonly #buckets = new Map<string, { tokens: number; at: number }>();
+
+  #tokens(environmentId: string, now: number): number {
+    const rate = this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT;
+    const bucket = this.#buckets.get(environmentId);
+    if (!bucket) return rate;
+    return Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
+  }
+
+  #takeToken(environmentId: string, now: number): void {
+    if (this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT <= 0) return;
+    this.#buckets.set(environmentId, { tokens: this.#tokens(environmentId, now) - 1, at: now });
+    if (this.#buckets.size > 100_000) this.#buckets.clear();
+  }
+
+  /** When the rate limit lets the next send of an environment go (null: now, or no limit). */
+  #rateRefusedUntil(environmentId: string, now: number): number | null {
+    const rate = this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT;
+    if (rate <= 0) return null;
+    const tokens = this.#tokens(environmentId, now);
+    return tokens >= 1 ? null : now + Math.ceil(((1 - tokens) / rate) * 1000);
+  }
+
+  /** Called whenever a send ends and gives its concurrency place back. */
+  onFreed(listener: () => void): void {
+    this.#freed.add(listener);
+  }
+
   #draining = false;
   readonly #background = new Set<Promise<unknown>>();
 
@@ -141,8 +224,12 @@ export class Deliverer {
     this.#draining = true;
   }
 
-  /** Delivers every due delivery among `ids`, a few at a time; reschedules the others. */
-  async deliver(ids: readonly string[]): Promise<void> {
+  /**
+   * Delivers every due delivery among `ids`, a few at a time; reschedules the others.
+   * `sending` is called once every send of the last chunk holds its concurrency place (or was put
+   * back): from then on the places in flight count them, while the sends and the record go on.
+   */
+  async deliver(ids: readonly string[], sending?: () => void): Promise<void> {
     for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
       if (this.#draining) {
         // hand the rest back as a new batch job for another dispatcher (or this one, restarted)
@@ -151,11 +238,12 @@ export class Deliverer {
       }
       // a chunk takes at most JOB_HOLD_MS longer than its fast sends: the next one is never held
       // back by an endpoint that hangs
-      await this.#deliverChunk(ids.slice(start, start + PARALLEL_SENDS));
+      const last = start + PARALLEL_SENDS >= ids.length;
+      await this.#deliverChunk(ids.slice(start, start + PARALLEL_SENDS), last ? sending : undefined);
     }
   }
 
-  async #deliverChunk(chunk: readonly string[]): Promise<void> {
+  async #deliverChunk(chunk: readonly string[], sending?: () => void): Promise<void> {
     const claimed = await this.#claim(chunk);
     // one deadline for the chunk, counted from the claim: every send ends within the timeout,
     // inside the lease (and a late record is fenced off by the lease anyway)
@@ -192,6 +280,7 @@ export class Deliverer {
       );
     }
     await Promise.all(waits);
+    sending?.();
     const all = Promise.all(sends).finally(() => clearTimeout(timer));
     await this.#defer(deferrals);
     // A job holds a worker slot only briefly: sends still running after JOB_HOLD_MS (an endpoint
@@ -297,8 +386,11 @@ export class Deliverer {
         return { row, until: now + this.#deps.config.WEBHOOK_BREAKER_COOLDOWN, reason: 'secret_unreadable' };
       }
     }
+    const rateAt = this.#rateRefusedUntil(row.environment_id, now);
+    if (rateAt !== null) return { row, until: rateAt + Math.random() * DEFER_JITTER_MS, reason: 'rate' };
     const admission = this.#breaker.admit(circuitKey(row), now);
     if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: 'circuit_open' };
+    this.#takeToken(row.environment_id, now);
     return { secrets, probe: admission.probe };
   }
 
@@ -317,6 +409,8 @@ export class Deliverer {
       release();
     }
     const key = circuitKey(row);
+    this.#circuitOf.set(row.environment_id, key);
+    if (this.#circuitOf.size > 100_000) this.#circuitOf.clear();
     const before = this.#breaker.state(key, Date.now());
     const after = this.#breaker.record(key, result.ok, Date.now());
     if (after === 'open' && before !== 'open') {
@@ -327,8 +421,13 @@ export class Deliverer {
     } else if (after === 'closed' && before === 'half-open') {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: row.url });
     }
+    this.#lastFreed.set(row.environment_id, Date.now());
+    if (this.#lastFreed.size > 100_000) this.#lastFreed.clear();
+    for (const listener of this.#freed) listener();
     const n = row.attempts + 1;
-    const delay = result.ok ? null : (this.#deps.config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
+    // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery
+    const gone = result.statusCode === GONE;
+    const delay = result.ok || gone ? null : (this.#deps.config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
     const status = result.ok ? 'delivered' : delay === null ? 'dropped' : 'pending';
     this.#attempts.inc({ result: result.ok ? 'delivered' : 'failed' });
     this.#duration.observe(result.durationMs / 1000);

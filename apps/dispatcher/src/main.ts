@@ -1,7 +1,7 @@
 import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
 import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { createPool, migrate } from '@rtm/db';
-import { connectBus, subjects } from '@rtm/bus';
+import { connectBus, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { Deliverer } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
@@ -9,6 +9,11 @@ import { HostResolver } from './host-resolver.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker, WorkerSupervisor } from './build-worker.ts';
 import { backlogGauge } from './backlog-metric.ts';
+import { PushIntake } from './push-intake.ts';
+import { PartitionOwnership } from './partition-ownership.ts';
+
+/** How often a dispatcher rebalances webhook partitions with the others. */
+const REBALANCE_MS = 1_000;
 
 const config = configOrExit(loadDispatcherConfig);
 const name = config.NODE_NAME ?? `dispatcher-${process.pid}`;
@@ -39,15 +44,30 @@ const recovery = new WorkerRecovery({
   staleMs: config.WEBHOOK_STALE_AFTER,
 });
 
+// first attempts from the channel-nodes' notices, and every send of the webhook partitions this
+// dispatcher owns (push-intake.ts, partition-ownership.ts)
+const intake = new PushIntake({ deliverer, pool, log, metrics, nc, subjects: subjects(config.NATS_PREFIX) });
+const ownership = new PartitionOwnership({
+  databaseUrl: config.DATABASE_URL,
+  partitions: WEBHOOK_PARTITIONS,
+  rebalanceMs: REBALANCE_MS,
+  log,
+  acquire: (partition) => intake.own(partition),
+  release: (partition) => intake.disown(partition),
+  lost: () => intake.lost(),
+});
+
 let draining = false;
 // a worker pool that stops (graphile-worker gives up on a Postgres error) is replaced, not left dead
 const workers = new WorkerSupervisor({
-  build: () => buildWorker({ config, pool, log, deliverer, recovery }),
+  build: () => buildWorker({ config, pool, log, intake, recovery }),
   release: (poolIds) => recovery.releaseLiveness(poolIds),
   log,
 });
 await workers.start();
 recovery.start();
+await ownership.start();
+intake.start();
 
 const internal = createInternalServer({
   registry: metrics,
@@ -60,6 +80,10 @@ const internal = createInternalServer({
 // handlers before the listener and the announcement: a SIGTERM at any moment after this drains
 onShutdown(log, async () => {
   draining = true;
+  // partitions given back to the other dispatchers; deliveries still waiting in memory are
+  // handed back as jobs (which forward them to the next owner)
+  await ownership.stop();
+  await intake.stop();
   // chunks being sent finish and are recorded, the rest of their batches are handed back as new
   // jobs, and jobs only queued locally go back to the table
   deliverer.drain();

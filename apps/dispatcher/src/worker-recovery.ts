@@ -16,9 +16,13 @@
  *    `deliver_webhook` job (job key per delivery, so repeats collapse). A record clears the
  *    lease, so a lapsed one means nobody will record that claim. The overdue rule is the
  *    backstop for any job that went missing.
+ *    First attempts have no job (push-intake.ts): a lost notice is found by the partition's
+ *    owner (its catch-up pass), and a delivery held back by its endpoint waits in the owner's
+ *    memory; so the overdue rule gives jobs only to rows of webhook partitions nobody owns.
  */
 import { ADVISORY_LOCKS, type Pool, type PoolClient } from '@rtm/db';
 import { deliverOneJobSql } from '@rtm/webhooks';
+import { webhookPartitionOf } from '@rtm/bus';
 import type { Logger } from '@rtm/ops';
 
 const LIVENESS_CLASS = ADVISORY_LOCKS.dispatcherLiveness;
@@ -131,22 +135,49 @@ export class WorkerRecovery {
       }
       if (Date.now() - this.#lastReconcile >= RECONCILE_EVERY_MS) {
         this.#lastReconcile = Date.now();
-        const { rowCount } = await this.#pool.query(
+        const lapsed = await this.#pool.query(
           `select ${deliverOneJobSql('id')}
            from webhook_deliveries
-           where status = 'pending'
-             and ((next_attempt_at < now() - $1 * interval '1 millisecond' and (locked_until is null or locked_until < now()))
-                  or locked_until < now() - interval '1 second')
+           where status = 'pending' and locked_until < now() - interval '1 second'
            order by next_attempt_at limit 1000`,
-          [this.#staleMs],
         );
-        if (rowCount) this.#log.warn({ deliveries: rowCount }, 're-enqueued webhook deliveries with a lapsed lease or overdue');
+        if (lapsed.rowCount) this.#log.warn({ deliveries: lapsed.rowCount }, 're-enqueued webhook deliveries with a lapsed lease');
+        const orphans = await this.#orphans();
+        if (orphans.length > 0) {
+          await this.#pool.query(`select ${deliverOneJobSql('id')} from unnest($1::text[]) as id`, [orphans]);
+          this.#log.warn({ deliveries: orphans.length }, 're-enqueued overdue webhook deliveries of unowned partitions');
+        }
       }
     } catch (error) {
       this.#log.warn({ err: error }, 'worker recovery pass failed');
     } finally {
       this.#running = false;
     }
+  }
+
+  /**
+   * Overdue, unleased deliveries (by WEBHOOK_STALE_AFTER) of webhook partitions no dispatcher
+   * owns. Those of an owned partition are its owner's: held in its memory (their endpoint at its
+   * limit, its circuit open) or found by its catch-up pass (push-intake.ts); a job for them would
+   * only be deferred through Postgres again and again.
+   */
+  async #orphans(): Promise<string[]> {
+    const { rows } = await this.#pool.query<{ id: string; environment_id: string }>(
+      `select id, environment_id from webhook_deliveries
+       where status = 'pending' and locked_until is null and next_attempt_at < now() - $1 * interval '1 millisecond'
+       order by next_attempt_at limit 1000`,
+      [this.#staleMs],
+    );
+    if (rows.length === 0) return [];
+    const owned = await this.#pool.query<{ partition: string }>(
+      `select objid::int8 as partition from pg_locks
+       where locktype = 'advisory' and granted and objsubid = 2
+         and database = (select oid from pg_database where datname = current_database())
+         and classid = $1::int8::oid`,
+      [ADVISORY_LOCKS.webhookPartitions],
+    );
+    const ownedPartitions = new Set(owned.rows.map((row) => Number(row.partition)));
+    return rows.filter((row) => !ownedPartitions.has(webhookPartitionOf(row.environment_id))).map((row) => row.id);
   }
 
   /** Stops the passes and lets go of the liveness locks (after the worker pool has stopped). */

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { connect, credsAuthenticator, headers, Events, type ConnectionOptions, type NatsConnection, type Msg, type MsgHdrs, ErrorCode, NatsError } from 'nats';
 
-export { subjects, partitionOf, encodeToken, decodeToken, type Subjects } from './subjects.ts';
+export { subjects, partitionOf, webhookPartitionOf, WEBHOOK_PARTITIONS, encodeToken, decodeToken, type Subjects } from './subjects.ts';
 export type { NatsConnection, Msg, Subscription } from 'nats';
 
 /** How to reach and authenticate to NATS (the `NATS_*` variables of every process). */

@@ -21,6 +21,17 @@ export function partitionOf(environmentId: string, channelId: string, partitions
   return fnv1a(`${environmentId}\u0000${channelId}`) % partitions;
 }
 
+/**
+ * Webhook endpoints are owned by dispatchers per partition of environments: a fixed number, so
+ * every channel-node and dispatcher of every version agrees on it without configuration.
+ */
+export const WEBHOOK_PARTITIONS = 16;
+
+/** The webhook partition of an environment (its webhook URL is the endpoint its owner serves). */
+export function webhookPartitionOf(environmentId: string): number {
+  return fnv1a(environmentId) % WEBHOOK_PARTITIONS;
+}
+
 export function subjects(prefix: string) {
   return {
     /** Commands (publish, retract) for the owner of a partition; request/reply. */
@@ -40,6 +51,15 @@ export function subjects(prefix: string) {
     revocations: `${prefix}.revocations`,
     /** Membership, ban or channel-access changes of one environment: gateways drop cached access decisions. */
     accessChanged: `${prefix}.access`,
+    /**
+     * Notices of webhook deliveries just committed (a JSON array of `[delivery id, environment
+     * id]` pairs), sent by the
+     * channel-node after commit to the dispatcher that owns the deliveries' webhook partition
+     * (webhookPartitionOf); a dispatcher forwards a retry job's deliveries the same way, as a
+     * request. Only a wake-up: the rows are the truth, and a lost notice is caught by the
+     * dispatchers' reconciler.
+     */
+    webhookNotices: (partition: number) => `${prefix}.hooks.new.${partition}`,
   };
 }
 

@@ -228,10 +228,12 @@ const dispatcher = base.extend({
   /** One name server query; a look-up tries each server up to DNS_TRIES times. */
   DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
   DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
-  /** Deliveries being sent at once per environment, per dispatcher; more wait (deferred, not failed). */
+  /** Deliveries being sent at once per environment (by its owning dispatcher); more wait, never fail. */
   WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(10_000).default(64),
-  /** Deliveries being sent at once to one endpoint (an environment's scheme://host:port), per dispatcher. */
+  /** Deliveries being sent at once to one endpoint (an environment's scheme://host:port), by its owning dispatcher. */
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** Sends started per second to one endpoint, by its owning dispatcher (0: no rate limit). */
+  WEBHOOK_MAX_RATE_PER_ENDPOINT: z.coerce.number().int().min(0).max(100_000).default(0),
   /** Consecutive failed attempts to one endpoint that open its circuit. */
   WEBHOOK_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1_000).default(5),
   /** How long an open circuit holds deliveries back before one probe is let through. */
@@ -252,7 +254,7 @@ const dispatcher = base.extend({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /**
    * How long a pending delivery may sit past its due time, unleased, before any dispatcher
-   * re-enqueues it (the backstop for a job lost with a crashed dispatcher).
+   * re-enqueues it when its webhook partition has no owner (the backstop; an owner finds its own).
    */
   WEBHOOK_STALE_AFTER: duration('60s'),
   /** How often each dispatcher looks for dead dispatchers and unlocks their jobs. */

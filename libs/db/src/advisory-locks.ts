@@ -20,4 +20,8 @@ export const ADVISORY_LOCKS = {
   channelNodes: 735_110,
   /** Class of partition ownership (session lock, try, partition): the owner's fence. */
   partitions: 735_111,
+  /** Class of dispatcher numbers (session lock, try, `n`): a dispatcher's stable slot. */
+  dispatcherNodes: 735_120,
+  /** Class of webhook partition ownership (session lock, try, partition): the owning dispatcher's fence. */
+  webhookPartitions: 735_121,
 } as const;

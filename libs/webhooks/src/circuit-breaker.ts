@@ -52,6 +52,13 @@ export class CircuitBreaker {
     return circuit.state;
   }
 
+  /** Until when `key`'s open circuit refuses every delivery (null: it admits one now, at least a probe). */
+  refusedUntil(key: string, now: number): number | null {
+    const circuit = this.#circuits.get(key);
+    if (!circuit || circuit.state === 'closed' || now >= circuit.until) return null;
+    return circuit.until;
+  }
+
   /** May a delivery to `key` be attempted now? */
   admit(key: string, now: number): Admission {
     const circuit = this.#circuits.get(key);

@@ -113,6 +113,11 @@ export class ConcurrencyGate {
     }
   }
 
+  /** Sends in flight for one environment. */
+  inFlightOf(environment: string): number {
+    return this.#environments.get(environment) ?? 0;
+  }
+
   inFlight(): { environments: number; hosts: number; sends: number } {
     let sends = 0;
     for (const n of this.#environments.values()) sends += n;

@@ -26,14 +26,20 @@ export interface WebhookEventInput {
  * batch size (every call notifies, and notifying commits serialise on one Postgres lock), with
  * one job per 64 deliveries, and none at all when nothing was recorded.
  *
+ * `jobs: false` records the deliveries without any job: the caller then publishes their ids
+ * after commit (the channel-node's notice, docs/webhooks.md), the dispatcher that takes the
+ * notice sends them at once, and a notice that is lost is caught by the dispatchers' reconciler.
+ * The statement should then read `array(select id from deliveries)` (and `environment_id`, the
+ * notice's address) to learn the ids.
+ *
  * `first` is the number of the first of the 8 parameters `enqueueParameters` gives; `guard` is a
  * SQL condition every delivery row must meet (the caller's fence), or `true`. Postgres evaluates
  * a CTE that only selects when the statement reads it: the statement must read
  * `(select count(*) from delivery_jobs)`.
  */
-export function enqueueSql(first: number, guard = 'true'): string {
+export function enqueueSql(first: number, guard = 'true', jobs = true): string {
   const p = (i: number) => `$${first + i}`;
-  return `deliveries as (
+  const deliveries = `deliveries as (
        insert into webhook_deliveries (id, environment_id, event_id, event_type, channel_id, url, body, next_attempt_at)
        select v.id, v.environment_id, v.event_id, v.event_type, v.channel_id, e.webhook_url, v.body, now()
        from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[])
@@ -41,7 +47,11 @@ export function enqueueSql(first: number, guard = 'true'): string {
        join environments e on e.id = v.environment_id and e.webhook_url is not null
        where ${guard}
        on conflict (environment_id, event_id) do nothing
-       returning id),
+       returning id, environment_id)`;
+  // no job: the two job parameters are still typed, so the parameter list stays the same
+  if (!jobs) return `${deliveries},
+     delivery_jobs as (select ${p(6)}::text as task, ${p(7)}::int as per_job where false)`;
+  return `${deliveries},
      delivery_jobs as (
        select graphile_worker.add_jobs(array(
          select json_populate_record(null::graphile_worker.job_spec,

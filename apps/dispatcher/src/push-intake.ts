@@ -1,0 +1,396 @@
+/**
+ * First attempts, pushed; endpoints owned; fair by construction.
+ *
+ * Environments are hashed to WEBHOOK_PARTITIONS webhook partitions (libs/bus), and each partition
+ * is owned by one live dispatcher at a time (partition-ownership.ts: a Postgres advisory lock, as
+ * the channel-nodes own theirs). So every send to an environment's endpoint is made by one
+ * process, and its concurrency limit and circuit breaker (deliverer.ts) hold cluster-wide.
+ *
+ * - A channel-node that commits webhook deliveries adds no job for them: after commit it
+ *   publishes them (`[id, environmentId]` pairs) on `webhookNotices(partition)`, which only the
+ *   owner subscribes to.
+ * - They wait here, in memory, one queue per environment (its endpoint). The environments with
+ *   deliveries waiting are taken in turn, and each gets only what it has room for: its
+ *   concurrency limit minus its sends in flight, nothing while its circuit is open (one probe
+ *   when it half-opens). So a delivery held back by its endpoint waits here, never re-queued
+ *   through Postgres; an endpoint that hangs holds at most its own limit of sends, and its
+ *   backlog never stands in front of another endpoint's deliveries. A chunk (one environment's
+ *   deliveries, at most 16: one claim statement, one record statement) goes to the deliverer,
+ *   with up to WINDOW chunks being sent at once.
+ * - Only an attempt that fails gets a job (`deliver_webhook` with `run_at` at the next step of
+ *   the schedule, written by the record). A job (a retry, a retraction's batch, a hand-back) may
+ *   run on any dispatcher: `route` forwards its deliveries to their owner (a request on the same
+ *   subject), or sends them itself when it owns them or no owner answers.
+ *
+ * The row is the truth, a notice only a wake-up. Every CATCH_UP_MS the owner looks for pending,
+ * unleased rows due for more than NOTICE_GRACE_MS of the environments it owns and has nothing
+ * queued for (a notice lost to NATS, or sent while the partition had no owner, or held by an
+ * owner that died) and queues them. So a lost notice delays a delivery by at most
+ * NOTICE_GRACE_MS + CATCH_UP_MS (plus a rebalance, ~1 s, when the partition had no owner); the
+ * reconciler's overdue rule (worker-recovery.ts, WEBHOOK_STALE_AFTER) stays the backstop.
+ * Sending twice at once is prevented by the claim's lease, as for any job.
+ */
+import {
+  decodeJson,
+  encodeJson,
+  isNoResponders,
+  isTimeout,
+  webhookPartitionOf,
+  type Msg,
+  type NatsConnection,
+  type Subjects,
+  type Subscription,
+} from '@rtm/bus';
+import { deliverBatchJobSql } from '@rtm/webhooks';
+import type { Pool } from '@rtm/db';
+import type { Logger } from '@rtm/ops';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Deliverer } from './deliverer.ts';
+
+/** Deliveries per claim (one statement) and per record (one statement). */
+const CHUNK = 16;
+/** Chunks being sent at once by this dispatcher (their slow sends finish in the background). */
+const WINDOW = 16;
+/** Deliveries held in memory at most; a notice beyond is left to the catch-up (counted as overflow). */
+const MAX_QUEUED = 50_000;
+/** How long a job waits for the owner to take its deliveries before sending them itself. */
+const FORWARD_TIMEOUT_MS = 2_000;
+/** Ids per hand-back job. */
+const HAND_BACK = 64;
+/** A row due this long and neither leased nor queued by its owner lost its notice. */
+export const NOTICE_GRACE_MS = 5_000;
+/** How often the owner looks for such rows. */
+const CATCH_UP_MS = 5_000;
+/** Rows read per catch-up pass. */
+const CATCH_UP_ROWS = 5_000;
+
+type Delivery = [id: string, environmentId: string];
+
+export class PushIntake {
+  readonly #deliverer: Deliverer;
+  readonly #pool: Pool;
+  readonly #log: Logger;
+  readonly #nc: NatsConnection;
+  readonly #subjects: Subjects;
+  /** Per environment, its deliveries waiting, in arrival order. */
+  readonly #queues = new Map<string, string[]>();
+  readonly #queuedIds = new Set<string>();
+  /** Per environment, deliveries handed to the deliverer whose sends have not started yet. */
+  readonly #reserved = new Map<string, number>();
+  readonly #subscriptions = new Map<number, Subscription>();
+  #turn = 0;
+  #running = 0;
+  #stopped = false;
+  #wake: NodeJS.Timeout | undefined;
+  #catchUp: NodeJS.Timeout | undefined;
+  #catchingUp = false;
+  readonly #idle = new Set<() => void>();
+  readonly #notices: Counter<'result'>;
+  readonly #forwards: Counter<'result'>;
+  readonly #caughtUp: Counter;
+
+  constructor(deps: { deliverer: Deliverer; pool: Pool; log: Logger; metrics: Registry; nc: NatsConnection; subjects: Subjects }) {
+    this.#deliverer = deps.deliverer;
+    this.#pool = deps.pool;
+    this.#log = deps.log;
+    this.#nc = deps.nc;
+    this.#subjects = deps.subjects;
+    this.#notices = new Counter({
+      name: 'webhook_notices_total',
+      help: 'Delivery notices taken by this dispatcher as owner: queued (sent from memory) or overflow (left to the catch-up)',
+      labelNames: ['result'],
+      registers: [deps.metrics],
+    });
+    this.#forwards = new Counter({
+      name: 'webhook_forwards_total',
+      help: 'Job deliveries of partitions this dispatcher does not own: forwarded (taken by the owner) or sent_here (no owner answered)',
+      labelNames: ['result'],
+      registers: [deps.metrics],
+    });
+    this.#caughtUp = new Counter({
+      name: 'webhook_caught_up_total',
+      help: 'Deliveries whose notice was lost, found in the ledger by their owner and queued',
+      registers: [deps.metrics],
+    });
+    const intake = this;
+    new Gauge({
+      name: 'webhook_push_queued',
+      help: "Deliveries waiting in this dispatcher's memory: for a place in the send window, or held back by their endpoint's limit or open circuit",
+      registers: [deps.metrics],
+      collect() {
+        this.set(intake.queued);
+      },
+    });
+    new Gauge({
+      name: 'webhook_partitions_owned',
+      help: "Webhook partitions (of 16) this dispatcher owns: it alone sends to their environments' endpoints",
+      registers: [deps.metrics],
+      collect() {
+        this.set(intake.#subscriptions.size);
+      },
+    });
+    // a send that ends frees a place of its endpoint: what waited for it may go now
+    this.#deliverer.onFreed(() => this.#pump());
+  }
+
+  get queued(): number {
+    return this.#queuedIds.size;
+  }
+
+  owns(partition: number): boolean {
+    return this.#subscriptions.has(partition);
+  }
+
+  /** Starts the catch-up passes (after the first partitions are owned). */
+  start(): void {
+    this.#catchUp = setInterval(() => void this.catchUp(), CATCH_UP_MS);
+    this.#catchUp.unref();
+  }
+
+  /** Starts serving a partition (its lock is held): its notices and forwarded deliveries come here. */
+  async own(partition: number): Promise<void> {
+    if (this.#stopped || this.#subscriptions.has(partition)) return;
+    const subscription = this.#nc.subscribe(this.#subjects.webhookNotices(partition), {
+      callback: (error, msg) => {
+        if (error) return this.#log.warn({ err: error, partition }, 'webhook notice subscription error');
+        this.#onNotice(msg);
+      },
+    });
+    this.#subscriptions.set(partition, subscription);
+    // the subscription is in place at the server before another dispatcher forwards to us
+    await this.#nc.flush();
+  }
+
+  /**
+   * Stops serving a partition (before its lock is let go): no more notices; its deliveries still
+   * queued here are handed back as `deliver_webhooks` jobs, which forward them to the next owner.
+   */
+  async disown(partition: number): Promise<void> {
+    const subscription = this.#subscriptions.get(partition);
+    this.#subscriptions.delete(partition);
+    subscription?.unsubscribe();
+    const left: string[] = [];
+    for (const [environmentId, queue] of this.#queues) {
+      if (webhookPartitionOf(environmentId) !== partition) continue;
+      this.#queues.delete(environmentId);
+      for (const id of queue) this.#queuedIds.delete(id);
+      left.push(...queue);
+    }
+    await this.#handBack(left);
+  }
+
+  /** The lock connection broke: every partition is gone at once. */
+  lost(): void {
+    for (const partition of [...this.#subscriptions.keys()]) {
+      void this.disown(partition).catch((error: unknown) => this.#log.warn({ err: error, partition }, 'could not hand back deliveries'));
+    }
+  }
+
+  #onNotice(msg: Msg): void {
+    let body: unknown;
+    try {
+      body = decodeJson(msg.data);
+    } catch {
+      this.#log.warn('a webhook notice that is not JSON was ignored');
+      return;
+    }
+    const deliveries = Array.isArray(body)
+      ? body.filter((d): d is Delivery => Array.isArray(d) && typeof d[0] === 'string' && typeof d[1] === 'string')
+      : [];
+    const queued = this.#take(deliveries);
+    if (msg.reply) msg.respond(encodeJson({ queued }));
+  }
+
+  /** Queues deliveries of owned partitions to send as soon as their endpoint has room; false if they were not taken. */
+  #take(deliveries: readonly Delivery[]): boolean {
+    if (this.#stopped) return false;
+    if (deliveries.length === 0) return true;
+    if (deliveries.some(([, environmentId]) => !this.owns(webhookPartitionOf(environmentId)))) return false;
+    if (this.queued + deliveries.length > MAX_QUEUED) {
+      this.#notices.inc({ result: 'overflow' });
+      return false;
+    }
+    this.#notices.inc({ result: 'queued' });
+    this.#queue(deliveries);
+    return true;
+  }
+
+  #queue(deliveries: readonly Delivery[]): void {
+    for (const [id, environmentId] of deliveries) {
+      if (this.#queuedIds.has(id)) continue;
+      this.#queuedIds.add(id);
+      const queue = this.#queues.get(environmentId);
+      if (queue) queue.push(id);
+      else this.#queues.set(environmentId, [id]);
+    }
+    this.#pump();
+  }
+
+  /**
+   * The next chunk: the environments with deliveries waiting taken in turn, each for what its
+   * endpoint has room for now. Undefined when none has room (then #wake is set for the earliest
+   * circuit that will admit a probe; freed places call #pump themselves).
+   */
+  #nextChunk(): { environmentId: string; ids: string[] } | undefined {
+    const environments = [...this.#queues.keys()];
+    const now = Date.now();
+    let earliest = Infinity;
+    for (let i = 0; i < environments.length; i++) {
+      const environmentId = environments[(this.#turn + i) % environments.length]!;
+      const room = this.#deliverer.room(environmentId, now) - (this.#reserved.get(environmentId) ?? 0);
+      if (room <= 0) {
+        const until = this.#deliverer.refusedUntil(environmentId, now);
+        if (until !== null) earliest = Math.min(earliest, until);
+        continue;
+      }
+      this.#turn = (this.#turn + i + 1) % environments.length;
+      const queue = this.#queues.get(environmentId)!;
+      const ids = queue.splice(0, Math.min(room, CHUNK));
+      if (queue.length === 0) this.#queues.delete(environmentId);
+      for (const id of ids) this.#queuedIds.delete(id);
+      return { environmentId, ids };
+    }
+    if (earliest !== Infinity && !this.#wake) {
+      this.#wake = setTimeout(() => {
+        this.#wake = undefined;
+        this.#pump();
+      }, Math.max(10, earliest - now));
+      this.#wake.unref();
+    }
+    return undefined;
+  }
+
+  #pump(): void {
+    while (!this.#stopped && this.#running < WINDOW && this.#queues.size > 0) {
+      const chunk = this.#nextChunk();
+      if (!chunk) return;
+      const { environmentId, ids } = chunk;
+      this.#running++;
+      this.#reserved.set(environmentId, (this.#reserved.get(environmentId) ?? 0) + ids.length);
+      let unreserved = false;
+      // once the chunk's sends hold their places (counted by the deliverer) or were put back, the
+      // reservation ends: the next chunk of this endpoint may be claimed while these are sent
+      const unreserve = () => {
+        if (unreserved) return;
+        unreserved = true;
+        const reserved = (this.#reserved.get(environmentId) ?? 0) - ids.length;
+        if (reserved > 0) this.#reserved.set(environmentId, reserved);
+        else this.#reserved.delete(environmentId);
+        this.#pump();
+      };
+      this.#deliverer
+        .deliver(ids, unreserve)
+        .catch((error: unknown) => {
+          // not recorded: their leases lapse and the reconciler gives them a job
+          this.#log.error({ err: error, deliveries: ids.length }, 'could not send pushed webhook deliveries');
+        })
+        .finally(() => {
+          unreserve();
+          this.#running--;
+          this.#pump();
+          if (this.#running === 0) for (const resolve of this.#idle) resolve();
+        });
+    }
+  }
+
+  /**
+   * One catch-up pass: rows of environments this dispatcher owns and has nothing queued for,
+   * pending, unleased and due for more than NOTICE_GRACE_MS (their notice was lost), are queued.
+   */
+  async catchUp(): Promise<void> {
+    if (this.#catchingUp || this.#stopped || this.#subscriptions.size === 0) return;
+    this.#catchingUp = true;
+    try {
+      const { rows } = await this.#pool.query<{ id: string; environment_id: string }>(
+        `select id, environment_id from webhook_deliveries
+         where status = 'pending' and locked_until is null
+           and next_attempt_at < now() - $1 * interval '1 millisecond'
+           and environment_id <> all($2::text[])
+         order by next_attempt_at limit $3`,
+        [NOTICE_GRACE_MS, [...this.#queues.keys()], CATCH_UP_ROWS],
+      );
+      const found = rows
+        .filter((row) => this.owns(webhookPartitionOf(row.environment_id)) && !this.#queuedIds.has(row.id))
+        .slice(0, Math.max(0, MAX_QUEUED - this.queued))
+        .map((row): Delivery => [row.id, row.environment_id]);
+      if (found.length > 0) {
+        this.#caughtUp.inc(found.length);
+        this.#queue(found);
+      }
+    } catch (error) {
+      this.#log.warn({ err: error }, 'webhook catch-up pass failed');
+    } finally {
+      this.#catchingUp = false;
+    }
+  }
+
+  /**
+   * A job's deliveries: those of partitions this dispatcher owns are sent here, by the job (it
+   * lasts as long as a chunk's fast sends, deliverer.ts); the others are forwarded to their
+   * owner, or sent here if no owner takes them (none at the moment, NATS away): the lease still
+   * keeps them from being sent twice at once.
+   */
+  async route(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const { rows } = await this.#pool.query<{ id: string; environment_id: string }>(
+      `select id, environment_id from webhook_deliveries where id = any($1::text[]) and status = 'pending'`,
+      [ids],
+    );
+    const byPartition = new Map<number, Delivery[]>();
+    for (const row of rows) {
+      const partition = webhookPartitionOf(row.environment_id);
+      const list = byPartition.get(partition);
+      if (list) list.push([row.id, row.environment_id]);
+      else byPartition.set(partition, [[row.id, row.environment_id]]);
+    }
+    const here: string[] = [];
+    await Promise.all(
+      [...byPartition].map(async ([partition, list]) => {
+        if (this.owns(partition)) {
+          here.push(...list.map(([id]) => id));
+          return;
+        }
+        if (await this.#forward(partition, list)) this.#forwards.inc({ result: 'forwarded' }, list.length);
+        else {
+          this.#forwards.inc({ result: 'sent_here' }, list.length);
+          here.push(...list.map(([id]) => id));
+        }
+      }),
+    );
+    if (here.length > 0) await this.#deliverer.deliver(here);
+  }
+
+  async #forward(partition: number, deliveries: Delivery[]): Promise<boolean> {
+    if (this.#stopped) return false;
+    try {
+      const reply = await this.#nc.request(this.#subjects.webhookNotices(partition), encodeJson(deliveries), { timeout: FORWARD_TIMEOUT_MS });
+      return (decodeJson<{ queued?: unknown }>(reply.data).queued ?? false) === true;
+    } catch (error) {
+      if (!isNoResponders(error) && !isTimeout(error)) this.#log.warn({ err: error, partition }, 'could not forward deliveries to their owner');
+      return false;
+    }
+  }
+
+  async #handBack(ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += HAND_BACK) {
+      await this.#pool
+        .query(`select ${deliverBatchJobSql('$1::text[]')}`, [ids.slice(i, i + HAND_BACK)])
+        .catch((error: unknown) => this.#log.warn({ err: error }, 'could not hand back queued deliveries; the catch-up will'));
+    }
+  }
+
+  /**
+   * Draining (after the partitions were given back): chunks being sent finish; anything still
+   * queued is handed back as `deliver_webhooks` jobs.
+   */
+  async stop(): Promise<void> {
+    clearInterval(this.#catchUp);
+    clearTimeout(this.#wake);
+    for (const partition of [...this.#subscriptions.keys()]) await this.disown(partition);
+    this.#stopped = true;
+    while (this.#running > 0) {
+      await new Promise<void>((resolve) => this.#idle.add(resolve));
+      this.#idle.clear();
+    }
+  }
+}
