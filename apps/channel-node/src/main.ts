@@ -1,10 +1,9 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
-import { createPool, migrate } from '@rtm/db';
+import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
 import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { PartitionActor } from './partition-actor.ts';
-import { PartitionOwnership } from './partition-ownership.ts';
 import { NodeCommitter } from './node-committer.ts';
 
 const config = configOrExit(loadChannelNodeConfig);
@@ -72,6 +71,9 @@ const committer = new NodeCommitter(pool, {
 const actors = new Map<number, PartitionActor>();
 const ownership = new PartitionOwnership({
   databaseUrl: config.DATABASE_URL,
+  nodeLocks: ADVISORY_LOCKS.channelNodes,
+  partitionLocks: ADVISORY_LOCKS.partitions,
+  applicationName: 'channel-node-locks',
   partitions: config.PARTITIONS,
   rebalanceMs: config.REBALANCE_MS,
   log,

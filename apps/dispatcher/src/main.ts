@@ -1,6 +1,6 @@
 import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
 import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
-import { createPool, migrate } from '@rtm/db';
+import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
 import { connectBus, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { Deliverer } from './deliverer.ts';
@@ -10,7 +10,6 @@ import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker, WorkerSupervisor } from './build-worker.ts';
 import { backlogGauge } from './backlog-metric.ts';
 import { PushIntake } from './push-intake.ts';
-import { PartitionOwnership } from './partition-ownership.ts';
 
 /** How often a dispatcher rebalances webhook partitions with the others. */
 const REBALANCE_MS = 1_000;
@@ -45,10 +44,16 @@ const recovery = new WorkerRecovery({
 });
 
 // first attempts from the channel-nodes' notices, and every send of the webhook partitions this
-// dispatcher owns (push-intake.ts, partition-ownership.ts)
+// dispatcher owns (push-intake.ts; ownership: PartitionOwnership in libs/db)
 const intake = new PushIntake({ deliverer, pool, log, metrics, nc, subjects: subjects(config.NATS_PREFIX) });
+// a dispatcher that lost a partition may still finish the sends it had started: each delivery's
+// lease keeps them from being sent twice at once, and the endpoint's limit may be exceeded by
+// those sends only, during the handover
 const ownership = new PartitionOwnership({
   databaseUrl: config.DATABASE_URL,
+  nodeLocks: ADVISORY_LOCKS.dispatcherNodes,
+  partitionLocks: ADVISORY_LOCKS.webhookPartitions,
+  applicationName: 'dispatcher-locks',
   partitions: WEBHOOK_PARTITIONS,
   rebalanceMs: REBALANCE_MS,
   log,

@@ -2,7 +2,7 @@
  * First attempts, pushed; endpoints owned; fair by construction.
  *
  * Environments are hashed to WEBHOOK_PARTITIONS webhook partitions (libs/bus), and each partition
- * is owned by one live dispatcher at a time (partition-ownership.ts: a Postgres advisory lock, as
+ * is owned by one live dispatcher at a time (PartitionOwnership in libs/db: a Postgres advisory lock, as
  * the channel-nodes own theirs). So every send to an environment's endpoint is made by one
  * process, and its concurrency limit and circuit breaker (deliverer.ts) hold cluster-wide.
  *

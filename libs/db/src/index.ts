@@ -3,6 +3,7 @@ import pg from 'pg';
 export { migrate } from './migrate.ts';
 export { newId, randomToken } from './ids.ts';
 export { ADVISORY_LOCKS } from './advisory-locks.ts';
+export { PartitionOwnership, type OwnershipOptions } from './partition-ownership.ts';
 export {
   admitNotificationsSql,
   notificationCapSql,

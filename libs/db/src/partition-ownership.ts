@@ -1,32 +1,40 @@
 /**
- * Which webhook partitions this dispatcher owns: the channel-nodes' partition ownership
- * (apps/channel-node/src/partition-ownership.ts), with lock classes of its own. Ownership of a
- * partition is a Postgres session-level advisory lock (webhookPartitions, partition) on ONE
- * dedicated connection: when the process dies, even by kill -9, the connection drops and Postgres
- * releases every lock at once, so the survivors take the partitions at their next rebalance.
- * Each dispatcher also holds (dispatcherNodes, n); their count is the number of live
- * dispatchers. Every `rebalanceMs` a dispatcher takes unowned partitions up to ceil(P / N) and
- * gives extras back (released first: its queued deliveries are handed to the next owner).
+ * Which partitions this process owns, for every kind of process that splits work into fixed
+ * partitions (channel-nodes: channel partitions; dispatchers: webhook partitions). Ownership is a
+ * Postgres session-level advisory lock (`partitionLocks`, partition) held on ONE dedicated
+ * connection: when the process dies, even by kill -9, the connection drops and Postgres releases
+ * every lock at once, so the survivors can take the partitions at their next rebalance. Liveness
+ * works the same way: each process holds (`nodeLocks`, its number), and the number of such locks
+ * in pg_locks is the number of live processes of its kind. Every `rebalanceMs` a process takes
+ * unowned partitions up to ceil(P / N) and gives extras back (`release` first, then unlock), so
+ * load spreads when processes join.
  *
- * Guarantees: a partition is held by at most one live session; if this dispatcher's lock
- * connection breaks it drops every partition at once (lost) before trying to come back. A
- * dispatcher that lost a partition may still finish the sends it had started: each delivery's
- * lease keeps them from being sent twice at once, and the endpoint's limit may be exceeded by
- * those sends only, during the handover.
+ * Guarantees: a partition is held by at most one live session; if the lock connection breaks
+ * every partition is dropped at once (`lost`) before it tries to come back. Two processes can
+ * still briefly both act (a dropped one finishing its work): each user fences that itself (the
+ * channel-node's commit fence, the dispatcher's delivery leases).
  */
 import pg from 'pg';
-import type { Logger } from '@rtm/ops';
-import { ADVISORY_LOCKS } from '@rtm/db';
 
-const NODE_LOCKS = ADVISORY_LOCKS.dispatcherNodes;
-const PARTITION_LOCKS = ADVISORY_LOCKS.webhookPartitions;
+/** What ownership logs: a pino logger fits. */
+interface OwnershipLog {
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
 const MAX_NODES = 1024;
 
 export interface OwnershipOptions {
   databaseUrl: string;
+  /** Advisory-lock class of the processes' numbers (ADVISORY_LOCKS), one per kind of process. */
+  nodeLocks: number;
+  /** Advisory-lock class of the partitions (ADVISORY_LOCKS), one per kind of partition. */
+  partitionLocks: number;
+  /** The lock connection's application_name, as pg_stat_activity shows it. */
+  applicationName: string;
   partitions: number;
   rebalanceMs: number;
-  log: Logger;
+  log: OwnershipLog;
   /** Start serving a partition (the lock is already held). */
   acquire: (partition: number) => Promise<void>;
   /** Stop serving a partition gracefully (the lock is released after this resolves). */
@@ -87,7 +95,7 @@ export class PartitionOwnership {
     // the rebalance fails and every partition is dropped, rather than serving on a dead session
     const client = new pg.Client({
       connectionString: this.options.databaseUrl,
-      application_name: 'dispatcher-locks',
+      application_name: this.options.applicationName,
       keepAlive: true,
       keepAliveInitialDelayMillis: 5_000,
       query_timeout: 5_000,
@@ -98,14 +106,14 @@ export class PartitionOwnership {
     });
     await client.connect();
     for (let n = 0; n < MAX_NODES; n++) {
-      const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [NODE_LOCKS, n]);
+      const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [this.options.nodeLocks, n]);
       if (rows[0]!.ok) {
         this.node = n;
         return client;
       }
     }
     await client.end();
-    throw new Error('no free dispatcher number');
+    throw new Error(`no free number under advisory-lock class ${this.options.nodeLocks}`);
   }
 
   /** Every partition is gone with the connection's locks: stop serving all of them now. */
@@ -128,10 +136,10 @@ export class PartitionOwnership {
        where locktype = 'advisory' and granted and objsubid = 2
          and database = (select oid from pg_database where datname = current_database())
          and classid in ($1::int8::oid, $2::int8::oid)`,
-      [NODE_LOCKS, PARTITION_LOCKS],
+      [this.options.nodeLocks, this.options.partitionLocks],
     );
-    const nodes = Math.max(1, rows.filter((r) => Number(r.classid) === NODE_LOCKS).length);
-    const taken = new Set(rows.filter((r) => Number(r.classid) === PARTITION_LOCKS).map((r) => Number(r.objid)));
+    const nodes = Math.max(1, rows.filter((r) => Number(r.classid) === this.options.nodeLocks).length);
+    const taken = new Set(rows.filter((r) => Number(r.classid) === this.options.partitionLocks).map((r) => Number(r.objid)));
     const target = Math.ceil(partitions / nodes);
 
     if (this.owned.size > target) {
@@ -144,7 +152,7 @@ export class PartitionOwnership {
     for (let i = 0; i < partitions && this.owned.size < target && !this.stopped; i++) {
       const partition = (offset + i) % partitions;
       if (taken.has(partition) || this.owned.has(partition)) continue;
-      const result = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [PARTITION_LOCKS, partition]);
+      const result = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [this.options.partitionLocks, partition]);
       if (!result.rows[0]!.ok) continue;
       if (this.client !== client) return;
       this.owned.add(partition);
@@ -153,7 +161,7 @@ export class PartitionOwnership {
       } catch (error) {
         this.options.log.error({ err: error, partition }, 'could not start partition');
         this.owned.delete(partition);
-        await client.query('select pg_advisory_unlock($1, $2)', [PARTITION_LOCKS, partition]);
+        await client.query('select pg_advisory_unlock($1, $2)', [this.options.partitionLocks, partition]);
       }
     }
   }
@@ -161,6 +169,6 @@ export class PartitionOwnership {
   private async giveBack(partition: number): Promise<void> {
     await this.options.release(partition);
     this.owned.delete(partition);
-    await this.client?.query('select pg_advisory_unlock($1, $2)', [PARTITION_LOCKS, partition]).catch(() => {});
+    await this.client?.query('select pg_advisory_unlock($1, $2)', [this.options.partitionLocks, partition]).catch(() => {});
   }
 }
