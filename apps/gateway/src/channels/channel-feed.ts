@@ -1,7 +1,7 @@
 /**
  * A feed is this gateway's ONE subscription to a channel's NATS subject, shared by every local
  * socket of that channel. Guarantees to its members:
- * - each frame is parsed and serialised once, and the same string goes to every member;
+ * - each frame is parsed, serialised and encoded once, and the same bytes go to every member;
  * - persisted message frames arrive in seq order with no gap and no duplicate: a frame with
  *   seq <= last delivered is dropped; a gap (the owner died after commit but before
  *   publishing, or NATS dropped a frame) is filled from Postgres before the frame is delivered;
@@ -15,6 +15,7 @@
  */
 import { decodeText, type Subscription } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
+import type { FrameText } from '../sessions/socket-link.ts';
 import { readLastSeq, readMessages } from './message-reader.ts';
 import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coalesce.ts';
 
@@ -37,15 +38,16 @@ export interface Frame {
 export interface FeedMember {
   readonly userId: string;
   /**
-   * `tagged()` is the same frame with `channelId` added (what the multiplexed socket sends),
-   * serialised at most once per frame however many members ask for it.
+   * `text` is the frame as sent (encoded once per frame, shared by every member); `tagged()` is
+   * the same frame with `channelId` added (what the multiplexed socket sends), serialised and
+   * encoded at most once per frame however many members ask for it.
    */
-  deliver(text: string, frame: Frame, tagged: () => string): void;
+  deliver(text: FrameText, frame: Frame, tagged: () => FrameText): void;
   /**
    * A persisted message addressed (`to`) to other users: this member's seq advances without it.
    * `text()` is `{channelId, op:"skip", seq}`, serialised at most once per frame.
    */
-  skip?(seq: number, text: () => string): void;
+  skip?(seq: number, text: () => FrameText): void;
   /** The feed lost track (a gap it could not repair): the member should reconnect and resume. */
   resync(): void;
 }
@@ -187,34 +189,57 @@ export class ChannelFeed {
 
   /** Hands the frame to every member; a promise when the members are more than one turn's slice. */
   private deliver(text: string, frame: Frame): Promise<void> | undefined {
+    const out = new Outgoing(text, frame, this.channelId);
     if (this.members.size <= FANOUT_SLICE) {
-      this.deliverTo(this.members, text, frame);
+      this.deliverTo(this.members, out);
       return undefined;
     }
-    return this.deliverSliced([...this.members], text, frame);
+    return this.deliverSliced([...this.members], out);
   }
 
-  private async deliverSliced(members: FeedMember[], text: string, frame: Frame): Promise<void> {
+  private async deliverSliced(members: FeedMember[], out: Outgoing): Promise<void> {
     for (let at = 0; at < members.length; at += FANOUT_SLICE) {
       if (at > 0) await nextTurn();
-      this.deliverTo(members.slice(at, at + FANOUT_SLICE), text, frame);
+      this.deliverTo(members.slice(at, at + FANOUT_SLICE), out);
     }
   }
 
-  private deliverTo(members: Iterable<FeedMember>, text: string, frame: Frame): void {
+  private deliverTo(members: Iterable<FeedMember>, out: Outgoing): void {
+    const { frame } = out;
     const to = Array.isArray(frame.to) ? frame.to : undefined;
-    let taggedText: string | undefined;
-    const tagged = () => (taggedText ??= tagChannel(text, frame, this.channelId));
-    let skipText: string | undefined;
-    const skipped = () => (skipText ??= JSON.stringify({ channelId: this.channelId, op: 'skip', seq: frame.seq }));
     for (const member of members) {
       if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) {
-        if (isSequenced(frame)) member.skip?.(frame.seq, skipped);
+        if (isSequenced(frame)) member.skip?.(frame.seq, out.skipped);
         continue;
       }
-      member.deliver(text, frame, tagged);
+      member.deliver(out.bytes(), frame, out.tagged);
     }
   }
+}
+
+/** One frame on its way to a feed's members: each form encoded once, on first use, for every slice. */
+class Outgoing {
+  readonly frame: Frame;
+  private readonly text: string;
+  private readonly channelId: string;
+  private encoded: Buffer | undefined;
+  private taggedBytes: Buffer | undefined;
+  private skipBytes: Buffer | undefined;
+
+  constructor(text: string, frame: Frame, channelId: string) {
+    this.text = text;
+    this.frame = frame;
+    this.channelId = channelId;
+  }
+
+  bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.text, 'utf8'));
+  }
+
+  readonly tagged = (): Buffer => (this.taggedBytes ??= Buffer.from(tagChannel(this.text, this.frame, this.channelId), 'utf8'));
+
+  readonly skipped = (): Buffer =>
+    (this.skipBytes ??= Buffer.from(JSON.stringify({ channelId: this.channelId, op: 'skip', seq: this.frame.seq }), 'utf8'));
 }
 
 /** The gateway's feeds, one per channel with local sockets. */
