@@ -68,12 +68,18 @@ export const isSequenced = (frame: Frame): frame is Frame & { seq: number } =>
 
 const MAX_REPAIR = 1000;
 /**
- * Members one frame is handed to in one event-loop turn. A frame for more waits for the next turn
- * for the rest (and the feed's next frame waits for it), so one channel with thousands of local
- * sockets (one tenant's) does not hold the event loop for the whole fan-out while another
- * tenant's frames and requests wait: they are served between the slices.
+ * A frame's fan-out goes in slices, one per event-loop turn: the rest wait for the next turn (and
+ * the feed's next frame waits for them), so one channel with thousands of local sockets (one
+ * tenant's) does not hold the event loop for the whole fan-out while another tenant's frames and
+ * requests wait: they are served between the slices. A slice is sized by time: each feed measures
+ * what its last slice cost per member, the sockets' writes included, and hands the next slice as
+ * many members as fit in FANOUT_TURN_MS, at least FANOUT_MIN and at most FANOUT_SLICE. A
+ * neighbour's request then waits at most about one slice per hop through this gateway, whatever
+ * one send costs (it is mostly the write syscall, dearer on a loaded machine).
  */
 export const FANOUT_SLICE = 256;
+export const FANOUT_MIN = 16;
+export const FANOUT_TURN_MS = 1;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class ChannelFeed {
@@ -86,6 +92,8 @@ export class ChannelFeed {
   private readonly queue: Uint8Array[] = [];
   private busy = true;
   private last = 0;
+  /** Members the next slice of a fan-out hands a frame to (sized by the last slice's cost). */
+  private slice = FANOUT_SLICE;
   /** Presence changes of the current window and the feed's one window timer (created on first use). */
   private presence: PresenceWindow | undefined;
   private presenceTimer: NodeJS.Timeout | undefined;
@@ -190,30 +198,47 @@ export class ChannelFeed {
   /** Hands the frame to every member; a promise when the members are more than one turn's slice. */
   private deliver(text: string, frame: Frame): Promise<void> | undefined {
     const out = new Outgoing(text, frame, this.channelId);
-    if (this.members.size <= FANOUT_SLICE) {
-      this.deliverTo(this.members, out);
+    if (this.members.size <= FANOUT_MIN) {
+      for (const member of this.members) this.deliverOne(member, out);
       return undefined;
     }
-    return this.deliverSliced([...this.members], out);
+    const members = [...this.members];
+    const at = this.deliverSlice(members, 0, out);
+    return at < members.length ? this.deliverRest(members, at, out) : undefined;
   }
 
-  private async deliverSliced(members: FeedMember[], out: Outgoing): Promise<void> {
-    for (let at = 0; at < members.length; at += FANOUT_SLICE) {
-      if (at > 0) await nextTurn();
-      this.deliverTo(members.slice(at, at + FANOUT_SLICE), out);
+  private async deliverRest(members: FeedMember[], from: number, out: Outgoing): Promise<void> {
+    for (let at = from; at < members.length; ) {
+      await nextTurn();
+      at = this.deliverSlice(members, at, out);
     }
   }
 
-  private deliverTo(members: Iterable<FeedMember>, out: Outgoing): void {
+  /** Hands the frame to the next slice of `members` from `from`; returns where the slice ended. */
+  private deliverSlice(members: FeedMember[], from: number, out: Outgoing): number {
+    const started = performance.now();
+    const end = Math.min(members.length, from + this.slice);
+    for (let at = from; at < end; at++) this.deliverOne(members[at]!, out);
+    // a socket's writes leave when the turn's ticks run (SocketLink corks it for the turn): this
+    // tick is queued after theirs, so it sees what the slice cost with its syscalls
+    const count = end - from;
+    if (count >= FANOUT_MIN) process.nextTick(() => this.resize(count, performance.now() - started));
+    return end;
+  }
+
+  /** The next slice: as many members as the last one's cost per member fits in FANOUT_TURN_MS. */
+  private resize(count: number, ms: number): void {
+    const fits = ms > 0 ? Math.floor((FANOUT_TURN_MS * count) / ms) : FANOUT_SLICE;
+    this.slice = Math.max(FANOUT_MIN, Math.min(FANOUT_SLICE, fits));
+  }
+
+  private deliverOne(member: FeedMember, out: Outgoing): void {
     const { frame } = out;
-    const to = Array.isArray(frame.to) ? frame.to : undefined;
-    for (const member of members) {
-      if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) {
-        if (isSequenced(frame)) member.skip?.(frame.seq, out.skipped);
-        continue;
-      }
-      member.deliver(out.bytes(), frame, out.tagged);
+    if (Array.isArray(frame.to) && !frame.to.includes(member.userId) && frame.sender?.id !== member.userId) {
+      if (isSequenced(frame)) member.skip?.(frame.seq, out.skipped);
+      return;
     }
+    member.deliver(out.bytes(), frame, out.tagged);
   }
 }
 
