@@ -117,6 +117,8 @@ export class Presence {
   /** Every gateway's keys, from one watcher of the bucket opened with it (key-index.ts); none until then. */
   private index: PresenceKeyIndex | undefined;
   private stopWatching: (() => void) | undefined;
+  /** Undefined until the bucket opens; false once stopped (no watcher is reopened). */
+  private watching: boolean | undefined;
 
   constructor(deps: GatewayDeps) {
     this.deps = deps;
@@ -172,6 +174,7 @@ export class Presence {
    */
   async stop(limitMs = 3_000): Promise<void> {
     clearInterval(this.heartbeat);
+    this.watching = false;
     this.stopWatching?.();
     for (const [key, held] of [...this.held]) {
       this.held.delete(key);
@@ -217,22 +220,27 @@ export class Presence {
 
   /**
    * One watcher of the whole bucket feeding the key index, so arrivals and departures look up
-   * other gateways' keys locally. Should it end (NATS gone), the index is dropped and the
-   * decisions list the bucket again until the bucket is reopened.
+   * other gateways' keys locally. Should it end (NATS gone), the index is dropped, decisions list
+   * the bucket meanwhile, and a new watcher (with a fresh index) is opened a second later.
    */
   private async watch(kv: KV): Promise<void> {
+    if (this.watching === false) return;
+    this.watching = true;
     const index = new PresenceKeyIndex(this.deps.config.PRESENCE_TTL_MS, this.instanceId);
-    const watcher = await kv.watch({ key: '>', headers_only: true });
-    this.index = index;
-    this.stopWatching = () => watcher.stop();
     try {
-      for await (const entry of watcher) index.apply(entry);
+      const watcher = await kv.watch({ key: '>', headers_only: true });
+      this.stopWatching = () => watcher.stop();
+      if (this.watching) {
+        this.index = index;
+        for await (const entry of watcher) index.apply(entry);
+      } else watcher.stop();
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'presence watcher ended; presence lists the bucket');
+      this.deps.log.warn({ err: error }, 'presence watcher ended; presence lists the bucket until it is back');
     } finally {
       index.abandon();
       if (this.index === index) this.index = undefined;
     }
+    if (this.watching) setTimeout(() => void this.watch(kv), 1_000).unref();
   }
 
   /** Other gateways' keys for the same user and channel, listed in the bucket (the index's fallback). */
