@@ -1,5 +1,6 @@
 /**
- * A channel feed's fan-out to many local members goes FANOUT_SLICE members per event-loop turn
+ * A channel feed's fan-out to many local members goes in slices, one per event-loop turn, at most
+ * FANOUT_SLICE members each and fewer when members are dear (sized to FANOUT_TURN_MS)
  * (apps/gateway/src/channels/channel-feed.ts): another channel's frame is delivered between the
  * slices, and every member of the large channel still gets every frame once, in order.
  */
@@ -7,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subjects } from '@rtm/bus';
 import type { GatewayDeps } from '../../apps/gateway/src/deps.ts';
-import { FANOUT_SLICE, FeedRegistry, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
+import { FANOUT_MIN, FANOUT_SLICE, FANOUT_TURN_MS, FeedRegistry, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
 
 interface Member extends FeedMember {
   frames: Frame[];
@@ -17,6 +18,50 @@ const member = (userId: string): Member => {
   const m: Member = { userId, frames: [], deliver: (_text, frame) => void m.frames.push(frame), resync: () => {} };
   return m;
 };
+
+const feedDeps = () => {
+  const callbacks = new Map<string, (error: Error | null, msg: { data: Uint8Array }) => void>();
+  const deps = {
+    nc: {
+      subscribe: (subject: string, opts: { callback: (error: Error | null, msg: { data: Uint8Array }) => void }) => {
+        callbacks.set(subject, opts.callback);
+        return { unsubscribe() {} };
+      },
+      flush: async () => {},
+    },
+    pool: { query: async () => ({ rows: [{ last_seq: 0 }] }) },
+    subjects: subjects('rtm'),
+    log: { warn() {} },
+  } as unknown as GatewayDeps;
+  const encoder = new TextEncoder();
+  const publish = (environmentId: string, channelId: string, frame: Frame) =>
+    callbacks.get(deps.subjects.channel(environmentId, channelId))!(null, { data: encoder.encode(JSON.stringify(frame)) });
+  return { deps, publish };
+};
+
+test('feed fan-out - a slice is sized by what the last one cost: dear members go fewer per turn', async () => {
+  const { deps, publish } = feedDeps();
+  const registry = new FeedRegistry(deps);
+  // each delivery takes a fifth of a turn's budget: a turn fits 5, the floor is FANOUT_MIN
+  const dear = (userId: string): Member => {
+    const m = member(userId);
+    m.deliver = (_text, frame) => {
+      const until = performance.now() + FANOUT_TURN_MS / 5;
+      while (performance.now() < until);
+      m.frames.push(frame);
+    };
+    return m;
+  };
+  const crowd = Array.from({ length: FANOUT_SLICE + FANOUT_MIN * 3 }, (_, i) => dear(`a${i}`));
+  for (const m of crowd) await registry.join('env_a', 'crowded', m);
+  publish('env_a', 'crowded', { id: 'a1', ephemeral: true, seq: 0 });
+  const reached = () => crowd.filter((m) => m.frames.length > 0).length;
+  assert.equal(reached(), FANOUT_SLICE, 'the first slice, before anything was measured');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(reached(), FANOUT_SLICE + FANOUT_MIN, 'the next slice fits the turn (at least FANOUT_MIN)');
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(reached(), crowd.length);
+});
 
 test("feed fan-out - a channel with many members is handed out in slices; another channel's frame goes between them", async () => {
   const callbacks = new Map<string, (error: Error | null, msg: { data: Uint8Array }) => void>();

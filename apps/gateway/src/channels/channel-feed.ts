@@ -1,7 +1,7 @@
 /**
  * A feed is this gateway's ONE subscription to a channel's NATS subject, shared by every local
  * socket of that channel. Guarantees to its members:
- * - each frame is parsed and serialised once, and the same string goes to every member;
+ * - each frame is parsed, serialised and encoded once, and the same bytes go to every member;
  * - persisted message frames arrive in seq order with no gap and no duplicate: a frame with
  *   seq <= last delivered is dropped; a gap (the owner died after commit but before
  *   publishing, or NATS dropped a frame) is filled from Postgres before the frame is delivered;
@@ -15,6 +15,7 @@
  */
 import { decodeText, type Subscription } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
+import type { FrameText } from '../sessions/socket-link.ts';
 import { readLastSeq, readMessages } from './message-reader.ts';
 import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coalesce.ts';
 
@@ -37,15 +38,16 @@ export interface Frame {
 export interface FeedMember {
   readonly userId: string;
   /**
-   * `tagged()` is the same frame with `channelId` added (what the multiplexed socket sends),
-   * serialised at most once per frame however many members ask for it.
+   * `text` is the frame as sent (encoded once per frame, shared by every member); `tagged()` is
+   * the same frame with `channelId` added (what the multiplexed socket sends), serialised and
+   * encoded at most once per frame however many members ask for it.
    */
-  deliver(text: string, frame: Frame, tagged: () => string): void;
+  deliver(text: FrameText, frame: Frame, tagged: () => FrameText): void;
   /**
    * A persisted message addressed (`to`) to other users: this member's seq advances without it.
    * `text()` is `{channelId, op:"skip", seq}`, serialised at most once per frame.
    */
-  skip?(seq: number, text: () => string): void;
+  skip?(seq: number, text: () => FrameText): void;
   /** The feed lost track (a gap it could not repair): the member should reconnect and resume. */
   resync(): void;
 }
@@ -66,12 +68,18 @@ export const isSequenced = (frame: Frame): frame is Frame & { seq: number } =>
 
 const MAX_REPAIR = 1000;
 /**
- * Members one frame is handed to in one event-loop turn. A frame for more waits for the next turn
- * for the rest (and the feed's next frame waits for it), so one channel with thousands of local
- * sockets (one tenant's) does not hold the event loop for the whole fan-out while another
- * tenant's frames and requests wait: they are served between the slices.
+ * A frame's fan-out goes in slices, one per event-loop turn: the rest wait for the next turn (and
+ * the feed's next frame waits for them), so one channel with thousands of local sockets (one
+ * tenant's) does not hold the event loop for the whole fan-out while another tenant's frames and
+ * requests wait: they are served between the slices. A slice is sized by time: each feed measures
+ * what its last slice cost per member, the sockets' writes included, and hands the next slice as
+ * many members as fit in FANOUT_TURN_MS, at least FANOUT_MIN and at most FANOUT_SLICE. A
+ * neighbour's request then waits at most about one slice per hop through this gateway, whatever
+ * one send costs (it is mostly the write syscall, dearer on a loaded machine).
  */
 export const FANOUT_SLICE = 256;
+export const FANOUT_MIN = 16;
+export const FANOUT_TURN_MS = 1;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class ChannelFeed {
@@ -84,6 +92,8 @@ export class ChannelFeed {
   private readonly queue: Uint8Array[] = [];
   private busy = true;
   private last = 0;
+  /** Members the next slice of a fan-out hands a frame to (sized by the last slice's cost). */
+  private slice = FANOUT_SLICE;
   /** Presence changes of the current window and the feed's one window timer (created on first use). */
   private presence: PresenceWindow | undefined;
   private presenceTimer: NodeJS.Timeout | undefined;
@@ -187,34 +197,74 @@ export class ChannelFeed {
 
   /** Hands the frame to every member; a promise when the members are more than one turn's slice. */
   private deliver(text: string, frame: Frame): Promise<void> | undefined {
-    if (this.members.size <= FANOUT_SLICE) {
-      this.deliverTo(this.members, text, frame);
+    const out = new Outgoing(text, frame, this.channelId);
+    if (this.members.size <= FANOUT_MIN) {
+      for (const member of this.members) this.deliverOne(member, out);
       return undefined;
     }
-    return this.deliverSliced([...this.members], text, frame);
+    const members = [...this.members];
+    const at = this.deliverSlice(members, 0, out);
+    return at < members.length ? this.deliverRest(members, at, out) : undefined;
   }
 
-  private async deliverSliced(members: FeedMember[], text: string, frame: Frame): Promise<void> {
-    for (let at = 0; at < members.length; at += FANOUT_SLICE) {
-      if (at > 0) await nextTurn();
-      this.deliverTo(members.slice(at, at + FANOUT_SLICE), text, frame);
+  private async deliverRest(members: FeedMember[], from: number, out: Outgoing): Promise<void> {
+    for (let at = from; at < members.length; ) {
+      await nextTurn();
+      at = this.deliverSlice(members, at, out);
     }
   }
 
-  private deliverTo(members: Iterable<FeedMember>, text: string, frame: Frame): void {
-    const to = Array.isArray(frame.to) ? frame.to : undefined;
-    let taggedText: string | undefined;
-    const tagged = () => (taggedText ??= tagChannel(text, frame, this.channelId));
-    let skipText: string | undefined;
-    const skipped = () => (skipText ??= JSON.stringify({ channelId: this.channelId, op: 'skip', seq: frame.seq }));
-    for (const member of members) {
-      if (to && !to.includes(member.userId) && frame.sender?.id !== member.userId) {
-        if (isSequenced(frame)) member.skip?.(frame.seq, skipped);
-        continue;
-      }
-      member.deliver(text, frame, tagged);
-    }
+  /** Hands the frame to the next slice of `members` from `from`; returns where the slice ended. */
+  private deliverSlice(members: FeedMember[], from: number, out: Outgoing): number {
+    const started = performance.now();
+    const end = Math.min(members.length, from + this.slice);
+    for (let at = from; at < end; at++) this.deliverOne(members[at]!, out);
+    // a socket's writes leave when the turn's ticks run (SocketLink corks it for the turn): this
+    // tick is queued after theirs, so it sees what the slice cost with its syscalls
+    const count = end - from;
+    if (count >= FANOUT_MIN) process.nextTick(() => this.resize(count, performance.now() - started));
+    return end;
   }
+
+  /** The next slice: as many members as the last one's cost per member fits in FANOUT_TURN_MS. */
+  private resize(count: number, ms: number): void {
+    const fits = ms > 0 ? Math.floor((FANOUT_TURN_MS * count) / ms) : FANOUT_SLICE;
+    this.slice = Math.max(FANOUT_MIN, Math.min(FANOUT_SLICE, fits));
+  }
+
+  private deliverOne(member: FeedMember, out: Outgoing): void {
+    const { frame } = out;
+    if (Array.isArray(frame.to) && !frame.to.includes(member.userId) && frame.sender?.id !== member.userId) {
+      if (isSequenced(frame)) member.skip?.(frame.seq, out.skipped);
+      return;
+    }
+    member.deliver(out.bytes(), frame, out.tagged);
+  }
+}
+
+/** One frame on its way to a feed's members: each form encoded once, on first use, for every slice. */
+class Outgoing {
+  readonly frame: Frame;
+  private readonly text: string;
+  private readonly channelId: string;
+  private encoded: Buffer | undefined;
+  private taggedBytes: Buffer | undefined;
+  private skipBytes: Buffer | undefined;
+
+  constructor(text: string, frame: Frame, channelId: string) {
+    this.text = text;
+    this.frame = frame;
+    this.channelId = channelId;
+  }
+
+  bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.text, 'utf8'));
+  }
+
+  readonly tagged = (): Buffer => (this.taggedBytes ??= Buffer.from(tagChannel(this.text, this.frame, this.channelId), 'utf8'));
+
+  readonly skipped = (): Buffer =>
+    (this.skipBytes ??= Buffer.from(JSON.stringify({ channelId: this.channelId, op: 'skip', seq: this.frame.seq }), 'utf8'));
 }
 
 /** The gateway's feeds, one per channel with local sockets. */

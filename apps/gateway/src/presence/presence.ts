@@ -27,6 +27,7 @@ import { StorageType, type KV } from 'nats';
 import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { PRESENCE_WINDOW_MS, PresenceWindow } from './coalesce.ts';
+import { PresenceKeyIndex } from './key-index.ts';
 
 /** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
 const KV_CONCURRENCY = 64;
@@ -113,6 +114,11 @@ export class Presence {
   private refreshing = false;
   /** Per channel: the changes decided in the current window, published together when it closes. */
   private readonly outgoing = new Map<string, Outgoing>();
+  /** Every gateway's keys, from one watcher of the bucket opened with it (key-index.ts); none until then. */
+  private index: PresenceKeyIndex | undefined;
+  private stopWatching: (() => void) | undefined;
+  /** Undefined until the bucket opens; false once stopped (no watcher is reopened). */
+  private watching: boolean | undefined;
 
   constructor(deps: GatewayDeps) {
     this.deps = deps;
@@ -168,6 +174,8 @@ export class Presence {
    */
   async stop(limitMs = 3_000): Promise<void> {
     clearInterval(this.heartbeat);
+    this.watching = false;
+    this.stopWatching?.();
     for (const [key, held] of [...this.held]) {
       this.held.delete(key);
       this.chain(key, () => this.depart(key, held));
@@ -187,6 +195,7 @@ export class Presence {
     if (!this.opened) {
       const opening = openBucket(this.deps.nc, `${this.deps.config.NATS_PREFIX}_presence`, this.deps.config.PRESENCE_TTL_MS);
       this.opened = opening;
+      opening.then((kv) => this.watch(kv)).catch(() => {});
       opening.catch((error: unknown) => {
         this.deps.log.error({ err: error }, 'presence bucket unavailable');
         if (this.opened === opening) this.opened = undefined;
@@ -209,7 +218,32 @@ export class Presence {
     });
   }
 
-  /** Other gateways' keys for the same user and channel. */
+  /**
+   * One watcher of the whole bucket feeding the key index, so arrivals and departures look up
+   * other gateways' keys locally. Should it end (NATS gone), the index is dropped, decisions list
+   * the bucket meanwhile, and a new watcher (with a fresh index) is opened a second later.
+   */
+  private async watch(kv: KV): Promise<void> {
+    if (this.watching === false) return;
+    this.watching = true;
+    const index = new PresenceKeyIndex(this.deps.config.PRESENCE_TTL_MS, this.instanceId);
+    try {
+      const watcher = await kv.watch({ key: '>', headers_only: true });
+      this.stopWatching = () => watcher.stop();
+      if (this.watching) {
+        this.index = index;
+        for await (const entry of watcher) index.apply(entry);
+      } else watcher.stop();
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'presence watcher ended; presence lists the bucket until it is back');
+    } finally {
+      index.abandon();
+      if (this.index === index) this.index = undefined;
+    }
+    if (this.watching) setTimeout(() => void this.watch(kv), 1_000).unref();
+  }
+
+  /** Other gateways' keys for the same user and channel, listed in the bucket (the index's fallback). */
   private async othersOf(kv: KV, key: string): Promise<string[]> {
     const prefix = key.slice(0, key.lastIndexOf('.'));
     return (await listKeys(kv, `${prefix}.*`)).filter((other) => other !== key);
@@ -227,6 +261,14 @@ export class Presence {
     const kv = await this.bucket();
     held.written = true;
     const mine = await kv.put(key, this.instanceId);
+    const index = this.index;
+    if (index) {
+      await index.caughtUp(mine);
+      if (index.live) {
+        if (!index.others(key).some((other) => other.revision < mine)) this.announce(held, true);
+        return;
+      }
+    }
     let first = true;
     for (const other of await this.othersOf(kv, key)) {
       const entry = await kv.get(other);
@@ -240,7 +282,16 @@ export class Presence {
     // still held (a socket came back), or never written (left before its arrival ran): nothing to undo
     if (this.held.has(key) || !held.written) return;
     const kv = await this.bucket();
+    const index = this.index;
+    const mark = index?.removalsOf(key) ?? 0;
     await kv.purge(key);
+    if (index) {
+      await index.removed(key, mark);
+      if (index.live) {
+        if (index.others(key).length === 0) this.announce(held, false);
+        return;
+      }
+    }
     if ((await this.othersOf(kv, key)).length === 0) this.announce(held, false);
   }
 

@@ -23,7 +23,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
 import { readLastSeq, readMessages } from '../channels/message-reader.ts';
-import type { SocketLink } from './socket-link.ts';
+import type { FrameText, SocketLink } from './socket-link.ts';
 
 const REPLAY_PAGE = 200;
 /** Live frames held back during one replay; a channel that outruns a long replay makes it resume. */
@@ -46,7 +46,7 @@ export class ChannelReplay implements FeedMember {
   readonly userId: string;
   private readonly options: ReplayOptions;
   private feed: ChannelFeed | undefined;
-  private held: [string, Frame, () => string][] | null = [];
+  private held: [FrameText, Frame, () => FrameText][] | null = [];
   private snapshot = 0;
   /** The highest seq sent to the client (replayed or live); persisted frames at or below it are dropped. */
   private sent = 0;
@@ -107,7 +107,7 @@ export class ChannelReplay implements FeedMember {
     for (const [text, frame, tagged] of held) this.forward(text, frame, tagged);
   }
 
-  deliver(text: string, frame: Frame, tagged: () => string): void {
+  deliver(text: FrameText, frame: Frame, tagged: () => FrameText): void {
     if (this.stopped) return;
     if (!this.held) return this.forward(text, frame, tagged);
     if (this.held.length >= MAX_HELD_FRAMES) return this.lose(SOCKET_CLOSE.outrun);
@@ -119,7 +119,7 @@ export class ChannelReplay implements FeedMember {
    * socket tells the client `{op:"skip", channelId, seq}` so a client that checks seq continuity
    * knows the seq was used; the channel socket sends nothing, as before.
    */
-  skip(seq: number, text: () => string): void {
+  skip(seq: number, text: () => FrameText): void {
     if (this.stopped || !this.options.tagged) return;
     // only multiplexed subscriptions (tagged) get here, and they send the tagged text
     this.deliver('', { op: 'skip', seq }, text);
@@ -142,7 +142,7 @@ export class ChannelReplay implements FeedMember {
     return this.stopped || this.options.link.closed;
   }
 
-  private forward(text: string, frame: Frame, tagged: () => string): void {
+  private forward(text: FrameText, frame: Frame, tagged: () => FrameText): void {
     if (isSequenced(frame) || (frame.op === 'skip' && typeof frame.seq === 'number')) {
       if (frame.seq! <= this.sent) return;
       this.sent = frame.seq!;

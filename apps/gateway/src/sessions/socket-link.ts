@@ -29,6 +29,15 @@ export interface LinkOptions extends InboundRates {
   closeGraceMs: number;
 }
 
+/**
+ * A frame's JSON text, or that text already encoded as UTF-8: a feed encodes a frame once and the
+ * same Buffer goes to every socket of the fan-out, instead of each socket measuring and encoding
+ * its own copy of the string on the way to the kernel.
+ */
+export type FrameText = string | Buffer;
+/** A Buffer is sent as a text frame (ws would call it binary). */
+const AS_TEXT = { binary: false } as const;
+
 export function sizeOf(data: RawData): number {
   if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
   return (data as Buffer | ArrayBuffer).byteLength;
@@ -111,7 +120,7 @@ export class SocketLink implements Sheddable {
     this.sendText(JSON.stringify(frame));
   }
 
-  sendText(text: string): void {
+  sendText(text: FrameText): void {
     if (this.closed || this.socket.readyState !== OPEN) return;
     if (this.queued > this.options.bufferLimit) return this.shed();
     // frames sent to one socket in one event-loop turn (a fan-out burst, a replay page) leave in
@@ -130,7 +139,8 @@ export class SocketLink implements Sheddable {
       }
       this.corkedBytes += text.length;
     }
-    this.socket.send(text);
+    if (typeof text === 'string') this.socket.send(text);
+    else this.socket.send(text, AS_TEXT);
   }
 
   private corked = false;

@@ -1,0 +1,117 @@
+/**
+ * Every presence key of every gateway, as this gateway's ONE watcher of the presence bucket last
+ * delivered it (presence.ts). Deciding whether another gateway holds a user on a channel is then a
+ * local look-up once the watcher has caught up with this gateway's own write, instead of a key
+ * listing per decision (each listing is a short-lived JetStream consumer created and deleted on
+ * the server: under one environment's subscribe storm those listings were most of the NATS
+ * server's CPU, which every other environment's publishes share).
+ *
+ * The watcher delivers the bucket's changes in revision order, so once it has delivered revision
+ * r, every key written before r is known with its latest revision delivered so far: the same view
+ * a listing started after the write would give. Keys age out of the bucket silently (no change is
+ * delivered), so an entry older than the bucket's TTL counts as gone. Pure state: the watcher
+ * itself is presence.ts's.
+ */
+
+export interface IndexedEntry {
+  key: string;
+  revision: number;
+  operation: 'PUT' | 'DEL' | 'PURGE';
+  created: Date;
+}
+
+interface Waiter {
+  done: () => boolean;
+  resolve: () => void;
+}
+
+export class PresenceKeyIndex {
+  /** Written keys by their user prefix (`<env>.<channel>.<user>`): key → revision and write time. */
+  private readonly byPrefix = new Map<string, Map<string, { revision: number; at: number }>>();
+  /** Removals delivered per key of this gateway's own (suffix `.<instance>`), so a purge can wait for its own. */
+  private readonly removals = new Map<string, number>();
+  private seen = 0;
+  private waiters: Waiter[] = [];
+  /** False once the watcher has ended: callers look the keys up in the bucket again. */
+  live = true;
+  private readonly ttlMs: number;
+  private readonly ownSuffix: string;
+
+  constructor(ttlMs: number, instanceId: string) {
+    this.ttlMs = ttlMs;
+    this.ownSuffix = `.${instanceId}`;
+  }
+
+  /** The highest revision delivered so far. */
+  get revision(): number {
+    return this.seen;
+  }
+
+  apply(entry: IndexedEntry): void {
+    const prefix = prefixOf(entry.key);
+    if (entry.operation === 'PUT') {
+      let keys = this.byPrefix.get(prefix);
+      if (!keys) this.byPrefix.set(prefix, (keys = new Map()));
+      keys.set(entry.key, { revision: entry.revision, at: entry.created.getTime() });
+    } else {
+      const keys = this.byPrefix.get(prefix);
+      if (keys?.delete(entry.key) && keys.size === 0) this.byPrefix.delete(prefix);
+      if (entry.key.endsWith(this.ownSuffix)) this.removals.set(entry.key, (this.removals.get(entry.key) ?? 0) + 1);
+    }
+    if (entry.revision > this.seen) this.seen = entry.revision;
+    if (this.waiters.length > 0) this.wake();
+  }
+
+  /** Resolves once every change up to `revision` has been delivered. */
+  caughtUp(revision: number): Promise<void> {
+    return this.until(() => this.seen >= revision);
+  }
+
+  /** How many removals of this gateway's `key` have been delivered (taken before purging it). */
+  removalsOf(key: string): number {
+    return this.removals.get(key) ?? 0;
+  }
+
+  /** Resolves once a removal of `key` after `mark` (removalsOf before the purge) has been delivered. */
+  removed(key: string, mark: number): Promise<void> {
+    return this.until(() => this.removalsOf(key) > mark).then(() => void this.removals.delete(key));
+  }
+
+  /** Other gateways' live keys for the same user and channel as `key`, with their latest revision. */
+  others(key: string, now = Date.now()): { key: string; revision: number }[] {
+    const keys = this.byPrefix.get(prefixOf(key));
+    if (!keys) return [];
+    const found: { key: string; revision: number }[] = [];
+    for (const [other, { revision, at }] of keys) {
+      if (other === key) continue;
+      // aged out of the bucket (its gateway stopped refreshing): no change tells us, the clock does
+      if (now - at > this.ttlMs) keys.delete(other);
+      else found.push({ key: other, revision });
+    }
+    if (keys.size === 0) this.byPrefix.delete(prefixOf(key));
+    return found;
+  }
+
+  /** The watcher ended: every wait resolves now (callers see `live` false and list the bucket). */
+  abandon(): void {
+    this.live = false;
+    for (const waiter of this.waiters) waiter.resolve();
+    this.waiters = [];
+  }
+
+  private until(done: () => boolean): Promise<void> {
+    if (done() || !this.live) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ done, resolve }));
+  }
+
+  private wake(): void {
+    const still: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.done()) waiter.resolve();
+      else still.push(waiter);
+    }
+    this.waiters = still;
+  }
+}
+
+const prefixOf = (key: string) => key.slice(0, key.lastIndexOf('.'));
