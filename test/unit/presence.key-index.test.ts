@@ -65,3 +65,14 @@ test('PresenceKeyIndex: an abandoned index releases its waiters and reports itse
   assert.equal(index.live, false);
   await index.caughtUp(20);
 });
+
+test('PresenceKeyIndex: a sweep forgets aged-out keys of channels nobody asks about again', () => {
+  const index = new PresenceKeyIndex(2_000, 'gw-me');
+  index.apply(put('env.quiet.user.gw-dead', 1, new Date(at.getTime() - 2_001)));
+  index.apply(put('env.other.user.gw-dead', 2, new Date(at.getTime() - 5_000)));
+  index.apply(put('env.chan.user.gw-alive', 3, new Date(at.getTime() - 1_999)));
+  assert.equal(index.size, 3);
+  index.sweep(at.getTime());
+  assert.equal(index.size, 1);
+  assert.deepEqual(index.others('env.chan.user.gw-me', at.getTime()), [{ key: 'env.chan.user.gw-alive', revision: 3 }]);
+});

@@ -92,6 +92,25 @@ export class PresenceKeyIndex {
     return found;
   }
 
+  /**
+   * Forgets every entry that aged out of the bucket (its gateway stopped refreshing it): `others`
+   * drops them only for the prefix it is asked about, so a dead gateway's keys of channels nobody
+   * asks about again would otherwise stay in memory. Called every refresh round.
+   */
+  sweep(now = Date.now()): void {
+    for (const [prefix, keys] of this.byPrefix) {
+      for (const [key, { at }] of keys) if (now - at > this.ttlMs) keys.delete(key);
+      if (keys.size === 0) this.byPrefix.delete(prefix);
+    }
+  }
+
+  /** Entries held, over every prefix. */
+  get size(): number {
+    let n = 0;
+    for (const keys of this.byPrefix.values()) n += keys.size;
+    return n;
+  }
+
   /** The watcher ended: every wait resolves now (callers see `live` false and list the bucket). */
   abandon(): void {
     this.live = false;

@@ -327,6 +327,7 @@ export class Presence {
   }
 
   private async refresh(): Promise<void> {
+    this.index?.sweep();
     if (this.held.size === 0 || this.refreshing) return;
     this.refreshing = true;
     let failed = 0;
