@@ -47,13 +47,18 @@ test('PresenceKeyIndex: a purge waits for its own removal, not an earlier one', 
   const mark = index.removalsOf(key);
   assert.equal(mark, 1, 'an earlier removal was delivered');
   let done = false;
-  const waiting = index.removed(key, mark).then(() => void (done = true));
+  let revision: number | undefined;
+  const waiting = index.removed(key, mark).then((at) => {
+    done = true;
+    revision = at;
+  });
   index.apply(put('env.a.other.gw-me', 3));
   index.apply(purge('env.a.u.gw-other', 4));
   await Promise.resolve();
   assert.equal(done, false, 'neither another key of ours nor another gateway’s removal counts');
   index.apply(purge(key, 5));
   await waiting;
+  assert.equal(revision, 5, 'the removal’s own revision, which orders the departure among every gateway’s decisions');
   assert.equal(index.removalsOf(key), 0, 'the count is dropped once waited for');
 });
 

@@ -179,7 +179,7 @@ export class ChannelFeed {
 
   private gatherPresence(frame: Frame): void {
     const window = (this.presence ??= new PresenceWindow({ rememberMs: PRESENCE_MEMORY_MS }));
-    for (const change of changesOf(frame, Date.now())) window.add(change);
+    for (const change of changesOf(frame, window.latestAt)) window.add(change);
     if (window.pendingSize > 0 && !this.presenceTimer) {
       this.presenceTimer = setTimeout(() => this.sendPresence(), PRESENCE_WINDOW_MS);
       this.presenceTimer.unref();

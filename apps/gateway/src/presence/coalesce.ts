@@ -2,9 +2,12 @@
  * Presence coalescing: the joins and leaves of one channel gathered over a window and given out
  * as one change set (pure logic; presence.ts and the channel feed run the timers).
  *
- * - Each change carries `at`, the time (ms, the deciding gateway's clock) its gateway decided it.
- *   For one user the latest decision wins, whatever order the bus delivered the changes in, so
- *   two gateways' windows flushing out of order cannot leave a user shown offline while online.
+ * - Each change carries `at`, the presence bucket's revision of the write (arrival) or purge
+ *   (departure) its gateway decided it on. Revisions are one order for every gateway, and each
+ *   decision was made seeing every key change up to its revision, so for one user the decision of
+ *   the highest revision wins, whatever order the bus delivered the changes in and however far
+ *   apart the gateways' clocks or watchers are: two gateways' windows flushing out of order
+ *   cannot leave a user shown offline while online, nor online once every socket is gone.
  * - A window gives out, per user, the latest decision of the window, even when it restates the
  *   state given out before: every decision is a change a roster reader could have seen (an arrival
  *   wrote the user's first key, a departure purged the last one), and a client that read the
@@ -22,7 +25,7 @@ export const PRESENCE_WINDOW_MS = 250;
 export interface PresenceChange {
   userId: string;
   online: boolean;
-  /** When the deciding gateway decided it (ms since the epoch). */
+  /** The presence bucket revision the deciding gateway decided it on (see above). */
   at: number;
 }
 
@@ -50,6 +53,8 @@ export class PresenceWindow {
   /** Users given out recently, oldest first (re-inserted when given out again). */
   private readonly settled = new Map<string, Settled>();
   private readonly rememberMs: number;
+  /** The highest `at` added so far: a change of the previous release's form is taken as this recent. */
+  latestAt = 0;
 
   constructor(options: { rememberMs?: number } = {}) {
     this.rememberMs = options.rememberMs ?? 0;
@@ -67,6 +72,7 @@ export class PresenceWindow {
 
   /** Adds a change; a change older than what is already known for the user is dropped (false). */
   add(change: PresenceChange): boolean {
+    if (change.at > this.latestAt) this.latestAt = change.at;
     const waiting = this.pending.get(change.userId);
     if (waiting) {
       if (change.at < waiting.at) return false;
@@ -109,9 +115,10 @@ export class PresenceWindow {
 /**
  * The changes of a presence message on the channel subject: `{op:"presence", changes:[{userId,
  * online, at}]}`, or the single-change form `{op:"presence", userId, online}` that gateways of the
- * previous release publish (taken as decided at `receivedAt`). Malformed entries are skipped.
+ * previous release publish (taken as decided at `legacyAt`: the newest `at` seen, so it counts as
+ * recent and the next change of the new form overrides it). Malformed entries are skipped.
  */
-export function changesOf(frame: Record<string, unknown>, receivedAt: number): PresenceChange[] {
+export function changesOf(frame: Record<string, unknown>, legacyAt: number): PresenceChange[] {
   if (Array.isArray(frame.changes)) {
     const out: PresenceChange[] = [];
     for (const entry of frame.changes as unknown[]) {
@@ -123,6 +130,6 @@ export function changesOf(frame: Record<string, unknown>, receivedAt: number): P
     }
     return out;
   }
-  if (typeof frame.userId === 'string' && typeof frame.online === 'boolean') return [{ userId: frame.userId, online: frame.online, at: receivedAt }];
+  if (typeof frame.userId === 'string' && typeof frame.online === 'boolean') return [{ userId: frame.userId, online: frame.online, at: legacyAt }];
   return [];
 }

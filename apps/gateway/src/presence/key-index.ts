@@ -28,8 +28,8 @@ interface Waiter {
 export class PresenceKeyIndex {
   /** Written keys by their user prefix (`<env>.<channel>.<user>`): key → revision and write time. */
   private readonly byPrefix = new Map<string, Map<string, { revision: number; at: number }>>();
-  /** Removals delivered per key of this gateway's own (suffix `.<instance>`), so a purge can wait for its own. */
-  private readonly removals = new Map<string, number>();
+  /** Removals delivered per key of this gateway's own (suffix `.<instance>`), so a purge can wait for its own: how many, and the revision of the latest. */
+  private readonly removals = new Map<string, { count: number; revision: number }>();
   private seen = 0;
   private waiters: Waiter[] = [];
   /** False once the watcher has ended: callers look the keys up in the bucket again. */
@@ -56,7 +56,9 @@ export class PresenceKeyIndex {
     } else {
       const keys = this.byPrefix.get(prefix);
       if (keys?.delete(entry.key) && keys.size === 0) this.byPrefix.delete(prefix);
-      if (entry.key.endsWith(this.ownSuffix)) this.removals.set(entry.key, (this.removals.get(entry.key) ?? 0) + 1);
+      if (entry.key.endsWith(this.ownSuffix)) {
+        this.removals.set(entry.key, { count: (this.removals.get(entry.key)?.count ?? 0) + 1, revision: entry.revision });
+      }
     }
     if (entry.revision > this.seen) this.seen = entry.revision;
     if (this.waiters.length > 0) this.wake();
@@ -69,12 +71,18 @@ export class PresenceKeyIndex {
 
   /** How many removals of this gateway's `key` have been delivered (taken before purging it). */
   removalsOf(key: string): number {
-    return this.removals.get(key) ?? 0;
+    return this.removals.get(key)?.count ?? 0;
   }
 
-  /** Resolves once a removal of `key` after `mark` (removalsOf before the purge) has been delivered. */
-  removed(key: string, mark: number): Promise<void> {
-    return this.until(() => this.removalsOf(key) > mark).then(() => void this.removals.delete(key));
+  /**
+   * Resolves once a removal of `key` after `mark` (removalsOf before the purge) has been delivered,
+   * with that removal's revision (undefined if the watcher ended first).
+   */
+  async removed(key: string, mark: number): Promise<number | undefined> {
+    await this.until(() => this.removalsOf(key) > mark);
+    const revision = this.removalsOf(key) > mark ? this.removals.get(key)?.revision : undefined;
+    this.removals.delete(key);
+    return revision;
   }
 
   /** Other gateways' live keys for the same user and channel as `key`, with their latest revision. */

@@ -90,6 +90,8 @@ interface Held {
   sockets: Set<string>;
   /** This entry's key was written (or its write tried): only then is there a departure to make. */
   written?: boolean;
+  /** The bucket revision of this entry's write, once made. */
+  revision?: number;
 }
 
 /** One channel's changes waiting to be published, with the one timer that publishes them. */
@@ -261,11 +263,12 @@ export class Presence {
     const kv = await this.bucket();
     held.written = true;
     const mine = await kv.put(key, this.instanceId);
+    held.revision = mine;
     const index = this.index;
     if (index) {
       await index.caughtUp(mine);
       if (index.live) {
-        if (!index.others(key).some((other) => other.revision < mine)) this.announce(held, true);
+        if (!index.others(key).some((other) => other.revision < mine)) this.announce(held, true, mine);
         return;
       }
     }
@@ -275,7 +278,7 @@ export class Presence {
       if (entry && entry.operation === 'PUT' && entry.revision < mine) first = false;
       if (!first) break;
     }
-    if (first) this.announce(held, true);
+    if (first) this.announce(held, true, mine);
   }
 
   private async depart(key: string, held: Held): Promise<void> {
@@ -286,17 +289,23 @@ export class Presence {
     const mark = index?.removalsOf(key) ?? 0;
     await kv.purge(key);
     if (index) {
-      await index.removed(key, mark);
-      if (index.live) {
-        if (index.others(key).length === 0) this.announce(held, false);
+      const purged = await index.removed(key, mark);
+      if (index.live && purged !== undefined) {
+        if (index.others(key).length === 0) this.announce(held, false, purged);
         return;
       }
     }
-    if ((await this.othersOf(kv, key)).length === 0) this.announce(held, false);
+    if ((await this.othersOf(kv, key)).length === 0) this.announce(held, false, await this.purgeRevision(kv, key, held));
+  }
+
+  /** The revision of `key`'s purge marker, read back (the index's fallback); just after the arrival's write if it is gone. */
+  private async purgeRevision(kv: KV, key: string, held: Held): Promise<number> {
+    const marker = await kv.get(key).catch(() => null);
+    return marker && marker.operation !== 'PUT' ? marker.revision : (held.revision ?? 0) + 0.5;
   }
 
   /** Records a decided change in its channel's window; the window's timer publishes it. */
-  private announce(held: Held, online: boolean): void {
+  private announce(held: Held, online: boolean, revision: number): void {
     const { environmentId, channelId, userId } = held;
     const key = `${environmentId}\u0000${channelId}`;
     let out = this.outgoing.get(key);
@@ -304,7 +313,7 @@ export class Presence {
       out = { environmentId, channelId, window: new PresenceWindow(), timer: undefined };
       this.outgoing.set(key, out);
     }
-    out.window.add({ userId, online, at: Date.now() });
+    out.window.add({ userId, online, at: revision });
     if (!out.timer) {
       out.timer = setTimeout(() => this.flush(key), PRESENCE_WINDOW_MS);
       out.timer.unref();
