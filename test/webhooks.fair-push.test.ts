@@ -1,18 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCluster, type RunningProcess } from './helpers/cluster.ts';
+import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
+import { metricTotal } from './helpers/metrics.ts';
 
-async function metric(process: RunningProcess, pattern: RegExp): Promise<number> {
-  const text = await (await fetch(`${process.internalUrl}/internal/metrics`)).text();
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = pattern.exec(line);
-    if (match) total += Number(match[1]);
-  }
-  return total;
-}
 
 test("webhooks - fair by construction: an endpoint's held-back deliveries wait in its owner's memory, never in front of another's", async (t) => {
   const cluster = await startCluster(t, {
@@ -58,7 +50,7 @@ test("webhooks - fair by construction: an endpoint's held-back deliveries wait i
   await new Promise((resolve) => setTimeout(resolve, 12_000));
   assert.equal(hanging.received.length, 2, 'A holds at most its own limit (2) of sends');
   // held back in memory: no deferral, no row moved, no job for A's deliveries
-  assert.equal(await metric(dispatcher, /^webhook_deferrals_total\{[^}]*\} (\d+)/), 0, 'nothing deferred through Postgres');
+  assert.equal(await metricTotal(dispatcher.internalUrl, /^webhook_deferrals_total\{[^}]*\} (\d+)/), 0, 'nothing deferred through Postgres');
   const { rows } = await cluster.db.pool.query<{ moved: number; leased: number; waiting: number }>(
     `select count(*) filter (where next_attempt_at > created_at + interval '1 second')::int as moved,
             count(*) filter (where locked_until is not null)::int as leased,
@@ -71,5 +63,5 @@ test("webhooks - fair by construction: an endpoint's held-back deliveries wait i
     `select count(*)::int as n from graphile_worker.jobs where task_identifier in ('deliver_webhook', 'deliver_webhooks')`,
   );
   assert.equal(jobs[0]!.n, 0, 'no job for a delivery held back');
-  assert.ok((await metric(dispatcher, /^webhook_push_queued(?:\{[^}]*\})? (\d+)/)) >= 38, "A's other deliveries wait in the owner's memory");
+  assert.ok((await metricTotal(dispatcher.internalUrl, /^webhook_push_queued(?:\{[^}]*\})? (\d+)/)) >= 38, "A's other deliveries wait in the owner's memory");
 });

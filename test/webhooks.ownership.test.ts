@@ -3,18 +3,10 @@ import assert from 'node:assert/strict';
 import { startCluster, type RunningProcess } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
+import { metricTotal } from './helpers/metrics.ts';
 
 const idOf = (raw: Buffer) => JSON.parse(raw.toString('utf8')).id as string;
 
-async function metric(process: RunningProcess, pattern: RegExp): Promise<number> {
-  const text = await (await fetch(`${process.internalUrl}/internal/metrics`)).text();
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = pattern.exec(line);
-    if (match) total += Number(match[1]);
-  }
-  return total;
-}
 
 const OWNED = /^webhook_partitions_owned(?:\{[^}]*\})? (\d+)/;
 const DELIVERED = /^webhook_attempts_total\{[^}]*result="delivered"[^}]*\} (\d+)/;
@@ -22,7 +14,7 @@ const DELIVERED = /^webhook_attempts_total\{[^}]*result="delivered"[^}]*\} (\d+)
 /** Both dispatchers own their share of the 16 webhook partitions. */
 async function settled(dispatchers: RunningProcess[]): Promise<void> {
   await eventually(async () => {
-    const owned = await Promise.all(dispatchers.map((d) => metric(d, OWNED)));
+    const owned = await Promise.all(dispatchers.map((d) => metricTotal(d.internalUrl, OWNED)));
     return owned.every((n) => n > 0) && owned.reduce((a, b) => a + b, 0) === 16;
   }, { timeoutMs: 30_000, what: 'the webhook partitions shared by both dispatchers' });
 }
@@ -67,7 +59,7 @@ test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-w
     }, { timeoutMs: 60_000, what: 'every delivery' });
     t.diagnostic(`at most ${most} requests at once at the receiver (limit 4 per endpoint, 2 dispatchers)`);
     assert.ok(most <= 4, `at most 4 sends at once across both dispatchers, saw ${most}`);
-    const senders = await Promise.all(cluster.dispatchers.map((d) => metric(d, DELIVERED)));
+    const senders = await Promise.all(cluster.dispatchers.map((d) => metricTotal(d.internalUrl, DELIVERED)));
     assert.equal(senders.filter((n) => n > 0).length, 1, `one dispatcher sent them all: ${senders.join(', ')}`);
   });
 
@@ -76,7 +68,7 @@ test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-w
     const control = client(cluster.gateways[0]!.controlUrl, env.secretKey);
     const receiver = await startReceiver(t, () => ({ status: 200, delayMs: 10 }));
     assert.equal((await control.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
-    const before = await Promise.all(cluster.dispatchers.map((d) => metric(d, DELIVERED)));
+    const before = await Promise.all(cluster.dispatchers.map((d) => metricTotal(d.internalUrl, DELIVERED)));
     const MESSAGES = 600;
     const ids: string[] = [];
     let next = 0;
@@ -92,7 +84,7 @@ test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-w
           if (!killed && !looking && receiver.received.length >= 100) {
             looking = true;
             // the owner is the one whose sends count rose
-            const now = await Promise.all(cluster.dispatchers.map((d) => metric(d, DELIVERED)));
+            const now = await Promise.all(cluster.dispatchers.map((d) => metricTotal(d.internalUrl, DELIVERED)));
             const owner = now.findIndex((n, k) => n > before[k]!);
             if (owner >= 0) {
               killed = cluster.dispatchers[owner]!;

@@ -3,19 +3,11 @@ import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
+import { metricTotal } from './helpers/metrics.ts';
 
 const idOf = (raw: Buffer) => JSON.parse(raw.toString('utf8')).id as string;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function metric(url: string, pattern: RegExp): Promise<number> {
-  const text = await (await fetch(`${url}/internal/metrics`)).text();
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const match = pattern.exec(line);
-    if (match) total += Number(match[1]);
-  }
-  return total;
-}
 
 test('webhooks - first attempts are pushed after commit; a lost notice is caught by the owner\'s catch-up', async (t) => {
   const cluster = await startCluster(t, {
@@ -72,7 +64,7 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     const receiver = await startReceiver(t);
     assert.equal((await control.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
     const dispatcher = cluster.dispatchers[0]!;
-    const before = await metric(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
+    const before = await metricTotal(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
     const ids = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
         const res = await control.post(`/v1/channels/push-${i % 8}/messages`, { content: { i } });
@@ -84,7 +76,7 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
       const got = new Set(r.map((x) => idOf(x.raw)));
       return ids.every((id) => got.has(id));
     }, 'every pushed delivery');
-    const after = await metric(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
+    const after = await metricTotal(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
     assert.ok(after > before, 'the dispatcher took post-commit notices');
     await eventually(async () => {
       const { rows } = await cluster.db.pool.query<{ n: number }>(
