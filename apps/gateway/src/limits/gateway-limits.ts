@@ -182,8 +182,7 @@ export class GatewayLimits {
       const checks = this.checksOf(host, request);
       if (checks.length === 0) return payload;
       const environmentId = request.auth!.environmentId;
-      const refused = await this.admit(environmentId, checks);
-      if (refused) throw new ServiceError('rate_limited', `over the ${refused} limit`, { retryAfter: 1 });
+      await this.require(environmentId, checks);
       return payload;
     });
     if (host !== 'realtime') return;
@@ -193,8 +192,7 @@ export class GatewayLimits {
       if (auth?.kind !== 'user' || request.method !== 'POST' || request.routeOptions.url !== PUBLISH_ROUTE) return;
       const extra = publishUnits(mentionsOf(request.body)) - 1;
       if (extra <= 0) return;
-      const refused = await this.admit(auth.environmentId, [['userPublishesPerSecond', userKey(auth.environmentId, auth.userId), extra]]);
-      if (refused) throw new ServiceError('rate_limited', `over the ${refused} limit`, { retryAfter: 1 });
+      await this.require(auth.environmentId, [['userPublishesPerSecond', userKey(auth.environmentId, auth.userId), extra]]);
     });
   }
 
@@ -228,8 +226,7 @@ export class GatewayLimits {
    * throws 429 `rate_limited` with `retryAfter: 1`.
    */
   async admitEdge(auth: { environmentId: string; userId: string }, operation: EdgeOperation, units = 1): Promise<void> {
-    const refused = await this.admit(auth.environmentId, edgeChecks(auth.environmentId, auth.userId, operation, units));
-    if (refused) throw new ServiceError('rate_limited', `over the ${refused} limit`, { retryAfter: 1 });
+    await this.require(auth.environmentId, edgeChecks(auth.environmentId, auth.userId, operation, units));
   }
 
   /**
@@ -237,8 +234,13 @@ export class GatewayLimits {
    * userSocketOpensPerSecond it throws 429 `rate_limited`, which closes the socket with 4429.
    */
   async admitSocketOpen(auth: { environmentId: string; userId: string }): Promise<void> {
-    const refused = await this.admit(auth.environmentId, [['userSocketOpensPerSecond', userKey(auth.environmentId, auth.userId)]]);
-    if (refused) throw new ServiceError('rate_limited', 'rate limited: sockets opened per second by this user', { retryAfter: 1 });
+    await this.require(auth.environmentId, [['userSocketOpensPerSecond', userKey(auth.environmentId, auth.userId)]], 'rate limited: sockets opened per second by this user');
+  }
+
+  /** `admit`, throwing 429 `rate_limited` (`retryAfter: 1`, the window's end) for a refused check. */
+  private async require(environmentId: string, checks: Check[], reason?: string): Promise<void> {
+    const refused = await this.admit(environmentId, checks);
+    if (refused) throw new ServiceError('rate_limited', reason ?? `over the ${refused} limit`, { retryAfter: 1 });
   }
 
   private checksOf(host: Host, request: FastifyRequest): Check[] {
