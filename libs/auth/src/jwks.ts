@@ -99,9 +99,21 @@ export class JwksCache {
   private async fetchKeys(environmentId: string, url: string): Promise<Map<string, TenantKey>> {
     const verdict = checkWebhookUrl(url, { allowLoopback: this.options.allowLoopback });
     if (!verdict.ok) throw new Error(verdict.reason);
-    // the whole fetch (request and body) has one deadline: undici's bodyTimeout is per chunk only
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
-    const response = await request(verdict.url, {
+    // the whole fetch (request and body) has one deadline: undici's bodyTimeout is per chunk only.
+    // Our own timer, cleared when the fetch ends: a signal that fired after the fetch was done (as
+    // AbortSignal.timeout would) makes undici error a body nobody listens to any more.
+    const controller = new AbortController();
+    const { signal } = controller;
+    const deadline = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    try {
+      return await this.readKeys(environmentId, verdict.url, signal);
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  private async readKeys(environmentId: string, url: URL, signal: AbortSignal): Promise<Map<string, TenantKey>> {
+    const response = await request(url, {
       method: 'GET',
       dispatcher: this.agent,
       headers: { accept: 'application/json' },
@@ -109,6 +121,7 @@ export class JwksCache {
       bodyTimeout: this.options.timeoutMs,
       signal,
     });
+    response.body.on('error', () => {}); // an abort while it is read rejects the read below; nothing else listens
     if (response.statusCode !== 200) {
       response.body.destroy();
       throw new Error(`JWKS answered ${response.statusCode}`);
