@@ -18,6 +18,12 @@
  * First attempts come from the channel-nodes' post-commit notices (push-intake.ts), without a
  * job; a failed attempt's retry is a job.
  *
+ * Claims and records are group-committed (statement-batcher.ts): a chunk's claim, and each send's
+ * record as soon as that send ends, wait only for the statement of their kind already running;
+ * then everything that gathered meanwhile goes in one statement. At rest a delivery is claimed
+ * and recorded alone, at once; under load a statement carries up to 512 deliveries of many
+ * chunks, so the database's work per delivery falls as the rate rises.
+ *
  * Fair sharing: a claimed delivery may be deferred instead of attempted: its endpoint's circuit
  * is open (circuit-breaker.ts), its rate limit is spent, or its environment or host already has
  * the most sends in flight allowed (concurrency-gate.ts; only the endpoint's owning dispatcher
@@ -43,9 +49,16 @@ import {
 import type { Logger } from '@rtm/ops';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { WebhookSender, SendResult } from './send-webhook.ts';
+import { StatementBatcher } from './statement-batcher.ts';
 
 /** Deliveries of one batch job sent at once. */
 const PARALLEL_SENDS = 16;
+/**
+ * Claims and records are group-committed (statement-batcher.ts): at most this many of each kind
+ * run at once, each carrying up to MAX_PER_STATEMENT deliveries of any number of chunks.
+ */
+const STATEMENTS_IN_FLIGHT = 2;
+const MAX_PER_STATEMENT = 512;
 /** The lease outlives the longest attempt by this much (the write of the result). */
 const LEASE_MARGIN_MS = 5_000;
 /** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
@@ -107,9 +120,28 @@ export class Deliverer {
   readonly #leaseMs: number;
   readonly #breaker: CircuitBreaker;
   readonly #gate: ConcurrencyGate;
+  readonly #claims: StatementBatcher<string, Map<string, Claimed>, Claimed[]>;
+  readonly #records: StatementBatcher<Outcome, void>;
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
+    const batching = { concurrency: STATEMENTS_IN_FLIGHT, maxItems: MAX_PER_STATEMENT };
+    this.#claims = new StatementBatcher((ids) => this.#claimStatement(ids), {
+      ...batching,
+      // an id asked for by two callers in one statement (a job's and the push's) is claimed once:
+      // its row goes to the first of them only, never sent twice at once by this process
+      share: (rows, ids) => {
+        const mine: Claimed[] = [];
+        for (const id of ids) {
+          const row = rows.get(id);
+          if (!row) continue;
+          rows.delete(id);
+          mine.push(row);
+        }
+        return mine;
+      },
+    });
+    this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), batching);
     this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.#breaker = new CircuitBreaker({ threshold: deps.config.WEBHOOK_BREAKER_THRESHOLD, coolDownMs: deps.config.WEBHOOK_BREAKER_COOLDOWN });
     this.#gate = new ConcurrencyGate({
@@ -258,7 +290,9 @@ export class Deliverer {
       await this.#reschedule(chunk.filter((id) => !got.has(id)));
     }
     const deferrals: Deferral[] = [];
-    const sends: Promise<Outcome>[] = [];
+    // each send is recorded as soon as it ends, together with whatever else ended meanwhile
+    // (one statement for many chunks' sends: #records)
+    const recorded: Promise<void>[] = [];
     const waits: Promise<void>[] = [];
     for (const row of claimed) {
       const admitted = this.#admit(row);
@@ -275,49 +309,30 @@ export class Deliverer {
             deferrals.push({ row, until: Date.now() + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' });
             return;
           }
-          sends.push(this.#send(row, admitted.secrets, release, deadline.signal));
+          recorded.push(this.#send(row, admitted.secrets, release, deadline.signal).then((outcome) => this.#records.add([outcome])));
         }),
       );
     }
     await Promise.all(waits);
     sending?.();
-    const all = Promise.all(sends).finally(() => clearTimeout(timer));
+    const all = Promise.all(recorded).finally(() => clearTimeout(timer));
     await this.#defer(deferrals);
     // A job holds a worker slot only briefly: sends still running after JOB_HOLD_MS (an endpoint
     // that hangs) finish in the background and are recorded when they end, so one environment's
     // slow endpoints cannot take every slot from the others' jobs. Nothing is lost: each send
     // keeps its lease, the record is fenced by it, and if this process dies the lease lapses and
-    // the delivery is sent again.
-    const settled = new Map<Promise<Outcome>, Outcome>();
-    for (const send of sends) void send.then((outcome) => settled.set(send, outcome));
-    const held = await Promise.race([all.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), JOB_HOLD_MS))]);
-    if (held) return this.#finish(await all);
-    // split before the first record: a send that ends while it is written belongs to the late ones
-    // (split after it, such a send would be in neither list and never recorded)
-    const done = sends.filter((send) => settled.has(send));
-    const late = sends.filter((send) => !settled.has(send));
-    await this.#finish(done.map((send) => settled.get(send)!));
-    // the job ends now: if this process dies before the late sends are recorded, their leases
-    // lapse unrecorded and recovery (worker-recovery.ts) gives those deliveries a job again
-    const background = Promise.all(late)
-      .then((outcomes) => this.#finish(outcomes))
-      .catch((error: unknown) => this.#deps.log.error({ err: error }, 'could not record webhook attempts'))
+    // the delivery is sent again (recovery, worker-recovery.ts).
+    let hold: NodeJS.Timeout | undefined;
+    const held = await Promise.race([
+      all.then(() => true),
+      new Promise<boolean>((resolve) => (hold = setTimeout(() => resolve(false), JOB_HOLD_MS))),
+    ]).finally(() => clearTimeout(hold));
+    if (held) return;
+    const background: Promise<void> = all
+      .then(() => undefined)
+      .catch(() => {}) // logged once per statement (#recordStatement)
       .finally(() => this.#background.delete(background));
     this.#background.add(background);
-  }
-
-  /** Records a chunk's outcomes (one statement) and tells the live log. */
-  async #finish(outcomes: readonly Outcome[]): Promise<void> {
-    try {
-      await this.#record(outcomes);
-    } catch (error) {
-      // the leases expire and these deliveries are attempted again: at-least-once, never lost
-      this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
-      throw error;
-    }
-    // counted once recorded (a record that fails is attempted again, and counted then)
-    for (const outcome of outcomes) if (outcome.status === 'dropped') this.#dropped.inc();
-    this.#announce(outcomes);
   }
 
   /** Resolves once every send handed to the background has ended and been recorded (drain). */
@@ -325,9 +340,15 @@ export class Deliverer {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
   }
 
-  async #claim(ids: readonly string[]): Promise<Claimed[]> {
-    const { rows } = await this.#deps.pool.query<Claimed>(
-      `with due as (
+  /** The due, unleased deliveries among `ids`, leased to this caller (one statement for many chunks: #claims). */
+  #claim(ids: readonly string[]): Promise<Claimed[]> {
+    return this.#claims.add(ids);
+  }
+
+  async #claimStatement(ids: readonly string[]): Promise<Map<string, Claimed>> {
+    const { rows } = await this.#deps.pool.query<Claimed>({
+      name: 'rtm_webhook_claim',
+      text: `with due as (
          select id from webhook_deliveries
          where id = any($1::text[]) and status = 'pending' and next_attempt_at <= now()
            and (locked_until is null or locked_until < now())
@@ -339,9 +360,9 @@ export class Deliverer {
          d.locked_until::text as lease,
          (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
                                       where environment_id = d.environment_id) s) as secrets`,
-      [ids, this.#leaseMs],
-    );
-    return rows;
+      values: [ids, this.#leaseMs],
+    });
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
   /**
@@ -370,13 +391,9 @@ export class Deliverer {
     let secrets: string[] | null = null;
     if (row.secrets) {
       try {
-        const { secretKeyring } = this.#deps;
         secrets = webhookSecrets({
-          secret: decryptSecret(secretKeyring, row.secrets.secret, { environmentId: row.environment_id, column: 'secret' }),
-          previous_secret:
-            row.secrets.previous_secret === null
-              ? null
-              : decryptSecret(secretKeyring, row.secrets.previous_secret, { environmentId: row.environment_id, column: 'previous_secret' }),
+          secret: this.#decrypt(row.environment_id, 'secret', row.secrets.secret),
+          previous_secret: row.secrets.previous_secret === null ? null : this.#decrypt(row.environment_id, 'previous_secret', row.secrets.previous_secret),
           rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
         });
       } catch (error) {
@@ -392,6 +409,24 @@ export class Deliverer {
     if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: 'circuit_open' };
     this.#takeToken(row.environment_id, now);
     return { secrets, probe: admission.probe };
+  }
+
+  /**
+   * Decrypted signing secrets, by what is stored: every delivery of an environment carries the
+   * same ciphertext until the secret is rotated (then the stored text, and so the key, changes),
+   * so AES-GCM runs once per secret, not once per delivery. A failure is not kept.
+   */
+  readonly #decrypted = new Map<string, string>();
+
+  #decrypt(environmentId: string, column: 'secret' | 'previous_secret', stored: string): string {
+    const key = `${environmentId}\u0000${column}\u0000${stored}`;
+    let plain = this.#decrypted.get(key);
+    if (plain === undefined) {
+      plain = decryptSecret(this.#deps.secretKeyring, stored, { environmentId, column });
+      if (this.#decrypted.size >= 10_000) this.#decrypted.clear();
+      this.#decrypted.set(key, plain);
+    }
+    return plain;
   }
 
   /** Sends one admitted delivery; never throws (a failure is a result to record). */
@@ -436,13 +471,14 @@ export class Deliverer {
 
   /**
    * Puts deferred deliveries back: lease released, `next_attempt_at` and the keyed job at the
-   * deferral's time, `attempts` unchanged. Fenced by the lease like #record.
+   * deferral's time, `attempts` unchanged. Fenced by the lease like #write.
    */
   async #defer(deferrals: readonly Deferral[]): Promise<void> {
     if (deferrals.length === 0) return;
     for (const deferral of deferrals) this.#deferred.inc({ reason: deferral.reason });
-    await this.#deps.pool.query(
-      `with r as (
+    await this.#deps.pool.query({
+      name: 'rtm_webhook_defer',
+      text: `with r as (
          select * from unnest($1::text[], $2::float8[], $3::timestamptz[]) as r(id, until_ms, lease)
        ),
        updated as (
@@ -456,20 +492,38 @@ export class Deliverer {
        )
        select ${deliverOneJobSql('id', 'next_attempt_at')}
        from updated`,
-      [deferrals.map((d) => d.row.id), deferrals.map((d) => d.until), deferrals.map((d) => d.row.lease)],
-    );
+      values: [deferrals.map((d) => d.row.id), deferrals.map((d) => d.until), deferrals.map((d) => d.row.lease)],
+    });
   }
 
   /**
-   * Writes a chunk's attempts and new states in one statement (one commit, not one per
-   * delivery), and puts the retry job of each delivery that stays pending at its due time.
-   * Fenced by the lease: if this claim's lease lapsed and another dispatcher claimed the
-   * delivery since, this (stale) outcome changes nothing, so the ledger follows the newest claim.
+   * Records attempts that ended (of any chunks: #records gathers them), counts the drops and
+   * tells the live log.
    */
-  async #record(outcomes: readonly Outcome[]): Promise<void> {
+  async #recordStatement(outcomes: readonly Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.#deps.pool.query(
-      `with r as (
+    try {
+      await this.#write(outcomes);
+    } catch (error) {
+      // the leases expire and these deliveries are attempted again: at-least-once, never lost
+      this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
+      throw error;
+    }
+    // counted once recorded (a record that fails is attempted again, and counted then)
+    for (const outcome of outcomes) if (outcome.status === 'dropped') this.#dropped.inc();
+    this.#announce(outcomes);
+  }
+
+  /**
+   * Writes attempts and new states in one statement (one commit, not one per delivery), and puts
+   * the retry job of each delivery that stays pending at its due time. Fenced by the lease: if
+   * this claim's lease lapsed and another dispatcher claimed the delivery since, this (stale)
+   * outcome changes nothing, so the ledger follows the newest claim.
+   */
+  async #write(outcomes: readonly Outcome[]): Promise<void> {
+    await this.#deps.pool.query({
+      name: 'rtm_webhook_record',
+      text: `with r as (
          select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $9::timestamptz[])
            as r(id, n, at, status_code, error, duration_ms, status, delay, lease)
        ),
@@ -494,7 +548,7 @@ export class Deliverer {
        )
        select ${deliverOneJobSql('id', 'next_attempt_at')}
        from updated where status = 'pending'`,
-      [
+      values: [
         outcomes.map((o) => o.row.id),
         outcomes.map((o) => o.n),
         outcomes.map((o) => o.at),
@@ -505,7 +559,7 @@ export class Deliverer {
         outcomes.map((o) => o.delay),
         outcomes.map((o) => o.row.lease),
       ],
-    );
+    });
   }
 
   /** The live-log events of recorded attempts: one bus message per environment (publishLogs). */

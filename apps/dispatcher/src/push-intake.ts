@@ -15,8 +15,9 @@
  *   when it half-opens). So a delivery held back by its endpoint waits here, never re-queued
  *   through Postgres; an endpoint that hangs holds at most its own limit of sends, and its
  *   backlog never stands in front of another endpoint's deliveries. A chunk (one environment's
- *   deliveries, at most 16: one claim statement, one record statement) goes to the deliverer,
- *   with up to WINDOW chunks being sent at once.
+ *   deliveries, at most 16) goes to the deliverer, with up to WINDOW chunks being sent at once;
+ *   the deliverer claims and records them group-committed (statement-batcher.ts), so under load
+ *   one claim statement and one record statement carry many chunks.
  * - Only an attempt that fails gets a job (`deliver_webhook` with `run_at` at the next step of
  *   the schedule, written by the record). A job (a retry, a retraction's batch, a hand-back) may
  *   run on any dispatcher: `route` forwards its deliveries to their owner (a request on the same
@@ -47,10 +48,10 @@ import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Deliverer } from './deliverer.ts';
 
-/** Deliveries per claim (one statement) and per record (one statement). */
+/** Deliveries per chunk handed to the deliverer (claims and records carry many chunks: deliverer.ts). */
 const CHUNK = 16;
 /** Chunks being sent at once by this dispatcher (their slow sends finish in the background). */
-const WINDOW = 16;
+const WINDOW = 64;
 /** Deliveries held in memory at most; a notice beyond is left to the catch-up (counted as overflow). */
 const MAX_QUEUED = 50_000;
 /** How long a job waits for the owner to take its deliveries before sending them itself. */
