@@ -5,14 +5,19 @@ import { client } from './helpers/http.ts';
 import { enqueue, eventually, publishedEvent, startReceiver } from './helpers/webhook-receiver.ts';
 
 test('webhooks - a dispatcher given SIGTERM finishes what it is sending, hands the rest back and exits 0', async (t) => {
-  const cluster = await startCluster(t, { gateways: 1, dispatchers: 1 });
+  // 16 sends at once to the endpoint: 16 are in flight at SIGTERM, the other 24 wait in memory
+  const cluster = await startCluster(t, {
+    gateways: 1,
+    dispatchers: 1,
+    env: { WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: '16', WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '16' },
+  });
   const env = await cluster.createEnvironment();
   const api = client(cluster.gateways[0]!.controlUrl, env.secretKey);
   let slow = true;
   const receiver = await startReceiver(t, () => ({ status: 200, delayMs: slow ? 1500 : 0 }));
   assert.equal((await api.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
 
-  // one publish batch of 40: the dispatcher sends 16 at a time
+  // one publish batch of 40 (one job): the dispatcher sends 16 at a time
   const events = Array.from({ length: 40 }, (_, i) => publishedEvent(env.environmentId, `drain-${i}`));
   await enqueue(cluster.db.pool, events, 40);
   await receiver.waitFor((r) => r.length >= 1, 'the first chunk');

@@ -65,3 +65,47 @@ test("webhooks - fair by construction: an endpoint's held-back deliveries wait i
   assert.equal(jobs[0]!.n, 0, 'no job for a delivery held back');
   assert.ok((await metricTotal(dispatcher.internalUrl, /^webhook_push_queued(?:\{[^}]*\})? (\d+)/)) >= 38, "A's other deliveries wait in the owner's memory");
 });
+
+test("webhooks - retries held back by their endpoint's limit wait in the owner's memory too, never deferred through Postgres", async (t) => {
+  const cluster = await startCluster(t, {
+    gateways: 1,
+    channelNodes: 1,
+    dispatchers: 1,
+    env: {
+      // one send at a time to the endpoint, each answered after 300 ms: the retries' jobs (up to
+      // WORKER_CONCURRENCY at once) find the endpoint busy for longer than a gate wait (250 ms)
+      WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: '1',
+      WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '1',
+      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s',
+      WEBHOOK_BREAKER_THRESHOLD: '1000',
+    },
+  });
+  const dispatcher = cluster.dispatchers[0]!;
+  const seen = new Set<string>();
+  // every delivery's first attempt fails (500), its retry succeeds
+  const receiver = await startReceiver(t, (request) => {
+    const id = JSON.parse(request.raw.toString('utf8')).id as string;
+    if (seen.has(id)) return { status: 200, delayMs: 300 };
+    seen.add(id);
+    return { status: 500 };
+  });
+  const env = await cluster.createEnvironment('retried');
+  const api = client(cluster.gateways[0]!.controlUrl, env.secretKey);
+  assert.equal((await api.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
+  const ids: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    const res = await api.post(`/v1/channels/retried-${i % 3}/messages`, { content: { i } });
+    assert.equal(res.status, 201);
+    ids.push(res.body.id);
+  }
+  await eventually(async () => {
+    const { rows } = await cluster.db.pool.query<{ n: number }>(
+      `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered' and attempts = 2`,
+      [env.environmentId],
+    );
+    return rows[0]!.n === ids.length;
+  }, { timeoutMs: 30_000, what: 'every delivery delivered by its retry' });
+  // the retries ran as jobs on the owner, which queued them behind the endpoint's one place
+  assert.ok((await metricTotal(dispatcher.internalUrl, /^webhook_forwards_total\{[^}]*result="queued_here"[^}]*\} (\d+)/)) >= ids.length);
+  assert.equal(await metricTotal(dispatcher.internalUrl, /^webhook_deferrals_total\{[^}]*\} (\d+)/), 0, 'no retry deferred through Postgres');
+});

@@ -12,7 +12,19 @@ test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage
     channelNodes: 1,
     env: { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s', WORKER_RECOVERY_INTERVAL: '1s', WEBHOOK_STALE_AFTER: '5s' },
   });
-  // the dispatcher reaches Postgres through a proxy that can make it unreachable for it alone
+  // A job lasts past its first moments only when it sends its deliveries itself: when their
+  // partition's owner does not take them (a job's deliveries otherwise join the owner's memory
+  // queue and the job ends at once). So: an owner that holds every webhook partition, then frozen
+  // (SIGSTOP: its locks and connections stay, it answers nothing), and the dispatcher under test,
+  // which owns none, forwards in vain for 2 s and sends the job's delivery itself.
+  const owner = await cluster.start('dispatcher');
+  await eventually('the first dispatcher owns every webhook partition', async () => {
+    const metrics = await (await fetch(`${owner.internalUrl}/internal/metrics`)).text();
+    return /^webhook_partitions_owned(?:\{[^}]*\})? 16$/m.test(metrics);
+  }, 20_000);
+  owner.child.kill('SIGSTOP');
+  t.after(() => void owner.child.kill('SIGCONT'));
+  // the dispatcher under test reaches Postgres through a proxy that can make it unreachable for it alone
   const db = new URL(cluster.db.url);
   const proxy = await startTcpProxy([`postgres://${db.host}`]);
   t.after(() => proxy.close());
@@ -23,8 +35,8 @@ test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage
   const receiver = await startReceiver(t, (request) => (request.n === 1 ? { status: 200, delayMs: 1_500 } : { status: 200 }));
   assert.equal((await api.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
 
-  // a job's delivery (first attempts of publishes have no job: they are pushed), so the job's
-  // completion is what cannot be written during the outage
+  // a job's delivery (first attempts of publishes have no job: they are pushed), sent by the job
+  // itself, so the job's completion is what cannot be written during the outage
   const first = publishedEvent(env.environmentId, 'w');
   assert.equal(await enqueue(cluster.db.pool, [first]), 1);
   await receiver.waitFor((received) => received.length === 1, 'the first send');
@@ -39,6 +51,8 @@ test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage
     async () => (await fetch(`${dispatcher.internalUrl}/internal/ready`)).ok,
     30_000,
   );
+  // the owner comes back for the second message's notice
+  owner.child.kill('SIGCONT');
   const second = await api.post('/v1/channels/w/messages', { content: { n: 2 } });
   assert.equal(second.status, 201);
   const ids = [first.eventId, second.body.id];

@@ -117,6 +117,7 @@ export class Deliverer {
   readonly #duration: Histogram;
   readonly #deferred: Counter<'reason'>;
   readonly #dropped: Counter;
+  readonly #requeued: Counter;
   readonly #leaseMs: number;
   readonly #breaker: CircuitBreaker;
   readonly #gate: ConcurrencyGate;
@@ -152,6 +153,11 @@ export class Deliverer {
       name: 'webhook_deferrals_total',
       help: 'Claimed deliveries put back without an attempt, by reason',
       labelNames: ['reason'],
+      registers: [deps.metrics],
+    });
+    this.#requeued = new Counter({
+      name: 'webhook_requeued_total',
+      help: "Claimed deliveries whose endpoint had no room after all, put back in the owner's memory queue (lease released, no deferral)",
       registers: [deps.metrics],
     });
     this.#attempts = new Counter({
@@ -261,7 +267,7 @@ export class Deliverer {
    * `sending` is called once every send of the last chunk holds its concurrency place (or was put
    * back): from then on the places in flight count them, while the sends and the record go on.
    */
-  async deliver(ids: readonly string[], sending?: () => void): Promise<void> {
+  async deliver(ids: readonly string[], sending?: () => void, requeue?: (ids: string[]) => void): Promise<void> {
     for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
       if (this.#draining) {
         // hand the rest back as a new batch job for another dispatcher (or this one, restarted)
@@ -271,11 +277,18 @@ export class Deliverer {
       // a chunk takes at most JOB_HOLD_MS longer than its fast sends: the next one is never held
       // back by an endpoint that hangs
       const last = start + PARALLEL_SENDS >= ids.length;
-      await this.#deliverChunk(ids.slice(start, start + PARALLEL_SENDS), last ? sending : undefined);
+      await this.#deliverChunk(ids.slice(start, start + PARALLEL_SENDS), last ? sending : undefined, requeue);
     }
   }
 
-  async #deliverChunk(chunk: readonly string[], sending?: () => void): Promise<void> {
+  /**
+   * `requeue`: the chunk came from the owner's memory queues (push-intake.ts). A delivery of it
+   * that finds its endpoint without room after all (claimed ahead while the endpoint's sends were
+   * coming back, and they did not within GATE_WAIT_MS; or its circuit opened or rate ran out
+   * meanwhile) goes back to that queue with its lease released, instead of being deferred
+   * through Postgres: it waits in memory for its endpoint like the rest.
+   */
+  async #deliverChunk(chunk: readonly string[], sending?: () => void, requeue?: (ids: string[]) => void): Promise<void> {
     const claimed = await this.#claim(chunk);
     // one deadline for the chunk, counted from the claim: every send ends within the timeout,
     // inside the lease (and a late record is fenced off by the lease anyway)
@@ -316,7 +329,16 @@ export class Deliverer {
     await Promise.all(waits);
     sending?.();
     const all = Promise.all(recorded).finally(() => clearTimeout(timer));
-    await this.#defer(deferrals);
+    if (requeue) {
+      const back = deferrals.filter((d) => d.reason !== 'secret_unreadable');
+      if (back.length > 0) {
+        await this.#release(back.map((d) => d.row));
+        requeue(back.map((d) => d.row.id));
+      }
+      await this.#defer(deferrals.filter((d) => d.reason === 'secret_unreadable'));
+    } else {
+      await this.#defer(deferrals);
+    }
     // A job holds a worker slot only briefly: sends still running after JOB_HOLD_MS (an endpoint
     // that hangs) finish in the background and are recorded when they end, so one environment's
     // slow endpoints cannot take every slot from the others' jobs. Nothing is lost: each send
@@ -473,6 +495,18 @@ export class Deliverer {
    * Puts deferred deliveries back: lease released, `next_attempt_at` and the keyed job at the
    * deferral's time, `attempts` unchanged. Fenced by the lease like #write.
    */
+  /** Lets go of claims not used (the deliveries wait in memory again): fenced by the lease like #write. */
+  async #release(rows: readonly Claimed[]): Promise<void> {
+    this.#requeued.inc(rows.length);
+    await this.#deps.pool.query({
+      name: 'rtm_webhook_release',
+      text: `update webhook_deliveries d set locked_until = null
+             from unnest($1::text[], $2::timestamptz[]) as r(id, lease)
+             where d.id = r.id and d.status = 'pending' and d.locked_until = r.lease`,
+      values: [rows.map((row) => row.id), rows.map((row) => row.lease)],
+    });
+  }
+
   async #defer(deferrals: readonly Deferral[]): Promise<void> {
     if (deferrals.length === 0) return;
     for (const deferral of deferrals) this.#deferred.inc({ reason: deferral.reason });

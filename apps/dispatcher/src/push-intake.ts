@@ -20,8 +20,10 @@
  *   one claim statement and one record statement carry many chunks.
  * - Only an attempt that fails gets a job (`deliver_webhook` with `run_at` at the next step of
  *   the schedule, written by the record). A job (a retry, a retraction's batch, a hand-back) may
- *   run on any dispatcher: `route` forwards its deliveries to their owner (a request on the same
- *   subject), or sends them itself when it owns them or no owner answers.
+ *   run on any dispatcher: `route` queues its deliveries here when this dispatcher owns them,
+ *   forwards them to their owner otherwise (a request on the same subject), and sends them itself
+ *   only when no owner takes them. So every delivery held back by its endpoint, a retry's too,
+ *   waits in its owner's memory.
  *
  * The row is the truth, a notice only a wake-up. Every CATCH_UP_MS the owner looks for pending,
  * unleased rows due for more than NOTICE_GRACE_MS of the environments it owns and has nothing
@@ -104,7 +106,7 @@ export class PushIntake {
     });
     this.#forwards = new Counter({
       name: 'webhook_forwards_total',
-      help: 'Job deliveries of partitions this dispatcher does not own: forwarded (taken by the owner) or sent_here (no owner answered)',
+      help: "Job deliveries routed by this dispatcher: queued_here (its own partition's, into its memory queue), forwarded (taken by another partition's owner) or sent_here (no owner took them, or its memory was full)",
       labelNames: ['result'],
       registers: [deps.metrics],
     });
@@ -202,16 +204,20 @@ export class PushIntake {
     if (msg.reply) msg.respond(encodeJson({ queued }));
   }
 
-  /** Queues deliveries of owned partitions to send as soon as their endpoint has room; false if they were not taken. */
-  #take(deliveries: readonly Delivery[]): boolean {
+  /**
+   * Queues deliveries of owned partitions to send as soon as their endpoint has room; false if
+   * they were not taken. `notice`: they came in a notice (counted in webhook_notices_total), not
+   * from one of this dispatcher's own jobs.
+   */
+  #take(deliveries: readonly Delivery[], notice = true): boolean {
     if (this.#stopped) return false;
     if (deliveries.length === 0) return true;
     if (deliveries.some(([, environmentId]) => !this.owns(webhookPartitionOf(environmentId)))) return false;
     if (this.queued + deliveries.length > MAX_QUEUED) {
-      this.#notices.inc({ result: 'overflow' });
+      if (notice) this.#notices.inc({ result: 'overflow' });
       return false;
     }
-    this.#notices.inc({ result: 'queued' });
+    if (notice) this.#notices.inc({ result: 'queued' });
     this.#queue(deliveries);
     return true;
   }
@@ -224,6 +230,21 @@ export class PushIntake {
       if (queue) queue.push(id);
       else this.#queues.set(environmentId, [id]);
     }
+    this.#pump();
+  }
+
+  /**
+   * Claimed deliveries whose endpoint had no room after all (deliverer.ts): back to the front of
+   * their queue, to go when it has. Handed back as a job if this dispatcher no longer owns them.
+   */
+  #requeue(environmentId: string, ids: string[]): void {
+    if (this.#stopped || !this.owns(webhookPartitionOf(environmentId))) {
+      void this.#handBack(ids);
+      return;
+    }
+    const fresh = ids.filter((id) => !this.#queuedIds.has(id));
+    for (const id of fresh) this.#queuedIds.add(id);
+    this.#queues.set(environmentId, [...fresh, ...(this.#queues.get(environmentId) ?? [])]);
     this.#pump();
   }
 
@@ -280,7 +301,7 @@ export class PushIntake {
         this.#pump();
       };
       this.#deliverer
-        .deliver(ids, unreserve)
+        .deliver(ids, unreserve, (back) => this.#requeue(environmentId, back))
         .catch((error: unknown) => {
           // not recorded: their leases lapse and the reconciler gives them a job
           this.#log.error({ err: error, deliveries: ids.length }, 'could not send pushed webhook deliveries');
@@ -326,10 +347,10 @@ export class PushIntake {
   }
 
   /**
-   * A job's deliveries: those of partitions this dispatcher owns are sent here, by the job (it
-   * lasts as long as a chunk's fast sends, deliverer.ts); the others are forwarded to their
-   * owner, or sent here if no owner takes them (none at the moment, NATS away): the lease still
-   * keeps them from being sent twice at once.
+   * A job's deliveries: those of partitions this dispatcher owns join its memory queues (as a
+   * notice's would); the others are forwarded to their owner, which queues them the same way. If
+   * no owner takes them (none at the moment, NATS away, a full memory) the job sends them itself:
+   * the lease still keeps them from being sent twice at once.
    */
   async route(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
@@ -348,7 +369,12 @@ export class PushIntake {
     await Promise.all(
       [...byPartition].map(async ([partition, list]) => {
         if (this.owns(partition)) {
-          here.push(...list.map(([id]) => id));
+          // a job of our own (a retry): it waits in memory with the pushed deliveries of its
+          // endpoint, so one held back by the endpoint's limit, rate or open circuit is never
+          // deferred through Postgres; the job ends now, and if this process dies the row is
+          // pending and unleased, which the next owner's catch-up finds
+          if (this.#take(list, false)) this.#forwards.inc({ result: 'queued_here' }, list.length);
+          else here.push(...list.map(([id]) => id));
           return;
         }
         if (await this.#forward(partition, list)) this.#forwards.inc({ result: 'forwarded' }, list.length);
