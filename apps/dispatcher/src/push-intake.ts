@@ -48,7 +48,7 @@ import { deliverBatchJobSql } from '@rtm/webhooks';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Deliverer } from './deliverer.ts';
+import { stillPending, type Deliverer } from './deliverer.ts';
 
 /** Deliveries per chunk handed to the deliverer (claims and records carry many chunks: deliverer.ts). */
 const CHUNK = 16;
@@ -355,7 +355,7 @@ export class PushIntake {
   async route(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const { rows } = await this.#pool.query<{ id: string; environment_id: string }>(
-      `select id, environment_id from webhook_deliveries where id = any($1::text[]) and status = 'pending'`,
+      `select id, environment_id from webhook_deliveries where id = any($1::text[]) and ${stillPending()}`,
       [ids],
     );
     const byPartition = new Map<number, Delivery[]>();
