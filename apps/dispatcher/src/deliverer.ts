@@ -39,9 +39,9 @@ import { publishLog, publishLogs, type LogLevel, type NatsConnection, type Subje
 import {
   CircuitBreaker,
   ConcurrencyGate,
+  RateBuckets,
   decryptSecret,
   deliverBatchJobSql,
-  deliverOneJobSql,
   signatureHeader,
   webhookSecrets,
   type SecretKeyring,
@@ -49,63 +49,8 @@ import {
 import type { Logger } from '@rtm/ops';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { WebhookSender, SendResult } from './send-webhook.ts';
+import { CLAIM_SQL, DEFER_SQL, RECORD_SQL, RELEASE_SQL, RESCHEDULE_SQL } from './ledger-sql.ts';
 import { StatementBatcher } from './statement-batcher.ts';
-
-/**
- * "Still pending", for statements that find their rows by id. Written as `coalesce(status, '')`
- * so that no plan can serve such a statement from the partial index of pending rows
- * (`webhook_deliveries_pending_idx`, for the scans by due time) instead of the primary key: a
- * plain `status = 'pending'` lets the planner, whose statistics still count few pending rows
- * after a burst (autovacuum has not analysed the table yet), walk every pending row for each
- * claim or record -- 2 to 25 ms a statement behind a backlog of 16,000, measured with
- * auto_explain, against 0.1 ms by the key. A backlog held back by one endpoint made every other
- * endpoint's claims that slow.
- */
-export const stillPending = (alias?: string): string => `coalesce(${alias ? `${alias}.` : ''}status, '') = 'pending'`;
-
-/** The claim: leases the due, unleased ones among $1 (ids) for $2 ms; returns what a send needs. */
-export const CLAIM_SQL = `with due as (
-         select id from webhook_deliveries
-         where id = any($1::text[]) and ${stillPending()} and next_attempt_at <= now()
-           and (locked_until is null or locked_until < now())
-         for update skip locked
-       )
-       update webhook_deliveries d set locked_until = now() + $2 * interval '1 millisecond'
-       from due where d.id = due.id
-       returning d.id, d.environment_id, d.event_id, d.event_type, d.url, d.body, d.attempts,
-         d.locked_until::text as lease,
-         (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
-                                      where environment_id = d.environment_id) s) as secrets`;
-
-/**
- * The record of attempts ($1..$9: id, n, at, status code, error, duration, new status, delay
- * before the next attempt, the lease it was claimed with), fenced by the lease.
- */
-export const RECORD_SQL = `with r as (
-         select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $9::timestamptz[])
-           as r(id, n, at, status_code, error, duration_ms, status, delay, lease)
-       ),
-       updated as (
-         update webhook_deliveries d set
-           status = r.status,
-           attempts = greatest(d.attempts, r.n),
-           last_status_code = r.status_code,
-           last_error = coalesce(r.error, d.last_error),
-           delivered_at = case when r.status = 'delivered' then now() end,
-           next_attempt_at = case when r.status = 'pending' then now() + r.delay * interval '1 millisecond' end,
-           locked_until = null,
-           updated_at = now()
-         from r
-         where d.id = r.id and ${stillPending('d')} and d.locked_until = r.lease
-         returning d.id, d.status, d.next_attempt_at
-       ),
-       attempt as (
-         insert into webhook_attempts (delivery_id, n, at, status_code, error, duration_ms)
-         select r.id, r.n, r.at, r.status_code, r.error, r.duration_ms from r join updated u on u.id = r.id
-         on conflict do nothing
-       )
-       select ${deliverOneJobSql('id', 'next_attempt_at')}
-       from updated where status = 'pending'`;
 
 /** Deliveries of one batch job sent at once. */
 const PARALLEL_SENDS = 16;
@@ -177,6 +122,8 @@ export class Deliverer {
   readonly #leaseMs: number;
   readonly #breaker: CircuitBreaker;
   readonly #gate: ConcurrencyGate;
+  /** WEBHOOK_MAX_RATE_PER_ENDPOINT: sends started per second per endpoint (environment), 0: none. */
+  readonly #rates: RateBuckets;
   readonly #claims: StatementBatcher<string, Map<string, Claimed>, Claimed[]>;
   readonly #records: StatementBatcher<Outcome, void>;
 
@@ -200,6 +147,7 @@ export class Deliverer {
     });
     this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), batching);
     this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.#rates = new RateBuckets(deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT);
     this.#breaker = new CircuitBreaker({ threshold: deps.config.WEBHOOK_BREAKER_THRESHOLD, coolDownMs: deps.config.WEBHOOK_BREAKER_COOLDOWN });
     this.#gate = new ConcurrencyGate({
       perEnvironment: deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT,
@@ -262,7 +210,7 @@ export class Deliverer {
     const limit = Math.min(perEnvironment, perEndpoint);
     const turningOver = now - (this.#lastFreed.get(environmentId) ?? 0) <= GATE_WAIT_MS;
     const room = Math.max(0, limit - inFlight + (turningOver ? limit : 0));
-    return this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT > 0 ? Math.min(room, Math.floor(this.#tokens(environmentId, now))) : room;
+    return this.#rates.limited ? Math.min(room, Math.floor(this.#rates.tokens(environmentId, now))) : room;
   }
 
   /**
@@ -272,37 +220,9 @@ export class Deliverer {
   refusedUntil(environmentId: string, now = Date.now()): number | null {
     const key = this.#circuitOf.get(environmentId);
     const circuit = key === undefined ? null : this.#breaker.refusedUntil(key, now);
-    const rate = this.#rateRefusedUntil(environmentId, now);
+    const rate = this.#rates.refusedUntil(environmentId, now);
     if (circuit === null) return rate;
     return rate === null ? circuit : Math.max(circuit, rate);
-  }
-
-  /**
-   * The per-endpoint rate limit (WEBHOOK_MAX_RATE_PER_ENDPOINT sends a second, 0: none): a token
-   * bucket per environment holding at most one second's sends, refilled continuously. Only the
-   * owner sends to an endpoint, so it holds cluster-wide.
-   */
-  readonly #buckets = new Map<string, { tokens: number; at: number }>();
-
-  #tokens(environmentId: string, now: number): number {
-    const rate = this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT;
-    const bucket = this.#buckets.get(environmentId);
-    if (!bucket) return rate;
-    return Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
-  }
-
-  #takeToken(environmentId: string, now: number): void {
-    if (this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT <= 0) return;
-    this.#buckets.set(environmentId, { tokens: this.#tokens(environmentId, now) - 1, at: now });
-    if (this.#buckets.size > 100_000) this.#buckets.clear();
-  }
-
-  /** When the rate limit lets the next send of an environment go (null: now, or no limit). */
-  #rateRefusedUntil(environmentId: string, now: number): number | null {
-    const rate = this.#deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT;
-    if (rate <= 0) return null;
-    const tokens = this.#tokens(environmentId, now);
-    return tokens >= 1 ? null : now + Math.ceil(((1 - tokens) / rate) * 1000);
   }
 
   /** Called whenever a send ends and gives its concurrency place back. */
@@ -441,9 +361,7 @@ export class Deliverer {
   async #reschedule(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.#deps.pool.query(
-      `select ${deliverOneJobSql('id', "greatest(next_attempt_at, locked_until, now() + interval '1 second')")}
-       from webhook_deliveries
-       where id = any($1::text[]) and ${stillPending()}`,
+      RESCHEDULE_SQL,
       [ids],
     );
   }
@@ -470,11 +388,11 @@ export class Deliverer {
         return { row, until: now + this.#deps.config.WEBHOOK_BREAKER_COOLDOWN, reason: 'secret_unreadable' };
       }
     }
-    const rateAt = this.#rateRefusedUntil(row.environment_id, now);
+    const rateAt = this.#rates.refusedUntil(row.environment_id, now);
     if (rateAt !== null) return { row, until: rateAt + Math.random() * DEFER_JITTER_MS, reason: 'rate' };
     const admission = this.#breaker.admit(circuitKey(row), now);
     if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: 'circuit_open' };
-    this.#takeToken(row.environment_id, now);
+    this.#rates.take(row.environment_id, now);
     return { secrets, probe: admission.probe };
   }
 
@@ -545,9 +463,7 @@ export class Deliverer {
     this.#requeued.inc(rows.length);
     await this.#deps.pool.query({
       name: 'rtm_webhook_release',
-      text: `update webhook_deliveries d set locked_until = null
-             from unnest($1::text[], $2::timestamptz[]) as r(id, lease)
-             where d.id = r.id and ${stillPending('d')} and d.locked_until = r.lease`,
+      text: RELEASE_SQL,
       values: [rows.map((row) => row.id), rows.map((row) => row.lease)],
     });
   }
@@ -557,20 +473,7 @@ export class Deliverer {
     for (const deferral of deferrals) this.#deferred.inc({ reason: deferral.reason });
     await this.#deps.pool.query({
       name: 'rtm_webhook_defer',
-      text: `with r as (
-         select * from unnest($1::text[], $2::float8[], $3::timestamptz[]) as r(id, until_ms, lease)
-       ),
-       updated as (
-         update webhook_deliveries d set
-           locked_until = null,
-           next_attempt_at = greatest(d.next_attempt_at, to_timestamp(r.until_ms / 1000.0)),
-           updated_at = now()
-         from r
-         where d.id = r.id and ${stillPending('d')} and d.locked_until = r.lease
-         returning d.id, d.next_attempt_at
-       )
-       select ${deliverOneJobSql('id', 'next_attempt_at')}
-       from updated`,
+      text: DEFER_SQL,
       values: [deferrals.map((d) => d.row.id), deferrals.map((d) => d.until), deferrals.map((d) => d.row.lease)],
     });
   }

@@ -48,7 +48,8 @@ import { deliverBatchJobSql } from '@rtm/webhooks';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { stillPending, type Deliverer } from './deliverer.ts';
+import type { Deliverer } from './deliverer.ts';
+import { stillPending } from './ledger-sql.ts';
 
 /** Deliveries per chunk handed to the deliverer (claims and records carry many chunks: deliverer.ts). */
 const CHUNK = 16;

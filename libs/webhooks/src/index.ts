@@ -47,3 +47,4 @@ export {
 } from './failure-class.ts';
 export { CircuitBreaker, type CircuitState, type Admission, type CircuitBreakerOptions } from './circuit-breaker.ts';
 export { ConcurrencyGate, type ConcurrencyLimits } from './concurrency-gate.ts';
+export { RateBuckets } from './rate-buckets.ts';
