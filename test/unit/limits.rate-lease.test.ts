@@ -97,3 +97,36 @@ test('limits - with the store down a gateway admits its share of the limit by li
   for (let i = 0; i < 100; i++) if (await limiter.take('rate', 'k', 40)) admitted++;
   assert.equal(admitted, 10);
 });
+
+test('limits - callers waiting on a lease when the window ends are admitted in the next window, not refused', async () => {
+  // a store that answers only when the test says, and a clock the test moves
+  let clock = 10_000 - 5; // 5 ms before a window boundary
+  const memory = new MemoryCasStore();
+  const held: (() => void)[] = [];
+  const slow: CasStore = {
+    get: async (key) => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      return memory.get(key);
+    },
+    swap: (key, value, revision) => memory.swap(key, value, revision),
+  };
+  const limiter = new RateLimiter({ store: slow, liveGateways: () => 1, now: () => clock });
+  // 20 callers in the last milliseconds of a window; the lease goes to a slow store
+  const answers = Array.from({ length: 20 }, () => limiter.take('publishes', 'user', 50));
+  // the window ends while the lease is on its way; a newcomer opens the next window
+  clock += 10;
+  const newcomer = limiter.take('publishes', 'user', 50);
+  const release = async () => {
+    for (let i = 0; i < 20 && held.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    while (held.length > 0) {
+      held.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const releasing = (async () => {
+    for (let round = 0; round < 50; round++) await release();
+  })();
+  const results = await Promise.all([...answers, newcomer]);
+  await releasing;
+  assert.deepEqual(results.filter((ok) => !ok).length, 0, '21 events, a limit of 50 a window: none refused');
+});

@@ -68,7 +68,10 @@ export class RateLimiter {
     current.pending ??= this.lease(current, id, limit, weight - current.left).finally(() => (current.pending = undefined));
     return current.pending.then(() => {
       if (current.admit(weight)) return true;
-      if (current.exhausted || this.slots.get(id) !== current) return false;
+      // exhausted: the window's limit is reached. Otherwise lease again -- in the next window if
+      // this one ended while the lease was on its way (a slow store at a second's boundary used
+      // to refuse every caller that waited on it)
+      if (current.exhausted && current.window === windowOf(this.now())) return false;
       return this.take(name, key, limit, weight);
     });
   }
