@@ -302,10 +302,33 @@ export class Presence {
     this.#channelId = channelId;
   }
 
-  /** The roster: members and everyone online, sorted by userId (`GET /v1/channels/{id}/members`). */
+  /**
+   * The whole roster: members and everyone online, sorted by userId (`GET /v1/channels/{id}/members`,
+   * every page in turn). For a big channel read it a page at a time with `page`.
+   */
   async get(): Promise<RosterEntry[]> {
-    const body = await getJson<{ members: RosterEntry[] }>(this.#core.http, `/v1/channels/${encodeURIComponent(this.#channelId)}/members`);
-    return body.members;
+    const all: RosterEntry[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.page({ cursor });
+      all.push(...page.members);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    return all;
+  }
+
+  /** One page of the roster (at most `limit`, default and maximum 1,000), after `cursor` (a previous page's `nextCursor`). */
+  async page(options: { limit?: number; cursor?: string } = {}): Promise<{ members: RosterEntry[]; nextCursor: string | null }> {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.cursor !== undefined) query.set('cursor', options.cursor);
+    const text = query.toString();
+    const suffix = text ? `?${text}` : '';
+    const body = await getJson<{ members: RosterEntry[]; nextCursor?: string | null }>(
+      this.#core.http,
+      `/v1/channels/${encodeURIComponent(this.#channelId)}/members${suffix}`,
+    );
+    return { members: body.members, nextCursor: body.nextCursor ?? null };
   }
 
   on<K extends keyof PresenceEvents>(name: K, listener: PresenceEvents[K]): () => void {

@@ -13,6 +13,8 @@ export {
   BanBody,
   Ban,
   Roster,
+  RosterQuery,
+  ROSTER_PAGE_MAX,
 } from './members.ts';
 export {
   MAX_NOTIFICATION_USERS,

@@ -56,4 +56,25 @@ export const Ban = z
 
 export const RosterEntry = z.object({ userId: z.string(), role: MemberRole, online: z.boolean() });
 
-export const Roster = z.object({ members: z.array(RosterEntry) }).meta({ id: 'Roster' });
+/** The largest roster page (and the default): a channel of 10,000 reads in ten pages. */
+export const ROSTER_PAGE_MAX = 1000;
+
+export const RosterQuery = z
+  .object({
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(ROSTER_PAGE_MAX)
+      .optional()
+      .describe(`Entries per page. Default and maximum ${ROSTER_PAGE_MAX}.`),
+    cursor: z.string().min(1).max(400).optional().describe('`nextCursor` of the previous page (opaque).'),
+  })
+  .strict();
+
+export const Roster = z
+  .object({
+    members: z.array(RosterEntry),
+    nextCursor: z.string().nullable().describe('Null on the last page; otherwise pass it as `cursor` for the next one.'),
+  })
+  .meta({ id: 'Roster' });

@@ -12,6 +12,7 @@ import type {
   EphemeralMessage,
   History,
   HistoryQuery,
+  RosterQuery,
   LogsToken,
   LogsTokenInput,
   Membership,
@@ -100,8 +101,8 @@ export interface ServerClient {
   putMember(channelId: string, userId: string, input?: PutMemberInput): Promise<Membership>;
   /** Removes a member (idempotent) and closes their sockets on the channel. */
   removeMember(channelId: string, userId: string): Promise<void>;
-  /** The channel's members and who is online. */
-  roster(channelId: string): Promise<Roster>;
+  /** One page of the channel's members and who is online (`limit` default and maximum 1,000; `cursor`: the previous page's `nextCursor`). */
+  roster(channelId: string, query?: RosterQuery): Promise<Roster>;
   /** Sets a channel's access: `open` (any user of the environment) or `members`. */
   setChannelAccess(channelId: string, access: ChannelAccess): Promise<ChannelSettings>;
 
@@ -275,7 +276,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     removeMember: async (channelId, userId) => {
       await expect(api.DELETE('/v1/channels/{channelId}/members/{userId}', { params: channelUser(channelId, userId) }));
     },
-    roster: (channelId) => expect(api.GET('/v1/channels/{channelId}/members', { params: channel(channelId) })),
+    roster: (channelId, query) => expect(api.GET('/v1/channels/{channelId}/members', { params: { ...channel(channelId), query } })),
     setChannelAccess: (channelId, access) =>
       expect(api.PUT('/v1/channels/{channelId}', { params: channel(channelId), body: { access } })),
 

@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * Read a channel's roster
-         * @description User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` capability (403 `forbidden` or `banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel (GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). A `members` channel lists its members. An `open` channel lists its members plus every user currently online in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out.
+         * @description User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` capability (403 `forbidden` or `banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel (GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). A `members` channel lists its members. An `open` channel lists its members plus every user currently online in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. Paged: `limit` (default and maximum 1000) entries per page; `nextCursor` is null on the last page, otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.
          */
         get: operations["getRoster"];
         put?: never;
@@ -1989,6 +1989,8 @@ export interface components {
                 role: "member" | "moderator" | "readonly";
                 userId: string;
             }[];
+            /** @description Null on the last page; otherwise pass it as `cursor` for the next one. */
+            nextCursor: string | null;
         };
         RotatedSigningKey: {
             id: string;
@@ -3033,7 +3035,12 @@ export interface operations {
     };
     getRoster: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Entries per page. Default and maximum 1000. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 /** @description The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application. */

@@ -46,6 +46,7 @@ export type BatchPublishInput = RequestBody<'publishBatch'>['messages'];
 export type BatchPublishResult = Schemas['BatchPublishResults']['results'][number];
 export type RetractInput = RequestBody<'retractMessage'>;
 export type HistoryQuery = QueryOf<'listMessages'>;
+export type RosterQuery = QueryOf<'getRoster'>;
 export type PutMemberInput = RequestBody<'putMember'>;
 export type MemberRole = NonNullable<PutMemberInput['role']>;
 export type ChannelAccess = RequestBody<'setChannelAccess'>['access'];

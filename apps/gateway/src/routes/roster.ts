@@ -1,4 +1,5 @@
-import { ChannelParams, Roster, ErrorBody } from '@rtm/schemas';
+import { ChannelParams, Roster, RosterQuery, ROSTER_PAGE_MAX, ErrorBody, UserId } from '@rtm/schemas';
+import { ServiceError } from '@rtm/errors';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
@@ -15,28 +16,46 @@ const ROSTER_DESCRIPTION =
   '`banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel ' +
   '(GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). ' +
   'A `members` channel lists its members. An `open` channel lists its members plus every user currently online ' +
-  'in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out.';
+  'in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. ' +
+  `Paged: \`limit\` (default and maximum ${ROSTER_PAGE_MAX}) entries per page; \`nextCursor\` is null on the last page, ` +
+  'otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.';
 
-/** The roster of one channel: members (with role) and live presence. */
-async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: string) {
+// the cursor is the last entry's userId, wrapped so callers treat it as opaque
+const encodeCursor = (userId: string) => Buffer.from(userId, 'utf8').toString('base64url');
+function decodeCursor(cursor: string): string {
+  const userId = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!UserId.safeParse(userId).success) throw new ServiceError('invalid_request', 'querystring.cursor: not a cursor of this list');
+  return userId;
+}
+
+/**
+ * One page of a channel's roster: members (with role) and live presence, sorted by userId, the
+ * entries after `query.cursor`. Members come from Postgres a page at a time (plus one, to know
+ * whether more follow); on an open channel the online users who are not members are merged in.
+ * The order is byte order (collate "C"), the same as JavaScript's for user ids, which are ASCII.
+ */
+async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: string, query: { limit?: number; cursor?: string }) {
+  const limit = query.limit ?? ROSTER_PAGE_MAX;
+  const after = query.cursor === undefined ? '' : decodeCursor(query.cursor);
   const [access, { rows }, online] = await Promise.all([
     channelAccessOf(deps.pool, environmentId, channelId),
     deps.pool.query<{ user_id: string; role: Role }>(
       `select m.user_id, m.role from memberships m
-       where m.environment_id = $1 and m.channel_id = $2
-         and not exists (select 1 from ${bansBarringSql('$1', 'm.user_id', '$2')})`,
-      [environmentId, channelId],
+       where m.environment_id = $1 and m.channel_id = $2 and m.user_id collate "C" > $3
+         and not exists (select 1 from ${bansBarringSql('$1', 'm.user_id', '$2')})
+       order by m.user_id collate "C" limit $4`,
+      [environmentId, channelId, after, limit + 1],
     ),
     deps.sessions.presence.online(environmentId, channelId),
   ]);
   const roles = new Map<string, Role>(rows.map((row) => [row.user_id, row.role]));
   if (access === 'open') {
-    for (const userId of online) if (!roles.has(userId)) roles.set(userId, 'member');
+    for (const userId of online) if (userId > after && !roles.has(userId)) roles.set(userId, 'member');
   }
-  const members = [...roles]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([userId, role]) => ({ userId, role, online: online.has(userId) }));
-  return { members };
+  const sorted = [...roles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const page = sorted.slice(0, limit);
+  const members = page.map(([userId, role]) => ({ userId, role, online: online.has(userId) }));
+  return { members, nextCursor: sorted.length > limit ? encodeCursor(page[page.length - 1]![0]) : null };
 }
 
 /** Realtime edge: `GET /v1/channels/{channelId}/members` for a user allowed to read the channel. */
@@ -52,13 +71,14 @@ export async function rosterRoutes(app: ZodApp, deps: GatewayDeps) {
         tags: ['membership'],
         security: [{ userToken: [] }],
         params: ChannelParams,
+        querystring: RosterQuery,
         response: { 200: Roster, ...errors },
       },
     },
     async (request) => {
       const auth = userAuth(request);
       await authorize(deps, auth, request.params.channelId, 'presence');
-      return rosterOf(deps, auth.environmentId, request.params.channelId);
+      return rosterOf(deps, auth.environmentId, request.params.channelId, request.query);
     },
   );
 }
@@ -76,9 +96,10 @@ export async function controlRosterRoutes(app: ZodApp, deps: GatewayDeps) {
         tags: ['membership'],
         security: [{ secretKey: [] }],
         params: ChannelParams,
+        querystring: RosterQuery,
         response: { 200: Roster, ...errors },
       },
     },
-    async (request) => rosterOf(deps, keyAuth(request).environmentId, request.params.channelId),
+    async (request) => rosterOf(deps, keyAuth(request).environmentId, request.params.channelId, request.query),
   );
 }
