@@ -1,10 +1,10 @@
 import { ChannelParams, Roster, RosterQuery, ROSTER_PAGE_MAX, ErrorBody, UserId } from '@rtm/schemas';
-import { ServiceError } from '@rtm/errors';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorize, channelAccessOf } from '../access/channel-access.ts';
 import { bansBarringSql } from '../access/bans.ts';
+import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
@@ -20,13 +20,8 @@ const ROSTER_DESCRIPTION =
   `Paged: \`limit\` (default and maximum ${ROSTER_PAGE_MAX}) entries per page; \`nextCursor\` is null on the last page, ` +
   'otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.';
 
-// the cursor is the last entry's userId, wrapped so callers treat it as opaque
-const encodeCursor = (userId: string) => Buffer.from(userId, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): string {
-  const userId = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!UserId.safeParse(userId).success) throw new ServiceError('invalid_request', 'querystring.cursor: not a cursor of this list');
-  return userId;
-}
+// the cursor is the last entry's userId (list-cursor.ts)
+const isUserId = (userId: string) => UserId.safeParse(userId).success;
 
 /**
  * One page of a channel's roster: members (with role) and live presence, sorted by userId, the
@@ -36,7 +31,7 @@ function decodeCursor(cursor: string): string {
  */
 async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: string, query: { limit?: number; cursor?: string }) {
   const limit = query.limit ?? ROSTER_PAGE_MAX;
-  const after = query.cursor === undefined ? '' : decodeCursor(query.cursor);
+  const after = query.cursor === undefined ? '' : decodeCursor(query.cursor, isUserId);
   const [access, { rows }, online] = await Promise.all([
     channelAccessOf(deps.pool, environmentId, channelId),
     deps.pool.query<{ user_id: string; role: Role }>(

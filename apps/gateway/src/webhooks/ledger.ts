@@ -11,6 +11,7 @@ import { deliverOneJobSql } from '@rtm/webhooks';
 import { DELIVERY_ID_PATTERN, type DeliveryDetail, type DeliveryRow } from '@rtm/schemas';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
+import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
 
@@ -51,13 +52,8 @@ function toRow(record: DeliveryRecord): z.infer<typeof DeliveryRow> {
   };
 }
 
-// the cursor is the last row's id, wrapped so callers treat it as opaque
-const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!DELIVERY_ID_PATTERN.test(id)) throw new ServiceError('invalid_request', 'querystring.cursor: not a cursor of this list');
-  return id;
-}
+// the cursor is the last row's id (list-cursor.ts)
+const isDeliveryId = (id: string) => DELIVERY_ID_PATTERN.test(id);
 
 /** Newest first; `cursor` is the previous page's `nextCursor`. */
 export async function listDeliveries(
@@ -66,7 +62,7 @@ export async function listDeliveries(
   query: { status?: DeliveryStatus; limit?: number; cursor?: string },
 ) {
   const limit = query.limit ?? 50;
-  const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  const before = query.cursor === undefined ? null : decodeCursor(query.cursor, isDeliveryId);
   const { rows } = await deps.pool.query<DeliveryRecord>(
     `select ${COLUMNS} from webhook_deliveries
      where environment_id = $1 and ($2::text is null or status = $2) and ($3::text is null or id < $3)

@@ -14,6 +14,7 @@ import {
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
+import { decodeCursor, encodeCursor } from '../../http/list-cursor.ts';
 import { sendCommand } from '../../channels/owner-client.ts';
 import { MESSAGE_COLUMNS, envelopeOfRow, type MessageRow } from '../../channels/message-reader.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
@@ -32,13 +33,8 @@ const messageJson = (channelId: string, row: BrowsedRow) => ({
   retractedAt: row.retracted_at ? row.retracted_at.toISOString() : null,
 });
 
-// the channels' cursor is the last channel id shown, wrapped so callers treat it as opaque
-const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[A-Za-z0-9_.:@=-]{1,128}$/.test(id)) throw new ServiceError('invalid_request', 'querystring.cursor: not a cursor of this list');
-  return id;
-}
+// the channels' cursor is the last channel id shown (list-cursor.ts)
+const isChannelId = (id: string) => /^[A-Za-z0-9_.:@=-]{1,128}$/.test(id);
 
 async function findMessage(deps: GatewayDeps, environmentId: string, channelId: string, messageId: string): Promise<BrowsedRow> {
   const { rows } = await deps.pool.query<BrowsedRow>(
@@ -76,7 +72,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
     async (request) => {
       const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const limit = request.query.limit ?? 50;
-      const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor);
+      const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, isChannelId);
       const { rows } = await deps.pool.query<{ id: string; last_seq: number; created_at: Date; message_count: number; last_ts: number | null }>(
         `select c.id, c.last_seq, c.created_at,
                 (select count(*) from messages m where m.channel_pk = c.pk)::int as message_count,

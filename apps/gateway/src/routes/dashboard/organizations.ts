@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ServiceError } from '@rtm/errors';
 import { AUDIT_ID_PATTERN, ROLES, ROLE_DESCRIPTIONS, rightsOf } from '@rtm/accounts';
 import {
   DashboardAuditPage,
@@ -16,6 +15,7 @@ import {
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
+import { decodeCursor, encodeCursor } from '../../http/list-cursor.ts';
 import {
   CSRF_NOTE,
   SESSION_SECURITY,
@@ -30,13 +30,8 @@ import {
   writeErrors,
 } from './common.ts';
 
-// the audit cursor is the last entry's id, wrapped so callers treat it as opaque
-const encodeCursor = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!AUDIT_ID_PATTERN.test(id)) throw new ServiceError('invalid_request', 'querystring.cursor: not a cursor of this list');
-  return id;
-}
+// the audit cursor is the last entry's id (list-cursor.ts)
+const isAuditId = (id: string) => AUDIT_ID_PATTERN.test(id);
 
 /** Control plane: the user's organizations, their members and roles, and the audit log. */
 export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps) {
@@ -181,7 +176,7 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
     },
     async (request) => {
       const limit = request.query.limit ?? 50;
-      const before = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
+      const before = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor, isAuditId);
       const { entries, more } = await accounts.audit(dashboardActor(request), request.params.orgId, { limit, before });
       return { data: entries.map(auditJson), nextCursor: more ? encodeCursor(entries[entries.length - 1]!.id) : null };
     },
