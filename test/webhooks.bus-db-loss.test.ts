@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
+import { metricTotal } from './helpers/metrics.ts';
 import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
 
 const MESSAGES = 300;
@@ -72,8 +73,7 @@ async function streamThrough(t: TestContext, cluster: Cluster, outage: () => Pro
   const counts = new Map<string, number>();
   for (const r of receiver.received) counts.set(idOf(r.raw), (counts.get(idOf(r.raw)) ?? 0) + 1);
   const duplicates = [...counts.values()].reduce((sum, n) => sum + n - 1, 0);
-  const metrics = await (await fetch(`${cluster.dispatchers[0]!.internalUrl}/internal/metrics`)).text();
-  const caughtUp = Number(/^webhook_caught_up_total(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1] ?? 0);
+  const caughtUp = await metricTotal(cluster.dispatchers[0]!.internalUrl, /^webhook_caught_up_total(?:\{[^}]*\})? (\d+)/);
   t.diagnostic(`all ${MESSAGES} delivered ${Date.now() - started} ms after publishing ended; ${duplicates} duplicate sends; ${caughtUp} found by the catch-up`);
 }
 

@@ -3,21 +3,12 @@ import assert from 'node:assert/strict';
 import { startCluster, type RunningProcess } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
-import { metricTotal } from './helpers/metrics.ts';
+import { metricTotal, partitionsShared } from './helpers/metrics.ts';
 
 const idOf = (raw: Buffer) => JSON.parse(raw.toString('utf8')).id as string;
 
 
-const OWNED = /^webhook_partitions_owned(?:\{[^}]*\})? (\d+)/;
 const DELIVERED = /^webhook_attempts_total\{[^}]*result="delivered"[^}]*\} (\d+)/;
-
-/** Both dispatchers own their share of the 16 webhook partitions. */
-async function settled(dispatchers: RunningProcess[]): Promise<void> {
-  await eventually(async () => {
-    const owned = await Promise.all(dispatchers.map((d) => metricTotal(d.internalUrl, OWNED)));
-    return owned.every((n) => n > 0) && owned.reduce((a, b) => a + b, 0) === 16;
-  }, { timeoutMs: 30_000, what: 'the webhook partitions shared by both dispatchers' });
-}
 
 test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-wide, a killed owner loses nothing', async (t) => {
   const cluster = await startCluster(t, {
@@ -34,7 +25,7 @@ test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-w
   });
 
   await t.test('two dispatchers and one endpoint: its concurrency limit (4) holds across both', async (t) => {
-    await settled(cluster.dispatchers);
+    await partitionsShared(cluster.dispatchers);
     const env = await cluster.createEnvironment('limited');
     const control = client(cluster.gateways[0]!.controlUrl, env.secretKey);
     let inFlight = 0;

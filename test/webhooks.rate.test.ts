@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
+import { partitionsShared } from './helpers/metrics.ts';
 import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
 
 const RATE = 5;
@@ -14,15 +15,7 @@ test('webhooks - a per-endpoint rate limit holds across two dispatchers', async 
     env: { WEBHOOK_MAX_RATE_PER_ENDPOINT: String(RATE) },
   });
   // both dispatchers own a share of the partitions before anything is published
-  await eventually(async () => {
-    const owned = await Promise.all(
-      cluster.dispatchers.map(async (d) => {
-        const text = await (await fetch(`${d.internalUrl}/internal/metrics`)).text();
-        return Number(/^webhook_partitions_owned(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? 0);
-      }),
-    );
-    return owned.every((n) => n > 0) && owned.reduce((a, b) => a + b, 0) === 16;
-  }, { timeoutMs: 30_000, what: 'the partitions shared by both dispatchers' });
+  await partitionsShared(cluster.dispatchers);
   const env = await cluster.createEnvironment();
   const api = client(cluster.gateways[0]!.controlUrl, env.secretKey);
   const receiver = await startReceiver(t);

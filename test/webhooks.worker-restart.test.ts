@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { eventually } from './helpers/eventually.ts';
+import { partitionsOwned } from './helpers/metrics.ts';
 import { client } from './helpers/http.ts';
 import { startTcpProxy } from './helpers/tcp-proxy.ts';
 import { enqueue, publishedEvent, startReceiver } from './helpers/webhook-receiver.ts';
@@ -18,10 +19,7 @@ test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage
   // (SIGSTOP: its locks and connections stay, it answers nothing), and the dispatcher under test,
   // which owns none, forwards in vain for 2 s and sends the job's delivery itself.
   const owner = await cluster.start('dispatcher');
-  await eventually('the first dispatcher owns every webhook partition', async () => {
-    const metrics = await (await fetch(`${owner.internalUrl}/internal/metrics`)).text();
-    return /^webhook_partitions_owned(?:\{[^}]*\})? 16$/m.test(metrics);
-  }, 20_000);
+  await eventually('the first dispatcher owns every webhook partition', async () => (await partitionsOwned(owner.internalUrl)) === 16, 20_000);
   owner.child.kill('SIGSTOP');
   t.after(() => void owner.child.kill('SIGCONT'));
   // the dispatcher under test reaches Postgres through a proxy that can make it unreachable for it alone
