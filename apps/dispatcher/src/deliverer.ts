@@ -24,22 +24,19 @@
  * and recorded alone, at once; under load a statement carries up to 512 deliveries of many
  * chunks, so the database's work per delivery falls as the rate rises.
  *
- * Fair sharing: a claimed delivery may be deferred instead of attempted: its endpoint's circuit
- * is open (circuit-breaker.ts), its rate limit is spent, or its environment or host already has
- * the most sends in flight allowed (concurrency-gate.ts; only the endpoint's owning dispatcher
- * sends to it, so these hold cluster-wide). Pushed deliveries are handed over only when their
- * endpoint has room (`room`, push-intake.ts), so they are rarely deferred. A deferral releases the lease, moves
- * `next_attempt_at` (and the keyed job) a little later and leaves `attempts` alone: it is not an
- * attempt, and it never drops a delivery.
+ * Fair sharing (endpoint-guard.ts): a claimed delivery may be held back instead of attempted: its
+ * endpoint's circuit is open, its rate limit is spent, or its environment or host already has the
+ * most sends in flight allowed (only the endpoint's owning dispatcher sends to it, so these hold
+ * cluster-wide). Deliveries from the owner's memory are handed over only when their endpoint has
+ * room, and one held back goes back there (`requeue`); one a job sends itself is deferred: the
+ * lease released, `next_attempt_at` (and the keyed job) a little later, `attempts` untouched: it
+ * is not an attempt, and it never drops a delivery.
  */
 import { setMaxListeners } from 'node:events';
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
 import { publishLog, publishLogs, type LogLevel, type NatsConnection, type Subjects } from '@rtm/bus';
 import {
-  CircuitBreaker,
-  ConcurrencyGate,
-  RateBuckets,
   decryptSecret,
   deliverBatchJobSql,
   signatureHeader,
@@ -51,6 +48,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 import type { WebhookSender, SendResult } from './send-webhook.ts';
 import { CLAIM_SQL, DEFER_SQL, RECORD_SQL, RELEASE_SQL, RESCHEDULE_SQL } from './ledger-sql.ts';
 import { StatementBatcher } from './statement-batcher.ts';
+import type { EndpointGuard } from './endpoint-guard.ts';
 
 /** Deliveries of one batch job sent at once. */
 const PARALLEL_SENDS = 16;
@@ -64,11 +62,6 @@ const MAX_PER_STATEMENT = 512;
 const LEASE_MARGIN_MS = 5_000;
 /** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
 const DEFER_MS = 1_000;
-/**
- * How long a delivery may wait for a concurrency place before it is deferred: places of sends that
- * finish quickly come back within milliseconds; those of an endpoint that hangs do not.
- */
-const GATE_WAIT_MS = 250;
 /** How long a job waits for its sends before it leaves the slow ones to finish in the background. */
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
@@ -110,6 +103,8 @@ export interface DelivererDeps {
   metrics: Registry;
   sender: WebhookSender;
   secretKeyring: SecretKeyring;
+  /** The owned endpoints' places, circuits and rates (shared with push-intake.ts). */
+  endpoints: EndpointGuard;
 }
 
 export class Deliverer {
@@ -120,10 +115,7 @@ export class Deliverer {
   readonly #dropped: Counter;
   readonly #requeued: Counter;
   readonly #leaseMs: number;
-  readonly #breaker: CircuitBreaker;
-  readonly #gate: ConcurrencyGate;
-  /** WEBHOOK_MAX_RATE_PER_ENDPOINT: sends started per second per endpoint (environment), 0: none. */
-  readonly #rates: RateBuckets;
+  readonly #endpoints: EndpointGuard;
   readonly #claims: StatementBatcher<string, Map<string, Claimed>, Claimed[]>;
   readonly #records: StatementBatcher<Outcome, void>;
 
@@ -147,12 +139,7 @@ export class Deliverer {
     });
     this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), batching);
     this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
-    this.#rates = new RateBuckets(deps.config.WEBHOOK_MAX_RATE_PER_ENDPOINT);
-    this.#breaker = new CircuitBreaker({ threshold: deps.config.WEBHOOK_BREAKER_THRESHOLD, coolDownMs: deps.config.WEBHOOK_BREAKER_COOLDOWN });
-    this.#gate = new ConcurrencyGate({
-      perEnvironment: deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT,
-      perHost: deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
-    });
+    this.#endpoints = deps.endpoints;
     this.#deferred = new Counter({
       name: 'webhook_deferrals_total',
       help: 'Claimed deliveries put back without an attempt, by reason',
@@ -181,53 +168,6 @@ export class Deliverer {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [deps.metrics],
     });
-  }
-
-  /** Each environment's circuit key (environment and URL) last sent to. */
-  readonly #circuitOf = new Map<string, string>();
-  readonly #freed = new Set<() => void>();
-
-  /** When a send of each environment last ended. */
-  readonly #lastFreed = new Map<string, number>();
-
-  /**
-   * How many deliveries of an environment may be handed over now: its concurrency limit (per
-   * environment, and per endpoint: an environment has one URL) minus its sends in flight, plus as
-   * many again while its sends come back (one ended within GATE_WAIT_MS): those are claimed ahead
-   * and wait briefly for a place (concurrency-gate.ts), so a busy endpoint's next sends never wait
-   * for a claim's round trip, while an endpoint that hangs gets no more than its limit. 0 while its
-   * circuit refuses every delivery, at most 1 (the probe) when it is half-open, 0 while that
-   * probe is out.
-   */
-  room(environmentId: string, now = Date.now()): number {
-    const { WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: perEnvironment, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: perEndpoint } = this.#deps.config;
-    const inFlight = this.#gate.inFlightOf(environmentId);
-    const key = this.#circuitOf.get(environmentId);
-    if (key !== undefined) {
-      if (this.#breaker.refusedUntil(key, now) !== null) return 0;
-      if (this.#breaker.state(key, now) !== 'closed') return inFlight === 0 ? 1 : 0;
-    }
-    const limit = Math.min(perEnvironment, perEndpoint);
-    const turningOver = now - (this.#lastFreed.get(environmentId) ?? 0) <= GATE_WAIT_MS;
-    const room = Math.max(0, limit - inFlight + (turningOver ? limit : 0));
-    return this.#rates.limited ? Math.min(room, Math.floor(this.#rates.tokens(environmentId, now))) : room;
-  }
-
-  /**
-   * When an environment's endpoint may take a send again for a reason other than its places: its
-   * open circuit admits a probe, or its rate limit a send (null: neither refuses now).
-   */
-  refusedUntil(environmentId: string, now = Date.now()): number | null {
-    const key = this.#circuitOf.get(environmentId);
-    const circuit = key === undefined ? null : this.#breaker.refusedUntil(key, now);
-    const rate = this.#rates.refusedUntil(environmentId, now);
-    if (circuit === null) return rate;
-    return rate === null ? circuit : Math.max(circuit, rate);
-  }
-
-  /** Called whenever a send ends and gives its concurrency place back. */
-  onFreed(listener: () => void): void {
-    this.#freed.add(listener);
   }
 
   #draining = false;
@@ -291,10 +231,10 @@ export class Deliverer {
       }
       // a place for its environment and host: at once, or after a short wait (concurrency-gate.ts)
       waits.push(
-        this.#gate.acquire(row.environment_id, endpointOf(row), GATE_WAIT_MS).then((release) => {
+        this.#endpoints.acquire(row.environment_id, endpointOf(row)).then((release) => {
           if (!release) {
             // a probe that cannot go now gives its turn back: the circuit may let the next one probe
-            if (admitted.probe) this.#breaker.abandon(circuitKey(row), Date.now());
+            if (admitted.probe) this.#endpoints.abandon(circuitKey(row), Date.now());
             deferrals.push({ row, until: Date.now() + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' });
             return;
           }
@@ -388,11 +328,8 @@ export class Deliverer {
         return { row, until: now + this.#deps.config.WEBHOOK_BREAKER_COOLDOWN, reason: 'secret_unreadable' };
       }
     }
-    const rateAt = this.#rates.refusedUntil(row.environment_id, now);
-    if (rateAt !== null) return { row, until: rateAt + Math.random() * DEFER_JITTER_MS, reason: 'rate' };
-    const admission = this.#breaker.admit(circuitKey(row), now);
-    if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: 'circuit_open' };
-    this.#rates.take(row.environment_id, now);
+    const admission = this.#endpoints.admit(row.environment_id, circuitKey(row), now);
+    if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: admission.reason };
     return { secrets, probe: admission.probe };
   }
 
@@ -428,11 +365,7 @@ export class Deliverer {
     } finally {
       release();
     }
-    const key = circuitKey(row);
-    this.#circuitOf.set(row.environment_id, key);
-    if (this.#circuitOf.size > 100_000) this.#circuitOf.clear();
-    const before = this.#breaker.state(key, Date.now());
-    const after = this.#breaker.record(key, result.ok, Date.now());
+    const { before, after } = this.#endpoints.sent(row.environment_id, circuitKey(row), result.ok, Date.now());
     if (after === 'open' && before !== 'open') {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'warn', 'webhook.circuit_opened', {
         url: row.url,
@@ -441,9 +374,7 @@ export class Deliverer {
     } else if (after === 'closed' && before === 'half-open') {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: row.url });
     }
-    this.#lastFreed.set(row.environment_id, Date.now());
-    if (this.#lastFreed.size > 100_000) this.#lastFreed.clear();
-    for (const listener of this.#freed) listener();
+    this.#endpoints.freed(row.environment_id, Date.now());
     const n = row.attempts + 1;
     // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery
     const gone = result.statusCode === GONE;

@@ -10,6 +10,7 @@ import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker, WorkerSupervisor } from './build-worker.ts';
 import { backlogGauge } from './backlog-metric.ts';
 import { PushIntake } from './push-intake.ts';
+import { EndpointGuard } from './endpoint-guard.ts';
 
 /** How often a dispatcher rebalances webhook partitions with the others. */
 const REBALANCE_MS = 1_000;
@@ -34,7 +35,9 @@ const resolver = new HostResolver({
   allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
 });
 const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, resolver });
-const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring });
+// the owned endpoints' places, circuits and rates: read by the intake, kept by the deliverer's sends
+const endpoints = new EndpointGuard(config);
+const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring, endpoints });
 backlogGauge(pool, metrics, log);
 const recovery = new WorkerRecovery({
   pool,
@@ -45,7 +48,7 @@ const recovery = new WorkerRecovery({
 
 // first attempts from the channel-nodes' notices, and every send of the webhook partitions this
 // dispatcher owns (push-intake.ts; ownership: PartitionOwnership in libs/db)
-const intake = new PushIntake({ deliverer, pool, log, metrics, nc, subjects: subjects(config.NATS_PREFIX) });
+const intake = new PushIntake({ deliverer, endpoints, pool, log, metrics, nc, subjects: subjects(config.NATS_PREFIX) });
 // a dispatcher that lost a partition may still finish the sends it had started: each delivery's
 // lease keeps them from being sent twice at once, and the endpoint's limit may be exceeded by
 // those sends only, during the handover

@@ -49,6 +49,8 @@ import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Deliverer } from './deliverer.ts';
+import type { EndpointGuard } from './endpoint-guard.ts';
+import { EndpointQueues } from './endpoint-queues.ts';
 import { stillPending } from './ledger-sql.ts';
 
 /** Deliveries per chunk handed to the deliverer (claims and records carry many chunks: deliverer.ts). */
@@ -72,17 +74,16 @@ type Delivery = [id: string, environmentId: string];
 
 export class PushIntake {
   readonly #deliverer: Deliverer;
+  readonly #endpoints: EndpointGuard;
   readonly #pool: Pool;
   readonly #log: Logger;
   readonly #nc: NatsConnection;
   readonly #subjects: Subjects;
   /** Per environment, its deliveries waiting, in arrival order. */
-  readonly #queues = new Map<string, string[]>();
-  readonly #queuedIds = new Set<string>();
+  readonly #queues = new EndpointQueues();
   /** Per environment, deliveries handed to the deliverer whose sends have not started yet. */
   readonly #reserved = new Map<string, number>();
   readonly #subscriptions = new Map<number, Subscription>();
-  #turn = 0;
   #running = 0;
   #stopped = false;
   #wake: NodeJS.Timeout | undefined;
@@ -93,8 +94,17 @@ export class PushIntake {
   readonly #forwards: Counter<'result'>;
   readonly #caughtUp: Counter;
 
-  constructor(deps: { deliverer: Deliverer; pool: Pool; log: Logger; metrics: Registry; nc: NatsConnection; subjects: Subjects }) {
+  constructor(deps: {
+    deliverer: Deliverer;
+    endpoints: EndpointGuard;
+    pool: Pool;
+    log: Logger;
+    metrics: Registry;
+    nc: NatsConnection;
+    subjects: Subjects;
+  }) {
     this.#deliverer = deps.deliverer;
+    this.#endpoints = deps.endpoints;
     this.#pool = deps.pool;
     this.#log = deps.log;
     this.#nc = deps.nc;
@@ -134,11 +144,11 @@ export class PushIntake {
       },
     });
     // a send that ends frees a place of its endpoint: what waited for it may go now
-    this.#deliverer.onFreed(() => this.#pump());
+    this.#endpoints.onFreed(() => this.#pump());
   }
 
   get queued(): number {
-    return this.#queuedIds.size;
+    return this.#queues.size;
   }
 
   owns(partition: number): boolean {
@@ -173,14 +183,7 @@ export class PushIntake {
     const subscription = this.#subscriptions.get(partition);
     this.#subscriptions.delete(partition);
     subscription?.unsubscribe();
-    const left: string[] = [];
-    for (const [environmentId, queue] of this.#queues) {
-      if (webhookPartitionOf(environmentId) !== partition) continue;
-      this.#queues.delete(environmentId);
-      for (const id of queue) this.#queuedIds.delete(id);
-      left.push(...queue);
-    }
-    await this.#handBack(left);
+    await this.#handBack(this.#queues.removeWhere((environmentId) => webhookPartitionOf(environmentId) === partition));
   }
 
   /** The lock connection broke: every partition is gone at once. */
@@ -224,13 +227,7 @@ export class PushIntake {
   }
 
   #queue(deliveries: readonly Delivery[]): void {
-    for (const [id, environmentId] of deliveries) {
-      if (this.#queuedIds.has(id)) continue;
-      this.#queuedIds.add(id);
-      const queue = this.#queues.get(environmentId);
-      if (queue) queue.push(id);
-      else this.#queues.set(environmentId, [id]);
-    }
+    this.#queues.push(deliveries);
     this.#pump();
   }
 
@@ -243,9 +240,7 @@ export class PushIntake {
       void this.#handBack(ids);
       return;
     }
-    const fresh = ids.filter((id) => !this.#queuedIds.has(id));
-    for (const id of fresh) this.#queuedIds.add(id);
-    this.#queues.set(environmentId, [...fresh, ...(this.#queues.get(environmentId) ?? [])]);
+    this.#queues.unshift(environmentId, ids);
     this.#pump();
   }
 
@@ -255,24 +250,17 @@ export class PushIntake {
    * circuit that will admit a probe; freed places call #pump themselves).
    */
   #nextChunk(): { environmentId: string; ids: string[] } | undefined {
-    const environments = [...this.#queues.keys()];
     const now = Date.now();
     let earliest = Infinity;
-    for (let i = 0; i < environments.length; i++) {
-      const environmentId = environments[(this.#turn + i) % environments.length]!;
-      const room = this.#deliverer.room(environmentId, now) - (this.#reserved.get(environmentId) ?? 0);
+    const chunk = this.#queues.next((environmentId) => {
+      const room = this.#endpoints.room(environmentId, now) - (this.#reserved.get(environmentId) ?? 0);
       if (room <= 0) {
-        const until = this.#deliverer.refusedUntil(environmentId, now);
+        const until = this.#endpoints.refusedUntil(environmentId, now);
         if (until !== null) earliest = Math.min(earliest, until);
-        continue;
       }
-      this.#turn = (this.#turn + i + 1) % environments.length;
-      const queue = this.#queues.get(environmentId)!;
-      const ids = queue.splice(0, Math.min(room, CHUNK));
-      if (queue.length === 0) this.#queues.delete(environmentId);
-      for (const id of ids) this.#queuedIds.delete(id);
-      return { environmentId, ids };
-    }
+      return room;
+    }, CHUNK);
+    if (chunk) return chunk;
     if (earliest !== Infinity && !this.#wake) {
       this.#wake = setTimeout(() => {
         this.#wake = undefined;
@@ -330,10 +318,10 @@ export class PushIntake {
            and next_attempt_at < now() - $1 * interval '1 millisecond'
            and environment_id <> all($2::text[])
          order by next_attempt_at limit $3`,
-        [NOTICE_GRACE_MS, [...this.#queues.keys()], CATCH_UP_ROWS],
+        [NOTICE_GRACE_MS, this.#queues.environments, CATCH_UP_ROWS],
       );
       const found = rows
-        .filter((row) => this.owns(webhookPartitionOf(row.environment_id)) && !this.#queuedIds.has(row.id))
+        .filter((row) => this.owns(webhookPartitionOf(row.environment_id)) && !this.#queues.has(row.id))
         .slice(0, Math.max(0, MAX_QUEUED - this.queued))
         .map((row): Delivery => [row.id, row.environment_id]);
       if (found.length > 0) {

@@ -1,0 +1,124 @@
+/**
+ * What one dispatcher knows of the endpoints it owns (push-intake.ts: an endpoint's sends are made
+ * by its owner only, so all of this holds cluster-wide): the sends in flight per environment and
+ * endpoint (concurrency-gate.ts), each endpoint's circuit (circuit-breaker.ts) and send rate
+ * (rate-buckets.ts), and when its sends last came back. From these: how many deliveries an
+ * endpoint may be handed now (`room`), until when it refuses any (`refusedUntil`), and whether a
+ * claimed delivery may go (`admit`).
+ */
+import type { DispatcherConfig } from '@rtm/config';
+import { CircuitBreaker, ConcurrencyGate, RateBuckets, type CircuitState } from '@rtm/webhooks';
+
+/**
+ * How long a delivery may wait for a concurrency place before it is deferred: places of sends that
+ * finish quickly come back within milliseconds; those of an endpoint that hangs do not.
+ */
+export const GATE_WAIT_MS = 250;
+
+type Limits = Pick<
+  DispatcherConfig,
+  | 'WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT'
+  | 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT'
+  | 'WEBHOOK_MAX_RATE_PER_ENDPOINT'
+  | 'WEBHOOK_BREAKER_THRESHOLD'
+  | 'WEBHOOK_BREAKER_COOLDOWN'
+>;
+
+export class EndpointGuard {
+  readonly #limit: number;
+  readonly #breaker: CircuitBreaker;
+  readonly #gate: ConcurrencyGate;
+  /** WEBHOOK_MAX_RATE_PER_ENDPOINT: sends started per second per endpoint (environment), 0: none. */
+  readonly #rates: RateBuckets;
+  /** Each environment's circuit key (environment and URL) last sent to. */
+  readonly #circuitOf = new Map<string, string>();
+  /** When a send of each environment last ended. */
+  readonly #lastFreed = new Map<string, number>();
+  readonly #freed = new Set<() => void>();
+
+  constructor(limits: Limits) {
+    this.#limit = Math.min(limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT, limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
+    this.#rates = new RateBuckets(limits.WEBHOOK_MAX_RATE_PER_ENDPOINT);
+    this.#breaker = new CircuitBreaker({ threshold: limits.WEBHOOK_BREAKER_THRESHOLD, coolDownMs: limits.WEBHOOK_BREAKER_COOLDOWN });
+    this.#gate = new ConcurrencyGate({
+      perEnvironment: limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT,
+      perHost: limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+    });
+  }
+
+  /**
+   * How many deliveries of an environment may be handed over now: its concurrency limit (per
+   * environment, and per endpoint: an environment has one URL) minus its sends in flight, plus as
+   * many again while its sends come back (one ended within GATE_WAIT_MS): those are claimed ahead
+   * and wait briefly for a place (concurrency-gate.ts), so a busy endpoint's next sends never wait
+   * for a claim's round trip, while an endpoint that hangs gets no more than its limit. 0 while its
+   * circuit refuses every delivery, at most 1 (the probe) when it is half-open, 0 while that
+   * probe is out.
+   */
+  room(environmentId: string, now = Date.now()): number {
+    const inFlight = this.#gate.inFlightOf(environmentId);
+    const key = this.#circuitOf.get(environmentId);
+    if (key !== undefined) {
+      if (this.#breaker.refusedUntil(key, now) !== null) return 0;
+      if (this.#breaker.state(key, now) !== 'closed') return inFlight === 0 ? 1 : 0;
+    }
+    const turningOver = now - (this.#lastFreed.get(environmentId) ?? 0) <= GATE_WAIT_MS;
+    const room = Math.max(0, this.#limit - inFlight + (turningOver ? this.#limit : 0));
+    return this.#rates.limited ? Math.min(room, Math.floor(this.#rates.tokens(environmentId, now))) : room;
+  }
+
+  /**
+   * When an environment's endpoint may take a send again for a reason other than its places: its
+   * open circuit admits a probe, or its rate limit a send (null: neither refuses now).
+   */
+  refusedUntil(environmentId: string, now = Date.now()): number | null {
+    const key = this.#circuitOf.get(environmentId);
+    const circuit = key === undefined ? null : this.#breaker.refusedUntil(key, now);
+    const rate = this.#rates.refusedUntil(environmentId, now);
+    if (circuit === null) return rate;
+    return rate === null ? circuit : Math.max(circuit, rate);
+  }
+
+  /** Called whenever a send ends and gives its concurrency place back. */
+  onFreed(listener: () => void): void {
+    this.#freed.add(listener);
+  }
+
+  /**
+   * Whether a claimed delivery may be attempted now: its endpoint's rate, then its circuit
+   * (`probe`: it is the circuit's trial attempt; a send it counts against the rate).
+   */
+  admit(environmentId: string, circuitKey: string, now: number): { ok: true; probe: boolean } | { ok: false; retryAt: number; reason: 'rate' | 'circuit_open' } {
+    const rateAt = this.#rates.refusedUntil(environmentId, now);
+    if (rateAt !== null) return { ok: false, retryAt: rateAt, reason: 'rate' };
+    const admission = this.#breaker.admit(circuitKey, now);
+    if (!admission.ok) return { ok: false, retryAt: admission.retryAt, reason: 'circuit_open' };
+    this.#rates.take(environmentId, now);
+    return { ok: true, probe: admission.probe };
+  }
+
+  /** A place for one send of `environmentId` to `endpoint`, waiting up to GATE_WAIT_MS (concurrency-gate.ts). */
+  acquire(environmentId: string, endpoint: string): Promise<(() => void) | null> {
+    return this.#gate.acquire(environmentId, endpoint, GATE_WAIT_MS);
+  }
+
+  /** A probe that could not go gives its turn back: the circuit may let the next one probe. */
+  abandon(circuitKey: string, now: number): void {
+    this.#breaker.abandon(circuitKey, now);
+  }
+
+  /** A send to `circuitKey` ended: its circuit counts it; the circuit's state before and after. */
+  sent(environmentId: string, circuitKey: string, ok: boolean, now: number): { before: CircuitState; after: CircuitState } {
+    this.#circuitOf.set(environmentId, circuitKey);
+    if (this.#circuitOf.size > 100_000) this.#circuitOf.clear();
+    const before = this.#breaker.state(circuitKey, now);
+    return { before, after: this.#breaker.record(circuitKey, ok, now) };
+  }
+
+  /** A send's place came back: what waited for the endpoint may go (the `onFreed` listeners). */
+  freed(environmentId: string, now: number): void {
+    this.#lastFreed.set(environmentId, now);
+    if (this.#lastFreed.size > 100_000) this.#lastFreed.clear();
+    for (const listener of this.#freed) listener();
+  }
+}
