@@ -40,7 +40,7 @@ export class StatementBatcher<I, R, T = R> {
     });
   }
 
-  /** Callers waiting for a statement, and statements running (for metrics and tests). */
+  /** Items waiting for a statement (not those of statements running). */
   get pending(): number {
     return this.#waitingItems;
   }
