@@ -4,7 +4,7 @@ import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.ts';
 import { metricTotal } from './helpers/metrics.ts';
-import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
+import { eventually, startReceiver, deliveredCount } from './helpers/webhook-receiver.ts';
 
 const MESSAGES = 300;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,13 +55,9 @@ async function streamThrough(t: TestContext, cluster: Cluster, outage: () => Pro
     const got = new Set(receiver.received.map((r) => idOf(r.raw)));
     return persisted.every((row) => got.has(row.id));
   }, { timeoutMs: 40_000, what: 'every persisted message at the receiver' });
-  await eventually(async () => {
-    const { rows } = await cluster.db.pool.query<{ n: number }>(
-      `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered'`,
-      [env.environmentId],
-    );
-    return rows[0]!.n === MESSAGES;
-  }, { timeoutMs: 60_000, what: 'every delivery recorded delivered' });
+  await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId)) === MESSAGES, {
+    timeoutMs: 60_000, what: 'every delivery recorded delivered',
+  });
   const { rows: twice } = await cluster.db.pool.query<{ n: number }>(
     `select count(*)::int as n from (
        select a.delivery_id from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
-import { enqueue, eventually, publishedEvent, startReceiver } from './helpers/webhook-receiver.ts';
+import { enqueue, eventually, publishedEvent, startReceiver, deliveredCount } from './helpers/webhook-receiver.ts';
 
 const MESSAGES = 400;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -87,13 +87,9 @@ test('webhooks - kill -9 of a dispatcher and of a channel-node under load loses 
     // lapses (recovery's reconciler, every 10 s), so the ledger catches up within seconds; the
     // deadline is under the overdue backstop (WEBHOOK_STALE_AFTER, 60 s), so this fails if only
     // the backstop would find it
-    await eventually(async () => {
-      const { rows } = await cluster.db.pool.query(
-        `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered'`,
-        [env.environmentId],
-      );
-      return rows[0].n === MESSAGES;
-    }, { intervalMs: 250, timeoutMs: 30_000, what: 'every delivery recorded as delivered' });
+    await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId)) === MESSAGES, {
+      intervalMs: 250, timeoutMs: 30_000, what: 'every delivery recorded as delivered',
+    });
     t.diagnostic(`every delivery recorded as delivered ${Date.now() - dispatcherKilledAt} ms after the dispatcher was killed`);
   });
 

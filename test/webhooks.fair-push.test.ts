@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
-import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
+import { eventually, startReceiver, deliveredCount } from './helpers/webhook-receiver.ts';
 import { metricTotal } from './helpers/metrics.ts';
 
 
@@ -98,13 +98,9 @@ test("webhooks - retries held back by their endpoint's limit wait in the owner's
     assert.equal(res.status, 201);
     ids.push(res.body.id);
   }
-  await eventually(async () => {
-    const { rows } = await cluster.db.pool.query<{ n: number }>(
-      `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered' and attempts = 2`,
-      [env.environmentId],
-    );
-    return rows[0]!.n === ids.length;
-  }, { timeoutMs: 30_000, what: 'every delivery delivered by its retry' });
+  await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 2)) === ids.length, {
+    timeoutMs: 30_000, what: 'every delivery delivered by its retry',
+  });
   // the retries ran as jobs on the owner, which queued them behind the endpoint's one place
   assert.ok((await metricTotal(dispatcher.internalUrl, /^webhook_forwards_total\{[^}]*result="queued_here"[^}]*\} (\d+)/)) >= ids.length);
   assert.equal(await metricTotal(dispatcher.internalUrl, /^webhook_deferrals_total\{[^}]*\} (\d+)/), 0, 'no retry deferred through Postgres');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
-import { enqueue, publishedEvent } from './helpers/webhook-receiver.ts';
+import { enqueue, publishedEvent, deliveredCount } from './helpers/webhook-receiver.ts';
 import { eventually } from './helpers/eventually.ts';
 
 test('webhooks - an https receiver that offers HTTP/2 gets its deliveries over HTTP/2', async (t) => {
@@ -51,11 +51,5 @@ test('webhooks - an https receiver that offers HTTP/2 gets its deliveries over H
   await eventually('20 deliveries over HTTP/2', async () => ids.length >= 20, 20_000);
   assert.deepEqual(new Set(versions), new Set(['2.0']));
   assert.deepEqual([...new Set(ids)].sort(), events.map((e) => e.eventId).sort());
-  await eventually('every delivery recorded as delivered', async () => {
-    const { rows: now } = await cluster.db.pool.query<{ n: number }>(
-      "select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered'",
-      [env.environmentId],
-    );
-    return now[0]!.n === 20;
-  });
+  await eventually('every delivery recorded as delivered', async () => (await deliveredCount(cluster.db.pool, env.environmentId)) === 20);
 });

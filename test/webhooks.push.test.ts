@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
-import { eventually, startReceiver } from './helpers/webhook-receiver.ts';
+import { eventually, startReceiver, deliveredCount } from './helpers/webhook-receiver.ts';
 import { metricTotal } from './helpers/metrics.ts';
 
 const idOf = (raw: Buffer) => JSON.parse(raw.toString('utf8')).id as string;
@@ -49,13 +49,7 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
       return ids.every((id) => got.has(id));
     }, { timeoutMs: 40_000, what: 'every delivery whose notice was lost' });
     t.diagnostic(`delivered ${Date.now() - started} ms after a dispatcher started (bound: 5 s grace + 5 s between catch-up passes + taking the partitions)`);
-    await eventually(async () => {
-      const { rows } = await cluster.db.pool.query<{ n: number }>(
-        `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered' and attempts = 1`,
-        [env.environmentId],
-      );
-      return rows[0]!.n === 20;
-    }, { timeoutMs: 20_000, what: 'every delivery recorded once' });
+    await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 20, { timeoutMs: 20_000, what: 'every delivery recorded once' });
   });
 
   await t.test('with a dispatcher subscribed, deliveries are sent from the notice: no job, one attempt each', async (t) => {
@@ -78,13 +72,7 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     }, 'every pushed delivery');
     const after = await metricTotal(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
     assert.ok(after > before, 'the dispatcher took post-commit notices');
-    await eventually(async () => {
-      const { rows } = await cluster.db.pool.query<{ n: number }>(
-        `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'delivered' and attempts = 1`,
-        [env.environmentId],
-      );
-      return rows[0]!.n === 40;
-    }, { timeoutMs: 20_000, what: 'every delivery recorded delivered' });
+    await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 40, { timeoutMs: 20_000, what: 'every delivery recorded delivered' });
   });
 
   await t.test('a 410 Gone stops the retries: dropped at once with lastError "status 410"', async (t) => {

@@ -130,3 +130,13 @@ export async function enqueue(pool: Pool, events: WebhookEventInput[], batch = 5
 
 /** The shared wait with a deadline (helpers/eventually.ts), for the webhook tests that import it from here. */
 export { eventually } from './eventually.ts';
+
+/** How many of an environment's deliveries are recorded `delivered` (with exactly `attempts` attempts, when given). */
+export async function deliveredCount(pool: Pool, environmentId: string, attempts?: number): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `select count(*)::int as n from webhook_deliveries
+     where environment_id = $1 and status = 'delivered' and ($2::int is null or attempts = $2)`,
+    [environmentId, attempts ?? null],
+  );
+  return rows[0]!.n;
+}
