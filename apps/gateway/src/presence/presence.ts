@@ -88,10 +88,6 @@ interface Held {
   channelId: string;
   userId: string;
   sockets: Set<string>;
-  /** This entry's key was written (or its write tried): only then is there a departure to make. */
-  written?: boolean;
-  /** The bucket revision of this entry's write, once made. */
-  revision?: number;
 }
 
 /** One channel's changes waiting to be published, with the one timer that publishes them. */
@@ -117,6 +113,15 @@ export class Presence {
   /** Per channel: the changes decided in the current window, published together when it closes. */
   private readonly outgoing = new Map<string, Outgoing>();
   /** Every gateway's keys, from one watcher of the bucket opened with it (key-index.ts); none until then. */
+  /**
+   * This gateway's keys in the bucket, by key: written (or their write tried) and not purged
+   * since, with the revision of the latest write once known. A key, not a socket's entry: when a
+   * user's last socket closes and another opens before the departure runs, the departure is
+   * skipped (the user is still here); should that second socket close before its own arrival
+   * wrote anything, its departure must still purge what the first one wrote, or the key stays
+   * until it ages out and no listener ever hears that the user left.
+   */
+  private readonly written = new Map<string, number | undefined>();
   private index: PresenceKeyIndex | undefined;
   private stopWatching: (() => void) | undefined;
   /** Undefined until the bucket opens; false once stopped (no watcher is reopened). */
@@ -261,9 +266,9 @@ export class Presence {
     // a leave may have followed before this step ran: then there is nothing to announce
     if (this.held.get(key) !== held) return;
     const kv = await this.bucket();
-    held.written = true;
+    this.written.set(key, undefined);
     const mine = await kv.put(key, this.instanceId);
-    held.revision = mine;
+    this.written.set(key, mine);
     const index = this.index;
     if (index) {
       await index.caughtUp(mine);
@@ -282,8 +287,11 @@ export class Presence {
   }
 
   private async depart(key: string, held: Held): Promise<void> {
-    // still held (a socket came back), or never written (left before its arrival ran): nothing to undo
-    if (this.held.has(key) || !held.written) return;
+    // still held (a socket came back), or nothing of ours in the bucket (every arrival since the
+    // last purge left before it ran): nothing to undo
+    if (this.held.has(key) || !this.written.has(key)) return;
+    const revision = this.written.get(key);
+    this.written.delete(key);
     const kv = await this.bucket();
     const index = this.index;
     const mark = index?.removalsOf(key) ?? 0;
@@ -295,13 +303,13 @@ export class Presence {
         return;
       }
     }
-    if ((await this.othersOf(kv, key)).length === 0) this.announce(held, false, await this.purgeRevision(kv, key, held));
+    if ((await this.othersOf(kv, key)).length === 0) this.announce(held, false, await this.purgeRevision(kv, key, revision));
   }
 
-  /** The revision of `key`'s purge marker, read back (the index's fallback); just after the arrival's write if it is gone. */
-  private async purgeRevision(kv: KV, key: string, held: Held): Promise<number> {
+  /** The revision of `key`'s purge marker, read back (the index's fallback); just after our last write (`written`) if it is gone. */
+  private async purgeRevision(kv: KV, key: string, written: number | undefined): Promise<number> {
     const marker = await kv.get(key).catch(() => null);
-    return marker && marker.operation !== 'PUT' ? marker.revision : (held.revision ?? 0) + 0.5;
+    return marker && marker.operation !== 'PUT' ? marker.revision : (written ?? 0) + 0.5;
   }
 
   /** Records a decided change in its channel's window; the window's timer publishes it. */
