@@ -28,7 +28,7 @@ test('PresenceKeyIndex: a key older than the TTL has aged out of the bucket and 
 test('PresenceKeyIndex: caughtUp waits for the watcher to deliver the revision written', async () => {
   const index = new PresenceKeyIndex(15_000, 'gw-me');
   let done = false;
-  const waiting = index.caughtUp(3).then(() => void (done = true));
+  const waiting = index.caughtUp(3, 10_000).then((caught) => void (done = caught));
   index.apply(put('env.a.u.gw-x', 1));
   index.apply(put('env.a.u.gw-y', 2));
   await Promise.resolve();
@@ -36,7 +36,7 @@ test('PresenceKeyIndex: caughtUp waits for the watcher to deliver the revision w
   index.apply(put('env.a.u.gw-me', 3));
   await waiting;
   assert.equal(done, true);
-  await index.caughtUp(2); // already delivered: at once
+  assert.equal(await index.caughtUp(2, 10_000), true); // already delivered: at once
 });
 
 test('PresenceKeyIndex: a purge waits for its own removal, not an earlier one', async () => {
@@ -48,7 +48,7 @@ test('PresenceKeyIndex: a purge waits for its own removal, not an earlier one', 
   assert.equal(mark, 1, 'an earlier removal was delivered');
   let done = false;
   let revision: number | undefined;
-  const waiting = index.removed(key, mark).then((at) => {
+  const waiting = index.removed(key, mark, 10_000).then((at) => {
     done = true;
     revision = at;
   });
@@ -64,11 +64,22 @@ test('PresenceKeyIndex: a purge waits for its own removal, not an earlier one', 
 
 test('PresenceKeyIndex: an abandoned index releases its waiters and reports itself not live', async () => {
   const index = new PresenceKeyIndex(15_000, 'gw-me');
-  const waiting = index.caughtUp(10);
+  const waiting = index.caughtUp(10, 10_000);
   index.abandon();
-  await waiting;
+  assert.equal(await waiting, false);
   assert.equal(index.live, false);
-  await index.caughtUp(20);
+  assert.equal(await index.caughtUp(20, 10_000), false);
+});
+
+test('PresenceKeyIndex: a watcher that stalls without ending releases its waiters after the limit, not caught up', async () => {
+  const index = new PresenceKeyIndex(15_000, 'gw-me');
+  const key = 'env.a.u.gw-me';
+  index.apply(put(key, 1));
+  const [caught, purged] = await Promise.all([index.caughtUp(2, 50), index.removed(key, index.removalsOf(key), 50)]);
+  assert.deepEqual([caught, purged], [false, undefined], 'neither the write nor the purge was delivered: the caller looks in the bucket');
+  // a late delivery wakes nobody who gave up, and a new wait sees it at once
+  index.apply(put('env.a.v.gw-x', 2));
+  assert.equal(await index.caughtUp(2, 50), true);
 });
 
 test('PresenceKeyIndex: a sweep forgets aged-out keys of channels nobody asks about again', () => {

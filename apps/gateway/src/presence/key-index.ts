@@ -64,9 +64,12 @@ export class PresenceKeyIndex {
     if (this.waiters.length > 0) this.wake();
   }
 
-  /** Resolves once every change up to `revision` has been delivered. */
-  caughtUp(revision: number): Promise<void> {
-    return this.until(() => this.seen >= revision);
+  /**
+   * Resolves true once every change up to `revision` has been delivered; false if that took more
+   * than `limitMs` (a watcher that stalls without ending: the caller looks in the bucket instead).
+   */
+  caughtUp(revision: number, limitMs: number): Promise<boolean> {
+    return this.until(() => this.seen >= revision, limitMs);
   }
 
   /** How many removals of this gateway's `key` have been delivered (taken before purging it). */
@@ -76,10 +79,10 @@ export class PresenceKeyIndex {
 
   /**
    * Resolves once a removal of `key` after `mark` (removalsOf before the purge) has been delivered,
-   * with that removal's revision (undefined if the watcher ended first).
+   * with that removal's revision (undefined if the watcher ended first or took more than `limitMs`).
    */
-  async removed(key: string, mark: number): Promise<number | undefined> {
-    await this.until(() => this.removalsOf(key) > mark);
+  async removed(key: string, mark: number, limitMs: number): Promise<number | undefined> {
+    await this.until(() => this.removalsOf(key) > mark, limitMs);
     const revision = this.removalsOf(key) > mark ? this.removals.get(key)?.revision : undefined;
     this.removals.delete(key);
     return revision;
@@ -126,9 +129,23 @@ export class PresenceKeyIndex {
     this.waiters = [];
   }
 
-  private until(done: () => boolean): Promise<void> {
-    if (done() || !this.live) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ done, resolve }));
+  private until(done: () => boolean, limitMs: number): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
+    if (!this.live) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        done,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(done());
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, limitMs);
+      this.waiters.push(waiter);
+    });
   }
 
   private wake(): void {

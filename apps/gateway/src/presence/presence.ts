@@ -33,6 +33,15 @@ import { PresenceKeyIndex } from './key-index.ts';
 const KV_CONCURRENCY = 64;
 /** The longest one presence step (or a roster's key listing) may take: a stalled one frees its slot. */
 const KV_DEADLINE_MS = 10_000;
+/**
+ * How long a decision waits for the bucket's watcher to deliver its own write or purge before it
+ * looks in the bucket instead: a watcher that stalls without ending (its consumer being reset
+ * under load) would otherwise hold every decision until KV_DEADLINE_MS, and a departure stuck so
+ * leaves listeners believing the user is still there.
+ */
+const INDEX_WAIT_MS = 2_000;
+/** A departure that failed is tried again after this long (departLater). */
+const DEPART_RETRY_MS = 1_000;
 
 /** `promise`, or a rejection after `ms`: nothing in presence may wait on NATS for ever. */
 function withDeadline<T>(promise: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
@@ -121,7 +130,7 @@ export class Presence {
    * wrote anything, its departure must still purge what the first one wrote, or the key stays
    * until it ages out and no listener ever hears that the user left.
    */
-  private readonly written = new Map<string, number | undefined>();
+  private readonly written = new Map<string, { revision?: number }>();
   private index: PresenceKeyIndex | undefined;
   private stopWatching: (() => void) | undefined;
   /** Undefined until the bucket opens; false once stopped (no watcher is reopened). */
@@ -156,7 +165,24 @@ export class Presence {
     if (!held?.sockets.delete(handle.socketId) || held.sockets.size > 0) return;
     this.held.delete(key);
     this.deps.sessionMetrics.presenceEntries.set(this.held.size);
-    this.chain(key, () => this.depart(key, held));
+    this.departLater(key, held, 0);
+  }
+
+  /**
+   * Queues the departure of `key`. One that fails (the purge refused, or unanswered within the
+   * deadline) is tried again a second later while the key is ours in the bucket and nobody holds
+   * it here: otherwise the key would stay until it ages out and no listener would hear the user
+   * left (another gateway's departure sees it and stays silent).
+   */
+  private departLater(key: string, held: Held, delayMs: number): void {
+    const queue = () =>
+      this.chain(key, () => this.depart(key, held), () => {
+        if (this.watching !== false) this.departLater(key, held, DEPART_RETRY_MS);
+      });
+    if (delayMs === 0) return queue();
+    setTimeout(() => {
+      if (this.watching !== false && !this.held.has(key) && this.written.has(key)) queue();
+    }, delayMs).unref();
   }
 
   /** The users online in a channel on any gateway. */
@@ -215,10 +241,13 @@ export class Presence {
     return `${environmentId}.${encodeToken(channelId)}.${encodeToken(userId)}.${this.instanceId}`;
   }
 
-  private chain(key: string, step: () => Promise<void>): void {
+  private chain(key: string, step: () => Promise<void>, onFailure?: () => void): void {
     const next = (this.chains.get(key) ?? Promise.resolve())
       .then(() => this.slots.run(() => withDeadline(step(), KV_DEADLINE_MS, 'presence update')))
-      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'presence update failed'));
+      .catch((error: unknown) => {
+        this.deps.log.warn({ err: error }, 'presence update failed');
+        onFailure?.();
+      });
     this.chains.set(key, next);
     void next.then(() => {
       if (this.chains.get(key) === next) this.chains.delete(key);
@@ -266,16 +295,15 @@ export class Presence {
     // a leave may have followed before this step ran: then there is nothing to announce
     if (this.held.get(key) !== held) return;
     const kv = await this.bucket();
-    this.written.set(key, undefined);
+    const write: { revision?: number } = {};
+    this.written.set(key, write);
     const mine = await kv.put(key, this.instanceId);
-    this.written.set(key, mine);
+    write.revision = mine;
     const index = this.index;
-    if (index) {
-      await index.caughtUp(mine);
-      if (index.live) {
-        if (!index.others(key).some((other) => other.revision < mine)) this.announce(held, true, mine);
-        return;
-      }
+    // the index, once it has seen our write; a watcher that lags or ended: the bucket itself
+    if (index && (await index.caughtUp(mine, INDEX_WAIT_MS)) && index.live) {
+      if (!index.others(key).some((other) => other.revision < mine)) this.announce(held, true, mine);
+      return;
     }
     let first = true;
     for (const other of await this.othersOf(kv, key)) {
@@ -289,15 +317,18 @@ export class Presence {
   private async depart(key: string, held: Held): Promise<void> {
     // still held (a socket came back), or nothing of ours in the bucket (every arrival since the
     // last purge left before it ran): nothing to undo
-    if (this.held.has(key) || !this.written.has(key)) return;
-    const revision = this.written.get(key);
-    this.written.delete(key);
+    const write = this.written.get(key);
+    if (this.held.has(key) || !write) return;
     const kv = await this.bucket();
     const index = this.index;
     const mark = index?.removalsOf(key) ?? 0;
     await kv.purge(key);
+    // forgotten once purged (a purge that fails or hangs leaves it, for the retry: chain), and only
+    // if no arrival wrote the key again meanwhile
+    if (this.written.get(key) === write) this.written.delete(key);
+    const revision = write.revision;
     if (index) {
-      const purged = await index.removed(key, mark);
+      const purged = await index.removed(key, mark, INDEX_WAIT_MS);
       if (index.live && purged !== undefined) {
         if (index.others(key).length === 0) this.announce(held, false, purged);
         return;
