@@ -30,6 +30,8 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
   const env = await cluster.createEnvironment();
   const gw = cluster.gateways[0]!;
   const control = client(gw.controlUrl, env.secretKey);
+  // presence frames are opt-in (channels.joinLeave)
+  assert.equal((await control.put('/v1/config', { channels: { access: 'open', joinLeave: true } })).status, 200);
   const alice = await mintToken(gw.controlUrl, env.secretKey, 'alice');
   const bob = await mintToken(gw.controlUrl, env.secretKey, 'bob');
 

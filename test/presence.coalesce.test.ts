@@ -60,7 +60,7 @@ test('presence - churn and bursts are coalesced: one frame per listener per 250 
   const env = await cluster.createEnvironment();
   // the churn measures coalescing, not the per-user socket-open rate (tested in limits.edge)
   const limits = { userSocketOpensPerSecond: 10_000 };
-  assert.equal((await request(gateways[0]!.controlUrl, 'PUT', '/v1/config', { token: env.secretKey, body: { limits } })).status, 200);
+  assert.equal((await request(gateways[0]!.controlUrl, 'PUT', '/v1/config', { token: env.secretKey, body: { limits, channels: { access: 'open', joinLeave: true } } })).status, 200);
   const gw = (i: number) => gateways[i % 2]!;
   const token = (userId: string) => mintToken(gateways[0]!.controlUrl, env.secretKey, userId);
 

@@ -43,6 +43,8 @@ test('presence - a roster read while a user reconnects, plus the frames after it
   const gw = cluster.gateways[0]!;
   const env = await cluster.createEnvironment();
   const control = client(gw.controlUrl, env.secretKey);
+  // presence frames are opt-in (channels.joinLeave)
+  assert.equal((await control.put('/v1/config', { channels: { access: 'open', joinLeave: true } })).status, 200);
   const rosterOnline = async () => {
     const res = await control.get(`/v1/channels/${CHANNEL}/members`);
     assert.equal(res.status, 200);

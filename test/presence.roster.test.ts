@@ -10,6 +10,8 @@ test('presence - rosters show who is online on any gateway, presence frames cros
   const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const env = await cluster.createEnvironment();
   const controlA = client(gwA.controlUrl, env.secretKey);
+  // presence frames are opt-in (channels.joinLeave)
+  assert.equal((await controlA.put('/v1/config', { channels: { access: 'open', joinLeave: true } })).status, 200);
   const [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map((u) => mintToken(gwA.controlUrl, env.secretKey, u)));
   const roster = async (token: string, channel: string, gw = gwA) => client(gw.realtimeUrl, token).get(`/v1/channels/${channel}/members`);
 

@@ -110,7 +110,9 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     );
   });
 
-  await t.test('presence: the roster over HTTP, join and leave from presence frames', async (t) => {
+  await t.test('presence: the roster over HTTP, join and leave from presence frames, occupancy', async (t) => {
+    // presence frames are opt-in per namespace (joinLeave)
+    assert.equal((await control.put('/v1/config', { namespaces: [{ prefix: 'lobby', joinLeave: true }] })).status, 200);
     const alice = sdkClient(t, gw.realtimeUrl, tokenFor('alice'));
     const joins: string[] = [];
     const leaves: string[] = [];
@@ -123,10 +125,15 @@ test('sdk client - one connection for channels, inbox, history and presence agai
       assert.ok(batch.joined.every((u) => joins.includes(u)) && batch.left.every((u) => leaves.includes(u)), 'join/leave events came first');
       batches.push(batch);
     });
+    const counts: { connections: number; users: number }[] = [];
+    lobby.on('occupancy', ({ connections, users }) => counts.push({ connections, users }));
     await lobby.subscribe(() => {}).ready;
     const bob = sdkClient(t, gw.realtimeUrl, tokenFor('bob'));
     await bob.channel('lobby').subscribe(() => {}).ready;
     await until('bob joins', () => joins.includes('bob'));
+    await until('occupancy of two', () => lobby.occupancy?.users === 2);
+    assert.deepEqual(lobby.occupancy, { channelId: 'lobby', connections: 2, users: 2 });
+    assert.deepEqual(counts.at(-1), { connections: 2, users: 2 });
     const roster = await lobby.presence.get();
     assert.deepEqual(roster, [
       { userId: 'alice', role: 'member', online: true },

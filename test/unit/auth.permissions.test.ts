@@ -14,6 +14,7 @@ import {
   effectiveAccess,
   type CapabilityOp,
   type ChannelFacts,
+  type Namespace,
 } from '@rtm/auth';
 
 const channelChar = fc.constantFrom(...'abcxyz019_.:@=-'.split(''));
@@ -80,6 +81,20 @@ test('namespaces - bad prefixes and duplicates are refused; access precedence is
   assert.equal(effectiveAccess(null, NO_NAMESPACE, 'members'), 'members');
 });
 
+test('namespaces - presence: the namespace, else the environment, else tracked without join/leave frames; frames need tracking', () => {
+  const pick = (namespaces: Namespace[], defaults?: { presence?: boolean; joinLeave?: boolean }) => {
+    const { presence, joinLeave } = resolveNamespace(namespaces, 'room:1', defaults);
+    return { presence, joinLeave };
+  };
+  assert.deepEqual(pick([]), { presence: true, joinLeave: false });
+  assert.deepEqual(pick([], { joinLeave: true }), { presence: true, joinLeave: true });
+  assert.deepEqual(pick([{ prefix: 'room:', joinLeave: true }]), { presence: true, joinLeave: true });
+  assert.deepEqual(pick([{ prefix: 'room:', joinLeave: false }], { joinLeave: true }), { presence: true, joinLeave: false });
+  assert.deepEqual(pick([{ prefix: 'room:' }], { presence: false, joinLeave: true }), { presence: false, joinLeave: false });
+  assert.deepEqual(pick([{ prefix: 'room:', presence: true }], { presence: false, joinLeave: true }), { presence: true, joinLeave: true });
+  assert.deepEqual(pick([{ prefix: 'other:', joinLeave: true }], { joinLeave: false }), { presence: true, joinLeave: false });
+});
+
 test('decide - a ban wins over everything, a missing capability over any role, and moderation needs the moderator role', () => {
   const ops = fc.constantFrom('subscribe', 'publish', 'history', 'presence', 'moderate' as const);
   const facts = fc.record<ChannelFacts>({
@@ -96,6 +111,8 @@ test('decide - a ban wins over everything, a missing capability over any role, a
       persist: fc.boolean(),
       retentionDays: fc.constant(null),
       maxContentBytes: fc.constant(null),
+      presence: fc.boolean(),
+      joinLeave: fc.boolean(),
     }),
     role: fc.constantFrom(null, 'member', 'moderator', 'readonly'),
     ban: fc.option(fc.record({ reason: fc.constant(null) }), { nil: null }),

@@ -19,6 +19,8 @@ export interface SocketHandle {
 
 export interface ChannelSocketHandle extends SocketHandle {
   channelId: string;
+  /** False when the channel's namespace does not track presence (set by the access check before the handle opens). */
+  presence?: boolean;
 }
 
 interface Events {

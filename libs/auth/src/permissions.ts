@@ -102,7 +102,21 @@ export interface Namespace {
   persist?: boolean;
   retentionDays?: number;
   maxContentBytes?: number;
+  /** Track who is online in the namespace's channels (rosters' `online`, occupancy). */
+  presence?: boolean;
+  /** Send presence frames (joins and leaves) to the channels' subscribers. */
+  joinLeave?: boolean;
 }
+
+/** The environment's presence defaults (the deployed `channels.presence` / `channels.joinLeave`). */
+export interface PresenceDefaults {
+  presence?: boolean;
+  joinLeave?: boolean;
+}
+
+/** Presence is tracked unless turned off; join/leave frames are sent only where turned on. */
+export const PRESENCE_DEFAULT = true;
+export const JOIN_LEAVE_DEFAULT = false;
 
 /** A namespace with every default filled in (the defaults are what a channel outside any namespace gets). */
 export interface ResolvedNamespace {
@@ -114,6 +128,9 @@ export interface ResolvedNamespace {
   persist: boolean;
   retentionDays: number | null;
   maxContentBytes: number | null;
+  presence: boolean;
+  /** Only where `presence` is on: frames need the tracking. */
+  joinLeave: boolean;
 }
 
 export const NO_NAMESPACE: ResolvedNamespace = {
@@ -125,6 +142,8 @@ export const NO_NAMESPACE: ResolvedNamespace = {
   persist: true,
   retentionDays: null,
   maxContentBytes: null,
+  presence: PRESENCE_DEFAULT,
+  joinLeave: JOIN_LEAVE_DEFAULT,
 };
 
 export const MAX_NAMESPACES = 100;
@@ -144,13 +163,23 @@ export function namespacesProblem(namespaces: readonly Namespace[]): string | nu
   return null;
 }
 
-/** The namespace of a channel: the longest prefix the channel id starts with; defaults when none. */
-export function resolveNamespace(namespaces: readonly Namespace[] | undefined, channelId: string): ResolvedNamespace {
+/**
+ * The namespace of a channel: the longest prefix the channel id starts with; defaults when none.
+ * Presence settings fall back to the environment's (`defaults`), then to PRESENCE_DEFAULT and
+ * JOIN_LEAVE_DEFAULT.
+ */
+export function resolveNamespace(
+  namespaces: readonly Namespace[] | undefined,
+  channelId: string,
+  defaults?: PresenceDefaults | null,
+): ResolvedNamespace {
   let best: Namespace | undefined;
   for (const namespace of namespaces ?? []) {
     if (channelId.startsWith(namespace.prefix) && (!best || namespace.prefix.length > best.prefix.length)) best = namespace;
   }
-  if (!best) return NO_NAMESPACE;
+  const presence = best?.presence ?? defaults?.presence ?? PRESENCE_DEFAULT;
+  const joinLeave = presence && (best?.joinLeave ?? defaults?.joinLeave ?? JOIN_LEAVE_DEFAULT);
+  if (!best) return presence === NO_NAMESPACE.presence && joinLeave === NO_NAMESPACE.joinLeave ? NO_NAMESPACE : { ...NO_NAMESPACE, presence, joinLeave };
   return {
     prefix: best.prefix,
     access: best.access ?? null,
@@ -160,6 +189,8 @@ export function resolveNamespace(namespaces: readonly Namespace[] | undefined, c
     persist: best.persist ?? true,
     retentionDays: best.retentionDays ?? null,
     maxContentBytes: best.maxContentBytes ?? null,
+    presence,
+    joinLeave,
   };
 }
 

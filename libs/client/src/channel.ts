@@ -9,6 +9,7 @@ import { ReadyListener, WireState } from './wire.ts';
 import type {
   HistoryOptions,
   Message,
+  Occupancy,
   PresenceBatch,
   PresenceChange,
   PublishOptions,
@@ -34,6 +35,13 @@ export interface ChannelEvents {
   unsubscribed: (info: { code: string; reason?: string; resubscribing: boolean }) => void;
   /** A subscription was refused or failed. */
   error: (error: RtmError) => void;
+  /**
+   * The channel's live counts (`connections`, `users`) over every gateway: soon after subscribing,
+   * then at most once a second when they change. Adding the first listener asks the server for
+   * them (re-subscribing from the last seq if already subscribed: nothing is missed). Needs the
+   * `presence` capability and presence on in the channel's namespace.
+   */
+  occupancy: (occupancy: Occupancy) => void;
 }
 
 export interface PresenceEvents {
@@ -95,6 +103,9 @@ export class Channel {
   readonly #w: WireState<ChannelSubscription, Message>;
   #position = new ChannelPosition();
   #resumed = false;
+  #occupancy: Occupancy | undefined;
+  /** The current subscription was asked with `occupancy: true`. */
+  #watchingOccupancy = false;
 
   constructor(core: Core, id: string) {
     this.#core = core;
@@ -113,8 +124,17 @@ export class Channel {
     return this.#position.position;
   }
 
+  /** The last counts received (`occupancy` listeners ask for them), or undefined. */
+  get occupancy(): Occupancy | undefined {
+    return this.#occupancy;
+  }
+
   on<K extends keyof ChannelEvents>(name: K, listener: ChannelEvents[K]): () => void {
-    return this.#events.on(name, listener);
+    const off = this.#events.on(name, listener);
+    // the first occupancy listener of a live subscription: subscribe again, asking for the counts
+    // (from the position, as after a gap: nothing is missed or repeated)
+    if (name === 'occupancy' && this.#w.state === 'subscribed' && !this.#watchingOccupancy) this.#unsubscribe();
+    return off;
   }
 
   /**
@@ -240,7 +260,9 @@ export class Channel {
     this.#w.state = 'none';
     this.#w.subscribeRef = undefined;
     this.#events.emit('error', error);
-    if (error.code === 'unavailable') this.#w.retryLater((error.retryAfter ?? 0) * 1000, () => this.#sync());
+    // not reachable, or the gateway's subscribe queue full (`rate_limited` with `retryAfter`): again later
+    const retry = error.code === 'unavailable' || (error.code === 'rate_limited' && error.retryAfter !== undefined);
+    if (retry) this.#w.retryLater((error.retryAfter ?? 0) * 1000, () => this.#sync());
     else this.#w.end(error);
     return true;
   }
@@ -264,6 +286,13 @@ export class Channel {
     this.presence.emitBatch({ channelId: this.id, joined: frame.joined, left: frame.left });
   }
 
+  /** @internal `{op:"occupancy", connections, users}`. */
+  onOccupancy(frame: { connections: number; users: number }): void {
+    if (!this.#w.live) return;
+    this.#occupancy = { channelId: this.id, connections: frame.connections, users: frame.users };
+    this.#events.emit('occupancy', this.#occupancy);
+  }
+
   /** @internal Subscription.unsubscribe(). */
   removeSubscription(sub: ChannelSubscription): Promise<void> {
     return this.#w.remove(sub, 'unsubscribed before the subscription was ready', () => this.#unsubscribe());
@@ -278,7 +307,11 @@ export class Channel {
       const since = this.#position.startReplay();
       const ref = this.#core.nextRef();
       this.#w.subscribing(ref);
-      this.#core.send(since === undefined ? { op: 'subscribe', ref, channelId: this.id } : { op: 'subscribe', ref, channelId: this.id, since });
+      const frame: Record<string, unknown> = { op: 'subscribe', ref, channelId: this.id };
+      if (since !== undefined) frame.since = since;
+      this.#watchingOccupancy = this.#events.count('occupancy') > 0;
+      if (this.#watchingOccupancy) frame.occupancy = true;
+      this.#core.send(frame);
     } else if (wanted === 'unsubscribe') {
       this.#unsubscribe();
     }

@@ -297,6 +297,9 @@ export class Client {
       case 'presence':
         channel?.onPresence(presenceOf(frame));
         return;
+      case 'occupancy':
+        if (typeof frame.connections === 'number' && typeof frame.users === 'number') channel?.onOccupancy({ connections: frame.connections, users: frame.users });
+        return;
       case 'notification':
         this.inbox.onNotification(frame as unknown as Notification);
         return;

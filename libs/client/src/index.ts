@@ -17,6 +17,7 @@ export type {
   Message,
   Notification,
   PresenceBatch,
+  Occupancy,
   PresenceChange,
   PublishOptions,
   PublishResult,

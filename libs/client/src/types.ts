@@ -51,6 +51,15 @@ export interface PresenceChange {
   online: boolean;
 }
 
+/** A channel's live counts over every gateway, from an `occupancy` frame. */
+export interface Occupancy {
+  channelId: string;
+  /** Live subscriptions of the channel. */
+  connections: number;
+  /** Distinct users among them. */
+  users: number;
+}
+
 /** The users who came online in (`joined`) or left (`left`) a channel, from one presence frame. */
 export interface PresenceBatch {
   channelId: string;

@@ -3,7 +3,7 @@ import { IsoTime } from './common.ts';
 import { ChannelAccess } from './members.ts';
 import { DEFAULT_LIMITS, type LimitName } from '@rtm/limits';
 import { MAX_CONTENT_BYTES } from './channels.ts';
-import { MAX_NAMESPACES, namespacesProblem } from '@rtm/auth';
+import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, namespacesProblem } from '@rtm/auth';
 
 const LIMIT_HELP: Record<LimitName, string> = {
   userPublishesPerSecond:
@@ -18,12 +18,19 @@ const LIMIT_HELP: Record<LimitName, string> = {
     'Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored.',
   userHistoryReadsPerSecond:
     'History read by one user on the realtime edge, in units per second: a page or socket replay costs one unit per 50 messages it may return (at least one).',
-  userRosterReadsPerSecond: 'Roster reads by one user on the realtime edge, per second.',
+  userRosterReadsPerSecond: 'Roster and occupancy reads by one user on the realtime edge, per second.',
   userRetractsPerSecond: 'Retractions by one user on the realtime edge (HTTP and socket frames together), per second.',
   userModerationsPerSecond: 'Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second.',
   environmentEdgeReadsPerSecond: 'Units of the four per-user realtime-edge limits above taken by every user of the environment together, per second.',
   userSocketOpensPerSecond: 'Sockets one user opens (channel, inbox and /v1/connect), per second.',
 };
+
+const PRESENCE_HELP =
+  'Track who is online in the channels: the roster\'s `online` flag and the occupancy counts. false: nobody is shown online, ' +
+  'occupancy is refused (403 `forbidden`) and no presence frames are sent.';
+const JOIN_LEAVE_HELP =
+  'Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the ' +
+  'channels\' subscribers. Needs `presence`.';
 
 const limitValue = (name: LimitName) =>
   z.number().int().min(1).max(1_000_000_000).describe(`${LIMIT_HELP[name]} Default ${DEFAULT_LIMITS[name]}.`);
@@ -84,6 +91,8 @@ export const Namespace = z
       .max(MAX_CONTENT_BYTES)
       .optional()
       .describe(`Largest serialized \`content\` (413 \`payload_too_large\` above it). Omitted: ${MAX_CONTENT_BYTES}.`),
+    presence: z.boolean().optional().describe(`${PRESENCE_HELP} Omitted: \`channels.presence\`.`),
+    joinLeave: z.boolean().optional().describe(`${JOIN_LEAVE_HELP} Omitted: \`channels.joinLeave\`.`),
   })
   .strict()
   .meta({ id: 'Namespace', description: 'Settings of every channel whose id starts with `prefix` (docs/permissions.md).' });
@@ -105,10 +114,14 @@ export const DeployConfigBody = z
       .optional()
       .describe('Null or omitted disables delivery.'),
     channels: z
-      .object({ access: ChannelAccess.describe('Access of channels that have no access of their own.') })
+      .object({
+        access: ChannelAccess.describe('Access of channels that have no access of their own.'),
+        presence: z.boolean().optional().describe(`${PRESENCE_HELP} For channels whose namespace does not say. Omitted: ${PRESENCE_DEFAULT}.`),
+        joinLeave: z.boolean().optional().describe(`${JOIN_LEAVE_HELP} For channels whose namespace does not say. Omitted: ${JOIN_LEAVE_DEFAULT}.`),
+      })
       .strict()
       .optional()
-      .describe('Omitted: `{access: "open"}`.'),
+      .describe(`Omitted: \`{access: "open", presence: ${PRESENCE_DEFAULT}, joinLeave: ${JOIN_LEAVE_DEFAULT}}\`.`),
     limits: LimitOverrides.optional().describe('Omitted: every limit at its default (a deploy replaces earlier overrides).'),
     namespaces: Namespaces.optional().describe('Omitted: none (every channel takes the defaults). Prefixes must be unique.'),
   })
@@ -122,7 +135,7 @@ export const DeployConfigBody = z
 export const ActiveConfig = z
   .object({
     webhooks: z.object({ url: z.string() }).nullable(),
-    channels: z.object({ access: ChannelAccess }),
+    channels: z.object({ access: ChannelAccess, presence: z.boolean(), joinLeave: z.boolean() }),
     limits: EffectiveLimits,
     namespaces: z.array(Namespace),
   })

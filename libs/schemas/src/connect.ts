@@ -12,7 +12,18 @@ import { NotificationId } from './notifications.ts';
 const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const ConnectFrame = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('subscribe'), ref: Ref, channelId: ChannelId, since: Seq.optional() }).strict(),
+  z
+    .object({
+      op: z.literal('subscribe'),
+      ref: Ref,
+      channelId: ChannelId,
+      since: Seq.optional(),
+      occupancy: z
+        .boolean()
+        .optional()
+        .describe('true: `occupancy` frames for this subscription (needs the `presence` capability and presence on in the namespace).'),
+    })
+    .strict(),
   z.object({ op: z.literal('unsubscribe'), ref: Ref, channelId: ChannelId }).strict(),
   z.object({ op: z.literal('publish'), ref: Ref, channelId: ChannelId, ...publishFields }).strict(),
   z.object({ op: z.literal('retract'), ref: Ref, channelId: ChannelId, id: MessageId, reason: storableText(1024, 0).optional() }).strict(),
@@ -90,7 +101,18 @@ export const SERVER_FRAMES = {
     })
     .strict()
     .describe(
-      'Who came online in, or left, a subscribed channel: at most one frame per channel every 250 ms, carrying the net changes of that interval (a user who came and went within it is in neither list).',
+      'Who came online in, or left, a subscribed channel: at most one frame per channel every 250 ms, carrying the net changes of that interval (a user who came and went within it is in neither list). Sent only where the channel\'s namespace turns `joinLeave` on (off by default).',
+    ),
+  occupancy: z
+    .object({
+      op: z.literal('occupancy'),
+      channelId: ChannelIdOut,
+      connections: z.number().int().min(0).describe('Live subscriptions of the channel on every gateway.'),
+      users: z.number().int().min(0).describe('Distinct users among them.'),
+    })
+    .strict()
+    .describe(
+      'The live counts of a channel subscribed with `occupancy: true`: one frame soon after `subscribed`, then at most one a second, only when a count changed.',
     ),
   notification: z
     .object({ op: z.literal('notification'), id: z.string(), type: z.string(), payload: z.record(z.string(), z.unknown()), timestamp: z.number().int() })

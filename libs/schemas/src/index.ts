@@ -14,6 +14,7 @@ export {
   Ban,
   Roster,
   RosterQuery,
+  Occupancy,
   ROSTER_PAGE_MAX,
 } from './members.ts';
 export {

@@ -78,3 +78,11 @@ export const Roster = z
     nextCursor: z.string().nullable().describe('Null on the last page; otherwise pass it as `cursor` for the next one.'),
   })
   .meta({ id: 'Roster' });
+
+export const Occupancy = z
+  .object({
+    channelId: z.string(),
+    connections: z.number().int().min(0).describe('Live subscriptions of the channel (channel sockets and `/v1/connect` subscriptions) on every gateway.'),
+    users: z.number().int().min(0).describe('Distinct users among them.'),
+  })
+  .meta({ id: 'Occupancy' });

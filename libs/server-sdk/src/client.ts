@@ -28,6 +28,7 @@ import type {
   RetractInput,
   RetractedMessage,
   Roster,
+  Occupancy,
   UserToken,
   WebhookDelivery,
   WebhookDeliveryDetail,
@@ -103,6 +104,8 @@ export interface ServerClient {
   removeMember(channelId: string, userId: string): Promise<void>;
   /** One page of the channel's members and who is online (`limit` default and maximum 1,000; `cursor`: the previous page's `nextCursor`). */
   roster(channelId: string, query?: RosterQuery): Promise<Roster>;
+  /** Live subscriptions and distinct users of the channel over every gateway. 403 `forbidden` where its namespace turns presence off. */
+  occupancy(channelId: string): Promise<Occupancy>;
   /** Sets a channel's access: `open` (any user of the environment) or `members`. */
   setChannelAccess(channelId: string, access: ChannelAccess): Promise<ChannelSettings>;
 
@@ -277,6 +280,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
       await expect(api.DELETE('/v1/channels/{channelId}/members/{userId}', { params: channelUser(channelId, userId) }));
     },
     roster: (channelId, query) => expect(api.GET('/v1/channels/{channelId}/members', { params: { ...channel(channelId), query } })),
+    occupancy: (channelId) => expect(api.GET('/v1/channels/{channelId}/occupancy', { params: channel(channelId) })),
     setChannelAccess: (channelId, access) =>
       expect(api.PUT('/v1/channels/{channelId}', { params: channel(channelId), body: { access } })),
 

@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * Read a channel's roster
-         * @description User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` capability (403 `forbidden` or `banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel (GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). A `members` channel lists its members. An `open` channel lists its members plus every user currently online in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. Paged: `limit` (default and maximum 1000) entries per page; `nextCursor` is null on the last page, otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.
+         * @description User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` capability (403 `forbidden` or `banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel (GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). Where the channel's namespace turns `presence` off, nobody is shown online. A `members` channel lists its members. An `open` channel lists its members plus every user currently online in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. Paged: `limit` (default and maximum 1000) entries per page; `nextCursor` is null on the last page, otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.
          */
         get: operations["getRoster"];
         put?: never;
@@ -183,6 +183,26 @@ export interface paths {
          * @description Replaces the content with a tombstone (history shows it with `retracted: true`, `content: null`), sends `{op:"retract", id, seq, reason?}` on sockets and a `message.retracted` webhook. Idempotent: a second retraction changes nothing and emits nothing. 404 for a message not in this channel. The body (`reason`) may be left out. Realtime edge: needs publish (capability, role, namespace); the sender may retract their own message and a `moderator` of the channel any message; anyone else is refused with 403 `forbidden`.
          */
         delete: operations["retractMessage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channels/{channelId}/occupancy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a channel's occupancy
+         * @description Live counts of the channel over every gateway: `connections` (channel sockets and `/v1/connect` subscriptions) and `users` (distinct users among them). A change shows within about 2 s; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). Counts come from presence: where the channel's namespace turns `presence` off the request is refused (403 `forbidden`). A user token needs read access to the channel and the `presence` capability (403 `forbidden` or `banned` otherwise); each read counts against `userRosterReadsPerSecond`.
+         */
+        get: operations["getOccupancy"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1424,6 +1444,8 @@ export interface components {
             channels: {
                 /** @enum {string} */
                 access: "open" | "members";
+                joinLeave: boolean;
+                presence: boolean;
             };
             limits: components["schemas"]["Limits"];
             namespaces: components["schemas"]["Namespace"][];
@@ -1714,13 +1736,17 @@ export interface components {
         };
         /** @description A whole configuration: a deploy replaces the active one (omitted parts take their defaults: no webhook, open channels, default limits). */
         DeployConfigInput: {
-            /** @description Omitted: `{access: "open"}`. */
+            /** @description Omitted: `{access: "open", presence: true, joinLeave: false}`. */
             channels?: {
                 /**
                  * @description Access of channels that have no access of their own.
                  * @enum {string}
                  */
                 access: "open" | "members";
+                /** @description Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the channels' subscribers. Needs `presence`. For channels whose namespace does not say. Omitted: false. */
+                joinLeave?: boolean;
+                /** @description Track who is online in the channels: the roster's `online` flag and the occupancy counts. false: nobody is shown online, occupancy is refused (403 `forbidden`) and no presence frames are sent. For channels whose namespace does not say. Omitted: true. */
+                presence?: boolean;
             };
             /** @description Omitted: every limit at its default (a deploy replaces earlier overrides). */
             limits?: components["schemas"]["LimitOverridesInput"];
@@ -1798,7 +1824,7 @@ export interface components {
             userPublishesPerSecond?: number;
             /** @description Retractions by one user on the realtime edge (HTTP and socket frames together), per second. Default 50. */
             userRetractsPerSecond?: number;
-            /** @description Roster reads by one user on the realtime edge, per second. Default 20. */
+            /** @description Roster and occupancy reads by one user on the realtime edge, per second. Default 20. */
             userRosterReadsPerSecond?: number;
             /** @description Sockets one user opens (channel, inbox and /v1/connect), per second. Default 30. */
             userSocketOpensPerSecond?: number;
@@ -1829,7 +1855,7 @@ export interface components {
             userPublishesPerSecond: number;
             /** @description Retractions by one user on the realtime edge (HTTP and socket frames together), per second. Default 50. */
             userRetractsPerSecond: number;
-            /** @description Roster reads by one user on the realtime edge, per second. Default 20. */
+            /** @description Roster and occupancy reads by one user on the realtime edge, per second. Default 20. */
             userRosterReadsPerSecond: number;
             /** @description Sockets one user opens (channel, inbox and /v1/connect), per second. Default 30. */
             userSocketOpensPerSecond: number;
@@ -1901,12 +1927,16 @@ export interface components {
             };
             /** @description false: history is refused to user tokens (403 `forbidden`). Default true. */
             history?: boolean;
+            /** @description Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the channels' subscribers. Needs `presence`. Omitted: `channels.joinLeave`. */
+            joinLeave?: boolean;
             /** @description Largest serialized `content` (413 `payload_too_large` above it). Omitted: 65536. */
             maxContentBytes?: number;
             /** @description false: every message is ephemeral (202, no history, no webhook, no seq). Default true. */
             persist?: boolean;
             /** @description Channels whose id starts with this belong to the namespace; the longest matching prefix wins. */
             prefix: string;
+            /** @description Track who is online in the channels: the roster's `online` flag and the occupancy counts. false: nobody is shown online, occupancy is refused (403 `forbidden`) and no presence frames are sent. Omitted: `channels.presence`. */
+            presence?: boolean;
             /** @description Messages older than this many days are deleted (a job every 15 minutes). Omitted: kept. */
             retentionDays?: number;
         };
@@ -1925,12 +1955,16 @@ export interface components {
             };
             /** @description false: history is refused to user tokens (403 `forbidden`). Default true. */
             history?: boolean;
+            /** @description Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the channels' subscribers. Needs `presence`. Omitted: `channels.joinLeave`. */
+            joinLeave?: boolean;
             /** @description Largest serialized `content` (413 `payload_too_large` above it). Omitted: 65536. */
             maxContentBytes?: number;
             /** @description false: every message is ephemeral (202, no history, no webhook, no seq). Default true. */
             persist?: boolean;
             /** @description Channels whose id starts with this belong to the namespace; the longest matching prefix wins. */
             prefix: string;
+            /** @description Track who is online in the channels: the roster's `online` flag and the occupancy counts. false: nobody is shown online, occupancy is refused (403 `forbidden`) and no presence frames are sent. Omitted: `channels.presence`. */
+            presence?: boolean;
             /** @description Messages older than this many days are deleted (a job every 15 minutes). Omitted: kept. */
             retentionDays?: number;
         };
@@ -1947,6 +1981,13 @@ export interface components {
             dropped?: string[];
             /** @description One notification id per distinct user id that was sent one, in the order of first appearance (the users in `dropped` have none). */
             ids: string[];
+        };
+        Occupancy: {
+            channelId: string;
+            /** @description Live subscriptions of the channel (channel sockets and `/v1/connect` subscriptions) on every gateway. */
+            connections: number;
+            /** @description Distinct users among them. */
+            users: number;
         };
         PublishedMessage: {
             id: string;
@@ -3508,6 +3549,78 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `unsupported_media_type` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOccupancy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application. */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Occupancy"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

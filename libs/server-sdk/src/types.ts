@@ -20,6 +20,7 @@ export type MessageEnvelope = Schemas['MessageEnvelope'];
 export type History = Schemas['History'];
 export type Membership = Schemas['Membership'];
 export type Roster = Schemas['Roster'];
+export type Occupancy = Schemas['Occupancy'];
 export type ChannelSettings = Schemas['ChannelSettings'];
 export type Ban = Schemas['Ban'];
 export type NotificationsCreated = Schemas['NotificationsCreated'];

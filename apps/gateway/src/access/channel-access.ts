@@ -9,6 +9,7 @@ import {
   type ChannelOp,
   type ChannelRole,
   type Namespace,
+  type PresenceDefaults,
   type ResolvedNamespace,
 } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
@@ -34,6 +35,8 @@ export interface StandingRow {
   own_access: Access | null;
   default_access: Access | null;
   namespaces: Namespace[] | null;
+  /** The deployed `channels` object: its presence settings are the environment's defaults. */
+  channel_defaults: PresenceDefaults | null;
   role: ChannelRole | null;
 }
 
@@ -45,13 +48,14 @@ const STANDING_SQL = `
     (select c.access from channels c where c.environment_id = $1 and c.id = p.channel_id) as own_access,
     e.default_access,
     d.config -> 'namespaces' as namespaces,
+    d.config -> 'channels' as channel_defaults,
     (select m.role from memberships m where m.environment_id = $1 and m.channel_id = p.channel_id and m.user_id = p.user_id) as role
   from unnest($2::text[], $3::text[]) as p(channel_id, user_id)
   left join environments e on e.id = $1
   left join config_deployments d on d.id = e.active_deployment_id`;
 
 export function standingOf(row: StandingRow): Standing {
-  const namespace = resolveNamespace(Array.isArray(row.namespaces) ? row.namespaces : undefined, row.channel_id);
+  const namespace = resolveNamespace(Array.isArray(row.namespaces) ? row.namespaces : undefined, row.channel_id, row.channel_defaults);
   return {
     access: effectiveAccess(row.own_access, namespace, row.default_access ?? 'open'),
     namespace,
@@ -154,16 +158,16 @@ export async function channelAccessOf(pool: Pool, environmentId: string, channel
  * publish to a new channel costs no query. Channel ids are never empty: the key cannot collide.
  */
 export async function namespaceOf(deps: GatewayDeps, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
-  const namespaces = await deps.accessCache.lookup(environmentId, '', 'namespaces', async () => {
-    const { rows } = await deps.pool.query<{ namespaces: Namespace[] | null }>(
-      `select d.config -> 'namespaces' as namespaces
+  const { namespaces, defaults } = await deps.accessCache.lookup(environmentId, '', 'namespaces', async () => {
+    const { rows } = await deps.pool.query<{ namespaces: Namespace[] | null; defaults: PresenceDefaults | null }>(
+      `select d.config -> 'namespaces' as namespaces, d.config -> 'channels' as defaults
        from environments e join config_deployments d on d.id = e.active_deployment_id where e.id = $1`,
       [environmentId],
     );
     const namespaces = rows[0]?.namespaces;
-    return Array.isArray(namespaces) ? namespaces : [];
+    return { namespaces: Array.isArray(namespaces) ? namespaces : [], defaults: rows[0]?.defaults ?? null };
   });
-  return resolveNamespace(namespaces, channelId);
+  return resolveNamespace(namespaces, channelId, defaults);
 }
 
 /**

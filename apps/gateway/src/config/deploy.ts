@@ -9,14 +9,15 @@ import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
 import { checkWebhookUrl, createWebhookSecret } from '@rtm/webhooks';
 import { effectiveLimits, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
-import type { Namespace } from '@rtm/auth';
+import { JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type Namespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
 import { recheckEnvironment } from '../kicks/kicks.ts';
 
 /** As stored: `limits` holds only the overrides, so later changes of a default reach the environment. */
 export type Config = {
   webhooks: { url: string } | null;
-  channels: { access: 'open' | 'members' };
+  /** `presence` and `joinLeave` absent in deployments made before they existed (their defaults). */
+  channels: { access: 'open' | 'members'; presence?: boolean; joinLeave?: boolean };
   limits?: LimitOverrides;
   /** Channel namespaces (docs/permissions.md); absent in deployments made before they existed. */
   namespaces?: Namespace[];
@@ -25,7 +26,11 @@ export type Config = {
 /** As answered: every limit in force. */
 export const shownConfig = (config: Config) => ({
   webhooks: config.webhooks,
-  channels: config.channels,
+  channels: {
+    access: config.channels.access,
+    presence: config.channels.presence ?? PRESENCE_DEFAULT,
+    joinLeave: config.channels.joinLeave ?? JOIN_LEAVE_DEFAULT,
+  },
   limits: effectiveLimits(config.limits),
   namespaces: config.namespaces ?? [],
 });

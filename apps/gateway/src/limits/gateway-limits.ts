@@ -52,6 +52,7 @@ const PUBLISH_ROUTE = '/v1/channels/:channelId/messages';
 const EDGE_ROUTES: Readonly<Record<string, EdgeOperation>> = {
   'GET /v1/channels/:channelId/history': 'history',
   'GET /v1/channels/:channelId/members': 'roster',
+  'GET /v1/channels/:channelId/occupancy': 'roster',
   'DELETE /v1/channels/:channelId/messages/:messageId': 'retract',
   'DELETE /v1/channels/:channelId/members/:userId': 'moderation',
   'PUT /v1/channels/:channelId/bans/:userId': 'moderation',

@@ -1,47 +1,60 @@
 /**
  * Channel presence across gateways. A user is online in a channel while they hold at least one
- * live channel socket on it, on any gateway.
+ * live subscription of it (a channel socket or a `/v1/connect` subscription) on any gateway, in a
+ * namespace whose `presence` is on.
  *
- * Store: a NATS KV bucket `<NATS_PREFIX>_presence` (memory storage, one value per key, max age
- * PRESENCE_TTL_MS). Each gateway writes one key per (environment, channel, user) it holds
- * sockets for: `<env>.<channel>.<user>.<gateway instance>` (ids base64url-encoded) and rewrites
- * all of them every third of the TTL. A gateway that dies stops refreshing and its keys age out,
- * so presence expires instead of leaking.
+ * Store: a NATS KV bucket `<NATS_PREFIX>_presence_records` (memory storage, one value per key, max age
+ * PRESENCE_TTL_MS) of RECORDS, one per (environment, channel, gateway, shard):
+ * `<env>.<channel>.<gateway instance>.<shard>` (the channel id base64url-encoded) holding
+ * `{"<userId>": <sockets>, …}` for the users of that shard (RECORD_SHARDS, by a hash of the user
+ * id) the gateway holds there. A user's arrival or departure only marks its shard: the shard is
+ * written at most every RECORD_SPACING_MS, so a storm of arrivals costs a few writes per shard,
+ * not one key and one listing per user. Each gateway rewrites its records every third of the TTL;
+ * a gateway that dies stops, and its records age out, so presence expires instead of leaking. A
+ * record emptied by its last departure is written empty and ages out the same way.
  *
- * Changes: a user comes online when a gateway gets their first socket on the channel and no other
- * gateway held them; goes offline when a gateway drops their last socket and no other gateway
- * holds them. A gateway that dies sends no offline change; its users disappear from rosters when
- * their keys expire.
+ * One watcher of the whole bucket feeds a local index of every gateway's records
+ * (record-index.ts): rosters, occupancy and the decisions below read it without listing the bucket.
  *
- * Frames, coalesced (coalesce.ts): each gateway gathers its changes per channel for
+ * Changes (only where the namespace's `joinLeave` is on): a write that adds a user decides an
+ * arrival, one that drops a user a departure, once the index has caught up with the write. The
+ * user comes online unless another gateway has held them since an earlier revision (of two first
+ * sockets racing on two gateways exactly one announces); goes offline unless another gateway
+ * holds them. Whichever of two gateways writes last sees the other's write, and its decision is
+ * the later (`at`, the write's revision).
+ *
+ * Frames, coalesced (coalesce.ts): each gateway gathers its decisions per channel for
  * PRESENCE_WINDOW_MS and publishes each user's latest decision of the window in ONE message
  * `{op:'presence', changes:[{userId, online, at}]}` on subjects.channel(env, channel); each
  * gateway's channel feed gathers those again per window and sends its sockets one
- * `{op:'presence', joined, left}` frame. So a channel costs at most one bus message per gateway
- * and one frame per socket per window, however fast users come and go.
+ * `{op:'presence', joined, left}` frame.
  */
-import { encodeJson, encodeToken, decodeToken, publishLog, type NatsConnection } from '@rtm/bus';
+import { encodeJson, encodeToken, publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
 import { newId } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
+import type { Logger } from '@rtm/ops';
+import type { Gauge } from 'prom-client';
 import { StorageType, type KV } from 'nats';
-import type { GatewayDeps } from '../deps.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { PRESENCE_WINDOW_MS, PresenceWindow } from './coalesce.ts';
-import { PresenceKeyIndex } from './key-index.ts';
+import { PresenceRecordIndex, decodeRecord, encodeRecord, splitRecordKey, type RecordUsers } from './record-index.ts';
 
+/** Records per (channel, gateway): a user's shard is a hash of their id (a write carries ~1/32 of a big channel). */
+export const RECORD_SHARDS = 32;
+/** A shard is written at most this often: arrivals and departures in between share one write. */
+export const RECORD_SPACING_MS = 100;
 /** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
 const KV_CONCURRENCY = 64;
-/** The longest one presence step (or a roster's key listing) may take: a stalled one frees its slot. */
+/** The longest one presence step (or a listing of the bucket) may take: a stalled one frees its slot. */
 const KV_DEADLINE_MS = 10_000;
 /**
- * How long a decision waits for the bucket's watcher to deliver its own write or purge before it
- * looks in the bucket instead: a watcher that stalls without ending (its consumer being reset
- * under load) would otherwise hold every decision until KV_DEADLINE_MS, and a departure stuck so
- * leaves listeners believing the user is still there.
+ * How long a decision waits for the bucket's watcher to deliver its own write before it looks in
+ * the bucket instead: a watcher that stalls without ending (its consumer being reset under load)
+ * would otherwise hold every decision until KV_DEADLINE_MS.
  */
 const INDEX_WAIT_MS = 2_000;
-/** A departure that failed is tried again after this long (departLater). */
-const DEPART_RETRY_MS = 1_000;
+/** A write that failed is tried again after this long. */
+const RETRY_MS = 1_000;
 
 /** `promise`, or a rejection after `ms`: nothing in presence may wait on NATS for ever. */
 function withDeadline<T>(promise: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
@@ -92,14 +105,31 @@ class Slots {
   }
 }
 
-interface Held {
-  environmentId: string;
-  channelId: string;
-  userId: string;
-  sockets: Set<string>;
+/** FNV-1a of the user id: the user's shard, the same on every gateway and every channel. */
+export function shardOf(userId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) hash = Math.imul(hash ^ userId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % RECORD_SHARDS;
 }
 
-/** One channel's changes waiting to be published, with the one timer that publishes them. */
+/** This gateway's part of one record: its users there now, and what the bucket holds of it. */
+interface Shard {
+  key: string;
+  channel: string;
+  environmentId: string;
+  channelId: string;
+  /** userId → this gateway's subscriptions of the channel. */
+  users: RecordUsers;
+  /** The users of the last successful write (undefined: none yet): a write's decisions are the difference. */
+  written: RecordUsers | undefined;
+  dirty: boolean;
+  writing: boolean;
+  timer: NodeJS.Timeout | undefined;
+  /** When the next write may start (RECORD_SPACING_MS after the last, RETRY_MS after a failure). */
+  notBefore: number;
+}
+
+/** One channel's decisions waiting to be published, with the one timer that publishes them. */
 interface Outgoing {
   environmentId: string;
   channelId: string;
@@ -107,126 +137,265 @@ interface Outgoing {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** What presence uses of the gateway. */
+export interface PresenceDeps {
+  nc: NatsConnection;
+  subjects: Subjects;
+  config: { NATS_PREFIX: string; PRESENCE_TTL_MS: number };
+  log: Logger;
+  /** Set to the (channel, user) pairs this gateway holds. */
+  entries: Gauge;
+  /** Whether the channel's subscribers get presence frames: its namespace's `joinLeave` (cached). */
+  joinLeave(environmentId: string, channelId: string): Promise<boolean>;
+}
+
 export class Presence {
-  private readonly deps: GatewayDeps;
-  /** This process's identity in presence keys: a restart is a new holder. */
+  private readonly deps: PresenceDeps;
+  /** This process's identity in record keys: a restart is a new holder. */
   readonly instanceId = newId('gw');
-  private readonly held = new Map<string, Held>();
-  /** Per-key chain, so join/leave of one user on one channel apply in order. */
-  private readonly chains = new Map<string, Promise<void>>();
+  /** This gateway's shards with users (or a write still to make), by record key. */
+  private readonly shards = new Map<string, Shard>();
+  /** Handles counted in, so a close without an open (or a second close) changes nothing. */
+  private readonly joined = new WeakSet<ChannelSocketHandle>();
+  /** (channel, user) pairs held here. */
+  private pairs = 0;
   private opened: Promise<KV> | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly slots = new Slots(KV_CONCURRENCY);
-  /** A refresh round still running: the next tick skips instead of piling a second round on it. */
-  private refreshing = false;
+  /** Writes and decisions under way (stop waits for them). */
+  private readonly busy = new Set<Promise<void>>();
   /** Per channel: the changes decided in the current window, published together when it closes. */
   private readonly outgoing = new Map<string, Outgoing>();
-  /** Every gateway's keys, from one watcher of the bucket opened with it (key-index.ts); none until then. */
-  /**
-   * This gateway's keys in the bucket, by key: written (or their write tried) and not purged
-   * since, with the revision of the latest write once known. A key, not a socket's entry: when a
-   * user's last socket closes and another opens before the departure runs, the departure is
-   * skipped (the user is still here); should that second socket close before its own arrival
-   * wrote anything, its departure must still purge what the first one wrote, or the key stays
-   * until it ages out and no listener ever hears that the user left.
-   */
-  private readonly written = new Map<string, { revision?: number }>();
-  private index: PresenceKeyIndex | undefined;
+  /** Every gateway's records, from one watcher of the bucket opened with it (record-index.ts); none until then. */
+  private index: PresenceRecordIndex | undefined;
   private stopWatching: (() => void) | undefined;
-  /** Undefined until the bucket opens; false once stopped (no watcher is reopened). */
+  /** Undefined until the bucket opens; false once stopped (no watcher is reopened, nothing is written again). */
   private watching: boolean | undefined;
+  private failedWrites = 0;
 
-  constructor(deps: GatewayDeps) {
+  constructor(deps: PresenceDeps) {
     this.deps = deps;
   }
 
-  /** Starts the refresh rounds that keep this gateway's keys from expiring. */
+  /** Starts the refresh rounds that keep this gateway's records from expiring, and the watcher. */
   start(): void {
-    this.heartbeat ??= setInterval(() => void this.refresh(), Math.max(250, Math.floor(this.deps.config.PRESENCE_TTL_MS / 3)));
+    this.heartbeat ??= setInterval(() => this.refresh(), Math.max(250, Math.floor(this.deps.config.PRESENCE_TTL_MS / 3)));
     this.heartbeat.unref();
+    void this.bucket().catch(() => {});
   }
 
+  /** A live subscription: counted unless its namespace does not track presence. */
   join(handle: ChannelSocketHandle): void {
-    const key = this.keyOf(handle.environmentId, handle.channelId, handle.userId);
-    let held = this.held.get(key);
-    if (!held) {
-      held = { environmentId: handle.environmentId, channelId: handle.channelId, userId: handle.userId, sockets: new Set() };
-      this.held.set(key, held);
+    if (handle.presence === false || this.joined.has(handle) || this.watching === false) return;
+    this.joined.add(handle);
+    const shard = this.shardFor(handle.environmentId, handle.channelId, handle.userId);
+    const sockets = shard.users.get(handle.userId) ?? 0;
+    shard.users.set(handle.userId, sockets + 1);
+    if (sockets === 0) {
+      this.pairs++;
+      this.deps.entries.set(this.pairs);
+      this.schedule(shard);
     }
-    const first = held.sockets.size === 0;
-    held.sockets.add(handle.socketId);
-    this.deps.sessionMetrics.presenceEntries.set(this.held.size);
-    if (first) this.chain(key, () => this.arrive(key, held));
   }
 
   leave(handle: ChannelSocketHandle): void {
-    const key = this.keyOf(handle.environmentId, handle.channelId, handle.userId);
-    const held = this.held.get(key);
-    if (!held?.sockets.delete(handle.socketId) || held.sockets.size > 0) return;
-    this.held.delete(key);
-    this.deps.sessionMetrics.presenceEntries.set(this.held.size);
-    this.departLater(key, held, 0);
-  }
-
-  /**
-   * Queues the departure of `key`. One that fails (the purge refused, or unanswered within the
-   * deadline) is tried again a second later while the key is ours in the bucket and nobody holds
-   * it here: otherwise the key would stay until it ages out and no listener would hear the user
-   * left (another gateway's departure sees it and stays silent).
-   */
-  private departLater(key: string, held: Held, delayMs: number): void {
-    const queue = () =>
-      this.chain(key, () => this.depart(key, held), () => {
-        if (this.watching !== false) this.departLater(key, held, DEPART_RETRY_MS);
-      });
-    if (delayMs === 0) return queue();
-    setTimeout(() => {
-      if (this.watching !== false && !this.held.has(key) && this.written.has(key)) queue();
-    }, delayMs).unref();
+    if (!this.joined.delete(handle)) return;
+    const shard = this.shards.get(this.keyOf(handle.environmentId, handle.channelId, handle.userId));
+    const sockets = shard?.users.get(handle.userId);
+    if (!shard || sockets === undefined) return;
+    if (sockets > 1) return void shard.users.set(handle.userId, sockets - 1);
+    shard.users.delete(handle.userId);
+    this.pairs--;
+    this.deps.entries.set(this.pairs);
+    this.schedule(shard);
   }
 
   /** The users online in a channel on any gateway. */
   async online(environmentId: string, channelId: string): Promise<Set<string>> {
+    const channel = channelOf(environmentId, channelId);
+    const index = await this.liveIndex();
+    if (index) return index.online(channel);
     const users = new Set<string>();
-    try {
-      const kv = await withDeadline(this.bucket(), KV_DEADLINE_MS, 'presence bucket');
-      for (const key of await listKeys(kv, `${environmentId}.${encodeToken(channelId)}.>`)) {
-        const token = key.split('.')[2];
-        if (token) users.add(decodeToken(token));
-      }
-    } catch (error) {
-      throw new ServiceError('unavailable', 'presence is not reachable', { cause: error });
-    }
+    for (const record of await this.records(channel)) for (const userId of record.users.keys()) users.add(userId);
     return users;
   }
 
+  /** Subscriptions and distinct users of a channel over every gateway (as the bucket held them a moment ago). */
+  async occupancy(environmentId: string, channelId: string): Promise<{ connections: number; users: number }> {
+    const channel = channelOf(environmentId, channelId);
+    const index = await this.liveIndex();
+    if (index) return index.occupancy(channel);
+    const users = new Set<string>();
+    let connections = 0;
+    for (const record of await this.records(channel)) {
+      for (const [userId, sockets] of record.users) {
+        users.add(userId);
+        connections += sockets;
+      }
+    }
+    return { connections, users: users.size };
+  }
+
+  /** The same, from the index alone, when it is live (occupancy frames: no bucket reads on a timer). */
+  occupancyNow(environmentId: string, channelId: string): { connections: number; users: number } | undefined {
+    return this.index?.live ? this.index.occupancy(channelOf(environmentId, channelId)) : undefined;
+  }
+
   /**
-   * Graceful drain: this gateway lets go of everything it holds now (keys purged, `online:false`
-   * where nobody else holds the user) instead of waiting for its sockets' close events or the TTL.
-   * Waits for that, at most `limitMs`.
+   * Graceful drain: this gateway lets go of everything it holds now (its records written empty,
+   * `online:false` where nobody else holds the user) instead of waiting for its sockets' close
+   * events or the TTL. Waits for that, at most `limitMs`.
    */
   async stop(limitMs = 3_000): Promise<void> {
     clearInterval(this.heartbeat);
+    for (const shard of this.shards.values()) {
+      shard.users.clear();
+      shard.notBefore = 0;
+      this.schedule(shard);
+    }
+    this.pairs = 0;
+    this.deps.entries.set(0);
+    let timer: NodeJS.Timeout | undefined;
+    const settled = async () => {
+      while (this.busy.size > 0 || [...this.shards.values()].some((shard) => shard.timer)) {
+        await Promise.allSettled([...this.busy, new Promise((resolve) => setTimeout(resolve, 10))]);
+      }
+    };
+    await Promise.race([settled(), new Promise((resolve) => (timer = setTimeout(resolve, limitMs)))]);
+    clearTimeout(timer);
     this.watching = false;
     this.stopWatching?.();
-    for (const [key, held] of [...this.held]) {
-      this.held.delete(key);
-      this.chain(key, () => this.depart(key, held));
-    }
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.chains.values()]),
-      new Promise((resolve) => (timer = setTimeout(resolve, limitMs))),
-    ]);
-    clearTimeout(timer);
+    for (const shard of this.shards.values()) clearTimeout(shard.timer);
     // the offline changes just decided go out now, not a window later
     for (const key of [...this.outgoing.keys()]) this.flush(key);
   }
 
-  /** The bucket, opened on first use (not while the gateway is built) and retried after a failure. */
+  private keyOf(environmentId: string, channelId: string, userId: string): string {
+    return `${channelOf(environmentId, channelId)}.${this.instanceId}.${shardOf(userId)}`;
+  }
+
+  private shardFor(environmentId: string, channelId: string, userId: string): Shard {
+    const key = this.keyOf(environmentId, channelId, userId);
+    let shard = this.shards.get(key);
+    if (!shard) {
+      shard = {
+        key,
+        channel: channelOf(environmentId, channelId),
+        environmentId,
+        channelId,
+        users: new Map(),
+        written: undefined,
+        dirty: false,
+        writing: false,
+        timer: undefined,
+        notBefore: 0,
+      };
+      this.shards.set(key, shard);
+    }
+    return shard;
+  }
+
+  /** Marks the shard for writing; the write starts once the previous one is done and spaced. */
+  private schedule(shard: Shard): void {
+    shard.dirty = true;
+    if (shard.writing || shard.timer) return;
+    shard.timer = setTimeout(() => {
+      shard.timer = undefined;
+      this.track(this.write(shard));
+    }, Math.max(0, shard.notBefore - Date.now()));
+    shard.timer.unref();
+  }
+
+  private track(work: Promise<void>): void {
+    this.busy.add(work);
+    void work.finally(() => this.busy.delete(work));
+  }
+
+  /** Writes the shard's users as they are now, then decides what the write changed. */
+  private async write(shard: Shard): Promise<void> {
+    shard.dirty = false;
+    shard.writing = true;
+    const users: RecordUsers = new Map(shard.users);
+    try {
+      const kv = await withDeadline(this.bucket(), KV_DEADLINE_MS, 'presence bucket');
+      const revision = await this.slots.run(() => withDeadline(kv.put(shard.key, encodeRecord(users)), KV_DEADLINE_MS, 'presence write'));
+      const before = shard.written;
+      shard.written = users;
+      shard.notBefore = Date.now() + RECORD_SPACING_MS;
+      this.track(this.decide(shard, before, users, revision));
+    } catch (error) {
+      shard.dirty = true;
+      shard.notBefore = Date.now() + RETRY_MS;
+      // one line per failing streak, not one per write: a NATS outage must not flood the log
+      if (this.failedWrites++ === 0) this.deps.log.warn({ err: error }, 'presence write failed; retrying');
+    } finally {
+      shard.writing = false;
+    }
+    if (shard.written === users) this.failedWrites = 0;
+    if (shard.dirty && this.watching !== false) this.schedule(shard);
+    else if (!shard.dirty && shard.users.size === 0 && this.shards.get(shard.key) === shard) this.shards.delete(shard.key);
+  }
+
+  /** A write's arrivals (users it added) and departures (users it dropped), announced where the channel sends presence frames. */
+  private async decide(shard: Shard, before: RecordUsers | undefined, after: RecordUsers, revision: number): Promise<void> {
+    const arrived: string[] = [];
+    const departed: string[] = [];
+    for (const userId of after.keys()) if (!before?.has(userId)) arrived.push(userId);
+    if (before) for (const userId of before.keys()) if (!after.has(userId)) departed.push(userId);
+    if (arrived.length === 0 && departed.length === 0) return;
+    try {
+      if (!(await this.deps.joinLeave(shard.environmentId, shard.channelId))) return;
+      const index = this.index;
+      // the index, once it has seen our write; a watcher that lags or ended: the bucket itself
+      if (index && (await index.caughtUp(revision, INDEX_WAIT_MS)) && index.live) {
+        for (const userId of arrived) {
+          if (!index.heldElsewhere(shard.channel, userId, this.instanceId, revision)) this.announce(shard, userId, true, revision);
+        }
+        for (const userId of departed) if (!index.heldElsewhere(shard.channel, userId, this.instanceId)) this.announce(shard, userId, false, revision);
+        return;
+      }
+      const others = (await this.records(shard.channel)).filter((record) => record.gateway !== this.instanceId);
+      for (const userId of arrived) {
+        if (!others.some((record) => record.revision < revision && record.users.has(userId))) this.announce(shard, userId, true, revision);
+      }
+      for (const userId of departed) if (!others.some((record) => record.users.has(userId))) this.announce(shard, userId, false, revision);
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'presence decision failed');
+    }
+  }
+
+  /** The index once the bucket is open, if its watcher is live. */
+  private async liveIndex(): Promise<PresenceRecordIndex | undefined> {
+    try {
+      await withDeadline(this.bucket(), KV_DEADLINE_MS, 'presence bucket');
+    } catch (error) {
+      throw new ServiceError('unavailable', 'presence is not reachable', { cause: error });
+    }
+    return this.index?.live ? this.index : undefined;
+  }
+
+  /** A channel's live records, read from the bucket (the index's fallback). */
+  private async records(channel: string): Promise<{ gateway: string; revision: number; users: RecordUsers }[]> {
+    try {
+      const kv = await withDeadline(this.bucket(), KV_DEADLINE_MS, 'presence bucket');
+      const found: { gateway: string; revision: number; users: RecordUsers }[] = [];
+      for (const key of await listKeys(kv, `${channel}.*.*`)) {
+        const entry = await withDeadline(kv.get(key), KV_DEADLINE_MS, 'presence read');
+        const parts = splitRecordKey(key);
+        if (!entry || entry.operation !== 'PUT' || !parts) continue;
+        const users = decodeRecord(entry.value);
+        if (users.size > 0) found.push({ gateway: parts.gateway, revision: entry.revision, users });
+      }
+      return found;
+    } catch (error) {
+      throw new ServiceError('unavailable', 'presence is not reachable', { cause: error });
+    }
+  }
+
+  /** The bucket, opened on first use and retried after a failure; opening it starts the watcher. */
   private bucket(): Promise<KV> {
     if (!this.opened) {
-      const opening = openBucket(this.deps.nc, `${this.deps.config.NATS_PREFIX}_presence`, this.deps.config.PRESENCE_TTL_MS);
+      const opening = openBucket(this.deps.nc, `${this.deps.config.NATS_PREFIX}_presence_records`, this.deps.config.PRESENCE_TTL_MS);
       this.opened = opening;
       opening.then((kv) => this.watch(kv)).catch(() => {});
       opening.catch((error: unknown) => {
@@ -237,41 +406,24 @@ export class Presence {
     return this.opened;
   }
 
-  private keyOf(environmentId: string, channelId: string, userId: string): string {
-    return `${environmentId}.${encodeToken(channelId)}.${encodeToken(userId)}.${this.instanceId}`;
-  }
-
-  private chain(key: string, step: () => Promise<void>, onFailure?: () => void): void {
-    const next = (this.chains.get(key) ?? Promise.resolve())
-      .then(() => this.slots.run(() => withDeadline(step(), KV_DEADLINE_MS, 'presence update')))
-      .catch((error: unknown) => {
-        this.deps.log.warn({ err: error }, 'presence update failed');
-        onFailure?.();
-      });
-    this.chains.set(key, next);
-    void next.then(() => {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    });
-  }
-
   /**
-   * One watcher of the whole bucket feeding the key index, so arrivals and departures look up
-   * other gateways' keys locally. Should it end (NATS gone), the index is dropped, decisions list
-   * the bucket meanwhile, and a new watcher (with a fresh index) is opened a second later.
+   * One watcher of the whole bucket feeding the record index. Should it end (NATS gone), the
+   * index is dropped, decisions and rosters read the bucket meanwhile, and a new watcher (with a
+   * fresh index) is opened a second later.
    */
   private async watch(kv: KV): Promise<void> {
     if (this.watching === false) return;
     this.watching = true;
-    const index = new PresenceKeyIndex(this.deps.config.PRESENCE_TTL_MS, this.instanceId);
+    const index = new PresenceRecordIndex(this.deps.config.PRESENCE_TTL_MS);
     try {
-      const watcher = await kv.watch({ key: '>', headers_only: true });
+      const watcher = await kv.watch({ key: '>' });
       this.stopWatching = () => watcher.stop();
       if (this.watching) {
         this.index = index;
         for await (const entry of watcher) index.apply(entry);
       } else watcher.stop();
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'presence watcher ended; presence lists the bucket until it is back');
+      this.deps.log.warn({ err: error }, 'presence watcher ended; presence reads the bucket until it is back');
     } finally {
       index.abandon();
       if (this.index === index) this.index = undefined;
@@ -279,92 +431,27 @@ export class Presence {
     if (this.watching) setTimeout(() => void this.watch(kv), 1_000).unref();
   }
 
-  /** Other gateways' keys for the same user and channel, listed in the bucket (the index's fallback). */
-  private async othersOf(kv: KV, key: string): Promise<string[]> {
-    const prefix = key.slice(0, key.lastIndexOf('.'));
-    return (await listKeys(kv, `${prefix}.*`)).filter((other) => other !== key);
-  }
-
-  /**
-   * Write first, then look. The user comes online unless another gateway's key was written
-   * before ours (a lower revision): of two first sockets racing on two gateways exactly one (or,
-   * after a heartbeat rewrote the older key, both) announces, never neither. Against a departure
-   * elsewhere, whichever of the two looks last sees the other, and its decision is the later (`at`).
-   */
-  private async arrive(key: string, held: Held): Promise<void> {
-    // a leave may have followed before this step ran: then there is nothing to announce
-    if (this.held.get(key) !== held) return;
-    const kv = await this.bucket();
-    const write: { revision?: number } = {};
-    this.written.set(key, write);
-    const mine = await kv.put(key, this.instanceId);
-    write.revision = mine;
-    const index = this.index;
-    // the index, once it has seen our write; a watcher that lags or ended: the bucket itself
-    if (index && (await index.caughtUp(mine, INDEX_WAIT_MS)) && index.live) {
-      if (!index.others(key).some((other) => other.revision < mine)) this.announce(held, true, mine);
-      return;
-    }
-    let first = true;
-    for (const other of await this.othersOf(kv, key)) {
-      const entry = await kv.get(other);
-      if (entry && entry.operation === 'PUT' && entry.revision < mine) first = false;
-      if (!first) break;
-    }
-    if (first) this.announce(held, true, mine);
-  }
-
-  private async depart(key: string, held: Held): Promise<void> {
-    // still held (a socket came back), or nothing of ours in the bucket (every arrival since the
-    // last purge left before it ran): nothing to undo
-    const write = this.written.get(key);
-    if (this.held.has(key) || !write) return;
-    const kv = await this.bucket();
-    const index = this.index;
-    const mark = index?.removalsOf(key) ?? 0;
-    await kv.purge(key);
-    // forgotten once purged (a purge that fails or hangs leaves it, for the retry: chain), and only
-    // if no arrival wrote the key again meanwhile
-    if (this.written.get(key) === write) this.written.delete(key);
-    const revision = write.revision;
-    if (index) {
-      const purged = await index.removed(key, mark, INDEX_WAIT_MS);
-      if (index.live && purged !== undefined) {
-        if (index.others(key).length === 0) this.announce(held, false, purged);
-        return;
-      }
-    }
-    if ((await this.othersOf(kv, key)).length === 0) this.announce(held, false, await this.purgeRevision(kv, key, revision));
-  }
-
-  /** The revision of `key`'s purge marker, read back (the index's fallback); just after our last write (`written`) if it is gone. */
-  private async purgeRevision(kv: KV, key: string, written: number | undefined): Promise<number> {
-    const marker = await kv.get(key).catch(() => null);
-    return marker && marker.operation !== 'PUT' ? marker.revision : (written ?? 0) + 0.5;
-  }
-
   /** Records a decided change in its channel's window; the window's timer publishes it. */
-  private announce(held: Held, online: boolean, revision: number): void {
-    const { environmentId, channelId, userId } = held;
-    const key = `${environmentId}\u0000${channelId}`;
-    let out = this.outgoing.get(key);
+  private announce(shard: Shard, userId: string, online: boolean, revision: number): void {
+    const { environmentId, channelId, channel } = shard;
+    let out = this.outgoing.get(channel);
     if (!out) {
       out = { environmentId, channelId, window: new PresenceWindow(), timer: undefined };
-      this.outgoing.set(key, out);
+      this.outgoing.set(channel, out);
     }
     out.window.add({ userId, online, at: revision });
     if (!out.timer) {
-      out.timer = setTimeout(() => this.flush(key), PRESENCE_WINDOW_MS);
+      out.timer = setTimeout(() => this.flush(channel), PRESENCE_WINDOW_MS);
       out.timer.unref();
     }
   }
 
   /** Publishes one channel's window as one message: each user's latest decision in it. */
-  private flush(key: string): void {
-    const out = this.outgoing.get(key);
+  private flush(channel: string): void {
+    const out = this.outgoing.get(channel);
     if (!out) return;
     clearTimeout(out.timer);
-    this.outgoing.delete(key);
+    this.outgoing.delete(channel);
     const batch = out.window.drain(Date.now());
     if (!batch) return;
     const { environmentId, channelId } = out;
@@ -374,35 +461,15 @@ export class Presence {
     }
   }
 
-  private async refresh(): Promise<void> {
+  /** Every third of the TTL: each record with users is written again (unchanged), so it does not age out. */
+  private refresh(): void {
     this.index?.sweep();
-    if (this.held.size === 0 || this.refreshing) return;
-    this.refreshing = true;
-    let failed = 0;
-    let lastError: unknown;
-    try {
-      const kv = await this.bucket();
-      await Promise.all(
-        [...this.held.keys()].map((key) =>
-          this.slots.run(async () => {
-            if (!this.held.has(key)) return;
-            await kv.put(key, this.instanceId).catch((error: unknown) => {
-              failed++;
-              lastError = error;
-            });
-          }),
-        ),
-      );
-    } catch (error) {
-      lastError = error;
-      failed++;
-    } finally {
-      this.refreshing = false;
-    }
-    // one line per round, not one per key: a NATS outage must not flood the log
-    if (failed > 0) this.deps.log.warn({ err: lastError, failed, held: this.held.size }, 'presence refresh failed');
+    for (const shard of this.shards.values()) if (shard.users.size > 0) this.schedule(shard);
   }
 }
+
+/** The channel part of a record key. */
+const channelOf = (environmentId: string, channelId: string) => `${environmentId}.${encodeToken(channelId)}`;
 
 async function openBucket(nc: NatsConnection, name: string, ttlMs: number): Promise<KV> {
   const js = nc.jetstream();

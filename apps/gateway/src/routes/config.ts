@@ -43,7 +43,8 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
       const webhooks = request.body.webhooks ? { url: checkedWebhookUrl(deps, request.body.webhooks.url, 'invalid_webhook_url') } : null;
       return deployConfig(deps, environmentId, {
         webhooks,
-        channels: { access: request.body.channels?.access ?? 'open' },
+        // presence settings stored only when given: a later change of their default reaches the environment
+        channels: { access: request.body.channels?.access ?? 'open', ...presenceSettings(request.body.channels) },
         limits: cleanOverrides(request.body.limits),
         namespaces: request.body.namespaces ?? [],
       });
@@ -69,4 +70,12 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
       return { deploymentId: active.id, activatedAt: active.activatedAt.toISOString(), config: shownConfig(active.config) };
     },
   );
+}
+
+/** The presence settings a deploy gave (absent ones take the defaults when read). */
+function presenceSettings(channels: { presence?: boolean; joinLeave?: boolean } | undefined) {
+  const settings: { presence?: boolean; joinLeave?: boolean } = {};
+  if (channels?.presence !== undefined) settings.presence = channels.presence;
+  if (channels?.joinLeave !== undefined) settings.joinLeave = channels.joinLeave;
+  return settings;
 }

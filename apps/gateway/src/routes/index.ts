@@ -15,6 +15,7 @@ import { memberRoutes } from './members.ts';
 import { banRoutes } from './bans.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
 import { rosterRoutes, controlRosterRoutes } from './roster.ts';
+import { occupancyRoutes, controlOccupancyRoutes } from './occupancy.ts';
 import { channelModerationRoutes } from './channel-moderation.ts';
 import { notificationRoutes } from './notifications.ts';
 import { inboxRoutes } from './inbox.ts';
@@ -43,6 +44,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   banRoutes,
   channelSettingsRoutes,
   controlRosterRoutes,
+  controlOccupancyRoutes,
   notificationRoutes,
   logsTokenRoutes,
   ...DASHBOARD_ROUTES,
@@ -50,4 +52,4 @@ export const CONTROL_ROUTES: RouteGroup[] = [
 ];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, channelModerationRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, channelModerationRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];

@@ -2,7 +2,7 @@ import { ChannelParams, Roster, RosterQuery, ROSTER_PAGE_MAX, ErrorBody, UserId 
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { authorize, channelAccessOf } from '../access/channel-access.ts';
+import { authorize, channelAccessOf, namespaceOf } from '../access/channel-access.ts';
 import { bansBarringSql } from '../access/bans.ts';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 
@@ -15,6 +15,7 @@ const ROSTER_DESCRIPTION =
   'capability (403 `forbidden` or ' +
   '`banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel ' +
   '(GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). ' +
+  'Where the channel\'s namespace turns `presence` off, nobody is shown online. ' +
   'A `members` channel lists its members. An `open` channel lists its members plus every user currently online ' +
   'in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. ' +
   `Paged: \`limit\` (default and maximum ${ROSTER_PAGE_MAX}) entries per page; \`nextCursor\` is null on the last page, ` +
@@ -41,7 +42,7 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
        order by m.user_id collate "C" limit $4`,
       [environmentId, channelId, after, limit + 1],
     ),
-    deps.sessions.presence.online(environmentId, channelId),
+    onlineIn(deps, environmentId, channelId),
   ]);
   const roles = new Map<string, Role>(rows.map((row) => [row.user_id, row.role]));
   if (access === 'open') {
@@ -51,6 +52,12 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
   const page = sorted.slice(0, limit);
   const members = page.map(([userId, role]) => ({ userId, role, online: online.has(userId) }));
   return { members, nextCursor: sorted.length > limit ? encodeCursor(page[page.length - 1]![0]) : null };
+}
+
+/** Who is online in the channel; nobody where its namespace does not track presence. */
+async function onlineIn(deps: GatewayDeps, environmentId: string, channelId: string): Promise<Set<string>> {
+  if (!(await namespaceOf(deps, environmentId, channelId)).presence) return new Set();
+  return deps.sessions.presence.online(environmentId, channelId);
 }
 
 /** Realtime edge: `GET /v1/channels/{channelId}/members` for a user allowed to read the channel. */

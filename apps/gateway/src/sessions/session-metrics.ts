@@ -38,6 +38,6 @@ export function createSessionMetrics(registry: Registry): SessionMetrics {
     admissionRunning: new Gauge({ name: 'gateway_admission_running', help: 'Subscribes and replay page reads running (SUBSCRIBE_CONCURRENCY bounds it)', registers: [registry] }),
     admissionWaiting: new Gauge({ name: 'gateway_admission_waiting', help: "Subscribes and replay page reads waiting for their environment's turn", registers: [registry] }),
     admissionRefused: new Counter({ name: 'gateway_admission_refused_total', help: "Subscribes and replay page reads refused: their environment's queue was full", registers: [registry] }),
-    presenceEntries: new Gauge({ name: 'gateway_presence_entries', help: '(environment, channel, user) presence entries this gateway holds', registers: [registry] }),
+    presenceEntries: new Gauge({ name: 'gateway_presence_entries', help: '(environment, channel, user) pairs this gateway holds in presence', registers: [registry] }),
   };
 }

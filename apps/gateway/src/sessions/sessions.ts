@@ -1,6 +1,7 @@
 import { ServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
 import { Presence } from '../presence/presence.ts';
+import { OccupancyFrames } from '../presence/occupancy-frames.ts';
 import { KickListener } from '../kicks/kicks.ts';
 import { LocalSockets } from './local-sockets.ts';
 import { SubjectFeed } from './subject-feed.ts';
@@ -11,6 +12,7 @@ import type { UserAuth } from '../auth/authenticate.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { FeedRegistry } from '../channels/channel-feed.ts';
 import { TokenSockets } from './token-sockets.ts';
+import { namespaceOf } from '../access/channel-access.ts';
 
 /** What a gateway keeps about its live sockets: the registry, presence, kicks and the user feed. */
 export interface Sessions {
@@ -19,6 +21,8 @@ export interface Sessions {
   channels: FeedRegistry;
   feed: SubjectFeed;
   presence: Presence;
+  /** `occupancy` frames of the subscriptions that asked for them (read from presence's index). */
+  occupancy: OccupancyFrames;
   /** Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET); sheds the slowest. */
   budget: SendBudget;
   /**
@@ -61,7 +65,14 @@ export function createSessions(deps: GatewayDeps): Sessions {
     lastOfChannel: (env, channel) => kicks.unwatchChannel(env, channel),
   });
   kicks.attach(sockets);
-  const presence = new Presence(deps);
+  const presence = new Presence({
+    nc: deps.nc,
+    subjects: deps.subjects,
+    config: deps.config,
+    log: deps.log,
+    entries: deps.sessionMetrics.presenceEntries,
+    joinLeave: async (environmentId, channelId) => (await namespaceOf(deps, environmentId, channelId)).joinLeave,
+  });
   const metrics = deps.sessionMetrics;
   const budget = new SendBudget(deps.config.SOCKET_SEND_BUDGET, {
     share: deps.config.SOCKET_SEND_BUDGET_PER_ENVIRONMENT,
@@ -108,6 +119,7 @@ export function createSessions(deps: GatewayDeps): Sessions {
     channels: new FeedRegistry(deps),
     feed,
     presence,
+    occupancy: new OccupancyFrames((environmentId, channelId) => presence.occupancyNow(environmentId, channelId)),
     budget,
     admission,
     tokens: new TokenSockets(),
@@ -122,7 +134,10 @@ export function createSessions(deps: GatewayDeps): Sessions {
       await deps.limits.admitSocketOpen(auth);
     },
     start: () => presence.start(),
-    stop: () => presence.stop(),
+    stop: () => {
+      sessions.occupancy.stop();
+      return presence.stop();
+    },
   };
   return sessions;
 }

@@ -115,7 +115,8 @@ class ChannelConnection {
       // the access check, quotas and the feed join (last_seq) wait their environment's turn (sessions.admission)
       const joined = await this.sessions.admission.run(environmentId, async () => {
         if (this.closed) return false;
-        await authorize(this.deps, auth, this.channelId, 'subscribe');
+        const standing = await authorize(this.deps, auth, this.channelId, 'subscribe');
+        this.handle.presence = standing.namespace.presence;
         if (this.closed) return false;
         await this.sessions.admit(this.link, auth, 'channel');
         return !this.closed && (await reader.join());

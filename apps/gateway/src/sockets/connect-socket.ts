@@ -37,6 +37,7 @@ import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
 import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
 import { EarlyFrames } from './early-frames.ts';
+import { presenceOff } from '../presence/occupancy-frames.ts';
 import { historyUnits } from '@rtm/limits';
 
 type Ref = string | number;
@@ -51,6 +52,8 @@ class Subscription {
   private readonly connection: Connection;
   private readonly reader: ChannelReplay;
   private opened = false;
+  /** Watching the channel's occupancy (`subscribe` with `occupancy: true`). */
+  private occupancy = false;
   ended = false;
 
   constructor(connection: Connection, channelId: string) {
@@ -80,13 +83,19 @@ class Subscription {
     };
   }
 
-  async start(ref: Ref, since: number | undefined): Promise<void> {
+  async start(ref: Ref, since: number | undefined, occupancy: boolean): Promise<void> {
     const { deps, auth, link } = this.connection;
     try {
       // the access check and the feed join (last_seq) wait their environment's turn (sessions.admission)
       const joined = await this.connection.sessions.admission.run(auth.environmentId, async () => {
         if (this.ended) return false;
-        await authorize(deps, auth, this.channelId, 'subscribe');
+        const standing = await authorize(deps, auth, this.channelId, 'subscribe');
+        this.handle.presence = standing.namespace.presence;
+        if (occupancy) {
+          // the counts are presence's: the same capability as the roster, and presence on
+          await authorize(deps, auth, this.channelId, 'presence');
+          if (!standing.namespace.presence) throw presenceOff();
+        }
         return !this.ended && (await this.reader.join());
       });
       if (!joined || this.ended) return;
@@ -101,6 +110,10 @@ class Subscription {
       this.connection.metrics.subscriptions.inc();
       // presence, kicks (and an uncached access re-check now that kicks reach this subscription)
       deps.events.emit('subscription.open', this.handle);
+      if (occupancy) {
+        this.occupancy = true;
+        this.connection.sessions.occupancy.watch(this.handle);
+      }
     } catch (error) {
       if (this.ended) return;
       this.end();
@@ -114,6 +127,10 @@ class Subscription {
     this.ended = true;
     this.reader.stop();
     this.connection.forget(this);
+    if (this.occupancy) {
+      this.occupancy = false;
+      this.connection.sessions.occupancy.unwatch(this.handle);
+    }
     if (this.opened) {
       this.opened = false;
       this.connection.metrics.subscriptions.dec();
@@ -272,7 +289,7 @@ class Connection {
     }
     const subscription = new Subscription(this, channelId);
     this.subscriptions.set(channelId, subscription);
-    void subscription.start(ref, frame.since);
+    void subscription.start(ref, frame.since, frame.occupancy === true);
   }
 
   forget(subscription: Subscription): void {

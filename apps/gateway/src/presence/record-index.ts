@@ -1,0 +1,229 @@
+/**
+ * Every gateway's presence records, as this gateway's ONE watcher of the presence bucket last
+ * delivered them (presence.ts). A record is one value per (environment, channel, gateway, shard):
+ * the users that gateway holds sockets for on the channel (those whose id hashes to the shard),
+ * each with its number of sockets there. From the index, locally and without a bucket listing:
+ * - whether another gateway holds a user on a channel (an arrival's or a departure's decision),
+ *   and since which revision (the record write that first held the user);
+ * - who is online on a channel (rosters) and its occupancy (connections and distinct users).
+ *
+ * The watcher delivers the bucket's changes in revision order, so once it has delivered revision
+ * r, every record written before r is known with its latest value delivered so far: the view a
+ * listing started after the write would give. Records age out of the bucket silently (no change is
+ * delivered), so a record older than the bucket's TTL counts as gone. Pure state: the watcher
+ * itself is presence.ts's.
+ */
+
+export interface IndexedRecord {
+  key: string;
+  revision: number;
+  operation: 'PUT' | 'DEL' | 'PURGE';
+  created: Date;
+  value: Uint8Array;
+}
+
+/** A record's users: userId → sockets on that gateway. */
+export type RecordUsers = Map<string, number>;
+
+interface Held {
+  sockets: number;
+  /** The revision of the write that first held the user in this record (kept while later writes hold them). */
+  since: number;
+}
+
+interface RecordState {
+  gateway: string;
+  revision: number;
+  /** When the bucket stored the value (ms): it ages out PRESENCE_TTL_MS later unless written again. */
+  at: number;
+  users: Map<string, Held>;
+}
+
+interface Waiter {
+  done: () => boolean;
+  resolve: () => void;
+}
+
+/** `<env>.<channel>.<gateway>.<shard>`: the channel part (`<env>.<channel>`) and the record part (`<gateway>.<shard>`). */
+export function splitRecordKey(key: string): { channel: string; gateway: string; record: string } | undefined {
+  const parts = key.split('.');
+  if (parts.length !== 4) return undefined;
+  return { channel: `${parts[0]}.${parts[1]}`, gateway: parts[2]!, record: `${parts[2]}.${parts[3]}` };
+}
+
+const decoder = new TextDecoder();
+
+/** A record's value: a JSON object userId → sockets; anything malformed counts as empty. */
+export function decodeRecord(value: Uint8Array): RecordUsers {
+  const users: RecordUsers = new Map();
+  if (value.length === 0) return users;
+  try {
+    const parsed = JSON.parse(decoder.decode(value)) as unknown;
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return users;
+    for (const [userId, sockets] of Object.entries(parsed)) {
+      if (typeof sockets === 'number' && sockets > 0) users.set(userId, sockets);
+    }
+  } catch {
+    // a value no gateway of this release writes: nobody
+  }
+  return users;
+}
+
+const encoder = new TextEncoder();
+
+/** The value of a record holding `users`. */
+export function encodeRecord(users: ReadonlyMap<string, number>): Uint8Array {
+  let text = '{';
+  for (const [userId, sockets] of users) text += `${text.length > 1 ? ',' : ''}${JSON.stringify(userId)}:${sockets}`;
+  return encoder.encode(`${text}}`);
+}
+
+export class PresenceRecordIndex {
+  /** Records by channel (`<env>.<channel token>`), then by record (`<gateway>.<shard>`). */
+  private readonly channels = new Map<string, Map<string, RecordState>>();
+  private seen = 0;
+  private waiters: Waiter[] = [];
+  /** False once the watcher has ended: callers look in the bucket again. */
+  live = true;
+  private readonly ttlMs: number;
+
+  constructor(ttlMs: number) {
+    this.ttlMs = ttlMs;
+  }
+
+  /** The highest revision delivered so far. */
+  get revision(): number {
+    return this.seen;
+  }
+
+  apply(entry: IndexedRecord): void {
+    const parts = splitRecordKey(entry.key);
+    if (parts) {
+      let records = this.channels.get(parts.channel);
+      if (entry.operation === 'PUT') {
+        const incoming = decodeRecord(entry.value);
+        if (incoming.size === 0) {
+          // an emptied record (its gateway's last user there left): as good as gone
+          if (records?.delete(parts.record) && records.size === 0) this.channels.delete(parts.channel);
+        } else {
+          if (!records) this.channels.set(parts.channel, (records = new Map()));
+          const previous = records.get(parts.record)?.users;
+          const users = new Map<string, Held>();
+          for (const [userId, sockets] of incoming) users.set(userId, { sockets, since: previous?.get(userId)?.since ?? entry.revision });
+          records.set(parts.record, { gateway: parts.gateway, revision: entry.revision, at: entry.created.getTime(), users });
+        }
+      } else if (records?.delete(parts.record) && records.size === 0) {
+        this.channels.delete(parts.channel);
+      }
+    }
+    if (entry.revision > this.seen) this.seen = entry.revision;
+    if (this.waiters.length > 0) this.wake();
+  }
+
+  /**
+   * Resolves true once every change up to `revision` has been delivered; false if that took more
+   * than `limitMs` (a watcher that stalls without ending: the caller looks in the bucket instead).
+   */
+  caughtUp(revision: number, limitMs: number): Promise<boolean> {
+    return this.until(() => this.seen >= revision, limitMs);
+  }
+
+  /**
+   * Whether a gateway other than `gateway` holds `userId` on `channel` (a live record): any such
+   * record, or with `before`, one that has held the user since a revision lower than it.
+   */
+  heldElsewhere(channel: string, userId: string, gateway: string, before = Number.POSITIVE_INFINITY, now = Date.now()): boolean {
+    for (const state of this.liveRecords(channel, now)) {
+      if (state.gateway === gateway) continue;
+      const held = state.users.get(userId);
+      if (held && held.since < before) return true;
+    }
+    return false;
+  }
+
+  /** The users online on `channel` on any gateway. */
+  online(channel: string, now = Date.now()): Set<string> {
+    const users = new Set<string>();
+    for (const state of this.liveRecords(channel, now)) for (const userId of state.users.keys()) users.add(userId);
+    return users;
+  }
+
+  /** Sockets and distinct users on `channel` over every gateway. */
+  occupancy(channel: string, now = Date.now()): { connections: number; users: number } {
+    let connections = 0;
+    let gateway: string | undefined;
+    let oneGateway = true;
+    let users = 0;
+    for (const state of this.liveRecords(channel, now)) {
+      for (const { sockets } of state.users.values()) connections += sockets;
+      // one gateway's shards hold disjoint users: counted without a set unless gateways overlap
+      users += state.users.size;
+      if (gateway !== undefined && gateway !== state.gateway) oneGateway = false;
+      gateway = state.gateway;
+    }
+    return { connections, users: oneGateway ? users : this.online(channel, now).size };
+  }
+
+  /**
+   * Forgets every record that aged out of the bucket (its gateway stopped refreshing it): queries
+   * skip them, this drops them so a dead gateway's records of channels nobody asks about again do
+   * not stay in memory. Called every refresh round.
+   */
+  sweep(now = Date.now()): void {
+    for (const [channel, records] of this.channels) {
+      for (const [record, state] of records) if (now - state.at > this.ttlMs) records.delete(record);
+      if (records.size === 0) this.channels.delete(channel);
+    }
+  }
+
+  /** Records held, over every channel. */
+  get size(): number {
+    let n = 0;
+    for (const records of this.channels.values()) n += records.size;
+    return n;
+  }
+
+  /** The watcher ended: every wait resolves now (callers see `live` false and look in the bucket). */
+  abandon(): void {
+    this.live = false;
+    for (const waiter of this.waiters) waiter.resolve();
+    this.waiters = [];
+  }
+
+  private *liveRecords(channel: string, now: number): Generator<RecordState> {
+    const records = this.channels.get(channel);
+    if (!records) return;
+    for (const state of records.values()) {
+      // aged out of the bucket (its gateway stopped refreshing): no change tells us, the clock does
+      if (now - state.at <= this.ttlMs) yield state;
+    }
+  }
+
+  private until(done: () => boolean, limitMs: number): Promise<boolean> {
+    if (done()) return Promise.resolve(true);
+    if (!this.live) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        done,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(done());
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, limitMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  private wake(): void {
+    const still: Waiter[] = [];
+    for (const waiter of this.waiters) {
+      if (waiter.done()) waiter.resolve();
+      else still.push(waiter);
+    }
+    this.waiters = still;
+  }
+}
