@@ -186,6 +186,28 @@ function numberFromEnvironment(name: string, fallback: number, min: number, max:
   return value;
 }
 
+/**
+ * The page shows who joins and leaves from presence frames, which an environment sends only where
+ * its configuration turns `joinLeave` on. Turns it on for the whole environment (the chat's rooms
+ * are any channel id) unless it is on already, keeping the rest of the active configuration (its
+ * limits as they stand). Answers what it did, for the start-up line.
+ */
+async function ensureJoinLeave(options: ChatServerOptions): Promise<string> {
+  const headers = { authorization: `Bearer ${options.secretKey}`, 'content-type': 'application/json' };
+  const current = await fetch(`${options.controlUrl}/v1/config`, { headers });
+  if (!current.ok) return `could not read the configuration (${current.status}): join/leave may not show`;
+  const { config } = (await current.json()) as {
+    config: { webhooks: unknown; channels: { access: string; presence: boolean; joinLeave: boolean }; limits: unknown; namespaces: unknown };
+  };
+  if (config.channels.joinLeave && config.channels.presence) return 'join/leave frames already on';
+  const deployed = await fetch(`${options.controlUrl}/v1/config`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ ...config, channels: { ...config.channels, presence: true, joinLeave: true } }),
+  });
+  return deployed.ok ? 'turned on join/leave frames for the environment (channels.joinLeave)' : `could not turn on join/leave frames (${deployed.status})`;
+}
+
 async function main(): Promise<void> {
   let options: ChatServerOptions;
   let port: number;
@@ -206,19 +228,21 @@ async function main(): Promise<void> {
     process.stderr.write(`chat example: ${(error as Error).message}\n`);
     process.exit(78);
   }
+  let joinLeave: string;
+  try {
+    joinLeave = await ensureJoinLeave(options);
+  } catch {
+    joinLeave = `nothing answers at ${options.controlUrl} yet: run \`npm start\` in another terminal, then restart this`;
+  }
   const server = createChatServer(options);
   server.on('error', (error) => {
     process.stderr.write(`chat example: cannot listen on 127.0.0.1:${port}: ${error.message} (set CHAT_PORT)\n`);
     process.exit(1);
   });
-  server.listen(port, '127.0.0.1', async () => {
+  server.listen(port, '127.0.0.1', () => {
     const { port: actual } = server.address() as { port: number };
     process.stdout.write(`chat example: http://127.0.0.1:${actual}  (realtime edge ${options.realtimeUrl}, control plane ${options.controlUrl})\n`);
-    try {
-      await fetch(`${options.controlUrl}/openapi.json`, { method: 'HEAD' });
-    } catch {
-      process.stdout.write(`chat example: nothing answers at ${options.controlUrl} yet: run \`npm start\` in another terminal\n`);
-    }
+    process.stdout.write(`chat example: ${joinLeave}\n`);
   });
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGINT', stop);
