@@ -59,7 +59,7 @@ test('dashboard webhooks and logs token - deploy with the validator\'s reason, s
     const config = (await request(gateway.controlUrl, 'GET', '/v1/config', { token: secretKey })).body;
     assert.equal(config.deploymentId, deployed.body.deploymentId);
     assert.deepEqual(config.config.webhooks, { url: receiver.url });
-    assert.deepEqual(config.config.channels, { access: 'members' });
+    assert.deepEqual(config.config.channels, { access: 'members', presence: true, joinLeave: false });
     const entry = (await audit()).find((e) => e.action === 'webhook.deployed');
     assert.deepEqual(entry.details, { url: receiver.url, deploymentId: deployed.body.deploymentId });
   });
