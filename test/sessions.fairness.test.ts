@@ -4,6 +4,7 @@ import { startCluster } from './helpers/cluster.ts';
 import { client, mintToken } from './helpers/http.ts';
 import { openSocket, type TestSocket } from './helpers/ws.ts';
 import { metricTotal } from './helpers/metrics.ts';
+import { sdkClient } from './helpers/sdk.ts';
 
 const KIB = 1024;
 
@@ -80,6 +81,38 @@ test('neighbours - one environment storming subscribes or not reading does not h
       assert.deepEqual(closed, { code: 4503, reason: 'slow consumer: reconnect and resume with since' });
     }
     await reader.close();
+    await gw.stop();
+  });
+
+  await t.test('a full subscribe queue refuses with rate_limited and retryAfter, never unavailable; the SDK subscribes again after it', async (t) => {
+    const gw = await cluster.start('gateway', {
+      SUBSCRIBE_CONCURRENCY_PER_ENVIRONMENT: '1',
+      SUBSCRIBE_QUEUE_PER_ENVIRONMENT: '5',
+      MAX_SUBSCRIPTIONS: '1000',
+      CONNECT_FRAMES_PER_SECOND: '100000',
+    });
+    const raw = openSocket(gw.realtimeUrl, `/v1/connect?token=${await mintToken(gw.controlUrl, A.secretKey, 'burst')}`);
+    await raw.waitFor('connected', (f) => f.op === 'connected');
+    const BURST = 60;
+    for (let i = 0; i < BURST; i++) raw.send({ op: 'subscribe', ref: i, channelId: `burst-${i}` });
+    await raw.waitFor('every subscribe answered', () => raw.frames.filter((f) => f.op === 'subscribed' || f.op === 'error').length === BURST, 60_000);
+    const refusals = raw.frames.filter((f) => f.op === 'error');
+    assert.ok(refusals.length > 0, 'the queue of 5 overflowed');
+    for (const refusal of refusals) assert.deepEqual([refusal.code, refusal.retryAfter], ['rate_limited', 1], JSON.stringify(refusal));
+    await raw.close();
+
+    // the SDK: every channel ends up subscribed, the refused ones after retryAfter
+    const sdk = sdkClient(t, gw.realtimeUrl, () => mintToken(gw.controlUrl, A.secretKey, 'patient'));
+    const codes: string[] = [];
+    const subs = Array.from({ length: 40 }, (_, i) => {
+      const channel = sdk.channel(`sdk-${i}`);
+      channel.on('error', (error) => codes.push(error.code));
+      return channel.subscribe(() => {});
+    });
+    await Promise.all(subs.map((sub) => sub.ready));
+    assert.ok(codes.length > 0, 'some subscribes were refused and retried');
+    assert.ok(codes.every((code) => code === 'rate_limited'), codes.join(' '));
+    sdk.close();
     await gw.stop();
   });
 });
