@@ -46,6 +46,7 @@
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { Pool as HttpPool } from 'undici';
 import * as hdr from 'hdr-histogram-js';
@@ -473,7 +474,15 @@ async function main(): Promise<void> {
     const maxPerIp = CONNECTIONS + 1_000;
     const [gateway, node] = await Promise.all([
       // every socket comes from this one process's address
-      startProcess('gateway', { ...common, MAX_CONNECTIONS_PER_IP: String(maxPerIp), NODE_OPTIONS: '--inspect=127.0.0.1:0' }),
+      startProcess('gateway', {
+        ...common,
+        MAX_CONNECTIONS_PER_IP: String(maxPerIp),
+        // BENCH_CPU_PROF_DIR: the gateway writes a V8 CPU profile there when it stops (test/bench/profile-top.ts)
+        NODE_OPTIONS: process.env.BENCH_CPU_PROF_DIR
+          ? `--inspect=127.0.0.1:0 --import ${fileURLToPath(new URL('./cpu-profile-hook.mjs', import.meta.url))}`
+          : '--inspect=127.0.0.1:0',
+        ...(process.env.BENCH_CPU_PROF_DIR ? { RTM_CPU_PROFILE_DIR: process.env.BENCH_CPU_PROF_DIR } : {}),
+      }),
       startProcess('channel-node', common),
     ]);
     processes.push(gateway, node);
@@ -741,7 +750,7 @@ async function main(): Promise<void> {
     for (const sub of subs) sub.close();
     watcher?.ws.terminate();
     inspector?.close();
-    await Promise.all(processes.map((p) => p.kill()));
+    await Promise.all(processes.map((p) => (process.env.BENCH_CPU_PROF_DIR ? p.stop() : p.kill())));
     for (const cleanup of cleanups.reverse()) await cleanup();
     await dropNatsPrefix(prefix);
   }

@@ -58,3 +58,20 @@ test('limits - one gateway alone can take every place of a quota and a released 
   quota.release('q');
   assert.equal(await quota.acquire('q', 5), true);
 });
+
+test('limits - a storm of acquires on one key is admitted in a few store rounds, first come first, up to the limit', async () => {
+  const shared = new MemoryCasStore();
+  let operations = 0;
+  const store: CasStore = {
+    get: async (key) => (operations++, await new Promise((resolve) => setTimeout(resolve, 1)), shared.get(key)),
+    swap: async (key, value, revision) => (operations++, await new Promise((resolve) => setTimeout(resolve, 1)), shared.swap(key, value, revision)),
+  };
+  const quota = new SocketQuota({ store, gatewayId: 'g0', liveGateways: () => 1 });
+  const answers = await Promise.all(Array.from({ length: 1_000 }, () => quota.acquire('env', 900)));
+  assert.equal(answers.filter(Boolean).length, 900);
+  assert.deepEqual(answers.indexOf(false), 900, 'the first 900 are the ones admitted');
+  assert.equal(quota.count('env'), 900);
+  assert.ok(operations <= 6, `${operations} store operations for 1,000 acquires`);
+  const doc = JSON.parse((await shared.get('env'))!.value);
+  assert.equal(doc.g0.n, 900, 'the count written is the count held');
+});

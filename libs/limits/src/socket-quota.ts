@@ -56,10 +56,24 @@ export interface SocketQuotaOptions {
   onStoreError?: (error: unknown) => void;
 }
 
-/** One gateway's side of the socket quotas. */
+/** Acquires of one key waiting for the next compare-and-set round. */
+interface Round {
+  limit: number;
+  admit: ((admitted: boolean) => void)[];
+}
+
+/**
+ * One gateway's side of the socket quotas. Acquires of one key wait for one store round at a
+ * time (get, then compare-and-set), and a round admits every acquire that queued before it
+ * started, in order, as far as the places left allow: a storm of sockets into one environment
+ * costs a few rounds, not two store operations per socket one after another.
+ */
 export class SocketQuota {
+  /** Sockets admitted and held, per key. */
   private readonly counts = new Map<string, number>();
   private readonly chains = new Map<string, Promise<unknown>>();
+  /** Acquires queued for the next round, per key. */
+  private readonly rounds = new Map<string, Round>();
   private readonly options: SocketQuotaOptions;
   private readonly now: () => number;
 
@@ -72,13 +86,21 @@ export class SocketQuota {
    * Counts one more socket under `key` if the cluster holds fewer than `limit`; false (and
    * nothing counted) otherwise. Every true must be matched by one `release(key)`.
    */
-  async acquire(key: string, limit: number): Promise<boolean> {
-    const local = this.counts.get(key) ?? 0;
-    if (local + 1 > limit) return false;
-    this.counts.set(key, local + 1);
-    const admitted = await this.serially(key, () => this.check(key, limit));
-    if (!admitted) this.release(key);
-    return admitted;
+  acquire(key: string, limit: number): Promise<boolean> {
+    let round = this.rounds.get(key);
+    if ((this.counts.get(key) ?? 0) + (round?.admit.length ?? 0) + 1 > limit) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      if (!round) {
+        round = { limit, admit: [] };
+        this.rounds.set(key, round);
+        const queued = round;
+        void this.serially(key, () => this.admit(key, queued)).catch(() => {
+          for (const admit of queued.admit) admit(false);
+        });
+      }
+      round.limit = limit;
+      round.admit.push(resolve);
+    });
   }
 
   release(key: string): void {
@@ -97,22 +119,35 @@ export class SocketQuota {
     await Promise.allSettled([...this.counts.keys()].map((key) => this.serially(key, () => this.write(key))));
   }
 
-  private async check(key: string, limit: number): Promise<boolean> {
+  /** One round: as many of the queued acquires as the cluster has places for, first come first. */
+  private async admit(key: string, round: Round): Promise<void> {
+    // acquires from now on queue for the next round
+    if (this.rounds.get(key) === round) this.rounds.delete(key);
     const { store, gatewayId } = this.options;
+    const wanted = round.admit.length;
+    let granted = 0;
     try {
       for (let attempt = 0; attempt < 16; attempt++) {
         const entry = await store.get(key);
         const doc = parseQuotaDoc(entry?.value);
         const now = this.now();
-        const mine = this.counts.get(key) ?? 0;
-        if (othersTotal(doc, gatewayId, now) + mine > limit) return false;
-        if (await store.swap(key, JSON.stringify(withCount(doc, gatewayId, mine, now)), entry?.revision ?? 0)) return true;
+        const held = this.counts.get(key) ?? 0;
+        const room = Math.max(0, round.limit - othersTotal(doc, gatewayId, now) - held);
+        const take = Math.min(wanted, room);
+        if (take === 0) break;
+        if (await store.swap(key, JSON.stringify(withCount(doc, gatewayId, held + take, now)), entry?.revision ?? 0)) {
+          granted = take;
+          break;
+        }
       }
-      return false;
     } catch (error) {
       this.options.onStoreError?.(error);
-      return (this.counts.get(key) ?? 0) <= localShare(limit, this.options.liveGateways());
+      // the store is unreachable: this gateway's local share of the limit
+      const held = this.counts.get(key) ?? 0;
+      granted = Math.max(0, Math.min(wanted, localShare(round.limit, this.options.liveGateways()) - held));
     }
+    if (granted > 0) this.counts.set(key, (this.counts.get(key) ?? 0) + granted);
+    round.admit.forEach((admit, index) => admit(index < granted));
   }
 
   private async write(key: string): Promise<void> {
