@@ -130,3 +130,22 @@ test('limits - callers waiting on a lease when the window ends are admitted in t
   await releasing;
   assert.deepEqual(results.filter((ok) => !ok).length, 0, '21 events, a limit of 50 a window: none refused');
 });
+
+test('limits - the first lease of a key new to this gateway creates the window counter in one store operation', async () => {
+  const shared = new MemoryCasStore();
+  let operations = 0;
+  const store: CasStore = {
+    get: async (key) => (operations++, shared.get(key)),
+    swap: async (key, value, revision) => (operations++, shared.swap(key, value, revision)),
+  };
+  const now = () => 5_000;
+  const a = new RateLimiter({ store, liveGateways: () => 2, now });
+  const b = new RateLimiter({ store, liveGateways: () => 2, now });
+  for (let user = 0; user < 50; user++) assert.equal(await a.take('opens', `u${user}`, 30), true);
+  assert.equal(operations, 50, 'one create per new key');
+  // another gateway meets the same key in the same window: its create fails, it reads and leases the rest
+  let admitted = 0;
+  for (let i = 0; i < 40; i++) if (await b.take('opens', 'u0', 30)) admitted++;
+  for (let i = 0; i < 40; i++) if (await a.take('opens', 'u0', 30)) admitted++;
+  assert.equal(admitted, 29, 'the window still admits 30 in all across both gateways');
+});

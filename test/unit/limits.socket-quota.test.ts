@@ -75,3 +75,19 @@ test('limits - a storm of acquires on one key is admitted in a few store rounds,
   const doc = JSON.parse((await shared.get('env'))!.value);
   assert.equal(doc.g0.n, 900, 'the count written is the count held');
 });
+
+test('limits - a key nobody holds is taken in one store operation; a key another gateway holds still counts its sockets', async () => {
+  const shared = new MemoryCasStore();
+  let operations = 0;
+  const store: CasStore = {
+    get: async (key) => (operations++, shared.get(key)),
+    swap: async (key, value, revision) => (operations++, shared.swap(key, value, revision)),
+  };
+  const a = new SocketQuota({ store, gatewayId: 'a', liveGateways: () => 2 });
+  const b = new SocketQuota({ store, gatewayId: 'b', liveGateways: () => 2 });
+  for (let user = 0; user < 50; user++) assert.equal(await a.acquire(`u${user}`, 2), true);
+  assert.equal(operations, 50, 'one create per new user');
+  assert.equal(await b.acquire('u0', 2), true, 'the create fails, then the usual read and swap');
+  assert.equal(await b.acquire('u0', 2), false, "a's socket and b's fill the limit of 2");
+  assert.equal(await a.acquire('u0', 2), false);
+});

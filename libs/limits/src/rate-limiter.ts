@@ -9,6 +9,12 @@ const MAX_SWAPS = 16;
 class Slot extends LocalWindow {
   pending: Promise<void> | undefined;
   limit = 0;
+  /**
+   * This gateway had no slot of the key in the previous window either: the shared counter of
+   * this window most likely does not exist yet, so the first lease creates it in one step instead
+   * of reading it first (a storm of new users costs one store operation each, not two).
+   */
+  fresh = false;
 }
 
 export interface RateLimiterOptions {
@@ -51,8 +57,10 @@ export class RateLimiter {
     const id = `${name}.${key}`;
     let slot = this.slots.get(id);
     if (!slot || slot.window !== window) {
+      const fresh = !slot;
       slot = new Slot(window);
       slot.limit = limit;
+      slot.fresh = fresh;
       this.slots.set(id, slot);
     }
     if (slot.limit !== limit) {
@@ -89,7 +97,7 @@ export class RateLimiter {
   private async lease(slot: Slot, id: string, limit: number, need: number): Promise<void> {
     if (this.now() >= this.storeDownUntil) {
       try {
-        const granted = await this.leaseShared(`${id}.${slot.window}`, limit, need);
+        const granted = await this.leaseShared(`${id}.${slot.window}`, limit, need, slot.fresh && slot.leased === 0);
         if (granted !== null) slot.addLease(granted);
         return;
       } catch (error) {
@@ -102,7 +110,13 @@ export class RateLimiter {
   }
 
   /** Grants from the shared counter; null when contention outlasted MAX_SWAPS (refuse this one). */
-  private async leaseShared(key: string, limit: number, need: number): Promise<number | null> {
+  private async leaseShared(key: string, limit: number, need: number, create: boolean): Promise<number | null> {
+    if (create) {
+      // most likely nobody has leased in this window yet: create the counter (revision 0: only if
+      // it does not exist); if someone has, read it and go on as usual
+      const granted = grantLease(0, limit, need);
+      if (granted > 0 && (await this.store.swap(key, String(granted), 0))) return granted;
+    }
     for (let attempt = 0; attempt < MAX_SWAPS; attempt++) {
       const entry = await this.store.get(key);
       const handedOut = entry ? Number(entry.value) || 0 : 0;

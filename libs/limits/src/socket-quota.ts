@@ -127,7 +127,14 @@ export class SocketQuota {
     const wanted = round.admit.length;
     let granted = 0;
     try {
-      for (let attempt = 0; attempt < 16; attempt++) {
+      // holding nothing under the key, this gateway most likely meets a key nobody holds (a user's
+      // first socket): write its count in one step (revision 0: only if the key does not exist)
+      const first = this.counts.get(key) ?? 0;
+      if (first === 0 && Math.min(wanted, round.limit) > 0) {
+        const take = Math.min(wanted, round.limit);
+        if (await store.swap(key, JSON.stringify(withCount({}, gatewayId, take, this.now())), 0)) granted = take;
+      }
+      for (let attempt = 0; attempt < 16 && granted === 0; attempt++) {
         const entry = await store.get(key);
         const doc = parseQuotaDoc(entry?.value);
         const now = this.now();

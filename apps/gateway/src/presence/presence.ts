@@ -41,8 +41,11 @@ import { PresenceRecordIndex, decodeRecord, encodeRecord, splitRecordKey, type R
 
 /** Records per (channel, gateway): a user's shard is a hash of their id (a write carries ~1/32 of a big channel). */
 export const RECORD_SHARDS = 32;
-/** A shard is written at most this often: arrivals and departures in between share one write. */
-export const RECORD_SPACING_MS = 100;
+/**
+ * A shard is written at most this often: arrivals and departures in between share one write (and
+ * every gateway's watcher decodes it). A quarter of a second, like the presence frame windows.
+ */
+export const RECORD_SPACING_MS = 250;
 /** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
 const KV_CONCURRENCY = 64;
 /** The longest one presence step (or a listing of the bucket) may take: a stalled one frees its slot. */
@@ -120,8 +123,10 @@ interface Shard {
   channelId: string;
   /** userId → this gateway's subscriptions of the channel. */
   users: RecordUsers;
-  /** The users of the last successful write (undefined: none yet): a write's decisions are the difference. */
-  written: RecordUsers | undefined;
+  /** The users the bucket holds of this record (the last successful write). */
+  written: Set<string>;
+  /** Users who came or went since the last write was taken: its arrivals and departures are among them. */
+  changed: Set<string>;
   dirty: boolean;
   writing: boolean;
   timer: NodeJS.Timeout | undefined;
@@ -194,6 +199,7 @@ export class Presence {
     if (sockets === 0) {
       this.pairs++;
       this.deps.entries.set(this.pairs);
+      shard.changed.add(handle.userId);
       this.schedule(shard);
     }
   }
@@ -205,6 +211,7 @@ export class Presence {
     if (!shard || sockets === undefined) return;
     if (sockets > 1) return void shard.users.set(handle.userId, sockets - 1);
     shard.users.delete(handle.userId);
+    shard.changed.add(handle.userId);
     this.pairs--;
     this.deps.entries.set(this.pairs);
     this.schedule(shard);
@@ -249,6 +256,7 @@ export class Presence {
   async stop(limitMs = 3_000): Promise<void> {
     clearInterval(this.heartbeat);
     for (const shard of this.shards.values()) {
+      for (const userId of shard.users.keys()) shard.changed.add(userId);
       shard.users.clear();
       shard.notBefore = 0;
       this.schedule(shard);
@@ -284,7 +292,8 @@ export class Presence {
         environmentId,
         channelId,
         users: new Map(),
-        written: undefined,
+        written: new Set(),
+        changed: new Set(),
         dirty: false,
         writing: false,
         timer: undefined,
@@ -315,15 +324,30 @@ export class Presence {
   private async write(shard: Shard): Promise<void> {
     shard.dirty = false;
     shard.writing = true;
-    const users: RecordUsers = new Map(shard.users);
+    // what this write changes in the bucket, among the users who came or went since the last one
+    const arrived: string[] = [];
+    const departed: string[] = [];
+    for (const userId of shard.changed) {
+      const here = shard.users.has(userId);
+      if (here && !shard.written.has(userId)) arrived.push(userId);
+      else if (!here && shard.written.has(userId)) departed.push(userId);
+    }
+    shard.changed.clear();
+    const value = encodeRecord(shard.users);
+    let ok = false;
     try {
       const kv = await withDeadline(this.bucket(), KV_DEADLINE_MS, 'presence bucket');
-      const revision = await this.slots.run(() => withDeadline(kv.put(shard.key, encodeRecord(users)), KV_DEADLINE_MS, 'presence write'));
-      const before = shard.written;
-      shard.written = users;
+      const revision = await this.slots.run(() => withDeadline(kv.put(shard.key, value), KV_DEADLINE_MS, 'presence write'));
+      ok = true;
+      this.failedWrites = 0;
+      for (const userId of arrived) shard.written.add(userId);
+      for (const userId of departed) shard.written.delete(userId);
       shard.notBefore = Date.now() + RECORD_SPACING_MS;
-      this.track(this.decide(shard, before, users, revision));
+      if (arrived.length > 0 || departed.length > 0) this.track(this.decide(shard, arrived, departed, revision));
     } catch (error) {
+      // the next attempt writes the users as they are then, and decides these changes with it
+      for (const userId of arrived) shard.changed.add(userId);
+      for (const userId of departed) shard.changed.add(userId);
       shard.dirty = true;
       shard.notBefore = Date.now() + RETRY_MS;
       // one line per failing streak, not one per write: a NATS outage must not flood the log
@@ -331,18 +355,12 @@ export class Presence {
     } finally {
       shard.writing = false;
     }
-    if (shard.written === users) this.failedWrites = 0;
     if (shard.dirty && this.watching !== false) this.schedule(shard);
-    else if (!shard.dirty && shard.users.size === 0 && this.shards.get(shard.key) === shard) this.shards.delete(shard.key);
+    else if (ok && !shard.dirty && shard.users.size === 0 && this.shards.get(shard.key) === shard) this.shards.delete(shard.key);
   }
 
-  /** A write's arrivals (users it added) and departures (users it dropped), announced where the channel sends presence frames. */
-  private async decide(shard: Shard, before: RecordUsers | undefined, after: RecordUsers, revision: number): Promise<void> {
-    const arrived: string[] = [];
-    const departed: string[] = [];
-    for (const userId of after.keys()) if (!before?.has(userId)) arrived.push(userId);
-    if (before) for (const userId of before.keys()) if (!after.has(userId)) departed.push(userId);
-    if (arrived.length === 0 && departed.length === 0) return;
+  /** A write's arrivals and departures, announced where the channel sends presence frames. */
+  private async decide(shard: Shard, arrived: string[], departed: string[], revision: number): Promise<void> {
     try {
       if (!(await this.deps.joinLeave(shard.environmentId, shard.channelId))) return;
       const index = this.index;

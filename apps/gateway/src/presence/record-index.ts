@@ -53,18 +53,25 @@ export function splitRecordKey(key: string): { channel: string; gateway: string;
 
 const decoder = new TextDecoder();
 
-/** A record's value: a JSON object userId → sockets; anything malformed counts as empty. */
-export function decodeRecord(value: Uint8Array): RecordUsers {
-  const users: RecordUsers = new Map();
-  if (value.length === 0) return users;
+/** A record's value as parsed: a JSON object userId → sockets, or undefined when it is not one. */
+function parseRecord(value: Uint8Array): Record<string, unknown> | undefined {
+  if (value.length === 0) return undefined;
   try {
     const parsed = JSON.parse(decoder.decode(value)) as unknown;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return users;
-    for (const [userId, sockets] of Object.entries(parsed)) {
-      if (typeof sockets === 'number' && sockets > 0) users.set(userId, sockets);
-    }
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     // a value no gateway of this release writes: nobody
+    return undefined;
+  }
+}
+
+/** A record's value: userId → sockets; anything malformed counts as empty. */
+export function decodeRecord(value: Uint8Array): RecordUsers {
+  const users: RecordUsers = new Map();
+  const parsed = parseRecord(value);
+  for (const userId in parsed) {
+    const sockets = parsed[userId];
+    if (typeof sockets === 'number' && sockets > 0) users.set(userId, sockets);
   }
   return users;
 }
@@ -100,19 +107,32 @@ export class PresenceRecordIndex {
     const parts = splitRecordKey(entry.key);
     if (parts) {
       let records = this.channels.get(parts.channel);
-      if (entry.operation === 'PUT') {
-        const incoming = decodeRecord(entry.value);
-        if (incoming.size === 0) {
-          // an emptied record (its gateway's last user there left): as good as gone
-          if (records?.delete(parts.record) && records.size === 0) this.channels.delete(parts.channel);
-        } else {
-          if (!records) this.channels.set(parts.channel, (records = new Map()));
-          const previous = records.get(parts.record)?.users;
-          const users = new Map<string, Held>();
-          for (const [userId, sockets] of incoming) users.set(userId, { sockets, since: previous?.get(userId)?.since ?? entry.revision });
-          records.set(parts.record, { gateway: parts.gateway, revision: entry.revision, at: entry.created.getTime(), users });
+      const incoming = entry.operation === 'PUT' ? parseRecord(entry.value) : undefined;
+      let state = records?.get(parts.record);
+      if (incoming) {
+        if (!records) this.channels.set(parts.channel, (records = new Map()));
+        if (!state) {
+          state = { gateway: parts.gateway, revision: entry.revision, at: 0, users: new Map() };
+          records.set(parts.record, state);
         }
-      } else if (records?.delete(parts.record) && records.size === 0) {
+        state.revision = entry.revision;
+        state.at = entry.created.getTime();
+        // updated in place: a write of a big record changes a few users, not all of them
+        const users = state.users;
+        for (const userId in incoming) {
+          const sockets = incoming[userId];
+          if (typeof sockets !== 'number' || !(sockets > 0)) continue;
+          const held = users.get(userId);
+          if (held) held.sockets = sockets;
+          else users.set(userId, { sockets, since: entry.revision });
+        }
+        for (const userId of users.keys()) {
+          const sockets = incoming[userId];
+          if (typeof sockets !== 'number' || !(sockets > 0)) users.delete(userId);
+        }
+      }
+      // a record gone, or emptied (its gateway's last user there left): as good as gone
+      if (state && (!incoming || state.users.size === 0) && records?.delete(parts.record) && records.size === 0) {
         this.channels.delete(parts.channel);
       }
     }
