@@ -91,3 +91,12 @@ test('limits - a key nobody holds is taken in one store operation; a key another
   assert.equal(await b.acquire('u0', 2), false, "a's socket and b's fill the limit of 2");
   assert.equal(await a.acquire('u0', 2), false);
 });
+
+test('limits - an entry is believed past BELIEVED_MS while its gateway is heard alive, and dropped once it is not', () => {
+  const doc = withCount({}, 'other', 3, 1_000);
+  const later = 1_000 + BELIEVED_MS + 1;
+  assert.equal(othersTotal(doc, 'me', later), 0, 'not heard: believed only for BELIEVED_MS');
+  assert.equal(othersTotal(doc, 'me', later, (gateway) => gateway === 'other'), 3, 'alive: still counted');
+  assert.deepEqual(withCount(doc, 'me', 1, later, (gateway) => gateway === 'other'), { other: doc.other, me: { n: 1, until: later + BELIEVED_MS } });
+  assert.deepEqual(withCount(doc, 'me', 1, later), { me: { n: 1, until: later + BELIEVED_MS } });
+});

@@ -20,6 +20,7 @@ export {
   parseQuotaDoc,
   type QuotaDoc,
   type SocketQuotaOptions,
+  type IsLive,
 } from './socket-quota.ts';
 export { LiveGateways } from './live-gateways.ts';
 export { EnvironmentLimits, cleanOverrides, readLimitOverrides, deployLimits } from './environment-limits.ts';

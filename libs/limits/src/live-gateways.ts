@@ -36,6 +36,13 @@ export class LiveGateways {
     this.subscription?.unsubscribe();
   }
 
+  /** Whether `gateway` has beaten within GONE_AFTER_MS (this gateway always). */
+  isLive(gateway: string): boolean {
+    if (gateway === this.self) return true;
+    const at = this.seen.get(gateway);
+    return at !== undefined && Date.now() - at <= GONE_AFTER_MS;
+  }
+
   count(): number {
     const now = Date.now();
     this.seen.set(this.self, now);

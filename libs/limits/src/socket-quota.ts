@@ -6,18 +6,27 @@
  * admits a socket by compare-and-set on that document: the counts of the other gateways that are
  * still believed, plus its own count with the new socket, must stay within the limit, and its
  * new count is written in the same step. Two gateways can therefore never both take the last
- * place. Each gateway rewrites its counts every REFRESH_MS and an entry is believed for
- * BELIEVED_MS after its write, so a killed gateway's sockets stop counting within BELIEVED_MS.
+ * place. An entry is believed while its gateway is alive (its heartbeats on the bus, see
+ * live-gateways.ts) or for BELIEVED_MS after its write (a gateway not heard from yet, e.g. by one
+ * that just started). Each gateway rewrites its counts every REFRESH_MS, so its entries outlive
+ * neither the store's expiry nor BELIEVED_MS for long; a killed gateway's sockets stop counting
+ * once its heartbeats stop and its last write is older than BELIEVED_MS. Believing live
+ * gateways is what lets the rewrite be rare: one key per user with a socket, rewritten every 5 s,
+ * cost thousands of store operations a second at 10,000 users.
  *
  * Overshoot: none while the store is reachable and the gateways' clocks agree within
- * BELIEVED_MS - REFRESH_MS. While it is unreachable a gateway admits up to its local share
- * (limit / live gateways), so the cluster stays within the limit plus one per gateway.
+ * BELIEVED_MS. While it is unreachable a gateway admits up to its local share (limit / live
+ * gateways), so the cluster stays within the limit plus one per gateway.
  */
 import type { CasStore } from './cas-store.ts';
 import { localShare } from './window-lease.ts';
 
-export const REFRESH_MS = 5_000;
+export const REFRESH_MS = 20_000;
 export const BELIEVED_MS = 15_000;
+
+/** Whether a gateway is alive by its heartbeats (the caller's own view). */
+export type IsLive = (gatewayId: string) => boolean;
+const nobodyLive: IsLive = () => false;
 
 export type QuotaDoc = Record<string, { n: number; until: number }>;
 
@@ -32,18 +41,18 @@ export function parseQuotaDoc(text: string | undefined): QuotaDoc {
 }
 
 /** Sockets the other gateways still hold, by their believed entries. */
-export function othersTotal(doc: QuotaDoc, self: string, now: number): number {
+export function othersTotal(doc: QuotaDoc, self: string, now: number, isLive: IsLive = nobodyLive): number {
   let total = 0;
   for (const [gateway, entry] of Object.entries(doc)) {
-    if (gateway !== self && entry.until > now && Number.isFinite(entry.n)) total += Math.max(0, entry.n);
+    if (gateway !== self && (entry.until > now || isLive(gateway)) && Number.isFinite(entry.n)) total += Math.max(0, entry.n);
   }
   return total;
 }
 
-/** The document with this gateway's count written and expired entries dropped. */
-export function withCount(doc: QuotaDoc, self: string, n: number, now: number): QuotaDoc {
+/** The document with this gateway's count written and entries no longer believed dropped. */
+export function withCount(doc: QuotaDoc, self: string, n: number, now: number, isLive: IsLive = nobodyLive): QuotaDoc {
   const next: QuotaDoc = {};
-  for (const [gateway, entry] of Object.entries(doc)) if (gateway !== self && entry.until > now) next[gateway] = entry;
+  for (const [gateway, entry] of Object.entries(doc)) if (gateway !== self && (entry.until > now || isLive(gateway))) next[gateway] = entry;
   if (n > 0) next[self] = { n, until: now + BELIEVED_MS };
   return next;
 }
@@ -52,6 +61,8 @@ export interface SocketQuotaOptions {
   store: CasStore;
   gatewayId: string;
   liveGateways: () => number;
+  /** Whether another gateway is alive by its heartbeats (its entries are believed while it is); default: none known. */
+  isLive?: IsLive;
   now?: () => number;
   onStoreError?: (error: unknown) => void;
 }
@@ -76,10 +87,12 @@ export class SocketQuota {
   private readonly rounds = new Map<string, Round>();
   private readonly options: SocketQuotaOptions;
   private readonly now: () => number;
+  private readonly isLive: IsLive;
 
   constructor(options: SocketQuotaOptions) {
     this.options = options;
     this.now = options.now ?? Date.now;
+    this.isLive = options.isLive ?? nobodyLive;
   }
 
   /**
@@ -139,10 +152,10 @@ export class SocketQuota {
         const doc = parseQuotaDoc(entry?.value);
         const now = this.now();
         const held = this.counts.get(key) ?? 0;
-        const room = Math.max(0, round.limit - othersTotal(doc, gatewayId, now) - held);
+        const room = Math.max(0, round.limit - othersTotal(doc, gatewayId, now, this.isLive) - held);
         const take = Math.min(wanted, room);
         if (take === 0) break;
-        if (await store.swap(key, JSON.stringify(withCount(doc, gatewayId, held + take, now)), entry?.revision ?? 0)) {
+        if (await store.swap(key, JSON.stringify(withCount(doc, gatewayId, held + take, now, this.isLive)), entry?.revision ?? 0)) {
           granted = take;
           break;
         }
@@ -163,7 +176,7 @@ export class SocketQuota {
       const entry = await store.get(key);
       const doc = parseQuotaDoc(entry?.value);
       if (!entry && !this.counts.has(key)) return;
-      if (await store.swap(key, JSON.stringify(withCount(doc, gatewayId, this.counts.get(key) ?? 0, this.now())), entry?.revision ?? 0)) return;
+      if (await store.swap(key, JSON.stringify(withCount(doc, gatewayId, this.counts.get(key) ?? 0, this.now(), this.isLive)), entry?.revision ?? 0)) return;
     }
   }
 

@@ -134,6 +134,7 @@ export class GatewayLimits {
       store: new KvCasStore(parts.nc, `${prefix}_sockets`, { ttlMs: 60_000, deadlineMs: 500 }),
       gatewayId: this.gatewayId,
       liveGateways,
+      isLive: (gateway) => this.live.isLive(gateway),
       onStoreError,
     });
     this.refused = refusedCounter(parts.metrics);
