@@ -46,12 +46,35 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
   ]);
   const roles = new Map<string, Role>(rows.map((row) => [row.user_id, row.role]));
   if (access === 'open') {
-    for (const userId of online) if (userId > after && !roles.has(userId)) roles.set(userId, 'member');
+    // a banned user is left out even while presence still holds them (their sockets close on the
+    // ban): the page's first guests are checked, more as far as bans took some out
+    const guests = [...online].filter((userId) => userId > after && !roles.has(userId)).sort(byteOrder);
+    let wanted = limit + 1;
+    for (let at = 0; at < guests.length && wanted > 0; ) {
+      const chunk = guests.slice(at, at + wanted);
+      at += chunk.length;
+      const banned = await bannedAmong(deps, environmentId, channelId, chunk);
+      for (const userId of chunk) if (!banned.has(userId)) roles.set(userId, 'member');
+      wanted = banned.size;
+    }
   }
-  const sorted = [...roles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...roles].sort(([a], [b]) => byteOrder(a, b));
   const page = sorted.slice(0, limit);
   const members = page.map(([userId, role]) => ({ userId, role, online: online.has(userId) }));
   return { members, nextCursor: sorted.length > limit ? encodeCursor(page[page.length - 1]![0]) : null };
+}
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Those of `userIds` barred from the channel by a live ban (on it or environment-wide). */
+async function bannedAmong(deps: GatewayDeps, environmentId: string, channelId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const { rows } = await deps.pool.query<{ user_id: string }>(
+    `select u.user_id from unnest($3::text[]) as u(user_id)
+     where exists (select 1 from ${bansBarringSql('$1', 'u.user_id', '$2')})`,
+    [environmentId, channelId, userIds],
+  );
+  return new Set(rows.map((row) => row.user_id));
 }
 
 /** Who is online in the channel; nobody where its namespace does not track presence. */
