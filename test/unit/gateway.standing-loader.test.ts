@@ -60,3 +60,31 @@ test('standing loader: a failed query fails the lookups it carried, and only tho
   const next = new StandingLoader(ok.pool);
   assert.equal((await next.load('env_a', 'x', 'u1')).ban, null);
 });
+
+test('batched reads: look-ups arriving one per turn while reads run go together in the next read; each is read after it was asked', async () => {
+  const { BatchedReads, MAX_IN_FLIGHT } = await import('../../apps/gateway/src/access/batched-reads.ts');
+  const reads: { started: number; asks: number[] }[] = [];
+  let clock = 0;
+  const batched = new BatchedReads<number, string>(
+    async (_key, asks) => {
+      reads.push({ started: ++clock, asks });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return asks.map((ask) => `answer ${ask}`);
+    },
+    { maxBatch: 1_000 },
+  );
+  const asked: { ask: number; at: number }[] = [];
+  const answers: Promise<string>[] = [];
+  for (let ask = 0; ask < 200; ask++) {
+    asked.push({ ask, at: clock });
+    answers.push(batched.load('env', ask));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.deepEqual(await Promise.all(answers), asked.map(({ ask }) => `answer ${ask}`));
+  assert.ok(reads.length < 40, `${reads.length} reads for 200 look-ups arriving one per turn`);
+  for (const { ask, at } of asked) {
+    const read = reads.find((r) => r.asks.includes(ask))!;
+    assert.ok(read.started > at, `look-up ${ask} was read by a query started after it was asked`);
+  }
+  assert.equal(MAX_IN_FLIGHT, 2);
+});

@@ -119,6 +119,15 @@ export class ChannelFeed {
     );
   }
 
+  /**
+   * The highest seq this feed has handed to its members (or started to), once ready. A member
+   * that joins now gets every persisted frame above it and none at or below it: the point where
+   * a reader's replay from Postgres hands over to the feed, with no query of its own.
+   */
+  get lastSeq(): number {
+    return this.last;
+  }
+
   close(): void {
     this.subscription.unsubscribe();
     clearTimeout(this.presenceTimer);

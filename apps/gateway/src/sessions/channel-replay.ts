@@ -2,8 +2,10 @@
  * One reader of one channel on one socket, replayed then live, shared by the channel socket
  * (`/v1/channels/{id}`) and each subscription of the multiplexed socket (`/v1/connect`):
  *
- *   join()          joins the gateway's feed of the channel FIRST (live frames are held from now
- *                   on), then snapshots the channel's last_seq;
+ *   join()          joins the gateway's feed of the channel (live frames are held from now on)
+ *                   and takes the feed's last seq as the snapshot: every persisted frame above
+ *                   it reaches this reader through the feed, none at or below it does (the feed
+ *                   read the channel's last_seq once, after its subscription was live);
  *   replay(since)   sends every persisted message in (since, snapshot] from Postgres, 200 per page,
  *                   at the client's pace (each frame waits until the socket's queue is under half
  *                   its limit, so a replay never trips the slow-consumer bound itself); each page
@@ -11,18 +13,17 @@
  *                   environment interleave with other environments' subscribes page by page;
  *   live()          sends the held frames minus persisted ones with seq <= snapshot (already
  *                   replayed) and delivers every later frame as it comes.
- * Every message committed after the snapshot was published after the feed's subscription was
- * live, so it is held: no gap. A message committed before the snapshot may still be on its way
- * through NATS when the reader goes live, so persisted frames with seq <= snapshot are dropped
- * after the hand-off too (the feed delivers in seq order, so one high-water mark suffices): no
- * duplicate. More than MAX_HELD_FRAMES
+ * Every message above the snapshot is delivered by the feed after the reader joined (in seq
+ * order, gaps repaired from Postgres), so it is held: no gap. Every message at or below it is
+ * committed (the feed saw it), so the replay reads it; persisted frames with seq <= snapshot are
+ * dropped after the hand-off (one high-water mark suffices): no duplicate. More than MAX_HELD_FRAMES
  * held (the channel outran a long replay) or a feed that lost track ends the reader through
  * `lost` (the client resumes with `since`).
  */
 import type { GatewayDeps } from '../deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
-import { readLastSeq, readMessages } from '../channels/message-reader.ts';
+import { readMessages } from '../channels/message-reader.ts';
 import type { FrameText, SocketLink } from './socket-link.ts';
 
 const REPLAY_PAGE = 200;
@@ -57,17 +58,17 @@ export class ChannelReplay implements FeedMember {
     this.userId = options.userId;
   }
 
-  /** Joins the feed and snapshots last_seq; false when the reader was stopped meanwhile. */
+  /** Joins the feed and takes its last seq as the snapshot; false when the reader was stopped meanwhile. */
   async join(): Promise<boolean> {
-    const { feeds, environmentId, channelId, deps } = this.options;
+    const { feeds, environmentId, channelId } = this.options;
     const feed = await feeds.join(environmentId, channelId, this);
     if (this.stopped) {
       feeds.leave(feed, this);
       return false;
     }
     this.feed = feed;
-    this.snapshot = await readLastSeq(deps.pool, environmentId, channelId);
-    return !this.stopped;
+    this.snapshot = feed.lastSeq;
+    return true;
   }
 
   /** The channel's last seq when the replay was cut (what `ready`/`subscribed` report). */
