@@ -17,6 +17,9 @@ interface Entry {
 export class SubjectFeed {
   private readonly nc: NatsConnection;
   private readonly entries = new Map<string, Entry>();
+  /** The round trip on its way, and the one the callers since then share. */
+  private flushing: Promise<void> | undefined;
+  private nextFlush: Promise<void> | undefined;
 
   constructor(nc: NatsConnection) {
     this.nc = nc;
@@ -52,8 +55,27 @@ export class SubjectFeed {
     };
   }
 
-  /** Resolves once the server has seen every subscription made so far. */
+  /**
+   * Resolves once the server has seen every subscription made so far. One round trip at a time:
+   * the callers that come while one is on its way share the next, sent after it (a storm of
+   * subscriptions, each making sure its kick subjects are live, costs a few round trips, not one
+   * each).
+   */
   flush(): Promise<void> {
-    return this.nc.flush();
+    if (!this.flushing) return this.startFlush();
+    return (this.nextFlush ??= this.flushing
+      .catch(() => {})
+      .then(() => {
+        this.nextFlush = undefined;
+        return this.startFlush();
+      }));
+  }
+
+  private startFlush(): Promise<void> {
+    const flushing = this.nc.flush().finally(() => {
+      if (this.flushing === flushing) this.flushing = undefined;
+    });
+    this.flushing = flushing;
+    return flushing;
   }
 }
