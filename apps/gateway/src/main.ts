@@ -54,8 +54,12 @@ onShutdown(log, async () => {
 const listenOn = (variable: string, port: number) => `cannot listen on ${variable}=${port}`;
 const trustProxyRisk = trustProxyWarning(config.TRUST_PROXY, config.NODE_ENV, PUBLIC_HOST);
 if (trustProxyRisk) log.warn({ trustProxy: true, host: PUBLIC_HOST }, trustProxyRisk);
-await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: PUBLIC_HOST }));
-await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: PUBLIC_HOST }));
+// a storm of connections (every client of a gateway that went away comes back at once) must not
+// overflow the accept queue: Node's default of 511 drops the rest's SYNs, and each dropped client
+// waits out TCP's retransmission back-off (1 s, 3 s, 7 s, …); the kernel caps it at somaxconn
+const BACKLOG = 4096;
+await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: PUBLIC_HOST, backlog: BACKLOG }));
+await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: PUBLIC_HOST, backlog: BACKLOG }));
 const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT));
 const controlPort = gateway.control.server.address();
 const realtimePort = gateway.realtime.server.address();

@@ -107,8 +107,12 @@ const gateway = base.extend({
   SOCKET_SEND_BUDGET_PER_ENVIRONMENT: z.coerce.number().int().min(65_536).default(64 * 1024 * 1024),
   /** Subscribes (access and seq reads) and replay page reads running at once on a gateway, over every environment. */
   SUBSCRIBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
-  /** The same, for one environment; the rest wait their turn (round-robin between environments). */
-  SUBSCRIBE_CONCURRENCY_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(10_000).default(4),
+  /**
+   * The same, for one environment; the rest wait their turn (round-robin between environments).
+   * A subscribe mostly waits for its batched access read, so this bounds how many look-ups a
+   * storm's reads carry, not Postgres's load (at most 2 reads per environment run at once).
+   */
+  SUBSCRIBE_CONCURRENCY_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(10_000).default(16),
   /** Subscribes and replay page reads of one environment waiting on a gateway; past it they are refused (`rate_limited`). */
   SUBSCRIBE_QUEUE_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(1_000_000).default(50_000),
   /** Frames per second a socket may send (bursts up to one second's worth); over it: 4429. */
