@@ -71,11 +71,11 @@ export function sizeOf(data: RawData): number {
 }
 
 // The timed rules of every socket, on one timer for the whole process (sessions/deadlines.ts):
-// a Node timer per socket and rule would cost ~200 bytes of heap each.
-const HEARTBEAT = 0;
-const HANDSHAKE = 1;
-const EXPIRY = 2;
-const GRACE = 3;
+// a Node timer per socket and rule would cost ~200 bytes of heap each. An open socket has one
+// entry, due at the earliest of its heartbeat, handshake deadline and token expiry; a closing one
+// gets a second for its close grace.
+const RULES = 0;
+const GRACE = 1;
 const deadlines = new Deadlines<SocketLink>((link, kind) => link.due(kind));
 
 // ws's events of every socket go to these shared listeners (`this` is the socket, its link is
@@ -125,9 +125,11 @@ export class SocketLink implements Sheddable {
   private readonly raw: Socket | undefined;
   private readonly options: LinkOptions;
   private readonly inbound: InboundLimit;
-  private readonly heartbeat: Deadline<SocketLink>;
-  private readonly handshake: Deadline<SocketLink>;
-  private expiry: Deadline<SocketLink> | undefined;
+  /** Due at the earliest of the three times below (0: none). */
+  private readonly rules: Deadline<SocketLink>;
+  private beatAt: number;
+  private handshakeAt: number;
+  private expiresAt = 0;
   private readonly budget: SendBudget;
 
   /** `options` is shared by every socket of a route (do not change it). */
@@ -143,10 +145,10 @@ export class SocketLink implements Sheddable {
     socket.on('ping', onPing);
     socket.on('close', onClose);
     const now = Date.now();
-    this.heartbeat = new Deadline<SocketLink>(this, HEARTBEAT);
-    deadlines.set(this.heartbeat, now + options.heartbeatMs);
-    this.handshake = new Deadline<SocketLink>(this, HANDSHAKE);
-    deadlines.set(this.handshake, now + options.handshakeMs);
+    this.beatAt = now + options.heartbeatMs;
+    this.handshakeAt = now + options.handshakeMs;
+    this.rules = new Deadline<SocketLink>(this, RULES);
+    this.schedule();
     budget.add(this);
   }
 
@@ -160,17 +162,28 @@ export class SocketLink implements Sheddable {
   due(kind: number): void {
     if (kind === GRACE) {
       if (this.socket.readyState !== CLOSED) this.reset();
-    } else if (kind === HEARTBEAT) {
+      return;
+    }
+    if (this.closed) return;
+    const now = Date.now();
+    if (this.expiresAt !== 0 && this.expiresAt <= now) return this.closeWith(SOCKET_CLOSE.tokenExpired);
+    if (this.handshakeAt !== 0 && this.handshakeAt <= now) return this.closeWith(SOCKET_CLOSE.handshakeTimeout);
+    if (this.beatAt <= now) {
       // a peer that has not answered the previous ping reads nothing: a close frame would never reach it
       if (!this.alive) return this.reset();
       this.alive = false;
       if (this.socket.readyState === OPEN) this.socket.ping();
-      deadlines.set(this.heartbeat, Date.now() + this.options.heartbeatMs);
-    } else if (kind === HANDSHAKE) {
-      this.closeWith(SOCKET_CLOSE.handshakeTimeout);
-    } else if (kind === EXPIRY) {
-      this.closeWith(SOCKET_CLOSE.tokenExpired);
+      this.beatAt = now + this.options.heartbeatMs;
     }
+    this.schedule();
+  }
+
+  /** Its one entry, due at the earliest of its heartbeat, handshake deadline and token expiry. */
+  private schedule(): void {
+    let at = this.beatAt;
+    if (this.handshakeAt !== 0 && this.handshakeAt < at) at = this.handshakeAt;
+    if (this.expiresAt !== 0 && this.expiresAt < at) at = this.expiresAt;
+    deadlines.set(this.rules, at);
   }
 
   /** Bytes queued in this process for the peer (ws's queue and the TCP socket's writable buffer). */
@@ -180,7 +193,9 @@ export class SocketLink implements Sheddable {
 
   /** The handshake is done (authenticated, access checked, replay started): its deadline is lifted. */
   established(): void {
-    deadlines.clear(this.handshake);
+    if (this.closed || this.handshakeAt === 0) return;
+    this.handshakeAt = 0;
+    this.schedule();
   }
 
   /** Closes the socket with 4401 when its token expires. */
@@ -188,7 +203,8 @@ export class SocketLink implements Sheddable {
     if (this.closed) return;
     const at = expiresAt.getTime();
     if (at <= Date.now()) return this.closeWith(SOCKET_CLOSE.tokenExpired);
-    deadlines.set((this.expiry ??= new Deadline<SocketLink>(this, EXPIRY)), at);
+    this.expiresAt = at;
+    this.schedule();
   }
 
   /**
@@ -282,9 +298,7 @@ export class SocketLink implements Sheddable {
     this.closed = true;
     this.tokens?.forget(this);
     this.tokens = undefined;
-    deadlines.clear(this.heartbeat);
-    deadlines.clear(this.handshake);
-    if (this.expiry) deadlines.clear(this.expiry);
+    deadlines.clear(this.rules);
     this.budget.remove(this);
   }
 }
