@@ -21,7 +21,7 @@ test('sessions - deadlines: entries fire once, in time order, only when due', ()
   deadlines.set(c, 20);
   clock.now = 5;
   deadlines.runDue();
-  assert.deepEqual(fired, []);
+  assert.equal(fired.length, 0);
   clock.now = 25;
   deadlines.runDue();
   assert.deepEqual(fired, [['b', 1, 25], ['c', 2, 25]]);
@@ -45,7 +45,7 @@ test('sessions - deadlines: a cleared entry never fires, a moved one fires at it
   deadlines.set(b, 50);
   clock.now = 40;
   deadlines.runDue();
-  assert.deepEqual(fired, []);
+  assert.equal(fired.length, 0);
   clock.now = 50;
   deadlines.runDue();
   assert.deepEqual(fired, [['b', 0, 50]]);

@@ -19,7 +19,7 @@ import { CLOSE, isServiceError, type ServiceError } from '@rtm/errors';
 import { encodeJson, publishLog } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
 import type { LocalSockets } from '../sessions/local-sockets.ts';
-import type { SubjectFeed } from '../sessions/subject-feed.ts';
+import type { FrameListener, SubjectFeed } from '../sessions/subject-feed.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { checkUserChannelAccess, refusalsOf } from '../access/channel-access.ts';
 
@@ -55,7 +55,6 @@ export async function recheckEnvironment(deps: GatewayDeps, environmentId: strin
   await deps.nc.flush();
 }
 
-const keyOf = (a: string, b: string) => `${a}\u0000${b}`;
 const pairKey = (socket: ChannelSocketHandle) => `${socket.channelId}\u0000${socket.userId}\u0000${socket.anon}`;
 
 /** The listening side, one per gateway: subscribes while it holds sockets of a user or channel. */
@@ -63,7 +62,8 @@ export class KickListener {
   private readonly deps: GatewayDeps;
   private readonly feed: SubjectFeed;
   private sockets!: LocalSockets;
-  private readonly unsubscribes = new Map<string, () => void>();
+  /** The listener of each subject watched, by subject (the same string the feed keys it by). */
+  private readonly watched = new Map<string, FrameListener>();
   private watchingEnvironments = false;
 
   constructor(deps: GatewayDeps, feed: SubjectFeed) {
@@ -76,38 +76,34 @@ export class KickListener {
   }
 
   watchUser(environmentId: string, userId: string): void {
-    const key = `u\u0000${keyOf(environmentId, userId)}`;
-    if (this.unsubscribes.has(key)) return;
-    this.unsubscribes.set(
-      key,
-      this.feed.subscribe(this.deps.subjects.user(environmentId, userId), (frame) => {
-        if (frame.op !== 'kick') return;
-        const reason = typeof frame.reason === 'string' ? frame.reason : 'banned';
-        for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, 'banned', reason, 'environment');
-      }),
-    );
+    this.watch(this.deps.subjects.user(environmentId, userId), (frame) => {
+      if (frame.op !== 'kick') return;
+      const reason = typeof frame.reason === 'string' ? frame.reason : 'banned';
+      for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, 'banned', reason, 'environment');
+    });
   }
 
   watchChannel(environmentId: string, channelId: string): void {
     this.watchEnvironments();
-    const key = `c\u0000${keyOf(environmentId, channelId)}`;
-    if (this.unsubscribes.has(key)) return;
-    this.unsubscribes.set(
-      key,
-      this.feed.subscribe(this.deps.subjects.channelControl(environmentId, channelId), (frame) => {
-        if (frame.op === 'kick' && typeof frame.userId === 'string') {
-          const reason = typeof frame.reason === 'string' ? frame.reason : 'removed';
-          const code = kickCode(frame.code);
-          for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
-            if (socket.userId === frame.userId) this.close(socket, code, reason, 'channel');
-          }
-        } else if (frame.op === 'deleted') {
-          for (const socket of this.sockets.ofChannel(environmentId, channelId)) this.close(socket, 'forbidden', 'channel deleted', 'channel');
-        } else if (frame.op === 'recheck') {
-          void this.recheck(environmentId, this.sockets.ofChannel(environmentId, channelId));
+    this.watch(this.deps.subjects.channelControl(environmentId, channelId), (frame) => {
+      if (frame.op === 'kick' && typeof frame.userId === 'string') {
+        const reason = typeof frame.reason === 'string' ? frame.reason : 'removed';
+        const code = kickCode(frame.code);
+        for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
+          if (socket.userId === frame.userId) this.close(socket, code, reason, 'channel');
         }
-      }),
-    );
+      } else if (frame.op === 'deleted') {
+        for (const socket of this.sockets.ofChannel(environmentId, channelId)) this.close(socket, 'forbidden', 'channel deleted', 'channel');
+      } else if (frame.op === 'recheck') {
+        void this.recheck(environmentId, this.sockets.ofChannel(environmentId, channelId));
+      }
+    });
+  }
+
+  private watch(subject: string, listener: FrameListener): void {
+    if (this.watched.has(subject)) return;
+    this.watched.set(subject, listener);
+    this.feed.subscribe(subject, listener);
   }
 
   /** From the first channel socket on (subscribing only then keeps building the gateway free of NATS). */
@@ -121,16 +117,18 @@ export class KickListener {
   }
 
   unwatchUser(environmentId: string, userId: string): void {
-    this.unwatch(`u\u0000${keyOf(environmentId, userId)}`);
+    this.unwatch(this.deps.subjects.user(environmentId, userId));
   }
 
   unwatchChannel(environmentId: string, channelId: string): void {
-    this.unwatch(`c\u0000${keyOf(environmentId, channelId)}`);
+    this.unwatch(this.deps.subjects.channelControl(environmentId, channelId));
   }
 
-  private unwatch(key: string): void {
-    this.unsubscribes.get(key)?.();
-    this.unsubscribes.delete(key);
+  private unwatch(subject: string): void {
+    const listener = this.watched.get(subject);
+    if (!listener) return;
+    this.watched.delete(subject);
+    this.feed.unsubscribe(subject, listener);
   }
 
   /**
