@@ -1,11 +1,13 @@
 /**
  * Kicks: closing a user's live sockets on every gateway with 4403 (ending a multiplexed
  * connection's subscription with `unsubscribed {code}`) when a ban or a membership change takes
- * their access away; `code` is `banned` or `forbidden` (SocketHandle.revoke). The control plane publishes; every gateway listens only on
- * the subjects of users and channels it holds sockets for.
+ * their access away; `code` is `banned` or `forbidden` (SocketHandle.revoke). The control plane
+ * publishes; every gateway listens only on the subjects of environments and channels it holds
+ * sockets for.
  *
  * Frames:
- * - on subjects.user(env, user):              {op:'kick', code, reason}         → all of the user's sockets
+ * - on subjects.environmentControl(env):      {op:'kick', userId, code, reason} → all of the user's sockets
+ *   (one subscription per environment with sockets here, not one per user: kicks are rare, users many)
  * - on subjects.channelControl(env, channel): {op:'kick', userId, code, reason} → the user's sockets on it
  * - on subjects.channelControl(env, channel): {op:'deleted'}                    → every socket on it (the channel was deleted)
  * - on subjects.channelControl(env, channel): {op:'recheck'}                    → every socket on it re-runs
@@ -24,6 +26,8 @@ import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { checkUserChannelAccess, refusalsOf } from '../access/channel-access.ts';
 
 export function kickFromEnvironment(deps: GatewayDeps, environmentId: string, userId: string, reason: string): void {
+  deps.nc.publish(deps.subjects.environmentControl(environmentId), encodeJson({ op: 'kick', userId, code: 'banned', reason }));
+  // gateways of the previous version listen on the user's own subject: kicked there too while any runs
   deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', code: 'banned', reason }));
 }
 
@@ -65,6 +69,8 @@ export class KickListener {
   /** The listener of each subject watched, by subject (the same string the feed keys it by). */
   private readonly watched = new Map<string, FrameListener>();
   private watchingEnvironments = false;
+  /** Users with sockets here, by environment. */
+  private readonly usersByEnvironment = new Map<string, number>();
 
   constructor(deps: GatewayDeps, feed: SubjectFeed) {
     this.deps = deps;
@@ -75,11 +81,15 @@ export class KickListener {
     this.sockets = sockets;
   }
 
-  watchUser(environmentId: string, userId: string): void {
-    this.watch(this.deps.subjects.user(environmentId, userId), (frame) => {
-      if (frame.op !== 'kick') return;
+  /** A user's first socket here: the user's environment is watched while any of its users has one. */
+  watchUser(environmentId: string, _userId: string): void {
+    const users = this.usersByEnvironment.get(environmentId) ?? 0;
+    this.usersByEnvironment.set(environmentId, users + 1);
+    if (users > 0) return;
+    this.watch(this.deps.subjects.environmentControl(environmentId), (frame) => {
+      if (frame.op !== 'kick' || typeof frame.userId !== 'string') return;
       const reason = typeof frame.reason === 'string' ? frame.reason : 'banned';
-      for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, 'banned', reason, 'environment');
+      for (const socket of this.sockets.ofUser(environmentId, frame.userId)) this.close(socket, 'banned', reason, 'environment');
     });
   }
 
@@ -116,8 +126,11 @@ export class KickListener {
     });
   }
 
-  unwatchUser(environmentId: string, userId: string): void {
-    this.unwatch(this.deps.subjects.user(environmentId, userId));
+  unwatchUser(environmentId: string, _userId: string): void {
+    const users = (this.usersByEnvironment.get(environmentId) ?? 1) - 1;
+    if (users > 0) return void this.usersByEnvironment.set(environmentId, users);
+    this.usersByEnvironment.delete(environmentId);
+    this.unwatch(this.deps.subjects.environmentControl(environmentId));
   }
 
   unwatchChannel(environmentId: string, channelId: string): void {
