@@ -90,9 +90,10 @@ function onError(this: WebSocket): void {
 function onPong(this: WebSocket): void {
   linkOf(this).alive = true;
 }
-// ws answers pings itself: they count against the inbound rate like any frame
+// pings count against the inbound rate like any frame, and are answered only once admitted (ws's
+// own answering, autoPong, is off: public-app.ts)
 function onPing(this: WebSocket, data: Buffer): void {
-  linkOf(this).admit(data);
+  if (linkOf(this).admit(data) && this.readyState === OPEN) this.pong(data);
 }
 function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
   linkOf(this).session?.onMessage(data, isBinary);
