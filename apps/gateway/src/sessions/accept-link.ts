@@ -51,12 +51,30 @@ export function linkAcceptor(
     socket.removeAllListeners('error');
     const response = (raw as { _httpMessage?: ServerResponse | null } | undefined)?._httpMessage;
     if (raw && response) response.detachSocket(raw);
+    if (raw) compactListeners(raw);
     const link = new SocketLink(socket as GatewayWebSocket, raw, options, budget);
     link.group = group;
     live.add(link);
     open.inc();
     return link;
   };
+}
+
+/**
+ * A TCP socket's 'close' and 'end' listener lists, copied at their size. Node's HTTP server took
+ * its own listeners off at the upgrade, but a list that once held three keeps room for nineteen
+ * (~150 bytes each, for as long as the WebSocket lives). The lists are EventEmitter's `_events`
+ * entries, replaced in place by an equal array (same listeners, same order); taking them off and
+ * on again through the public calls would instead grow `_events` itself, a dictionary that keeps
+ * the deleted slots. Nothing is done if the internals are not as expected.
+ */
+function compactListeners(socket: Socket): void {
+  const events = (socket as unknown as { _events?: Record<string, unknown> })._events;
+  if (!events) return;
+  for (const event of ['close', 'end']) {
+    const listeners = events[event];
+    if (Array.isArray(listeners)) events[event] = listeners.slice();
+  }
 }
 
 /** What a socket route keeps per accepted socket: fed the socket's frames and close, opened once. */

@@ -43,7 +43,8 @@ export class LocalSockets {
       this.hooks.firstOfUser(handle.environmentId, handle.userId);
     } else if (Array.isArray(ofUser)) {
       if (ofUser.some((each) => each.socketId === handle.socketId)) return;
-      if (ofUser.length < SMALL) this.byUser.set(userKey, [...ofUser, handle]);
+      // concat: a new array of exactly one more (a push would leave room for sixteen more)
+      if (ofUser.length < SMALL) this.byUser.set(userKey, ofUser.concat(handle));
       else this.byUser.set(userKey, new Map([...ofUser, handle].map((each) => [each.socketId, each])));
     } else {
       if (ofUser.has(handle.socketId)) return;
@@ -64,10 +65,10 @@ export class LocalSockets {
     if (!ofUser) return;
     let left: number;
     if (Array.isArray(ofUser)) {
-      const rest = ofUser.filter((each) => each.socketId !== handle.socketId);
-      if (rest.length === ofUser.length) return;
-      left = rest.length;
-      if (left > 0) this.byUser.set(userKey, rest);
+      const at = ofUser.findIndex((each) => each.socketId === handle.socketId);
+      if (at === -1) return;
+      left = ofUser.length - 1;
+      if (left > 0) this.byUser.set(userKey, ofUser.slice(0, at).concat(ofUser.slice(at + 1)));
     } else {
       if (!ofUser.delete(handle.socketId)) return;
       left = ofUser.size;
