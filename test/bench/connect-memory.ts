@@ -210,7 +210,7 @@ function census(snapshot: Snapshot, scripts: Map<string, string>, explain?: { ki
     if (explain && explain.kinds.includes(kind) && !explain.old.has(nodes[n * width + idAt]!) && explain.out.length < 400) {
       const chain: string[] = [];
       for (let at = n, depth = 0; at !== -1 && depth < 8; at = retainer[at]!, depth++) chain.push(`${typeOf(at)} ${nameOf(at).slice(0, 50)}${edgeTo(retainer[at]!, at)}`);
-      explain.out.push(`${kind}: ${chain.join(' ← ')}`);
+      explain.out.push(`${kind} (${nodes[n * width + sizeAt]} B): ${chain.join(' ← ')}`);
     }
     const entry = out.get(kind) ?? { bytes: 0, count: 0 };
     entry.bytes += nodes[n * width + sizeAt]!;
@@ -239,6 +239,11 @@ function difference(before: Census, after: Census, per: number): string {
 interface Memory {
   heap: number;
   rss: number;
+  /** V8's committed heap, in all and by space. */
+  committed: number;
+  /** Memory of Buffers and other objects V8 points to but does not hold (part of what is outside its heap). */
+  external: number;
+  spaces: Record<string, number>;
 }
 
 async function memoryOnce(gateway: RunningProcess, inspector: Inspector): Promise<Memory> {
@@ -249,7 +254,13 @@ async function memoryOnce(gateway: RunningProcess, inspector: Inspector): Promis
     const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))!;
     return Number(line.slice(line.lastIndexOf(' ') + 1));
   };
-  return { heap: read('nodejs_heap_size_used_bytes'), rss: read('process_resident_memory_bytes') };
+  // committed bytes of each V8 heap space, and what V8 does not hold (RSS - heap committed)
+  const spaces: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const space = /^nodejs_heap_space_size_total_bytes\{[^}]*space="(\w+)"/.exec(line)?.[1];
+    if (space) spaces[space] = Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return { heap: read('nodejs_heap_size_used_bytes'), rss: read('process_resident_memory_bytes'), committed: read('nodejs_heap_size_total_bytes'), external: read('nodejs_external_memory_bytes'), spaces };
 }
 
 /** Read after a forced GC every second until two readings of the heap agree within 1 % (or 256 KiB). */
@@ -352,13 +363,18 @@ async function main(): Promise<void> {
     const connected = await memory(gateway, inspector);
     for (let i = 0; i < clients.length; i += 20) await Promise.all(clients.slice(i, i + 20).map((c) => c.subscribe()));
     const subscribed = await memory(gateway, inspector);
-    const per = (a: Memory, b: Memory, what: keyof Memory) => fmt((b[what] - a[what]) / CONNECTIONS);
+    const per = (a: Memory, b: Memory, what: 'heap' | 'rss' | 'committed' | 'external') => fmt((b[what] - a[what]) / CONNECTIONS);
     process.stdout.write(
       `${fmt(CONNECTIONS)} sockets, one subscription each (${((Date.now() - started) / 1000).toFixed(0)} s)\n` +
         `  per connection:   heap ${per(before, connected, 'heap')} B, rss ${per(before, connected, 'rss')} B\n` +
         `  per subscription: heap ${per(connected, subscribed, 'heap')} B, rss ${per(connected, subscribed, 'rss')} B\n` +
         `  per socket:       heap ${per(before, subscribed, 'heap')} B, rss ${per(before, subscribed, 'rss')} B` +
-        `${SNAPSHOT ? ' (rss not comparable: a snapshot was taken first)' : ''}\n`,
+        `${SNAPSHOT ? ' (rss not comparable: a snapshot was taken first)' : ''}\n` +
+        `  V8 heap committed per socket: ${per(before, subscribed, 'committed')} B (${Object.keys(subscribed.spaces)
+          .map((space) => [space, ((subscribed.spaces[space] ?? 0) - (before.spaces[space] ?? 0)) / CONNECTIONS] as const)
+          .filter(([, bytes]) => Math.abs(bytes) >= 1)
+          .map(([space, bytes]) => `${space} ${fmt(bytes)}`)
+          .join(', ')}); outside V8's heap: ${fmt((subscribed.rss - subscribed.committed - (before.rss - before.committed)) / CONNECTIONS)} B, of which Buffers ${per(before, subscribed, 'external')} B\n`,
     );
     if (first) {
       const last = await inspector.snapshot();
