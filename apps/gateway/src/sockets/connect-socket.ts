@@ -164,7 +164,8 @@ class Connection implements SocketHandle {
   private only: Subscription | undefined;
   private many: Map<string, Subscription> | undefined;
   private inbox: InboxReplay | undefined;
-  private readonly early = new EarlyFrames();
+  /** Frames that arrive while it opens; dropped once it is open (nothing of it is needed after). */
+  private early: EarlyFrames | undefined = new EarlyFrames();
   private opened = false;
 
   constructor(deps: GatewayDeps, sessions: Sessions, link: SocketLink) {
@@ -226,7 +227,7 @@ class Connection implements SocketHandle {
 
   onMessage(data: RawData, isBinary: boolean): void {
     if (!this.link.admit(data)) return;
-    const early = this.early.hold(data, isBinary);
+    const early = this.early?.hold(data, isBinary) ?? 'live';
     if (early === 'over') this.link.closeWith(SOCKET_CLOSE.tooEarly);
     else if (early === 'live') this.onFrame(data, isBinary);
   }
@@ -262,7 +263,9 @@ class Connection implements SocketHandle {
         userId: auth.userId,
         socketId: this.link.socketId,
       });
-      for (const [data, isBinary] of this.early.release()) this.onFrame(data, isBinary);
+      const held = this.early?.release() ?? [];
+      this.early = undefined;
+      for (const [data, isBinary] of held) this.onFrame(data, isBinary);
     } catch (error) {
       const closing = closingFor(error);
       if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'connect socket open failed');
@@ -452,7 +455,8 @@ class Connection implements SocketHandle {
   }
 
   onClose(code: number): void {
-    this.early.release();
+    this.early?.release();
+    this.early = undefined;
     for (const subscription of this.allSubscriptions()) subscription.end();
     this.inbox?.stop();
     this.inbox = undefined;
