@@ -13,7 +13,11 @@
  * function's name for closures, V8's node type otherwise) as bytes and objects per socket. The
  * first snapshot allocates in the gateway, so the RSS figures of that run are not comparable:
  * measure RSS in a run without it.
- * Options: MEM_CONNECTIONS (4000), MEM_TOP (40 rows), MEM_SNAPSHOT (0).
+ * Options: MEM_CONNECTIONS (4000), MEM_TOP (40 rows), MEM_SNAPSHOT (0), MEM_PRESENCE_TTL_MS (the
+ * gateway's PRESENCE_TTL_MS, its default 15000: it rewrites every presence key each third of it,
+ * and a round in flight while memory is read counts as the sockets' cost; 300000 keeps the rounds
+ * out of the readings), MEM_EXPLAIN (kinds, `;`-separated: the retainer chains of some of their
+ * new objects).
  */
 import WebSocket from 'ws';
 import { connectBus, decodeJson, encodeJson, partitionOf, subjects } from '@rtm/bus';
@@ -27,6 +31,7 @@ import { serverPublish } from '../helpers/commands.ts';
 const CONNECTIONS = Number(process.env.MEM_CONNECTIONS ?? 4_000);
 const TOP = Number(process.env.MEM_TOP ?? 40);
 const SNAPSHOT = process.env.MEM_SNAPSHOT === '1';
+const PRESENCE_TTL_MS = process.env.MEM_PRESENCE_TTL_MS;
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const PARTITIONS = 32;
 const CHANNEL = 'memory';
@@ -320,6 +325,7 @@ async function main(): Promise<void> {
         ...common,
         CONNECT_FRAMES_PER_SECOND: '100000',
         MAX_CONNECTIONS_PER_IP: String(Math.max(2_048, CONNECTIONS * 2)),
+        ...(PRESENCE_TTL_MS ? { PRESENCE_TTL_MS } : {}),
         NODE_OPTIONS: '--inspect=127.0.0.1:0',
       }),
       startProcess('channel-node', common),
