@@ -2,8 +2,9 @@
  * One accepted socket's rules, the same for the channel, inbox and logs sockets:
  * - sending: frames are JSON; more than `bufferLimit` bytes queued closes it as a slow consumer;
  *   it is also counted in the gateway's SendBudget, which may shed it as the slowest;
- * - receiving: every frame (and ws-level ping) passes `admit`, the socket's inbound rate
- *   (frames/s and bytes/s): over it, an `error {code:"rate_limited"}` frame then 4429;
+ * - receiving: every frame (and ws-level ping, answered here once admitted) passes `admit`, the
+ *   socket's inbound rate (frames/s and bytes/s): over it, an `error {code:"rate_limited"}` frame
+ *   then 4429;
  * - deadlines: the handshake must reach `established()` within `handshakeMs` (else 4503); a token
  *   closes the socket at its expiry (4401, `expireAt`); a peer that has not answered the previous
  *   heartbeat ping is reset (it reads nothing, so a close frame would never reach it). These run on
