@@ -25,9 +25,25 @@ interface Waiter {
   resolve: () => void;
 }
 
+/** One written key: its latest revision delivered, and when it was written. */
+interface KeyEntry {
+  key: string;
+  revision: number;
+  at: number;
+}
+
+/**
+ * A prefix's keys: one entry alone (a user on a channel is held by one gateway nearly always), a
+ * Map by key from the second on. The index holds one prefix per (user, channel) pair of the
+ * cluster, so a Map each would cost every gateway ~150 bytes per pair.
+ */
+type PrefixKeys = KeyEntry | Map<string, KeyEntry>;
+
+const entriesOf = (keys: PrefixKeys): Iterable<KeyEntry> => (keys instanceof Map ? keys.values() : [keys]);
+
 export class PresenceKeyIndex {
-  /** Written keys by their user prefix (`<env>.<channel>.<user>`): key → revision and write time. */
-  private readonly byPrefix = new Map<string, Map<string, { revision: number; at: number }>>();
+  /** Written keys by their user prefix (`<env>.<channel>.<user>`). */
+  private readonly byPrefix = new Map<string, PrefixKeys>();
   /** Removals delivered per key of this gateway's own (suffix `.<instance>`), so a purge can wait for its own: how many, and the revision of the latest. */
   private readonly removals = new Map<string, { count: number; revision: number }>();
   private seen = 0;
@@ -50,12 +66,13 @@ export class PresenceKeyIndex {
   apply(entry: IndexedEntry): void {
     const prefix = prefixOf(entry.key);
     if (entry.operation === 'PUT') {
-      let keys = this.byPrefix.get(prefix);
-      if (!keys) this.byPrefix.set(prefix, (keys = new Map()));
-      keys.set(entry.key, { revision: entry.revision, at: entry.created.getTime() });
-    } else {
+      const written: KeyEntry = { key: entry.key, revision: entry.revision, at: entry.created.getTime() };
       const keys = this.byPrefix.get(prefix);
-      if (keys?.delete(entry.key) && keys.size === 0) this.byPrefix.delete(prefix);
+      if (keys instanceof Map) keys.set(entry.key, written);
+      else if (!keys || keys.key === entry.key) this.byPrefix.set(prefix, written);
+      else this.byPrefix.set(prefix, new Map([[keys.key, keys], [entry.key, written]]));
+    } else {
+      this.forget(prefix, entry.key);
       if (entry.key.endsWith(this.ownSuffix)) {
         this.removals.set(entry.key, { count: (this.removals.get(entry.key)?.count ?? 0) + 1, revision: entry.revision });
       }
@@ -90,16 +107,17 @@ export class PresenceKeyIndex {
 
   /** Other gateways' live keys for the same user and channel as `key`, with their latest revision. */
   others(key: string, now = Date.now()): { key: string; revision: number }[] {
-    const keys = this.byPrefix.get(prefixOf(key));
+    const prefix = prefixOf(key);
+    const keys = this.byPrefix.get(prefix);
     if (!keys) return [];
     const found: { key: string; revision: number }[] = [];
-    for (const [other, { revision, at }] of keys) {
+    // (a Map's iteration goes on past entries deleted meanwhile)
+    for (const { key: other, revision, at } of entriesOf(keys)) {
       if (other === key) continue;
       // aged out of the bucket (its gateway stopped refreshing): no change tells us, the clock does
-      if (now - at > this.ttlMs) keys.delete(other);
+      if (now - at > this.ttlMs) this.forget(prefix, other);
       else found.push({ key: other, revision });
     }
-    if (keys.size === 0) this.byPrefix.delete(prefixOf(key));
     return found;
   }
 
@@ -110,15 +128,25 @@ export class PresenceKeyIndex {
    */
   sweep(now = Date.now()): void {
     for (const [prefix, keys] of this.byPrefix) {
-      for (const [key, { at }] of keys) if (now - at > this.ttlMs) keys.delete(key);
-      if (keys.size === 0) this.byPrefix.delete(prefix);
+      for (const { key, at } of entriesOf(keys)) if (now - at > this.ttlMs) this.forget(prefix, key);
+    }
+  }
+
+  /** Drops one key of a prefix, and the prefix with its last key. */
+  private forget(prefix: string, key: string): void {
+    const keys = this.byPrefix.get(prefix);
+    if (!keys) return;
+    if (keys instanceof Map) {
+      if (keys.delete(key) && keys.size === 0) this.byPrefix.delete(prefix);
+    } else if (keys.key === key) {
+      this.byPrefix.delete(prefix);
     }
   }
 
   /** Entries held, over every prefix. */
   get size(): number {
     let n = 0;
-    for (const keys of this.byPrefix.values()) n += keys.size;
+    for (const keys of this.byPrefix.values()) n += keys instanceof Map ? keys.size : 1;
     return n;
   }
 

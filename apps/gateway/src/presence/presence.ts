@@ -96,7 +96,11 @@ interface Held {
   environmentId: string;
   channelId: string;
   userId: string;
-  sockets: Set<string>;
+  /**
+   * The socket ids holding the pair here: nearly always one (a Set from the second on), and a
+   * gateway holds one pair per subscription, so a Set each would cost it ~150 bytes per socket.
+   */
+  sockets: string | Set<string>;
 }
 
 /** One channel's changes waiting to be published, with the one timer that publishes them. */
@@ -148,21 +152,25 @@ export class Presence {
 
   join(handle: ChannelSocketHandle): void {
     const key = this.keyOf(handle.environmentId, handle.channelId, handle.userId);
-    let held = this.held.get(key);
-    if (!held) {
-      held = { environmentId: handle.environmentId, channelId: handle.channelId, userId: handle.userId, sockets: new Set() };
-      this.held.set(key, held);
+    const found = this.held.get(key);
+    if (found) {
+      if (typeof found.sockets !== 'string') found.sockets.add(handle.socketId);
+      else if (found.sockets !== handle.socketId) found.sockets = new Set([found.sockets, handle.socketId]);
+      return;
     }
-    const first = held.sockets.size === 0;
-    held.sockets.add(handle.socketId);
+    const held: Held = { environmentId: handle.environmentId, channelId: handle.channelId, userId: handle.userId, sockets: handle.socketId };
+    this.held.set(key, held);
     this.deps.sessionMetrics.presenceEntries.set(this.held.size);
-    if (first) this.chain(key, () => this.arrive(key, held));
+    this.chain(key, () => this.arrive(key, held));
   }
 
   leave(handle: ChannelSocketHandle): void {
     const key = this.keyOf(handle.environmentId, handle.channelId, handle.userId);
     const held = this.held.get(key);
-    if (!held?.sockets.delete(handle.socketId) || held.sockets.size > 0) return;
+    if (!held) return;
+    if (typeof held.sockets === 'string') {
+      if (held.sockets !== handle.socketId) return;
+    } else if (!held.sockets.delete(handle.socketId) || held.sockets.size > 0) return;
     this.held.delete(key);
     this.deps.sessionMetrics.presenceEntries.set(this.held.size);
     this.departLater(key, held, 0);
