@@ -32,14 +32,15 @@ test('sessions - send budget: check() sheds registered sockets once and stops co
   const shed: string[] = [];
   const budget = new SendBudget(100, { intervalMs: 60_000 });
   const member = (name: string, queued: number) => ({ queued, shed: () => shed.push(name) });
-  const removeA = budget.add(member('a', 80));
+  const a = member('a', 80);
+  budget.add(a);
   budget.add(member('b', 50));
   budget.add(member('c', 10));
   budget.check();
   assert.deepEqual(shed, ['a']);
   budget.check();
   assert.deepEqual(shed, ['a']);
-  removeA();
+  budget.remove(a);
 });
 
 test("sessions - send budget: an environment over its share loses its own largest sockets, even while the whole budget has room", () => {

@@ -40,6 +40,12 @@ export function subjects(prefix: string) {
     channel: (environmentId: string, channelId: string) => `${prefix}.ch.${environmentId}.${encodeToken(channelId)}`,
     /** Events for one user's sockets on every gateway (notifications, kicks). */
     user: (environmentId: string, userId: string) => `${prefix}.user.${environmentId}.${encodeToken(userId)}`,
+    /**
+     * Control events for one environment's sockets on every gateway holding any (kicks on an
+     * environment-wide ban, `{op:'kick', userId, code, reason}`): one subscription per
+     * environment, where one per user would cost every gateway ~1 KB per connected user.
+     */
+    environmentControl: (environmentId: string) => `${prefix}.envctl.${environmentId}`,
     /** Control events for one channel's sockets on every gateway (kicks on ban or removal). */
     channelControl: (environmentId: string, channelId: string) =>
       `${prefix}.chctl.${environmentId}.${encodeToken(channelId)}`,

@@ -24,10 +24,14 @@ export function limitConnectionsPerAddress(server: Server, max: number, log: Log
       return;
     }
     open.set(address, count);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left <= 0) open.delete(address);
-      else open.set(address, left);
-    });
+    socket.on('close', release);
   });
+  // one listener for every connection (a closure per socket is memory an idle WebSocket keeps);
+  // `remoteAddress` is still known after the close: Node keeps the peer's address once read
+  function release(this: Socket): void {
+    const address = this.remoteAddress ?? 'unknown';
+    const left = (open.get(address) ?? 1) - 1;
+    if (left <= 0) open.delete(address);
+    else open.set(address, left);
+  }
 }

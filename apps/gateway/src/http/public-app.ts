@@ -149,7 +149,10 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   await app.register(fastifyWebsocket, {
     // a frame over the largest legal one is refused from its header (4400), never read into memory
     // (ws's typings want the module's static helpers on the class; only the constructor is used)
-    options: { maxPayload: MAX_FRAME_BYTES, WebSocket: GatewayWebSocket as never },
+    // ws keeps no set of its sockets (clientTracking) and does not answer pings itself (autoPong):
+    // each costs a closure per socket; the links track their sockets (sessions/accept-link.ts,
+    // which also drains them) and answer pings once admitted (sessions/socket-link.ts)
+    options: { maxPayload: MAX_FRAME_BYTES, WebSocket: GatewayWebSocket as never, clientTracking: false, autoPong: false },
     // ws has already closed the socket with the matching code (4400 for protocol refusals, see
     // GatewayWebSocket) or it is gone; a client's broken frame is not the gateway's error to log loudly
     errorHandler(error, socket, request) {
@@ -157,9 +160,9 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
       // anything else (a handler that threw) must not leave the socket open and unattended
       if (socket.readyState === socket.OPEN) socket.terminate();
     },
-    // draining: every socket is told 4503 (reconnect elsewhere, resume with `since`), not a bare 1005
+    // draining: every socket is told 4503 (reconnect elsewhere, resume with `since`), not a bare
+    // 1005, by its route's link acceptor, which tracks them (ws does not: clientTracking is off)
     preClose(done) {
-      for (const socket of this.websocketServer.clients) socket.close(SOCKET_CLOSE.draining.code, SOCKET_CLOSE.draining.reason);
       this.websocketServer.close(() => done());
     },
   });

@@ -1,11 +1,13 @@
 /**
  * Kicks: closing a user's live sockets on every gateway with 4403 (ending a multiplexed
  * connection's subscription with `unsubscribed {code}`) when a ban or a membership change takes
- * their access away; `code` is `banned` or `forbidden` (SocketHandle.revoke). The control plane publishes; every gateway listens only on
- * the subjects of users and channels it holds sockets for.
+ * their access away; `code` is `banned` or `forbidden` (SocketHandle.revoke). The control plane
+ * publishes; every gateway listens only on the subjects of environments and channels it holds
+ * sockets for.
  *
  * Frames:
- * - on subjects.user(env, user):              {op:'kick', code, reason}         → all of the user's sockets
+ * - on subjects.environmentControl(env):      {op:'kick', userId, code, reason} → all of the user's sockets
+ *   (one subscription per environment with sockets here, not one per user: kicks are rare, users many)
  * - on subjects.channelControl(env, channel): {op:'kick', userId, code, reason} → the user's sockets on it
  * - on subjects.channelControl(env, channel): {op:'deleted'}                    → every socket on it (the channel was deleted)
  * - on subjects.channelControl(env, channel): {op:'recheck'}                    → every socket on it re-runs
@@ -19,11 +21,13 @@ import { CLOSE, isServiceError, type ServiceError } from '@rtm/errors';
 import { encodeJson, publishLog } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
 import type { LocalSockets } from '../sessions/local-sockets.ts';
-import type { SubjectFeed } from '../sessions/subject-feed.ts';
+import type { FrameListener, SubjectFeed } from '../sessions/subject-feed.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { checkUserChannelAccess, refusalsOf } from '../access/channel-access.ts';
 
 export function kickFromEnvironment(deps: GatewayDeps, environmentId: string, userId: string, reason: string): void {
+  deps.nc.publish(deps.subjects.environmentControl(environmentId), encodeJson({ op: 'kick', userId, code: 'banned', reason }));
+  // gateways of the previous version listen on the user's own subject: kicked there too while any runs
   deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', code: 'banned', reason }));
 }
 
@@ -55,7 +59,6 @@ export async function recheckEnvironment(deps: GatewayDeps, environmentId: strin
   await deps.nc.flush();
 }
 
-const keyOf = (a: string, b: string) => `${a}\u0000${b}`;
 const pairKey = (socket: ChannelSocketHandle) => `${socket.channelId}\u0000${socket.userId}\u0000${socket.anon}`;
 
 /** The listening side, one per gateway: subscribes while it holds sockets of a user or channel. */
@@ -63,8 +66,11 @@ export class KickListener {
   private readonly deps: GatewayDeps;
   private readonly feed: SubjectFeed;
   private sockets!: LocalSockets;
-  private readonly unsubscribes = new Map<string, () => void>();
+  /** The listener of each subject watched, by subject (the same string the feed keys it by). */
+  private readonly watched = new Map<string, FrameListener>();
   private watchingEnvironments = false;
+  /** Users with sockets here, by environment. */
+  private readonly usersByEnvironment = new Map<string, number>();
 
   constructor(deps: GatewayDeps, feed: SubjectFeed) {
     this.deps = deps;
@@ -75,39 +81,39 @@ export class KickListener {
     this.sockets = sockets;
   }
 
-  watchUser(environmentId: string, userId: string): void {
-    const key = `u\u0000${keyOf(environmentId, userId)}`;
-    if (this.unsubscribes.has(key)) return;
-    this.unsubscribes.set(
-      key,
-      this.feed.subscribe(this.deps.subjects.user(environmentId, userId), (frame) => {
-        if (frame.op !== 'kick') return;
-        const reason = typeof frame.reason === 'string' ? frame.reason : 'banned';
-        for (const socket of this.sockets.ofUser(environmentId, userId)) this.close(socket, 'banned', reason, 'environment');
-      }),
-    );
+  /** A user's first socket here: the user's environment is watched while any of its users has one. */
+  watchUser(environmentId: string, _userId: string): void {
+    const users = this.usersByEnvironment.get(environmentId) ?? 0;
+    this.usersByEnvironment.set(environmentId, users + 1);
+    if (users > 0) return;
+    this.watch(this.deps.subjects.environmentControl(environmentId), (frame) => {
+      if (frame.op !== 'kick' || typeof frame.userId !== 'string') return;
+      const reason = typeof frame.reason === 'string' ? frame.reason : 'banned';
+      for (const socket of this.sockets.ofUser(environmentId, frame.userId)) this.close(socket, 'banned', reason, 'environment');
+    });
   }
 
   watchChannel(environmentId: string, channelId: string): void {
     this.watchEnvironments();
-    const key = `c\u0000${keyOf(environmentId, channelId)}`;
-    if (this.unsubscribes.has(key)) return;
-    this.unsubscribes.set(
-      key,
-      this.feed.subscribe(this.deps.subjects.channelControl(environmentId, channelId), (frame) => {
-        if (frame.op === 'kick' && typeof frame.userId === 'string') {
-          const reason = typeof frame.reason === 'string' ? frame.reason : 'removed';
-          const code = kickCode(frame.code);
-          for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
-            if (socket.userId === frame.userId) this.close(socket, code, reason, 'channel');
-          }
-        } else if (frame.op === 'deleted') {
-          for (const socket of this.sockets.ofChannel(environmentId, channelId)) this.close(socket, 'forbidden', 'channel deleted', 'channel');
-        } else if (frame.op === 'recheck') {
-          void this.recheck(environmentId, this.sockets.ofChannel(environmentId, channelId));
+    this.watch(this.deps.subjects.channelControl(environmentId, channelId), (frame) => {
+      if (frame.op === 'kick' && typeof frame.userId === 'string') {
+        const reason = typeof frame.reason === 'string' ? frame.reason : 'removed';
+        const code = kickCode(frame.code);
+        for (const socket of this.sockets.ofChannel(environmentId, channelId)) {
+          if (socket.userId === frame.userId) this.close(socket, code, reason, 'channel');
         }
-      }),
-    );
+      } else if (frame.op === 'deleted') {
+        for (const socket of this.sockets.ofChannel(environmentId, channelId)) this.close(socket, 'forbidden', 'channel deleted', 'channel');
+      } else if (frame.op === 'recheck') {
+        void this.recheck(environmentId, this.sockets.ofChannel(environmentId, channelId));
+      }
+    });
+  }
+
+  private watch(subject: string, listener: FrameListener): void {
+    if (this.watched.has(subject)) return;
+    this.watched.set(subject, listener);
+    this.feed.subscribe(subject, listener);
   }
 
   /** From the first channel socket on (subscribing only then keeps building the gateway free of NATS). */
@@ -120,17 +126,22 @@ export class KickListener {
     });
   }
 
-  unwatchUser(environmentId: string, userId: string): void {
-    this.unwatch(`u\u0000${keyOf(environmentId, userId)}`);
+  unwatchUser(environmentId: string, _userId: string): void {
+    const users = (this.usersByEnvironment.get(environmentId) ?? 1) - 1;
+    if (users > 0) return void this.usersByEnvironment.set(environmentId, users);
+    this.usersByEnvironment.delete(environmentId);
+    this.unwatch(this.deps.subjects.environmentControl(environmentId));
   }
 
   unwatchChannel(environmentId: string, channelId: string): void {
-    this.unwatch(`c\u0000${keyOf(environmentId, channelId)}`);
+    this.unwatch(this.deps.subjects.channelControl(environmentId, channelId));
   }
 
-  private unwatch(key: string): void {
-    this.unsubscribes.get(key)?.();
-    this.unsubscribes.delete(key);
+  private unwatch(subject: string): void {
+    const listener = this.watched.get(subject);
+    if (!listener) return;
+    this.watched.delete(subject);
+    this.feed.unsubscribe(subject, listener);
   }
 
   /**

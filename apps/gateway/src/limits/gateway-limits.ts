@@ -95,6 +95,25 @@ function mentionsOf(body: unknown): number {
   return Array.isArray(mentions) ? mentions.length : 0;
 }
 
+/**
+ * The socket quotas an open socket holds: how many of socketQuotas(handle) it has acquired, in
+ * order. Not the keys themselves: they are computed again at release (a socket's environment and
+ * user do not change), so an idle socket keeps no array or key strings of its own here.
+ */
+interface HeldQuotas {
+  acquired: number;
+  closed: boolean;
+}
+
+/** The quotas a socket counts in, in the order they are acquired (and their keys in the quota store). */
+function socketQuotas(handle: SocketHandle): [LimitName, string][] {
+  const env = handle.environmentId;
+  return [
+    ['socketsPerUser', `u.${encodeToken(`${env}\u0000${handle.userId}`)}`],
+    ['socketsPerEnvironment', `e.${encodeToken(env)}`],
+  ];
+}
+
 export class GatewayLimits {
   readonly gatewayId = newId('gw');
   private readonly environments: EnvironmentLimits;
@@ -105,7 +124,7 @@ export class GatewayLimits {
   private readonly log: Logger;
   private readonly nc: NatsConnection;
   private readonly subjects: Subjects;
-  private readonly sockets = new Map<string, { keys: string[]; closed: boolean }>();
+  private readonly sockets = new Map<string, HeldQuotas>();
   private timers: NodeJS.Timeout[] = [];
   private subscription: Subscription | undefined;
   private events: SocketEvents | undefined;
@@ -283,19 +302,14 @@ export class GatewayLimits {
   }
 
   private readonly onSocketOpen = (handle: SocketHandle): void => {
-    const held = { keys: [] as string[], closed: false };
+    const held: HeldQuotas = { acquired: 0, closed: false };
     this.sockets.set(handle.socketId, held);
     void this.acquireSocket(handle, held).catch((error: unknown) => this.log.warn({ err: error }, 'socket quota check failed'));
   };
 
-  private async acquireSocket(handle: SocketHandle, held: { keys: string[]; closed: boolean }): Promise<void> {
-    const env = handle.environmentId;
-    const limits = await this.environments.of(env);
-    const quotas: [LimitName, string][] = [
-      ['socketsPerUser', `u.${encodeToken(`${env}\u0000${handle.userId}`)}`],
-      ['socketsPerEnvironment', `e.${encodeToken(env)}`],
-    ];
-    for (const [name, key] of quotas) {
+  private async acquireSocket(handle: SocketHandle, held: HeldQuotas): Promise<void> {
+    const limits = await this.environments.of(handle.environmentId);
+    for (const [name, key] of socketQuotas(handle)) {
       if (held.closed) return;
       if (!(await this.quota.acquire(key, limits[name]))) {
         this.refused.inc({ limit: name });
@@ -303,7 +317,7 @@ export class GatewayLimits {
         return;
       }
       if (held.closed) return this.quota.release(key);
-      held.keys.push(key);
+      held.acquired++;
     }
   }
 
@@ -312,6 +326,8 @@ export class GatewayLimits {
     if (!held) return;
     this.sockets.delete(handle.socketId);
     held.closed = true;
-    for (const key of held.keys.splice(0)) this.quota.release(key);
+    const quotas = socketQuotas(handle);
+    for (let at = 0; at < held.acquired; at++) this.quota.release(quotas[at]![1]);
+    held.acquired = 0;
   };
 }

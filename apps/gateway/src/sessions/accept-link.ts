@@ -1,16 +1,23 @@
 import type { FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
-import type { RawData, WebSocket } from 'ws';
+import type { ServerResponse } from 'node:http';
+import type { WebSocket } from 'ws';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
-import { SocketLink } from './socket-link.ts';
+import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
+import { SocketLink, type LinkGroup, type LinkOptions, type LinkSession } from './socket-link.ts';
 
 /**
  * For the sockets of one listener route: wraps each accepted socket in a SocketLink (the limits
  * every endpoint shares, counted in the gateway's send budget), counts it in
  * `gateway_open_sockets{kind}`, and closes every open one with 4503 when the gateway drains
  * (reconnect elsewhere, resume with `since`).
+ *
+ * Nothing of the upgrade request outlives the upgrade: @fastify/websocket leaves an 'error'
+ * listener on the socket that holds the Fastify request and reply (with the request's child
+ * logger), and its stand-in ServerResponse stays attached to the TCP socket; both are let go here
+ * (~2.5 KB per socket). The link's own 'error' listener does what that one did (sessions/socket-link.ts).
  */
 export function linkAcceptor(
   app: ZodApp,
@@ -21,37 +28,57 @@ export function linkAcceptor(
   const open = deps.sessionMetrics.sockets.labels(kind);
   const { budget } = deps.sessions;
   const { config } = deps;
+  // one options object for every socket of the route
+  const options: LinkOptions = {
+    bufferLimit: config.SOCKET_BUFFER_LIMIT,
+    heartbeatMs: config.HEARTBEAT_MS,
+    handshakeMs: config.SOCKET_HANDSHAKE_MS,
+    closeGraceMs: config.SOCKET_CLOSE_GRACE_MS,
+    framesPerSecond: kind === 'connect' ? config.CONNECT_FRAMES_PER_SECOND : config.SOCKET_FRAMES_PER_SECOND,
+    bytesPerSecond: config.SOCKET_BYTES_PER_SECOND,
+  };
+  const group: LinkGroup = {
+    closed(link) {
+      live.delete(link);
+      open.dec();
+    },
+  };
   app.addHook('preClose', async () => {
     for (const link of live) link.closeWith(SOCKET_CLOSE.draining);
   });
   return (socket, request) => {
-    const link = new SocketLink(
-      socket,
-      request.raw.socket as Socket | undefined,
-      {
-        bufferLimit: config.SOCKET_BUFFER_LIMIT,
-        heartbeatMs: config.HEARTBEAT_MS,
-        handshakeMs: config.SOCKET_HANDSHAKE_MS,
-        closeGraceMs: config.SOCKET_CLOSE_GRACE_MS,
-        framesPerSecond: kind === 'connect' ? config.CONNECT_FRAMES_PER_SECOND : config.SOCKET_FRAMES_PER_SECOND,
-        bytesPerSecond: config.SOCKET_BYTES_PER_SECOND,
-      },
-      budget,
-    );
+    const raw = request.raw.socket as Socket | undefined;
+    socket.removeAllListeners('error');
+    const response = (raw as { _httpMessage?: ServerResponse | null } | undefined)?._httpMessage;
+    if (raw && response) response.detachSocket(raw);
+    if (raw) compactListeners(raw);
+    const link = new SocketLink(socket as GatewayWebSocket, raw, options, budget);
+    link.group = group;
     live.add(link);
     open.inc();
-    socket.once('close', () => {
-      live.delete(link);
-      open.dec();
-    });
     return link;
   };
 }
 
+/**
+ * A TCP socket's 'close' and 'end' listener lists, copied at their size. Node's HTTP server took
+ * its own listeners off at the upgrade, but a list that once held three keeps room for nineteen
+ * (~150 bytes each, for as long as the WebSocket lives). The lists are EventEmitter's `_events`
+ * entries, replaced in place by an equal array (same listeners, same order); taking them off and
+ * on again through the public calls would instead grow `_events` itself, a dictionary that keeps
+ * the deleted slots. Nothing is done if the internals are not as expected.
+ */
+function compactListeners(socket: Socket): void {
+  const events = (socket as unknown as { _events?: Record<string, unknown> })._events;
+  if (!events) return;
+  for (const event of ['close', 'end']) {
+    const listeners = events[event];
+    if (Array.isArray(listeners)) events[event] = listeners.slice();
+  }
+}
+
 /** What a socket route keeps per accepted socket: fed the socket's frames and close, opened once. */
-export interface SocketSession {
-  onMessage(data: RawData, isBinary: boolean): void;
-  onClose(code: number): void;
+export interface SocketSession extends LinkSession {
   open(request: FastifyRequest): Promise<void>;
 }
 
@@ -70,9 +97,9 @@ export function mountSocketRoute(
   const accept = linkAcceptor(app, deps, kind);
   app.get(path, { websocket: true, schema: { hide: true } }, (socket, request) => {
     const fastifyRequest = request as unknown as FastifyRequest;
-    const session = create(accept(socket, fastifyRequest));
-    socket.on('message', (data, isBinary) => session.onMessage(data, isBinary));
-    socket.once('close', (code) => session.onClose(code));
+    const link = accept(socket, fastifyRequest);
+    const session = create(link);
+    link.takeFrames(session);
     void session.open(fastifyRequest);
   });
 }

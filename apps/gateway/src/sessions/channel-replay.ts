@@ -30,6 +30,10 @@ const REPLAY_PAGE = 200;
 /** Live frames held back during one replay; a channel that outruns a long replay makes it resume. */
 export const MAX_HELD_FRAMES = 10_000;
 
+/**
+ * Read for the reader's whole life (kept, not copied): the multiplexed socket's Subscription is
+ * its own options, so a subscription costs no separate options object or `lost` closure.
+ */
 export interface ReplayOptions {
   deps: GatewayDeps;
   feeds: FeedRegistry;

@@ -29,7 +29,7 @@ export class InboxReplay {
   private held: NotificationFrame[] | null = [];
   private replayed: Set<string> | null = new Set();
   private since: string | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private subject: string | undefined;
   private stopped = false;
 
   constructor(deps: GatewayDeps, feed: SubjectFeed, link: SocketLink, environmentId: string, userId: string) {
@@ -41,13 +41,16 @@ export class InboxReplay {
   }
 
   async listen(): Promise<void> {
-    this.unsubscribe = this.feed.subscribe(this.deps.subjects.user(this.environmentId, this.userId), (frame, text) => {
-      if (frame.op !== 'notification' || this.stopped) return;
-      if (this.held) this.held.push(frame as unknown as NotificationFrame);
-      else if (!this.replayed?.has(frame.id as string)) this.link.sendText(text);
-    });
+    this.subject = this.deps.subjects.user(this.environmentId, this.userId);
+    this.feed.subscribe(this.subject, this.onFrame);
     await this.feed.flush();
   }
+
+  private readonly onFrame = (frame: Record<string, unknown>, text: string): void => {
+    if (frame.op !== 'notification' || this.stopped) return;
+    if (this.held) this.held.push(frame as unknown as NotificationFrame);
+    else if (!this.replayed?.has(frame.id as string)) this.link.sendText(text);
+  };
 
   /** False when stopped or the socket closed meanwhile. */
   async replay(since: string | undefined): Promise<boolean> {
@@ -94,7 +97,7 @@ export class InboxReplay {
     if (this.stopped) return;
     this.stopped = true;
     this.held = null;
-    this.unsubscribe?.();
+    if (this.subject) this.feed.unsubscribe(this.subject, this.onFrame);
   }
 
   private get done(): boolean {

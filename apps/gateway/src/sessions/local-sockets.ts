@@ -14,13 +14,21 @@ function isChannelHandle(handle: SocketHandle): handle is ChannelSocketHandle {
 }
 
 /**
+ * A user's sockets here: a handful at most for nearly every user (a connection and its
+ * subscriptions), so an array of exactly their number, replaced on each change, until it holds
+ * SMALL; a Map from then on. A Map per user would cost ~300 bytes for each of a gateway's users.
+ */
+type UserSockets = SocketHandle[] | Map<string, SocketHandle>;
+const SMALL = 8;
+
+/**
  * The live sockets of this gateway (channel and inbox), by user and by channel, so a kick can
  * reach them. `add` and `remove` are idempotent per socket id; hooks fire on a user's or a
  * channel's first and last socket here.
  */
 export class LocalSockets {
   private readonly hooks: LocalSocketsHooks;
-  private readonly byUser = new Map<string, Map<string, SocketHandle>>();
+  private readonly byUser = new Map<string, UserSockets>();
   private readonly byChannel = new Map<string, Map<string, ChannelSocketHandle>>();
 
   constructor(hooks: LocalSocketsHooks) {
@@ -29,11 +37,19 @@ export class LocalSockets {
 
   add(handle: SocketHandle): void {
     const userKey = keyOf(handle.environmentId, handle.userId);
-    let ofUser = this.byUser.get(userKey);
-    if (!ofUser) this.byUser.set(userKey, (ofUser = new Map()));
-    if (ofUser.has(handle.socketId)) return;
-    ofUser.set(handle.socketId, handle);
-    if (ofUser.size === 1) this.hooks.firstOfUser(handle.environmentId, handle.userId);
+    const ofUser = this.byUser.get(userKey);
+    if (!ofUser) {
+      this.byUser.set(userKey, [handle]);
+      this.hooks.firstOfUser(handle.environmentId, handle.userId);
+    } else if (Array.isArray(ofUser)) {
+      if (ofUser.some((each) => each.socketId === handle.socketId)) return;
+      // concat: a new array of exactly one more (a push would leave room for sixteen more)
+      if (ofUser.length < SMALL) this.byUser.set(userKey, ofUser.concat(handle));
+      else this.byUser.set(userKey, new Map([...ofUser, handle].map((each) => [each.socketId, each])));
+    } else {
+      if (ofUser.has(handle.socketId)) return;
+      ofUser.set(handle.socketId, handle);
+    }
     if (isChannelHandle(handle)) {
       const channelKey = keyOf(handle.environmentId, handle.channelId);
       let ofChannel = this.byChannel.get(channelKey);
@@ -46,8 +62,18 @@ export class LocalSockets {
   remove(handle: SocketHandle): void {
     const userKey = keyOf(handle.environmentId, handle.userId);
     const ofUser = this.byUser.get(userKey);
-    if (!ofUser?.delete(handle.socketId)) return;
-    if (ofUser.size === 0) {
+    if (!ofUser) return;
+    let left: number;
+    if (Array.isArray(ofUser)) {
+      const at = ofUser.findIndex((each) => each.socketId === handle.socketId);
+      if (at === -1) return;
+      left = ofUser.length - 1;
+      if (left > 0) this.byUser.set(userKey, ofUser.slice(0, at).concat(ofUser.slice(at + 1)));
+    } else {
+      if (!ofUser.delete(handle.socketId)) return;
+      left = ofUser.size;
+    }
+    if (left === 0) {
       this.byUser.delete(userKey);
       this.hooks.lastOfUser(handle.environmentId, handle.userId);
     }
@@ -62,7 +88,9 @@ export class LocalSockets {
   }
 
   ofUser(environmentId: string, userId: string): SocketHandle[] {
-    return [...(this.byUser.get(keyOf(environmentId, userId))?.values() ?? [])];
+    const ofUser = this.byUser.get(keyOf(environmentId, userId));
+    if (!ofUser) return [];
+    return Array.isArray(ofUser) ? ofUser.slice() : [...ofUser.values()];
   }
 
   /** Every channel socket of an environment here (a scan over this gateway's channels: for rare, environment-wide changes). */

@@ -85,20 +85,24 @@ export class SendBudget {
     this.hooks = options;
   }
 
-  /** Counts a socket until the returned function is called; the check runs only while any is counted. */
-  add(member: Sheddable): () => void {
+  /**
+   * Counts a socket until `remove`; the check runs only while any is counted. (Not a returned
+   * closure: one per socket is memory a gateway of idle sockets does not need to spend.)
+   */
+  add(member: Sheddable): void {
     this.members.add(member);
     if (!this.timer) {
       this.timer = setInterval(() => this.check(), this.intervalMs);
       this.timer.unref();
     }
-    return () => {
-      this.members.delete(member);
-      if (this.members.size === 0 && this.timer) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-      }
-    };
+  }
+
+  remove(member: Sheddable): void {
+    this.members.delete(member);
+    if (this.members.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
   }
 
   check(): void {

@@ -2,31 +2,59 @@
  * One accepted socket's rules, the same for the channel, inbox and logs sockets:
  * - sending: frames are JSON; more than `bufferLimit` bytes queued closes it as a slow consumer;
  *   it is also counted in the gateway's SendBudget, which may shed it as the slowest;
- * - receiving: every frame (and ws-level ping) passes `admit`, the socket's inbound rate
- *   (frames/s and bytes/s): over it, an `error {code:"rate_limited"}` frame then 4429;
+ * - receiving: every frame (and ws-level ping, answered here once admitted) passes `admit`, the
+ *   socket's inbound rate (frames/s and bytes/s): over it, an `error {code:"rate_limited"}` frame
+ *   then 4429;
  * - deadlines: the handshake must reach `established()` within `handshakeMs` (else 4503); a token
  *   closes the socket at its expiry (4401, `expireAt`); a peer that has not answered the previous
- *   heartbeat ping is reset (it reads nothing, so a close frame would never reach it);
+ *   heartbeat ping is reset (it reads nothing, so a close frame would never reach it). These run on
+ *   one timer for the whole process (sessions/deadlines.ts), not a Node timer per socket;
  * - closing: a close whose handshake the peer has not finished within `closeGraceMs` ends in a TCP
  *   reset, so a peer that does not read cannot hold its queued bytes (ours and the kernel's).
  * Close codes and reasons come from SOCKET_CLOSE (sockets/close-codes.ts).
+ *
+ * Memory: a gateway holds tens of thousands of idle sockets, so what a link keeps per socket is
+ * counted (docs/benchmarks.md, "Multiplexed socket"): ws's events go to shared listeners that
+ * find the link on the socket, its timed rules are entries of the shared Deadlines, its options
+ * object is its route's, and it keeps no closure of its own.
  */
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
 import { newId } from '@rtm/db';
+import type { UserClaims } from '@rtm/auth';
 import { InboundLimit, type InboundRates } from '../sockets/inbound-limit.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
+import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import type { SendBudget, Sheddable } from './send-budget.ts';
+import { Deadline, Deadlines } from './deadlines.ts';
 
 const OPEN = 1;
-/** setTimeout's longest delay; a later expiry is re-armed. */
-const MAX_DELAY = 2 ** 31 - 1;
+const CLOSED = 3;
 
 export interface LinkOptions extends InboundRates {
   bufferLimit: number;
   heartbeatMs: number;
   handshakeMs: number;
   closeGraceMs: number;
+}
+
+/**
+ * What a route keeps per accepted socket and the link calls: its frames (when the route takes
+ * them through the link) and its close. One object per socket, so no closure per socket is needed.
+ */
+export interface LinkSession {
+  onMessage(data: RawData, isBinary: boolean): void;
+  onClose(code: number): void;
+}
+
+/** Told when any socket of a route closes (one object per route, not per socket). */
+export interface LinkGroup {
+  closed(link: SocketLink): void;
+}
+
+/** A socket's watch in the gateway's revocation index (TokenSockets), left when the socket closes. */
+export interface TokenWatch {
+  forget(link: SocketLink): void;
 }
 
 /**
@@ -43,44 +71,121 @@ export function sizeOf(data: RawData): number {
   return (data as Buffer | ArrayBuffer).byteLength;
 }
 
+// The timed rules of every socket, on one timer for the whole process (sessions/deadlines.ts):
+// a Node timer per socket and rule would cost ~200 bytes of heap each. An open socket has one
+// entry, due at the earliest of its heartbeat, handshake deadline and token expiry; a closing one
+// gets a second for its close grace.
+const RULES = 0;
+const GRACE = 1;
+const deadlines = new Deadlines<SocketLink>((link, kind) => link.due(kind));
+
+// ws's events of every socket go to these shared listeners (`this` is the socket, its link is
+// `socket.link`) instead of closures made per socket.
+const linkOf = (socket: WebSocket): SocketLink => (socket as GatewayWebSocket).link!;
+function onError(this: WebSocket): void {
+  // ws has already closed the socket with the matching code (4400 for protocol refusals, see
+  // GatewayWebSocket), or it is gone (a reset): it ends in 'close'. Unhandled, 'error' would take
+  // the process down; anything still open here must not stay open unattended.
+  if (this.readyState === OPEN) this.terminate();
+}
+function onPong(this: WebSocket): void {
+  linkOf(this).alive = true;
+}
+// pings count against the inbound rate like any frame, and are answered only once admitted (ws's
+// own answering, autoPong, is off: public-app.ts)
+function onPing(this: WebSocket, data: Buffer): void {
+  if (linkOf(this).admit(data) && this.readyState === OPEN) this.pong(data);
+}
+function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+  linkOf(this).session?.onMessage(data, isBinary);
+}
+function onClose(this: WebSocket, code: number): void {
+  const link = linkOf(this);
+  link.stop();
+  link.group?.closed(link);
+  link.session?.onClose(code);
+}
+function uncork(link: SocketLink): void {
+  link.uncork();
+}
+
 export class SocketLink implements Sheddable {
   readonly socketId = newId('sock');
   /** The environment it belongs to once authenticated (sessions.admit): its share of the send budget. */
   environmentId = '';
-  private readonly socket: WebSocket;
+  /** Its route's session: fed the socket's frames and close (see `takeFrames`). */
+  session: LinkSession | undefined;
+  /** Its route, told when it closes. */
+  group: LinkGroup | undefined;
+  /** The token it is watched under for revocations (TokenSockets), and the index that watches it. */
+  claims: UserClaims | undefined;
+  tokens: TokenWatch | undefined;
+  /** The peer answered the last heartbeat ping. */
+  alive = true;
+  closed = false;
+  private readonly socket: GatewayWebSocket;
   private readonly raw: Socket | undefined;
   private readonly options: LinkOptions;
   private readonly inbound: InboundLimit;
-  private readonly heartbeat: NodeJS.Timeout;
-  private handshake: NodeJS.Timeout | undefined;
-  private expiry: NodeJS.Timeout | undefined;
-  private readonly uncount: () => void;
-  private alive = true;
-  private readonly onStop: (() => void)[] = [];
-  closed = false;
+  /** Due at the earliest of the three times below (0: none). */
+  private readonly rules: Deadline<SocketLink>;
+  private beatAt: number;
+  private handshakeAt: number;
+  private expiresAt = 0;
+  private readonly budget: SendBudget;
 
-  constructor(socket: WebSocket, raw: Socket | undefined, options: LinkOptions, budget: SendBudget) {
+  /** `options` is shared by every socket of a route (do not change it). */
+  constructor(socket: GatewayWebSocket, raw: Socket | undefined, options: LinkOptions, budget: SendBudget) {
     this.socket = socket;
     this.raw = raw;
     this.options = options;
+    this.budget = budget;
     this.inbound = new InboundLimit(options, Date.now());
-    // a broken peer (bad frame, reset) ends in 'close'; unhandled, 'error' would take the process down
-    socket.on('error', () => {});
-    socket.on('pong', () => {
-      this.alive = true;
-    });
-    // ws answers pings itself: they count against the inbound rate like any frame
-    socket.on('ping', (data: Buffer) => void this.admit(data));
-    socket.once('close', () => this.stop());
-    this.heartbeat = setInterval(() => {
+    socket.link = this;
+    socket.on('error', onError);
+    socket.on('pong', onPong);
+    socket.on('ping', onPing);
+    socket.on('close', onClose);
+    const now = Date.now();
+    this.beatAt = now + options.heartbeatMs;
+    this.handshakeAt = now + options.handshakeMs;
+    this.rules = new Deadline<SocketLink>(this, RULES);
+    this.schedule();
+    budget.add(this);
+  }
+
+  /** Frames reach `session.onMessage` from now on (routes that take them through the link). */
+  takeFrames(session: LinkSession): void {
+    this.session = session;
+    this.socket.on('message', onMessage);
+  }
+
+  /** One of its deadlines has come (called by the process's Deadlines). */
+  due(kind: number): void {
+    if (kind === GRACE) {
+      if (this.socket.readyState !== CLOSED) this.reset();
+      return;
+    }
+    if (this.closed) return;
+    const now = Date.now();
+    if (this.expiresAt !== 0 && this.expiresAt <= now) return this.closeWith(SOCKET_CLOSE.tokenExpired);
+    if (this.handshakeAt !== 0 && this.handshakeAt <= now) return this.closeWith(SOCKET_CLOSE.handshakeTimeout);
+    if (this.beatAt <= now) {
+      // a peer that has not answered the previous ping reads nothing: a close frame would never reach it
       if (!this.alive) return this.reset();
       this.alive = false;
-      if (socket.readyState === OPEN) socket.ping();
-    }, options.heartbeatMs);
-    this.heartbeat.unref();
-    this.handshake = setTimeout(() => this.closeWith(SOCKET_CLOSE.handshakeTimeout), options.handshakeMs);
-    this.handshake.unref();
-    this.uncount = budget.add(this);
+      if (this.socket.readyState === OPEN) this.socket.ping();
+      this.beatAt = now + this.options.heartbeatMs;
+    }
+    this.schedule();
+  }
+
+  /** Its one entry, due at the earliest of its heartbeat, handshake deadline and token expiry. */
+  private schedule(): void {
+    let at = this.beatAt;
+    if (this.handshakeAt !== 0 && this.handshakeAt < at) at = this.handshakeAt;
+    if (this.expiresAt !== 0 && this.expiresAt < at) at = this.expiresAt;
+    deadlines.set(this.rules, at);
   }
 
   /** Bytes queued in this process for the peer (ws's queue and the TCP socket's writable buffer). */
@@ -90,18 +195,18 @@ export class SocketLink implements Sheddable {
 
   /** The handshake is done (authenticated, access checked, replay started): its deadline is lifted. */
   established(): void {
-    clearTimeout(this.handshake);
-    this.handshake = undefined;
+    if (this.closed || this.handshakeAt === 0) return;
+    this.handshakeAt = 0;
+    this.schedule();
   }
 
   /** Closes the socket with 4401 when its token expires. */
   expireAt(expiresAt: Date): void {
-    clearTimeout(this.expiry);
     if (this.closed) return;
-    const delay = expiresAt.getTime() - Date.now();
-    if (delay <= 0) return this.closeWith(SOCKET_CLOSE.tokenExpired);
-    this.expiry = setTimeout(() => this.expireAt(expiresAt), Math.min(delay, MAX_DELAY));
-    this.expiry.unref();
+    const at = expiresAt.getTime();
+    if (at <= Date.now()) return this.closeWith(SOCKET_CLOSE.tokenExpired);
+    this.expiresAt = at;
+    this.schedule();
   }
 
   /**
@@ -131,7 +236,7 @@ export class SocketLink implements Sheddable {
       if (!this.corked) {
         this.corked = true;
         this.raw.cork();
-        process.nextTick(this.uncork);
+        process.nextTick(uncork, this);
       } else if (this.corkedBytes >= this.flushBytes) {
         this.raw.uncork();
         this.raw.cork();
@@ -148,11 +253,12 @@ export class SocketLink implements Sheddable {
   private get flushBytes(): number {
     return Math.min(64 * 1024, this.options.bufferLimit / 8);
   }
-  private readonly uncork = (): void => {
+  /** The turn's frames leave in one write (queued by the first `sendText` of the turn). */
+  uncork(): void {
     this.corked = false;
     this.corkedBytes = 0;
     this.raw?.uncork();
-  };
+  }
 
   /** Resolves once the queue is under half its limit (or the socket closed): replays go at the client's pace. */
   async drained(): Promise<void> {
@@ -178,9 +284,7 @@ export class SocketLink implements Sheddable {
     } catch {
       return this.reset();
     }
-    setTimeout(() => {
-      if (this.socket.readyState !== this.socket.CLOSED) this.reset();
-    }, this.options.closeGraceMs).unref();
+    deadlines.set(new Deadline<SocketLink>(this, GRACE), Date.now() + this.options.closeGraceMs);
   }
 
   /** Drops the connection with a TCP reset: what is queued, here and in the kernel, is freed at once. */
@@ -190,19 +294,13 @@ export class SocketLink implements Sheddable {
     else this.socket.terminate();
   }
 
-  /** Runs `fn` once when the socket closes (at once if it already has). */
-  onClosed(fn: () => void): void {
-    if (this.closed) fn();
-    else this.onStop.push(fn);
-  }
-
-  private stop(): void {
+  /** Stops every rule of the socket (called when it closes, or as it is closed). Idempotent. */
+  stop(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const fn of this.onStop.splice(0)) fn();
-    clearInterval(this.heartbeat);
-    clearTimeout(this.handshake);
-    clearTimeout(this.expiry);
-    this.uncount();
+    this.tokens?.forget(this);
+    this.tokens = undefined;
+    deadlines.clear(this.rules);
+    this.budget.remove(this);
   }
 }

@@ -1,11 +1,12 @@
-import { decodeText, type NatsConnection, type Subscription } from '@rtm/bus';
+import { decodeText, type Msg, type NatsConnection, type Subscription } from '@rtm/bus';
 
 /** `text` is the frame as received, so a listener that relays it need not serialise it again. */
 export type FrameListener = (frame: Record<string, unknown>, text: string) => void;
 
 interface Entry {
   subscription: Subscription;
-  listeners: Set<FrameListener>;
+  /** One listener alone (most subjects: one user's, one channel's), a Set from the second on. */
+  listeners: FrameListener | Set<FrameListener>;
 }
 
 /**
@@ -13,6 +14,10 @@ interface Entry {
  * or modules listen to it, dropped with its last listener. Frames are JSON objects; anything
  * else is ignored. Guarantee: once `flush()` has resolved after `subscribe`, every frame
  * published afterwards on the subject reaches the listener (NATS core, in publisher order).
+ *
+ * A gateway holds one of these per user with a socket on it (kicks), so an entry is kept small:
+ * every subscription shares one callback, which finds its entry by the message's subject (so
+ * subjects are exact, never wildcards), and a lone listener is kept without a Set.
  */
 export class SubjectFeed {
   private readonly nc: NatsConnection;
@@ -20,39 +25,51 @@ export class SubjectFeed {
   /** The round trip on its way, and the one the callers since then share. */
   private flushing: Promise<void> | undefined;
   private nextFlush: Promise<void> | undefined;
+  private readonly callback = (error: Error | null, msg: Msg): void => {
+    if (error) return;
+    const entry = this.entries.get(msg.subject);
+    if (!entry) return;
+    let frame: unknown;
+    const text = decodeText(msg.data);
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof frame !== 'object' || frame === null) return;
+    const { listeners } = entry;
+    if (typeof listeners === 'function') listeners(frame as Record<string, unknown>, text);
+    else for (const each of [...listeners]) each(frame as Record<string, unknown>, text);
+  };
 
   constructor(nc: NatsConnection) {
     this.nc = nc;
   }
 
-  subscribe(subject: string, listener: FrameListener): () => void {
-    let entry = this.entries.get(subject);
+  subscribe(subject: string, listener: FrameListener): void {
+    if (/[*>]/.test(subject)) throw new Error(`SubjectFeed takes exact subjects, not ${subject}`);
+    const entry = this.entries.get(subject);
     if (!entry) {
-      const listeners = new Set<FrameListener>();
-      const subscription = this.nc.subscribe(subject, {
-        callback: (error, msg) => {
-          if (error) return;
-          let frame: unknown;
-          const text = decodeText(msg.data);
-          try {
-            frame = JSON.parse(text);
-          } catch {
-            return;
-          }
-          if (typeof frame !== 'object' || frame === null) return;
-          for (const each of [...listeners]) each(frame as Record<string, unknown>, text);
-        },
-      });
-      entry = { subscription, listeners };
-      this.entries.set(subject, entry);
+      this.entries.set(subject, { subscription: this.nc.subscribe(subject, { callback: this.callback }), listeners: listener });
+    } else if (typeof entry.listeners === 'function') {
+      if (entry.listeners !== listener) entry.listeners = new Set([entry.listeners, listener]);
+    } else {
+      entry.listeners.add(listener);
     }
-    entry.listeners.add(listener);
-    const current = entry;
-    return () => {
-      if (!current.listeners.delete(listener) || current.listeners.size > 0) return;
-      if (this.entries.get(subject) === current) this.entries.delete(subject);
-      current.subscription.unsubscribe();
-    };
+  }
+
+  /** Removes the listener; the subject's subscription goes with its last one. */
+  unsubscribe(subject: string, listener: FrameListener): void {
+    const entry = this.entries.get(subject);
+    if (!entry) return;
+    if (typeof entry.listeners === 'function') {
+      if (entry.listeners !== listener) return;
+    } else {
+      if (!entry.listeners.delete(listener)) return;
+      if (entry.listeners.size > 0) return;
+    }
+    this.entries.delete(subject);
+    entry.subscription.unsubscribe();
   }
 
   /**

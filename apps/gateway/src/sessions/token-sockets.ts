@@ -1,27 +1,35 @@
 import { refuses, type Revocation, type UserClaims } from '@rtm/auth';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
-import type { SocketLink } from './socket-link.ts';
+import type { SocketLink, TokenWatch } from './socket-link.ts';
 
 /**
  * The token each open socket of this gateway was authenticated with, by environment, so a
  * revocation (one token, or every token of a user issued before a moment) closes exactly the
  * sockets it refuses, with 4401. A multiplexed connection that re-authenticates is watched under
- * its newest token.
+ * its newest token. The claims are kept on the link itself (`link.claims`, which its connection
+ * holds anyway) and the link leaves the index when it closes (`forget`): no entry object or
+ * closure per socket.
  */
-export class TokenSockets {
-  private readonly byEnvironment = new Map<string, Map<SocketLink, UserClaims>>();
+export class TokenSockets implements TokenWatch {
+  private readonly byEnvironment = new Map<string, Set<SocketLink>>();
 
   watch(link: SocketLink, claims: UserClaims): void {
+    if (link.closed) return;
+    if (link.claims && link.claims.environmentId !== claims.environmentId) this.forget(link);
     let links = this.byEnvironment.get(claims.environmentId);
-    if (!links) this.byEnvironment.set(claims.environmentId, (links = new Map()));
-    const known = links.has(link);
-    links.set(link, claims);
-    if (known) return;
-    link.onClosed(() => {
-      const current = this.byEnvironment.get(claims.environmentId);
-      current?.delete(link);
-      if (current?.size === 0) this.byEnvironment.delete(claims.environmentId);
-    });
+    if (!links) this.byEnvironment.set(claims.environmentId, (links = new Set()));
+    links.add(link);
+    link.claims = claims;
+    link.tokens = this;
+  }
+
+  /** The link closed (SocketLink.stop): it leaves the index. */
+  forget(link: SocketLink): void {
+    const environmentId = link.claims?.environmentId;
+    if (environmentId === undefined) return;
+    const links = this.byEnvironment.get(environmentId);
+    links?.delete(link);
+    if (links?.size === 0) this.byEnvironment.delete(environmentId);
   }
 
   /** Closes (4401) this gateway's sockets whose token the revocation refuses; returns how many. */
@@ -29,8 +37,8 @@ export class TokenSockets {
     const links = this.byEnvironment.get(revocation.environmentId);
     if (!links) return 0;
     let closed = 0;
-    for (const [link, claims] of [...links]) {
-      if (!refuses(revocation, claims)) continue;
+    for (const link of [...links]) {
+      if (!link.claims || !refuses(revocation, link.claims)) continue;
       link.closeWith(SOCKET_CLOSE.tokenRevoked);
       closed++;
     }

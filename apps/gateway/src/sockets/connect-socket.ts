@@ -11,8 +11,10 @@
  *             socket (sessions/socket-link.ts): heartbeat, slow consumer, inbound rate, token expiry,
  *             drain, environment ban.
  * Each channel subscription is a ChannelReplay (the channel socket's reader, with `channelId` on
- * every frame) plus a handle that presence and kicks treat like a channel socket; a kick ends the
- * subscription alone with `{op:"unsubscribed", channelId, code}`.
+ * every frame) and is itself the handle that presence and kicks treat like a channel socket; a
+ * kick ends the subscription alone with `{op:"unsubscribed", channelId, code}`. A gateway holds
+ * tens of thousands of idle connections, so neither keeps a closure per instance (see
+ * docs/benchmarks.md, "Memory per idle socket").
  */
 import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
@@ -30,12 +32,13 @@ import { environmentBan } from '../access/bans.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
-import { ChannelReplay } from '../sessions/channel-replay.ts';
+import { ChannelReplay, type ReplayOptions } from '../sessions/channel-replay.ts';
+import type { FeedRegistry } from '../channels/channel-feed.ts';
 import { InboxReplay } from '../sessions/inbox-replay.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
-import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
+import { SOCKET_CLOSE, closingFor, type Closing } from './close-codes.ts';
 import { EarlyFrames } from './early-frames.ts';
 import { presenceOff } from '../presence/occupancy-frames.ts';
 import { historyUnits } from '@rtm/limits';
@@ -46,41 +49,69 @@ type Frame<Op extends ConnectFrame['op']> = Extract<ConnectFrame, { op: Op }>;
 /** Why the server ended a subscription (`unsubscribed` without a ref). */
 type EndCode = 'banned' | 'forbidden' | 'unavailable';
 
-class Subscription {
+/**
+ * One channel subscription: it is its own handle for presence and kicks (ChannelSocketHandle) and
+ * its own reader's options (ReplayOptions), so it costs one object and its reader, with no
+ * closure of its own: an idle gateway holds one per (socket, channel).
+ */
+class Subscription implements ChannelSocketHandle, ReplayOptions {
   readonly channelId: string;
-  readonly handle: ChannelSocketHandle;
+  readonly socketId: string;
+  // fixed for the subscription's life (a renewed token is the same user's): presence and the
+  // socket registry key it by them, so they must not move under it
+  readonly environmentId: string;
+  readonly userId: string;
+  readonly anon: boolean;
   private readonly connection: Connection;
   private readonly reader: ChannelReplay;
   private opened = false;
   /** Watching the channel's occupancy (`subscribe` with `occupancy: true`). */
   private occupancy = false;
+  /** False when the channel's namespace does not track presence (set by the access check). */
+  presence: boolean | undefined;
   ended = false;
 
   constructor(connection: Connection, channelId: string) {
     this.connection = connection;
     this.channelId = channelId;
-    const { deps, sessions, link, auth } = connection;
-    this.reader = new ChannelReplay({
-      deps,
-      feeds: sessions.channels,
-      link,
-      environmentId: auth.environmentId,
-      channelId,
-      userId: auth.userId,
-      tagged: true,
-      lost: (closing) => this.end({ code: 'unavailable', reason: closing.reason }),
-    });
-    this.handle = {
-      socketId: `${link.socketId}/${channelId}`,
-      environmentId: auth.environmentId,
-      userId: auth.userId,
-      anon: auth.anon,
-      channelId,
-      send: (frame: object) => link.send({ ...frame, channelId }),
-      close: (code: number, reason?: string) =>
-        this.end({ code: code === CLOSE.forbidden ? 'forbidden' : 'unavailable', reason: reason ?? 'subscription ended' }),
-      revoke: (code, reason) => this.end({ code, reason }),
-    };
+    this.socketId = `${connection.link.socketId}/${channelId}`;
+    const { auth } = connection;
+    this.environmentId = auth.environmentId;
+    this.userId = auth.userId;
+    this.anon = auth.anon;
+    this.reader = new ChannelReplay(this);
+  }
+
+  // the reader's options, read from the connection
+  get deps(): GatewayDeps {
+    return this.connection.deps;
+  }
+  get feeds(): FeedRegistry {
+    return this.connection.sessions.channels;
+  }
+  get link(): SocketLink {
+    return this.connection.link;
+  }
+  /** Frames carry `channelId`. */
+  get tagged(): boolean {
+    return true;
+  }
+
+  /** The reader cannot go on (outrun, feed lost track). */
+  lost(closing: Closing): void {
+    this.end({ code: 'unavailable', reason: closing.reason });
+  }
+
+  send(frame: object): void {
+    this.connection.link.send({ ...frame, channelId: this.channelId });
+  }
+
+  close(code: number, reason?: string): void {
+    this.end({ code: code === CLOSE.forbidden ? 'forbidden' : 'unavailable', reason: reason ?? 'subscription ended' });
+  }
+
+  revoke(code: 'banned' | 'forbidden', reason: string): void {
+    this.end({ code, reason });
   }
 
   async start(ref: Ref, since: number | undefined, occupancy: boolean): Promise<void> {
@@ -90,7 +121,7 @@ class Subscription {
       const joined = await this.connection.sessions.admission.run(auth.environmentId, async () => {
         if (this.ended) return false;
         const standing = await authorize(deps, auth, this.channelId, 'subscribe');
-        this.handle.presence = standing.namespace.presence;
+        this.presence = standing.namespace.presence;
         if (occupancy) {
           // the counts are presence's: the same capability as the roster, and presence on
           await authorize(deps, auth, this.channelId, 'presence');
@@ -109,10 +140,10 @@ class Subscription {
       this.opened = true;
       this.connection.metrics.subscriptions.inc();
       // presence, kicks (and an uncached access re-check now that kicks reach this subscription)
-      deps.events.emit('subscription.open', this.handle);
+      deps.events.emit('subscription.open', this);
       if (occupancy) {
         this.occupancy = true;
-        this.connection.sessions.occupancy.watch(this.handle);
+        this.connection.sessions.occupancy.watch(this);
       }
     } catch (error) {
       if (this.ended) return;
@@ -129,51 +160,85 @@ class Subscription {
     this.connection.forget(this);
     if (this.occupancy) {
       this.occupancy = false;
-      this.connection.sessions.occupancy.unwatch(this.handle);
+      this.connection.sessions.occupancy.unwatch(this);
     }
     if (this.opened) {
       this.opened = false;
       this.connection.metrics.subscriptions.dec();
-      this.connection.deps.events.emit('subscription.close', this.handle);
+      this.connection.deps.events.emit('subscription.close', this);
     }
     if (notice) this.connection.link.send({ op: 'unsubscribed', channelId: this.channelId, code: notice.code, reason: notice.reason });
   }
 }
 
-class Connection {
+/** One multiplexed connection; it is its own handle for kicks (SocketHandle), with no closure of its own. */
+class Connection implements SocketHandle {
   readonly deps: GatewayDeps;
   readonly sessions: Sessions;
   readonly link: SocketLink;
   readonly metrics: SessionMetrics;
   private current: UserAuth | undefined;
-  private readonly subscriptions = new Map<string, Subscription>();
+  /**
+   * Its subscriptions by channel: the first alone, a Map from the second on (most connections
+   * of a large fleet hold one or two, and an empty Map is ~300 bytes).
+   */
+  private only: Subscription | undefined;
+  private many: Map<string, Subscription> | undefined;
   private inbox: InboxReplay | undefined;
-  private readonly early = new EarlyFrames();
+  /** Frames that arrive while it opens; dropped once it is open (nothing of it is needed after). */
+  private early: EarlyFrames | undefined = new EarlyFrames();
   private opened = false;
-  readonly handle: SocketHandle;
 
   constructor(deps: GatewayDeps, sessions: Sessions, link: SocketLink) {
     this.deps = deps;
     this.sessions = sessions;
     this.link = link;
     this.metrics = deps.sessionMetrics;
-    const self = this;
-    this.handle = {
-      socketId: link.socketId,
-      get environmentId() {
-        return self.current?.environmentId ?? '';
-      },
-      get userId() {
-        return self.current?.userId ?? '';
-      },
-      get anon() {
-        return self.current?.anon ?? false;
-      },
-      send: (frame: object) => link.send(frame),
-      close: (code: number, reason?: string) => link.close(code, reason),
-      // banned from the whole environment: the connection goes, not just one channel
-      revoke: (_code, reason) => link.close(CLOSE.forbidden, reason),
-    };
+  }
+
+  // the handle kicks reach it through
+  get socketId(): string {
+    return this.link.socketId;
+  }
+  get environmentId(): string {
+    return this.current?.environmentId ?? '';
+  }
+  get userId(): string {
+    return this.current?.userId ?? '';
+  }
+  get anon(): boolean {
+    return this.current?.anon ?? false;
+  }
+  close(code: number, reason?: string): void {
+    this.link.close(code, reason);
+  }
+  /** Banned from the whole environment: the connection goes, not just one channel. */
+  revoke(_code: 'banned' | 'forbidden', reason: string): void {
+    this.link.close(CLOSE.forbidden, reason);
+  }
+
+  private subscription(channelId: string): Subscription | undefined {
+    if (this.many) return this.many.get(channelId);
+    return this.only?.channelId === channelId ? this.only : undefined;
+  }
+
+  private get subscriptionCount(): number {
+    return this.many ? this.many.size : this.only ? 1 : 0;
+  }
+
+  /** Every subscription, copied (ending one changes the set). */
+  private allSubscriptions(): Subscription[] {
+    if (this.many) return [...this.many.values()];
+    return this.only ? [this.only] : [];
+  }
+
+  private keep(subscription: Subscription): void {
+    if (this.many) this.many.set(subscription.channelId, subscription);
+    else if (!this.only) this.only = subscription;
+    else {
+      this.many = new Map([[this.only.channelId, this.only], [subscription.channelId, subscription]]);
+      this.only = undefined;
+    }
   }
 
   get auth(): UserAuth {
@@ -183,7 +248,7 @@ class Connection {
 
   onMessage(data: RawData, isBinary: boolean): void {
     if (!this.link.admit(data)) return;
-    const early = this.early.hold(data, isBinary);
+    const early = this.early?.hold(data, isBinary) ?? 'live';
     if (early === 'over') this.link.closeWith(SOCKET_CLOSE.tooEarly);
     else if (early === 'live') this.onFrame(data, isBinary);
   }
@@ -203,7 +268,7 @@ class Connection {
         await this.sessions.admit(this.link, auth, 'connect');
         if (this.link.closed) return undefined;
         this.opened = true;
-        this.deps.events.emit('connect.open', this.handle);
+        this.deps.events.emit('connect.open', this);
         await this.sessions.feed.flush();
         // checked only now that environment kicks reach this connection: a ban committed after this
         // read is kicked, one committed before it is seen here
@@ -219,7 +284,9 @@ class Connection {
         userId: auth.userId,
         socketId: this.link.socketId,
       });
-      for (const [data, isBinary] of this.early.release()) this.onFrame(data, isBinary);
+      const held = this.early?.release() ?? [];
+      this.early = undefined;
+      for (const [data, isBinary] of held) this.onFrame(data, isBinary);
     } catch (error) {
       const closing = closingFor(error);
       if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'connect socket open failed');
@@ -258,7 +325,7 @@ class Connection {
       case 'subscribe':
         return this.subscribe(frame);
       case 'unsubscribe':
-        this.subscriptions.get(frame.channelId)?.end();
+        this.subscription(frame.channelId)?.end();
         return this.send({ op: 'unsubscribed', ref: frame.ref, channelId: frame.channelId });
       case 'publish':
       case 'retract':
@@ -280,20 +347,21 @@ class Connection {
 
   private subscribe(frame: Frame<'subscribe'>): void {
     const { ref, channelId } = frame;
-    if (this.subscriptions.has(channelId)) {
+    if (this.subscription(channelId)) {
       return this.refuse(ref, channelId, new ServiceError('invalid_request', 'already subscribed to this channel on this connection'));
     }
     const limit = this.deps.config.MAX_SUBSCRIPTIONS;
-    if (this.subscriptions.size >= limit) {
+    if (this.subscriptionCount >= limit) {
       return this.refuse(ref, channelId, new ServiceError('rate_limited', `at most ${limit} subscriptions per connection`));
     }
     const subscription = new Subscription(this, channelId);
-    this.subscriptions.set(channelId, subscription);
+    this.keep(subscription);
     void subscription.start(ref, frame.since, frame.occupancy === true);
   }
 
   forget(subscription: Subscription): void {
-    if (this.subscriptions.get(subscription.channelId) === subscription) this.subscriptions.delete(subscription.channelId);
+    if (this.only === subscription) this.only = undefined;
+    else if (this.many?.get(subscription.channelId) === subscription) this.many.delete(subscription.channelId);
   }
 
   private async command(frame: Frame<'publish'> | Frame<'retract'>): Promise<void> {
@@ -382,7 +450,7 @@ class Connection {
     // revocations now judge the connection by its newest token
     this.sessions.tokens.watch(this.link, next.claims);
     // the new token's capabilities apply at once: subscriptions it does not grant end
-    for (const subscription of [...this.subscriptions.values()]) {
+    for (const subscription of this.allSubscriptions()) {
       if (!capabilityAllows(next.claims.capabilities, subscription.channelId, 'subscribe')) {
         subscription.end({ code: 'forbidden', reason: "the renewed token's capabilities do not grant subscribe on this channel" });
       }
@@ -403,18 +471,19 @@ class Connection {
     this.send(frame);
   }
 
-  private send(frame: object): void {
+  send(frame: object): void {
     this.link.send(frame);
   }
 
   onClose(code: number): void {
-    this.early.release();
-    for (const subscription of [...this.subscriptions.values()]) subscription.end();
+    this.early?.release();
+    this.early = undefined;
+    for (const subscription of this.allSubscriptions()) subscription.end();
     this.inbox?.stop();
     this.inbox = undefined;
     if (!this.opened) return;
     this.opened = false;
-    this.deps.events.emit('connect.close', this.handle);
+    this.deps.events.emit('connect.close', this);
     publishLog(this.deps.nc, this.deps.subjects, this.auth.environmentId, 'info', 'socket.closed', {
       socket: 'connect',
       userId: this.auth.userId,
