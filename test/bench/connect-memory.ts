@@ -16,7 +16,8 @@
  * Options: MEM_CONNECTIONS (4000), MEM_TOP (40 rows), MEM_SNAPSHOT (0), MEM_PRESENCE_TTL_MS (the
  * gateway's PRESENCE_TTL_MS, its default 15000: it rewrites every presence key each third of it,
  * and a round in flight while memory is read counts as the sockets' cost; 300000 keeps the rounds
- * out of the readings), MEM_EXPLAIN (kinds, `;`-separated: the retainer chains of some of their
+ * out of the readings), MEM_AFTER_CLOSE_MS (then close every socket, wait this long and read the
+ * heap again: what is left over the start is what closing did not give back), MEM_EXPLAIN (kinds, `;`-separated: the retainer chains of some of their
  * new objects).
  */
 import WebSocket from 'ws';
@@ -32,6 +33,7 @@ const CONNECTIONS = Number(process.env.MEM_CONNECTIONS ?? 4_000);
 const TOP = Number(process.env.MEM_TOP ?? 40);
 const SNAPSHOT = process.env.MEM_SNAPSHOT === '1';
 const PRESENCE_TTL_MS = process.env.MEM_PRESENCE_TTL_MS;
+const AFTER_CLOSE_MS = Number(process.env.MEM_AFTER_CLOSE_MS ?? 0);
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const PARTITIONS = 32;
 const CHANNEL = 'memory';
@@ -382,6 +384,14 @@ async function main(): Promise<void> {
           .map(([space, bytes]) => `${space} ${fmt(bytes)}`)
           .join(', ')}); outside V8's heap: ${fmt((subscribed.rss - subscribed.committed - (before.rss - before.committed)) / CONNECTIONS)} B, of which Buffers ${per(before, subscribed, 'external')} B\n`,
     );
+    if (AFTER_CLOSE_MS > 0) {
+      await Promise.all(
+        clients.map(({ ws }) => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(undefined) : (ws.once('close', resolve), ws.close(1000))))),
+      );
+      await sleep(AFTER_CLOSE_MS);
+      const after = await memory(gateway, inspector);
+      process.stdout.write(`  after closing and ${AFTER_CLOSE_MS} ms: heap ${fmt(after.heap - before.heap)} B over the start (${fmt((after.heap - before.heap) / CONNECTIONS)} B per socket)\n`);
+    }
     if (first) {
       const last = await inspector.snapshot();
       // the scripts' URLs, only now: the debugger keeps what it sees
