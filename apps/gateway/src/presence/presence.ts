@@ -7,9 +7,9 @@
  * PRESENCE_TTL_MS) of RECORDS, one per (environment, channel, gateway, shard):
  * `<env>.<channel>.<gateway instance>.<shard>` (the channel id base64url-encoded) holding
  * `{"<userId>": <sockets>, …}` for the users of that shard (RECORD_SHARDS, by a hash of the user
- * id) the gateway holds there. A user's arrival or departure only marks its shard: the shard is
- * written at most every RECORD_SPACING_MS, so a storm of arrivals costs a few writes per shard,
- * not one key and one listing per user. Each gateway rewrites its records every third of the TTL;
+ * id) the gateway holds there. A user's arrival or departure only marks its shard: a busy shard is
+ * written at most every RECORD_SPACING_MS (a quiet one at once), so a storm of arrivals costs a
+ * few writes per shard, not one key and one listing per user. Each gateway rewrites its records every third of the TTL;
  * a gateway that dies stops, and its records age out, so presence expires instead of leaking. A
  * record emptied by its last departure is written empty and ages out the same way.
  *
@@ -42,10 +42,13 @@ import { PresenceRecordIndex, decodeRecord, encodeRecord, splitRecordKey, type R
 /** Records per (channel, gateway): a user's shard is a hash of their id (a write carries ~1/32 of a big channel). */
 export const RECORD_SHARDS = 32;
 /**
- * A shard is written at most this often: arrivals and departures in between share one write (and
- * every gateway's watcher decodes it). A quarter of a second, like the presence frame windows.
+ * A busy shard is written at most once per this interval: arrivals and departures in between
+ * share one write (and every gateway's watcher decodes it). A quarter of a second, like the
+ * presence frame windows. A quiet shard writes at once, up to RECORD_BURST writes in a row (so a
+ * user who comes and goes is shown gone at once, not a quarter of a second later).
  */
 export const RECORD_SPACING_MS = 250;
+export const RECORD_BURST = 2;
 /** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
 const KV_CONCURRENCY = 64;
 /** The longest one presence step (or a listing of the bucket) may take: a stalled one frees its slot. */
@@ -130,7 +133,10 @@ interface Shard {
   dirty: boolean;
   writing: boolean;
   timer: NodeJS.Timeout | undefined;
-  /** When the next write may start (RECORD_SPACING_MS after the last, RETRY_MS after a failure). */
+  /** Writes the shard may start without waiting (a token bucket: RECORD_BURST, one more every RECORD_SPACING_MS), as of `refilledAt`. */
+  tokens: number;
+  refilledAt: number;
+  /** After a failure: no write before this (RETRY_MS later). */
   notBefore: number;
 }
 
@@ -259,6 +265,7 @@ export class Presence {
       for (const userId of shard.users.keys()) shard.changed.add(userId);
       shard.users.clear();
       shard.notBefore = 0;
+      shard.tokens = RECORD_BURST;
       this.schedule(shard);
     }
     this.pairs = 0;
@@ -297,6 +304,8 @@ export class Presence {
         dirty: false,
         writing: false,
         timer: undefined,
+        tokens: RECORD_BURST,
+        refilledAt: Date.now(),
         notBefore: 0,
       };
       this.shards.set(key, shard);
@@ -311,8 +320,17 @@ export class Presence {
     shard.timer = setTimeout(() => {
       shard.timer = undefined;
       this.track(this.write(shard));
-    }, Math.max(0, shard.notBefore - Date.now()));
+    }, this.waitOf(shard));
     shard.timer.unref();
+  }
+
+  /** How long the shard's next write waits: for a token of its bucket, and past a failure's back-off. */
+  private waitOf(shard: Shard): number {
+    const now = Date.now();
+    shard.tokens = Math.min(RECORD_BURST, shard.tokens + (now - shard.refilledAt) / RECORD_SPACING_MS);
+    shard.refilledAt = now;
+    const forToken = shard.tokens >= 1 ? 0 : Math.ceil((1 - shard.tokens) * RECORD_SPACING_MS);
+    return Math.max(forToken, shard.notBefore - now);
   }
 
   private track(work: Promise<void>): void {
@@ -324,6 +342,8 @@ export class Presence {
   private async write(shard: Shard): Promise<void> {
     shard.dirty = false;
     shard.writing = true;
+    this.waitOf(shard);
+    shard.tokens = Math.max(0, shard.tokens - 1);
     // what this write changes in the bucket, among the users who came or went since the last one
     const arrived: string[] = [];
     const departed: string[] = [];
@@ -342,7 +362,6 @@ export class Presence {
       this.failedWrites = 0;
       for (const userId of arrived) shard.written.add(userId);
       for (const userId of departed) shard.written.delete(userId);
-      shard.notBefore = Date.now() + RECORD_SPACING_MS;
       if (arrived.length > 0 || departed.length > 0) this.track(this.decide(shard, arrived, departed, revision));
     } catch (error) {
       // the next attempt writes the users as they are then, and decides these changes with it
