@@ -34,10 +34,11 @@ import { newId } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import type { Logger } from '@rtm/ops';
 import type { Gauge } from 'prom-client';
-import { StorageType, type KV } from 'nats';
+import type { KV } from 'nats';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { PRESENCE_WINDOW_MS, PresenceWindow } from './coalesce.ts';
 import { PresenceRecordIndex, decodeRecord, encodeRecord, splitRecordKey, type RecordUsers } from './record-index.ts';
+import { KV_CONCURRENCY, KV_DEADLINE_MS, Slots, listKeys, openBucket, withDeadline } from './presence-kv.ts';
 
 /** Records per (channel, gateway): a user's shard is a hash of their id (a write carries ~1/32 of a big channel). */
 export const RECORD_SHARDS = 32;
@@ -49,10 +50,6 @@ export const RECORD_SHARDS = 32;
  */
 export const RECORD_SPACING_MS = 250;
 export const RECORD_BURST = 2;
-/** Presence KV operations in flight at once; more wait their turn instead of timing out together. */
-const KV_CONCURRENCY = 64;
-/** The longest one presence step (or a listing of the bucket) may take: a stalled one frees its slot. */
-const KV_DEADLINE_MS = 10_000;
 /**
  * How long a decision waits for the bucket's watcher to deliver its own write before it looks in
  * the bucket instead: a watcher that stalls without ending (its consumer being reset under load)
@@ -61,55 +58,6 @@ const KV_DEADLINE_MS = 10_000;
 const INDEX_WAIT_MS = 2_000;
 /** A write that failed is tried again after this long. */
 const RETRY_MS = 1_000;
-
-/** `promise`, or a rejection after `ms`: nothing in presence may wait on NATS for ever. */
-function withDeadline<T>(promise: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout?.();
-      reject(new Error(`${what} took over ${ms} ms`));
-    }, ms);
-    timer.unref();
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** The keys under `filter` (a KV listing is a short-lived JetStream consumer), within the deadline. */
-async function listKeys(kv: KV, filter: string): Promise<string[]> {
-  let stop: (() => void) | undefined;
-  const collect = (async () => {
-    const iterator = await kv.keys(filter);
-    stop = () => iterator.stop();
-    const keys: string[] = [];
-    for await (const key of iterator) keys.push(key);
-    return keys;
-  })();
-  return withDeadline(collect, KV_DEADLINE_MS, 'presence key listing', () => stop?.());
-}
-
-/** A counting semaphore: `run` starts `task` once fewer than `limit` are running. */
-class Slots {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-  private readonly limit: number;
-
-  constructor(limit: number) {
-    this.limit = limit;
-  }
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
 
 /** FNV-1a of the user id: the user's shard, the same on every gateway and every channel. */
 export function shardOf(userId: string): number {
@@ -507,13 +455,3 @@ export class Presence {
 
 /** The channel part of a record key. */
 const channelOf = (environmentId: string, channelId: string) => `${environmentId}.${encodeToken(channelId)}`;
-
-async function openBucket(nc: NatsConnection, name: string, ttlMs: number): Promise<KV> {
-  const js = nc.jetstream();
-  try {
-    return await js.views.kv(name, { ttl: ttlMs, history: 1, storage: StorageType.Memory });
-  } catch {
-    // created by a gateway with another TTL: use it as it is
-    return js.views.kv(name, { bindOnly: true });
-  }
-}
