@@ -48,6 +48,7 @@ import { mintToken } from '../helpers/http.ts';
 import { reportGoal } from './report.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { serverPublish } from '../helpers/commands.ts';
+import { Inspector, gatewayMemory, type Memory } from './gateway-memory.ts';
 
 const SOLO_SUBSCRIPTIONS = Number(process.env.BENCH_SOLO_SUBSCRIPTIONS ?? 1_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -148,91 +149,6 @@ async function startBareWs(prefix: string): Promise<{ url: string; child: ChildP
     child.once('exit', (code) => reject(new Error(`bare ws exited ${code}`)));
   });
   return { url: `ws://127.0.0.1:${port}/`, child, inspector: PROFILE ? await Inspector.of('bare ws', errors) : undefined };
-}
-
-// ---------------------------------------------------------------- the gateway's inspector
-
-/** A minimal Chrome DevTools Protocol client over the gateway's inspector socket. */
-class Inspector {
-  private readonly ws: WebSocket;
-  private next = 1;
-  private readonly pending = new Map<number, { resolve(value: any): void; reject(error: Error): void }>();
-
-  private constructor(ws: WebSocket) {
-    this.ws = ws;
-    ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { id?: number; result?: unknown; error?: { message: string } };
-      const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
-      if (!waiter) return;
-      this.pending.delete(message.id!);
-      if (message.error) waiter.reject(new Error(message.error.message));
-      else waiter.resolve(message.result);
-    });
-  }
-
-  /** Connects to the inspector whose address a process started with `--inspect` printed in `output`. */
-  static async of(name: string, output: readonly string[]): Promise<Inspector> {
-    const deadline = Date.now() + 10_000;
-    let url: string | undefined;
-    while (!url) {
-      url = output.map((line) => /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
-      if (url) break;
-      if (Date.now() > deadline) throw new Error(`${name}: no inspector address in its output`);
-      await sleep(50);
-    }
-    const ws = new WebSocket(url);
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-    return new Inspector(ws);
-  }
-
-  send<T = unknown>(method: string, params: object = {}): Promise<T> {
-    const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.ws.send(JSON.stringify({ id, method, params }));
-    });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
-interface Memory {
-  heap: number;
-  rss: number;
-}
-
-/** The gateway's heap used and RSS after a forced full GC, from its /internal/metrics. */
-async function gatewayMemoryOnce(gateway: RunningProcess, inspector: Inspector): Promise<Memory> {
-  await inspector.send('HeapProfiler.collectGarbage');
-  await inspector.send('HeapProfiler.collectGarbage');
-  const text = await (await fetch(`${gateway.internalUrl}/internal/metrics`)).text();
-  const read = (name: string) => {
-    // `name{node="…",kind="…"} value`: the registry has default labels
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-    if (!line) throw new Error(`gateway metrics lack ${name}`);
-    return Number(line.slice(line.lastIndexOf(' ') + 1));
-  };
-  return { heap: read('nodejs_heap_size_used_bytes'), rss: read('process_resident_memory_bytes') };
-}
-
-/**
- * The gateway's memory once it has settled: read every SETTLE_MS (after a forced GC) until two
- * readings of the heap agree within 1 % (or 256 KiB), at most 10 times: work still in flight
- * (presence writes, kick watches) is not counted as the cost of what is open.
- */
-async function gatewayMemory(gateway: RunningProcess, inspector: Inspector): Promise<Memory> {
-  await sleep(SETTLE_MS);
-  let last = await gatewayMemoryOnce(gateway, inspector);
-  for (let i = 0; i < 10; i++) {
-    await sleep(SETTLE_MS);
-    const next = await gatewayMemoryOnce(gateway, inspector);
-    const settled = Math.abs(next.heap - last.heap) <= Math.max(0.01 * last.heap, 256 * 1024);
-    last = next;
-    if (settled) break;
-  }
-  return last;
 }
 
 async function bareMemory(nc: NatsConnection, prefix: string): Promise<Memory> {
@@ -666,7 +582,7 @@ async function main(): Promise<void> {
     const rtm = (url: (connection: number) => string): Server => ({
       name: 'rtm /v1/connect',
       url,
-      memory: () => gatewayMemory(gateway, inspector!),
+      memory: () => gatewayMemory(gateway, inspector!, SETTLE_MS),
       publish: ownerPublish,
       profile: profiler(inspector, 'rtm'),
       heapSampling: HEAP_SAMPLING

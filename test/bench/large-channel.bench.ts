@@ -57,6 +57,7 @@ import { backoffDelay } from '../../libs/client/src/backoff.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { cpuMicros, machineCpuMicros, postgresCpuMicros, reportGoal } from './report.ts';
+import { Inspector, gatewayMemory } from './gateway-memory.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_LARGE_CONNECTIONS ?? 10_000);
 const OPEN_WINDOW = Number(process.env.BENCH_LARGE_OPEN_WINDOW ?? 1_000);
@@ -353,80 +354,6 @@ function neighbour(controlUrl: string, secretKey: string, rate: number) {
   };
 }
 
-// ---------------------------------------------------------------- the gateway's memory
-
-/** A minimal Chrome DevTools Protocol client (the gateway runs with --inspect=127.0.0.1:0). */
-class Inspector {
-  private next = 1;
-  private readonly pending = new Map<number, () => void>();
-  private readonly ws: WebSocket;
-  private constructor(ws: WebSocket) {
-    this.ws = ws;
-    ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { id?: number };
-      if (message.id !== undefined) this.pending.get(message.id)?.();
-      if (message.id !== undefined) this.pending.delete(message.id);
-    });
-  }
-
-  static async of(proc: RunningProcess): Promise<Inspector> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const url = proc.output.map((line) => /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
-      if (url) {
-        const ws = new WebSocket(url);
-        await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-        return new Inspector(ws);
-      }
-      if (Date.now() > deadline) throw new Error(`${proc.name}: no inspector address in its output`);
-      await sleep(50);
-    }
-  }
-
-  send(method: string): Promise<void> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.ws.send(JSON.stringify({ id, method }));
-    });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
-interface Memory {
-  heap: number;
-  rss: number;
-}
-
-async function gatewayMemoryOnce(gateway: RunningProcess, inspector: Inspector): Promise<Memory> {
-  await inspector.send('HeapProfiler.collectGarbage');
-  await inspector.send('HeapProfiler.collectGarbage');
-  const text = await (await fetch(`${gateway.internalUrl}/internal/metrics`)).text();
-  const read = (name: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-    if (!line) throw new Error(`gateway metrics lack ${name}`);
-    return Number(line.slice(line.lastIndexOf(' ') + 1));
-  };
-  return { heap: read('nodejs_heap_size_used_bytes'), rss: read('process_resident_memory_bytes') };
-}
-
-/** Read after a forced GC every SETTLE_MS until two heap readings agree within 1 % (or 256 KiB), at most 10 times. */
-async function gatewayMemory(gateway: RunningProcess, inspector: Inspector): Promise<Memory> {
-  await sleep(SETTLE_MS);
-  let last = await gatewayMemoryOnce(gateway, inspector);
-  for (let i = 0; i < 10; i++) {
-    await sleep(SETTLE_MS);
-    const next = await gatewayMemoryOnce(gateway, inspector);
-    const settled = Math.abs(next.heap - last.heap) <= Math.max(0.01 * last.heap, 256 * 1024);
-    last = next;
-    if (settled) break;
-  }
-  return last;
-}
-
 // ---------------------------------------------------------------- CPU
 
 /** The pids of the machine's NATS servers, by their /proc name. */
@@ -487,7 +414,7 @@ async function main(): Promise<void> {
     ]);
     processes.push(gateway, node);
     await Promise.all([waitReady(gateway), waitReady(node)]);
-    inspector = await Inspector.of(gateway);
+    inspector = await Inspector.of(gateway.name, gateway.output);
 
     const large = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'large' });
     const other = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'neighbour' });
@@ -528,7 +455,7 @@ async function main(): Promise<void> {
       if (status !== 201) throw new Error(`warm-up publish to ${channelId}: ${status}`);
     }
 
-    const before = await gatewayMemory(gateway, inspector);
+    const before = await gatewayMemory(gateway, inspector, SETTLE_MS);
     watcher = await observer(wsBase + (await mint('observer')));
 
     process.stdout.write(
@@ -577,7 +504,7 @@ async function main(): Promise<void> {
     if (!complete) process.stdout.write(`storm: only ${fmt(subscribedNow)} of ${fmt(CONNECTIONS)} subscribed after ${STORM_LIMIT_MS / 1000} s\n`);
 
     // ---- memory and occupancy, with everyone subscribed
-    const after = await gatewayMemory(gateway, inspector);
+    const after = await gatewayMemory(gateway, inspector, SETTLE_MS);
     const truth = { connections: subscribedNow + 1, users: subscribedNow + 1 };
     let occupancyRoute: Occupancy | string;
     {
