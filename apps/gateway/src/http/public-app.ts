@@ -14,6 +14,7 @@ import { trustProxyOption, type TrustProxy } from './trust-proxy.ts';
 import { SECURITY_SCHEMES, openApiRouteTransform } from './openapi.ts';
 import { installCors } from './cors.ts';
 import { compiledSerializerCompiler } from './response-serializer.ts';
+import { lazyChildLoggerFactory } from './lazy-request-logger.ts';
 import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
 import { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
@@ -71,6 +72,8 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     requestTimeout: options.requestTimeoutMs,
     keepAliveTimeout: options.keepAliveTimeoutMs,
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is made when a request logs, not for every request (lazy-request-logger.ts)
+    childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: 'x-request-id',
     // fastify's own 503 while closing has no envelope: the hook below answers it instead
     return503OnClosing: false,
