@@ -105,6 +105,20 @@ export function reply(msg: Msg, value: unknown): void {
 }
 export { publishLog, publishLogs, logFramesOf, type LogFrame, type LogLevel } from './logs.ts';
 export { Requester } from './requester.ts';
+export {
+  encodeBundle,
+  decodeBundle,
+  encodeBundleReply,
+  decodeBundleReply,
+  isBundle,
+  BundleError,
+  PART_STATUS,
+  MAX_BUNDLE_PARTS,
+  type BundlePart,
+  type ReplyPart,
+  type PartStatus,
+} from './node-bundle.ts';
+export { OwnerDirectory, ownerAnnouncement, OWNER_ANNOUNCE_MS, OWNER_TTL_MS, type OwnerAnnouncement } from './owner-directory.ts';
 
 const DEADLINE_HEADER = 'rtm-ttl-ms';
 

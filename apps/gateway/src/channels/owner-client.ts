@@ -17,7 +17,7 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
   const partition = partitionOf(command.environmentId, command.channelId, deps.config.PARTITIONS);
   // commands of this turn for the same partition leave together (owner-batcher.ts)
   const reply = await askOwner(
-    (subject, json, deadline) => deps.owners.send(subject, json, deadline),
+    (_subject, json, deadline) => deps.owners.send(partition, json, deadline),
     deps.subjects.partition(partition),
     JSON.stringify(command),
     Date.now() + deps.config.OWNER_TIMEOUT_MS,
