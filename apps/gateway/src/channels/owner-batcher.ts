@@ -33,7 +33,6 @@ import {
   encodeBundle,
   encodeText,
   isNoResponders,
-  onDisconnect,
   OwnerDirectory,
   type Msg,
   type NatsConnection,
@@ -47,9 +46,7 @@ export const MAX_PER_REQUEST = 256;
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** The connection was lost with the request in flight (outcome unknown). */
-export class ConnectionLostError extends Error {
-  override name = 'ConnectionLostError';
-}
+export { ConnectionLostError } from '@rtm/bus';
 
 /** The deadline passed before the request could leave: nothing was sent. */
 export class NotSentError extends Error {
@@ -202,8 +199,7 @@ export class OwnerBatcher {
           parts = decodeBundleReply(msg.data);
           if (parts.length !== units.length) throw new Error('bundle reply count does not match');
         } catch (error) {
-          for (const unit of units) for (const entry of unit.entries) entry.reject(error);
-          return;
+          return rejectAll(units, error);
         }
         parts.forEach((part, i) => {
           const unit = units[i]!;
@@ -223,35 +219,21 @@ export class OwnerBatcher {
 
   /**
    * One bus request carrying `units`; `answered` settles them from the reply. A failure of the
-   * request (NoResponders, Timeout, a lost connection) rejects every command it carried.
+   * request (NoResponders, Timeout, the connection lost: Requester) rejects every command it carried.
    */
   #request(subject: string, payload: Uint8Array, deadline: number, units: Unit[], answered: (msg: Msg) => void, failed?: (error: unknown) => void): void {
-    const rejectAll = (error: unknown) => {
-      for (const unit of units) for (const entry of unit.entries) entry.reject(error);
-    };
     const remaining = deadline - Date.now();
-    if (remaining <= 0) return rejectAll(new NotSentError('the deadline passed before the command left'));
-    const { nc, requester } = this.#deps;
-    let off = () => {};
-    const lost = new Promise<typeof LOST>((resolve) => (off = onDisconnect(nc, () => resolve(LOST))));
-    const request = requester.request(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) });
-    Promise.race([request, lost]).then(
-      (msg: Msg | typeof LOST) => {
-        off();
-        if (msg === LOST) {
-          // the request settles later (a time-out, or a reply after the reconnect): nobody awaits it
-          request.catch(() => {});
-          return rejectAll(new ConnectionLostError('the connection to the bus was lost'));
-        }
-        answered(msg);
-      },
-      (error: unknown) => {
-        off();
-        failed?.(error);
-        rejectAll(error);
-      },
-    );
+    if (remaining <= 0) return rejectAll(units, new NotSentError('the deadline passed before the command left'));
+    this.#deps.requester.send(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) }, (error, msg) => {
+      if (!error) return answered(msg!);
+      failed?.(error);
+      rejectAll(units, error);
+    });
   }
+}
+
+function rejectAll(units: readonly Unit[], error: unknown): void {
+  for (const unit of units) for (const entry of unit.entries) entry.reject(error);
 }
 
 /** Settles a unit's commands from its reply bytes (one reply, or an array for several commands). */
@@ -288,4 +270,3 @@ export function packBundles<T extends { payload: Uint8Array }>(units: readonly T
   return bundles;
 }
 
-const LOST = Symbol('connection lost');
