@@ -45,7 +45,7 @@ export interface PublishFields {
  */
 export async function sendPublish(...args: Parameters<typeof preparePublish>): Promise<PublishResult> {
   const [deps, , , , kind] = args;
-  return observePublish(deps, kind, (async () => sendCommand(deps, await preparePublish(...args)))());
+  return observePublish(deps, kind, preparePublish(...args).then((command) => sendCommand(deps, command)));
 }
 
 /** Records a publish's outcome and latency (`gateway_publish_seconds`). */
