@@ -26,6 +26,7 @@ import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster
 import { mintToken } from '../helpers/http.ts';
 import { perSecond, reportGoal, type GoalRow } from './report.ts';
 import { describePauses, pausesWindow } from './process-pauses.ts';
+import { byName, cpuWindow, perMessage, self, type Groups } from './cpu-meter.ts';
 
 const CLIENTS = 50;
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2_000);
@@ -128,13 +129,20 @@ function caseParts(url: string) {
   };
 }
 
+/** The processes whose CPU each timed window measures (set once they run). */
+let cpuGroups: Groups | undefined;
+/** The last timed window's CPU seconds per process group, for its summary line. */
+let lastCpu: Record<string, number> | undefined;
+
 /** Warm-up, then the timed window, on CLIENTS copies of `worker`; the window's length in seconds. */
 async function timed(phase: { measuring: boolean; stop: boolean }, worker: () => Promise<void>): Promise<number> {
   const workers = Array.from({ length: CLIENTS }, worker);
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   phase.measuring = true;
   const startedAt = Date.now();
+  const cpu = cpuGroups && cpuWindow(cpuGroups);
   await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+  lastCpu = cpu?.end();
   phase.measuring = false;
   const elapsed = (Date.now() - startedAt) / 1000;
   phase.stop = true;
@@ -146,8 +154,10 @@ async function timed(phase: { measuring: boolean; stop: boolean }, worker: () =>
 function summary(name: string, ok: number, errors: number, elapsed: number, histogram: hdr.Histogram, note = ''): Result {
   const result = { name, ok, errors, perSecond: Math.round(ok / elapsed), p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000 };
   process.stdout.write(
-    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors}${note}\n`,
+    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors}${note}\n` +
+      (lastCpu ? `  ${perMessage(lastCpu, ok)}\n` : ''),
   );
+  lastCpu = undefined;
   return result;
 }
 
@@ -373,6 +383,16 @@ async function main(): Promise<void> {
     const bare = await startBaseline('bare', db.url);
     const naive = await startBaseline('naive', db.url);
     children.push(bare.child, naive.child);
+    const pid = (child: ChildProcess) => () => (child.pid === undefined ? [] : [child.pid]);
+    cpuGroups = {
+      gateway: pid(gateway.child),
+      'channel-node': pid(node.child),
+      bare: pid(bare.child),
+      naive: pid(naive.child),
+      postgres: byName('postgres'),
+      nats: byName('nats-server'),
+      generator: self,
+    };
 
     const random = () => `bench-${Math.floor(Math.random() * CHANNELS)}`;
     const hot = () => 'hot';
