@@ -1,9 +1,28 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lowercase
 
 let lastMs = 0;
-let lastRandom = Buffer.alloc(10);
+let lastRandom: Buffer = Buffer.alloc(10);
+
+/**
+ * Random bytes drawn 4 KiB at a time: a randomBytes call costs several µs whatever its size, and
+ * a busy owner makes an id every millisecond.
+ */
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolAt = POOL_BYTES;
+
+function random10(): Buffer {
+  if (poolAt + 10 > POOL_BYTES) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  // a copy: lastRandom is incremented in place, and the pool's bytes are never handed out twice
+  const bytes = Buffer.from(pool.subarray(poolAt, poolAt + 10));
+  poolAt += 10;
+  return bytes;
+}
 
 /**
  * Time-ordered ids (ULID layout: 48-bit millisecond time, 80 random bits), monotonic within a
@@ -23,7 +42,7 @@ export function newId(prefix: string): string {
     }
   } else {
     lastMs = now;
-    lastRandom = randomBytes(10);
+    lastRandom = random10();
   }
   return `${prefix}_${encodeTime(lastMs)}${encodeRandom(lastRandom)}`;
 }

@@ -85,7 +85,9 @@ function messageRoutes(host: Host) {
           const { environmentId } = keyAuth(request);
           const sender = { id: request.body.senderId ?? 'server', anon: false };
           const result = await publish(deps, environmentId, request.params.channelId, request.body, 'server', sender);
-          return 'seq' in result ? reply.code(201).send(result) : reply.code(202).send(result);
+          // the value, not the reply: returning the reply makes Fastify wait on the response stream per request
+          reply.code('seq' in result ? 201 : 202);
+          return result;
         },
       );
     } else {
@@ -96,7 +98,9 @@ function messageRoutes(host: Host) {
           const { user } = await caller(deps, host, request, request.params.channelId, 'publish');
           const sender = { id: user!.userId, anon: user!.anon };
           const result = await publish(deps, user!.environmentId, request.params.channelId, request.body, 'user', sender);
-          return 'seq' in result ? reply.code(201).send(result) : reply.code(202).send(result);
+          // the value, not the reply: returning the reply makes Fastify wait on the response stream per request
+          reply.code('seq' in result ? 201 : 202);
+          return result;
         },
       );
     }
