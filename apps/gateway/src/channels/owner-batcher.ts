@@ -1,7 +1,8 @@
 /**
  * Commands on their way to partition owners, gathered per event-loop turn: the commands that
- * start in one turn and go to the same partition subject leave as ONE bus request (a JSON array;
- * the owner answers one array of replies, see apps/channel-node/src/command-request.ts), and all
+ * start in one turn and go to the same partition subject leave as ONE bus request (a framed
+ * request of several encoded commands, libs/schemas command-codec.ts; the owner answers one array
+ * of replies, see apps/channel-node/src/command-request.ts), and all
  * of the turn's requests leave in one socket write. Why: on these machines a socket write and a
  * bus message each cost more than the work of a small command, and under load many commands for
  * one partition start in the same turn (a batch publish always does).
@@ -12,11 +13,11 @@
  * - commands keep their order within a subject (one request, or several sent in order on one
  *   connection, which the bus keeps in order);
  * - a request carries at most MAX_PER_REQUEST commands and stays under the server's message
- *   size limit; a lone command travels as itself (no array);
+ *   size limit; a lone command travels as a request of one (answered by one reply, no array);
  * - a request waits for the earliest deadline among its commands.
  */
-import { deadlineHeaders, decodeJson, encodeText, onDisconnect, type Msg, type NatsConnection, type Requester } from '@rtm/bus';
-import type { CommandReply } from '@rtm/schemas';
+import { deadlineHeaders, decodeJson, onDisconnect, type Msg, type NatsConnection, type Requester } from '@rtm/bus';
+import { frameRequest, type CommandReply } from '@rtm/schemas';
 
 export const MAX_PER_REQUEST = 256;
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
@@ -33,8 +34,8 @@ export class NotSentError extends Error {
 
 interface Entry {
   subject: string;
-  /** The command, JSON-encoded. */
-  json: string;
+  /** The command, encoded (encodeCommand). */
+  command: Uint8Array;
   deadline: number;
   resolve: (reply: CommandReply) => void;
   reject: (error: unknown) => void;
@@ -42,19 +43,19 @@ interface Entry {
 
 /**
  * Splits one subject's commands (in order) into requests: at most `maxCount` commands and
- * `maxBytes` bytes of JSON each (a command larger than `maxBytes` goes alone). Pure.
+ * `maxBytes` bytes each (a command larger than `maxBytes` goes alone). Pure.
  */
-export function packRequests<T extends { json: string }>(entries: readonly T[], maxBytes: number, maxCount: number): T[][] {
+export function packRequests<T extends { command: Uint8Array }>(entries: readonly T[], maxBytes: number, maxCount: number): T[][] {
   const requests: T[][] = [];
   let current: T[] = [];
-  let bytes = 2;
+  // the request's version byte and count
+  let bytes = 3;
   for (const entry of entries) {
-    // JSON text is at most 3 UTF-8 bytes per UTF-16 unit; the array adds a comma per element
-    const size = entry.json.length * 3 + 1;
+    const size = entry.command.length;
     if (current.length > 0 && (current.length >= maxCount || bytes + size > maxBytes)) {
       requests.push(current);
       current = [];
-      bytes = 2;
+      bytes = 3;
     }
     current.push(entry);
     bytes += size;
@@ -73,10 +74,10 @@ export class OwnerBatcher {
     this.#requester = requester;
   }
 
-  /** Sends `json` (one command) to `subject` in this turn's request for it; its reply. */
-  send(subject: string, json: string, deadline: number): Promise<CommandReply> {
+  /** Sends `command` (one, encoded) to `subject` in this turn's request for it; its reply. */
+  send(subject: string, command: Uint8Array, deadline: number): Promise<CommandReply> {
     return new Promise((resolve, reject) => {
-      this.#turn.push({ subject, json, deadline, resolve, reject });
+      this.#turn.push({ subject, command, deadline, resolve, reject });
       // the check phase of this turn: every command whose HTTP body arrived in this poll phase
       if (this.#turn.length === 1) setImmediate(() => this.#flush());
     });
@@ -106,7 +107,7 @@ export class OwnerBatcher {
       return;
     }
     const many = entries.length > 1;
-    const payload = encodeText(many ? `[${entries.map((e) => e.json).join(',')}]` : entries[0]!.json);
+    const payload = frameRequest(entries.map((e) => e.command));
     let off = () => {};
     const lost = new Promise<typeof LOST>((resolve) => (off = onDisconnect(this.#nc, () => resolve(LOST))));
     const request = this.#requester.request(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) });
