@@ -95,7 +95,10 @@ export const MessageEnvelopeFields = z.object({
     seq: z.number().int(),
     type: z.string(),
     kind: z.enum(['user', 'server', 'system']),
-    content: z.record(z.string(), z.unknown()).nullable(),
+    content: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted.'),
     sender: z.object({ id: z.string(), anon: z.boolean() }),
     timestamp: z.number().int(),
     to: z.array(z.string()).optional(),

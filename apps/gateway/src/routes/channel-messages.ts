@@ -37,7 +37,9 @@ const PUBLISH_DESCRIPTION =
   'Realtime edge (user token): kind "user", the sender is the token\'s user (`senderId` is refused with 400); needs ' +
   'publish access: not banned, the `publish` capability, access to the channel, a role other than `readonly`, and for an ' +
   'anonymous token a namespace that lets anonymous tokens publish (403 `forbidden` or `banned`). In a namespace with ' +
-  '`persist: false` every message is ephemeral (202); a namespace\'s `maxContentBytes` lowers the content limit (413).';
+  '`persist: false` every message is ephemeral (202); a namespace\'s `maxContentBytes` lowers the content limit (413). ' +
+  'The limits count the content\'s bytes as sent (its UTF-8 text, spacing included), and those bytes are kept exactly ' +
+  '(key order, spacing, escapes) on socket frames, in history and in webhook bodies.';
 
 /** Hands a publish to the channel's owner; the 201 body, or the 202 body of an ephemeral message. */
 async function publish(
@@ -147,6 +149,7 @@ function messageRoutes(host: Host) {
             'Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. ' +
             'With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). ' +
             '`hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). ' +
+            'Each `content` is the exact bytes it was published as (key order, spacing, escapes). ' +
             'Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs ' +
             'read access and the `history` capability, and the channel\'s namespace must not set `history: false` (403 ' +
             '`forbidden`); messages addressed with `to` are shown only to their addressees and sender.',
