@@ -15,8 +15,8 @@
  *   object (valid UTF-8, checked by the caller that decodes it), at most MAX_CONTENT_BYTES,
  *   nested at most MAX_CONTENT_DEPTH, checked by one flat validating scan (jsonObjectProblem,
  *   libs/schemas json-span.ts), so no depth can overflow the stack. The scan was chosen over
- *   JSON.parse and a walk by measuring both: it allocates nothing and is faster on every size
- *   tried;
+ *   JSON.parse (with or without a walk) by measuring them: it allocates nothing and was faster
+ *   at every size tried, from a 100-byte message to a 57 KB one;
  * - the older JSON form (a command object whose `content` is an object, from a gateway of the
  *   previous release) is walked without recursion as before, then turned into text once.
  * Content numbers need no bound: `content` is stored as json text, which keeps any number as it
