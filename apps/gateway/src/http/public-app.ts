@@ -114,7 +114,10 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     if (!isUtf8(bytes)) return done(new ServiceError('invalid_request', 'the body is not valid UTF-8'), undefined);
-    const text = bytes.toString('utf8');
+    // a leading byte order mark is dropped (the JSON parser drops it too), so `bodyText` is the
+    // very text that was parsed and the spans found in it match the parsed body
+    const decoded = bytes.toString('utf8');
+    const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
     if (text.trim() === '') return done(null, undefined);
     try {
       checkJsonText(text);
