@@ -14,6 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool as HttpPool } from 'undici';
 import * as hdr from 'hdr-histogram-js';
 import WebSocket from 'ws';
@@ -24,6 +25,8 @@ import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { mintToken } from '../helpers/http.ts';
 import { perSecond, reportGoal, type GoalRow } from './report.ts';
+import { describePauses, pausesWindow } from './process-pauses.ts';
+import { byName, cpuWindow, perMessage, self, type Groups } from './cpu-meter.ts';
 
 const CLIENTS = 50;
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2_000);
@@ -126,13 +129,20 @@ function caseParts(url: string) {
   };
 }
 
+/** The processes whose CPU each timed window measures (set once they run). */
+let cpuGroups: Groups | undefined;
+/** The last timed window's CPU seconds per process group, for its summary line. */
+let lastCpu: Record<string, number> | undefined;
+
 /** Warm-up, then the timed window, on CLIENTS copies of `worker`; the window's length in seconds. */
 async function timed(phase: { measuring: boolean; stop: boolean }, worker: () => Promise<void>): Promise<number> {
   const workers = Array.from({ length: CLIENTS }, worker);
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   phase.measuring = true;
   const startedAt = Date.now();
+  const cpu = cpuGroups && cpuWindow(cpuGroups);
   await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+  lastCpu = cpu?.end();
   phase.measuring = false;
   const elapsed = (Date.now() - startedAt) / 1000;
   phase.stop = true;
@@ -144,8 +154,10 @@ async function timed(phase: { measuring: boolean; stop: boolean }, worker: () =>
 function summary(name: string, ok: number, errors: number, elapsed: number, histogram: hdr.Histogram, note = ''): Result {
   const result = { name, ok, errors, perSecond: Math.round(ok / elapsed), p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000 };
   process.stdout.write(
-    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors}${note}\n`,
+    `${name.padEnd(44)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors}${note}\n` +
+      (lastCpu ? `  ${perMessage(lastCpu, ok)}\n` : ''),
   );
+  lastCpu = undefined;
   return result;
 }
 
@@ -256,8 +268,19 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 6_000);
  * subscribed to each, publishes spread over them at `rate` per second for LATENCY_MS; every
  * frame's latency is recorded (publish sent → frame received on its socket).
  */
-async function latencyAt(rate: number, controlUrl: string, realtimeUrl: string, secretKey: string): Promise<{ p50: number; p99: number; frames: number; sent: number }> {
+async function latencyAt(
+  rate: number,
+  controlUrl: string,
+  realtimeUrl: string,
+  secretKey: string,
+  services: readonly RunningProcess[],
+): Promise<{ p50: number; p99: number; frames: number; sent: number; tail: string }> {
   const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  // the tail's parts: publish → 201, how late the generator sent each request, and the
+  // generator's own event-loop delay (frames wait in it before they are timed)
+  const answered = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  const lateness = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: 3 });
+  const generatorLoop = monitorEventLoopDelay({ resolution: 1 });
   const sentAt = new Map<number, bigint>();
   let frames = 0;
   const sockets = await Promise.all(
@@ -284,7 +307,8 @@ async function latencyAt(rate: number, controlUrl: string, realtimeUrl: string, 
   const http = new HttpPool(controlUrl, { connections: CLIENTS, pipelining: 1 });
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${secretKey}` };
   const send = async (n: number) => {
-    sentAt.set(n, process.hrtime.bigint());
+    const at = process.hrtime.bigint();
+    sentAt.set(n, at);
     const res = await http.request({
       method: 'POST',
       path: `/v1/channels/lat-${n % LATENCY_CHANNELS}/messages`,
@@ -293,17 +317,23 @@ async function latencyAt(rate: number, controlUrl: string, realtimeUrl: string, 
     });
     await res.body.text();
     if (res.statusCode !== 201) sentAt.delete(n);
+    else if (n >= 0) answered.recordValue(Math.max(1, Number(process.hrtime.bigint() - at) / 1000));
   };
   // every channel cached first, as in the throughput cases
   await Promise.all(Array.from({ length: LATENCY_CHANNELS }, (_, i) => send(-1 - i)));
   histogram.reset();
   frames = 0;
+  const windows = await Promise.all(services.map((service) => pausesWindow(service.internalUrl)));
+  generatorLoop.enable();
   const started = performance.now();
   let sent = 0;
   const inFlight = new Set<Promise<void>>();
   while (performance.now() - started < LATENCY_MS) {
-    const due = Math.floor(((performance.now() - started) / 1000) * rate);
+    const now = performance.now();
+    const due = Math.floor(((now - started) / 1000) * rate);
     for (; sent < due; sent++) {
+      // when request `sent` was due: the generator's own lateness, apart from the service's
+      lateness.recordValue(Math.max(1, (now - started - (sent / rate) * 1000) * 1000));
       const p = send(sent).catch(() => {});
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
@@ -311,11 +341,19 @@ async function latencyAt(rate: number, controlUrl: string, realtimeUrl: string, 
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(inFlight);
+  generatorLoop.disable();
+  const pauses = await Promise.all(windows.map((window) => window.end()));
   const deadline = Date.now() + 5_000;
   while (frames < sent && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   for (const ws of sockets) ws.close();
   await http.close();
-  return { p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000, frames, sent };
+  const ms = (h: hdr.Histogram, p: number) => (h.getValueAtPercentile(p) / 1000).toFixed(1);
+  const tail =
+    `  publish → 201: p50 ${ms(answered, 50)} ms, p99 ${ms(answered, 99)} ms\n` +
+    `  generator: sent late by p50 ${ms(lateness, 50)} ms, p99 ${ms(lateness, 99)} ms, max ${ms(lateness, 100)} ms; ` +
+    `its loop delay p99 ${(generatorLoop.percentile(99) / 1e6).toFixed(1)} ms, max ${(generatorLoop.max / 1e6).toFixed(1)} ms\n` +
+    services.map((service, i) => `  ${service.kind}: ${describePauses(pauses[i]!)}\n`).join('');
+  return { p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000, frames, sent, tail };
 }
 
 async function main(): Promise<void> {
@@ -345,6 +383,16 @@ async function main(): Promise<void> {
     const bare = await startBaseline('bare', db.url);
     const naive = await startBaseline('naive', db.url);
     children.push(bare.child, naive.child);
+    const pid = (child: ChildProcess) => () => (child.pid === undefined ? [] : [child.pid]);
+    cpuGroups = {
+      gateway: pid(gateway.child),
+      'channel-node': pid(node.child),
+      bare: pid(bare.child),
+      naive: pid(naive.child),
+      postgres: byName('postgres'),
+      nats: byName('nats-server'),
+      generator: self,
+    };
 
     const random = () => `bench-${Math.floor(Math.random() * CHANNELS)}`;
     const hot = () => 'hot';
@@ -359,12 +407,15 @@ async function main(): Promise<void> {
     results.rtmBatch = await loadBatch(`rtm batch publish, ${BATCH_SIZE} per request, ${CHANNELS} channels`, gateway.controlUrl, auth);
     results.naiveHot = await load('naive pg, one hot channel', naive.url, naiveHeaders, hot);
     results.rtmHot = await load('rtm server publish, one hot channel', gateway.controlUrl, auth, hot);
-    if (results.rtm.perSecond > 0 && (!ONLY || ONLY.some((c) => 'latency'.includes(c) || c.includes('latency')))) {
-      const rate = Math.round(results.rtm.perSecond / 2);
-      const latency = await latencyAt(rate, gateway.controlUrl, gateway.realtimeUrl, env.secretKey);
+    // BENCH_LATENCY_RATE: a fixed rate instead of half the measured maximum (the case can then run alone)
+    const fixedRate = Number(process.env.BENCH_LATENCY_RATE ?? 0);
+    if ((results.rtm.perSecond > 0 || fixedRate > 0) && (!ONLY || ONLY.some((c) => 'latency'.includes(c) || c.includes('latency')))) {
+      const rate = fixedRate > 0 ? fixedRate : Math.round(results.rtm.perSecond / 2);
+      const latency = await latencyAt(rate, gateway.controlUrl, gateway.realtimeUrl, env.secretKey, [gateway, node]);
       process.stdout.write(
-        `publish → socket frame at ${rate} msg/s (half the maximum), ${LATENCY_CHANNELS} channels with a socket each: ` +
-          `p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, ${latency.frames} of ${latency.sent} frames\n`,
+        `publish → socket frame at ${rate} msg/s (${fixedRate > 0 ? 'BENCH_LATENCY_RATE' : 'half the maximum'}), ${LATENCY_CHANNELS} channels with a socket each: ` +
+          `p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, ${latency.frames} of ${latency.sent} frames\n` +
+          latency.tail,
       );
       latencyRow = {
         path: 'publish → socket frame p99 at half the maximum rate',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
@@ -5,6 +6,7 @@ import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { PartitionActor } from './partition-actor.ts';
 import { NodeCommitter } from './node-committer.ts';
+import { NodeInbox } from './node-inbox.ts';
 
 const config = configOrExit(loadChannelNodeConfig);
 const name = config.NODE_NAME ?? `channel-node-${process.pid}`;
@@ -69,6 +71,22 @@ const committer = new NodeCommitter(pool, {
   },
 });
 const actors = new Map<number, PartitionActor>();
+// gateways bundle a turn's requests for this node's partitions into one message (node-inbox.ts)
+const inbox = new NodeInbox({
+  nc,
+  subjects: subjectsOf,
+  // unique per process even when names repeat (every container's pid may be 1): two nodes on one
+  // subject would both take a bundle
+  node: `${name}.${randomBytes(6).toString('hex')}`,
+  actorOf: (partition) => actors.get(partition),
+  owned: () => [...actors].filter(([, actor]) => actor.running).map(([partition]) => partition),
+  parts: new Counter({
+    name: 'channel_bundle_parts_total',
+    help: 'Parts of node bundles (several partitions\' requests from a gateway in one message), by route: local (an actor here) or forwarded (the partition is not owned here)',
+    labelNames: ['route'] as const,
+    registers: [metrics],
+  }),
+});
 const ownership = new PartitionOwnership({
   databaseUrl: config.DATABASE_URL,
   nodeLocks: ADVISORY_LOCKS.channelNodes,
@@ -95,16 +113,22 @@ const ownership = new PartitionOwnership({
       actors.delete(partition);
       throw error;
     }
+    inbox.announceSoon();
     log.debug({ partition }, 'partition acquired');
   },
   release: async (partition) => {
-    await actors.get(partition)?.drain();
+    const actor = actors.get(partition);
+    // draining: bundles for it are forwarded from now on; gateways learn it at once
+    const drained = actor?.drain();
+    inbox.announceSoon();
+    await drained;
     actors.delete(partition);
     log.debug({ partition }, 'partition released');
   },
   lost: () => {
     for (const actor of actors.values()) actor.abort();
     actors.clear();
+    inbox.announceSoon();
   },
 });
 
@@ -138,11 +162,13 @@ onShutdown(log, async () => {
   draining = true;
   // stop taking commands, finish the batches in hand, then unlock so another node takes over
   await ownership.stop();
+  await inbox.stop();
   await nc.drain();
   await pool.end();
   internal.close();
 });
 
+inbox.start();
 await ownership.start();
 const internalPort = await listen(internal, config.INTERNAL_PORT);
 announce({ kind: 'channel-node', node: name, internalPort });

@@ -81,7 +81,7 @@ export class PartitionActor {
     this.subscription = this.deps.nc.subscribe(this.deps.subjects.partition(this.partition), {
       queue: OWNER_QUEUE,
       callback: (error, msg) => {
-        if (!error) this.enqueue(msg);
+        if (!error) this.handle(msg.data, deadlineOf(msg, Date.now()), (reply) => respond(msg, reply));
       },
     });
     this.loopDone = this.loop();
@@ -106,16 +106,23 @@ export class PartitionActor {
     this.wake?.();
   }
 
-  /** A request: one command, or several for this partition (command-request.ts), one reply. */
-  private enqueue(msg: Msg): void {
-    const decoded = decodeRequest(msg.data);
+  /** Whether requests for this partition are taken here now (not draining, not stopped). */
+  get running(): boolean {
+    return this.state === 'running';
+  }
+
+  /**
+   * A request: one command, or several for this partition (command-request.ts), answered once
+   * through `send`; from the partition's subject, or a part of a node bundle (node-inbox.ts).
+   * `expiresAt`: when the caller stops waiting, on this process's clock.
+   */
+  handle(data: Uint8Array, expiresAt: number | undefined, send: (reply: CommandReply | CommandReply[]) => void): void {
+    const decoded = decodeRequest(data);
     if (!decoded.ok) {
       this.deps.metrics.messages.inc({ outcome: 'invalid_request' });
-      return respond(msg, { ok: false, code: 'invalid_request', reason: decoded.reason });
+      return send({ ok: false, code: 'invalid_request', reason: decoded.reason });
     }
-    const now = Date.now();
-    const expiresAt = deadlineOf(msg, now);
-    const collector = new ReplyCollector(decoded.commands.length, decoded.many, (reply) => respond(msg, reply));
+    const collector = new ReplyCollector(decoded.commands.length, decoded.many, send);
     let woken = false;
     decoded.commands.forEach((checked, index) => {
       const answer = collector.slot(index);

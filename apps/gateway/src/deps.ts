@@ -92,7 +92,16 @@ export function createGatewayDeps(parts: {
   const base: Omit<GatewayDeps, 'accessCache' | 'sessions' | 'erasure'> = {
     ...parts,
     requester,
-    owners: new OwnerBatcher(parts.nc, requester),
+    owners: new OwnerBatcher({
+      nc: parts.nc,
+      requester,
+      subjects: busSubjects,
+      requests: counterOf(parts.metrics, {
+        name: 'gateway_owner_requests_total',
+        help: 'Bus requests to channel owners, by route: partition (one partition\'s subject) or node (a bundle of several partitions for one channel-node)',
+        labelNames: ['route'],
+      }),
+    }),
     standings: new StandingLoader(parts.pool),
     subjects: busSubjects,
     credentials,

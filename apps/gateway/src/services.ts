@@ -8,11 +8,12 @@
  * |---|---|---|
  * | 1 | credential invalidations (auth/credential-invalidations.ts) | bus: key, origin and token revocations |
  * | 2 | access cache (access/access-cache.ts) | bus: access changes of any gateway |
- * | 3 | limits (limits/gateway-limits.ts) | shared counters, socket quotas |
- * | 4 | sessions (sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
- * | 5 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |
- * | 6 | erasure runner (erasure/erasure-runner.ts) | resuming erasure jobs |
- * | 7 | notification sweeper (notifications/notification-sweeper.ts) | deleting expired notifications |
+ * | 3 | owner directory (channels/owner-batcher.ts) | bus: the channel-nodes' announcements of their partitions |
+ * | 4 | limits (limits/gateway-limits.ts) | shared counters, socket quotas |
+ * | 5 | sessions (sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
+ * | 6 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |
+ * | 7 | erasure runner (erasure/erasure-runner.ts) | resuming erasure jobs |
+ * | 8 | notification sweeper (notifications/notification-sweeper.ts) | deleting expired notifications |
  */
 import type { GatewayDeps } from './deps.ts';
 import { CredentialInvalidations } from './auth/credential-invalidations.ts';
@@ -34,6 +35,7 @@ export class GatewayServices {
     this.#parts = [
       { name: 'credential invalidations', start: () => invalidations.start(), stop: () => invalidations.stop() },
       { name: 'access cache', start: () => deps.accessCache.start(), stop: () => deps.accessCache.stop() },
+      { name: 'owner directory', start: () => deps.owners.start(), stop: () => deps.owners.stop() },
       { name: 'limits', start: () => deps.limits.start(deps.events), stop: () => deps.limits.stop() },
       { name: 'sessions', start: () => deps.sessions.start(), stop: () => deps.sessions.stop() },
       { name: 'dashboard', start: () => deps.dashboard.start(), stop: () => deps.dashboard.stop() },

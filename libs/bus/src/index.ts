@@ -6,7 +6,7 @@
  * - the connection reconnects forever; while it is down publishes are buffered by the client.
  */
 import { readFileSync } from 'node:fs';
-import { connect, credsAuthenticator, headers, Events, type ConnectionOptions, type NatsConnection, type Msg, type MsgHdrs, ErrorCode, NatsError } from 'nats';
+import { connect, credsAuthenticator, headers, type ConnectionOptions, type NatsConnection, type Msg, type MsgHdrs, ErrorCode, NatsError } from 'nats';
 
 export { subjects, partitionOf, webhookPartitionOf, WEBHOOK_PARTITIONS, encodeToken, decodeToken, type Subjects } from './subjects.ts';
 export type { NatsConnection, Msg, Subscription } from 'nats';
@@ -59,30 +59,6 @@ export async function connectBus(settings: string | NatsSettings, name: string):
   });
 }
 
-const disconnectListeners = new WeakMap<NatsConnection, Set<() => void>>();
-
-/**
- * Calls `listener` the next times `nc` loses its server (a `disconnect` status: the server died or
- * the link broke; the client then reconnects to another one). A request whose reply was coming
- * back through that server is lost with it, so a caller waiting for one can stop at once instead
- * of at its time-out. Returns the function that removes the listener.
- */
-export function onDisconnect(nc: NatsConnection, listener: () => void): () => void {
-  let listeners = disconnectListeners.get(nc);
-  if (!listeners) {
-    const set = new Set<() => void>();
-    listeners = set;
-    disconnectListeners.set(nc, set);
-    void (async () => {
-      for await (const status of nc.status()) {
-        if (status.type === Events.Disconnect) for (const call of [...set]) call();
-      }
-    })();
-  }
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -104,7 +80,22 @@ export function reply(msg: Msg, value: unknown): void {
   msg.respond(encodeJson(value));
 }
 export { publishLog, publishLogs, logFramesOf, type LogFrame, type LogLevel } from './logs.ts';
-export { Requester } from './requester.ts';
+export { Requester, ConnectionLostError, type RequestCallback } from './requester.ts';
+export { onDisconnect } from './disconnect.ts';
+export {
+  encodeBundle,
+  decodeBundle,
+  encodeBundleReply,
+  decodeBundleReply,
+  isBundle,
+  BundleError,
+  PART_STATUS,
+  MAX_BUNDLE_PARTS,
+  type BundlePart,
+  type ReplyPart,
+  type PartStatus,
+} from './node-bundle.ts';
+export { OwnerDirectory, ownerAnnouncement, OWNER_ANNOUNCE_MS, OWNER_TTL_MS, type OwnerAnnouncement } from './owner-directory.ts';
 
 const DEADLINE_HEADER = 'rtm-ttl-ms';
 

@@ -8,16 +8,28 @@
  *   `Timeout` (no reply in time: it may have been processed);
  * - a reply that comes after its time-out is dropped;
  * - `close()` rejects everything still waiting (code `Cancelled`).
+ * - the connection losing its server (a `disconnect` status) rejects everything waiting at once
+ *   with ConnectionLostError (the outcome is unknown): their replies would have come back through
+ *   that server, so nobody waits out a time-out for them. One listener for the connection, not
+ *   one per request.
  * Time-outs are checked by one sweep every SWEEP_MS while anything waits, so a request times
  * out up to SWEEP_MS late.
  */
 import { createInbox, ErrorCode, NatsError, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
+import { onDisconnect } from './disconnect.ts';
 
 const SWEEP_MS = 25;
 
+/** The connection lost its server with the request in flight (outcome unknown). */
+export class ConnectionLostError extends Error {
+  override name = 'ConnectionLostError';
+}
+
+/** How a request ends: `error` set, or the reply. */
+export type RequestCallback = (error: NatsError | ConnectionLostError | undefined, msg: Msg | undefined) => void;
+
 interface Waiting {
-  resolve: (msg: Msg) => void;
-  reject: (error: NatsError) => void;
+  done: RequestCallback;
   expiresAt: number;
 }
 
@@ -28,6 +40,7 @@ export class Requester {
   #subscription: Subscription | undefined;
   #sequence = 0;
   #sweep: NodeJS.Timeout | undefined;
+  #offDisconnect: () => void = () => {};
 
   constructor(nc: NatsConnection) {
     this.#nc = nc;
@@ -40,27 +53,43 @@ export class Requester {
   }
 
   request(subject: string, data: Uint8Array, options: { timeoutMs: number; headers?: MsgHdrs }): Promise<Msg> {
+    return new Promise((resolve, reject) => this.send(subject, data, options, (error, msg) => (error ? reject(error) : resolve(msg!))));
+  }
+
+  /** `request` with a callback, called exactly once: no promise per request on hot paths. */
+  send(subject: string, data: Uint8Array, options: { timeoutMs: number; headers?: MsgHdrs }, done: RequestCallback): void {
     // subscribed at the first request, so building one has no side effect
-    this.#subscription ??= this.#nc.subscribe(`${this.#prefix}*`, { callback: (error, msg) => error || this.#answer(msg) });
-    return new Promise((resolve, reject) => {
-      const token = (this.#sequence++).toString(36);
-      this.#waiting.set(token, { resolve, reject, expiresAt: Date.now() + options.timeoutMs });
-      this.#sweep ??= setInterval(() => this.#expire(), SWEEP_MS);
-      try {
-        this.#nc.publish(subject, data, { reply: this.#prefix + token, ...(options.headers && { headers: options.headers }) });
-      } catch (error) {
-        this.#waiting.delete(token);
-        reject(error as NatsError);
-      }
-    });
+    if (!this.#subscription) {
+      this.#subscription = this.#nc.subscribe(`${this.#prefix}*`, { callback: (error, msg) => error || this.#answer(msg) });
+      this.#offDisconnect = onDisconnect(this.#nc, () => this.#lost());
+    }
+    const token = (this.#sequence++).toString(36);
+    this.#waiting.set(token, { done, expiresAt: Date.now() + options.timeoutMs });
+    this.#sweep ??= setInterval(() => this.#expire(), SWEEP_MS);
+    try {
+      this.#nc.publish(subject, data, { reply: this.#prefix + token, ...(options.headers && { headers: options.headers }) });
+    } catch (error) {
+      this.#waiting.delete(token);
+      done(error as NatsError, undefined);
+    }
   }
 
   close(): void {
     this.#subscription?.unsubscribe();
     this.#subscription = undefined;
-    for (const waiting of this.#waiting.values()) waiting.reject(NatsError.errorForCode(ErrorCode.Cancelled));
+    this.#offDisconnect();
+    this.#settleAll(NatsError.errorForCode(ErrorCode.Cancelled));
+  }
+
+  #lost(): void {
+    this.#settleAll(new ConnectionLostError('the connection to the bus was lost'));
+  }
+
+  #settleAll(error: NatsError | ConnectionLostError): void {
+    const waiting = [...this.#waiting.values()];
     this.#waiting.clear();
     this.#stopSweep();
+    for (const w of waiting) w.done(error, undefined);
   }
 
   #answer(msg: Msg): void {
@@ -70,8 +99,8 @@ export class Requester {
     this.#waiting.delete(token);
     if (this.#waiting.size === 0) this.#stopSweep();
     // the server answers 503 itself when nothing subscribes to the subject
-    if (msg.headers?.hasError && msg.headers.code === 503) waiting.reject(NatsError.errorForCode(ErrorCode.NoResponders));
-    else waiting.resolve(msg);
+    if (msg.headers?.hasError && msg.headers.code === 503) waiting.done(NatsError.errorForCode(ErrorCode.NoResponders), undefined);
+    else waiting.done(undefined, msg);
   }
 
   #expire(): void {
@@ -79,7 +108,7 @@ export class Requester {
     for (const [token, waiting] of this.#waiting) {
       if (waiting.expiresAt > now) continue;
       this.#waiting.delete(token);
-      waiting.reject(NatsError.errorForCode(ErrorCode.Timeout));
+      waiting.done(NatsError.errorForCode(ErrorCode.Timeout), undefined);
     }
     if (this.#waiting.size === 0) this.#stopSweep();
   }

@@ -36,6 +36,15 @@ export function subjects(prefix: string) {
   return {
     /** Commands (publish, retract) for the owner of a partition; request/reply. */
     partition: (partition: number) => `${prefix}.part.${partition}`,
+    /**
+     * Bundles of several partitions' commands for one channel-node (node-bundle.ts); request/reply.
+     * `node` is the node's name as it announces itself on `owners`.
+     */
+    node: (node: string) => `${prefix}.node.${encodeToken(node)}`,
+    /** Channel-nodes announce the partitions they own here (`{node, partitions, ttlMs}`), on change and every few seconds. */
+    owners: `${prefix}.owners`,
+    /** A gateway that starts asks here; every channel-node announces at once. */
+    ownersQuery: `${prefix}.owners.query`,
     /** Frames of one channel after commit (messages, retractions, ephemeral, presence). */
     channel: (environmentId: string, channelId: string) => `${prefix}.ch.${environmentId}.${encodeToken(channelId)}`,
     /** Events for one user's sockets on every gateway (notifications, kicks). */

@@ -15,17 +15,38 @@
  * - a request carries at most MAX_PER_REQUEST commands and stays under the server's message
  *   size limit; a lone command travels as a request of one (answered by one reply, no array);
  * - a request waits for the earliest deadline among its commands.
+ *
+ * Requests of one turn for partitions that the same channel-node owns (as the nodes announce it,
+ * libs/bus owner-directory.ts) leave as ONE bundle to that node's subject and come back as one
+ * reply (libs/bus node-bundle.ts): over many channels a turn holds a few commands for each of
+ * many partitions, and one bus message per node instead of one per partition is what the owner
+ * and the bus then handle. The directory is a hint: a node forwards a part for a partition it no
+ * longer owns, and answers NOT_DELIVERED when nobody owns it (the same as NoResponders here).
  */
-import { deadlineHeaders, decodeJson, onDisconnect, type Msg, type NatsConnection, type Requester } from '@rtm/bus';
+import type { Counter } from 'prom-client';
+import { ErrorCode, NatsError } from 'nats';
+import {
+  MAX_BUNDLE_PARTS,
+  PART_STATUS,
+  decodeBundleReply,
+  deadlineHeaders,
+  decodeJson,
+  encodeBundle,
+  isNoResponders,
+  OwnerDirectory,
+  type Msg,
+  type NatsConnection,
+  type Requester,
+  type Subjects,
+  type Subscription,
+} from '@rtm/bus';
 import { frameRequest, type CommandReply } from '@rtm/schemas';
 
 export const MAX_PER_REQUEST = 256;
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** The connection was lost with the request in flight (outcome unknown). */
-export class ConnectionLostError extends Error {
-  override name = 'ConnectionLostError';
-}
+export { ConnectionLostError } from '@rtm/bus';
 
 /** The deadline passed before the request could leave: nothing was sent. */
 export class NotSentError extends Error {
@@ -33,12 +54,20 @@ export class NotSentError extends Error {
 }
 
 interface Entry {
-  subject: string;
+  partition: number;
   /** The command, encoded (encodeCommand). */
   command: Uint8Array;
   deadline: number;
   resolve: (reply: CommandReply) => void;
   reject: (error: unknown) => void;
+}
+
+/** One partition request of a turn: its commands, in order, and its payload. */
+interface Unit {
+  partition: number;
+  entries: Entry[];
+  payload: Uint8Array;
+  deadline: number;
 }
 
 /**
@@ -64,20 +93,49 @@ export function packRequests<T extends { command: Uint8Array }>(entries: readonl
   return requests;
 }
 
+export interface OwnerBatcherDeps {
+  nc: NatsConnection;
+  requester: Requester;
+  subjects: Subjects;
+  /** Bus requests to owners by route: `partition` (a partition's subject) or `node` (a bundle). */
+  requests: Counter<'route'>;
+}
+
 export class OwnerBatcher {
-  readonly #nc: NatsConnection;
-  readonly #requester: Requester;
+  readonly #deps: OwnerBatcherDeps;
+  readonly #directory = new OwnerDirectory();
+  #subscription: Subscription | undefined;
   #turn: Entry[] = [];
 
-  constructor(nc: NatsConnection, requester: Requester) {
-    this.#nc = nc;
-    this.#requester = requester;
+  constructor(deps: OwnerBatcherDeps) {
+    this.#deps = deps;
   }
 
-  /** Sends `command` (one, encoded) to `subject` in this turn's request for it; its reply. */
-  send(subject: string, command: Uint8Array, deadline: number): Promise<CommandReply> {
+  /** Listens to the channel-nodes' announcements and asks for them at once. */
+  start(): void {
+    const { nc, subjects } = this.#deps;
+    this.#subscription = nc.subscribe(subjects.owners, {
+      callback: (error, msg) => {
+        if (error) return;
+        try {
+          this.#directory.apply(decodeJson(msg.data), Date.now());
+        } catch {
+          // not JSON: ignored, as any malformed announcement
+        }
+      },
+    });
+    nc.publish(subjects.ownersQuery);
+  }
+
+  stop(): void {
+    this.#subscription?.unsubscribe();
+    this.#subscription = undefined;
+  }
+
+  /** Sends `command` (one, encoded, for `partition`) in this turn's request for the partition; its reply. */
+  send(partition: number, command: Uint8Array, deadline: number): Promise<CommandReply> {
     return new Promise((resolve, reject) => {
-      this.#turn.push({ subject, command, deadline, resolve, reject });
+      this.#turn.push({ partition, command, deadline, resolve, reject });
       // the check phase of this turn: every command whose HTTP body arrived in this poll phase
       if (this.#turn.length === 1) setImmediate(() => this.#flush());
     });
@@ -86,57 +144,129 @@ export class OwnerBatcher {
   #flush(): void {
     const turn = this.#turn;
     this.#turn = [];
-    const bySubject = new Map<string, Entry[]>();
+    const byPartition = new Map<number, Entry[]>();
     for (const entry of turn) {
-      const list = bySubject.get(entry.subject);
+      const list = byPartition.get(entry.partition);
       if (list) list.push(entry);
-      else bySubject.set(entry.subject, [entry]);
+      else byPartition.set(entry.partition, [entry]);
     }
     // leave room for the protocol line and headers
-    const maxBytes = Math.max(64 * 1024, (this.#nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - 4096);
-    for (const [subject, entries] of bySubject) {
-      for (const request of packRequests(entries, maxBytes, MAX_PER_REQUEST)) this.#request(subject, request);
+    const maxBytes = Math.max(64 * 1024, (this.#deps.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - 4096);
+    const now = Date.now();
+    const byNode = new Map<string, Unit[]>();
+    for (const [partition, entries] of byPartition) {
+      for (const request of packRequests(entries, maxBytes, MAX_PER_REQUEST)) {
+        const unit: Unit = {
+          partition,
+          entries: request,
+          payload: frameRequest(request.map((e) => e.command)),
+          deadline: Math.min(...request.map((e) => e.deadline)),
+        };
+        const node = this.#directory.nodeOf(partition, now);
+        if (node === undefined) {
+          this.#toPartition(unit);
+          continue;
+        }
+        const units = byNode.get(node);
+        if (units) units.push(unit);
+        else byNode.set(node, [unit]);
+      }
     }
+    // while the directory names a node for a partition, everything for it goes by that node,
+    // even alone: two routes to one owner could overtake each other if the node had to forward
+    for (const [node, units] of byNode) for (const bundle of packBundles(units, maxBytes)) this.#toNode(node, bundle);
   }
 
-  #request(subject: string, entries: Entry[]): void {
-    const deadline = Math.min(...entries.map((e) => e.deadline));
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) {
-      for (const entry of entries) entry.reject(new NotSentError('the deadline passed before the command left'));
-      return;
-    }
-    const many = entries.length > 1;
-    const payload = frameRequest(entries.map((e) => e.command));
-    let off = () => {};
-    const lost = new Promise<typeof LOST>((resolve) => (off = onDisconnect(this.#nc, () => resolve(LOST))));
-    const request = this.#requester.request(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) });
-    Promise.race([request, lost]).then(
-      (msg: Msg | typeof LOST) => {
-        off();
-        if (msg === LOST) {
-          // the request settles later (a time-out, or a reply after the reconnect): nobody awaits it
-          request.catch(() => {});
-          for (const entry of entries) entry.reject(new ConnectionLostError('the connection to the bus was lost'));
-          return;
-        }
-        let replies: CommandReply[];
+  #toPartition(unit: Unit): void {
+    this.#deps.requests.inc({ route: 'partition' });
+    this.#request(this.#deps.subjects.partition(unit.partition), unit.payload, unit.deadline, [unit], (msg) => {
+      settle(unit, msg.data);
+    });
+  }
+
+  #toNode(node: string, units: Unit[]): void {
+    this.#deps.requests.inc({ route: 'node' });
+    const payload = encodeBundle(units.map((unit) => ({ partition: unit.partition, data: unit.payload })));
+    const deadline = Math.min(...units.map((unit) => unit.deadline));
+    this.#request(
+      this.#deps.subjects.node(node),
+      payload,
+      deadline,
+      units,
+      (msg) => {
+        let parts;
         try {
-          const decoded = decodeJson<CommandReply | CommandReply[]>(msg.data);
-          replies = many ? (decoded as CommandReply[]) : [decoded as CommandReply];
-          if (!Array.isArray(replies) || replies.length !== entries.length) throw new Error('reply count does not match');
+          parts = decodeBundleReply(msg.data);
+          if (parts.length !== units.length) throw new Error('bundle reply count does not match');
         } catch (error) {
-          for (const entry of entries) entry.reject(error);
-          return;
+          return rejectAll(units, error);
         }
-        entries.forEach((entry, i) => entry.resolve(replies[i]!));
+        parts.forEach((part, i) => {
+          const unit = units[i]!;
+          if (part.status === PART_STATUS.ANSWERED) return settle(unit, part.data);
+          // nobody owns it now: nothing was done, and this node no longer owns it either
+          if (part.status === PART_STATUS.NOT_DELIVERED) this.#directory.forgetPartition(unit.partition);
+          const code = part.status === PART_STATUS.NOT_DELIVERED ? ErrorCode.NoResponders : ErrorCode.Timeout;
+          for (const entry of unit.entries) entry.reject(NatsError.errorForCode(code));
+        });
       },
-      (error: unknown) => {
-        off();
-        for (const entry of entries) entry.reject(error);
+      (error) => {
+        // the node is gone: its partitions go by their own subjects until it (or its heir) announces
+        if (isNoResponders(error)) this.#directory.forget(node);
       },
     );
   }
+
+  /**
+   * One bus request carrying `units`; `answered` settles them from the reply. A failure of the
+   * request (NoResponders, Timeout, the connection lost: Requester) rejects every command it carried.
+   */
+  #request(subject: string, payload: Uint8Array, deadline: number, units: Unit[], answered: (msg: Msg) => void, failed?: (error: unknown) => void): void {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return rejectAll(units, new NotSentError('the deadline passed before the command left'));
+    this.#deps.requester.send(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) }, (error, msg) => {
+      if (!error) return answered(msg!);
+      failed?.(error);
+      rejectAll(units, error);
+    });
+  }
 }
 
-const LOST = Symbol('connection lost');
+function rejectAll(units: readonly Unit[], error: unknown): void {
+  for (const unit of units) for (const entry of unit.entries) entry.reject(error);
+}
+
+/** Settles a unit's commands from its reply bytes (one reply, or an array for several commands). */
+function settle(unit: Unit, data: Uint8Array): void {
+  const many = unit.entries.length > 1;
+  let replies: CommandReply[];
+  try {
+    const decoded = decodeJson<CommandReply | CommandReply[]>(data);
+    replies = many ? (decoded as CommandReply[]) : [decoded as CommandReply];
+    if (!Array.isArray(replies) || replies.length !== unit.entries.length) throw new Error('reply count does not match');
+  } catch (error) {
+    for (const entry of unit.entries) entry.reject(error);
+    return;
+  }
+  unit.entries.forEach((entry, i) => entry.resolve(replies[i]!));
+}
+
+/** Splits one node's units (in order) into bundles of at most `maxBytes`. Pure. */
+export function packBundles<T extends { payload: Uint8Array }>(units: readonly T[], maxBytes: number): T[][] {
+  const bundles: T[][] = [];
+  let current: T[] = [];
+  let bytes = 3;
+  for (const unit of units) {
+    const size = 6 + unit.payload.length;
+    if (current.length > 0 && (current.length >= MAX_BUNDLE_PARTS || bytes + size > maxBytes)) {
+      bundles.push(current);
+      current = [];
+      bytes = 3;
+    }
+    current.push(unit);
+    bytes += size;
+  }
+  if (current.length > 0) bundles.push(current);
+  return bundles;
+}
+

@@ -17,7 +17,7 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
   const partition = partitionOf(command.environmentId, command.channelId, deps.config.PARTITIONS);
   // commands of this turn for the same partition leave together (owner-batcher.ts)
   const reply = await askOwner(
-    (subject, encoded, deadline) => deps.owners.send(subject, encoded, deadline),
+    (_subject, encoded, deadline) => deps.owners.send(partition, encoded, deadline),
     deps.subjects.partition(partition),
     // header + the content's bytes as sent (libs/schemas command-codec.ts), encoded once for any repeat
     encodeCommand(command),
@@ -47,7 +47,7 @@ export interface PublishFields {
  */
 export async function sendPublish(...args: Parameters<typeof preparePublish>): Promise<PublishResult> {
   const [deps, , , , kind] = args;
-  return observePublish(deps, kind, (async () => sendCommand(deps, await preparePublish(...args)))());
+  return observePublish(deps, kind, preparePublish(...args).then((command) => sendCommand(deps, command)));
 }
 
 /** Records a publish's outcome and latency (`gateway_publish_seconds`). */

@@ -3,12 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isUtf8 } from 'node:buffer';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
-import {
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Histogram, type Registry } from 'prom-client';
 import type { Logger } from '@rtm/ops';
 import { ServiceError } from '@rtm/errors';
@@ -18,6 +13,8 @@ import { limitConnectionsPerAddress } from './connection-limit.ts';
 import { trustProxyOption, type TrustProxy } from './trust-proxy.ts';
 import { SECURITY_SCHEMES, openApiRouteTransform } from './openapi.ts';
 import { installCors } from './cors.ts';
+import { compiledSerializerCompiler } from './response-serializer.ts';
+import { lazyChildLoggerFactory } from './lazy-request-logger.ts';
 import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
 import { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
@@ -85,6 +82,8 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     requestTimeout: options.requestTimeoutMs,
     keepAliveTimeout: options.keepAliveTimeoutMs,
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is made when a request logs, not for every request (lazy-request-logger.ts)
+    childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: 'x-request-id',
     // fastify's own 503 while closing has no envelope: the hook below answers it instead
     return503OnClosing: false,
@@ -100,7 +99,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     const validate = validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
     return route.httpPart === 'body' ? (data: unknown) => validate(data === null ? undefined : data) : validate;
   });
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(compiledSerializerCompiler);
   installErrorHandling(app);
   installEnvelopeGuard(app);
 

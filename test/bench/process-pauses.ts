@@ -1,0 +1,82 @@
+/**
+ * What held a service process's event loop during a window of a benchmark, read from its
+ * /internal/metrics (prom-client's default metrics):
+ * - garbage collection by kind (minor, major, incremental, weakcb): how many collections, their
+ *   total and their longest possible pause (the upper bound of the highest non-empty bucket);
+ * - event-loop delay: prom-client resets its delay histogram at every scrape, so a scrape at the
+ *   start of the window and one at its end give the delay's p99 and maximum within the window.
+ * `start()` scrapes once (resetting the delay histogram) and returns `end()`, which scrapes again.
+ */
+
+export interface Pauses {
+  /** Collections of each kind during the window: count, total ms, longest pause ≤ ms. */
+  gc: Record<string, { count: number; totalMs: number; longestAtMostMs: number }>;
+  /** Event-loop delay within the window, ms. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+interface Scrape {
+  gcCount: Map<string, number>;
+  gcSum: Map<string, number>;
+  /** `${kind} ${le}` → cumulative count. */
+  gcBuckets: Map<string, number>;
+  loopP99: number;
+  loopMax: number;
+}
+
+async function scrape(internalUrl: string): Promise<Scrape> {
+  const text = await (await fetch(`${internalUrl}/internal/metrics`)).text();
+  const out: Scrape = { gcCount: new Map(), gcSum: new Map(), gcBuckets: new Map(), loopP99: 0, loopMax: 0 };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+    const kind = /kind="([a-z]+)"/.exec(line)?.[1];
+    if (line.startsWith('nodejs_gc_duration_seconds_count') && kind) out.gcCount.set(kind, value);
+    else if (line.startsWith('nodejs_gc_duration_seconds_sum') && kind) out.gcSum.set(kind, value);
+    else if (line.startsWith('nodejs_gc_duration_seconds_bucket') && kind) {
+      const le = /le="([^"]+)"/.exec(line)?.[1];
+      if (le) out.gcBuckets.set(`${kind} ${le}`, value);
+    } else if (line.startsWith('nodejs_eventloop_lag_p99_seconds')) out.loopP99 = value;
+    else if (line.startsWith('nodejs_eventloop_lag_max_seconds')) out.loopMax = value;
+  }
+  return out;
+}
+
+/** Starts a window on the process whose internal server is at `internalUrl`. */
+export async function pausesWindow(internalUrl: string): Promise<{ end: () => Promise<Pauses> }> {
+  const before = await scrape(internalUrl);
+  return {
+    async end() {
+      const after = await scrape(internalUrl);
+      const gc: Pauses['gc'] = {};
+      for (const [kind, count] of after.gcCount) {
+        const n = count - (before.gcCount.get(kind) ?? 0);
+        if (n <= 0) continue;
+        // the smallest bucket bound that holds every collection of the window bounds the longest
+        const bounds = [...after.gcBuckets.keys()]
+          .filter((key) => key.startsWith(`${kind} `))
+          .map((key) => key.slice(kind.length + 1))
+          .filter((le) => le !== '+Inf')
+          .map(Number)
+          .sort((a, b) => a - b);
+        const inWindow = (le: number) => (after.gcBuckets.get(`${kind} ${le}`) ?? 0) - (before.gcBuckets.get(`${kind} ${le}`) ?? 0);
+        const bound = bounds.find((le) => inWindow(le) >= n);
+        gc[kind] = {
+          count: n,
+          totalMs: ((after.gcSum.get(kind) ?? 0) - (before.gcSum.get(kind) ?? 0)) * 1000,
+          longestAtMostMs: bound === undefined ? Infinity : bound * 1000,
+        };
+      }
+      return { gc, loopDelayP99Ms: after.loopP99 * 1000, loopDelayMaxMs: after.loopMax * 1000 };
+    },
+  };
+}
+
+/** One line for a report: `minor 120× 85 ms (each ≤ 10 ms), …; loop delay p99 12.1 ms, max 40.2 ms`. */
+export function describePauses(pauses: Pauses): string {
+  const gc = Object.entries(pauses.gc)
+    .map(([kind, g]) => `${kind} ${g.count}× ${g.totalMs.toFixed(0)} ms (each ≤ ${g.longestAtMostMs} ms)`)
+    .join(', ');
+  return `GC ${gc || 'none'}; loop delay p99 ${pauses.loopDelayP99Ms.toFixed(1)} ms, max ${pauses.loopDelayMaxMs.toFixed(1)} ms`;
+}
