@@ -104,7 +104,7 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
               channelId: 'fenced',
               type: 'message',
               kind: 'server',
-              content: { stale: true },
+              content: '{"stale":true}',
               sender: { id: 'x', anon: false },
               ephemeral: false,
             },
@@ -144,7 +144,7 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
       channelId,
       type: 'message',
       kind: 'server' as const,
-      content: { stale: true },
+      content: '{"stale":true}',
       sender: { id: 'x', anon: false },
       ephemeral: false,
     });
@@ -186,7 +186,7 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
       channelId: 'late-hook',
       type: 'message',
       kind: 'server' as const,
-      content: { n: 3 },
+      content: '{"n":3}',
       sender: { id: 'x', anon: false },
       ephemeral: false,
     };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connectBus, decodeJson, encodeJson, partitionOf, subjects } from '@rtm/bus';
-import type { ChannelCommand, CommandReply } from '@rtm/schemas';
+import { connectBus, decodeJson, partitionOf, subjects } from '@rtm/bus';
+import { encodeCommand, frameRequest, type ChannelCommand, type CommandReply } from '@rtm/schemas';
 import { startCluster } from './helpers/cluster.ts';
 import { eventually } from './helpers/eventually.ts';
 import { client, errorCode } from './helpers/http.ts';
@@ -30,7 +30,7 @@ test('channels isolation - a command that fails a merged commit fails alone; eve
   const partition = partitionOf(envA.environmentId, 'gate', PARTITIONS);
   const send = async (command: ChannelCommand): Promise<CommandReply> => {
     assert.equal(partitionOf(command.environmentId, command.channelId, PARTITIONS), partition);
-    const msg = await nc.request(bus.partition(partition), encodeJson(command), { timeout: 20_000 });
+    const msg = await nc.request(bus.partition(partition), frameRequest([encodeCommand(command)]), { timeout: 20_000 });
     return decodeJson<CommandReply>(msg.data);
   };
   const publish = serverPublish;

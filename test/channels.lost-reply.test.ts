@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectBus, decodeText, encodeJson, subjects } from '@rtm/bus';
+import { unframeRequest } from '@rtm/schemas';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 
@@ -21,8 +22,11 @@ test('channels - a publish whose request or reply was lost on the bus is sent ag
   const partitions = subjects(cluster.prefix).partition(0).replace(/\.0$/, '.*');
   nc.subscribe(partitions, {
     callback: (_error, msg) => {
-      const text = decodeText(msg.data);
-      const commands: any[] = text.startsWith('[') ? JSON.parse(text) : [JSON.parse(text)];
+      // a framed request (libs/schemas command-codec.ts): each command a header and its content's bytes
+      const framed = unframeRequest(msg.data, 500);
+      if (!framed.ok) throw new Error(framed.reason);
+      const commands: any[] = framed.commands.map((c) => ({ ...JSON.parse(decodeText(c.header)), content: JSON.parse(decodeText(c.content)) }));
+      const many = commands.length > 1;
       const replies = commands.map((command) => {
         const name = command.idempotencyKey ?? `content:${command.content.name}`;
         const n = (received.get(name) ?? 0) + 1;
@@ -31,7 +35,7 @@ test('channels - a publish whose request or reply was lost on the bus is sent ag
       });
       // the loss: a request with a first send in it gets no reply at all
       if (replies.some((reply) => reply === undefined)) return;
-      msg.respond(encodeJson(text.startsWith('[') ? replies : replies[0]));
+      msg.respond(encodeJson(many ? replies : replies[0]));
     },
   });
   await nc.flush();

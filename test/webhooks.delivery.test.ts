@@ -56,7 +56,7 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     assert.match(secret, /^whsec_/);
     const events = [publishedEvent(env.environmentId, 'room.a'), publishedEvent(env.environmentId, 'room:b', { text: 'héllo ✓' })];
     const retracted = { ...events[0]!, eventId: `retract_${events[0]!.eventId}`, type: 'message.retracted' as const,
-      data: { ...events[0]!.data, content: null, retracted: true } };
+      data: JSON.stringify({ ...JSON.parse(events[0]!.data), content: null, retracted: true }) };
     assert.equal(await enqueue(cluster.db.pool, [...events, retracted]), 3);
     await receiver.waitFor((r) => r.length >= 3, '3 deliveries');
 

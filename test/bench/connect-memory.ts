@@ -21,9 +21,9 @@
  * new objects).
  */
 import WebSocket from 'ws';
-import { connectBus, decodeJson, encodeJson, partitionOf, subjects } from '@rtm/bus';
+import { connectBus, decodeJson, partitionOf, subjects } from '@rtm/bus';
 import { createEnvironment } from '@rtm/auth';
-import type { CommandReply } from '@rtm/schemas';
+import { encodeCommand, frameRequest, type CommandReply } from '@rtm/schemas';
 import { createTestDatabase } from '../helpers/database.ts';
 import { mintToken } from '../helpers/http.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
@@ -340,7 +340,7 @@ async function main(): Promise<void> {
     const bus = subjects(prefix);
     // the channel exists and its owner has it cached before anything is measured
     const reply = decodeJson<CommandReply>(
-      (await nc.request(bus.partition(partitionOf(env.environmentId, CHANNEL, PARTITIONS)), encodeJson(serverPublish(env.environmentId, CHANNEL, 0)), { timeout: 20_000 })).data,
+      (await nc.request(bus.partition(partitionOf(env.environmentId, CHANNEL, PARTITIONS)), frameRequest([encodeCommand(serverPublish(env.environmentId, CHANNEL, 0))]), { timeout: 20_000 })).data,
     );
     if (!reply.ok) throw new Error(`publish: ${reply.code}`);
 

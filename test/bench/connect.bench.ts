@@ -42,7 +42,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import * as hdr from 'hdr-histogram-js';
 import { connectBus, decodeJson, decodeText, encodeJson, encodeText, partitionOf, subjects, type NatsConnection } from '@rtm/bus';
 import { createEnvironment } from '@rtm/auth';
-import type { CommandReply } from '@rtm/schemas';
+import { encodeCommand, frameRequest, type CommandReply } from '@rtm/schemas';
 import { createTestDatabase } from '../helpers/database.ts';
 import { mintToken } from '../helpers/http.ts';
 import { reportGoal } from './report.ts';
@@ -567,8 +567,9 @@ async function main(): Promise<void> {
     const sentAt = () => Date.now();
     const ownerPublish = async (channelId: string, n: number) => {
       const command = serverPublish(env.environmentId, channelId, n);
-      command.content = { n, sentAt: sentAt(), text: TEXT };
-      const msg = await nc!.request(bus.partition(partitionOf(env.environmentId, channelId, PARTITIONS)), encodeJson(command), {
+      command.content = JSON.stringify({ n, sentAt: sentAt(), text: TEXT });
+      const request = frameRequest([encodeCommand(command)]);
+      const msg = await nc!.request(bus.partition(partitionOf(env.environmentId, channelId, PARTITIONS)), request, {
         timeout: 20_000,
       });
       const reply = decodeJson<CommandReply>(msg.data);

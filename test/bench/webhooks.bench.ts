@@ -180,8 +180,8 @@ async function main() {
     eventId: `evt_bench_${i}`,
     type: 'message.published',
     timestamp: Date.now(),
-    data: { id: `evt_bench_${i}`, seq: i + 1, type: 'message', kind: 'server', content: { i, text: 'x'.repeat(200) },
-      sender: { id: 'server', anon: false }, timestamp: Date.now(), retracted: false, ephemeral: false },
+    data: JSON.stringify({ id: `evt_bench_${i}`, seq: i + 1, type: 'message', kind: 'server', content: { i, text: 'x'.repeat(200) },
+      sender: { id: 'server', anon: false }, timestamp: Date.now(), retracted: false, ephemeral: false }),
   }));
   expecting = DELIVERIES;
   const allDelivered = new Promise<void>((resolve) => (receivedAll = resolve));

@@ -9,7 +9,7 @@ export const serverPublish = (environmentId: string, channelId: string, n: numbe
   channelId,
   type: 'message',
   kind: 'server',
-  content: { n },
+  content: JSON.stringify({ n }),
   sender: { id: 'server', anon: false },
   ephemeral: false,
   ...(idempotencyKey === undefined ? {} : { idempotencyKey }),

@@ -1,8 +1,39 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { encodeCommand, frameRequest, type ChannelCommand } from '@rtm/schemas';
 import { checkCommand, MAX_CONTENT_DEPTH } from '../../apps/channel-node/src/command-check.ts';
 import { decodeRequest } from '../../apps/channel-node/src/command-request.ts';
+
+/** JSON text of a content; one too deep for JSON.stringify is written out flat (`{"a":{"a":…{}…}}`). */
+const textOf = (content: unknown): string => {
+  try {
+    return JSON.stringify(content);
+  } catch {
+    let depth = 0;
+    for (let v = content as Record<string, unknown>; v && typeof v === 'object' && 'a' in v; v = v.a as Record<string, unknown>) depth++;
+    return `${'{"a":'.repeat(depth)}{}${'}'.repeat(depth)}`;
+  }
+};
+
+/**
+ * A command checked in both forms the owner accepts: the older JSON form (content an object) and
+ * the framed one (content the object's JSON text, after a header); both must give the same verdict.
+ */
+const checkBoth = (command: unknown): { ok: boolean; command?: ChannelCommand; reason?: string } => {
+  const legacy = checkCommand(command, true);
+  const c = command as Record<string, unknown>;
+  const asText = typeof c === 'object' && c !== null && c.op === 'publish' && 'content' in c ? { ...c, content: textOf(c.content) } : command;
+  const framed = checkCommand(asText);
+  assert.equal(framed.ok, legacy.ok, `framed ${JSON.stringify(framed).slice(0, 200)} vs legacy ${JSON.stringify(legacy).slice(0, 200)}`);
+  if (framed.ok && legacy.ok) assert.deepEqual(legacy.command, framed.command, 'the older form is turned into the framed one');
+  // through the real bytes: header + content, one request
+  if (typeof asText === 'object' && asText !== null && typeof (asText as { op?: unknown }).op === 'string' && framed.ok) {
+    const decoded = decodeRequest(frameRequest([encodeCommand(asText as ChannelCommand)]));
+    assert.ok(decoded.ok && decoded.commands[0]!.ok, JSON.stringify(decoded).slice(0, 300));
+  }
+  return legacy;
+};
 
 /** A raw bus payload is accepted only if it decodes and every command in it passes. */
 const checkEncoded = (data: Uint8Array) => {
@@ -39,9 +70,10 @@ test('channels command check - well-formed commands pass as they are', () => {
     { ...retract, erasure: { jobId: 'erj_1', leaseToken: 'tok-1' } },
     { ...retract, messageId: 'not-ours but harmless' }, // answered not_found by the commit
   ]) {
-    const checked = checkCommand(command);
+    const checked = checkBoth(command);
     assert.ok(checked.ok, JSON.stringify(checked));
-    assert.equal(checked.command, command);
+    const c = command as Record<string, unknown>;
+    assert.deepEqual(checked.command, c.op === 'publish' ? { ...c, content: JSON.stringify(c.content) } : command);
   }
 });
 
@@ -81,7 +113,7 @@ test('channels command check - everything Postgres or the bus would refuse is re
     ['unknown field', { ...publish, admin: true }],
   ];
   for (const [what, command] of bad) {
-    const checked = checkCommand(command);
+    const checked = checkBoth(command);
     assert.equal(checked.ok, false, what);
   }
 });
@@ -95,7 +127,7 @@ test('channels command check - raw bus payloads: undecodable, oversized or hosti
     fc.property(fc.jsonValue({ maxDepth: 6 }), fc.string(), (value, text) => {
       assert.equal(checkEncoded(encode(JSON.stringify(value) ?? 'null')).ok, false);
       const mutated = { ...publish, type: text, channelId: text };
-      const checked = checkCommand(mutated);
+      const checked = checkBoth(mutated);
       if (checked.ok) assert.match(text, /^[A-Za-z0-9_.:@=-]{1,64}$/);
     }),
     { numRuns: 300 },

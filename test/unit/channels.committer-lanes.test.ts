@@ -89,6 +89,8 @@ function fakeDatabase(options: { poisoned: Set<number>; delays: number[] }) {
 }
 
 const log = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} } as unknown as Logger;
+/** The `n` of a serverPublish command (its content is `{"n":…}` as text). */
+const nOf = (c: PublishCommand): number => (JSON.parse(c.content) as { n: number }).n;
 
 const scenario = fc.record({
   lanes: fc.integer({ min: 1, max: 4 }),
@@ -123,8 +125,8 @@ test('committer lanes - every command in exactly one transaction, batches whole,
             const outcome = await committer.commit(batch, cache);
             assert.equal(outcome.replies.length, batch.length);
             batch.forEach((c, i) => {
-              assert.ok(outcome.replies[i], `command ${c.content.n} has a reply`);
-              replies.set(c.content.n as number, outcome.replies[i]!);
+              assert.ok(outcome.replies[i], `command ${nOf(c)} has a reply`);
+              replies.set(nOf(c), outcome.replies[i]!);
             });
             for (const [key, state] of outcome.states) cache.set(key, state);
           }
@@ -158,7 +160,7 @@ test('committer lanes - every command in exactly one transaction, batches whole,
       if (poisoned.size === 0) {
         // a batch is never split, and a transaction holds several batches only within maxCommands
         const batchOf = new Map<number, number>();
-        batches.flat().forEach((batch, b) => batch.forEach((c) => batchOf.set(c.content.n as number, b)));
+        batches.flat().forEach((batch, b) => batch.forEach((c) => batchOf.set(nOf(c), b)));
         const seen = new Set<number>();
         for (const tx of db.transactions) {
           const inTx = new Set(tx.map((n) => batchOf.get(n)!));

@@ -35,7 +35,7 @@ function fakeWriter(commands: Publish[], poisoned: Set<number>) {
     }
     const plan = planBatch(part, states, keys, 1, (prefix) => `${prefix}_${++ids}`);
     for (const [key, s] of plan.outcome.states) channels.set(key, s);
-    for (const m of plan.messages) rows.push({ key: String(m.channel_pk), seq: m.seq, n: (m.content as { n: number }).n });
+    for (const m of plan.messages) rows.push({ key: String(m.channel_pk), seq: m.seq, n: (JSON.parse(m.content) as { n: number }).n });
     for (const k of plan.keys) keys.set(`${k.channel_pk}\u0000${k.key}`, { id: k.message_id, seq: k.seq, timestamp: k.ts });
     plan.outcome.replies.forEach((reply, i) => {
       if (reply.ok) replies.set(from + i, reply.result.seq);

@@ -5,6 +5,9 @@ import type { CommandReply } from '@rtm/schemas';
 import { askOwner, type SendOnce } from '../../apps/gateway/src/channels/ask-owner.ts';
 import { ConnectionLostError } from '../../apps/gateway/src/channels/owner-batcher.ts';
 
+/** Any encoded command: the round trip's rules do not look inside it. */
+const COMMAND = new Uint8Array([1, 0, 1]);
+
 const REPLY = (n: number): CommandReply => ({ ok: true, result: { id: `msg_${n}`, seq: n, timestamp: n } }) as CommandReply;
 const noResponders = () => new NatsError('503', ErrorCode.NoResponders);
 const timeout = () => new NatsError('TIMEOUT', ErrorCode.Timeout);
@@ -33,7 +36,7 @@ const RESEND = [40, 80];
 test('askOwner: a command that is not repeatable is sent once and waits out the deadline when its answer is lost', async () => {
   const { send, sentAt } = fakeSend(() => 'lost');
   const started = Date.now();
-  await assert.rejects(askOwner(send, 's', '{}', Date.now() + 250, { repeatable: false, resendAfterMs: RESEND }), (error: any) => {
+  await assert.rejects(askOwner(send, 's', COMMAND, Date.now() + 250, { repeatable: false, resendAfterMs: RESEND }), (error: any) => {
     assert.equal(error.code, 'unavailable');
     assert.match(error.reason, /did not answer in time; the outcome is unknown/);
     return true;
@@ -44,7 +47,7 @@ test('askOwner: a command that is not repeatable is sent once and waits out the 
 
 test('askOwner: a repeatable command whose first send was lost is sent again and answered by the repeat', async () => {
   const { send, sentAt } = fakeSend((n) => (n === 0 ? 'lost' : { answerAfter: 5 }));
-  const reply = await askOwner(send, 's', '{}', Date.now() + 2_000, { repeatable: true, resendAfterMs: RESEND });
+  const reply = await askOwner(send, 's', COMMAND, Date.now() + 2_000, { repeatable: true, resendAfterMs: RESEND });
   assert.deepEqual(reply, REPLY(1));
   assert.equal(sentAt.length, 2);
   assert.ok(sentAt[1]! >= 35, `the repeat waited for the first answer (${sentAt[1]} ms)`);
@@ -53,14 +56,14 @@ test('askOwner: a repeatable command whose first send was lost is sent again and
 test('askOwner: the first answer wins, whichever send it is for; a slow first send is not given up on', async () => {
   // the first send answers after the repeat left, and before the repeat answers
   const { send, sentAt } = fakeSend((n) => (n === 0 ? { answerAfter: 60 } : { answerAfter: 200 }));
-  const reply = await askOwner(send, 's', '{}', Date.now() + 2_000, { repeatable: true, resendAfterMs: RESEND });
+  const reply = await askOwner(send, 's', COMMAND, Date.now() + 2_000, { repeatable: true, resendAfterMs: RESEND });
   assert.deepEqual(reply, REPLY(0));
   assert.equal(sentAt.length, 2);
 });
 
 test('askOwner: repeats are spaced by the schedule and stop at the deadline, which answers 503 outcome unknown', async () => {
   const { send, sentAt } = fakeSend(() => 'lost');
-  await assert.rejects(askOwner(send, 's', '{}', Date.now() + 300, { repeatable: true, resendAfterMs: RESEND }), (error: any) => {
+  await assert.rejects(askOwner(send, 's', COMMAND, Date.now() + 300, { repeatable: true, resendAfterMs: RESEND }), (error: any) => {
     assert.equal(error.code, 'unavailable');
     assert.match(error.reason, /outcome is unknown/);
     return true;
@@ -73,7 +76,7 @@ test('askOwner: repeats are spaced by the schedule and stop at the deadline, whi
 test('askOwner: NoResponders is retried after a back-off until an owner answers, repeatable or not', async () => {
   for (const repeatable of [false, true]) {
     const { send, sentAt } = fakeSend((n) => (n < 3 ? { reject: noResponders } : { answerAfter: 1 }));
-    const reply = await askOwner(send, 's', '{}', Date.now() + 2_000, { repeatable, resendAfterMs: RESEND });
+    const reply = await askOwner(send, 's', COMMAND, Date.now() + 2_000, { repeatable, resendAfterMs: RESEND });
     assert.deepEqual(reply, REPLY(3));
     assert.equal(sentAt.length, 4);
     assert.ok(sentAt[3]! >= 20 + 50 + 100 - 5, `backed off: ${sentAt.join(', ')} ms`);
@@ -82,7 +85,7 @@ test('askOwner: NoResponders is retried after a back-off until an owner answers,
 
 test('askOwner: no owner until the deadline answers 503 "no channel owner"', async () => {
   const { send } = fakeSend(() => ({ reject: noResponders }));
-  await assert.rejects(askOwner(send, 's', '{}', Date.now() + 200, { repeatable: true, resendAfterMs: RESEND }), (error: any) => {
+  await assert.rejects(askOwner(send, 's', COMMAND, Date.now() + 200, { repeatable: true, resendAfterMs: RESEND }), (error: any) => {
     assert.equal(error.code, 'unavailable');
     assert.match(error.reason, /no channel owner is available/);
     return true;
@@ -91,7 +94,7 @@ test('askOwner: no owner until the deadline answers 503 "no channel owner"', asy
 
 test('askOwner: NoResponders on a repeat does not end the wait for an earlier send still in flight', async () => {
   const { send, sentAt } = fakeSend((n) => (n === 0 ? { answerAfter: 100 } : { reject: noResponders }));
-  const reply = await askOwner(send, 's', '{}', Date.now() + 2_000, { repeatable: true, resendAfterMs: RESEND });
+  const reply = await askOwner(send, 's', COMMAND, Date.now() + 2_000, { repeatable: true, resendAfterMs: RESEND });
   assert.deepEqual(reply, REPLY(0));
   assert.equal(sentAt.length, 2, `the refused repeat was not retried while the first was out: ${sentAt.join(', ')}`);
 });
@@ -100,7 +103,7 @@ test('askOwner: a lost connection answers 503 at once, repeatable or not', async
   for (const repeatable of [false, true]) {
     const lost = fakeSend(() => ({ reject: () => new ConnectionLostError('lost') }));
     const started = Date.now();
-    await assert.rejects(askOwner(lost.send, 's', '{}', Date.now() + 2_000, { repeatable, resendAfterMs: RESEND }), (error: any) => {
+    await assert.rejects(askOwner(lost.send, 's', COMMAND, Date.now() + 2_000, { repeatable, resendAfterMs: RESEND }), (error: any) => {
       assert.match(error.reason, /connection to the message bus was lost/);
       return true;
     });

@@ -20,7 +20,7 @@ const row = (seq: number, to: string[] | null = null): MessageRow => ({
   seq,
   type: 'message',
   kind: 'server',
-  content: { n: seq },
+  content: JSON.stringify({ n: seq }),
   sender_id: 'server',
   sender_anon: false,
   to,

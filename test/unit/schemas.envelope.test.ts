@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { messageEnvelope, MessageEnvelope } from '../../libs/schemas/src/channels.ts';
+import { messageEnvelope, messageEnvelopeText, MessageEnvelope } from '../../libs/schemas/src/channels.ts';
 
 const ORDER = ['id', 'seq', 'type', 'kind', 'content', 'sender', 'timestamp', 'retracted', 'ephemeral', 'to', 'mentions'];
 
@@ -43,4 +43,22 @@ test('envelope: extra fields of a stored row do not leak into it', () => {
   const row = { id: 'msg_1', seq: 3, type: 't', kind: 'user' as const, content: { a: 1 }, sender_id: 'ann', sender_anon: false, ts: 5, retracted: false, to: null, mentions: null };
   const envelope = messageEnvelope({ ...row, sender: { id: 'ann', anon: false }, timestamp: row.ts, ephemeral: false });
   assert.deepEqual(JSON.stringify(envelope), JSON.stringify({ id: 'msg_1', seq: 3, type: 't', kind: 'user', content: { a: 1 }, sender: { id: 'ann', anon: false }, timestamp: 5, retracted: false, ephemeral: false }));
+});
+
+test('envelope text: the same text as the object envelope serialised, with the content\'s own text spliced in unchanged', () => {
+  fc.assert(
+    fc.property(parts, fc.constantFrom('', ' ', '\n\t'), (p, gap) => {
+      // compact content: exactly what serialising the object envelope gives
+      const compact = p.content === null ? null : JSON.stringify(p.content);
+      assert.equal(messageEnvelopeText({ ...p, content: compact }), JSON.stringify(messageEnvelope(p)));
+      // content as some client wrote it: spliced byte for byte, the rest unchanged
+      if (p.content === null || p.retracted) return;
+      const written = `{${gap}${Object.entries(p.content).map(([k, v]) => `${JSON.stringify(k)}${gap}:${JSON.stringify(v)}`).join(`,${gap}`)}${gap}}`;
+      const text = messageEnvelopeText({ ...p, content: written });
+      assert.ok(text.includes(`,"content":${written},"sender":`));
+      assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(messageEnvelope(p))));
+    }),
+  );
+  const stored = messageEnvelopeText({ id: 'msg_1', seq: 1, type: 't', kind: 'user', content: '{ "10":1, "2":2 }', sender: { id: 'a', anon: false }, timestamp: 1, retracted: true, ephemeral: false });
+  assert.ok(stored.includes('"content":null'), 'a retracted message has no content, whatever text is passed');
 });

@@ -7,7 +7,7 @@
  * Retractions are planned by the writer (they read the row they retract).
  */
 import type { WebhookEventInput } from '@rtm/webhooks';
-import { messageEnvelope, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
+import { messageEnvelopeText, type ChannelCommand, type CommandReply } from '@rtm/schemas';
 
 export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;
@@ -27,7 +27,8 @@ export interface OutFrame {
   index: number;
   environmentId: string;
   channelId: string;
-  frame: Record<string, unknown>;
+  /** The frame's JSON text, built once (a message's content spliced in as sent), published as it is. */
+  text: string;
 }
 
 export interface OutNotification {
@@ -65,7 +66,8 @@ export interface MessageRow {
   id: string;
   type: string;
   kind: string;
-  content: Record<string, unknown>;
+  /** The content's JSON text as sent: the json column stores it unchanged. */
+  content: string;
   sender_id: string;
   sender_anon: boolean;
   to: string[] | null;
@@ -101,9 +103,10 @@ export interface BatchPlan {
   advanced: { pk: number; expected: number; next: number }[];
 }
 
-export function envelopeOf(command: PublishCommand, id: string, seq: number, timestamp: number, ephemeral: boolean): MessageEnvelope {
+/** The envelope's JSON text, the publish's content spliced in as sent (frames and webhook bodies alike). */
+export function envelopeOf(command: PublishCommand, id: string, seq: number, timestamp: number, ephemeral: boolean): string {
   const { type, kind, content, sender, to, mentions } = command;
-  return messageEnvelope({ id, seq, type, kind, content, sender, timestamp, retracted: false, ephemeral, to, mentions });
+  return messageEnvelopeText({ id, seq, type, kind, content, sender, timestamp, retracted: false, ephemeral, to, mentions });
 }
 
 /** The reply of a persisted publish on a channel whose deletion is running (see channel-deletion.ts in the gateway). */
@@ -159,7 +162,7 @@ export function planBatch(
     if (c.ephemeral) {
       const id = makeId('msg');
       const seq = state?.lastSeq ?? 0;
-      outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelopeOf(c, id, seq, now, true) });
+      outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, text: envelopeOf(c, id, seq, now, true) });
       outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now, ephemeral: true } };
       return;
     }
@@ -213,7 +216,7 @@ export function planBatch(
       });
     }
     plan.events.push({ environmentId: c.environmentId, channelId: c.channelId, eventId: id, type: 'message.published', timestamp: now, data: envelope });
-    outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame: envelope });
+    outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, text: envelope });
     outcome.logs.push({
       index,
       environmentId: c.environmentId,

@@ -23,7 +23,7 @@ import { admitNotificationsSql, newId, notificationCapSql, NOTIFICATION_CAP_LIMI
 import { enqueueParameters, enqueueSql, enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
 import { namespaceOfSql, userReadsChannelSql } from '@rtm/auth';
 import { DEFAULT_LIMITS } from '@rtm/limits';
-import { messageEnvelope, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
+import { messageEnvelopeText, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
 import {
   channelKey,
   envelopeOf,
@@ -117,7 +117,8 @@ const writeSql = (mentions: boolean) => `with fence as (
        where c.pk = v.pk and c.last_seq = v.expected and (c.deleting_until is null or c.deleting_until <= now())
        returning c.pk),
      inserted as (
-       -- content travels as text and is cast per row: json keeps escapes (NUL) that json_to_recordset refuses
+       -- content travels as the text the client sent and is cast per row: json stores the text unchanged
+       -- (key order, spacing, escapes such as NUL that json_to_recordset refuses)
        insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, "to", mentions, ts)
        select v.channel_pk, v.seq, v.id, v.type, v.kind, v.content::json, v.sender_id, v.sender_anon,
               case when v.to_list is null then null else array(select json_array_elements_text(v.to_list::json)) end,
@@ -307,7 +308,7 @@ export async function writeBatch(
         messages.map((m) => m.id),
         messages.map((m) => m.type),
         messages.map((m) => m.kind),
-        messages.map((m) => JSON.stringify(m.content)),
+        messages.map((m) => m.content),
         messages.map((m) => m.sender_id),
         messages.map((m) => m.sender_anon),
         messages.map((m) => list(m.to)),
@@ -400,7 +401,7 @@ async function retract(
     state.pk,
     row.seq,
   ]);
-  const tombstone = messageEnvelope({
+  const tombstone = messageEnvelopeText({
     ...row,
     kind: row.kind as MessageEnvelope['kind'],
     content: null,
@@ -414,9 +415,9 @@ async function retract(
   // addressed messages: the gateway's feed delivers the retraction to the same audience
   if (row.to) {
     frame.to = row.to;
-    frame.sender = tombstone.sender;
+    frame.sender = { id: row.sender_id, anon: row.sender_anon };
   }
-  outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, frame });
+  outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, text: JSON.stringify(frame) });
   events.push({
     environmentId: c.environmentId,
     channelId: c.channelId,

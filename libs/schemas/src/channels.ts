@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UserId, ChannelId, storableText } from './common.ts';
 import { NOT_STORABLE, isStorableText } from './json-text.ts';
 
-/** Largest serialized `content` of one message (64 KiB; larger: 413 payload_too_large). */
+/** Largest `content` of one message, in UTF-8 bytes of its JSON text as sent (64 KiB; larger: 413 payload_too_large). */
 export const MAX_CONTENT_BYTES = 64 * 1024;
 /** Most user ids in `to` or `mentions` of one message (our choice; see docs/limits.md). */
 export const MAX_ADDRESSEES = 100;
@@ -21,7 +21,10 @@ const Addressees = z.array(UserId).min(1).max(MAX_ADDRESSEES);
 
 const Content = z
   .record(z.string(), z.unknown())
-  .describe('A JSON object, at most 64 KiB serialized (larger: 413 payload_too_large).');
+  .describe(
+    'A JSON object, at most 64 KiB as sent (the UTF-8 bytes of its JSON text, spacing included; larger: 413 ' +
+      'payload_too_large). Its text is kept exactly as sent (key order, spacing, escapes) on socket frames, in history and in webhook bodies.',
+  );
 
 /** Publish fields shared by both hosts and the socket's `publish` frame. */
 export const publishFields = {
@@ -92,7 +95,10 @@ export const MessageEnvelopeFields = z.object({
     seq: z.number().int(),
     type: z.string(),
     kind: z.enum(['user', 'server', 'system']),
-    content: z.record(z.string(), z.unknown()).nullable(),
+    content: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe('The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted.'),
     sender: z.object({ id: z.string(), anon: z.boolean() }),
     timestamp: z.number().int(),
     to: z.array(z.string()).optional(),
@@ -139,6 +145,23 @@ export function messageEnvelope(parts: EnvelopeParts): MessageEnvelope {
   if (parts.to) envelope.to = parts.to;
   if (parts.mentions) envelope.mentions = parts.mentions;
   return envelope;
+}
+
+/** EnvelopeParts whose content is JSON text (spliced as it is), null when retracted. */
+export type EnvelopeTextParts = Omit<EnvelopeParts, 'content'> & { content: string | null };
+
+/**
+ * The JSON text of messageEnvelope(parts), with `content` spliced in as the text it was sent as,
+ * never parsed or re-serialised: the same fields in the same order, so every path (live frames,
+ * replay, history, webhooks) carries the content's exact bytes.
+ */
+export function messageEnvelopeText(parts: EnvelopeTextParts): string {
+  const head = JSON.stringify({ id: parts.id, seq: parts.seq, type: parts.type, kind: parts.kind });
+  const tail: Record<string, unknown> = { sender: parts.sender, timestamp: parts.timestamp, retracted: parts.retracted, ephemeral: parts.ephemeral };
+  if (parts.to) tail.to = parts.to;
+  if (parts.mentions) tail.mentions = parts.mentions;
+  const content = parts.retracted || parts.content === null ? 'null' : parts.content;
+  return `${head.slice(0, -1)},"content":${content},${JSON.stringify(tail).slice(1)}`;
 }
 
 /** Message ids are `msg_` + 26 base32 characters; anything else cannot name a message. */
@@ -196,7 +219,8 @@ export type ChannelCommand =
       channelId: string;
       type: string;
       kind: 'user' | 'server' | 'system';
-      content: Record<string, unknown>;
+      /** The content's JSON text (an object) exactly as the client sent it; never re-serialised. */
+      content: string;
       sender: { id: string; anon: boolean };
       to?: string[];
       mentions?: string[];

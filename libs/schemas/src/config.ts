@@ -90,7 +90,7 @@ export const Namespace = z
       .min(2)
       .max(MAX_CONTENT_BYTES)
       .optional()
-      .describe(`Largest serialized \`content\` (413 \`payload_too_large\` above it). Omitted: ${MAX_CONTENT_BYTES}.`),
+      .describe(`Largest \`content\`, in UTF-8 bytes of its JSON text as sent (413 \`payload_too_large\` above it). Omitted: ${MAX_CONTENT_BYTES}.`),
     presence: z.boolean().optional().describe(`${PRESENCE_HELP} Omitted: \`channels.presence\`.`),
     joinLeave: z.boolean().optional().describe(`${JOIN_LEAVE_HELP} Omitted: \`channels.joinLeave\`.`),
   })

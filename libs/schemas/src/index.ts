@@ -44,6 +44,8 @@ export {
   DeliveryParams,
 } from './webhooks.ts';
 export { MAX_JSON_DEPTH, JsonTextError, NOT_STORABLE, checkJsonText, parseJsonText, isStorableText } from './json-text.ts';
+export { type Span, rootSpan, valueSpan, elementSpans, jsonObjectProblem } from './json-span.ts';
+export { FRAMED_VERSION, encodeCommand, frameRequest, isFramed, unframeRequest, type FramedCommand, type Unframed } from './command-codec.ts';
 export { ConnectFrame, ConnectQuery, ConnectServerFrame, SERVER_FRAMES } from './connect.ts';
 export * from './dashboard.ts';
 export { ErasureJobParams, ErasureJob, DeletedChannel } from './erasure.ts';

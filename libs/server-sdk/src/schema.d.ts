@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Read message history
-         * @description Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
+         * @description Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Each `content` is the exact bytes it was published as (key order, spacing, escapes). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
          */
         get: operations["listMessages"];
         put?: never;
@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a message
-         * @description Answered only after the message is committed (201), or after an ephemeral message was handed to the channel owner for fan-out (202; not persisted, no webhook, no history, no seq advance). The same `idempotencyKey` on the same channel within 24 h returns the first result and creates nothing. 503 `unavailable` when no channel owner answers within OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. A persisted publish with an `idempotencyKey` that has no answer after 1 s is sent to the owner again by the gateway (the key makes the repeat safe), so a request lost on the message bus costs about a second, not OWNER_TIMEOUT_MS. Control plane (secret key): kind "server", sender `senderId` (default "server"), no access checks. Realtime edge (user token): kind "user", the sender is the token's user (`senderId` is refused with 400); needs publish access: not banned, the `publish` capability, access to the channel, a role other than `readonly`, and for an anonymous token a namespace that lets anonymous tokens publish (403 `forbidden` or `banned`). In a namespace with `persist: false` every message is ephemeral (202); a namespace's `maxContentBytes` lowers the content limit (413).
+         * @description Answered only after the message is committed (201), or after an ephemeral message was handed to the channel owner for fan-out (202; not persisted, no webhook, no history, no seq advance). The same `idempotencyKey` on the same channel within 24 h returns the first result and creates nothing. 503 `unavailable` when no channel owner answers within OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. A persisted publish with an `idempotencyKey` that has no answer after 1 s is sent to the owner again by the gateway (the key makes the repeat safe), so a request lost on the message bus costs about a second, not OWNER_TIMEOUT_MS. Control plane (secret key): kind "server", sender `senderId` (default "server"), no access checks. Realtime edge (user token): kind "user", the sender is the token's user (`senderId` is refused with 400); needs publish access: not banned, the `publish` capability, access to the channel, a role other than `readonly`, and for an anonymous token a namespace that lets anonymous tokens publish (403 `forbidden` or `banned`). In a namespace with `persist: false` every message is ephemeral (202); a namespace's `maxContentBytes` lowers the content limit (413). The limits count the content's bytes as sent (its UTF-8 text, spacing included), and those bytes are kept exactly (key order, spacing, escapes) on socket frames, in history and in webhook bodies.
          */
         post: operations["publishMessage"];
         delete?: never;
@@ -1621,6 +1621,7 @@ export interface components {
         /** @description A persisted message as the control plane sees it (addressed messages included). */
         DashboardMessage: {
             channelId: string;
+            /** @description The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted. */
             content: {
                 [key: string]: unknown;
             } | null;
@@ -1894,6 +1895,7 @@ export interface components {
         };
         /** @description A message as history, socket frames and webhooks show it. */
         MessageEnvelope: {
+            /** @description The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted. */
             content: {
                 [key: string]: unknown;
             } | null;
@@ -1929,7 +1931,7 @@ export interface components {
             history?: boolean;
             /** @description Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the channels' subscribers. Needs `presence`. Omitted: `channels.joinLeave`. */
             joinLeave?: boolean;
-            /** @description Largest serialized `content` (413 `payload_too_large` above it). Omitted: 65536. */
+            /** @description Largest `content`, in UTF-8 bytes of its JSON text as sent (413 `payload_too_large` above it). Omitted: 65536. */
             maxContentBytes?: number;
             /** @description false: every message is ephemeral (202, no history, no webhook, no seq). Default true. */
             persist?: boolean;
@@ -1957,7 +1959,7 @@ export interface components {
             history?: boolean;
             /** @description Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the channels' subscribers. Needs `presence`. Omitted: `channels.joinLeave`. */
             joinLeave?: boolean;
-            /** @description Largest serialized `content` (413 `payload_too_large` above it). Omitted: 65536. */
+            /** @description Largest `content`, in UTF-8 bytes of its JSON text as sent (413 `payload_too_large` above it). Omitted: 65536. */
             maxContentBytes?: number;
             /** @description false: every message is ephemeral (202, no history, no webhook, no seq). Default true. */
             persist?: boolean;
@@ -3356,7 +3358,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A JSON object, at most 64 KiB serialized (larger: 413 payload_too_large). */
+                    /** @description A JSON object, at most 64 KiB as sent (the UTF-8 bytes of its JSON text, spacing included; larger: 413 payload_too_large). Its text is kept exactly as sent (key order, spacing, escapes) on socket frames, in history and in webhook bodies. */
                     content: {
                         [key: string]: unknown;
                     };
@@ -9025,7 +9027,7 @@ export interface operations {
                     messages: {
                         /** @description The channel this message goes to. */
                         channelId: string;
-                        /** @description A JSON object, at most 64 KiB serialized (larger: 413 payload_too_large). */
+                        /** @description A JSON object, at most 64 KiB as sent (the UTF-8 bytes of its JSON text, spacing included; larger: 413 payload_too_large). Its text is kept exactly as sent (key order, spacing, escapes) on socket frames, in history and in webhook bodies. */
                         content: {
                             [key: string]: unknown;
                         };

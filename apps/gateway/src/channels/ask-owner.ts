@@ -37,7 +37,7 @@ export interface AskOptions {
   resendAfterMs?: readonly number[];
 }
 
-export type SendOnce = (subject: string, json: string, deadline: number) => Promise<CommandReply>;
+export type SendOnce = (subject: string, command: Uint8Array, deadline: number) => Promise<CommandReply>;
 
 const noOwner = () => new ServiceError('unavailable', 'no channel owner is available; retry');
 
@@ -53,8 +53,8 @@ function unavailable(error: unknown): ServiceError {
   return new ServiceError('unavailable', 'the message bus is not reachable; retry', { cause: error });
 }
 
-/** The first reply to `json` on `subject` before `deadline` (epoch ms); else a 503 ServiceError. */
-export function askOwner(send: SendOnce, subject: string, json: string, deadline: number, options: AskOptions): Promise<CommandReply> {
+/** The first reply to `command` (encoded: libs/schemas command-codec.ts) on `subject` before `deadline` (epoch ms); else a 503 ServiceError. */
+export function askOwner(send: SendOnce, subject: string, command: Uint8Array, deadline: number, options: AskOptions): Promise<CommandReply> {
   const resendAfter = options.resendAfterMs ?? RESEND_AFTER_MS;
   return new Promise<CommandReply>((resolve, reject) => {
     let done = false;
@@ -86,7 +86,7 @@ export function askOwner(send: SendOnce, subject: string, json: string, deadline
         const wait = resendAfter[Math.min(repeats++, resendAfter.length - 1)]!;
         if (Date.now() + wait < deadline) sendIn(wait);
       }
-      send(subject, json, deadline).then(
+      send(subject, command, deadline).then(
         (reply) => finish(() => resolve(reply)),
         (error: unknown) => {
           inFlight--;

@@ -177,7 +177,7 @@ export class ChannelFeed {
         before: frame.seq,
         limit: frame.seq - from - 1,
       });
-      for (const envelope of missing) await this.deliver(JSON.stringify(envelope), envelope as unknown as Frame);
+      for (const message of missing) await this.deliver(message.text, JSON.parse(message.text) as Frame);
     } catch (error) {
       this.deps.log.warn({ err: error, channelId: this.channelId }, 'feed gap not repaired; members resync');
       for (const member of this.members) member.resync();

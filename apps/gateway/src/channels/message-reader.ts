@@ -1,10 +1,13 @@
 /**
  * Reads persisted messages of one channel as envelopes (history, socket replay, gap repair).
+ * Content is read as the text the json column stored (`content::text`, never parsed by pg) and
+ * spliced into the envelope's text, so history and replay carry the exact bytes that were
+ * published, as live frames and webhooks do.
  * `viewer` applies the `to` rule: an addressed message is seen only by its addressees and its
  * sender; the control plane reads with no viewer and sees everything.
  */
 import type { Pool } from '@rtm/db';
-import { messageEnvelope, type MessageEnvelope } from '@rtm/schemas';
+import { messageEnvelope, messageEnvelopeText, type MessageEnvelope } from '@rtm/schemas';
 
 /** A `messages` row as MESSAGE_COLUMNS selects it (alias `m`). */
 export interface MessageRow {
@@ -12,7 +15,8 @@ export interface MessageRow {
   seq: number;
   type: string;
   kind: MessageEnvelope['kind'];
-  content: Record<string, unknown> | null;
+  /** The content's JSON text as published; null once retracted. */
+  content: string | null;
   sender_id: string;
   sender_anon: boolean;
   to: string[] | null;
@@ -22,7 +26,7 @@ export interface MessageRow {
 }
 
 /** The columns an envelope is made of, from `messages m`. */
-export const MESSAGE_COLUMNS = `m.id, m.seq, m.type, m.kind, m.content, m.sender_id, m.sender_anon, m."to", m.mentions, m.ts,
+export const MESSAGE_COLUMNS = `m.id, m.seq, m.type, m.kind, m.content::text as content, m.sender_id, m.sender_anon, m."to", m.mentions, m.ts,
             m.retracted_at is not null as retracted`;
 
 export interface ReadRange {
@@ -36,8 +40,20 @@ export interface ReadRange {
   viewer?: string;
 }
 
+/** The envelope as an object (content parsed): for the dashboard, which shows rather than relays it. */
 export function envelopeOfRow(row: MessageRow): MessageEnvelope {
   return messageEnvelope({
+    ...row,
+    content: row.content === null ? null : (JSON.parse(row.content) as Record<string, unknown>),
+    sender: { id: row.sender_id, anon: row.sender_anon },
+    timestamp: row.ts,
+    ephemeral: false,
+  });
+}
+
+/** The envelope's JSON text, the content spliced in as stored. */
+export function envelopeTextOfRow(row: MessageRow): string {
+  return messageEnvelopeText({
     ...row,
     sender: { id: row.sender_id, anon: row.sender_anon },
     timestamp: row.ts,
@@ -45,8 +61,14 @@ export function envelopeOfRow(row: MessageRow): MessageEnvelope {
   });
 }
 
-/** Envelopes in the range, in the order asked for (ascending unless `newest`). */
-export async function readMessages(pool: Pool, environmentId: string, channelId: string, range: ReadRange): Promise<MessageEnvelope[]> {
+/** A persisted message as history and replay send it: its seq and its envelope's JSON text. */
+export interface StoredMessage {
+  seq: number;
+  text: string;
+}
+
+/** Messages in the range, in the order asked for (ascending unless `newest`). */
+export async function readMessages(pool: Pool, environmentId: string, channelId: string, range: ReadRange): Promise<StoredMessage[]> {
   const { rows } = await pool.query<MessageRow>(
     `select ${MESSAGE_COLUMNS}
      from messages m join channels c on c.pk = m.channel_pk
@@ -56,7 +78,7 @@ export async function readMessages(pool: Pool, environmentId: string, channelId:
      limit $6`,
     [environmentId, channelId, range.after ?? 0, range.before ?? Number.MAX_SAFE_INTEGER, range.viewer ?? null, range.limit],
   );
-  return rows.map(envelopeOfRow);
+  return rows.map((row) => ({ seq: row.seq, text: envelopeTextOfRow(row) }));
 }
 
 /** The channel's last persisted seq (0 for a channel that has none). */

@@ -1,7 +1,8 @@
 /**
  * Commands on their way to partition owners, gathered per event-loop turn: the commands that
- * start in one turn and go to the same partition subject leave as ONE bus request (a JSON array;
- * the owner answers one array of replies, see apps/channel-node/src/command-request.ts), and all
+ * start in one turn and go to the same partition subject leave as ONE bus request (a framed
+ * request of several encoded commands, libs/schemas command-codec.ts; the owner answers one array
+ * of replies, see apps/channel-node/src/command-request.ts), and all
  * of the turn's requests leave in one socket write. Why: on these machines a socket write and a
  * bus message each cost more than the work of a small command, and under load many commands for
  * one partition start in the same turn (a batch publish always does).
@@ -12,7 +13,7 @@
  * - commands keep their order within a subject (one request, or several sent in order on one
  *   connection, which the bus keeps in order);
  * - a request carries at most MAX_PER_REQUEST commands and stays under the server's message
- *   size limit; a lone command travels as itself (no array);
+ *   size limit; a lone command travels as a request of one (answered by one reply, no array);
  * - a request waits for the earliest deadline among its commands.
  *
  * Requests of one turn for partitions that the same channel-node owns (as the nodes announce it,
@@ -31,7 +32,6 @@ import {
   deadlineHeaders,
   decodeJson,
   encodeBundle,
-  encodeText,
   isNoResponders,
   OwnerDirectory,
   type Msg,
@@ -40,7 +40,7 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import type { CommandReply } from '@rtm/schemas';
+import { frameRequest, type CommandReply } from '@rtm/schemas';
 
 export const MAX_PER_REQUEST = 256;
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
@@ -55,8 +55,8 @@ export class NotSentError extends Error {
 
 interface Entry {
   partition: number;
-  /** The command, JSON-encoded. */
-  json: string;
+  /** The command, encoded (encodeCommand). */
+  command: Uint8Array;
   deadline: number;
   resolve: (reply: CommandReply) => void;
   reject: (error: unknown) => void;
@@ -72,19 +72,19 @@ interface Unit {
 
 /**
  * Splits one subject's commands (in order) into requests: at most `maxCount` commands and
- * `maxBytes` bytes of JSON each (a command larger than `maxBytes` goes alone). Pure.
+ * `maxBytes` bytes each (a command larger than `maxBytes` goes alone). Pure.
  */
-export function packRequests<T extends { json: string }>(entries: readonly T[], maxBytes: number, maxCount: number): T[][] {
+export function packRequests<T extends { command: Uint8Array }>(entries: readonly T[], maxBytes: number, maxCount: number): T[][] {
   const requests: T[][] = [];
   let current: T[] = [];
-  let bytes = 2;
+  // the request's version byte and count
+  let bytes = 3;
   for (const entry of entries) {
-    // JSON text is at most 3 UTF-8 bytes per UTF-16 unit; the array adds a comma per element
-    const size = entry.json.length * 3 + 1;
+    const size = entry.command.length;
     if (current.length > 0 && (current.length >= maxCount || bytes + size > maxBytes)) {
       requests.push(current);
       current = [];
-      bytes = 2;
+      bytes = 3;
     }
     current.push(entry);
     bytes += size;
@@ -132,10 +132,10 @@ export class OwnerBatcher {
     this.#subscription = undefined;
   }
 
-  /** Sends `json` (one command for `partition`) in this turn's request for the partition; its reply. */
-  send(partition: number, json: string, deadline: number): Promise<CommandReply> {
+  /** Sends `command` (one, encoded, for `partition`) in this turn's request for the partition; its reply. */
+  send(partition: number, command: Uint8Array, deadline: number): Promise<CommandReply> {
     return new Promise((resolve, reject) => {
-      this.#turn.push({ partition, json, deadline, resolve, reject });
+      this.#turn.push({ partition, command, deadline, resolve, reject });
       // the check phase of this turn: every command whose HTTP body arrived in this poll phase
       if (this.#turn.length === 1) setImmediate(() => this.#flush());
     });
@@ -159,7 +159,7 @@ export class OwnerBatcher {
         const unit: Unit = {
           partition,
           entries: request,
-          payload: encodeText(request.length > 1 ? `[${request.map((e) => e.json).join(',')}]` : request[0]!.json),
+          payload: frameRequest(request.map((e) => e.command)),
           deadline: Math.min(...request.map((e) => e.deadline)),
         };
         const node = this.#directory.nodeOf(partition, now);

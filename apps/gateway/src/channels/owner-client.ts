@@ -5,7 +5,7 @@
  */
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
 import { partitionOf } from '@rtm/bus';
-import { MAX_CONTENT_BYTES, jsonSize, type ChannelCommand, type PublishResult, type RetractResult } from '@rtm/schemas';
+import { MAX_CONTENT_BYTES, encodeCommand, type ChannelCommand, type PublishResult, type RetractResult } from '@rtm/schemas';
 import { Histogram, type Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
 import { namespaceOf } from '../access/channel-access.ts';
@@ -17,9 +17,10 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
   const partition = partitionOf(command.environmentId, command.channelId, deps.config.PARTITIONS);
   // commands of this turn for the same partition leave together (owner-batcher.ts)
   const reply = await askOwner(
-    (_subject, json, deadline) => deps.owners.send(partition, json, deadline),
+    (_subject, encoded, deadline) => deps.owners.send(partition, encoded, deadline),
     deps.subjects.partition(partition),
-    JSON.stringify(command),
+    // header + the content's bytes as sent (libs/schemas command-codec.ts), encoded once for any repeat
+    encodeCommand(command),
     Date.now() + deps.config.OWNER_TIMEOUT_MS,
     // the owner answers a repeat of a keyed, persisted publish with the first result
     { repeatable: command.op === 'publish' && !command.ephemeral && command.idempotencyKey !== undefined },
@@ -32,7 +33,8 @@ export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): P
 /** The fields of a publish as the HTTP body and the socket frames carry them. */
 export interface PublishFields {
   type?: string;
-  content: Record<string, unknown>;
+  /** The content's JSON text exactly as it arrived (raw-content.ts), already validated as an object. */
+  content: string;
   to?: string[];
   mentions?: string[];
   ephemeral?: boolean;
@@ -80,8 +82,9 @@ export function publishSeconds(registry: Registry): Histogram<'sender' | 'outcom
 }
 
 /**
- * The command of a publish: the content's serialized size is checked (413 over 64 KiB, or over the
- * channel namespace's `maxContentBytes`), and a namespace with `persist: false` makes it ephemeral.
+ * The command of a publish: the content's size as sent (UTF-8 bytes of its text) is checked (413
+ * over 64 KiB, or over the channel namespace's `maxContentBytes`), and a namespace with
+ * `persist: false` makes it ephemeral.
  */
 export async function preparePublish(
   deps: GatewayDeps,
@@ -91,13 +94,13 @@ export async function preparePublish(
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
 ): Promise<Extract<ChannelCommand, { op: 'publish' }>> {
-  const size = jsonSize(fields.content);
-  if (size > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB serialized');
+  const size = Buffer.byteLength(fields.content, 'utf8');
+  if (size > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB');
   const namespace = await namespaceOf(deps, environmentId, channelId);
   if (namespace.maxContentBytes !== null && size > namespace.maxContentBytes) {
     throw new ServiceError(
       'payload_too_large',
-      `content is over ${namespace.maxContentBytes} bytes serialized (the limit of namespace ${JSON.stringify(namespace.prefix)})`,
+      `content is over ${namespace.maxContentBytes} bytes (the limit of namespace ${JSON.stringify(namespace.prefix)})`,
     );
   }
   return {

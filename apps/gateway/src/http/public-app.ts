@@ -23,6 +23,16 @@ export const BODY_LIMIT = 256 * 1024;
 export { MAX_FRAME_BYTES };
 
 export type Host = 'control' | 'realtime';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The JSON body as text, as it arrived (valid UTF-8, checked, parsed into `body`); '' when
+     * there is none. Routes that keep a value's exact text (a publish's `content`) slice it from here.
+     */
+    bodyText: string;
+  }
+}
 export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 /** The registry's request histogram, registered by whichever listener is built first. */
@@ -99,10 +109,14 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   // Bodies must be valid UTF-8 (never silently replaced) and pass the JSON text rules (nesting
   // depth, no NUL, no lone surrogate: libs/schemas json-text.ts) before they are parsed.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.decorateRequest('bodyText', '');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = body as Buffer;
     if (!isUtf8(bytes)) return done(new ServiceError('invalid_request', 'the body is not valid UTF-8'), undefined);
-    const text = bytes.toString('utf8');
+    // a leading byte order mark is dropped (the JSON parser drops it too), so `bodyText` is the
+    // very text that was parsed and the spans found in it match the parsed body
+    const decoded = bytes.toString('utf8');
+    const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
     if (text.trim() === '') return done(null, undefined);
     try {
       checkJsonText(text);
@@ -110,6 +124,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
       if (error instanceof JsonTextError) return done(new ServiceError('invalid_request', `body: ${error.message}`), undefined);
       throw error;
     }
+    request.bodyText = text;
     parseJson(request, text, done);
   });
 

@@ -4,6 +4,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorize } from '../access/channel-access.ts';
 import { publishBatch } from '../channels/batch-publish.ts';
+import { batchContentTexts } from '../channels/raw-content.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
@@ -17,6 +18,13 @@ const DESCRIPTION =
   'whole request, nothing published. ';
 
 /** `POST /v1/messages/batch` on the control plane (secret key; kind "server"). */
+/** The messages with each `content` as the text it arrived as (raw-content.ts). */
+function withContentText<M extends { content: Record<string, unknown> }>(messages: M[], bodyText: string): (Omit<M, 'content'> & { content: string })[] {
+  const texts = batchContentTexts(bodyText);
+  if (texts.length !== messages.length) throw new Error('the batch body and its raw text disagree');
+  return messages.map((message, i) => ({ ...message, content: texts[i]! }));
+}
+
 export async function controlBatchRoutes(app: ZodApp, deps: GatewayDeps): Promise<void> {
   app.post(
     '/v1/messages/batch',
@@ -34,7 +42,7 @@ export async function controlBatchRoutes(app: ZodApp, deps: GatewayDeps): Promis
       },
     },
     async (request) => ({
-      results: await publishBatch(deps, { environmentId: keyAuth(request).environmentId, kind: 'server' }, request.body.messages),
+      results: await publishBatch(deps, { environmentId: keyAuth(request).environmentId, kind: 'server' }, withContentText(request.body.messages, request.bodyText)),
     }),
   );
 }
@@ -66,7 +74,7 @@ export async function realtimeBatchRoutes(app: ZodApp, deps: GatewayDeps): Promi
         user: { id: auth.userId, anon: auth.anon },
         authorize: (channelId: string) => authorize(deps, auth, channelId, 'publish'),
       };
-      return { results: await publishBatch(deps, caller, request.body.messages) };
+      return { results: await publishBatch(deps, caller, withContentText(request.body.messages, request.bodyText)) };
     },
   );
 }

@@ -20,6 +20,7 @@ import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authen
 import { authorize, authorizeRetract } from '../access/channel-access.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 import { readMessages } from '../channels/message-reader.ts';
+import { contentText } from '../channels/raw-content.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -36,7 +37,9 @@ const PUBLISH_DESCRIPTION =
   'Realtime edge (user token): kind "user", the sender is the token\'s user (`senderId` is refused with 400); needs ' +
   'publish access: not banned, the `publish` capability, access to the channel, a role other than `readonly`, and for an ' +
   'anonymous token a namespace that lets anonymous tokens publish (403 `forbidden` or `banned`). In a namespace with ' +
-  '`persist: false` every message is ephemeral (202); a namespace\'s `maxContentBytes` lowers the content limit (413).';
+  '`persist: false` every message is ephemeral (202); a namespace\'s `maxContentBytes` lowers the content limit (413). ' +
+  'The limits count the content\'s bytes as sent (its UTF-8 text, spacing included), and those bytes are kept exactly ' +
+  '(key order, spacing, escapes) on socket frames, in history and in webhook bodies.';
 
 /** Hands a publish to the channel's owner; the 201 body, or the 202 body of an ephemeral message. */
 async function publish(
@@ -44,10 +47,12 @@ async function publish(
   environmentId: string,
   channelId: string,
   body: z.infer<typeof PublishBody>,
+  bodyText: string,
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
 ): Promise<{ id: string; seq: number; timestamp: number } | { id: string; ephemeral: true }> {
-  const result = await sendPublish(deps, environmentId, channelId, body, kind, sender);
+  // the content goes on as the text it arrived as
+  const result = await sendPublish(deps, environmentId, channelId, { ...body, content: contentText(bodyText) }, kind, sender);
   if (result.ephemeral) return { id: result.id, ephemeral: true };
   return { id: result.id, seq: result.seq, timestamp: result.timestamp };
 }
@@ -84,7 +89,7 @@ function messageRoutes(host: Host) {
         async (request, reply) => {
           const { environmentId } = keyAuth(request);
           const sender = { id: request.body.senderId ?? 'server', anon: false };
-          const result = await publish(deps, environmentId, request.params.channelId, request.body, 'server', sender);
+          const result = await publish(deps, environmentId, request.params.channelId, request.body, request.bodyText, 'server', sender);
           // the value, not the reply: returning the reply makes Fastify wait on the response stream per request
           reply.code('seq' in result ? 201 : 202);
           return result;
@@ -97,7 +102,7 @@ function messageRoutes(host: Host) {
         async (request, reply) => {
           const { user } = await caller(deps, host, request, request.params.channelId, 'publish');
           const sender = { id: user!.userId, anon: user!.anon };
-          const result = await publish(deps, user!.environmentId, request.params.channelId, request.body, 'user', sender);
+          const result = await publish(deps, user!.environmentId, request.params.channelId, request.body, request.bodyText, 'user', sender);
           // the value, not the reply: returning the reply makes Fastify wait on the response stream per request
           reply.code('seq' in result ? 201 : 202);
           return result;
@@ -148,6 +153,7 @@ function messageRoutes(host: Host) {
             'Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. ' +
             'With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). ' +
             '`hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). ' +
+            'Each `content` is the exact bytes it was published as (key order, spacing, escapes). ' +
             'Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs ' +
             'read access and the `history` capability, and the channel\'s namespace must not set `history: false` (403 ' +
             '`forbidden`); messages addressed with `to` are shown only to their addressees and sender.',
@@ -158,7 +164,7 @@ function messageRoutes(host: Host) {
           response: { 200: HistoryResponse, ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { channelId } = request.params;
         const { limit = HISTORY_LIMIT_DEFAULT, before, after } = request.query;
         const { environmentId, user } = await caller(deps, host, request, channelId, 'history');
@@ -172,7 +178,10 @@ function messageRoutes(host: Host) {
         const hasMore = rows.length > limit;
         const page = rows.slice(0, limit);
         if (after === undefined) page.reverse();
-        return { messages: page, hasMore };
+        // the envelopes' texts as stored (content as published), spliced, never re-serialised
+        const text = `{"messages":[${page.map((m) => m.text).join(',')}],"hasMore":${hasMore}}`;
+        // a string payload with a JSON type is sent as it is (the route's serializer is for objects)
+        return reply.type('application/json; charset=utf-8').send(text as unknown as z.infer<typeof HistoryResponse>);
       },
     );
   };

@@ -92,11 +92,11 @@ export class ChannelReplay implements FeedMember {
         this.done ? [] : readMessages(deps.pool, environmentId, channelId, { after: from, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId }),
       );
       if (this.done) return false;
-      for (const envelope of page) {
+      for (const message of page) {
         await link.drained();
         if (this.done) return false;
-        const text = JSON.stringify(envelope);
-        link.sendText(this.options.tagged ? tagChannel(text, envelope, channelId) : text);
+        // the envelope's text as stored (content spliced as published), never re-serialised
+        link.sendText(this.options.tagged ? tagChannel(message.text, message, channelId) : message.text);
       }
       if (page.length < REPLAY_PAGE) break;
       after = page[page.length - 1]!.seq;

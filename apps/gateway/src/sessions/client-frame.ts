@@ -3,7 +3,8 @@ import { JsonTextError, parseJsonText } from '@rtm/schemas';
 import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
 import { sizeOf } from './socket-link.ts';
 
-export type FrameRead = { ok: true; value: unknown } | { ok: false; code: 'invalid_request' | 'payload_too_large'; reason: string };
+/** `text`: the frame as it arrived, which a publish slices its content from (channels/raw-content.ts). */
+export type FrameRead = { ok: true; value: unknown; text: string } | { ok: false; code: 'invalid_request' | 'payload_too_large'; reason: string };
 
 function textOf(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
@@ -19,8 +20,9 @@ function textOf(data: RawData): string {
 export function readClientFrame(data: RawData, isBinary: boolean): FrameRead {
   if (sizeOf(data) > MAX_FRAME_BYTES) return { ok: false, code: 'payload_too_large', reason: `frames are at most ${MAX_FRAME_BYTES} bytes` };
   if (isBinary) return { ok: false, code: 'invalid_request', reason: 'frames are JSON text' };
+  const text = textOf(data);
   try {
-    return { ok: true, value: parseJsonText(textOf(data)) };
+    return { ok: true, value: parseJsonText(text), text };
   } catch (error) {
     if (error instanceof JsonTextError) return { ok: false, code: 'invalid_request', reason: error.message };
     return { ok: false, code: 'invalid_request', reason: 'malformed JSON' };

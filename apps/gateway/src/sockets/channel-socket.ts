@@ -25,6 +25,7 @@ import { publishLog } from '@rtm/bus';
 import { ChannelId, ClientFrame, SocketQuery } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
+import { contentText } from '../channels/raw-content.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
@@ -193,7 +194,8 @@ class ChannelConnection {
         // every frame: the decision is cached per gateway and dropped on any change (a role, a ban)
         await authorize(this.deps, auth, this.channelId, 'publish');
         if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) return this.close(SOCKET_CLOSE.publishRateLimited.code, SOCKET_CLOSE.publishRateLimited.reason);
-        const result = await sendPublish(this.deps, auth.environmentId, this.channelId, frame, 'user', { id: auth.userId, anon: auth.anon });
+        const fields = { ...frame, content: contentText(read.text) };
+        const result = await sendPublish(this.deps, auth.environmentId, this.channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
       } else {
         const onlySender = await authorizeRetract(this.deps, auth, this.channelId);

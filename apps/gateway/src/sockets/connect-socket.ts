@@ -32,6 +32,7 @@ import { environmentBan } from '../access/bans.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
+import { contentText } from '../channels/raw-content.ts';
 import { ChannelReplay, type ReplayOptions } from '../sessions/channel-replay.ts';
 import type { FeedRegistry } from '../channels/channel-feed.ts';
 import { InboxReplay } from '../sessions/inbox-replay.ts';
@@ -329,7 +330,7 @@ class Connection implements SocketHandle {
         return this.send({ op: 'unsubscribed', ref: frame.ref, channelId: frame.channelId });
       case 'publish':
       case 'retract':
-        return void this.command(frame);
+        return void this.command(frame, read.text);
       case 'remove-member':
       case 'ban-member':
       case 'unban-member':
@@ -364,7 +365,8 @@ class Connection implements SocketHandle {
     else if (this.many?.get(subscription.channelId) === subscription) this.many.delete(subscription.channelId);
   }
 
-  private async command(frame: Frame<'publish'> | Frame<'retract'>): Promise<void> {
+  /** `text`: the frame as it arrived, for a publish's content as sent. */
+  private async command(frame: Frame<'publish'> | Frame<'retract'>, text: string): Promise<void> {
     const auth = this.auth;
     const { ref, channelId } = frame;
     try {
@@ -373,7 +375,8 @@ class Connection implements SocketHandle {
         if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) {
           throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
         }
-        const result = await sendPublish(this.deps, auth.environmentId, channelId, frame, 'user', { id: auth.userId, anon: auth.anon });
+        const fields = { ...frame, content: contentText(text) };
+        const result = await sendPublish(this.deps, auth.environmentId, channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
         this.send({ op: 'ack', ref, channelId, ...result });
       } else {
         const onlySender = await authorizeRetract(this.deps, auth, channelId);
