@@ -55,54 +55,102 @@ function unavailable(error: unknown): ServiceError {
 
 /** The first reply to `command` (encoded: libs/schemas command-codec.ts) on `subject` before `deadline` (epoch ms); else a 503 ServiceError. */
 export function askOwner(send: SendOnce, subject: string, command: Uint8Array, deadline: number, options: AskOptions): Promise<CommandReply> {
-  const resendAfter = options.resendAfterMs ?? RESEND_AFTER_MS;
-  return new Promise<CommandReply>((resolve, reject) => {
-    let done = false;
-    let inFlight = 0;
-    let refusals = 0;
-    let repeats = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (settle: () => void) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      settle();
-    };
-    const fail = (error: ServiceError) => finish(() => reject(error));
-    /** The next send, `ms` from now, in place of any that was planned. */
-    const sendIn = (ms: number) => {
-      clearTimeout(timer);
-      timer = setTimeout(go, ms);
-    };
-    const go = () => {
-      if (done) return;
-      if (deadline - Date.now() <= 0) {
-        if (inFlight === 0) fail(noOwner());
-        return;
-      }
-      inFlight++;
-      if (options.repeatable) {
-        // a repeat that could not leave before the deadline is not planned
-        const wait = resendAfter[Math.min(repeats++, resendAfter.length - 1)]!;
-        if (Date.now() + wait < deadline) sendIn(wait);
-      }
-      send(subject, command, deadline).then(
-        (reply) => finish(() => resolve(reply)),
-        (error: unknown) => {
-          inFlight--;
-          if (done) return;
-          if (isNoResponders(error)) {
-            // not delivered; an earlier send still in flight may yet answer, and the planned
-            // repeat stands. Alone, send again after the back-off (or fail at the deadline).
-            if (inFlight > 0) return;
-            sendIn(Math.min(BACKOFF_MS[Math.min(refusals++, BACKOFF_MS.length - 1)]!, Math.max(0, deadline - Date.now())));
-            return;
-          }
-          // a time-out is the deadline itself, and a lost connection takes every send with it
-          fail(unavailable(error));
-        },
-      );
-    };
-    go();
-  });
+  return new Promise<CommandReply>((resolve, reject) => new OwnerAsk(send, subject, command, deadline, options, resolve, reject).go());
+}
+
+/**
+ * One command's round trip, as an object rather than closures: the publish path makes one per
+ * message, and each closure the runtime's transpiler names costs a property definition (`__name`).
+ */
+class OwnerAsk {
+  #done = false;
+  #inFlight = 0;
+  #refusals = 0;
+  #repeats = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  readonly send: SendOnce;
+  readonly subject: string;
+  readonly command: Uint8Array;
+  readonly deadline: number;
+  readonly options: AskOptions;
+  readonly resolve: (reply: CommandReply) => void;
+  readonly reject: (error: ServiceError) => void;
+
+  constructor(
+    send: SendOnce,
+    subject: string,
+    command: Uint8Array,
+    deadline: number,
+    options: AskOptions,
+    resolve: (reply: CommandReply) => void,
+    reject: (error: ServiceError) => void,
+  ) {
+    this.send = send;
+    this.subject = subject;
+    this.command = command;
+    this.deadline = deadline;
+    this.options = options;
+    this.resolve = resolve;
+    this.reject = reject;
+  }
+
+  go(): void {
+    if (this.#done) return;
+    if (this.deadline - Date.now() <= 0) {
+      if (this.#inFlight === 0) this.#fail(noOwner());
+      return;
+    }
+    this.#inFlight++;
+    if (this.options.repeatable) {
+      // a repeat that could not leave before the deadline is not planned
+      const resendAfter = this.options.resendAfterMs ?? RESEND_AFTER_MS;
+      const wait = resendAfter[Math.min(this.#repeats++, resendAfter.length - 1)]!;
+      if (Date.now() + wait < this.deadline) this.#sendIn(wait);
+    }
+    this.send(this.subject, this.command, this.deadline).then(
+      (reply) => this.#answered(reply),
+      (error: unknown) => this.#refused(error),
+    );
+  }
+
+  #answered(reply: CommandReply): void {
+    if (this.#finish()) this.resolve(reply);
+  }
+
+  #refused(error: unknown): void {
+    this.#inFlight--;
+    if (this.#done) return;
+    if (isNoResponders(error)) {
+      // not delivered; an earlier send still in flight may yet answer, and the planned repeat
+      // stands. Alone, send again after the back-off (or fail at the deadline).
+      if (this.#inFlight > 0) return;
+      this.#sendIn(Math.min(BACKOFF_MS[Math.min(this.#refusals++, BACKOFF_MS.length - 1)]!, Math.max(0, this.deadline - Date.now())));
+      return;
+    }
+    // a time-out is the deadline itself, and a lost connection takes every send with it
+    this.#fail(unavailable(error));
+  }
+
+  #fail(error: ServiceError): void {
+    if (this.#finish()) this.reject(error);
+  }
+
+  /** Marks the ask done; false when it already was. */
+  #finish(): boolean {
+    if (this.#done) return false;
+    this.#done = true;
+    clearTimeout(this.#timer);
+    return true;
+  }
+
+  /** The next send, `ms` from now, in place of any that was planned. */
+  #sendIn(ms: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(goLater, ms, this);
+  }
+}
+
+function goLater(ask: OwnerAsk): void {
+  ask.go();
 }
