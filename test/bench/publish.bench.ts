@@ -262,6 +262,33 @@ async function loadBatch(name: string, url: string, headers: Record<string, stri
 const LATENCY_CHANNELS = 100;
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 6_000);
 
+const LATENCY_WARMUP_MS = 3_000;
+
+/**
+ * Calls `send(n)` for n = 0, 1, … at `rate` a second for `ms` (open loop: on schedule, whether or
+ * not earlier calls finished), recording in `lateness` how late each left; waits for every call.
+ * The number of calls.
+ */
+async function openLoop(rate: number, ms: number, send: (n: number) => Promise<void>, lateness?: hdr.Histogram): Promise<number> {
+  const started = performance.now();
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+  while (performance.now() - started < ms) {
+    const now = performance.now();
+    const due = Math.floor(((now - started) / 1000) * rate);
+    for (; sent < due; sent++) {
+      // when call `sent` was due: the generator's own lateness, apart from the service's
+      lateness?.recordValue(Math.max(1, (now - started - (sent / rate) * 1000) * 1000));
+      const p = send(sent).catch(() => {});
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(inFlight);
+  return sent;
+}
+
 /**
  * Publish → socket frame latency at a fixed rate (open loop: requests leave on schedule whether
  * or not earlier ones were answered, so queueing shows): 100 channels, one channel socket
@@ -321,26 +348,15 @@ async function latencyAt(
   };
   // every channel cached first, as in the throughput cases
   await Promise.all(Array.from({ length: LATENCY_CHANNELS }, (_, i) => send(-1 - i)));
+  // then the same rate for LATENCY_WARMUP_MS, not measured: run alone (BENCH_LATENCY_RATE), the
+  // processes would otherwise be measured while their code is still being compiled
+  await openLoop(rate, LATENCY_WARMUP_MS, (n) => send(-1_000_000 - n));
   histogram.reset();
+  answered.reset();
   frames = 0;
   const windows = await Promise.all(services.map((service) => pausesWindow(service.internalUrl)));
   generatorLoop.enable();
-  const started = performance.now();
-  let sent = 0;
-  const inFlight = new Set<Promise<void>>();
-  while (performance.now() - started < LATENCY_MS) {
-    const now = performance.now();
-    const due = Math.floor(((now - started) / 1000) * rate);
-    for (; sent < due; sent++) {
-      // when request `sent` was due: the generator's own lateness, apart from the service's
-      lateness.recordValue(Math.max(1, (now - started - (sent / rate) * 1000) * 1000));
-      const p = send(sent).catch(() => {});
-      inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  await Promise.all(inFlight);
+  const sent = await openLoop(rate, LATENCY_MS, send, lateness);
   generatorLoop.disable();
   const pauses = await Promise.all(windows.map((window) => window.end()));
   const deadline = Date.now() + 5_000;
@@ -374,6 +390,11 @@ async function main(): Promise<void> {
       ? { NODE_OPTIONS: `--import ${fileURLToPath(new URL('./cpu-profile-hook.mjs', import.meta.url))}`, RTM_CPU_PROFILE_DIR: process.env.BENCH_CPU_PROF_DIR }
       : {};
     if (process.env.BENCH_NODE_OPTIONS) profiling.NODE_OPTIONS = `${profiling.NODE_OPTIONS ?? ''} ${process.env.BENCH_NODE_OPTIONS}`.trim();
+    // BENCH_V8_FLAGS: V8 flags node refuses in NODE_OPTIONS, set at start-up by a hook
+    if (process.env.BENCH_V8_FLAGS) {
+      profiling.NODE_OPTIONS = `${profiling.NODE_OPTIONS ?? ''} --import ${fileURLToPath(new URL('./v8-flags-hook.mjs', import.meta.url))}`.trim();
+      profiling.RTM_V8_FLAGS = process.env.BENCH_V8_FLAGS;
+    }
     const [gateway, node] = await Promise.all([
       startProcess('gateway', { ...common, ...profiling }),
       startProcess('channel-node', { ...common, ...lanes, ...profiling }),
