@@ -22,7 +22,7 @@
 import { ServiceError } from '@rtm/errors';
 import { isNoResponders, isTimeout } from '@rtm/bus';
 import type { CommandReply } from '@rtm/schemas';
-import { ConnectionLostError, NotSentError } from './owner-batcher.ts';
+import { ConnectionLostError, NotSentError, type ReplyWaiter } from './owner-batcher.ts';
 
 /** Back-off after NoResponders, by attempt. */
 const BACKOFF_MS = [20, 50, 100, 200, 250];
@@ -38,6 +38,15 @@ export interface AskOptions {
 }
 
 export type SendOnce = (subject: string, command: Uint8Array, deadline: number) => Promise<CommandReply>;
+
+/** Sends one command once; `waiter` is told its reply or why it failed (OwnerBatcher.submit). */
+export type Submit = (command: Uint8Array, deadline: number, waiter: ReplyWaiter) => void;
+
+/** Told the round trip's end exactly once: the first reply, or the 503 ServiceError. */
+export interface AskDone {
+  answered(reply: CommandReply): void;
+  failed(error: ServiceError): void;
+}
 
 const noOwner = () => new ServiceError('unavailable', 'no channel owner is available; retry');
 
@@ -55,44 +64,43 @@ function unavailable(error: unknown): ServiceError {
 
 /** The first reply to `command` (encoded: libs/schemas command-codec.ts) on `subject` before `deadline` (epoch ms); else a 503 ServiceError. */
 export function askOwner(send: SendOnce, subject: string, command: Uint8Array, deadline: number, options: AskOptions): Promise<CommandReply> {
-  return new Promise<CommandReply>((resolve, reject) => new OwnerAsk(send, subject, command, deadline, options, resolve, reject).go());
+  const submit: Submit = (encoded, until, waiter) => {
+    send(subject, encoded, until).then(
+      (reply) => waiter.settle(reply),
+      (error: unknown) => waiter.fail(error),
+    );
+  };
+  return new Promise<CommandReply>((resolve, reject) => startAsk(submit, command, deadline, options, { answered: resolve, failed: reject }));
+}
+
+/** `askOwner` without a promise: `done` is told the outcome (the publish path's form). */
+export function startAsk(submit: Submit, command: Uint8Array, deadline: number, options: AskOptions, done: AskDone): void {
+  new OwnerAsk(submit, command, deadline, options, done).go();
 }
 
 /**
- * One command's round trip, as an object rather than closures: the publish path makes one per
- * message, and each closure the runtime's transpiler names costs a property definition (`__name`).
+ * One command's round trip, as an object rather than closures, and the waiter of each of its
+ * sends: the publish path makes one per message, and each named closure costs a property
+ * definition when it is made (the runtime's transpiler keeps function names).
  */
-class OwnerAsk {
+class OwnerAsk implements ReplyWaiter {
   #done = false;
   #inFlight = 0;
   #refusals = 0;
   #repeats = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-
-  readonly send: SendOnce;
-  readonly subject: string;
+  readonly submit: Submit;
   readonly command: Uint8Array;
   readonly deadline: number;
   readonly options: AskOptions;
-  readonly resolve: (reply: CommandReply) => void;
-  readonly reject: (error: ServiceError) => void;
+  readonly outcome: AskDone;
 
-  constructor(
-    send: SendOnce,
-    subject: string,
-    command: Uint8Array,
-    deadline: number,
-    options: AskOptions,
-    resolve: (reply: CommandReply) => void,
-    reject: (error: ServiceError) => void,
-  ) {
-    this.send = send;
-    this.subject = subject;
+  constructor(submit: Submit, command: Uint8Array, deadline: number, options: AskOptions, outcome: AskDone) {
+    this.submit = submit;
     this.command = command;
     this.deadline = deadline;
     this.options = options;
-    this.resolve = resolve;
-    this.reject = reject;
+    this.outcome = outcome;
   }
 
   go(): void {
@@ -108,17 +116,17 @@ class OwnerAsk {
       const wait = resendAfter[Math.min(this.#repeats++, resendAfter.length - 1)]!;
       if (Date.now() + wait < this.deadline) this.#sendIn(wait);
     }
-    this.send(this.subject, this.command, this.deadline).then(
-      (reply) => this.#answered(reply),
-      (error: unknown) => this.#refused(error),
-    );
+    // this object is each send's waiter: settle or fail, once per send
+    this.submit(this.command, this.deadline, this);
   }
 
-  #answered(reply: CommandReply): void {
-    if (this.#finish()) this.resolve(reply);
+  /** A send's reply: the first one ends the round trip. */
+  settle(reply: CommandReply): void {
+    if (this.#finish()) this.outcome.answered(reply);
   }
 
-  #refused(error: unknown): void {
+  /** A send failed. */
+  fail(error: unknown): void {
     this.#inFlight--;
     if (this.#done) return;
     if (isNoResponders(error)) {
@@ -133,7 +141,7 @@ class OwnerAsk {
   }
 
   #fail(error: ServiceError): void {
-    if (this.#finish()) this.reject(error);
+    if (this.#finish()) this.outcome.failed(error);
   }
 
   /** Marks the ask done; false when it already was. */

@@ -14,9 +14,13 @@
  * - idempotency keys work per message, as on the single route.
  */
 import { ServiceError } from '@rtm/errors';
-import type { PublishResult } from '@rtm/schemas';
+import type { ChannelCommand, PublishResult, RetractResult } from '@rtm/schemas';
+import type { ResolvedNamespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
-import { observePublish, preparePublish, sendCommand, type PublishFields } from './owner-client.ts';
+import { namespaceOf } from '../access/channel-access.ts';
+import { buildPublish, checkContentSize, publishSeconds, submitCommand, type CommandDone, type PublishFields } from './owner-client.ts';
+
+type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 
 export interface BatchItem extends PublishFields {
   channelId: string;
@@ -45,40 +49,118 @@ export async function publishBatch(deps: GatewayDeps, caller: BatchCaller, items
     results[index] = { error: errorOf(error) };
   };
 
-  // 1. access, once per channel of the batch
-  const access = new Map<string, Promise<unknown>>();
-  if (caller.authorize) {
-    for (const item of items) if (!access.has(item.channelId)) access.set(item.channelId, caller.authorize(item.channelId));
+  // 1. access and the namespace, once per channel of the batch (both are cached per channel)
+  const channels = new Map<string, Promise<ResolvedNamespace>>();
+  for (const item of items) {
+    if (channels.has(item.channelId)) continue;
+    const allowed = caller.authorize ? caller.authorize(item.channelId) : Promise.resolve();
+    channels.set(item.channelId, allowed.then(() => namespaceOf(deps, caller.environmentId, item.channelId)));
   }
-  // 2. each message's command (size, namespace), all at once
-  const prepared = await Promise.allSettled(
-    items.map(async (item) => {
-      await access.get(item.channelId);
-      const sender = caller.user ?? { id: item.senderId ?? 'server', anon: false };
-      return preparePublish(deps, caller.environmentId, item.channelId, item, caller.kind, sender);
-    }),
+  const namespaces = new Map<string, ResolvedNamespace | { refused: unknown }>();
+  await Promise.all(
+    [...channels].map(([channelId, namespace]) =>
+      namespace.then(
+        (resolved) => void namespaces.set(channelId, resolved),
+        (error: unknown) => void namespaces.set(channelId, { refused: error }),
+      ),
+    ),
   );
-  // 3. the rate limits, message by message in request order
-  for (const [index, outcome] of prepared.entries()) {
-    if (outcome.status === 'rejected') {
-      refuse(index, outcome.reason);
-      continue;
+  // 2. each message's command (size, namespace), without a promise per message
+  const commands: (PublishCommand | undefined)[] = new Array(items.length);
+  items.forEach((item, index) => {
+    try {
+      // as a single publish: access first, then the size, then the namespace's own limit
+      const namespace = namespaces.get(item.channelId)!;
+      if ('refused' in namespace) throw namespace.refused;
+      checkContentSize(item);
+      const sender = caller.user ?? { id: item.senderId ?? 'server', anon: false };
+      commands[index] = buildPublish(namespace, caller.environmentId, item.channelId, item, caller.kind, sender);
+    } catch (error) {
+      refuse(index, error);
     }
+  });
+  // 3. the rate limits, message by message in request order
+  for (const [index, command] of commands.entries()) {
+    if (!command) continue;
     const refused = await deps.limits.admitMessage(caller.environmentId, caller.user?.id, items[index]!.mentions?.length ?? 0);
-    if (refused) refuse(index, new ServiceError('rate_limited', `over the ${refused} limit`));
+    if (refused) {
+      refuse(index, new ServiceError('rate_limited', `over the ${refused} limit`));
+      commands[index] = undefined;
+    }
   }
-  // 4. every admitted command leaves in this turn, in request order; all answers awaited
-  const sends: Promise<void>[] = [];
-  for (const [index, outcome] of prepared.entries()) {
-    if (outcome.status === 'rejected' || results[index] !== undefined) continue;
-    const send = observePublish(deps, caller.kind, sendCommand(deps, outcome.value)).then(
-      (result) => void (results[index] = resultOf(result)),
-      (error: unknown) => refuse(index, error),
-    );
-    sends.push(send);
-  }
-  await Promise.all(sends);
+  // 4. every admitted command leaves in this turn, in request order; one wait for all answers
+  await new Promise<void>((resolve) => {
+    const sent = new BatchSends(deps, caller.kind, results, refuse, resolve);
+    commands.forEach((command, index) => command && sent.submit(index, command));
+    sent.close();
+  });
   return results as BatchResult[];
+}
+
+/** The answers of a batch's commands, each into its slot; `allDone` once every one is in. */
+class BatchSends {
+  readonly #deps: GatewayDeps;
+  readonly #kind: 'server' | 'user';
+  readonly #results: (BatchResult | undefined)[];
+  readonly #refuse: (index: number, error: unknown) => void;
+  readonly #allDone: () => void;
+  readonly #started = performance.now();
+  #waiting = 1; // until close(): nothing ends before every command was submitted
+
+  constructor(deps: GatewayDeps, kind: 'server' | 'user', results: (BatchResult | undefined)[], refuse: (index: number, error: unknown) => void, allDone: () => void) {
+    this.#deps = deps;
+    this.#kind = kind;
+    this.#results = results;
+    this.#refuse = refuse;
+    this.#allDone = allDone;
+  }
+
+  submit(index: number, command: PublishCommand): void {
+    this.#waiting++;
+    submitCommand(this.#deps, command, new BatchSlot(this, index));
+  }
+
+  close(): void {
+    this.#ended();
+  }
+
+  answered(index: number, result: PublishResult): void {
+    this.#results[index] = resultOf(result);
+    this.#observe('ok');
+  }
+
+  failed(index: number, error: ServiceError): void {
+    this.#refuse(index, error);
+    this.#observe(error.code);
+  }
+
+  #observe(outcome: string): void {
+    publishSeconds(this.#deps.metrics).observe({ sender: this.#kind, outcome }, (performance.now() - this.#started) / 1000);
+    this.#ended();
+  }
+
+  #ended(): void {
+    if (--this.#waiting === 0) this.#allDone();
+  }
+}
+
+/** One command's answer, into its batch's slot. */
+class BatchSlot implements CommandDone {
+  readonly #sends: BatchSends;
+  readonly #index: number;
+
+  constructor(sends: BatchSends, index: number) {
+    this.#sends = sends;
+    this.#index = index;
+  }
+
+  answered(result: PublishResult | RetractResult): void {
+    this.#sends.answered(this.#index, result as PublishResult);
+  }
+
+  failed(error: ServiceError): void {
+    this.#sends.failed(this.#index, error);
+  }
 }
 
 function resultOf(result: PublishResult): BatchResult {

@@ -58,8 +58,13 @@ interface Entry {
   /** The command, encoded (encodeCommand). */
   command: Uint8Array;
   deadline: number;
-  resolve: (reply: CommandReply) => void;
-  reject: (error: unknown) => void;
+  waiter: ReplyWaiter;
+}
+
+/** Who waits for a command's reply: told exactly once, `settle` or `fail`. */
+export interface ReplyWaiter {
+  settle(reply: CommandReply): void;
+  fail(error: unknown): void;
 }
 
 /** One partition request of a turn: its commands, in order, and its payload. */
@@ -134,11 +139,14 @@ export class OwnerBatcher {
 
   /** Sends `command` (one, encoded, for `partition`) in this turn's request for the partition; its reply. */
   send(partition: number, command: Uint8Array, deadline: number): Promise<CommandReply> {
-    return new Promise((resolve, reject) => {
-      this.#turn.push({ partition, command, deadline, resolve, reject });
-      // the check phase of this turn: every command whose HTTP body arrived in this poll phase
-      if (this.#turn.length === 1) setImmediate(() => this.#flush());
-    });
+    return new Promise((resolve, reject) => this.submit(partition, command, deadline, { settle: resolve, fail: reject }));
+  }
+
+  /** `send` without a promise: `waiter` is told the reply or the error (the publish path's form). */
+  submit(partition: number, command: Uint8Array, deadline: number, waiter: ReplyWaiter): void {
+    this.#turn.push({ partition, command, deadline, waiter });
+    // the check phase of this turn: every command whose HTTP body arrived in this poll phase
+    if (this.#turn.length === 1) setImmediate(() => this.#flush());
   }
 
   #flush(): void {
@@ -207,7 +215,7 @@ export class OwnerBatcher {
           // nobody owns it now: nothing was done, and this node no longer owns it either
           if (part.status === PART_STATUS.NOT_DELIVERED) this.#directory.forgetPartition(unit.partition);
           const code = part.status === PART_STATUS.NOT_DELIVERED ? ErrorCode.NoResponders : ErrorCode.Timeout;
-          for (const entry of unit.entries) entry.reject(NatsError.errorForCode(code));
+          for (const entry of unit.entries) entry.waiter.fail(NatsError.errorForCode(code));
         });
       },
       (error) => {
@@ -233,7 +241,7 @@ export class OwnerBatcher {
 }
 
 function rejectAll(units: readonly Unit[], error: unknown): void {
-  for (const unit of units) for (const entry of unit.entries) entry.reject(error);
+  for (const unit of units) for (const entry of unit.entries) entry.waiter.fail(error);
 }
 
 /** Settles a unit's commands from its reply bytes (one reply, or an array for several commands). */
@@ -245,10 +253,10 @@ function settle(unit: Unit, data: Uint8Array): void {
     replies = many ? (decoded as CommandReply[]) : [decoded as CommandReply];
     if (!Array.isArray(replies) || replies.length !== unit.entries.length) throw new Error('reply count does not match');
   } catch (error) {
-    for (const entry of unit.entries) entry.reject(error);
+    for (const entry of unit.entries) entry.waiter.fail(error);
     return;
   }
-  unit.entries.forEach((entry, i) => entry.resolve(replies[i]!));
+  unit.entries.forEach((entry, i) => entry.waiter.settle(replies[i]!));
 }
 
 /** Splits one node's units (in order) into bundles of at most `maxBytes`. Pure. */

@@ -5,29 +5,60 @@
  */
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
 import { partitionOf } from '@rtm/bus';
-import { MAX_CONTENT_BYTES, encodeCommand, type ChannelCommand, type PublishResult, type RetractResult } from '@rtm/schemas';
+import { MAX_CONTENT_BYTES, encodeCommand, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
 import { Histogram, type Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
+import type { ResolvedNamespace } from '@rtm/auth';
 import { namespaceOf } from '../access/channel-access.ts';
-import { askOwner } from './ask-owner.ts';
+import { startAsk, type AskDone } from './ask-owner.ts';
 
 export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'publish' }>): Promise<PublishResult>;
 export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'retract' }>): Promise<RetractResult>;
 export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): Promise<PublishResult | RetractResult> {
+  return new Promise((resolve, reject) => submitCommand(deps, command, { answered: resolve, failed: reject }));
+}
+
+/** Told a command's outcome exactly once: the owner's result, or the ServiceError. */
+export interface CommandDone {
+  answered(result: PublishResult | RetractResult): void;
+  failed(error: ServiceError): void;
+}
+
+/**
+ * `sendCommand` without a promise: `done` is told the outcome. A batch submits each of its
+ * messages this way and awaits once for all of them.
+ */
+export function submitCommand(deps: GatewayDeps, command: ChannelCommand, done: CommandDone): void {
   const partition = partitionOf(command.environmentId, command.channelId, deps.config.PARTITIONS);
-  // commands of this turn for the same partition leave together (owner-batcher.ts)
-  const reply = await askOwner(
-    (_subject, encoded, deadline) => deps.owners.send(partition, encoded, deadline),
-    deps.subjects.partition(partition),
+  startAsk(
+    // commands of this turn for the same partition (and node) leave together (owner-batcher.ts)
+    (encoded, deadline, waiter) => deps.owners.submit(partition, encoded, deadline, waiter),
     // header + the content's bytes as sent (libs/schemas command-codec.ts), encoded once for any repeat
     encodeCommand(command),
     Date.now() + deps.config.OWNER_TIMEOUT_MS,
     // the owner answers a repeat of a keyed, persisted publish with the first result
     { repeatable: command.op === 'publish' && !command.ephemeral && command.idempotencyKey !== undefined },
+    new ReplyOutcome(done),
   );
-  if (reply.ok) return reply.result;
-  const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';
-  throw new ServiceError(code, reply.reason);
+}
+
+/** An owner's reply as the caller's outcome: its result, or its error code as a ServiceError. */
+class ReplyOutcome implements AskDone {
+  readonly #done: CommandDone;
+
+  constructor(done: CommandDone) {
+    this.#done = done;
+  }
+
+  answered(reply: CommandReply): void {
+    if (reply.ok) return this.#done.answered(reply.result);
+    const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';
+    this.#done.failed(new ServiceError(code, reply.reason));
+  }
+
+  failed(error: ServiceError): void {
+    this.#done.failed(error);
+  }
 }
 
 /** The fields of a publish as the HTTP body and the socket frames carry them. */
@@ -94,9 +125,25 @@ export async function preparePublish(
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
 ): Promise<Extract<ChannelCommand, { op: 'publish' }>> {
+  checkContentSize(fields);
+  return buildPublish(await namespaceOf(deps, environmentId, channelId), environmentId, channelId, fields, kind, sender);
+}
+
+/** 413 for content over 64 KiB as sent, whatever its namespace (checked before the namespace is read). */
+export function checkContentSize(fields: PublishFields): void {
+  if (Buffer.byteLength(fields.content, 'utf8') > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB');
+}
+
+/** preparePublish once the channel's namespace is known: synchronous, so a batch needs no promise per message. */
+export function buildPublish(
+  namespace: ResolvedNamespace,
+  environmentId: string,
+  channelId: string,
+  fields: PublishFields,
+  kind: 'server' | 'user',
+  sender: { id: string; anon: boolean },
+): Extract<ChannelCommand, { op: 'publish' }> {
   const size = Buffer.byteLength(fields.content, 'utf8');
-  if (size > MAX_CONTENT_BYTES) throw new ServiceError('payload_too_large', 'content is over 64 KiB');
-  const namespace = await namespaceOf(deps, environmentId, channelId);
   if (namespace.maxContentBytes !== null && size > namespace.maxContentBytes) {
     throw new ServiceError(
       'payload_too_large',
