@@ -40,19 +40,7 @@ export class BundleError extends Error {
 
 export function encodeBundle(parts: readonly BundlePart[]): Uint8Array {
   if (parts.length === 0 || parts.length > MAX_BUNDLE_PARTS) throw new RangeError(`a bundle holds 1-${MAX_BUNDLE_PARTS} parts`);
-  let size = 3;
-  for (const part of parts) size += 6 + part.data.length;
-  const out = Buffer.allocUnsafe(size);
-  out[0] = REQUEST_MAGIC;
-  out.writeUInt16BE(parts.length, 1);
-  let at = 3;
-  for (const part of parts) {
-    out.writeUInt16BE(part.partition, at);
-    out.writeUInt32BE(part.data.length, at + 2);
-    out.set(part.data, at + 6);
-    at += 6 + part.data.length;
-  }
-  return out;
+  return writeParts(REQUEST_MAGIC, parts, 2, (out, at, part) => out.writeUInt16BE(part.partition, at));
 }
 
 export function isBundle(data: Uint8Array): boolean {
@@ -68,17 +56,22 @@ export function decodeBundle(data: Uint8Array): BundlePart[] {
 }
 
 export function encodeBundleReply(parts: readonly ReplyPart[]): Uint8Array {
+  return writeParts(REPLY_MAGIC, parts, 1, (out, at, part) => out.writeUInt8(part.status, at));
+}
+
+/** `magic`, u16 count, then per part: its `headBytes` (writeHead), u32 length, bytes. */
+function writeParts<P extends { data: Uint8Array }>(magic: number, parts: readonly P[], headBytes: number, writeHead: (out: Buffer, at: number, part: P) => void): Uint8Array {
   let size = 3;
-  for (const part of parts) size += 5 + part.data.length;
+  for (const part of parts) size += headBytes + 4 + part.data.length;
   const out = Buffer.allocUnsafe(size);
-  out[0] = REPLY_MAGIC;
+  out[0] = magic;
   out.writeUInt16BE(parts.length, 1);
   let at = 3;
   for (const part of parts) {
-    out[at] = part.status;
-    out.writeUInt32BE(part.data.length, at + 1);
-    out.set(part.data, at + 5);
-    at += 5 + part.data.length;
+    writeHead(out, at, part);
+    out.writeUInt32BE(part.data.length, at + headBytes);
+    out.set(part.data, at + headBytes + 4);
+    at += headBytes + 4 + part.data.length;
   }
   return out;
 }

@@ -80,22 +80,31 @@ interface Unit {
  * `maxBytes` bytes each (a command larger than `maxBytes` goes alone). Pure.
  */
 export function packRequests<T extends { command: Uint8Array }>(entries: readonly T[], maxBytes: number, maxCount: number): T[][] {
-  const requests: T[][] = [];
+  // a request's version byte and count, then the commands as they are
+  return packInOrder(entries, (entry) => entry.command.length, 3, maxBytes, maxCount);
+}
+
+/**
+ * Splits `items` (in order) into groups of at most `maxCount` items and `maxBytes` bytes, each
+ * group costing `overhead` bytes and each item `sizeOf(item)`; an item larger than the bound goes
+ * alone. Pure.
+ */
+function packInOrder<T>(items: readonly T[], sizeOf: (item: T) => number, overhead: number, maxBytes: number, maxCount: number): T[][] {
+  const groups: T[][] = [];
   let current: T[] = [];
-  // the request's version byte and count
-  let bytes = 3;
-  for (const entry of entries) {
-    const size = entry.command.length;
+  let bytes = overhead;
+  for (const item of items) {
+    const size = sizeOf(item);
     if (current.length > 0 && (current.length >= maxCount || bytes + size > maxBytes)) {
-      requests.push(current);
+      groups.push(current);
       current = [];
-      bytes = 3;
+      bytes = overhead;
     }
-    current.push(entry);
+    current.push(item);
     bytes += size;
   }
-  if (current.length > 0) requests.push(current);
-  return requests;
+  if (current.length > 0) groups.push(current);
+  return groups;
 }
 
 export interface OwnerBatcherDeps {
@@ -261,20 +270,7 @@ function settle(unit: Unit, data: Uint8Array): void {
 
 /** Splits one node's units (in order) into bundles of at most `maxBytes`. Pure. */
 export function packBundles<T extends { payload: Uint8Array }>(units: readonly T[], maxBytes: number): T[][] {
-  const bundles: T[][] = [];
-  let current: T[] = [];
-  let bytes = 3;
-  for (const unit of units) {
-    const size = 6 + unit.payload.length;
-    if (current.length > 0 && (current.length >= MAX_BUNDLE_PARTS || bytes + size > maxBytes)) {
-      bundles.push(current);
-      current = [];
-      bytes = 3;
-    }
-    current.push(unit);
-    bytes += size;
-  }
-  if (current.length > 0) bundles.push(current);
-  return bundles;
+  // a bundle's magic byte and count, then each part's partition and length before its bytes
+  return packInOrder(units, (unit) => 6 + unit.payload.length, 3, maxBytes, MAX_BUNDLE_PARTS);
 }
 
