@@ -2,8 +2,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, NatsError } from 'nats';
 import type { CommandReply } from '@rtm/schemas';
-import { askOwner, type SendOnce } from '../../apps/gateway/src/channels/ask-owner.ts';
+import { startAsk, type AskOptions } from '../../apps/gateway/src/channels/ask-owner.ts';
 import { ConnectionLostError } from '../../apps/gateway/src/channels/owner-batcher.ts';
+
+/** One send of a command, as a promise (the fake owner below). */
+type SendOnce = (subject: string, command: Uint8Array, deadline: number) => Promise<CommandReply>;
+
+/** The round trip as a promise, over a promise-returning send. */
+function askOwner(send: SendOnce, subject: string, command: Uint8Array, deadline: number, options: AskOptions): Promise<CommandReply> {
+  return new Promise((resolve, reject) =>
+    startAsk(
+      (encoded, until, waiter) => void send(subject, encoded, until).then((reply) => waiter.settle(reply), (error: unknown) => waiter.fail(error)),
+      command,
+      deadline,
+      options,
+      { answered: resolve, failed: reject },
+    ),
+  );
+}
 
 /** Any encoded command: the round trip's rules do not look inside it. */
 const COMMAND = new Uint8Array([1, 0, 1]);

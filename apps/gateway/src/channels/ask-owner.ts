@@ -1,6 +1,6 @@
 /**
  * One command's round trip to its partition owner, given the function that sends it once
- * (OwnerBatcher.send). Guarantees:
+ * (OwnerBatcher.submit). Guarantees:
  * - NoResponders (nobody owns the partition right now: a node died or is rebalancing) means the
  *   command was not delivered: it is sent again after a short back-off, until the deadline;
  * - a time-out means the command may have been processed: the caller gets 503 `unavailable`,
@@ -37,8 +37,6 @@ export interface AskOptions {
   resendAfterMs?: readonly number[];
 }
 
-export type SendOnce = (subject: string, command: Uint8Array, deadline: number) => Promise<CommandReply>;
-
 /** Sends one command once; `waiter` is told its reply or why it failed (OwnerBatcher.submit). */
 export type Submit = (command: Uint8Array, deadline: number, waiter: ReplyWaiter) => void;
 
@@ -62,18 +60,10 @@ function unavailable(error: unknown): ServiceError {
   return new ServiceError('unavailable', 'the message bus is not reachable; retry', { cause: error });
 }
 
-/** The first reply to `command` (encoded: libs/schemas command-codec.ts) on `subject` before `deadline` (epoch ms); else a 503 ServiceError. */
-export function askOwner(send: SendOnce, subject: string, command: Uint8Array, deadline: number, options: AskOptions): Promise<CommandReply> {
-  const submit: Submit = (encoded, until, waiter) => {
-    send(subject, encoded, until).then(
-      (reply) => waiter.settle(reply),
-      (error: unknown) => waiter.fail(error),
-    );
-  };
-  return new Promise<CommandReply>((resolve, reject) => startAsk(submit, command, deadline, options, { answered: resolve, failed: reject }));
-}
-
-/** `askOwner` without a promise: `done` is told the outcome (the publish path's form). */
+/**
+ * The first reply to `command` (encoded: libs/schemas command-codec.ts) before `deadline` (epoch
+ * ms), told to `done`; else a 503 ServiceError. `submit` sends it once (OwnerBatcher.submit).
+ */
 export function startAsk(submit: Submit, command: Uint8Array, deadline: number, options: AskOptions, done: AskDone): void {
   new OwnerAsk(submit, command, deadline, options, done).go();
 }

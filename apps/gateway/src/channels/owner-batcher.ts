@@ -146,12 +146,7 @@ export class OwnerBatcher {
     this.#subscription = undefined;
   }
 
-  /** Sends `command` (one, encoded, for `partition`) in this turn's request for the partition; its reply. */
-  send(partition: number, command: Uint8Array, deadline: number): Promise<CommandReply> {
-    return new Promise((resolve, reject) => this.submit(partition, command, deadline, { settle: resolve, fail: reject }));
-  }
-
-  /** `send` without a promise: `waiter` is told the reply or the error (the publish path's form). */
+  /** Sends `command` (one, encoded, for `partition`) in this turn's request for the partition; `waiter` is told the reply or the error. */
   submit(partition: number, command: Uint8Array, deadline: number, waiter: ReplyWaiter): void {
     this.#turn.push({ partition, command, deadline, waiter });
     // the check phase of this turn: every command whose HTTP body arrived in this poll phase
