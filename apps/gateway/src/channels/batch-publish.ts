@@ -18,7 +18,7 @@ import type { ChannelCommand, PublishResult, RetractResult } from '@rtm/schemas'
 import type { ResolvedNamespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
 import { namespaceOf } from '../access/channel-access.ts';
-import { buildPublish, checkContentSize, publishSeconds, submitCommand, type CommandDone, type PublishFields } from './owner-client.ts';
+import { buildPublish, checkContentSize, recordPublish, submitCommand, type CommandDone, type PublishFields } from './owner-client.ts';
 
 type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 
@@ -135,7 +135,7 @@ class BatchSends {
   }
 
   #observe(outcome: string): void {
-    publishSeconds(this.#deps.metrics).observe({ sender: this.#kind, outcome }, (performance.now() - this.#started) / 1000);
+    recordPublish(this.#deps, this.#kind, this.#started, outcome);
     this.#ended();
   }
 
