@@ -17,7 +17,6 @@ const DESCRIPTION =
   'published. Messages for the same channel get seqs in request order. A malformed body (any message) is 400 for the ' +
   'whole request, nothing published. ';
 
-/** `POST /v1/messages/batch` on the control plane (secret key; kind "server"). */
 /** The messages with each `content` as the text it arrived as (raw-content.ts). */
 function withContentText<M extends { content: Record<string, unknown> }>(messages: M[], bodyText: string): (Omit<M, 'content'> & { content: string })[] {
   const texts = batchContentTexts(bodyText);
@@ -25,6 +24,7 @@ function withContentText<M extends { content: Record<string, unknown> }>(message
   return messages.map((message, i) => ({ ...message, content: texts[i]! }));
 }
 
+/** `POST /v1/messages/batch` on the control plane (secret key; kind "server"). */
 export async function controlBatchRoutes(app: ZodApp, deps: GatewayDeps): Promise<void> {
   app.post(
     '/v1/messages/batch',
