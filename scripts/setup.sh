@@ -95,7 +95,8 @@ setup_dependencies() {
     return 0
   fi
   setup_log "installing npm dependencies"
-  # npm 11 may warn that esbuild's install script was skipped; tsx works without it
+  # esbuild's install script is declined in package.json (allowScripts): its binary comes from
+  # its platform package, so the script has nothing to do and npm 11 stays quiet
   setup_run npm ci --no-audit --no-fund || setup_run npm install --no-audit --no-fund
 }
 
