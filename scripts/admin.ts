@@ -116,7 +116,7 @@ async function run(pool: Pool, accounts: Accounts, command: string | undefined, 
   switch (command) {
     case 'create-environment': {
       const names = { organization: required(values, 'org'), project: required(values, 'project'), environment: required(values, 'env') };
-      return accounts.createEnvironmentByNames(CLI_ACTOR, names);
+      return accounts.projects.createEnvironmentByNames(CLI_ACTOR, names);
     }
     case 'create-user': {
       const email = required(values, 'email');
@@ -125,7 +125,7 @@ async function run(pool: Pool, accounts: Accounts, command: string | undefined, 
       if (!isRole(role)) throw new UsageError('--role must be owner, admin or viewer');
       if (!values['password-stdin']) throw new UsageError('--password-stdin is required: the password is read from standard input');
       const password = await readPassword();
-      return accounts.createUser(CLI_ACTOR, { email, password, organization, role });
+      return accounts.organizations.createUser(CLI_ACTOR, { email, password, organization, role });
     }
     case 'list-environments': {
       const { rows } = await pool.query(
@@ -140,25 +140,25 @@ async function run(pool: Pool, accounts: Accounts, command: string | undefined, 
       const kind = required(values, 'kind');
       if (kind !== 'secret' && kind !== 'publishable') throw new UsageError('--kind must be secret or publishable');
       const environmentId = required(values, 'env');
-      const created = await accounts.createKey(CLI_ACTOR, environmentId, kind);
+      const created = await accounts.credentials.createKey(CLI_ACTOR, environmentId, kind);
       return { environmentId, kind, key: created.key };
     }
     case 'revoke-key': {
-      const keyId = values.key ? await accounts.keyIdOf(values.key) : required(values, 'id');
-      const environmentId = keyId === null ? null : await accounts.environmentOfKey(keyId);
+      const keyId = values.key ? await accounts.credentials.keyIdOf(values.key) : required(values, 'id');
+      const environmentId = keyId === null ? null : await accounts.credentials.environmentOfKey(keyId);
       if (keyId === null || environmentId === null) throw new UsageError('no such active key');
-      const { changed } = await accounts.revokeKey(CLI_ACTOR, environmentId, keyId);
+      const { changed } = await accounts.credentials.revokeKey(CLI_ACTOR, environmentId, keyId);
       if (!changed) throw new UsageError('no such active key');
       return { revoked: keyId, environmentId };
     }
     case 'add-origin': {
       const environmentId = required(values, 'env');
-      const { origin } = await accounts.addOrigin(CLI_ACTOR, environmentId, required(values, 'origin'));
+      const { origin } = await accounts.credentials.addOrigin(CLI_ACTOR, environmentId, required(values, 'origin'));
       return { environmentId, origin, added: true };
     }
     case 'remove-origin': {
       const environmentId = required(values, 'env');
-      const { origin, removed } = await accounts.removeOrigin(CLI_ACTOR, environmentId, required(values, 'origin'));
+      const { origin, removed } = await accounts.credentials.removeOrigin(CLI_ACTOR, environmentId, required(values, 'origin'));
       return { environmentId, origin, removed };
     }
     case 'set-limits': {

@@ -67,7 +67,7 @@ test('logs - access follows dashboard membership on every gateway, and logs sock
 
   await t.test('a member removed where nothing is published (the admin CLI): the socket checks membership as it opens (4403)', async () => {
     const erin = await member('erin@example.com', 'viewer');
-    await new Accounts({ pool }).removeMember(CLI_ACTOR, org, erin.userId);
+    await new Accounts({ pool }).organizations.removeMember(CLI_ACTOR, org, erin.userId);
     for (const gateway of [a, b]) {
       const closed = await closeOf(logsOn(gateway, erin.token));
       assert.equal(closed.code, 4403);

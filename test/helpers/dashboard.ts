@@ -58,5 +58,5 @@ export class DashboardClient {
 
 /** A user with `role` in an organization (by id or name; made when the name is new), as the admin CLI makes one. */
 export async function createUser(pool: Pool, options: { email: string; password: string; organization: string; role: Role }) {
-  return new Accounts({ pool }).createUser(CLI_ACTOR, options);
+  return new Accounts({ pool }).organizations.createUser(CLI_ACTOR, options);
 }

@@ -55,7 +55,7 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
       let subject: string;
       let by: Record<string, string>;
       if (request.dashboard) {
-        ({ environmentId } = await deps.dashboard.accounts.environmentAccess(dashboardActor(request), request.params.envId, LOGS_RIGHT));
+        ({ environmentId } = await deps.dashboard.accounts.access.environmentAccess(dashboardActor(request), request.params.envId, LOGS_RIGHT));
         subject = logsSubjectOf(request.dashboard.userId);
         by = { userId: request.dashboard.userId };
       } else {

@@ -99,7 +99,7 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           if (await deps.revocations.isRevoked(claims)) return link.closeWith(SOCKET_CLOSE.tokenRevoked);
           const member = dashboardUserOf(claims.userId);
           if (member !== null) {
-            const role = await deps.dashboard.accounts.roleInEnvironment(environmentId, member);
+            const role = await deps.dashboard.accounts.access.roleInEnvironment(environmentId, member);
             if (role === null || !allows(role, LOGS_RIGHT)) {
               return link.close(CLOSE.forbidden, 'the member who minted this token no longer has access to the environment');
             }

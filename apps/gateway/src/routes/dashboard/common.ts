@@ -98,7 +98,7 @@ export const auditJson = (a: AuditRecord) => ({
 
 /** The answer of sign-in, of GET /v1/dashboard/session and of an accepted invitation. */
 export async function sessionJson(deps: GatewayDeps, session: Session) {
-  const organizations = await deps.dashboard.accounts.organizationsOf(session.userId);
+  const organizations = await deps.dashboard.accounts.organizations.organizationsOf(session.userId);
   return {
     user: { id: session.userId, email: session.email, createdAt: iso(session.userCreatedAt) },
     organizations: organizations.map(membershipJson),

@@ -41,7 +41,7 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
       },
     },
     async (request, reply) => {
-      const { invitation, token } = await accounts.invite(dashboardActor(request), request.params.orgId, request.body);
+      const { invitation, token } = await accounts.invitations.invite(dashboardActor(request), request.params.orgId, request.body);
       const link = `${requestOrigin(request) ?? ''}/dashboard/accept-invitation#${token}`;
       if (deps.config.NODE_ENV !== 'production') {
         request.log.info({ organizationId: invitation.organizationId, role: invitation.role, link }, 'invitation created');
@@ -64,7 +64,7 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
         response: { 200: DashboardInvitationList, ...readErrors },
       },
     },
-    async (request) => ({ data: (await accounts.invitations(dashboardActor(request), request.params.orgId)).map(invitationJson) }),
+    async (request) => ({ data: (await accounts.invitations.list(dashboardActor(request), request.params.orgId)).map(invitationJson) }),
   );
 
   app.delete(
@@ -83,7 +83,7 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
       },
     },
     async (request) =>
-      invitationJson(await accounts.revokeInvitation(dashboardActor(request), request.params.orgId, request.params.invitationId)),
+      invitationJson(await accounts.invitations.revoke(dashboardActor(request), request.params.orgId, request.params.invitationId)),
   );
 
   app.get(
@@ -100,7 +100,7 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
       },
     },
     async (request) => {
-      const preview = await accounts.previewInvitation(request.params.token);
+      const preview = await accounts.invitations.preview(request.params.token);
       return {
         organization: { id: preview.organizationId, name: preview.organizationName },
         role: preview.role,
@@ -140,7 +140,7 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
       },
     },
     async (request, reply) => {
-      const accepted = await accounts.acceptInvitation(request.params.token, request.body, clientAddress(request));
+      const accepted = await accounts.invitations.accept(request.params.token, request.body, clientAddress(request));
       const { token, session } = await deps.dashboard.sessions.create(accepted.user.id);
       setSessionCookie(reply, request, token, session.expiresAt);
       return sessionJson(deps, session);

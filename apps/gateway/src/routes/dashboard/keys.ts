@@ -40,7 +40,7 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardKeyList, ...readErrors },
       },
     },
-    async (request) => ({ data: (await accounts.keys(dashboardActor(request), request.params.envId)).map(keyJson) }),
+    async (request) => ({ data: (await accounts.credentials.keys(dashboardActor(request), request.params.envId)).map(keyJson) }),
   );
 
   app.post(
@@ -59,7 +59,7 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) => {
-      const { key, ...row } = await accounts.createKey(dashboardActor(request), request.params.envId, request.body.kind);
+      const { key, ...row } = await accounts.credentials.createKey(dashboardActor(request), request.params.envId, request.body.kind);
       publishLog(deps.nc, deps.subjects, row.environmentId, 'info', 'key.created', { keyId: row.id, kind: row.kind, prefix: row.prefix });
       return reply.code(201).send({ ...keyJson(row), key });
     },
@@ -82,7 +82,7 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request) => {
-      const { key, changed } = await accounts.revokeKey(dashboardActor(request), request.params.envId, request.params.keyId);
+      const { key, changed } = await accounts.credentials.revokeKey(dashboardActor(request), request.params.envId, request.params.keyId);
       if (changed) publishLog(deps.nc, deps.subjects, key.environmentId, 'info', 'key.revoked', { keyId: key.id, kind: key.kind, prefix: key.prefix });
       return keyJson(key);
     },
@@ -102,7 +102,7 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardOriginList, ...readErrors },
       },
     },
-    async (request) => ({ data: (await accounts.origins(dashboardActor(request), request.params.envId)).map(originJson) }),
+    async (request) => ({ data: (await accounts.credentials.origins(dashboardActor(request), request.params.envId)).map(originJson) }),
   );
 
   app.post(
@@ -124,7 +124,7 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) => {
-      const { added, ...origin } = await accounts.addOrigin(dashboardActor(request), request.params.envId, request.body.origin);
+      const { added, ...origin } = await accounts.credentials.addOrigin(dashboardActor(request), request.params.envId, request.body.origin);
       if (added) publishLog(deps.nc, deps.subjects, request.params.envId, 'info', 'origin.added', { origin: origin.origin });
       return reply.code(added ? 201 : 200).send(originJson(origin));
     },
@@ -148,7 +148,7 @@ export async function dashboardKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) => {
-      const { origin, removed } = await accounts.removeOrigin(dashboardActor(request), request.params.envId, request.query.origin);
+      const { origin, removed } = await accounts.credentials.removeOrigin(dashboardActor(request), request.params.envId, request.query.origin);
       if (removed) publishLog(deps.nc, deps.subjects, request.params.envId, 'info', 'origin.removed', { origin });
       return reply.code(204).send(null);
     },

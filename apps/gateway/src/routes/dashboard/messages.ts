@@ -70,7 +70,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request) => {
-      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const limit = request.query.limit ?? 50;
       const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, isChannelId);
       const { rows } = await deps.pool.query<{ id: string; last_seq: number; created_at: Date; message_count: number; last_ts: number | null }>(
@@ -115,7 +115,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request) => {
-      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const { channelId } = request.params;
       const { before, sender, type, since, until } = request.query;
       const limit = request.query.limit ?? 50;
@@ -158,7 +158,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request) => {
-      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const { channelId, messageId } = request.params;
       return messageJson(channelId, await findMessage(deps, environmentId, channelId, messageId));
     },
@@ -186,7 +186,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const { channelId, messageId } = request.params;
       const before = await findMessage(deps, environmentId, channelId, messageId);
       const result = await sendCommand(deps, { op: 'retract', environmentId, channelId, messageId, reason: request.body.reason });

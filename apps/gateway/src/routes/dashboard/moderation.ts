@@ -44,7 +44,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
       },
     },
     async (request) => {
-      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       return listMembers(deps, environmentId, request.params.channelId, request.query.limit ?? 50, request.query.after);
     },
   );
@@ -68,7 +68,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
     },
     async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const { channelId, userId } = request.params;
       const role = request.body?.role ?? 'member';
       return putMember(deps, environmentId, channelId, userId, role,
@@ -92,7 +92,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
     },
     async (request, reply) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const { channelId, userId } = request.params;
       await removeMember(deps, environmentId, channelId, userId,
         audit(actor, organizationId, 'channel_member.removed', 'channel_member', userId, { environmentId, channelId }));
@@ -141,7 +141,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
         },
       },
       async (request) => {
-        const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+        const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
         return listBans(deps, environmentId, scope.channelOf(request.params), request.query.limit ?? 50, request.query.after);
       },
     );
@@ -165,7 +165,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
       },
       async (request) => {
         const actor = dashboardActor(request);
-        const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+        const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
         const channelId = scope.channelOf(request.params);
         const { userId } = request.params;
         return putBan(deps, environmentId, channelId, userId, request.body,
@@ -193,7 +193,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
       },
       async (request, reply) => {
         const actor = dashboardActor(request);
-        const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+        const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
         const channelId = scope.channelOf(request.params);
         const { userId } = request.params;
         await removeBan(deps, environmentId, channelId, userId,

@@ -51,7 +51,7 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
         response: { 200: DashboardOrganizationList, ...readErrors },
       },
     },
-    async (request) => ({ data: (await accounts.organizationsOf(dashboardActor(request).userId)).map(membershipJson) }),
+    async (request) => ({ data: (await accounts.organizations.organizationsOf(dashboardActor(request).userId)).map(membershipJson) }),
   );
 
   app.get(
@@ -68,7 +68,7 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
         response: { 200: DashboardOrganization, ...readErrors },
       },
     },
-    async (request) => organizationJson(await accounts.organization(dashboardActor(request), request.params.orgId)),
+    async (request) => organizationJson(await accounts.organizations.organization(dashboardActor(request), request.params.orgId)),
   );
 
   app.get(
@@ -88,7 +88,7 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
       },
     },
     async (request) => {
-      await accounts.authorize(dashboardActor(request), { organizationId: request.params.orgId }, 'read');
+      await accounts.access.authorize(dashboardActor(request), { organizationId: request.params.orgId }, 'read');
       return { data: ROLES.map((role) => ({ role, description: ROLE_DESCRIPTIONS[role], rights: [...rightsOf(role)] })) };
     },
   );
@@ -107,7 +107,7 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
         response: { 200: DashboardMemberList, ...readErrors },
       },
     },
-    async (request) => ({ data: (await accounts.members(dashboardActor(request), request.params.orgId)).map(memberJson) }),
+    async (request) => ({ data: (await accounts.organizations.members(dashboardActor(request), request.params.orgId)).map(memberJson) }),
   );
 
   app.put(
@@ -130,7 +130,7 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
       },
     },
     async (request) =>
-      memberJson(await accounts.setRole(dashboardActor(request), request.params.orgId, request.params.userId, request.body.role)),
+      memberJson(await accounts.organizations.setRole(dashboardActor(request), request.params.orgId, request.params.userId, request.body.role)),
   );
 
   app.delete(
@@ -152,7 +152,7 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
       },
     },
     async (request, reply) => {
-      await accounts.removeMember(dashboardActor(request), request.params.orgId, request.params.userId);
+      await accounts.organizations.removeMember(dashboardActor(request), request.params.orgId, request.params.userId);
       return reply.code(204).send(null);
     },
   );
@@ -177,7 +177,7 @@ export async function dashboardOrganizationRoutes(app: ZodApp, deps: GatewayDeps
     async (request) => {
       const limit = request.query.limit ?? 50;
       const before = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor, isAuditId);
-      const { entries, more } = await accounts.audit(dashboardActor(request), request.params.orgId, { limit, before });
+      const { entries, more } = await accounts.organizations.audit(dashboardActor(request), request.params.orgId, { limit, before });
       return { data: entries.map(auditJson), nextCursor: more ? encodeCursor(entries[entries.length - 1]!.id) : null };
     },
   );

@@ -36,7 +36,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardProjectList, ...readErrors },
       },
     },
-    async (request) => ({ data: (await accounts.projects(dashboardActor(request), request.params.orgId)).map(projectJson) }),
+    async (request) => ({ data: (await accounts.projects.projects(dashboardActor(request), request.params.orgId)).map(projectJson) }),
   );
 
   app.post(
@@ -55,7 +55,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(projectJson(await accounts.createProject(dashboardActor(request), request.params.orgId, request.body.name))),
+      reply.code(201).send(projectJson(await accounts.projects.createProject(dashboardActor(request), request.params.orgId, request.body.name))),
   );
 
   app.get(
@@ -71,7 +71,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardProject, ...readErrors },
       },
     },
-    async (request) => projectJson(await accounts.project(dashboardActor(request), request.params.projectId)),
+    async (request) => projectJson(await accounts.projects.project(dashboardActor(request), request.params.projectId)),
   );
 
   app.patch(
@@ -89,7 +89,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardProject, ...writeErrors },
       },
     },
-    async (request) => projectJson(await accounts.renameProject(dashboardActor(request), request.params.projectId, request.body.name)),
+    async (request) => projectJson(await accounts.projects.renameProject(dashboardActor(request), request.params.projectId, request.body.name)),
   );
 
   app.delete(
@@ -109,7 +109,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) => {
-      await accounts.deleteProject(dashboardActor(request), request.params.projectId);
+      await accounts.projects.deleteProject(dashboardActor(request), request.params.projectId);
       return reply.code(204).send(null);
     },
   );
@@ -127,7 +127,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardEnvironmentList, ...readErrors },
       },
     },
-    async (request) => ({ data: (await accounts.environments(dashboardActor(request), request.params.projectId)).map(environmentJson) }),
+    async (request) => ({ data: (await accounts.projects.environments(dashboardActor(request), request.params.projectId)).map(environmentJson) }),
   );
 
   app.post(
@@ -149,7 +149,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
     async (request, reply) =>
       reply
         .code(201)
-        .send(environmentJson(await accounts.createEnvironment(dashboardActor(request), request.params.projectId, request.body.name))),
+        .send(environmentJson(await accounts.projects.createEnvironment(dashboardActor(request), request.params.projectId, request.body.name))),
   );
 
   app.get(
@@ -165,7 +165,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardEnvironment, ...readErrors },
       },
     },
-    async (request) => environmentJson(await accounts.environment(dashboardActor(request), request.params.envId)),
+    async (request) => environmentJson(await accounts.projects.environment(dashboardActor(request), request.params.envId)),
   );
 
   app.patch(
@@ -183,7 +183,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DashboardEnvironment, ...writeErrors },
       },
     },
-    async (request) => environmentJson(await accounts.renameEnvironment(dashboardActor(request), request.params.envId, request.body.name)),
+    async (request) => environmentJson(await accounts.projects.renameEnvironment(dashboardActor(request), request.params.envId, request.body.name)),
   );
 
   app.delete(
@@ -205,7 +205,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) => {
-      await accounts.deleteEnvironment(dashboardActor(request), request.params.envId, request.body.confirm);
+      await accounts.projects.deleteEnvironment(dashboardActor(request), request.params.envId, request.body.confirm);
       return reply.code(204).send(null);
     },
   );

@@ -34,7 +34,7 @@ export async function dashboardSessionRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request, reply) => {
-      const user = await deps.dashboard.accounts.signIn(request.body.email, request.body.password, clientAddress(request));
+      const user = await deps.dashboard.accounts.signIn.withPassword(request.body.email, request.body.password, clientAddress(request));
       // a session this browser already had ends: one cookie, one session
       const previous = sessionToken(request);
       if (previous) await deps.dashboard.sessions.delete(previous);

@@ -55,7 +55,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request) => {
-      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       return webhookView(deps, environmentId);
     },
   );
@@ -81,7 +81,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const url = request.body.url === null ? null : checkedWebhookUrl(deps, request.body.url, 'invalid_request');
       const current = (await activeConfig(deps, environmentId))?.config;
       await deployConfig(
@@ -123,7 +123,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const secret = await readWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
       if (secret === null) throw new ServiceError('webhooks_not_configured');
       await recordAudit(deps.pool, actor, {
@@ -154,7 +154,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const secret = await rotateWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
       if (secret === null) throw new ServiceError('webhooks_not_configured');
       // the rotation commits in its own transaction (shared with the secret-key route)
@@ -186,7 +186,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request) => {
-      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       return listDeliveries(deps, environmentId, request.query);
     },
   );
@@ -205,7 +205,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
       },
     },
     async (request) => {
-      const { environmentId } = await accounts.environmentAccess(dashboardActor(request), request.params.envId, 'read');
+      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       return getDelivery(deps, environmentId, request.params.deliveryId);
     },
   );
@@ -228,7 +228,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.environmentAccess(actor, request.params.envId, 'manage');
+      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       return retryDelivery(deps, environmentId, request.params.deliveryId, (client, delivery) =>
         recordAudit(client, actor, {
           organizationId,
