@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { Closing } from './sockets/close-codes.ts';
 
 /** What a socket handler hands to whoever needs to reach that socket (presence, kicks). */
 export interface SocketHandle {
@@ -8,8 +9,8 @@ export interface SocketHandle {
   anon: boolean;
   /** Sends one frame (serialised here); dropped if the socket is closing. */
   send(frame: object): void;
-  /** Closes with a documented close code (see CLOSE in @rtm/errors, docs/interface.md). */
-  close(code: number, reason?: string): void;
+  /** Closes with an entry of the close table (sockets/close-codes.ts, docs/limits.md). */
+  close(closing: Closing): void;
   /**
    * Access taken away (a ban, a removal, an access change): a single-purpose socket closes with
    * 4403; a subscription of the multiplexed socket ends alone with `unsubscribed {code}`.

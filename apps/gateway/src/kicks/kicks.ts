@@ -17,7 +17,8 @@
  * Re-checks read Postgres directly (never the access cache) in one query per gateway and change,
  * so every gateway closes the sockets that lost access within moments of the change's answer.
  */
-import { CLOSE, isServiceError, type ServiceError } from '@rtm/errors';
+import { isServiceError, type ServiceError } from '@rtm/errors';
+import { SOCKET_CLOSE_WITH } from '../sockets/close-codes.ts';
 import { encodeJson, publishLog } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
 import type { LocalSockets } from '../sessions/local-sockets.ts';
@@ -187,7 +188,7 @@ export class KickListener {
       userId: socket.userId,
       socketId: socket.socketId,
       channelId: socket.channelId ?? null,
-      code: CLOSE.forbidden,
+      code: SOCKET_CLOSE_WITH.revoked(reason).code,
       reason,
     });
   }

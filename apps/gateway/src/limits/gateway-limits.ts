@@ -20,7 +20,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Counter, Registry } from 'prom-client';
 import { encodeToken, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
 import { newId, type Pool } from '@rtm/db';
-import { CLOSE, ServiceError } from '@rtm/errors';
+import { ServiceError } from '@rtm/errors';
+import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
 import {
   EnvironmentLimits,
   KvCasStore,
@@ -313,7 +314,7 @@ export class GatewayLimits {
       if (held.closed) return;
       if (!(await this.quota.acquire(key, limits[name]))) {
         this.refused.inc({ limit: name });
-        handle.close(CLOSE.rateLimited, name === 'socketsPerUser' ? 'too many sockets for this user' : 'too many sockets in this environment');
+        handle.close(name === 'socketsPerUser' ? SOCKET_CLOSE.userSocketsFull : SOCKET_CLOSE.environmentSocketsFull);
         return;
       }
       if (held.closed) return this.quota.release(key);

@@ -270,15 +270,12 @@ export class SocketLink implements Sheddable {
     this.closeWith(SOCKET_CLOSE.slowConsumer);
   }
 
-  closeWith(closing: Closing): void {
-    this.close(closing.code, closing.reason);
-  }
-
-  close(code: number, reason?: string): void {
+  /** Closes with an entry of the close table (sockets/close-codes.ts): the only way a socket is closed. */
+  closeWith({ code, reason }: Closing): void {
     if (this.closed) return;
     this.stop();
     // close reasons are limited to 123 bytes
-    const text = Buffer.from(reason ?? '', 'utf8').subarray(0, 123).toString('utf8').replace(/\uFFFD$/, '');
+    const text = Buffer.from(reason, 'utf8').subarray(0, 123).toString('utf8').replace(/\uFFFD$/, '');
     try {
       this.socket.close(code, text);
     } catch {

@@ -20,7 +20,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
-import { CLOSE, ServiceError, isServiceError } from '@rtm/errors';
+import { ServiceError, isServiceError } from '@rtm/errors';
 import { publishLog } from '@rtm/bus';
 import { ChannelId, ClientFrame, SocketQuery } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
@@ -30,7 +30,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
 import type { Sessions } from '../sessions/sessions.ts';
-import { SOCKET_CLOSE, closingFor } from './close-codes.ts';
+import { SOCKET_CLOSE, SOCKET_CLOSE_WITH, closingFor, type Closing } from './close-codes.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
 import { authorize, authorizeRetract } from '../access/channel-access.ts';
@@ -75,8 +75,8 @@ class ChannelConnection {
         return self.channelId;
       },
       send: (frame: object) => this.sendText(JSON.stringify(frame)),
-      close: (code: number, reason?: string) => this.close(code, reason),
-      revoke: (_code, reason) => this.close(CLOSE.forbidden, reason),
+      close: (closing: Closing) => this.close(closing),
+      revoke: (_code, reason) => this.close(SOCKET_CLOSE_WITH.revoked(reason)),
     };
   }
 
@@ -154,7 +154,7 @@ class ChannelConnection {
           reason: isServiceError(error) ? error.code : 'unavailable',
         });
       }
-      this.close(closing.code, closing.reason);
+      this.close(closing);
     }
   }
 
@@ -193,7 +193,7 @@ class ChannelConnection {
       if (frame.op === 'publish') {
         // every frame: the decision is cached per gateway and dropped on any change (a role, a ban)
         await authorize(this.deps, auth, this.channelId, 'publish');
-        if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) return this.close(SOCKET_CLOSE.publishRateLimited.code, SOCKET_CLOSE.publishRateLimited.reason);
+        if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) return this.close(SOCKET_CLOSE.publishRateLimited);
         const fields = { ...frame, content: contentText(read.text) };
         const result = await sendPublish(this.deps, auth.environmentId, this.channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
@@ -223,8 +223,8 @@ class ChannelConnection {
     return this.link.closed;
   }
 
-  close(code: number, reason?: string): void {
-    this.link.close(code, reason);
+  close(closing: Closing): void {
+    this.link.closeWith(closing);
   }
 
   onClose(code: number): void {

@@ -40,7 +40,32 @@ export const SOCKET_CLOSE = {
   draining: { code: CLOSE.unavailable, reason: 'gateway draining' },
   /** A dependency (Postgres, NATS, a channel owner) failed while opening. */
   unavailable: { code: CLOSE.unavailable, reason: 'temporarily unavailable: reconnect' },
+  /** The token's user already holds `socketsPerUser` sockets in the environment. */
+  userSocketsFull: { code: CLOSE.rateLimited, reason: 'too many sockets for this user' },
+  /** The environment already holds `socketsPerEnvironment` sockets. */
+  environmentSocketsFull: { code: CLOSE.rateLimited, reason: 'too many sockets in this environment' },
+  /** A logs socket opened without `?token=`. */
+  logsTokenMissing: { code: CLOSE.unauthorized, reason: 'a logs token is required (?token=)' },
+  /** A logs token of another environment than the socket's path names. */
+  logsOtherEnvironment: { code: CLOSE.forbidden, reason: 'the token belongs to another environment' },
+  /** A logs token minted by a dashboard member who has since lost access to the environment. */
+  logsMinterLeft: { code: CLOSE.forbidden, reason: 'the member who minted this token no longer has access to the environment' },
+  /** An `auth` frame of /v1/connect whose token is of another user or environment than the connection's. */
+  authMismatch: { code: CLOSE.unauthorized, reason: 'auth: a token of another user or environment' },
 } as const satisfies Record<string, Closing>;
+
+/** The closes whose reason is told by the caller. */
+export const SOCKET_CLOSE_WITH = {
+  /** Access taken away (a ban, a removal, an access change, a deleted channel): the kick's reason. */
+  revoked: (reason: string): Closing => ({ code: CLOSE.forbidden, reason }),
+  /** A query parameter that does not parse: what is wrong with it. */
+  badQuery: (problem: string): Closing => ({ code: CLOSE.badRequest, reason: `query: ${problem}` }),
+  /** A token that does not verify (expired, bad signature, wrong audience): why. */
+  badToken: (problem: string): Closing => ({ code: CLOSE.unauthorized, reason: problem }),
+} as const;
+
+/** A close for lost access (4403): a subscription of /v1/connect it ends says `forbidden`, any other `unavailable`. */
+export const isAccessClose = (closing: Closing): boolean => closing.code === CLOSE.forbidden;
 
 /**
  * The close for a failure while opening a socket: a ServiceError closes with its own code (4400

@@ -19,7 +19,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
 import { publishLog } from '@rtm/bus';
-import { CLOSE, ServiceError, isServiceError } from '@rtm/errors';
+import { ServiceError, isServiceError } from '@rtm/errors';
 import { ConnectFrame, ConnectQuery } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -39,7 +39,7 @@ import { InboxReplay } from '../sessions/inbox-replay.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
-import { SOCKET_CLOSE, closingFor, type Closing } from './close-codes.ts';
+import { SOCKET_CLOSE, SOCKET_CLOSE_WITH, closingFor, isAccessClose, type Closing } from './close-codes.ts';
 import { EarlyFrames } from './early-frames.ts';
 import { presenceOff } from '../presence/occupancy-frames.ts';
 import { historyUnits } from '@rtm/limits';
@@ -107,8 +107,9 @@ class Subscription implements ChannelSocketHandle, ReplayOptions {
     this.connection.link.send({ ...frame, channelId: this.channelId });
   }
 
-  close(code: number, reason?: string): void {
-    this.end({ code: code === CLOSE.forbidden ? 'forbidden' : 'unavailable', reason: reason ?? 'subscription ended' });
+  /** A close of the whole socket, applied to this subscription alone: it ends with `unsubscribed {code}`. */
+  close(closing: Closing): void {
+    this.end({ code: isAccessClose(closing) ? 'forbidden' : 'unavailable', reason: closing.reason });
   }
 
   revoke(code: 'banned' | 'forbidden', reason: string): void {
@@ -210,12 +211,12 @@ class Connection implements SocketHandle {
   get anon(): boolean {
     return this.current?.anon ?? false;
   }
-  close(code: number, reason?: string): void {
-    this.link.close(code, reason);
+  close(closing: Closing): void {
+    this.link.closeWith(closing);
   }
   /** Banned from the whole environment: the connection goes, not just one channel. */
   revoke(_code: 'banned' | 'forbidden', reason: string): void {
-    this.link.close(CLOSE.forbidden, reason);
+    this.link.closeWith(SOCKET_CLOSE_WITH.revoked(reason));
   }
 
   private subscription(channelId: string): Subscription | undefined {
@@ -299,7 +300,7 @@ class Connection implements SocketHandle {
           reason: isServiceError(error) ? error.code : 'unavailable',
         });
       }
-      this.link.close(closing.code, closing.reason);
+      this.link.closeWith(closing);
     }
   }
 
@@ -446,7 +447,7 @@ class Connection implements SocketHandle {
     }
     const auth = this.auth;
     if (next.environmentId !== auth.environmentId || next.userId !== auth.userId) {
-      return this.link.close(CLOSE.unauthorized, 'auth: a token of another user or environment');
+      return this.link.closeWith(SOCKET_CLOSE.authMismatch);
     }
     this.current = next;
     this.link.expireAt(next.claims.expiresAt);

@@ -19,7 +19,7 @@
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { publishLog } from '@rtm/bus';
-import { CLOSE, isServiceError } from '@rtm/errors';
+import { isServiceError } from '@rtm/errors';
 import { InboxSocketQuery } from '@rtm/schemas';
 import type { FastifyRequest } from 'fastify';
 import type { ZodApp } from '../http/public-app.ts';
@@ -30,7 +30,7 @@ import { environmentBan } from '../access/bans.ts';
 import { InboxReplay } from '../sessions/inbox-replay.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
-import { closingFor } from './close-codes.ts';
+import { SOCKET_CLOSE_WITH, closingFor } from './close-codes.ts';
 
 const ClientFrame = z.object({ op: z.literal('ping') }).passthrough();
 
@@ -73,12 +73,12 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
       });
 
       const refuse = (error: unknown, environmentId?: string) => {
-        const { code, reason } = closingFor(error);
+        const closing = closingFor(error);
         if (!isServiceError(error)) request.log.warn({ err: error }, 'inbox socket failed');
         if (environmentId) {
-          publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', { socket: 'inbox', code, reason });
+          publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', { socket: 'inbox', ...closing });
         }
-        link.close(code, reason);
+        link.closeWith(closing);
       };
 
       void (async () => {
@@ -88,10 +88,11 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
           environmentId = auth.environmentId;
           const query = InboxSocketQuery.safeParse(request.query ?? {});
           if (!query.success) {
-            link.close(CLOSE.badRequest, `query: ${query.error.issues[0]?.message ?? 'invalid'}`);
+            const closing = SOCKET_CLOSE_WITH.badQuery(query.error.issues[0]?.message ?? 'invalid');
+            link.closeWith(closing);
             publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
               socket: 'inbox',
-              code: CLOSE.badRequest,
+              code: closing.code,
               userId: auth.userId,
             });
             return;
@@ -110,8 +111,8 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
             userId: auth.userId,
             anon: auth.anon,
             send: (frame) => link.send(frame),
-            close: (code, reason) => link.close(code, reason),
-            revoke: (_code, reason) => link.close(CLOSE.forbidden, reason),
+            close: (closing) => link.closeWith(closing),
+            revoke: (_code, reason) => link.closeWith(SOCKET_CLOSE_WITH.revoked(reason)),
           };
           deps.events.emit('inbox.open', handle);
           await sessions.feed.flush();
@@ -119,10 +120,11 @@ export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
           // kicked, one committed before it is seen here, so none slips between the two
           const ban = await environmentBan(deps.pool, auth.environmentId, auth.userId);
           if (ban) {
-            link.close(CLOSE.forbidden, ban.reason ?? 'banned');
+            const closing = SOCKET_CLOSE_WITH.revoked(ban.reason ?? 'banned');
+            link.closeWith(closing);
             publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
               socket: 'inbox',
-              code: CLOSE.forbidden,
+              code: closing.code,
               userId: auth.userId,
               reason: 'banned',
             });

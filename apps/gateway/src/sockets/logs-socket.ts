@@ -18,8 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import { verifyToken, TokenError, LOGS_TOKEN_AUDIENCE, type UserClaims } from '@rtm/auth';
 import { LOGS_RIGHT, allows } from '@rtm/accounts';
 import { decodeText, logFramesOf, publishLog, type Subscription } from '@rtm/bus';
-import { CLOSE } from '@rtm/errors';
-import { SOCKET_CLOSE } from './close-codes.ts';
+import { SOCKET_CLOSE, SOCKET_CLOSE_WITH } from './close-codes.ts';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { linkAcceptor } from '../sessions/accept-link.ts';
@@ -68,7 +67,7 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
 
       void (async () => {
         const token = tokenOf(request);
-        if (!token) return link.close(CLOSE.unauthorized, 'a logs token is required (?token=)');
+        if (!token) return link.closeWith(SOCKET_CLOSE.logsTokenMissing);
         let claims: UserClaims;
         try {
           claims = await verifyToken(token, (kid) => deps.credentials.signingKey(kid), {
@@ -76,7 +75,7 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
             audience: LOGS_TOKEN_AUDIENCE,
           });
         } catch (error) {
-          if (error instanceof TokenError) return link.close(CLOSE.unauthorized, error.message);
+          if (error instanceof TokenError) return link.closeWith(SOCKET_CLOSE_WITH.badToken(error.message));
           request.log.warn({ err: error }, 'logs socket failed');
           return link.closeWith(SOCKET_CLOSE.unavailable);
         }
@@ -84,10 +83,10 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
         if (environmentId !== envId) {
           publishLog(deps.nc, deps.subjects, environmentId, 'warn', 'socket.refused', {
             socket: 'logs',
-            code: CLOSE.forbidden,
+            code: SOCKET_CLOSE.logsOtherEnvironment.code,
             reason: 'token of another environment',
           });
-          return link.close(CLOSE.forbidden, 'the token belongs to another environment');
+          return link.closeWith(SOCKET_CLOSE.logsOtherEnvironment);
         }
         if (link.closed) return;
         link.expireAt(claims.expiresAt);
@@ -101,7 +100,7 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           if (member !== null) {
             const role = await deps.dashboard.accounts.access.roleInEnvironment(environmentId, member);
             if (role === null || !allows(role, LOGS_RIGHT)) {
-              return link.close(CLOSE.forbidden, 'the member who minted this token no longer has access to the environment');
+              return link.closeWith(SOCKET_CLOSE.logsMinterLeft);
             }
           }
         } catch (error) {
@@ -128,8 +127,8 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           userId: claims.userId,
           anon: false,
           send: (frame) => link.send(frame),
-          close: (code, reason) => link.close(code, reason),
-          revoke: (_code, reason) => link.close(CLOSE.forbidden, reason),
+          close: (closing) => link.closeWith(closing),
+          revoke: (_code, reason) => link.closeWith(SOCKET_CLOSE_WITH.revoked(reason)),
         };
         deps.events.emit('logs.open', handle);
         link.send({ op: 'ready', environmentId });
