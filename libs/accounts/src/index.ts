@@ -23,7 +23,7 @@ export {
   type PasswordParams,
 } from './password.ts';
 export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, LOGS_RIGHT, allows, isLowerRole, rightsOf, isRole, type Role, type Right } from './roles.ts';
-export { SessionStore, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules } from './sessions.ts';
+export { SessionStore, judgeSession, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules, type SessionVerdict } from './sessions.ts';
 export {
   LoginThrottle,
   throttleVerdict,

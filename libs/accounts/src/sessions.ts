@@ -47,6 +47,19 @@ export function touchIntervalMs(idleMs: number): number {
   return Math.min(60_000, Math.floor(idleMs / 10));
 }
 
+export type SessionVerdict = { live: false; why: 'idle' | 'expired' } | { live: true; touch: boolean };
+
+/**
+ * A session at `now`: over (its absolute expiry passed, or unused for `idleMs`), or live; a live
+ * one is touched (`last_seen_at` = now) when its last touch is older than touchIntervalMs.
+ */
+export function judgeSession(times: { expiresAt: Date; lastSeenAt: Date }, now: Date, rules: SessionRules): SessionVerdict {
+  const at = now.getTime();
+  if (times.expiresAt.getTime() <= at) return { live: false, why: 'expired' };
+  if (times.lastSeenAt.getTime() <= at - rules.idleMs) return { live: false, why: 'idle' };
+  return { live: true, touch: times.lastSeenAt.getTime() < at - touchIntervalMs(rules.idleMs) };
+}
+
 export class SessionStore {
   private readonly pool: Pool;
   readonly rules: SessionRules;
@@ -76,23 +89,21 @@ export class SessionStore {
   /** The live session of `token` (refreshing its idle time), or null when unknown, signed out or expired. */
   async find(token: string): Promise<Session | null> {
     if (!isSessionTokenFormat(token)) return null;
-    const { rows } = await this.pool.query<SessionRow>(
-      `with found as (
-         select s.token_hash, s.user_id, s.created_at, s.expires_at, s.last_seen_at, u.email, u.created_at as user_created_at
-         from dashboard_sessions s join users u on u.id = s.user_id
-         where s.token_hash = $1 and s.expires_at > now()
-           and s.last_seen_at > now() - $2::bigint * interval '1 millisecond'),
-       touched as (
-         update dashboard_sessions s set last_seen_at = now() from found
-         where s.token_hash = found.token_hash and found.last_seen_at < now() - $3::bigint * interval '1 millisecond'
-         returning s.last_seen_at)
-       select user_id, email, user_created_at, created_at, expires_at,
-              coalesce((select last_seen_at from touched), last_seen_at) as seen
-       from found`,
-      [hashSessionToken(token), this.rules.idleMs, touchIntervalMs(this.rules.idleMs)],
+    const hash = hashSessionToken(token);
+    // the database's clock decides, the same for every gateway
+    const { rows } = await this.pool.query<SessionRow & { now: Date }>(
+      `select s.user_id, u.email, u.created_at as user_created_at, s.created_at, s.expires_at, s.last_seen_at as seen, now() as now
+       from dashboard_sessions s join users u on u.id = s.user_id where s.token_hash = $1`,
+      [hash],
     );
     const row = rows[0];
     if (!row) return null;
+    const verdict = judgeSession({ expiresAt: row.expires_at, lastSeenAt: row.seen }, row.now, this.rules);
+    if (!verdict.live) return null;
+    if (verdict.touch) {
+      await this.pool.query('update dashboard_sessions set last_seen_at = greatest(last_seen_at, $2) where token_hash = $1', [hash, row.now]);
+      row.seen = row.now;
+    }
     return this.shape(row, token);
   }
 
