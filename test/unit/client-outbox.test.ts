@@ -188,6 +188,6 @@ test('client outbox - what is sent is paced under the server inbound rate: 200 f
 });
 
 test('client outbox - utf8Length counts UTF-8 bytes', async () => {
-  const { utf8Length } = await import('../../libs/client/src/client.ts');
+  const { utf8Length } = await import('../../libs/client/src/paced-sender.ts');
   for (const text of ['', 'abc', 'é', '€', '😀', 'a😀é€', '\ud800']) assert.equal(utf8Length(text), Buffer.byteLength(text), JSON.stringify(text));
 });

@@ -1,4 +1,4 @@
-import { Backoff, backoffDelay } from './backoff.ts';
+import { Backoff } from './backoff.ts';
 import { Channel } from './channel.ts';
 import { systemClock, Timer, type Clock } from './clock.ts';
 import type { Core } from './core.ts';
@@ -7,9 +7,10 @@ import { asRtmError, RtmError } from './errors.ts';
 import type { HttpContext } from './http.ts';
 import { CHANNEL_ID } from './ids.ts';
 import { Inbox } from './inbox.ts';
-import { Outbox, type OutboxEntry } from './outbox.ts';
-import { Pacer } from './pacer.ts';
-import { renewalDelayMs, tokenExpiryMs, tokenLifetimeMs } from './token.ts';
+import { PacedSender } from './paced-sender.ts';
+import { Publisher } from './publisher.ts';
+import { TokenKeeper } from './token-keeper.ts';
+import { parseBaseUrl, presenceOf, str } from './frames.ts';
 import type {
   ClientOptions,
   ConnectionState,
@@ -32,13 +33,6 @@ export const STABLE_AFTER_MS = 5_000;
 export const HANDSHAKE_TIMEOUT_MS = 15_000;
 /** A ping not answered (by any frame) within this time drops the connection. */
 export const PONG_TIMEOUT_MS = 10_000;
-/** What the client sends per second at most (the server's defaults are 500 frames and 2 MiB). */
-export const SEND_FRAMES_PER_SECOND = 200;
-export const SEND_BYTES_PER_SECOND = 1024 * 1024;
-/** Renewal retries after a failed getToken or a refused `auth`. */
-const OPEN = 1; // WebSocket.OPEN, which Node 20 has no global for
-const RENEW_RETRY_INITIAL_MS = 1_000;
-const RENEW_RETRY_MAX_MS = 30_000;
 
 const DEFAULTS = {
   initialDelayMs: 500,
@@ -68,7 +62,6 @@ export function createClient(options: ClientOptions): Client {
  */
 export class Client {
   readonly inbox: Inbox;
-  readonly #getToken: () => string | Promise<string>;
   readonly #WebSocket: WebSocketConstructor | undefined;
   readonly #socketBase: string;
   readonly #clock: Clock;
@@ -78,7 +71,9 @@ export class Client {
   readonly #suspendAfterMs: number;
   readonly #heartbeatMs: number;
   readonly #events = new Emitter<ClientEvents>();
-  readonly #outbox: Outbox;
+  readonly #publisher: Publisher;
+  readonly #tokens: TokenKeeper;
+  readonly #sender: PacedSender;
   readonly #channels = new Map<string, Channel>();
   readonly #core: Core;
 
@@ -94,12 +89,6 @@ export class Client {
   readonly #stableTimer: Timer;
   readonly #handshakeTimer: Timer;
   readonly #heartbeatTimer: Timer;
-  readonly #renewTimer: Timer;
-  readonly #flushTimer: Timer;
-  readonly #drainTimer: Timer;
-  /** Frames waiting for the pacer, oldest first. */
-  #outgoing: string[] = [];
-  #pacer: Pacer;
   #retryAt: number | undefined;
   #downSince: number | undefined;
   #suspended = false;
@@ -108,15 +97,6 @@ export class Client {
   #framesReceived = 0;
   #pingAtFrame: number | undefined;
   #lastReceivedAt = 0;
-  #pausedUntil = 0;
-
-  #token: string | undefined;
-  #tokenExpiresAt: number | undefined;
-  /** The current token came from getToken for this attempt (a 4401 then means the token is bad). */
-  #tokenFresh = false;
-  #tokenStale = false;
-  #tokenRequest: Promise<string> | undefined;
-  readonly #renewBackoff: Backoff;
 
   #nextRef = 1;
   readonly #requests = new Map<number, { resolve(frame: Record<string, unknown>): void; reject(error: RtmError): void }>();
@@ -124,7 +104,6 @@ export class Client {
 
   constructor(options: ClientOptions) {
     if (!options || typeof options.getToken !== 'function') throw new RtmError('invalid_request', 'getToken must be a function');
-    this.#getToken = options.getToken;
     this.#WebSocket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
     const base = parseBaseUrl(options.url);
     this.#socketBase = base.socket;
@@ -134,26 +113,41 @@ export class Client {
     this.#retryMaxMs = positive(options.reconnect?.maxDelayMs, DEFAULTS.maxDelayMs, 'reconnect.maxDelayMs');
     this.#suspendAfterMs = positive(options.reconnect?.suspendAfterMs, DEFAULTS.suspendAfterMs, 'reconnect.suspendAfterMs');
     this.#heartbeatMs = positive(options.heartbeatMs, DEFAULTS.heartbeatMs, 'heartbeatMs');
-    this.#outbox = new Outbox(positive(options.maxQueuedPublishes, DEFAULTS.maxQueuedPublishes, 'maxQueuedPublishes'));
+    this.#publisher = new Publisher({
+      maxQueued: positive(options.maxQueuedPublishes, DEFAULTS.maxQueuedPublishes, 'maxQueuedPublishes'),
+      clock: this.#clock,
+      random: this.#random,
+      retry: { initialMs: this.#retryInitialMs, maxMs: this.#retryMaxMs },
+      suspendAfterMs: this.#suspendAfterMs,
+      host: {
+        isConnected: () => this.#state === 'connected',
+        isClosed: () => this.#state === 'closed',
+        isSuspended: () => this.#suspended,
+        nextRef: () => this.#nextRef++,
+        send: (frame) => this.#send(frame),
+      },
+    });
+    this.#tokens = new TokenKeeper(options.getToken, this.#clock, this.#random, {
+      connection: () => this.#generation,
+      isConnected: () => this.#state === 'connected',
+      authenticate: (token, answered, refused) => this.#request({ op: 'auth', token }, answered, refused),
+      reportError: (error) => this.#events.emit('error', error),
+    });
+    this.#sender = new PacedSender(this.#clock);
     this.#backoff = new Backoff(this.#retryInitialMs, this.#retryMaxMs, this.#random);
-    this.#renewBackoff = new Backoff(RENEW_RETRY_INITIAL_MS, RENEW_RETRY_MAX_MS, this.#random);
     const timer = () => new Timer(this.#clock);
     this.#retryTimer = timer();
     this.#suspendTimer = timer();
     this.#stableTimer = timer();
     this.#handshakeTimer = timer();
     this.#heartbeatTimer = timer();
-    this.#renewTimer = timer();
-    this.#flushTimer = timer();
-    this.#drainTimer = timer();
-    this.#pacer = new Pacer(this.#clock.now(), SEND_FRAMES_PER_SECOND, SEND_BYTES_PER_SECOND);
 
     const http: HttpContext = {
       baseUrl: base.http,
       fetch: options.fetch as FetchLike | undefined,
       clock: this.#clock,
       random: this.#random,
-      token: (fresh) => this.#httpToken(fresh),
+      token: (fresh) => this.#tokens.forHttp(fresh),
     };
     this.#core = {
       clock: this.#clock,
@@ -164,7 +158,7 @@ export class Client {
       isConnected: () => this.#state === 'connected',
       nextRef: () => this.#nextRef++,
       send: (frame) => this.#send(frame),
-      enqueue: (kind, channelId, frame, ephemeral) => this.#enqueue(kind, channelId, frame, ephemeral),
+      enqueue: (kind, channelId, frame, ephemeral) => this.#publisher.enqueue(kind, channelId, frame, ephemeral),
       reportError: (error) => this.#events.emit('error', error),
     };
     this.inbox = new Inbox(this.#core);
@@ -226,7 +220,7 @@ export class Client {
     this.#setState('connecting', {});
     let token: string;
     try {
-      token = await this.#connectToken();
+      token = await this.#tokens.forConnect();
     } catch (error) {
       if (generation !== this.#generation) return;
       this.#events.emit('error', asRtmError(error, 'unauthorized'));
@@ -246,6 +240,7 @@ export class Client {
       return;
     }
     this.#socket = socket;
+    this.#sender.attach(socket);
     socket.onmessage = (event: { data: unknown }) => {
       if (generation === this.#generation) this.#onData(event.data);
     };
@@ -310,7 +305,7 @@ export class Client {
         this.inbox.onUnsubscribed(frame.ref);
         return;
       case 'ack':
-        this.#onAck(frame);
+        this.#publisher.onAck(frame);
         return;
       case 'error':
         this.#onError(frame, channel);
@@ -338,17 +333,15 @@ export class Client {
     this.#retryAfterHint = undefined;
     this.#connectionId = str(frame.connectionId);
     this.#userId = str(frame.userId);
-    const expiresAt = typeof frame.expiresAt === 'string' ? Date.parse(frame.expiresAt) : NaN;
-    if (!Number.isNaN(expiresAt)) this.#tokenExpiresAt = expiresAt;
     this.#stableTimer.set(STABLE_AFTER_MS, () => this.#backoff.reset());
     this.#pingAtFrame = undefined;
     this.#heartbeatTimer.set(this.#heartbeatMs, () => this.#heartbeat());
-    this.#scheduleRenewal();
+    this.#tokens.connected(typeof frame.expiresAt === 'string' ? Date.parse(frame.expiresAt) : NaN);
     this.#setState('connected', {});
     if ((this.#state as ConnectionState) !== 'connected') return; // a state listener closed the client
     this.inbox.connected();
     for (const channel of this.#channels.values()) channel.connected();
-    this.#flush();
+    this.#publisher.flush();
   }
 
   #onClose(generation: number, code: number, reason: string): void {
@@ -366,8 +359,8 @@ export class Client {
     if (code === 4401) {
       // the token expired while connected, or a remembered token was refused: a new one, at once;
       // a token fresh from getToken that is refused waits like any failure
-      this.#tokenStale = true;
-      delay = wasConnected || !this.#tokenFresh ? 0 : this.#backoff.next();
+      this.#tokens.refused();
+      delay = wasConnected || !this.#tokens.fresh ? 0 : this.#backoff.next();
     } else {
       delay = this.#backoff.next();
       if (code === 4429) delay = Math.max(delay, (this.#retryAfterHint ?? 1) * 1000);
@@ -395,12 +388,10 @@ export class Client {
     this.#handshakeTimer.clear();
     this.#heartbeatTimer.clear();
     this.#stableTimer.clear();
-    this.#renewTimer.clear();
-    this.#flushTimer.clear();
-    this.#drainTimer.clear();
-    this.#outgoing = [];
+    this.#tokens.connectionLost();
+    this.#sender.detach();
     this.#requests.clear();
-    this.#outbox.connectionLost();
+    this.#publisher.connectionLost();
     this.inbox.connectionLost();
     for (const channel of this.#channels.values()) channel.connectionLost();
   }
@@ -423,7 +414,7 @@ export class Client {
     if (this.#state === 'connected' || this.#state === 'closed') return;
     this.#suspended = true;
     const waited = this.#suspendAfterMs;
-    this.#outbox.rejectAll(
+    this.#publisher.rejectAll(
       (entry) =>
         new RtmError(
           'unavailable',
@@ -455,7 +446,7 @@ export class Client {
         // already closing
       }
     }
-    this.#outbox.rejectAll(() => error);
+    this.#publisher.rejectAll(() => error);
     this.inbox.clientClosed(error);
     for (const channel of this.#channels.values()) channel.clientClosed(error);
     this.#setState('closed', info);
@@ -471,29 +462,14 @@ export class Client {
   /** Sends a frame on the open connection, paced (frames wait their turn in order). */
   #send(frame: Record<string, unknown>): void {
     if (!this.#socket || this.#state !== 'connected') return;
-    this.#outgoing.push(JSON.stringify(frame));
-    if (this.#outgoing.length === 1) this.#drain();
+    this.#sender.send(JSON.stringify(frame));
   }
 
-  #drain(): void {
-    const socket = this.#socket;
-    while (socket && this.#outgoing.length > 0) {
-      const text = this.#outgoing[0]!;
-      const wait = this.#pacer.take(utf8Length(text), this.#clock.now());
-      if (wait > 0) {
-        this.#drainTimer.set(wait, () => this.#drain());
-        return;
-      }
-      // a closing socket: browsers drop the frame with a console error instead of throwing;
-      // its close event requeues what was in flight
-      if (socket.readyState !== OPEN) return;
-      this.#outgoing.shift();
-      try {
-        socket.send(text);
-      } catch {
-        return;
-      }
-    }
+  /** Sends a request frame (a new `ref`); `answered` gets the frame answering its ref, `refused` its `error`. */
+  #request(frame: Record<string, unknown>, answered: (frame: Record<string, unknown>) => void, refused: (error: RtmError) => void): void {
+    const ref = this.#nextRef++;
+    this.#requests.set(ref, { resolve: answered, reject: refused });
+    this.#send({ ...frame, ref });
   }
 
   /** Browsers announce when the network comes back: retry at once instead of waiting out the backoff. */
@@ -528,149 +504,13 @@ export class Client {
     }
   }
 
-  // ---- tokens ----
-
-  /** getToken, one call at a time. */
-  #fetchToken(): Promise<string> {
-    if (this.#tokenRequest) return this.#tokenRequest;
-    const request = Promise.resolve()
-      .then(() => this.#getToken())
-      .then((token) => {
-        if (typeof token !== 'string' || token.length === 0) throw new RtmError('unauthorized', 'getToken returned no token');
-        return token;
-      });
-    this.#tokenRequest = request;
-    const done = () => {
-      if (this.#tokenRequest === request) this.#tokenRequest = undefined;
-    };
-    request.then(done, done);
-    return request;
-  }
-
-  /** The token to connect with: the current one while it is good, else a new one. */
-  async #connectToken(): Promise<string> {
-    const now = this.#clock.now();
-    const usable =
-      this.#token !== undefined && !this.#tokenStale && (this.#tokenExpiresAt === undefined || this.#tokenExpiresAt - now > 2 * RENEW_RETRY_INITIAL_MS);
-    if (usable) {
-      this.#tokenFresh = false;
-      return this.#token!;
-    }
-    const token = await this.#fetchToken();
-    this.#adoptToken(token);
-    this.#tokenFresh = true;
-    return token;
-  }
-
-  async #httpToken(fresh: boolean): Promise<string> {
-    if (!fresh && this.#token !== undefined && !this.#tokenStale) {
-      if (this.#tokenExpiresAt === undefined || this.#tokenExpiresAt > this.#clock.now()) return this.#token;
-    }
-    const token = await this.#fetchToken();
-    if (this.#state !== 'connected') this.#adoptToken(token);
-    return token;
-  }
-
-  #adoptToken(token: string): void {
-    this.#token = token;
-    this.#tokenStale = false;
-    this.#tokenExpiresAt = tokenExpiryMs(token);
-  }
-
-  #scheduleRenewal(): void {
-    if (this.#tokenExpiresAt === undefined) return;
-    const lifetime = this.#token === undefined ? undefined : tokenLifetimeMs(this.#token);
-    const delay = renewalDelayMs(this.#tokenExpiresAt, this.#clock.now(), lifetime);
-    this.#renewTimer.set(delay, () => void this.#renew());
-  }
-
-  /** Renews the token in place with `{op:"auth"}`; failures retry with backoff until the server's 4401. */
-  async #renew(): Promise<void> {
-    const generation = this.#generation;
-    const retry = (error: RtmError) => {
-      if (generation !== this.#generation || this.#state !== 'connected') return;
-      this.#events.emit('error', error);
-      this.#renewTimer.set(this.#renewBackoff.next(), () => void this.#renew());
-    };
-    let token: string;
-    try {
-      token = await this.#fetchToken();
-    } catch (error) {
-      retry(asRtmError(error, 'unauthorized'));
-      return;
-    }
-    if (generation !== this.#generation || this.#state !== 'connected') {
-      // the connection went meanwhile: the next one starts with this token
-      this.#adoptToken(token);
-      return;
-    }
-    const ref = this.#nextRef++;
-    this.#requests.set(ref, {
-      resolve: (frame) => {
-        const expiresAt = typeof frame.expiresAt === 'string' ? Date.parse(frame.expiresAt) : NaN;
-        const previous = this.#tokenExpiresAt;
-        this.#token = token;
-        this.#tokenStale = false;
-        if (!Number.isNaN(expiresAt)) this.#tokenExpiresAt = expiresAt;
-        if (Number.isNaN(expiresAt) || (previous !== undefined && expiresAt <= previous)) {
-          retry(new RtmError('unauthorized', 'getToken returned a token that does not expire later than the current one'));
-          return;
-        }
-        this.#renewBackoff.reset();
-        this.#scheduleRenewal();
-      },
-      reject: retry,
-    });
-    this.#send({ op: 'auth', ref, token });
-  }
-
-  // ---- publishes ----
-
-  #enqueue<Result>(kind: 'publish' | 'retract', channelId: string, frame: Record<string, unknown>, ephemeral: boolean): Promise<Result> {
-    if (this.#state === 'closed') return Promise.reject(new RtmError('closed', 'the client is closed'));
-    if (this.#suspended) {
-      return Promise.reject(new RtmError('unavailable', `suspended: no connection for more than ${this.#suspendAfterMs} ms`));
-    }
-    return new Promise<Result>((resolve, reject) => {
-      const online = this.#state === 'connected' && this.#clock.now() >= this.#pausedUntil;
-      try {
-        this.#outbox.add<Result>({ kind, channelId, frame, ephemeral, resolve, reject }, online);
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      this.#flush();
-    });
-  }
-
-  /** Sends every queued publish, oldest first, unless a rate limit asked to pause. */
-  #flush(): void {
-    if (this.#state !== 'connected') return;
-    const wait = this.#pausedUntil - this.#clock.now();
-    if (wait > 0) {
-      if (!this.#flushTimer.pending) this.#flushTimer.set(wait, () => this.#flush());
-      return;
-    }
-    for (const entry of this.#outbox.takeQueued(() => this.#nextRef++)) {
-      this.#send({ ...entry.frame, ref: entry.ref });
-    }
-  }
-
-  #onAck(frame: Record<string, unknown>): void {
-    const entry = this.#outbox.bySentRef(frame.ref);
-    if (!entry) return;
-    this.#outbox.remove(entry);
-    entry.resolve(ackResult(entry, frame));
-  }
-
   #onError(frame: Record<string, unknown>, channel: Channel | undefined): void {
     const retryAfter = typeof frame.retryAfter === 'number' && frame.retryAfter >= 0 ? frame.retryAfter : undefined;
     const error = new RtmError(str(frame.code) ?? 'internal', str(frame.reason), { retryAfter });
     if (retryAfter !== undefined) this.#retryAfterHint = retryAfter;
     const ref = frame.ref;
     if (ref !== undefined) {
-      const entry = this.#outbox.bySentRef(ref);
-      if (entry) return this.#onRefused(entry, error);
+      if (this.#publisher.onError(ref, error)) return;
       if (channel?.onError(ref, error)) return;
       if (this.inbox.onError(ref, error)) return;
       const request = typeof ref === 'number' ? this.#requests.get(ref) : undefined;
@@ -683,85 +523,10 @@ export class Client {
     this.#events.emit('error', error);
   }
 
-  /** A publish or retraction was refused: retry what is safe to retry, reject the rest. */
-  #onRefused(entry: OutboxEntry, error: RtmError): void {
-    if (error.code === 'rate_limited') {
-      this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + (error.retryAfter ?? 1) * 1000);
-      if (this.#outbox.requeue(entry, error)) this.#flush();
-      return;
-    }
-    if (error.code === 'unavailable') {
-      // the owner did not answer in time: the outcome is unknown, and the same key makes a retry safe
-      if (this.#outbox.requeue(entry, error)) {
-        const delay = Math.max((error.retryAfter ?? 0) * 1000, backoffDelay(entry.refusals, this.#retryInitialMs, this.#retryMaxMs, this.#random));
-        this.#flushTimer.set(delay, () => this.#flush());
-      }
-      return;
-    }
-    this.#outbox.remove(entry);
-    entry.reject(error);
-  }
-}
-
-function ackResult(entry: OutboxEntry, frame: Record<string, unknown>): unknown {
-  if (entry.kind === 'retract') return { id: frame.id, seq: frame.seq };
-  const result: Record<string, unknown> = { id: frame.id, seq: frame.seq };
-  if (typeof frame.timestamp === 'number') result.timestamp = frame.timestamp;
-  if (frame.ephemeral === true) result.ephemeral = true;
-  return result;
-}
-
-/** The UTF-8 size of a string, without encoding it. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-/**
- * A presence frame's joins and leaves: `{joined, left}` (one frame per channel and interval), or
- * the single-change `{userId, online}` of older servers.
- */
-function presenceOf(frame: Record<string, unknown>): { joined: string[]; left: string[] } {
-  const ids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
-  if (Array.isArray(frame.joined) || Array.isArray(frame.left)) return { joined: ids(frame.joined), left: ids(frame.left) };
-  if (typeof frame.userId !== 'string') return { joined: [], left: [] };
-  return frame.online === true ? { joined: [frame.userId], left: [] } : { joined: [], left: [frame.userId] };
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new RtmError('invalid_request', `${name} must be a positive number`);
   return value;
-}
-
-/** The socket URL (`ws(s)://…/v1/connect`) and the HTTP base of the realtime edge. */
-export function parseBaseUrl(input: string): { socket: string; http: string } {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new RtmError('invalid_request', `url is not a URL: ${JSON.stringify(input)}`);
-  }
-  const secure = url.protocol === 'https:' || url.protocol === 'wss:';
-  if (!secure && url.protocol !== 'http:' && url.protocol !== 'ws:') {
-    throw new RtmError('invalid_request', 'url must be http(s) or ws(s)');
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  return {
-    socket: `${secure ? 'wss' : 'ws'}://${url.host}${path}/v1/connect`,
-    http: `${secure ? 'https' : 'http'}://${url.host}${path}`,
-  };
 }
