@@ -1,6 +1,6 @@
 import { Backoff } from './backoff.ts';
 import { Channel } from './channel.ts';
-import { systemClock, Timer, type Clock } from './clock.ts';
+import { Timer, type Clock } from './clock.ts';
 import type { Core } from './core.ts';
 import { Emitter } from './emitter.ts';
 import { asRtmError, RtmError } from './errors.ts';
@@ -10,37 +10,26 @@ import { Inbox } from './inbox.ts';
 import { PacedSender } from './paced-sender.ts';
 import { Publisher } from './publisher.ts';
 import { TokenKeeper } from './token-keeper.ts';
-import { parseBaseUrl, presenceOf, str } from './frames.ts';
+import { errorOf, routeSubscriptionFrame, str } from './frames.ts';
+import { Requests } from './requests.ts';
+import { clientSettings } from './settings.ts';
+import { Suspension } from './suspension.ts';
+import { Heartbeat, onNetworkBack } from './heartbeat.ts';
 import type {
+  ClientEvents,
   ClientOptions,
   ConnectionState,
   FetchLike,
-  Message,
-  Notification,
   StateChange,
   WebSocketConstructor,
   WebSocketLike,
 } from './types.ts';
 
-export interface ClientEvents {
-  state: (state: ConnectionState, change: StateChange) => void;
-  error: (error: RtmError) => void;
-}
-
 /** A connection that stays up this long resets the reconnect backoff. */
 export const STABLE_AFTER_MS = 5_000;
 /** `connected` must arrive within this time of opening the socket (the server's handshake deadline is 10 s). */
 export const HANDSHAKE_TIMEOUT_MS = 15_000;
-/** A ping not answered (by any frame) within this time drops the connection. */
-export const PONG_TIMEOUT_MS = 10_000;
-
-const DEFAULTS = {
-  initialDelayMs: 500,
-  maxDelayMs: 30_000,
-  suspendAfterMs: 60_000,
-  maxQueuedPublishes: 100,
-  heartbeatMs: 30_000,
-};
+export { PONG_TIMEOUT_MS } from './heartbeat.ts';
 
 /** Creates a client; it connects at once unless `autoConnect: false`. */
 export function createClient(options: ClientOptions): Client {
@@ -65,11 +54,7 @@ export class Client {
   readonly #WebSocket: WebSocketConstructor | undefined;
   readonly #socketBase: string;
   readonly #clock: Clock;
-  readonly #random: () => number;
-  readonly #retryInitialMs: number;
-  readonly #retryMaxMs: number;
-  readonly #suspendAfterMs: number;
-  readonly #heartbeatMs: number;
+  readonly #suspension: Suspension;
   readonly #events = new Emitter<ClientEvents>();
   readonly #publisher: Publisher;
   readonly #tokens: TokenKeeper;
@@ -85,78 +70,62 @@ export class Client {
   #generation = 0;
   readonly #backoff: Backoff;
   readonly #retryTimer: Timer;
-  readonly #suspendTimer: Timer;
   readonly #stableTimer: Timer;
   readonly #handshakeTimer: Timer;
-  readonly #heartbeatTimer: Timer;
+  readonly #heartbeat: Heartbeat;
   #retryAt: number | undefined;
-  #downSince: number | undefined;
-  #suspended = false;
   /** retryAfter (s) of the last error frame, for the 4429 that may follow it. */
   #retryAfterHint: number | undefined;
-  #framesReceived = 0;
-  #pingAtFrame: number | undefined;
-  #lastReceivedAt = 0;
 
-  #nextRef = 1;
-  readonly #requests = new Map<number, { resolve(frame: Record<string, unknown>): void; reject(error: RtmError): void }>();
+  readonly #requests = new Requests();
   #offNetworkEvents: (() => void) | undefined;
 
   constructor(options: ClientOptions) {
-    if (!options || typeof options.getToken !== 'function') throw new RtmError('invalid_request', 'getToken must be a function');
-    this.#WebSocket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-    const base = parseBaseUrl(options.url);
-    this.#socketBase = base.socket;
-    this.#clock = options.clock ?? systemClock;
-    this.#random = options.random ?? Math.random;
-    this.#retryInitialMs = positive(options.reconnect?.initialDelayMs, DEFAULTS.initialDelayMs, 'reconnect.initialDelayMs');
-    this.#retryMaxMs = positive(options.reconnect?.maxDelayMs, DEFAULTS.maxDelayMs, 'reconnect.maxDelayMs');
-    this.#suspendAfterMs = positive(options.reconnect?.suspendAfterMs, DEFAULTS.suspendAfterMs, 'reconnect.suspendAfterMs');
-    this.#heartbeatMs = positive(options.heartbeatMs, DEFAULTS.heartbeatMs, 'heartbeatMs');
+    const settings = clientSettings(options);
+    this.#WebSocket = settings.WebSocket;
+    this.#socketBase = settings.urls.socket;
+    this.#clock = settings.clock;
+    const random = settings.random;
+    this.#suspension = new Suspension(this.#clock, settings.suspendAfterMs, () => this.#enterSuspended());
     this.#publisher = new Publisher({
-      maxQueued: positive(options.maxQueuedPublishes, DEFAULTS.maxQueuedPublishes, 'maxQueuedPublishes'),
+      maxQueued: settings.maxQueuedPublishes,
       clock: this.#clock,
-      random: this.#random,
-      retry: { initialMs: this.#retryInitialMs, maxMs: this.#retryMaxMs },
-      suspendAfterMs: this.#suspendAfterMs,
+      random: random,
+      retry: settings.retry,
+      suspendAfterMs: settings.suspendAfterMs,
       host: {
         isConnected: () => this.#state === 'connected',
         isClosed: () => this.#state === 'closed',
-        isSuspended: () => this.#suspended,
-        nextRef: () => this.#nextRef++,
+        isSuspended: () => this.#suspension.suspended,
+        nextRef: () => this.#requests.nextRef(),
         send: (frame) => this.#send(frame),
       },
     });
-    this.#tokens = new TokenKeeper(options.getToken, this.#clock, this.#random, {
+    this.#tokens = new TokenKeeper(settings.getToken, this.#clock, random, {
       connection: () => this.#generation,
       isConnected: () => this.#state === 'connected',
       authenticate: (token, answered, refused) => this.#request({ op: 'auth', token }, answered, refused),
       reportError: (error) => this.#events.emit('error', error),
     });
     this.#sender = new PacedSender(this.#clock);
-    this.#backoff = new Backoff(this.#retryInitialMs, this.#retryMaxMs, this.#random);
-    const timer = () => new Timer(this.#clock);
-    this.#retryTimer = timer();
-    this.#suspendTimer = timer();
-    this.#stableTimer = timer();
-    this.#handshakeTimer = timer();
-    this.#heartbeatTimer = timer();
+    this.#backoff = new Backoff(settings.retry.initialMs, settings.retry.maxMs, random);
+    this.#retryTimer = new Timer(this.#clock);
+    this.#stableTimer = new Timer(this.#clock);
+    this.#handshakeTimer = new Timer(this.#clock);
+    this.#heartbeat = new Heartbeat(this.#clock, settings.heartbeatMs, {
+      ping: () => this.#request({ op: 'ping' }, () => {}, () => {}),
+      drop: (reason) => this.#drop(reason),
+    });
 
-    const http: HttpContext = {
-      baseUrl: base.http,
-      fetch: options.fetch as FetchLike | undefined,
-      clock: this.#clock,
-      random: this.#random,
-      token: (fresh) => this.#tokens.forHttp(fresh),
-    };
+    const http: HttpContext = { baseUrl: settings.urls.http, fetch: options.fetch as FetchLike | undefined, clock: this.#clock, random, token: (fresh) => this.#tokens.forHttp(fresh) };
     this.#core = {
       clock: this.#clock,
-      random: this.#random,
-      retryInitialMs: this.#retryInitialMs,
-      retryMaxMs: this.#retryMaxMs,
+      random,
+      retryInitialMs: settings.retry.initialMs,
+      retryMaxMs: settings.retry.maxMs,
       http,
       isConnected: () => this.#state === 'connected',
-      nextRef: () => this.#nextRef++,
+      nextRef: () => this.#requests.nextRef(),
       send: (frame) => this.#send(frame),
       enqueue: (kind, channelId, frame, ephemeral) => this.#publisher.enqueue(kind, channelId, frame, ephemeral),
       reportError: (error) => this.#events.emit('error', error),
@@ -198,8 +167,7 @@ export class Client {
   /** Starts connecting (after `close()`, or with `autoConnect: false`); a no-op otherwise. */
   connect(): void {
     if (this.#state !== 'closed') return;
-    this.#suspended = false;
-    this.#downSince = undefined;
+    this.#suspension.up();
     this.#backoff.reset();
     this.#listenToNetwork();
     void this.#attempt();
@@ -216,7 +184,7 @@ export class Client {
     this.#retryTimer.clear();
     this.#retryAt = undefined;
     const generation = ++this.#generation;
-    this.#markDown();
+    this.#suspension.down();
     this.#setState('connecting', {});
     let token: string;
     try {
@@ -253,8 +221,7 @@ export class Client {
   }
 
   #onData(data: unknown): void {
-    this.#framesReceived += 1;
-    this.#lastReceivedAt = this.#clock.now();
+    this.#heartbeat.received();
     let frame: unknown;
     try {
       frame = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data as ArrayBuffer));
@@ -267,58 +234,20 @@ export class Client {
   }
 
   #onFrame(frame: Record<string, unknown>): void {
-    const op = frame.op;
     const channelId = typeof frame.channelId === 'string' ? frame.channelId : undefined;
     const channel = channelId === undefined ? undefined : this.#channels.get(channelId);
-    switch (op) {
-      case undefined:
-        channel?.onMessage(frame as unknown as Message);
-        return;
+    if (routeSubscriptionFrame(frame, channel, this.inbox)) return;
+    switch (frame.op) {
       case 'connected':
-        this.#onConnected(frame);
-        return;
-      case 'subscribed':
-        channel?.onSubscribed(frame.ref, typeof frame.lastSeq === 'number' ? frame.lastSeq : 0);
-        return;
-      case 'unsubscribed':
-        channel?.onUnsubscribed(frame.ref, str(frame.code), str(frame.reason));
-        return;
-      case 'retract':
-        channel?.onRetract({ channelId: channelId!, id: String(frame.id), seq: Number(frame.seq), ...(typeof frame.reason === 'string' ? { reason: frame.reason } : {}) });
-        return;
-      case 'skip':
-        if (typeof frame.seq === 'number') channel?.onSkip(frame.seq);
-        return;
-      case 'presence':
-        channel?.onPresence(presenceOf(frame));
-        return;
-      case 'occupancy':
-        if (typeof frame.connections === 'number' && typeof frame.users === 'number') channel?.onOccupancy({ connections: frame.connections, users: frame.users });
-        return;
-      case 'notification':
-        this.inbox.onNotification(frame as unknown as Notification);
-        return;
-      case 'inbox-subscribed':
-        this.inbox.onSubscribed(frame.ref);
-        return;
-      case 'inbox-unsubscribed':
-        this.inbox.onUnsubscribed(frame.ref);
-        return;
+        return this.#onConnected(frame);
       case 'ack':
-        this.#publisher.onAck(frame);
-        return;
+        return this.#publisher.onAck(frame);
       case 'error':
-        this.#onError(frame, channel);
-        return;
+        return this.#onError(frame, channel);
       case 'authenticated':
-      case 'pong': {
-        const request = typeof frame.ref === 'number' ? this.#requests.get(frame.ref) : undefined;
-        if (request) {
-          this.#requests.delete(frame.ref as number);
-          request.resolve(frame);
-        }
+      case 'pong':
+        this.#requests.answer(frame.ref, frame);
         return;
-      }
       default:
         return;
     }
@@ -327,15 +256,12 @@ export class Client {
   #onConnected(frame: Record<string, unknown>): void {
     if (this.#state !== 'connecting') return;
     this.#handshakeTimer.clear();
-    this.#suspendTimer.clear();
-    this.#suspended = false;
-    this.#downSince = undefined;
+    this.#suspension.up();
     this.#retryAfterHint = undefined;
     this.#connectionId = str(frame.connectionId);
     this.#userId = str(frame.userId);
     this.#stableTimer.set(STABLE_AFTER_MS, () => this.#backoff.reset());
-    this.#pingAtFrame = undefined;
-    this.#heartbeatTimer.set(this.#heartbeatMs, () => this.#heartbeat());
+    this.#heartbeat.start();
     this.#tokens.connected(typeof frame.expiresAt === 'string' ? Date.parse(frame.expiresAt) : NaN);
     this.#setState('connected', {});
     if ((this.#state as ConnectionState) !== 'connected') return; // a state listener closed the client
@@ -374,11 +300,7 @@ export class Client {
     const socket = this.#socket;
     if (!socket) return;
     this.#onClose(this.#generation, 1006, reason);
-    try {
-      socket.close(1000, reason);
-    } catch {
-      // already closing
-    }
+    closeQuietly(socket, reason);
   }
 
   /** Everything tied to the lost connection is reset; what must survive it is kept for the next one. */
@@ -386,7 +308,7 @@ export class Client {
     this.#socket = undefined;
     this.#connectionId = undefined;
     this.#handshakeTimer.clear();
-    this.#heartbeatTimer.clear();
+    this.#heartbeat.stop();
     this.#stableTimer.clear();
     this.#tokens.connectionLost();
     this.#sender.detach();
@@ -396,33 +318,17 @@ export class Client {
     for (const channel of this.#channels.values()) channel.connectionLost();
   }
 
-  /** Starts the suspension clock when the client has just lost (or not yet had) a connection. */
-  #markDown(): void {
-    if (this.#downSince !== undefined) return;
-    this.#downSince = this.#clock.now();
-    this.#suspendTimer.set(this.#suspendAfterMs, () => this.#enterSuspended());
-  }
-
   #scheduleRetry(delay: number, info: { code?: number; reason?: string }): void {
-    this.#markDown();
+    this.#suspension.down();
     this.#retryAt = this.#clock.now() + delay;
     this.#retryTimer.set(delay, () => void this.#attempt());
-    this.#setState(this.#suspended ? 'suspended' : 'disconnected', { ...info, retryInMs: delay });
+    this.#setState(this.#suspension.suspended ? 'suspended' : 'disconnected', { ...info, retryInMs: delay });
   }
 
   #enterSuspended(): void {
     if (this.#state === 'connected' || this.#state === 'closed') return;
-    this.#suspended = true;
-    const waited = this.#suspendAfterMs;
-    this.#publisher.rejectAll(
-      (entry) =>
-        new RtmError(
-          'unavailable',
-          entry.sentOnce
-            ? `no connection for ${waited} ms; it was sent before the connection was lost, so it may have been persisted`
-            : `no connection for ${waited} ms; not sent`,
-        ),
-    );
+    this.#suspension.suspend();
+    this.#publisher.rejectAll((entry) => this.#suspension.errorFor(entry));
     if (this.#state === 'disconnected') {
       const retryInMs = this.#retryAt === undefined ? undefined : Math.max(0, this.#retryAt - this.#clock.now());
       this.#setState('suspended', retryInMs === undefined ? {} : { retryInMs });
@@ -435,17 +341,11 @@ export class Client {
     this.#generation += 1;
     this.#connectionLost();
     this.#retryTimer.clear();
-    this.#suspendTimer.clear();
+    this.#suspension.stop();
     this.#retryAt = undefined;
     this.#offNetworkEvents?.();
     this.#offNetworkEvents = undefined;
-    if (socket) {
-      try {
-        socket.close(1000, 'client closed');
-      } catch {
-        // already closing
-      }
-    }
+    if (socket) closeQuietly(socket, 'client closed');
     this.#publisher.rejectAll(() => error);
     this.inbox.clientClosed(error);
     for (const channel of this.#channels.values()) channel.clientClosed(error);
@@ -467,66 +367,33 @@ export class Client {
 
   /** Sends a request frame (a new `ref`); `answered` gets the frame answering its ref, `refused` its `error`. */
   #request(frame: Record<string, unknown>, answered: (frame: Record<string, unknown>) => void, refused: (error: RtmError) => void): void {
-    const ref = this.#nextRef++;
-    this.#requests.set(ref, { resolve: answered, reject: refused });
-    this.#send({ ...frame, ref });
+    this.#send({ ...frame, ref: this.#requests.add(answered, refused) });
   }
 
   /** Browsers announce when the network comes back: retry at once instead of waiting out the backoff. */
   #listenToNetwork(): void {
-    const target = globalThis as { addEventListener?: (name: string, fn: () => void) => void; removeEventListener?: (name: string, fn: () => void) => void };
-    if (this.#offNetworkEvents || typeof target.addEventListener !== 'function' || typeof target.removeEventListener !== 'function') return;
-    const online = () => {
+    this.#offNetworkEvents ??= onNetworkBack(() => {
       if ((this.#state === 'disconnected' || this.#state === 'suspended') && this.#retryTimer.pending) void this.#attempt();
-    };
-    target.addEventListener('online', online);
-    this.#offNetworkEvents = () => target.removeEventListener!('online', online);
+    });
   }
 
-  #heartbeat(): void {
-    if (this.#state !== 'connected') return;
-    if (this.#pingAtFrame !== undefined) {
-      if (this.#framesReceived === this.#pingAtFrame) {
-        this.#drop(`no answer to a ping within ${PONG_TIMEOUT_MS} ms`);
-        return;
-      }
-      this.#pingAtFrame = undefined;
-    }
-    const idle = this.#clock.now() - this.#lastReceivedAt;
-    if (idle >= this.#heartbeatMs) {
-      this.#pingAtFrame = this.#framesReceived;
-      const ref = this.#nextRef++;
-      this.#requests.set(ref, { resolve: () => {}, reject: () => {} });
-      this.#send({ op: 'ping', ref });
-      this.#heartbeatTimer.set(PONG_TIMEOUT_MS, () => this.#heartbeat());
-    } else {
-      this.#heartbeatTimer.set(this.#heartbeatMs - idle, () => this.#heartbeat());
-    }
-  }
-
+  /** An `error` frame goes to what its ref names; one with no owner is the client's `error` event. */
   #onError(frame: Record<string, unknown>, channel: Channel | undefined): void {
-    const retryAfter = typeof frame.retryAfter === 'number' && frame.retryAfter >= 0 ? frame.retryAfter : undefined;
-    const error = new RtmError(str(frame.code) ?? 'internal', str(frame.reason), { retryAfter });
-    if (retryAfter !== undefined) this.#retryAfterHint = retryAfter;
-    const ref = frame.ref;
-    if (ref !== undefined) {
-      if (this.#publisher.onError(ref, error)) return;
-      if (channel?.onError(ref, error)) return;
-      if (this.inbox.onError(ref, error)) return;
-      const request = typeof ref === 'number' ? this.#requests.get(ref) : undefined;
-      if (request) {
-        this.#requests.delete(ref as number);
-        request.reject(error);
-        return;
-      }
-    }
-    this.#events.emit('error', error);
+    const error = errorOf(frame);
+    if (error.retryAfter !== undefined) this.#retryAfterHint = error.retryAfter;
+    const { ref } = frame;
+    const claimed =
+      ref !== undefined &&
+      (this.#publisher.onError(ref, error) || channel?.onError(ref, error) || this.inbox.onError(ref, error) || this.#requests.refuse(ref, error));
+    if (!claimed) this.#events.emit('error', error);
   }
-
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new RtmError('invalid_request', `${name} must be a positive number`);
-  return value;
+/** Closes a socket that may already be closing. */
+function closeQuietly(socket: WebSocketLike, reason: string): void {
+  try {
+    socket.close(1000, reason);
+  } catch {
+    // already closing
+  }
 }

@@ -1,4 +1,7 @@
+import type { Channel } from './channel.ts';
 import { RtmError } from './errors.ts';
+import type { Inbox } from './inbox.ts';
+import type { Message, Notification } from './types.ts';
 
 /** Reading the server's frames, and the URLs the client talks to. */
 
@@ -11,6 +14,12 @@ export function presenceOf(frame: Record<string, unknown>): { joined: string[]; 
   if (Array.isArray(frame.joined) || Array.isArray(frame.left)) return { joined: ids(frame.joined), left: ids(frame.left) };
   if (typeof frame.userId !== 'string') return { joined: [], left: [] };
   return frame.online === true ? { joined: [frame.userId], left: [] } : { joined: [], left: [frame.userId] };
+}
+
+/** The error an `error` frame states (`retryAfter` in seconds when the server gave one). */
+export function errorOf(frame: Record<string, unknown>): RtmError {
+  const retryAfter = typeof frame.retryAfter === 'number' && frame.retryAfter >= 0 ? frame.retryAfter : undefined;
+  return new RtmError(str(frame.code) ?? 'internal', str(frame.reason), { retryAfter });
 }
 
 /** A frame's field when it is a string. */
@@ -35,4 +44,45 @@ export function parseBaseUrl(input: string): { socket: string; http: string } {
     socket: `${secure ? 'wss' : 'ws'}://${url.host}${path}/v1/connect`,
     http: `${secure ? 'https' : 'http'}://${url.host}${path}`,
   };
+}
+
+/**
+ * Hands a frame of a channel's or the inbox's subscription to it: true when `op` is one of theirs
+ * (a frame of a channel this client does not hold is dropped), false for the connection's own.
+ */
+export function routeSubscriptionFrame(frame: Record<string, unknown>, channel: Channel | undefined, inbox: Inbox): boolean {
+  switch (frame.op) {
+    case undefined:
+      channel?.onMessage(frame as unknown as Message);
+      return true;
+    case 'subscribed':
+      channel?.onSubscribed(frame.ref, typeof frame.lastSeq === 'number' ? frame.lastSeq : 0);
+      return true;
+    case 'unsubscribed':
+      channel?.onUnsubscribed(frame.ref, str(frame.code), str(frame.reason));
+      return true;
+    case 'retract':
+      channel?.onRetract({ channelId: String(frame.channelId), id: String(frame.id), seq: Number(frame.seq), ...(typeof frame.reason === 'string' ? { reason: frame.reason } : {}) });
+      return true;
+    case 'skip':
+      if (typeof frame.seq === 'number') channel?.onSkip(frame.seq);
+      return true;
+    case 'presence':
+      channel?.onPresence(presenceOf(frame));
+      return true;
+    case 'occupancy':
+      if (typeof frame.connections === 'number' && typeof frame.users === 'number') channel?.onOccupancy({ connections: frame.connections, users: frame.users });
+      return true;
+    case 'notification':
+      inbox.onNotification(frame as unknown as Notification);
+      return true;
+    case 'inbox-subscribed':
+      inbox.onSubscribed(frame.ref);
+      return true;
+    case 'inbox-unsubscribed':
+      inbox.onUnsubscribed(frame.ref);
+      return true;
+    default:
+      return false;
+  }
 }

@@ -3,7 +3,7 @@
  * resume without gaps or duplicates, token renewal, and publishes queued while offline. See
  * README.md for the API and its guarantees.
  */
-export { createClient, Client, type ClientEvents } from './client.ts';
+export { createClient, Client } from './client.ts';
 export { Channel, Presence, type ChannelEvents, type PresenceEvents, type Subscription, type MessageListener } from './channel.ts';
 export { Inbox, type InboxSubscription, type NotificationListener } from './inbox.ts';
 export type { History } from './history.ts';
@@ -26,6 +26,7 @@ export type {
   Retraction,
   RosterEntry,
   StateChange,
+  ClientEvents,
   WebSocketConstructor,
   WebSocketLike,
 } from './types.ts';

@@ -1,4 +1,5 @@
 import type { Clock } from './clock.ts';
+import type { RtmError } from './errors.ts';
 
 /** Connection states, announced by the client's `state` event. */
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'suspended' | 'closed';
@@ -154,4 +155,10 @@ export interface ClientOptions {
   /** Time and randomness, for tests. */
   clock?: Clock;
   random?: () => number;
+}
+
+/** The client's events (`client.on(name, listener)`). */
+export interface ClientEvents {
+  state: (state: ConnectionState, change: StateChange) => void;
+  error: (error: RtmError) => void;
 }
