@@ -23,10 +23,16 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   };
   const control = await createPublicApp('control', deps.log, deps.metrics, listener);
   const realtime = await createPublicApp('realtime', deps.log, deps.metrics, listener);
-  realtime.addHook('onListen', async () => {
-    const address = realtime.server.address();
-    if (typeof address === 'object' && address) deps.realtimeEndpoint.listening(address.port);
-  });
+  // the ports really listened on (a configured 0 picks a free one), for URLs that point at a listener
+  for (const [app, endpoint] of [
+    [control, deps.controlEndpoint],
+    [realtime, deps.realtimeEndpoint],
+  ] as const) {
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (typeof address === 'object' && address) endpoint.listening(address.port);
+    });
+  }
   let doc: Record<string, unknown> | undefined;
   const openapi = () => (doc ??= documentOf(control, realtime));
 
