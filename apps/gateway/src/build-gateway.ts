@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createPublicApp, type ZodApp } from './http/public-app.ts';
 import { documentOf } from './http/openapi.ts';
+import { referenceRoutes } from './docs-ui/docs-ui.ts';
 import { CONTROL_ROUTES, REALTIME_ROUTES } from './routes/index.ts';
 import type { GatewayDeps } from './deps.ts';
 
@@ -40,8 +41,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     [control, CONTROL_ROUTES],
     [realtime, REALTIME_ROUTES],
   ] as const) {
-    app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
-    deps.limits.install(app, app === control ? 'control' : 'realtime');
+    const host = app === control ? 'control' : 'realtime';
+    await referenceRoutes(app, host, deps, openapi);
+    deps.limits.install(app, host);
     if (app === control) deps.dashboard.install(app);
     for (const group of groups) {
       await app.register(async (scope: FastifyInstance) => group(scope.withTypeProvider<ZodTypeProvider>(), deps));
