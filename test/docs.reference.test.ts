@@ -109,8 +109,16 @@ test('docs - /docs renders the API reference on both hosts, from local files, un
     assert.match(bundle.headers.get('content-type') ?? '', /^text\/javascript/);
     assert.equal(bundle.headers.get('content-encoding'), 'gzip');
     assert.match(await bundle.text(), /SwaggerUIBundle/);
+    assert.match(bundle.headers.get('vary') ?? '', /accept-encoding/);
     const etag = bundle.headers.get('etag')!;
-    assert.equal((await fetch(`${gateway.controlUrl}/docs/assets/swagger-ui-bundle.js`, { headers: { 'if-none-match': etag } })).status, 304);
+    const again = (headers: Record<string, string>) => fetch(`${gateway.controlUrl}/docs/assets/swagger-ui-bundle.js`, { headers });
+    assert.equal((await again({ 'if-none-match': etag, 'accept-encoding': 'gzip' })).status, 304);
+    // the uncompressed form has its own ETag: a gzip ETag does not revalidate it
+    const plain = await again({ 'if-none-match': etag, 'accept-encoding': 'identity' });
+    assert.equal(plain.status, 200);
+    assert.equal(plain.headers.get('content-encoding'), null);
+    assert.notEqual(plain.headers.get('etag'), etag);
+    assert.equal((await again({ 'if-none-match': plain.headers.get('etag')!, 'accept-encoding': 'identity' })).status, 304);
     for (const path of ['/docs/assets/nope.js', '/docs/assets/index.html', '/docs/assets/package.json', '/docs/nope', '/documentation']) {
       for (const base of [gateway.controlUrl, gateway.realtimeUrl]) {
         const res = await request(base, 'GET', path);

@@ -105,13 +105,14 @@ export async function referenceRoutes(app: ZodApp, host: Host, deps: GatewayDeps
       throw error;
     }));
     const asset = (await loaded).get(name)!;
-    reply.header('etag', asset.etag).header('cache-control', name === PAGE ? 'no-cache' : 'public, max-age=300');
-    if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+    // the gzip form is another representation: its own ETag, and caches key on Accept-Encoding
+    const gzipped = asset.gzip !== undefined && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const etag = gzipped ? asset.etag.replace(/"$/, '-gzip"') : asset.etag;
+    if (asset.gzip !== undefined) reply.header('vary', 'accept-encoding');
+    reply.header('etag', etag).header('cache-control', name === PAGE ? 'no-cache' : 'public, max-age=300');
+    if (notModified(request.headers['if-none-match'], etag)) return reply.code(304).send();
     reply.type(asset.type);
-    if (asset.gzip === undefined) return reply.send(asset.body);
-    reply.header('vary', 'accept-encoding');
-    if (!/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(asset.body);
-    return reply.header('content-encoding', 'gzip').send(asset.gzip);
+    return gzipped ? reply.header('content-encoding', 'gzip').send(asset.gzip) : reply.send(asset.body);
   };
 
   // not API operations: hidden from OpenAPI like the sockets, described in docs/interface.md
