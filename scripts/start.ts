@@ -125,7 +125,7 @@ function banner(environment: CreatedEnvironment, created: boolean, login: DevLog
     b(`Realtime messaging service is running${created ? ' (dev environment created)' : ''}`),
     `  control plane    ${controlUrl}`,
     `  realtime edge    ${realtimeUrl}`,
-    `  API docs         ${controlUrl}/openapi.json`,
+    `  API reference    ${controlUrl}/docs  (OpenAPI: /openapi.json, AsyncAPI: /asyncapi.json)`,
     `  environment      ${environment.environmentId}`,
     `  secret key       ${environment.secretKey}`,
     `  publishable key  ${environment.publishableKey}`,
