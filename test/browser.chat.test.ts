@@ -1,46 +1,11 @@
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from './helpers/browser.ts';
+import { startChatExample } from './helpers/chat-example.ts';
 import { startCluster } from './helpers/cluster.ts';
 import { eventually } from './helpers/eventually.ts';
 import { client, request } from './helpers/http.ts';
-
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-
-/** `npm run example:chat` as a newcomer runs it, pointed at the test cluster; its URL. */
-async function startChatExample(t: TestContext, env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/chat/server.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, CHAT_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  t.after(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  });
-  const output: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the chat example did not start:\n${output.join('\n')}`)), 20_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      output.push(line);
-      const url = line.match(/^chat example: (http:\/\/\S+)/)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the chat example exited (${code}):\n${output.join('\n')}`));
-    });
-  });
-}
 
 async function signIn(page: Page, url: string, userId: string): Promise<void> {
   await page.goto(url);
@@ -68,7 +33,7 @@ test('browser chat - the example: two users chat, see each other online, retract
   for (let n = 1; n <= 45; n++) {
     assert.equal((await control.post('/v1/channels/archive/messages', { content: { text: `old ${n}` } })).status, 201);
   }
-  const url = await startChatExample(t, { RTM_SECRET_KEY: env.secretKey, RTM_CONTROL_URL: gw.controlUrl, RTM_REALTIME_URL: gw.realtimeUrl });
+  const { url } = await startChatExample(t, { RTM_SECRET_KEY: env.secretKey, RTM_CONTROL_URL: gw.controlUrl, RTM_REALTIME_URL: gw.realtimeUrl });
 
   // the token endpoint refuses what the control plane would refuse, in the error envelope
   const badName = await request(url, 'POST', '/token', { body: { userId: 'not a name' } });
@@ -153,3 +118,4 @@ test('browser chat - the example: two users chat, see each other online, retract
 
   browser.assertNoErrors();
 });
+
