@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from './helpers/browser.ts';
 import { startChatExample } from './helpers/chat-example.ts';
@@ -115,6 +116,14 @@ test('browser chat - the example: two users chat, see each other online, retract
   assert.equal(await bob.textContent('#inbox-count'), '0');
   await eventually('alice sees bob back', async () => JSON.stringify(await texts(alice, '#presence li')) === '["alice","bob"]');
   await eventually('bob sees the conversation', async () => JSON.stringify(await texts(bob, '#messages li .text')) === '["hello alice"]');
+
+  // the README's quick-start snippet gets a token from this example's backend as the page does
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  const getToken = readme.match(/^async function getToken\(\) \{\n[\s\S]*?\n\}$/m)?.[0];
+  assert.ok(getToken, 'README.md\'s quick start has a getToken function');
+  const readmeToken = await alice.evaluate(`(${getToken})()`);
+  assert.equal(typeof readmeToken, 'string');
+  assert.equal((await request(gw.realtimeUrl, 'GET', '/v1/me', { token: readmeToken as string })).body.userId, 'alice');
 
   browser.assertNoErrors();
 });
