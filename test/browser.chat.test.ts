@@ -112,7 +112,9 @@ test('browser chat - the example: two users chat, see each other online, retract
 
   // bob left general: alice sees him go; the mention in his inbox takes him back
   await eventually('alice sees bob leave', async () => JSON.stringify(await texts(alice, '#presence li')) === '["alice"]');
-  await mention.click();
+  // from the keyboard: the notification is a button
+  await mention.getByRole('button').focus();
+  await bob.keyboard.press('Enter');
   await bob.locator('#room-title', { hasText: '#general' }).waitFor();
   assert.equal(await bob.textContent('#inbox-count'), '0');
   await eventually('alice sees bob back', async () => JSON.stringify(await texts(alice, '#presence li')) === '["alice","bob"]');
