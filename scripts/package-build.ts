@@ -10,10 +10,13 @@
  *   rewritten to them: nothing published names a package it does not declare.
  * - `checkDeclarations` then reads every .d.ts of dist/: each relative import must be a file of
  *   dist/, each bare one a declared package (or a Node built-in); the build fails otherwise.
+ * - Everything is written to a fresh directory beside dist/ first (`newBuildDir`), then moved into
+ *   dist/ file by file (`replaceDist`, each a rename): a gateway serving libs/client/dist, or a
+ *   second build running at the same time (two test files packing), never sees a missing file.
  */
 import { spawnSync } from 'node:child_process';
 import { builtinModules, createRequire } from 'node:module';
-import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,12 +65,41 @@ export function declaredDependencies(manifest: Manifest, options: { node: boolea
   };
 }
 
-/** Bundles `src/index.ts` of the package into `dist/index.js` (readable: servers and bundlers read it). */
-export async function bundlePackage(packageDir: string, options: { node: boolean }): Promise<void> {
+/** A new empty directory beside the package's dist/, where a build writes before `replaceDist`. */
+export async function newBuildDir(packageDir: string): Promise<string> {
+  return mkdtemp(join(packageDir, '.dist-'));
+}
+
+/**
+ * Moves every file of `built` into the package's dist/ (one rename each, so a reader sees the old
+ * file or the new one, never none), removes the files of dist/ the build did not write, and
+ * removes `built`.
+ */
+export async function replaceDist(packageDir: string, built: string): Promise<void> {
+  const dist = join(packageDir, 'dist');
+  await mkdir(dist, { recursive: true });
+  const files = (await readdir(built, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  const wanted = new Set<string>();
+  for (const entry of files) {
+    const from = join(entry.parentPath, entry.name);
+    const to = join(dist, relative(built, from));
+    wanted.add(to);
+    await mkdir(dirname(to), { recursive: true });
+    await rename(from, to);
+  }
+  for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && !wanted.has(path)) await rm(path, { force: true });
+  }
+  await rm(built, { recursive: true, force: true });
+}
+
+/** Bundles `src/index.ts` of the package into `<outDir>/index.js` (readable: servers and bundlers read it). */
+export async function bundlePackage(packageDir: string, outDir: string, options: { node: boolean }): Promise<void> {
   const manifest = await readManifest(packageDir);
   await build({
     entryPoints: [join(packageDir, 'src/index.ts')],
-    outfile: join(packageDir, 'dist/index.js'),
+    outfile: join(outDir, 'index.js'),
     bundle: true,
     format: 'esm',
     platform: options.node ? 'node' : 'neutral',
@@ -85,9 +117,9 @@ function tsc(args: string[], what: string): void {
   if (run.status !== 0) throw new Error(`tsc could not write ${what}`);
 }
 
-/** tsc's declarations of the package, from its tsconfig.build.json (outDir dist). */
-export function emitDeclarations(packageDir: string): void {
-  tsc(['-p', join(packageDir, 'tsconfig.build.json')], `the declarations of ${packageDir}`);
+/** tsc's declarations of the package, from its tsconfig.build.json, into `outDir`. */
+export function emitDeclarations(packageDir: string, outDir: string): void {
+  tsc(['-p', join(packageDir, 'tsconfig.build.json'), '--outDir', outDir], `the declarations of ${packageDir}`);
 }
 
 /** Every .d.ts under `dir`, as absolute paths. */
@@ -122,11 +154,10 @@ async function workspaceSource(specifier: string): Promise<string> {
 }
 
 /**
- * Copies the declarations of the workspaces that dist/'s declarations import (and of those they
- * import) to dist/vendor/<group>/<folder>/…, and points the imports at them.
+ * Copies the declarations of the workspaces that the declarations under `dist` import (and of
+ * those they import) to `dist`/vendor/<group>/<folder>/…, and points the imports at them.
  */
-export async function vendorWorkspaceDeclarations(packageDir: string, manifest: Manifest): Promise<void> {
-  const dist = join(packageDir, 'dist');
+export async function vendorWorkspaceDeclarations(dist: string, manifest: Manifest): Promise<void> {
   const vendor = join(dist, 'vendor');
   const declared = declaredOf(manifest);
   const isVendored = (specifier: string) => specifier.startsWith('@rtm/') && !declared.has(packageNameOf(specifier));
@@ -167,18 +198,17 @@ async function replaceAsync(text: string, map: (specifier: string) => Promise<st
 }
 
 /**
- * Every import of every .d.ts under dist/: relative ones must name a declaration of dist/ (`.js`
- * and `.ts` stand for `.d.ts`), bare ones a declared package or a Node built-in. Returns the
- * problems, one line each.
+ * Every import of every .d.ts under `dist`: relative ones must name a declaration under `dist`
+ * (`.js` and `.ts` stand for `.d.ts`), bare ones a declared package or a Node built-in. Returns
+ * the problems, one line each, with paths as in the package (`dist/…`).
  */
-export async function checkDeclarations(packageDir: string, manifest: Manifest): Promise<string[]> {
-  const dist = join(packageDir, 'dist');
+export async function checkDeclarations(dist: string, manifest: Manifest): Promise<string[]> {
   const declared = declaredOf(manifest);
   const problems: string[] = [];
   const files = await declarationFiles(dist);
   if (files.length === 0) problems.push(`${manifest.name}: no .d.ts under dist/`);
   for (const file of files) {
-    const where = relative(packageDir, file);
+    const where = `dist/${relative(dist, file).split(sep).join('/')}`;
     for (const specifier of specifiersOf(await readFile(file, 'utf8'))) {
       if (specifier.startsWith('.')) {
         const base = resolve(dirname(file), specifier).replace(/(\.d)?\.(js|ts)$/, '');
@@ -192,14 +222,15 @@ export async function checkDeclarations(packageDir: string, manifest: Manifest):
 }
 
 /** Fails the build when `checkDeclarations` finds anything. */
-export async function assertDeclarations(packageDir: string): Promise<void> {
+export async function assertDeclarations(packageDir: string, dist: string): Promise<void> {
   const manifest = await readManifest(packageDir);
-  const problems = await checkDeclarations(packageDir, manifest);
+  const problems = await checkDeclarations(dist, manifest);
   if (problems.length > 0) throw new Error(`${manifest.name}: the declarations are not self-contained:\n  ${problems.join('\n  ')}`);
 }
 
-/** The root LICENSE, copied beside the package's manifest (npm packs it). */
+/** The root LICENSE, copied beside the package's manifest (npm packs it); written by a rename. */
 export async function copyLicense(packageDir: string): Promise<void> {
-  await mkdir(packageDir, { recursive: true });
-  await copyFile(join(REPO_ROOT, 'LICENSE'), join(packageDir, 'LICENSE'));
+  const temporary = join(packageDir, `.LICENSE-${process.pid}`);
+  await copyFile(join(REPO_ROOT, 'LICENSE'), temporary);
+  await rename(temporary, join(packageDir, 'LICENSE'));
 }

@@ -33,6 +33,8 @@ for (const [dir, name] of Object.entries(PUBLISHED)) {
     assert.equal(manifest.type, 'module');
     assert.deepEqual(manifest.engines, { node: '>=20.18' });
     assert.ok(manifest.files?.includes('dist'), 'files holds dist');
+    assert.ok(manifest.files?.includes('README.md'), 'files holds README.md');
+    assert.match(await readFile(join(REPO_ROOT, dir, 'README.md'), 'utf8'), /## Installing|Installing outside this repository/);
     const main = manifest.exports?.['.'];
     assert.ok(main && typeof main === 'object', 'exports["."] has conditions');
     assert.match(main.types ?? '', /^\.\/dist\/.*\.d\.ts$/);
@@ -62,17 +64,17 @@ test('packages - checkDeclarations refuses an undeclared package and a missing r
   await writeFile(join(dir, 'dist/index.d.ts'), `import type { Client } from 'openapi-fetch';\nimport type { FC } from 'react';\nimport type { K } from 'node:crypto';\nexport * from './a.ts';\nexport * from './vendor/b.js';\n`);
   await writeFile(join(dir, 'dist/a.d.ts'), 'export type A = 1;\n');
   await writeFile(join(dir, 'dist/vendor/b.d.ts'), 'export type B = 1;\n');
-  assert.deepEqual(await checkDeclarations(dir, manifest), []);
+  assert.deepEqual(await checkDeclarations(join(dir, 'dist'), manifest), []);
 
   await writeFile(join(dir, 'dist/a.d.ts'), `import type { ErrorCode } from '@rtm/errors';\nimport type { X } from 'zod';\nexport type { Y } from './gone.js';\n`);
-  assert.deepEqual(await checkDeclarations(dir, manifest), [
+  assert.deepEqual(await checkDeclarations(join(dir, 'dist'), manifest), [
     'dist/a.d.ts imports @rtm/errors, which @rtm/x does not declare',
     'dist/a.d.ts imports zod, which @rtm/x does not declare',
     'dist/a.d.ts imports ./gone.js, which is not in dist/',
   ]);
   await rm(join(dir, 'dist'), { recursive: true });
   await mkdir(join(dir, 'dist'));
-  assert.deepEqual(await checkDeclarations(dir, manifest), ['@rtm/x: no .d.ts under dist/']);
+  assert.deepEqual(await checkDeclarations(join(dir, 'dist'), manifest), ['@rtm/x: no .d.ts under dist/']);
 });
 
 test('packages - the bundle refuses an undeclared import and keeps declared ones as imports', async (t) => {

@@ -3,13 +3,25 @@
  * `npm pack` works from a fresh clone): the browser bundle (dist/client.js + .map, esbuild), the
  * type declarations (dist/*.d.ts, tsc, checked to import nothing undeclared) and the LICENSE.
  */
-import { rm } from 'node:fs/promises';
-import { assertDeclarations, copyLicense, emitDeclarations } from '../../../scripts/package-build.ts';
-import { bundleClient, CLIENT_ROOT, DIST_DIR } from './bundle.ts';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { assertDeclarations, copyLicense, emitDeclarations, newBuildDir, replaceDist } from '../../../scripts/package-build.ts';
+import { BUNDLE_FILE, bundleClient, CLIENT_ROOT } from './bundle.ts';
 
-await rm(DIST_DIR, { recursive: true, force: true });
-const { js } = await bundleClient({ write: true });
-emitDeclarations(CLIENT_ROOT);
-await assertDeclarations(CLIENT_ROOT);
+// written beside dist/ and moved in file by file: the gateway serving dist/client.js (and a
+// concurrent build) never sees it missing
+const out = await newBuildDir(CLIENT_ROOT);
+let js: Uint8Array;
+try {
+  const bundle = await bundleClient({ write: false });
+  js = bundle.js;
+  await writeFile(join(out, BUNDLE_FILE), bundle.js);
+  await writeFile(join(out, `${BUNDLE_FILE}.map`), bundle.map);
+  emitDeclarations(CLIENT_ROOT, out);
+  await assertDeclarations(CLIENT_ROOT, out);
+  await replaceDist(CLIENT_ROOT, out);
+} finally {
+  await rm(out, { recursive: true, force: true });
+}
 await copyLicense(CLIENT_ROOT);
 console.log(`@rtm/client: dist/client.js (${js.byteLength} bytes) and declarations written`);
