@@ -17,15 +17,8 @@ import { packAndInstall, REPO_ROOT, runIn, TSC } from './helpers/packages.ts';
 const SCRIPTS = join(REPO_ROOT, 'test/out-of-repo');
 
 test('packages - @rtm/server and @rtm/client packed, installed outside the repository, type-checked and run under plain Node', async (t) => {
-  // both at once (the pack builds while the cluster starts); both settle before a failure is thrown
-  const [installed, started] = await Promise.allSettled([
-    packAndInstall(t, ['libs/server-sdk', 'libs/client'], ['ws@^8.18.0', '@types/ws@^8.5.12', '@types/node@^20.17.0']),
-    startCluster(t, { gateways: 1, channelNodes: 1, dispatchers: 1 }),
-  ]);
-  if (installed.status === 'rejected') throw installed.reason;
-  if (started.status === 'rejected') throw started.reason;
-  const { dir } = installed.value;
-  const cluster = started.value;
+  // the pack, the type check and the cluster one after the other: all at once starve a small machine
+  const { dir } = await packAndInstall(t, ['libs/server-sdk', 'libs/client'], ['ws@^8.18.0', '@types/ws@^8.5.12', '@types/node@^20.17.0']);
 
   // what was installed: the tarballs' own files, and their declared dependency, nothing linked
   const modules = await readdir(join(dir, 'node_modules/@rtm'));
@@ -43,6 +36,7 @@ test('packages - @rtm/server and @rtm/client packed, installed outside the repos
   assert.equal(typecheck.code, 0, `tsc in ${dir}:\n${typecheck.stdout}${typecheck.stderr}`);
 
   // the backend: token, publish, a real webhook delivery verified, history
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, dispatchers: 1 });
   const gw = cluster.gateways[0]!;
   const env = await cluster.createEnvironment();
   const channel = 'outside.room';
