@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { checkDeclarations, declaredDependencies, packageNameOf, REPO_ROOT, specifiersOf, type Manifest } from '../../scripts/package-build.ts';
 
-const PUBLISHED: Record<string, string> = { 'libs/client': '@rtm/client', 'libs/server-sdk': '@rtm/server' };
+const PUBLISHED: Record<string, string> = { 'libs/client': '@rtm/client', 'libs/server-sdk': '@rtm/server', 'libs/react': '@rtm/react' };
 
 interface PackageJson extends Manifest {
   private?: boolean;
