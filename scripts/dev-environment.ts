@@ -15,9 +15,21 @@ export const DEV_EMAIL = 'dev@localhost';
 /**
  * What the state file (git-ignored, .data/dev-environment.json) keeps between starts: the dev
  * environment's ids and keys, and the dev login. Keys and passwords are shown only once when
- * made, so this file is how they are shown again on later starts.
+ * made, so this file is how they are shown again on later starts. It also records where the
+ * running start's gateway listens (`running`).
  */
-type State = Partial<CreatedEnvironment> & { login?: Partial<DevLogin> };
+type State = Partial<CreatedEnvironment> & { login?: Partial<DevLogin>; running?: RunningRecord };
+
+/**
+ * Where the running `npm start` serves, for tools that follow it (`npm run example:chat`,
+ * examples/chat/settings.ts): the supervisor's pid, so that a record left by a start that has
+ * ended is recognised as stale, and the URLs of its gateway's two listeners.
+ */
+export interface RunningRecord {
+  pid: number;
+  controlUrl: string;
+  realtimeUrl: string;
+}
 
 /**
  * The environment `npm start` hands to a developer. A file whose environment or keys no longer
@@ -58,6 +70,11 @@ export async function ensureDevLogin(pool: Pool, file: string, organizationId: s
   await joinAsOwner(pool, organizationId, userId, login.email);
   await writeState(file, { ...(await readState(file)), login });
   return { login, created: true };
+}
+
+/** Records where the gateway of this `npm start` listens (again after each restart of it). */
+export async function recordRunning(file: string, running: RunningRecord): Promise<void> {
+  await writeState(file, { ...(await readState(file)), running });
 }
 
 async function joinAsOwner(pool: Pool, organizationId: string, userId: string, email: string): Promise<void> {

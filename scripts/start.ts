@@ -8,7 +8,8 @@
  *
  * Naming kinds starts only those (default: all three). The state file (default
  * .data/dev-environment.json) keeps the dev environment's keys and the dev login's password,
- * which are shown only once when made.
+ * which are shown only once when made, and where the gateway listens while this runs (for
+ * `npm run example:chat`).
  * Children get WEBHOOK_ALLOW_LOOPBACK=true and the development webhook-secret key
  * (.data/secret-encryption-key, made on first start) unless the environment sets them.
  */
@@ -19,7 +20,7 @@ import { configOrExit, loadGatewayConfig } from '@rtm/config';
 import { createPool } from '@rtm/db';
 import type { CreatedEnvironment } from '@rtm/auth';
 import { DEV_KEY_FILE, ensureDevEncryptionKey } from '@rtm/webhooks';
-import { ensureDevEnvironment, ensureDevLogin, type DevLogin } from './dev-environment.ts';
+import { ensureDevEnvironment, ensureDevLogin, recordRunning, type DevLogin } from './dev-environment.ts';
 import { Supervisor, watchParent } from './supervisor.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -111,9 +112,19 @@ for (const kind of kinds) {
 
 let bannerShown = false;
 supervisor.on('listening', (name, info) => {
-  if (name !== 'gateway' || bannerShown) return;
+  if (name !== 'gateway') return;
+  const controlPort = Number(info.controlPort);
+  const realtimePort = Number(info.realtimePort);
+  // every time the gateway (re)starts, since port 0 gives it new ports: `npm run example:chat`
+  // follows this record while this process runs (the gateway listens on every interface)
+  recordRunning(values['state-file']!, {
+    pid: process.pid,
+    controlUrl: `http://127.0.0.1:${controlPort}`,
+    realtimeUrl: `http://127.0.0.1:${realtimePort}`,
+  }).catch((error: unknown) => process.stderr.write(`[start] could not record the ports in ${values['state-file']}: ${(error as Error).message}\n`));
+  if (bannerShown) return;
   bannerShown = true;
-  process.stdout.write(banner(dev.environment, dev.created, devLogin, Number(info.controlPort), Number(info.realtimePort)));
+  process.stdout.write(banner(dev.environment, dev.created, devLogin, controlPort, realtimePort));
 });
 
 function banner(environment: CreatedEnvironment, created: boolean, login: DevLogin, controlPort: number, realtimePort: number): string {
@@ -125,7 +136,7 @@ function banner(environment: CreatedEnvironment, created: boolean, login: DevLog
     b(`Realtime messaging service is running${created ? ' (dev environment created)' : ''}`),
     `  control plane    ${controlUrl}`,
     `  realtime edge    ${realtimeUrl}`,
-    `  API docs         ${controlUrl}/openapi.json`,
+    `  API reference    ${controlUrl}/docs  (OpenAPI: /openapi.json, AsyncAPI: /asyncapi.json)`,
     `  environment      ${environment.environmentId}`,
     `  secret key       ${environment.secretKey}`,
     `  publishable key  ${environment.publishableKey}`,
@@ -139,7 +150,7 @@ function banner(environment: CreatedEnvironment, created: boolean, login: DevLog
     `  curl -s ${realtimeUrl}/v1/me -H "authorization: Bearer $TOKEN"`,
     '',
     `Client SDK for browsers: ${realtimeUrl}/sdk/client.js`,
-    'A chat on it: `npm run example:chat` in another terminal, then http://127.0.0.1:3000',
+    'A chat on it: `npm run example:chat` in another terminal (it follows these ports), then http://127.0.0.1:3000',
     '',
     'Ctrl-C stops everything.',
     '',

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { startCluster } from './helpers/cluster.ts';
 import { client, mintToken } from './helpers/http.ts';
 import { tokenSigner } from './helpers/tokens.ts';
@@ -41,6 +42,9 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
   const hello = await connected(socket);
   assert.equal(hello.userId, 'alice');
   assert.match(hello.connectionId, /^sock_/);
+  // and docs/protocol.md shows the prefix the server sends
+  const documented = (await readFile(new URL('../docs/protocol.md', import.meta.url), 'utf8')).match(/"connectionId":"([a-z]+_)…"/)?.[1];
+  assert.equal(documented, hello.connectionId.slice(0, hello.connectionId.indexOf('_') + 1), 'docs/protocol.md\'s connected frame');
   assert.ok(Date.parse(hello.expiresAt) > Date.now());
 
   // publishes race the subscription's hand-off from replay to live: every seq arrives once, in order

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { formatLogLine } from '../scripts/format-log-line.ts';
+import { startChatExample } from './helpers/chat-example.ts';
 import { createTestDatabase } from './helpers/database.ts';
+import { eventually } from './helpers/eventually.ts';
 import { request } from './helpers/http.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -137,6 +139,24 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     assert.match(readFileSync(stateFile, 'utf8'), new RegExp(devPassword!), 'the password is kept in the state file');
   });
 
+  await t.test('npm run example:chat follows the ports npm start recorded (here any free ports), with no variable set', async (tt) => {
+    const recorded = JSON.parse(readFileSync(stateFile, 'utf8')).running;
+    assert.equal(recorded.pid, first.child.pid);
+    assert.equal(new URL(recorded.controlUrl).port, new URL(controlUrl).port);
+    assert.equal(new URL(recorded.realtimeUrl).port, new URL(realtimeUrl).port);
+    const chat = await startChatExample(tt, { RTM_STATE_FILE: stateFile });
+    assert.match(chat.line, new RegExp(`realtime edge ${recorded.realtimeUrl}, control plane ${recorded.controlUrl}: as the running npm start recorded`));
+    // the page is told the realtime edge, and its token endpoint reaches the control plane
+    const config = await request(chat.url, 'GET', '/config.json');
+    assert.equal(config.body.realtimeUrl, recorded.realtimeUrl);
+    const minted = await request(chat.url, 'POST', '/token', { body: { userId: 'alice' } });
+    assert.equal(minted.status, 201, JSON.stringify(minted.body));
+    assert.equal((await request(recorded.realtimeUrl, 'GET', '/v1/me', { token: minted.body.token })).body.userId, 'alice');
+    // a variable still wins
+    const pinned = await startChatExample(tt, { RTM_STATE_FILE: stateFile, REALTIME_PORT: '1' });
+    assert.equal((await request(pinned.url, 'GET', '/config.json')).body.realtimeUrl, 'http://127.0.0.1:1');
+  });
+
   await t.test('a crashed child is restarted', async () => {
     const [gatewayPid] = childrenOf(first.child.pid!);
     assert.ok(gatewayPid, 'the gateway runs as a child of the supervisor');
@@ -147,6 +167,8 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     const restarted = await request(`http://127.0.0.1:${relisten[1]}`, 'POST', '/v1/tokens', { token: secretKey, body: { userId: 'bob' } });
     assert.equal(restarted.status, 201);
     assert.ok(!alive(gatewayPid));
+    // the new ports are recorded for the example
+    await eventually('the restarted gateway\'s ports are recorded', async () => JSON.parse(readFileSync(stateFile, 'utf8')).running.controlUrl === `http://127.0.0.1:${relisten[1]}`);
   });
 
   await t.test('SIGTERM stops every child (each drains) and exits 0', async () => {
@@ -156,6 +178,12 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     assert.equal(await first.exited, 0);
     await first.waitFor(/\[gateway\].*INFO  stopped/);
     for (const pid of children) assert.ok(!alive(pid), `child ${pid} still running`);
+  });
+
+  await t.test('once npm start has ended, the example no longer follows its record', async (tt) => {
+    assert.ok(JSON.parse(readFileSync(stateFile, 'utf8')).running, 'the record is still in the file');
+    const chat = await startChatExample(tt, { RTM_STATE_FILE: stateFile });
+    assert.match(chat.line, /realtime edge http:\/\/127\.0\.0\.1:8081, control plane http:\/\/127\.0\.0\.1:8080: the default ports/);
   });
 
   await t.test('a second start shows the same environment and keys; a doubled Ctrl-C still stops cleanly', async () => {

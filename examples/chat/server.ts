@@ -6,11 +6,13 @@
  *   npm start                 # in one terminal: the service, and a dev environment with its keys
  *   npm run example:chat      # in another: this server, http://127.0.0.1:3000
  *
- * Environment (all optional after `npm start`):
- *   RTM_SECRET_KEY     the environment's secret key (default: the one `npm start` keeps in
- *                      .data/dev-environment.json)
- *   RTM_CONTROL_URL    control plane (default http://127.0.0.1:$CONTROL_PORT, 8080)
- *   RTM_REALTIME_URL   realtime edge as the browser reaches it (default http://127.0.0.1:$REALTIME_PORT, 8081)
+ * It follows the running `npm start`: the ports its gateway listens on and the dev environment's
+ * secret key, from the state file `npm start` keeps (settings.ts). The environment wins over it:
+ *   RTM_SECRET_KEY     the environment's secret key (default: the state file's)
+ *   RTM_CONTROL_URL    control plane (default http://127.0.0.1:$CONTROL_PORT, else where the
+ *                      running `npm start` listens, else http://127.0.0.1:8080)
+ *   RTM_REALTIME_URL   realtime edge as the browser reaches it (the same with $REALTIME_PORT, 8081)
+ *   RTM_STATE_FILE     the state file (default .data/dev-environment.json; `npm start -- --state-file`)
  *   CHAT_PORT          where this server listens on 127.0.0.1 (default 3000; 0 = any free port)
  *   CHAT_TOKEN_TTL     lifetime of the minted tokens in seconds (default 600; 60–86400)
  *
@@ -22,6 +24,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { resolveChatSettings, type ChatSettings } from './settings.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PUBLIC = fileURLToPath(new URL('./public/', import.meta.url));
@@ -37,12 +40,7 @@ const FILES: Record<string, { file: string; type: string }> = {
 const USER_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
 const MAX_BODY_BYTES = 4096;
 
-interface ChatServerOptions {
-  controlUrl: string;
-  realtimeUrl: string;
-  secretKey: string;
-  tokenTtlSeconds: number;
-}
+type ChatServerOptions = Omit<ChatSettings, 'port'>;
 
 class HttpError extends Error {
   readonly status: number;
@@ -165,25 +163,23 @@ function contentSecurityPolicy(realtimeUrl: string): string {
   ].join('; ');
 }
 
-/** The secret key: RTM_SECRET_KEY, or the dev environment `npm start` created and keeps on disk. */
-async function secretKeyFromEnvironment(): Promise<string> {
-  if (process.env.RTM_SECRET_KEY) return process.env.RTM_SECRET_KEY;
-  const file = `${ROOT}.data/dev-environment.json`;
+/** The parsed state file `npm start` keeps, or undefined when there is none or it is not JSON. */
+async function readStateFile(file: string): Promise<unknown> {
   try {
-    const saved = JSON.parse(await readFile(file, 'utf8')) as { secretKey?: unknown };
-    if (typeof saved.secretKey === 'string') return saved.secretKey;
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
   } catch {
-    // missing or unreadable: said below
+    return undefined;
   }
-  throw new Error(`no secret key: run \`npm start\` first (it creates ${file}) or set RTM_SECRET_KEY=sk_…`);
 }
 
-function numberFromEnvironment(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(raw)}`);
-  return value;
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, as another user's process
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**
@@ -209,25 +205,15 @@ async function ensureJoinLeave(options: ChatServerOptions): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  let options: ChatServerOptions;
-  let port: number;
+  const stateFile = process.env.RTM_STATE_FILE || `${ROOT}.data/dev-environment.json`;
+  let settings: ChatSettings;
   try {
-    const controlPort = numberFromEnvironment('CONTROL_PORT', 8080, 1, 65535);
-    const realtimePort = numberFromEnvironment('REALTIME_PORT', 8081, 1, 65535);
-    options = {
-      controlUrl: (process.env.RTM_CONTROL_URL || `http://127.0.0.1:${controlPort}`).replace(/\/+$/, ''),
-      realtimeUrl: (process.env.RTM_REALTIME_URL || `http://127.0.0.1:${realtimePort}`).replace(/\/+$/, ''),
-      secretKey: await secretKeyFromEnvironment(),
-      tokenTtlSeconds: numberFromEnvironment('CHAT_TOKEN_TTL', 600, 60, 86_400),
-    };
-    for (const name of ['controlUrl', 'realtimeUrl'] as const) {
-      if (!/^https?:$/.test(new URL(options[name]).protocol)) throw new Error(`${name} must be an http(s) URL`);
-    }
-    port = numberFromEnvironment('CHAT_PORT', 3000, 0, 65535);
+    settings = resolveChatSettings({ env: process.env, state: await readStateFile(stateFile), stateFile, alive });
   } catch (error) {
     process.stderr.write(`chat example: ${(error as Error).message}\n`);
     process.exit(78);
   }
+  const { port, ...options } = settings;
   let joinLeave: string;
   try {
     joinLeave = await ensureJoinLeave(options);
@@ -241,7 +227,8 @@ async function main(): Promise<void> {
   });
   server.listen(port, '127.0.0.1', () => {
     const { port: actual } = server.address() as { port: number };
-    process.stdout.write(`chat example: http://127.0.0.1:${actual}  (realtime edge ${options.realtimeUrl}, control plane ${options.controlUrl})\n`);
+    const from = { environment: 'from the environment', 'npm start': `as the running npm start recorded in ${stateFile}`, defaults: 'the default ports' }[options.source];
+    process.stdout.write(`chat example: http://127.0.0.1:${actual}  (realtime edge ${options.realtimeUrl}, control plane ${options.controlUrl}: ${from})\n`);
     process.stdout.write(`chat example: ${joinLeave}\n`);
   });
   const stop = () => server.close(() => process.exit(0));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { TestContext } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /**
  * The system Chromium (Debian's `chromium`, installed by `npm test`'s set-up), or the binary
@@ -33,9 +33,9 @@ export interface BrowserSession {
   console: string[];
   /**
    * A page in a context of its own: pages of different contexts share no storage, cookies or
-   * cache, as two users on two machines.
+   * cache, as two users on two machines. `options` set up its context (e.g. `viewport`).
    */
-  newPage(): Promise<Page>;
+  newPage(options?: BrowserContextOptions): Promise<Page>;
   /** Fails naming every console error and page error collected so far. */
   assertNoErrors(): void;
 }
@@ -62,8 +62,8 @@ export async function launchBrowser(t: TestContext): Promise<BrowserSession> {
     browser,
     errors,
     console: consoleLines,
-    async newPage() {
-      const context = await browser.newContext();
+    async newPage(options) {
+      const context = await browser.newContext(options);
       contexts.push(context);
       const page = await context.newPage();
       const n = ++pages;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createPublicApp, type ZodApp } from './http/public-app.ts';
 import { documentOf } from './http/openapi.ts';
+import { referenceRoutes } from './docs-ui/docs-ui.ts';
 import { CONTROL_ROUTES, REALTIME_ROUTES } from './routes/index.ts';
 import type { GatewayDeps } from './deps.ts';
 
@@ -23,10 +24,16 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
   };
   const control = await createPublicApp('control', deps.log, deps.metrics, listener);
   const realtime = await createPublicApp('realtime', deps.log, deps.metrics, listener);
-  realtime.addHook('onListen', async () => {
-    const address = realtime.server.address();
-    if (typeof address === 'object' && address) deps.realtimeEndpoint.listening(address.port);
-  });
+  // the ports really listened on (a configured 0 picks a free one), for URLs that point at a listener
+  for (const [app, endpoint] of [
+    [control, deps.controlEndpoint],
+    [realtime, deps.realtimeEndpoint],
+  ] as const) {
+    app.addHook('onListen', async () => {
+      const address = app.server.address();
+      if (typeof address === 'object' && address) endpoint.listening(address.port);
+    });
+  }
   let doc: Record<string, unknown> | undefined;
   const openapi = () => (doc ??= documentOf(control, realtime));
 
@@ -34,8 +41,9 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     [control, CONTROL_ROUTES],
     [realtime, REALTIME_ROUTES],
   ] as const) {
-    app.get('/openapi.json', { schema: { hide: true } }, async () => openapi());
-    deps.limits.install(app, app === control ? 'control' : 'realtime');
+    const host = app === control ? 'control' : 'realtime';
+    await referenceRoutes(app, host, deps, openapi);
+    deps.limits.install(app, host);
     if (app === control) deps.dashboard.install(app);
     for (const group of groups) {
       await app.register(async (scope: FastifyInstance) => group(scope.withTypeProvider<ZodTypeProvider>(), deps));

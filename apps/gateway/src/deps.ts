@@ -9,7 +9,7 @@ import type { Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 import { Dashboard } from './dashboard/dashboard.ts';
-import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
+import { PublicEndpoint } from './http/public-endpoint.ts';
 import { publishSeconds } from './channels/owner-client.ts';
 import { OwnerBatcher } from './channels/owner-batcher.ts';
 import { StandingLoader } from './access/standing-loader.ts';
@@ -54,7 +54,9 @@ export interface GatewayDeps {
   /** Runs erasure jobs (any gateway resumes a job whose runner crashed); started and stopped by services.ts. */
   erasure: ErasureRunner;
   /** Where browsers reach the realtime edge (the listener's port is recorded when it listens). */
-  realtimeEndpoint: RealtimeEndpoint;
+  realtimeEndpoint: PublicEndpoint;
+  /** Where clients reach the control plane (the listener's port is recorded when it listens). */
+  controlEndpoint: PublicEndpoint;
 }
 
 /**
@@ -120,7 +122,8 @@ export function createGatewayDeps(parts: {
       // their logs tokens stop working and their logs sockets close on every gateway
       onMemberAccessReduced: (organizationId, userId) => revokeLogsTokens(deps, organizationId, userId),
     }),
-    realtimeEndpoint: new RealtimeEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
+    realtimeEndpoint: new PublicEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
+    controlEndpoint: new PublicEndpoint(parts.config.CONTROL_PUBLIC_URL, parts.config.CONTROL_PORT),
     sessionMetrics: createSessionMetrics(parts.metrics),
   };
   const deps = base as GatewayDeps;

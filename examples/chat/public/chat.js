@@ -303,9 +303,11 @@ function startInbox() {
       notification.type === 'mention'
         ? `${payload.senderId ?? 'someone'} mentioned you in #${payload.channelId ?? '?'}`
         : `${notification.type}: ${JSON.stringify(payload)}`;
-    const item = el('li', text, { 'data-id': notification.id, 'data-type': notification.type, 'data-read': 'false' });
-    item.title = new Date(notification.timestamp).toLocaleString();
-    item.addEventListener('click', () => {
+    // a button, so that the keyboard reaches it as well as the mouse
+    const open = el('button', text, { type: 'button', title: new Date(notification.timestamp).toLocaleString() });
+    const item = el('li', undefined, { 'data-id': notification.id, 'data-type': notification.type, 'data-read': 'false' });
+    item.append(open);
+    open.addEventListener('click', () => {
       if (item.dataset.read === 'false') {
         item.dataset.read = 'true';
         unread -= 1;

@@ -1,18 +1,27 @@
 /**
- * `npm run build -w @rtm/client` (or `npm run build:sdk` at the root): the browser bundle
- * (dist/client.js + .map, esbuild) and the type declarations (dist/*.d.ts, tsc).
+ * `npm run build -w @rtm/client` (or `npm run build:sdk` at the root; and `prepack`, so
+ * `npm pack` works from a fresh clone): the browser bundle (dist/client.js + .map, esbuild), the
+ * type declarations (dist/*.d.ts, tsc, checked to import nothing undeclared) and the LICENSE.
  */
-import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { bundleClient, CLIENT_ROOT, DIST_DIR } from './bundle.ts';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { assertDeclarations, copyLicense, emitDeclarations, newBuildDir, replaceDist } from '../../../scripts/package-build.ts';
+import { BUNDLE_FILE, bundleClient, CLIENT_ROOT } from './bundle.ts';
 
-await rm(DIST_DIR, { recursive: true, force: true });
-const { js } = await bundleClient({ write: true });
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const declarations = spawnSync(process.execPath, [tsc, '-p', `${CLIENT_ROOT}tsconfig.build.json`], { stdio: 'inherit' });
-if (declarations.status !== 0) {
-  console.error('@rtm/client: tsc could not write the declarations');
-  process.exit(declarations.status ?? 1);
+// written beside dist/ and moved in file by file: the gateway serving dist/client.js (and a
+// concurrent build) never sees it missing
+const out = await newBuildDir(CLIENT_ROOT);
+let js: Uint8Array;
+try {
+  const bundle = await bundleClient({ write: false });
+  js = bundle.js;
+  await writeFile(join(out, BUNDLE_FILE), bundle.js);
+  await writeFile(join(out, `${BUNDLE_FILE}.map`), bundle.map);
+  emitDeclarations(CLIENT_ROOT, out);
+  await assertDeclarations(CLIENT_ROOT, out);
+  await replaceDist(CLIENT_ROOT, out);
+} finally {
+  await rm(out, { recursive: true, force: true });
 }
+await copyLicense(CLIENT_ROOT);
 console.log(`@rtm/client: dist/client.js (${js.byteLength} bytes) and declarations written`);

@@ -85,6 +85,32 @@ const partitioning = {
   PARTITIONS: z.coerce.number().int().min(1).max(4096).default(32),
 };
 
+/**
+ * An optional origin setting (scheme among `schemes`, host, optional port; no path, query or
+ * credentials), normalised to `scheme(secure)://host[:port]`: "secure" is https or wss.
+ */
+function publicOrigin(schemes: string[], example: string, scheme: (secure: boolean) => string) {
+  const pattern = new RegExp(`^(${schemes.join('|')}):$`);
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(value.trim());
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be a ${schemes.join(', ')} URL, e.g. ${example}` });
+        return z.NEVER;
+      }
+      if (!pattern.test(url.protocol) || url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+        ctx.addIssue({ code: 'custom', message: `must be an origin (scheme ${schemes.join(', ')}, host, optional port), without path, query or credentials` });
+        return z.NEVER;
+      }
+      return `${scheme(url.protocol === 'https:' || url.protocol === 'wss:')}://${url.host}`;
+    });
+}
+
 const gateway = base.extend({
   ...webhookSecurity,
   ...partitioning,
@@ -179,28 +205,20 @@ const gateway = base.extend({
   /** How long an invitation link to an organization stays valid. */
   DASHBOARD_INVITATION_TTL: durationAtLeast('7d', 1_000, '1s'),
   /**
-   * The realtime edge as browsers reach it (`https://rt.example.com`, or `http://…` in development):
-   * where the dashboard's live views and the logs token's `socketUrl` point. Unset: the host name the
-   * request was made to, with this gateway's REALTIME_PORT.
+   * The control plane as its clients reach it (`https://api.example.com`, or `http://…` in
+   * development): the OpenAPI document's control-plane server and the API reference at /docs.
+   * Unset: the origin the request was made to (on the control plane), or its host name with this
+   * gateway's CONTROL_PORT (on the realtime edge). Normalised to an http(s) origin.
    */
-  REALTIME_PUBLIC_URL: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      let url: URL;
-      try {
-        url = new URL(value.trim());
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be an http(s) or ws(s) URL, e.g. https://rt.example.com' });
-        return z.NEVER;
-      }
-      if (!/^(https?|wss?):$/.test(url.protocol) || url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
-        ctx.addIssue({ code: 'custom', message: 'must be an origin (scheme http, https, ws or wss, host, optional port), without path, query or credentials' });
-        return z.NEVER;
-      }
-      return `${url.protocol === 'https:' || url.protocol === 'wss:' ? 'wss' : 'ws'}://${url.host}`;
-    }),
+  CONTROL_PUBLIC_URL: publicOrigin(['http', 'https'], 'https://api.example.com', (secure) => (secure ? 'https' : 'http')),
+  /**
+   * The realtime edge as browsers reach it (`https://rt.example.com`, or `http://…` in development):
+   * where the dashboard's live views and the logs token's `socketUrl` point, the OpenAPI document's
+   * realtime server and the AsyncAPI document's server. Unset: the host name the request was made
+   * to, with this gateway's REALTIME_PORT (or the request's own origin, on the realtime edge).
+   * Normalised to a ws(s) origin.
+   */
+  REALTIME_PUBLIC_URL: publicOrigin(['http', 'https', 'ws', 'wss'], 'https://rt.example.com', (secure) => (secure ? 'wss' : 'ws')),
 });
 
 const channelNode = base.extend({

@@ -56,7 +56,12 @@ const Timestamp = z.string().describe('ISO 8601');
 
 export const SERVER_FRAMES = {
   connected: z
-    .object({ op: z.literal('connected'), connectionId: z.string(), userId: z.string(), expiresAt: Timestamp })
+    .object({
+      op: z.literal('connected'),
+      connectionId: z.string().describe('The socket\'s id, `sock_…`: the `socketId` of its `socket.opened` and `socket.closed` live-log events. New on every connection.'),
+      userId: z.string(),
+      expiresAt: Timestamp,
+    })
     .strict()
     .describe('First frame of every connection. `expiresAt` is the token expiry: renew with `auth` before it.'),
   message: MessageEnvelopeFields.extend({ channelId: ChannelIdOut })

@@ -99,7 +99,7 @@ export async function dashboardUiRoutes(app: ZodApp, deps: GatewayDeps) {
 
   const send = (request: FastifyRequest, reply: FastifyReply, name: AssetName) => {
     reply
-      .header('content-security-policy', dashboardCsp(deps.realtimeEndpoint.originFor(request)))
+      .header('content-security-policy', dashboardCsp(deps.realtimeEndpoint.wsOriginFor(request)))
       .header('x-content-type-options', 'nosniff')
       .header('x-frame-options', 'DENY')
       .header('referrer-policy', 'no-referrer');

@@ -24,6 +24,9 @@ type Response = {
   content?: Record<string, { schema?: unknown }>;
 };
 
+/** Where both hosts serve the AsyncAPI document of the socket (a path: the same on either host). */
+export const ASYNCAPI_PATH = '/asyncapi.json';
+
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 /**
@@ -93,6 +96,9 @@ const errorRows = Object.entries(ERRORS)
 /** Rules that hold for every route, as docs/interface.md states them. */
 const DESCRIPTION = `Control plane ({base_url}, secret key \`sk_…\`) and realtime edge ({realtime_url}, user JWT).
 
+**Sockets.** The multiplexed socket \`GET /v1/connect\` of the realtime edge (one connection for many channels and
+the inbox) is described by the AsyncAPI 3.0 document [${ASYNCAPI_PATH}](${ASYNCAPI_PATH}), served by both hosts.
+
 **Errors.** Every non-2xx response is \`{code, reason?}\` with the header \`x-service-error: <code>\`; clients
 branch on \`code\`, not on the status alone. \`unavailable\` and \`rate_limited\` are safe to retry.
 
@@ -134,6 +140,39 @@ a role without the right is 403 \`forbidden\`. They send no CORS headers: the da
 **Availability.** Postgres or NATS unreachable at request time is 503 \`unavailable\`, never 500; so is a request
 reaching a gateway that is shutting down (\`retry-after\` set).`;
 
+/** The http(s) origins of both hosts as the document names them. */
+export interface ServerOrigins {
+  control: string;
+  realtime: string;
+}
+
+/** What the document written by scripts/write-openapi.ts names: the default ports on localhost. */
+export const DEFAULT_ORIGINS: ServerOrigins = { control: 'http://localhost:8080', realtime: 'http://localhost:8081' };
+
+/**
+ * Both hosts' server objects: a variable per host whose default is its origin, so a reader or a
+ * generated client can point the same document at another deployment.
+ */
+function serversOf(origins: ServerOrigins) {
+  return {
+    control: { url: '{base_url}', description: 'Control plane (secret key)', variables: { base_url: { default: origins.control } } },
+    realtime: { url: '{realtime_url}', description: 'Realtime edge (user token)', variables: { realtime_url: { default: origins.realtime } } },
+  };
+}
+
+/**
+ * The merged document with both hosts' servers (the document's and every path item's) at
+ * `origins`: what `/openapi.json` serves for a deployment (CONTROL_PUBLIC_URL,
+ * REALTIME_PUBLIC_URL, else the request's host). Shares everything else with `doc`.
+ */
+export function withServers(doc: Doc, origins: ServerOrigins): Doc {
+  const servers = serversOf(origins);
+  const swap = (list: unknown) =>
+    Array.isArray(list) ? list.map((server: { url?: string }) => (server.url === '{base_url}' ? servers.control : server.url === '{realtime_url}' ? servers.realtime : server)) : list;
+  const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([path, item]) => [path, { ...item, servers: swap(item.servers) }]));
+  return { ...doc, servers: swap(doc.servers), paths };
+}
+
 /**
  * One OpenAPI 3.1 document for both hosts: each path item names the server(s) it is served on;
  * an operation served on both (publish, retract, history, roster) lists both hosts' credentials
@@ -143,8 +182,7 @@ reaching a gateway that is shutting down (\`retry-after\` set).`;
  * provider registers an input and an output form of every named schema).
  */
 export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = {}): Doc {
-  const controlServer = { url: '{base_url}', description: 'Control plane (secret key)', variables: { base_url: { default: 'http://localhost:8080' } } };
-  const realtimeServer = { url: '{realtime_url}', description: 'Realtime edge (user token)', variables: { realtime_url: { default: 'http://localhost:8081' } } };
+  const { control: controlServer, realtime: realtimeServer } = serversOf(DEFAULT_ORIGINS);
   const paths: Record<string, Record<string, unknown>> = {};
   const hosts = new Map<string, Set<string>>();
   for (const [doc, host] of [
@@ -180,7 +218,9 @@ export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = 
       title: 'Realtime messaging service',
       version: '1.0.0',
       description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    externalDocs: { description: 'The multiplexed socket GET /v1/connect: AsyncAPI 3.0 document', url: ASYNCAPI_PATH },
     servers: [controlServer, realtimeServer],
     tags: TAGS,
     paths: sortedPaths,

@@ -77,7 +77,7 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'logs.token_issued', by);
       // a credential: never kept by a cache, whichever way it was asked for
       reply.header('cache-control', 'no-store');
-      const origin = deps.realtimeEndpoint.originFor(request);
+      const origin = deps.realtimeEndpoint.wsOriginFor(request);
       const socketUrl = origin === null ? null : `${origin}/v1/environments/${encodeURIComponent(environmentId)}/logs`;
       return reply.code(201).send({ token, expiresAt: expiresAt.toISOString(), socketUrl });
     },

@@ -1,0 +1,9 @@
+/**
+ * @rtm/react: React bindings over @rtm/client. A RealtimeProvider holds one Client; the hooks
+ * read it: useChannel (history, then live, resumed), usePresence (who is online),
+ * useConnectionState. See README.md.
+ */
+export { RealtimeProvider, useRealtimeClient, type RealtimeProviderProps } from './provider.ts';
+export { useChannel, type ChannelState, type UseChannelOptions } from './use-channel.ts';
+export { usePresence, type PresenceState } from './use-presence.ts';
+export { useConnectionState } from './use-connection-state.ts';
