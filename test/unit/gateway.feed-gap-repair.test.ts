@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { subjects } from '@rtm/bus';
 import type { GatewayDeps } from '../../apps/gateway/src/deps.ts';
 import { FeedRegistry, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
-import { envelopeOfRow, type MessageRow } from '../../apps/gateway/src/channels/message-reader.ts';
+import { envelopeOfRow, type MessageRow } from '@rtm/channels';
 
 const row = (seq: number, to: string[] | null = null): MessageRow => ({
   id: `msg_${seq}`,

@@ -16,7 +16,7 @@
 import { decodeText, type Subscription } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
 import type { FrameText } from '../sessions/socket-link.ts';
-import { readLastSeq, readMessages } from './message-reader.ts';
+import { readLastSeq, readMessages } from '@rtm/channels';
 import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coalesce.ts';
 
 /**

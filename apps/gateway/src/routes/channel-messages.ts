@@ -19,7 +19,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorize, authorizeRetract } from '../access/channel-access.ts';
 import { sendCommand, sendPublish } from '../channels/owner-client.ts';
-import { readMessages } from '../channels/message-reader.ts';
+import { readMessages } from '@rtm/channels';
 import { contentText } from '../channels/raw-content.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };

@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { recheckChannel } from '../kicks/kicks.ts';
 import { announceAccessChange } from '../access/access-cache.ts';
+import { setChannelAccess } from '@rtm/channels';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -33,11 +34,7 @@ export async function channelSettingsRoutes(app: ZodApp, deps: GatewayDeps) {
       const { environmentId } = keyAuth(request);
       const { channelId } = request.params;
       const { access } = request.body;
-      await deps.pool.query(
-        `insert into channels (environment_id, id, access) values ($1, $2, $3)
-         on conflict (environment_id, id) do update set access = excluded.access`,
-        [environmentId, channelId, access],
-      );
+      await setChannelAccess(deps.pool, environmentId, channelId, access);
       await announceAccessChange(deps, environmentId);
       if (access === 'members') recheckChannel(deps, environmentId, channelId);
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'channel.access_set', { channelId, access });

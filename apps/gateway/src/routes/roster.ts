@@ -3,12 +3,12 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorize, channelAccessOf, namespaceOf } from '../access/channel-access.ts';
-import { bansBarringSql } from '../access/bans.ts';
+import { bannedAmong, memberPage, type ChannelRole } from '@rtm/channels';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
-type Role = 'member' | 'moderator' | 'readonly';
+type Role = ChannelRole;
 
 const ROSTER_DESCRIPTION =
   'User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` ' +
@@ -33,18 +33,13 @@ const isUserId = (userId: string) => UserId.safeParse(userId).success;
 async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: string, query: { limit?: number; cursor?: string }) {
   const limit = query.limit ?? ROSTER_PAGE_MAX;
   const after = query.cursor === undefined ? '' : decodeCursor(query.cursor, isUserId);
-  const [access, { rows }, online] = await Promise.all([
+  const [access, { members: stored }, online] = await Promise.all([
     channelAccessOf(deps.pool, environmentId, channelId),
-    deps.pool.query<{ user_id: string; role: Role }>(
-      `select m.user_id, m.role from memberships m
-       where m.environment_id = $1 and m.channel_id = $2 and m.user_id collate "C" > $3
-         and not exists (select 1 from ${bansBarringSql('$1', 'm.user_id', '$2')})
-       order by m.user_id collate "C" limit $4`,
-      [environmentId, channelId, after, limit + 1],
-    ),
+    // one more than the page, so that a guest after the last member shows whether more follow
+    memberPage(deps.pool, environmentId, channelId, { after, limit: limit + 1 }),
     onlineIn(deps, environmentId, channelId),
   ]);
-  const roles = new Map<string, Role>(rows.map((row) => [row.user_id, row.role]));
+  const roles = new Map<string, Role>(stored.map((member) => [member.userId, member.role]));
   if (access === 'open') {
     // a banned user is left out even while presence still holds them (their sockets close on the
     // ban): the page's first guests are checked, more as far as bans took some out
@@ -53,7 +48,7 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
     for (let at = 0; at < guests.length && wanted > 0; ) {
       const chunk = guests.slice(at, at + wanted);
       at += chunk.length;
-      const banned = await bannedAmong(deps, environmentId, channelId, chunk);
+      const banned = await bannedAmong(deps.pool, environmentId, channelId, chunk);
       for (const userId of chunk) if (!banned.has(userId)) roles.set(userId, 'member');
       wanted = banned.size;
     }
@@ -65,17 +60,6 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
 }
 
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Those of `userIds` barred from the channel by a live ban (on it or environment-wide). */
-async function bannedAmong(deps: GatewayDeps, environmentId: string, channelId: string, userIds: string[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const { rows } = await deps.pool.query<{ user_id: string }>(
-    `select u.user_id from unnest($3::text[]) as u(user_id)
-     where exists (select 1 from ${bansBarringSql('$1', 'u.user_id', '$2')})`,
-    [environmentId, channelId, userIds],
-  );
-  return new Set(rows.map((row) => row.user_id));
-}
 
 /** Who is online in the channel; nobody where its namespace does not track presence. */
 async function onlineIn(deps: GatewayDeps, environmentId: string, channelId: string): Promise<Set<string>> {

@@ -23,7 +23,7 @@
 import type { GatewayDeps } from '../deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
-import { readMessages } from '../channels/message-reader.ts';
+import { readMessages } from '@rtm/channels';
 import type { FrameText, SocketLink } from './socket-link.ts';
 
 const REPLAY_PAGE = 200;

@@ -1,5 +1,5 @@
-import { ServiceError } from '@rtm/errors';
 import { recordAudit } from '@rtm/accounts';
+import { browseMessages, envelopeOfRow, findMessage, listChannels, type BrowsedRow } from '@rtm/channels';
 import {
   DashboardChannelList,
   DashboardChannelMessageParams,
@@ -16,16 +16,9 @@ import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { decodeCursor, encodeCursor } from '../../http/list-cursor.ts';
 import { sendCommand } from '../../channels/owner-client.ts';
-import { MESSAGE_COLUMNS, envelopeOfRow, type MessageRow } from '../../channels/message-reader.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
 
 const MANAGE = ' Admins and owners (403 for viewers).';
-
-interface BrowsedRow extends MessageRow {
-  retracted_at: Date | null;
-}
-
-const BROWSED_COLUMNS = `${MESSAGE_COLUMNS}, m.retracted_at`;
 
 const messageJson = (channelId: string, row: BrowsedRow) => ({
   ...envelopeOfRow(row),
@@ -35,16 +28,6 @@ const messageJson = (channelId: string, row: BrowsedRow) => ({
 
 // the channels' cursor is the last channel id shown (list-cursor.ts)
 const isChannelId = (id: string) => /^[A-Za-z0-9_.:@=-]{1,128}$/.test(id);
-
-async function findMessage(deps: GatewayDeps, environmentId: string, channelId: string, messageId: string): Promise<BrowsedRow> {
-  const { rows } = await deps.pool.query<BrowsedRow>(
-    `select ${BROWSED_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
-     where c.environment_id = $1 and c.id = $2 and m.id = $3`,
-    [environmentId, channelId, messageId],
-  );
-  if (!rows[0]) throw new ServiceError('not_found', 'no such message in this channel');
-  return rows[0];
-}
 
 /** Control plane: the message browser of an environment (channels, history pages, one message, retraction). */
 export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
@@ -73,25 +56,16 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const limit = request.query.limit ?? 50;
       const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, isChannelId);
-      const { rows } = await deps.pool.query<{ id: string; last_seq: number; created_at: Date; message_count: number; last_ts: number | null }>(
-        `select c.id, c.last_seq, c.created_at,
-                (select count(*) from messages m where m.channel_pk = c.pk)::int as message_count,
-                (select m.ts from messages m where m.channel_pk = c.pk order by m.seq desc limit 1) as last_ts
-         from channels c
-         where c.environment_id = $1 and ($2::text is null or c.id > $2)
-         order by c.id limit $3`,
-        [environmentId, after, limit + 1],
-      );
-      const page = rows.slice(0, limit);
+      const { channels, more } = await listChannels(deps.pool, environmentId, { after, limit });
       return {
-        data: page.map((row) => ({
-          channelId: row.id,
-          messageCount: row.message_count,
-          lastSeq: row.last_seq,
-          lastActivityAt: row.last_ts === null ? null : new Date(row.last_ts).toISOString(),
-          createdAt: row.created_at.toISOString(),
+        data: channels.map((channel) => ({
+          channelId: channel.id,
+          messageCount: channel.messageCount,
+          lastSeq: channel.lastSeq,
+          lastActivityAt: channel.lastTs === null ? null : new Date(channel.lastTs).toISOString(),
+          createdAt: channel.createdAt.toISOString(),
         })),
-        nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null,
+        nextCursor: more ? encodeCursor(channels[channels.length - 1]!.id) : null,
       };
     },
   );
@@ -119,27 +93,17 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       const { channelId } = request.params;
       const { before, sender, type, since, until } = request.query;
       const limit = request.query.limit ?? 50;
-      const { rows } = await deps.pool.query<BrowsedRow>(
-        `select ${BROWSED_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
-         where c.environment_id = $1 and c.id = $2 and m.seq < $3
-           and ($4::text is null or m.sender_id = $4) and ($5::text is null or m.type = $5)
-           and ($6::bigint is null or m.ts >= $6) and ($7::bigint is null or m.ts < $7)
-         order by m.seq desc limit $8`,
-        [
-          environmentId,
-          channelId,
-          before ?? Number.MAX_SAFE_INTEGER,
-          sender ?? null,
-          type ?? null,
-          since === undefined ? null : Date.parse(since),
-          until === undefined ? null : Date.parse(until),
-          limit + 1,
-        ],
-      );
-      const page = rows.slice(0, limit);
+      const { rows: page, more } = await browseMessages(deps.pool, environmentId, channelId, {
+        before,
+        sender,
+        type,
+        since: since === undefined ? undefined : Date.parse(since),
+        until: until === undefined ? undefined : Date.parse(until),
+        limit,
+      });
       return {
         data: page.map((row) => messageJson(channelId, row)),
-        nextBefore: rows.length > limit ? page[page.length - 1]!.seq : null,
+        nextBefore: more ? page[page.length - 1]!.seq : null,
       };
     },
   );
@@ -160,7 +124,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
     async (request) => {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const { channelId, messageId } = request.params;
-      return messageJson(channelId, await findMessage(deps, environmentId, channelId, messageId));
+      return messageJson(channelId, await findMessage(deps.pool, environmentId, channelId, messageId));
     },
   );
 
@@ -188,7 +152,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       const actor = dashboardActor(request);
       const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const { channelId, messageId } = request.params;
-      const before = await findMessage(deps, environmentId, channelId, messageId);
+      const before = await findMessage(deps.pool, environmentId, channelId, messageId);
       const result = await sendCommand(deps, { op: 'retract', environmentId, channelId, messageId, reason: request.body.reason });
       if (!before.retracted) {
         // after the owner committed the retraction: the command goes through the channel's
@@ -201,7 +165,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
           details: { environmentId, channelId, seq: result.seq, reason: request.body.reason },
         });
       }
-      return messageJson(channelId, await findMessage(deps, environmentId, channelId, messageId));
+      return messageJson(channelId, await findMessage(deps.pool, environmentId, channelId, messageId));
     },
   );
 }

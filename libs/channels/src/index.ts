@@ -1,0 +1,17 @@
+/**
+ * The channel store: what the gateway and the back office read and change of channels, their
+ * messages and their members. The channel-node is the single writer of messages and seqs
+ * (apps/channel-node); everything else about channels goes through here.
+ */
+export {
+  MESSAGE_COLUMNS,
+  envelopeOfRow,
+  envelopeTextOfRow,
+  readMessages,
+  readLastSeq,
+  type MessageRow,
+  type ReadRange,
+  type StoredMessage,
+} from './messages.ts';
+export { listChannels, browseMessages, findMessage, type ChannelSummary, type BrowsedRow, type BrowseFilter } from './browse.ts';
+export { memberPage, bannedAmong, setChannelAccess, type ChannelRole } from './members.ts';
