@@ -12,6 +12,7 @@ export {
 } from './signature.ts';
 export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
 export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
+export { listDeliveries, getDelivery, retryDelivery, type DeliveryStatus } from './delivery-ledger.ts';
 export {
   createSecretKeyring,
   encryptSecret,
@@ -33,6 +34,7 @@ export {
   ensureDevEncryptionKey,
   createWebhookSecret,
   readWebhookSecret,
+  hasWebhookSecret,
   rotateWebhookSecret,
   reencryptWebhookSecrets,
   type SecretKeySettings,

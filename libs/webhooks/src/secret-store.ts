@@ -61,6 +61,12 @@ export async function createWebhookSecret(client: PoolClient | Pool, keyring: Se
   );
 }
 
+/** Whether the environment has a signing secret (without decrypting it). */
+export async function hasWebhookSecret(pool: Pool, environmentId: string): Promise<boolean> {
+  const { rows } = await pool.query('select 1 from webhook_secrets where environment_id = $1', [environmentId]);
+  return rows.length > 0;
+}
+
 /** The current signing secret, or null when the environment has none. */
 export async function readWebhookSecret(pool: Pool, keyring: SecretKeyring, environmentId: string): Promise<string | null> {
   const { rows } = await pool.query<{ secret: string }>('select secret from webhook_secrets where environment_id = $1', [environmentId]);

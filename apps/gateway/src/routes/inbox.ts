@@ -4,7 +4,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { requireUser, userAuth } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
-import { readInbox } from '../inbox/inbox-store.ts';
+import { readInbox } from '@rtm/db';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 

@@ -1,5 +1,5 @@
 import { encodeJson, publishLog } from '@rtm/bus';
-import { admitNotificationsSql, newId, notificationCapSql, NOTIFICATION_CAP_LIMIT, WINDOW_SECONDS_LEFT_SQL } from '@rtm/db';
+import { newId, NOTIFICATION_CAP_LIMIT, storeNotifications } from '@rtm/db';
 import { DEFAULT_LIMITS } from '@rtm/limits';
 import { ServiceError } from '@rtm/errors';
 import {
@@ -15,26 +15,6 @@ import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody };
-
-/**
- * Stores one notification per user id, each counted against the user's cap
- * (notificationsPerUserPerMinute, read from the active deployment in the same statement, as the
- * channel-node's mentions): the users whose window is full get nothing. Answers who got one, and
- * the seconds until the current window ends.
- */
-const STORE_SQL = `with wanted as (select $1::text as environment_id, u as user_id, 1 as n from unnest($2::text[]) as u),
-     caps as (
-       select ${notificationCapSql('d.config', '$7::int')} as cap
-       from environments e left join config_deployments d on d.id = e.active_deployment_id where e.id = $1),
-     counted as (${admitNotificationsSql('wanted', () => 'coalesce((select cap from caps), $7::int)')}),
-     stored as (
-       insert into notifications (id, environment_id, user_id, type, payload, ts)
-       select v.id, $1, v.user_id, $3, $4::json, $5
-       from unnest($2::text[], $6::text[]) as v(user_id, id)
-       join counted k on k.user_id = v.user_id
-       where k.admitted > 0
-       returning user_id)
-     select array(select user_id from stored) as stored, ${WINDOW_SECONDS_LEFT_SQL} as retry_after`;
 
 /** Control plane: `POST /v1/notifications` (the retention sweep is notifications/notification-sweeper.ts). */
 export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
@@ -72,24 +52,22 @@ export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
       const userIds = [...new Set(request.body.userIds)];
       const ids = userIds.map(() => newId('ntf'));
       const timestamp = Date.now();
-      const text = JSON.stringify(payload);
-      const { rows } = await deps.pool.query<{ stored: string[]; retry_after: number }>(STORE_SQL, [
+      const { stored, retryAfter } = await storeNotifications(deps.pool, {
         environmentId,
         userIds,
-        type,
-        text,
-        timestamp,
         ids,
-        DEFAULT_LIMITS[NOTIFICATION_CAP_LIMIT],
-      ]);
-      const stored = new Set(rows[0]!.stored);
+        type,
+        payloadText: JSON.stringify(payload),
+        timestamp,
+        defaultCap: DEFAULT_LIMITS[NOTIFICATION_CAP_LIMIT],
+      });
       const dropped = userIds.filter((userId) => !stored.has(userId));
       if (dropped.length > 0) deps.sessionMetrics.notificationsDropped.inc(dropped.length);
       if (stored.size === 0) {
         throw new ServiceError(
           'rate_limited',
           `over ${NOTIFICATION_CAP_LIMIT}: ${userIds.length === 1 ? 'the user has' : 'every user has'} had the most notifications this minute allows; nothing was stored`,
-          { retryAfter: rows[0]!.retry_after },
+          { retryAfter },
         );
       }
       countStored.inc(stored.size);

@@ -12,7 +12,7 @@
  * since one committed just before the query may still be on its way through NATS).
  */
 import type { GatewayDeps } from '../deps.ts';
-import { readInbox, type NotificationFrame } from '../inbox/inbox-store.ts';
+import { readInbox, type NotificationFrame } from '@rtm/db';
 import type { SubjectFeed } from './subject-feed.ts';
 import type { SocketLink } from './socket-link.ts';
 

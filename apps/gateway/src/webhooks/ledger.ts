@@ -1,129 +1,37 @@
 /**
- * The webhook delivery ledger of one environment: pages with a status filter, one delivery with
- * its attempt log, and the retry of a dropped delivery. Shared by the API-key routes
- * (routes/webhooks.ts) and the dashboard's (routes/dashboard/webhooks.ts); every query is scoped
- * by the environment, so another environment's delivery is `not_found`.
+ * The delivery ledger as both hosts serve it (routes/webhooks.ts with the secret key,
+ * routes/dashboard/webhooks.ts for a session): pages with an opaque cursor, and a retry that
+ * shows in the environment's live log. The queries are libs/webhooks' (delivery-ledger.ts).
  */
-import { withTransaction, type PoolClient } from '@rtm/db';
+import type { PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
-import { ServiceError } from '@rtm/errors';
-import { deliverOneJobSql } from '@rtm/webhooks';
-import { DELIVERY_ID_PATTERN, type DeliveryDetail, type DeliveryRow } from '@rtm/schemas';
+import { getDelivery as readDelivery, listDeliveries as readDeliveries, retryDelivery as requeueDelivery, type DeliveryStatus } from '@rtm/webhooks';
+import { DELIVERY_ID_PATTERN, type DeliveryRow } from '@rtm/schemas';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
-
-interface DeliveryRecord {
-  id: string;
-  event_id: string;
-  event_type: 'message.published' | 'message.retracted';
-  channel_id: string;
-  url: string;
-  status: DeliveryStatus;
-  attempts: number;
-  last_error: string | null;
-  last_status_code: number | null;
-  next_attempt_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  delivered_at: Date | null;
-}
-
-const COLUMNS = `id, event_id, event_type, channel_id, url, status, attempts, last_error, last_status_code,
-  next_attempt_at, created_at, updated_at, delivered_at`;
-
-function toRow(record: DeliveryRecord): z.infer<typeof DeliveryRow> {
-  return {
-    id: record.id,
-    eventId: record.event_id,
-    eventType: record.event_type,
-    channelId: record.channel_id,
-    url: record.url,
-    status: record.status,
-    attempts: record.attempts,
-    ...(record.last_error !== null && { lastError: record.last_error }),
-    ...(record.last_status_code !== null && { lastStatusCode: record.last_status_code }),
-    ...(record.status === 'pending' && record.next_attempt_at && { nextAttemptAt: record.next_attempt_at.toISOString() }),
-    createdAt: record.created_at.toISOString(),
-    updatedAt: record.updated_at.toISOString(),
-    ...(record.delivered_at && { deliveredAt: record.delivered_at.toISOString() }),
-  };
-}
 
 // the cursor is the last row's id (list-cursor.ts)
 const isDeliveryId = (id: string) => DELIVERY_ID_PATTERN.test(id);
 
 /** Newest first; `cursor` is the previous page's `nextCursor`. */
-export async function listDeliveries(
-  deps: GatewayDeps,
-  environmentId: string,
-  query: { status?: DeliveryStatus; limit?: number; cursor?: string },
-) {
-  const limit = query.limit ?? 50;
+export async function listDeliveries(deps: GatewayDeps, environmentId: string, query: { status?: DeliveryStatus; limit?: number; cursor?: string }) {
   const before = query.cursor === undefined ? null : decodeCursor(query.cursor, isDeliveryId);
-  const { rows } = await deps.pool.query<DeliveryRecord>(
-    `select ${COLUMNS} from webhook_deliveries
-     where environment_id = $1 and ($2::text is null or status = $2) and ($3::text is null or id < $3)
-     order by id desc limit $4`,
-    [environmentId, query.status ?? null, before, limit + 1],
-  );
-  const page = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!.id) : null;
-  return { data: page.map(toRow), nextCursor };
+  const { data, more } = await readDeliveries(deps.pool, environmentId, { status: query.status, before, limit: query.limit ?? 50 });
+  return { data, nextCursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
 }
 
 /** One delivery with every attempt made, or 404. */
-export async function getDelivery(deps: GatewayDeps, environmentId: string, deliveryId: string): Promise<z.infer<typeof DeliveryDetail>> {
-  const { rows } = await deps.pool.query<DeliveryRecord>(
-    `select ${COLUMNS} from webhook_deliveries where id = $1 and environment_id = $2`,
-    [deliveryId, environmentId],
-  );
-  if (!rows[0]) throw new ServiceError('not_found', 'no such delivery');
-  const attempts = await deps.pool.query<{ at: Date; status_code: number | null; error: string | null; duration_ms: number }>(
-    'select at, status_code, error, duration_ms from webhook_attempts where delivery_id = $1 order by n',
-    [deliveryId],
-  );
-  return {
-    ...toRow(rows[0]),
-    attemptLog: attempts.rows.map((a) => ({
-      at: a.at.toISOString(),
-      ...(a.status_code !== null && { statusCode: a.status_code }),
-      ...(a.error !== null && { error: a.error }),
-      durationMs: a.duration_ms,
-    })),
-  };
-}
+export const getDelivery = (deps: GatewayDeps, environmentId: string, deliveryId: string) => readDelivery(deps.pool, environmentId, deliveryId);
 
-/**
- * Re-queues a dropped delivery for one immediate attempt; 404 for an unknown one, 400 for one
- * that is not dropped. `audit` runs inside the transaction.
- */
+/** Re-queues a dropped delivery (404 unknown, 400 not dropped); `audit` runs inside its transaction. */
 export async function retryDelivery(
   deps: GatewayDeps,
   environmentId: string,
   id: string,
-  audit: (client: PoolClient, delivery: z.infer<typeof DeliveryRow>) => Promise<void> = async () => {},
+  audit?: (client: PoolClient, delivery: z.infer<typeof DeliveryRow>) => Promise<void>,
 ) {
-  const record = await withTransaction(deps.pool, async (client) => {
-    const current = await client.query<{ status: string }>(
-      'select status from webhook_deliveries where id = $1 and environment_id = $2 for update',
-      [id, environmentId],
-    );
-    if (!current.rows[0]) throw new ServiceError('not_found', 'no such delivery');
-    if (current.rows[0].status !== 'dropped') {
-      throw new ServiceError('invalid_request', `only a dropped delivery can be retried; this one is ${current.rows[0].status}`);
-    }
-    const { rows } = await client.query<DeliveryRecord>(
-      `update webhook_deliveries set status = 'pending', next_attempt_at = now(), locked_until = null, updated_at = now()
-       where id = $1 returning ${COLUMNS}`,
-      [id],
-    );
-    await client.query(`select ${deliverOneJobSql('$1::text')}`, [id]);
-    await audit(client, toRow(rows[0]!));
-    return rows[0]!;
-  });
+  const delivery = await requeueDelivery(deps.pool, environmentId, id, audit);
   publishLog(deps.nc, deps.subjects, environmentId, 'info', 'webhook.retry_requested', { deliveryId: id });
-  return toRow(record);
+  return delivery;
 }

@@ -1,7 +1,7 @@
 import { ServiceError } from '@rtm/errors';
 import { recordAudit } from '@rtm/accounts';
 import { publishLog } from '@rtm/bus';
-import { readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
+import { hasWebhookSecret, readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
 import {
   DashboardDeliveryParams,
   DashboardEnvParams,
@@ -26,12 +26,11 @@ const MANAGE = ' Admins and owners (403 for viewers).';
 /** The active webhook settings of an environment. */
 async function webhookView(deps: GatewayDeps, environmentId: string) {
   const active = await activeConfig(deps, environmentId);
-  const { rows } = await deps.pool.query('select 1 from webhook_secrets where environment_id = $1', [environmentId]);
   return {
     url: active?.config.webhooks?.url ?? null,
     deploymentId: active?.id ?? null,
     activatedAt: active ? active.activatedAt.toISOString() : null,
-    secretConfigured: rows.length > 0,
+    secretConfigured: await hasWebhookSecret(deps.pool, environmentId),
   };
 }
 
