@@ -15,3 +15,16 @@ export {
 } from './messages.ts';
 export { listChannels, browseMessages, findMessage, type ChannelSummary, type BrowsedRow, type BrowseFilter } from './browse.ts';
 export { memberPage, bannedAmong, setChannelAccess, type ChannelRole } from './members.ts';
+export {
+  ENVIRONMENT_WIDE,
+  upsertMember,
+  deleteMember,
+  listMembers,
+  upsertBan,
+  deleteBan,
+  findBan,
+  listBans,
+  type Audit,
+  type MemberView,
+  type BanView,
+} from './moderation-store.ts';
