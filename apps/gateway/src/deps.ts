@@ -10,10 +10,10 @@ import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 import { Dashboard } from './dashboard/dashboard.ts';
 import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
-import { publishSeconds } from './channels/owner-client.ts';
-import { OwnerBatcher } from './channels/owner-batcher.ts';
-import { StandingLoader } from './access/standing-loader.ts';
+import { publishSeconds } from './channels/publish.ts';
+import { OwnerClient } from '@rtm/owner-client';
 import { ErasureRunner } from './erasure/erasure-runner.ts';
+import { StandingLoader } from './access/standing-loader.ts';
 import { AccessCache } from './access/access-cache.ts';
 import { createSessions, type Sessions } from './sessions/sessions.ts';
 import { revokeLogsTokens } from './auth/logs-access.ts';
@@ -26,8 +26,8 @@ export interface GatewayDeps {
   nc: NatsConnection;
   /** Requests to channel owners over `nc` (one reply subscription for all of them). */
   requester: Requester;
-  /** Commands to channel owners, gathered per event-loop turn and partition (owner-batcher.ts). */
-  owners: OwnerBatcher;
+  /** Commands to channel owners, gathered per event-loop turn and partition (libs/owner-client); started by services.ts. */
+  owners: OwnerClient;
   /** Users' standings on channels, read in batches (standing-loader.ts). */
   standings: StandingLoader;
   /** Access decisions, reused for ACCESS_CACHE_MS and dropped on announced changes; started by services.ts. */
@@ -92,10 +92,12 @@ export function createGatewayDeps(parts: {
   const base: Omit<GatewayDeps, 'accessCache' | 'sessions' | 'erasure'> = {
     ...parts,
     requester,
-    owners: new OwnerBatcher({
+    owners: new OwnerClient({
       nc: parts.nc,
       requester,
       subjects: busSubjects,
+      partitions: parts.config.PARTITIONS,
+      ownerTimeoutMs: parts.config.OWNER_TIMEOUT_MS,
       requests: counterOf(parts.metrics, {
         name: 'gateway_owner_requests_total',
         help: 'Bus requests to channel owners, by route: partition (one partition\'s subject) or node (a bundle of several partitions for one channel-node)',

@@ -8,7 +8,7 @@
  * |---|---|---|
  * | 1 | credential invalidations (auth/credential-invalidations.ts) | bus: key, origin and token revocations |
  * | 2 | access cache (access/access-cache.ts) | bus: access changes of any gateway |
- * | 3 | owner directory (channels/owner-batcher.ts) | bus: the channel-nodes' announcements of their partitions |
+ * | 3 | owner directory (libs/owner-client owner-batcher.ts) | bus: the channel-nodes' announcements of their partitions |
  * | 4 | limits (limits/gateway-limits.ts) | shared counters, socket quotas |
  * | 5 | sessions (sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
  * | 6 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |

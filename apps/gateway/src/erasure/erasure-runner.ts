@@ -9,7 +9,6 @@
  */
 import { isServiceError } from '@rtm/errors';
 import type { GatewayDeps } from '../deps.ts';
-import { sendCommand } from '../channels/owner-client.ts';
 import { advanceErasureJob, claimErasureJob, nextErasureBatch, pruneErasureJobs, type ErasureJob, type ErasureTarget } from './erasure-jobs.ts';
 
 const BATCH = 100;
@@ -101,7 +100,7 @@ export class ErasureRunner {
       const slice = batch.slice(i, i + PARALLEL);
       const results = await Promise.allSettled(
         slice.map((target) =>
-          sendCommand(this.deps, {
+          this.deps.owners.send({
             op: 'retract',
             environmentId: job.environmentId,
             channelId: target.channelId,
