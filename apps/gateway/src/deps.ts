@@ -12,7 +12,6 @@ import { Dashboard } from './dashboard/dashboard.ts';
 import { RealtimeEndpoint } from './http/realtime-endpoint.ts';
 import { publishSeconds } from './channels/publish.ts';
 import { OwnerClient } from '@rtm/owner-client';
-import { ErasureRunner } from './erasure/erasure-runner.ts';
 import { StandingLoader } from './access/standing-loader.ts';
 import { AccessCache } from './access/access-cache.ts';
 import { createSessions, type Sessions } from './sessions/sessions.ts';
@@ -51,8 +50,6 @@ export interface GatewayDeps {
   limits: GatewayLimits;
   /** Dashboard accounts, sessions and sign-in throttling; started and stopped by services.ts. */
   dashboard: Dashboard;
-  /** Runs erasure jobs (any gateway resumes a job whose runner crashed); started and stopped by services.ts. */
-  erasure: ErasureRunner;
   /** Where browsers reach the realtime edge (the listener's port is recorded when it listens). */
   realtimeEndpoint: RealtimeEndpoint;
 }
@@ -88,8 +85,8 @@ export function createGatewayDeps(parts: {
     allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
     minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
   });
-  // the parts built last (access cache, sessions, erasure runner) are given the finished deps
-  const base: Omit<GatewayDeps, 'accessCache' | 'sessions' | 'erasure'> = {
+  // the parts built last (access cache, sessions) are given the finished deps
+  const base: Omit<GatewayDeps, 'accessCache' | 'sessions'> = {
     ...parts,
     requester,
     owners: new OwnerClient({
@@ -128,6 +125,5 @@ export function createGatewayDeps(parts: {
   const deps = base as GatewayDeps;
   deps.accessCache = new AccessCache(deps);
   deps.sessions = createSessions(deps);
-  deps.erasure = new ErasureRunner(deps);
   return deps;
 }

@@ -12,8 +12,10 @@
  * | 4 | limits (limits/gateway-limits.ts) | shared counters, socket quotas |
  * | 5 | sessions (sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
  * | 6 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |
- * | 7 | erasure runner (erasure/erasure-runner.ts) | resuming erasure jobs |
- * | 8 | notification sweeper (notifications/notification-sweeper.ts) | deleting expired notifications |
+ * | 7 | notification sweeper (notifications/notification-sweeper.ts) | deleting expired notifications |
+ *
+ * Erasure jobs are not the gateway's: they are graphile-worker tasks of the dispatcher
+ * (apps/dispatcher/src/tasks/erase-user-messages.ts).
  */
 import type { GatewayDeps } from './deps.ts';
 import { CredentialInvalidations } from './auth/credential-invalidations.ts';
@@ -39,7 +41,6 @@ export class GatewayServices {
       { name: 'limits', start: () => deps.limits.start(deps.events), stop: () => deps.limits.stop() },
       { name: 'sessions', start: () => deps.sessions.start(), stop: () => deps.sessions.stop() },
       { name: 'dashboard', start: () => deps.dashboard.start(), stop: () => deps.dashboard.stop() },
-      { name: 'erasure runner', start: () => deps.erasure.start(), stop: () => deps.erasure.stop() },
       { name: 'notification sweeper', start: () => sweeper.start(), stop: () => sweeper.stop() },
     ];
   }

@@ -79,9 +79,9 @@ const webhookSecurity = {
   SECRET_ENCRYPTION_KEYS_OLD: z.string().min(1).optional(),
 };
 
-/** What both processes that map a channel to its partition read (the gateway and the channel-node). */
+/** What the processes that map a channel to its partition read (the gateway, the channel-node, the dispatcher). */
 const partitioning = {
-  /** Number of channel partitions; every gateway and channel-node of a cluster must agree on it. */
+  /** Number of channel partitions; every process of a cluster must agree on it. */
   PARTITIONS: z.coerce.number().int().min(1).max(4096).default(32),
 };
 
@@ -215,6 +215,9 @@ const channelNode = base.extend({
 
 const dispatcher = base.extend({
   ...webhookSecurity,
+  ...partitioning,
+  /** How long an erasure's retraction waits for its channel owner before the batch counts as failed. */
+  OWNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Name servers for webhook hosts, comma-separated `ip` or `ip:port` (default: the system's). */
   DNS_SERVERS: z
     .string()
