@@ -17,7 +17,6 @@ function fakeDeps(calls: string[], failing?: string) {
     },
   });
   return {
-    config: { NOTIFICATION_SWEEP_MS: 60_000 },
     subjects: { invalidate: 'invalidate', revocations: 'revocations' },
     nc: {
       subscribe: (subject: string) => {

@@ -14,6 +14,7 @@ import { pruneWebhooks } from './tasks/prune-webhooks.ts';
 import { PRUNE_MESSAGES_TASK, pruneMessages } from './tasks/prune-messages.ts';
 import { eraseUserMessages } from './tasks/erase-user-messages.ts';
 import { TEND_ERASURES_TASK, tendErasures } from './tasks/tend-erasures.ts';
+import { SWEEP_NOTIFICATIONS_JOB, SWEEP_NOTIFICATIONS_TASK, sweepNotifications } from './tasks/sweep-notifications.ts';
 
 /** How often a worker looks for jobs whose `run_at` has come (retries are scheduled jobs). */
 const POLL_INTERVAL_MS = 500;
@@ -34,7 +35,8 @@ export interface Workers {
  * `run_at`), not graphile-worker's backoff, which only covers a task that could not write the
  * ledger. Retention (webhook deliveries, and messages by namespace) runs from cron every 15 minutes and
  * once at start. Erasures of users' messages run here too (`erase_user_messages`, one job per
- * erasure, added by the gateway), tended by `tend_erasures` every minute.
+ * erasure, added by the gateway), tended by `tend_erasures` every minute, and the notification
+ * sweep (`sweep_notifications`, every NOTIFICATION_SWEEP_MS, one job that schedules the next).
  *
  * Two runners, each with WORKER_CONCURRENCY slots: one for `deliver_webhooks` batches (a
  * retraction's deliveries, those handed back by a dispatcher giving up a partition; a publish's
@@ -96,6 +98,7 @@ export async function buildWorker(deps: {
       [PRUNE_MESSAGES_TASK]: pruneMessages(pool, log),
       [ERASE_TASK]: eraseUserMessages({ pool, owners, log }),
       [TEND_ERASURES_TASK]: tendErasures(pool, log),
+      [SWEEP_NOTIFICATIONS_TASK]: sweepNotifications(pool, config, log),
     },
     crontab:
       `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n` +
@@ -107,6 +110,8 @@ export async function buildWorker(deps: {
   // the named queue runs its jobs one at a time across every dispatcher (a job added while one runs waits)
   await first.addJob(PRUNE_MESSAGES_TASK, {}, { jobKey: PRUNE_MESSAGES_TASK, queueName: PRUNE_MESSAGES_TASK });
   await first.addJob(TEND_ERASURES_TASK, {}, { jobKey: TEND_ERASURES_TASK });
+  // a sweep now (one waiting job under the key: a dispatcher starting moves it to now), then every NOTIFICATION_SWEEP_MS
+  await first.addJob(SWEEP_NOTIFICATIONS_TASK, {}, SWEEP_NOTIFICATIONS_JOB);
   return {
     promise: Promise.race([first.promise, retries.promise]),
     poolIds,

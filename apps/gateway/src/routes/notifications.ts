@@ -36,7 +36,7 @@ const STORE_SQL = `with wanted as (select $1::text as environment_id, u as user_
        returning user_id)
      select array(select user_id from stored) as stored, ${WINDOW_SECONDS_LEFT_SQL} as retry_after`;
 
-/** Control plane: `POST /v1/notifications` (the retention sweep is notifications/notification-sweeper.ts). */
+/** Control plane: `POST /v1/notifications` (the retention sweep is the dispatcher's task, apps/dispatcher/src/tasks/sweep-notifications.ts). */
 export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
   const countStored = deps.sessionMetrics.notifications;
 
