@@ -128,7 +128,7 @@ export async function takeErasureJob(pool: Pool, id: string, token: string): Pro
   const { rows } = await pool.query<JobRow>(
     `update erasure_jobs set lease_token = $2, locked_until = now() + make_interval(secs => $3), updated_at = now()
      where id = $1 and status = 'running'
-       and not (locked_until > now() and lease_token is not null and position(':' in lease_token) = 0)
+       and not coalesce(locked_until > now() and position(':' in lease_token) = 0, false)
      returning *`,
     [id, token, ERASURE_LEASE_SECONDS],
   );
