@@ -79,25 +79,42 @@ test('erasure - every message of a user is retracted in batches, with a webhook 
   assert.equal((await control.get(`/v1/erasures/${again.body.id}`)).body.retracted, 0);
 });
 
-test('erasure - a job whose gateway crashed (its lease ran out) is resumed at its cursor', { timeout: 240_000 }, async (t) => {
+test('erasure - a job whose dispatcher died after its first batch is resumed at its cursor; one without a job gets one', { timeout: 240_000 }, async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
   const gw = cluster.gateways[0]!;
+  const pool = cluster.db.pool;
   const env = await cluster.createEnvironment();
   const control = client(gw.controlUrl, env.secretKey);
   assert.equal((await control.put('/v1/config', { limits: { userPublishesPerSecond: 10_000 } })).status, 200);
   const dave = client(gw.realtimeUrl, await mintToken(gw.controlUrl, env.secretKey, 'dave'));
+  const erin = client(gw.realtimeUrl, await mintToken(gw.controlUrl, env.secretKey, 'erin'));
   const seqs: number[] = [];
   for (let i = 0; i < 150; i++) seqs.push((await dave.post('/v1/channels/log/messages', { content: { n: i } })).body.seq);
-  const { rows } = await cluster.db.pool.query<{ pk: string }>('select pk from channels where environment_id = $1 and id = $2', [env.environmentId, 'log']);
-  // the row a gateway leaves when it dies after its first batch of 60: cursor at the 60th message, 60 counted, lease run out
-  await cluster.db.pool.query(
-    `insert into erasure_jobs (id, environment_id, kind, user_id, cursor_channel_pk, cursor_seq, retracted, locked_until)
-     values ('erj_00000000000000000000000000', $1, 'user_messages', 'dave', $2, $3, 60, now() - interval '1 second')`,
-    [env.environmentId, rows[0]!.pk, seqs[59]],
+  for (let i = 0; i < 20; i++) assert.equal((await erin.post('/v1/channels/log/messages', { content: { n: i } })).status, 201);
+  const { rows } = await pool.query<{ pk: string }>('select pk from channels where environment_id = $1 and id = $2', [env.environmentId, 'log']);
+  // the rows a dispatcher leaves when it dies after its first batch of 60: cursor at the 60th message, 60 counted, and its
+  // job still locked by a worker pool that is gone (no liveness lock: worker-recovery.ts unlocks it)
+  const crashed = 'erj_00000000000000000000000000';
+  await pool.query(
+    `insert into erasure_jobs (id, environment_id, kind, user_id, cursor_channel_pk, cursor_seq, retracted, lease_token)
+     values ($1, $2, 'user_messages', 'dave', $3, $4, 60, 'the-dead-run')`,
+    [crashed, env.environmentId, rows[0]!.pk, seqs[59]],
   );
-  await eventually('the job is resumed and done', async () => (await control.get('/v1/erasures/erj_00000000000000000000000000')).body.status === 'done', 60_000);
-  assert.equal((await control.get('/v1/erasures/erj_00000000000000000000000000')).body.retracted, 150);
+  await pool.query(`select graphile_worker.add_job('erase_user_messages', json_build_object('erasureId', $1::text), job_key := 'erasure:' || $1)`, [crashed]);
+  await pool.query(`update graphile_worker._private_jobs set locked_by = 'worker-pool-that-died', locked_at = now() - interval '1 minute', attempts = 1 where key = $1`, [`erasure:${crashed}`]);
+  // an erasure accepted by a gateway of the previous release: a row and no job
+  const orphan = 'erj_00000000000000000000000001';
+  await pool.query(`insert into erasure_jobs (id, environment_id, kind, user_id) values ($1, $2, 'user_messages', 'erin')`, [orphan, env.environmentId]);
+
+  await cluster.start('dispatcher');
+  await eventually('the crashed job is resumed and done', async () => (await control.get(`/v1/erasures/${crashed}`)).body.status === 'done', 60_000);
+  assert.equal((await control.get(`/v1/erasures/${crashed}`)).body.retracted, 150);
+  await eventually('the job without a job is done', async () => (await control.get(`/v1/erasures/${orphan}`)).body.status === 'done', 90_000);
+  assert.equal((await control.get(`/v1/erasures/${orphan}`)).body.retracted, 20);
   const history = (await control.get('/v1/channels/log/history?limit=500')).body.messages as any[];
-  // the first 60 were the crashed gateway's batch (not retracted in this simulation): the job resumed after them
-  assert.deepEqual(history.map((m) => m.retracted), [...Array(60).fill(false), ...Array(90).fill(true)]);
+  // the first 60 were the dead run's batch (not retracted in this simulation): the job resumed after them
+  assert.deepEqual(history.slice(0, 150).map((m) => m.retracted), [...Array(60).fill(false), ...Array(90).fill(true)]);
+  assert.ok(history.slice(150).every((m) => m.retracted && m.sender.id === 'erin'));
+  // a finished erasure's job is gone
+  await eventually('no erasure job is left', async () => (await pool.query(`select 1 from graphile_worker.jobs where key like 'erasure:%'`)).rowCount === 0);
 });

@@ -6,7 +6,7 @@ import { eventually } from './helpers/eventually.ts';
 import { openSocket } from './helpers/ws.ts';
 
 test('inbox - notifications reach every socket of a user on every gateway, replay with since, list, mentions, retention', async (t) => {
-  const cluster = await startCluster(t, { gateways: 2, channelNodes: 1, env: { NOTIFICATION_SWEEP_MS: '300' } });
+  const cluster = await startCluster(t, { gateways: 2, channelNodes: 1, dispatchers: 1, env: { NOTIFICATION_SWEEP_MS: '300' } });
   const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const env = await cluster.createEnvironment();
   const other = await cluster.createEnvironment();

@@ -13,7 +13,7 @@ import {
   isBundle,
   ownerAnnouncement,
 } from '@rtm/bus';
-import { packBundles } from '../../apps/gateway/src/channels/owner-batcher.ts';
+import { packBundles } from '../../libs/owner-client/src/owner-batcher.ts';
 
 const bytes = fc.uint8Array({ maxLength: 200 });
 

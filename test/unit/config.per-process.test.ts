@@ -76,9 +76,9 @@ for (const kind of KINDS) {
 
 /** Variables another kind reads that this kind must not validate (the audit's moves among them). */
 const NOT_READ: Record<Kind, string[]> = {
-  gateway: ['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_SCHEDULE', 'DNS_SERVERS', 'WORKER_CONCURRENCY', 'MAX_BATCH', 'REBALANCE_MS', 'COMMIT_LANES'],
+  gateway: ['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_SCHEDULE', 'DNS_SERVERS', 'WORKER_CONCURRENCY', 'MAX_BATCH', 'REBALANCE_MS', 'COMMIT_LANES', 'NOTIFICATION_SWEEP_MS'],
   'channel-node': ['NODE_ENV', 'SECRET_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_LOOPBACK', 'CONTROL_PORT', 'TOKEN_ISSUER', 'WEBHOOK_TIMEOUT_MS'],
-  dispatcher: ['PARTITIONS', 'MAX_BATCH', 'REBALANCE_MS', 'CONTROL_PORT', 'TOKEN_ISSUER', 'OWNER_TIMEOUT_MS'],
+  dispatcher: ['MAX_BATCH', 'REBALANCE_MS', 'CONTROL_PORT', 'TOKEN_ISSUER', 'HEARTBEAT_MS', 'ACCESS_CACHE_MS'],
 };
 
 for (const kind of KINDS) {
@@ -118,7 +118,8 @@ test('config per process - a bad value of a variable a kind does not read does n
     const env = Object.fromEntries(foreign.map((name) => [name, '-not-a-valid-value-']));
     assert.doesNotThrow(() => LOADERS[kind](env), kind);
   }
-  assert.throws(() => loadDispatcherConfig({ PARTITIONS: '-1', WEBHOOK_TIMEOUT_MS: 'soon' }), /WEBHOOK_TIMEOUT_MS/);
-  assert.doesNotThrow(() => loadDispatcherConfig({ PARTITIONS: '-1' }));
+  assert.throws(() => loadDispatcherConfig({ MAX_BATCH: '-1', WEBHOOK_TIMEOUT_MS: 'soon' }), /WEBHOOK_TIMEOUT_MS/);
+  assert.doesNotThrow(() => loadDispatcherConfig({ MAX_BATCH: '-1' }));
+  assert.throws(() => loadDispatcherConfig({ PARTITIONS: '-1' }), /PARTITIONS/);
   assert.throws(() => loadChannelNodeConfig({ PARTITIONS: '-1' }), /PARTITIONS/);
 });

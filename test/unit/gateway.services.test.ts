@@ -17,7 +17,6 @@ function fakeDeps(calls: string[], failing?: string) {
     },
   });
   return {
-    config: { NOTIFICATION_SWEEP_MS: 60_000 },
     subjects: { invalidate: 'invalidate', revocations: 'revocations' },
     nc: {
       subscribe: (subject: string) => {
@@ -31,7 +30,6 @@ function fakeDeps(calls: string[], failing?: string) {
     limits: part('limits'),
     sessions: part('sessions'),
     dashboard: part('dashboard'),
-    erasure: part('erasure'),
     events: {},
   } as unknown as GatewayDeps;
 }
@@ -50,12 +48,10 @@ test('gateway services: nothing runs until start; start in order, once; stop in 
     'start limits',
     'start sessions',
     'start dashboard',
-    'start erasure',
   ]);
   calls.length = 0;
   await services.stop();
   assert.deepEqual(calls, [
-    'stop erasure',
     'stop dashboard',
     'stop sessions',
     'stop limits',

@@ -4,12 +4,17 @@ import type { DispatcherConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK } from '@rtm/webhooks';
+import { ERASE_TASK } from '@rtm/db';
+import type { OwnerClient } from '@rtm/owner-client';
 import type { PushIntake } from './push-intake.ts';
 import type { WorkerRecovery } from './worker-recovery.ts';
 import { deliverWebhooks } from './tasks/deliver-webhooks.ts';
 import { deliverWebhook } from './tasks/deliver-webhook.ts';
 import { pruneWebhooks } from './tasks/prune-webhooks.ts';
 import { PRUNE_MESSAGES_TASK, pruneMessages } from './tasks/prune-messages.ts';
+import { eraseUserMessages } from './tasks/erase-user-messages.ts';
+import { TEND_ERASURES_TASK, tendErasures } from './tasks/tend-erasures.ts';
+import { SWEEP_NOTIFICATIONS_JOB, SWEEP_NOTIFICATIONS_TASK, sweepNotifications } from './tasks/sweep-notifications.ts';
 
 /** How often a worker looks for jobs whose `run_at` has come (retries are scheduled jobs). */
 const POLL_INTERVAL_MS = 500;
@@ -29,11 +34,13 @@ export interface Workers {
  * lifts the drain from ~2.5k to ~20k jobs/s. Retries are ours (`deliver_webhook` jobs with
  * `run_at`), not graphile-worker's backoff, which only covers a task that could not write the
  * ledger. Retention (webhook deliveries, and messages by namespace) runs from cron every 15 minutes and
- * once at start.
+ * once at start. Erasures of users' messages run here too (`erase_user_messages`, one job per
+ * erasure, added by the gateway), tended by `tend_erasures` every minute, and the notification
+ * sweep (`sweep_notifications`, every NOTIFICATION_SWEEP_MS, one job that schedules the next).
  *
  * Two runners, each with WORKER_CONCURRENCY slots: one for `deliver_webhooks` batches (a
  * retraction's deliveries, those handed back by a dispatcher giving up a partition; a publish's
- * first attempts have no job, push-intake.ts) and retention, one for retries (`deliver_webhook`).
+ * first attempts have no job, push-intake.ts), retention and erasures, one for retries (`deliver_webhook`).
  * A retry holds its slot for as long as its attempt takes, so an endpoint that hangs with many
  * retries due can fill the retry slots, but never delays anyone's first attempt.
  */
@@ -51,8 +58,10 @@ export async function buildWorker(deps: {
   log: Logger;
   intake: PushIntake;
   recovery: WorkerRecovery;
+  /** Channel owners, for erasures' retractions. */
+  owners: OwnerClient;
 }): Promise<Workers> {
-  const { config, pool, log, intake, recovery } = deps;
+  const { config, pool, log, intake, recovery, owners } = deps;
   const events: WorkerEvents = new EventEmitter();
   const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => {
@@ -87,14 +96,22 @@ export async function buildWorker(deps: {
       [DELIVER_BATCH_TASK]: deliverWebhooks(intake),
       [PRUNE_TASK]: pruneWebhooks(pool, config.WEBHOOK_RETENTION, log),
       [PRUNE_MESSAGES_TASK]: pruneMessages(pool, log),
+      [ERASE_TASK]: eraseUserMessages({ pool, owners, log }),
+      [TEND_ERASURES_TASK]: tendErasures(pool, log),
+      [SWEEP_NOTIFICATIONS_TASK]: sweepNotifications(pool, config, log),
     },
-    crontab: `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n`,
+    crontab:
+      `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n` +
+      `* * * * * ${TEND_ERASURES_TASK} ?jobKey=${TEND_ERASURES_TASK}\n`,
   });
   // the cron lives in the first runner; no cron items keeps this one from looking for a crontab file
   const retries = await run({ ...common, parsedCronItems: [], taskList: { [DELIVER_ONE_TASK]: deliverWebhook(intake) } });
   await first.addJob(PRUNE_TASK, {}, { jobKey: PRUNE_TASK });
   // the named queue runs its jobs one at a time across every dispatcher (a job added while one runs waits)
   await first.addJob(PRUNE_MESSAGES_TASK, {}, { jobKey: PRUNE_MESSAGES_TASK, queueName: PRUNE_MESSAGES_TASK });
+  await first.addJob(TEND_ERASURES_TASK, {}, { jobKey: TEND_ERASURES_TASK });
+  // a sweep now (one waiting job under the key: a dispatcher starting moves it to now), then every NOTIFICATION_SWEEP_MS
+  await first.addJob(SWEEP_NOTIFICATIONS_TASK, {}, SWEEP_NOTIFICATIONS_JOB);
   return {
     promise: Promise.race([first.promise, retries.promise]),
     poolIds,

@@ -1,8 +1,9 @@
 import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
 import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
-import { connectBus, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
-import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
+import { connectBus, Requester, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
+import { OwnerClient } from '@rtm/owner-client';
+import { announce, counterOf, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { Deliverer } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
 import { HostResolver } from './host-resolver.ts';
@@ -65,10 +66,25 @@ const ownership = new PartitionOwnership({
   lost: () => intake.lost(),
 });
 
+// erasures retract through the channel owners as the gateway does (libs/owner-client)
+const owners = new OwnerClient({
+  nc,
+  requester: new Requester(nc),
+  subjects: subjects(config.NATS_PREFIX),
+  partitions: config.PARTITIONS,
+  ownerTimeoutMs: config.OWNER_TIMEOUT_MS,
+  requests: counterOf(metrics, {
+    name: 'dispatcher_owner_requests_total',
+    help: 'Bus requests to channel owners (erasures\' retractions), by route: partition (one partition\'s subject) or node (a bundle for one channel-node)',
+    labelNames: ['route'],
+  }),
+});
+owners.start();
+
 let draining = false;
 // a worker pool that stops (graphile-worker gives up on a Postgres error) is replaced, not left dead
 const workers = new WorkerSupervisor({
-  build: () => buildWorker({ config, pool, log, intake, recovery }),
+  build: () => buildWorker({ config, pool, log, intake, recovery, owners }),
   release: (poolIds) => recovery.releaseLiveness(poolIds),
   log,
 });
@@ -99,6 +115,7 @@ onShutdown(log, async () => {
   // sends left running in the background by their jobs end (within WEBHOOK_TIMEOUT_MS) and are recorded
   await deliverer.settled();
   await recovery.stop();
+  owners.stop();
   await sender.close();
   await nc.drain();
   await pool.end();

@@ -10,10 +10,9 @@ import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 import { Dashboard } from './dashboard/dashboard.ts';
 import { PublicEndpoint } from './http/public-endpoint.ts';
-import { publishSeconds } from './channels/owner-client.ts';
-import { OwnerBatcher } from './channels/owner-batcher.ts';
+import { publishSeconds } from './channels/publish.ts';
+import { OwnerClient } from '@rtm/owner-client';
 import { StandingLoader } from './access/standing-loader.ts';
-import { ErasureRunner } from './erasure/erasure-runner.ts';
 import { AccessCache } from './access/access-cache.ts';
 import { createSessions, type Sessions } from './sessions/sessions.ts';
 import { revokeLogsTokens } from './auth/logs-access.ts';
@@ -26,8 +25,8 @@ export interface GatewayDeps {
   nc: NatsConnection;
   /** Requests to channel owners over `nc` (one reply subscription for all of them). */
   requester: Requester;
-  /** Commands to channel owners, gathered per event-loop turn and partition (owner-batcher.ts). */
-  owners: OwnerBatcher;
+  /** Commands to channel owners, gathered per event-loop turn and partition (libs/owner-client); started by services.ts. */
+  owners: OwnerClient;
   /** Users' standings on channels, read in batches (standing-loader.ts). */
   standings: StandingLoader;
   /** Access decisions, reused for ACCESS_CACHE_MS and dropped on announced changes; started by services.ts. */
@@ -51,8 +50,6 @@ export interface GatewayDeps {
   limits: GatewayLimits;
   /** Dashboard accounts, sessions and sign-in throttling; started and stopped by services.ts. */
   dashboard: Dashboard;
-  /** Runs erasure jobs (any gateway resumes a job whose runner crashed); started and stopped by services.ts. */
-  erasure: ErasureRunner;
   /** Where browsers reach the realtime edge (the listener's port is recorded when it listens). */
   realtimeEndpoint: PublicEndpoint;
   /** Where clients reach the control plane (the listener's port is recorded when it listens). */
@@ -90,14 +87,16 @@ export function createGatewayDeps(parts: {
     allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
     minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
   });
-  // the parts built last (access cache, sessions, erasure runner) are given the finished deps
-  const base: Omit<GatewayDeps, 'accessCache' | 'sessions' | 'erasure'> = {
+  // the parts built last (access cache, sessions) are given the finished deps
+  const base: Omit<GatewayDeps, 'accessCache' | 'sessions'> = {
     ...parts,
     requester,
-    owners: new OwnerBatcher({
+    owners: new OwnerClient({
       nc: parts.nc,
       requester,
       subjects: busSubjects,
+      partitions: parts.config.PARTITIONS,
+      ownerTimeoutMs: parts.config.OWNER_TIMEOUT_MS,
       requests: counterOf(parts.metrics, {
         name: 'gateway_owner_requests_total',
         help: 'Bus requests to channel owners, by route: partition (one partition\'s subject) or node (a bundle of several partitions for one channel-node)',
@@ -129,6 +128,5 @@ export function createGatewayDeps(parts: {
   const deps = base as GatewayDeps;
   deps.accessCache = new AccessCache(deps);
   deps.sessions = createSessions(deps);
-  deps.erasure = new ErasureRunner(deps);
   return deps;
 }

@@ -8,16 +8,16 @@
  * |---|---|---|
  * | 1 | credential invalidations (auth/credential-invalidations.ts) | bus: key, origin and token revocations |
  * | 2 | access cache (access/access-cache.ts) | bus: access changes of any gateway |
- * | 3 | owner directory (channels/owner-batcher.ts) | bus: the channel-nodes' announcements of their partitions |
+ * | 3 | owner directory (libs/owner-client owner-batcher.ts) | bus: the channel-nodes' announcements of their partitions |
  * | 4 | limits (limits/gateway-limits.ts) | shared counters, socket quotas |
  * | 5 | sessions (sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
  * | 6 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |
- * | 7 | erasure runner (erasure/erasure-runner.ts) | resuming erasure jobs |
- * | 8 | notification sweeper (notifications/notification-sweeper.ts) | deleting expired notifications |
+ *
+ * Back-office jobs are not the gateway's: erasure of a user's messages and the notification sweep
+ * are graphile-worker tasks of the dispatcher (apps/dispatcher/src/tasks).
  */
 import type { GatewayDeps } from './deps.ts';
 import { CredentialInvalidations } from './auth/credential-invalidations.ts';
-import { NotificationSweeper } from './notifications/notification-sweeper.ts';
 
 interface Part {
   name: string;
@@ -31,7 +31,6 @@ export class GatewayServices {
 
   constructor(deps: GatewayDeps) {
     const invalidations = new CredentialInvalidations(deps);
-    const sweeper = new NotificationSweeper(deps);
     this.#parts = [
       { name: 'credential invalidations', start: () => invalidations.start(), stop: () => invalidations.stop() },
       { name: 'access cache', start: () => deps.accessCache.start(), stop: () => deps.accessCache.stop() },
@@ -39,8 +38,6 @@ export class GatewayServices {
       { name: 'limits', start: () => deps.limits.start(deps.events), stop: () => deps.limits.stop() },
       { name: 'sessions', start: () => deps.sessions.start(), stop: () => deps.sessions.stop() },
       { name: 'dashboard', start: () => deps.dashboard.start(), stop: () => deps.dashboard.stop() },
-      { name: 'erasure runner', start: () => deps.erasure.start(), stop: () => deps.erasure.stop() },
-      { name: 'notification sweeper', start: () => sweeper.start(), stop: () => sweeper.stop() },
     ];
   }
 

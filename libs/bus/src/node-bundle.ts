@@ -1,7 +1,7 @@
 /**
  * Node bundles: several partitions' requests that go to the same channel-node in one bus message,
  * and their replies in one message back. A gateway sends a bundle when an event-loop turn holds
- * requests for two or more partitions that one node owns (owner-batcher.ts); the node hands each
+ * requests for two or more partitions that one node owns (libs/owner-client owner-batcher.ts); the node hands each
  * part to its partition's actor exactly as if it had come on the partition's subject, or forwards
  * it there when it no longer owns the partition (apps/channel-node/src/node-inbox.ts).
  *

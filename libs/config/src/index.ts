@@ -79,9 +79,9 @@ const webhookSecurity = {
   SECRET_ENCRYPTION_KEYS_OLD: z.string().min(1).optional(),
 };
 
-/** What both processes that map a channel to its partition read (the gateway and the channel-node). */
+/** What the processes that map a channel to its partition read (the gateway, the channel-node, the dispatcher). */
 const partitioning = {
-  /** Number of channel partitions; every gateway and channel-node of a cluster must agree on it. */
+  /** Number of channel partitions; every process of a cluster must agree on it. */
   PARTITIONS: z.coerce.number().int().min(1).max(4096).default(32),
 };
 
@@ -157,8 +157,6 @@ const gateway = base.extend({
   PRESENCE_TTL_MS: z.coerce.number().int().min(1_000).max(300_000).default(15_000),
   /** Notifications older than this are neither returned nor kept (7 days by default). */
   NOTIFICATION_RETENTION: duration('7d'),
-  /** How often one gateway (advisory lock) deletes expired notifications. */
-  NOTIFICATION_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   /** How long a channel access decision may be reused; changes made through the API invalidate at once. 0 disables. */
   ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** A client must send a request's headers within this time (slowloris). */
@@ -233,6 +231,13 @@ const channelNode = base.extend({
 
 const dispatcher = base.extend({
   ...webhookSecurity,
+  ...partitioning,
+  /** How long an erasure's retraction waits for its channel owner before the batch counts as failed. */
+  OWNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Notifications older than this are deleted by the sweep (the gateway's reads filter by the same age). */
+  NOTIFICATION_RETENTION: duration('7d'),
+  /** How often one dispatcher (the sweep's job key and queue) deletes expired notifications. */
+  NOTIFICATION_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   /** Name servers for webhook hosts, comma-separated `ip` or `ip:port` (default: the system's). */
   DNS_SERVERS: z
     .string()

@@ -8,7 +8,10 @@
 export const ADVISORY_LOCKS = {
   /** Migrations (transaction lock): concurrent starters wait, then see the applied rows. */
   migrations: 7_351_001,
-  /** The expired-notification sweep (session lock, try): one gateway sweeps at a time. */
+  /**
+   * Taken by gateways of releases before the notification sweep became a dispatcher task (one
+   * gateway swept at a time); unused now, listed so the number is never given to anything else.
+   */
   notificationSweep: 7_351_005,
   /** Class of the per-key login throttle (transaction lock, `hashtext(key)`). */
   loginThrottle: 7_351_010,

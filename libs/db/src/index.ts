@@ -5,6 +5,9 @@ export { newId, randomToken } from './ids.ts';
 export { ADVISORY_LOCKS } from './advisory-locks.ts';
 export { PartitionOwnership, type OwnershipOptions } from './partition-ownership.ts';
 export {
+  ERASE_TASK, ERASE_MAX_ATTEMPTS, ERASURE_LEASE_SECONDS, erasureJobKey, eraseJobSql, createErasureJob, getErasureJob, takeErasureJob, nextErasureBatch, advanceErasureJob,
+  pruneErasureJobs, reconcileErasureJobs, type ErasePayload, type ErasureJob, type ErasureTarget } from './erasure-jobs.ts';
+export {
   admitNotificationsSql,
   notificationCapSql,
   NOTIFICATION_CAP_LIMIT,

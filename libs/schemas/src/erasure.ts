@@ -10,9 +10,14 @@ export const ErasureJob = z
     id: z.string(),
     kind: z.literal('user_messages'),
     userId: z.string(),
-    status: z.enum(['running', 'done', 'failed']).describe('`running` until every message is retracted; then `done`.'),
+    status: z
+      .enum(['running', 'done', 'failed'])
+      .describe(
+        '`running` until every message is retracted; then `done`. `failed`: the job gave up after ten runs in a row without progress ' +
+          '(`lastError` says why); the messages it had passed stay retracted, erasing the user again retracts the rest.',
+      ),
     retracted: z.number().int().describe('Messages retracted so far.'),
-    lastError: z.string().nullable().describe('Why the last batch stopped (the job is retried moments later), or null.'),
+    lastError: z.string().nullable().describe('Why the last batch stopped (a running job is retried: seconds later, then backing off), or null.'),
     createdAt: IsoTime,
     updatedAt: IsoTime,
     finishedAt: IsoTime.nullable(),

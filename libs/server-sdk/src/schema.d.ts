@@ -1280,7 +1280,7 @@ export interface paths {
         post?: never;
         /**
          * Retract every message of a user
-         * @description Secret key. Starts a job that retracts every message the user published in the environment (every channel), in batches, as `DELETE /v1/channels/{channelId}/messages/{messageId}` would: sockets get `retract` frames (reason `erased`) and each message gets a `message.retracted` webhook. Answers 202 with the job at once; follow it with `GET /v1/erasures/{jobId}` (also in `Location`). The job survives a gateway crash: another gateway resumes it where it stopped. Messages the user publishes after the job has passed their channel are not retracted: revoke the user's tokens first (`DELETE /v1/users/{userId}/tokens`).
+         * @description Secret key. Starts a job that retracts every message the user published in the environment (every channel), in batches, as `DELETE /v1/channels/{channelId}/messages/{messageId}` would: sockets get `retract` frames (reason `erased`) and each message gets a `message.retracted` webhook. Answers 202 with the job at once; follow it with `GET /v1/erasures/{jobId}` (also in `Location`). The job runs on a dispatcher and survives its crash: another dispatcher resumes it where it stopped. Messages the user publishes after the job has passed their channel are not retracted: revoke the user's tokens first (`DELETE /v1/users/{userId}/tokens`).
          */
         delete: operations["eraseUserMessages"];
         options?: never;
@@ -1771,12 +1771,12 @@ export interface components {
             id: string;
             /** @constant */
             kind: "user_messages";
-            /** @description Why the last batch stopped (the job is retried moments later), or null. */
+            /** @description Why the last batch stopped (a running job is retried: seconds later, then backing off), or null. */
             lastError: string | null;
             /** @description Messages retracted so far. */
             retracted: number;
             /**
-             * @description `running` until every message is retracted; then `done`.
+             * @description `running` until every message is retracted; then `done`. `failed`: the job gave up after ten runs in a row without progress (`lastError` says why); the messages it had passed stay retracted, erasing the user again retracts the rest.
              * @enum {string}
              */
             status: "running" | "done" | "failed";

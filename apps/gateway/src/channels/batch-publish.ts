@@ -10,7 +10,7 @@
  *   before it are published;
  * - messages for the same channel get seqs in request order: every command leaves in request
  *   order in the same turn, so each partition's owner receives them in one request, in order
- *   (owner-batcher.ts);
+ *   (libs/owner-client owner-batcher.ts);
  * - idempotency keys work per message, as on the single route.
  */
 import { ServiceError } from '@rtm/errors';
@@ -18,7 +18,8 @@ import type { ChannelCommand, PublishResult, RetractResult } from '@rtm/schemas'
 import type { ResolvedNamespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
 import { namespaceOf } from '../access/channel-access.ts';
-import { buildPublish, checkContentSize, recordPublish, submitCommand, type CommandDone, type PublishFields } from './owner-client.ts';
+import type { CommandDone } from '@rtm/owner-client';
+import { buildPublish, checkContentSize, recordPublish, type PublishFields } from './publish.ts';
 
 type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 
@@ -117,7 +118,7 @@ class BatchSends {
 
   submit(index: number, command: PublishCommand): void {
     this.#waiting++;
-    submitCommand(this.#deps, command, new BatchSlot(this, index));
+    this.#deps.owners.submit(command, new BatchSlot(this, index));
   }
 
   close(): void {

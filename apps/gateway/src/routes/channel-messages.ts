@@ -18,7 +18,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorize, authorizeRetract } from '../access/channel-access.ts';
-import { sendCommand, sendPublish } from '../channels/owner-client.ts';
+import { sendPublish } from '../channels/publish.ts';
 import { readMessages } from '@rtm/channels';
 import { contentText } from '../channels/raw-content.ts';
 
@@ -134,11 +134,11 @@ function messageRoutes(host: Host) {
         const { channelId, messageId } = request.params;
         if (host === 'control') {
           const { environmentId } = keyAuth(request);
-          return sendCommand(deps, { op: 'retract', environmentId, channelId, messageId, reason: request.body?.reason });
+          return deps.owners.send({ op: 'retract', environmentId, channelId, messageId, reason: request.body?.reason });
         }
         const auth = userAuth(request);
         const onlySender = await authorizeRetract(deps, auth, channelId);
-        return sendCommand(deps, { op: 'retract', environmentId: auth.environmentId, channelId, messageId, reason: request.body?.reason, onlySender });
+        return deps.owners.send({ op: 'retract', environmentId: auth.environmentId, channelId, messageId, reason: request.body?.reason, onlySender });
       },
     );
 

@@ -4,7 +4,7 @@ import { ChannelParams, DeletedChannel, ErasureJob, ErasureJobParams, ErrorBody,
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { createErasureJob, getErasureJob, type ErasureJob as Job } from '../erasure/erasure-jobs.ts';
+import { createErasureJob, getErasureJob, type ErasureJob as Job } from '@rtm/db';
 import { deleteChannel } from '../erasure/channel-deletion.ts';
 import { announceAccessChange } from '../access/access-cache.ts';
 
@@ -36,8 +36,8 @@ export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
           'Secret key. Starts a job that retracts every message the user published in the environment (every channel), in ' +
           'batches, as `DELETE /v1/channels/{channelId}/messages/{messageId}` would: sockets get `retract` frames (reason ' +
           '`erased`) and each message gets a `message.retracted` webhook. Answers 202 with the job at once; follow it with ' +
-          '`GET /v1/erasures/{jobId}` (also in `Location`). The job survives a gateway crash: another gateway resumes it ' +
-          'where it stopped. Messages the user publishes after the job has passed their channel are not retracted: revoke ' +
+          '`GET /v1/erasures/{jobId}` (also in `Location`). The job runs on a dispatcher and survives its crash: another ' +
+          'dispatcher resumes it where it stopped. Messages the user publishes after the job has passed their channel are not retracted: revoke ' +
           'the user\'s tokens first (`DELETE /v1/users/{userId}/tokens`).',
         tags: ['erasure'],
         security,
@@ -47,8 +47,8 @@ export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request, reply) => {
       const { environmentId } = keyAuth(request);
+      // the erasure and the dispatcher's job that runs it, in one statement
       const job = await createErasureJob(deps.pool, environmentId, request.params.userId);
-      deps.erasure.wake();
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'erasure.started', { jobId: job.id, userId: job.userId });
       return reply.code(202).header('location', `/v1/erasures/${job.id}`).send(jobJson(job));
     },

@@ -16,7 +16,7 @@ import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
-/** Control plane: `POST /v1/notifications` (the retention sweep is notifications/notification-sweeper.ts). */
+/** Control plane: `POST /v1/notifications` (the retention sweep is the dispatcher's task, apps/dispatcher/src/tasks/sweep-notifications.ts). */
 export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
   const countStored = deps.sessionMetrics.notifications;
 

@@ -36,7 +36,7 @@ import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
 import { authorize, authorizeRetract } from '../access/channel-access.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { EarlyFrames } from './early-frames.ts';
-import { sendCommand, sendPublish } from '../channels/owner-client.ts';
+import { sendPublish } from '../channels/publish.ts';
 import { historyUnits } from '@rtm/limits';
 
 type Request = FastifyRequest;
@@ -201,7 +201,7 @@ class ChannelConnection {
         const onlySender = await authorizeRetract(this.deps, auth, this.channelId);
         // over the user's retract rate: an error frame with retryAfter, the socket stays open
         await this.deps.limits.admitEdge(auth, 'retract');
-        const result = await sendCommand(this.deps, {
+        const result = await this.deps.owners.send({
           op: 'retract',
           environmentId: auth.environmentId,
           channelId: this.channelId,

@@ -29,7 +29,7 @@ import { authorize, authorizeModeration, authorizeRetract } from '../access/chan
 import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
 import { capabilityAllows } from '@rtm/auth';
 import { environmentBan } from '../access/bans.ts';
-import { sendCommand, sendPublish } from '../channels/owner-client.ts';
+import { sendPublish } from '../channels/publish.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { contentText } from '../channels/raw-content.ts';
@@ -382,7 +382,7 @@ class Connection implements SocketHandle {
       } else {
         const onlySender = await authorizeRetract(this.deps, auth, channelId);
         await this.deps.limits.admitEdge(auth, 'retract');
-        const result = await sendCommand(this.deps, {
+        const result = await this.deps.owners.send({
           op: 'retract',
           environmentId: auth.environmentId,
           channelId,

@@ -15,7 +15,6 @@ import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { decodeCursor, encodeCursor } from '../../http/list-cursor.ts';
-import { sendCommand } from '../../channels/owner-client.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
 
 const MANAGE = ' Admins and owners (403 for viewers).';
@@ -153,7 +152,7 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const { channelId, messageId } = request.params;
       const before = await findMessage(deps.pool, environmentId, channelId, messageId);
-      const result = await sendCommand(deps, { op: 'retract', environmentId, channelId, messageId, reason: request.body.reason });
+      const result = await deps.owners.send({ op: 'retract', environmentId, channelId, messageId, reason: request.body.reason });
       if (!before.retracted) {
         // after the owner committed the retraction: the command goes through the channel's
         // owner, outside any transaction of this process

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, NatsError } from 'nats';
 import type { CommandReply } from '@rtm/schemas';
-import { startAsk, type AskOptions } from '../../apps/gateway/src/channels/ask-owner.ts';
-import { ConnectionLostError } from '../../apps/gateway/src/channels/owner-batcher.ts';
+import { startAsk, type AskOptions } from '../../libs/owner-client/src/ask-owner.ts';
+import { ConnectionLostError } from '../../libs/owner-client/src/owner-batcher.ts';
 
 /** One send of a command, as a promise (the fake owner below). */
 type SendOnce = (subject: string, command: Uint8Array, deadline: number) => Promise<CommandReply>;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { frameRequest } from '@rtm/schemas';
-import { packRequests } from '../../apps/gateway/src/channels/owner-batcher.ts';
+import { packRequests } from '../../libs/owner-client/src/owner-batcher.ts';
 
 test('packRequests: order kept, every command once, each request within the count and byte bounds', () => {
   fc.assert(

@@ -5,7 +5,7 @@
  *   command was not delivered: it is sent again after a short back-off, until the deadline;
  * - a time-out means the command may have been processed: the caller gets 503 `unavailable`,
  *   outcome unknown (it may retry with an idempotencyKey);
- * - the gateway's bus connection lost with the command in flight ends the wait at once with 503
+ * - the sender's bus connection lost with the command in flight ends the wait at once with 503
  *   `unavailable`, outcome unknown, for every command: the reply would have come back through
  *   that connection, and the caller learns at once rather than when an owner may answer;
  * - nothing waits past the deadline.

@@ -1,65 +1,14 @@
 /**
- * Gateway → channel owner. A command is a NATS request on its partition's subject, answered by
- * the partition's owner only after commit; the round trip's rules (retries, repeats, what a
- * time-out means) are in ask-owner.ts. Nothing waits longer than OWNER_TIMEOUT_MS.
+ * The gateway's publishes to channel owners: checked here (size, namespace), then sent through
+ * `deps.owners` (libs/owner-client: the round trip, its retries and time-outs), with their latency
+ * recorded. Retractions go straight through `deps.owners.send`.
  */
-import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
-import { partitionOf } from '@rtm/bus';
-import { MAX_CONTENT_BYTES, encodeCommand, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
+import { ServiceError } from '@rtm/errors';
+import { MAX_CONTENT_BYTES, type ChannelCommand, type PublishResult } from '@rtm/schemas';
 import { Histogram, type Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
 import type { ResolvedNamespace } from '@rtm/auth';
 import { namespaceOf } from '../access/channel-access.ts';
-import { startAsk, type AskDone } from './ask-owner.ts';
-
-export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'publish' }>): Promise<PublishResult>;
-export async function sendCommand(deps: GatewayDeps, command: Extract<ChannelCommand, { op: 'retract' }>): Promise<RetractResult>;
-export async function sendCommand(deps: GatewayDeps, command: ChannelCommand): Promise<PublishResult | RetractResult> {
-  return new Promise((resolve, reject) => submitCommand(deps, command, { answered: resolve, failed: reject }));
-}
-
-/** Told a command's outcome exactly once: the owner's result, or the ServiceError. */
-export interface CommandDone {
-  answered(result: PublishResult | RetractResult): void;
-  failed(error: ServiceError): void;
-}
-
-/**
- * `sendCommand` without a promise: `done` is told the outcome. A batch submits each of its
- * messages this way and awaits once for all of them.
- */
-export function submitCommand(deps: GatewayDeps, command: ChannelCommand, done: CommandDone): void {
-  const partition = partitionOf(command.environmentId, command.channelId, deps.config.PARTITIONS);
-  startAsk(
-    // commands of this turn for the same partition (and node) leave together (owner-batcher.ts)
-    (encoded, deadline, waiter) => deps.owners.submit(partition, encoded, deadline, waiter),
-    // header + the content's bytes as sent (libs/schemas command-codec.ts), encoded once for any repeat
-    encodeCommand(command),
-    Date.now() + deps.config.OWNER_TIMEOUT_MS,
-    // the owner answers a repeat of a keyed, persisted publish with the first result
-    { repeatable: command.op === 'publish' && !command.ephemeral && command.idempotencyKey !== undefined },
-    new ReplyOutcome(done),
-  );
-}
-
-/** An owner's reply as the caller's outcome: its result, or its error code as a ServiceError. */
-class ReplyOutcome implements AskDone {
-  readonly #done: CommandDone;
-
-  constructor(done: CommandDone) {
-    this.#done = done;
-  }
-
-  answered(reply: CommandReply): void {
-    if (reply.ok) return this.#done.answered(reply.result);
-    const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';
-    this.#done.failed(new ServiceError(code, reply.reason));
-  }
-
-  failed(error: ServiceError): void {
-    this.#done.failed(error);
-  }
-}
 
 /** The fields of a publish as the HTTP body and the socket frames carry them. */
 export interface PublishFields {
@@ -81,7 +30,7 @@ export async function sendPublish(...args: Parameters<typeof preparePublish>): P
   const started = performance.now();
   let outcome = 'ok';
   try {
-    return await sendCommand(deps, await preparePublish(...args));
+    return await deps.owners.send(await preparePublish(...args));
   } catch (error) {
     outcome = error instanceof ServiceError ? error.code : 'internal';
     throw error;

@@ -1,0 +1,165 @@
+/**
+ * `erase_user_messages` {erasureId}: runs one erasure (`DELETE /v1/users/{userId}/messages`,
+ * libs/db erasure-jobs.ts). Each message of the user is retracted through its channel's owner
+ * (libs/owner-client), exactly as a retraction by API, so sockets get the `retract` frame and the
+ * channel node enqueues the `message.retracted` webhook in the same transaction.
+ *
+ * - One runner at a time: the job key `erasure:<id>` keeps one job per erasure, and the job's
+ *   run writes its token (`<job id>:<attempt>`) when it takes the erasure; every retraction and
+ *   every cursor write carries it, so a run that outlived its turn (its dispatcher was thought
+ *   dead and the job ran again elsewhere) changes nothing and counts nothing.
+ * - Resumable: the cursor is written after each batch of 100; a dispatcher that dies mid-run has
+ *   its job unlocked by the others' recovery pass (worker-recovery.ts) and run again at once, from
+ *   the cursor.
+ * - A run works for at most SLICE_MS (or until its dispatcher shuts down), then hands over to a
+ *   fresh job under the same key, to run at once: a worker slot is not held for hours, erasures
+ *   take turns, and a shutdown is not held up.
+ * - A failed batch (an owner `unavailable`, Postgres away) records `lastError`. After progress in
+ *   this run, a fresh job goes on RETRY_PAUSE_MS later; a run that made none fails, and
+ *   graphile-worker runs it again after its backoff (e^attempt seconds). The run on the last of
+ *   ERASE_MAX_ATTEMPTS gives up: the erasure becomes `failed`.
+ */
+import type { JobHelpers, Task } from 'graphile-worker';
+import { isServiceError } from '@rtm/errors';
+import {
+  advanceErasureJob,
+  ERASE_MAX_ATTEMPTS,
+  ERASE_TASK,
+  ERASURE_LEASE_SECONDS,
+  erasureJobKey,
+  nextErasureBatch,
+  takeErasureJob,
+  type ErasePayload,
+  type ErasureJob,
+  type ErasureTarget,
+  type Pool,
+} from '@rtm/db';
+import type { OwnerClient } from '@rtm/owner-client';
+import type { Logger } from '@rtm/ops';
+
+export { ERASE_TASK };
+const BATCH = 100;
+const PARALLEL = 8;
+/** How long one run works before it hands over to a fresh job. */
+const SLICE_MS = 15_000;
+/** After a failed batch that followed progress, the fresh job waits this long. */
+const RETRY_PAUSE_MS = 2_000;
+export const ERASURE_REASON = 'erased';
+
+export interface EraseDeps {
+  pool: Pool;
+  owners: OwnerClient;
+  log: Logger;
+}
+
+export const eraseUserMessages =
+  (deps: EraseDeps): Task =>
+  async (payload, helpers) => {
+    const { erasureId } = payload as ErasePayload;
+    const job = await takeErasureJob(deps.pool, erasureId, `${helpers.job.id}:${helpers.job.attempts}`);
+    // done, failed or pruned meanwhile: nothing left
+    if (job === 'gone') return;
+    // a gateway of the previous release runs it (rolling upgrade): look again when its lease may have lapsed
+    if (job === 'busy') return handOver(helpers, erasureId, ERASURE_LEASE_SECONDS * 1_000);
+    await run(deps, job, helpers);
+  };
+
+async function run(deps: EraseDeps, job: ErasureJob, helpers: JobHelpers): Promise<void> {
+  const until = Date.now() + SLICE_MS;
+  let cursor = job.cursor;
+  let progressed = false;
+  for (;;) {
+    if (helpers.abortSignal.aborted || Date.now() > until) return handOver(helpers, job.id, 0);
+    let batch: ErasureTarget[] = [];
+    let error: string | undefined;
+    try {
+      batch = await nextErasureBatch(deps.pool, { ...job, cursor }, BATCH);
+      const outcome = await retractAll(deps.owners, job, batch);
+      error = outcome.error;
+      // the cursor moves past the handled prefix only: a failed message is tried again
+      const last = outcome.handled.at(-1);
+      if (last) {
+        cursor = { channelPk: last.channelPk, seq: last.seq };
+        progressed = true;
+      }
+    } catch (thrown) {
+      error = thrown instanceof Error ? thrown.message : String(thrown);
+    }
+    if (error === undefined) {
+      const done = batch.length < BATCH;
+      // false: another run holds the erasure now (its retractions refused ours); it goes on from there
+      const held = await advanceErasureJob(deps.pool, job, cursor, done ? { end: 'done' } : {});
+      if (!held) lost(job);
+      if (done) return;
+      continue;
+    }
+    const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
+    const end = !progressed && lastAttempt ? 'failed' : undefined;
+    // Postgres away: this throws, and graphile-worker runs the job again after its backoff
+    const held = await advanceErasureJob(deps.pool, job, cursor, { error, end });
+    if (!held) lost(job);
+    if (progressed) return handOver(helpers, job.id, RETRY_PAUSE_MS);
+    if (end) {
+      deps.log.warn({ erasureId: job.id, error }, 'erasure gave up');
+      return;
+    }
+    // graphile-worker runs this job again after its backoff
+    throw new Error(`erasure ${job.id}: ${error}`);
+  }
+}
+
+/**
+ * A run that finds its token replaced: a newer run of the job (its dispatcher was taken for dead)
+ * goes on. This run ends by failing, not completing: completing would delete the job row the newer
+ * run is running, while graphile-worker records a failure only for a row still locked by this
+ * run's worker pool.
+ */
+function lost(job: ErasureJob): never {
+  throw new Error(`erasure ${job.id} taken over by a newer run; this run (token ${job.leaseToken}) stops`);
+}
+
+/**
+ * A fresh job for the erasure, `delayMs` from now. This run's job is running, so graphile-worker
+ * adds a new one under the key (and this one ends when the task returns).
+ */
+async function handOver(helpers: JobHelpers, erasureId: string, delayMs: number): Promise<void> {
+  await helpers.addJob(ERASE_TASK, { erasureId } satisfies ErasePayload, {
+    jobKey: erasureJobKey(erasureId),
+    maxAttempts: ERASE_MAX_ATTEMPTS,
+    runAt: new Date(Date.now() + delayMs),
+  });
+}
+
+/**
+ * Retracts a batch, PARALLEL at a time; stops at the first failure (a retraction refused because
+ * another run took the erasure over is one). The channel owner counts what it retracts.
+ */
+async function retractAll(owners: OwnerClient, job: ErasureJob, batch: ErasureTarget[]): Promise<{ handled: ErasureTarget[]; error?: string }> {
+  const handled: ErasureTarget[] = [];
+  for (let i = 0; i < batch.length; i += PARALLEL) {
+    const slice = batch.slice(i, i + PARALLEL);
+    const results = await Promise.allSettled(
+      slice.map((target) =>
+        owners.send({
+          op: 'retract',
+          environmentId: job.environmentId,
+          channelId: target.channelId,
+          messageId: target.messageId,
+          reason: ERASURE_REASON,
+          erasure: { jobId: job.id, leaseToken: job.leaseToken ?? '' },
+        }),
+      ),
+    );
+    for (let j = 0; j < slice.length; j++) {
+      const result = results[j]!;
+      // gone meanwhile (its channel was deleted): nothing left to retract
+      if (result.status === 'fulfilled' || (isServiceError(result.reason) && result.reason.code === 'not_found')) {
+        handled.push(slice[j]!);
+        continue;
+      }
+      const reason = isServiceError(result.reason) ? `${result.reason.code}: ${result.reason.reason ?? ''}` : String(result.reason);
+      return { handled, error: reason };
+    }
+  }
+  return { handled };
+}

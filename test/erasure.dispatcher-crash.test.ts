@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ADVISORY_LOCKS } from '@rtm/db';
+import { startCluster } from './helpers/cluster.ts';
+import { client } from './helpers/http.ts';
+import { eventually } from './helpers/eventually.ts';
+
+const CHANNELS = 4;
+const PER_CHANNEL = 1_000;
+
+/**
+ * The dispatcher running an erasure dies (SIGKILL) mid-job: the other dispatcher's recovery pass
+ * sees that the dead one's worker pool holds no liveness lock, unlocks its jobs, and runs the
+ * erasure's job from its cursor. The job ends `done` with `retracted` exactly the number of
+ * messages the user had, and every one of them retracted.
+ */
+test('erasure - a dispatcher killed mid-erasure: the job finishes on the other one, retracted exact', { timeout: 300_000 }, async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, dispatchers: 2 });
+  const env = await cluster.createEnvironment();
+  const pool = cluster.db.pool;
+  // the user's messages, written directly (publishing thousands one by one only costs time)
+  for (let c = 0; c < CHANNELS; c++) {
+    const { rows } = await pool.query<{ pk: string }>(
+      'insert into channels (environment_id, id, last_seq) values ($1, $2, $3) returning pk',
+      [env.environmentId, `room-${c}`, PER_CHANNEL],
+    );
+    await pool.query(
+      `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, ts)
+       select $1::bigint, g, 'msg_crash_' || $1::bigint || '_' || g, 'message', 'user', '{"n":1}'::json, 'alice', false, 0
+       from generate_series(1, $2) g`,
+      [rows[0]!.pk, PER_CHANNEL],
+    );
+  }
+  const total = CHANNELS * PER_CHANNEL;
+  const control = client(cluster.gateways[0]!.controlUrl, env.secretKey);
+  const started = await control.delete('/v1/users/alice/messages');
+  assert.equal(started.status, 202);
+  const erasureId = started.body.id as string;
+  const key = `erasure:${erasureId}`;
+
+  // mid-job: some retracted, the job locked by a worker pool; whose pool it is, by its liveness lock's connection
+  const holder = await eventually('the erasure is under way on a dispatcher', async () => {
+    const { rows } = await pool.query<{ name: string; locked_by: string; retracted: string }>(
+      `select a.application_name as name, j.locked_by, e.retracted
+       from graphile_worker.jobs j
+       join erasure_jobs e on e.id = $2
+       join pg_locks l on l.locktype = 'advisory' and l.granted and l.objsubid = 2
+         and l.database = (select oid from pg_database where datname = current_database())
+         and l.classid::bigint = $3 and l.objid::bigint = (hashtext(j.locked_by)::bigint & 4294967295)
+       join pg_stat_activity a on a.pid = l.pid
+       where j.key = $1 and e.status = 'running'`,
+      [key, erasureId, ADVISORY_LOCKS.dispatcherLiveness],
+    );
+    const row = rows[0];
+    return row && Number(row.retracted) >= 200 && Number(row.retracted) < total / 2 ? row : undefined;
+  }, 120_000);
+  const victim = cluster.dispatchers.find((d) => d.name === holder.name);
+  assert.ok(victim, `the job's holder ${holder.name} is one of the dispatchers`);
+  const survivor = cluster.dispatchers.find((d) => d !== victim)!;
+  await victim.kill();
+  const atKill = await pool.query<{ retracted: string; lease_token: string; locked_by: string | null }>(
+    `select e.retracted, e.lease_token, j.locked_by from erasure_jobs e left join graphile_worker.jobs j on j.key = $2 where e.id = $1`,
+    [erasureId, key],
+  );
+  assert.equal(atKill.rows[0]!.locked_by, holder.locked_by, 'the dead dispatcher still held the job when it died');
+  assert.ok(Number(atKill.rows[0]!.retracted) < total, 'killed mid-erasure');
+
+  await eventually('the erasure finishes on the other dispatcher', async () => (await control.get(`/v1/erasures/${erasureId}`)).body.status === 'done', 180_000);
+  const job = (await control.get(`/v1/erasures/${erasureId}`)).body;
+  const { rows } = await pool.query<{ retracted: string; left: string }>(
+    `select count(*) filter (where m.retracted_at is not null) as retracted, count(*) filter (where m.retracted_at is null) as left
+     from messages m join channels c on c.pk = m.channel_pk where c.environment_id = $1 and m.sender_id = 'alice'`,
+    [env.environmentId],
+  );
+  assert.equal(Number(rows[0]!.left), 0, 'every message retracted');
+  assert.equal(job.retracted, total, 'each message counted exactly once');
+  assert.equal(job.lastError, null);
+  const after = await pool.query<{ lease_token: string }>('select lease_token from erasure_jobs where id = $1', [erasureId]);
+  assert.notEqual(after.rows[0]!.lease_token, atKill.rows[0]!.lease_token, 'another run took the erasure');
+  assert.equal(survivor.child.exitCode, null, 'the other dispatcher is still running');
+});
