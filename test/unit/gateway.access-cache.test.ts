@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AccessCache } from '../../apps/gateway/src/access/access-cache.ts';
-import type { GatewayDeps } from '../../apps/gateway/src/deps.ts';
 
 /** The cache's dependencies: a TTL and a bus whose subscriptions deliver what the test publishes. */
 function cacheWithBus(ttlMs = 60_000) {
   const callbacks = new Map<string, (error: unknown, msg: { data: Uint8Array }) => void>();
-  const deps = {
-    config: { ACCESS_CACHE_MS: ttlMs },
+  const cache = new AccessCache({
+    ttlMs,
     subjects: { accessChanged: 'access', invalidate: 'invalidate' },
     nc: {
       subscribe: (subject: string, options: { callback: (error: unknown, msg: { data: Uint8Array }) => void }) => {
@@ -15,8 +14,7 @@ function cacheWithBus(ttlMs = 60_000) {
         return { unsubscribe() {} };
       },
     },
-  } as unknown as GatewayDeps;
-  const cache = new AccessCache(deps);
+  });
   cache.start();
   const changed = (environmentId: string) =>
     callbacks.get('access')!(null, { data: new TextEncoder().encode(JSON.stringify({ environmentId })) });

@@ -87,8 +87,8 @@ export function createGatewayDeps(parts: {
     allowLoopback: parts.config.WEBHOOK_ALLOW_LOOPBACK,
     minRefetchMs: parts.config.TOKEN_JWKS_REFETCH_MS,
   });
-  // the parts built last (access cache, sessions) are given the finished deps
-  const base: Omit<GatewayDeps, 'accessCache' | 'sessions'> = {
+  // built in dependency order: sessions last, from everything else (no cast, no half-built object)
+  const base: Omit<GatewayDeps, 'sessions'> = {
     ...parts,
     requester,
     owners: new OwnerClient({
@@ -124,9 +124,8 @@ export function createGatewayDeps(parts: {
     realtimeEndpoint: new PublicEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
     controlEndpoint: new PublicEndpoint(parts.config.CONTROL_PUBLIC_URL, parts.config.CONTROL_PORT),
     sessionMetrics: createSessionMetrics(parts.metrics),
+    accessCache: new AccessCache({ ttlMs: parts.config.ACCESS_CACHE_MS, nc: parts.nc, subjects: busSubjects }),
   };
-  const deps = base as GatewayDeps;
-  deps.accessCache = new AccessCache(deps);
-  deps.sessions = createSessions(deps);
+  const deps: GatewayDeps = { ...base, sessions: createSessions(base) };
   return deps;
 }

@@ -1,6 +1,5 @@
 import { decodeInvalidation } from '@rtm/limits';
-import { decodeJson, encodeJson, type Subscription } from '@rtm/bus';
-import type { GatewayDeps } from '../deps.ts';
+import { decodeJson, encodeJson, type NatsConnection, type Subjects } from '@rtm/bus';
 
 interface Entry {
   value: unknown;
@@ -16,6 +15,14 @@ interface Entry {
  * re-insert what a change made stale. Concurrent misses of the same key share one read (a batch
  * publish, or the moment a busy key expires, would otherwise send one query per message).
  */
+/** What the cache needs: how long a decision is kept (0: never), and the bus that announces changes. */
+export interface AccessCacheDeps {
+  ttlMs: number;
+  /** Subscriptions to the two announcement subjects (only their callbacks and unsubscribe are used). */
+  nc: { subscribe(subject: string, options: { callback: (error: unknown, msg: { data: Uint8Array }) => void }): { unsubscribe(): void } };
+  subjects: Pick<Subjects, 'accessChanged' | 'invalidate'>;
+}
+
 export class AccessCache {
   private readonly ttlMs: number;
   private readonly entries = new Map<string, Map<string, Entry>>();
@@ -23,13 +30,13 @@ export class AccessCache {
   /** Reads in flight, by environment, key and generation: concurrent misses wait for the same one. */
   private readonly loading = new Map<string, Promise<unknown>>();
   private epoch = 0;
-  private subscriptions: Subscription[] = [];
-  private readonly deps: GatewayDeps;
+  private subscriptions: { unsubscribe(): void }[] = [];
+  private readonly deps: AccessCacheDeps;
 
   /** Builds the cache without I/O; `start()` listens for the announcements that invalidate it. */
-  constructor(deps: GatewayDeps) {
+  constructor(deps: AccessCacheDeps) {
     this.deps = deps;
-    this.ttlMs = deps.config.ACCESS_CACHE_MS;
+    this.ttlMs = deps.ttlMs;
   }
 
   start(): void {
@@ -111,7 +118,7 @@ export class AccessCache {
  * Tells every gateway that access in an environment changed, and waits until the bus has it,
  * so a caller that gets its answer after this can rely on other gateways deciding afresh.
  */
-export async function announceAccessChange(deps: GatewayDeps, environmentId: string): Promise<void> {
+export async function announceAccessChange(deps: { nc: NatsConnection; subjects: Pick<Subjects, 'accessChanged'> }, environmentId: string): Promise<void> {
   deps.nc.publish(deps.subjects.accessChanged, encodeJson({ environmentId }));
   await deps.nc.flush();
 }

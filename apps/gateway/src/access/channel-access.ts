@@ -157,7 +157,7 @@ export async function channelAccessOf(pool: Pool, environmentId: string, channel
  * namespaces are read once per ACCESS_CACHE_MS (and again after a deploy) and resolved here, so a
  * publish to a new channel costs no query. Channel ids are never empty: the key cannot collide.
  */
-export async function namespaceOf(deps: GatewayDeps, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
+export async function namespaceOf(deps: Pick<GatewayDeps, 'accessCache' | 'pool'>, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
   const { namespaces, defaults } = await deps.accessCache.lookup(environmentId, '', 'namespaces', async () => {
     const { rows } = await deps.pool.query<{ namespaces: Namespace[] | null; defaults: PresenceDefaults | null }>(
       `select d.config -> 'namespaces' as namespaces, d.config -> 'channels' as defaults

@@ -15,6 +15,9 @@
  */
 import { decodeText, type Subscription } from '@rtm/bus';
 import type { GatewayDeps } from '../deps.ts';
+
+/** What a channel feed needs: the bus, Postgres (gap repair) and the log. */
+export type FeedDeps = Pick<GatewayDeps, 'log' | 'nc' | 'pool' | 'subjects'>;
 import type { FrameText } from '../sessions/socket-link.ts';
 import { readLastSeq, readMessages } from '@rtm/channels';
 import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coalesce.ts';
@@ -87,7 +90,7 @@ export class ChannelFeed {
   readonly channelId: string;
   readonly members = new Set<FeedMember>();
   readonly ready: Promise<void>;
-  private readonly deps: GatewayDeps;
+  private readonly deps: FeedDeps;
   private readonly subscription: Subscription;
   private readonly queue: Uint8Array[] = [];
   private busy = true;
@@ -98,7 +101,7 @@ export class ChannelFeed {
   private presence: PresenceWindow | undefined;
   private presenceTimer: NodeJS.Timeout | undefined;
 
-  constructor(deps: GatewayDeps, environmentId: string, channelId: string) {
+  constructor(deps: FeedDeps, environmentId: string, channelId: string) {
     this.deps = deps;
     this.environmentId = environmentId;
     this.channelId = channelId;
@@ -278,10 +281,10 @@ class Outgoing {
 
 /** The gateway's feeds, one per channel with local sockets. */
 export class FeedRegistry {
-  private readonly deps: GatewayDeps;
+  private readonly deps: FeedDeps;
   private readonly feeds = new Map<string, ChannelFeed>();
 
-  constructor(deps: GatewayDeps) {
+  constructor(deps: FeedDeps) {
     this.deps = deps;
   }
 

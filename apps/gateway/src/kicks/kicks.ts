@@ -62,9 +62,12 @@ export async function recheckEnvironment(deps: GatewayDeps, environmentId: strin
 
 const pairKey = (socket: ChannelSocketHandle) => `${socket.channelId}\u0000${socket.userId}\u0000${socket.anon}`;
 
+/** What kicks need: the bus, standings and bans from Postgres, metrics and the log. */
+export type KickListenerDeps = Pick<GatewayDeps, 'log' | 'nc' | 'pool' | 'sessionMetrics' | 'standings' | 'subjects'>;
+
 /** The listening side, one per gateway: subscribes while it holds sockets of a user or channel. */
 export class KickListener {
-  private readonly deps: GatewayDeps;
+  private readonly deps: KickListenerDeps;
   private readonly feed: SubjectFeed;
   private sockets!: LocalSockets;
   /** The listener of each subject watched, by subject (the same string the feed keys it by). */
@@ -73,7 +76,7 @@ export class KickListener {
   /** Users with sockets here, by environment. */
   private readonly usersByEnvironment = new Map<string, number>();
 
-  constructor(deps: GatewayDeps, feed: SubjectFeed) {
+  constructor(deps: KickListenerDeps, feed: SubjectFeed) {
     this.deps = deps;
     this.feed = feed;
   }

@@ -55,7 +55,7 @@ export interface Sessions {
  * by kicks. Building reads only the parts of `deps` made before it (config, nc, sessionMetrics),
  * so `deps` may be the object this becomes part of.
  */
-export function createSessions(deps: GatewayDeps): Sessions {
+export function createSessions(deps: Omit<GatewayDeps, 'sessions'>): Sessions {
   const feed = new SubjectFeed(deps.nc);
   const kicks = new KickListener(deps, feed);
   const sockets = new LocalSockets({
