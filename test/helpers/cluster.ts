@@ -93,10 +93,12 @@ export async function startProcess(
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const announced = new Promise<Record<string, unknown>>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start in time:\n${output.slice(-30).join('\n')}`)),
-      options.readyTimeoutMs ?? 60_000,
-    );
+    const timer = setTimeout(() => {
+      // nobody will stop a process that never started: stopped here, or its open pipes keep the
+      // test file alive until the runner's own time-out
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start in time:\n${output.slice(-30).join('\n')}`));
+    }, options.readyTimeoutMs ?? 60_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
       if (output.length > 5000) output.splice(0, 1000);
