@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADVISORY_LOCKS } from '@rtm/db';
 import { startCluster } from './helpers/cluster.ts';
+import { writeUserMessages } from './helpers/stored-messages.ts';
 import { client } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';
 
@@ -18,20 +19,7 @@ test('erasure - a dispatcher killed mid-erasure: the job finishes on the other o
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, dispatchers: 2 });
   const env = await cluster.createEnvironment();
   const pool = cluster.db.pool;
-  // the user's messages, written directly (publishing thousands one by one only costs time)
-  for (let c = 0; c < CHANNELS; c++) {
-    const { rows } = await pool.query<{ pk: string }>(
-      'insert into channels (environment_id, id, last_seq) values ($1, $2, $3) returning pk',
-      [env.environmentId, `room-${c}`, PER_CHANNEL],
-    );
-    await pool.query(
-      `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, ts)
-       select $1::bigint, g, 'msg_crash_' || $1::bigint || '_' || g, 'message', 'user', '{"n":1}'::json, 'alice', false, 0
-       from generate_series(1, $2) g`,
-      [rows[0]!.pk, PER_CHANNEL],
-    );
-  }
-  const total = CHANNELS * PER_CHANNEL;
+  const total = await writeUserMessages(pool, { environmentId: env.environmentId, userId: 'alice', channels: CHANNELS, perChannel: PER_CHANNEL, tag: 'crash' });
   const control = client(cluster.gateways[0]!.controlUrl, env.secretKey);
   const started = await control.delete('/v1/users/alice/messages');
   assert.equal(started.status, 202);
