@@ -92,11 +92,10 @@ export class Client {
       clock: this.#clock,
       random: random,
       retry: settings.retry,
-      suspendAfterMs: settings.suspendAfterMs,
+      suspension: this.#suspension,
       host: {
         isConnected: () => this.#state === 'connected',
         isClosed: () => this.#state === 'closed',
-        isSuspended: () => this.#suspension.suspended,
         nextRef: () => this.#requests.nextRef(),
         send: (frame) => this.#send(frame),
       },

@@ -2,13 +2,12 @@ import { backoffDelay } from './backoff.ts';
 import { Timer, type Clock } from './clock.ts';
 import { RtmError } from './errors.ts';
 import { Outbox, type OutboxEntry } from './outbox.ts';
+import type { Suspension } from './suspension.ts';
 
 /** What the publish queue needs from the client. */
 export interface PublisherHost {
   isConnected(): boolean;
   isClosed(): boolean;
-  /** Suspended (no connection for suspendAfterMs): publishes reject at once. */
-  isSuspended(): boolean;
   nextRef(): number;
   send(frame: Record<string, unknown>): void;
 }
@@ -24,7 +23,7 @@ export class Publisher {
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #retry: { initialMs: number; maxMs: number };
-  readonly #suspendAfterMs: number;
+  readonly #suspension: Pick<Suspension, 'suspended' | 'afterMs'>;
   readonly #host: PublisherHost;
   readonly #flushTimer: Timer;
   #pausedUntil = 0;
@@ -34,22 +33,23 @@ export class Publisher {
     clock: Clock;
     random: () => number;
     retry: { initialMs: number; maxMs: number };
-    suspendAfterMs: number;
+    /** Suspended (no connection for `afterMs`): publishes reject at once. */
+    suspension: Pick<Suspension, 'suspended' | 'afterMs'>;
     host: PublisherHost;
   }) {
     this.#outbox = new Outbox(options.maxQueued);
     this.#clock = options.clock;
     this.#random = options.random;
     this.#retry = options.retry;
-    this.#suspendAfterMs = options.suspendAfterMs;
+    this.#suspension = options.suspension;
     this.#host = options.host;
     this.#flushTimer = new Timer(options.clock);
   }
 
   enqueue<Result>(kind: 'publish' | 'retract', channelId: string, frame: Record<string, unknown>, ephemeral: boolean): Promise<Result> {
     if (this.#host.isClosed()) return Promise.reject(new RtmError('closed', 'the client is closed'));
-    if (this.#host.isSuspended()) {
-      return Promise.reject(new RtmError('unavailable', `suspended: no connection for more than ${this.#suspendAfterMs} ms`));
+    if (this.#suspension.suspended) {
+      return Promise.reject(new RtmError('unavailable', `suspended: no connection for more than ${this.#suspension.afterMs} ms`));
     }
     return new Promise<Result>((resolve, reject) => {
       const online = this.#host.isConnected() && this.#clock.now() >= this.#pausedUntil;
