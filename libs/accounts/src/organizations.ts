@@ -6,12 +6,12 @@
 import { ADVISORY_LOCKS, newId, withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import type { AccessControl } from './access.ts';
-import { auditedChange, isUniqueViolation } from './audited-change.ts';
+import { auditedChange, unique } from './audited-change.ts';
 import { listAudit, recordAudit, type Actor, type AuditRecord } from './audit.ts';
 import { hashPassword } from './password.ts';
 import { isLowerRole, type Role } from './roles.ts';
 import { checkedEmail, checkedPassword, hashing } from './sign-in.ts';
-import { insertUser, type UserRecord } from './users.ts';
+import { insertUser } from './users.ts';
 
 export interface Membership {
   id: string;
@@ -131,13 +131,7 @@ export class Organizations {
     const passwordHash = await hashing(() => hashPassword(checkedPassword(options.password)));
     return withTransaction(this.pool, async (client) => {
       const { organizationId, created } = await findOrMakeOrganization(client, actor, options.organization);
-      let user: UserRecord;
-      try {
-        user = await insertUser(client, email, passwordHash);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ServiceError('invalid_request', `a user with the e-mail ${email} already exists (invite them instead)`);
-        throw error;
-      }
+      const user = await unique(`a user with the e-mail ${email} already exists (invite them instead)`, () => insertUser(client, email, passwordHash));
       await client.query('insert into organization_members (organization_id, user_id, role) values ($1, $2, $3)', [organizationId, user.id, options.role]);
       await recordAudit(client, actor, {
         organizationId,

@@ -14,7 +14,7 @@ export {
   type StoredMessage,
 } from './messages.ts';
 export { listChannels, browseMessages, findMessage, type ChannelSummary, type BrowsedRow, type BrowseFilter } from './browse.ts';
-export { memberPage, bannedAmong, setChannelAccess, type ChannelRole } from './members.ts';
+export { memberPage, bannedAmong, setChannelAccess } from './members.ts';
 export {
   ENVIRONMENT_WIDE,
   upsertMember,

@@ -4,10 +4,7 @@
  * channel rule in SQL).
  */
 import type { Pool } from '@rtm/db';
-import { bansBarringSql } from '@rtm/auth';
-
-/** A member's role in a channel. */
-export type ChannelRole = 'member' | 'moderator' | 'readonly';
+import { bansBarringSql, type ChannelRole } from '@rtm/auth';
 
 /**
  * Members (and their role) of the channel after `after` in byte order (collate "C", the same as

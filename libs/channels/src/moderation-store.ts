@@ -6,8 +6,7 @@
  */
 import { withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import { liveBanSql } from '@rtm/auth';
-import type { ChannelRole } from './members.ts';
+import { liveBanSql, type ChannelRole } from '@rtm/auth';
 
 /** channel_id '' is the environment-wide ban (schema: channel ids are never empty). */
 export const ENVIRONMENT_WIDE = '';

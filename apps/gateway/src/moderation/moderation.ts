@@ -1,23 +1,23 @@
 /**
  * Channel membership and bans: the one implementation behind the API-key routes
  * (routes/members.ts, routes/bans.ts) and the dashboard's (routes/dashboard/moderation.ts).
- * The rows are the channel store's (@rtm/channels); here, what a change means for live
- * sockets: every change announces the access change to every gateway, closes the sockets that
+ * The rows are the channel store's (@rtm/channels; reads go there directly); here, what a change
+ * means for live sockets: every change announces the access change to every gateway, closes the sockets that
  * lost access (4403) and writes the environment's live log. `audit`, when given, runs inside the
  * change's transaction (the dashboard records its audit entry there).
  */
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import { ENVIRONMENT_WIDE, deleteBan, deleteMember, findBan, listBans as readBans, listMembers as readMembers, upsertBan, upsertMember, type Audit } from '@rtm/channels';
+import type { ChannelRole } from '@rtm/auth';
+import { ENVIRONMENT_WIDE, deleteBan, deleteMember, upsertBan, upsertMember, type Audit } from '@rtm/channels';
 import type { GatewayDeps } from '../deps.ts';
 import { kickFromChannel, kickFromEnvironment } from '../kicks/kicks.ts';
 import { announceAccessChange } from '../access/access-cache.ts';
 
 export { ENVIRONMENT_WIDE, type Audit } from '@rtm/channels';
-export type MemberRole = 'member' | 'moderator' | 'readonly';
 
 /** Adds a member or replaces their role (idempotent upsert). */
-export async function putMember(deps: GatewayDeps, environmentId: string, channelId: string, userId: string, role: MemberRole, audit?: Audit) {
+export async function putMember(deps: GatewayDeps, environmentId: string, channelId: string, userId: string, role: ChannelRole, audit?: Audit) {
   const member = await upsertMember(deps.pool, environmentId, channelId, userId, role, audit);
   await announceAccessChange(deps, environmentId);
   publishLog(deps.nc, deps.subjects, environmentId, 'info', 'member.put', { channelId, userId, role });
@@ -32,10 +32,6 @@ export async function removeMember(deps: GatewayDeps, environmentId: string, cha
   publishLog(deps.nc, deps.subjects, environmentId, 'info', 'member.removed', { channelId, userId, wasMember });
   return wasMember;
 }
-
-/** A page of a channel's members, by user id; `after` is the last user id of the previous page. */
-export const listMembers = (deps: GatewayDeps, environmentId: string, channelId: string, limit: number, after?: string) =>
-  readMembers(deps.pool, environmentId, channelId, limit, after);
 
 /** Bans a user from a channel (or, with ENVIRONMENT_WIDE, the environment) and closes their sockets. */
 export async function putBan(
@@ -75,10 +71,3 @@ export async function removeBan(deps: GatewayDeps, environmentId: string, channe
   });
   return wasBanned;
 }
-
-/** A live (unexpired) ban, or 404. */
-export const getBan = (deps: GatewayDeps, environmentId: string, channelId: string, userId: string) => findBan(deps.pool, environmentId, channelId, userId);
-
-/** A page of the live bans of a channel (or ENVIRONMENT_WIDE), by user id. */
-export const listBans = (deps: GatewayDeps, environmentId: string, channelId: string, limit: number, after?: string) =>
-  readBans(deps.pool, environmentId, channelId, limit, after);

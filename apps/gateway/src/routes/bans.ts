@@ -3,7 +3,8 @@ import { ChannelUserParams, UserParams, BanBody, Ban, ErrorBody } from '@rtm/sch
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { ENVIRONMENT_WIDE, getBan, putBan, removeBan } from '../moderation/moderation.ts';
+import { findBan } from '@rtm/channels';
+import { ENVIRONMENT_WIDE, putBan, removeBan } from '../moderation/moderation.ts';
 import { MODERATOR_NOTE } from './channel-moderation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
@@ -18,7 +19,7 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
   const put = (environmentId: string, channelId: string, userId: string, body: z.infer<typeof BanBody> | undefined) =>
     putBan(deps, environmentId, channelId, userId, body);
   const remove = (environmentId: string, channelId: string, userId: string) => removeBan(deps, environmentId, channelId, userId);
-  const get = (environmentId: string, channelId: string, userId: string) => getBan(deps, environmentId, channelId, userId);
+  const get = (environmentId: string, channelId: string, userId: string) => findBan(deps.pool, environmentId, channelId, userId);
 
   const common = { onRequest: requireSecretKey(deps) };
   const tags = ['bans'];

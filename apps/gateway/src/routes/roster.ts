@@ -3,12 +3,11 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorize, channelAccessOf, namespaceOf } from '../access/channel-access.ts';
-import { bannedAmong, memberPage, type ChannelRole } from '@rtm/channels';
+import type { ChannelRole } from '@rtm/auth';
+import { bannedAmong, memberPage } from '@rtm/channels';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
-
-type Role = ChannelRole;
 
 const ROSTER_DESCRIPTION =
   'User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` ' +
@@ -39,7 +38,7 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
     memberPage(deps.pool, environmentId, channelId, { after, limit: limit + 1 }),
     onlineIn(deps, environmentId, channelId),
   ]);
-  const roles = new Map<string, Role>(stored.map((member) => [member.userId, member.role]));
+  const roles = new Map<string, ChannelRole>(stored.map((member) => [member.userId, member.role]));
   if (access === 'open') {
     // a banned user is left out even while presence still holds them (their sockets close on the
     // ban): the page's first guests are checked, more as far as bans took some out

@@ -1,6 +1,6 @@
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import { readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
+import { getDelivery, readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
 import {
   ErrorBody,
   WebhookSecretResponse,
@@ -13,7 +13,7 @@ import {
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { getDelivery, listDeliveries, retryDelivery } from '../webhooks/ledger.ts';
+import { listDeliveries, retryDelivery } from '../webhooks/ledger.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
@@ -118,7 +118,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
         response: { 200: DeliveryDetail, 404: ErrorBody, ...errors },
       },
     },
-    async (request) => getDelivery(deps, keyAuth(request).environmentId, request.params.deliveryId),
+    async (request) => getDelivery(deps.pool, keyAuth(request).environmentId, request.params.deliveryId),
   );
 
   app.post(

@@ -1,11 +1,12 @@
 /**
  * The delivery ledger as both hosts serve it (routes/webhooks.ts with the secret key,
  * routes/dashboard/webhooks.ts for a session): pages with an opaque cursor, and a retry that
- * shows in the environment's live log. The queries are libs/webhooks' (delivery-ledger.ts).
+ * shows in the environment's live log. The queries are libs/webhooks' (delivery-ledger.ts); one
+ * delivery is read there directly (`getDelivery`).
  */
 import type { PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
-import { getDelivery as readDelivery, listDeliveries as readDeliveries, retryDelivery as requeueDelivery, type DeliveryStatus } from '@rtm/webhooks';
+import { listDeliveries as readDeliveries, retryDelivery as requeueDelivery, type DeliveryStatus } from '@rtm/webhooks';
 import { DELIVERY_ID_PATTERN, type DeliveryRow } from '@rtm/schemas';
 import type { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
@@ -20,9 +21,6 @@ export async function listDeliveries(deps: GatewayDeps, environmentId: string, q
   const { data, more } = await readDeliveries(deps.pool, environmentId, { status: query.status, before, limit: query.limit ?? 50 });
   return { data, nextCursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
 }
-
-/** One delivery with every attempt made, or 404. */
-export const getDelivery = (deps: GatewayDeps, environmentId: string, deliveryId: string) => readDelivery(deps.pool, environmentId, deliveryId);
 
 /** Re-queues a dropped delivery (404 unknown, 400 not dropped); `audit` runs inside its transaction. */
 export async function retryDelivery(

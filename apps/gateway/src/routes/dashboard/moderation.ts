@@ -13,7 +13,8 @@ import {
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
-import { ENVIRONMENT_WIDE, listBans, listMembers, putBan, putMember, removeBan, removeMember, type Audit } from '../../moderation/moderation.ts';
+import { listBans, listMembers } from '@rtm/channels';
+import { ENVIRONMENT_WIDE, putBan, putMember, removeBan, removeMember, type Audit } from '../../moderation/moderation.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
 
 const MANAGE = ' Admins and owners (403 for viewers).';
@@ -45,7 +46,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
     },
     async (request) => {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-      return listMembers(deps, environmentId, request.params.channelId, request.query.limit ?? 50, request.query.after);
+      return listMembers(deps.pool, environmentId, request.params.channelId, request.query.limit ?? 50, request.query.after);
     },
   );
 
@@ -142,7 +143,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
       },
       async (request) => {
         const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-        return listBans(deps, environmentId, scope.channelOf(request.params), request.query.limit ?? 50, request.query.after);
+        return listBans(deps.pool, environmentId, scope.channelOf(request.params), request.query.limit ?? 50, request.query.after);
       },
     );
 

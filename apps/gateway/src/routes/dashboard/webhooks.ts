@@ -1,7 +1,7 @@
 import { ServiceError } from '@rtm/errors';
 import { recordAudit } from '@rtm/accounts';
 import { publishLog } from '@rtm/bus';
-import { hasWebhookSecret, readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
+import { getDelivery, hasWebhookSecret, readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
 import {
   DashboardDeliveryParams,
   DashboardEnvParams,
@@ -17,7 +17,7 @@ import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { activeConfig, checkedWebhookUrl, deployConfig } from '../../config/deploy.ts';
-import { getDelivery, listDeliveries, retryDelivery } from '../../webhooks/ledger.ts';
+import { listDeliveries, retryDelivery } from '../../webhooks/ledger.ts';
 import { FAILURE_VOCABULARY } from '../webhooks.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
 
@@ -205,7 +205,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     },
     async (request) => {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-      return getDelivery(deps, environmentId, request.params.deliveryId);
+      return getDelivery(deps.pool, environmentId, request.params.deliveryId);
     },
   );
 
