@@ -1,13 +1,13 @@
 /**
  * Writes docs/asyncapi.yaml (AsyncAPI 3.0) for the multiplexed socket `GET /v1/connect`, built by
- * apps/gateway/src/http/asyncapi-document.ts from the zod schemas of its frames (the gateway serves
+ * libs/api-docs/src/asyncapi.ts from the zod schemas of its frames (the gateway serves
  * the same document at `/asyncapi.json`). `--check` writes nothing and exits 1
  * when the file is missing or differs.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { buildAsyncApiDocument } from '../apps/gateway/src/http/asyncapi-document.ts';
+import { buildAsyncApiDocument } from '@rtm/api-docs';
 
 const FILE = fileURLToPath(new URL('../docs/asyncapi.yaml', import.meta.url));
 

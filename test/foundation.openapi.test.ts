@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { renderOpenApi } from '../scripts/write-openapi.ts';
-import { DEFAULT_ORIGINS, withServers } from '../apps/gateway/src/http/openapi.ts';
+import { DEFAULT_ORIGINS, withServers } from '@rtm/api-docs';
 import { startCluster } from './helpers/cluster.ts';
 import { request } from './helpers/http.ts';
 

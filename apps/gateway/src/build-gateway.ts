@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createPublicApp, type ZodApp } from './http/public-app.ts';
-import { documentOf } from './http/openapi.ts';
+import { documentOf } from '@rtm/api-docs';
 import { referenceRoutes } from './docs-ui/docs-ui.ts';
 import { CONTROL_ROUTES, REALTIME_ROUTES } from './routes/index.ts';
 import type { GatewayDeps } from './deps.ts';

@@ -27,8 +27,7 @@ import { ServiceError } from '@rtm/errors';
 import type { ZodApp, Host } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { assetOf, notModified, type Asset } from '../http/built-assets.ts';
-import { ASYNCAPI_PATH, DEFAULT_ORIGINS, withServers, type ServerOrigins } from '../http/openapi.ts';
-import { asyncApiServers, buildAsyncApiDocument } from '../http/asyncapi-document.ts';
+import { ASYNCAPI_PATH, DEFAULT_ORIGINS, asyncApiServers, buildAsyncApiDocument, withServers, type ServerOrigins } from '@rtm/api-docs';
 
 /** The reference page's Content-Security-Policy: everything from this origin, nothing inline. */
 export const REFERENCE_CSP = [

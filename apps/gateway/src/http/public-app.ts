@@ -11,7 +11,7 @@ import { JsonTextError, checkJsonText } from '@rtm/schemas';
 import { clientErrorHandler, frameworkErrorHandler, installEnvelopeGuard, installErrorHandling, logRefusal, wsClientErrorHandler } from './error-handler.ts';
 import { limitConnectionsPerAddress } from './connection-limit.ts';
 import { trustProxyOption, type TrustProxy } from './trust-proxy.ts';
-import { SECURITY_SCHEMES, openApiRouteTransform } from './openapi.ts';
+import { SECURITY_SCHEMES, openApiRouteTransform } from '@rtm/api-docs';
 import { installCors } from './cors.ts';
 import { compiledSerializerCompiler } from './response-serializer.ts';
 import { lazyChildLoggerFactory } from './lazy-request-logger.ts';
