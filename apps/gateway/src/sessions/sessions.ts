@@ -1,6 +1,6 @@
 import { ServiceError } from '@rtm/errors';
-import type { GatewayDeps } from '../deps.ts';
 import { OccupancyFrames } from '@rtm/presence';
+import type { GatewayDeps } from '../deps.ts';
 import { Presence } from '../presence/presence.ts';
 import { KickListener } from '../kicks/kicks.ts';
 import { LocalSockets } from './local-sockets.ts';
