@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { PresenceWindow, changesOf, type PresenceBatch } from '../../apps/gateway/src/presence/coalesce.ts';
+import { PresenceWindow, changesOf, type PresenceBatch } from '@rtm/presence';
 
 const apply = (state: Set<string>, batch: PresenceBatch | undefined) => {
   for (const userId of batch?.joined ?? []) state.add(userId);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PresenceRecordIndex, decodeRecord, encodeRecord, type IndexedRecord } from '../../apps/gateway/src/presence/record-index.ts';
+import { PresenceRecordIndex, decodeRecord, encodeRecord, type IndexedRecord } from '@rtm/presence';
 
 const at = new Date(1_000_000);
 const now = at.getTime();

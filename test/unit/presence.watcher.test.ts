@@ -1,13 +1,14 @@
 /**
  * Presence writes one record per (channel, gateway, shard) and decides arrivals and departures
- * from its one watcher of the bucket, without listing it (apps/gateway/src/presence/presence.ts,
- * record-index.ts); when the watcher ends it reads the bucket for each decision meanwhile and
- * opens a new watcher a second later.
+ * from its one watcher of the bucket, without listing it (apps/gateway/src/presence/presence.ts
+ * over @rtm/presence's store and record index); when the watcher ends it reads the bucket for
+ * each decision meanwhile and opens a new watcher a second later.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subjects } from '@rtm/bus';
-import { Presence, RECORD_SHARDS, type PresenceDeps } from '../../apps/gateway/src/presence/presence.ts';
+import { RECORD_SHARDS } from '@rtm/presence';
+import { Presence, type PresenceDeps } from '../../apps/gateway/src/presence/presence.ts';
 import type { ChannelSocketHandle } from '../../apps/gateway/src/socket-events.ts';
 
 interface Entry {

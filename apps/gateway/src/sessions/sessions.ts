@@ -1,7 +1,7 @@
 import { ServiceError } from '@rtm/errors';
+import { OccupancyFrames } from '@rtm/presence';
 import type { GatewayDeps } from '../deps.ts';
 import { Presence } from '../presence/presence.ts';
-import { OccupancyFrames } from '../presence/occupancy-frames.ts';
 import { KickListener } from '../kicks/kicks.ts';
 import { LocalSockets } from './local-sockets.ts';
 import { SubjectFeed } from './subject-feed.ts';

@@ -15,166 +15,34 @@
  * kick ends the subscription alone with `{op:"unsubscribed", channelId, code}`. A gateway holds
  * tens of thousands of idle connections, so neither keeps a closure per instance (see
  * docs/benchmarks.md, "Memory per idle socket").
+ *
+ * Here: the connection's lifecycle, its subscriptions and inbox, and the dispatch of its frames.
+ * A subscription is connect-subscription.ts; reading a frame, refusing a request and the
+ * channel requests (publish, retract, moderation) are connect-frames.ts.
  */
 import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, isServiceError } from '@rtm/errors';
-import { ConnectFrame, ConnectQuery } from '@rtm/schemas';
+import { ConnectQuery } from '@rtm/schemas';
+import { capabilityAllows } from '@rtm/auth';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
+import type { SocketHandle } from '../socket-events.ts';
 import { authenticateUser, verifyUserToken, type UserAuth } from '../auth/authenticate.ts';
-import { authorize, authorizeModeration, authorizeRetract } from '../access/channel-access.ts';
-import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
-import { capabilityAllows } from '@rtm/auth';
 import { environmentBan } from '../access/bans.ts';
-import { sendPublish } from '../channels/publish.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
-import { readClientFrame } from '../sessions/client-frame.ts';
-import { contentText } from '../channels/raw-content.ts';
-import { ChannelReplay, type ReplayOptions } from '../sessions/channel-replay.ts';
-import type { FeedRegistry } from '../channels/channel-feed.ts';
 import { InboxReplay } from '../sessions/inbox-replay.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
-import { SOCKET_CLOSE, SOCKET_CLOSE_WITH, closingFor, isAccessClose, type Closing } from './close-codes.ts';
+import { SOCKET_CLOSE, SOCKET_CLOSE_WITH, closingFor, type Closing } from './close-codes.ts';
 import { EarlyFrames } from './early-frames.ts';
-import { presenceOff } from '../presence/occupancy-frames.ts';
-import { historyUnits } from '@rtm/limits';
-
-type Ref = string | number;
-type Frame<Op extends ConnectFrame['op']> = Extract<ConnectFrame, { op: Op }>;
-
-/** Why the server ended a subscription (`unsubscribed` without a ref). */
-type EndCode = 'banned' | 'forbidden' | 'unavailable';
-
-/**
- * One channel subscription: it is its own handle for presence and kicks (ChannelSocketHandle) and
- * its own reader's options (ReplayOptions), so it costs one object and its reader, with no
- * closure of its own: an idle gateway holds one per (socket, channel).
- */
-class Subscription implements ChannelSocketHandle, ReplayOptions {
-  readonly channelId: string;
-  readonly socketId: string;
-  // fixed for the subscription's life (a renewed token is the same user's): presence and the
-  // socket registry key it by them, so they must not move under it
-  readonly environmentId: string;
-  readonly userId: string;
-  readonly anon: boolean;
-  private readonly connection: Connection;
-  private readonly reader: ChannelReplay;
-  private opened = false;
-  /** Watching the channel's occupancy (`subscribe` with `occupancy: true`). */
-  private occupancy = false;
-  /** False when the channel's namespace does not track presence (set by the access check). */
-  presence: boolean | undefined;
-  ended = false;
-
-  constructor(connection: Connection, channelId: string) {
-    this.connection = connection;
-    this.channelId = channelId;
-    this.socketId = `${connection.link.socketId}/${channelId}`;
-    const { auth } = connection;
-    this.environmentId = auth.environmentId;
-    this.userId = auth.userId;
-    this.anon = auth.anon;
-    this.reader = new ChannelReplay(this);
-  }
-
-  // the reader's options, read from the connection
-  get deps(): GatewayDeps {
-    return this.connection.deps;
-  }
-  get feeds(): FeedRegistry {
-    return this.connection.sessions.channels;
-  }
-  get link(): SocketLink {
-    return this.connection.link;
-  }
-  /** Frames carry `channelId`. */
-  get tagged(): boolean {
-    return true;
-  }
-
-  /** The reader cannot go on (outrun, feed lost track). */
-  lost(closing: Closing): void {
-    this.end({ code: 'unavailable', reason: closing.reason });
-  }
-
-  send(frame: object): void {
-    this.connection.link.send({ ...frame, channelId: this.channelId });
-  }
-
-  /** A close of the whole socket, applied to this subscription alone: it ends with `unsubscribed {code}`. */
-  close(closing: Closing): void {
-    this.end({ code: isAccessClose(closing) ? 'forbidden' : 'unavailable', reason: closing.reason });
-  }
-
-  revoke(code: 'banned' | 'forbidden', reason: string): void {
-    this.end({ code, reason });
-  }
-
-  async start(ref: Ref, since: number | undefined, occupancy: boolean): Promise<void> {
-    const { deps, auth, link } = this.connection;
-    try {
-      // the access check and the feed join (last_seq) wait their environment's turn (sessions.admission)
-      const joined = await this.connection.sessions.admission.run(auth.environmentId, async () => {
-        if (this.ended) return false;
-        const standing = await authorize(deps, auth, this.channelId, 'subscribe');
-        this.presence = standing.namespace.presence;
-        if (occupancy) {
-          // the counts are presence's: the same capability as the roster, and presence on
-          await authorize(deps, auth, this.channelId, 'presence');
-          if (!standing.namespace.presence) throw presenceOff();
-        }
-        return !this.ended && (await this.reader.join());
-      });
-      if (!joined || this.ended) return;
-      // a replay reads history: weighed as a page of what it will send (over it: error frame, retryAfter)
-      const lastSeq = this.reader.lastSeq;
-      if (since !== undefined && lastSeq > since) await deps.limits.admitEdge(auth, 'history', historyUnits(lastSeq - since));
-      if (this.ended) return;
-      if (!(await this.reader.replay(since)) || this.ended) return;
-      link.send({ op: 'subscribed', ref, channelId: this.channelId, lastSeq: this.reader.lastSeq });
-      this.reader.live();
-      this.opened = true;
-      this.connection.metrics.subscriptions.inc();
-      // presence, kicks (and an uncached access re-check now that kicks reach this subscription)
-      deps.events.emit('subscription.open', this);
-      if (occupancy) {
-        this.occupancy = true;
-        this.connection.sessions.occupancy.watch(this);
-      }
-    } catch (error) {
-      if (this.ended) return;
-      this.end();
-      this.connection.refuse(ref, this.channelId, error);
-    }
-  }
-
-  /** Ends the subscription: with `unsubscribed {code}` when the server ends it, silently otherwise. */
-  end(notice?: { code: EndCode; reason: string }): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.reader.stop();
-    this.connection.forget(this);
-    if (this.occupancy) {
-      this.occupancy = false;
-      this.connection.sessions.occupancy.unwatch(this);
-    }
-    if (this.opened) {
-      this.opened = false;
-      this.connection.metrics.subscriptions.dec();
-      this.connection.deps.events.emit('subscription.close', this);
-    }
-    if (notice) this.connection.link.send({ op: 'unsubscribed', channelId: this.channelId, code: notice.code, reason: notice.reason });
-  }
-}
+import { command, moderate, readConnectFrame, refusalFrame, type Frame, type Ref, type RequestOwner } from './connect-frames.ts';
+import { Subscription, type SubscriptionOwner } from './connect-subscription.ts';
 
 /** One multiplexed connection; it is its own handle for kicks (SocketHandle), with no closure of its own. */
-class Connection implements SocketHandle {
+class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
   readonly deps: GatewayDeps;
   readonly sessions: Sessions;
   readonly link: SocketLink;
@@ -306,21 +174,9 @@ class Connection implements SocketHandle {
 
   /** Handled synchronously up to the first await, so subscribe/unsubscribe of a channel apply in arrival order. */
   private onFrame(data: RawData, isBinary: boolean): void {
-    const read = readClientFrame(data, isBinary);
-    if (!read.ok) return this.send({ op: 'error', code: read.code, reason: read.reason });
-    const raw = read.value as { ref?: unknown; channelId?: unknown } | null;
-    const parsed = ConnectFrame.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const path = issue?.path.join('.');
-      const frame: Record<string, unknown> = { op: 'error' };
-      if (typeof raw?.ref === 'string' || typeof raw?.ref === 'number') frame.ref = raw.ref;
-      if (typeof raw?.channelId === 'string') frame.channelId = raw.channelId;
-      frame.code = 'invalid_request';
-      frame.reason = `${path ? `${path}: ` : ''}${issue?.message ?? 'invalid frame'}`;
-      return this.send(frame);
-    }
-    const frame = parsed.data;
+    const read = readConnectFrame(data, isBinary);
+    if ('error' in read) return this.send(read.error);
+    const { frame, text } = read;
     switch (frame.op) {
       case 'ping':
         return this.send(frame.ref === undefined ? { op: 'pong' } : { op: 'pong', ref: frame.ref });
@@ -331,11 +187,11 @@ class Connection implements SocketHandle {
         return this.send({ op: 'unsubscribed', ref: frame.ref, channelId: frame.channelId });
       case 'publish':
       case 'retract':
-        return void this.command(frame, read.text);
+        return void command(this, frame, text);
       case 'remove-member':
       case 'ban-member':
       case 'unban-member':
-        return void this.moderate(frame);
+        return void moderate(this, frame);
       case 'subscribe-inbox':
         return void this.subscribeInbox(frame);
       case 'unsubscribe-inbox':
@@ -364,59 +220,6 @@ class Connection implements SocketHandle {
   forget(subscription: Subscription): void {
     if (this.only === subscription) this.only = undefined;
     else if (this.many?.get(subscription.channelId) === subscription) this.many.delete(subscription.channelId);
-  }
-
-  /** `text`: the frame as it arrived, for a publish's content as sent. */
-  private async command(frame: Frame<'publish'> | Frame<'retract'>, text: string): Promise<void> {
-    const auth = this.auth;
-    const { ref, channelId } = frame;
-    try {
-      if (frame.op === 'publish') {
-        await authorize(this.deps, auth, channelId, 'publish');
-        if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) {
-          throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
-        }
-        const fields = { ...frame, content: contentText(text) };
-        const result = await sendPublish(this.deps, auth.environmentId, channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
-        this.send({ op: 'ack', ref, channelId, ...result });
-      } else {
-        const onlySender = await authorizeRetract(this.deps, auth, channelId);
-        await this.deps.limits.admitEdge(auth, 'retract');
-        const result = await this.deps.owners.send({
-          op: 'retract',
-          environmentId: auth.environmentId,
-          channelId,
-          messageId: frame.id,
-          reason: frame.reason,
-          onlySender,
-        });
-        this.send({ op: 'ack', ref, channelId, ...result });
-      }
-    } catch (error) {
-      this.refuse(ref, channelId, error);
-    }
-  }
-
-  /** A moderator's frames: the same rule and implementation as the realtime edge's routes. */
-  private async moderate(frame: Frame<'remove-member'> | Frame<'ban-member'> | Frame<'unban-member'>): Promise<void> {
-    const auth = this.auth;
-    const { ref, channelId, userId } = frame;
-    try {
-      await authorizeModeration(this.deps, auth, channelId, userId);
-      await this.deps.limits.admitEdge(auth, 'moderation');
-      if (frame.op === 'remove-member') {
-        await removeMember(this.deps, auth.environmentId, channelId, userId);
-        this.send({ op: 'member-removed', ref, channelId, userId });
-      } else if (frame.op === 'ban-member') {
-        const ban = await putBan(this.deps, auth.environmentId, channelId, userId, { reason: frame.reason, expiresAt: frame.expiresAt });
-        this.send({ op: 'member-banned', ref, channelId, userId, reason: ban.reason, expiresAt: ban.expiresAt });
-      } else {
-        await removeBan(this.deps, auth.environmentId, channelId, userId);
-        this.send({ op: 'member-unbanned', ref, channelId, userId });
-      }
-    } catch (error) {
-      this.refuse(ref, channelId, error);
-    }
   }
 
   private async subscribeInbox(frame: Frame<'subscribe-inbox'>): Promise<void> {
@@ -464,15 +267,8 @@ class Connection implements SocketHandle {
 
   /** An error frame for one request; the connection stays open. */
   refuse(ref: Ref | undefined, channelId: string | undefined, error: unknown): void {
-    const serviceError = isServiceError(error) ? error : new ServiceError('unavailable', 'temporarily unavailable: try again');
     if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'connect socket request failed');
-    const frame: Record<string, unknown> = { op: 'error' };
-    if (ref !== undefined) frame.ref = ref;
-    if (channelId !== undefined) frame.channelId = channelId;
-    frame.code = serviceError.code;
-    frame.reason = serviceError.reason ?? serviceError.code;
-    if (serviceError.retryAfter !== undefined) frame.retryAfter = serviceError.retryAfter;
-    this.send(frame);
+    this.send(refusalFrame(ref, channelId, error));
   }
 
   send(frame: object): void {

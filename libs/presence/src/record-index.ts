@@ -1,6 +1,6 @@
 /**
  * Every gateway's presence records, as this gateway's ONE watcher of the presence bucket last
- * delivered them (presence.ts). A record is one value per (environment, channel, gateway, shard):
+ * delivered them (presence-store.ts). A record is one value per (environment, channel, gateway, shard):
  * the users that gateway holds sockets for on the channel (those whose id hashes to the shard),
  * each with its number of sockets there. From the index, locally and without a bucket listing:
  * - whether another gateway holds a user on a channel (an arrival's or a departure's decision),
@@ -11,8 +11,9 @@
  * r, every record written before r is known with its latest value delivered so far: the view a
  * listing started after the write would give. Records age out of the bucket silently (no change is
  * delivered), so a record older than the bucket's TTL counts as gone. Pure state: the watcher
- * itself is presence.ts's.
+ * itself is the store's (presence-store.ts); keys and values are record-codec.ts's.
  */
+import { parseRecord, splitRecordKey } from './record-codec.ts';
 
 export interface IndexedRecord {
   key: string;
@@ -21,9 +22,6 @@ export interface IndexedRecord {
   created: Date;
   value: Uint8Array;
 }
-
-/** A record's users: userId → sockets on that gateway. */
-export type RecordUsers = Map<string, number>;
 
 interface Held {
   sockets: number;
@@ -42,47 +40,6 @@ interface RecordState {
 interface Waiter {
   done: () => boolean;
   resolve: () => void;
-}
-
-/** `<env>.<channel>.<gateway>.<shard>`: the channel part (`<env>.<channel>`) and the record part (`<gateway>.<shard>`). */
-export function splitRecordKey(key: string): { channel: string; gateway: string; record: string } | undefined {
-  const parts = key.split('.');
-  if (parts.length !== 4) return undefined;
-  return { channel: `${parts[0]}.${parts[1]}`, gateway: parts[2]!, record: `${parts[2]}.${parts[3]}` };
-}
-
-const decoder = new TextDecoder();
-
-/** A record's value as parsed: a JSON object userId → sockets, or undefined when it is not one. */
-function parseRecord(value: Uint8Array): Record<string, unknown> | undefined {
-  if (value.length === 0) return undefined;
-  try {
-    const parsed = JSON.parse(decoder.decode(value)) as unknown;
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    // a value no gateway of this release writes: nobody
-    return undefined;
-  }
-}
-
-/** A record's value: userId → sockets; anything malformed counts as empty. */
-export function decodeRecord(value: Uint8Array): RecordUsers {
-  const users: RecordUsers = new Map();
-  const parsed = parseRecord(value);
-  for (const userId in parsed) {
-    const sockets = parsed[userId];
-    if (typeof sockets === 'number' && sockets > 0) users.set(userId, sockets);
-  }
-  return users;
-}
-
-const encoder = new TextEncoder();
-
-/** The value of a record holding `users`. */
-export function encodeRecord(users: ReadonlyMap<string, number>): Uint8Array {
-  let text = '{';
-  for (const [userId, sockets] of users) text += `${text.length > 1 ? ',' : ''}${JSON.stringify(userId)}:${sockets}`;
-  return encoder.encode(`${text}}`);
 }
 
 export class PresenceRecordIndex {

@@ -1,5 +1,5 @@
 /**
- * The presence bucket's plumbing (presence.ts): a deadline for every NATS step, key listings,
+ * The presence bucket's plumbing (presence-store.ts): a deadline for every NATS step, key listings,
  * a bound on the steps in flight, and opening the bucket.
  */
 import { StorageType, type KV } from 'nats';
@@ -59,7 +59,7 @@ export class Slots {
   }
 }
 
-
+/** The bucket, created with the gateway's TTL (memory storage, one value per key), or bound as it is. */
 export async function openBucket(nc: NatsConnection, name: string, ttlMs: number): Promise<KV> {
   const js = nc.jetstream();
   try {

@@ -1,0 +1,116 @@
+/**
+ * The multiplexed socket's client frames (connect-socket.ts dispatches them): reading one against
+ * `ConnectFrame`, the error frame that refuses a request, and the requests that act on a channel
+ * without a subscription (publish, retract, moderation). Plain functions over the connection, so
+ * an idle connection keeps no closure for them.
+ */
+import type { RawData } from 'ws';
+import { ServiceError, isServiceError } from '@rtm/errors';
+import { ConnectFrame } from '@rtm/schemas';
+import type { GatewayDeps } from '../deps.ts';
+import type { UserAuth } from '../auth/authenticate.ts';
+import { authorize, authorizeModeration, authorizeRetract } from '../access/channel-access.ts';
+import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
+import { sendPublish } from '../channels/publish.ts';
+import { contentText } from '../channels/raw-content.ts';
+import { readClientFrame } from '../sessions/client-frame.ts';
+import { SOCKET_CLOSE } from './close-codes.ts';
+
+/** A request's `ref`, echoed by its answer. */
+export type Ref = string | number;
+export type Frame<Op extends ConnectFrame['op']> = Extract<ConnectFrame, { op: Op }>;
+
+/** What a request uses of its connection. */
+export interface RequestOwner {
+  readonly deps: GatewayDeps;
+  readonly auth: UserAuth;
+  send(frame: object): void;
+  refuse(ref: Ref | undefined, channelId: string | undefined, error: unknown): void;
+}
+
+/**
+ * A client frame read and checked: the frame with its text as it arrived (a publish's content is
+ * sliced from it), or the error frame answering it (its `ref` and `channelId` when it had them).
+ */
+export function readConnectFrame(data: RawData, isBinary: boolean): { frame: ConnectFrame; text: string } | { error: Record<string, unknown> } {
+  const read = readClientFrame(data, isBinary);
+  if (!read.ok) return { error: { op: 'error', code: read.code, reason: read.reason } };
+  const raw = read.value as { ref?: unknown; channelId?: unknown } | null;
+  const parsed = ConnectFrame.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join('.');
+    const frame: Record<string, unknown> = { op: 'error' };
+    if (typeof raw?.ref === 'string' || typeof raw?.ref === 'number') frame.ref = raw.ref;
+    if (typeof raw?.channelId === 'string') frame.channelId = raw.channelId;
+    frame.code = 'invalid_request';
+    frame.reason = `${path ? `${path}: ` : ''}${issue?.message ?? 'invalid frame'}`;
+    return { error: frame };
+  }
+  return { frame: parsed.data, text: read.text };
+}
+
+/** The error frame refusing one request: its ServiceError, or `unavailable` for anything unexpected. */
+export function refusalFrame(ref: Ref | undefined, channelId: string | undefined, error: unknown): Record<string, unknown> {
+  const serviceError = isServiceError(error) ? error : new ServiceError('unavailable', 'temporarily unavailable: try again');
+  const frame: Record<string, unknown> = { op: 'error' };
+  if (ref !== undefined) frame.ref = ref;
+  if (channelId !== undefined) frame.channelId = channelId;
+  frame.code = serviceError.code;
+  frame.reason = serviceError.reason ?? serviceError.code;
+  if (serviceError.retryAfter !== undefined) frame.retryAfter = serviceError.retryAfter;
+  return frame;
+}
+
+/** `publish` or `retract`; `text`: the frame as it arrived, for a publish's content as sent. */
+export async function command(owner: RequestOwner, frame: Frame<'publish'> | Frame<'retract'>, text: string): Promise<void> {
+  const { deps, auth } = owner;
+  const { ref, channelId } = frame;
+  try {
+    if (frame.op === 'publish') {
+      await authorize(deps, auth, channelId, 'publish');
+      if (!(await deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) {
+        throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
+      }
+      const fields = { ...frame, content: contentText(text) };
+      const result = await sendPublish(deps, auth.environmentId, channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
+      owner.send({ op: 'ack', ref, channelId, ...result });
+    } else {
+      const onlySender = await authorizeRetract(deps, auth, channelId);
+      await deps.limits.admitEdge(auth, 'retract');
+      const result = await deps.owners.send({
+        op: 'retract',
+        environmentId: auth.environmentId,
+        channelId,
+        messageId: frame.id,
+        reason: frame.reason,
+        onlySender,
+      });
+      owner.send({ op: 'ack', ref, channelId, ...result });
+    }
+  } catch (error) {
+    owner.refuse(ref, channelId, error);
+  }
+}
+
+/** A moderator's frames: the same rule and implementation as the realtime edge's routes. */
+export async function moderate(owner: RequestOwner, frame: Frame<'remove-member'> | Frame<'ban-member'> | Frame<'unban-member'>): Promise<void> {
+  const { deps, auth } = owner;
+  const { ref, channelId, userId } = frame;
+  try {
+    await authorizeModeration(deps, auth, channelId, userId);
+    await deps.limits.admitEdge(auth, 'moderation');
+    if (frame.op === 'remove-member') {
+      await removeMember(deps, auth.environmentId, channelId, userId);
+      owner.send({ op: 'member-removed', ref, channelId, userId });
+    } else if (frame.op === 'ban-member') {
+      const ban = await putBan(deps, auth.environmentId, channelId, userId, { reason: frame.reason, expiresAt: frame.expiresAt });
+      owner.send({ op: 'member-banned', ref, channelId, userId, reason: ban.reason, expiresAt: ban.expiresAt });
+    } else {
+      await removeBan(deps, auth.environmentId, channelId, userId);
+      owner.send({ op: 'member-unbanned', ref, channelId, userId });
+    }
+  } catch (error) {
+    owner.refuse(ref, channelId, error);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * @rtm/presence: channel presence as the presence bucket holds it, without the sockets that make
+ * it. The record keys and values every gateway shares (record-codec.ts), one gateway's part of a
+ * record and its write pacing (record-shard.ts), the index of every gateway's records
+ * (record-index.ts), arrival and departure decisions (decide.ts), the bucket itself
+ * (presence-store.ts, presence-kv.ts), coalescing of changes into frames (coalesce.ts) and
+ * occupancy frames (occupancy-frames.ts). The gateway keeps the sockets and the fan-out
+ * (apps/gateway/src/presence/presence.ts).
+ */
+export {
+  RECORD_SHARDS,
+  decodeRecord,
+  encodeRecord,
+  parseRecord,
+  recordChannel,
+  recordKey,
+  shardOf,
+  splitRecordKey,
+  type RecordUsers,
+} from './record-codec.ts';
+export { RECORD_BURST, RECORD_SPACING_MS, RETRY_MS, RecordShard, type ShardWrite } from './record-shard.ts';
+export { PresenceRecordIndex, type IndexedRecord } from './record-index.ts';
+export { decideFromIndex, decideFromRecords, type Decision, type StoredRecord } from './decide.ts';
+export { KV_CONCURRENCY, KV_DEADLINE_MS, Slots, listKeys, openBucket, withDeadline } from './presence-kv.ts';
+export { INDEX_WAIT_MS, PresenceStore, type PresenceStoreOptions } from './presence-store.ts';
+export { PRESENCE_WINDOW_MS, PresenceWindow, changesOf, type PresenceBatch, type PresenceChange } from './coalesce.ts';
+export { OCCUPANCY_PERIOD_MS, OccupancyFrames, presenceOff, type Counts, type OccupancyWatcher } from './occupancy-frames.ts';

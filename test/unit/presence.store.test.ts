@@ -1,0 +1,108 @@
+/**
+ * PresenceStore over a KV bucket in memory: writes, reads from the watcher's index, the bucket
+ * itself while no watcher is live, and a stop that ends the watcher for good.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PresenceStore, encodeRecord, recordChannel, recordKey, type PresenceStoreOptions } from '@rtm/presence';
+
+interface Entry {
+  key: string;
+  revision: number;
+  operation: 'PUT';
+  created: Date;
+  value: Uint8Array;
+}
+
+function memoryBucket() {
+  let revision = 0;
+  const live = new Map<string, Entry>();
+  const ends = new Set<() => void>();
+  const counts = { listings: 0, watches: 0 };
+  let watchable = true;
+  const kv = {
+    put: async (key: string, value: Uint8Array) => {
+      const entry: Entry = { key, revision: ++revision, operation: 'PUT', created: new Date(), value };
+      live.set(key, entry);
+      for (const push of pushes) push(entry);
+      return entry.revision;
+    },
+    get: async (key: string) => live.get(key) ?? null,
+    keys: async (filter: string) => {
+      counts.listings++;
+      const prefix = filter.replace(/(\.[*>])+$/, '.');
+      const found = [...live.keys()].filter((k) => k.startsWith(prefix));
+      return Object.assign((async function* () { yield* found; })(), { stop() {} });
+    },
+    watch: async () => {
+      counts.watches++;
+      if (!watchable) throw new Error('no watcher today');
+      const queue: Entry[] = [...live.values()];
+      let wake: (() => void) | undefined;
+      let ended = false;
+      const push = (e: Entry) => (queue.push(e), wake?.());
+      const end = () => ((ended = true), wake?.());
+      pushes.add(push);
+      ends.add(end);
+      const iterator = (async function* () {
+        while (true) {
+          while (queue.length > 0) yield queue.shift()!;
+          if (ended) return pushes.delete(push);
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+      })();
+      return Object.assign(iterator, { stop: end });
+    },
+  };
+  const pushes = new Set<(e: Entry) => void>();
+  return { kv, counts, refuseWatchers: () => (watchable = false) };
+}
+
+const storeOn = (bucket: ReturnType<typeof memoryBucket>) => {
+  const warnings: string[] = [];
+  const options: PresenceStoreOptions = {
+    nc: { jetstream: () => ({ views: { kv: async () => bucket.kv } }) } as unknown as PresenceStoreOptions['nc'],
+    name: 'rtm_presence_records',
+    ttlMs: 15_000,
+    log: { warn: (_: unknown, message: string) => warnings.push(message), error() {} } as unknown as PresenceStoreOptions['log'],
+  };
+  return { store: new PresenceStore(options), warnings };
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const channel = recordChannel('env', 'room');
+const users = (entries: Record<string, number>) => encodeRecord(new Map(Object.entries(entries)));
+
+test('PresenceStore: writes are read back from the index, decisions too, without listing the bucket', async () => {
+  const bucket = memoryBucket();
+  const { store } = storeOn(bucket);
+  assert.equal(store.occupancyNow(channel), undefined, 'no index before the bucket opens');
+  await store.open();
+  await sleep(5);
+  await store.put(recordKey('env', 'room', 'gw-a', 'ann'), users({ ann: 2 }));
+  const ours = await store.put(recordKey('env', 'room', 'gw-b', 'bob'), users({ bob: 1, ann: 1 }));
+  assert.deepEqual(await store.occupancy(channel), { connections: 4, users: 2 });
+  assert.deepEqual(store.occupancyNow(channel), { connections: 4, users: 2 });
+  assert.deepEqual([...(await store.online(channel))].sort(), ['ann', 'bob']);
+  assert.deepEqual(await store.decide(channel, 'gw-b', { arrived: ['ann', 'bob'], departed: [], revision: ours }), [{ userId: 'bob', online: true }]);
+  assert.equal(bucket.counts.listings, 0);
+  store.stop();
+  assert.equal(store.stopped, true);
+});
+
+test('PresenceStore: with no live watcher, reads and decisions list the bucket', async () => {
+  const bucket = memoryBucket();
+  bucket.refuseWatchers();
+  const { store, warnings } = storeOn(bucket);
+  await store.open();
+  await store.put(recordKey('env', 'room', 'gw-a', 'ann'), users({ ann: 1 }));
+  const ours = await store.put(recordKey('env', 'room', 'gw-b', 'ann'), users({ ann: 1, cid: 3 }));
+  assert.equal(store.occupancyNow(channel), undefined, 'no index to read on a timer');
+  assert.deepEqual(await store.occupancy(channel), { connections: 5, users: 2 });
+  assert.deepEqual(await store.decide(channel, 'gw-b', { arrived: ['ann', 'cid'], departed: [], revision: ours }), [{ userId: 'cid', online: true }]);
+  assert.ok(bucket.counts.listings >= 2);
+  assert.ok(warnings.some((w) => w.startsWith('presence watcher ended')));
+  store.stop();
+  await sleep(1_100);
+  assert.equal(bucket.counts.watches, 1, 'a stopped store opens no new watcher');
+});
