@@ -61,6 +61,8 @@ export const deleteChannel =
         if (rows === 'nothing' || rows === 'handed over') return;
         job = rows;
       } catch (thrown) {
+        // the newer run holds the channel's mark: nothing of ours to let go
+        if (thrown instanceof TakenOver) throw thrown;
         const error = thrown instanceof Error ? thrown.message : String(thrown);
         const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
         // Postgres away: this throws too; the mark then lapses by its lease
@@ -115,7 +117,11 @@ async function closeChannelSockets(deps: DeleteChannelDeps, job: ErasureJob): Pr
  * erase-user-messages.ts.
  */
 function lost(job: ErasureJob): never {
-  throw new Error(`channel deletion ${job.id} taken over by a newer run; this run (token ${job.leaseToken}) stops`);
+  throw new TakenOver(`channel deletion ${job.id} taken over by a newer run; this run (token ${job.leaseToken}) stops`);
+}
+
+class TakenOver extends Error {
+  override name = 'TakenOver';
 }
 
 /** A fresh job for the deletion, to run at once (this run's job ends when the task returns). */
