@@ -144,7 +144,8 @@ export async function getErasureJob(pool: Pool, environmentId: string, id: strin
 export const ERASURE_LEASE_SECONDS = 30;
 
 /**
- * A run takes the erasure: writes its token (from then on, the runs before it change nothing).
+ * A run takes the erasure of a user's messages (a channel deletion is taken by
+ * takeChannelDeletion): writes its token (from then on, the runs before it change nothing).
  * `gone` when the erasure is no longer running (done, failed, or pruned): nothing to do; `busy`
  * while a gateway of the previous release holds a live lease on it (see ERASURE_LEASE_SECONDS).
  */
