@@ -12,7 +12,7 @@ import { eventually } from './helpers/eventually.ts';
  * before its end is left.
  */
 test('erasure - channel deletion closes sockets before it resets bans, and no message published during it survives', { timeout: 180_000 }, async (t) => {
-  const cluster = await startCluster(t, { gateways: 2, channelNodes: 1 });
+  const cluster = await startCluster(t, { gateways: 2, channelNodes: 1, dispatchers: 1 });
   const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const env = await cluster.createEnvironment();
   const control = client(gwA.controlUrl, env.secretKey);

@@ -5,7 +5,7 @@ import { client, errorCode, mintToken } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
 
 test('erasure - deleting a channel removes its messages, members and bans and closes its sockets on every gateway', { timeout: 180_000 }, async (t) => {
-  const cluster = await startCluster(t, { gateways: 2, channelNodes: 1 });
+  const cluster = await startCluster(t, { gateways: 2, channelNodes: 1, dispatchers: 1 });
   const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const env = await cluster.createEnvironment();
   const control = client(gwA.controlUrl, env.secretKey);

@@ -131,3 +131,27 @@ test('server SDK unit - createServerClient checks its options', () => {
   assert.throws(() => createServerClient({ url: '', secretKey: 'sk_x' }), TypeError);
   assert.throws(() => createServerClient({ url: 'http://control.test', secretKey: 'pk_x' }), /secret key/);
 });
+
+test('server SDK unit - deleteChannel: a 200 is the answer; a 202 is followed to the job\'s end', async () => {
+  const counts = { messages: 7, members: 1, bans: 0 };
+  const direct = fake([json(200, { channelId: 'room', deleted: counts })]);
+  assert.deepEqual(await direct.rtm.deleteChannel('room'), { channelId: 'room', deleted: counts });
+  assert.equal(direct.sent.length, 1);
+
+  const job = { id: 'erj_1', kind: 'channel', userId: null, channelId: 'room', retracted: 0, lastError: null, createdAt: '', updatedAt: '', finishedAt: null };
+  const running = { ...job, status: 'running', deleted: { messages: 3, members: 0, bans: 0 } };
+  const followed = fake([json(202, running, { location: '/v1/erasures/erj_1' }), json(200, running), json(200, { ...job, status: 'done', deleted: counts })]);
+  assert.deepEqual(await followed.rtm.deleteChannel('room'), { channelId: 'room', deleted: counts });
+  assert.deepEqual(
+    followed.sent.map((s) => `${s.method} ${s.url}`),
+    ['DELETE http://control.test/v1/channels/room', 'GET http://control.test/v1/erasures/erj_1', 'GET http://control.test/v1/erasures/erj_1'],
+  );
+
+  const nothing = await fake([json(202, running), json(200, { ...job, status: 'done', deleted: null })]).rtm.deleteChannel('room').catch((e: unknown) => e);
+  assert.ok(nothing instanceof ServerError);
+  assert.deepEqual([nothing.status, nothing.code], [404, 'not_found']);
+  const failed = await fake([json(202, running), json(200, { ...running, status: 'failed', lastError: 'boom' })]).rtm.deleteChannel('room').catch((e: unknown) => e);
+  assert.ok(failed instanceof ServerError);
+  assert.deepEqual([failed.status, failed.code, failed.retryable], [503, 'unavailable', true]);
+  assert.match(failed.reason ?? '', /boom/);
+});

@@ -5,6 +5,7 @@ import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK } from '@rtm/webhooks';
 import { ERASE_TASK } from '@rtm/db';
+import type { NatsConnection, Subjects } from '@rtm/bus';
 import type { OwnerClient } from '@rtm/owner-client';
 import type { PushIntake } from './push-intake.ts';
 import type { WorkerRecovery } from './worker-recovery.ts';
@@ -13,6 +14,7 @@ import { deliverWebhook } from './tasks/deliver-webhook.ts';
 import { pruneWebhooks } from './tasks/prune-webhooks.ts';
 import { PRUNE_MESSAGES_TASK, pruneMessages } from './tasks/prune-messages.ts';
 import { eraseUserMessages } from './tasks/erase-user-messages.ts';
+import { DELETE_CHANNEL_TASK, deleteChannel } from './tasks/delete-channel.ts';
 import { TEND_ERASURES_TASK, tendErasures } from './tasks/tend-erasures.ts';
 import { SWEEP_NOTIFICATIONS_JOB, SWEEP_NOTIFICATIONS_TASK, sweepNotifications } from './tasks/sweep-notifications.ts';
 
@@ -34,8 +36,9 @@ export interface Workers {
  * lifts the drain from ~2.5k to ~20k jobs/s. Retries are ours (`deliver_webhook` jobs with
  * `run_at`), not graphile-worker's backoff, which only covers a task that could not write the
  * ledger. Retention (webhook deliveries, and messages by namespace) runs from cron every 15 minutes and
- * once at start. Erasures of users' messages run here too (`erase_user_messages`, one job per
- * erasure, added by the gateway), tended by `tend_erasures` every minute, and the notification
+ * once at start. Erasures of users' messages and channel deletions run here too
+ * (`erase_user_messages`, `delete_channel`, one job per erasure, added by the gateway), tended by
+ * `tend_erasures` every minute, and the notification
  * sweep (`sweep_notifications`, every NOTIFICATION_SWEEP_MS, one job that schedules the next).
  *
  * Two runners, each with WORKER_CONCURRENCY slots: one for `deliver_webhooks` batches (a
@@ -60,8 +63,11 @@ export async function buildWorker(deps: {
   recovery: WorkerRecovery;
   /** Channel owners, for erasures' retractions. */
   owners: OwnerClient;
+  /** The bus, for channel deletions (closing the channel's sockets on every gateway). */
+  nc: NatsConnection;
+  subjects: Subjects;
 }): Promise<Workers> {
-  const { config, pool, log, intake, recovery, owners } = deps;
+  const { config, pool, log, intake, recovery, owners, nc, subjects } = deps;
   const events: WorkerEvents = new EventEmitter();
   const poolIds: string[] = [];
   events.on('pool:create', ({ workerPool }) => {
@@ -97,6 +103,7 @@ export async function buildWorker(deps: {
       [PRUNE_TASK]: pruneWebhooks(pool, config.WEBHOOK_RETENTION, log),
       [PRUNE_MESSAGES_TASK]: pruneMessages(pool, log),
       [ERASE_TASK]: eraseUserMessages({ pool, owners, log }),
+      [DELETE_CHANNEL_TASK]: deleteChannel({ pool, nc, subjects, log, batch: config.CHANNEL_DELETION_BATCH }),
       [TEND_ERASURES_TASK]: tendErasures(pool, log),
       [SWEEP_NOTIFICATIONS_TASK]: sweepNotifications(pool, config, log),
     },

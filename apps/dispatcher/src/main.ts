@@ -84,7 +84,7 @@ owners.start();
 let draining = false;
 // a worker pool that stops (graphile-worker gives up on a Postgres error) is replaced, not left dead
 const workers = new WorkerSupervisor({
-  build: () => buildWorker({ config, pool, log, intake, recovery, owners }),
+  build: () => buildWorker({ config, pool, log, intake, recovery, owners, nc, subjects: subjects(config.NATS_PREFIX) }),
   release: (poolIds) => recovery.releaseLiveness(poolIds),
   log,
 });

@@ -13,8 +13,8 @@
  * | 5 | sessions (sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
  * | 6 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |
  *
- * Back-office jobs are not the gateway's: erasure of a user's messages and the notification sweep
- * are graphile-worker tasks of the dispatcher (apps/dispatcher/src/tasks).
+ * Back-office jobs are not the gateway's: erasure of a user's messages, channel deletion and the
+ * notification sweep are graphile-worker tasks of the dispatcher (apps/dispatcher/src/tasks).
  */
 import type { GatewayDeps } from './deps.ts';
 import { CredentialInvalidations } from './auth/credential-invalidations.ts';

@@ -53,7 +53,7 @@ export const TAGS = [
   { name: 'tokens', description: 'User tokens for the realtime edge: minted by a tenant backend (secret key) or anonymously (publishable key), and checked by their holder; their revocation and signing keys.' },
   { name: 'messages', description: 'Publishing, retracting and reading the history of a channel\'s messages.' },
   { name: 'membership', description: 'Channel access (`open` or `members`), members and their roles, and the live roster.' },
-  { name: 'erasure', description: 'Erasing a user\'s messages (a resumable job) and deleting channels.' },
+  { name: 'erasure', description: 'Erasing a user\'s messages and deleting channels (resumable jobs on the dispatchers).' },
   { name: 'bans', description: 'Bans from one channel or from the whole environment.' },
   { name: 'notifications', description: 'Per-user inbox notifications.' },
   { name: 'config', description: 'The environment\'s deployed configuration: webhook URL, default channel access, limits.' },

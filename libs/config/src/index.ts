@@ -286,6 +286,8 @@ const dispatcher = base.extend({
   WEBHOOK_STALE_AFTER: duration('60s'),
   /** How often each dispatcher looks for dead dispatchers and unlocks their jobs. */
   WORKER_RECOVERY_INTERVAL: duration('2s'),
+  /** Messages deleted per transaction by a channel deletion (each batch renews the channel's mark). */
+  CHANNEL_DELETION_BATCH: z.coerce.number().int().min(1).max(100_000).default(5_000),
 });
 
 /** The variables each kind of process reads (README's configuration table is checked against it). */

@@ -1,5 +1,6 @@
 /**
- * Erasure jobs in Postgres: one row per `DELETE /v1/users/{userId}/messages`, created by the
+ * Erasure jobs in Postgres: one row per `DELETE /v1/users/{userId}/messages` (and, `kind =
+ * 'channel'`, per `DELETE /v1/channels/{channelId}`: its steps are channel-deletion.ts), created by the
  * gateway together with the graphile-worker job that runs it (`erase_user_messages`, job key
  * `erasure:<id>`, in the same transaction), and advanced in batches by the dispatcher task of
  * that job (apps/dispatcher/src/tasks/erase-user-messages.ts). The cursor is the last message
@@ -21,8 +22,10 @@
 import type { Pool, PoolClient } from 'pg';
 import { newId } from './ids.ts';
 
-/** The graphile-worker task that runs an erasure (the dispatcher's). */
+/** The graphile-worker task that runs an erasure of a user's messages (the dispatcher's). */
 export const ERASE_TASK = 'erase_user_messages';
+/** The graphile-worker task that runs a channel deletion (the dispatcher's). */
+export const DELETE_CHANNEL_TASK = 'delete_channel';
 
 /**
  * Runs of one erasure job without progress before the erasure is `failed`: graphile-worker waits
@@ -39,17 +42,28 @@ export interface ErasePayload {
 
 /**
  * A SQL expression that adds (or, for one not yet running, moves to `runAt`) the job of the
- * erasure whose id is the SQL expression `id`.
+ * erasure whose id is the SQL expression `id` and whose kind is the SQL expression `kind`: each
+ * kind has its task, both under the key `erasure:<id>`.
  */
-export function eraseJobSql(id: string, runAt = 'now()'): string {
-  return `graphile_worker.add_job('${ERASE_TASK}', json_build_object('erasureId', ${id}), run_at := ${runAt}, max_attempts := ${ERASE_MAX_ATTEMPTS}, job_key := 'erasure:' || ${id})`;
+export function eraseJobSql(id: string, kind: string, runAt = 'now()'): string {
+  const task = `case ${kind} when 'channel' then '${DELETE_CHANNEL_TASK}' else '${ERASE_TASK}' end`;
+  return `graphile_worker.add_job(${task}, json_build_object('erasureId', ${id}), run_at := ${runAt}, max_attempts := ${ERASE_MAX_ATTEMPTS}, job_key := 'erasure:' || ${id})`;
 }
 
 export interface ErasureJob {
   id: string;
   environmentId: string;
-  kind: 'user_messages';
-  userId: string;
+  kind: 'user_messages' | 'channel';
+  /** The user whose messages are retracted (`user_messages`), else null. */
+  userId: string | null;
+  /** The channel deleted (`channel`), else null. */
+  channelId: string | null;
+  /** A channel deletion's counts so far (members and bans are counted in its last transaction). */
+  deleted: { messages: number; members: number; bans: number };
+  /** A channel deletion: null until it looked at the channel, false when there was nothing to delete. */
+  channelFound: boolean | null;
+  /** A channel deletion whose rows are gone and whose sockets are closed once more before it ends. */
+  channelClosing: boolean;
   status: 'running' | 'done' | 'failed';
   cursor: { channelPk: number; seq: number };
   retracted: number;
@@ -61,11 +75,17 @@ export interface ErasureJob {
   leaseToken: string | null;
 }
 
-interface JobRow {
+export interface JobRow {
   id: string;
   environment_id: string;
-  kind: 'user_messages';
-  user_id: string;
+  kind: ErasureJob['kind'];
+  user_id: string | null;
+  channel_id: string | null;
+  deleted_messages: string;
+  deleted_members: string;
+  deleted_bans: string;
+  channel_found: boolean | null;
+  channel_step: 'closing' | null;
   status: ErasureJob['status'];
   cursor_channel_pk: string;
   cursor_seq: string;
@@ -77,11 +97,15 @@ interface JobRow {
   lease_token: string | null;
 }
 
-const toJob = (row: JobRow): ErasureJob => ({
+export const toJob = (row: JobRow): ErasureJob => ({
   id: row.id,
   environmentId: row.environment_id,
   kind: row.kind,
   userId: row.user_id,
+  channelId: row.channel_id,
+  deleted: { messages: Number(row.deleted_messages), members: Number(row.deleted_members), bans: Number(row.deleted_bans) },
+  channelFound: row.channel_found,
+  channelClosing: row.channel_step === 'closing',
   status: row.status,
   cursor: { channelPk: Number(row.cursor_channel_pk), seq: Number(row.cursor_seq) },
   retracted: Number(row.retracted),
@@ -98,7 +122,7 @@ export async function createErasureJob(db: Pool | PoolClient, environmentId: str
     `with created as (
        insert into erasure_jobs (id, environment_id, kind, user_id) values ($1, $2, 'user_messages', $3) returning *
      )
-     select created.*, ${eraseJobSql('created.id')} as job from created`,
+     select created.*, ${eraseJobSql('created.id', 'created.kind')} as job from created`,
     [newId('erj'), environmentId, userId],
   );
   return toJob(rows[0]!);
@@ -120,20 +144,21 @@ export async function getErasureJob(pool: Pool, environmentId: string, id: strin
 export const ERASURE_LEASE_SECONDS = 30;
 
 /**
- * A run takes the erasure: writes its token (from then on, the runs before it change nothing).
+ * A run takes the erasure of a user's messages (a channel deletion is taken by
+ * takeChannelDeletion): writes its token (from then on, the runs before it change nothing).
  * `gone` when the erasure is no longer running (done, failed, or pruned): nothing to do; `busy`
  * while a gateway of the previous release holds a live lease on it (see ERASURE_LEASE_SECONDS).
  */
 export async function takeErasureJob(pool: Pool, id: string, token: string): Promise<ErasureJob | 'gone' | 'busy'> {
   const { rows } = await pool.query<JobRow>(
     `update erasure_jobs set lease_token = $2, locked_until = now() + make_interval(secs => $3), updated_at = now()
-     where id = $1 and status = 'running'
+     where id = $1 and status = 'running' and kind = 'user_messages'
        and not coalesce(locked_until > now() and position(':' in lease_token) = 0, false)
      returning *`,
     [id, token, ERASURE_LEASE_SECONDS],
   );
   if (rows[0]) return toJob(rows[0]);
-  const running = await pool.query(`select 1 from erasure_jobs where id = $1 and status = 'running'`, [id]);
+  const running = await pool.query(`select 1 from erasure_jobs where id = $1 and status = 'running' and kind = 'user_messages'`, [id]);
   return running.rowCount ? 'busy' : 'gone';
 }
 
@@ -208,7 +233,7 @@ export async function reconcileErasureJobs(pool: Pool): Promise<{ given: number;
      select graphile_worker.remove_job('erasure:' || id) from gave_up`,
   );
   const given = await pool.query(
-    `select ${eraseJobSql('e.id')} from erasure_jobs e
+    `select ${eraseJobSql('e.id', 'e.kind')} from erasure_jobs e
      where e.status = 'running' and not exists (select 1 from graphile_worker.jobs j where j.key = 'erasure:' || e.id)`,
   );
   return { given: given.rowCount ?? 0, failed: failed.rowCount ?? 0 };

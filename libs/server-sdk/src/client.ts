@@ -168,7 +168,10 @@ export interface ServerClient {
   eraseUserMessages(userId: string): Promise<ErasureJob>;
   /** An erasure job's progress. */
   erasureJob(jobId: string): Promise<ErasureJob>;
-  /** Deletes a channel's messages, members and bans and closes its sockets. */
+  /**
+   * Deletes a channel's messages, members and bans and closes its sockets. Resolves when the
+   * deletion is done, following its job when the service answers 202 (a deletion outlasting its wait).
+   */
   deleteChannel(channelId: string): Promise<DeletedChannel>;
   /** The typed openapi-fetch client underneath (authenticated, retrying as configured). */
   readonly api: Client<paths>;
@@ -327,6 +330,25 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     },
     eraseUserMessages: (userId) => expect(api.DELETE('/v1/users/{userId}/messages', { params: { path: { userId } } })),
     erasureJob: (jobId) => expect(api.GET('/v1/erasures/{jobId}', { params: { path: { jobId } } })),
-    deleteChannel: (channelId) => expect(api.DELETE('/v1/channels/{channelId}', { params: channel(channelId) })),
+    deleteChannel: async (channelId) => {
+      const answer = await expect(api.DELETE('/v1/channels/{channelId}', { params: channel(channelId) }));
+      if (!('id' in answer)) return answer;
+      // 202: the deletion outlasted the service's wait; its job is followed to its end
+      return finishedChannelDeletion(channelId, answer, (jobId) => expect(api.GET('/v1/erasures/{jobId}', { params: { path: { jobId } } })));
+    },
   };
+}
+
+/** How often `deleteChannel` reads a deletion's job when the service answered 202. */
+const FOLLOW_DELETION_MS = 1_000;
+
+/** Reads a channel deletion's job until it ends; answers as a 200 would have, or throws as a 404 / 503 would have. */
+async function finishedChannelDeletion(channelId: string, job: ErasureJob, read: (jobId: string) => Promise<ErasureJob>): Promise<DeletedChannel> {
+  while (job.status === 'running') {
+    await sleep(FOLLOW_DELETION_MS);
+    job = await read(job.id);
+  }
+  if (job.status === 'failed') throw new ServerError({ status: 503, code: 'unavailable', reason: `the channel deletion failed: ${job.lastError ?? 'gave up'}` });
+  if (job.deleted === null) throw new ServerError({ status: 404, code: 'not_found', reason: 'no such channel' });
+  return { channelId, deleted: job.deleted };
 }

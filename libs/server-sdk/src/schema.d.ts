@@ -48,7 +48,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a channel
-         * @description Secret key. Deletes the channel's messages, members and bans and resets its access to the environment's default; its open sockets close with 4403 `channel deleted` on every gateway (a `/v1/connect` subscription ends with `unsubscribed {code:"forbidden"}`). No webhook is sent for the deleted messages. A later publish re-creates the channel and its seq continues after the last seq it had (seqs are never reused, so a client resuming with `since` gets only new messages). While the deletion runs, a publish to the channel is refused with 503 `unavailable` (retry: after the deletion it starts the channel anew), so no message published during it survives it; its sockets close before its members, bans and access change. A channel with no messages, members or bans: 404.
+         * @description Secret key. Deletes the channel's messages, members and bans and resets its access to the environment's default; its open sockets close with 4403 `channel deleted` on every gateway (a `/v1/connect` subscription ends with `unsubscribed {code:"forbidden"}`). No webhook is sent for the deleted messages. A later publish re-creates the channel and its seq continues after the last seq it had (seqs are never reused, so a client resuming with `since` gets only new messages). While the deletion runs, a publish to the channel is refused with 503 `unavailable` (retry: after the deletion it starts the channel anew), so no message published during it survives it; its sockets close before its members, bans and access change. A channel with no messages, members or bans: 404. The deletion runs as a job on a dispatcher and survives its crash (another dispatcher resumes it); this request waits for it, up to 30 seconds. A deletion still running then is answered 202 with its job (also in `Location`): follow it with `GET /v1/erasures/{jobId}`, whose `deleted` holds the counts once `status` is `done`.
          */
         delete: operations["deleteChannel"];
         options?: never;
@@ -1765,24 +1765,36 @@ export interface components {
             id: string;
         };
         ErasureJob: {
+            /** @description The channel deleted (`channel`); null for a user's erasure. */
+            channelId: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description A channel deletion's counts: messages deleted so far, members and bans once its last step ran. Null for a user's erasure, and for a channel deletion that found nothing to delete (no messages, members or bans: the DELETE would have answered 404). */
+            deleted: {
+                bans: number;
+                members: number;
+                messages: number;
+            } | null;
             finishedAt: string | null;
             id: string;
-            /** @constant */
-            kind: "user_messages";
+            /**
+             * @description `user_messages`: DELETE /v1/users/{userId}/messages. `channel`: DELETE /v1/channels/{channelId}.
+             * @enum {string}
+             */
+            kind: "user_messages" | "channel";
             /** @description Why the last batch stopped (a running job is retried: seconds later, then backing off), or null. */
             lastError: string | null;
-            /** @description Messages retracted so far. */
+            /** @description Messages retracted so far (0 for a channel deletion). */
             retracted: number;
             /**
-             * @description `running` until every message is retracted; then `done`. `failed`: the job gave up after ten runs in a row without progress (`lastError` says why); the messages it had passed stay retracted, erasing the user again retracts the rest.
+             * @description `running` until every message is retracted (or the channel deleted); then `done`. `failed`: the job gave up after ten runs in a row without progress (`lastError` says why); the messages it had passed stay retracted (or deleted), erasing the user (deleting the channel) again does the rest.
              * @enum {string}
              */
             status: "running" | "done" | "failed";
             /** Format: date-time */
             updatedAt: string;
-            userId: string;
+            /** @description The user whose messages are retracted (`user_messages`); null for a channel deletion. */
+            userId: string | null;
         };
         /** @description Every non-2xx response; the header x-service-error repeats code. */
         Error: {
@@ -2577,6 +2589,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeletedChannel"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureJob"];
                 };
             };
             /** @description Error envelope; `code`: `invalid_request` */
@@ -8817,7 +8838,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The job id from DELETE /v1/users/{userId}/messages. */
+                /** @description The job id from DELETE /v1/users/{userId}/messages, or from a DELETE /v1/channels/{channelId} answered 202. */
                 jobId: string;
             };
             cookie?: never;

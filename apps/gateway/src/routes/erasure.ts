@@ -4,19 +4,25 @@ import { ChannelParams, DeletedChannel, ErasureJob, ErasureJobParams, ErrorBody,
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { createErasureJob, getErasureJob, type ErasureJob as Job } from '@rtm/db';
-import { deleteChannel } from '../erasure/channel-deletion.ts';
-import { announceAccessChange } from '../access/access-cache.ts';
+import { channelDeletionOutcome, createChannelDeletion, createErasureJob, getErasureJob, pollDelays, type ErasureJob as Job } from '@rtm/db';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 const security = [{ secretKey: [] }];
+
+/**
+ * How long `DELETE /v1/channels/{channelId}` waits for its deletion (run by a dispatcher) before
+ * answering 202 with the erasure instead.
+ */
+const CHANNEL_DELETION_WAIT_MS = 30_000;
 
 const jobJson = (job: Job) => ({
   id: job.id,
   kind: job.kind,
   userId: job.userId,
+  channelId: job.channelId,
   status: job.status,
   retracted: job.retracted,
+  deleted: job.kind === 'channel' && job.channelFound !== false ? job.deleted : null,
   lastError: job.lastError,
   createdAt: job.createdAt.toISOString(),
   updatedAt: job.updatedAt.toISOString(),
@@ -89,22 +95,34 @@ export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
           'channel and its seq continues after the last seq it had (seqs are never reused, so a client resuming with `since` ' +
           'gets only new messages). While the deletion runs, a publish to the channel is refused with 503 `unavailable` ' +
           '(retry: after the deletion it starts the channel anew), so no message published during it survives it; its ' +
-          'sockets close before its members, bans and access change. A channel with no messages, members or bans: 404.',
+          'sockets close before its members, bans and access change. A channel with no messages, members or bans: 404. ' +
+          'The deletion runs as a job on a dispatcher and survives its crash (another dispatcher resumes it); this request ' +
+          'waits for it, up to 30 seconds. A deletion still running then is answered 202 with its job (also in `Location`): ' +
+          'follow it with `GET /v1/erasures/{jobId}`, whose `deleted` holds the counts once `status` is `done`.',
         tags: ['erasure'],
         security,
         params: ChannelParams,
-        response: { 200: DeletedChannel, ...errors },
+        response: { 200: DeletedChannel, 202: ErasureJob, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { environmentId } = keyAuth(request);
       const { channelId } = request.params;
-      // closes the channel's sockets before its members, bans and access change (channel-deletion.ts)
-      const deleted = await deleteChannel(deps, environmentId, channelId);
-      if (!deleted) throw new ServiceError('not_found', 'no such channel');
-      await announceAccessChange(deps, environmentId);
-      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'channel.deleted', { channelId, ...deleted });
-      return { channelId, deleted };
+      // the deletion and the dispatcher's job that runs it, in one statement (libs/db channel-deletion.ts)
+      let job = await createChannelDeletion(deps.pool, environmentId, channelId);
+      // Polling the row by its key: a few cheap reads for a rare call, where LISTEN would hold a
+      // connection of the pool per waiting request (or need a listener of its own in every gateway).
+      for (const delay of pollDelays(CHANNEL_DELETION_WAIT_MS)) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        job = (await getErasureJob(deps.pool, environmentId, job.id)) ?? job;
+        const outcome = channelDeletionOutcome(job);
+        if (outcome.state === 'running') continue;
+        // the job has closed the sockets, announced the access change and logged `channel.deleted` (delete-channel.ts)
+        if (outcome.state === 'deleted') return reply.code(200).send({ channelId, deleted: outcome.deleted });
+        if (outcome.state === 'not_found') throw new ServiceError('not_found', 'no such channel');
+        throw new ServiceError('unavailable', `the channel deletion failed (${outcome.error}); delete it again`);
+      }
+      return reply.code(202).header('location', `/v1/erasures/${job.id}`).send(jobJson(job));
     },
   );
 }
