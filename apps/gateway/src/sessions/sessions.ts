@@ -56,7 +56,9 @@ export interface Sessions {
  * by kicks. Building reads only the parts of `deps` made before it (config, nc, sessionMetrics),
  * so `deps` may be the object this becomes part of.
  */
-export function createSessions(deps: Omit<GatewayDeps, 'sessions'>): Sessions {
+export function createSessions(
+  deps: Pick<GatewayDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects'>,
+): Sessions {
   const feed = new SubjectFeed(deps.nc);
   const kicks = new KickListener(deps, feed);
   const sockets = new LocalSockets({
