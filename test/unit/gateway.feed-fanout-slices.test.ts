@@ -7,8 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subjects } from '@rtm/bus';
-import type { GatewayDeps } from '../../apps/gateway/src/deps.ts';
-import { FANOUT_MIN, FANOUT_SLICE, FANOUT_TURN_MS, FeedRegistry, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
+import { FANOUT_MIN, FANOUT_SLICE, FANOUT_TURN_MS, FeedRegistry, type FeedDeps, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
 
 interface Member extends FeedMember {
   frames: Frame[];
@@ -19,20 +18,24 @@ const member = (userId: string): Member => {
   return m;
 };
 
+type Callback = (error: Error | null, msg: { data: Uint8Array }) => void;
+
+/** Feeds over a fake bus (one callback per subject) and a store of empty channels. */
 const feedDeps = () => {
-  const callbacks = new Map<string, (error: Error | null, msg: { data: Uint8Array }) => void>();
-  const deps = {
+  const callbacks = new Map<string, Callback>();
+  const deps: FeedDeps = {
     nc: {
-      subscribe: (subject: string, opts: { callback: (error: Error | null, msg: { data: Uint8Array }) => void }) => {
+      subscribe: (subject, opts) => {
         callbacks.set(subject, opts.callback);
         return { unsubscribe() {} };
       },
       flush: async () => {},
     },
-    pool: { query: async () => ({ rows: [{ last_seq: 0 }] }) },
     subjects: subjects('rtm'),
+    lastSeq: async () => 0,
+    read: async () => [],
     log: { warn() {} },
-  } as unknown as GatewayDeps;
+  };
   const encoder = new TextEncoder();
   const publish = (environmentId: string, channelId: string, frame: Frame) =>
     callbacks.get(deps.subjects.channel(environmentId, channelId))!(null, { data: encoder.encode(JSON.stringify(frame)) });
@@ -64,27 +67,12 @@ test('feed fan-out - a slice is sized by what the last one cost: dear members go
 });
 
 test("feed fan-out - a channel with many members is handed out in slices; another channel's frame goes between them", async () => {
-  const callbacks = new Map<string, (error: Error | null, msg: { data: Uint8Array }) => void>();
-  const deps = {
-    nc: {
-      subscribe: (subject: string, opts: { callback: (error: Error | null, msg: { data: Uint8Array }) => void }) => {
-        callbacks.set(subject, opts.callback);
-        return { unsubscribe() {} };
-      },
-      flush: async () => {},
-    },
-    pool: { query: async () => ({ rows: [{ last_seq: 0 }] }) },
-    subjects: subjects('rtm'),
-    log: { warn() {} },
-  } as unknown as GatewayDeps;
+  const { deps, publish } = feedDeps();
   const registry = new FeedRegistry(deps);
   const crowd = Array.from({ length: FANOUT_SLICE * 2 + 10 }, (_, i) => member(`a${i}`));
   for (const m of crowd) await registry.join('env_a', 'crowded', m);
   const neighbour = member('b');
   await registry.join('env_b', 'quiet', neighbour);
-  const encoder = new TextEncoder();
-  const publish = (environmentId: string, channelId: string, frame: Frame) =>
-    callbacks.get(deps.subjects.channel(environmentId, channelId))!(null, { data: encoder.encode(JSON.stringify(frame)) });
 
   for (let n = 1; n <= 3; n++) publish('env_a', 'crowded', { id: `a${n}`, ephemeral: true, seq: 0 });
   publish('env_b', 'quiet', { id: 'b1', ephemeral: true, seq: 0 });

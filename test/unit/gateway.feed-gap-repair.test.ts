@@ -1,6 +1,6 @@
 /**
  * A channel feed's live frames (apps/gateway/src/channels/channel-feed.ts), driven through
- * FeedRegistry with a fake NATS subscription and a fake pool (no processes): persisted message
+ * FeedRegistry with a fake NATS subscription and a fake store (no processes): persisted message
  * frames reach members in seq order with no gap and no duplicate. A frame at or below the last
  * delivered seq is dropped; a frame past a gap is held until the missing seqs are read from
  * Postgres (exactly the range (last, seq)) and delivered first; other frames (ephemeral, op) are
@@ -11,9 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { subjects } from '@rtm/bus';
-import type { GatewayDeps } from '../../apps/gateway/src/deps.ts';
-import { FeedRegistry, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
-import { envelopeOfRow, type MessageRow } from '@rtm/channels';
+import { FeedRegistry, type FeedDeps, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
+import { envelopeOfRow, envelopeTextOfRow, type MessageRow } from '@rtm/channels';
 
 const row = (seq: number, to: string[] | null = null): MessageRow => ({
   id: `msg_${seq}`,
@@ -48,28 +47,32 @@ const member = (userId = 'u1'): Member => {
   return m;
 };
 
-/** A feed of channel `room` whose Postgres holds `rows` and last_seq `lastSeq`. */
+/** A feed of channel `room` whose store holds `rows` and last_seq `lastSeq`. */
 async function feedOf(rows: MessageRow[], lastSeq: number, options: { failReads?: boolean; members?: Member[] } = {}) {
   let callback: ((error: Error | null, msg: { data: Uint8Array }) => void) | undefined;
-  const reads: { after: number; before: number; limit: number; viewer: unknown }[] = [];
+  const reads: { channel: string; after: number | undefined; before: number | undefined; limit: number; viewer: unknown }[] = [];
   const warnings: unknown[] = [];
-  const pool = {
-    query: async (sql: string, params: unknown[]) => {
-      if (sql.includes('select last_seq')) return { rows: [{ last_seq: lastSeq }] };
-      const [, , after, before, viewer, limit] = params as [string, string, number, number, unknown, number];
-      reads.push({ after, before, limit, viewer });
+  const deps: FeedDeps = {
+    nc: {
+      subscribe: (_subject, opts) => {
+        callback = opts.callback;
+        return { unsubscribe() {} };
+      },
+      flush: async () => {},
+    },
+    subjects: subjects('rtm'),
+    lastSeq: async () => lastSeq,
+    read: async (environmentId, channelId, range) => {
+      reads.push({ channel: `${environmentId}/${channelId}`, after: range.after, before: range.before, limit: range.limit, viewer: range.viewer });
       if (options.failReads) throw new Error('database down');
-      return { rows: rows.filter((r) => r.seq > after && r.seq < before).slice(0, limit) };
+      const { after = 0, before = Number.MAX_SAFE_INTEGER } = range;
+      return rows
+        .filter((r) => r.seq > after && r.seq < before)
+        .slice(0, range.limit)
+        .map((r) => ({ seq: r.seq, text: envelopeTextOfRow(r) }));
     },
+    log: { warn: (...args: unknown[]) => warnings.push(args) },
   };
-  const nc = {
-    subscribe: (_subject: string, opts: { callback: typeof callback }) => {
-      callback = opts.callback;
-      return { unsubscribe() {} };
-    },
-    flush: async () => {},
-  };
-  const deps = { nc, pool, subjects: subjects('rtm'), log: { warn: (...args: unknown[]) => warnings.push(args) } } as unknown as GatewayDeps;
   const registry = new FeedRegistry(deps);
   const members = options.members ?? [member()];
   for (const m of members) await registry.join('env_a', 'room', m);
@@ -114,7 +117,7 @@ test('feed gap repair - for any arrival order, duplicates and gaps: each seq onc
       const sent: Frame[] = [];
       for (const a of arrivals) {
         const frame: Frame =
-          a.kind === 'seq' ? (envelopeOfRow(rows[a.seq - 1]!) as unknown as Frame) : a.kind === 'ephemeral' ? { id: `eph_${a.n}`, ephemeral: true, seq: 0 } : { op: 'retract', id: `op_${a.n}` };
+          a.kind === 'seq' ? { ...envelopeOfRow(rows[a.seq - 1]!) } : a.kind === 'ephemeral' ? { id: `eph_${a.n}`, ephemeral: true, seq: 0 } : { op: 'retract', id: `op_${a.n}` };
         sent.push(frame);
         feed.publish(frame);
       }
@@ -136,11 +139,13 @@ test('feed gap repair - for any arrival order, duplicates and gaps: each seq onc
           assert.ok(delivered >= highestBefore, `frame ${i} (${String(f.id)}) overtook seq ${highestBefore}`);
         }
       }
-      // reads: only for gaps, exactly the missing range, no viewer (the feed serves every member)
+      // reads: only for gaps, exactly the missing range of this channel, no viewer (the feed serves every member)
       for (const r of feed.reads) {
+        assert.equal(r.channel, 'env_a/room');
+        assert.ok(r.after !== undefined && r.before !== undefined, 'a read of a bounded range');
         assert.ok(r.before - r.after > 1, 'a read only for a real gap');
         assert.equal(r.limit, r.before - r.after - 1);
-        assert.equal(r.viewer, null);
+        assert.equal(r.viewer, undefined);
       }
       assert.equal(m!.resyncs, 0);
     }),

@@ -5,33 +5,38 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GatewayServices } from '../../apps/gateway/src/services.ts';
-import type { GatewayDeps } from '../../apps/gateway/src/deps.ts';
+import { GatewayServices, type ServicesDeps } from '../../apps/gateway/src/services.ts';
+import { SocketEvents } from '../../apps/gateway/src/socket-events.ts';
+import { TokenSockets } from '../../apps/gateway/src/sessions/token-sockets.ts';
 
-function fakeDeps(calls: string[], failing?: string) {
+function fakeDeps(calls: string[], failing?: string): ServicesDeps {
   const part = (name: string) => ({
-    start: () => calls.push(`start ${name}`),
+    start: () => void calls.push(`start ${name}`),
     stop: () => {
       calls.push(`stop ${name}`);
       if (name === failing) throw new Error(`${name} broke`);
     },
   });
+  const cache = { clear() {}, invalidate() {} };
   return {
     subjects: { invalidate: 'invalidate', revocations: 'revocations' },
     nc: {
-      subscribe: (subject: string) => {
+      subscribe: (subject) => {
         calls.push(`subscribe ${subject}`);
-        return { unsubscribe: () => calls.push(`unsubscribe ${subject}`) };
+        return { unsubscribe: () => void calls.push(`unsubscribe ${subject}`) };
       },
     },
-    log: { warn: () => {} },
+    credentials: cache,
+    tenantKeys: cache,
+    revocations: { apply() {} },
+    log: { info() {} },
     accessCache: part('access cache'),
     owners: part('owner directory'),
     limits: part('limits'),
-    sessions: part('sessions'),
+    sessions: { ...part('sessions'), tokens: new TokenSockets() },
     dashboard: part('dashboard'),
-    events: {},
-  } as unknown as GatewayDeps;
+    events: new SocketEvents(),
+  };
 }
 
 test('gateway services: nothing runs until start; start in order, once; stop in reverse', async () => {

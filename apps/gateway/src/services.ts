@@ -16,20 +16,36 @@
  * Back-office jobs are not the gateway's: erasure of a user's messages, channel deletion and the
  * notification sweep are graphile-worker tasks of the dispatcher (apps/dispatcher/src/tasks).
  */
-import type { GatewayDeps } from './deps.ts';
-import { CredentialInvalidations } from './auth/credential-invalidations.ts';
+import { CredentialInvalidations, type InvalidationDeps } from './auth/credential-invalidations.ts';
+import type { SocketEvents } from './socket-events.ts';
 
-interface Part {
-  name: string;
+interface Service {
   start(): void;
   stop(): void | Promise<void>;
+}
+
+interface Part extends Service {
+  name: string;
+}
+
+/**
+ * The parts started here (each a `start()` and a `stop()`; the limits count the socket events)
+ * and what the credential invalidations subscribe with. The gateway's deps (deps.ts) are one.
+ */
+export interface ServicesDeps extends InvalidationDeps {
+  accessCache: Service;
+  owners: Service;
+  limits: { start(events: SocketEvents): void; stop(): void | Promise<void> };
+  sessions: Service & InvalidationDeps['sessions'];
+  dashboard: Service;
+  events: SocketEvents;
 }
 
 export class GatewayServices {
   readonly #parts: Part[];
   #started = 0;
 
-  constructor(deps: GatewayDeps) {
+  constructor(deps: ServicesDeps) {
     const invalidations = new CredentialInvalidations(deps);
     this.#parts = [
       { name: 'credential invalidations', start: () => invalidations.start(), stop: () => invalidations.stop() },

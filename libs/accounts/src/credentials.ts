@@ -3,10 +3,9 @@
  * from. A change that takes credentials away or restricts them (a revoked key, an origin added or
  * removed) calls `onCredentialsChanged` after commit, so every gateway drops what it cached.
  */
-import type { Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { hashKey, insertKeyRow, type KeyKind } from '@rtm/auth';
-import type { AccessControl } from './access.ts';
+import { CredentialResource } from './credential-resource.ts';
 import { auditedChange } from './audited-change.ts';
 import type { Actor } from './audit.ts';
 import { normaliseAllowedOrigin } from './origins.ts';
@@ -27,19 +26,7 @@ export interface OriginView {
   createdAt: Date;
 }
 
-export class Credentials {
-  private readonly access: AccessControl;
-  private readonly onCredentialsChanged: (environmentId: string) => void | Promise<void>;
-
-  constructor(access: AccessControl, onCredentialsChanged: (environmentId: string) => void | Promise<void>) {
-    this.access = access;
-    this.onCredentialsChanged = onCredentialsChanged;
-  }
-
-  private get pool(): Pool {
-    return this.access.pool;
-  }
-
+export class Credentials extends CredentialResource {
   // ---------------------------------------------------------------- API keys
 
   /** Every key of the environment, revoked ones too, newest first; never the key itself. */

@@ -3,10 +3,11 @@
  * deleted with everything in it when `confirm` is its exact name, and its keys stop working on
  * every gateway at once (`onCredentialsChanged`, after commit).
  */
-import { newId, withTransaction, type Pool } from '@rtm/db';
+import { newId, withTransaction } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { createEnvironmentIn, insertEnvironment, type CreatedEnvironment } from '@rtm/auth';
-import type { AccessControl, Queryable } from './access.ts';
+import type { Queryable } from './access.ts';
+import { CredentialResource } from './credential-resource.ts';
 import { auditedChange, unique } from './audited-change.ts';
 import { recordAudit, type Actor } from './audit.ts';
 
@@ -31,19 +32,7 @@ export interface EnvironmentView {
 const projectTaken = (name: string) => `a project named "${name}" already exists in this organization`;
 const environmentTaken = (name: string) => `an environment named "${name}" already exists in this project`;
 
-export class Projects {
-  private readonly access: AccessControl;
-  private readonly onCredentialsChanged: (environmentId: string) => void | Promise<void>;
-
-  constructor(access: AccessControl, onCredentialsChanged: (environmentId: string) => void | Promise<void>) {
-    this.access = access;
-    this.onCredentialsChanged = onCredentialsChanged;
-  }
-
-  private get pool(): Pool {
-    return this.access.pool;
-  }
-
+export class Projects extends CredentialResource {
   // ---------------------------------------------------------------- projects
 
   async projects(actor: Actor, organizationId: string): Promise<ProjectView[]> {

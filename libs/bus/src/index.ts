@@ -11,6 +11,16 @@ import { connect, credsAuthenticator, headers, type ConnectionOptions, type Nats
 export { subjects, partitionOf, webhookPartitionOf, WEBHOOK_PARTITIONS, encodeToken, decodeToken, type Subjects } from './subjects.ts';
 export type { NatsConnection, Msg, Subscription } from 'nats';
 
+/**
+ * The part of a NATS connection a listener of exact subjects uses: subscribing with a callback
+ * that reads the frame's bytes, and the round trip that makes a subscription live. A
+ * NatsConnection is one; a unit test hands a small fake instead.
+ */
+export interface Subscriber {
+  subscribe(subject: string, options: { callback: (error: Error | null, msg: { data: Uint8Array }) => void }): { unsubscribe(): void };
+  flush(): Promise<void>;
+}
+
 /** How to reach and authenticate to NATS (the `NATS_*` variables of every process). */
 export interface NatsSettings {
   NATS_URL: string;

@@ -6,17 +6,24 @@
  *   sockets (4401, revoke.ts).
  * Started and stopped by services.ts.
  */
-import type { Subscription } from '@rtm/bus';
+import type { Subjects, Subscriber } from '@rtm/bus';
 import { decodeInvalidation } from '@rtm/limits';
-import { decodeRevocation } from '@rtm/auth';
-import type { GatewayDeps } from '../deps.ts';
-import { applyRevocation } from './revoke.ts';
+import { decodeRevocation, type CredentialStore, type TenantKeys } from '@rtm/auth';
+import { applyRevocation, type RevocationDeps } from './revoke.ts';
+
+/** The two subjects, the caches an invalidation empties, and what a revocation touches (revoke.ts). */
+export interface InvalidationDeps extends RevocationDeps {
+  nc: Pick<Subscriber, 'subscribe'>;
+  subjects: Pick<Subjects, 'invalidate' | 'revocations'>;
+  credentials: Pick<CredentialStore, 'clear' | 'invalidate'>;
+  tenantKeys: Pick<TenantKeys, 'clear' | 'invalidate'>;
+}
 
 export class CredentialInvalidations {
-  readonly #deps: GatewayDeps;
-  #subscriptions: Subscription[] = [];
+  readonly #deps: InvalidationDeps;
+  #subscriptions: { unsubscribe(): void }[] = [];
 
-  constructor(deps: GatewayDeps) {
+  constructor(deps: InvalidationDeps) {
     this.#deps = deps;
   }
 

@@ -4,11 +4,20 @@
  * closes the sockets of the tokens it refuses (4401). The answer is sent after the publish is
  * flushed, so a client told "revoked" finds the token refused on every gateway moments later.
  */
-import { encodeRevocation, type Revocation } from '@rtm/auth';
+import { encodeRevocation, type Revocation, type TokenRevocations } from '@rtm/auth';
 import { publishLog } from '@rtm/bus';
+import type { Logger } from '@rtm/ops';
 import type { GatewayDeps } from '../deps.ts';
+import type { TokenSockets } from '../sessions/token-sockets.ts';
 
-export function applyRevocation(deps: GatewayDeps, revocation: Revocation): void {
+/** What applying a revocation here touches: the revocation cache and the sockets of the tokens it refuses. */
+export interface RevocationDeps {
+  revocations: Pick<TokenRevocations, 'apply'>;
+  sessions: { tokens: Pick<TokenSockets, 'close'> };
+  log: Pick<Logger, 'info'>;
+}
+
+export function applyRevocation(deps: RevocationDeps, revocation: Revocation): void {
   deps.revocations.apply(revocation);
   const closed = deps.sessions.tokens.close(revocation);
   if (closed > 0) deps.log.info({ environmentId: revocation.environmentId, closed }, 'sockets of revoked tokens closed');

@@ -43,7 +43,10 @@ export interface BatchCaller {
   authorize?: (channelId: string) => Promise<unknown>;
 }
 
-export async function publishBatch(deps: GatewayDeps, caller: BatchCaller, items: readonly BatchItem[]): Promise<BatchResult[]> {
+/** What a batch reads (namespaces), limits, sends through, records and logs. */
+export type BatchDeps = Pick<GatewayDeps, 'accessCache' | 'limits' | 'log' | 'metrics' | 'owners' | 'pool'>;
+
+export async function publishBatch(deps: BatchDeps, caller: BatchCaller, items: readonly BatchItem[]): Promise<BatchResult[]> {
   const results: (BatchResult | undefined)[] = new Array(items.length);
   const refuse = (index: number, error: unknown) => {
     if (!(error instanceof ServiceError)) deps.log.error({ err: error, channelId: items[index]!.channelId }, 'a message of a batch publish failed');
@@ -100,7 +103,7 @@ export async function publishBatch(deps: GatewayDeps, caller: BatchCaller, items
 
 /** The answers of a batch's commands, each into its slot; `allDone` once every one is in. */
 class BatchSends {
-  readonly #deps: GatewayDeps;
+  readonly #deps: Pick<GatewayDeps, 'metrics' | 'owners'>;
   readonly #kind: 'server' | 'user';
   readonly #results: (BatchResult | undefined)[];
   readonly #refuse: (index: number, error: unknown) => void;
@@ -108,7 +111,7 @@ class BatchSends {
   readonly #started = performance.now();
   #waiting = 1; // until close(): nothing ends before every command was submitted
 
-  constructor(deps: GatewayDeps, kind: 'server' | 'user', results: (BatchResult | undefined)[], refuse: (index: number, error: unknown) => void, allDone: () => void) {
+  constructor(deps: Pick<GatewayDeps, 'metrics' | 'owners'>, kind: 'server' | 'user', results: (BatchResult | undefined)[], refuse: (index: number, error: unknown) => void, allDone: () => void) {
     this.#deps = deps;
     this.#kind = kind;
     this.#results = results;

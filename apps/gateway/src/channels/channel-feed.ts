@@ -13,13 +13,9 @@
  * The feed starts from the channel's last_seq read after its subscription is live, so a member
  * that replays from Postgres after joining sees every later frame from the feed.
  */
-import { decodeText, type Subscription } from '@rtm/bus';
-import type { GatewayDeps } from '../deps.ts';
-
-/** What a channel feed needs: the bus, Postgres (gap repair) and the log. */
-export type FeedDeps = Pick<GatewayDeps, 'log' | 'nc' | 'pool' | 'subjects'>;
+import { decodeText, type Subjects, type Subscriber } from '@rtm/bus';
+import type { ReadRange, StoredMessage } from '@rtm/channels';
 import type { FrameText } from '../sessions/socket-link.ts';
-import { readLastSeq, readMessages } from '@rtm/channels';
 import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coalesce.ts';
 
 /**
@@ -28,6 +24,21 @@ import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coale
  * may have read the roster while the user was briefly away (coalesce.ts).
  */
 const PRESENCE_MEMORY_MS = 60_000;
+
+/**
+ * What a channel feed needs: the channel's subject on the bus, the channel's store (its last seq
+ * when the feed starts, the messages of a gap) and the log. sessions.ts builds it from the
+ * gateway's connections (the store is Postgres, libs/channels).
+ */
+export interface FeedDeps {
+  nc: Subscriber;
+  subjects: Pick<Subjects, 'channel'>;
+  /** The channel's last persisted seq (0 for a channel that has none). */
+  lastSeq(environmentId: string, channelId: string): Promise<number>;
+  /** The channel's persisted messages in a range, oldest first (history's read; gap repair). */
+  read(environmentId: string, channelId: string, range: ReadRange): Promise<StoredMessage[]>;
+  log: { warn(details: object, message: string): void };
+}
 
 export interface Frame {
   op?: string;
@@ -91,7 +102,7 @@ export class ChannelFeed {
   readonly members = new Set<FeedMember>();
   readonly ready: Promise<void>;
   private readonly deps: FeedDeps;
-  private readonly subscription: Subscription;
+  private readonly subscription: { unsubscribe(): void };
   private readonly queue: Uint8Array[] = [];
   private busy = true;
   private last = 0;
@@ -114,7 +125,7 @@ export class ChannelFeed {
     });
     this.ready = (async () => {
       await deps.nc.flush();
-      this.last = await readLastSeq(deps.pool, environmentId, channelId);
+      this.last = await deps.lastSeq(environmentId, channelId);
     })();
     this.ready.then(
       () => void this.pump(),
@@ -175,7 +186,7 @@ export class ChannelFeed {
     const from = this.last;
     try {
       if (frame.seq - from - 1 > MAX_REPAIR) throw new Error('gap too large to repair in place');
-      const missing = await readMessages(this.deps.pool, this.environmentId, this.channelId, {
+      const missing = await this.deps.read(this.environmentId, this.channelId, {
         after: from,
         before: frame.seq,
         limit: frame.seq - from - 1,

@@ -21,16 +21,22 @@ export interface PublishFields {
   idempotencyKey?: string;
 }
 
+/** A publish's channel, fields and sender, as every entry point hands them over. */
+type PublishArgs = [environmentId: string, channelId: string, fields: PublishFields, kind: 'server' | 'user', sender: { id: string; anon: boolean }];
+
+/** What a publish reads (the channel's namespace), sends through (the owners) and records (metrics). */
+export type PublishDeps = Pick<GatewayDeps, 'accessCache' | 'metrics' | 'owners' | 'pool'>;
+
 /**
  * One publish from any entry point (HTTP on either host, the channel socket, the multiplexed
  * socket): checked (preparePublish), then sent to the channel's owner.
  */
-export async function sendPublish(...args: Parameters<typeof preparePublish>): Promise<PublishResult> {
-  const [deps, , , , kind] = args;
+export async function sendPublish(deps: PublishDeps, ...args: PublishArgs): Promise<PublishResult> {
+  const kind = args[3];
   const started = performance.now();
   let outcome = 'ok';
   try {
-    return await deps.owners.send(await preparePublish(...args));
+    return await deps.owners.send(await preparePublish(deps, ...args));
   } catch (error) {
     outcome = error instanceof ServiceError ? error.code : 'internal';
     throw error;
@@ -40,7 +46,7 @@ export async function sendPublish(...args: Parameters<typeof preparePublish>): P
 }
 
 /** One publish's outcome and its latency since `started` (`gateway_publish_seconds`): the single routes and each message of a batch. */
-export function recordPublish(deps: GatewayDeps, kind: 'server' | 'user', started: number, outcome: string): void {
+export function recordPublish(deps: Pick<GatewayDeps, 'metrics'>, kind: 'server' | 'user', started: number, outcome: string): void {
   publishSeconds(deps.metrics).observe({ sender: kind, outcome }, (performance.now() - started) / 1000);
 }
 
@@ -67,7 +73,7 @@ export function publishSeconds(registry: Registry): Histogram<'sender' | 'outcom
  * `persist: false` makes it ephemeral.
  */
 export async function preparePublish(
-  deps: GatewayDeps,
+  deps: Pick<GatewayDeps, 'accessCache' | 'pool'>,
   environmentId: string,
   channelId: string,
   fields: PublishFields,

@@ -19,9 +19,12 @@ import { SocketLink, type LinkGroup, type LinkOptions, type LinkSession } from '
  * logger), and its stand-in ServerResponse stays attached to the TCP socket; both are let go here
  * (~2.5 KB per socket). The link's own 'error' listener does what that one did (sessions/socket-link.ts).
  */
+/** What accepting a socket reads: the socket limits, the open-socket gauge and the send budget. */
+export type AcceptDeps = Pick<GatewayDeps, 'config' | 'sessionMetrics' | 'sessions'>;
+
 export function linkAcceptor(
   app: ZodApp,
-  deps: GatewayDeps,
+  deps: AcceptDeps,
   kind: 'channel' | 'inbox' | 'logs' | 'connect',
 ): (socket: WebSocket, request: FastifyRequest) => SocketLink {
   const live = new Set<SocketLink>();
@@ -89,7 +92,7 @@ export interface SocketSession extends LinkSession {
  */
 export function mountSocketRoute(
   app: ZodApp,
-  deps: GatewayDeps,
+  deps: AcceptDeps,
   kind: 'channel' | 'connect',
   path: string,
   create: (link: SocketLink) => SocketSession,

@@ -35,7 +35,8 @@ export const MAX_HELD_FRAMES = 10_000;
  * its own options, so a subscription costs no separate options object or `lost` closure.
  */
 export interface ReplayOptions {
-  deps: GatewayDeps;
+  /** Replay pages are read from Postgres, each in its environment's turn (sessions.admission). */
+  deps: Pick<GatewayDeps, 'pool' | 'sessions'>;
   feeds: FeedRegistry;
   link: SocketLink;
   environmentId: string;

@@ -20,8 +20,11 @@ const REPLAY_PAGE = 500;
 /** How long replayed ids are remembered after going live: longer than any NATS delivery delay. */
 const REMEMBER_MS = 10_000;
 
+/** The user's subject, the retained notifications (Postgres, NOTIFICATION_RETENTION) and the page admission. */
+export type InboxReplayDeps = Pick<GatewayDeps, 'config' | 'pool' | 'sessions' | 'subjects'>;
+
 export class InboxReplay {
-  private readonly deps: GatewayDeps;
+  private readonly deps: InboxReplayDeps;
   private readonly feed: SubjectFeed;
   private readonly link: SocketLink;
   private readonly environmentId: string;
@@ -32,7 +35,7 @@ export class InboxReplay {
   private subject: string | undefined;
   private stopped = false;
 
-  constructor(deps: GatewayDeps, feed: SubjectFeed, link: SocketLink, environmentId: string, userId: string) {
+  constructor(deps: InboxReplayDeps, feed: SubjectFeed, link: SocketLink, environmentId: string, userId: string) {
     this.deps = deps;
     this.feed = feed;
     this.link = link;

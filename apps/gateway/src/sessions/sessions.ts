@@ -11,6 +11,7 @@ import type { SocketLink } from './socket-link.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { FeedRegistry } from '../channels/channel-feed.ts';
+import { readLastSeq, readMessages } from '@rtm/channels';
 import { TokenSockets } from './token-sockets.ts';
 import { namespaceOf } from '../access/channel-access.ts';
 
@@ -55,7 +56,9 @@ export interface Sessions {
  * by kicks. Building reads only the parts of `deps` made before it (config, nc, sessionMetrics),
  * so `deps` may be the object this becomes part of.
  */
-export function createSessions(deps: Omit<GatewayDeps, 'sessions'>): Sessions {
+export function createSessions(
+  deps: Pick<GatewayDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects'>,
+): Sessions {
   const feed = new SubjectFeed(deps.nc);
   const kicks = new KickListener(deps, feed);
   const sockets = new LocalSockets({
@@ -116,7 +119,14 @@ export function createSessions(deps: Omit<GatewayDeps, 'sessions'>): Sessions {
   deps.events.on('connect.close', (handle) => sockets.remove(handle));
   const sessions: Sessions = {
     sockets,
-    channels: new FeedRegistry(deps),
+    // a feed's store is Postgres: the channel's last seq when it starts, the messages of a gap
+    channels: new FeedRegistry({
+      nc: deps.nc,
+      subjects: deps.subjects,
+      log: deps.log,
+      lastSeq: (environmentId, channelId) => readLastSeq(deps.pool, environmentId, channelId),
+      read: (environmentId, channelId, range) => readMessages(deps.pool, environmentId, channelId, range),
+    }),
     feed,
     presence,
     occupancy: new OccupancyFrames((environmentId, channelId) => presence.occupancyNow(environmentId, channelId)),
