@@ -16,7 +16,7 @@
 import { decodeText, type Subjects, type Subscriber } from '@rtm/bus';
 import type { ReadRange, StoredMessage } from '@rtm/channels';
 import type { FrameText } from '../sessions/socket-link.ts';
-import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '../presence/coalesce.ts';
+import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '@rtm/presence';
 
 /**
  * How long a feed remembers when the presence it sent per user was decided: within it, a late
