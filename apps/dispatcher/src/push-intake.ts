@@ -44,14 +44,13 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import { deliverBatchJobSql } from '@rtm/webhooks';
+import { handBackDeliveries, overdueUnleased, pendingDeliveries } from '@rtm/webhooks';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Deliverer } from './deliverer.ts';
 import type { EndpointGuard } from './endpoint-guard.ts';
 import { EndpointQueues } from './endpoint-queues.ts';
-import { stillPending } from './ledger-sql.ts';
 
 /** Deliveries per chunk handed to the deliverer (claims and records carry many chunks: deliverer.ts). */
 const CHUNK = 16;
@@ -312,14 +311,7 @@ export class PushIntake {
     if (this.#catchingUp || this.#stopped || this.#subscriptions.size === 0) return;
     this.#catchingUp = true;
     try {
-      const { rows } = await this.#pool.query<{ id: string; environment_id: string }>(
-        `select id, environment_id from webhook_deliveries
-         where status = 'pending' and locked_until is null
-           and next_attempt_at < now() - $1 * interval '1 millisecond'
-           and environment_id <> all($2::text[])
-         order by next_attempt_at limit $3`,
-        [NOTICE_GRACE_MS, this.#queues.environments, CATCH_UP_ROWS],
-      );
+      const rows = await overdueUnleased(this.#pool, { graceMs: NOTICE_GRACE_MS, skip: this.#queues.environments, limit: CATCH_UP_ROWS });
       const found = rows
         .filter((row) => this.owns(webhookPartitionOf(row.environment_id)) && !this.#queues.has(row.id))
         .slice(0, Math.max(0, MAX_QUEUED - this.queued))
@@ -343,10 +335,7 @@ export class PushIntake {
    */
   async route(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    const { rows } = await this.#pool.query<{ id: string; environment_id: string }>(
-      `select id, environment_id from webhook_deliveries where id = any($1::text[]) and ${stillPending()}`,
-      [ids],
-    );
+    const rows = await pendingDeliveries(this.#pool, ids);
     const byPartition = new Map<number, Delivery[]>();
     for (const row of rows) {
       const partition = webhookPartitionOf(row.environment_id);
@@ -389,9 +378,9 @@ export class PushIntake {
 
   async #handBack(ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += HAND_BACK) {
-      await this.#pool
-        .query(`select ${deliverBatchJobSql('$1::text[]')}`, [ids.slice(i, i + HAND_BACK)])
-        .catch((error: unknown) => this.#log.warn({ err: error }, 'could not hand back queued deliveries; the catch-up will'));
+      await handBackDeliveries(this.#pool, ids.slice(i, i + HAND_BACK)).catch((error: unknown) =>
+        this.#log.warn({ err: error }, 'could not hand back queued deliveries; the catch-up will'),
+      );
     }
   }
 
