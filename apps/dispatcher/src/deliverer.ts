@@ -18,6 +18,9 @@
  * First attempts come from the channel-nodes' post-commit notices (push-intake.ts), without a
  * job; a failed attempt's retry is a job.
  *
+ * The statements (claim, record, defer, release, reschedule) are libs/webhooks'
+ * (delivery-leases.ts); what a result means is attempt-outcome.ts. This file decides when each runs.
+ *
  * Claims and records are group-committed (statement-batcher.ts): a chunk's claim, and each send's
  * record as soon as that send ends, wait only for the statement of their kind already running;
  * then everything that gathered meanwhile goes in one statement. At rest a delivery is claimed
