@@ -85,7 +85,7 @@ test('permissions - who a mention may reach: the SQL rule agrees with decide() o
     }
 
     const pairs = channels.flatMap((channel) => users.map((user) => ({ channel, user })));
-    // the fragments MENTIONS_SQL (apps/channel-node/src/commit-batch.ts) puts together, joined the same way
+    // the fragments MENTIONS_SQL (apps/channel-node/src/commit-sql.ts) puts together, joined the same way
     const { rows } = await db.pool.query<{ channel_id: string; user_id: string; reads: boolean }>(
       `select c.id as channel_id, v.user_id,
               ${userReadsChannelSql({

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEnvironment } from '@rtm/auth';
-import { CLAIM_SQL, RECORD_SQL } from '../apps/dispatcher/src/ledger-sql.ts';
+import { CLAIM_SQL, RECORD_SQL } from '../libs/webhooks/src/delivery-leases.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**

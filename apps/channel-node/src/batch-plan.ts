@@ -120,7 +120,7 @@ export const CHANNEL_DELETING_REPLY: CommandReply = {
  * The users a publish's `mentions` may notify, each once, in the order given: those who can read
  * the message. A message with `to` is read only by its addressees and its sender, so a mention of
  * anyone else is dropped here; whether the others may read the channel (access, membership, bans)
- * and the per-recipient cap are decided by the commit's statement (commit-batch.ts).
+ * and the per-recipient cap are decided by the commit's statement (commit-sql.ts).
  */
 export function mentionCandidates(command: Pick<PublishCommand, 'mentions' | 'to' | 'sender'>): string[] {
   const mentioned = new Set(command.mentions ?? []);

@@ -18,6 +18,9 @@
  * First attempts come from the channel-nodes' post-commit notices (push-intake.ts), without a
  * job; a failed attempt's retry is a job.
  *
+ * The statements (claim, record, defer, release, reschedule) are libs/webhooks'
+ * (delivery-leases.ts); what a result means is attempt-outcome.ts. This file decides when each runs.
+ *
  * Claims and records are group-committed (statement-batcher.ts): a chunk's claim, and each send's
  * record as soon as that send ends, wait only for the statement of their kind already running;
  * then everything that gathered meanwhile goes in one statement. At rest a delivery is claimed
@@ -35,20 +38,26 @@
 import { setMaxListeners } from 'node:events';
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
-import { publishLog, publishLogs, type LogLevel, type NatsConnection, type Subjects } from '@rtm/bus';
+import { publishLog, publishLogs, type NatsConnection, type Subjects } from '@rtm/bus';
 import {
-  decryptSecret,
-  deliverBatchJobSql,
+  claimDeliveries,
+  deferDeliveries,
+  handBackDeliveries,
+  recordAttempts,
+  releaseClaims,
+  rescheduleUnclaimed,
   signatureHeader,
-  webhookSecrets,
+  type ClaimedDelivery,
   type SecretKeyring,
 } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { WebhookSender, SendResult } from './send-webhook.ts';
-import { CLAIM_SQL, DEFER_SQL, RECORD_SQL, RELEASE_SQL, RESCHEDULE_SQL } from './ledger-sql.ts';
 import { StatementBatcher } from './statement-batcher.ts';
 import type { EndpointGuard } from './endpoint-guard.ts';
+import { attemptLogs, attemptRecord, circuitKey, endpointOf, settleAttempt, type Outcome } from './attempt-outcome.ts';
+import { SigningSecrets } from './signing-secrets.ts';
+import { deliveryMetrics, type DeliveryMetrics } from './delivery-metrics.ts';
 
 /** Deliveries of one batch job sent at once. */
 const PARALLEL_SENDS = 16;
@@ -65,34 +74,9 @@ const DEFER_MS = 1_000;
 /** How long a job waits for its sends before it leaves the slow ones to finish in the background. */
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
-/** A receiver answering 410 Gone stops the retries of that delivery (dropped, lastError `status 410`). */
-const GONE = 410;
 
 type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'rate' | 'secret_unreadable' };
-
-interface Outcome {
-  row: Claimed;
-  /** This attempt's number (1-based). */
-  n: number;
-  at: Date;
-  result: SendResult;
-  status: 'delivered' | 'dropped' | 'pending';
-  /** Milliseconds until the next attempt, for a delivery that stays pending. */
-  delay: number | null;
-}
-
-interface Claimed {
-  id: string;
-  environment_id: string;
-  event_id: string;
-  event_type: string;
-  url: string;
-  body: string;
-  attempts: number;
-  /** This claim's lease (locked_until, as Postgres prints it: exact to the microsecond). */
-  lease: string;
-  secrets: { secret: string; previous_secret: string | null; rotated_at: string | null } | null;
-}
+type Claimed = ClaimedDelivery;
 
 export interface DelivererDeps {
   pool: Pool;
@@ -109,20 +93,17 @@ export interface DelivererDeps {
 
 export class Deliverer {
   readonly #deps: DelivererDeps;
-  readonly #attempts: Counter<'result'>;
-  readonly #duration: Histogram;
-  readonly #deferred: Counter<'reason'>;
-  readonly #dropped: Counter;
-  readonly #requeued: Counter;
+  readonly #metrics: DeliveryMetrics;
   readonly #leaseMs: number;
   readonly #endpoints: EndpointGuard;
   readonly #claims: StatementBatcher<string, Map<string, Claimed>, Claimed[]>;
   readonly #records: StatementBatcher<Outcome, void>;
+  readonly #secrets: SigningSecrets;
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
     const batching = { concurrency: STATEMENTS_IN_FLIGHT, maxItems: MAX_PER_STATEMENT };
-    this.#claims = new StatementBatcher((ids) => this.#claimStatement(ids), {
+    this.#claims = new StatementBatcher((ids) => claimDeliveries(deps.pool, ids, this.#leaseMs), {
       ...batching,
       // an id asked for by two callers in one statement (a job's and the push's) is claimed once:
       // its row goes to the first of them only, never sent twice at once by this process
@@ -140,34 +121,8 @@ export class Deliverer {
     this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), batching);
     this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.#endpoints = deps.endpoints;
-    this.#deferred = new Counter({
-      name: 'webhook_deferrals_total',
-      help: 'Claimed deliveries put back without an attempt, by reason',
-      labelNames: ['reason'],
-      registers: [deps.metrics],
-    });
-    this.#requeued = new Counter({
-      name: 'webhook_requeued_total',
-      help: "Claimed deliveries whose endpoint had no room after all, put back in the owner's memory queue (lease released, no deferral)",
-      registers: [deps.metrics],
-    });
-    this.#attempts = new Counter({
-      name: 'webhook_attempts_total',
-      help: 'Webhook delivery attempts by result',
-      labelNames: ['result'],
-      registers: [deps.metrics],
-    });
-    this.#dropped = new Counter({
-      name: 'webhook_dropped_total',
-      help: 'Deliveries dropped: their last attempt failed with the retry schedule used up (status dropped, kept for retention)',
-      registers: [deps.metrics],
-    });
-    this.#duration = new Histogram({
-      name: 'webhook_attempt_duration_seconds',
-      help: 'Duration of webhook delivery attempts',
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [deps.metrics],
-    });
+    this.#secrets = new SigningSecrets(deps.secretKeyring);
+    this.#metrics = deliveryMetrics(deps.metrics);
   }
 
   #draining = false;
@@ -187,7 +142,7 @@ export class Deliverer {
     for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
       if (this.#draining) {
         // hand the rest back as a new batch job for another dispatcher (or this one, restarted)
-        await this.#deps.pool.query(`select ${deliverBatchJobSql('$1::text[]')}`, [ids.slice(start)]);
+        await handBackDeliveries(this.#deps.pool, ids.slice(start));
         return;
       }
       // a chunk takes at most JOB_HOLD_MS longer than its fast sends: the next one is never held
@@ -283,15 +238,6 @@ export class Deliverer {
     return this.#claims.add(ids);
   }
 
-  async #claimStatement(ids: readonly string[]): Promise<Map<string, Claimed>> {
-    const { rows } = await this.#deps.pool.query<Claimed>({
-      name: 'rtm_webhook_claim',
-      text: CLAIM_SQL,
-      values: [ids, this.#leaseMs],
-    });
-    return new Map(rows.map((row) => [row.id, row]));
-  }
-
   /**
    * Deliveries this job could not claim: still pending but leased elsewhere, not yet due, or
    * row-locked at that moment (skip locked: e.g. a retry request reading it). Puts their job at
@@ -299,11 +245,7 @@ export class Deliverer {
    * belong to a dead dispatcher, is looked at again then). Delivered or dropped ones need nothing.
    */
   async #reschedule(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.#deps.pool.query(
-      RESCHEDULE_SQL,
-      [ids],
-    );
+    await rescheduleUnclaimed(this.#deps.pool, ids);
   }
 
   /**
@@ -313,42 +255,18 @@ export class Deliverer {
    */
   #admit(row: Claimed): Deferral | { secrets: string[] | null; probe: boolean } {
     const now = Date.now();
-    let secrets: string[] | null = null;
-    if (row.secrets) {
-      try {
-        secrets = webhookSecrets({
-          secret: this.#decrypt(row.environment_id, 'secret', row.secrets.secret),
-          previous_secret: row.secrets.previous_secret === null ? null : this.#decrypt(row.environment_id, 'previous_secret', row.secrets.previous_secret),
-          rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
-        });
-      } catch (error) {
-        // a key this dispatcher lacks (another process started with a newer one): the operator's
-        // to fix; the delivery waits rather than fail for the tenant
-        this.#deps.log.error({ err: { message: (error as Error).message }, environmentId: row.environment_id }, 'cannot decrypt a webhook secret');
-        return { row, until: now + this.#deps.config.WEBHOOK_BREAKER_COOLDOWN, reason: 'secret_unreadable' };
-      }
+    let secrets: string[] | null;
+    try {
+      secrets = this.#secrets.of(row, now);
+    } catch (error) {
+      // a key this dispatcher lacks (another process started with a newer one): the operator's
+      // to fix; the delivery waits rather than fail for the tenant
+      this.#deps.log.error({ err: { message: (error as Error).message }, environmentId: row.environment_id }, 'cannot decrypt a webhook secret');
+      return { row, until: now + this.#deps.config.WEBHOOK_BREAKER_COOLDOWN, reason: 'secret_unreadable' };
     }
     const admission = this.#endpoints.admit(row.environment_id, circuitKey(row), now);
     if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: admission.reason };
     return { secrets, probe: admission.probe };
-  }
-
-  /**
-   * Decrypted signing secrets, by what is stored: every delivery of an environment carries the
-   * same ciphertext until the secret is rotated (then the stored text, and so the key, changes),
-   * so AES-GCM runs once per secret, not once per delivery. A failure is not kept.
-   */
-  readonly #decrypted = new Map<string, string>();
-
-  #decrypt(environmentId: string, column: 'secret' | 'previous_secret', stored: string): string {
-    const key = `${environmentId}\u0000${column}\u0000${stored}`;
-    let plain = this.#decrypted.get(key);
-    if (plain === undefined) {
-      plain = decryptSecret(this.#deps.secretKeyring, stored, { environmentId, column });
-      if (this.#decrypted.size >= 10_000) this.#decrypted.clear();
-      this.#decrypted.set(key, plain);
-    }
-    return plain;
   }
 
   /** Sends one admitted delivery; never throws (a failure is a result to record). */
@@ -375,38 +293,26 @@ export class Deliverer {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: row.url });
     }
     this.#endpoints.freed(row.environment_id, Date.now());
-    const n = row.attempts + 1;
+    this.#metrics.attempts.inc({ result: result.ok ? 'delivered' : 'failed' });
+    this.#metrics.duration.observe(result.durationMs / 1000);
     // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery
-    const gone = result.statusCode === GONE;
-    const delay = result.ok || gone ? null : (this.#deps.config.WEBHOOK_RETRY_SCHEDULE[n - 1] ?? null);
-    const status = result.ok ? 'delivered' : delay === null ? 'dropped' : 'pending';
-    this.#attempts.inc({ result: result.ok ? 'delivered' : 'failed' });
-    this.#duration.observe(result.durationMs / 1000);
-    return { row, n, at, result, status, delay };
+    return settleAttempt(row, at, result, this.#deps.config.WEBHOOK_RETRY_SCHEDULE);
+  }
+
+  /** Lets go of claims not used (the deliveries wait in memory again): fenced by the lease like #write. */
+  async #release(rows: readonly Claimed[]): Promise<void> {
+    this.#metrics.requeued.inc(rows.length);
+    await releaseClaims(this.#deps.pool, rows);
   }
 
   /**
    * Puts deferred deliveries back: lease released, `next_attempt_at` and the keyed job at the
    * deferral's time, `attempts` unchanged. Fenced by the lease like #write.
    */
-  /** Lets go of claims not used (the deliveries wait in memory again): fenced by the lease like #write. */
-  async #release(rows: readonly Claimed[]): Promise<void> {
-    this.#requeued.inc(rows.length);
-    await this.#deps.pool.query({
-      name: 'rtm_webhook_release',
-      text: RELEASE_SQL,
-      values: [rows.map((row) => row.id), rows.map((row) => row.lease)],
-    });
-  }
-
   async #defer(deferrals: readonly Deferral[]): Promise<void> {
     if (deferrals.length === 0) return;
-    for (const deferral of deferrals) this.#deferred.inc({ reason: deferral.reason });
-    await this.#deps.pool.query({
-      name: 'rtm_webhook_defer',
-      text: DEFER_SQL,
-      values: [deferrals.map((d) => d.row.id), deferrals.map((d) => d.until), deferrals.map((d) => d.row.lease)],
-    });
+    for (const deferral of deferrals) this.#metrics.deferred.inc({ reason: deferral.reason });
+    await deferDeliveries(this.#deps.pool, deferrals.map((d) => ({ id: d.row.id, until: d.until, lease: d.row.lease })));
   }
 
   /**
@@ -423,7 +329,7 @@ export class Deliverer {
       throw error;
     }
     // counted once recorded (a record that fails is attempted again, and counted then)
-    for (const outcome of outcomes) if (outcome.status === 'dropped') this.#dropped.inc();
+    for (const outcome of outcomes) if (outcome.status === 'dropped') this.#metrics.dropped.inc();
     this.#announce(outcomes);
   }
 
@@ -434,54 +340,11 @@ export class Deliverer {
    * outcome changes nothing, so the ledger follows the newest claim.
    */
   async #write(outcomes: readonly Outcome[]): Promise<void> {
-    await this.#deps.pool.query({
-      name: 'rtm_webhook_record',
-      text: RECORD_SQL,
-      values: [
-        outcomes.map((o) => o.row.id),
-        outcomes.map((o) => o.n),
-        outcomes.map((o) => o.at),
-        outcomes.map((o) => o.result.statusCode ?? null),
-        outcomes.map((o) => o.result.error ?? null),
-        outcomes.map((o) => o.result.durationMs),
-        outcomes.map((o) => o.status),
-        outcomes.map((o) => o.delay),
-        outcomes.map((o) => o.row.lease),
-      ],
-    });
+    await recordAttempts(this.#deps.pool, outcomes.map(attemptRecord));
   }
 
   /** The live-log events of recorded attempts: one bus message per environment (publishLogs). */
   #announce(outcomes: readonly Outcome[]): void {
-    const byEnvironment = new Map<string, { level: LogLevel; event: string; data: Record<string, unknown> }[]>();
-    for (const { row, n, result, status } of outcomes) {
-      let entries = byEnvironment.get(row.environment_id);
-      if (!entries) byEnvironment.set(row.environment_id, (entries = []));
-      const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: row.url, attempt: n };
-      entries.push({
-        level: result.ok ? 'info' : 'warn',
-        event: 'webhook.attempt',
-        data: { ...common, statusCode: result.statusCode ?? null, durationMs: result.durationMs, ...(result.error !== undefined && { error: result.error }) },
-      });
-      if (status === 'delivered') entries.push({ level: 'info', event: 'webhook.delivered', data: common });
-      if (status === 'dropped') entries.push({ level: 'error', event: 'webhook.dropped', data: { ...common, lastError: result.error ?? null } });
-    }
-    for (const [environmentId, entries] of byEnvironment) publishLogs(this.#deps.nc, this.#deps.subjects, environmentId, entries);
-  }
-}
-
-/** One circuit per endpoint: the environment and the URL it delivers to. */
-const circuitKey = (row: Claimed): string => `${row.environment_id} ${row.url}`;
-
-/**
- * The endpoint a delivery goes to: its environment and the URL's origin. Limits are per
- * environment's endpoint, never per bare host name: two tenants on one shared host (a hosted
- * automation service, or the same machine) must not hold each other's places.
- */
-function endpointOf(row: Claimed): string {
-  try {
-    return `${row.environment_id} ${new URL(row.url).origin}`;
-  } catch {
-    return `${row.environment_id} ${row.url}`;
+    for (const [environmentId, entries] of attemptLogs(outcomes)) publishLogs(this.#deps.nc, this.#deps.subjects, environmentId, entries);
   }
 }

@@ -15,9 +15,10 @@
  *   when it half-opens). So a delivery held back by its endpoint waits here, never re-queued
  *   through Postgres; an endpoint that hangs holds at most its own limit of sends, and its
  *   backlog never stands in front of another endpoint's deliveries. A chunk (one environment's
- *   deliveries, at most 16) goes to the deliverer, with up to WINDOW chunks being sent at once;
- *   the deliverer claims and records them group-committed (statement-batcher.ts), so under load
- *   one claim statement and one record statement carry many chunks.
+ *   deliveries, at most 16) goes to the deliverer, with up to 64 chunks being sent at once
+ *   (send-window.ts: this memory, without NATS or Postgres); the deliverer claims and records
+ *   them group-committed (statement-batcher.ts), so under load one claim statement and one
+ *   record statement carry many chunks.
  * - Only an attempt that fails gets a job (`deliver_webhook` with `run_at` at the next step of
  *   the schedule, written by the record). A job (a retry, a retraction's batch, a hand-back) may
  *   run on any dispatcher: `route` queues its deliveries here when this dispatcher owns them,
@@ -44,19 +45,15 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import { deliverBatchJobSql } from '@rtm/webhooks';
+import { handBackDeliveries, overdueUnleased, pendingDeliveries } from '@rtm/webhooks';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Deliverer } from './deliverer.ts';
 import type { EndpointGuard } from './endpoint-guard.ts';
-import { EndpointQueues } from './endpoint-queues.ts';
-import { stillPending } from './ledger-sql.ts';
+import { SendWindow } from './send-window.ts';
+import { byPartition, noticeDeliveries, type Delivery } from './push-notices.ts';
 
-/** Deliveries per chunk handed to the deliverer (claims and records carry many chunks: deliverer.ts). */
-const CHUNK = 16;
-/** Chunks being sent at once by this dispatcher (their slow sends finish in the background). */
-const WINDOW = 64;
 /** Deliveries held in memory at most; a notice beyond is left to the catch-up (counted as overflow). */
 const MAX_QUEUED = 50_000;
 /** How long a job waits for the owner to take its deliveries before sending them itself. */
@@ -70,26 +67,18 @@ const CATCH_UP_MS = 5_000;
 /** Rows read per catch-up pass. */
 const CATCH_UP_ROWS = 5_000;
 
-type Delivery = [id: string, environmentId: string];
-
 export class PushIntake {
   readonly #deliverer: Deliverer;
-  readonly #endpoints: EndpointGuard;
   readonly #pool: Pool;
   readonly #log: Logger;
   readonly #nc: NatsConnection;
   readonly #subjects: Subjects;
-  /** Per environment, its deliveries waiting, in arrival order. */
-  readonly #queues = new EndpointQueues();
-  /** Per environment, deliveries handed to the deliverer whose sends have not started yet. */
-  readonly #reserved = new Map<string, number>();
+  /** The deliveries waiting per endpoint and the chunks being sent (send-window.ts). */
+  readonly #window: SendWindow;
   readonly #subscriptions = new Map<number, Subscription>();
-  #running = 0;
   #stopped = false;
-  #wake: NodeJS.Timeout | undefined;
   #catchUp: NodeJS.Timeout | undefined;
   #catchingUp = false;
-  readonly #idle = new Set<() => void>();
   readonly #notices: Counter<'result'>;
   readonly #forwards: Counter<'result'>;
   readonly #caughtUp: Counter;
@@ -104,7 +93,6 @@ export class PushIntake {
     subjects: Subjects;
   }) {
     this.#deliverer = deps.deliverer;
-    this.#endpoints = deps.endpoints;
     this.#pool = deps.pool;
     this.#log = deps.log;
     this.#nc = deps.nc;
@@ -143,12 +131,17 @@ export class PushIntake {
         this.set(intake.#subscriptions.size);
       },
     });
-    // a send that ends frees a place of its endpoint: what waited for it may go now
-    this.#endpoints.onFreed(() => this.#pump());
+    this.#window = new SendWindow({
+      endpoints: deps.endpoints,
+      send: (ids, sending, requeue) => this.#deliverer.deliver(ids, sending, requeue),
+      putBack: (environmentId, ids) => this.#requeue(environmentId, ids),
+      // not recorded: their leases lapse and the reconciler gives them a job
+      failed: (error, ids) => this.#log.error({ err: error, deliveries: ids.length }, 'could not send pushed webhook deliveries'),
+    });
   }
 
   get queued(): number {
-    return this.#queues.size;
+    return this.#window.queued;
   }
 
   owns(partition: number): boolean {
@@ -183,7 +176,7 @@ export class PushIntake {
     const subscription = this.#subscriptions.get(partition);
     this.#subscriptions.delete(partition);
     subscription?.unsubscribe();
-    await this.#handBack(this.#queues.removeWhere((environmentId) => webhookPartitionOf(environmentId) === partition));
+    await this.#handBack(this.#window.removeWhere((environmentId) => webhookPartitionOf(environmentId) === partition));
   }
 
   /** The lock connection broke: every partition is gone at once. */
@@ -201,10 +194,7 @@ export class PushIntake {
       this.#log.warn('a webhook notice that is not JSON was ignored');
       return;
     }
-    const deliveries = Array.isArray(body)
-      ? body.filter((d): d is Delivery => Array.isArray(d) && typeof d[0] === 'string' && typeof d[1] === 'string')
-      : [];
-    const queued = this.#take(deliveries);
+    const queued = this.#take(noticeDeliveries(body));
     if (msg.reply) msg.respond(encodeJson({ queued }));
   }
 
@@ -222,13 +212,8 @@ export class PushIntake {
       return false;
     }
     if (notice) this.#notices.inc({ result: 'queued' });
-    this.#queue(deliveries);
+    this.#window.push(deliveries);
     return true;
-  }
-
-  #queue(deliveries: readonly Delivery[]): void {
-    this.#queues.push(deliveries);
-    this.#pump();
   }
 
   /**
@@ -240,68 +225,7 @@ export class PushIntake {
       void this.#handBack(ids);
       return;
     }
-    this.#queues.unshift(environmentId, ids);
-    this.#pump();
-  }
-
-  /**
-   * The next chunk: the environments with deliveries waiting taken in turn, each for what its
-   * endpoint has room for now. Undefined when none has room (then #wake is set for the earliest
-   * circuit that will admit a probe; freed places call #pump themselves).
-   */
-  #nextChunk(): { environmentId: string; ids: string[] } | undefined {
-    const now = Date.now();
-    let earliest = Infinity;
-    const chunk = this.#queues.next((environmentId) => {
-      const room = this.#endpoints.room(environmentId, now) - (this.#reserved.get(environmentId) ?? 0);
-      if (room <= 0) {
-        const until = this.#endpoints.refusedUntil(environmentId, now);
-        if (until !== null) earliest = Math.min(earliest, until);
-      }
-      return room;
-    }, CHUNK);
-    if (chunk) return chunk;
-    if (earliest !== Infinity && !this.#wake) {
-      this.#wake = setTimeout(() => {
-        this.#wake = undefined;
-        this.#pump();
-      }, Math.max(10, earliest - now));
-      this.#wake.unref();
-    }
-    return undefined;
-  }
-
-  #pump(): void {
-    while (!this.#stopped && this.#running < WINDOW && this.#queues.size > 0) {
-      const chunk = this.#nextChunk();
-      if (!chunk) return;
-      const { environmentId, ids } = chunk;
-      this.#running++;
-      this.#reserved.set(environmentId, (this.#reserved.get(environmentId) ?? 0) + ids.length);
-      let unreserved = false;
-      // once the chunk's sends hold their places (counted by the deliverer) or were put back, the
-      // reservation ends: the next chunk of this endpoint may be claimed while these are sent
-      const unreserve = () => {
-        if (unreserved) return;
-        unreserved = true;
-        const reserved = (this.#reserved.get(environmentId) ?? 0) - ids.length;
-        if (reserved > 0) this.#reserved.set(environmentId, reserved);
-        else this.#reserved.delete(environmentId);
-        this.#pump();
-      };
-      this.#deliverer
-        .deliver(ids, unreserve, (back) => this.#requeue(environmentId, back))
-        .catch((error: unknown) => {
-          // not recorded: their leases lapse and the reconciler gives them a job
-          this.#log.error({ err: error, deliveries: ids.length }, 'could not send pushed webhook deliveries');
-        })
-        .finally(() => {
-          unreserve();
-          this.#running--;
-          this.#pump();
-          if (this.#running === 0) for (const resolve of this.#idle) resolve();
-        });
-    }
+    this.#window.unshift(environmentId, ids);
   }
 
   /**
@@ -312,21 +236,14 @@ export class PushIntake {
     if (this.#catchingUp || this.#stopped || this.#subscriptions.size === 0) return;
     this.#catchingUp = true;
     try {
-      const { rows } = await this.#pool.query<{ id: string; environment_id: string }>(
-        `select id, environment_id from webhook_deliveries
-         where status = 'pending' and locked_until is null
-           and next_attempt_at < now() - $1 * interval '1 millisecond'
-           and environment_id <> all($2::text[])
-         order by next_attempt_at limit $3`,
-        [NOTICE_GRACE_MS, this.#queues.environments, CATCH_UP_ROWS],
-      );
+      const rows = await overdueUnleased(this.#pool, { graceMs: NOTICE_GRACE_MS, skip: this.#window.environments, limit: CATCH_UP_ROWS });
       const found = rows
-        .filter((row) => this.owns(webhookPartitionOf(row.environment_id)) && !this.#queues.has(row.id))
+        .filter((row) => this.owns(webhookPartitionOf(row.environment_id)) && !this.#window.has(row.id))
         .slice(0, Math.max(0, MAX_QUEUED - this.queued))
         .map((row): Delivery => [row.id, row.environment_id]);
       if (found.length > 0) {
         this.#caughtUp.inc(found.length);
-        this.#queue(found);
+        this.#window.push(found);
       }
     } catch (error) {
       this.#log.warn({ err: error }, 'webhook catch-up pass failed');
@@ -343,20 +260,10 @@ export class PushIntake {
    */
   async route(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    const { rows } = await this.#pool.query<{ id: string; environment_id: string }>(
-      `select id, environment_id from webhook_deliveries where id = any($1::text[]) and ${stillPending()}`,
-      [ids],
-    );
-    const byPartition = new Map<number, Delivery[]>();
-    for (const row of rows) {
-      const partition = webhookPartitionOf(row.environment_id);
-      const list = byPartition.get(partition);
-      if (list) list.push([row.id, row.environment_id]);
-      else byPartition.set(partition, [[row.id, row.environment_id]]);
-    }
+    const rows = await pendingDeliveries(this.#pool, ids);
     const here: string[] = [];
     await Promise.all(
-      [...byPartition].map(async ([partition, list]) => {
+      [...byPartition(rows, webhookPartitionOf)].map(async ([partition, list]) => {
         if (this.owns(partition)) {
           // a job of our own (a retry): it waits in memory with the pushed deliveries of its
           // endpoint, so one held back by the endpoint's limit, rate or open circuit is never
@@ -389,9 +296,9 @@ export class PushIntake {
 
   async #handBack(ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += HAND_BACK) {
-      await this.#pool
-        .query(`select ${deliverBatchJobSql('$1::text[]')}`, [ids.slice(i, i + HAND_BACK)])
-        .catch((error: unknown) => this.#log.warn({ err: error }, 'could not hand back queued deliveries; the catch-up will'));
+      await handBackDeliveries(this.#pool, ids.slice(i, i + HAND_BACK)).catch((error: unknown) =>
+        this.#log.warn({ err: error }, 'could not hand back queued deliveries; the catch-up will'),
+      );
     }
   }
 
@@ -401,12 +308,9 @@ export class PushIntake {
    */
   async stop(): Promise<void> {
     clearInterval(this.#catchUp);
-    clearTimeout(this.#wake);
     for (const partition of [...this.#subscriptions.keys()]) await this.disown(partition);
     this.#stopped = true;
-    while (this.#running > 0) {
-      await new Promise<void>((resolve) => this.#idle.add(resolve));
-      this.#idle.clear();
-    }
+    this.#window.stop();
+    await this.#window.settled();
   }
 }

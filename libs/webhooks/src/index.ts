@@ -14,6 +14,18 @@ export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from '.
 export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
 export { listDeliveries, getDelivery, retryDelivery, type DeliveryStatus } from './delivery-ledger.ts';
 export {
+  claimDeliveries,
+  rescheduleUnclaimed,
+  releaseClaims,
+  deferDeliveries,
+  recordAttempts,
+  handBackDeliveries,
+  pendingDeliveries,
+  overdueUnleased,
+  type ClaimedDelivery,
+  type AttemptRecord,
+} from './delivery-leases.ts';
+export {
   createSecretKeyring,
   encryptSecret,
   decryptSecret,

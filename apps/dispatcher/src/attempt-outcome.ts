@@ -1,0 +1,95 @@
+/**
+ * What an attempt's result means for its delivery (deliverer.ts), without I/O: the delivery's
+ * new state and the wait before its next attempt, the row the ledger records for it, the
+ * live-log events it is announced with, and the keys by which its endpoint's circuit and
+ * concurrency places are counted.
+ */
+import type { LogLevel } from '@rtm/bus';
+import type { AttemptRecord, ClaimedDelivery } from '@rtm/webhooks';
+import type { SendResult } from './send-webhook.ts';
+
+/** A receiver answering 410 Gone stops the retries of that delivery (dropped, lastError `status 410`). */
+const GONE = 410;
+
+export interface Outcome {
+  row: ClaimedDelivery;
+  /** This attempt's number (1-based). */
+  n: number;
+  at: Date;
+  result: SendResult;
+  status: 'delivered' | 'dropped' | 'pending';
+  /** Milliseconds until the next attempt, for a delivery that stays pending. */
+  delay: number | null;
+}
+
+/**
+ * The outcome of an attempt that started `at` and ended with `result`: delivered on success;
+ * otherwise pending until the next step of `schedule` (the wait after attempt n is its n-th
+ * entry), dropped once the schedule is used up or when the receiver answered 410 Gone.
+ */
+export function settleAttempt(row: ClaimedDelivery, at: Date, result: SendResult, schedule: readonly number[]): Outcome {
+  const n = row.attempts + 1;
+  const gone = result.statusCode === GONE;
+  const delay = result.ok || gone ? null : (schedule[n - 1] ?? null);
+  const status = result.ok ? 'delivered' : delay === null ? 'dropped' : 'pending';
+  return { row, n, at, result, status, delay };
+}
+
+/** The ledger's record of an outcome (recordAttempts in libs/webhooks, fenced by the claim's lease). */
+export function attemptRecord(outcome: Outcome): AttemptRecord {
+  const { row, n, at, result, status, delay } = outcome;
+  return {
+    id: row.id,
+    n,
+    at,
+    statusCode: result.statusCode ?? null,
+    error: result.error ?? null,
+    durationMs: result.durationMs,
+    status,
+    delay,
+    lease: row.lease,
+  };
+}
+
+export interface LogEntry {
+  level: LogLevel;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The live-log events of recorded outcomes, per environment (each environment's go as one bus
+ * message): every attempt, then `webhook.delivered` or `webhook.dropped` when it ended the delivery.
+ */
+export function attemptLogs(outcomes: readonly Outcome[]): Map<string, LogEntry[]> {
+  const byEnvironment = new Map<string, LogEntry[]>();
+  for (const { row, n, result, status } of outcomes) {
+    let entries = byEnvironment.get(row.environment_id);
+    if (!entries) byEnvironment.set(row.environment_id, (entries = []));
+    const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: row.url, attempt: n };
+    entries.push({
+      level: result.ok ? 'info' : 'warn',
+      event: 'webhook.attempt',
+      data: { ...common, statusCode: result.statusCode ?? null, durationMs: result.durationMs, ...(result.error !== undefined && { error: result.error }) },
+    });
+    if (status === 'delivered') entries.push({ level: 'info', event: 'webhook.delivered', data: common });
+    if (status === 'dropped') entries.push({ level: 'error', event: 'webhook.dropped', data: { ...common, lastError: result.error ?? null } });
+  }
+  return byEnvironment;
+}
+
+/** One circuit per endpoint: the environment and the URL it delivers to. */
+export const circuitKey = (row: Pick<ClaimedDelivery, 'environment_id' | 'url'>): string => `${row.environment_id} ${row.url}`;
+
+/**
+ * The endpoint a delivery goes to: its environment and the URL's origin. Limits are per
+ * environment's endpoint, never per bare host name: two tenants on one shared host (a hosted
+ * automation service, or the same machine) must not hold each other's places.
+ */
+export function endpointOf(row: Pick<ClaimedDelivery, 'environment_id' | 'url'>): string {
+  try {
+    return `${row.environment_id} ${new URL(row.url).origin}`;
+  } catch {
+    return `${row.environment_id} ${row.url}`;
+  }
+}

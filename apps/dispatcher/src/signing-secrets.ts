@@ -1,0 +1,47 @@
+/**
+ * A claimed delivery's signing secrets, decrypted (deliverer.ts). Every delivery of an
+ * environment carries the same ciphertext until the secret is rotated (then the stored text, and
+ * so the key, changes), so AES-GCM runs once per secret, not once per delivery. A failure is not
+ * kept: it is thrown each time, for the caller to defer the delivery.
+ */
+import { decryptSecret, webhookSecrets, type ClaimedDelivery, type SecretKeyring } from '@rtm/webhooks';
+
+/** Decrypted secrets kept at most; the whole cache is let go beyond (they are decrypted again). */
+const MAX_KEPT = 10_000;
+
+export class SigningSecrets {
+  readonly #keyring: SecretKeyring;
+  readonly #decrypted = new Map<string, string>();
+
+  constructor(keyring: SecretKeyring) {
+    this.#keyring = keyring;
+  }
+
+  /**
+   * The secrets to sign `row` with (the current one, and the previous one during its grace after
+   * a rotation), null when its environment has none. Throws when one cannot be decrypted (a key
+   * this dispatcher lacks).
+   */
+  of(row: Pick<ClaimedDelivery, 'environment_id' | 'secrets'>, now = Date.now()): string[] | null {
+    if (!row.secrets) return null;
+    return webhookSecrets(
+      {
+        secret: this.#decrypt(row.environment_id, 'secret', row.secrets.secret),
+        previous_secret: row.secrets.previous_secret === null ? null : this.#decrypt(row.environment_id, 'previous_secret', row.secrets.previous_secret),
+        rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
+      },
+      now,
+    );
+  }
+
+  #decrypt(environmentId: string, column: 'secret' | 'previous_secret', stored: string): string {
+    const key = `${environmentId}\u0000${column}\u0000${stored}`;
+    let plain = this.#decrypted.get(key);
+    if (plain === undefined) {
+      plain = decryptSecret(this.#keyring, stored, { environmentId, column });
+      if (this.#decrypted.size >= MAX_KEPT) this.#decrypted.clear();
+      this.#decrypted.set(key, plain);
+    }
+    return plain;
+  }
+}
