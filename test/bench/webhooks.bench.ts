@@ -28,7 +28,8 @@ import { enqueueParameters, enqueueSql, type WebhookEventInput } from '@rtm/webh
 import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
-import { cpuMicros, machineCpuMicros, perSecond, postgresCpuMicros, reportGoal } from './report.ts';
+import { perSecond, reportGoal } from './report.ts';
+import { cpuMicros, machineCpuMicros, postgresCpuMicros, selfCpuMicros } from './cpu-meter.ts';
 
 const NOOP_JOBS = Number(process.env.BENCH_NOOP_JOBS ?? 20_000);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
@@ -185,13 +186,9 @@ async function main() {
   }));
   expecting = DELIVERIES;
   const allDelivered = new Promise<void>((resolve) => (receivedAll = resolve));
-  const benchCpu = () => {
-    const { user, system } = process.cpuUsage();
-    return user + system;
-  };
   const cpu = (): Record<string, number> => ({
     ...Object.fromEntries(started.map((p) => [p.name.replace(/-\d+$/, ''), cpuMicros(p.child.pid)])),
-    bench: benchCpu(),
+    bench: selfCpuMicros(),
     postgres: postgresCpuMicros(),
     'whole machine': machineCpuMicros(),
   });
