@@ -35,20 +35,39 @@ async function timedPublish(http: HttpPool, secretKey: string, channelId: string
   }
 }
 
+/**
+ * A probe's window: its loop runs until `end()`, and counts only while `measuring` (from
+ * `measure()` to `end()`); `end()` gives the window's length in seconds.
+ */
+class Window {
+  measuring = false;
+  stopped = false;
+  private startedAt = 0;
+
+  measure(): void {
+    this.measuring = true;
+    this.startedAt = Date.now();
+  }
+
+  end(): number {
+    this.measuring = false;
+    this.stopped = true;
+    return (Date.now() - this.startedAt) / 1000;
+  }
+}
+
 /** Publishes from `clients` loops until `stop()`; latency recorded while `measuring`. */
 export function publisher(url: string, secretKey: string, clients: number, channelOf: () => string, pauseMs: number) {
   const http = new HttpPool(url, { connections: clients });
   const h = fairHistogram();
   let ok = 0;
   let errors = 0;
-  let measuring = false;
-  let stopped = false;
-  let startedAt = 0;
+  const window = new Window();
   const body = JSON.stringify({ content: { text: 'fairness benchmark message', n: 1 } });
   const loops = Array.from({ length: clients }, async () => {
-    while (!stopped) {
+    while (!window.stopped) {
       const { status, micros } = await timedPublish(http, secretKey, channelOf(), body);
-      if (measuring) {
+      if (window.measuring) {
         if (status === 201) {
           ok++;
           h.recordValue(micros);
@@ -58,14 +77,9 @@ export function publisher(url: string, secretKey: string, clients: number, chann
     }
   });
   return {
-    measure() {
-      measuring = true;
-      startedAt = Date.now();
-    },
+    measure: () => window.measure(),
     async stop(): Promise<Figures> {
-      measuring = false;
-      const elapsed = (Date.now() - startedAt) / 1000;
-      stopped = true;
+      const elapsed = window.end();
       await Promise.all(loops);
       await http.close();
       return { n: ok, errors, perSecond: Math.round(ok / elapsed), p50: h.getValueAtPercentile(50) / 1000, p99: h.getValueAtPercentile(99) / 1000 };
@@ -121,18 +135,16 @@ export async function subscriber(realtimeUrl: string, token: string) {
   const ws = await connectSocket(realtimeUrl, token, (frame) => {
     if (frame.ref !== undefined && (frame.op === 'subscribed' || frame.op === 'error')) waiting?.(frame);
   });
-  let measuring = false;
-  let stopped = false;
-  let startedAt = 0;
+  const window = new Window();
   const loop = (async () => {
-    for (let i = 0; !stopped; i++) {
+    for (let i = 0; !window.stopped; i++) {
       const channelId = `b-sub-${i % 50}`;
       const t0 = process.hrtime.bigint();
       const answer = await new Promise<Record<string, unknown>>((resolve) => {
         waiting = resolve;
         ws.send(JSON.stringify({ op: 'subscribe', ref: i, channelId }));
       });
-      if (measuring) {
+      if (window.measuring) {
         if (answer.op === 'subscribed') {
           n++;
           h.recordValue(Number(process.hrtime.bigint() - t0) / 1000);
@@ -143,14 +155,9 @@ export async function subscriber(realtimeUrl: string, token: string) {
     }
   })();
   return {
-    measure() {
-      measuring = true;
-      startedAt = Date.now();
-    },
+    measure: () => window.measure(),
     async stop(): Promise<Figures> {
-      measuring = false;
-      const seconds = (Date.now() - startedAt) / 1000;
-      stopped = true;
+      const seconds = window.end();
       await loop;
       ws.close();
       return figuresOf(h, n, errors, seconds);
@@ -176,15 +183,13 @@ export async function publishToFrame(gateway: RunningProcess, secretKey: string,
   const publish = fairHistogram();
   let published = 0;
   let errors = 0;
-  let stopped = false;
-  let measuring = false;
-  let startedAt = 0;
+  const window = new Window();
   const loop = (async () => {
-    for (let n = 1; !stopped; n++) {
+    for (let n = 1; !window.stopped; n++) {
       const t0 = process.hrtime.bigint();
-      if (measuring) sent.set(n, t0);
+      if (window.measuring) sent.set(n, t0);
       const { status, micros } = await timedPublish(http, secretKey, channelId, JSON.stringify({ content: { n } }), t0);
-      if (measuring) {
+      if (window.measuring) {
         if (status === 201) {
           published++;
           publish.recordValue(micros);
@@ -194,14 +199,9 @@ export async function publishToFrame(gateway: RunningProcess, secretKey: string,
     }
   })();
   return {
-    measure() {
-      measuring = true;
-      startedAt = Date.now();
-    },
+    measure: () => window.measure(),
     async stop(): Promise<{ publish: Figures; frame: Figures }> {
-      const seconds = (Date.now() - startedAt) / 1000;
-      measuring = false;
-      stopped = true;
+      const seconds = window.end();
       await loop;
       const deadline = Date.now() + 10_000;
       while (sent.size > 0 && Date.now() < deadline) await sleep(50);
