@@ -5,8 +5,8 @@
  */
 import WebSocket from 'ws';
 import type { RunningProcess } from '../helpers/cluster.ts';
+import { sleep } from './lib/figures.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A minimal Chrome DevTools Protocol client over the gateway's inspector socket. */
 export class Inspector {
