@@ -94,33 +94,29 @@ export function line(name: string, f: Figures): void {
   );
 }
 
-/** A `/v1/connect` connection, resolved once `connected`; frames go to `onFrame`. */
-export function connectSocket(realtimeUrl: string, token: string, onFrame: (frame: Record<string, unknown>) => void): Promise<WebSocket> {
-  const ws = new WebSocket(`${realtimeUrl.replace(/^http/, 'ws')}/v1/connect?token=${token}`);
+type OnFrame = (frame: Record<string, unknown>) => void;
+
+/** A socket to `path` of the realtime listener, resolved once a frame of op `readyOp` arrives; other frames go to `onFrame`. */
+function socketReadyOn(realtimeUrl: string, path: string, readyOp: string, onFrame: OnFrame): Promise<WebSocket> {
+  const ws = new WebSocket(`${realtimeUrl.replace(/^http/, 'ws')}${path}`);
   return new Promise((resolve, reject) => {
     ws.on('message', (data) => {
       const frame = JSON.parse(String(data)) as Record<string, unknown>;
-      if (frame.op === 'connected') resolve(ws);
+      if (frame.op === readyOp) resolve(ws);
       else onFrame(frame);
     });
     ws.once('error', reject);
-    ws.once('close', (code) => reject(new Error(`closed ${code} before connected`)));
+    ws.once('close', (code) => reject(new Error(`closed ${code} before ${readyOp}`)));
   });
 }
 
+/** A `/v1/connect` connection, resolved once `connected`; frames go to `onFrame`. */
+export const connectSocket = (realtimeUrl: string, token: string, onFrame: OnFrame): Promise<WebSocket> =>
+  socketReadyOn(realtimeUrl, `/v1/connect?token=${token}`, 'connected', onFrame);
+
 /** A channel socket, resolved once `ready`; later frames go to `onFrame`. */
-export function channelSocket(realtimeUrl: string, channelId: string, token: string, onFrame: (frame: Record<string, unknown>) => void = () => {}): Promise<WebSocket> {
-  const ws = new WebSocket(`${realtimeUrl.replace(/^http/, 'ws')}/v1/channels/${channelId}?token=${token}`);
-  return new Promise((resolve, reject) => {
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Record<string, unknown>;
-      if (frame.op === 'ready') resolve(ws);
-      else onFrame(frame);
-    });
-    ws.once('error', reject);
-    ws.once('close', (code) => reject(new Error(`closed ${code} before ready`)));
-  });
-}
+export const channelSocket = (realtimeUrl: string, channelId: string, token: string, onFrame: OnFrame = () => {}): Promise<WebSocket> =>
+  socketReadyOn(realtimeUrl, `/v1/channels/${channelId}?token=${token}`, 'ready', onFrame);
 
 export function figuresOf(h: ReturnType<typeof fairHistogram>, n: number, errors: number, seconds: number): Figures {
   return { n, errors, perSecond: Math.round(n / seconds), p50: h.getValueAtPercentile(50) / 1000, p99: h.getValueAtPercentile(99) / 1000 };
