@@ -26,8 +26,12 @@ import { createEnvironment } from '@rtm/auth';
 import { encodeCommand, frameRequest, type CommandReply } from '@rtm/schemas';
 import { createTestDatabase } from '../helpers/database.ts';
 import { mintToken } from '../helpers/http.ts';
-import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
+import type { RunningProcess } from '../helpers/cluster.ts';
 import { serverPublish } from '../helpers/commands.ts';
+import { Inspector, metricsAfterGc, metricValue, settledMemory, type Memory } from './gateway-memory.ts';
+import { census, difference, type Snapshot } from './lib/heap-census.ts';
+import { startGatewayAndNode } from './lib/services.ts';
+import { fmt, sleep } from './lib/figures.ts';
 
 const CONNECTIONS = Number(process.env.MEM_CONNECTIONS ?? 4_000);
 const TOP = Number(process.env.MEM_TOP ?? 40);
@@ -37,215 +41,34 @@ const AFTER_CLOSE_MS = Number(process.env.MEM_AFTER_CLOSE_MS ?? 0);
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const PARTITIONS = 32;
 const CHANNEL = 'memory';
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A minimal Chrome DevTools Protocol client, with the heap snapshot's chunks gathered. */
-class Inspector {
-  private readonly ws: WebSocket;
-  private next = 1;
-  private readonly pending = new Map<number, (result: any) => void>();
+/** The gateway's inspector, with the scripts it has parsed and the heap snapshots it takes. */
+class SnapshotInspector {
   private chunks: string[] = [];
   /** Script ids to their URLs (shortened), from Debugger.scriptParsed. */
   readonly scripts = new Map<string, string>();
 
-  constructor(ws: WebSocket) {
-    this.ws = ws;
-    ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { id?: number; method?: string; params?: { chunk: string }; result?: unknown };
-      if (message.method === 'HeapProfiler.addHeapSnapshotChunk') this.chunks.push(message.params!.chunk);
-      if (message.method === 'Debugger.scriptParsed') {
-        const { scriptId, url } = message.params as unknown as { scriptId: string; url: string };
-        this.scripts.set(scriptId, url.replace(/^.*\/(node_modules|wt-mem)\//, ''));
-      }
-      if (message.id !== undefined) {
-        this.pending.get(message.id)?.(message.result);
-        this.pending.delete(message.id);
-      }
-    });
-  }
+  readonly inspector: Inspector;
 
-  static async of(output: readonly string[]): Promise<Inspector> {
-    let url: string | undefined;
-    for (let i = 0; !url && i < 200; i++) {
-      url = output.map((line) => /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1]).find(Boolean);
-      if (!url) await sleep(50);
-    }
-    if (!url) throw new Error('no inspector address in the gateway output');
-    const ws = new WebSocket(url, { maxPayload: 1024 * 1024 * 1024 });
-    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-    return new Inspector(ws);
-  }
-
-  send<T = unknown>(method: string, params: object = {}): Promise<T> {
-    const id = this.next++;
-    return new Promise<T>((resolve) => {
-      this.pending.set(id, resolve);
-      this.ws.send(JSON.stringify({ id, method, params }));
+  constructor(inspector: Inspector) {
+    this.inspector = inspector;
+    inspector.on('HeapProfiler.addHeapSnapshotChunk', (params: { chunk: string }) => this.chunks.push(params.chunk));
+    inspector.on('Debugger.scriptParsed', ({ scriptId, url }: { scriptId: string; url: string }) => {
+      this.scripts.set(scriptId, url.replace(/^.*\/(node_modules|wt-mem)\//, ''));
     });
   }
 
   async snapshot(): Promise<Snapshot> {
     this.chunks = [];
-    await this.send('HeapProfiler.collectGarbage');
-    await this.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false, exposeInternals: false });
+    await this.inspector.send('HeapProfiler.collectGarbage');
+    await this.inspector.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false, exposeInternals: false });
     const text = this.chunks.join('');
     this.chunks = [];
     return JSON.parse(text) as Snapshot;
   }
-
-  close(): void {
-    this.ws.close();
-  }
 }
 
-interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]]; edge_fields: string[]; edge_types: [string[], ...unknown[]]; location_fields?: string[] } };
-  nodes: number[];
-  edges: number[];
-  locations?: number[];
-  strings: string[];
-}
-
-/** Bytes and objects by kind. */
-type Census = Map<string, { bytes: number; count: number }>;
-
-/**
- * Every node's self size by kind: a constructor's name for objects, a closure's name and source
- * line, V8's type otherwise. V8's internal parts of an object (its property and element arrays,
- * a closure's context, strings held in them) are given the kind of their nearest retainer that
- * is an object or closure, as `part ← owner`, so what each kind of object costs is visible.
- */
-function census(snapshot: Snapshot, scripts: Map<string, string>, explain?: { kinds: string[]; old: Set<number>; out: string[] }): Census {
-  const { node_fields: fields, node_types: types, edge_fields: edgeFields, edge_types: edgeTypes } = snapshot.snapshot.meta;
-  const width = fields.length;
-  const typeAt = fields.indexOf('type');
-  const nameAt = fields.indexOf('name');
-  const sizeAt = fields.indexOf('self_size');
-  const edgeCountAt = fields.indexOf('edge_count');
-  const edgeWidth = edgeFields.length;
-  const edgeTypeAt = edgeFields.indexOf('type');
-  const edgeToAt = edgeFields.indexOf('to_node');
-  const edgeNameAt = edgeFields.indexOf('name_or_index');
-  const idAt = fields.indexOf('id');
-  const typeNames = types[0];
-  const edgeTypeNames = edgeTypes[0];
-  const { nodes, edges, strings } = snapshot;
-  const count = nodes.length / width;
-  /** The name of the edge from `from` to `to`, as `.name`. */
-  const edgeTo = (from: number, to: number): string => {
-    if (from === -1) return '';
-    for (let e = firstEdge[from]!; e < firstEdge[from + 1]!; e += edgeWidth) {
-      if (edges[e + edgeToAt]! / width !== to) continue;
-      const type = edgeTypeNames[edges[e + edgeTypeAt]!]!;
-      const name = type === 'element' || type === 'hidden' ? `[${edges[e + edgeNameAt]}]` : strings[edges[e + edgeNameAt]!];
-      return ` .${name}`;
-    }
-    return '';
-  };
-  const typeOf = (n: number) => typeNames[nodes[n * width + typeAt]!]!;
-  const nameOf = (n: number) => strings[nodes[n * width + nameAt]!]!;
-  // the first strong retainer of each node, and each node's first edge
-  const retainer = new Int32Array(count).fill(-1);
-  const firstEdge = new Int32Array(count + 1);
-  for (let n = 0, e = 0; n < count; n++) {
-    firstEdge[n] = e;
-    e += nodes[n * width + edgeCountAt]! * edgeWidth;
-    firstEdge[n + 1] = e;
-  }
-  for (let n = 0; n < count; n++) {
-    for (let e = firstEdge[n]!; e < firstEdge[n + 1]!; e += edgeWidth) {
-      const edgeType = edgeTypeNames[edges[e + edgeTypeAt]!]!;
-      if (edgeType === 'weak' || edgeType === 'shortcut') continue;
-      const to = edges[e + edgeToAt]! / width;
-      if (retainer[to] === -1 && typeOf(n) !== 'synthetic') retainer[to] = n;
-    }
-  }
-  // closures' source lines
-  const where = new Map<number, string>();
-  if (snapshot.locations && snapshot.snapshot.meta.location_fields) {
-    const lf = snapshot.snapshot.meta.location_fields;
-    const lw = lf.length;
-    const objectAt = lf.indexOf('object_index');
-    const scriptAt = lf.indexOf('script_id');
-    const lineAt = lf.indexOf('line');
-    for (let at = 0; at < snapshot.locations.length; at += lw) {
-      const script = scripts.get(String(snapshot.locations[at + scriptAt])) ?? `script ${snapshot.locations[at + scriptAt]}`;
-      where.set(snapshot.locations[at + objectAt]! / width, `${script}:${snapshot.locations[at + lineAt]! + 1}`);
-    }
-  }
-  const kindOf = (n: number): string | undefined => {
-    const type = typeOf(n);
-    const name = nameOf(n);
-    if (type === 'object' && name !== 'system' && !name.startsWith('system /')) return `object ${name.split(' ')[0]}`;
-    if (type === 'native') return `native ${name.split(' ')[0]}`;
-    if (type === 'closure') return `closure ${name || '(anonymous)'} ${where.get(n) ?? ''}`;
-    return undefined;
-  };
-  const partOf = (n: number): string => {
-    const type = typeOf(n);
-    const name = nameOf(n);
-    if (type === 'hidden' || type === 'array' || type === 'object shape' || type === 'object') return `${type} ${name.slice(0, 30)}`;
-    return type;
-  };
-  /** Plain containers say little by themselves: they are shown with their owner too. */
-  const generic = /^(object (Object|Array|Map|Set|Promise|Date|Buffer|Uint8Array|ArrayBuffer)|closure (\(anonymous\)|native_bind) ?)$/;
-  const specific = (n: number): string | undefined => {
-    const kind = kindOf(n);
-    return kind === undefined || generic.test(kind) ? undefined : kind;
-  };
-  const out: Census = new Map();
-  for (let n = 0; n < count; n++) {
-    let kind = kindOf(n);
-    if (kind !== undefined && generic.test(kind)) {
-      let owner = retainer[n]!;
-      let owned: string | undefined;
-      for (let depth = 0; owner !== -1 && depth < 5 && owned === undefined; depth++) {
-        owned = specific(owner);
-        if (owned === undefined) owner = retainer[owner]!;
-      }
-      kind = `${kind} ← ${owned ?? '?'}`;
-    } else if (kind === undefined) {
-      let owner = retainer[n]!;
-      let owned: string | undefined;
-      for (let depth = 0; owner !== -1 && depth < 4 && owned === undefined; depth++) {
-        owned = kindOf(owner);
-        if (owned === undefined) owner = retainer[owner]!;
-      }
-      kind = `${partOf(n)} ← ${owned ?? '?'}`;
-    }
-    if (explain && explain.kinds.includes(kind) && !explain.old.has(nodes[n * width + idAt]!) && explain.out.length < 400) {
-      const chain: string[] = [];
-      for (let at = n, depth = 0; at !== -1 && depth < 8; at = retainer[at]!, depth++) chain.push(`${typeOf(at)} ${nameOf(at).slice(0, 50)}${edgeTo(retainer[at]!, at)}`);
-      explain.out.push(`${kind} (${nodes[n * width + sizeAt]} B): ${chain.join(' ← ')}`);
-    }
-    const entry = out.get(kind) ?? { bytes: 0, count: 0 };
-    entry.bytes += nodes[n * width + sizeAt]!;
-    entry.count++;
-    out.set(kind, entry);
-  }
-  return out;
-}
-
-function difference(before: Census, after: Census, per: number): string {
-  const rows: [string, number, number][] = [];
-  let total = 0;
-  for (const [kind, { bytes, count }] of after) {
-    const was = before.get(kind) ?? { bytes: 0, count: 0 };
-    rows.push([kind, (bytes - was.bytes) / per, (count - was.count) / per]);
-    total += bytes - was.bytes;
-  }
-  for (const [kind, was] of before) if (!after.has(kind)) rows.push([kind, -was.bytes / per, -was.count / per]), (total -= was.bytes);
-  rows.sort((a, b) => b[1] - a[1]);
-  const lines = rows
-    .slice(0, TOP)
-    .map(([kind, bytes, count]) => `  ${bytes.toFixed(0).padStart(7)} B  ${count.toFixed(2).padStart(7)} ×  ${kind}`);
-  return `heap snapshot difference per socket: ${fmt(total / per)} B\n${lines.join('\n')}\n`;
-}
-
-interface Memory {
-  heap: number;
-  rss: number;
+interface DetailedMemory extends Memory {
   /** V8's committed heap, in all and by space. */
   committed: number;
   /** Memory of Buffers and other objects V8 points to but does not hold (part of what is outside its heap). */
@@ -253,14 +76,9 @@ interface Memory {
   spaces: Record<string, number>;
 }
 
-async function memoryOnce(gateway: RunningProcess, inspector: Inspector): Promise<Memory> {
-  await inspector.send('HeapProfiler.collectGarbage');
-  await inspector.send('HeapProfiler.collectGarbage');
-  const text = await (await fetch(`${gateway.internalUrl}/internal/metrics`)).text();
-  const read = (name: string) => {
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`))!;
-    return Number(line.slice(line.lastIndexOf(' ') + 1));
-  };
+async function memoryOnce(gateway: RunningProcess, inspector: Inspector): Promise<DetailedMemory> {
+  const text = await metricsAfterGc(gateway, inspector);
+  const read = (name: string) => metricValue(text, name);
   // committed bytes of each V8 heap space, and what V8 does not hold (RSS - heap committed)
   const spaces: Record<string, number> = {};
   for (const line of text.split('\n')) {
@@ -271,18 +89,7 @@ async function memoryOnce(gateway: RunningProcess, inspector: Inspector): Promis
 }
 
 /** Read after a forced GC every second until two readings of the heap agree within 1 % (or 256 KiB). */
-async function memory(gateway: RunningProcess, inspector: Inspector): Promise<Memory> {
-  await sleep(1_000);
-  let last = await memoryOnce(gateway, inspector);
-  for (let i = 0; i < 10; i++) {
-    await sleep(1_000);
-    const next = await memoryOnce(gateway, inspector);
-    const settled = Math.abs(next.heap - last.heap) <= Math.max(0.01 * last.heap, 256 * 1024);
-    last = next;
-    if (settled) break;
-  }
-  return last;
-}
+const memory = (gateway: RunningProcess, inspector: Inspector) => settledMemory(() => memoryOnce(gateway, inspector), 1_000);
 
 /** One socket: resolves `opened` on `connected`, `subscribed` on its one subscription. */
 function open(url: string): { ws: WebSocket; opened: Promise<void>; subscribe(): Promise<void> } {
@@ -317,24 +124,25 @@ async function main(): Promise<void> {
   const db = await createTestDatabase({ after: (fn: () => Promise<void>) => void cleanups.push(fn) });
   const processes: RunningProcess[] = [];
   const sockets: WebSocket[] = [];
-  let inspector: Inspector | undefined;
+  let gatewayInspector: Inspector | undefined;
   try {
     const env = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'memory' });
     const prefix = `benchmem${process.pid}`;
     const common = { DATABASE_URL: db.url, NATS_URL, NATS_PREFIX: prefix, PARTITIONS: String(PARTITIONS) };
-    const [gateway, node] = await Promise.all([
-      startProcess('gateway', {
+    const [gateway] = await startGatewayAndNode(
+      processes,
+      {
         ...common,
         CONNECT_FRAMES_PER_SECOND: '100000',
         MAX_CONNECTIONS_PER_IP: String(Math.max(2_048, CONNECTIONS * 2)),
         ...(PRESENCE_TTL_MS ? { PRESENCE_TTL_MS } : {}),
         NODE_OPTIONS: '--inspect=127.0.0.1:0',
-      }),
-      startProcess('channel-node', common),
-    ]);
-    processes.push(gateway, node);
-    await Promise.all([waitReady(gateway), waitReady(node)]);
-    inspector = await Inspector.of(gateway.output);
+      },
+      common,
+    );
+    // snapshots arrive in chunks of the inspector socket: no limit on a message's size
+    gatewayInspector = await Inspector.of(gateway.name, gateway.output, { maxPayload: 1024 * 1024 * 1024 });
+    const inspector = new SnapshotInspector(gatewayInspector);
     const nc = await connectBus(NATS_URL, 'bench-connect-memory');
     cleanups.push(() => nc.close());
     const bus = subjects(prefix);
@@ -360,7 +168,7 @@ async function main(): Promise<void> {
     await sleep(500);
 
     const first = SNAPSHOT ? await inspector.snapshot() : undefined;
-    const before = await memory(gateway, inspector);
+    const before = await memory(gateway, gatewayInspector);
     const clients: ReturnType<typeof open>[] = [];
     for (let i = 0; i < CONNECTIONS; i += 20) {
       const batch = Array.from({ length: Math.min(20, CONNECTIONS - i) }, (_, j) => open(url(i + j)));
@@ -368,10 +176,10 @@ async function main(): Promise<void> {
       sockets.push(...batch.map((b) => b.ws));
       await Promise.all(batch.map((b) => b.opened));
     }
-    const connected = await memory(gateway, inspector);
+    const connected = await memory(gateway, gatewayInspector);
     for (let i = 0; i < clients.length; i += 20) await Promise.all(clients.slice(i, i + 20).map((c) => c.subscribe()));
-    const subscribed = await memory(gateway, inspector);
-    const per = (a: Memory, b: Memory, what: 'heap' | 'rss' | 'committed' | 'external') => fmt((b[what] - a[what]) / CONNECTIONS);
+    const subscribed = await memory(gateway, gatewayInspector);
+    const per = (a: DetailedMemory, b: DetailedMemory, what: 'heap' | 'rss' | 'committed' | 'external') => fmt((b[what] - a[what]) / CONNECTIONS);
     process.stdout.write(
       `${fmt(CONNECTIONS)} sockets, one subscription each (${((Date.now() - started) / 1000).toFixed(0)} s)\n` +
         `  per connection:   heap ${per(before, connected, 'heap')} B, rss ${per(before, connected, 'rss')} B\n` +
@@ -389,23 +197,23 @@ async function main(): Promise<void> {
         clients.map(({ ws }) => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(undefined) : (ws.once('close', resolve), ws.close(1000))))),
       );
       await sleep(AFTER_CLOSE_MS);
-      const after = await memory(gateway, inspector);
+      const after = await memory(gateway, gatewayInspector);
       process.stdout.write(`  after closing and ${AFTER_CLOSE_MS} ms: heap ${fmt(after.heap - before.heap)} B over the start (${fmt((after.heap - before.heap) / CONNECTIONS)} B per socket)\n`);
     }
     if (first) {
       const last = await inspector.snapshot();
       // the scripts' URLs, only now: the debugger keeps what it sees
-      await inspector.send('Debugger.enable');
+      await gatewayInspector.send('Debugger.enable');
       await sleep(1_000);
       const kinds = (process.env.MEM_EXPLAIN ?? '').split(';').filter(Boolean);
       const ids = first.nodes.filter((_, at) => at % first.snapshot.meta.node_fields.length === first.snapshot.meta.node_fields.indexOf('id'));
       const explain = { kinds, old: new Set(ids), out: [] as string[] };
-      process.stdout.write(difference(census(first, inspector.scripts), census(last, inspector.scripts, explain), CONNECTIONS));
+      process.stdout.write(difference(census(first, inspector.scripts), census(last, inspector.scripts, explain), CONNECTIONS, TOP));
       for (const line of explain.out) process.stdout.write(`  ${line}\n`);
     }
   } finally {
     for (const ws of sockets) ws.terminate();
-    inspector?.close();
+    gatewayInspector?.close();
     await Promise.all(processes.map((p) => p.kill()));
     for (const cleanup of cleanups.reverse()) await cleanup();
   }

@@ -9,29 +9,73 @@
  * process that exits within the window loses its time from the sum, so windows are taken while
  * the pools are steady.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
-const TICK_SECONDS = 0.01;
+/** USER_HZ: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
 
-/** utime + stime of `pid`, in seconds; 0 when it is gone. */
-function cpuSeconds(pid: number): number {
+/**
+ * CPU time a process has used so far (user + system), in µs, from /proc (Linux); NaN when it is
+ * gone. Read before and after a phase and divided by what the phase did, it gives CPU µs per
+ * message for that process.
+ */
+export function cpuMicros(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
   try {
+    // fields after the command name (which may hold spaces): utime is the 12th, stime the 13th
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // the command name (field 2) may hold spaces: count the fields after its closing parenthesis
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_SECONDS;
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
   } catch {
-    return 0;
+    return NaN;
   }
 }
 
-function pidsNamed(name: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-x', name], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
+/** utime + stime of `pid`, in seconds; 0 when it is gone. */
+function cpuSeconds(pid: number): number {
+  const micros = cpuMicros(pid);
+  return Number.isNaN(micros) ? 0 : micros / 1e6;
+}
+
+/** The pids of the machine's processes whose /proc name is `name` (e.g. `postgres`, `nats-server`). */
+export function pidsNamed(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/stat`, 'utf8').includes(`(${name})`)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
   }
+  return pids;
+}
+
+/**
+ * CPU time used so far by every Postgres process of this machine (the server and its backends,
+ * as /proc names them), in µs: read around a phase run alone, it is the database's share. A
+ * backend that exits during the phase takes its time with it, so this errs low.
+ */
+export function postgresCpuMicros(): number {
+  let total = 0;
+  for (const pid of pidsNamed('postgres')) {
+    const micros = cpuMicros(pid);
+    if (!Number.isNaN(micros)) total += micros;
+  }
+  return total;
+}
+
+/** CPU time every process of the machine used so far (/proc/stat's busy jiffies), in µs. */
+export function machineCpuMicros(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  return ((user! + nice! + system! + irq! + softirq! + steal!) * 1_000_000) / CLOCK_TICKS;
+}
+
+/** CPU time this process (the load generator) has used so far, in µs. */
+export function selfCpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
 }
 
 /** What a meter watches: named groups of pids, or a function giving them at each reading. */

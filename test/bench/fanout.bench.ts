@@ -8,17 +8,18 @@
  * The publisher keeps WINDOW publishes in flight; throughput = deliveries / (last delivery −
  * first publish). Delivery latency (publish sent → frame received) is sampled on every 50th socket.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Pool as HttpPool } from 'undici';
-import * as hdr from 'hdr-histogram-js';
 import { createEnvironment } from '@rtm/auth';
 import { createTestDatabase } from '../helpers/database.ts';
 import { mintToken } from '../helpers/http.ts';
-import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
+import type { RunningProcess } from '../helpers/cluster.ts';
+import { announceListening, spawnListening } from './lib/child-server.ts';
+import { startGatewayAndNode } from './lib/services.ts';
+import { histogram } from './lib/figures.ts';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 300);
@@ -37,20 +38,11 @@ function serveBareWs(): void {
     });
   });
   const wss = new WebSocketServer({ server });
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.stdout.write(`${JSON.stringify({ msg: 'listening', port: typeof address === 'object' && address ? address.port : 0 })}\n`);
-  });
+  server.listen(0, '127.0.0.1', () => announceListening(server.address()));
 }
 
 async function startBareWs(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('{"msg":"listening"')) resolve((JSON.parse(line) as { port: number }).port);
-    });
-    child.once('exit', (code) => reject(new Error(`bare ws exited ${code}`)));
-  });
+  const { port, child } = await spawnListening('bare ws', ['--import', 'tsx', SELF, '--serve']);
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
@@ -71,7 +63,7 @@ async function run(
   isMessage: (text: string) => boolean,
   sentAtOf: (frame: any) => number,
 ): Promise<Result> {
-  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3 });
+  const latency = histogram(600_000_000);
   const expected = SUBSCRIBERS * MESSAGES;
   let deliveries = 0;
   let lastAt = 0;
@@ -100,7 +92,7 @@ async function run(
           }
           if (!isMessage(text)) return;
           deliveries++;
-          if (sample) histogram.recordValue(Math.max(1, (Date.now() - sentAtOf(JSON.parse(text))) * 1000));
+          if (sample) latency.recordValue(Math.max(1, (Date.now() - sentAtOf(JSON.parse(text))) * 1000));
           if (deliveries === expected) {
             lastAt = Date.now();
             done();
@@ -136,8 +128,8 @@ async function run(
     name,
     deliveries,
     perSecond: Math.round(deliveries / elapsed),
-    p50: histogram.getValueAtPercentile(50) / 1000,
-    p99: histogram.getValueAtPercentile(99) / 1000,
+    p50: latency.getValueAtPercentile(50) / 1000,
+    p99: latency.getValueAtPercentile(99) / 1000,
   };
   process.stdout.write(
     `${name.padEnd(34)} ${String(result.perSecond).padStart(8)} deliveries/s   p50 ${result.p50.toFixed(1).padStart(7)} ms   ` +
@@ -154,9 +146,7 @@ async function main(): Promise<void> {
   try {
     const env = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'fanout' });
     const common = { DATABASE_URL: db.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_PREFIX: `bench${process.pid}` };
-    const [gateway, node] = await Promise.all([startProcess('gateway', common), startProcess('channel-node', common)]);
-    processes.push(gateway, node);
-    await Promise.all([waitReady(gateway), waitReady(node)]);
+    const [gateway] = await startGatewayAndNode(processes, common, common);
     bare = await startBareWs();
     const token = await mintToken(gateway.controlUrl, env.secretKey, 'subscriber');
     process.stdout.write(`fan-out: 1 publisher (${WINDOW} in flight), ${SUBSCRIBERS} subscribers, ${MESSAGES} messages\n`);

@@ -28,7 +28,10 @@ import { enqueueParameters, enqueueSql, type WebhookEventInput } from '@rtm/webh
 import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
-import { cpuMicros, machineCpuMicros, perSecond, postgresCpuMicros, reportGoal } from './report.ts';
+import { perSecond, reportGoal } from './report.ts';
+import { cpuMicros, machineCpuMicros, postgresCpuMicros, selfCpuMicros } from './cpu-meter.ts';
+import { profilingEnv, stopAll } from './lib/services.ts';
+import { fmt } from './lib/figures.ts';
 
 const NOOP_JOBS = Number(process.env.BENCH_NOOP_JOBS ?? 20_000);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000);
@@ -118,10 +121,7 @@ async function main() {
     LOG_LEVEL: 'warn',
     ...(process.env.BENCH_DISPATCHER_ENV ? Object.fromEntries(process.env.BENCH_DISPATCHER_ENV.split(',').map((kv) => kv.split('=') as [string, string])) : {}),
     // BENCH_CPU_PROF_DIR: every process writes a V8 CPU profile there when it stops (test/bench/profile-top.ts reads it)
-    ...(process.env.BENCH_CPU_PROF_DIR && {
-      NODE_OPTIONS: `--import ${new URL('./cpu-profile-hook.mjs', import.meta.url).pathname}`,
-      RTM_CPU_PROFILE_DIR: process.env.BENCH_CPU_PROF_DIR,
-    }),
+    ...profilingEnv(),
   };
   const started = await Promise.all(
     (['gateway', 'channel-node', 'dispatcher'] as const).map(async (kind) => {
@@ -185,13 +185,9 @@ async function main() {
   }));
   expecting = DELIVERIES;
   const allDelivered = new Promise<void>((resolve) => (receivedAll = resolve));
-  const benchCpu = () => {
-    const { user, system } = process.cpuUsage();
-    return user + system;
-  };
   const cpu = (): Record<string, number> => ({
     ...Object.fromEntries(started.map((p) => [p.name.replace(/-\d+$/, ''), cpuMicros(p.child.pid)])),
-    bench: benchCpu(),
+    bench: selfCpuMicros(),
     postgres: postgresCpuMicros(),
     'whole machine': machineCpuMicros(),
   });
@@ -295,7 +291,7 @@ async function main() {
     `commit with one delivery: ${Math.round(withoutJob)} commits/s without a job (the notice), ${Math.round(withJob)} with add_jobs: ${(withoutJob / withJob).toFixed(2)}×\n`,
   );
 
-  const f = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a');
+  const f = fmt;
   const lines = [
     `| what | figure | graphile-worker no-op, same run | ratio |`,
     `|---|---|---|---|`,
@@ -345,7 +341,7 @@ try {
   for (const proc of processes) process.stderr.write(`--- ${proc.name}\n${proc.output.slice(-15).join('\n')}\n`);
   process.exitCode = 1;
 } finally {
-  await Promise.all(processes.map((proc) => (process.env.BENCH_CPU_PROF_DIR ? proc.stop() : proc.kill())));
+  await stopAll(processes);
   for (const cleanup of cleanups) await cleanup().catch(() => {});
   process.exit();
 }

@@ -1,0 +1,95 @@
+/**
+ * The pure parts of the benchmarks' figures: the heap census by kind and its difference per
+ * socket (connect-memory), the CPU and heap profile summaries (connect), and the large channel's
+ * check that every subscriber got every message once, in order. A mistake here would report a
+ * wrong figure rather than fail, so each is checked on a small input worked out by hand.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { census, difference, type Snapshot } from '../bench/lib/heap-census.ts';
+import { summarise, summariseHeap } from '../bench/lib/v8-profiles.ts';
+import { orderViolations } from '../bench/lib/large-channel-fanout.ts';
+
+/** A root, an object `Session` (100 B) holding a string (20 B) by a property, and `extra` more sessions. */
+function snapshot(extra: number): Snapshot {
+  const types = ['hidden', 'object', 'closure', 'string', 'synthetic'];
+  // nodes in order: the root, then each session followed by its string;
+  // a node is (type, name, id, self_size, edge_count), an edge (type, name_or_index, to_node's offset)
+  const nodes: number[] = [4, 0, 1, 0, extra + 1];
+  const rootEdges: number[] = [];
+  const sessionEdges: number[] = [];
+  for (let i = 0; i <= extra; i++) {
+    const session = 1 + 2 * i;
+    nodes.push(1, 1, 100 + i, 100, 1, 3, 2, 200 + i, 20, 0);
+    rootEdges.push(1, 3, session * 5);
+    sessionEdges.push(1, 3, (session + 1) * 5);
+  }
+  return {
+    snapshot: {
+      meta: {
+        node_fields: ['type', 'name', 'id', 'self_size', 'edge_count'],
+        node_types: [types],
+        edge_fields: ['type', 'name_or_index', 'to_node'],
+        edge_types: [['element', 'property', 'weak', 'hidden', 'shortcut']],
+      },
+    },
+    nodes,
+    // edges in the order of the nodes that hold them
+    edges: [...rootEdges, ...sessionEdges],
+    strings: ['', 'Session', 'text', 'field'],
+  };
+}
+
+test('bench heap census: objects by constructor, their strings under their owner, and the difference per socket', () => {
+  const before = census(snapshot(0), new Map());
+  assert.deepEqual(before.get('object Session'), { bytes: 100, count: 1 });
+  assert.deepEqual(before.get('string ← object Session'), { bytes: 20, count: 1 });
+  const after = census(snapshot(2), new Map());
+  assert.deepEqual(after.get('object Session'), { bytes: 300, count: 3 });
+  const text = difference(before, after, 2, 10);
+  assert.match(text, /^heap snapshot difference per socket: 120 B\n/);
+  assert.match(text, /100 B\s+1\.00 ×\s+object Session/);
+  assert.match(text, /20 B\s+1\.00 ×\s+string ← object Session/);
+  assert.equal(difference(before, after, 2, 1).trim().split('\n').length, 2, 'only the top row');
+});
+
+test('bench profiles: a CPU profile summarised by self time per frame and per file; a heap profile by allocation site', () => {
+  const frame = (functionName: string, url: string, lineNumber: number) => ({ functionName, url, lineNumber });
+  const profile = {
+    nodes: [
+      { id: 1, callFrame: frame('(root)', '', 0) },
+      { id: 2, callFrame: frame('send', 'file:///x/node_modules/ws/lib/sender.js', 9), hitCount: 3 },
+      { id: 3, callFrame: frame('', 'file:///x/node_modules/ws/lib/sender.js', 19), hitCount: 1 },
+    ],
+    samples: [2, 2, 2, 3],
+  };
+  const text = summarise(profile, 'p.cpuprofile');
+  assert.match(text, /cpu profile p\.cpuprofile \(4 samples\)/);
+  assert.match(text, /75\.0 %\s+send ws\/lib\/sender\.js:10/);
+  assert.match(text, /25\.0 %\s+\(anonymous\) ws\/lib\/sender\.js:20/);
+  assert.match(text, /100\.0 %\s+ws\/lib\/sender\.js/);
+
+  const heap = {
+    callFrame: frame('(root)', '', 0),
+    selfSize: 0,
+    children: [{ callFrame: frame('open', 'file:///x/node_modules/ws/lib/a.js', 0), selfSize: 4096, children: [] }],
+  };
+  const heapText = summariseHeap(heap);
+  assert.match(heapText, /4,096 B sampled in all/);
+  assert.match(heapText, /4,096 B\s+open ws\/lib\/a\.js:1 ← \(root\)/);
+});
+
+test('bench large channel: every subscribed subscriber holds every published seq once, in order; others are not counted', () => {
+  const published = [3, 1, 2];
+  assert.deepEqual(orderViolations([{ state: 'subscribed', seqs: [1, 2, 3] }], published), { missing: 0, duplicates: 0, outOfOrder: 0, subscribersAffected: 0 });
+  const violations = orderViolations(
+    [
+      { state: 'subscribed', seqs: [1, 3] }, // 2 missing
+      { state: 'subscribed', seqs: [1, 2, 2, 3] }, // 2 twice (and so not after 2)
+      { state: 'subscribed', seqs: [2, 1, 3, 99] }, // 1 after 2; 99 was not published
+      { state: 'failed', seqs: [] },
+    ],
+    published,
+  );
+  assert.deepEqual(violations, { missing: 1, duplicates: 1, outOfOrder: 2, subscribersAffected: 3 });
+});
