@@ -3,9 +3,35 @@ import { banOperations } from './bans.ts';
 import { memberOperations } from './members.ts';
 import { channelModerationOperations } from './channel-moderation.ts';
 import { channelSettingsOperations } from './channel-settings.ts';
+import { tokenOperations } from './tokens.ts';
+import { tokenRevocationOperations } from './token-revocation.ts';
+import { signingKeyOperations } from './signing-keys.ts';
+import { tokenKeyOperations } from './token-keys.ts';
+import { meOperations } from './me.ts';
+import { inboxOperations } from './inbox.ts';
+import { notificationOperations } from './notifications.ts';
+import { logsTokenOperations } from './logs-token.ts';
+import { configOperations } from './config.ts';
+import { webhookOperations } from './webhooks.ts';
 
 export { type Operation, type Operations } from './operation.ts';
-export { banOperations, memberOperations, channelModerationOperations, channelSettingsOperations };
+export {
+  banOperations,
+  memberOperations,
+  channelModerationOperations,
+  channelSettingsOperations,
+  tokenOperations,
+  tokenRevocationOperations,
+  signingKeyOperations,
+  tokenKeyOperations,
+  meOperations,
+  inboxOperations,
+  notificationOperations,
+  logsTokenOperations,
+  configOperations,
+  webhookOperations,
+};
+export { FAILURE_VOCABULARY } from './webhooks.ts';
 
 /**
  * The catalogue: every operation each listener serves, by host. An operation served on both
@@ -14,6 +40,18 @@ export { banOperations, memberOperations, channelModerationOperations, channelSe
  * test/unit/schemas.operations.test.ts holds the gateway's routes to it.
  */
 export const OPERATIONS: { readonly control: readonly Operation[]; readonly realtime: readonly Operation[] } = {
-  control: [banOperations, memberOperations, channelSettingsOperations].flatMap((group) => Object.values(group)),
-  realtime: [channelModerationOperations].flatMap((group) => Object.values(group)),
+  control: [
+    tokenOperations,
+    tokenRevocationOperations,
+    signingKeyOperations,
+    tokenKeyOperations,
+    configOperations,
+    webhookOperations,
+    memberOperations,
+    banOperations,
+    channelSettingsOperations,
+    notificationOperations,
+    logsTokenOperations,
+  ].flatMap((group) => Object.values(group)),
+  realtime: [meOperations, channelModerationOperations, inboxOperations].flatMap((group) => Object.values(group)),
 };

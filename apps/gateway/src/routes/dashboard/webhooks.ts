@@ -12,13 +12,13 @@ import {
   DeliveryList,
   DeliveryRow,
   WebhookSecretResponse,
+  FAILURE_VOCABULARY,
 } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { activeConfig, checkedWebhookUrl, deployConfig } from '../../config/deploy.ts';
 import { listDeliveries, retryDelivery } from '../../webhooks/ledger.ts';
-import { FAILURE_VOCABULARY } from '../webhooks.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
 
 const MANAGE = ' Admins and owners (403 for viewers).';
