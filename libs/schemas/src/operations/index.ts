@@ -13,6 +13,10 @@ import { notificationOperations } from './notifications.ts';
 import { logsTokenOperations } from './logs-token.ts';
 import { configOperations } from './config.ts';
 import { webhookOperations } from './webhooks.ts';
+import { controlMessageOperations, realtimeMessageOperations } from './channel-messages.ts';
+import { controlBatchOperations, realtimeBatchOperations } from './batch-messages.ts';
+import { controlRosterOperations, realtimeRosterOperations } from './roster.ts';
+import { controlOccupancyOperations, realtimeOccupancyOperations } from './occupancy.ts';
 
 export { type Operation, type Operations } from './operation.ts';
 export {
@@ -30,6 +34,14 @@ export {
   logsTokenOperations,
   configOperations,
   webhookOperations,
+  controlMessageOperations,
+  realtimeMessageOperations,
+  controlBatchOperations,
+  realtimeBatchOperations,
+  controlRosterOperations,
+  realtimeRosterOperations,
+  controlOccupancyOperations,
+  realtimeOccupancyOperations,
 };
 export { FAILURE_VOCABULARY } from './webhooks.ts';
 
@@ -37,7 +49,7 @@ export { FAILURE_VOCABULARY } from './webhooks.ts';
  * The catalogue: every operation each listener serves, by host. An operation served on both
  * hosts (publish, retract, history, roster, occupancy) is listed on each with that host's
  * credentials (and body); the OpenAPI document merges the two under one operationId.
- * test/unit/schemas.operations.test.ts holds the gateway's routes to it.
+ * test/unit/gateway.operations-contract.test.ts holds the gateway's routes to it.
  */
 export const OPERATIONS: { readonly control: readonly Operation[]; readonly realtime: readonly Operation[] } = {
   control: [
@@ -47,11 +59,23 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     tokenKeyOperations,
     configOperations,
     webhookOperations,
+    controlMessageOperations,
+    controlBatchOperations,
     memberOperations,
     banOperations,
     channelSettingsOperations,
+    controlRosterOperations,
+    controlOccupancyOperations,
     notificationOperations,
     logsTokenOperations,
   ].flatMap((group) => Object.values(group)),
-  realtime: [meOperations, channelModerationOperations, inboxOperations].flatMap((group) => Object.values(group)),
+  realtime: [
+    meOperations,
+    realtimeMessageOperations,
+    realtimeBatchOperations,
+    realtimeRosterOperations,
+    realtimeOccupancyOperations,
+    channelModerationOperations,
+    inboxOperations,
+  ].flatMap((group) => Object.values(group)),
 };
