@@ -17,6 +17,14 @@ import { controlMessageOperations, realtimeMessageOperations } from './channel-m
 import { controlBatchOperations, realtimeBatchOperations } from './batch-messages.ts';
 import { controlRosterOperations, realtimeRosterOperations } from './roster.ts';
 import { controlOccupancyOperations, realtimeOccupancyOperations } from './occupancy.ts';
+import { dashboardSessionOperations } from './dashboard/session.ts';
+import { dashboardOrganizationOperations } from './dashboard/organizations.ts';
+import { dashboardInvitationOperations } from './dashboard/invitations.ts';
+import { dashboardProjectOperations } from './dashboard/projects.ts';
+import { dashboardKeyOperations } from './dashboard/keys.ts';
+import { dashboardMessageOperations } from './dashboard/messages.ts';
+import { dashboardModerationOperations, dashboardChannelBanOperations, dashboardEnvironmentBanOperations } from './dashboard/moderation.ts';
+import { dashboardWebhookOperations } from './dashboard/webhooks.ts';
 
 export { type Operation, type Operations } from './operation.ts';
 export {
@@ -42,6 +50,16 @@ export {
   realtimeRosterOperations,
   controlOccupancyOperations,
   realtimeOccupancyOperations,
+  dashboardSessionOperations,
+  dashboardOrganizationOperations,
+  dashboardInvitationOperations,
+  dashboardProjectOperations,
+  dashboardKeyOperations,
+  dashboardMessageOperations,
+  dashboardModerationOperations,
+  dashboardChannelBanOperations,
+  dashboardEnvironmentBanOperations,
+  dashboardWebhookOperations,
 };
 export { FAILURE_VOCABULARY } from './webhooks.ts';
 
@@ -68,6 +86,16 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     controlOccupancyOperations,
     notificationOperations,
     logsTokenOperations,
+    dashboardSessionOperations,
+    dashboardOrganizationOperations,
+    dashboardInvitationOperations,
+    dashboardProjectOperations,
+    dashboardKeyOperations,
+    dashboardMessageOperations,
+    dashboardModerationOperations,
+    dashboardChannelBanOperations,
+    dashboardEnvironmentBanOperations,
+    dashboardWebhookOperations,
   ].flatMap((group) => Object.values(group)),
   realtime: [
     meOperations,

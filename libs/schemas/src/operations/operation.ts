@@ -11,7 +11,7 @@ import { ErrorBody } from '../common.ts';
  */
 export interface Operation {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  readonly url: `/${string}`;
+  readonly url: string;
   readonly schema: {
     readonly operationId: string;
     readonly summary: string;
