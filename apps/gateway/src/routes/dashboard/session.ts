@@ -30,14 +30,14 @@ export async function dashboardSessionRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
     ...dashboardSessionOperations.dashboardSignOut,
     onRequest: async (request) => {
-        // a live session is signed out only with its CSRF token (no forged sign-outs)
-        const token = sessionToken(request);
-        if (!token || !(await deps.dashboard.sessions.find(token))) return;
-        const presented = request.headers['x-csrf-token'];
-        if (!csrfTokenMatches(token, typeof presented === 'string' ? presented : undefined)) {
-          throw new ServiceError('forbidden', 'missing or wrong x-csrf-token (the csrfToken of GET /v1/dashboard/session)');
-        }
-      },
+      // a live session is signed out only with its CSRF token (no forged sign-outs)
+      const token = sessionToken(request);
+      if (!token || !(await deps.dashboard.sessions.find(token))) return;
+      const presented = request.headers['x-csrf-token'];
+      if (!csrfTokenMatches(token, typeof presented === 'string' ? presented : undefined)) {
+        throw new ServiceError('forbidden', 'missing or wrong x-csrf-token (the csrfToken of GET /v1/dashboard/session)');
+      }
+    },
     handler: async (request, reply) => {
       const token = sessionToken(request);
       if (token) await deps.dashboard.sessions.delete(token);

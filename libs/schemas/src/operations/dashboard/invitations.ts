@@ -1,5 +1,16 @@
 import { ErrorBody } from '../../common.ts';
-import { DashboardAcceptInvitationBody, DashboardCreatedInvitation, DashboardInvitation, DashboardInvitationList, DashboardInvitationParams, DashboardInvitationPreview, DashboardInvitationTokenParams, DashboardInviteBody, DashboardOrgParams, DashboardSession } from '../../dashboard.ts';
+import {
+  DashboardAcceptInvitationBody,
+  DashboardCreatedInvitation,
+  DashboardInvitation,
+  DashboardInvitationList,
+  DashboardInvitationParams,
+  DashboardInvitationPreview,
+  DashboardInvitationTokenParams,
+  DashboardInviteBody,
+  DashboardOrgParams,
+  DashboardSession,
+} from '../../dashboard.ts';
 import { type Operations } from '../operation.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, writeErrors } from './common.ts';
 

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { DashboardCreateKeyBody, DashboardCreatedKey, DashboardEnvParams, DashboardKey, DashboardKeyList, DashboardKeyParams, DashboardOrigin, DashboardOriginBody, DashboardOriginList, DashboardOriginQuery } from '../../dashboard.ts';
+import {
+  DashboardCreateKeyBody,
+  DashboardCreatedKey,
+  DashboardEnvParams,
+  DashboardKey,
+  DashboardKeyList,
+  DashboardKeyParams,
+  DashboardOrigin,
+  DashboardOriginBody,
+  DashboardOriginList,
+  DashboardOriginQuery,
+} from '../../dashboard.ts';
 import { type Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 

@@ -1,4 +1,14 @@
-import { DashboardChannelList, DashboardChannelMessageParams, DashboardChannelParams, DashboardChannelsQuery, DashboardEnvParams, DashboardMessage, DashboardMessagePage, DashboardMessagesQuery, DashboardRetractBody } from '../../dashboard.ts';
+import {
+  DashboardChannelList,
+  DashboardChannelMessageParams,
+  DashboardChannelParams,
+  DashboardChannelsQuery,
+  DashboardEnvParams,
+  DashboardMessage,
+  DashboardMessagePage,
+  DashboardMessagesQuery,
+  DashboardRetractBody,
+} from '../../dashboard.ts';
 import { type Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { DashboardAuditPage, DashboardAuditQuery, DashboardMember, DashboardMemberList, DashboardMemberParams, DashboardOrgParams, DashboardOrganization, DashboardOrganizationList, DashboardRoleList, DashboardSetRoleBody } from '../../dashboard.ts';
+import {
+  DashboardAuditPage,
+  DashboardAuditQuery,
+  DashboardMember,
+  DashboardMemberList,
+  DashboardMemberParams,
+  DashboardOrgParams,
+  DashboardOrganization,
+  DashboardOrganizationList,
+  DashboardRoleList,
+  DashboardSetRoleBody,
+} from '../../dashboard.ts';
 import { type Operations } from '../operation.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, writeErrors } from './common.ts';
 

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { DashboardDeleteEnvironmentBody, DashboardEnvParams, DashboardEnvironment, DashboardEnvironmentList, DashboardNameBody, DashboardOrgParams, DashboardProject, DashboardProjectList, DashboardProjectParams } from '../../dashboard.ts';
+import {
+  DashboardDeleteEnvironmentBody,
+  DashboardEnvParams,
+  DashboardEnvironment,
+  DashboardEnvironmentList,
+  DashboardNameBody,
+  DashboardOrgParams,
+  DashboardProject,
+  DashboardProjectList,
+  DashboardProjectParams,
+} from '../../dashboard.ts';
 import { type Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
