@@ -1,6 +1,6 @@
 import { ChannelParams, Occupancy } from '../members.ts';
 import { ErrorBody } from '../common.ts';
-import { type Operations } from './operation.ts';
+import { SECRET_KEY, USER_TOKEN, type Operation, type Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
@@ -11,36 +11,26 @@ const DESCRIPTION =
   'request is refused (403 `forbidden`). A user token needs read access to the channel and the `presence` capability ' +
   '(403 `forbidden` or `banned` otherwise); each read counts against `userRosterReadsPerSecond`.';
 
-/** Realtime edge: `GET /v1/channels/{channelId}/occupancy` for a user allowed to read the channel, with the `presence` capability. */
-export const realtimeOccupancyOperations = {
-  getOccupancy: {
-    method: 'GET',
-    url: '/v1/channels/:channelId/occupancy',
-    schema: {
-      operationId: 'getOccupancy',
-      summary: "Read a channel's occupancy",
-      description: DESCRIPTION,
-      tags: ['membership'],
-      security: [{ userToken: [] }],
-      params: ChannelParams,
-      response: { 200: Occupancy, ...errors },
+/** The same counts on both hosts, with that host's credential. */
+function occupancyOperations(security: Operation['schema']['security']) {
+  return {
+    getOccupancy: {
+      method: 'GET',
+      url: '/v1/channels/:channelId/occupancy',
+      schema: {
+        operationId: 'getOccupancy',
+        summary: "Read a channel's occupancy",
+        description: DESCRIPTION,
+        tags: ['membership'],
+        security,
+        params: ChannelParams,
+        response: { 200: Occupancy, ...errors },
+      },
     },
-  },
-} as const satisfies Operations;
+  } as const satisfies Operations;
+}
 
+/** Realtime edge: `GET /v1/channels/{channelId}/occupancy` for a user allowed to read the channel, with the `presence` capability. */
+export const realtimeOccupancyOperations = occupancyOperations(USER_TOKEN);
 /** Control plane: the same counts for the tenant's backend. */
-export const controlOccupancyOperations = {
-  getOccupancy: {
-    method: 'GET',
-    url: '/v1/channels/:channelId/occupancy',
-    schema: {
-      operationId: 'getOccupancy',
-      summary: "Read a channel's occupancy",
-      description: DESCRIPTION,
-      tags: ['membership'],
-      security: [{ secretKey: [] }],
-      params: ChannelParams,
-      response: { 200: Occupancy, ...errors },
-    },
-  },
-} as const satisfies Operations;
+export const controlOccupancyOperations = occupancyOperations(SECRET_KEY);

@@ -1,6 +1,6 @@
 import { ChannelParams, ROSTER_PAGE_MAX, Roster, RosterQuery } from '../members.ts';
 import { ErrorBody } from '../common.ts';
-import { type Operations } from './operation.ts';
+import { SECRET_KEY, USER_TOKEN, type Operation, type Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
@@ -15,38 +15,27 @@ const ROSTER_DESCRIPTION =
   `Paged: \`limit\` (default and maximum ${ROSTER_PAGE_MAX}) entries per page; \`nextCursor\` is null on the last page, ` +
   'otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.';
 
-/** Realtime edge: `GET /v1/channels/{channelId}/members` for a user allowed to read the channel. */
-export const realtimeRosterOperations = {
-  getRoster: {
-    method: 'GET',
-    url: '/v1/channels/:channelId/members',
-    schema: {
-      operationId: 'getRoster',
-      summary: 'Read a channel\'s roster',
-      description: ROSTER_DESCRIPTION,
-      tags: ['membership'],
-      security: [{ userToken: [] }],
-      params: ChannelParams,
-      querystring: RosterQuery,
-      response: { 200: Roster, ...errors },
+/** The same roster on both hosts, with that host's credential. */
+function rosterOperations(security: Operation['schema']['security']) {
+  return {
+    getRoster: {
+      method: 'GET',
+      url: '/v1/channels/:channelId/members',
+      schema: {
+        operationId: 'getRoster',
+        summary: 'Read a channel\'s roster',
+        description: ROSTER_DESCRIPTION,
+        tags: ['membership'],
+        security,
+        params: ChannelParams,
+        querystring: RosterQuery,
+        response: { 200: Roster, ...errors },
+      },
     },
-  },
-} as const satisfies Operations;
+  } as const satisfies Operations;
+}
 
+/** Realtime edge: `GET /v1/channels/{channelId}/members` for a user allowed to read the channel. */
+export const realtimeRosterOperations = rosterOperations(USER_TOKEN);
 /** Control plane: the same roster for the tenant's backend. */
-export const controlRosterOperations = {
-  getRoster: {
-    method: 'GET',
-    url: '/v1/channels/:channelId/members',
-    schema: {
-      operationId: 'getRoster',
-      summary: 'Read a channel\'s roster',
-      description: ROSTER_DESCRIPTION,
-      tags: ['membership'],
-      security: [{ secretKey: [] }],
-      params: ChannelParams,
-      querystring: RosterQuery,
-      response: { 200: Roster, ...errors },
-    },
-  },
-} as const satisfies Operations;
+export const controlRosterOperations = rosterOperations(SECRET_KEY);
