@@ -49,3 +49,4 @@ export { FRAMED_VERSION, encodeCommand, frameRequest, isFramed, unframeRequest, 
 export { ConnectFrame, ConnectQuery, ConnectServerFrame, SERVER_FRAMES } from './connect.ts';
 export * from './dashboard.ts';
 export { ErasureJobParams, ErasureJob, DeletedChannel } from './erasure.ts';
+export * from './operations/index.ts';

@@ -5,7 +5,7 @@ import { loadGatewayConfig } from '@rtm/config';
 import { createPool } from '@rtm/db';
 import type { NatsConnection } from '@rtm/bus';
 import { createLogger } from '@rtm/ops';
-import { buildGateway } from '../build-gateway.ts';
+import { buildGateway, type Gateway } from '../build-gateway.ts';
 import { createGatewayDeps } from '../deps.ts';
 
 /**
@@ -24,11 +24,11 @@ function offlineBus(): NatsConnection {
 }
 
 /**
- * The OpenAPI document, from the same apps (and zod schemas) `main.ts` serves, built with the
- * default configuration and without Postgres or NATS: the pool connects lazily and is never
- * used, the bus is offline. Nothing listens.
+ * Both apps as `main.ts` builds them, with the default configuration and without Postgres or
+ * NATS: the pool connects lazily and is never used, the bus is offline. Nothing listens; `close`
+ * releases them. The OpenAPI document and the contract's unit test read the routes from these.
  */
-export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
+export async function buildOfflineGateway(): Promise<{ gateway: Gateway; close: () => Promise<void> }> {
   const config = loadGatewayConfig({});
   const pool = createPool(config.DATABASE_URL, { max: 1, name: 'openapi' });
   const deps = createGatewayDeps({
@@ -37,14 +37,23 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
     nc: offlineBus(),
     log: createLogger({ level: 'silent', name: 'openapi' }),
     metrics: new Registry(),
-    // a throwaway key: nothing is encrypted while the document is built
+    // a throwaway key: nothing is encrypted while the apps are built
     secretKeyring: createSecretKeyring(randomBytes(32).toString('hex')),
   });
   const gateway = await buildGateway(deps);
+  const close = async () => {
+    await Promise.all([gateway.control.close(), gateway.realtime.close()]);
+    await pool.end();
+  };
+  return { gateway, close };
+}
+
+/** The OpenAPI document, from the same apps (and zod schemas) `main.ts` serves. */
+export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
+  const { gateway, close } = await buildOfflineGateway();
   try {
     return gateway.openapi();
   } finally {
-    await Promise.all([gateway.control.close(), gateway.realtime.close()]);
-    await pool.end();
+    await close();
   }
 }

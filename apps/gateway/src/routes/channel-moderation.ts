@@ -1,16 +1,9 @@
-import { z } from 'zod';
-import { ChannelUserParams, BanBody, Ban, ErrorBody } from '@rtm/schemas';
+import { channelModerationOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorizeModeration } from '../access/channel-access.ts';
 import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
-
-const MODERATOR_RULE =
-  'User token of a `moderator` of the channel (with the `publish` capability on it); anyone else is refused with 403 ' +
-  '`forbidden`. A moderator may not act on another moderator (or themselves): that is the control plane\'s to do. ';
 
 /** How the realtime edge's forms of these routes are described in the merged OpenAPI document. */
 export const MODERATOR_NOTE =
@@ -25,80 +18,39 @@ export const MODERATOR_NOTE =
  */
 export async function channelModerationRoutes(app: ZodApp, deps: GatewayDeps) {
   const common = { onRequest: requireUser(deps) };
-  const security = [{ userToken: [] }];
 
-  app.delete(
-    '/v1/channels/:channelId/members/:userId',
-    {
-      ...common,
-      schema: {
-        operationId: 'removeMember',
-        summary: 'Remove a channel member',
-        description:
-          MODERATOR_RULE +
-          'Idempotent: 204 whether or not the user was a member. Their live sockets and subscriptions on this channel are ' +
-          'closed with 4403 / ended with `unsubscribed {code: "forbidden"}` on every gateway.',
-        tags: ['membership'],
-        security,
-        params: ChannelUserParams,
-        response: { 204: z.null().describe('Removed'), ...errors },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...channelModerationOperations.removeMember,
+    ...common,
+    handler: async (request, reply) => {
       const auth = userAuth(request);
       const { channelId, userId } = request.params;
       await authorizeModeration(deps, auth, channelId, userId);
       await removeMember(deps, auth.environmentId, channelId, userId);
       return reply.code(204).send(null);
     },
-  );
+  });
 
-  app.put(
-    '/v1/channels/:channelId/bans/:userId',
-    {
-      ...common,
-      schema: {
-        operationId: 'banFromChannel',
-        summary: 'Ban a user from a channel',
-        description:
-          MODERATOR_RULE +
-          'As the control plane\'s ban: upsert, `expiresAt` in the future or none; the user\'s live sockets on the channel ' +
-          'are closed with 4403 on every gateway. Only channel bans: environment-wide bans are the control plane\'s.',
-        tags: ['bans'],
-        security,
-        params: ChannelUserParams,
-        body: BanBody.optional(),
-        response: { 200: Ban, ...errors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...channelModerationOperations.banFromChannel,
+    ...common,
+    handler: async (request) => {
       const auth = userAuth(request);
       const { channelId, userId } = request.params;
       await authorizeModeration(deps, auth, channelId, userId);
       return putBan(deps, auth.environmentId, channelId, userId, request.body);
     },
-  );
+  });
 
-  app.delete(
-    '/v1/channels/:channelId/bans/:userId',
-    {
-      ...common,
-      schema: {
-        operationId: 'unbanFromChannel',
-        summary: 'Lift a channel ban',
-        description: MODERATOR_RULE + 'Idempotent: 204 whether or not a ban existed.',
-        tags: ['bans'],
-        security,
-        params: ChannelUserParams,
-        response: { 204: z.null().describe('Lifted'), ...errors },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...channelModerationOperations.unbanFromChannel,
+    ...common,
+    handler: async (request, reply) => {
       const auth = userAuth(request);
       const { channelId, userId } = request.params;
       await authorizeModeration(deps, auth, channelId, userId);
       await removeBan(deps, auth.environmentId, channelId, userId);
       return reply.code(204).send(null);
     },
-  );
+  });
 }

@@ -1,7 +1,7 @@
 import { signToken, LOGS_TOKEN_AUDIENCE } from '@rtm/auth';
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import { EnvironmentParams, LogsTokenBody, LogsTokenResponse, LOGS_TOKEN_TTL_DEFAULT_SECONDS, ErrorBody, DashboardOptionalCsrfHeaders } from '@rtm/schemas';
+import { LOGS_TOKEN_TTL_DEFAULT_SECONDS, logsTokenOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import type { FastifyRequest } from 'fastify';
@@ -9,8 +9,6 @@ import { LOGS_RIGHT, judgeOrigin } from '@rtm/accounts';
 import { logsSubjectOf } from '../auth/logs-access.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { dashboardActor, requestOrigin, requireDashboardSession, sessionToken } from '../dashboard/session-auth.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
 /** Control plane: `POST /v1/environments/{envId}/logs-token`. */
 export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
@@ -26,31 +24,10 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
     return session(request);
   };
 
-  app.post(
-    '/v1/environments/:envId/logs-token',
-    {
-      onRequest: eitherCredential,
-      schema: {
-        operationId: 'mintLogsToken',
-        summary: 'Mint a token for the live logs socket',
-        description:
-          'Secret key of that same environment: a key of another environment gets 403 `forbidden`, whether or not ' +
-          '`envId` exists, so the answer reveals nothing about other environments. Or, without an Authorization ' +
-          'header, a dashboard session: any member of the environment\'s organization (another organization\'s ' +
-          'environment: 404), with the `x-csrf-token` header and, from a browser, the dashboard\'s own `Origin` ' +
-          '(else 403). The token is a JWT (audience `logs`) signed with the environment\'s signing key, valid ' +
-          '`ttlSeconds` (60-3600, default 600), for GET /v1/environments/{envId}/logs?token=… on the realtime edge. ' +
-          'It only opens the logs socket: user routes refuse it (401). A member\'s tokens are revoked when the member ' +
-          'is removed or moved to a lower role; logs sockets count in the environment\'s socket quota.',
-        tags: ['logs'],
-        security: [{ secretKey: [] }, { dashboardSession: [] }],
-        headers: DashboardOptionalCsrfHeaders,
-        params: EnvironmentParams,
-        body: LogsTokenBody.optional(),
-        response: { 201: LogsTokenResponse, ...errors },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...logsTokenOperations.mintLogsToken,
+    onRequest: eitherCredential,
+    handler: async (request, reply) => {
       let environmentId: string;
       let subject: string;
       let by: Record<string, string>;
@@ -81,5 +58,5 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
       const socketUrl = origin === null ? null : `${origin}/v1/environments/${encodeURIComponent(environmentId)}/logs`;
       return reply.code(201).send({ token, expiresAt: expiresAt.toISOString(), socketUrl });
     },
-  );
+  });
 }

@@ -2,47 +2,19 @@ import { encodeJson, publishLog } from '@rtm/bus';
 import { newId, NOTIFICATION_CAP_LIMIT, storeNotifications } from '@rtm/db';
 import { DEFAULT_LIMITS } from '@rtm/limits';
 import { ServiceError } from '@rtm/errors';
-import {
-  CreateNotificationsBody,
-  CreateNotificationsResponse,
-  ErrorBody,
-  jsonSize,
-  MAX_NOTIFICATION_PAYLOAD_BYTES,
-  NOTIFICATION_TYPE_DEFAULT,
-} from '@rtm/schemas';
+import { jsonSize, MAX_NOTIFICATION_PAYLOAD_BYTES, NOTIFICATION_TYPE_DEFAULT, notificationOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
 /** Control plane: `POST /v1/notifications` (the retention sweep is the dispatcher's task, apps/dispatcher/src/tasks/sweep-notifications.ts). */
 export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
   const countStored = deps.sessionMetrics.notifications;
 
-  app.post(
-    '/v1/notifications',
-    {
-      onRequest: requireSecretKey(deps),
-      schema: {
-        operationId: 'sendNotifications',
-        summary: 'Send notifications to users\' inboxes',
-        description:
-          'Secret key. Stores one notification per distinct user id (repeats are sent once), then delivers it live ' +
-          'to every open /inbox socket of that user on every gateway. Users are not registered anywhere, so any ' +
-          'well-formed user id is accepted: a user who has never connected finds it in GET /v1/inbox or when their ' +
-          'inbox socket opens. Kept 7 days. 1-1000 user ids (400 otherwise); `payload` at most 64 KiB ' +
-          'serialized (413 otherwise). Answered once stored. Each user is sent at most ' +
-          '`notificationsPerUserPerMinute` notifications per minute (mentions included; docs/limits.md): users over it ' +
-          'get nothing and are listed in `dropped`; when every user is over it, nothing is stored and the answer is ' +
-          '429 `rate_limited` with `retry-after` (seconds until the minute ends).',
-        tags: ['notifications'],
-        security: [{ secretKey: [] }],
-        body: CreateNotificationsBody,
-        response: { 202: CreateNotificationsResponse, ...errors },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...notificationOperations.sendNotifications,
+    onRequest: requireSecretKey(deps),
+    handler: async (request, reply) => {
       const { environmentId } = keyAuth(request);
       const { payload } = request.body;
       const type = request.body.type ?? NOTIFICATION_TYPE_DEFAULT;
@@ -83,5 +55,5 @@ export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'notification.sent', { type, users: stored.size });
       return reply.code(202).send(dropped.length > 0 ? { ids: storedIds, dropped } : { ids: storedIds });
     },
-  );
+  });
 }

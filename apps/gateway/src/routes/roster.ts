@@ -1,4 +1,4 @@
-import { ChannelParams, Roster, RosterQuery, ROSTER_PAGE_MAX, ErrorBody, UserId } from '@rtm/schemas';
+import { ROSTER_PAGE_MAX, UserId, controlRosterOperations, realtimeRosterOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
@@ -6,19 +6,6 @@ import { authorize, channelAccessOf, namespaceOf } from '../access/channel-acces
 import type { ChannelRole } from '@rtm/auth';
 import { bannedAmong, memberPage } from '@rtm/channels';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
-
-const ROSTER_DESCRIPTION =
-  'User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` ' +
-  'capability (403 `forbidden` or ' +
-  '`banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel ' +
-  '(GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). ' +
-  'Where the channel\'s namespace turns `presence` off, nobody is shown online. ' +
-  'A `members` channel lists its members. An `open` channel lists its members plus every user currently online ' +
-  'in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. ' +
-  `Paged: \`limit\` (default and maximum ${ROSTER_PAGE_MAX}) entries per page; \`nextCursor\` is null on the last page, ` +
-  'otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.';
 
 // the cursor is the last entry's userId (list-cursor.ts)
 const isUserId = (userId: string) => UserId.safeParse(userId).success;
@@ -68,46 +55,22 @@ async function onlineIn(deps: GatewayDeps, environmentId: string, channelId: str
 
 /** Realtime edge: `GET /v1/channels/{channelId}/members` for a user allowed to read the channel. */
 export async function rosterRoutes(app: ZodApp, deps: GatewayDeps) {
-  app.get(
-    '/v1/channels/:channelId/members',
-    {
-      onRequest: requireUser(deps),
-      schema: {
-        operationId: 'getRoster',
-        summary: 'Read a channel\'s roster',
-        description: ROSTER_DESCRIPTION,
-        tags: ['membership'],
-        security: [{ userToken: [] }],
-        params: ChannelParams,
-        querystring: RosterQuery,
-        response: { 200: Roster, ...errors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...realtimeRosterOperations.getRoster,
+    onRequest: requireUser(deps),
+    handler: async (request) => {
       const auth = userAuth(request);
       await authorize(deps, auth, request.params.channelId, 'presence');
       return rosterOf(deps, auth.environmentId, request.params.channelId, request.query);
     },
-  );
+  });
 }
 
 /** Control plane: the same roster for the tenant's backend. */
 export async function controlRosterRoutes(app: ZodApp, deps: GatewayDeps) {
-  app.get(
-    '/v1/channels/:channelId/members',
-    {
-      onRequest: requireSecretKey(deps),
-      schema: {
-        operationId: 'getRoster',
-        summary: 'Read a channel\'s roster',
-        description: ROSTER_DESCRIPTION,
-        tags: ['membership'],
-        security: [{ secretKey: [] }],
-        params: ChannelParams,
-        querystring: RosterQuery,
-        response: { 200: Roster, ...errors },
-      },
-    },
-    async (request) => rosterOf(deps, keyAuth(request).environmentId, request.params.channelId, request.query),
-  );
+  app.route({
+    ...controlRosterOperations.getRoster,
+    onRequest: requireSecretKey(deps),
+    handler: async (request) => rosterOf(deps, keyAuth(request).environmentId, request.params.channelId, request.query),
+  });
 }

@@ -1,31 +1,11 @@
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
 import { getDelivery, readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
-import {
-  ErrorBody,
-  WebhookSecretResponse,
-  DeliveriesQuery,
-  DeliveryList,
-  DeliveryDetail,
-  DeliveryParams,
-  DeliveryRow,
-} from '@rtm/schemas';
+import { webhookOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { listDeliveries, retryDelivery } from '../webhooks/ledger.ts';
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
-
-export const FAILURE_VOCABULARY =
-  '`lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never ' +
-  'any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), ' +
-  '`reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not ' +
-  'resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or ' +
-  'private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the ' +
-  'receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other ' +
-  'connection failure). `lastStatusCode` carries the status of an answered attempt.';
-
 
 /**
  * Control plane: the signing secret (read, rotate) and the delivery ledger (list, one, retry).
@@ -35,109 +15,44 @@ export const FAILURE_VOCABULARY =
 export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
   const secured = { onRequest: requireSecretKey(deps) };
 
-  app.get(
-    '/v1/webhooks/secret',
-    {
-      ...secured,
-      schema: {
-        operationId: 'getWebhookSecret',
-        summary: 'The webhook signing secret',
-        description: '404 `webhooks_not_configured` until a configuration with a webhook has been activated.',
-        tags: ['webhooks'],
-        security: [{ secretKey: [] }],
-        response: { 200: WebhookSecretResponse, 404: ErrorBody, ...errors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...webhookOperations.getWebhookSecret,
+    ...secured,
+    handler: async (request) => {
       const { environmentId } = keyAuth(request);
       const secret = await readWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
       if (secret === null) throw new ServiceError('webhooks_not_configured');
       return { secret };
     },
-  );
+  });
 
-  app.post(
-    '/v1/webhooks/secret/rotate',
-    {
-      ...secured,
-      schema: {
-        operationId: 'rotateWebhookSecret',
-        summary: 'Rotate the webhook signing secret',
-        description:
-          'Returns the new secret. For 24 h after a rotation every delivery carries both signatures, new first: ' +
-          '`t=…,v1=<new>,v1=<old>`. Rotating again within those 24 h drops the oldest secret. 404 ' +
-          '`webhooks_not_configured` when no secret exists yet. Takes no body.',
-        tags: ['webhooks'],
-        security: [{ secretKey: [] }],
-        response: { 200: WebhookSecretResponse, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...webhookOperations.rotateWebhookSecret,
+    ...secured,
+    handler: async (request) => {
       const { environmentId } = keyAuth(request);
       const secret = await rotateWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
       if (secret === null) throw new ServiceError('webhooks_not_configured');
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'webhook.secret_rotated', {});
       return { secret };
     },
-  );
+  });
 
-  app.get(
-    '/v1/webhooks/deliveries',
-    {
-      ...secured,
-      schema: {
-        operationId: 'listDeliveries',
-        summary: 'The webhook delivery ledger',
-        description:
-          'Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the ' +
-          'previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. ' +
-          FAILURE_VOCABULARY,
-        tags: ['webhooks'],
-        security: [{ secretKey: [] }],
-        querystring: DeliveriesQuery,
-        response: { 200: DeliveryList, ...errors },
-      },
-    },
-    async (request) => listDeliveries(deps, keyAuth(request).environmentId, request.query),
-  );
+  app.route({
+    ...webhookOperations.listDeliveries,
+    ...secured,
+    handler: async (request) => listDeliveries(deps, keyAuth(request).environmentId, request.query),
+  });
 
-  app.get(
-    '/v1/webhooks/deliveries/:deliveryId',
-    {
-      ...secured,
-      schema: {
-        operationId: 'getDelivery',
-        summary: 'One webhook delivery with its attempt log',
-        description:
-          '`attemptLog` lists every attempt made (a delivery held back by a concurrency limit or an open circuit ' +
-          'is not an attempt: its `nextAttemptAt` moves, `attempts` does not). ' +
-          FAILURE_VOCABULARY,
-        tags: ['webhooks'],
-        security: [{ secretKey: [] }],
-        params: DeliveryParams,
-        response: { 200: DeliveryDetail, 404: ErrorBody, ...errors },
-      },
-    },
-    async (request) => getDelivery(deps.pool, keyAuth(request).environmentId, request.params.deliveryId),
-  );
+  app.route({
+    ...webhookOperations.getDelivery,
+    ...secured,
+    handler: async (request) => getDelivery(deps.pool, keyAuth(request).environmentId, request.params.deliveryId),
+  });
 
-  app.post(
-    '/v1/webhooks/deliveries/:deliveryId/retry',
-    {
-      ...secured,
-      schema: {
-        operationId: 'retryDelivery',
-        summary: 'Retry a dropped delivery now',
-        description:
-          'Re-queues a `dropped` delivery for one immediate attempt (status back to `pending`); if that attempt ' +
-          'fails too, the delivery is `dropped` again. A delivery that is not `dropped`: 400 `invalid_request`. ' +
-          'Takes no body.',
-        tags: ['webhooks'],
-        security: [{ secretKey: [] }],
-        params: DeliveryParams,
-        response: { 200: DeliveryRow, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
-      },
-    },
-    async (request) => retryDelivery(deps, keyAuth(request).environmentId, request.params.deliveryId),
-  );
+  app.route({
+    ...webhookOperations.retryDelivery,
+    ...secured,
+    handler: async (request) => retryDelivery(deps, keyAuth(request).environmentId, request.params.deliveryId),
+  });
 }

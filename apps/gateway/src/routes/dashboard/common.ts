@@ -1,9 +1,9 @@
 /**
- * What every dashboard route shares: its OpenAPI tag and security, the errors it may answer,
- * and the conversion of domain views (dates) to the JSON the schemas describe.
+ * What every dashboard route shares: its session hook and the conversion of domain views (dates)
+ * to the JSON the schemas describe (the operations' tag, security and errors are in
+ * libs/schemas/src/operations/dashboard/common.ts).
  */
 import type { FastifyRequest } from 'fastify';
-import { ErrorBody, DashboardCsrfHeaders } from '@rtm/schemas';
 import type {
   AuditRecord,
   EnvironmentView,
@@ -19,24 +19,10 @@ import type {
 import type { GatewayDeps } from '../../deps.ts';
 import { requireDashboardSession } from '../../dashboard/session-auth.ts';
 
-export const TAGS = ['dashboard'];
-export const SESSION_SECURITY = [{ dashboardSession: [] }];
-
-/** Reads: no session 401, a malformed id 400, another organization's (or an unknown) id 404. */
-export const readErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 503: ErrorBody };
-/** Changes also: 403 for a role without the right or a failed CSRF check, 413/415 for bodies. */
-export const writeErrors = { ...readErrors, 413: ErrorBody, 415: ErrorBody };
-
-export const CSRF_NOTE =
-  ' Needs the session cookie, the `x-csrf-token` header (the session\'s `csrfToken`) and, from a browser, an `Origin` ' +
-  'of the dashboard itself; otherwise 403 `forbidden`.';
-
-/** Route options of a session route: the hook, its security and the CSRF header on changes. */
+/** Route options of a session route: its hook. */
 export function sessionRoute(deps: GatewayDeps) {
   return { onRequest: requireDashboardSession(deps) };
 }
-
-export const csrfHeaders = DashboardCsrfHeaders;
 
 const iso = (date: Date) => date.toISOString();
 const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);

@@ -1,46 +1,20 @@
 import {
-  ErrorBody,
-  DashboardAcceptInvitationBody,
-  DashboardCreatedInvitation,
-  DashboardInvitation,
-  DashboardInvitationList,
-  DashboardInvitationParams,
-  DashboardInvitationPreview,
-  DashboardInvitationTokenParams,
-  DashboardInviteBody,
-  DashboardOrgParams,
-  DashboardSession,
+  dashboardInvitationOperations,
 } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor, requestOrigin, setSessionCookie } from '../../dashboard/session-auth.ts';
-import { CSRF_NOTE, SESSION_SECURITY, TAGS, clientAddress, csrfHeaders, invitationJson, readErrors, sessionJson, sessionRoute, writeErrors } from './common.ts';
+import { clientAddress, invitationJson, sessionJson, sessionRoute } from './common.ts';
 
 /** Control plane: invitations to an organization (owners make them; anyone with the link accepts). */
 export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) {
   const accounts = deps.dashboard.accounts;
   const secured = sessionRoute(deps);
 
-  app.post(
-    '/v1/dashboard/organizations/:orgId/invitations',
-    {
-      ...secured,
-      schema: {
-        operationId: 'dashboardCreateInvitation',
-        summary: 'Invite someone to the organization',
-        description:
-          'Owners only. Answers a single-use link, valid for DASHBOARD_INVITATION_TTL (7 days by default); the token is ' +
-          'shown only here (stored hashed). No mail is sent: pass the link on (outside production it is also written ' +
-          'to the gateway\'s log). With `email`, only that address may accept.' + CSRF_NOTE,
-        tags: TAGS,
-        security: SESSION_SECURITY,
-        headers: csrfHeaders,
-        params: DashboardOrgParams,
-        body: DashboardInviteBody,
-        response: { 201: DashboardCreatedInvitation, ...writeErrors },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...dashboardInvitationOperations.dashboardCreateInvitation,
+    ...secured,
+    handler: async (request, reply) => {
       const { invitation, token } = await accounts.invitations.invite(dashboardActor(request), request.params.orgId, request.body);
       const link = `${requestOrigin(request) ?? ''}/dashboard/accept-invitation#${token}`;
       if (deps.config.NODE_ENV !== 'production') {
@@ -48,58 +22,24 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
       }
       return reply.code(201).send({ ...invitationJson(invitation), token, link });
     },
-  );
+  });
 
-  app.get(
-    '/v1/dashboard/organizations/:orgId/invitations',
-    {
-      ...secured,
-      schema: {
-        operationId: 'dashboardListInvitations',
-        summary: 'The organization\'s invitations (newest 100), with their state',
-        description: 'Any member. Tokens are never shown again.',
-        tags: TAGS,
-        security: SESSION_SECURITY,
-        params: DashboardOrgParams,
-        response: { 200: DashboardInvitationList, ...readErrors },
-      },
-    },
-    async (request) => ({ data: (await accounts.invitations.list(dashboardActor(request), request.params.orgId)).map(invitationJson) }),
-  );
+  app.route({
+    ...dashboardInvitationOperations.dashboardListInvitations,
+    ...secured,
+    handler: async (request) => ({ data: (await accounts.invitations.list(dashboardActor(request), request.params.orgId)).map(invitationJson) }),
+  });
 
-  app.delete(
-    '/v1/dashboard/organizations/:orgId/invitations/:invitationId',
-    {
-      ...secured,
-      schema: {
-        operationId: 'dashboardRevokeInvitation',
-        summary: 'Revoke a pending invitation',
-        description: 'Owners only. An accepted or expired invitation: 400. Revoking twice answers the revoked one.' + CSRF_NOTE,
-        tags: TAGS,
-        security: SESSION_SECURITY,
-        headers: csrfHeaders,
-        params: DashboardInvitationParams,
-        response: { 200: DashboardInvitation, ...writeErrors },
-      },
-    },
-    async (request) =>
+  app.route({
+    ...dashboardInvitationOperations.dashboardRevokeInvitation,
+    ...secured,
+    handler: async (request) =>
       invitationJson(await accounts.invitations.revoke(dashboardActor(request), request.params.orgId, request.params.invitationId)),
-  );
+  });
 
-  app.get(
-    '/v1/dashboard/invitations/:token',
-    {
-      schema: {
-        operationId: 'dashboardPreviewInvitation',
-        security: [],
-        summary: 'What an invitation offers',
-        description: 'No session needed: the token is the credential. Unknown, used, revoked or expired: 404 `not_found`.',
-        tags: TAGS,
-        params: DashboardInvitationTokenParams,
-        response: { 200: DashboardInvitationPreview, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...dashboardInvitationOperations.dashboardPreviewInvitation,
+    handler: async (request) => {
       const preview = await accounts.invitations.preview(request.params.token);
       return {
         organization: { id: preview.organizationId, name: preview.organizationName },
@@ -108,43 +48,16 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
         expiresAt: preview.expiresAt.toISOString(),
       };
     },
-  );
+  });
 
-  app.post(
-    '/v1/dashboard/invitations/:token/accept',
-    {
-      schema: {
-        operationId: 'dashboardAcceptInvitation',
-        security: [],
-        summary: 'Accept an invitation (and sign in)',
-        description:
-          'With the invitation\'s e-mail (or, when it names none, `email`): an existing account joins once its ' +
-          '`password` is right (401 otherwise, the invitation stays usable; throttled like sign-in), otherwise a new ' +
-          'account is made with `password` (at least 10 characters). The invitation then is used up: a second ' +
-          'acceptance is 404. An existing member keeps their role. Signs in: sets the session cookie and answers ' +
-          'the session. A browser\'s `Origin` must be the dashboard\'s own.',
-        tags: TAGS,
-        params: DashboardInvitationTokenParams,
-        body: DashboardAcceptInvitationBody,
-        response: {
-          200: DashboardSession,
-          400: ErrorBody,
-          401: ErrorBody,
-          403: ErrorBody,
-          404: ErrorBody,
-          413: ErrorBody,
-          415: ErrorBody,
-          429: ErrorBody,
-          503: ErrorBody,
-        },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...dashboardInvitationOperations.dashboardAcceptInvitation,
+    handler: async (request, reply) => {
       const accepted = await accounts.invitations.accept(request.params.token, request.body, clientAddress(request));
       const { token, session } = await deps.dashboard.sessions.create(accepted.user.id);
       setSessionCookie(reply, request, token, session.expiresAt);
       return sessionJson(deps, session);
     },
-  );
+  });
 }
 

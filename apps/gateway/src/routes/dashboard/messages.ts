@@ -1,23 +1,13 @@
 import { recordAudit } from '@rtm/accounts';
 import { browseMessages, envelopeOfRow, findMessage, listChannels, type BrowsedRow } from '@rtm/channels';
 import {
-  DashboardChannelList,
-  DashboardChannelMessageParams,
-  DashboardChannelParams,
-  DashboardChannelsQuery,
-  DashboardEnvParams,
-  DashboardMessage,
-  DashboardMessagePage,
-  DashboardMessagesQuery,
-  DashboardRetractBody,
+  dashboardMessageOperations,
 } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { decodeCursor, encodeCursor } from '../../http/list-cursor.ts';
-import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, sessionRoute, writeErrors } from './common.ts';
-
-const MANAGE = ' Admins and owners (403 for viewers).';
+import { sessionRoute } from './common.ts';
 
 const messageJson = (channelId: string, row: BrowsedRow) => ({
   ...envelopeOfRow(row),
@@ -32,26 +22,11 @@ const isChannelId = (id: string) => /^[A-Za-z0-9_.:@=-]{1,128}$/.test(id);
 export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
   const accounts = deps.dashboard.accounts;
   const secured = sessionRoute(deps);
-  const common = { tags: TAGS, security: SESSION_SECURITY };
 
-  app.get(
-    '/v1/dashboard/environments/:envId/channels',
-    {
-      ...secured,
-      schema: {
-        ...common,
-        operationId: 'dashboardListChannels',
-        summary: 'The channels of an environment',
-        description:
-          'The environment\'s channels as stored by their owners, by channel id, each with its message ' +
-          'count (retracted ones included) and last activity (the newest persisted message). `limit` default 50, ' +
-          'maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member.',
-        params: DashboardEnvParams,
-        querystring: DashboardChannelsQuery,
-        response: { 200: DashboardChannelList, ...readErrors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...dashboardMessageOperations.dashboardListChannels,
+    ...secured,
+    handler: async (request) => {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const limit = request.query.limit ?? 50;
       const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, isChannelId);
@@ -67,27 +42,12 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
         nextCursor: more ? encodeCursor(channels[channels.length - 1]!.id) : null,
       };
     },
-  );
+  });
 
-  app.get(
-    '/v1/dashboard/environments/:envId/channels/:channelId/messages',
-    {
-      ...secured,
-      schema: {
-        ...common,
-        operationId: 'dashboardListMessages',
-        summary: 'A page of a channel\'s messages',
-        description:
-          'Persisted messages, newest first, tombstones of retracted ones included, and messages addressed with `to` ' +
-          '(the control plane sees them all). Filters: `sender` (sender id), `type`, `since` (inclusive) and `until` ' +
-          '(exclusive) on the publish time. `limit` default 50, maximum 500; `before` is the previous page\'s ' +
-          '`nextBefore`. A channel without messages (or unknown) answers an empty page. Any member.',
-        params: DashboardChannelParams,
-        querystring: DashboardMessagesQuery,
-        response: { 200: DashboardMessagePage, ...readErrors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...dashboardMessageOperations.dashboardListMessages,
+    ...secured,
+    handler: async (request) => {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const { channelId } = request.params;
       const { before, sender, type, since, until } = request.query;
@@ -105,49 +65,22 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
         nextBefore: more ? page[page.length - 1]!.seq : null,
       };
     },
-  );
+  });
 
-  app.get(
-    '/v1/dashboard/environments/:envId/channels/:channelId/messages/:messageId',
-    {
-      ...secured,
-      schema: {
-        ...common,
-        operationId: 'dashboardGetMessage',
-        summary: 'One message',
-        description: 'With its addressees, mentions and retraction time. 404 for a message not in this channel. Any member.',
-        params: DashboardChannelMessageParams,
-        response: { 200: DashboardMessage, ...readErrors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...dashboardMessageOperations.dashboardGetMessage,
+    ...secured,
+    handler: async (request) => {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const { channelId, messageId } = request.params;
       return messageJson(channelId, await findMessage(deps.pool, environmentId, channelId, messageId));
     },
-  );
+  });
 
-  app.post(
-    '/v1/dashboard/environments/:envId/channels/:channelId/messages/:messageId/retract',
-    {
-      ...secured,
-      schema: {
-        ...common,
-        operationId: 'dashboardRetractMessage',
-        summary: 'Retract a message',
-        description:
-          'The same retraction as DELETE /v1/channels/{channelId}/messages/{messageId} with the secret key: the ' +
-          'content becomes a tombstone, sockets get `{op:"retract", id, seq, reason}` and a `message.retracted` ' +
-          'webhook is sent. The reason is required and kept in the audit log. Retracting a retracted message ' +
-          'changes nothing and answers it. 404 for a message not in this channel; 503 `unavailable` when the ' +
-          'channel owner does not answer in time (retrying is safe).' + MANAGE + CSRF_NOTE,
-        headers: csrfHeaders,
-        params: DashboardChannelMessageParams,
-        body: DashboardRetractBody,
-        response: { 200: DashboardMessage, ...writeErrors },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...dashboardMessageOperations.dashboardRetractMessage,
+    ...secured,
+    handler: async (request) => {
       const actor = dashboardActor(request);
       const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const { channelId, messageId } = request.params;
@@ -166,5 +99,5 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       }
       return messageJson(channelId, await findMessage(deps.pool, environmentId, channelId, messageId));
     },
-  );
+  });
 }

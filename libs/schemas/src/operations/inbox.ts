@@ -1,0 +1,26 @@
+import { InboxPage, InboxQuery } from '../notifications.ts';
+import { ErrorBody } from '../common.ts';
+import { type Operations } from './operation.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
+
+/** Realtime edge: `GET /v1/inbox`, the user's own notifications. */
+export const inboxOperations = {
+  listInbox: {
+    method: 'GET',
+    url: '/v1/inbox',
+    schema: {
+      operationId: 'listInbox',
+      summary: 'List the user\'s notifications',
+      description:
+        'User token. Notifications of the last 7 days, ascending by id (ids are time-ordered) within a page. ' +
+        'Default: the newest page. `before`/`after` are exclusive notification-id bounds: `before` pages back, ' +
+        '`after` alone pages forward from an id. `hasMore` says whether more exist beyond the page in its ' +
+        'direction. `limit` default 50, max 500. 403 `banned` for a user banned environment-wide.',
+      tags: ['notifications'],
+      security: [{ userToken: [] }],
+      querystring: InboxQuery,
+      response: { 200: InboxPage, ...errors },
+    },
+  },
+} as const satisfies Operations;

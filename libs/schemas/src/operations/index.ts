@@ -1,0 +1,109 @@
+import type { Operation } from './operation.ts';
+import { banOperations } from './bans.ts';
+import { memberOperations } from './members.ts';
+import { channelModerationOperations } from './channel-moderation.ts';
+import { channelSettingsOperations } from './channel-settings.ts';
+import { tokenOperations } from './tokens.ts';
+import { tokenRevocationOperations } from './token-revocation.ts';
+import { signingKeyOperations } from './signing-keys.ts';
+import { tokenKeyOperations } from './token-keys.ts';
+import { meOperations } from './me.ts';
+import { inboxOperations } from './inbox.ts';
+import { notificationOperations } from './notifications.ts';
+import { logsTokenOperations } from './logs-token.ts';
+import { configOperations } from './config.ts';
+import { webhookOperations } from './webhooks.ts';
+import { controlMessageOperations, realtimeMessageOperations } from './channel-messages.ts';
+import { controlBatchOperations, realtimeBatchOperations } from './batch-messages.ts';
+import { controlRosterOperations, realtimeRosterOperations } from './roster.ts';
+import { controlOccupancyOperations, realtimeOccupancyOperations } from './occupancy.ts';
+import { dashboardSessionOperations } from './dashboard/session.ts';
+import { dashboardOrganizationOperations } from './dashboard/organizations.ts';
+import { dashboardInvitationOperations } from './dashboard/invitations.ts';
+import { dashboardProjectOperations } from './dashboard/projects.ts';
+import { dashboardKeyOperations } from './dashboard/keys.ts';
+import { dashboardMessageOperations } from './dashboard/messages.ts';
+import { dashboardModerationOperations, dashboardChannelBanOperations, dashboardEnvironmentBanOperations } from './dashboard/moderation.ts';
+import { dashboardWebhookOperations } from './dashboard/webhooks.ts';
+
+export { type Operation, type Operations } from './operation.ts';
+export {
+  banOperations,
+  memberOperations,
+  channelModerationOperations,
+  channelSettingsOperations,
+  tokenOperations,
+  tokenRevocationOperations,
+  signingKeyOperations,
+  tokenKeyOperations,
+  meOperations,
+  inboxOperations,
+  notificationOperations,
+  logsTokenOperations,
+  configOperations,
+  webhookOperations,
+  controlMessageOperations,
+  realtimeMessageOperations,
+  controlBatchOperations,
+  realtimeBatchOperations,
+  controlRosterOperations,
+  realtimeRosterOperations,
+  controlOccupancyOperations,
+  realtimeOccupancyOperations,
+  dashboardSessionOperations,
+  dashboardOrganizationOperations,
+  dashboardInvitationOperations,
+  dashboardProjectOperations,
+  dashboardKeyOperations,
+  dashboardMessageOperations,
+  dashboardModerationOperations,
+  dashboardChannelBanOperations,
+  dashboardEnvironmentBanOperations,
+  dashboardWebhookOperations,
+};
+export { FAILURE_VOCABULARY } from './webhooks.ts';
+
+/**
+ * The catalogue: every operation each listener serves, by host. An operation served on both
+ * hosts (publish, retract, history, roster, occupancy) is listed on each with that host's
+ * credentials (and body); the OpenAPI document merges the two under one operationId.
+ * test/unit/gateway.operations-contract.test.ts holds the gateway's routes to it.
+ */
+export const OPERATIONS: { readonly control: readonly Operation[]; readonly realtime: readonly Operation[] } = {
+  control: [
+    tokenOperations,
+    tokenRevocationOperations,
+    signingKeyOperations,
+    tokenKeyOperations,
+    configOperations,
+    webhookOperations,
+    controlMessageOperations,
+    controlBatchOperations,
+    memberOperations,
+    banOperations,
+    channelSettingsOperations,
+    controlRosterOperations,
+    controlOccupancyOperations,
+    notificationOperations,
+    logsTokenOperations,
+    dashboardSessionOperations,
+    dashboardOrganizationOperations,
+    dashboardInvitationOperations,
+    dashboardProjectOperations,
+    dashboardKeyOperations,
+    dashboardMessageOperations,
+    dashboardModerationOperations,
+    dashboardChannelBanOperations,
+    dashboardEnvironmentBanOperations,
+    dashboardWebhookOperations,
+  ].flatMap((group) => Object.values(group)),
+  realtime: [
+    meOperations,
+    realtimeMessageOperations,
+    realtimeBatchOperations,
+    realtimeRosterOperations,
+    realtimeOccupancyOperations,
+    channelModerationOperations,
+    inboxOperations,
+  ].flatMap((group) => Object.values(group)),
+};

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { ChannelUserParams, Membership, PutMemberBody } from '../members.ts';
+import { ErrorBody } from '../common.ts';
+import { MODERATOR_NOTE } from './channel-moderation.ts';
+import { type Operations } from './operation.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
+
+/** Control plane: `PUT|DELETE /v1/channels/{channelId}/members/{userId}`. */
+export const memberOperations = {
+  putMember: {
+    method: 'PUT',
+    url: '/v1/channels/:channelId/members/:userId',
+    schema: {
+      operationId: 'putMember',
+      summary: 'Add a channel member or change their role',
+      description:
+        'Secret key. Idempotent upsert: the role defaults to `member` and a PUT replaces it. The channel need not ' +
+        'exist yet and the user need not have connected before (user ids are not registered anywhere). ' +
+        'Membership matters for `members` channels; bans still win over it.',
+      tags: ['membership'],
+      security: [{ secretKey: [] }],
+      params: ChannelUserParams,
+      body: PutMemberBody.optional(),
+      response: { 200: Membership, ...errors },
+    },
+  },
+  removeMember: {
+    method: 'DELETE',
+    url: '/v1/channels/:channelId/members/:userId',
+    schema: {
+      operationId: 'removeMember',
+      summary: 'Remove a channel member',
+      description:
+        'Secret key. Idempotent: 204 whether or not the user was a member. The user\'s live sockets on this ' +
+        'channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect).' + MODERATOR_NOTE,
+      tags: ['membership'],
+      security: [{ secretKey: [] }],
+      params: ChannelUserParams,
+      response: { 204: z.null().describe('Removed'), ...errors },
+    },
+  },
+} as const satisfies Operations;
