@@ -8,7 +8,7 @@
  * - frames with `op` (retract) and ephemeral frames are relayed in arrival order;
  * - presence changes are gathered for PRESENCE_WINDOW_MS (one timer per feed) and sent as one
  *   `{op:"presence", joined, left}` frame: at most one presence frame per member per window,
- *   the latest decision per user winning (presence/coalesce.ts);
+ *   the latest decision per user winning (@rtm/presence, coalesce.ts);
  * - a frame with `to` reaches only those users and its sender.
  * The feed starts from the channel's last_seq read after its subscription is live, so a member
  * that replays from Postgres after joining sees every later frame from the feed.

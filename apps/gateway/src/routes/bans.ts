@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { BanBody, banOperations } from '@rtm/schemas';
+import { BanBody, banOperations, realtimeBanOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
+import { authorizeModeration } from '../access/channel-access.ts';
 import { findBan } from '@rtm/channels';
 import { ENVIRONMENT_WIDE, putBan, removeBan } from '../moderation/moderation.ts';
 
@@ -56,5 +57,30 @@ export async function banRoutes(app: ZodApp, deps: GatewayDeps) {
     ...banOperations.getEnvironmentBan,
     ...common,
     handler: async (request) => get(keyAuth(request).environmentId, ENVIRONMENT, request.params.userId),
+  });
+}
+
+/** Realtime edge: a channel's moderator bans and unbans on the channel (environment-wide bans are the control plane's). */
+export async function realtimeBanRoutes(app: ZodApp, deps: GatewayDeps) {
+  app.route({
+    ...realtimeBanOperations.banFromChannel,
+    onRequest: requireUser(deps),
+    handler: async (request) => {
+      const auth = userAuth(request);
+      const { channelId, userId } = request.params;
+      await authorizeModeration(deps, auth, channelId, userId);
+      return putBan(deps, auth.environmentId, channelId, userId, request.body);
+    },
+  });
+  app.route({
+    ...realtimeBanOperations.unbanFromChannel,
+    onRequest: requireUser(deps),
+    handler: async (request, reply) => {
+      const auth = userAuth(request);
+      const { channelId, userId } = request.params;
+      await authorizeModeration(deps, auth, channelId, userId);
+      await removeBan(deps, auth.environmentId, channelId, userId);
+      return reply.code(204).send(null);
+    },
   });
 }

@@ -1,8 +1,6 @@
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { tokenRoutes } from './tokens.ts';
-import { tokenRevocationRoutes } from './token-revocation.ts';
-import { signingKeyRoutes } from './signing-keys.ts';
 import { erasureRoutes } from './erasure.ts';
 import { tokenKeyRoutes } from './token-keys.ts';
 import { meRoutes } from './me.ts';
@@ -11,12 +9,11 @@ import { webhookRoutes } from './webhooks.ts';
 import { controlChannelMessageRoutes, realtimeChannelMessageRoutes } from './channel-messages.ts';
 import { controlBatchRoutes, realtimeBatchRoutes } from './batch-messages.ts';
 import { channelSocketRoutes } from '../sockets/channel-socket.ts';
-import { memberRoutes } from './members.ts';
-import { banRoutes } from './bans.ts';
+import { memberRoutes, realtimeMemberRoutes } from './members.ts';
+import { banRoutes, realtimeBanRoutes } from './bans.ts';
 import { channelSettingsRoutes } from './channel-settings.ts';
 import { rosterRoutes, controlRosterRoutes } from './roster.ts';
 import { occupancyRoutes, controlOccupancyRoutes } from './occupancy.ts';
-import { channelModerationRoutes } from './channel-moderation.ts';
 import { notificationRoutes } from './notifications.ts';
 import { inboxRoutes } from './inbox.ts';
 import { logsTokenRoutes } from './logs-token.ts';
@@ -32,8 +29,6 @@ type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 /** Route groups of the control plane (secret key; the dashboard's: session cookie; its web UI: static files), one encapsulated plugin each. */
 export const CONTROL_ROUTES: RouteGroup[] = [
   tokenRoutes,
-  tokenRevocationRoutes,
-  signingKeyRoutes,
   erasureRoutes,
   tokenKeyRoutes,
   configRoutes,
@@ -52,4 +47,4 @@ export const CONTROL_ROUTES: RouteGroup[] = [
 ];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, channelModerationRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, realtimeMemberRoutes, realtimeBanRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, sdkBundleRoutes];

@@ -1,10 +1,16 @@
-import { memberOperations } from '@rtm/schemas';
+import { memberOperations, realtimeMemberOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
+import { authorizeModeration } from '../access/channel-access.ts';
 import { putMember, removeMember } from '../moderation/moderation.ts';
 
-/** Control plane: `PUT|DELETE /v1/channels/{channelId}/members/{userId}`. */
+/**
+ * Channel members: the control plane adds, changes and removes them (`PUT|DELETE
+ * /v1/channels/{channelId}/members/{userId}`); on the realtime edge a channel's moderator removes
+ * them. One implementation behind both (moderation.ts): kicks, live log, cache invalidation on
+ * every gateway. The roster of who is online is roster.ts.
+ */
 export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
     ...memberOperations.putMember,
@@ -21,6 +27,21 @@ export async function memberRoutes(app: ZodApp, deps: GatewayDeps) {
     handler: async (request, reply) => {
       const { environmentId } = keyAuth(request);
       await removeMember(deps, environmentId, request.params.channelId, request.params.userId);
+      return reply.code(204).send(null);
+    },
+  });
+}
+
+/** Realtime edge: a channel's moderator removes a member (a moderator may not remove a moderator). */
+export async function realtimeMemberRoutes(app: ZodApp, deps: GatewayDeps) {
+  app.route({
+    ...realtimeMemberOperations.removeMember,
+    onRequest: requireUser(deps),
+    handler: async (request, reply) => {
+      const auth = userAuth(request);
+      const { channelId, userId } = request.params;
+      await authorizeModeration(deps, auth, channelId, userId);
+      await removeMember(deps, auth.environmentId, channelId, userId);
       return reply.code(204).send(null);
     },
   });

@@ -8,7 +8,7 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
 import { authorize, namespaceOf } from '../access/channel-access.ts';
-import { presenceOff } from '../presence/occupancy-frames.ts';
+import { presenceOff } from '@rtm/presence';
 
 /** The counts, or `forbidden` where the namespace does not track presence. */
 export async function occupancyOf(deps: GatewayDeps, environmentId: string, channelId: string) {

@@ -1,4 +1,4 @@
-import { deleteTokenKey, jwkRefusal, listTokenKeys, putTokenKey, setJwksUrl } from '@rtm/auth';
+import { DEFAULT_SIGNING_KEY_GRACE_SECONDS, deleteTokenKey, jwkRefusal, listSigningKeys, listTokenKeys, putTokenKey, rotateSigningKey, setJwksUrl } from '@rtm/auth';
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
 import { encodeInvalidation } from '@rtm/limits';
@@ -10,7 +10,11 @@ import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
 import { closeSocketsOfKeys } from '../auth/revoke.ts';
 
-/** Control plane: the public keys the environment's own backend signs user tokens with. */
+/**
+ * Control plane: the keys of user tokens. The public keys the environment's own backend signs
+ * tokens with (`/v1/token-keys`, `/v1/token-jwks`), and the service's own signing keys
+ * (`/v1/signing-keys`), listed and rotated.
+ */
 export async function tokenKeyRoutes(app: ZodApp, deps: GatewayDeps) {
   // this gateway at once, every other one over the bus
   const changed = async (environmentId: string) => {
@@ -80,6 +84,41 @@ export async function tokenKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       await setJwksUrl(deps.pool, environmentId, null);
       await changed(environmentId);
       return reply.code(204).send(null);
+    },
+  });
+
+  app.route({
+    ...tokenKeyOperations.listSigningKeys,
+    onRequest: requireSecretKey(deps),
+    handler: async (request) => {
+      const keys = await listSigningKeys(deps.pool, keyAuth(request).environmentId);
+      return {
+        keys: keys.map((key) => ({ ...key, createdAt: key.createdAt.toISOString(), retiresAt: key.retiresAt?.toISOString() ?? null })),
+      };
+    },
+  });
+
+  app.route({
+    ...tokenKeyOperations.rotateSigningKey,
+    onRequest: requireSecretKey(deps),
+    handler: async (request) => {
+      const { environmentId } = keyAuth(request);
+      const grace = request.body?.graceSeconds ?? DEFAULT_SIGNING_KEY_GRACE_SECONDS;
+      const { id, retired } = await rotateSigningKey(deps.pool, environmentId, grace);
+      // this gateway at once, every other one over the bus: the new key signs, the old one's grace is known
+      deps.credentials.invalidate(environmentId);
+      deps.nc.publish(deps.subjects.invalidate, encodeInvalidation(environmentId));
+      await deps.nc.flush();
+      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'signing_key.rotated', { id, retired, graceSeconds: grace });
+      // without grace the old tokens are refused now: their open sockets close too
+      if (grace === 0) await closeSocketsOfKeys(deps, environmentId, retired);
+      const keys = await listSigningKeys(deps.pool, environmentId);
+      return {
+        id,
+        retired: keys
+          .filter((key) => retired.includes(key.id) && key.retiresAt)
+          .map((key) => ({ id: key.id, retiresAt: key.retiresAt!.toISOString() })),
+      };
     },
   });
 }

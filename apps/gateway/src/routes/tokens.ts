@@ -5,9 +5,15 @@ import { TTL_DEFAULT_SECONDS, tokenOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireAnonymousMinter, requireSecretKey } from '../auth/authenticate.ts';
+import { publishRevocation } from '../auth/revoke.ts';
 import { environmentBan } from '../access/bans.ts';
 
-/** Control plane: `POST /v1/tokens` and `POST /v1/tokens/anonymous`. */
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Control plane: user tokens, minted (`POST /v1/tokens`, `POST /v1/tokens/anonymous`) and revoked
+ * (one by its `jti`, or every token of a user issued before now).
+ */
 export async function tokenRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
     ...tokenOperations.mintToken,
@@ -48,5 +54,27 @@ export async function tokenRoutes(app: ZodApp, deps: GatewayDeps) {
       return reply.code(201).send({ token, userId, expiresAt: expiresAt.toISOString() });
     },
   });
-}
 
+  app.route({
+    ...tokenOperations.revokeToken,
+    onRequest: requireSecretKey(deps),
+    handler: async (request) => {
+      const { environmentId } = keyAuth(request);
+      const revocation = await deps.revocations.revokeToken(environmentId, request.body.jti);
+      await publishRevocation(deps, revocation);
+      return { jti: request.body.jti, revoked: true as const, rememberedUntil: iso(revocation.expiresAtMs) };
+    },
+  });
+
+  app.route({
+    ...tokenOperations.revokeUserTokens,
+    onRequest: requireSecretKey(deps),
+    handler: async (request) => {
+      const { environmentId } = keyAuth(request);
+      const revocation = await deps.revocations.revokeUser(environmentId, request.params.userId);
+      await publishRevocation(deps, revocation);
+      const validAfterMs = 'validAfterMs' in revocation ? revocation.validAfterMs : Date.now();
+      return { userId: request.params.userId, validAfter: iso(validAfterMs), rememberedUntil: iso(revocation.expiresAtMs) };
+    },
+  });
+}

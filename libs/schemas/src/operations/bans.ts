@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Ban, BanBody, ChannelUserParams, UserParams } from '../members.ts';
 import { ErrorBody } from '../common.ts';
-import { MODERATOR_NOTE } from './channel-moderation.ts';
-import { SECRET_KEY, type Operations } from './operation.ts';
+import { MODERATOR_NOTE, MODERATOR_RULE } from './members.ts';
+import { SECRET_KEY, USER_TOKEN, type Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 const tags = ['bans'];
@@ -97,6 +97,42 @@ export const banOperations = {
       security,
       params: UserParams,
       response: { 200: Ban, ...errors },
+    },
+  },
+} as const satisfies Operations;
+
+const realtimeErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
+
+/** Realtime edge: a channel's moderator bans and unbans on the channel (environment-wide bans are the control plane's). */
+export const realtimeBanOperations = {
+  banFromChannel: {
+    method: 'PUT',
+    url: '/v1/channels/:channelId/bans/:userId',
+    schema: {
+      operationId: 'banFromChannel',
+      summary: 'Ban a user from a channel',
+      description:
+        MODERATOR_RULE +
+        'As the control plane\'s ban: upsert, `expiresAt` in the future or none; the user\'s live sockets on the channel ' +
+        'are closed with 4403 on every gateway. Only channel bans: environment-wide bans are the control plane\'s.',
+      tags,
+      security: USER_TOKEN,
+      params: ChannelUserParams,
+      body: BanBody.optional(),
+      response: { 200: Ban, ...realtimeErrors },
+    },
+  },
+  unbanFromChannel: {
+    method: 'DELETE',
+    url: '/v1/channels/:channelId/bans/:userId',
+    schema: {
+      operationId: 'unbanFromChannel',
+      summary: 'Lift a channel ban',
+      description: MODERATOR_RULE + 'Idempotent: 204 whether or not a ban existed.',
+      tags,
+      security: USER_TOKEN,
+      params: ChannelUserParams,
+      response: { 204: z.null().describe('Lifted'), ...realtimeErrors },
     },
   },
 } as const satisfies Operations;

@@ -1,12 +1,10 @@
 import type { Operation } from './operation.ts';
-import { banOperations } from './bans.ts';
-import { memberOperations } from './members.ts';
-import { channelModerationOperations } from './channel-moderation.ts';
+import { banOperations, realtimeBanOperations } from './bans.ts';
+import { memberOperations, realtimeMemberOperations } from './members.ts';
 import { channelSettingsOperations } from './channel-settings.ts';
 import { tokenOperations } from './tokens.ts';
-import { tokenRevocationOperations } from './token-revocation.ts';
-import { signingKeyOperations } from './signing-keys.ts';
 import { tokenKeyOperations } from './token-keys.ts';
+import { erasureOperations } from './erasure.ts';
 import { meOperations } from './me.ts';
 import { inboxOperations } from './inbox.ts';
 import { notificationOperations } from './notifications.ts';
@@ -30,12 +28,12 @@ export { type Operation, type Operations } from './operation.ts';
 export {
   banOperations,
   memberOperations,
-  channelModerationOperations,
+  realtimeMemberOperations,
+  realtimeBanOperations,
   channelSettingsOperations,
   tokenOperations,
-  tokenRevocationOperations,
-  signingKeyOperations,
   tokenKeyOperations,
+  erasureOperations,
   meOperations,
   inboxOperations,
   notificationOperations,
@@ -72,9 +70,8 @@ export { FAILURE_VOCABULARY } from './webhooks.ts';
 export const OPERATIONS: { readonly control: readonly Operation[]; readonly realtime: readonly Operation[] } = {
   control: [
     tokenOperations,
-    tokenRevocationOperations,
-    signingKeyOperations,
     tokenKeyOperations,
+    erasureOperations,
     configOperations,
     webhookOperations,
     controlMessageOperations,
@@ -103,7 +100,8 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     realtimeBatchOperations,
     realtimeRosterOperations,
     realtimeOccupancyOperations,
-    channelModerationOperations,
+    realtimeMemberOperations,
+    realtimeBanOperations,
     inboxOperations,
   ].flatMap((group) => Object.values(group)),
 };

@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { ChannelUserParams, Membership, PutMemberBody } from '../members.ts';
 import { ErrorBody } from '../common.ts';
-import { MODERATOR_NOTE } from './channel-moderation.ts';
-import { type Operations } from './operation.ts';
+import { USER_TOKEN, type Operations } from './operation.ts';
+
+/** Who may use the realtime edge's forms of the moderation routes (members here, bans in bans.ts). */
+export const MODERATOR_RULE =
+  'User token of a `moderator` of the channel (with the `publish` capability on it); anyone else is refused with 403 ' +
+  '`forbidden`. A moderator may not act on another moderator (or themselves): that is the control plane\'s to do. ';
+
+/** How the realtime edge's forms of these routes are described in the merged OpenAPI document. */
+export const MODERATOR_NOTE =
+  ' Realtime edge: a user token of a `moderator` of the channel (with the `publish` capability on it) may do the same ' +
+  'for this channel; anyone else is 403 `forbidden`, and a moderator may not act on another moderator or themselves.';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
@@ -36,6 +45,26 @@ export const memberOperations = {
         'channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect).' + MODERATOR_NOTE,
       tags: ['membership'],
       security: [{ secretKey: [] }],
+      params: ChannelUserParams,
+      response: { 204: z.null().describe('Removed'), ...errors },
+    },
+  },
+} as const satisfies Operations;
+
+/** Realtime edge: a channel's moderator removes a member (bans: bans.ts; retracting: channel-messages.ts). */
+export const realtimeMemberOperations = {
+  removeMember: {
+    method: 'DELETE',
+    url: '/v1/channels/:channelId/members/:userId',
+    schema: {
+      operationId: 'removeMember',
+      summary: 'Remove a channel member',
+      description:
+        MODERATOR_RULE +
+        'Idempotent: 204 whether or not the user was a member. Their live sockets and subscriptions on this channel are ' +
+        'closed with 4403 / ended with `unsubscribed {code: "forbidden"}` on every gateway.',
+      tags: ['membership'],
+      security: USER_TOKEN,
       params: ChannelUserParams,
       response: { 204: z.null().describe('Removed'), ...errors },
     },

@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { JwksSetting, PutJwksBody, PutTokenKeyBody, TokenKey, TokenKeyList, TokenKeyParams } from '../tokens.ts';
+import { JwksSetting, PutJwksBody, PutTokenKeyBody, RotateSigningKeyBody, RotatedSigningKey, SigningKeyList, TokenKey, TokenKeyList, TokenKeyParams } from '../tokens.ts';
 import { ErrorBody } from '../common.ts';
 import { type Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
 const security = [{ secretKey: [] }];
+
+/** The signing keys' routes answer no 404: the environment always has one. */
+const signingKeyErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
 const tags = ['tokens'];
 
@@ -14,7 +17,11 @@ const TENANT_NOTE =
   '`aud` "realtime", `sub` (a user id), `iat`, `exp` (at most 24 h after `iat`), `jti`; optionally `anon`, `ext`, ' +
   '`iat_ms`. See docs/tokens.md.';
 
-/** Control plane: the public keys the environment's own backend signs user tokens with. */
+/**
+ * Control plane: the keys of user tokens. The public keys the environment's own backend signs
+ * tokens with (`/v1/token-keys`, `/v1/token-jwks`), and the service's own signing keys
+ * (`/v1/signing-keys`), listed and rotated.
+ */
 export const tokenKeyOperations = {
   listTokenKeys: {
     method: 'GET',
@@ -87,6 +94,35 @@ export const tokenKeyOperations = {
       tags,
       security,
       response: { 204: z.null().describe('Removed'), ...errors },
+    },
+  },
+  listSigningKeys: {
+    method: 'GET',
+    url: '/v1/signing-keys',
+    schema: {
+      operationId: 'listSigningKeys',
+      summary: 'List token signing keys',
+      description: 'Secret key. The keys that sign and verify the environment\'s minted user tokens, newest first (keys retired over a week ago are left out). Secrets are never shown.',
+      tags: ['tokens'],
+      security,
+      response: { 200: SigningKeyList, ...signingKeyErrors },
+    },
+  },
+  rotateSigningKey: {
+    method: 'POST',
+    url: '/v1/signing-keys/rotate',
+    schema: {
+      operationId: 'rotateSigningKey',
+      summary: 'Rotate the token signing key',
+      description:
+        'Secret key. A new key signs every token minted from now on. Tokens signed by the previous key keep working for ' +
+        '`graceSeconds` (default 86400, at most 604800), then every gateway refuses them with 401; sockets opened with them ' +
+        'keep running until their token expires. With `graceSeconds: 0` they are refused at once and their open sockets ' +
+        'close with 4401 `token revoked` on every gateway. The body may be left out.',
+      tags: ['tokens'],
+      security,
+      body: RotateSigningKeyBody.optional(),
+      response: { 200: RotatedSigningKey, ...signingKeyErrors },
     },
   },
 } as const satisfies Operations;
