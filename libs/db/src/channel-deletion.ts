@@ -33,6 +33,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { newId } from './ids.ts';
+import { withTransaction } from './transaction.ts';
 import { eraseJobSql, toJob, type ErasureJob, type JobRow } from './erasure-jobs.ts';
 
 /** The mark's lease: renewed with every batch; lapses by itself if the deleting dispatcher dies. */
@@ -72,33 +73,30 @@ export async function takeChannelDeletion(pool: Pool, id: string, token: string)
 /** What a fenced step returns when the erasure is no longer this run's: it changed nothing. */
 export const LOST = 'lost';
 
+/** Rolls a fenced step's transaction back when the erasure is no longer the run's. */
+class Lost extends Error {}
+
 /**
  * Runs `step` in a transaction that first locks the erasure row carrying this run's token: a
  * newer run's take waits for the step to commit, and a step of a run that lost the erasure does
  * nothing at all.
  */
 async function fenced<T>(pool: Pool, job: ErasureJob, step: (client: PoolClient) => Promise<T>): Promise<T | typeof LOST> {
-  const client = await pool.connect();
   try {
-    await client.query('begin');
-    const held = await client.query(`select 1 from erasure_jobs where id = $1 and status = 'running' and lease_token = $2 for update`, [
-      job.id,
-      job.leaseToken,
-    ]);
-    if (held.rowCount === 0) {
-      await client.query('rollback');
-      return LOST;
-    }
-    const result = await step(client);
-    await client.query('commit');
-    return result;
+    return await withTransaction(pool, async (client) => {
+      const held = await client.query(`select 1 from erasure_jobs where id = $1 and status = 'running' and lease_token = $2 for update`, [
+        job.id,
+        job.leaseToken,
+      ]);
+      if (held.rowCount === 0) throw new Lost();
+      return step(client);
+    });
   } catch (error) {
-    await client.query('rollback').catch(() => {});
+    if (error instanceof Lost) return LOST;
     throw error;
-  } finally {
-    client.release();
   }
 }
+
 
 /**
  * Step 1, the mark: waits for a commit of the owner in flight on the channel's row, then stops the

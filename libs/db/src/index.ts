@@ -1,6 +1,7 @@
 import pg from 'pg';
 
 export { migrate } from './migrate.ts';
+export { withTransaction } from './transaction.ts';
 export { newId, randomToken } from './ids.ts';
 export { ADVISORY_LOCKS } from './advisory-locks.ts';
 export { PartitionOwnership, type OwnershipOptions } from './partition-ownership.ts';
@@ -47,22 +48,6 @@ export function createPool(
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
-}
-
-/** Runs `fn` in a transaction on one client of `pool`, committing if it resolves. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await fn(client);
-    await client.query('commit');
-    return result;
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 /**

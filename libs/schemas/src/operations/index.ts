@@ -25,41 +25,30 @@ import { dashboardModerationOperations, dashboardChannelBanOperations, dashboard
 import { dashboardWebhookOperations } from './dashboard/webhooks.ts';
 
 export { type Operation, type Operations } from './operation.ts';
-export {
-  banOperations,
-  memberOperations,
-  realtimeMemberOperations,
-  realtimeBanOperations,
-  channelSettingsOperations,
-  tokenOperations,
-  tokenKeyOperations,
-  erasureOperations,
-  meOperations,
-  inboxOperations,
-  notificationOperations,
-  logsTokenOperations,
-  configOperations,
-  webhookOperations,
-  controlMessageOperations,
-  realtimeMessageOperations,
-  controlBatchOperations,
-  realtimeBatchOperations,
-  controlRosterOperations,
-  realtimeRosterOperations,
-  controlOccupancyOperations,
-  realtimeOccupancyOperations,
-  dashboardSessionOperations,
-  dashboardOrganizationOperations,
-  dashboardInvitationOperations,
-  dashboardProjectOperations,
-  dashboardKeyOperations,
-  dashboardMessageOperations,
-  dashboardModerationOperations,
-  dashboardChannelBanOperations,
-  dashboardEnvironmentBanOperations,
-  dashboardWebhookOperations,
-};
-export { FAILURE_VOCABULARY } from './webhooks.ts';
+export * from './bans.ts';
+export * from './members.ts';
+export * from './channel-settings.ts';
+export * from './tokens.ts';
+export * from './token-keys.ts';
+export * from './erasure.ts';
+export * from './me.ts';
+export * from './inbox.ts';
+export * from './notifications.ts';
+export * from './logs-token.ts';
+export * from './config.ts';
+export * from './webhooks.ts';
+export * from './channel-messages.ts';
+export * from './batch-messages.ts';
+export * from './roster.ts';
+export * from './occupancy.ts';
+export * from './dashboard/session.ts';
+export * from './dashboard/organizations.ts';
+export * from './dashboard/invitations.ts';
+export * from './dashboard/projects.ts';
+export * from './dashboard/keys.ts';
+export * from './dashboard/messages.ts';
+export * from './dashboard/moderation.ts';
+export * from './dashboard/webhooks.ts';
 
 /**
  * The catalogue: every operation each listener serves, by host. An operation served on both
