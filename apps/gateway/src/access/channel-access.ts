@@ -13,6 +13,9 @@ import {
   type ResolvedNamespace,
 } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
+
+/** What an access decision reads: the per-gateway cache, the standing loader, Postgres for a target's role. */
+export type AccessDeps = Pick<GatewayDeps, 'accessCache' | 'pool' | 'standings'>;
 import type { UserAuth } from '../auth/authenticate.ts';
 import { bansBarringSql } from './bans.ts';
 import type { StandingLoader } from './standing-loader.ts';
@@ -98,7 +101,7 @@ function enforce(facts: ChannelFacts, op: ChannelOp): void {
  * is cached per gateway (see AccessCache); every API change to membership, bans, access or the
  * configuration invalidates it.
  */
-export async function authorize(deps: GatewayDeps, auth: UserAuth, channelId: string, op: ChannelOp): Promise<Standing> {
+export async function authorize(deps: AccessDeps, auth: UserAuth, channelId: string, op: ChannelOp): Promise<Standing> {
   // misses of one moment (a wave of subscribes, a batch publish) are read together (standing-loader.ts)
   const standing = await deps.accessCache.lookup(auth.environmentId, channelId, auth.userId, () =>
     deps.standings.load(auth.environmentId, channelId, auth.userId),
@@ -174,7 +177,7 @@ export async function namespaceOf(deps: Pick<GatewayDeps, 'accessCache' | 'pool'
  * Removing or banning `targetId` from the realtime edge: the caller moderates the channel and the
  * target is not a moderator (read uncached, as a change follows).
  */
-export async function authorizeModeration(deps: GatewayDeps, auth: UserAuth, channelId: string, targetId: string): Promise<void> {
+export async function authorizeModeration(deps: AccessDeps, auth: UserAuth, channelId: string, targetId: string): Promise<void> {
   await authorize(deps, auth, channelId, 'moderate');
   const target = await standingOfUser(deps.pool, auth.environmentId, targetId, channelId);
   if (target.role === 'moderator') throw new ServiceError('forbidden', 'a moderator cannot be removed or banned by another moderator');
@@ -184,7 +187,7 @@ export async function authorizeModeration(deps: GatewayDeps, auth: UserAuth, cha
  * A retraction on the realtime edge needs publish; a moderator of the channel may retract any
  * message, anyone else only their own. Answers the sender the owner must check (undefined: any).
  */
-export async function authorizeRetract(deps: GatewayDeps, auth: UserAuth, channelId: string): Promise<string | undefined> {
+export async function authorizeRetract(deps: AccessDeps, auth: UserAuth, channelId: string): Promise<string | undefined> {
   const standing = await authorize(deps, auth, channelId, 'publish');
   const moderates = decide(factsOf(standing, channelId, { anon: auth.anon, capabilities: auth.claims.capabilities }), 'moderate').ok;
   return moderates ? undefined : auth.userId;

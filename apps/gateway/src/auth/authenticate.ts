@@ -15,6 +15,9 @@ import { normaliseOrigin } from '@rtm/accounts';
 import { decodeProtectedHeader } from 'jose';
 import type { GatewayDeps } from '../deps.ts';
 
+/** What checking a credential reads: API keys, signing and tenant keys, revocations, the issuer. */
+export type AuthDeps = Pick<GatewayDeps, 'config' | 'credentials' | 'revocations' | 'tenantKeys'>;
+
 export type KeyAuth = { kind: 'secret' | 'publishable'; environmentId: string; keyId: string };
 export type UserAuth = { kind: 'user'; environmentId: string; userId: string; anon: boolean; claims: UserClaims };
 export type Auth = KeyAuth | UserAuth;
@@ -27,14 +30,14 @@ function bearer(request: FastifyRequest): string | undefined {
   return match[1];
 }
 
-async function apiKey(deps: GatewayDeps, credential: string): Promise<KeyAuth> {
+async function apiKey(deps: AuthDeps, credential: string): Promise<KeyAuth> {
   const record = await deps.credentials.apiKey(credential);
   if (!record) throw new ServiceError('unauthorized', 'unknown or revoked key');
   return { kind: record.kind, environmentId: record.environmentId, keyId: record.keyId };
 }
 
 /** Control-plane routes: a secret key, never from a browser. */
-export async function authenticateSecretKey(deps: GatewayDeps, request: FastifyRequest): Promise<KeyAuth> {
+export async function authenticateSecretKey(deps: AuthDeps, request: FastifyRequest): Promise<KeyAuth> {
   const credential = bearer(request);
   if (!credential) {
     // a valid publishable key in x-service-key is a known credential in the wrong place: 403, not 401
@@ -54,7 +57,7 @@ export async function authenticateSecretKey(deps: GatewayDeps, request: FastifyR
 }
 
 /** `/v1/tokens/anonymous`: a secret key, or a publishable key from an allowed origin. */
-export async function authenticateAnonymousMinter(deps: GatewayDeps, request: FastifyRequest): Promise<KeyAuth> {
+export async function authenticateAnonymousMinter(deps: AuthDeps, request: FastifyRequest): Promise<KeyAuth> {
   const serviceKey = request.headers['x-service-key'];
   const credential = bearer(request) ?? (typeof serviceKey === 'string' ? serviceKey.trim() : undefined);
   if (!credential) throw new ServiceError('unauthorized', 'a secret or publishable key is required');
@@ -73,7 +76,7 @@ export async function authenticateAnonymousMinter(deps: GatewayDeps, request: Fa
 }
 
 /** Realtime edge: a user JWT from the header or, for sockets, `?token=`. */
-export async function authenticateUser(deps: GatewayDeps, request: FastifyRequest): Promise<UserAuth> {
+export async function authenticateUser(deps: AuthDeps, request: FastifyRequest): Promise<UserAuth> {
   const query = request.query as Record<string, unknown> | undefined;
   const credential = bearer(request) ?? (typeof query?.token === 'string' ? query.token : undefined);
   if (!credential) throw new ServiceError('unauthorized', 'a user token is required (Authorization: Bearer <JWT>)');
@@ -88,7 +91,7 @@ export async function authenticateUser(deps: GatewayDeps, request: FastifyReques
  * (RS256/ES256/EdDSA with a key it registered; see verifyTenantToken). The header's `alg` picks
  * the verifier; either way a revoked token is refused.
  */
-export async function verifyUserToken(deps: GatewayDeps, token: string): Promise<UserAuth> {
+export async function verifyUserToken(deps: AuthDeps, token: string): Promise<UserAuth> {
   try {
     if (token.length > MAX_TOKEN_BYTES) throw new TokenError(`token over ${MAX_TOKEN_BYTES} bytes`);
     const claims = isTenantAlg(headerAlg(token))
@@ -120,13 +123,13 @@ declare module 'fastify' {
 }
 
 /** `onRequest` hooks, so a missing credential is answered before the body is even read. */
-export const requireSecretKey = (deps: GatewayDeps) => async (request: FastifyRequest) => {
+export const requireSecretKey = (deps: AuthDeps) => async (request: FastifyRequest) => {
   request.auth = await authenticateSecretKey(deps, request);
 };
-export const requireAnonymousMinter = (deps: GatewayDeps) => async (request: FastifyRequest) => {
+export const requireAnonymousMinter = (deps: AuthDeps) => async (request: FastifyRequest) => {
   request.auth = await authenticateAnonymousMinter(deps, request);
 };
-export const requireUser = (deps: GatewayDeps) => async (request: FastifyRequest) => {
+export const requireUser = (deps: AuthDeps) => async (request: FastifyRequest) => {
   request.auth = await authenticateUser(deps, request);
 };
 

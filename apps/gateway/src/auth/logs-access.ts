@@ -9,7 +9,7 @@
  * still holds LOGS_RIGHT in the environment's organization (4403 otherwise).
  */
 import type { GatewayDeps } from '../deps.ts';
-import { publishRevocation } from './revoke.ts';
+import { publishRevocation, type PublishRevocationDeps } from './revoke.ts';
 
 const PREFIX = 'dashboard:';
 
@@ -24,7 +24,7 @@ export function dashboardUserOf(subject: string): string | null {
 }
 
 /** Revokes the member's logs tokens in every environment of the organization, on every gateway. */
-export async function revokeLogsTokens(deps: GatewayDeps, organizationId: string, userId: string): Promise<void> {
+export async function revokeLogsTokens(deps: Pick<GatewayDeps, 'pool' | 'revocations'> & PublishRevocationDeps, organizationId: string, userId: string): Promise<void> {
   const { rows } = await deps.pool.query<{ id: string }>(
     'select e.id from environments e join projects p on p.id = e.project_id where p.organization_id = $1',
     [organizationId],

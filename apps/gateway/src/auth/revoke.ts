@@ -23,7 +23,10 @@ export function applyRevocation(deps: RevocationDeps, revocation: Revocation): v
   if (closed > 0) deps.log.info({ environmentId: revocation.environmentId, closed }, 'sockets of revoked tokens closed');
 }
 
-export async function publishRevocation(deps: GatewayDeps, revocation: Revocation): Promise<void> {
+/** Publishing a revocation: applied here, then to every gateway over the bus, and logged. */
+export type PublishRevocationDeps = RevocationDeps & Pick<GatewayDeps, 'nc' | 'subjects'>;
+
+export async function publishRevocation(deps: PublishRevocationDeps, revocation: Revocation): Promise<void> {
   applyRevocation(deps, revocation);
   deps.nc.publish(deps.subjects.revocations, encodeRevocation(revocation));
   await deps.nc.flush();
@@ -32,7 +35,7 @@ export async function publishRevocation(deps: GatewayDeps, revocation: Revocatio
 }
 
 /** Keys that no longer verify (a rotation without grace, a removed tenant key or JWKS): their sockets close (4401). */
-export async function closeSocketsOfKeys(deps: GatewayDeps, environmentId: string, keyIds: string[]): Promise<void> {
+export async function closeSocketsOfKeys(deps: PublishRevocationDeps, environmentId: string, keyIds: string[]): Promise<void> {
   if (keyIds.length === 0) return;
   await publishRevocation(deps, { environmentId, keyIds, expiresAtMs: Date.now() });
 }

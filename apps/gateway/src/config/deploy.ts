@@ -36,14 +36,14 @@ export const shownConfig = (config: Config) => ({
 });
 
 /** The URL in its stored (WHATWG-normalised) form; refused with `code` and the validator's reason. */
-export function checkedWebhookUrl(deps: GatewayDeps, url: string, code: ErrorCode): string {
+export function checkedWebhookUrl(deps: Pick<GatewayDeps, 'config'>, url: string, code: ErrorCode): string {
   const verdict = checkWebhookUrl(url, { allowLoopback: deps.config.WEBHOOK_ALLOW_LOOPBACK });
   if (!verdict.ok) throw new ServiceError(code, verdict.reason);
   return verdict.url.href;
 }
 
 /** The active deployment, or null before the first deploy. */
-export async function activeConfig(deps: GatewayDeps, environmentId: string): Promise<{ id: string; config: Config; activatedAt: Date } | null> {
+export async function activeConfig(deps: Pick<GatewayDeps, 'pool'>, environmentId: string): Promise<{ id: string; config: Config; activatedAt: Date } | null> {
   const { rows } = await deps.pool.query<{ id: string; config: Config; activated_at: Date }>(
     `select d.id, d.config, d.activated_at
      from environments e join config_deployments d on d.id = e.active_deployment_id

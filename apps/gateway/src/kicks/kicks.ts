@@ -26,14 +26,17 @@ import type { FrameListener, SubjectFeed } from '../sessions/subject-feed.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { checkUserChannelAccess, refusalsOf } from '../access/channel-access.ts';
 
-export function kickFromEnvironment(deps: GatewayDeps, environmentId: string, userId: string, reason: string): void {
+/** What telling every gateway needs: the bus and its subjects. */
+export type BusDeps = Pick<GatewayDeps, 'nc' | 'subjects'>;
+
+export function kickFromEnvironment(deps: BusDeps, environmentId: string, userId: string, reason: string): void {
   deps.nc.publish(deps.subjects.environmentControl(environmentId), encodeJson({ op: 'kick', userId, code: 'banned', reason }));
   // gateways of the previous version listen on the user's own subject: kicked there too while any runs
   deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', code: 'banned', reason }));
 }
 
 export function kickFromChannel(
-  deps: GatewayDeps,
+  deps: BusDeps,
   environmentId: string,
   channelId: string,
   userId: string,
@@ -47,7 +50,7 @@ export function kickFromChannel(
 export type KickCode = 'banned' | 'forbidden';
 const kickCode = (value: unknown): KickCode => (value === 'forbidden' ? 'forbidden' : 'banned');
 
-export function recheckChannel(deps: GatewayDeps, environmentId: string, channelId: string): void {
+export function recheckChannel(deps: BusDeps, environmentId: string, channelId: string): void {
   deps.nc.publish(deps.subjects.channelControl(environmentId, channelId), encodeJson({ op: 'recheck' }));
 }
 
@@ -55,7 +58,7 @@ export function recheckChannel(deps: GatewayDeps, environmentId: string, channel
  * After a change to an environment's default access: every gateway re-checks all its channel
  * sockets of that environment (and forgets its cached decisions). Resolves once the bus has it.
  */
-export async function recheckEnvironment(deps: GatewayDeps, environmentId: string): Promise<void> {
+export async function recheckEnvironment(deps: BusDeps, environmentId: string): Promise<void> {
   deps.nc.publish(deps.subjects.accessChanged, encodeJson({ environmentId, recheck: true }));
   await deps.nc.flush();
 }

@@ -16,8 +16,11 @@ import { announceAccessChange } from '../access/access-cache.ts';
 
 export { ENVIRONMENT_WIDE, type Audit } from '@rtm/channels';
 
+/** A change's store, and the bus that tells every gateway (access caches, kicks, the live log). */
+export type ModerationDeps = Pick<GatewayDeps, 'nc' | 'pool' | 'subjects'>;
+
 /** Adds a member or replaces their role (idempotent upsert). */
-export async function putMember(deps: GatewayDeps, environmentId: string, channelId: string, userId: string, role: ChannelRole, audit?: Audit) {
+export async function putMember(deps: ModerationDeps, environmentId: string, channelId: string, userId: string, role: ChannelRole, audit?: Audit) {
   const member = await upsertMember(deps.pool, environmentId, channelId, userId, role, audit);
   await announceAccessChange(deps, environmentId);
   publishLog(deps.nc, deps.subjects, environmentId, 'info', 'member.put', { channelId, userId, role });
@@ -25,7 +28,7 @@ export async function putMember(deps: GatewayDeps, environmentId: string, channe
 }
 
 /** Removes a member (idempotent) and closes their sockets on the channel with 4403. */
-export async function removeMember(deps: GatewayDeps, environmentId: string, channelId: string, userId: string, audit?: Audit) {
+export async function removeMember(deps: ModerationDeps, environmentId: string, channelId: string, userId: string, audit?: Audit) {
   const wasMember = await deleteMember(deps.pool, environmentId, channelId, userId, audit);
   await announceAccessChange(deps, environmentId);
   kickFromChannel(deps, environmentId, channelId, userId, 'removed from the channel', 'forbidden');
@@ -35,7 +38,7 @@ export async function removeMember(deps: GatewayDeps, environmentId: string, cha
 
 /** Bans a user from a channel (or, with ENVIRONMENT_WIDE, the environment) and closes their sockets. */
 export async function putBan(
-  deps: GatewayDeps,
+  deps: ModerationDeps,
   environmentId: string,
   channelId: string,
   userId: string,
@@ -61,7 +64,7 @@ export async function putBan(
 }
 
 /** Lifts a ban (idempotent). */
-export async function removeBan(deps: GatewayDeps, environmentId: string, channelId: string, userId: string, audit?: Audit) {
+export async function removeBan(deps: ModerationDeps, environmentId: string, channelId: string, userId: string, audit?: Audit) {
   const wasBanned = await deleteBan(deps.pool, environmentId, channelId, userId, audit);
   await announceAccessChange(deps, environmentId);
   publishLog(deps.nc, deps.subjects, environmentId, 'info', 'ban.removed', {
