@@ -32,19 +32,22 @@ import type { SocketLink } from '../sessions/socket-link.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { SOCKET_CLOSE, SOCKET_CLOSE_WITH, closingFor, type Closing } from './close-codes.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
-import { authenticateUser, type UserAuth } from '../auth/authenticate.ts';
-import { authorize, authorizeRetract } from '../access/channel-access.ts';
+import { authenticateUser, type AuthDeps, type UserAuth } from '../auth/authenticate.ts';
+import { authorize, authorizeRetract, type AccessDeps } from '../access/channel-access.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { EarlyFrames } from './early-frames.ts';
-import { sendPublish } from '../channels/publish.ts';
+import { sendPublish, type PublishDeps } from '../channels/publish.ts';
 import { historyUnits } from '@rtm/limits';
+
+/** What one channel socket uses: token checks, access decisions, publishing, replay, limits, the bus and the log. */
+export type ChannelSocketDeps = AuthDeps & AccessDeps & PublishDeps & Pick<GatewayDeps, 'events' | 'limits' | 'log' | 'nc' | 'sessions' | 'subjects'>;
 
 type Request = FastifyRequest;
 
 class ChannelConnection {
   readonly socketId: string;
   userId = '';
-  private readonly deps: GatewayDeps;
+  private readonly deps: ChannelSocketDeps;
   private readonly sessions: Sessions;
   private readonly link: SocketLink;
   private auth: UserAuth | undefined;
@@ -54,7 +57,7 @@ class ChannelConnection {
   private opened = false;
   readonly handle: ChannelSocketHandle;
 
-  constructor(deps: GatewayDeps, sessions: Sessions, link: SocketLink) {
+  constructor(deps: ChannelSocketDeps, sessions: Sessions, link: SocketLink) {
     this.deps = deps;
     this.sessions = sessions;
     this.link = link;

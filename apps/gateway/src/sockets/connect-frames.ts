@@ -7,7 +7,7 @@
 import type { RawData } from 'ws';
 import { ServiceError, isServiceError } from '@rtm/errors';
 import { ConnectFrame } from '@rtm/schemas';
-import type { GatewayDeps } from '../deps.ts';
+import type { ConnectDeps } from './connect-socket.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import { authorize, authorizeModeration, authorizeRetract } from '../access/channel-access.ts';
 import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
@@ -22,7 +22,7 @@ export type Frame<Op extends ConnectFrame['op']> = Extract<ConnectFrame, { op: O
 
 /** What a request uses of its connection. */
 export interface RequestOwner {
-  readonly deps: GatewayDeps;
+  readonly deps: ConnectDeps;
   readonly auth: UserAuth;
   send(frame: object): void;
   refuse(ref: Ref | undefined, channelId: string | undefined, error: unknown): void;

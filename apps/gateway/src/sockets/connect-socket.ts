@@ -29,10 +29,12 @@ import { capabilityAllows } from '@rtm/auth';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import type { SocketHandle } from '../socket-events.ts';
-import { authenticateUser, verifyUserToken, type UserAuth } from '../auth/authenticate.ts';
+import { authenticateUser, verifyUserToken, type AuthDeps, type UserAuth } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
-import { InboxReplay } from '../sessions/inbox-replay.ts';
+import { InboxReplay, type InboxReplayDeps } from '../sessions/inbox-replay.ts';
+import type { AccessDeps } from '../access/channel-access.ts';
+import type { PublishDeps } from '../channels/publish.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
@@ -41,9 +43,12 @@ import { EarlyFrames } from './early-frames.ts';
 import { command, moderate, readConnectFrame, refusalFrame, type Frame, type Ref, type RequestOwner } from './connect-frames.ts';
 import { Subscription, type SubscriptionOwner } from './connect-subscription.ts';
 
+/** What a multiplexed connection and its subscriptions use: token checks, access, publishing, both replays, limits, the bus and the log. */
+export type ConnectDeps = AuthDeps & AccessDeps & PublishDeps & InboxReplayDeps & Pick<GatewayDeps, 'events' | 'limits' | 'log' | 'nc' | 'sessionMetrics'>;
+
 /** One multiplexed connection; it is its own handle for kicks (SocketHandle), with no closure of its own. */
 class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
-  readonly deps: GatewayDeps;
+  readonly deps: ConnectDeps;
   readonly sessions: Sessions;
   readonly link: SocketLink;
   readonly metrics: SessionMetrics;
@@ -59,7 +64,7 @@ class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
   private early: EarlyFrames | undefined = new EarlyFrames();
   private opened = false;
 
-  constructor(deps: GatewayDeps, sessions: Sessions, link: SocketLink) {
+  constructor(deps: ConnectDeps, sessions: Sessions, link: SocketLink) {
     this.deps = deps;
     this.sessions = sessions;
     this.link = link;

@@ -5,7 +5,7 @@
  */
 import { historyUnits } from '@rtm/limits';
 import { presenceOff } from '@rtm/presence';
-import type { GatewayDeps } from '../deps.ts';
+import type { ConnectDeps } from './connect-socket.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import { authorize } from '../access/channel-access.ts';
@@ -22,7 +22,7 @@ export type EndCode = 'banned' | 'forbidden' | 'unavailable';
 
 /** What a subscription uses of its connection. */
 export interface SubscriptionOwner {
-  readonly deps: GatewayDeps;
+  readonly deps: ConnectDeps;
   readonly sessions: Sessions;
   readonly link: SocketLink;
   readonly metrics: SessionMetrics;
@@ -67,7 +67,7 @@ export class Subscription implements ChannelSocketHandle, ReplayOptions {
   }
 
   // the reader's options, read from the connection
-  get deps(): GatewayDeps {
+  get deps(): ConnectDeps {
     return this.connection.deps;
   }
   get feeds(): FeedRegistry {
