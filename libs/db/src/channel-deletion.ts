@@ -124,7 +124,17 @@ export async function markChannel(pool: Pool, job: ErasureJob): Promise<{ pk: nu
   });
 }
 
-async function hasMembersOrBans(client: PoolClient, environmentId: string, channelId: string): Promise<boolean> {
+/**
+ * Whether the environment has anything of the channel to delete (its row, a member or a ban): a
+ * request for one it does not have is answered 404 at once, with no erasure and no job (the job
+ * still finds nothing when the channel goes in between).
+ */
+export async function channelExists(db: Pool | PoolClient, environmentId: string, channelId: string): Promise<boolean> {
+  const { rows } = await db.query(`select exists (select 1 from channels where environment_id = $1 and id = $2) as found`, [environmentId, channelId]);
+  return rows[0].found === true || (await hasMembersOrBans(db, environmentId, channelId));
+}
+
+async function hasMembersOrBans(client: Pool | PoolClient, environmentId: string, channelId: string): Promise<boolean> {
   const { rows } = await client.query(
     `select exists (select 1 from memberships where environment_id = $1 and channel_id = $2)
          or exists (select 1 from bans where environment_id = $1 and channel_id = $2) as found`,

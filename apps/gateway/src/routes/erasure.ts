@@ -4,7 +4,7 @@ import { erasureOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { channelDeletionOutcome, createChannelDeletion, createErasureJob, getErasureJob, pollDelays, type ErasureJob as Job } from '@rtm/db';
+import { channelDeletionOutcome, channelExists, createChannelDeletion, createErasureJob, getErasureJob, pollDelays, type ErasureJob as Job } from '@rtm/db';
 
 /**
  * How long `DELETE /v1/channels/{channelId}` waits for its deletion (run by a dispatcher) before
@@ -56,6 +56,8 @@ export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
     handler: async (request, reply) => {
       const { environmentId } = keyAuth(request);
       const { channelId } = request.params;
+      // nothing to delete: no erasure and no job (a flood of unknown ids costs one read each)
+      if (!(await channelExists(deps.pool, environmentId, channelId))) throw new ServiceError('not_found', 'no such channel');
       // the deletion and the dispatcher's job that runs it, in one statement (libs/db channel-deletion.ts)
       let job = await createChannelDeletion(deps.pool, environmentId, channelId);
       // Polling the row by its key: a few cheap reads for a rare call, where LISTEN would hold a
