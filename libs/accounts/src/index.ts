@@ -4,7 +4,7 @@ export { auditedChange, type Change } from './audited-change.ts';
 export { SignIn } from './sign-in.ts';
 export { Organizations, type Membership, type OrganizationView, type MemberView } from './organizations.ts';
 export { Invitations, hashInvitationToken, type InvitationView } from './invitations.ts';
-export { Projects, type ProjectView, type EnvironmentView } from './projects.ts';
+export { Projects, environmentIdsOfOrganization, type ProjectView, type EnvironmentView } from './projects.ts';
 export { Credentials, type KeyView, type OriginView } from './credentials.ts';
 export { recordAudit, listAudit, CLI_ACTOR, AUDIT_ID_PATTERN, type Actor, type AuditEntry, type AuditRecord } from './audit.ts';
 export { csrfTokenFor, csrfTokenMatches, judgeOrigin, originOf, servedOrigin, type OriginVerdict } from './csrf.ts';

@@ -205,3 +205,12 @@ async function environmentById(client: Queryable, environmentId: string, lock = 
   if (!rows[0]) throw new ServiceError('not_found', 'no such environment');
   return environmentView(rows[0]);
 }
+
+/** The ids of every environment of the organization's projects. */
+export async function environmentIdsOfOrganization(pool: Queryable, organizationId: string): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(
+    'select e.id from environments e join projects p on p.id = e.project_id where p.organization_id = $1',
+    [organizationId],
+  );
+  return rows.map((row) => row.id);
+}

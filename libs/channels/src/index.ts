@@ -15,6 +15,7 @@ export {
 } from './messages.ts';
 export { listChannels, browseMessages, findMessage, type ChannelSummary, type BrowsedRow, type BrowseFilter } from './browse.ts';
 export { memberPage, bannedAmong, setChannelAccess } from './members.ts';
+export { standingsOf, standingRowOf, type StandingRow } from './standings.ts';
 export {
   ENVIRONMENT_WIDE,
   upsertMember,
@@ -24,6 +25,7 @@ export {
   deleteBan,
   findBan,
   listBans,
+  environmentBansOf,
   type Audit,
   type MemberView,
   type BanView,

@@ -147,3 +147,17 @@ export async function listBans(pool: Pool, environmentId: string, channelId: str
   const page = rows.slice(0, limit);
   return { data: page.map(banOf), nextAfter: rows.length > limit ? page[page.length - 1]!.user_id : null };
 }
+
+/** The live environment-wide bans among `userIds` (one query; ids may repeat), by user id. */
+export async function environmentBansOf(
+  pool: Pool,
+  environmentId: string,
+  userIds: readonly string[],
+): Promise<Map<string, { reason: string | null; expiresAt: Date | null }>> {
+  const { rows } = await pool.query<{ user_id: string; reason: string | null; expires_at: Date | null }>(
+    `select user_id, reason, expires_at from bans
+     where environment_id = $1 and channel_id = '' and user_id = any($2::text[]) and ${liveBanSql()}`,
+    [environmentId, [...new Set(userIds)]],
+  );
+  return new Map(rows.map((row) => [row.user_id, { reason: row.reason, expiresAt: row.expires_at }]));
+}

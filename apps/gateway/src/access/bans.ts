@@ -1,9 +1,6 @@
 import type { Pool } from '@rtm/db';
-import { liveBanSql } from '@rtm/auth';
+import { environmentBansOf } from '@rtm/channels';
 import { BatchedReads } from './batched-reads.ts';
-
-// the ban condition is written once, in @rtm/auth (channel-sql.ts), beside the rest of the channel rule in SQL
-export { liveBanSql, bansBarringSql } from '@rtm/auth';
 
 export interface BanRecord {
   reason: string | null;
@@ -29,12 +26,7 @@ const banReads = new WeakMap<Pool, BatchedReads<string, BanRecord | null>>();
 function banReader(pool: Pool): BatchedReads<string, BanRecord | null> {
   return new BatchedReads(
     async (environmentId, userIds) => {
-      const { rows } = await pool.query<{ user_id: string; reason: string | null; expires_at: Date | null }>(
-        `select user_id, reason, expires_at from bans
-         where environment_id = $1 and channel_id = '' and user_id = any($2::text[]) and ${liveBanSql()}`,
-        [environmentId, [...new Set(userIds)]],
-      );
-      const bans = new Map(rows.map((row) => [row.user_id, { reason: row.reason, expiresAt: row.expires_at }]));
+      const bans = await environmentBansOf(pool, environmentId, userIds);
       return userIds.map((userId) => bans.get(userId) ?? null);
     },
     { maxBatch: MAX_USERS },

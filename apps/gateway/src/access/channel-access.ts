@@ -1,5 +1,6 @@
 import { ServiceError } from '@rtm/errors';
-import type { Pool } from '@rtm/db';
+import { readActiveNamespaces, type Pool } from '@rtm/db';
+import { standingRowOf, standingsOf, type StandingRow } from '@rtm/channels';
 import {
   decide,
   effectiveAccess,
@@ -17,7 +18,6 @@ import type { GatewayDeps } from '../deps.ts';
 /** What an access decision reads: the per-gateway cache, the standing loader, Postgres for a target's role. */
 export type AccessDeps = Pick<GatewayDeps, 'accessCache' | 'pool' | 'standings'>;
 import type { UserAuth } from '../auth/authenticate.ts';
-import { bansBarringSql } from './bans.ts';
 import type { StandingLoader } from './standing-loader.ts';
 
 export type Access = ChannelAccessMode;
@@ -30,33 +30,6 @@ export interface Standing {
   ban: { reason: string | null } | null;
 }
 
-export interface StandingRow {
-  channel_id: string;
-  user_id: string;
-  banned: boolean;
-  ban_reason: string | null;
-  own_access: Access | null;
-  default_access: Access | null;
-  namespaces: Namespace[] | null;
-  /** The deployed `channels` object: its presence settings are the environment's defaults. */
-  channel_defaults: PresenceDefaults | null;
-  role: ChannelRole | null;
-}
-
-/** One row per (channel, user) pair: bans, the channel's own access, the environment's default and namespaces, the role. */
-const STANDING_SQL = `
-  select p.channel_id, p.user_id,
-    exists (select 1 from ${bansBarringSql('$1', 'p.user_id', 'p.channel_id')}) as banned,
-    (select b.reason from ${bansBarringSql('$1', 'p.user_id', 'p.channel_id')} limit 1) as ban_reason,
-    (select c.access from channels c where c.environment_id = $1 and c.id = p.channel_id) as own_access,
-    e.default_access,
-    d.config -> 'namespaces' as namespaces,
-    d.config -> 'channels' as channel_defaults,
-    (select m.role from memberships m where m.environment_id = $1 and m.channel_id = p.channel_id and m.user_id = p.user_id) as role
-  from unnest($2::text[], $3::text[]) as p(channel_id, user_id)
-  left join environments e on e.id = $1
-  left join config_deployments d on d.id = e.active_deployment_id`;
-
 export function standingOf(row: StandingRow): Standing {
   const namespace = resolveNamespace(Array.isArray(row.namespaces) ? row.namespaces : undefined, row.channel_id, row.channel_defaults);
   return {
@@ -67,20 +40,9 @@ export function standingOf(row: StandingRow): Standing {
   };
 }
 
-/** One row per pair (in any order), read in one query. */
-export async function standingsOf(pool: Pool, environmentId: string, pairs: readonly { channelId: string; userId: string }[]) {
-  const { rows } = await pool.query<StandingRow>(STANDING_SQL, [
-    environmentId,
-    pairs.map((pair) => pair.channelId),
-    pairs.map((pair) => pair.userId),
-  ]);
-  return rows;
-}
-
 /** A user's standing on a channel, read from Postgres (uncached). */
 export async function standingOfUser(pool: Pool, environmentId: string, userId: string, channelId: string): Promise<Standing> {
-  const [row] = await standingsOf(pool, environmentId, [{ channelId, userId }]);
-  return standingOf(row!);
+  return standingOf(await standingRowOf(pool, environmentId, userId, channelId));
 }
 
 /** The facts `decide` takes: the standing plus the token's part. */
@@ -162,13 +124,9 @@ export async function channelAccessOf(pool: Pool, environmentId: string, channel
  */
 export async function namespaceOf(deps: Pick<GatewayDeps, 'accessCache' | 'pool'>, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
   const { namespaces, defaults } = await deps.accessCache.lookup(environmentId, '', 'namespaces', async () => {
-    const { rows } = await deps.pool.query<{ namespaces: Namespace[] | null; defaults: PresenceDefaults | null }>(
-      `select d.config -> 'namespaces' as namespaces, d.config -> 'channels' as defaults
-       from environments e join config_deployments d on d.id = e.active_deployment_id where e.id = $1`,
-      [environmentId],
-    );
-    const namespaces = rows[0]?.namespaces;
-    return { namespaces: Array.isArray(namespaces) ? namespaces : [], defaults: rows[0]?.defaults ?? null };
+    const row = await readActiveNamespaces<Namespace, PresenceDefaults>(deps.pool, environmentId);
+    const namespaces = row?.namespaces;
+    return { namespaces: Array.isArray(namespaces) ? namespaces : [], defaults: row?.defaults ?? null };
   });
   return resolveNamespace(namespaces, channelId, defaults);
 }

@@ -8,7 +8,8 @@
  * moment it was asked; a failed query fails exactly the lookups it carried.
  */
 import type { Pool } from '@rtm/db';
-import { standingOf, standingsOf, type Standing } from './channel-access.ts';
+import { standingsOf } from '@rtm/channels';
+import { standingOf, type Standing } from './channel-access.ts';
 import { BatchedReads } from './batched-reads.ts';
 
 const MAX_PAIRS = 1_000;

@@ -8,6 +8,7 @@
  * 4401 `token revoked` (revoke.ts). The logs socket also checks, when it opens, that the member
  * still holds LOGS_RIGHT in the environment's organization (4403 otherwise).
  */
+import { environmentIdsOfOrganization } from '@rtm/accounts';
 import type { GatewayDeps } from '../deps.ts';
 import { publishRevocation, type PublishRevocationDeps } from './revoke.ts';
 
@@ -25,11 +26,7 @@ export function dashboardUserOf(subject: string): string | null {
 
 /** Revokes the member's logs tokens in every environment of the organization, on every gateway. */
 export async function revokeLogsTokens(deps: Pick<GatewayDeps, 'pool' | 'revocations'> & PublishRevocationDeps, organizationId: string, userId: string): Promise<void> {
-  const { rows } = await deps.pool.query<{ id: string }>(
-    'select e.id from environments e join projects p on p.id = e.project_id where p.organization_id = $1',
-    [organizationId],
-  );
-  for (const { id } of rows) {
+  for (const id of await environmentIdsOfOrganization(deps.pool, organizationId)) {
     await publishRevocation(deps, await deps.revocations.revokeUser(id, logsSubjectOf(userId)));
   }
 }

@@ -4,7 +4,7 @@
  * the webhook signing secret at the first activation with a webhook), then makes every gateway
  * apply it at once.
  */
-import { newId, withTransaction, type PoolClient } from '@rtm/db';
+import { activateDeployment, insertDeployment, newId, readActiveDeployment, withTransaction, type PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
 import { checkWebhookUrl, createWebhookSecret } from '@rtm/webhooks';
@@ -43,15 +43,8 @@ export function checkedWebhookUrl(deps: Pick<GatewayDeps, 'config'>, url: string
 }
 
 /** The active deployment, or null before the first deploy. */
-export async function activeConfig(deps: Pick<GatewayDeps, 'pool'>, environmentId: string): Promise<{ id: string; config: Config; activatedAt: Date } | null> {
-  const { rows } = await deps.pool.query<{ id: string; config: Config; activated_at: Date }>(
-    `select d.id, d.config, d.activated_at
-     from environments e join config_deployments d on d.id = e.active_deployment_id
-     where e.id = $1`,
-    [environmentId],
-  );
-  const row = rows[0];
-  return row ? { id: row.id, config: row.config, activatedAt: row.activated_at } : null;
+export function activeConfig(deps: Pick<GatewayDeps, 'pool'>, environmentId: string): Promise<{ id: string; config: Config; activatedAt: Date } | null> {
+  return readActiveDeployment<Config>(deps.pool, environmentId);
 }
 
 /** Stores and activates `config` (already validated); `audit` runs inside the transaction. */
@@ -63,20 +56,16 @@ export async function deployConfig(
 ) {
   const deploymentId = newId('dep');
   const activatedAt = await withTransaction(deps.pool, async (client) => {
-    const { rows } = await client.query<{ activated_at: Date }>(
-      `insert into config_deployments (id, environment_id, config, activated_at) values ($1, $2, $3, now())
-       returning activated_at`,
-      [deploymentId, environmentId, JSON.stringify(config)],
-    );
-    await client.query(
-      `update environments set active_deployment_id = $2, webhook_url = $3, default_access = $4 where id = $1`,
-      [environmentId, deploymentId, config.webhooks?.url ?? null, config.channels.access],
-    );
+    const activated = await insertDeployment(client, deploymentId, environmentId, config);
+    await activateDeployment(client, environmentId, deploymentId, {
+      webhookUrl: config.webhooks?.url ?? null,
+      defaultAccess: config.channels.access,
+    });
     if (config.webhooks) {
       await createWebhookSecret(client, deps.secretKeyring, environmentId);
     }
     await audit(client, deploymentId);
-    return rows[0]!.activated_at;
+    return activated;
   });
   // processes caching environment settings forget them (the gateway's credential cache listens
   // here); this gateway at once, so the deploy's answer means its limits are in force here
