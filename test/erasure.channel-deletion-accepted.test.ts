@@ -7,7 +7,8 @@ import { eventually } from './helpers/eventually.ts';
 /**
  * No dispatcher runs the deletion within the request's wait (30 s): the request is answered 202
  * with the erasure job and its `Location`, and `GET /v1/erasures/{id}` shows it running. A
- * dispatcher started later runs it; the job then shows the counts the 200 would have had.
+ * dispatcher started later runs it; the job then shows the counts the 200 would have had. A
+ * second request for the channel meanwhile joins the running deletion instead of starting another.
  */
 test('erasure - a channel deletion not finished within the wait: 202 with the job, finished by a later dispatcher', { timeout: 240_000 }, async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
@@ -19,8 +20,16 @@ test('erasure - a channel deletion not finished within the wait: 202 with the jo
   assert.equal((await control.put('/v1/channels/slow/members/bob')).status, 200);
 
   const started = Date.now();
-  const accepted = await control.delete('/v1/channels/slow');
+  // a second request for the same channel while the first waits joins its deletion: one job
+  const [accepted, joined] = await Promise.all([
+    control.delete('/v1/channels/slow'),
+    new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => control.delete('/v1/channels/slow')),
+  ]);
   assert.equal(accepted.status, 202, JSON.stringify(accepted.body));
+  assert.equal(joined.status, 202, JSON.stringify(joined.body));
+  assert.equal(joined.body.id, accepted.body.id, 'the second request waited on the same erasure');
+  const deletions = await cluster.db.pool.query(`select id from erasure_jobs where environment_id = $1 and channel_id = 'slow'`, [env.environmentId]);
+  assert.equal(deletions.rowCount, 1);
   assert.ok(Date.now() - started >= 29_000, 'the request waited for the deletion first');
   const job = accepted.body;
   assert.equal(accepted.headers.get('location'), `/v1/erasures/${job.id}`);

@@ -46,16 +46,31 @@ export const DELETING_LEASE_SECONDS = 60;
  */
 const NEVER = 'infinity';
 
-/** The deletion and its job, in one statement (one transaction): neither exists without the other. */
+/**
+ * The deletion and its job, in one statement (one transaction): neither exists without the other.
+ * A deletion of the channel already running is answered instead (one per channel: migration
+ * 000011), so two requests wait on one job.
+ */
 export async function createChannelDeletion(db: Pool | PoolClient, environmentId: string, channelId: string): Promise<ErasureJob> {
-  const { rows } = await db.query<JobRow>(
-    `with created as (
-       insert into erasure_jobs (id, environment_id, kind, channel_id, locked_until) values ($1, $2, 'channel', $3, '${NEVER}') returning *
-     )
-     select created.*, ${eraseJobSql('created.id', 'created.kind')} as job from created`,
-    [newId('erj'), environmentId, channelId],
-  );
-  return toJob(rows[0]!);
+  for (let tries = 0; ; tries++) {
+    const { rows } = await db.query<JobRow>(
+      `with created as (
+         insert into erasure_jobs (id, environment_id, kind, channel_id, locked_until) values ($1, $2, 'channel', $3, '${NEVER}')
+         on conflict (environment_id, channel_id) where kind = 'channel' and status = 'running' do nothing
+         returning *
+       )
+       select created.*, ${eraseJobSql('created.id', 'created.kind')} as job from created`,
+      [newId('erj'), environmentId, channelId],
+    );
+    if (rows[0]) return toJob(rows[0]);
+    const running = await db.query<JobRow>(
+      `select * from erasure_jobs where environment_id = $1 and channel_id = $2 and kind = 'channel' and status = 'running'`,
+      [environmentId, channelId],
+    );
+    if (running.rows[0]) return toJob(running.rows[0]);
+    // the running one ended between the two statements: start anew
+    if (tries >= 2) throw new Error(`channel deletion of ${channelId}: no running deletion to join and none created`);
+  }
 }
 
 /**
@@ -217,6 +232,25 @@ export async function releaseChannelDeletion(pool: Pool, job: ErasureJob, error:
     return true;
   });
   return released !== LOST;
+}
+
+/**
+ * Step 5 (closing the sockets again, announcing the access change) failed, the rows being gone:
+ * records why; with `end`, the last attempt, the deletion ends `done` (its counts stand) rather
+ * than staying `running` until the recovery pass fails it.
+ */
+export async function noteClosingError(pool: Pool, job: ErasureJob, error: string, end: boolean): Promise<boolean> {
+  const noted = await fenced(pool, job, async (client) => {
+    await client.query(
+      `update erasure_jobs set last_error = $2, status = case when $3 then 'done' else status end,
+         finished_at = case when $3 then now() else finished_at end,
+         locked_until = case when $3 then null else locked_until end, updated_at = now()
+       where id = $1`,
+      [job.id, error, end],
+    );
+    return true;
+  });
+  return noted !== LOST;
 }
 
 /** Where a channel deletion stands, as `DELETE /v1/channels/{channelId}` answers it. */

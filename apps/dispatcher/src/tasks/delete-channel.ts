@@ -23,6 +23,7 @@ import {
   DELETE_CHANNEL_TASK,
   deleteMessageBatch,
   endChannelDeletion,
+  noteClosingError,
   ERASE_MAX_ATTEMPTS,
   erasureJobKey,
   finishChannelRows,
@@ -72,9 +73,21 @@ export const deleteChannel =
       }
     }
     // 5. a socket opened meanwhile was admitted by the old members, bans or access
-    await closeChannelSockets(deps, job);
-    deps.nc.publish(deps.subjects.accessChanged, encodeJson({ environmentId: job.environmentId }));
-    await deps.nc.flush();
+    try {
+      await closeChannelSockets(deps, job);
+      deps.nc.publish(deps.subjects.accessChanged, encodeJson({ environmentId: job.environmentId }));
+      await deps.nc.flush();
+    } catch (thrown) {
+      // the rows are gone: a retry only closes and announces again; the last attempt ends the deletion
+      const error = `the channel's rows are deleted; closing its sockets again failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+      const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
+      if (!(await noteClosingError(deps.pool, job, error, lastAttempt))) lost(job);
+      if (lastAttempt) {
+        deps.log.warn({ erasureId, error }, 'channel deletion ended without its last socket close');
+        return;
+      }
+      throw thrown;
+    }
     publishLog(deps.nc, deps.subjects, job.environmentId, 'info', 'channel.deleted', { channelId: job.channelId, ...job.deleted });
     if (!(await endChannelDeletion(deps.pool, job))) lost(job);
   };

@@ -64,6 +64,8 @@ export async function erasureRoutes(app: ZodApp, deps: GatewayDeps) {
       // connection of the pool per waiting request (or need a listener of its own in every gateway).
       for (const delay of pollDelays(CHANNEL_DELETION_WAIT_MS)) {
         await new Promise((resolve) => setTimeout(resolve, delay));
+        // the client is gone (or this gateway closed its connection): the job goes on without it
+        if (request.raw.socket?.destroyed) break;
         job = (await getErasureJob(deps.pool, environmentId, job.id)) ?? job;
         const outcome = channelDeletionOutcome(job);
         if (outcome.state === 'running') continue;

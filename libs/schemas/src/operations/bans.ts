@@ -11,35 +11,32 @@ const putDescription =
   'Secret key. Upsert: a second PUT replaces reason and expiry. `expiresAt` (ISO 8601) must be in the future; ' +
   'without it the ban lasts until deleted. The user\'s live sockets are closed with 4403 on every gateway. ';
 
+/** A channel ban's operations, the same on both hosts but for the words, the credential and the errors. */
+const BAN = { method: 'PUT', url: '/v1/channels/:channelId/bans/:userId' } as const;
+const BAN_SCHEMA = { operationId: 'banFromChannel', summary: 'Ban a user from a channel', tags, params: ChannelUserParams, body: BanBody.optional() } as const;
+const UNBAN = { method: 'DELETE', url: '/v1/channels/:channelId/bans/:userId' } as const;
+const UNBAN_SCHEMA = { operationId: 'unbanFromChannel', summary: 'Lift a channel ban', tags, params: ChannelUserParams } as const;
+
 /**
  * Control plane: bans per channel (`/v1/channels/{channelId}/bans/{userId}`) and environment-wide
  * (`/v1/bans/{userId}`). PUT upserts, DELETE is idempotent, GET answers only a live ban.
  */
 export const banOperations = {
   banFromChannel: {
-    method: 'PUT',
-    url: '/v1/channels/:channelId/bans/:userId',
+    ...BAN,
     schema: {
-      operationId: 'banFromChannel',
-      summary: 'Ban a user from a channel',
+      ...BAN_SCHEMA,
       description: putDescription + 'A banned user cannot subscribe, publish, read history or the roster of the channel.' + MODERATOR_NOTE,
-      tags,
       security,
-      params: ChannelUserParams,
-      body: BanBody.optional(),
       response: { 200: Ban, ...errors },
     },
   },
   unbanFromChannel: {
-    method: 'DELETE',
-    url: '/v1/channels/:channelId/bans/:userId',
+    ...UNBAN,
     schema: {
-      operationId: 'unbanFromChannel',
-      summary: 'Lift a channel ban',
+      ...UNBAN_SCHEMA,
       description: 'Secret key. Idempotent: 204 whether or not a ban existed.' + MODERATOR_NOTE,
-      tags,
       security,
-      params: ChannelUserParams,
       response: { 204: z.null().describe('Lifted'), ...errors },
     },
   },
@@ -106,32 +103,23 @@ const realtimeErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: Er
 /** Realtime edge: a channel's moderator bans and unbans on the channel (environment-wide bans are the control plane's). */
 export const realtimeBanOperations = {
   banFromChannel: {
-    method: 'PUT',
-    url: '/v1/channels/:channelId/bans/:userId',
+    ...BAN,
     schema: {
-      operationId: 'banFromChannel',
-      summary: 'Ban a user from a channel',
+      ...BAN_SCHEMA,
       description:
         MODERATOR_RULE +
         'As the control plane\'s ban: upsert, `expiresAt` in the future or none; the user\'s live sockets on the channel ' +
         'are closed with 4403 on every gateway. Only channel bans: environment-wide bans are the control plane\'s.',
-      tags,
       security: USER_TOKEN,
-      params: ChannelUserParams,
-      body: BanBody.optional(),
       response: { 200: Ban, ...realtimeErrors },
     },
   },
   unbanFromChannel: {
-    method: 'DELETE',
-    url: '/v1/channels/:channelId/bans/:userId',
+    ...UNBAN,
     schema: {
-      operationId: 'unbanFromChannel',
-      summary: 'Lift a channel ban',
+      ...UNBAN_SCHEMA,
       description: MODERATOR_RULE + 'Idempotent: 204 whether or not a ban existed.',
-      tags,
       security: USER_TOKEN,
-      params: ChannelUserParams,
       response: { 204: z.null().describe('Lifted'), ...realtimeErrors },
     },
   },

@@ -13,16 +13,17 @@ const DESCRIPTION =
   'published. Messages for the same channel get seqs in request order. A malformed body (any message) is 400 for the ' +
   'whole request, nothing published. ';
 
+/** The batch publish, the same on both hosts but for the words, the credential and the body. */
+const PUBLISH_BATCH = { method: 'POST', url: '/v1/messages/batch' } as const;
+const PUBLISH_BATCH_SCHEMA = { operationId: 'publishBatch', summary: 'Publish several messages', tags: ['messages'] } as const;
+
 /** `POST /v1/messages/batch` on the control plane (secret key; kind "server"). */
 export const controlBatchOperations = {
   publishBatch: {
-    method: 'POST',
-    url: '/v1/messages/batch',
+    ...PUBLISH_BATCH,
     schema: {
-      operationId: 'publishBatch',
-      summary: 'Publish several messages',
+      ...PUBLISH_BATCH_SCHEMA,
       description: `${DESCRIPTION}Control plane: kind "server", sender \`senderId\` per message (default "server"), no access checks.`,
-      tags: ['messages'],
       security: [{ secretKey: [] }],
       body: ServerBatchPublishBody,
       response: { 200: BatchPublishResponse, ...errors },
@@ -33,15 +34,12 @@ export const controlBatchOperations = {
 /** `POST /v1/messages/batch` on the realtime edge (user token; kind "user", sender the token's user). */
 export const realtimeBatchOperations = {
   publishBatch: {
-    method: 'POST',
-    url: '/v1/messages/batch',
+    ...PUBLISH_BATCH,
     schema: {
-      operationId: 'publishBatch',
-      summary: 'Publish several messages',
+      ...PUBLISH_BATCH_SCHEMA,
       description:
         `${DESCRIPTION}Realtime edge: kind "user", the sender is the token's user; each message needs publish access to its ` +
         'channel, as on the single route (refused: `forbidden` or `banned` in its result).',
-      tags: ['messages'],
       security: [{ userToken: [] }],
       body: BatchPublishBody,
       response: { 200: BatchPublishResponse, ...errors },

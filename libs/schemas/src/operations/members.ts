@@ -15,6 +15,16 @@ export const MODERATOR_NOTE =
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 
+/** Removing a member, the same on both hosts but for the words and the credential. */
+const REMOVE_MEMBER = { method: 'DELETE', url: '/v1/channels/:channelId/members/:userId' } as const;
+const REMOVE_MEMBER_SCHEMA = {
+  operationId: 'removeMember',
+  summary: 'Remove a channel member',
+  tags: ['membership'],
+  params: ChannelUserParams,
+  response: { 204: z.null().describe('Removed'), ...errors },
+} as const;
+
 /** Control plane: `PUT|DELETE /v1/channels/{channelId}/members/{userId}`. */
 export const memberOperations = {
   putMember: {
@@ -35,18 +45,13 @@ export const memberOperations = {
     },
   },
   removeMember: {
-    method: 'DELETE',
-    url: '/v1/channels/:channelId/members/:userId',
+    ...REMOVE_MEMBER,
     schema: {
-      operationId: 'removeMember',
-      summary: 'Remove a channel member',
+      ...REMOVE_MEMBER_SCHEMA,
       description:
         'Secret key. Idempotent: 204 whether or not the user was a member. The user\'s live sockets on this ' +
         'channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect).' + MODERATOR_NOTE,
-      tags: ['membership'],
       security: [{ secretKey: [] }],
-      params: ChannelUserParams,
-      response: { 204: z.null().describe('Removed'), ...errors },
     },
   },
 } as const satisfies Operations;
@@ -54,19 +59,14 @@ export const memberOperations = {
 /** Realtime edge: a channel's moderator removes a member (bans: bans.ts; retracting: channel-messages.ts). */
 export const realtimeMemberOperations = {
   removeMember: {
-    method: 'DELETE',
-    url: '/v1/channels/:channelId/members/:userId',
+    ...REMOVE_MEMBER,
     schema: {
-      operationId: 'removeMember',
-      summary: 'Remove a channel member',
+      ...REMOVE_MEMBER_SCHEMA,
       description:
         MODERATOR_RULE +
         'Idempotent: 204 whether or not the user was a member. Their live sockets and subscriptions on this channel are ' +
         'closed with 4403 / ended with `unsubscribed {code: "forbidden"}` on every gateway.',
-      tags: ['membership'],
       security: USER_TOKEN,
-      params: ChannelUserParams,
-      response: { 204: z.null().describe('Removed'), ...errors },
     },
   },
 } as const satisfies Operations;
