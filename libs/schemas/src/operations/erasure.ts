@@ -56,7 +56,8 @@ export const erasureOperations = {
         'sockets close before its members, bans and access change. A channel with no messages, members or bans: 404. ' +
         'The deletion runs as a job on a dispatcher and survives its crash (another dispatcher resumes it); this request ' +
         'waits for it, up to 30 seconds. A deletion still running then is answered 202 with its job (also in `Location`): ' +
-        'follow it with `GET /v1/erasures/{jobId}`, whose `deleted` holds the counts once `status` is `done`.',
+        'follow it with `GET /v1/erasures/{jobId}`, whose `deleted` holds the counts once `status` is `done`. ' +
+        'A second request for the channel while its deletion runs waits on that same deletion.',
       tags: ['erasure'],
       security,
       params: ChannelParams,
