@@ -4,59 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { memoryBucket } from './memory-kv.ts';
 import { PresenceStore, encodeRecord, recordChannel, recordKey, type PresenceStoreOptions } from '@rtm/presence';
-
-interface Entry {
-  key: string;
-  revision: number;
-  operation: 'PUT';
-  created: Date;
-  value: Uint8Array;
-}
-
-function memoryBucket() {
-  let revision = 0;
-  const live = new Map<string, Entry>();
-  const ends = new Set<() => void>();
-  const counts = { listings: 0, watches: 0 };
-  let watchable = true;
-  const kv = {
-    put: async (key: string, value: Uint8Array) => {
-      const entry: Entry = { key, revision: ++revision, operation: 'PUT', created: new Date(), value };
-      live.set(key, entry);
-      for (const push of pushes) push(entry);
-      return entry.revision;
-    },
-    get: async (key: string) => live.get(key) ?? null,
-    keys: async (filter: string) => {
-      counts.listings++;
-      const prefix = filter.replace(/(\.[*>])+$/, '.');
-      const found = [...live.keys()].filter((k) => k.startsWith(prefix));
-      return Object.assign((async function* () { yield* found; })(), { stop() {} });
-    },
-    watch: async () => {
-      counts.watches++;
-      if (!watchable) throw new Error('no watcher today');
-      const queue: Entry[] = [...live.values()];
-      let wake: (() => void) | undefined;
-      let ended = false;
-      const push = (e: Entry) => (queue.push(e), wake?.());
-      const end = () => ((ended = true), wake?.());
-      pushes.add(push);
-      ends.add(end);
-      const iterator = (async function* () {
-        while (true) {
-          while (queue.length > 0) yield queue.shift()!;
-          if (ended) return pushes.delete(push);
-          await new Promise<void>((resolve) => (wake = resolve));
-        }
-      })();
-      return Object.assign(iterator, { stop: end });
-    },
-  };
-  const pushes = new Set<(e: Entry) => void>();
-  return { kv, counts, refuseWatchers: () => (watchable = false) };
-}
 
 const storeOn = (bucket: ReturnType<typeof memoryBucket>) => {
   const warnings: string[] = [];

@@ -8,59 +8,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subjects } from '@rtm/bus';
 import { RECORD_SHARDS } from '@rtm/presence';
+import { memoryBucket } from './memory-kv.ts';
 import { Presence, type PresenceDeps } from '../../apps/gateway/src/presence/presence.ts';
 import type { ChannelSocketHandle } from '../../apps/gateway/src/socket-events.ts';
 
-interface Entry {
-  key: string;
-  revision: number;
-  operation: 'PUT' | 'DEL' | 'PURGE';
-  created: Date;
-  value: Uint8Array;
-}
-
-/** A KV bucket in memory: puts, reads, listings and watchers, counted. */
-function fakeBucket() {
-  let revision = 0;
-  const live = new Map<string, Entry>();
-  const watchers = new Set<{ push: (e: Entry) => void; end: () => void }>();
-  const counts = { listings: 0, watches: 0, puts: 0 };
-  const kv = {
-    put: async (key: string, value: Uint8Array) => {
-      counts.puts++;
-      const entry: Entry = { key, revision: ++revision, operation: 'PUT', created: new Date(), value };
-      live.set(key, entry);
-      // delivered a little later, as a watcher would
-      setTimeout(() => watchers.forEach((w) => w.push(entry)), 5);
-      return entry.revision;
-    },
-    get: async (key: string) => live.get(key) ?? null,
-    keys: async (filter: string) => {
-      counts.listings++;
-      const prefix = filter.replace(/(\.[*>])+$/, '.');
-      const found = [...live.keys()].filter((k) => k.startsWith(prefix));
-      return Object.assign((async function* () { yield* found; })(), { stop() {} });
-    },
-    watch: async () => {
-      counts.watches++;
-      const queue: Entry[] = [];
-      let wake: (() => void) | undefined;
-      let ended = false;
-      const w = { push: (e: Entry) => (queue.push(e), wake?.()), end: () => ((ended = true), wake?.()) };
-      watchers.add(w);
-      for (const entry of live.values()) queue.push(entry);
-      const iterator = (async function* () {
-        while (true) {
-          while (queue.length > 0) yield queue.shift()!;
-          if (ended) return;
-          await new Promise<void>((resolve) => (wake = resolve));
-        }
-      })();
-      return Object.assign(iterator, { stop: () => w.end() });
-    },
-  };
-  return { kv, counts, live, endWatchers: () => { for (const w of watchers) w.end(); watchers.clear(); } };
-}
+const fakeBucket = () => memoryBucket({ deliveryMs: 5 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const settle = async (until: () => boolean) => {
