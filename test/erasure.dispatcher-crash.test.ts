@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADVISORY_LOCKS } from '@rtm/db';
 import { startCluster } from './helpers/cluster.ts';
-import { writeUserMessages } from './helpers/stored-messages.ts';
+import { erasureRunner, writeUserMessages } from './helpers/stored-messages.ts';
 import { client } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';
 
@@ -28,19 +27,8 @@ test('erasure - a dispatcher killed mid-erasure: the job finishes on the other o
 
   // mid-job: some retracted, the job locked by a worker pool; whose pool it is, by its liveness lock's connection
   const holder = await eventually('the erasure is under way on a dispatcher', async () => {
-    const { rows } = await pool.query<{ name: string; locked_by: string; retracted: string }>(
-      `select a.application_name as name, j.locked_by, e.retracted
-       from graphile_worker.jobs j
-       join erasure_jobs e on e.id = $2
-       join pg_locks l on l.locktype = 'advisory' and l.granted and l.objsubid = 2
-         and l.database = (select oid from pg_database where datname = current_database())
-         and l.classid::bigint = $3 and l.objid::bigint = (hashtext(j.locked_by)::bigint & 4294967295)
-       join pg_stat_activity a on a.pid = l.pid
-       where j.key = $1 and e.status = 'running'`,
-      [key, erasureId, ADVISORY_LOCKS.dispatcherLiveness],
-    );
-    const row = rows[0];
-    return row && Number(row.retracted) >= 200 && Number(row.retracted) < total / 2 ? row : undefined;
+    const row = await erasureRunner(pool, erasureId);
+    return row && row.retracted >= 200 && row.retracted < total / 2 ? row : undefined;
   }, 120_000);
   const victim = cluster.dispatchers.find((d) => d.name === holder.name);
   assert.ok(victim, `the job's holder ${holder.name} is one of the dispatchers`);
@@ -50,7 +38,7 @@ test('erasure - a dispatcher killed mid-erasure: the job finishes on the other o
     `select e.retracted, e.lease_token, j.locked_by from erasure_jobs e left join graphile_worker.jobs j on j.key = $2 where e.id = $1`,
     [erasureId, key],
   );
-  assert.equal(atKill.rows[0]!.locked_by, holder.locked_by, 'the dead dispatcher still held the job when it died');
+  assert.equal(atKill.rows[0]!.locked_by, holder.lockedBy, 'the dead dispatcher still held the job when it died');
   assert.ok(Number(atKill.rows[0]!.retracted) < total, 'killed mid-erasure');
 
   await eventually('the erasure finishes on the other dispatcher', async () => (await control.get(`/v1/erasures/${erasureId}`)).body.status === 'done', 180_000);

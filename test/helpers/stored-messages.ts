@@ -1,4 +1,4 @@
-import type { Pool } from '@rtm/db';
+import { ADVISORY_LOCKS, type Pool } from '@rtm/db';
 
 /**
  * A user's messages written straight into Postgres, `perChannel` in each of `channels` channels
@@ -23,4 +23,25 @@ export async function writeUserMessages(
     );
   }
   return options.channels * options.perChannel;
+}
+
+/**
+ * Which dispatcher runs an erasure's job now, and how far it is: the job's worker pool (`locked_by`)
+ * matched to the dispatcher holding that pool's liveness lock, by its connection's
+ * application_name. Undefined while no dispatcher holds it or the erasure is not running.
+ */
+export async function erasureRunner(pool: Pool, erasureId: string) {
+  const { rows } = await pool.query<{ name: string; locked_by: string; retracted: string; deleted: string }>(
+    `select a.application_name as name, j.locked_by, e.retracted, e.deleted_messages as deleted
+     from graphile_worker.jobs j
+     join erasure_jobs e on e.id = $2
+     join pg_locks l on l.locktype = 'advisory' and l.granted and l.objsubid = 2
+       and l.database = (select oid from pg_database where datname = current_database())
+       and l.classid::bigint = $3 and l.objid::bigint = (hashtext(j.locked_by)::bigint & 4294967295)
+     join pg_stat_activity a on a.pid = l.pid
+     where j.key = $1 and e.status = 'running'`,
+    [`erasure:${erasureId}`, erasureId, ADVISORY_LOCKS.dispatcherLiveness],
+  );
+  const row = rows[0];
+  return row && { name: row.name, lockedBy: row.locked_by, retracted: Number(row.retracted), deleted: Number(row.deleted) };
 }
