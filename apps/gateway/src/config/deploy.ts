@@ -49,7 +49,7 @@ export function activeConfig(deps: Pick<GatewayDeps, 'pool'>, environmentId: str
 
 /** Stores and activates `config` (already validated); `audit` runs inside the transaction. */
 export async function deployConfig(
-  deps: GatewayDeps,
+  deps: Pick<GatewayDeps, 'limits' | 'nc' | 'pool' | 'secretKeyring' | 'subjects'>,
   environmentId: string,
   config: Config,
   audit: (client: PoolClient, deploymentId: string) => Promise<void> = async () => {},

@@ -64,7 +64,7 @@ export function sessionToken(request: FastifyRequest): string | undefined {
 }
 
 /** 401 without a live session; on POST, PUT, PATCH and DELETE, 403 without its CSRF token. */
-export const requireDashboardSession = (deps: GatewayDeps) => async (request: FastifyRequest) => {
+export const requireDashboardSession = (deps: Pick<GatewayDeps, 'dashboard'>) => async (request: FastifyRequest) => {
   const token = sessionToken(request);
   if (!token) throw new ServiceError('unauthorized', 'sign in first (POST /v1/dashboard/session)');
   const session = await deps.dashboard.sessions.find(token);

@@ -12,11 +12,14 @@ import type { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 
+/** The ledger's reads and the live log. */
+type LedgerDeps = Pick<GatewayDeps, 'nc' | 'pool' | 'subjects'>;
+
 // the cursor is the last row's id (list-cursor.ts)
 const isDeliveryId = (id: string) => DELIVERY_ID_PATTERN.test(id);
 
 /** Newest first; `cursor` is the previous page's `nextCursor`. */
-export async function listDeliveries(deps: GatewayDeps, environmentId: string, query: { status?: DeliveryStatus; limit?: number; cursor?: string }) {
+export async function listDeliveries(deps: LedgerDeps, environmentId: string, query: { status?: DeliveryStatus; limit?: number; cursor?: string }) {
   const before = query.cursor === undefined ? null : decodeCursor(query.cursor, isDeliveryId);
   const { data, more } = await readDeliveries(deps.pool, environmentId, { status: query.status, before, limit: query.limit ?? 50 });
   return { data, nextCursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
@@ -24,7 +27,7 @@ export async function listDeliveries(deps: GatewayDeps, environmentId: string, q
 
 /** Re-queues a dropped delivery (404 unknown, 400 not dropped); `audit` runs inside its transaction. */
 export async function retryDelivery(
-  deps: GatewayDeps,
+  deps: LedgerDeps,
   environmentId: string,
   id: string,
   audit?: (client: PoolClient, delivery: z.infer<typeof DeliveryRow>) => Promise<void>,
