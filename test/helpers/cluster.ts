@@ -57,6 +57,23 @@ const ENTRY: Record<ProcessKind, string> = {
 let counter = 0;
 
 /**
+ * Every service this test file started and that still runs. The test runner stops a file that
+ * overran its time-out with SIGTERM, which skips `t.after`: without this, its services would
+ * outlive it and load the rest of the run.
+ */
+const running = new Set<ChildProcess>();
+const killRunning = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+process.once('exit', killRunning);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    killRunning();
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
+  });
+}
+
+/**
  * What every test process gets unless a test says otherwise: loopback webhook targets allowed
  * (test receivers listen on 127.0.0.1), a webhook-secret encryption key of this test file, and
  * a short circuit-breaker cool-down, so tests of the retry schedule (which fail one endpoint
@@ -90,8 +107,14 @@ export async function startProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const announced = new Promise<Record<string, unknown>>((resolve, reject) => {
     const timer = setTimeout(() => {
       // nobody will stop a process that never started: stopped here, or its open pipes keep the
