@@ -36,6 +36,19 @@ export const ERASE_MAX_ATTEMPTS = 10;
 /** The job key of an erasure's job: at most one waiting job per erasure; adding it again collapses. */
 export const erasureJobKey = (erasureId: string): string => `erasure:${erasureId}`;
 
+/** What handing an erasure over needs of a running job's helpers (graphile-worker's `addJob`). */
+export interface JobAdder {
+  addJob(task: string, payload: ErasePayload, spec: { jobKey: string; maxAttempts: number; runAt: Date }): Promise<unknown>;
+}
+
+/**
+ * A fresh job for the erasure under its key, `delayMs` from now, run by `task`. The calling run's
+ * job is running, so graphile-worker adds a new one (and the caller's ends when its task returns).
+ */
+export async function handOverErasure(helpers: JobAdder, task: string, erasureId: string, delayMs = 0): Promise<void> {
+  await helpers.addJob(task, { erasureId }, { jobKey: erasureJobKey(erasureId), maxAttempts: ERASE_MAX_ATTEMPTS, runAt: new Date(Date.now() + delayMs) });
+}
+
 export interface ErasePayload {
   erasureId: string;
 }

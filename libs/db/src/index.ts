@@ -6,7 +6,7 @@ export { newId, randomToken } from './ids.ts';
 export { ADVISORY_LOCKS } from './advisory-locks.ts';
 export { PartitionOwnership, type OwnershipOptions } from './partition-ownership.ts';
 export {
-  ERASE_TASK, DELETE_CHANNEL_TASK, ERASE_MAX_ATTEMPTS, ERASURE_LEASE_SECONDS, erasureJobKey, eraseJobSql, createErasureJob, getErasureJob, takeErasureJob, nextErasureBatch, advanceErasureJob,
+  ERASE_TASK, DELETE_CHANNEL_TASK, ERASE_MAX_ATTEMPTS, ERASURE_LEASE_SECONDS, erasureJobKey, eraseJobSql, handOverErasure, createErasureJob, getErasureJob, takeErasureJob, nextErasureBatch, advanceErasureJob,
   pruneErasureJobs, reconcileErasureJobs, type ErasePayload, type ErasureJob, type ErasureTarget } from './erasure-jobs.ts';
 export {
   createChannelDeletion, takeChannelDeletion, markChannel, deleteMessageBatch, finishChannelRows, endChannelDeletion, releaseChannelDeletion,

@@ -24,8 +24,7 @@ import {
   deleteMessageBatch,
   endChannelDeletion,
   noteClosingError,
-  ERASE_MAX_ATTEMPTS,
-  erasureJobKey,
+  handOverErasure,
   finishChannelRows,
   LOST,
   markChannel,
@@ -105,7 +104,7 @@ async function deleteRows(deps: DeleteChannelDeps, job: ErasureJob, helpers: Job
   if (marked.pk !== null) {
     for (;;) {
       if (helpers.abortSignal.aborted) {
-        await handOver(helpers, job.id);
+        await handOverErasure(helpers, DELETE_CHANNEL_TASK, job.id);
         return 'handed over';
       }
       const deleted = await deleteMessageBatch(deps.pool, job, marked.pk, deps.batch);
@@ -135,12 +134,4 @@ function lost(job: ErasureJob): never {
 
 class TakenOver extends Error {
   override name = 'TakenOver';
-}
-
-/** A fresh job for the deletion, to run at once (this run's job ends when the task returns). */
-async function handOver(helpers: JobHelpers, erasureId: string): Promise<void> {
-  await helpers.addJob(DELETE_CHANNEL_TASK, { erasureId } satisfies ErasePayload, {
-    jobKey: erasureJobKey(erasureId),
-    maxAttempts: ERASE_MAX_ATTEMPTS,
-  });
 }

@@ -23,10 +23,9 @@ import type { JobHelpers, Task } from 'graphile-worker';
 import { isServiceError } from '@rtm/errors';
 import {
   advanceErasureJob,
-  ERASE_MAX_ATTEMPTS,
   ERASE_TASK,
   ERASURE_LEASE_SECONDS,
-  erasureJobKey,
+  handOverErasure,
   nextErasureBatch,
   takeErasureJob,
   type ErasePayload,
@@ -60,7 +59,7 @@ export const eraseUserMessages =
     // done, failed or pruned meanwhile: nothing left
     if (job === 'gone') return;
     // a gateway of the previous release runs it (rolling upgrade): look again when its lease may have lapsed
-    if (job === 'busy') return handOver(helpers, erasureId, ERASURE_LEASE_SECONDS * 1_000);
+    if (job === 'busy') return handOverErasure(helpers, ERASE_TASK, erasureId, ERASURE_LEASE_SECONDS * 1_000);
     await run(deps, job, helpers);
   };
 
@@ -69,7 +68,7 @@ async function run(deps: EraseDeps, job: ErasureJob, helpers: JobHelpers): Promi
   let cursor = job.cursor;
   let progressed = false;
   for (;;) {
-    if (helpers.abortSignal.aborted || Date.now() > until) return handOver(helpers, job.id, 0);
+    if (helpers.abortSignal.aborted || Date.now() > until) return handOverErasure(helpers, ERASE_TASK, job.id);
     let batch: ErasureTarget[] = [];
     let error: string | undefined;
     try {
@@ -98,7 +97,7 @@ async function run(deps: EraseDeps, job: ErasureJob, helpers: JobHelpers): Promi
     // Postgres away: this throws, and graphile-worker runs the job again after its backoff
     const held = await advanceErasureJob(deps.pool, job, cursor, { error, end });
     if (!held) lost(job);
-    if (progressed) return handOver(helpers, job.id, RETRY_PAUSE_MS);
+    if (progressed) return handOverErasure(helpers, ERASE_TASK, job.id, RETRY_PAUSE_MS);
     if (end) {
       deps.log.warn({ erasureId: job.id, error }, 'erasure gave up');
       return;
@@ -116,18 +115,6 @@ async function run(deps: EraseDeps, job: ErasureJob, helpers: JobHelpers): Promi
  */
 function lost(job: ErasureJob): never {
   throw new Error(`erasure ${job.id} taken over by a newer run; this run (token ${job.leaseToken}) stops`);
-}
-
-/**
- * A fresh job for the erasure, `delayMs` from now. This run's job is running, so graphile-worker
- * adds a new one under the key (and this one ends when the task returns).
- */
-async function handOver(helpers: JobHelpers, erasureId: string, delayMs: number): Promise<void> {
-  await helpers.addJob(ERASE_TASK, { erasureId } satisfies ErasePayload, {
-    jobKey: erasureJobKey(erasureId),
-    maxAttempts: ERASE_MAX_ATTEMPTS,
-    runAt: new Date(Date.now() + delayMs),
-  });
 }
 
 /**
