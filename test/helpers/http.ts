@@ -38,7 +38,7 @@ export function client(baseUrl: string, token?: string) {
     (method: string) =>
     <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
       request<T>(baseUrl, method, path, { token, body, headers });
-  return { get: call('GET'), post: call('POST'), put: call('PUT'), delete: call('DELETE'), baseUrl, token };
+  return { get: call('GET'), post: call('POST'), put: call('PUT'), patch: call('PATCH'), delete: call('DELETE'), baseUrl, token };
 }
 
 /**

@@ -9,6 +9,7 @@ const at = new Date('2026-01-01T00:00:00Z');
 const claimed = (over: Partial<ClaimedDelivery> = {}): ClaimedDelivery => ({
   id: 'dlv_1',
   environment_id: 'env_1',
+  endpoint_id: null,
   event_id: 'evt_1',
   event_type: 'message.published',
   url: 'https://hooks.example.com/in?x=1',

@@ -15,6 +15,7 @@ import { pruneWebhooks } from './tasks/prune-webhooks.ts';
 import { PRUNE_MESSAGES_TASK, pruneMessages } from './tasks/prune-messages.ts';
 import { eraseUserMessages } from './tasks/erase-user-messages.ts';
 import { DELETE_CHANNEL_TASK, deleteChannel } from './tasks/delete-channel.ts';
+import { RECOVER_TASK, recoverWebhooks } from './tasks/recover-webhooks.ts';
 import { TEND_ERASURES_TASK, tendErasures } from './tasks/tend-erasures.ts';
 import { SWEEP_NOTIFICATIONS_JOB, SWEEP_NOTIFICATIONS_TASK, sweepNotifications } from './tasks/sweep-notifications.ts';
 
@@ -106,6 +107,7 @@ export async function buildWorker(deps: {
       [DELETE_CHANNEL_TASK]: deleteChannel({ pool, nc, subjects, log, batch: config.CHANNEL_DELETION_BATCH }),
       [TEND_ERASURES_TASK]: tendErasures(pool, log),
       [SWEEP_NOTIFICATIONS_TASK]: sweepNotifications(pool, config, log),
+      [RECOVER_TASK]: recoverWebhooks(pool, log),
     },
     crontab:
       `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n` +

@@ -47,6 +47,8 @@ import {
   releaseClaims,
   rescheduleUnclaimed,
   signatureHeader,
+  SIGNATURE_HEADER,
+  standardHeaders,
   type ClaimedDelivery,
   type SecretKeyring,
 } from '@rtm/webhooks';
@@ -277,8 +279,9 @@ export class Deliverer {
       if (!secrets) {
         result = { ok: false, error: 'no_signing_secret', durationMs: 0 };
       } else {
-        const header = signatureHeader(secrets, Math.floor(Date.now() / 1000), row.body);
-        result = await this.#deps.sender.send(row.url, row.body, header, signal);
+        const timestamp = Math.floor(Date.now() / 1000);
+        const headers = { [SIGNATURE_HEADER]: signatureHeader(secrets, timestamp, row.body), ...standardHeaders(secrets, row.event_id, timestamp, row.body) };
+        result = await this.#deps.sender.send(row.url, row.body, headers, signal);
       }
     } finally {
       release();

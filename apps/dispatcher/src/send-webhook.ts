@@ -23,7 +23,6 @@ import {
   checkWebhookUrl,
   classifyError,
   isLoopbackAddress,
-  SIGNATURE_HEADER,
   statusFailure,
   type FailureClass,
 } from '@rtm/webhooks';
@@ -77,7 +76,8 @@ export class WebhookSender {
   }
 
   /** `signal` aborts the attempt (the caller's deadline, at most the timeout after the send starts). */
-  async send(url: string, body: string, signature: string, signal?: AbortSignal): Promise<SendResult> {
+  /** `signatures`: the signature headers (`service-signature` and the Standard Webhooks three). */
+  async send(url: string, body: string, signatures: Record<string, string>, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const verdict = checkWebhookUrl(url, { allowLoopback: this.#allowLoopback });
@@ -90,7 +90,7 @@ export class WebhookSender {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'rtm-webhooks/1',
-          [SIGNATURE_HEADER]: signature,
+          ...signatures,
         },
         signal,
       });

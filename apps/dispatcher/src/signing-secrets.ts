@@ -4,7 +4,7 @@
  * so the key, changes), so AES-GCM runs once per secret, not once per delivery. A failure is not
  * kept: it is thrown each time, for the caller to defer the delivery.
  */
-import { decryptSecret, webhookSecrets, type ClaimedDelivery, type SecretKeyring } from '@rtm/webhooks';
+import { decryptSecret, webhookSecrets, type ClaimedDelivery, type SecretKeyring, type SecretSlot } from '@rtm/webhooks';
 
 /** Decrypted secrets kept at most; the whole cache is let go beyond (they are decrypted again). */
 const MAX_KEPT = 10_000;
@@ -22,23 +22,25 @@ export class SigningSecrets {
    * a rotation), null when its environment has none. Throws when one cannot be decrypted (a key
    * this dispatcher lacks).
    */
-  of(row: Pick<ClaimedDelivery, 'environment_id' | 'secrets'>, now = Date.now()): string[] | null {
+  of(row: Pick<ClaimedDelivery, 'environment_id' | 'secrets'> & { endpoint_id?: string | null }, now = Date.now()): string[] | null {
     if (!row.secrets) return null;
+    // the default endpoint's secret is the environment's row; another endpoint's is its own row
+    const slot = row.endpoint_id == null ? { environmentId: row.environment_id } : { table: 'webhook_endpoints' as const, environmentId: row.endpoint_id };
     return webhookSecrets(
       {
-        secret: this.#decrypt(row.environment_id, 'secret', row.secrets.secret),
-        previous_secret: row.secrets.previous_secret === null ? null : this.#decrypt(row.environment_id, 'previous_secret', row.secrets.previous_secret),
+        secret: this.#decrypt(slot, 'secret', row.secrets.secret),
+        previous_secret: row.secrets.previous_secret === null ? null : this.#decrypt(slot, 'previous_secret', row.secrets.previous_secret),
         rotated_at: row.secrets.rotated_at ? new Date(row.secrets.rotated_at) : null,
       },
       now,
     );
   }
 
-  #decrypt(environmentId: string, column: 'secret' | 'previous_secret', stored: string): string {
-    const key = `${environmentId}\u0000${column}\u0000${stored}`;
+  #decrypt(row: Omit<SecretSlot, 'column'>, column: 'secret' | 'previous_secret', stored: string): string {
+    const key = `${row.table ?? ''}\u0000${row.environmentId}\u0000${column}\u0000${stored}`;
     let plain = this.#decrypted.get(key);
     if (plain === undefined) {
-      plain = decryptSecret(this.#keyring, stored, { environmentId, column });
+      plain = decryptSecret(this.#keyring, stored, { ...row, column });
       if (this.#decrypted.size >= MAX_KEPT) this.#decrypted.clear();
       this.#decrypted.set(key, plain);
     }

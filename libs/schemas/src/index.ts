@@ -43,6 +43,34 @@ export {
   DeliveryDetail,
   DeliveryParams,
 } from './webhooks.ts';
+export {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENT_TYPE_NAMES,
+  WebhookEventTypeName,
+  DEFAULT_ENDPOINT_EVENT_TYPES,
+  OPERATIONAL_EVENT_TYPES,
+  webhookEventCatalogue,
+  type WebhookEventType,
+} from './webhook-events.ts';
+export {
+  ENDPOINT_ID_PATTERN,
+  TASK_ID_PATTERN,
+  ChannelPattern,
+  CreateWebhookEndpointBody,
+  UpdateWebhookEndpointBody,
+  WebhookEndpoint,
+  CreatedWebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointsQuery,
+  WebhookEndpointParams,
+  TestEventBody,
+  TestEventResponse,
+  RecoverBody,
+  WebhookTask,
+  WebhookTaskAccepted,
+  WebhookTaskParams,
+  WebhookEventTypeList,
+} from './webhook-endpoints.ts';
 export { MAX_JSON_DEPTH, JsonTextError, NOT_STORABLE, checkJsonText, parseJsonText, isStorableText } from './json-text.ts';
 export { type Span, rootSpan, valueSpan, elementSpans, jsonObjectProblem } from './json-span.ts';
 export { FRAMED_VERSION, encodeCommand, frameRequest, isFramed, unframeRequest, type FramedCommand, type Unframed } from './command-codec.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoTime } from './common.ts';
+import { WebhookEventTypeName } from './webhook-events.ts';
 
 export const DeliveryStatus = z.enum(['pending', 'delivered', 'dropped']);
 
@@ -7,12 +8,24 @@ export const DELIVERY_ID_PATTERN = /^dlv_[0-9a-z]{26}$/;
 export const DeliveryId = z.string().regex(DELIVERY_ID_PATTERN, 'must be a delivery id (dlv_…)');
 
 export const WebhookSecretResponse = z
-  .object({ secret: z.string().describe('`whsec_` prefix; HMAC-SHA256 key (the whole string, UTF-8).') })
+  .object({
+    secret: z
+      .string()
+      .describe(
+        '`whsec_` + base64. `service-signature` is keyed with the whole string (UTF-8); the Standard Webhooks ' +
+          '`webhook-signature` with the base64-decoded part after `whsec_`.',
+      ),
+  })
   .meta({ id: 'WebhookSecret' });
 
 export const DeliveriesQuery = z
   .object({
     status: DeliveryStatus.optional().describe('Only deliveries in this state.'),
+    endpointId: z
+      .string()
+      .regex(/^(ep_[0-9a-z]{26}|default)$/, 'must be an endpoint id (ep_…) or default')
+      .optional()
+      .describe('Only deliveries to this endpoint; `default` for the configuration\'s webhook URL.'),
     limit: z.coerce.number().int().min(1).max(500).optional().describe('Default 50, maximum 500.'),
     cursor: z.string().min(1).max(200).optional().describe('`nextCursor` of the previous page (opaque).'),
   })
@@ -22,8 +35,9 @@ export const DeliveryRow = z
   .object({
     id: z.string(),
     eventId: z.string(),
-    eventType: z.enum(['message.published', 'message.retracted']),
-    channelId: z.string(),
+    eventType: WebhookEventTypeName,
+    endpointId: z.string().nullable().describe('The endpoint (`ep_…`); null for the default one (the configuration\'s webhook URL).'),
+    channelId: z.string().optional().describe('Absent for an event about no channel.'),
     url: z.string(),
     status: DeliveryStatus,
     attempts: z.number().int(),

@@ -31,10 +31,13 @@ export const CLAIM_SQL = `with due as (
        )
        update webhook_deliveries d set locked_until = now() + $2 * interval '1 millisecond'
        from due where d.id = due.id
-       returning d.id, d.environment_id, d.event_id, d.event_type, d.url, d.body, d.attempts,
+       returning d.id, d.environment_id, d.endpoint_id, d.event_id, d.event_type, d.url, d.body, d.attempts,
          d.locked_until::text as lease,
-         (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
-                                      where environment_id = d.environment_id) s) as secrets`;
+         case when d.endpoint_id is null
+           then (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
+                                             where environment_id = d.environment_id) s)
+           else (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_endpoints
+                                             where id = d.endpoint_id) s) end as secrets`;
 
 /**
  * The record of attempts ($1..$9: id, n, at, status code, error, duration, new status, delay
@@ -103,6 +106,8 @@ export const RESCHEDULE_SQL = `select ${deliverOneJobSql('id', "greatest(next_at
 export interface ClaimedDelivery {
   id: string;
   environment_id: string;
+  /** The endpoint it goes to; null: the default one (the configuration's URL). */
+  endpoint_id: string | null;
   event_id: string;
   event_type: string;
   url: string;
@@ -110,7 +115,7 @@ export interface ClaimedDelivery {
   attempts: number;
   /** This claim's lease (locked_until, as Postgres prints it: exact to the microsecond). */
   lease: string;
-  /** The environment's signing secrets as stored (encrypted), null when it has none. */
+  /** The endpoint's signing secrets as stored (encrypted), null when it has none. */
   secrets: { secret: string; previous_secret: string | null; rotated_at: string | null } | null;
 }
 

@@ -6,7 +6,7 @@
  */
 import { withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import type { DeliveryDetail, DeliveryRow } from '@rtm/schemas';
+import type { DeliveryDetail, DeliveryRow, WebhookEventType } from '@rtm/schemas';
 import type { z } from 'zod';
 import { deliverOneJobSql } from './jobs.ts';
 
@@ -14,9 +14,10 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
 
 interface DeliveryRecord {
   id: string;
+  endpoint_id: string | null;
   event_id: string;
-  event_type: 'message.published' | 'message.retracted';
-  channel_id: string;
+  event_type: WebhookEventType;
+  channel_id: string | null;
   url: string;
   status: DeliveryStatus;
   attempts: number;
@@ -28,7 +29,7 @@ interface DeliveryRecord {
   delivered_at: Date | null;
 }
 
-const COLUMNS = `id, event_id, event_type, channel_id, url, status, attempts, last_error, last_status_code,
+const COLUMNS = `id, endpoint_id, event_id, event_type, channel_id, url, status, attempts, last_error, last_status_code,
   next_attempt_at, created_at, updated_at, delivered_at`;
 
 function toRow(record: DeliveryRecord): z.infer<typeof DeliveryRow> {
@@ -36,7 +37,8 @@ function toRow(record: DeliveryRecord): z.infer<typeof DeliveryRow> {
     id: record.id,
     eventId: record.event_id,
     eventType: record.event_type,
-    channelId: record.channel_id,
+    endpointId: record.endpoint_id,
+    ...(record.channel_id !== null && { channelId: record.channel_id }),
     url: record.url,
     status: record.status,
     attempts: record.attempts,
@@ -53,14 +55,16 @@ function toRow(record: DeliveryRecord): z.infer<typeof DeliveryRow> {
 export async function listDeliveries(
   pool: Pool,
   environmentId: string,
-  page: { status?: DeliveryStatus | undefined; before: string | null; limit: number },
+  page: { status?: DeliveryStatus | undefined; endpointId?: string | undefined; before: string | null; limit: number },
 ): Promise<{ data: z.infer<typeof DeliveryRow>[]; more: boolean }> {
   const { status, before, limit } = page;
+  // `default`: the configuration's URL (no endpoint id); an endpoint id: that endpoint's
+  const endpoint = page.endpointId === undefined ? '' : page.endpointId === 'default' ? 'and endpoint_id is null' : 'and endpoint_id = $5';
   const { rows } = await pool.query<DeliveryRecord>(
     `select ${COLUMNS} from webhook_deliveries
-     where environment_id = $1 and ($2::text is null or status = $2) and ($3::text is null or id < $3)
+     where environment_id = $1 and ($2::text is null or status = $2) and ($3::text is null or id < $3) ${endpoint}
      order by id desc limit $4`,
-    [environmentId, status ?? null, before, limit + 1],
+    [environmentId, status ?? null, before, limit + 1, ...(endpoint.includes('$5') ? [page.endpointId] : [])],
   );
   return { data: rows.slice(0, limit).map(toRow), more: rows.length > limit };
 }

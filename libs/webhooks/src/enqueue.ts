@@ -1,25 +1,46 @@
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
+import type { WebhookEventType } from '@rtm/schemas';
 import { DELIVER_BATCH_TASK } from './jobs.ts';
 
 /** Deliveries per `deliver_webhooks` job: a job sends them 16 at a time. */
 const IDS_PER_JOB = 64;
 
-export type WebhookEventType = 'message.published' | 'message.retracted';
+export type { WebhookEventType } from '@rtm/schemas';
 
 export interface WebhookEventInput {
   environmentId: string;
-  channelId: string;
-  /** message id, or `retract_` + message id */
+  /** The channel the event is about; null for an event about none (an erasure, an endpoint). */
+  channelId: string | null;
+  /** message id, `retract_` + message id, or `evt_…` for the other events */
   eventId: string;
   type: WebhookEventType;
   timestamp: number;
   /**
-   * The message envelope's JSON text (tombstoned for retractions), spliced into the body as it
-   * is: the content's bytes reach the endpoint exactly as they were published.
+   * The `data` as JSON text (for a message, the envelope's; tombstoned for retractions), spliced
+   * into the body as it is: a message's content reaches the endpoint exactly as it was published.
    */
   data: string;
+  /** Only to this endpoint (a test event); otherwise to every endpoint whose filters match. */
+  only?: string;
+  /** Not to this endpoint (an operational event about it). */
+  except?: string;
 }
+
+/**
+ * Whether an endpoint (alias `ep`) takes an event of type `type` on channel `channel` (SQL
+ * expressions): its type filter names the type (null: every type), and its channel patterns
+ * match the channel (null: every channel; an event without a channel passes). A pattern is an
+ * exact id, `prefix*` or `*`, as in token capabilities.
+ */
+export const endpointTakesSql = (type: string, channel: string) => `(ep.event_types is null or ${type} = any(ep.event_types))
+         and (ep.channels is null or ${channel} is null or exists (
+               select 1 from unnest(ep.channels) p
+               where p = '*' or p = ${channel} or (right(p, 1) = '*' and starts_with(${channel}, left(p, -1)))))`;
+
+/** Whether the environment (SQL expression `environment`) has anywhere to deliver: its default URL or an enabled endpoint. */
+export const environmentHookedSql = (environment: string) => `(exists (select 1 from environments e where e.id = ${environment} and e.webhook_url is not null)
+         or exists (select 1 from webhook_endpoints ep where ep.environment_id = ${environment} and not ep.disabled))`;
 
 /**
  * The SQL that records webhook deliveries for a batch of events and enqueues the jobs that send
@@ -35,21 +56,34 @@ export interface WebhookEventInput {
  * The statement should then read `array(select id from deliveries)` (and `environment_id`, the
  * notice's address) to learn the ids.
  *
- * `first` is the number of the first of the 8 parameters `enqueueParameters` gives; `guard` is a
+ * `first` is the number of the first of the 10 parameters `enqueueParameters` gives; `guard` is a
  * SQL condition every delivery row must meet (the caller's fence), or `true`. Postgres evaluates
  * a CTE that only selects when the statement reads it: the statement must read
  * `(select count(*) from delivery_jobs)`.
  */
 export function enqueueSql(first: number, guard = 'true', jobs = true): string {
   const p = (i: number) => `$${first + i}`;
+  // one row per event and receiving endpoint: the default one (the configuration's URL, message
+  // events only, as before endpoints existed) and every enabled endpoint whose filters match; an
+  // endpoint's delivery id keeps the event's time prefix (newest-first order) and draws the rest
+  // from the event and the endpoint (the same pair always makes the same id)
   const deliveries = `deliveries as (
-       insert into webhook_deliveries (id, environment_id, event_id, event_type, channel_id, url, body, next_attempt_at)
-       select v.id, v.environment_id, v.event_id, v.event_type, v.channel_id, e.webhook_url, v.body, now()
-       from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[])
-            as v(id, environment_id, event_id, event_type, channel_id, body)
-       join environments e on e.id = v.environment_id and e.webhook_url is not null
+       insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_type, channel_id, url, body, next_attempt_at)
+       select case when t.endpoint_id is null then v.id else 'dlv_' || substr(v.id, 5, 10) || substr(md5(v.id || t.endpoint_id), 1, 16) end,
+              v.environment_id, t.endpoint_id, v.event_id, v.event_type, v.channel_id, t.url, v.body, now()
+       from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(8)}::text[], ${p(9)}::text[])
+            as v(id, environment_id, event_id, event_type, channel_id, body, only_endpoint, except_endpoint)
+       cross join lateral (
+         select null::text as endpoint_id, e.webhook_url as url from environments e
+         where e.id = v.environment_id and e.webhook_url is not null and v.only_endpoint is null
+           and v.event_type in ('message.published', 'message.retracted')
+         union all
+         select ep.id, ep.url from webhook_endpoints ep
+         where ep.environment_id = v.environment_id and not ep.disabled
+           and (v.only_endpoint is null or ep.id = v.only_endpoint) and ep.id is distinct from v.except_endpoint
+           and (v.only_endpoint is not null or ${endpointTakesSql('v.event_type', 'v.channel_id')})) t
        where ${guard}
-       on conflict (environment_id, event_id) do nothing
+       on conflict (environment_id, event_id, (coalesce(endpoint_id, ''))) do nothing
        returning id, environment_id)`;
   // no job: the two job parameters are still typed, so the parameter list stays the same
   if (!jobs) return `${deliveries},
@@ -65,43 +99,52 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
        where exists (select 1 from deliveries))`;
 }
 
-/** The 8 parameters of `enqueueSql`, in order. */
+/** The 10 parameters of `enqueueSql`, in order. */
 export function enqueueParameters(events: readonly WebhookEventInput[]): unknown[] {
   const ids: string[] = [];
   const environments: string[] = [];
   const eventIds: string[] = [];
   const types: string[] = [];
-  const channels: string[] = [];
+  const channels: (string | null)[] = [];
   const bodies: string[] = [];
+  const only: (string | null)[] = [];
+  const except: (string | null)[] = [];
   for (const event of events) {
     ids.push(newId('dlv'));
     environments.push(event.environmentId);
     eventIds.push(event.eventId);
     types.push(event.type);
     channels.push(event.channelId);
+    only.push(event.only ?? null);
+    except.push(event.except ?? null);
     const head = JSON.stringify({
       id: event.eventId,
       type: event.type,
       timestamp: event.timestamp,
       environmentId: event.environmentId,
-      channelId: event.channelId,
+      ...(event.channelId !== null && { channelId: event.channelId }),
     });
     bodies.push(`${head.slice(0, -1)},"data":${event.data}}`);
   }
-  return [ids, environments, eventIds, types, channels, bodies, DELIVER_BATCH_TASK, IDS_PER_JOB];
+  return [ids, environments, eventIds, types, channels, bodies, DELIVER_BATCH_TASK, IDS_PER_JOB, only, except];
 }
 
 /**
  * Records webhook deliveries for a batch of events and enqueues the jobs that send them, on the
- * caller's transaction, in one statement (see enqueueSql). Returns how many deliveries were
- * recorded.
+ * caller's transaction, in one statement (see enqueueSql). Returns the ids of the deliveries
+ * recorded (one per event and receiving endpoint).
  */
-export async function enqueueWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<number> {
-  if (events.length === 0) return 0;
-  const { rows } = await client.query<{ recorded: number }>(
+export async function recordWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<string[]> {
+  if (events.length === 0) return [];
+  const { rows } = await client.query<{ ids: string[] }>(
     `with ${enqueueSql(1)}
-     select (select count(*)::int from deliveries) as recorded, (select count(*) from delivery_jobs) as jobs`,
+     select array(select id from deliveries) as ids, (select count(*) from delivery_jobs) as jobs`,
     enqueueParameters(events),
   );
-  return rows[0]!.recorded;
+  return rows[0]!.ids;
+}
+
+/** As recordWebhookEvents, answering how many deliveries were recorded. */
+export async function enqueueWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<number> {
+  return (await recordWebhookEvents(client, events)).length;
 }

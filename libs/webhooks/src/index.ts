@@ -1,4 +1,13 @@
-export { enqueueParameters, enqueueSql, enqueueWebhookEvents, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
+export { enqueueParameters, enqueueSql, enqueueWebhookEvents, recordWebhookEvents, endpointTakesSql, environmentHookedSql, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
+export {
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  standardHeaders,
+  standardSignature,
+  standardKey,
+  verifyStandardWebhook,
+} from './standard-webhooks.ts';
 export { checkWebhookUrl, addressRefusal, isLoopbackAddress, isNamedLocalHost, type UrlVerdict, type UrlPolicyOptions } from './url-policy.ts';
 export {
   SIGNATURE_HEADER,
@@ -62,3 +71,19 @@ export {
 export { CircuitBreaker, type CircuitState, type Admission, type CircuitBreakerOptions } from './circuit-breaker.ts';
 export { ConcurrencyGate, type ConcurrencyLimits } from './concurrency-gate.ts';
 export { RateBuckets } from './rate-buckets.ts';
+export {
+  MAX_ENDPOINTS_PER_ENVIRONMENT,
+  createEndpoint,
+  listEndpoints,
+  getEndpoint,
+  updateEndpoint,
+  deleteEndpoint,
+  readEndpointSecret,
+  rotateEndpointSecret,
+  reencryptEndpointSecrets,
+  type EndpointInput,
+  type EndpointView,
+  type EndpointAudit,
+} from './endpoints.ts';
+export { recordEvent, sendTestEvent } from './events.ts';
+export { RECOVER_TASK, startRecovery, getWebhookTask, runRecovery, failWebhookTask } from './webhook-tasks.ts';

@@ -28,14 +28,19 @@ const IV_BYTES = 12;
 /** The two columns of `webhook_secrets` that hold a secret. */
 export type SecretColumn = 'secret' | 'previous_secret';
 
-/** Where a value is stored: its environment's row and its column. */
+/**
+ * Where a value is stored: its table (`webhook_secrets` unless named), its row (the environment
+ * id there; the endpoint id in `webhook_endpoints`) and its column.
+ */
 export interface SecretSlot {
+  table?: 'webhook_secrets' | 'webhook_endpoints';
   environmentId: string;
   column: SecretColumn;
 }
 
 /** The AAD of the current form: table, row and column, NUL-separated (none of them holds a NUL). */
-export const secretAad = (slot: SecretSlot): Buffer => Buffer.from(`webhook_secrets\u0000${slot.environmentId}\u0000${slot.column}`, 'utf8');
+export const secretAad = (slot: SecretSlot): Buffer =>
+  Buffer.from(`${slot.table ?? 'webhook_secrets'}\u0000${slot.environmentId}\u0000${slot.column}`, 'utf8');
 
 export interface SecretKeyring {
   /** Id of the key new values are encrypted with. */

@@ -9,6 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { generateWebhookSecret } from './signature.ts';
+import { reencryptEndpointSecrets } from './endpoints.ts';
 import { createSecretKeyring, decryptSecret, encryptSecret, isCurrentForm, SecretKeyError, type SecretKeyring } from './secret-box.ts';
 
 /** Where a development process keeps its key when none is configured (git-ignored). */
@@ -130,5 +131,6 @@ export async function reencryptWebhookSecrets(pool: Pool, keyring: SecretKeyring
     );
     changed += result.rowCount ?? 0;
   }
-  return changed;
+  // and the endpoints' secrets, by the same rules
+  return changed + (await reencryptEndpointSecrets(pool, keyring));
 }

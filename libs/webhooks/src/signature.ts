@@ -11,9 +11,14 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const SIGNATURE_HEADER = 'service-signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** A new signing secret: `whsec_` + 32 random bytes, base64url. */
+/**
+ * A new signing secret: `whsec_` + 33 random bytes in standard base64 (44 characters, no
+ * padding), the form the Standard Webhooks libraries decode their key from. Secrets made before
+ * were base64url; they still sign both schemes (the key is decoded leniently), and a rotation
+ * gives one in this form.
+ */
 export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(33).toString('base64')}`;
 }
 
 export function computeSignature(secret: string, timestamp: number, body: string | Uint8Array): string {

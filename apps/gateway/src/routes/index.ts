@@ -6,6 +6,7 @@ import { tokenKeyRoutes } from './token-keys.ts';
 import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 import { controlChannelMessageRoutes, realtimeChannelMessageRoutes } from './channel-messages.ts';
 import { controlBatchRoutes, realtimeBatchRoutes } from './batch-messages.ts';
 import { channelSocketRoutes } from '../sockets/channel-socket.ts';
@@ -33,6 +34,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   tokenKeyRoutes,
   configRoutes,
   webhookRoutes,
+  webhookEndpointRoutes,
   controlChannelMessageRoutes,
   controlBatchRoutes,
   memberRoutes,

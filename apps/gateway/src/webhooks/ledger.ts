@@ -19,9 +19,13 @@ type LedgerDeps = Pick<GatewayDeps, 'nc' | 'pool' | 'subjects'>;
 const isDeliveryId = (id: string) => DELIVERY_ID_PATTERN.test(id);
 
 /** Newest first; `cursor` is the previous page's `nextCursor`. */
-export async function listDeliveries(deps: LedgerDeps, environmentId: string, query: { status?: DeliveryStatus; limit?: number; cursor?: string }) {
+export async function listDeliveries(
+  deps: LedgerDeps,
+  environmentId: string,
+  query: { status?: DeliveryStatus; endpointId?: string; limit?: number; cursor?: string },
+) {
   const before = query.cursor === undefined ? null : decodeCursor(query.cursor, isDeliveryId);
-  const { data, more } = await readDeliveries(deps.pool, environmentId, { status: query.status, before, limit: query.limit ?? 50 });
+  const { data, more } = await readDeliveries(deps.pool, environmentId, { status: query.status, endpointId: query.endpointId, before, limit: query.limit ?? 50 });
   return { data, nextCursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
 }
 

@@ -11,6 +11,7 @@ import { notificationOperations } from './notifications.ts';
 import { logsTokenOperations } from './logs-token.ts';
 import { configOperations } from './config.ts';
 import { webhookOperations } from './webhooks.ts';
+import { webhookEndpointOperations } from './webhook-endpoints.ts';
 import { controlMessageOperations, realtimeMessageOperations } from './channel-messages.ts';
 import { controlBatchOperations, realtimeBatchOperations } from './batch-messages.ts';
 import { controlRosterOperations, realtimeRosterOperations } from './roster.ts';
@@ -37,6 +38,7 @@ export * from './notifications.ts';
 export * from './logs-token.ts';
 export * from './config.ts';
 export * from './webhooks.ts';
+export * from './webhook-endpoints.ts';
 export * from './channel-messages.ts';
 export * from './batch-messages.ts';
 export * from './roster.ts';
@@ -63,6 +65,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     erasureOperations,
     configOperations,
     webhookOperations,
+    webhookEndpointOperations,
     controlMessageOperations,
     controlBatchOperations,
     memberOperations,

@@ -1,0 +1,138 @@
+/**
+ * The webhook event types: each one's name, what it reports and the shape of its `data`, served
+ * as a catalogue at GET /v1/webhook-event-types (the JSON Schema of each `data` comes from these
+ * zod schemas). Every event's body is `{id, type, timestamp, environmentId, channelId?, data}`;
+ * `channelId` is there when the event is about one channel.
+ */
+import { z } from 'zod';
+import { MessageEnvelope } from './channels.ts';
+import { MemberRole } from './members.ts';
+import { IsoTime } from './common.ts';
+
+const MemberData = z.object({ channelId: z.string(), userId: z.string(), role: MemberRole });
+const BanData = z.object({
+  userId: z.string(),
+  channelId: z.string().nullable().describe('null for an environment-wide ban.'),
+  reason: z.string().nullable(),
+  expiresAt: IsoTime.nullable(),
+});
+
+export const WEBHOOK_EVENT_TYPES = {
+  'message.published': {
+    description: 'A message was persisted on a channel (ephemeral messages are not). `data` is the message envelope.',
+    data: MessageEnvelope,
+    example: {
+      id: 'msg_01j9zq3v8k6m2p4r7t9w1x3y5z',
+      seq: 42,
+      type: 'chat',
+      kind: 'user',
+      content: { text: 'hello' },
+      sender: { id: 'alice', anon: false },
+      timestamp: 1767225600000,
+      retracted: false,
+      ephemeral: false,
+    },
+  },
+  'message.retracted': {
+    description: 'A message was retracted (by its sender, a moderator, the backend or an erasure). `data` is the tombstoned envelope.',
+    data: MessageEnvelope,
+    example: {
+      id: 'msg_01j9zq3v8k6m2p4r7t9w1x3y5z',
+      seq: 42,
+      type: 'chat',
+      kind: 'user',
+      content: null,
+      sender: { id: 'alice', anon: false },
+      timestamp: 1767225600000,
+      retracted: true,
+      ephemeral: false,
+    },
+  },
+  'member.added': {
+    description: 'A user became a member of a channel, or their role changed.',
+    data: MemberData,
+    example: { channelId: 'room-1', userId: 'alice', role: 'member' },
+  },
+  'member.removed': {
+    description: 'A user stopped being a member of a channel (removed by the backend or a moderator).',
+    data: MemberData,
+    example: { channelId: 'room-1', userId: 'alice', role: 'member' },
+  },
+  'member.banned': {
+    description: 'A user was banned from a channel, or from the whole environment (`channelId` null).',
+    data: BanData,
+    example: { userId: 'mallory', channelId: 'room-1', reason: 'spam', expiresAt: null },
+  },
+  'member.unbanned': {
+    description: 'A ban was lifted before it expired.',
+    data: BanData,
+    example: { userId: 'mallory', channelId: 'room-1', reason: 'spam', expiresAt: null },
+  },
+  'channel.deleted': {
+    description: 'A channel was deleted with its history, membership and bans (DELETE /v1/channels/{channelId} finished).',
+    data: z.object({ channelId: z.string(), messages: z.number().int().describe('Messages deleted.') }),
+    example: { channelId: 'room-1', messages: 1200 },
+  },
+  'user.messages_erased': {
+    description: 'An erasure of a user\'s messages finished: every message they sent is retracted.',
+    data: z.object({ userId: z.string(), erasureId: z.string(), retracted: z.number().int() }),
+    example: { userId: 'alice', erasureId: 'era_01j9zq3v8k6m2p4r7t9w1x3y5z', retracted: 17 },
+  },
+  'webhook.test': {
+    description: 'Sent by POST /v1/webhook-endpoints/{endpointId}/test to that endpoint only.',
+    data: z.object({ endpointId: z.string(), message: z.string() }),
+    example: { endpointId: 'ep_01j9zq3v8k6m2p4r7t9w1x3y5z', message: 'a test event' },
+  },
+  'endpoint.disabled': {
+    description:
+      'Operational: an endpoint whose every attempt failed for WEBHOOK_DISABLE_AFTER was disabled. Sent to the ' +
+      'environment\'s other endpoints that take it.',
+    data: z.object({ endpointId: z.string(), url: z.string(), failingSince: IsoTime, disabledAt: IsoTime }),
+    example: {
+      endpointId: 'ep_01j9zq3v8k6m2p4r7t9w1x3y5z',
+      url: 'https://hooks.example.com/rtm',
+      failingSince: '2026-01-01T00:00:00.000Z',
+      disabledAt: '2026-01-06T00:00:00.000Z',
+    },
+  },
+  'delivery.dropped': {
+    description:
+      'Operational: a delivery was dropped after its last retry. Sent to the environment\'s other endpoints that ' +
+      'take it; a dropped operational event reports nothing further.',
+    data: z.object({
+      deliveryId: z.string(),
+      endpointId: z.string().nullable().describe('null for the default endpoint (the configuration\'s webhook URL).'),
+      eventId: z.string(),
+      eventType: z.string(),
+      attempts: z.number().int(),
+      lastError: z.string().nullable(),
+    }),
+    example: {
+      deliveryId: 'dlv_01j9zq3v8k6m2p4r7t9w1x3y5z',
+      endpointId: 'ep_01j9zq3v8k6m2p4r7t9w1x3y5z',
+      eventId: 'msg_01j9zq3v8k6m2p4r7t9w1x3y5z',
+      eventType: 'message.published',
+      attempts: 6,
+      lastError: 'timeout',
+    },
+  },
+} as const;
+
+export type WebhookEventType = keyof typeof WEBHOOK_EVENT_TYPES;
+export const WEBHOOK_EVENT_TYPE_NAMES = Object.keys(WEBHOOK_EVENT_TYPES) as [WebhookEventType, ...WebhookEventType[]];
+export const WebhookEventTypeName = z.enum(WEBHOOK_EVENT_TYPE_NAMES);
+
+/** The event types the default endpoint (the configuration's `webhooks.url`) receives, as before endpoints existed. */
+export const DEFAULT_ENDPOINT_EVENT_TYPES: readonly WebhookEventType[] = ['message.published', 'message.retracted'];
+
+/** Operational events: a dropped one is not reported again (no `delivery.dropped` of a `delivery.dropped`). */
+export const OPERATIONAL_EVENT_TYPES: readonly WebhookEventType[] = ['endpoint.disabled', 'delivery.dropped'];
+
+/** The catalogue as served: name, description, the JSON Schema of `data`, and an example. */
+export function webhookEventCatalogue(): { name: WebhookEventType; description: string; schema: Record<string, unknown>; example: unknown }[] {
+  return WEBHOOK_EVENT_TYPE_NAMES.map((name) => {
+    const entry = WEBHOOK_EVENT_TYPES[name];
+    const schema = z.toJSONSchema(entry.data, { unrepresentable: 'any' }) as Record<string, unknown>;
+    return { name, description: entry.description, schema, example: entry.example };
+  });
+}
