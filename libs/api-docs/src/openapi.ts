@@ -58,6 +58,10 @@ export const TAGS = [
   { name: 'notifications', description: 'Per-user inbox notifications.' },
   { name: 'config', description: 'The environment\'s deployed configuration: webhook URL, default channel access, limits.' },
   { name: 'webhooks', description: 'The webhook signing secret and the delivery ledger.' },
+  {
+    name: 'webhook endpoints',
+    description: 'Endpoints beside the default one, each with its own secret and filters; test events, recovery, the event types.',
+  },
   { name: 'logs', description: 'Tokens for the live environment-logs socket.' },
   { name: 'dashboard', description: 'Session-authenticated management for people: sign-in, organizations and roles, projects, environments, API keys, allowed origins, the audit log.' },
 ];

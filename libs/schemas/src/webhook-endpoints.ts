@@ -120,7 +120,9 @@ export const WebhookTask = z
   })
   .meta({ id: 'WebhookTask' });
 export const WebhookTaskAccepted = z.object({ taskId: z.string() }).meta({ id: 'WebhookTaskAccepted' });
-export const WebhookTaskParams = z.object({ taskId: z.string().regex(TASK_ID_PATTERN, 'must be a webhook task id (wtk_…)') }).strict();
+export const WebhookTaskParams = z
+  .object({ taskId: z.string().regex(TASK_ID_PATTERN, 'must be a webhook task id (wtk_…)').describe('The task (`wtk_…`) from the 202 that started it.') })
+  .strict();
 
 export const WebhookEventTypeList = z
   .object({

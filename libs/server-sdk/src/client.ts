@@ -1,6 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema.d.ts';
-import { ServerError, parseRetryAfter } from './errors.ts';
+import { ServerError, parseRetryAfter, expect, orNull } from './errors.ts';
+import { webhookEndpointMethods, type WebhookEndpointMethods } from './endpoints.ts';
 import type {
   Ban,
   BanInput,
@@ -74,7 +75,7 @@ export interface ServerClientOptions {
 }
 
 /** A page of `history` is at most 500 messages; `limit` defaults to 50. */
-export interface ServerClient {
+export interface ServerClient extends WebhookEndpointMethods {
   /** Mints a user token (JWT) for the realtime edge. 403 `banned` for a user banned environment-wide. */
   mintToken(input: MintTokenInput): Promise<UserToken>;
   /** Mints an anonymous user token (`userId` `anon_…`, `anon: true`). */
@@ -177,25 +178,6 @@ export interface ServerClient {
   readonly api: Client<paths>;
 }
 
-type Outcome<T> = { data?: T; error?: unknown; response: Response };
-
-/** The data of a 2xx answer; a ServerError built from the envelope otherwise. */
-async function expect<T>(call: Promise<Outcome<T>>): Promise<T> {
-  const { data, error, response } = await call;
-  if (response.ok) return data as T;
-  throw ServerError.fromResponse(response, error);
-}
-
-/** As `expect`, with a 404 `not_found` answered as null. */
-async function orNull<T>(call: Promise<Outcome<T>>): Promise<T | null> {
-  try {
-    return await expect(call);
-  } catch (error) {
-    if (error instanceof ServerError && error.status === 404 && error.code === 'not_found') return null;
-    throw error;
-  }
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `fetch` that retries 429 and 503 answers as `options` say. */
@@ -267,6 +249,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
 
   return {
     api,
+    ...webhookEndpointMethods(api),
     mintToken: (input) => expect(api.POST('/v1/tokens', { body: input })),
     mintAnonymousToken: (input) => expect(api.POST('/v1/tokens/anonymous', { body: input })),
 

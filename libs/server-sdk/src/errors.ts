@@ -61,3 +61,22 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
+
+type Outcome<T> = { data?: T; error?: unknown; response: Response };
+
+/** The data of a 2xx answer; a ServerError built from the envelope otherwise. */
+export async function expect<T>(call: Promise<Outcome<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as T;
+  throw ServerError.fromResponse(response, error);
+}
+
+/** As `expect`, with a 404 `not_found` answered as null. */
+export async function orNull<T>(call: Promise<Outcome<T>>): Promise<T | null> {
+  try {
+    return await expect(call);
+  } catch (error) {
+    if (error instanceof ServerError && error.status === 404 && error.code === 'not_found') return null;
+    throw error;
+  }
+}

@@ -11632,6 +11632,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The task (`wtk_…`) from the 202 that started it. */
                 taskId: string;
             };
             cookie?: never;
