@@ -1,3 +1,4 @@
+import { webhookDocs } from './webhook-docs.ts';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -58,6 +59,7 @@ export const TAGS = [
   { name: 'notifications', description: 'Per-user inbox notifications.' },
   { name: 'config', description: 'The environment\'s deployed configuration: webhook URL, default channel access, limits.' },
   { name: 'webhooks', description: 'The webhook signing secret and the delivery ledger.' },
+  { name: 'webhook events', description: 'What the service POSTs to a webhook endpoint, one entry per event type.' },
   {
     name: 'webhook endpoints',
     description: 'Endpoints beside the default one, each with its own secret and filters; test events, recovery, the event types.',
@@ -228,6 +230,7 @@ export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = 
     servers: [controlServer, realtimeServer],
     tags: TAGS,
     paths: sortedPaths,
+    webhooks: webhookDocs(),
     ...extra,
     components: {
       ...((control.components as object) ?? {}),

@@ -1581,7 +1581,228 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "channel.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `channel.deleted` event
+         * @description A channel was deleted with its history, membership and bans (DELETE /v1/channels/{channelId} finished). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["channelDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.dropped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `delivery.dropped` event
+         * @description Operational: a delivery was dropped after its last retry. Sent to the environment's other endpoints that take it; a dropped operational event reports nothing further. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["deliveryDroppedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `endpoint.disabled` event
+         * @description Operational: an endpoint whose every attempt failed for WEBHOOK_DISABLE_AFTER was disabled. Sent to the environment's other endpoints that take it. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["endpointDisabledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `member.added` event
+         * @description A user became a member of a channel, or their role changed. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["memberAddedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.banned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `member.banned` event
+         * @description A user was banned from a channel, or from the whole environment (`channelId` null). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["memberBannedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `member.removed` event
+         * @description A user stopped being a member of a channel (removed by the backend or a moderator). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["memberRemovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.unbanned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `member.unbanned` event
+         * @description A ban was lifted before it expired. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["memberUnbannedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `message.published` event
+         * @description A message was persisted on a channel (ephemeral messages are not). `data` is the message envelope. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["messagePublishedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.retracted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `message.retracted` event
+         * @description A message was retracted (by its sender, a moderator, the backend or an erasure). `data` is the tombstoned envelope. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["messageRetractedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.messages-erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `user.messages_erased` event
+         * @description An erasure of a user's messages finished: every message they sent is retracted. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["userMessagesErasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `webhook.test` event
+         * @description Sent by POST /v1/webhook-endpoints/{endpointId}/test to that endpoint only. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["webhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Ban: {
@@ -12137,6 +12358,554 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    channelDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        channelId: string;
+                        /** @description Messages deleted. */
+                        messages: number;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "channel.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliveryDroppedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        attempts: number;
+                        deliveryId: string;
+                        /** @description null for the default endpoint (the configuration's webhook URL). */
+                        endpointId: string | null;
+                        eventId: string;
+                        eventType: string;
+                        lastError: string | null;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "delivery.dropped";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endpointDisabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        /** Format: date-time */
+                        disabledAt: string;
+                        endpointId: string;
+                        /** Format: date-time */
+                        failingSince: string;
+                        url: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "endpoint.disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberAddedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        channelId: string;
+                        /**
+                         * @description `member` subscribes, reads and publishes; `readonly` subscribes and reads only (publishing is refused with 403 `forbidden`); `moderator` also retracts any message of the channel and removes and bans its members from the realtime edge.
+                         * @enum {string}
+                         */
+                        role: "member" | "moderator" | "readonly";
+                        userId: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "member.added";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberBannedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId?: string;
+                    data: {
+                        /** @description null for an environment-wide ban. */
+                        channelId: string | null;
+                        expiresAt: string | null;
+                        reason: string | null;
+                        userId: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "member.banned";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberRemovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        channelId: string;
+                        /**
+                         * @description `member` subscribes, reads and publishes; `readonly` subscribes and reads only (publishing is refused with 403 `forbidden`); `moderator` also retracts any message of the channel and removes and bans its members from the realtime edge.
+                         * @enum {string}
+                         */
+                        role: "member" | "moderator" | "readonly";
+                        userId: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "member.removed";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberUnbannedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId?: string;
+                    data: {
+                        /** @description null for an environment-wide ban. */
+                        channelId: string | null;
+                        expiresAt: string | null;
+                        reason: string | null;
+                        userId: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "member.unbanned";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messagePublishedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    /** @description A message as history, socket frames and webhooks show it. */
+                    data: {
+                        /** @description The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted. */
+                        content: {
+                            [key: string]: unknown;
+                        } | null;
+                        ephemeral: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "user" | "server" | "system";
+                        mentions?: string[];
+                        retracted: boolean;
+                        sender: {
+                            anon: boolean;
+                            id: string;
+                        };
+                        seq: number;
+                        timestamp: number;
+                        to?: string[];
+                        type: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "message.published";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageRetractedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    /** @description A message as history, socket frames and webhooks show it. */
+                    data: {
+                        /** @description The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted. */
+                        content: {
+                            [key: string]: unknown;
+                        } | null;
+                        ephemeral: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "user" | "server" | "system";
+                        mentions?: string[];
+                        retracted: boolean;
+                        sender: {
+                            anon: boolean;
+                            id: string;
+                        };
+                        seq: number;
+                        timestamp: number;
+                        to?: string[];
+                        type: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "message.retracted";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    userMessagesErasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        erasureId: string;
+                        retracted: number;
+                        userId: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "user.messages_erased";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        endpointId: string;
+                        message: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "webhook.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
