@@ -1,12 +1,16 @@
 /**
  * Channel memberships and bans as stored: each change in its own transaction, with the caller's
  * `audit` inside it (the dashboard records its audit entry there), and pages of each by user id.
- * What a change means for live sockets (the access announcement, kicks, the live log) is the
- * gateway's (apps/gateway/src/moderation/moderation.ts).
+ * Every change that changes something records its webhook event (`member.added`, `member.removed`,
+ * `member.banned`, `member.unbanned`) in that same transaction, so the event commits or rolls back
+ * with the row: every path that changes members or bans (control plane, dashboard, a channel's
+ * moderators on the realtime edge) comes through here. What a change means for live sockets (the
+ * access announcement, kicks, the live log) is the gateway's (apps/gateway/src/moderation/moderation.ts).
  */
 import { withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { liveBanSql, type ChannelRole } from '@rtm/auth';
+import { recordEvent } from '@rtm/webhooks';
 
 /** channel_id '' is the environment-wide ban (schema: channel ids are never empty). */
 export const ENVIRONMENT_WIDE = '';
@@ -48,31 +52,61 @@ const banOf = (row: BanRow) => ({
 export type MemberView = ReturnType<typeof memberOf>;
 export type BanView = ReturnType<typeof banOf>;
 
-/** Adds a member or replaces their role (idempotent upsert). */
+/**
+ * Adds a member or replaces their role (idempotent upsert). A new member, or a new role, is
+ * reported as `member.added`; a PUT of the role they already have reports nothing.
+ */
 export async function upsertMember(pool: Pool, environmentId: string, channelId: string, userId: string, role: ChannelRole, audit: Audit = noAudit): Promise<MemberView> {
   const row = await withTransaction(pool, async (client) => {
-    const { rows } = await client.query<MemberRow>(
-      `insert into memberships (environment_id, channel_id, user_id, role) values ($1, $2, $3, $4)
-       on conflict (environment_id, channel_id, user_id) do update set role = excluded.role, updated_at = now()
-       returning user_id, role, created_at, updated_at`,
-      [environmentId, channelId, userId, role],
-    );
+    const { row, changed } = await writeMember(client, environmentId, channelId, userId, role);
+    if (changed) await recordEvent(client, { environmentId, type: 'member.added', channelId, data: { channelId, userId, role } });
     await audit(client);
-    return rows[0]!;
+    return row;
   });
   return memberOf(channelId, row);
 }
 
-/** Removes a member (idempotent); true when they were one. */
+/**
+ * The membership written, and whether it is new or its role changed. The row is read locked
+ * first, so the role it had is the one this change replaces; when there is none, the insert
+ * either makes it or meets one a concurrent change committed meanwhile, which is then read again.
+ */
+async function writeMember(client: PoolClient, environmentId: string, channelId: string, userId: string, role: ChannelRole) {
+  const key = [environmentId, channelId, userId];
+  for (;;) {
+    const held = await client.query<{ role: ChannelRole }>(
+      'select role from memberships where environment_id = $1 and channel_id = $2 and user_id = $3 for update',
+      key,
+    );
+    if (held.rows[0]) {
+      const { rows } = await client.query<MemberRow>(
+        `update memberships set role = $4, updated_at = now() where environment_id = $1 and channel_id = $2 and user_id = $3
+         returning user_id, role, created_at, updated_at`,
+        [...key, role],
+      );
+      return { row: rows[0]!, changed: held.rows[0].role !== role };
+    }
+    const { rows } = await client.query<MemberRow>(
+      `insert into memberships (environment_id, channel_id, user_id, role) values ($1, $2, $3, $4)
+       on conflict (environment_id, channel_id, user_id) do nothing
+       returning user_id, role, created_at, updated_at`,
+      [...key, role],
+    );
+    if (rows[0]) return { row: rows[0], changed: true };
+  }
+}
+
+/** Removes a member (idempotent); true when they were one, and then `member.removed` with the role they had. */
 export function deleteMember(pool: Pool, environmentId: string, channelId: string, userId: string, audit: Audit = noAudit): Promise<boolean> {
   return withTransaction(pool, async (client) => {
-    const { rowCount } = await client.query('delete from memberships where environment_id = $1 and channel_id = $2 and user_id = $3', [
-      environmentId,
-      channelId,
-      userId,
-    ]);
+    const { rows } = await client.query<{ role: ChannelRole }>(
+      'delete from memberships where environment_id = $1 and channel_id = $2 and user_id = $3 returning role',
+      [environmentId, channelId, userId],
+    );
+    const removed = rows[0];
+    if (removed) await recordEvent(client, { environmentId, type: 'member.removed', channelId, data: { channelId, userId, role: removed.role } });
     await audit(client);
-    return (rowCount ?? 0) > 0;
+    return removed !== undefined;
   });
 }
 
@@ -88,7 +122,11 @@ export async function listMembers(pool: Pool, environmentId: string, channelId: 
   return { data: page.map((row) => memberOf(channelId, row)), nextAfter: rows.length > limit ? page[page.length - 1]!.user_id : null };
 }
 
-/** Bans a user from a channel (or, with ENVIRONMENT_WIDE, the environment); a ban already there is replaced. */
+/**
+ * Bans a user from a channel (or, with ENVIRONMENT_WIDE, the environment); a ban already there is
+ * replaced. Reported as `member.banned`, except when the same live ban (reason and expiry) was
+ * already there: that PUT changes nothing a receiver could act on.
+ */
 export async function upsertBan(
   pool: Pool,
   environmentId: string,
@@ -98,30 +136,67 @@ export async function upsertBan(
   audit: Audit = noAudit,
 ): Promise<BanView> {
   const row = await withTransaction(pool, async (client) => {
-    const { rows } = await client.query<BanRow>(
-      `insert into bans (environment_id, channel_id, user_id, reason, expires_at) values ($1, $2, $3, $4, $5)
-       on conflict (environment_id, channel_id, user_id)
-       do update set reason = excluded.reason, expires_at = excluded.expires_at, created_at = now()
-       returning user_id, channel_id, reason, expires_at, created_at`,
-      [environmentId, channelId, userId, ban.reason, ban.expiresAt],
-    );
+    const { row, changed } = await writeBan(client, environmentId, channelId, userId, ban);
+    if (changed) await recordEvent(client, { environmentId, type: 'member.banned', channelId: eventChannel(channelId), data: banData(row) });
     await audit(client);
-    return rows[0]!;
+    return row;
   });
   return banOf(row);
 }
 
-/** Lifts a ban (idempotent); true when there was one. */
+/** The ban written, and whether it differs from a live one already there (read locked first, as writeMember). */
+async function writeBan(client: PoolClient, environmentId: string, channelId: string, userId: string, ban: { reason: string | null; expiresAt: Date | null }) {
+  const values = [environmentId, channelId, userId, ban.reason, ban.expiresAt];
+  for (;;) {
+    const held = await client.query<{ reason: string | null; expires_at: Date | null; live: boolean }>(
+      `select reason, expires_at, ${liveBanSql()} as live from bans where environment_id = $1 and channel_id = $2 and user_id = $3 for update`,
+      [environmentId, channelId, userId],
+    );
+    const before = held.rows[0];
+    if (before) {
+      const { rows } = await client.query<BanRow>(
+        `update bans set reason = $4, expires_at = $5, created_at = now() where environment_id = $1 and channel_id = $2 and user_id = $3
+         returning user_id, channel_id, reason, expires_at, created_at`,
+        values,
+      );
+      const same = before.live && before.reason === ban.reason && before.expires_at?.getTime() === ban.expiresAt?.getTime();
+      return { row: rows[0]!, changed: !same };
+    }
+    const { rows } = await client.query<BanRow>(
+      `insert into bans (environment_id, channel_id, user_id, reason, expires_at) values ($1, $2, $3, $4, $5)
+       on conflict (environment_id, channel_id, user_id) do nothing
+       returning user_id, channel_id, reason, expires_at, created_at`,
+      values,
+    );
+    if (rows[0]) return { row: rows[0], changed: true };
+  }
+}
+
+/**
+ * Lifts a ban (idempotent); true when there was one. A live one lifted is reported as
+ * `member.unbanned` with what it was; an expired one had already ended and reports nothing.
+ */
 export function deleteBan(pool: Pool, environmentId: string, channelId: string, userId: string, audit: Audit = noAudit): Promise<boolean> {
   return withTransaction(pool, async (client) => {
-    const { rowCount } = await client.query('delete from bans where environment_id = $1 and channel_id = $2 and user_id = $3', [
-      environmentId,
-      channelId,
-      userId,
-    ]);
+    const { rows } = await client.query<BanRow & { live: boolean }>(
+      `delete from bans where environment_id = $1 and channel_id = $2 and user_id = $3
+       returning user_id, channel_id, reason, expires_at, created_at, ${liveBanSql()} as live`,
+      [environmentId, channelId, userId],
+    );
+    const lifted = rows[0];
+    if (lifted?.live) await recordEvent(client, { environmentId, type: 'member.unbanned', channelId: eventChannel(channelId), data: banData(lifted) });
     await audit(client);
-    return (rowCount ?? 0) > 0;
+    return lifted !== undefined;
   });
+}
+
+/** An event's channel: none for an environment-wide ban. */
+const eventChannel = (channelId: string): string | null => (channelId === ENVIRONMENT_WIDE ? null : channelId);
+
+/** A ban event's `data`: the ban as the catalogue states it (no `createdAt`). */
+function banData(row: BanRow) {
+  const { userId, channelId, reason, expiresAt } = banOf(row);
+  return { userId, channelId, reason, expiresAt };
 }
 
 /** A live (unexpired) ban, or 404. */

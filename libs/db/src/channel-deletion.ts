@@ -182,9 +182,17 @@ export async function deleteMessageBatch(pool: Pool, job: ErasureJob, pk: number
 /**
  * Step 4, the rest at once: the last messages, idempotency keys, members, bans, the access
  * override and the mark, the channel row last (a publish waiting on it then starts the channel
- * anew); the erasure's counts are complete and its step is `closing`.
+ * anew); the erasure's counts are complete and its step is `closing`. `finished` runs last in
+ * that transaction with the erasure as it now stands (the dispatcher records the
+ * `channel.deleted` webhook event there: this library does not know webhooks), so what it writes
+ * commits with the deletion, exactly once: a run that resumes after this commit skips this step.
  */
-export async function finishChannelRows(pool: Pool, job: ErasureJob, pk: number | null): Promise<ErasureJob | typeof LOST> {
+export async function finishChannelRows(
+  pool: Pool,
+  job: ErasureJob,
+  pk: number | null,
+  finished?: (client: PoolClient, job: ErasureJob) => Promise<unknown>,
+): Promise<ErasureJob | typeof LOST> {
   return fenced(pool, job, async (client) => {
     let messages = 0;
     if (pk !== null) {
@@ -200,7 +208,9 @@ export async function finishChannelRows(pool: Pool, job: ErasureJob, pk: number 
        where id = $1 returning *`,
       [job.id, messages, members.rowCount ?? 0, bans.rowCount ?? 0],
     );
-    return toJob(rows[0]!);
+    const done = toJob(rows[0]!);
+    if (finished) await finished(client, done);
+    return done;
   });
 }
 

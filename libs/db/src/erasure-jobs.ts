@@ -21,6 +21,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { newId } from './ids.ts';
+import { withTransaction } from './transaction.ts';
 
 /** The graphile-worker task that runs an erasure of a user's messages (the dispatcher's). */
 export const ERASE_TASK = 'erase_user_messages';
@@ -197,7 +198,9 @@ export async function nextErasureBatch(pool: Pool, job: ErasureJob, limit: numbe
 
 /**
  * Records a run's progress: the cursor, the last error (null clears it), the lease's renewal, and
- * the end: `done` (every message handled) or `failed` (the job gave up). Written only while the erasure still
+ * the end: `done` (every message handled) or `failed` (the job gave up). `done`, when given, runs
+ * in the transaction that ends the erasure `done`, with the erasure as it ends (its final
+ * `retracted`). Written only while the erasure still
  * carries this run's token: false means another run took it (or it ended) and nothing was
  * written. The `retracted` count is not written here: the channel owner adds each retraction in
  * the transaction that makes it.
@@ -207,17 +210,24 @@ export async function advanceErasureJob(
   job: ErasureJob,
   cursor: { channelPk: number; seq: number },
   outcome: { end?: 'done' | 'failed'; error?: string },
+  done?: (client: PoolClient, job: ErasureJob) => Promise<unknown>,
 ): Promise<boolean> {
-  const { rowCount } = await pool.query(
-    `update erasure_jobs set cursor_channel_pk = $2, cursor_seq = $3, last_error = $4,
+  const parameters = [job.id, cursor.channelPk, cursor.seq, outcome.error ?? null, outcome.end ?? null, job.leaseToken, ERASURE_LEASE_SECONDS];
+  const advance = `update erasure_jobs set cursor_channel_pk = $2, cursor_seq = $3, last_error = $4,
        status = coalesce($5, status),
        finished_at = case when $5::text is not null then now() else finished_at end,
        locked_until = case when $5::text is not null then null else now() + make_interval(secs => $7) end,
        updated_at = now()
-     where id = $1 and status = 'running' and lease_token = $6`,
-    [job.id, cursor.channelPk, cursor.seq, outcome.error ?? null, outcome.end ?? null, job.leaseToken, ERASURE_LEASE_SECONDS],
-  );
-  return (rowCount ?? 0) > 0;
+     where id = $1 and status = 'running' and lease_token = $6`;
+  if (outcome.end !== 'done' || !done) return ((await pool.query(advance, parameters)).rowCount ?? 0) > 0;
+  // the end, and what reports it (the dispatcher's `user.messages_erased` webhook event), commit
+  // together, once: only the run whose token still holds the erasure ends it
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<JobRow>(`${advance} returning *`, parameters);
+    if (!rows[0]) return false;
+    await done(client, toJob(rows[0]));
+    return true;
+  });
 }
 
 /** Finished jobs are kept for `days` (their progress stays readable), then deleted. */

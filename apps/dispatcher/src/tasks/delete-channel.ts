@@ -3,7 +3,9 @@
  * the order of libs/db channel-deletion.ts: mark, close the sockets, messages in batches, the rest
  * in one transaction, close the sockets again; then tells every gateway that access in the
  * environment changed and logs `channel.deleted`, before the deletion is `done` (so the route,
- * which answers when it sees `done`, answers after both).
+ * which answers when it sees `done`, answers after both). The `channel.deleted` webhook event is
+ * recorded in the transaction of step 4, the one that deletes the channel's last rows and makes
+ * the counts final: it commits with the deletion, once.
  *
  * - One runner at a time: the job key `erasure:<id>` keeps one job per deletion, and the job's run
  *   writes its token (`<job id>:<attempt>`) when it takes it; every step runs in a transaction that
@@ -35,6 +37,7 @@ import {
   type Pool,
 } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
+import { recordEvent } from '@rtm/webhooks';
 
 export { DELETE_CHANNEL_TASK };
 
@@ -112,7 +115,14 @@ async function deleteRows(deps: DeleteChannelDeps, job: ErasureJob, helpers: Job
       if (deleted < deps.batch) break;
     }
   }
-  const finished = await finishChannelRows(deps.pool, job, marked.pk);
+  const finished = await finishChannelRows(deps.pool, job, marked.pk, (client, done) =>
+    recordEvent(client, {
+      environmentId: done.environmentId,
+      type: 'channel.deleted',
+      channelId: done.channelId,
+      data: { channelId: done.channelId!, messages: done.deleted.messages },
+    }),
+  );
   if (finished === LOST) lost(job);
   return finished;
 }

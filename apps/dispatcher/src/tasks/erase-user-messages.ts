@@ -18,6 +18,8 @@
  *   this run, a fresh job goes on RETRY_PAUSE_MS later; a run that made none fails, and
  *   graphile-worker runs it again after its backoff (e^attempt seconds). The run on the last of
  *   ERASE_MAX_ATTEMPTS gives up: the erasure becomes `failed`.
+ * - The run that ends the erasure `done` records the `user.messages_erased` webhook event in that
+ *   same transaction (with the erasure's final `retracted`); a failed erasure reports none.
  */
 import type { JobHelpers, Task } from 'graphile-worker';
 import { isServiceError } from '@rtm/errors';
@@ -32,9 +34,11 @@ import {
   type ErasureJob,
   type ErasureTarget,
   type Pool,
+  type PoolClient,
 } from '@rtm/db';
 import type { OwnerClient } from '@rtm/owner-client';
 import type { Logger } from '@rtm/ops';
+import { recordEvent } from '@rtm/webhooks';
 
 export { ERASE_TASK };
 const BATCH = 100;
@@ -87,7 +91,7 @@ async function run(deps: EraseDeps, job: ErasureJob, helpers: JobHelpers): Promi
     if (error === undefined) {
       const done = batch.length < BATCH;
       // false: another run holds the erasure now (its retractions refused ours); it goes on from there
-      const held = await advanceErasureJob(deps.pool, job, cursor, done ? { end: 'done' } : {});
+      const held = await advanceErasureJob(deps.pool, job, cursor, done ? { end: 'done' } : {}, reportErased);
       if (!held) lost(job);
       if (done) return;
       continue;
@@ -105,6 +109,16 @@ async function run(deps: EraseDeps, job: ErasureJob, helpers: JobHelpers): Promi
     // graphile-worker runs this job again after its backoff
     throw new Error(`erasure ${job.id}: ${error}`);
   }
+}
+
+/** The erasure's end, reported in the transaction that ends it. */
+function reportErased(client: PoolClient, erasure: ErasureJob): Promise<string[]> {
+  return recordEvent(client, {
+    environmentId: erasure.environmentId,
+    type: 'user.messages_erased',
+    channelId: null,
+    data: { userId: erasure.userId!, erasureId: erasure.id, retracted: erasure.retracted },
+  });
 }
 
 /**
