@@ -76,7 +76,7 @@ export const WEBHOOK_EVENT_TYPES = {
   'user.messages_erased': {
     description: 'An erasure of a user\'s messages finished: every message they sent is retracted.',
     data: z.object({ userId: z.string(), erasureId: z.string(), retracted: z.number().int() }),
-    example: { userId: 'alice', erasureId: 'era_01j9zq3v8k6m2p4r7t9w1x3y5z', retracted: 17 },
+    example: { userId: 'alice', erasureId: 'erj_01j9zq3v8k6m2p4r7t9w1x3y5z', retracted: 17 },
   },
   'webhook.test': {
     description: 'Sent by POST /v1/webhook-endpoints/{endpointId}/test to that endpoint only.',
