@@ -118,6 +118,16 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     await card.getByRole('button', { name: 'Enable endpoint' }).click();
     await page.getByTestId('endpoint-state').filter({ hasText: /^enabled$/ }).waitFor({ timeout: 10_000 });
     assert.equal((await api.get(`/v1/dashboard/environments/${envId}/webhook-endpoints/${endpointId}`)).body.disabled, false);
+
+    // the change form starts from the endpoint's values; a changed description is saved, the filters kept
+    const change = page.getByRole('form', { name: 'Change the endpoint' });
+    assert.equal(await change.getByLabel('Description').inputValue(), 'billing');
+    assert.equal(await change.getByRole('group', { name: 'Event types' }).getByLabel('message.published').isChecked(), true);
+    await change.getByLabel('Description').fill('billing, EU');
+    await change.getByRole('button', { name: 'Save changes' }).click();
+    await card.locator('dd', { hasText: 'billing, EU' }).waitFor({ timeout: 10_000 });
+    const changed = (await api.get(`/v1/dashboard/environments/${envId}/webhook-endpoints/${endpointId}`)).body;
+    assert.deepEqual([changed.description, changed.eventTypes, changed.channels], ['billing, EU', ['message.published'], ['room-*']]);
   });
 
   await t.test('recovery: deliveries dropped by a failing receiver are sent again and the task\'s progress is shown', async () => {
@@ -177,7 +187,7 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     const mine = audit.filter((entry) => entry.target.id === endpointId);
     assert.deepEqual(
       mine.map((entry) => entry.action).sort(),
-      ['created', 'deleted', 'recovery_started', 'secret_revealed', 'tested', 'updated', 'updated'].map((a) => `webhook_endpoint.${a}`),
+      ['created', 'deleted', 'recovery_started', 'secret_revealed', 'tested', 'updated', 'updated', 'updated'].map((a) => `webhook_endpoint.${a}`),
     );
     assert.ok(mine.every((entry) => entry.actor.email === 'ada@example.com'));
   });
