@@ -54,6 +54,9 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
   assert.equal((await api.put(`${env}/channels/room-1/members/carol`, { role: 'moderator' })).status, 200);
   const receiver = await startReceiver(t, () => ({ status: 500 }));
   assert.equal((await api.put(`${env}/webhook`, { url: receiver.url })).status, 200);
+  const endpoint = await api.post(`${env}/webhook-endpoints`, { url: receiver.url, description: 'billing', eventTypes: ['message.published'], channels: ['room-*'] });
+  assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+  const endpointId: string = endpoint.body.id;
   const published: { id: string; seq: number }[] = [];
   for (const text of ['hello', 'a longer message with a long word: https://example.com/' + 'a'.repeat(120), 'to be retracted']) {
     const res = await request(base, 'POST', '/v1/channels/room-1/messages', { token: secretKey, body: { senderId: 'alice', content: { text } } });
@@ -139,6 +142,18 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
     await page.getByRole('region', { name: 'Deliveries' }).locator('tbody .badge').first().waitFor({ timeout: 10_000 });
     await expectNoSeriousAxeViolations(page, 'the webhooks page with the secret shown and a delivery listed');
     await check('/environments/:envId/webhooks/deliveries/:deliveryId', `/environments/${envId}/webhooks/deliveries/${deliveryId}`, 'Delivery');
+    await check('/environments/:envId/webhooks/endpoints', `/environments/${envId}/webhooks/endpoints`, 'Webhook endpoints');
+    await page.getByRole('region', { name: 'Endpoints' }).locator('tbody tr').first().waitFor({ timeout: 10_000 });
+    await expectNoSeriousAxeViolations(page, 'the endpoints page with an endpoint listed');
+    await check('/environments/:envId/webhooks/endpoints/:endpointId', `/environments/${envId}/webhooks/endpoints/${endpointId}`, 'Webhook endpoint', { live: true });
+    await page.getByRole('button', { name: 'Reveal secret' }).click();
+    await page.getByTestId('endpoint-secret').waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByTestId('test-sent').waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Recover' }).click();
+    await page.getByTestId('task-status').filter({ hasText: 'Recovery' }).waitFor({ timeout: 10_000 });
+    await page.getByRole('region', { name: 'Deliveries' }).locator('tbody .badge').first().waitFor({ timeout: 10_000 });
+    await expectNoSeriousAxeViolations(page, 'the endpoint page with its secret, a test event, a recovery and its ledger');
 
     await check('/environments/:envId/logs', `/environments/${envId}/logs`, 'Live log', { live: true });
     await request(base, 'POST', '/v1/channels/room-2/messages', { token: secretKey, body: { senderId: 'alice', content: { text: 'for the log' } } });

@@ -44,10 +44,22 @@ export interface Ban { userId: string; channelId: string | null; reason: string 
 export interface Webhook { url: string | null; deploymentId: string | null; activatedAt: string | null; secretConfigured: boolean }
 export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
 export interface Delivery {
-  id: string; eventId: string; eventType: string; channelId: string; url: string; status: DeliveryStatus; attempts: number;
+  id: string; eventId: string; eventType: string; endpointId: string | null; channelId?: string; url: string; status: DeliveryStatus; attempts: number;
   lastError?: string; lastStatusCode?: number; nextAttemptAt?: string; createdAt: string; updatedAt: string; deliveredAt?: string;
 }
 export interface DeliveryDetail extends Delivery { attemptLog: { at: string; statusCode?: number; error?: string; durationMs: number }[] }
+export interface Endpoint {
+  id: string; url: string; description: string; eventTypes: string[] | null; channels: string[] | null; disabled: boolean;
+  disabledReason?: 'manual' | 'failing'; disabledAt?: string; rateLimitPerSecond: number | null; failingSince?: string; createdAt: string; updatedAt: string;
+}
+export interface EndpointInput { url?: string; description?: string; eventTypes?: string[] | null; channels?: string[] | null; disabled?: boolean; rateLimitPerSecond?: number | null }
+export interface EventTypeInfo { name: string; description: string }
+export interface WebhookTask {
+  id: string; kind: 'recover'; endpointId: string; since: string; until: string | null; status: 'running' | 'completed' | 'failed';
+  recovered: number; error?: string; createdAt: string; finishedAt?: string;
+}
+/** A delivery ledger's filter: its status, and its endpoint (`ep_…`, or `default` for the configuration's URL). */
+export interface DeliveryFilter { status?: DeliveryStatus; endpointId?: string }
 export interface LogsToken { token: string; expiresAt: string; socketUrl: string | null }
 
 let csrfToken: string | undefined;
@@ -113,6 +125,8 @@ function query(values: Record<string, string | number | undefined>): string {
 const banPath = (envId: string, channelId: string | null) =>
   channelId === null ? `/environments/${enc(envId)}/bans` : `/environments/${enc(envId)}/channels/${enc(channelId)}/bans`;
 
+const endpointsPath = (envId: string) => `/environments/${enc(envId)}/webhook-endpoints`;
+
 export const api = {
   session: () => call<Session>('GET', '/session', undefined, { quiet401: true }),
   signIn: (email: string, password: string) => call<Session>('POST', '/session', { email, password }, { quiet401: true }),
@@ -172,10 +186,25 @@ export const api = {
   deployWebhook: (envId: string, url: string | null) => call<Webhook>('PUT', `/environments/${enc(envId)}/webhook`, { url }),
   revealSecret: (envId: string) => call<{ secret: string }>('GET', `/environments/${enc(envId)}/webhook/secret`),
   rotateSecret: (envId: string) => call<{ secret: string }>('POST', `/environments/${enc(envId)}/webhook/secret/rotate`),
-  deliveries: (envId: string, status?: DeliveryStatus, cursor?: string) =>
-    call<{ data: Delivery[]; nextCursor: string | null }>('GET', `/environments/${enc(envId)}/webhook/deliveries${query({ status, cursor })}`),
+  deliveries: (envId: string, filter: DeliveryFilter = {}, cursor?: string) =>
+    call<{ data: Delivery[]; nextCursor: string | null }>('GET', `/environments/${enc(envId)}/webhook/deliveries${query({ ...filter, cursor })}`),
   delivery: (envId: string, deliveryId: string) => call<DeliveryDetail>('GET', `/environments/${enc(envId)}/webhook/deliveries/${enc(deliveryId)}`),
   retryDelivery: (envId: string, deliveryId: string) => call<Delivery>('POST', `/environments/${enc(envId)}/webhook/deliveries/${enc(deliveryId)}/retry`),
+
+  eventTypes: (envId: string) => call<List<EventTypeInfo>>('GET', `/environments/${enc(envId)}/webhook-event-types`),
+  endpoints: (envId: string, cursor?: string) =>
+    call<{ data: Endpoint[]; nextCursor: string | null }>('GET', `${endpointsPath(envId)}${query({ cursor })}`),
+  createEndpoint: (envId: string, body: EndpointInput & { url: string }) => call<Endpoint & { secret: string }>('POST', endpointsPath(envId), body),
+  endpoint: (envId: string, endpointId: string) => call<Endpoint>('GET', `${endpointsPath(envId)}/${enc(endpointId)}`),
+  updateEndpoint: (envId: string, endpointId: string, body: EndpointInput) => call<Endpoint>('PATCH', `${endpointsPath(envId)}/${enc(endpointId)}`, body),
+  deleteEndpoint: (envId: string, endpointId: string) => call<void>('DELETE', `${endpointsPath(envId)}/${enc(endpointId)}`),
+  revealEndpointSecret: (envId: string, endpointId: string) => call<{ secret: string }>('GET', `${endpointsPath(envId)}/${enc(endpointId)}/secret`),
+  rotateEndpointSecret: (envId: string, endpointId: string) => call<{ secret: string }>('POST', `${endpointsPath(envId)}/${enc(endpointId)}/secret/rotate`),
+  testEndpoint: (envId: string, endpointId: string, eventType?: string) =>
+    call<{ eventType: string; deliveryId: string }>('POST', `${endpointsPath(envId)}/${enc(endpointId)}/test`, eventType ? { eventType } : {}),
+  recoverEndpoint: (envId: string, endpointId: string, window: { since: string; until?: string }) =>
+    call<{ taskId: string }>('POST', `${endpointsPath(envId)}/${enc(endpointId)}/recover`, window),
+  webhookTask: (envId: string, taskId: string) => call<WebhookTask>('GET', `/environments/${enc(envId)}/webhook-tasks/${enc(taskId)}`),
 
   logsToken: (envId: string) => call<LogsToken>('POST', `/v1/environments/${enc(envId)}/logs-token`),
 

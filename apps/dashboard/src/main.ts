@@ -18,6 +18,8 @@ import { messagePage } from './pages/message.ts';
 import { bansPage } from './pages/bans.ts';
 import { webhooksPage } from './pages/webhooks.ts';
 import { deliveryPage } from './pages/delivery.ts';
+import { webhookEndpointsPage } from './pages/webhook-endpoints.ts';
+import { webhookEndpointPage } from './pages/webhook-endpoint.ts';
 import { logsPage } from './pages/logs.ts';
 
 const ROUTES: Route[] = [
@@ -48,6 +50,8 @@ const ROUTES: Route[] = [
   { path: '/environments/:envId/bans', title: 'Bans', page: bansPage },
   { path: '/environments/:envId/webhooks', title: 'Webhooks', page: webhooksPage },
   { path: '/environments/:envId/webhooks/deliveries/:deliveryId', title: 'Delivery', page: deliveryPage },
+  { path: '/environments/:envId/webhooks/endpoints', title: 'Webhook endpoints', page: webhookEndpointsPage },
+  { path: '/environments/:envId/webhooks/endpoints/:endpointId', title: 'Webhook endpoint', page: webhookEndpointPage },
   { path: '/environments/:envId/logs', title: 'Live log', page: logsPage },
 ];
 

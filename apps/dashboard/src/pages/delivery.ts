@@ -4,7 +4,7 @@ import type { PageContext } from '../router.ts';
 import { actionButton, card, errorRegion, facts, table } from '../ui.ts';
 import { canManage } from './organization.ts';
 import { environmentHeader, roleIn } from './environment-nav.ts';
-import { lastResult, statusBadge } from './webhooks.ts';
+import { endpointPath, lastResult, statusBadge } from './webhooks.ts';
 
 /**
  * /dashboard/environments/:envId/webhooks/deliveries/:deliveryId: one delivery, its attempt log,
@@ -18,7 +18,8 @@ export async function deliveryPage({ params, session, refresh }: PageContext): P
   const rows: [string, Node | string][] = [
     ['Id', h('code', {}, delivery.id)],
     ['Event', h('span', {}, h('code', {}, delivery.eventType), ' ', h('code', {}, delivery.eventId))],
-    ['Channel', h('code', {}, delivery.channelId)],
+    ['Channel', delivery.channelId === undefined ? '—' : h('code', {}, delivery.channelId)],
+    ['Endpoint', delivery.endpointId === null ? 'default' : link(endpointPath(env.id, delivery.endpointId), h('code', {}, delivery.endpointId))],
     ['URL', h('code', {}, delivery.url)],
     ['Status', statusBadge(delivery.status)],
     ['Attempts', String(delivery.attempts)],

@@ -1,7 +1,7 @@
-import { api, type Delivery, type DeliveryStatus, type Webhook } from '../api.ts';
-import { field, h, replace, selectField, time } from '../dom.ts';
+import { api, type Delivery, type DeliveryFilter, type DeliveryStatus, type Endpoint, type Webhook } from '../api.ts';
+import { field, h, link, replace, selectField, time } from '../dom.ts';
 import type { PageContext } from '../router.ts';
-import { actionButton, card, errorRegion, form, pagedTable } from '../ui.ts';
+import { actionButton, card, errorRegion, form, pagedTable, type PagedTable } from '../ui.ts';
 import { canManage } from './organization.ts';
 import { environmentHeader, roleIn } from './environment-nav.ts';
 import { liveStatus, whenLogged } from './live.ts';
@@ -17,6 +17,50 @@ export function lastResult(delivery: Pick<Delivery, 'lastStatusCode' | 'lastErro
   return parts.length > 0 ? parts.join(': ') : 'ok';
 }
 
+export const endpointsPath = (envId: string) => `/dashboard/environments/${envId}/webhooks/endpoints`;
+export const endpointPath = (envId: string, endpointId: string) => `${endpointsPath(envId)}/${encodeURIComponent(endpointId)}`;
+
+/** The ledger's endpoint filter: every endpoint, the default one, or one endpoint. */
+function endpointField(endpoints: Endpoint[]): HTMLLabelElement {
+  return h(
+    'label',
+    { for: 'ledger-endpoint' },
+    h('span', { class: 'label-text' }, 'Endpoint'),
+    h(
+      'select',
+      { id: 'ledger-endpoint', name: 'endpoint' },
+      h('option', { value: 'all' }, 'all endpoints'),
+      h('option', { value: 'default' }, 'default (deployed URL)'),
+      endpoints.map((endpoint) => h('option', { value: endpoint.id }, endpoint.description || endpoint.url)),
+    ),
+  );
+}
+
+/** The delivery ledger of an environment as `filter()` narrows it, newest first, a page at a time. */
+export function deliveryLedger(envId: string, filter: () => DeliveryFilter): PagedTable {
+  return pagedTable({
+    headers: ['Created', 'Event', 'Channel', 'Endpoint', 'Status', 'Attempts', 'Last result', 'Next attempt', ''],
+    empty: 'No deliveries.',
+    more: 'More deliveries',
+    label: 'Deliveries',
+    load: async (cursor?: string) => {
+      const page = await api.deliveries(envId, filter(), cursor);
+      return { items: page.data, next: page.nextCursor };
+    },
+    row: (delivery: Delivery) => [
+      h('span', {}, time(delivery.createdAt)),
+      h('code', {}, delivery.eventType),
+      delivery.channelId === undefined ? document.createTextNode('—') : h('code', {}, delivery.channelId),
+      delivery.endpointId === null ? document.createTextNode('default') : link(endpointPath(envId, delivery.endpointId), h('code', {}, delivery.endpointId)),
+      statusBadge(delivery.status),
+      document.createTextNode(String(delivery.attempts)),
+      document.createTextNode(lastResult(delivery)),
+      h('span', {}, time(delivery.nextAttemptAt)),
+      h('a', { href: deliveryPath(envId, delivery.id), 'data-link': true, 'aria-label': `Open delivery ${delivery.id}` }, 'Open'),
+    ],
+  });
+}
+
 export const deliveryPath = (envId: string, deliveryId: string) => `/dashboard/environments/${envId}/webhooks/deliveries/${encodeURIComponent(deliveryId)}`;
 
 /**
@@ -28,7 +72,8 @@ export async function webhooksPage({ params, session, onLeave }: PageContext): P
   const env = await api.environment(params.envId!);
   const manage = canManage(roleIn(session, env));
   let webhook = await api.webhook(env.id);
-  let status: DeliveryStatus | undefined;
+  const endpoints = (await api.endpoints(env.id)).data;
+  let filter: DeliveryFilter = {};
 
   const current = h('div', {});
   const secretErrors = errorRegion();
@@ -78,26 +123,7 @@ export async function webhooksPage({ params, session, onLeave }: PageContext): P
       element.reset();
     });
 
-  const ledger = pagedTable({
-    headers: ['Created', 'Event', 'Channel', 'Status', 'Attempts', 'Last result', 'Next attempt', ''],
-    empty: 'No deliveries.',
-    more: 'More deliveries',
-    label: 'Deliveries',
-    load: async (cursor?: string) => {
-      const page = await api.deliveries(env.id, status, cursor);
-      return { items: page.data, next: page.nextCursor };
-    },
-    row: (delivery: Delivery) => [
-      h('span', {}, time(delivery.createdAt)),
-      h('code', {}, delivery.eventType),
-      h('code', {}, delivery.channelId),
-      statusBadge(delivery.status),
-      document.createTextNode(String(delivery.attempts)),
-      document.createTextNode(lastResult(delivery)),
-      h('span', {}, time(delivery.nextAttemptAt)),
-      h('a', { href: deliveryPath(env.id, delivery.id), 'data-link': true, 'aria-label': `Open delivery ${delivery.id}` }, 'Open'),
-    ],
-  });
+  const ledger = deliveryLedger(env.id, () => filter);
   await ledger.reload();
   const live = liveStatus();
   onLeave(whenLogged(env.id, (frame) => frame.event.startsWith('webhook.') || frame.event.startsWith('message.'), () => void ledger.reload(), live.update));
@@ -113,11 +139,22 @@ export async function webhooksPage({ params, session, onLeave }: PageContext): P
     ),
     card('secret-heading', 'Signing secret', secretActions, secretShown, secretErrors),
     card(
+      'endpoints-heading',
+      'More endpoints',
+      h('p', {}, endpoints.length === 0
+        ? 'Events can also go to endpoints of their own, each with its own secret and filters.'
+        : `${endpoints.length} more endpoint${endpoints.length === 1 ? '' : 's'}, each with its own secret and filters.`),
+      link(endpointsPath(env.id), 'Manage webhook endpoints'),
+    ),
+    card(
       'deliveries-heading',
       'Deliveries',
       h('div', { class: 'toolbar' }, live.element),
-      form({ label: 'Filter deliveries', class: 'inline' }, [selectField('Status', 'status', STATUSES, 'all')], 'Show', async (values) => {
-        status = values.status === 'all' || !values.status ? undefined : (values.status as DeliveryStatus);
+      form({ label: 'Filter deliveries', class: 'inline' }, [selectField('Status', 'status', STATUSES, 'all'), endpointField(endpoints)], 'Show', async (values) => {
+        filter = {
+          ...(values.status && values.status !== 'all' && { status: values.status as DeliveryStatus }),
+          ...(values.endpoint && values.endpoint !== 'all' && { endpointId: values.endpoint }),
+        };
         await ledger.reload();
       }),
       ledger.element,

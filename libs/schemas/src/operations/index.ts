@@ -24,6 +24,7 @@ import { dashboardKeyOperations } from './dashboard/keys.ts';
 import { dashboardMessageOperations } from './dashboard/messages.ts';
 import { dashboardModerationOperations, dashboardChannelBanOperations, dashboardEnvironmentBanOperations } from './dashboard/moderation.ts';
 import { dashboardWebhookOperations } from './dashboard/webhooks.ts';
+import { dashboardWebhookEndpointOperations } from './dashboard/webhook-endpoints.ts';
 
 export { type Operation, type Operations } from './operation.ts';
 export * from './bans.ts';
@@ -51,6 +52,7 @@ export * from './dashboard/keys.ts';
 export * from './dashboard/messages.ts';
 export * from './dashboard/moderation.ts';
 export * from './dashboard/webhooks.ts';
+export * from './dashboard/webhook-endpoints.ts';
 
 /**
  * The catalogue: every operation each listener serves, by host. An operation served on both
@@ -85,6 +87,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     dashboardChannelBanOperations,
     dashboardEnvironmentBanOperations,
     dashboardWebhookOperations,
+    dashboardWebhookEndpointOperations,
   ].flatMap((group) => Object.values(group)),
   realtime: [
     meOperations,

@@ -6,7 +6,8 @@ import { dashboardKeyRoutes } from './keys.ts';
 import { dashboardMessageRoutes } from './messages.ts';
 import { dashboardModerationRoutes } from './moderation.ts';
 import { dashboardWebhookRoutes } from './webhooks.ts';
+import { dashboardWebhookEndpointRoutes } from './webhook-endpoints.ts';
 
 /** Route groups of the dashboard (control plane, session cookie), one encapsulated plugin each. */
 export const DASHBOARD_ROUTES = [dashboardSessionRoutes, dashboardOrganizationRoutes, dashboardInvitationRoutes, dashboardProjectRoutes, dashboardKeyRoutes,
-  dashboardMessageRoutes, dashboardModerationRoutes, dashboardWebhookRoutes];
+  dashboardMessageRoutes, dashboardModerationRoutes, dashboardWebhookRoutes, dashboardWebhookEndpointRoutes];

@@ -1,0 +1,185 @@
+import { recordAudit, type Actor } from '@rtm/accounts';
+import { publishLog } from '@rtm/bus';
+import type { Pool, PoolClient } from '@rtm/db';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  getWebhookTask,
+  listEndpoints,
+  readEndpointSecret,
+  rotateEndpointSecret,
+  sendTestEvent,
+  startRecovery,
+  updateEndpoint,
+} from '@rtm/webhooks';
+import { ENDPOINT_ID_PATTERN, dashboardWebhookEndpointOperations as ops, webhookEventCatalogue } from '@rtm/schemas';
+import type { ZodApp } from '../../http/public-app.ts';
+import type { GatewayDeps } from '../../deps.ts';
+import { dashboardActor } from '../../dashboard/session-auth.ts';
+import { checkedWebhookUrl } from '../../config/deploy.ts';
+import { decodeCursor, encodeCursor } from '../../http/list-cursor.ts';
+import { sessionRoute } from './common.ts';
+
+const isEndpointId = (id: string) => ENDPOINT_ID_PATTERN.test(id);
+
+/** An audit entry about one endpoint of an environment (never its secret). */
+function endpointAudit(actor: Actor, organizationId: string, environmentId: string, action: string, details: Record<string, unknown> = {}) {
+  return (client: Pool | PoolClient, endpoint: { id: string; url: string }) =>
+    recordAudit(client, actor, {
+      organizationId,
+      action: `webhook_endpoint.${action}`,
+      targetType: 'webhook_endpoint',
+      targetId: endpoint.id,
+      details: { environmentId, url: endpoint.url, ...details },
+    });
+}
+
+/**
+ * Control plane: an environment's webhook endpoints for a signed-in member, the same domain
+ * functions as /v1/webhook-endpoints (libs/webhooks) scoped by the session's environment access.
+ * Reads need membership; changes, secrets, test events and recoveries need `manage` (admins and
+ * owners), and each writes its audit entry with the session's user as the actor, inside the
+ * change's transaction where the domain function offers one.
+ */
+export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
+  const accounts = deps.dashboard.accounts;
+  const secured = sessionRoute(deps);
+  const log = (environmentId: string, event: string, fields: Record<string, unknown>) =>
+    publishLog(deps.nc, deps.subjects, environmentId, 'info', event, fields);
+  const catalogue = { data: webhookEventCatalogue() };
+  const reader = async (request: Parameters<typeof dashboardActor>[0], envId: string) =>
+    accounts.access.environmentAccess(dashboardActor(request), envId, 'read');
+  const manager = async (request: Parameters<typeof dashboardActor>[0], envId: string) => {
+    const actor = dashboardActor(request);
+    const access = await accounts.access.environmentAccess(actor, envId, 'manage');
+    return { actor, environmentId: access.environmentId, organizationId: access.organizationId };
+  };
+
+  app.route({
+    ...ops.dashboardListWebhookEventTypes,
+    ...secured,
+    handler: async (request) => {
+      await reader(request, request.params.envId);
+      return catalogue;
+    },
+  });
+
+  app.route({
+    ...ops.dashboardListWebhookEndpoints,
+    ...secured,
+    handler: async (request) => {
+      const { environmentId } = await reader(request, request.params.envId);
+      const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, isEndpointId);
+      const { data, more } = await listEndpoints(deps.pool, environmentId, { after, limit: request.query.limit ?? 50 });
+      return { data, nextCursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
+    },
+  });
+
+  app.route({
+    ...ops.dashboardCreateWebhookEndpoint,
+    ...secured,
+    handler: async (request, reply) => {
+      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const url = checkedWebhookUrl(deps, request.body.url, 'invalid_webhook_url');
+      const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, { ...request.body, url },
+        endpointAudit(actor, organizationId, environmentId, 'created'));
+      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url });
+      return reply.code(201).send(endpoint);
+    },
+  });
+
+  app.route({
+    ...ops.dashboardGetWebhookEndpoint,
+    ...secured,
+    handler: async (request) => {
+      const { environmentId } = await reader(request, request.params.envId);
+      return getEndpoint(deps.pool, environmentId, request.params.endpointId);
+    },
+  });
+
+  app.route({
+    ...ops.dashboardUpdateWebhookEndpoint,
+    ...secured,
+    handler: async (request) => {
+      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const change = { ...request.body, ...(request.body.url !== undefined && { url: checkedWebhookUrl(deps, request.body.url, 'invalid_webhook_url') }) };
+      const endpoint = await updateEndpoint(deps.pool, environmentId, request.params.endpointId, change,
+        endpointAudit(actor, organizationId, environmentId, 'updated', { changed: Object.keys(request.body).sort(), disabled: request.body.disabled }));
+      log(environmentId, 'webhook.endpoint_updated', { endpointId: endpoint.id, disabled: endpoint.disabled });
+      return endpoint;
+    },
+  });
+
+  app.route({
+    ...ops.dashboardDeleteWebhookEndpoint,
+    ...secured,
+    handler: async (request, reply) => {
+      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      await deleteEndpoint(deps.pool, environmentId, request.params.endpointId, endpointAudit(actor, organizationId, environmentId, 'deleted'));
+      log(environmentId, 'webhook.endpoint_deleted', { endpointId: request.params.endpointId });
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.route({
+    ...ops.dashboardRevealWebhookEndpointSecret,
+    ...secured,
+    handler: async (request) => {
+      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const secret = await readEndpointSecret(deps.pool, deps.secretKeyring, environmentId, request.params.endpointId);
+      const endpoint = await getEndpoint(deps.pool, environmentId, request.params.endpointId);
+      await endpointAudit(actor, organizationId, environmentId, 'secret_revealed')(deps.pool, endpoint);
+      return { secret };
+    },
+  });
+
+  app.route({
+    ...ops.dashboardRotateWebhookEndpointSecret,
+    ...secured,
+    handler: async (request) => {
+      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      // the rotation commits in its own transaction (shared with the secret-key route); the entry follows it
+      const secret = await rotateEndpointSecret(deps.pool, deps.secretKeyring, environmentId, request.params.endpointId);
+      const endpoint = await getEndpoint(deps.pool, environmentId, request.params.endpointId);
+      await endpointAudit(actor, organizationId, environmentId, 'secret_rotated')(deps.pool, endpoint);
+      log(environmentId, 'webhook.secret_rotated', { endpointId: endpoint.id });
+      return { secret };
+    },
+  });
+
+  app.route({
+    ...ops.dashboardTestWebhookEndpoint,
+    ...secured,
+    handler: async (request, reply) => {
+      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const sent = await sendTestEvent(deps.pool, environmentId, request.params.endpointId, request.body?.eventType);
+      const endpoint = await getEndpoint(deps.pool, environmentId, request.params.endpointId);
+      await endpointAudit(actor, organizationId, environmentId, 'tested', sent)(deps.pool, endpoint);
+      return reply.code(202).send(sent);
+    },
+  });
+
+  app.route({
+    ...ops.dashboardRecoverWebhookEndpoint,
+    ...secured,
+    handler: async (request, reply) => {
+      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const taskId = await startRecovery(deps.pool, environmentId, request.params.endpointId, request.body);
+      const endpoint = await getEndpoint(deps.pool, environmentId, request.params.endpointId);
+      await endpointAudit(actor, organizationId, environmentId, 'recovery_started', { taskId, since: request.body.since, until: request.body.until ?? null })(
+        deps.pool, endpoint);
+      log(environmentId, 'webhook.recovery_started', { endpointId: endpoint.id, taskId });
+      return reply.code(202).header('location', `/v1/dashboard/environments/${environmentId}/webhook-tasks/${taskId}`).send({ taskId });
+    },
+  });
+
+  app.route({
+    ...ops.dashboardGetWebhookTask,
+    ...secured,
+    handler: async (request) => {
+      const { environmentId } = await reader(request, request.params.envId);
+      return getWebhookTask(deps.pool, environmentId, request.params.taskId);
+    },
+  });
+}
