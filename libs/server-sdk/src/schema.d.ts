@@ -568,6 +568,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/environments/{envId}/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook endpoints of an environment
+         * @description Oldest first; the default endpoint (the configuration's URL) is not listed. As GET /v1/webhook-endpoints with the secret key, scoped to the environment. Any member.
+         */
+        get: operations["dashboardListWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Answers 201 with the endpoint and its signing secret. A URL the policy refuses is 422 `invalid_webhook_url` with the rule in its reason. As POST /v1/webhook-endpoints with the secret key, scoped to the environment. Audited (`webhook_endpoint.created`). Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        post: operations["dashboardCreateWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description As GET /v1/webhook-endpoints/{endpointId} with the secret key, scoped to the environment. Any member.
+         */
+        get: operations["dashboardGetWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description With its ledger. Answers 204. As DELETE /v1/webhook-endpoints/{endpointId} with the secret key, scoped to the environment. Audited (`webhook_endpoint.deleted`). Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        delete: operations["dashboardDeleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, disable or enable a webhook endpoint
+         * @description Changes the fields given; `null` clears a filter or the rate limit; `disabled` turns it off and on. As PATCH /v1/webhook-endpoints/{endpointId} with the secret key, scoped to the environment. Audited (`webhook_endpoint.updated`). Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        patch: operations["dashboardUpdateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook-endpoints/{endpointId}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send an endpoint's dropped deliveries
+         * @description Answers 202 `{taskId}`; follow it at GET …/webhook-tasks/{taskId}. As POST /v1/webhook-endpoints/{endpointId}/recover with the secret key, scoped to the environment. Audited (`webhook_endpoint.recovery_started`). Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        post: operations["dashboardRecoverWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook-endpoints/{endpointId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reveal an endpoint's signing secret
+         * @description Each reveal is recorded in the audit log (`webhook_endpoint.secret_revealed`, without the secret). Admins and owners (403 for viewers).
+         */
+        get: operations["dashboardRevealWebhookEndpointSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook-endpoints/{endpointId}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Answers the new secret; for 24 h deliveries to the endpoint carry both signatures. Takes no body. Audited (`webhook_endpoint.secret_rotated`). Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        post: operations["dashboardRotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an endpoint a test event
+         * @description Answers 202 with the delivery in the ledger; a disabled endpoint is 400. As POST /v1/webhook-endpoints/{endpointId}/test with the secret key, scoped to the environment. Audited (`webhook_endpoint.tested`). Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         */
+        post: operations["dashboardTestWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook-event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook event types
+         * @description The catalogue an endpoint's `eventTypes` filter names. As GET /v1/webhook-event-types with the secret key, scoped to the environment. Any member.
+         */
+        get: operations["dashboardListWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/webhook-tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook task's progress
+         * @description `running`, then `completed` (or `failed`, with a reason). As GET /v1/webhook-tasks/{taskId} with the secret key, scoped to the environment. Any member.
+         */
+        get: operations["dashboardGetWebhookTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/environments/{envId}/webhook/deliveries": {
         parameters: {
             query?: never;
@@ -577,7 +749,7 @@ export interface paths {
         };
         /**
          * The webhook delivery ledger
-         * @description Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
          */
         get: operations["dashboardListDeliveries"];
         put?: never;
@@ -1489,7 +1661,7 @@ export interface paths {
         };
         /**
          * The webhook delivery ledger
-         * @description Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -6715,6 +6887,1117 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `unsupported_media_type` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Default 50, maximum 100. */
+                limit?: number;
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardCreateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only events of channels matching one of these patterns (an exact id, `prefix*` or `*`; at most 100). Events about no channel (`user.messages_erased`, `webhook.test`, the operational ones) pass. Omitted or null: every channel. */
+                    channels?: string[] | null;
+                    description?: string;
+                    /** @description Create it disabled (it gets nothing until enabled). */
+                    disabled?: boolean;
+                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
+                    eventTypes?: ("message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
+                    rateLimitPerSecond?: number | null;
+                    /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_webhook_url` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An endpoint of the environment (`ep_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardDeleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An endpoint of the environment (`ep_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardUpdateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An endpoint of the environment (`ep_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only events of channels matching one of these patterns (an exact id, `prefix*` or `*`; at most 100). Events about no channel (`user.messages_erased`, `webhook.test`, the operational ones) pass. Omitted or null: every channel. */
+                    channels?: string[] | null;
+                    description?: string;
+                    /** @description Create it disabled (it gets nothing until enabled). */
+                    disabled?: boolean;
+                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
+                    eventTypes?: ("message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
+                    rateLimitPerSecond?: number | null;
+                    /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_webhook_url` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRecoverWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An endpoint of the environment (`ep_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Re-send the deliveries dropped that were created at or after this time…
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description …and before this one (default: now).
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTaskAccepted"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRevealWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An endpoint of the environment (`ep_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An endpoint of the environment (`ep_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardTestWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's `csrfToken` (from GET /v1/dashboard/session). */
+                "x-csrf-token": string;
+            };
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description An endpoint of the environment (`ep_…`). */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Send the catalogue's example of this type instead of `webhook.test`.
+                     * @enum {string}
+                     */
+                    eventType?: "message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestEvent"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardListWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventTypeList"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetWebhookTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+                /** @description A task of the environment (`wtk_…`). */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTask"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

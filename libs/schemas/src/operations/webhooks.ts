@@ -53,7 +53,8 @@ export const webhookOperations = {
       operationId: 'listDeliveries',
       summary: 'The webhook delivery ledger',
       description:
-        'Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the ' +
+        'Newest first. `status` and `endpointId` (an endpoint\'s id, or `default` for the configuration\'s URL) filter; ' +
+        '`limit` default 50, maximum 500; `cursor` is the `nextCursor` of the ' +
         'previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. ' +
         FAILURE_VOCABULARY,
       tags: ['webhooks'],

@@ -73,8 +73,8 @@ export const dashboardWebhookOperations = {
       operationId: 'dashboardListDeliveries',
       summary: 'The webhook delivery ledger',
       description:
-        'Newest first. `status` filters; `limit` default 50, maximum 500; `cursor` is the previous page\'s ' +
-        '`nextCursor`. Any member. ' + FAILURE_VOCABULARY,
+        'Newest first. `status` and `endpointId` (an endpoint\'s id, or `default` for the configuration\'s URL) filter; ' +
+        '`limit` default 50, maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member. ' + FAILURE_VOCABULARY,
       params: DashboardEnvParams,
       querystring: DeliveriesQuery,
       response: { 200: DeliveryList, ...readErrors },
