@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@rtm/webhooks';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
-import { eventually, startReceiver, type ReceivedWebhook } from './helpers/webhook-receiver.ts';
+import { eventually, startReceiver, type ReceivedWebhook, type Receiver } from './helpers/webhook-receiver.ts';
 
 const bodyOf = (r: ReceivedWebhook) => JSON.parse(r.raw.toString('utf8'));
 
@@ -23,6 +23,10 @@ function standardVerify(secret: string, received: ReceivedWebhook): unknown {
     'webhook-signature': String(received.headers['webhook-signature']),
   });
 }
+
+/** Waits, with a deadline, until the receiver's requests satisfy `predicate`. */
+const arrived = (receiver: Receiver, predicate: (received: ReceivedWebhook[]) => boolean, what: string) =>
+  eventually(what, async () => predicate(receiver.received), 30_000);
 
 async function environment(cluster: Cluster) {
   const env = await cluster.createEnvironment();
@@ -63,8 +67,8 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     const fast = await api.post('/v1/webhook-endpoints', { url: free.url });
     assert.equal(fast.status, 201);
     for (let i = 0; i < 10; i++) assert.equal((await api.post('/v1/channels/rated/messages', { content: { i } })).status, 201);
-    await free.waitFor((r) => r.length >= 10, 'the endpoint without a limit: all 10');
-    await limited.waitFor((r) => r.length >= 10, 'the limited endpoint: all 10');
+    await arrived(free, (r) => r.length >= 10, 'the endpoint without a limit: all 10');
+    await arrived(limited, (r) => r.length >= 10, 'the limited endpoint: all 10');
     const excess = excessOverBucket(limited.received.map((r) => r.at), 2, 50);
     assert.ok(excess <= 0, `arrivals exceed the bucket of 2/s by ${excess.toFixed(2)}: ${limited.received.map((r) => r.at - limited.received[0]!.at).join(', ')} ms`);
     assert.ok(
@@ -101,11 +105,11 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     // the flaky one fails first, so had its success not cleared the streak it would be disabled no later than the other
     const flakyEndpoint = await api.post('/v1/webhook-endpoints', { url: flaky.url, channels: ['flaky'] });
     await api.post('/v1/channels/flaky/messages', { content: { n: 0 } });
-    await flaky.waitFor((r) => r.length >= 1, 'the flaky endpoint\'s first, failed attempt');
+    await arrived(flaky, (r) => r.length >= 1, 'the flaky endpoint\'s first, failed attempt');
     const failingEndpoint = await api.post('/v1/webhook-endpoints', { url: failing.url, channels: ['down'] });
     await api.post('/v1/channels/down/messages', { content: { n: 1 } });
 
-    await watcher.waitFor((r) => r.length >= 1, 'endpoint.disabled');
+    await arrived(watcher, (r) => r.length >= 1, 'endpoint.disabled');
     const received = watcher.received[0]!;
     const event = bodyOf(received);
     assert.equal(event.type, 'endpoint.disabled');
@@ -136,7 +140,7 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     healthy = true;
     const before = failing.received.length;
     await api.post('/v1/channels/down/messages', { content: { n: 2 } });
-    await failing.waitFor((r) => r.slice(before).some((x) => bodyOf(x).data?.content?.n === 2), 'a delivery after enabling');
+    await arrived(failing, (r) => r.slice(before).some((x) => bodyOf(x).data?.content?.n === 2), 'a delivery after enabling');
   });
 
   await t.test('a dropped delivery reports delivery.dropped to the other endpoints, not its own; a dropped report reports nothing', async (t) => {
@@ -152,7 +156,7 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     const published = await api.post('/v1/channels/drops/messages', { content: { x: 1 } });
     assert.equal(published.status, 201);
 
-    await witness.waitFor((r) => r.length >= 1, 'delivery.dropped');
+    await arrived(witness, (r) => r.length >= 1, 'delivery.dropped');
     const report = bodyOf(witness.received[0]!);
     assert.deepEqual(standardVerify(witnessing.body.secret, witness.received[0]!), report);
     const [dropped] = (await api.get(`/v1/webhooks/deliveries?endpointId=${source.body.id}&status=dropped`)).body.data;
