@@ -11,6 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@rtm/webhooks';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
+import { openSocket } from './helpers/ws.ts';
 import { eventually, startReceiver, type ReceivedWebhook, type Receiver } from './helpers/webhook-receiver.ts';
 
 const bodyOf = (r: ReceivedWebhook) => JSON.parse(r.raw.toString('utf8'));
@@ -100,6 +101,10 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     });
     const watcher = await startReceiver(t);
     const { env, api } = await environment(cluster);
+    const token = (await api.post(`/v1/environments/${env.environmentId}/logs-token`)).body.token;
+    const logs = openSocket(cluster.gateways[0]!.realtimeUrl, `/v1/environments/${env.environmentId}/logs?token=${token}`);
+    t.after(() => logs.close());
+    await logs.waitFor('ready', (f) => f.op === 'ready');
     const watching = await api.post('/v1/webhook-endpoints', { url: watcher.url, eventTypes: ['endpoint.disabled'] });
     assert.equal(watching.status, 201);
     // the flaky one fails first, so had its success not cleared the streak it would be disabled no later than the other
@@ -133,6 +138,8 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     const stillOn = await api.get(`/v1/webhook-endpoints/${flakyEndpoint.body.id}`);
     assert.deepEqual([stillOn.body.disabled, 'failingSince' in stillOn.body], [false, false], 'a success ended the flaky endpoint\'s streak');
     assert.equal(watcher.received.length, 1, 'one endpoint disabled, one event');
+    const warned = await logs.waitFor('the live log\'s warning', (f) => f.op === 'log' && f.event === 'webhook.endpoint_disabled');
+    assert.deepEqual([warned.level, warned.data.endpointId, warned.data.reason], ['warn', failingEndpoint.body.id, 'failing']);
 
     const enabled = await api.patch(`/v1/webhook-endpoints/${failingEndpoint.body.id}`, { disabled: false });
     assert.equal(enabled.status, 200);
