@@ -17,6 +17,7 @@ const claimed = (over: Partial<ClaimedDelivery> = {}): ClaimedDelivery => ({
   attempts: 0,
   lease: '2026-01-01 00:00:15.123456+00',
   secrets: null,
+  rate_limit: null,
   ...over,
 });
 
@@ -59,6 +60,7 @@ test("the record carries the attempt, the new state and the claim's lease; absen
     status: 'pending',
     delay: 300_000,
     lease: '2026-01-01 00:00:15.123456+00',
+    eventType: 'message.published',
   });
 });
 

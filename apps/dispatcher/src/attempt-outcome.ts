@@ -48,6 +48,7 @@ export function attemptRecord(outcome: Outcome): AttemptRecord {
     status,
     delay,
     lease: row.lease,
+    eventType: row.event_type,
   };
 }
 

@@ -18,6 +18,7 @@ import { DELETE_CHANNEL_TASK, deleteChannel } from './tasks/delete-channel.ts';
 import { RECOVER_TASK, recoverWebhooks } from './tasks/recover-webhooks.ts';
 import { TEND_ERASURES_TASK, tendErasures } from './tasks/tend-erasures.ts';
 import { SWEEP_NOTIFICATIONS_JOB, SWEEP_NOTIFICATIONS_TASK, sweepNotifications } from './tasks/sweep-notifications.ts';
+import { DISABLE_ENDPOINTS_JOB, DISABLE_ENDPOINTS_TASK, disableFailingEndpoints } from './tasks/disable-failing-endpoints.ts';
 
 /** How often a worker looks for jobs whose `run_at` has come (retries are scheduled jobs). */
 const POLL_INTERVAL_MS = 500;
@@ -40,7 +41,9 @@ export interface Workers {
  * once at start. Erasures of users' messages and channel deletions run here too
  * (`erase_user_messages`, `delete_channel`, one job per erasure, added by the gateway), tended by
  * `tend_erasures` every minute, and the notification
- * sweep (`sweep_notifications`, every NOTIFICATION_SWEEP_MS, one job that schedules the next).
+ * sweep (`sweep_notifications`, every NOTIFICATION_SWEEP_MS, one job that schedules the next), and
+ * the check that disables endpoints failing for WEBHOOK_DISABLE_AFTER (`disable_failing_endpoints`,
+ * every WEBHOOK_DISABLE_CHECK_MS, the same way).
  *
  * Two runners, each with WORKER_CONCURRENCY slots: one for `deliver_webhooks` batches (a
  * retraction's deliveries, those handed back by a dispatcher giving up a partition; a publish's
@@ -108,6 +111,7 @@ export async function buildWorker(deps: {
       [TEND_ERASURES_TASK]: tendErasures(pool, log),
       [SWEEP_NOTIFICATIONS_TASK]: sweepNotifications(pool, config, log),
       [RECOVER_TASK]: recoverWebhooks(pool, log),
+      [DISABLE_ENDPOINTS_TASK]: disableFailingEndpoints({ pool, config, nc, subjects, log }),
     },
     crontab:
       `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n` +
@@ -121,6 +125,7 @@ export async function buildWorker(deps: {
   await first.addJob(TEND_ERASURES_TASK, {}, { jobKey: TEND_ERASURES_TASK });
   // a sweep now (one waiting job under the key: a dispatcher starting moves it to now), then every NOTIFICATION_SWEEP_MS
   await first.addJob(SWEEP_NOTIFICATIONS_TASK, {}, SWEEP_NOTIFICATIONS_JOB);
+  await first.addJob(DISABLE_ENDPOINTS_TASK, {}, DISABLE_ENDPOINTS_JOB);
   return {
     promise: Promise.race([first.promise, retries.promise]),
     poolIds,

@@ -77,7 +77,7 @@ const DEFER_MS = 1_000;
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
 
-type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'rate' | 'secret_unreadable' };
+type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'rate' | 'endpoint_rate' | 'secret_unreadable' };
 type Claimed = ClaimedDelivery;
 
 export interface DelivererDeps {
@@ -140,7 +140,7 @@ export class Deliverer {
    * `sending` is called once every send of the last chunk holds its concurrency place (or was put
    * back): from then on the places in flight count them, while the sends and the record go on.
    */
-  async deliver(ids: readonly string[], sending?: () => void, requeue?: (ids: string[]) => void): Promise<void> {
+  async deliver(ids: readonly string[], sending?: () => void, requeue?: (ids: string[], endpointId?: string) => void): Promise<void> {
     for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
       if (this.#draining) {
         // hand the rest back as a new batch job for another dispatcher (or this one, restarted)
@@ -161,7 +161,7 @@ export class Deliverer {
    * meanwhile) goes back to that queue with its lease released, instead of being deferred
    * through Postgres: it waits in memory for its endpoint like the rest.
    */
-  async #deliverChunk(chunk: readonly string[], sending?: () => void, requeue?: (ids: string[]) => void): Promise<void> {
+  async #deliverChunk(chunk: readonly string[], sending?: () => void, requeue?: (ids: string[], endpointId?: string) => void): Promise<void> {
     const claimed = await this.#claim(chunk);
     // one deadline for the chunk, counted from the claim: every send ends within the timeout,
     // inside the lease (and a late record is fenced off by the lease anyway)
@@ -206,7 +206,16 @@ export class Deliverer {
       const back = deferrals.filter((d) => d.reason !== 'secret_unreadable');
       if (back.length > 0) {
         await this.#release(back.map((d) => d.row));
-        requeue(back.map((d) => d.row.id));
+        // an endpoint with a rate of its own keeps its held deliveries in a queue of its own, so
+        // they never stand in front of the environment's other endpoints (endpoint-queues.ts)
+        const lanes = new Map<string | undefined, string[]>();
+        for (const { row } of back) {
+          const lane = row.endpoint_id !== null && this.#endpoints.limits(row.endpoint_id) ? row.endpoint_id : undefined;
+          const ids = lanes.get(lane);
+          if (ids) ids.push(row.id);
+          else lanes.set(lane, [row.id]);
+        }
+        for (const [lane, ids] of lanes) requeue(ids, lane);
       }
       await this.#defer(deferrals.filter((d) => d.reason === 'secret_unreadable'));
     } else {
@@ -266,7 +275,8 @@ export class Deliverer {
       this.#deps.log.error({ err: { message: (error as Error).message }, environmentId: row.environment_id }, 'cannot decrypt a webhook secret');
       return { row, until: now + this.#deps.config.WEBHOOK_BREAKER_COOLDOWN, reason: 'secret_unreadable' };
     }
-    const admission = this.#endpoints.admit(row.environment_id, circuitKey(row), now);
+    const endpoint = row.endpoint_id === null ? undefined : { id: row.endpoint_id, rate: row.rate_limit };
+    const admission = this.#endpoints.admit(row.environment_id, circuitKey(row), now, endpoint);
     if (!admission.ok) return { row, until: admission.retryAt + Math.random() * DEFER_JITTER_MS, reason: admission.reason };
     return { secrets, probe: admission.probe };
   }

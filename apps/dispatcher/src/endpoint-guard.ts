@@ -5,6 +5,13 @@
  * (rate-buckets.ts), and when its sends last came back. From these: how many deliveries an
  * endpoint may be handed now (`room`), until when it refuses any (`refusedUntil`), and whether a
  * claimed delivery may go (`admit`).
+ *
+ * An endpoint of the `webhook_endpoints` table may have its own rate (`rateLimitPerSecond`), kept
+ * in a bucket of its own keyed by endpoint id, on top of WEBHOOK_MAX_RATE_PER_ENDPOINT (keyed by
+ * environment). The guard learns that rate from each claim (the claim returns it, so a change
+ * made by PATCH holds from the next claim on): a delivery is known to be that endpoint's only
+ * once claimed, so one refused by it waits in its endpoint's own queue (`endpointRoom`), not in
+ * front of the environment's other endpoints' deliveries.
  */
 import type { DispatcherConfig } from '@rtm/config';
 import { CircuitBreaker, ConcurrencyGate, RateBuckets, type CircuitState } from '@rtm/webhooks';
@@ -30,6 +37,9 @@ export class EndpointGuard {
   readonly #gate: ConcurrencyGate;
   /** WEBHOOK_MAX_RATE_PER_ENDPOINT: sends started per second per endpoint (environment), 0: none. */
   readonly #rates: RateBuckets;
+  /** Each endpoint's own rate (`rateLimitPerSecond`), keyed by endpoint id, with the rates learned from claims. */
+  readonly #endpointRates = new RateBuckets(0);
+  readonly #rateOf = new Map<string, number>();
   /** Each environment's circuit key (environment and URL) last sent to. */
   readonly #circuitOf = new Map<string, string>();
   /** When a send of each environment last ended. */
@@ -79,21 +89,59 @@ export class EndpointGuard {
     return rate === null ? circuit : Math.max(circuit, rate);
   }
 
+  /** Records what a claim said of an endpoint's own rate (null: none). */
+  learn(endpointId: string, rate: number | null): void {
+    if (rate === null || rate <= 0) this.#rateOf.delete(endpointId);
+    else {
+      this.#rateOf.set(endpointId, rate);
+      if (this.#rateOf.size > 100_000) this.#rateOf.clear();
+    }
+  }
+
+  /** Whether the endpoint has a rate of its own (as last claimed): its held deliveries wait in its own queue. */
+  limits(endpointId: string): boolean {
+    return this.#rateOf.has(endpointId);
+  }
+
+  /** Sends the endpoint's own rate allows now (Infinity without one). */
+  endpointRoom(endpointId: string, now = Date.now()): number {
+    const rate = this.#rateOf.get(endpointId);
+    return rate === undefined ? Infinity : Math.floor(this.#endpointRates.tokens(endpointId, now, rate));
+  }
+
+  /** When the endpoint's own rate admits a send again (null: now, or no rate of its own). */
+  endpointRefusedUntil(endpointId: string, now = Date.now()): number | null {
+    const rate = this.#rateOf.get(endpointId);
+    return rate === undefined ? null : this.#endpointRates.refusedUntil(endpointId, now, rate);
+  }
+
   /** Called whenever a send ends and gives its concurrency place back. */
   onFreed(listener: () => void): void {
     this.#freed.add(listener);
   }
 
   /**
-   * Whether a claimed delivery may be attempted now: its endpoint's rate, then its circuit
-   * (`probe`: it is the circuit's trial attempt; a send it counts against the rate).
+   * Whether a claimed delivery may be attempted now: its environment's rate, its endpoint's own
+   * rate (`endpoint`: its id and rate as claimed; none for the default endpoint), then its circuit
+   * (`probe`: it is the circuit's trial attempt; a send it counts against both rates).
    */
-  admit(environmentId: string, circuitKey: string, now: number): { ok: true; probe: boolean } | { ok: false; retryAt: number; reason: 'rate' | 'circuit_open' } {
+  admit(
+    environmentId: string,
+    circuitKey: string,
+    now: number,
+    endpoint?: { id: string; rate: number | null },
+  ): { ok: true; probe: boolean } | { ok: false; retryAt: number; reason: 'rate' | 'endpoint_rate' | 'circuit_open' } {
     const rateAt = this.#rates.refusedUntil(environmentId, now);
     if (rateAt !== null) return { ok: false, retryAt: rateAt, reason: 'rate' };
+    if (endpoint) {
+      this.learn(endpoint.id, endpoint.rate);
+      const endpointAt = this.endpointRefusedUntil(endpoint.id, now);
+      if (endpointAt !== null) return { ok: false, retryAt: endpointAt, reason: 'endpoint_rate' };
+    }
     const admission = this.#breaker.admit(circuitKey, now);
     if (!admission.ok) return { ok: false, retryAt: admission.retryAt, reason: 'circuit_open' };
     this.#rates.take(environmentId, now);
+    if (endpoint && endpoint.rate !== null) this.#endpointRates.take(endpoint.id, now, endpoint.rate);
     return { ok: true, probe: admission.probe };
   }
 

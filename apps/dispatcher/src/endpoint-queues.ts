@@ -1,12 +1,26 @@
 /**
- * Deliveries waiting in their owner's memory (push-intake.ts): one queue per environment, i.e.
- * per endpoint, in arrival order, each delivery id at most once across all of them. The
- * environments are served in turn, so one endpoint's backlog never stands in front of another's.
+ * Deliveries waiting in their owner's memory (push-intake.ts), in arrival order, each delivery id
+ * at most once across all queues. A notice says only a delivery's environment, so deliveries wait
+ * in their environment's queue; one claimed and found to belong to an endpoint with a rate of its
+ * own, and held back, waits in that endpoint's queue instead (a lane: environment and endpoint),
+ * so a rate-limited endpoint's backlog never stands in front of its environment's other
+ * endpoints. The queues are served in turn, so one endpoint's backlog never stands in front of
+ * another's.
  */
+
+/** A queue: an environment's (endpointId null) or one endpoint's of it. */
+export interface Lane {
+  environmentId: string;
+  endpointId: string | null;
+}
+
+const laneKey = (environmentId: string, endpointId: string | null): string =>
+  endpointId === null ? environmentId : `${environmentId}\n${endpointId}`;
+
 export class EndpointQueues {
-  readonly #queues = new Map<string, string[]>();
+  readonly #queues = new Map<string, { lane: Lane; ids: string[] }>();
   readonly #ids = new Set<string>();
-  /** Where the next turn starts among the environments with deliveries waiting. */
+  /** Where the next turn starts among the queues with deliveries waiting. */
   #turn = 0;
 
   /** Deliveries waiting. */
@@ -14,9 +28,9 @@ export class EndpointQueues {
     return this.#ids.size;
   }
 
-  /** The environments with deliveries waiting. */
+  /** The environments with deliveries waiting (in any of their queues). */
   get environments(): string[] {
-    return [...this.#queues.keys()];
+    return [...new Set([...this.#queues.values()].map((queue) => queue.lane.environmentId))];
   }
 
   has(id: string): boolean {
@@ -29,48 +43,55 @@ export class EndpointQueues {
       if (this.#ids.has(id)) continue;
       this.#ids.add(id);
       const queue = this.#queues.get(environmentId);
-      if (queue) queue.push(id);
-      else this.#queues.set(environmentId, [id]);
+      if (queue) queue.ids.push(id);
+      else this.#queues.set(environmentId, { lane: { environmentId, endpointId: null }, ids: [id] });
     }
   }
 
-  /** Puts ids back at the front of their environment's queue (those not already waiting). */
-  unshift(environmentId: string, ids: readonly string[]): void {
+  /** Puts ids back at the front of a queue (those not already waiting): the environment's, or its endpoint's. */
+  unshift(environmentId: string, ids: readonly string[], endpointId: string | null = null): void {
     const fresh = ids.filter((id) => !this.#ids.has(id));
     if (fresh.length === 0) return;
     for (const id of fresh) this.#ids.add(id);
-    this.#queues.set(environmentId, [...fresh, ...(this.#queues.get(environmentId) ?? [])]);
+    const key = laneKey(environmentId, endpointId);
+    const queue = this.#queues.get(key);
+    if (queue) queue.ids.unshift(...fresh);
+    else this.#queues.set(key, { lane: { environmentId, endpointId }, ids: fresh });
   }
 
   /** Removes the queues of the environments `matches` selects; their ids, in queue order. */
   removeWhere(matches: (environmentId: string) => boolean): string[] {
     const removed: string[] = [];
-    for (const [environmentId, queue] of this.#queues) {
-      if (!matches(environmentId)) continue;
-      this.#queues.delete(environmentId);
-      for (const id of queue) this.#ids.delete(id);
-      removed.push(...queue);
+    for (const [key, queue] of this.#queues) {
+      if (!matches(queue.lane.environmentId)) continue;
+      this.#queues.delete(key);
+      for (const id of queue.ids) this.#ids.delete(id);
+      removed.push(...queue.ids);
     }
     return removed;
   }
 
   /**
-   * The next environment's turn: the environments with deliveries waiting, taken in turn from
-   * where the last turn ended, the first whose `room` is above 0 gives up to min(room, max) of its
-   * deliveries (removed). Undefined when none has room.
+   * The next queue's turn: the queues with deliveries waiting, taken in turn from where the last
+   * turn ended, the first whose `room` is above 0 gives up to min(room, max) of its deliveries
+   * (removed). Undefined when none has room.
    */
-  next(room: (environmentId: string) => number, max: number): { environmentId: string; ids: string[] } | undefined {
-    const environments = this.environments;
-    for (let i = 0; i < environments.length; i++) {
-      const environmentId = environments[(this.#turn + i) % environments.length]!;
-      const places = room(environmentId);
+  next(
+    room: (environmentId: string, endpointId: string | null) => number,
+    max: number,
+  ): { environmentId: string; endpointId?: string; ids: string[] } | undefined {
+    const keys = [...this.#queues.keys()];
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[(this.#turn + i) % keys.length]!;
+      const queue = this.#queues.get(key)!;
+      const { environmentId, endpointId } = queue.lane;
+      const places = room(environmentId, endpointId);
       if (places <= 0) continue;
-      this.#turn = (this.#turn + i + 1) % environments.length;
-      const queue = this.#queues.get(environmentId)!;
-      const ids = queue.splice(0, Math.min(places, max));
-      if (queue.length === 0) this.#queues.delete(environmentId);
+      this.#turn = (this.#turn + i + 1) % keys.length;
+      const ids = queue.ids.splice(0, Math.min(places, max));
+      if (queue.ids.length === 0) this.#queues.delete(key);
       for (const id of ids) this.#ids.delete(id);
-      return { environmentId, ids };
+      return endpointId === null ? { environmentId, ids } : { environmentId, endpointId, ids };
     }
     return undefined;
   }

@@ -134,7 +134,7 @@ export class PushIntake {
     this.#window = new SendWindow({
       endpoints: deps.endpoints,
       send: (ids, sending, requeue) => this.#deliverer.deliver(ids, sending, requeue),
-      putBack: (environmentId, ids) => this.#requeue(environmentId, ids),
+      putBack: (environmentId, ids, endpointId) => this.#requeue(environmentId, ids, endpointId),
       // not recorded: their leases lapse and the reconciler gives them a job
       failed: (error, ids) => this.#log.error({ err: error, deliveries: ids.length }, 'could not send pushed webhook deliveries'),
     });
@@ -218,14 +218,15 @@ export class PushIntake {
 
   /**
    * Claimed deliveries whose endpoint had no room after all (deliverer.ts): back to the front of
-   * their queue, to go when it has. Handed back as a job if this dispatcher no longer owns them.
+   * their queue (their endpoint's own, `endpointId`, when its rate held them), to go when it has.
+   * Handed back as a job if this dispatcher no longer owns them.
    */
-  #requeue(environmentId: string, ids: string[]): void {
+  #requeue(environmentId: string, ids: string[], endpointId?: string): void {
     if (this.#stopped || !this.owns(webhookPartitionOf(environmentId))) {
       void this.#handBack(ids);
       return;
     }
-    this.#window.unshift(environmentId, ids);
+    this.#window.unshift(environmentId, ids, endpointId ?? null);
   }
 
   /**

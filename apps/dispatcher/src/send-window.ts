@@ -7,6 +7,10 @@
  * at most `chunk`) goes to the sender, with up to `window` chunks being sent at once. When no
  * environment has room, a timer wakes the window at the earliest time a refusing endpoint admits
  * again; a freed place wakes it at once.
+ *
+ * A queue of one endpoint (a delivery found, once claimed, to belong to an endpoint with a rate
+ * of its own, and held back by it: endpoint-queues.ts) gets the lesser of its environment's room
+ * and what the endpoint's own rate allows now, and wakes the window when that rate admits again.
  */
 import type { EndpointGuard } from './endpoint-guard.ts';
 import { EndpointQueues } from './endpoint-queues.ts';
@@ -17,14 +21,15 @@ const CHUNK = 16;
 const WINDOW = 64;
 
 export interface SendWindowDeps {
-  endpoints: Pick<EndpointGuard, 'room' | 'refusedUntil' | 'onFreed'>;
+  endpoints: Pick<EndpointGuard, 'room' | 'refusedUntil' | 'onFreed'> & Partial<Pick<EndpointGuard, 'endpointRoom' | 'endpointRefusedUntil'>>;
   /**
    * Sends a chunk (Deliverer.deliver): calls `sending` once its sends hold their places (or were
-   * put back), `requeue` with the ids whose endpoint had no room after all.
+   * put back), `requeue` with the ids whose endpoint had no room after all (`endpointId`: the
+   * endpoint with a rate of its own they belong to, whose queue they wait in).
    */
-  send(ids: string[], sending: () => void, requeue: (ids: string[]) => void): Promise<void>;
+  send(ids: string[], sending: () => void, requeue: (ids: string[], endpointId?: string) => void): Promise<void>;
   /** Claimed ids of `environmentId` the sender put back: the owner queues them again or hands them back. */
-  putBack(environmentId: string, ids: string[]): void;
+  putBack(environmentId: string, ids: string[], endpointId?: string): void;
   /** A chunk whose sending failed (not recorded: its leases lapse). */
   failed(error: unknown, ids: string[]): void;
   /** Deliveries per chunk, and chunks sent at once (defaults: 16 and 64). */
@@ -40,6 +45,8 @@ export class SendWindow {
   readonly #queues = new EndpointQueues();
   /** Per environment, deliveries handed to the sender whose sends have not started yet. */
   readonly #reserved = new Map<string, number>();
+  /** Per endpoint with a queue of its own, deliveries handed over whose sends have not started. */
+  readonly #reservedOf = new Map<string, number>();
   readonly #idle = new Set<() => void>();
   #running = 0;
   #stopped = false;
@@ -78,9 +85,9 @@ export class SendWindow {
     this.#pump();
   }
 
-  /** Puts ids back at the front of their environment's queue, to go when it has room. */
-  unshift(environmentId: string, ids: readonly string[]): void {
-    this.#queues.unshift(environmentId, ids);
+  /** Puts ids back at the front of their environment's (or endpoint's) queue, to go when it has room. */
+  unshift(environmentId: string, ids: readonly string[], endpointId: string | null = null): void {
+    this.#queues.unshift(environmentId, ids, endpointId);
     this.#pump();
   }
 
@@ -108,15 +115,18 @@ export class SendWindow {
    * endpoint has room for now. Undefined when none has room (then #wake is set for the earliest
    * circuit or rate that will admit again; freed places call #pump themselves).
    */
-  #nextChunk(): { environmentId: string; ids: string[] } | undefined {
+  #nextChunk(): { environmentId: string; endpointId?: string; ids: string[] } | undefined {
     const now = Date.now();
     let earliest = Infinity;
-    const chunk = this.#queues.next((environmentId) => {
-      const room = this.#deps.endpoints.room(environmentId, now) - (this.#reserved.get(environmentId) ?? 0);
-      if (room <= 0) {
-        const until = this.#deps.endpoints.refusedUntil(environmentId, now);
-        if (until !== null) earliest = Math.min(earliest, until);
+    const guard = this.#deps.endpoints;
+    const chunk = this.#queues.next((environmentId, endpointId) => {
+      let room = guard.room(environmentId, now) - (this.#reserved.get(environmentId) ?? 0);
+      let until = room <= 0 ? guard.refusedUntil(environmentId, now) : null;
+      if (endpointId !== null && room > 0 && guard.endpointRoom) {
+        room = Math.min(room, guard.endpointRoom(endpointId, now) - (this.#reservedOf.get(endpointId) ?? 0));
+        if (room <= 0) until = guard.endpointRefusedUntil?.(endpointId, now) ?? null;
       }
+      if (room <= 0 && until !== null) earliest = Math.min(earliest, until);
       return room;
     }, this.#chunk);
     if (chunk) return chunk;
@@ -134,9 +144,10 @@ export class SendWindow {
     while (!this.#stopped && this.#running < this.#window && this.#queues.size > 0) {
       const chunk = this.#nextChunk();
       if (!chunk) return;
-      const { environmentId, ids } = chunk;
+      const { environmentId, endpointId, ids } = chunk;
       this.#running++;
       this.#reserved.set(environmentId, (this.#reserved.get(environmentId) ?? 0) + ids.length);
+      if (endpointId !== undefined) this.#reservedOf.set(endpointId, (this.#reservedOf.get(endpointId) ?? 0) + ids.length);
       let unreserved = false;
       // once the chunk's sends hold their places (counted by the deliverer) or were put back, the
       // reservation ends: the next chunk of this endpoint may be claimed while these are sent
@@ -146,10 +157,15 @@ export class SendWindow {
         const reserved = (this.#reserved.get(environmentId) ?? 0) - ids.length;
         if (reserved > 0) this.#reserved.set(environmentId, reserved);
         else this.#reserved.delete(environmentId);
+        if (endpointId !== undefined) {
+          const mine = (this.#reservedOf.get(endpointId) ?? 0) - ids.length;
+          if (mine > 0) this.#reservedOf.set(endpointId, mine);
+          else this.#reservedOf.delete(endpointId);
+        }
         this.#pump();
       };
       this.#deps
-        .send(ids, unreserve, (back) => this.#deps.putBack(environmentId, back))
+        .send(ids, unreserve, (back, owner) => this.#deps.putBack(environmentId, back, owner))
         .catch((error: unknown) => this.#deps.failed(error, ids))
         .finally(() => {
           unreserve();

@@ -278,6 +278,13 @@ const dispatcher = base.extend({
     }),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   WEBHOOK_RETENTION: duration('7d'),
+  /**
+   * An endpoint whose every attempt failed for this long is disabled (reason `failing`), with an
+   * `endpoint.disabled` event to the environment's other endpoints and an audit entry.
+   */
+  WEBHOOK_DISABLE_AFTER: durationAtLeast('5d', 1_000, '1s'),
+  /** How often one dispatcher (the check's job key and queue) looks for endpoints failing that long. */
+  WEBHOOK_DISABLE_CHECK_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /**
    * How long a pending delivery may sit past its due time, unleased, before any dispatcher

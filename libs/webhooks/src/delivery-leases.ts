@@ -7,8 +7,10 @@
  * when each runs (apps/dispatcher/src/deliverer.ts, push-intake.ts); the SQL is here, with the
  * table's other statements (delivery-ledger.ts, enqueue.ts).
  */
-import type { Pool } from '@rtm/db';
+import { newId, type Pool } from '@rtm/db';
+import { OPERATIONAL_EVENT_TYPES } from '@rtm/schemas';
 import { deliverBatchJobSql, deliverOneJobSql } from './jobs.ts';
+import { recordWebhookEvents } from './enqueue.ts';
 
 /**
  * "Still pending", for statements that find their rows by id. Written as `coalesce(status, '')`
@@ -22,7 +24,11 @@ import { deliverBatchJobSql, deliverOneJobSql } from './jobs.ts';
  */
 const stillPending = (alias?: string): string => `coalesce(${alias ? `${alias}.` : ''}status, '') = 'pending'`;
 
-/** The claim: leases the due, unleased ones among $1 (ids) for $2 ms; returns what a send needs. */
+/**
+ * The claim: leases the due, unleased ones among $1 (ids) for $2 ms; returns what a send needs,
+ * with the endpoint's own rate limit (`rate_limit`, null for none and for the default endpoint),
+ * so the owner's guard holds the rate as it is now, a change by PATCH included.
+ */
 export const CLAIM_SQL = `with due as (
          select id from webhook_deliveries
          where id = any($1::text[]) and ${stillPending()} and next_attempt_at <= now()
@@ -37,11 +43,23 @@ export const CLAIM_SQL = `with due as (
            then (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
                                              where environment_id = d.environment_id) s)
            else (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_endpoints
-                                             where id = d.endpoint_id) s) end as secrets`;
+                                             where id = d.endpoint_id) s) end as secrets,
+         case when d.endpoint_id is not null
+           then (select rate_limit_per_second from webhook_endpoints where id = d.endpoint_id) end as rate_limit`;
 
 /**
  * The record of attempts ($1..$9: id, n, at, status code, error, duration, new status, delay
  * before the next attempt, the lease it was claimed with), fenced by the lease.
+ *
+ * It also keeps each endpoint's failing streak (`webhook_endpoints.failing_since`: the first
+ * failed attempt since its last success), in the same statement so the hot path stays one
+ * statement: per endpoint among the recorded attempts, a success clears it (or sets it to a
+ * failure that came after the success), a failure sets it when it is null. Only rows whose value
+ * changes are written, locked in id order (two record statements running at once never wait on
+ * each other in opposite orders); a healthy endpoint, or one already failing, costs no write.
+ *
+ * One row: `jobs` (the retry jobs added) and `dropped`, the deliveries this record dropped (JSON,
+ * for their `delivery.dropped` events).
  */
 export const RECORD_SQL = `with r as (
          select * from unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[], $9::timestamptz[])
@@ -59,15 +77,42 @@ export const RECORD_SQL = `with r as (
            updated_at = now()
          from r
          where d.id = r.id and ${stillPending('d')} and d.locked_until = r.lease
-         returning d.id, d.status, d.next_attempt_at
+         returning d.id, d.status, d.next_attempt_at, d.environment_id, d.endpoint_id, d.event_id, d.event_type, d.attempts, d.last_error
        ),
        attempt as (
          insert into webhook_attempts (delivery_id, n, at, status_code, error, duration_ms)
          select r.id, r.n, r.at, r.status_code, r.error, r.duration_ms from r join updated u on u.id = r.id
          on conflict do nothing
+       ),
+       tried as (
+         select u.endpoint_id as id, r.at, r.status = 'delivered' as ok
+         from updated u join r on r.id = u.id where u.endpoint_id is not null
+       ),
+       streak as (
+         select t.id, bool_or(t.ok) as cleared,
+                min(t.at) filter (where not t.ok and t.at > coalesce(l.last_ok, '-infinity')) as first_failure
+         from tried t join (select id, max(at) filter (where ok) as last_ok from tried group by id) l on l.id = t.id
+         group by t.id
+       ),
+       changing as (
+         select w.id from webhook_endpoints w join streak s on s.id = w.id
+         where w.failing_since is distinct from (case when s.cleared then s.first_failure else coalesce(w.failing_since, s.first_failure) end)
+         order by w.id
+         for update of w
+       ),
+       streak_kept as (
+         update webhook_endpoints w
+         set failing_since = case when s.cleared then s.first_failure else coalesce(w.failing_since, s.first_failure) end
+         from changing c join streak s on s.id = c.id
+         where w.id = c.id
+       ),
+       jobs as (
+         select ${deliverOneJobSql('id', 'next_attempt_at')} from updated where status = 'pending'
        )
-       select ${deliverOneJobSql('id', 'next_attempt_at')}
-       from updated where status = 'pending'`;
+       select (select count(*) from jobs)::int as jobs,
+              coalesce((select json_agg(json_build_object('id', id, 'environmentId', environment_id, 'endpointId', endpoint_id,
+                          'eventId', event_id, 'eventType', event_type, 'attempts', attempts, 'lastError', last_error))
+                        from updated where status = 'dropped'), '[]') as dropped`;
 
 /**
  * Deferred deliveries ($1 ids, $2 until as epoch ms, $3 leases): lease released, next_attempt_at
@@ -117,6 +162,8 @@ export interface ClaimedDelivery {
   lease: string;
   /** The endpoint's signing secrets as stored (encrypted), null when it has none. */
   secrets: { secret: string; previous_secret: string | null; rotated_at: string | null } | null;
+  /** The endpoint's own rate limit (sends per second); null: none, or the default endpoint. */
+  rate_limit: number | null;
 }
 
 /** One attempt that ended, to record (RECORD_SQL). */
@@ -132,6 +179,8 @@ export interface AttemptRecord {
   /** Milliseconds until the next attempt, for a delivery that stays pending. */
   delay: number | null;
   lease: string;
+  /** The delivery's event type: a drop of an operational event reports nothing further. */
+  eventType: string;
 }
 
 /** The due, unleased deliveries among `ids`, leased for `leaseMs`, by id. */
@@ -165,9 +214,28 @@ export async function deferDeliveries(pool: Pool, deferrals: readonly { id: stri
   });
 }
 
-/** Attempts that ended and the new states, in one statement, fenced by their leases (RECORD_SQL). */
+/** A delivery a record dropped, as RECORD_SQL returns it. */
+interface DroppedDelivery {
+  id: string;
+  environmentId: string;
+  endpointId: string | null;
+  eventId: string;
+  eventType: string;
+  attempts: number;
+  lastError: string | null;
+}
+
+/**
+ * Attempts that ended and the new states, in one statement, fenced by their leases (RECORD_SQL).
+ * When one of them may drop a delivery that is not itself an operational event, the statement
+ * runs in a transaction that also records a `delivery.dropped` event for each delivery it did
+ * drop (for the environment's other endpoints that take it: never the dropped delivery's own),
+ * so the event exists exactly when the drop does. A dropped `endpoint.disabled` or
+ * `delivery.dropped` reports nothing (no chains). Drops are rare: the usual record stays one
+ * statement outside any transaction.
+ */
 export async function recordAttempts(pool: Pool, attempts: readonly AttemptRecord[]): Promise<void> {
-  await pool.query({
+  const statement = {
     name: 'rtm_webhook_record',
     text: RECORD_SQL,
     values: [
@@ -181,7 +249,35 @@ export async function recordAttempts(pool: Pool, attempts: readonly AttemptRecor
       attempts.map((a) => a.delay),
       attempts.map((a) => a.lease),
     ],
-  });
+  };
+  if (!attempts.some((a) => a.status === 'dropped' && !OPERATIONAL_EVENT_TYPES.includes(a.eventType as never))) {
+    await pool.query(statement);
+    return;
+  }
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const { rows } = await client.query<{ dropped: DroppedDelivery[] }>(statement);
+    const reported = rows[0]!.dropped.filter((d) => !OPERATIONAL_EVENT_TYPES.includes(d.eventType as never));
+    await recordWebhookEvents(
+      client,
+      reported.map((d) => ({
+        environmentId: d.environmentId,
+        channelId: null,
+        eventId: newId('evt'),
+        type: 'delivery.dropped' as const,
+        timestamp: Date.now(),
+        data: JSON.stringify({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, attempts: d.attempts, lastError: d.lastError }),
+        ...(d.endpointId !== null && { except: d.endpointId }),
+      })),
+    );
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /** Ids handed back as one `deliver_webhooks` job (for another dispatcher, or this one restarted). */

@@ -1,7 +1,9 @@
 /**
- * A send rate per endpoint: a token bucket per key holding at most one second's sends
- * (`perSecond`), refilled continuously; 0 means no limit. The dispatcher keys it by environment
- * (one endpoint each); only an endpoint's owner sends to it, so the rate holds cluster-wide.
+ * A send rate per key: a token bucket per key holding at most one second's sends (`perSecond`),
+ * refilled continuously; 0 means no limit. The dispatcher keys one set by environment
+ * (WEBHOOK_MAX_RATE_PER_ENDPOINT) and another by endpoint id, each endpoint with its own rate
+ * (`rateLimitPerSecond`, passed with each call); only an endpoint's owner sends to it, so either
+ * rate holds cluster-wide.
  */
 export class RateBuckets {
   readonly #rate: number;
@@ -18,25 +20,25 @@ export class RateBuckets {
     return this.#rate > 0;
   }
 
-  /** Sends the key may start now (fractional; Infinity without a limit). */
-  tokens(key: string, now: number): number {
-    if (this.#rate <= 0) return Infinity;
+  /** Sends the key may start now (fractional; Infinity without a limit). `rate`: this key's own. */
+  tokens(key: string, now: number, rate = this.#rate): number {
+    if (rate <= 0) return Infinity;
     const bucket = this.#buckets.get(key);
-    if (!bucket) return this.#rate;
-    return Math.min(this.#rate, bucket.tokens + ((now - bucket.at) / 1000) * this.#rate);
+    if (!bucket) return rate;
+    return Math.min(rate, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rate);
   }
 
   /** Counts one send started now. */
-  take(key: string, now: number): void {
-    if (this.#rate <= 0) return;
-    this.#buckets.set(key, { tokens: this.tokens(key, now) - 1, at: now });
+  take(key: string, now: number, rate = this.#rate): void {
+    if (rate <= 0) return;
+    this.#buckets.set(key, { tokens: this.tokens(key, now, rate) - 1, at: now });
     if (this.#buckets.size > this.#maxKeys) this.#buckets.clear();
   }
 
   /** When the key's next send may start (null: now, or no limit). */
-  refusedUntil(key: string, now: number): number | null {
-    if (this.#rate <= 0) return null;
-    const tokens = this.tokens(key, now);
-    return tokens >= 1 ? null : now + Math.ceil(((1 - tokens) / this.#rate) * 1000);
+  refusedUntil(key: string, now: number, rate = this.#rate): number | null {
+    if (rate <= 0) return null;
+    const tokens = this.tokens(key, now, rate);
+    return tokens >= 1 ? null : now + Math.ceil(((1 - tokens) / rate) * 1000);
   }
 }
