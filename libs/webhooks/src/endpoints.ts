@@ -179,7 +179,13 @@ export async function readEndpointSecret(pool: Pool, keyring: SecretKeyring, env
  * A new secret for the endpoint; the old one signs too for 24 h (both signatures on every
  * delivery, the new first), as the environment's. 404 for an unknown endpoint.
  */
-export async function rotateEndpointSecret(pool: Pool, keyring: SecretKeyring, environmentId: string, id: string): Promise<string> {
+export async function rotateEndpointSecret(
+  pool: Pool,
+  keyring: SecretKeyring,
+  environmentId: string,
+  id: string,
+  audit: EndpointAudit = async () => {},
+): Promise<string> {
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query<{ secret: string }>(
       'select secret from webhook_endpoints where id = $1 and environment_id = $2 for update',
@@ -192,6 +198,7 @@ export async function rotateEndpointSecret(pool: Pool, keyring: SecretKeyring, e
       `update webhook_endpoints set secret = $2, previous_secret = $3, rotated_at = now(), key_id = $4, updated_at = now() where id = $1`,
       [id, encryptSecret(keyring, secret, slot(id, 'secret')), encryptSecret(keyring, previous, slot(id, 'previous_secret')), keyring.currentId],
     );
+    await audit(client, await getEndpoint(client, environmentId, id));
     return secret;
   });
 }

@@ -8,7 +8,7 @@ import { newId, withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@rtm/schemas';
 import { recordWebhookEvents } from './enqueue.ts';
-import { getEndpoint } from './endpoints.ts';
+import { getEndpoint, type EndpointAudit } from './endpoints.ts';
 
 /**
  * Records one event of `type` (its `data` as a JSON value) for every endpoint of the environment
@@ -43,6 +43,7 @@ export async function sendTestEvent(
   environmentId: string,
   endpointId: string,
   eventType: WebhookEventType = 'webhook.test',
+  audit: EndpointAudit = async () => {},
 ): Promise<{ eventType: WebhookEventType; deliveryId: string }> {
   return withTransaction(pool, async (client) => {
     const endpoint = await getEndpoint(client, environmentId, endpointId);
@@ -52,6 +53,7 @@ export async function sendTestEvent(
       ? (data as { channelId: string }).channelId
       : eventType.startsWith('message.') ? 'example-channel' : null;
     const [deliveryId] = await recordEvent(client, { environmentId, type: eventType, channelId, data, only: endpointId });
+    await audit(client, endpoint);
     return { eventType, deliveryId: deliveryId! };
   });
 }

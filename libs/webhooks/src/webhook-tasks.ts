@@ -5,11 +5,12 @@
  * `deliver_webhooks` job) and moves the task's cursor past them, so a dispatcher that dies
  * mid-task leaves a job that resumes after the last batch, and nothing is queued twice.
  */
-import { newId, withTransaction, type Pool } from '@rtm/db';
+import { newId, withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import type { WebhookTask } from '@rtm/schemas';
 import type { z } from 'zod';
 import { deliverBatchJobSql } from './jobs.ts';
+import { getEndpoint, type EndpointView } from './endpoints.ts';
 
 export const RECOVER_TASK = 'recover_webhooks';
 /** Deliveries queued again per transaction (and per `deliver_webhooks` job). */
@@ -47,7 +48,13 @@ function toView(record: TaskRecord): z.infer<typeof WebhookTask> {
  * Records a recovery of the endpoint's deliveries dropped in [since, until) (until: now) and its
  * job; 404 for an unknown endpoint, 400 for a window that ends before it starts.
  */
-export async function startRecovery(pool: Pool, environmentId: string, endpointId: string, window: { since: string; until?: string | undefined }): Promise<string> {
+export async function startRecovery(
+  pool: Pool,
+  environmentId: string,
+  endpointId: string,
+  window: { since: string; until?: string | undefined },
+  audit: (client: PoolClient, endpoint: EndpointView, taskId: string) => Promise<void> = async () => {},
+): Promise<string> {
   const id = newId('wtk');
   await withTransaction(pool, async (client) => {
     const { rows } = await client.query<{ ok: boolean }>(
@@ -61,6 +68,7 @@ export async function startRecovery(pool: Pool, environmentId: string, endpointI
       [id, environmentId, endpointId, window.since, window.until ?? null],
     );
     await client.query(`select graphile_worker.add_job($1, json_build_object('taskId', $2::text), job_key := 'webhook_task:' || $2)`, [RECOVER_TASK, id]);
+    await audit(client, await getEndpoint(client, environmentId, endpointId), id);
   });
   return id;
 }

@@ -40,7 +40,7 @@ function endpointAudit(actor: Actor, organizationId: string, environmentId: stri
  * functions as /v1/webhook-endpoints (libs/webhooks) scoped by the session's environment access.
  * Reads need membership; changes, secrets, test events and recoveries need `manage` (admins and
  * owners), and each writes its audit entry with the session's user as the actor, inside the
- * change's transaction where the domain function offers one.
+ * change's transaction (a secret's reveal: after it is read, before it is shown).
  */
 export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
   const accounts = deps.dashboard.accounts;
@@ -139,11 +139,9 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...secured,
     handler: async (request) => {
       const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
-      // the rotation commits in its own transaction (shared with the secret-key route); the entry follows it
-      const secret = await rotateEndpointSecret(deps.pool, deps.secretKeyring, environmentId, request.params.endpointId);
-      const endpoint = await getEndpoint(deps.pool, environmentId, request.params.endpointId);
-      await endpointAudit(actor, organizationId, environmentId, 'secret_rotated')(deps.pool, endpoint);
-      log(environmentId, 'webhook.secret_rotated', { endpointId: endpoint.id });
+      const secret = await rotateEndpointSecret(deps.pool, deps.secretKeyring, environmentId, request.params.endpointId,
+        endpointAudit(actor, organizationId, environmentId, 'secret_rotated'));
+      log(environmentId, 'webhook.secret_rotated', { endpointId: request.params.endpointId });
       return { secret };
     },
   });
@@ -153,9 +151,9 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...secured,
     handler: async (request, reply) => {
       const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
-      const sent = await sendTestEvent(deps.pool, environmentId, request.params.endpointId, request.body?.eventType);
-      const endpoint = await getEndpoint(deps.pool, environmentId, request.params.endpointId);
-      await endpointAudit(actor, organizationId, environmentId, 'tested', sent)(deps.pool, endpoint);
+      const eventType = request.body?.eventType ?? 'webhook.test';
+      const sent = await sendTestEvent(deps.pool, environmentId, request.params.endpointId, eventType,
+        endpointAudit(actor, organizationId, environmentId, 'tested', { eventType }));
       return reply.code(202).send(sent);
     },
   });
@@ -165,11 +163,10 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...secured,
     handler: async (request, reply) => {
       const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
-      const taskId = await startRecovery(deps.pool, environmentId, request.params.endpointId, request.body);
-      const endpoint = await getEndpoint(deps.pool, environmentId, request.params.endpointId);
-      await endpointAudit(actor, organizationId, environmentId, 'recovery_started', { taskId, since: request.body.since, until: request.body.until ?? null })(
-        deps.pool, endpoint);
-      log(environmentId, 'webhook.recovery_started', { endpointId: endpoint.id, taskId });
+      const window = { since: request.body.since, until: request.body.until ?? null };
+      const taskId = await startRecovery(deps.pool, environmentId, request.params.endpointId, request.body, (client, endpoint, id) =>
+        endpointAudit(actor, organizationId, environmentId, 'recovery_started', { taskId: id, ...window })(client, endpoint));
+      log(environmentId, 'webhook.recovery_started', { endpointId: request.params.endpointId, taskId });
       return reply.code(202).header('location', `/v1/dashboard/environments/${environmentId}/webhook-tasks/${taskId}`).send({ taskId });
     },
   });
