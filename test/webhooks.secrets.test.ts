@@ -98,6 +98,10 @@ test('webhooks - secrets: encrypted at rest, signatures verify, the encryption k
     secrets.push(legacy);
     await cluster.db.pool.query('insert into webhook_secrets (environment_id, secret) values ($1, $2)', [legacyEnv.environmentId, legacy]);
     const before = await cluster.db.pool.query('select key_id from webhook_secrets where environment_id = $1', [env.environmentId]);
+    // an endpoint's secret (its own table and row), rotated so that both of its columns hold one
+    const endpoint = await api.post('/v1/webhook-endpoints', { url: receiver.url, eventTypes: ['webhook.test'] });
+    const endpointSecret = (await api.post(`/v1/webhook-endpoints/${endpoint.body.id}/secret/rotate`)).body.secret as string;
+    secrets.push(endpoint.body.secret, endpointSecret);
 
     await Promise.all(processes.map((proc) => proc.stop()));
     const newEnv = { SECRET_ENCRYPTION_KEY: secondKey, SECRET_ENCRYPTION_KEYS_OLD: firstKey };
@@ -112,6 +116,10 @@ test('webhooks - secrets: encrypted at rest, signatures verify, the encryption k
     assert.equal(rows.length, 2);
     assert.ok(rows.every((row) => row.key_id !== null && row.key_id !== before.rows[0].key_id), 're-encrypted under the new key');
     assert.ok(rows.every((row) => row.secret.startsWith(`enc:v2:${row.key_id}:`)));
+    const stored = await cluster.db.pool.query('select secret, previous_secret, key_id from webhook_endpoints where id = $1', [endpoint.body.id]);
+    assert.notEqual(stored.rows[0].key_id, before.rows[0].key_id, "the endpoint's secrets re-encrypted under the new key");
+    assert.ok([stored.rows[0].secret, stored.rows[0].previous_secret].every((value: string) => value.startsWith(`enc:v2:${stored.rows[0].key_id}:`)));
+    assert.equal((await api.get(`/v1/webhook-endpoints/${endpoint.body.id}/secret`)).body.secret, endpointSecret);
 
     await enqueue(cluster.db.pool, [publishedEvent(env.environmentId)]);
     await receiver.waitFor((r) => r.length >= 3, 'a delivery signed after the key rotation');

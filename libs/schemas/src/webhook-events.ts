@@ -17,36 +17,28 @@ const BanData = z.object({
   expiresAt: IsoTime.nullable(),
 });
 
+const MESSAGE_EXAMPLE = {
+  id: 'msg_01j9zq3v8k6m2p4r7t9w1x3y5z',
+  seq: 42,
+  type: 'chat',
+  kind: 'user' as const,
+  content: { text: 'hello' } as Record<string, unknown> | null,
+  sender: { id: 'alice', anon: false },
+  timestamp: 1767225600000,
+  retracted: false,
+  ephemeral: false,
+};
+
 export const WEBHOOK_EVENT_TYPES = {
   'message.published': {
     description: 'A message was persisted on a channel (ephemeral messages are not). `data` is the message envelope.',
     data: MessageEnvelope,
-    example: {
-      id: 'msg_01j9zq3v8k6m2p4r7t9w1x3y5z',
-      seq: 42,
-      type: 'chat',
-      kind: 'user',
-      content: { text: 'hello' },
-      sender: { id: 'alice', anon: false },
-      timestamp: 1767225600000,
-      retracted: false,
-      ephemeral: false,
-    },
+    example: MESSAGE_EXAMPLE,
   },
   'message.retracted': {
     description: 'A message was retracted (by its sender, a moderator, the backend or an erasure). `data` is the tombstoned envelope.',
     data: MessageEnvelope,
-    example: {
-      id: 'msg_01j9zq3v8k6m2p4r7t9w1x3y5z',
-      seq: 42,
-      type: 'chat',
-      kind: 'user',
-      content: null,
-      sender: { id: 'alice', anon: false },
-      timestamp: 1767225600000,
-      retracted: true,
-      ephemeral: false,
-    },
+    example: { ...MESSAGE_EXAMPLE, content: null, retracted: true },
   },
   'member.added': {
     description: 'A user became a member of a channel, or their role changed.',

@@ -10,7 +10,7 @@ import { ServiceError } from '@rtm/errors';
 import type { WebhookEndpoint, WebhookEventType } from '@rtm/schemas';
 import type { z } from 'zod';
 import { generateWebhookSecret } from './signature.ts';
-import { decryptSecret, encryptSecret, isCurrentForm, type SecretColumn, type SecretKeyring, type SecretSlot } from './secret-box.ts';
+import { decryptSecret, encryptSecret, type SecretColumn, type SecretKeyring, type SecretSlot } from './secret-box.ts';
 
 /** Endpoints an environment may have (its default one not counted). */
 export const MAX_ENDPOINTS_PER_ENVIRONMENT = 50;
@@ -201,30 +201,4 @@ export async function rotateEndpointSecret(
     await audit(client, await getEndpoint(client, environmentId, id));
     return secret;
   });
-}
-
-/**
- * Re-encrypts, at start, every endpoint secret not in the current form under the current key
- * (after the operator moved the old key to SECRET_ENCRYPTION_KEYS_OLD); a row changed meanwhile
- * is left to the next start. Returns how many changed.
- */
-export async function reencryptEndpointSecrets(pool: Pool, keyring: SecretKeyring): Promise<number> {
-  const { rows } = await pool.query<{ id: string; secret: string; previous_secret: string | null }>(
-    `select id, secret, previous_secret from webhook_endpoints
-     where key_id is distinct from $1 or secret not like 'enc:v2:%' or previous_secret not like 'enc:v2:%'`,
-    [keyring.currentId],
-  );
-  let changed = 0;
-  for (const row of rows) {
-    if (isCurrentForm(keyring, row.secret) && (row.previous_secret === null || isCurrentForm(keyring, row.previous_secret))) continue;
-    const again = (column: SecretColumn, stored: string) => encryptSecret(keyring, decryptSecret(keyring, stored, slot(row.id, column)), slot(row.id, column));
-    const result = await pool.query(
-      `update webhook_endpoints set secret = $2, previous_secret = $3, key_id = $4
-       where id = $1 and secret = $5 and previous_secret is not distinct from $6`,
-      [row.id, again('secret', row.secret), row.previous_secret === null ? null : again('previous_secret', row.previous_secret), keyring.currentId,
-        row.secret, row.previous_secret],
-    );
-    changed += result.rowCount ?? 0;
-  }
-  return changed;
 }

@@ -80,7 +80,6 @@ export {
   deleteEndpoint,
   readEndpointSecret,
   rotateEndpointSecret,
-  reencryptEndpointSecrets,
   type EndpointInput,
   type EndpointView,
   type EndpointAudit,

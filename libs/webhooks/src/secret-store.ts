@@ -9,8 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { generateWebhookSecret } from './signature.ts';
-import { reencryptEndpointSecrets } from './endpoints.ts';
-import { createSecretKeyring, decryptSecret, encryptSecret, isCurrentForm, SecretKeyError, type SecretKeyring } from './secret-box.ts';
+import { createSecretKeyring, decryptSecret, encryptSecret, isCurrentForm, SecretKeyError, type SecretColumn, type SecretKeyring } from './secret-box.ts';
 
 /** Where a development process keeps its key when none is configured (git-ignored). */
 export const DEV_KEY_FILE = '.data/secret-encryption-key';
@@ -107,30 +106,33 @@ export async function rotateWebhookSecret(pool: Pool, keyring: SecretKeyring, en
  * so does a plaintext row in production (the keyring refuses plaintext there).
  */
 export async function reencryptWebhookSecrets(pool: Pool, keyring: SecretKeyring): Promise<number> {
-  const { rows } = await pool.query<{ environment_id: string; secret: string; previous_secret: string | null }>(
-    `select environment_id, secret, previous_secret from webhook_secrets
+  // the environments' secrets, then the endpoints', by the same rules
+  return (await reencryptTable(pool, keyring, 'webhook_secrets')) + (await reencryptTable(pool, keyring, 'webhook_endpoints'));
+}
+
+/** The rows of one secret table not in the current form, re-encrypted (reencryptWebhookSecrets). */
+async function reencryptTable(pool: Pool, keyring: SecretKeyring, table: 'webhook_secrets' | 'webhook_endpoints'): Promise<number> {
+  // each table's primary key is the row a secret is bound to (secret-box.ts)
+  const key = table === 'webhook_secrets' ? 'environment_id' : 'id';
+  const { rows } = await pool.query<{ row: string; secret: string; previous_secret: string | null }>(
+    `select ${key} as row, secret, previous_secret from ${table}
      where key_id is distinct from $1 or secret not like 'enc:v2:%' or previous_secret not like 'enc:v2:%'`,
     [keyring.currentId],
   );
   let changed = 0;
   for (const row of rows) {
     if (isCurrentForm(keyring, row.secret) && (row.previous_secret === null || isCurrentForm(keyring, row.previous_secret))) continue;
-    const environmentId = row.environment_id;
-    const secret = encryptSecret(keyring, decryptSecret(keyring, row.secret, { environmentId, column: 'secret' }), { environmentId, column: 'secret' });
-    const previous =
-      row.previous_secret === null
-        ? null
-        : encryptSecret(keyring, decryptSecret(keyring, row.previous_secret, { environmentId, column: 'previous_secret' }), {
-            environmentId,
-            column: 'previous_secret',
-          });
+    const again = (column: SecretColumn, stored: string) => {
+      const slot = { table, environmentId: row.row, column };
+      return encryptSecret(keyring, decryptSecret(keyring, stored, slot), slot);
+    };
     const result = await pool.query(
-      `update webhook_secrets set secret = $2, previous_secret = $3, key_id = $4
-       where environment_id = $1 and secret = $5 and previous_secret is not distinct from $6`,
-      [environmentId, secret, previous, keyring.currentId, row.secret, row.previous_secret],
+      `update ${table} set secret = $2, previous_secret = $3, key_id = $4
+       where ${key} = $1 and secret = $5 and previous_secret is not distinct from $6`,
+      [row.row, again('secret', row.secret), row.previous_secret === null ? null : again('previous_secret', row.previous_secret), keyring.currentId,
+        row.secret, row.previous_secret],
     );
     changed += result.rowCount ?? 0;
   }
-  // and the endpoints' secrets, by the same rules
-  return changed + (await reencryptEndpointSecrets(pool, keyring));
+  return changed;
 }
