@@ -130,7 +130,11 @@ export const lastSocket = (): FakeSocket => {
   return socket;
 };
 
-/** A client on a fake clock and fake sockets; getToken hands out tok-1, tok-2, … and counts calls. */
+/**
+ * A client on a fake clock and fake sockets; getToken hands out tok-1, tok-2, … and counts calls.
+ * It stays on WebSockets (`transports: ['websocket']`) unless told otherwise: these tests drop
+ * sockets on purpose, which would otherwise move it to Server-Sent Events.
+ */
 export function fakeClient(options: Partial<ClientOptions> = {}): { client: Client; clock: FakeClock; tokens: string[] } {
   FakeSocket.instances = [];
   const clock = new FakeClock();
@@ -145,6 +149,7 @@ export function fakeClient(options: Partial<ClientOptions> = {}): { client: Clie
     WebSocket: FakeSocket,
     clock,
     random: () => 0.5,
+    transports: ['websocket'],
     ...options,
   });
   return { client, clock, tokens };

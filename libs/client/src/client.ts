@@ -7,23 +7,16 @@ import { asRtmError, RtmError } from './errors.ts';
 import type { HttpContext } from './http.ts';
 import { CHANNEL_ID } from './ids.ts';
 import { Inbox } from './inbox.ts';
-import { PacedSender } from './paced-sender.ts';
 import { Publisher } from './publisher.ts';
 import { TokenKeeper } from './token-keeper.ts';
 import { errorOf, routeSubscriptionFrame, str } from './frames.ts';
 import { Requests } from './requests.ts';
 import { clientSettings } from './settings.ts';
+import { Connector } from './connector.ts';
 import { Suspension } from './suspension.ts';
 import { Heartbeat, onNetworkBack } from './heartbeat.ts';
-import type {
-  ClientEvents,
-  ClientOptions,
-  ConnectionState,
-  FetchLike,
-  StateChange,
-  WebSocketConstructor,
-  WebSocketLike,
-} from './types.ts';
+import { closeSocket, type Link, type LinkHandlers, type TransportName } from './transport.ts';
+import type { ClientEvents, ClientOptions, ConnectionState, StateChange, WebSocketLike } from './types.ts';
 
 /** A connection that stays up this long resets the reconnect backoff. */
 export const STABLE_AFTER_MS = 5_000;
@@ -48,25 +41,27 @@ export function createClient(options: ClientOptions): Client {
  * Retries wait a full-jitter exponential backoff (backoff.ts); 4429 waits at least the
  * `retryAfter` of the error frame before it (1 s without one); a 4401 fetches a new token and,
  * when the connection had been up (the token expired), reconnects at once.
+ *
+ * The connection is a Link (connector.ts): a WebSocket, or an SseSession (event streams and HTTP)
+ * that takes and gives the same frames; while on SSE a probing WebSocket that says `connected`
+ * takes over (`#adopt`).
  */
 export class Client {
   readonly inbox: Inbox;
-  readonly #WebSocket: WebSocketConstructor | undefined;
-  readonly #socketBase: string;
+  readonly #connector: Connector;
   readonly #clock: Clock;
   readonly #suspension: Suspension;
   readonly #events = new Emitter<ClientEvents>();
   readonly #publisher: Publisher;
   readonly #tokens: TokenKeeper;
-  readonly #sender: PacedSender;
   readonly #channels = new Map<string, Channel>();
   readonly #core: Core;
 
   #state: ConnectionState;
   #connectionId: string | undefined;
   #userId: string | undefined;
-  #socket: WebSocketLike | undefined;
-  /** Bumped whenever the current socket is abandoned: events of older sockets are ignored. */
+  #link: Link | undefined;
+  /** Bumped whenever the current connection is abandoned: events of older ones are ignored. */
   #generation = 0;
   readonly #backoff: Backoff;
   readonly #retryTimer: Timer;
@@ -74,7 +69,7 @@ export class Client {
   readonly #handshakeTimer: Timer;
   readonly #heartbeat: Heartbeat;
   #retryAt: number | undefined;
-  /** retryAfter (s) of the last error frame, for the 4429 that may follow it. */
+  /** retryAfter (s) of the last error frame (or refused event stream), for the 4429 that may follow it. */
   #retryAfterHint: number | undefined;
 
   readonly #requests = new Requests();
@@ -82,8 +77,6 @@ export class Client {
 
   constructor(options: ClientOptions) {
     const settings = clientSettings(options);
-    this.#WebSocket = settings.WebSocket;
-    this.#socketBase = settings.urls.socket;
     this.#clock = settings.clock;
     const random = settings.random;
     this.#suspension = new Suspension(this.#clock, settings.suspendAfterMs, () => this.#enterSuspended());
@@ -106,7 +99,6 @@ export class Client {
       authenticate: (token, answered, refused) => this.#request({ op: 'auth', token }, answered, refused),
       reportError: (error) => this.#events.emit('error', error),
     });
-    this.#sender = new PacedSender(this.#clock);
     this.#backoff = new Backoff(settings.retry.initialMs, settings.retry.maxMs, random);
     this.#retryTimer = new Timer(this.#clock);
     this.#stableTimer = new Timer(this.#clock);
@@ -116,7 +108,15 @@ export class Client {
       drop: (reason) => this.#drop(reason),
     });
 
-    const http: HttpContext = { baseUrl: settings.urls.http, fetch: options.fetch as FetchLike | undefined, clock: this.#clock, random, token: (fresh) => this.#tokens.forHttp(fresh) };
+    this.#connector = new Connector(settings, {
+      clock: this.#clock,
+      token: (fresh) => this.#tokens.forHttp(fresh),
+      channels: this.#channels,
+      changed: (transport) => this.#events.emit('transport', transport),
+      adopt: (socket, frame) => this.#adopt(socket, frame),
+    });
+
+    const http: HttpContext = { baseUrl: settings.urls.http, fetch: settings.fetch, clock: this.#clock, random, token: (fresh) => this.#tokens.forHttp(fresh) };
     this.#core = {
       clock: this.#clock,
       random,
@@ -124,6 +124,7 @@ export class Client {
       retryMaxMs: settings.retry.maxMs,
       http,
       isConnected: () => this.#state === 'connected',
+      transport: () => this.#connector.transport,
       nextRef: () => this.#requests.nextRef(),
       send: (frame) => this.#send(frame),
       enqueue: (kind, channelId, frame, ephemeral) => this.#publisher.enqueue(kind, channelId, frame, ephemeral),
@@ -149,6 +150,11 @@ export class Client {
     return this.#userId;
   }
 
+  /** `'websocket'` or `'sse'` (Server-Sent Events for receiving, HTTP for publishing): what the client uses now, or will use next. */
+  get transport(): TransportName {
+    return this.#connector.transport;
+  }
+
   on<K extends keyof ClientEvents>(name: K, listener: ClientEvents[K]): () => void {
     return this.#events.on(name, listener);
   }
@@ -169,6 +175,7 @@ export class Client {
     this.#suspension.up();
     this.#backoff.reset();
     this.#listenToNetwork();
+    this.#connector.start();
     void this.#attempt();
   }
 
@@ -176,8 +183,6 @@ export class Client {
   close(): void {
     this.#terminate(new RtmError('closed', 'the client was closed'), {});
   }
-
-  // ---- connection ----
 
   async #attempt(): Promise<void> {
     this.#retryTimer.clear();
@@ -195,41 +200,42 @@ export class Client {
       return;
     }
     if (generation !== this.#generation) return;
-    if (!this.#WebSocket) {
-      this.#terminate(new RtmError('invalid_request', 'no WebSocket: pass the WebSocket option (in Node 20, ws)'), {});
-      return;
-    }
-    let socket: WebSocketLike;
+    this.#open(token, generation);
+  }
+
+  /** What a connection of this generation tells the client. */
+  #handlers(generation: number): LinkHandlers {
+    return {
+      frame: (frame) => {
+        if (generation !== this.#generation) return;
+        this.#heartbeat.received();
+        if (frame) this.#onFrame(frame);
+        else this.#events.emit('error', new RtmError('invalid_request', 'the server sent a frame that is not a JSON object'));
+      },
+      closed: (code, reason, retryAfter) => this.#onClose(generation, code, reason, retryAfter),
+    };
+  }
+
+  /** Opens the connection on the current transport (connector.ts). */
+  #open(token: string, generation: number): void {
     try {
-      socket = new this.#WebSocket(`${this.#socketBase}?token=${encodeURIComponent(token)}`);
+      this.#link = this.#connector.open(token, this.#handlers(generation));
     } catch (error) {
-      this.#terminate(asRtmError(error, 'invalid_request'), {});
-      return;
+      return this.#terminate(asRtmError(error, 'invalid_request'), {});
     }
-    this.#socket = socket;
-    this.#sender.attach(socket);
-    socket.onmessage = (event: { data: unknown }) => {
-      if (generation === this.#generation) this.#onData(event.data);
-    };
-    socket.onclose = (event: { code?: number; reason?: string }) => {
-      this.#onClose(generation, event?.code ?? 1006, event?.reason ?? '');
-    };
-    // a failed socket also closes; the close event carries what there is to know
-    socket.onerror = () => {};
     this.#handshakeTimer.set(HANDSHAKE_TIMEOUT_MS, () => this.#drop('no connected frame in time'));
   }
 
-  #onData(data: unknown): void {
-    this.#heartbeat.received();
-    let frame: unknown;
-    try {
-      frame = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data as ArrayBuffer));
-    } catch {
-      this.#events.emit('error', new RtmError('invalid_request', 'the server sent a frame that is not JSON'));
-      return;
-    }
-    if (frame === null || typeof frame !== 'object' || Array.isArray(frame)) return;
-    this.#onFrame(frame as Record<string, unknown>);
+  /** The probe's WebSocket said `connected`: the client moves to it, and the SSE session ends. */
+  #adopt(socket: WebSocketLike, frame: Record<string, unknown>): void {
+    if (this.#state === 'closed') return closeSocket(socket, 'client closed');
+    const generation = ++this.#generation;
+    this.#connectionLost();
+    this.#retryTimer.clear();
+    this.#retryAt = undefined;
+    this.#link = this.#connector.wrap(socket, this.#handlers(generation));
+    if (this.#state !== 'connected') this.#setState('connecting', {});
+    this.#up(frame);
   }
 
   #onFrame(frame: Record<string, unknown>): void {
@@ -238,7 +244,8 @@ export class Client {
     if (routeSubscriptionFrame(frame, channel, this.inbox)) return;
     switch (frame.op) {
       case 'connected':
-        return this.#onConnected(frame);
+        if (this.#state === 'connecting') this.#up(frame);
+        return;
       case 'ack':
         return this.#publisher.onAck(frame);
       case 'error':
@@ -252,9 +259,10 @@ export class Client {
     }
   }
 
-  #onConnected(frame: Record<string, unknown>): void {
-    if (this.#state !== 'connecting') return;
+  /** The connection is up (`connected`): state, timers, token renewal, then every channel, the inbox and the queue. */
+  #up(frame: Record<string, unknown>): void {
     this.#handshakeTimer.clear();
+    if (this.#link) this.#connector.connected(this.#link);
     this.#suspension.up();
     this.#retryAfterHint = undefined;
     this.#connectionId = str(frame.connectionId);
@@ -269,15 +277,22 @@ export class Client {
     this.#publisher.flush();
   }
 
-  #onClose(generation: number, code: number, reason: string): void {
+  #onClose(generation: number, code: number, reason: string, retryAfter?: number): void {
     if (generation !== this.#generation) return;
     this.#generation += 1;
     const wasConnected = this.#state === 'connected';
+    const link = this.#link;
     this.#connectionLost();
+    if (retryAfter !== undefined) this.#retryAfterHint = retryAfter;
     if (code === 4400 || code === 4403) {
       const error = new RtmError(code === 4403 ? 'forbidden' : 'invalid_request', reason || `closed with ${code}`);
       this.#events.emit('error', error);
       this.#terminate(error, { code, reason });
+      return;
+    }
+    if (!wasConnected && link && this.#connector.closedEarly(link, code)) {
+      // WebSockets do not get through: SSE at once
+      this.#scheduleRetry(0, { code, ...(reason ? { reason } : {}) });
       return;
     }
     let delay: number;
@@ -294,23 +309,20 @@ export class Client {
     this.#scheduleRetry(delay, { code, ...(reason ? { reason } : {}) });
   }
 
-  /** Abandons the current socket as if it had closed (no `connected` in time, no answer to a ping). */
+  /** Abandons the current connection as if it had closed (no `connected` in time, no answer to a ping). */
   #drop(reason: string): void {
-    const socket = this.#socket;
-    if (!socket) return;
-    this.#onClose(this.#generation, 1006, reason);
-    closeQuietly(socket, reason);
+    if (this.#link) this.#onClose(this.#generation, 1006, reason);
   }
 
   /** Everything tied to the lost connection is reset; what must survive it is kept for the next one. */
   #connectionLost(): void {
-    this.#socket = undefined;
+    this.#link?.close();
+    this.#link = undefined;
     this.#connectionId = undefined;
     this.#handshakeTimer.clear();
     this.#heartbeat.stop();
     this.#stableTimer.clear();
     this.#tokens.connectionLost();
-    this.#sender.detach();
     this.#requests.clear();
     this.#publisher.connectionLost();
     this.inbox.connectionLost();
@@ -335,16 +347,15 @@ export class Client {
   }
 
   #terminate(error: RtmError, info: { code?: number; reason?: string }): void {
-    if (this.#state === 'closed' && !this.#socket) return;
-    const socket = this.#socket;
+    if (this.#state === 'closed' && !this.#link) return;
     this.#generation += 1;
+    this.#connector.stop();
     this.#connectionLost();
     this.#retryTimer.clear();
     this.#suspension.stop();
     this.#retryAt = undefined;
     this.#offNetworkEvents?.();
     this.#offNetworkEvents = undefined;
-    if (socket) closeQuietly(socket, 'client closed');
     this.#publisher.rejectAll(() => error);
     this.inbox.clientClosed(error);
     for (const channel of this.#channels.values()) channel.clientClosed(error);
@@ -358,10 +369,9 @@ export class Client {
     this.#events.emit('state', state, { previous, ...info });
   }
 
-  /** Sends a frame on the open connection, paced (frames wait their turn in order). */
+  /** Sends a frame on the open connection (on a WebSocket paced: frames wait their turn in order). */
   #send(frame: Record<string, unknown>): void {
-    if (!this.#socket || this.#state !== 'connected') return;
-    this.#sender.send(JSON.stringify(frame));
+    if (this.#state === 'connected') this.#link?.send(frame);
   }
 
   /** Sends a request frame (a new `ref`); `answered` gets the frame answering its ref, `refused` its `error`. */
@@ -385,14 +395,5 @@ export class Client {
       ref !== undefined &&
       (this.#publisher.onError(ref, error) || channel?.onError(ref, error) || this.inbox.onError(ref, error) || this.#requests.refuse(ref, error));
     if (!claimed) this.#events.emit('error', error);
-  }
-}
-
-/** Closes a socket that may already be closing. */
-function closeQuietly(socket: WebSocketLike, reason: string): void {
-  try {
-    socket.close(1000, reason);
-  } catch {
-    // already closing
   }
 }

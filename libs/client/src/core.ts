@@ -14,6 +14,8 @@ export interface Core {
   readonly http: HttpContext;
   /** True while the connection is up (`connected`). */
   isConnected(): boolean;
+  /** The connection's transport: on `sse` the inbox, presence enter/update/leave and moderation frames have no form. */
+  transport(): 'websocket' | 'sse';
   /** A ref no other frame of this client has used. */
   nextRef(): number;
   /** Sends a frame on the open connection (a no-op when there is none). */

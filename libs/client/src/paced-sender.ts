@@ -27,8 +27,12 @@ export class PacedSender {
     this.#socket = socket;
   }
 
-  /** The socket is gone: what waits for it is dropped (the publish queue keeps what must be sent again). */
-  detach(): void {
+  /**
+   * The socket is gone: what waits for it is dropped (the publish queue keeps what must be sent
+   * again). With `socket`, only if that is the one attached (a newer socket keeps its queue).
+   */
+  detach(socket?: WebSocketLike): void {
+    if (socket !== undefined && socket !== this.#socket) return;
     this.#socket = undefined;
     this.#queue = [];
     this.#timer.clear();

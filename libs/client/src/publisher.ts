@@ -122,7 +122,8 @@ export class Publisher {
 
 function ackResult(entry: OutboxEntry, frame: Record<string, unknown>): unknown {
   if (entry.kind === 'retract') return { id: frame.id, seq: frame.seq };
-  const result: Record<string, unknown> = { id: frame.id, seq: frame.seq };
+  // an ephemeral publish over HTTP (the sse transport) is answered without a seq
+  const result: Record<string, unknown> = typeof frame.seq === 'number' ? { id: frame.id, seq: frame.seq } : { id: frame.id };
   if (typeof frame.timestamp === 'number') result.timestamp = frame.timestamp;
   if (frame.ephemeral === true) result.ephemeral = true;
   return result;

@@ -1,7 +1,8 @@
 import { systemClock, type Clock } from './clock.ts';
 import { RtmError } from './errors.ts';
 import { parseBaseUrl } from './frames.ts';
-import type { ClientOptions, WebSocketConstructor } from './types.ts';
+import { transportsOf, type TransportName } from './transport.ts';
+import type { ClientOptions, FetchLike, WebSocketConstructor } from './types.ts';
 
 const DEFAULTS = {
   initialDelayMs: 500,
@@ -16,6 +17,9 @@ export interface ClientSettings {
   getToken: () => string | Promise<string>;
   /** Undefined when neither given nor global (Node 20 without `ws`): connecting then fails with a clear error. */
   WebSocket: WebSocketConstructor | undefined;
+  /** The given one, or the global one called as a plain function (a browser's refuses another `this`); undefined without either. */
+  fetch: FetchLike | undefined;
+  transports: TransportName[];
   urls: { socket: string; http: string };
   clock: Clock;
   random: () => number;
@@ -30,6 +34,8 @@ export function clientSettings(options: ClientOptions): ClientSettings {
   return {
     getToken: options.getToken,
     WebSocket: options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket,
+    fetch: options.fetch ?? globalFetch(),
+    transports: transportsOf(options.transports),
     urls: parseBaseUrl(options.url),
     clock: options.clock ?? systemClock,
     random: options.random ?? Math.random,
@@ -47,4 +53,9 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new RtmError('invalid_request', `${name} must be a positive number`);
   return value;
+}
+
+function globalFetch(): FetchLike | undefined {
+  const global = globalThis as { fetch?: FetchLike };
+  return typeof global.fetch === 'function' ? (url, init) => global.fetch!(url, init) : undefined;
 }

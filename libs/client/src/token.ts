@@ -42,6 +42,12 @@ export function tokenExpiryMs(token: string): number | undefined {
   return typeof exp === 'number' ? exp * 1000 : undefined;
 }
 
+/** The user a JWT names (`sub`), or undefined: read only, never verified. */
+export function tokenSubject(token: string): string | undefined {
+  const sub = jwtClaims(token)?.sub;
+  return typeof sub === 'string' ? sub : undefined;
+}
+
 function jwtClaims(token: string): Record<string, unknown> | undefined {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts[1]) return undefined;

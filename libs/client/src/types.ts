@@ -121,11 +121,15 @@ export interface WebSocketLike {
 
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
-/** What the SDK needs of `fetch`. */
+/**
+ * What the SDK needs of `fetch`. Server-Sent Events (the `sse` transport) also need `body` (a
+ * request body, for publishes), `signal` (to end a stream) and a streaming response `body` with
+ * `getReader()`, as browsers' and Node 20's fetch have.
+ */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string> },
-) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: any },
+) => Promise<{ status: number; headers: { get(name: string): string | null }; text(): Promise<string>; body?: any }>;
 
 export interface ReconnectOptions {
   /** Ceiling of the first retry's random delay (default 500 ms); it doubles per failed attempt. */
@@ -143,8 +147,14 @@ export interface ClientOptions {
   getToken: () => string | Promise<string>;
   /** The WebSocket constructor; default `globalThis.WebSocket` (in Node 20 pass `ws`'s). */
   WebSocket?: WebSocketConstructor;
-  /** For history and rosters; default `globalThis.fetch`. */
+  /** For history, rosters, and the `sse` transport; default `globalThis.fetch`. */
   fetch?: FetchLike;
+  /**
+   * The transports the client may use, in order of preference (default `['websocket', 'sse']`):
+   * on a WebSocket while it gets through, else Server-Sent Events for receiving and HTTP for
+   * publishing. `['websocket']` or `['sse']` keeps it on one.
+   */
+  transports?: ('websocket' | 'sse')[];
   reconnect?: ReconnectOptions;
   /** Publishes held while not connected (default 100); past it `publish` rejects with `rate_limited`. */
   maxQueuedPublishes?: number;
@@ -160,5 +170,7 @@ export interface ClientOptions {
 /** The client's events (`client.on(name, listener)`). */
 export interface ClientEvents {
   state: (state: ConnectionState, change: StateChange) => void;
+  /** The client moved to another transport (`client.transport`). */
+  transport: (transport: 'websocket' | 'sse') => void;
   error: (error: RtmError) => void;
 }

@@ -1,0 +1,150 @@
+import { parseRetryAfter } from './http.ts';
+import type { FetchLike } from './types.ts';
+
+/**
+ * Requests in flight at once. Browsers open at most six HTTP/1.1 connections per host and the
+ * event streams hold some of them; what is over waits its turn.
+ */
+export const MAX_IN_FLIGHT = 4;
+
+export interface HttpSendHost {
+  readonly baseUrl: string;
+  readonly fetch: FetchLike;
+  /** The user's token (`fresh`: a new one from getToken, after a 401). */
+  token(fresh: boolean): Promise<string>;
+  /** The frame /v1/connect would have answered with: `ack` or `error`, with the request's ref. */
+  answer(frame: Record<string, unknown>): void;
+}
+
+type Frame = Record<string, unknown>;
+
+/**
+ * Publishes and retractions over the realtime edge's HTTP API, for a client on Server-Sent
+ * Events: `POST /v1/channels/{id}/messages` and `DELETE /v1/channels/{id}/messages/{messageId}`,
+ * with the frame's idempotency key. Each answer comes back as the socket's frame for it, so the
+ * publish queue (publisher.ts) treats both transports alike: a refusal keeps its code (and
+ * `retryAfter` of a 429), and a request without an answer is `unavailable` (its outcome is
+ * unknown; the key makes sending it again safe).
+ *
+ * One request per channel at a time, in the order they were made, so a channel's messages are
+ * stored in the order the application published them.
+ */
+export class HttpSender {
+  readonly #host: HttpSendHost;
+  readonly #lanes = new Map<string, Frame[]>();
+  readonly #busy = new Set<string>();
+  #inFlight = 0;
+  #closed = false;
+
+  constructor(host: HttpSendHost) {
+    this.#host = host;
+  }
+
+  /** A `publish` or `retract` frame (with `ref` and `channelId`). */
+  send(frame: Frame): void {
+    if (this.#closed) return;
+    const channelId = String(frame.channelId);
+    let lane = this.#lanes.get(channelId);
+    if (!lane) this.#lanes.set(channelId, (lane = []));
+    lane.push(frame);
+    this.#pump();
+  }
+
+  /** The session is over: nothing more is sent, and answers still on their way are dropped. */
+  close(): void {
+    this.#closed = true;
+    this.#lanes.clear();
+  }
+
+  #pump(): void {
+    for (const [channelId, lane] of this.#lanes) {
+      if (this.#inFlight >= MAX_IN_FLIGHT) return;
+      if (this.#busy.has(channelId)) continue;
+      const frame = lane.shift();
+      if (lane.length === 0) this.#lanes.delete(channelId);
+      if (!frame) continue;
+      this.#busy.add(channelId);
+      this.#inFlight += 1;
+      void this.#run(frame).then((answer) => {
+        this.#busy.delete(channelId);
+        this.#inFlight -= 1;
+        if (this.#closed) return;
+        this.#host.answer(answer);
+        this.#pump();
+      });
+    }
+  }
+
+  async #run(frame: Frame): Promise<Frame> {
+    const { ref, channelId } = frame;
+    const refusal = (code: string, reason: string, retryAfter?: number): Frame => ({
+      op: 'error',
+      ref,
+      channelId,
+      code,
+      reason,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    });
+    const request = requestOf(frame);
+    let fresh = false;
+    for (;;) {
+      let res: Awaited<ReturnType<FetchLike>>;
+      let text: string;
+      try {
+        const token = await this.#host.token(fresh);
+        const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+        if (request.body !== undefined) headers['content-type'] = 'application/json';
+        res = await this.#host.fetch(this.#host.baseUrl + request.path, {
+          method: request.method,
+          headers,
+          ...(request.body === undefined ? {} : { body: request.body }),
+        });
+        text = await res.text();
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        return refusal('unavailable', `${request.method} ${request.path} got no answer (${why}); its outcome is unknown`);
+      }
+      let body: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = text.length > 0 ? JSON.parse(text) : {};
+        if (parsed !== null && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+      } catch {
+        // not JSON: the status says enough
+      }
+      if (res.status >= 200 && res.status < 300) return ackOf(frame, body);
+      if (res.status === 401 && !fresh) {
+        // the token expired meanwhile: once more with a new one
+        fresh = true;
+        continue;
+      }
+      const code = typeof body.code === 'string' ? body.code : res.status >= 500 || res.status === 429 ? (res.status === 429 ? 'rate_limited' : 'unavailable') : `http_${res.status}`;
+      const reason = typeof body.reason === 'string' ? body.reason : `${request.method} ${request.path} answered ${res.status}`;
+      const retryAfter = parseRetryAfter(res.headers.get('retry-after')) ?? (typeof body.retryAfter === 'number' ? body.retryAfter : undefined);
+      return refusal(code, reason, retryAfter);
+    }
+  }
+}
+
+/** The HTTP request of a `publish` or `retract` frame. */
+export function requestOf(frame: Frame): { method: 'POST' | 'DELETE'; path: string; body: string | undefined } {
+  const channel = encodeURIComponent(String(frame.channelId));
+  if (frame.op === 'retract') {
+    const path = `/v1/channels/${channel}/messages/${encodeURIComponent(String(frame.id))}`;
+    return { method: 'DELETE', path, body: frame.reason === undefined ? undefined : JSON.stringify({ reason: frame.reason }) };
+  }
+  const body: Frame = { content: frame.content };
+  for (const key of ['type', 'to', 'mentions', 'ephemeral', 'idempotencyKey'] as const) {
+    if (frame[key] !== undefined) body[key] = frame[key];
+  }
+  return { method: 'POST', path: `/v1/channels/${channel}/messages`, body: JSON.stringify(body) };
+}
+
+/** The `ack` frame the socket would have sent for this answer. */
+function ackOf(frame: Frame, body: Frame): Frame {
+  const ack: Frame = { op: 'ack', ref: frame.ref, channelId: frame.channelId, id: body.id };
+  if (typeof body.seq === 'number') ack.seq = body.seq;
+  if (typeof body.timestamp === 'number') ack.timestamp = body.timestamp;
+  if (body.ephemeral === true) ack.ephemeral = true;
+  if (frame.op === 'retract') ack.retracted = true;
+  return ack;
+}
