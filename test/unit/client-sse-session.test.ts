@@ -247,7 +247,7 @@ test('client sse - with no channel GET /v1/me stands for the connection: no answ
   assert.equal(client.state, 'disconnected');
   assert.equal(fake.mes[1]!.token, 'tok-1');
   fake.me = (request) => request.reply(200, { userId: 'alice', expiresAt: new Date(Date.UTC(2100, 0, 1)).toISOString() });
-  while (client.state !== 'connected') await clock.advance(100);
+  while ((client.state as string) !== 'connected') await clock.advance(100);
   assert.equal(fake.mes[2]!.token, 'tok-2', 'a 401 fetches a new token');
   assert.equal(client.userId, 'alice');
   assert.equal(states[0], 'disconnected');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConnectionState, WebSocketConstructor } from '@rtm/client';
-import { WEBSOCKET_RETRY_MS } from '../../libs/client/src/transport.ts';
+const WEBSOCKET_RETRY_MS = 60_000; // reconnect.webSocketRetryMs's default
 import { FakeSocket, fakeClient, lastSocket, messageFrame, settle } from '../helpers/client-fakes.ts';
 import { connectedFrame, FakeFetch, ThrowingSocket } from '../helpers/sse-fakes.ts';
 

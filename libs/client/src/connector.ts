@@ -7,7 +7,6 @@ import { SseSession } from './sse-session.ts';
 import {
   SocketLink,
   TransportChoice,
-  WEBSOCKET_RETRY_MS,
   WebSocketProbe,
   type Link,
   type LinkHandlers,
@@ -31,7 +30,7 @@ export interface ConnectorHost {
 /**
  * Opens the client's connection on the transport TransportChoice picks: a WebSocket
  * (`/v1/connect`, frames paced), or an SseSession (event streams and HTTP); and while on SSE,
- * probes WebSockets every WEBSOCKET_RETRY_MS.
+ * probes WebSockets every `reconnect.webSocketRetryMs`.
  */
 export class Connector {
   readonly #settings: ClientSettings;
@@ -47,7 +46,7 @@ export class Connector {
     const allowed = settings.fetch ? settings.transports : settings.transports.filter((name) => name === 'websocket');
     this.#choice = new TransportChoice(allowed.length > 0 ? allowed : ['websocket'], settings.WebSocket !== undefined);
     this.#sender = new PacedSender(host.clock);
-    this.#probe = new WebSocketProbe(host.clock, WEBSOCKET_RETRY_MS, {
+    this.#probe = new WebSocketProbe(host.clock, settings.webSocketRetryMs, {
       open: async () => this.#socket(await host.token(false)),
       adopt: (socket, frame) => host.adopt(socket, frame),
     });

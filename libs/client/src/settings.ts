@@ -8,6 +8,7 @@ const DEFAULTS = {
   initialDelayMs: 500,
   maxDelayMs: 30_000,
   suspendAfterMs: 60_000,
+  webSocketRetryMs: 60_000,
   maxQueuedPublishes: 100,
   heartbeatMs: 30_000,
 };
@@ -25,6 +26,7 @@ export interface ClientSettings {
   random: () => number;
   retry: { initialMs: number; maxMs: number };
   suspendAfterMs: number;
+  webSocketRetryMs: number;
   heartbeatMs: number;
   maxQueuedPublishes: number;
 }
@@ -44,6 +46,7 @@ export function clientSettings(options: ClientOptions): ClientSettings {
       maxMs: positive(options.reconnect?.maxDelayMs, DEFAULTS.maxDelayMs, 'reconnect.maxDelayMs'),
     },
     suspendAfterMs: positive(options.reconnect?.suspendAfterMs, DEFAULTS.suspendAfterMs, 'reconnect.suspendAfterMs'),
+    webSocketRetryMs: positive(options.reconnect?.webSocketRetryMs, DEFAULTS.webSocketRetryMs, 'reconnect.webSocketRetryMs'),
     heartbeatMs: positive(options.heartbeatMs, DEFAULTS.heartbeatMs, 'heartbeatMs'),
     maxQueuedPublishes: positive(options.maxQueuedPublishes, DEFAULTS.maxQueuedPublishes, 'maxQueuedPublishes'),
   };

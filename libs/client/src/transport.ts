@@ -8,8 +8,6 @@ export type TransportName = 'websocket' | 'sse';
 
 /** WebSockets that close before `connected`, in a row, before the client falls back to SSE. */
 export const WEBSOCKET_FAILURES_BEFORE_SSE = 2;
-/** On SSE, how often the client tries a WebSocket again. */
-export const WEBSOCKET_RETRY_MS = 60_000;
 /** A probing WebSocket must say `connected` within this time. */
 const PROBE_HANDSHAKE_MS = 15_000;
 
@@ -93,9 +91,9 @@ export interface ProbeHost {
 }
 
 /**
- * While the client is on SSE: every WEBSOCKET_RETRY_MS a WebSocket is opened beside the event
- * streams. When it says `connected` the client moves to it (make before break: the streams end
- * only then); when it fails, the next try is WEBSOCKET_RETRY_MS later.
+ * While the client is on SSE: every `intervalMs` (`reconnect.webSocketRetryMs`, 60 s) a WebSocket
+ * is opened beside the event streams. When it says `connected` the client moves to it (make before
+ * break: the streams end only then); when it fails, the next try is `intervalMs` later.
  */
 export class WebSocketProbe {
   readonly #host: ProbeHost;

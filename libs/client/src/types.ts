@@ -138,6 +138,8 @@ export interface ReconnectOptions {
   maxDelayMs?: number;
   /** Without a connection for this long, the client is `suspended` (default 60 s). */
   suspendAfterMs?: number;
+  /** On the `sse` transport, how often a WebSocket is tried again (default 60 s). */
+  webSocketRetryMs?: number;
 }
 
 export interface ClientOptions {
