@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isServiceError } from '@rtm/errors';
 import { EventsQuery, parseEventsChannels } from '@rtm/schemas';
 import { EventPositions, channelHash, parseEventId, resumePositions } from '../../apps/gateway/src/sessions/event-positions.ts';
@@ -24,6 +25,12 @@ test('event positions - a channel hash is the first 8 characters of base64url(sh
   assert.equal(channelHash('general'), createHash('sha256').update('general').digest('base64url').slice(0, 8));
   assert.match(channelHash('a'), /^[A-Za-z0-9_-]{8}$/);
   assert.notEqual(channelHash('a'), channelHash('b'));
+});
+
+test('event positions - docs/protocol.md\'s example shows the real hashes of its channels', () => {
+  const protocol = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
+  const example = protocol.slice(protocol.indexOf('## Server-sent events'));
+  assert.ok(example.includes(`id: ${channelHash('general')}~42,${channelHash('random')}~8`));
 });
 
 test('event positions - the id lists every channel with a position, in query order, and follows each move', () => {
