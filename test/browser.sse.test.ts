@@ -79,5 +79,6 @@ test('browser - EventSource streams a channel and resumes it with Last-Event-ID 
   // the page's lastEventId carries the channel's position
   assert.match(after.ids.at(-1)!, /^[A-Za-z0-9_-]{8}~7$/);
   await page.evaluate(() => (globalThis as any).source.close());
-  browser.assertNoErrors();
+  // the cut is the one error the page may log (Chromium reports the reset connection); nothing else
+  assert.deepEqual(browser.errors.filter((line) => !line.includes('net::ERR_CONNECTION_RESET')), []);
 });
