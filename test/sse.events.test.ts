@@ -217,4 +217,13 @@ test('events - a kick ends one channel, a refused channel leaves the others, an 
   // every event carries the positions, the last one too
   assert.equal(expiring.events.at(-1)!.id, `${channelHash('random')}~1`);
   assertDocumented(expiring);
+
+  // a gateway that drains ends its streams with 4503 and a short, spread back-off (reconnect elsewhere, resume)
+  const draining = await openStream(gwB.realtimeUrl, `/v1/events?channels=random&token=${await mintToken(gwA.controlUrl, env.secretKey, 'dave')}`);
+  await draining.waitFor('subscribed', (f) => f.op === 'subscribed');
+  const stopped = gwB.stop();
+  assert.deepEqual(await draining.waitFor('drained', (f) => f.op === 'closed'), { op: 'closed', code: 4503, reason: 'gateway draining' });
+  const retry = Number(draining.lines.filter((line) => line.startsWith('retry: ')).at(-1)!.slice('retry: '.length));
+  assert.ok(retry >= 1000 && retry <= 3000, `retry ${retry}`);
+  await stopped;
 });
