@@ -1,11 +1,12 @@
 /**
- * The AsyncAPI 3.0 document of the multiplexed socket `GET /v1/connect`, from the zod schemas that
- * validate its client frames (ConnectFrame) and describe its server frames (SERVER_FRAMES), so the
+ * The AsyncAPI 3.0 document of the multiplexed socket `GET /v1/connect` and of its event stream
+ * `GET /v1/events`, from the zod schemas that validate its client frames (ConnectFrame) and
+ * describe its server frames (SERVER_FRAMES, and EVENT_STREAM_FRAMES for the stream), so the
  * document cannot drift from the code. Written to docs/asyncapi.yaml by scripts/write-asyncapi.ts
  * and served at `/asyncapi.json` by both hosts.
  */
 import { z } from 'zod';
-import { ConnectFrame, SERVER_FRAMES } from '@rtm/schemas';
+import { ConnectFrame, EVENT_STREAM_FRAMES, EventsQuery, SERVER_FRAMES } from '@rtm/schemas';
 import { DEFAULT_ORIGINS } from './openapi.ts';
 
 const CLIENT_DESCRIPTIONS: Record<string, string> = {
@@ -27,7 +28,10 @@ function schemaOf(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
-/** The document's `servers`: the realtime edge at `realtimeOrigin` (http(s) or ws(s)), as ws or wss. */
+/**
+ * The document's `servers`: the realtime edge at `realtimeOrigin` (http(s) or ws(s)), as ws or wss
+ * for the socket and as http or https for the event stream.
+ */
 export function asyncApiServers(realtimeOrigin: string): Record<string, unknown> {
   const url = new URL(realtimeOrigin);
   const secure = url.protocol === 'https:' || url.protocol === 'wss:';
@@ -36,6 +40,11 @@ export function asyncApiServers(realtimeOrigin: string): Record<string, unknown>
       host: url.host,
       protocol: secure ? 'wss' : 'ws',
       description: 'The realtime edge of a gateway (REALTIME_PUBLIC_URL, else its host with REALTIME_PORT); wss behind TLS.',
+    },
+    realtimeHttp: {
+      host: url.host,
+      protocol: secure ? 'https' : 'http',
+      description: 'The same realtime edge over HTTP, for the event stream `GET /v1/events`.',
     },
   };
 }
@@ -60,6 +69,14 @@ export function buildAsyncApiDocument(realtimeOrigin = DEFAULT_ORIGINS.realtime)
     messages[name] = { name: key, title: `server ${key}`, summary: schema.description, payload: schemaOf(schema) };
     serverRefs.push({ $ref: `#/channels/connect/messages/${name}` });
   }
+  // the event stream: /v1/connect's server frames it can carry, and `closed`
+  const eventMessages: Record<string, unknown> = {};
+  const eventRefs: { $ref: string }[] = [];
+  for (const [key, schema] of Object.entries(EVENT_STREAM_FRAMES)) {
+    const name = `event.${key}`;
+    eventMessages[name] = { name: key, title: `event ${key}`, summary: schema.description, payload: schemaOf(schema) };
+    eventRefs.push({ $ref: `#/channels/events/messages/${name}` });
+  }
   return {
     asyncapi: '3.0.0',
     info: {
@@ -68,7 +85,8 @@ export function buildAsyncApiDocument(realtimeOrigin = DEFAULT_ORIGINS.realtime)
       license: { name: 'MIT' },
       description:
         'One WebSocket for many channel subscriptions and the user\'s inbox. Every frame is a JSON text frame. ' +
-        'Ordering, replay and close codes are described in docs/protocol.md.',
+        'The same server frames also come as server-sent events (`GET /v1/events`), for clients whose WebSockets are blocked. ' +
+        'Ordering, replay, event ids and close codes are described in docs/protocol.md.',
     },
     servers: asyncApiServers(realtimeOrigin),
     channels: {
@@ -79,8 +97,22 @@ export function buildAsyncApiDocument(realtimeOrigin = DEFAULT_ORIGINS.realtime)
           'Token in `Authorization: Bearer <jwt>` or `?token=<jwt>`. Closes with 4400 (bad query, frame over 128 KiB), ' +
           '4401 (bad or expired token), 4403 (banned from the environment), 4429 (inbound rate, socket quota), ' +
           '4500, 4503 (reconnect and resume).',
+        servers: [{ $ref: '#/servers/realtime' }],
         bindings: { ws: { method: 'GET', query: { type: 'object', properties: { token: { type: 'string' } }, additionalProperties: false } } },
         messages,
+      },
+      events: {
+        address: '/v1/events',
+        title: 'GET /v1/events',
+        description:
+          'Server-sent events (`text/event-stream`) for up to 20 channels named in `channels`. Token in `Authorization: Bearer <jwt>` ' +
+          'or `?token=<jwt>`. Each event is `id: <positions>` and `data: <one frame as JSON>` (no `event:` field). The id holds ' +
+          'every channel\'s position, comma-separated `<h>~<seq>` (`<h>`: the first 8 characters of base64url(sha256(channelId))); ' +
+          'a reconnect with `Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals ' +
+          'before the stream are HTTP errors (400, 401, 403, 429, 503); the server ends a stream with `retry: <ms>` and ' +
+          '`{op:"closed", code, reason}` (4401, 4403, 4429, 4500, 4503).',
+        servers: [{ $ref: '#/servers/realtimeHttp' }],
+        messages: eventMessages,
       },
     },
     operations: {
@@ -97,6 +129,14 @@ export function buildAsyncApiDocument(realtimeOrigin = DEFAULT_ORIGINS.realtime)
         summary: 'What the gateway sends on the connection.',
         channel: { $ref: '#/channels/connect' },
         messages: serverRefs,
+      },
+      receiveEvents: {
+        action: 'receive',
+        title: 'Server-sent events',
+        summary: 'What the gateway sends on an event stream: a subset of the server frames, and `closed`.',
+        channel: { $ref: '#/channels/events' },
+        bindings: { http: { method: 'GET', query: schemaOf(EventsQuery) } },
+        messages: eventRefs,
       },
     },
   };

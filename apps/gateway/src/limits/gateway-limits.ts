@@ -126,6 +126,8 @@ export class GatewayLimits {
   private readonly nc: NatsConnection;
   private readonly subjects: Subjects;
   private readonly sockets = new Map<string, HeldQuotas>();
+  /** The quota checks still running, by socket id: kept only while they run (see quotasChecked). */
+  private readonly checking = new Map<string, Promise<void>>();
   private timers: NodeJS.Timeout[] = [];
   private subscription: Subscription | undefined;
   private events: SocketEvents | undefined;
@@ -305,8 +307,19 @@ export class GatewayLimits {
   private readonly onSocketOpen = (handle: SocketHandle): void => {
     const held: HeldQuotas = { acquired: 0, closed: false };
     this.sockets.set(handle.socketId, held);
-    void this.acquireSocket(handle, held).catch((error: unknown) => this.log.warn({ err: error }, 'socket quota check failed'));
+    const checked = this.acquireSocket(handle, held)
+      .catch((error: unknown) => this.log.warn({ err: error }, 'socket quota check failed'))
+      .finally(() => this.checking.delete(handle.socketId));
+    this.checking.set(handle.socketId, checked);
   };
+
+  /**
+   * Resolves once the socket quotas of an open socket are checked (a socket over one is closed by
+   * then): an event stream waits for it so that a refusal is still its HTTP answer, 429.
+   */
+  async quotasChecked(socketId: string): Promise<void> {
+    await this.checking.get(socketId);
+  }
 
   private async acquireSocket(handle: SocketHandle, held: HeldQuotas): Promise<void> {
     const limits = await this.environments.of(handle.environmentId);

@@ -24,7 +24,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
 import { readMessages } from '@rtm/channels';
-import type { FrameText, SocketLink } from './socket-link.ts';
+import type { FrameText, Link } from './link.ts';
 
 const REPLAY_PAGE = 200;
 /** Live frames held back during one replay; a channel that outruns a long replay makes it resume. */
@@ -38,7 +38,7 @@ export interface ReplayOptions {
   /** Replay pages are read from Postgres, each in its environment's turn (sessions.admission). */
   deps: Pick<GatewayDeps, 'pool' | 'sessions'>;
   feeds: FeedRegistry;
-  link: SocketLink;
+  link: Link;
   environmentId: string;
   channelId: string;
   userId: string;
@@ -97,7 +97,7 @@ export class ChannelReplay implements FeedMember {
         await link.drained();
         if (this.done) return false;
         // the envelope's text as stored (content spliced as published), never re-serialised
-        link.sendText(this.options.tagged ? tagChannel(message.text, message, channelId) : message.text);
+        link.sendText(this.options.tagged ? tagChannel(message.text, message, channelId) : message.text, channelId, message.seq);
       }
       if (page.length < REPLAY_PAGE) break;
       after = page[page.length - 1]!.seq;
@@ -149,11 +149,14 @@ export class ChannelReplay implements FeedMember {
   }
 
   private forward(text: FrameText, frame: Frame, tagged: () => FrameText): void {
+    const { link, tagged: isTagged, channelId } = this.options;
     if (isSequenced(frame) || (frame.op === 'skip' && typeof frame.seq === 'number')) {
       if (frame.seq! <= this.sent) return;
       this.sent = frame.seq!;
+      // the channel's position moves with it (an event stream's ids carry it)
+      return link.sendText(isTagged ? tagged() : text, channelId, frame.seq);
     }
-    this.options.link.sendText(this.options.tagged ? tagged() : text);
+    link.sendText(isTagged ? tagged() : text);
   }
 
   private lose(closing: Closing): void {

@@ -14,7 +14,7 @@
 import type { GatewayDeps } from '../deps.ts';
 import { readInbox, type NotificationFrame } from '@rtm/db';
 import type { SubjectFeed } from './subject-feed.ts';
-import type { SocketLink } from './socket-link.ts';
+import type { Link } from './link.ts';
 
 const REPLAY_PAGE = 500;
 /** How long replayed ids are remembered after going live: longer than any NATS delivery delay. */
@@ -26,7 +26,7 @@ export type InboxReplayDeps = Pick<GatewayDeps, 'config' | 'pool' | 'sessions' |
 export class InboxReplay {
   private readonly deps: InboxReplayDeps;
   private readonly feed: SubjectFeed;
-  private readonly link: SocketLink;
+  private readonly link: Link;
   private readonly environmentId: string;
   private readonly userId: string;
   private held: NotificationFrame[] | null = [];
@@ -35,7 +35,7 @@ export class InboxReplay {
   private subject: string | undefined;
   private stopped = false;
 
-  constructor(deps: InboxReplayDeps, feed: SubjectFeed, link: SocketLink, environmentId: string, userId: string) {
+  constructor(deps: InboxReplayDeps, feed: SubjectFeed, link: Link, environmentId: string, userId: string) {
     this.deps = deps;
     this.feed = feed;
     this.link = link;

@@ -24,7 +24,7 @@ export interface SessionMetrics {
 /** The metrics of sessions, notifications, kicks and presence, registered in `registry` (once per gateway: deps.ts). */
 export function createSessionMetrics(registry: Registry): SessionMetrics {
   return {
-    sockets: new Gauge({ name: 'gateway_open_sockets', help: 'Open sockets by kind (channel, inbox, logs, connect)', labelNames: ['kind'], registers: [registry] }),
+    sockets: new Gauge({ name: 'gateway_open_sockets', help: 'Open sockets by kind (channel, inbox, logs, connect, events: an event stream of /v1/events)', labelNames: ['kind'], registers: [registry] }),
     queuedBytes: new Gauge({ name: 'gateway_socket_queued_bytes', help: 'Bytes queued to clients over all sockets (SOCKET_SEND_BUDGET bounds it)', registers: [registry] }),
     shed: new Counter({ name: 'gateway_sockets_shed_total', help: 'Sockets closed as the slowest when the send budget was spent', registers: [registry] }),
     notifications: new Counter({ name: 'gateway_notifications_total', help: 'Notifications stored by POST /v1/notifications', registers: [registry] }),

@@ -7,7 +7,7 @@ import { LocalSockets } from './local-sockets.ts';
 import { SubjectFeed } from './subject-feed.ts';
 import { SendBudget } from './send-budget.ts';
 import { FairGate } from './fair-gate.ts';
-import type { SocketLink } from './socket-link.ts';
+import type { Link } from './link.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { FeedRegistry } from '../channels/channel-feed.ts';
@@ -41,7 +41,7 @@ export interface Sessions {
    * here: a ServiceError thrown from here refuses the socket with its close code (4429 for
    * `rate_limited`).
    */
-  admit(link: SocketLink, auth: UserAuth, kind: 'channel' | 'inbox' | 'connect'): Promise<void>;
+  admit(link: Link, auth: UserAuth, kind: 'channel' | 'inbox' | 'connect'): Promise<void>;
   /** Each socket's token, so a revocation closes its sockets (4401). */
   tokens: TokenSockets;
   /** Starts presence's refresh rounds (services.ts). */

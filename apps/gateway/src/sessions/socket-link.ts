@@ -25,7 +25,8 @@ import type { UserClaims } from '@rtm/auth';
 import { InboundLimit, type InboundRates } from '../sockets/inbound-limit.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
-import type { SendBudget, Sheddable } from './send-budget.ts';
+import type { SendBudget } from './send-budget.ts';
+import type { FrameText, Link, TokenWatch } from './link.ts';
 import { Deadline, Deadlines } from './deadlines.ts';
 
 const OPEN = 1;
@@ -52,17 +53,7 @@ export interface LinkGroup {
   closed(link: SocketLink): void;
 }
 
-/** A socket's watch in the gateway's revocation index (TokenSockets), left when the socket closes. */
-export interface TokenWatch {
-  forget(link: SocketLink): void;
-}
-
-/**
- * A frame's JSON text, or that text already encoded as UTF-8: a feed encodes a frame once and the
- * same Buffer goes to every socket of the fan-out, instead of each socket measuring and encoding
- * its own copy of the string on the way to the kernel.
- */
-export type FrameText = string | Buffer;
+export type { FrameText, TokenWatch } from './link.ts';
 /** A Buffer is sent as a text frame (ws would call it binary). */
 const AS_TEXT = { binary: false } as const;
 
@@ -109,7 +100,8 @@ function uncork(link: SocketLink): void {
   link.uncork();
 }
 
-export class SocketLink implements Sheddable {
+/** A WebSocket under a connection (the Link every endpoint's logic uses: sessions/link.ts). */
+export class SocketLink implements Link {
   readonly socketId = newId('sock');
   /** The environment it belongs to once authenticated (sessions.admit): its share of the send budget. */
   environmentId = '';

@@ -1,6 +1,6 @@
 import { refuses, type Revocation, type UserClaims } from '@rtm/auth';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
-import type { SocketLink, TokenWatch } from './socket-link.ts';
+import type { Link, TokenWatch } from './link.ts';
 
 /**
  * The token each open socket of this gateway was authenticated with, by environment, so a
@@ -11,9 +11,9 @@ import type { SocketLink, TokenWatch } from './socket-link.ts';
  * closure per socket.
  */
 export class TokenSockets implements TokenWatch {
-  private readonly byEnvironment = new Map<string, Set<SocketLink>>();
+  private readonly byEnvironment = new Map<string, Set<Link>>();
 
-  watch(link: SocketLink, claims: UserClaims): void {
+  watch(link: Link, claims: UserClaims): void {
     if (link.closed) return;
     if (link.claims && link.claims.environmentId !== claims.environmentId) this.forget(link);
     let links = this.byEnvironment.get(claims.environmentId);
@@ -23,8 +23,8 @@ export class TokenSockets implements TokenWatch {
     link.tokens = this;
   }
 
-  /** The link closed (SocketLink.stop): it leaves the index. */
-  forget(link: SocketLink): void {
+  /** The link closed (Link.stop): it leaves the index. */
+  forget(link: Link): void {
     const environmentId = link.claims?.environmentId;
     if (environmentId === undefined) return;
     const links = this.byEnvironment.get(environmentId);

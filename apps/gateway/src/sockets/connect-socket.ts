@@ -37,7 +37,7 @@ import type { AccessDeps } from '../access/channel-access.ts';
 import type { PublishDeps } from '../channels/publish.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import type { SessionMetrics } from '../sessions/session-metrics.ts';
-import type { SocketLink } from '../sessions/socket-link.ts';
+import type { Link } from '../sessions/link.ts';
 import { SOCKET_CLOSE, SOCKET_CLOSE_WITH, closingFor, type Closing } from './close-codes.ts';
 import { EarlyFrames } from './early-frames.ts';
 import { command, moderate, readConnectFrame, refusalFrame, type Frame, type Ref, type RequestOwner } from './connect-frames.ts';
@@ -47,10 +47,12 @@ import { Subscription, type SubscriptionOwner } from './connect-subscription.ts'
 export type ConnectDeps = AuthDeps & AccessDeps & PublishDeps & InboxReplayDeps & Pick<GatewayDeps, 'events' | 'limits' | 'log' | 'nc' | 'sessionMetrics'>;
 
 /** One multiplexed connection; it is its own handle for kicks (SocketHandle), with no closure of its own. */
-class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
+export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
   readonly deps: ConnectDeps;
   readonly sessions: Sessions;
-  readonly link: SocketLink;
+  readonly link: Link;
+  /** What the live log calls it: `connect` (a WebSocket) or `events` (an event stream, sockets/events-stream.ts). */
+  readonly kind: 'connect' | 'events';
   readonly metrics: SessionMetrics;
   private current: UserAuth | undefined;
   /**
@@ -64,10 +66,11 @@ class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
   private early: EarlyFrames | undefined = new EarlyFrames();
   private opened = false;
 
-  constructor(deps: ConnectDeps, sessions: Sessions, link: SocketLink) {
+  constructor(deps: ConnectDeps, sessions: Sessions, link: Link, kind: 'connect' | 'events' = 'connect') {
     this.deps = deps;
     this.sessions = sessions;
     this.link = link;
+    this.kind = kind;
     this.metrics = deps.sessionMetrics;
   }
 
@@ -135,46 +138,62 @@ class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
         const issue = query.error.issues[0];
         throw new ServiceError('invalid_request', `query${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message}`);
       }
-      const auth = await authenticateUser(this.deps, request);
-      this.current = auth;
-      // the quota, revocation and ban reads wait their environment's turn (sessions.admission)
-      const ban = await this.sessions.admission.run(auth.environmentId, async () => {
-        if (this.link.closed) return undefined;
-        await this.sessions.admit(this.link, auth, 'connect');
-        if (this.link.closed) return undefined;
-        this.opened = true;
-        this.deps.events.emit('connect.open', this);
-        await this.sessions.feed.flush();
-        // checked only now that environment kicks reach this connection: a ban committed after this
-        // read is kicked, one committed before it is seen here
-        return environmentBan(this.deps.pool, auth.environmentId, auth.userId);
-      });
-      if (this.link.closed) return;
-      if (ban) throw new ServiceError('banned', ban.reason ?? 'banned from this environment');
-      if (this.link.closed) return;
-      this.link.established();
-      this.link.send({ op: 'connected', connectionId: this.link.socketId, userId: auth.userId, expiresAt: auth.claims.expiresAt.toISOString() });
-      publishLog(this.deps.nc, this.deps.subjects, auth.environmentId, 'info', 'socket.opened', {
-        socket: 'connect',
-        userId: auth.userId,
-        socketId: this.link.socketId,
-      });
+      if (!(await this.begin(await authenticateUser(this.deps, request)))) return;
       const held = this.early?.release() ?? [];
       this.early = undefined;
       for (const [data, isBinary] of held) this.onFrame(data, isBinary);
     } catch (error) {
-      const closing = closingFor(error);
-      if (!isServiceError(error)) this.deps.log.warn({ err: error }, 'connect socket open failed');
-      if (this.current) {
-        publishLog(this.deps.nc, this.deps.subjects, this.current.environmentId, 'warn', 'socket.refused', {
-          socket: 'connect',
-          userId: this.current.userId,
-          code: closing.code,
-          reason: isServiceError(error) ? error.code : 'unavailable',
-        });
-      }
-      this.link.closeWith(closing);
+      this.link.closeWith(this.refusal(error));
     }
+  }
+
+  /**
+   * Admits an authenticated connection and greets it with `connected`: the same steps for
+   * `/v1/connect` and `/v1/events`. False when its link closed meanwhile; a refusal throws (see
+   * `refusal`). `settled`, when given, is waited for before the greeting (an event stream waits
+   * for its socket quotas, so a refusal is still an HTTP answer).
+   */
+  async begin(auth: UserAuth, settled?: (link: Link) => Promise<void>): Promise<boolean> {
+    this.current = auth;
+    // the quota, revocation and ban reads wait their environment's turn (sessions.admission)
+    const ban = await this.sessions.admission.run(auth.environmentId, async () => {
+      if (this.link.closed) return undefined;
+      await this.sessions.admit(this.link, auth, 'connect');
+      if (this.link.closed) return undefined;
+      this.opened = true;
+      this.deps.events.emit('connect.open', this);
+      await this.sessions.feed.flush();
+      // checked only now that environment kicks reach this connection: a ban committed after this
+      // read is kicked, one committed before it is seen here
+      return environmentBan(this.deps.pool, auth.environmentId, auth.userId);
+    });
+    if (this.link.closed) return false;
+    if (ban) throw new ServiceError('banned', ban.reason ?? 'banned from this environment');
+    if (settled) await settled(this.link);
+    if (this.link.closed) return false;
+    this.link.established();
+    this.link.send({ op: 'connected', connectionId: this.link.socketId, userId: auth.userId, expiresAt: auth.claims.expiresAt.toISOString() });
+    publishLog(this.deps.nc, this.deps.subjects, auth.environmentId, 'info', 'socket.opened', {
+      socket: this.kind,
+      userId: auth.userId,
+      socketId: this.link.socketId,
+    });
+    return true;
+  }
+
+  /** A refusal at open, told to the environment's live log: the close it calls for. */
+  refusal(error: unknown): Closing {
+    const closing = closingFor(error);
+    if (!isServiceError(error)) this.deps.log.warn({ err: error }, `${this.kind} socket open failed`);
+    if (this.current) {
+      publishLog(this.deps.nc, this.deps.subjects, this.current.environmentId, 'warn', 'socket.refused', {
+        socket: this.kind,
+        userId: this.current.userId,
+        code: closing.code,
+        reason: isServiceError(error) ? error.code : 'unavailable',
+      });
+    }
+    return closing;
   }
 
   /** Handled synchronously up to the first await, so subscribe/unsubscribe of a channel apply in arrival order. */
@@ -186,7 +205,7 @@ class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
       case 'ping':
         return this.send(frame.ref === undefined ? { op: 'pong' } : { op: 'pong', ref: frame.ref });
       case 'subscribe':
-        return this.subscribe(frame);
+        return this.subscribe(frame.ref, frame.channelId, frame.since, frame.occupancy === true);
       case 'unsubscribe':
         this.subscription(frame.channelId)?.end();
         return this.send({ op: 'unsubscribed', ref: frame.ref, channelId: frame.channelId });
@@ -208,8 +227,8 @@ class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
     }
   }
 
-  private subscribe(frame: Frame<'subscribe'>): void {
-    const { ref, channelId } = frame;
+  /** A `subscribe` frame, or one channel of an event stream's query (no ref). */
+  subscribe(ref: Ref | undefined, channelId: string, since: number | undefined, occupancy: boolean): void {
     if (this.subscription(channelId)) {
       return this.refuse(ref, channelId, new ServiceError('invalid_request', 'already subscribed to this channel on this connection'));
     }
@@ -219,7 +238,7 @@ class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
     }
     const subscription = new Subscription(this, channelId);
     this.keep(subscription);
-    void subscription.start(ref, frame.since, frame.occupancy === true);
+    void subscription.start(ref, since, occupancy);
   }
 
   forget(subscription: Subscription): void {
@@ -290,7 +309,7 @@ class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
     this.opened = false;
     this.deps.events.emit('connect.close', this);
     publishLog(this.deps.nc, this.deps.subjects, this.auth.environmentId, 'info', 'socket.closed', {
-      socket: 'connect',
+      socket: this.kind,
       userId: this.auth.userId,
       socketId: this.link.socketId,
       code,

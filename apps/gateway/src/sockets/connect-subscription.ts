@@ -13,7 +13,7 @@ import type { FeedRegistry } from '../channels/channel-feed.ts';
 import { ChannelReplay, type ReplayOptions } from '../sessions/channel-replay.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import type { SessionMetrics } from '../sessions/session-metrics.ts';
-import type { SocketLink } from '../sessions/socket-link.ts';
+import type { Link } from '../sessions/link.ts';
 import { isAccessClose, type Closing } from './close-codes.ts';
 import type { Ref } from './connect-frames.ts';
 
@@ -24,7 +24,7 @@ export type EndCode = 'banned' | 'forbidden' | 'unavailable';
 export interface SubscriptionOwner {
   readonly deps: ConnectDeps;
   readonly sessions: Sessions;
-  readonly link: SocketLink;
+  readonly link: Link;
   readonly metrics: SessionMetrics;
   readonly auth: UserAuth;
   /** The subscription ended: the connection no longer holds it. */
@@ -73,7 +73,7 @@ export class Subscription implements ChannelSocketHandle, ReplayOptions {
   get feeds(): FeedRegistry {
     return this.connection.sessions.channels;
   }
-  get link(): SocketLink {
+  get link(): Link {
     return this.connection.link;
   }
   /** Frames carry `channelId`. */
@@ -99,7 +99,8 @@ export class Subscription implements ChannelSocketHandle, ReplayOptions {
     this.end({ code, reason });
   }
 
-  async start(ref: Ref, since: number | undefined, occupancy: boolean): Promise<void> {
+  /** `ref` is the `subscribe` frame's; an event stream's subscriptions have none (its `subscribed` carries no ref). */
+  async start(ref: Ref | undefined, since: number | undefined, occupancy: boolean): Promise<void> {
     const { deps, auth, link } = this.connection;
     try {
       // the access check and the feed join (last_seq) wait their environment's turn (sessions.admission)

@@ -16,6 +16,7 @@ import { controlMessageOperations, realtimeMessageOperations } from './channel-m
 import { controlBatchOperations, realtimeBatchOperations } from './batch-messages.ts';
 import { controlRosterOperations, realtimeRosterOperations } from './roster.ts';
 import { controlOccupancyOperations, realtimeOccupancyOperations } from './occupancy.ts';
+import { eventsOperations } from './events.ts';
 import { dashboardSessionOperations } from './dashboard/session.ts';
 import { dashboardOrganizationOperations } from './dashboard/organizations.ts';
 import { dashboardInvitationOperations } from './dashboard/invitations.ts';
@@ -44,6 +45,7 @@ export * from './channel-messages.ts';
 export * from './batch-messages.ts';
 export * from './roster.ts';
 export * from './occupancy.ts';
+export * from './events.ts';
 export * from './dashboard/session.ts';
 export * from './dashboard/organizations.ts';
 export * from './dashboard/invitations.ts';
@@ -98,5 +100,6 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     realtimeMemberOperations,
     realtimeBanOperations,
     inboxOperations,
+    eventsOperations,
   ].flatMap((group) => Object.values(group)),
 };
