@@ -88,7 +88,11 @@ export interface PublishOptions {
 
 export interface PublishResult {
   id: string;
-  /** The message's seq; for an ephemeral message, the channel's last persisted seq. */
+  /**
+   * The message's seq; for an ephemeral message on a WebSocket, the channel's last persisted seq.
+   * On the `sse` transport an ephemeral publish's HTTP answer has no seq, and this is undefined
+   * (the one place the type says more than the transport gives).
+   */
   seq: number;
   timestamp?: number;
   ephemeral?: true;
