@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   PRESENCE_DATA_MAX,
+  RECORD_ENTRY_BYTES_MAX,
   PresenceRecordIndex,
   PresenceWindow,
   RecordShard,
@@ -184,4 +185,22 @@ test('changesOf: entries cross the bus; an entry-only change without a valid ent
     { userId: 'bob', online: true, at: 5, entryOnly: true, entry: { action: 'leave' } },
     { userId: 'dan', online: false, at: 7 },
   ]);
+});
+
+test('RecordShard: a record\'s entries stay under RECORD_ENTRY_BYTES_MAX; an enter past it changes nothing, a smaller one still fits', () => {
+  const shard = new RecordShard('env.chan.gw.3', 'env.chan', 'env', 'chan', T0);
+  const full = JSON.stringify('d'.repeat(PRESENCE_DATA_MAX - 2));
+  const fit = Math.floor(RECORD_ENTRY_BYTES_MAX / PRESENCE_DATA_MAX);
+  for (let i = 0; i < fit; i++) {
+    shard.add(`u${i}`);
+    assert.equal(shard.enter(`u${i}`, {}, full), true);
+  }
+  shard.add('late');
+  assert.equal(shard.enter('late', {}, full), false, 'the record is full');
+  assert.equal(shard.entries.has('late'), false);
+  const holder = {};
+  assert.equal(shard.enter('u0', holder, '1'), true, 'a smaller entry replacing a big one fits');
+  assert.equal(shard.enter('late', {}, '2'), true, 'and frees room');
+  assert.equal(shard.exit('u0', holder), true);
+  assert.ok(new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(shard.begin(T0).value))['#'])).length <= RECORD_ENTRY_BYTES_MAX + 20 * fit);
 });

@@ -24,7 +24,7 @@ export {
   type RecordEntries,
   type RecordUsers,
 } from './record-codec.ts';
-export { RECORD_BURST, RECORD_SPACING_MS, RETRY_MS, RecordShard, type EntryChange, type ShardWrite } from './record-shard.ts';
+export { RECORD_BURST, RECORD_ENTRY_BYTES_MAX, RECORD_SPACING_MS, RETRY_MS, RecordShard, type EntryChange, type ShardWrite } from './record-shard.ts';
 export { PresenceRecordIndex, type IndexedEntry, type IndexedRecord } from './record-index.ts';
 export { decideFromIndex, decideFromRecords, type Decision, type EntryNews, type StoredRecord, type WriteChanges } from './decide.ts';
 export { KV_CONCURRENCY, KV_DEADLINE_MS, Slots, listKeys, openBucket, withDeadline } from './presence-kv.ts';

@@ -26,6 +26,13 @@ export const RECORD_SPACING_MS = 250;
 export const RECORD_BURST = 2;
 /** A write that failed is tried again after this long. */
 export const RETRY_MS = 1_000;
+/**
+ * The most entry data one record carries (bytes of the entries' JSON): half of NATS's default
+ * 1 MB message limit, so the users beside it (~30 bytes each) still fit. An enter past it is
+ * refused: a record over the limit could not be written at all, and would age out with every
+ * user of its shard. 32 shards: 16 MiB of entries per channel per gateway (16,000 users at 1 KiB).
+ */
+export const RECORD_ENTRY_BYTES_MAX = 512 * 1024;
 
 /** One user's entry as a write changes it: entered (data serialized), changed its data, or left. */
 export type EntryChange = { userId: string; action: 'enter' | 'update'; data: string } | { userId: string; action: 'leave' };
@@ -47,6 +54,8 @@ interface Held {
   order: number;
 }
 
+const bytes = (text: string | undefined): number => (text === undefined ? 0 : Buffer.byteLength(text));
+
 export class RecordShard {
   readonly key: string;
   /** The channel part of the key (record-codec.ts `recordChannel`). */
@@ -59,6 +68,8 @@ export class RecordShard {
   private readonly holders = new Map<string, Map<object, Held>>();
   /** userId → the entry of the holder that entered or updated last. */
   readonly entries: RecordEntries = new Map();
+  /** Bytes of `entries`' data. */
+  private entryBytes = 0;
   private order = 0;
   /** The users the bucket holds of this record (the last successful write). */
   private readonly written = new Set<string>();
@@ -113,12 +124,18 @@ export class RecordShard {
     return this.holders.get(userId)?.has(holder) ?? false;
   }
 
-  /** `holder` enters (or updates) with `data` serialized: it becomes the user's entry here. */
-  enter(userId: string, holder: object, data: string): void {
+  /**
+   * `holder` enters (or updates) with `data` serialized: it becomes the user's entry here. False
+   * (nothing changes) when the record's entries would pass RECORD_ENTRY_BYTES_MAX.
+   */
+  enter(userId: string, holder: object, data: string): boolean {
+    const current = this.entries.get(userId);
+    if (this.entryBytes - bytes(current) + bytes(data) > RECORD_ENTRY_BYTES_MAX) return false;
     let held = this.holders.get(userId);
     if (!held) this.holders.set(userId, (held = new Map()));
     held.set(holder, { data, order: ++this.order });
     this.settle(userId);
+    return true;
   }
 
   /** `holder` leaves presence (or closes); true when it had entered. */
@@ -134,7 +151,9 @@ export class RecordShard {
   private settle(userId: string): void {
     let latest: Held | undefined;
     for (const entry of this.holders.get(userId)?.values() ?? []) if (!latest || entry.order > latest.order) latest = entry;
-    if (latest?.data === this.entries.get(userId)) return;
+    const current = this.entries.get(userId);
+    if (latest?.data === current) return;
+    this.entryBytes += bytes(latest?.data) - bytes(current);
     if (latest) this.entries.set(userId, latest.data);
     else this.entries.delete(userId);
     this.changed.add(userId);
@@ -146,6 +165,7 @@ export class RecordShard {
     this.users.clear();
     this.holders.clear();
     this.entries.clear();
+    this.entryBytes = 0;
     this.notBefore = 0;
     this.tokens = RECORD_BURST;
   }

@@ -129,7 +129,9 @@ export class Presence {
     if (update && !shard.entered(handle.userId, handle)) {
       throw new ServiceError('invalid_request', "not entered: send `presence-enter` before `presence-update` on this channel");
     }
-    shard.enter(handle.userId, handle, data);
+    if (!shard.enter(handle.userId, handle, data)) {
+      throw new ServiceError('payload_too_large', "this channel's presence data is full on this gateway: enter with less data, or without");
+    }
     this.schedule(shard);
   }
 
