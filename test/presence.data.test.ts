@@ -52,19 +52,20 @@ test('presence data - enter, update and leave are seen on every gateway, in fram
     socket.send({ ...frame, ref: r });
     return socket.waitFor(`answer to ${frame.op}`, (f) => f.ref === r);
   };
-  /** The roster entry of `userId` on both hosts of `gw` (the realtime edge as `reader`). */
-  const rosterEntry = async (gw: typeof gwA, userId: string, channelId = CHANNEL, reader = 'cid') => {
-    const onControl = await client(gw.controlUrl, env.secretKey).get(`/v1/channels/${channelId}/members`);
-    const onEdge = await client(gw.realtimeUrl, tokens.get(reader)).get(`/v1/channels/${channelId}/members`);
+  /** The roster entries of `userId` on both hosts of `gw` (the realtime edge read as `reader`). */
+  const rosterEntries = async (gw: typeof gwA, userId: string, reader = 'cid') => {
+    const onControl = await client(gw.controlUrl, env.secretKey).get(`/v1/channels/${CHANNEL}/members`);
+    const onEdge = await client(gw.realtimeUrl, tokens.get(reader)).get(`/v1/channels/${CHANNEL}/members`);
     assert.equal(onControl.status, 200, JSON.stringify(onControl.body));
     assert.equal(onEdge.status, 200, JSON.stringify(onEdge.body));
-    const a = onControl.body.members.find((m: any) => m.userId === userId);
-    const b = onEdge.body.members.find((m: any) => m.userId === userId);
-    assert.deepEqual(a, b, 'both hosts show the same entry');
-    return a as { userId: string; online: boolean; data?: unknown } | undefined;
+    return [onControl, onEdge].map((res) => res.body.members.find((m: any) => m.userId === userId)) as ({ userId: string; online: boolean; data?: any } | undefined)[];
   };
+  const rosterEntry = async (gw: typeof gwA, userId: string) => (await rosterEntries(gw, userId))[0];
+  /** Waits until both hosts of both gateways show an entry of `userId` that `match` accepts. */
   const everywhere = async (userId: string, match: (entry: any) => boolean) => {
-    for (const gw of [gwA, gwB]) await eventually(`${userId}'s roster entry on ${gw === gwA ? 'A' : 'B'}`, async () => match(await rosterEntry(gw, userId)));
+    for (const gw of [gwA, gwB]) {
+      await eventually(`${userId}'s roster entry on both hosts of ${gw === gwA ? 'A' : 'B'}`, async () => (await rosterEntries(gw, userId)).every(match));
+    }
   };
   const presenceFrames = (socket: TestSocket) => socket.frames.filter((f) => f.op === 'presence' && f.channelId === CHANNEL);
 
@@ -115,8 +116,11 @@ test('presence data - enter, update and leave are seen on every gateway, in fram
   const cidB = await connect(gwB, 'cid', [CHANNEL]);
   assert.equal((await ask(cidA, { op: 'presence-enter', channelId: CHANNEL, data: 'on A' })).op, 'presence-entered');
   await everywhere('cid', (entry) => entry?.data === 'on A');
+  await bob.waitFor('cid entered on A', (f) => f.op === 'presence' && f.entered?.some((e: any) => e.userId === 'cid' && e.data === 'on A'));
   assert.equal((await ask(cidB, { op: 'presence-enter', channelId: CHANNEL, data: 'on B' })).op, 'presence-entered');
   await everywhere('cid', (entry) => entry?.data === 'on B');
+  // a second entry of the same user is an update of the user's entry
+  await bob.waitFor('cid updated to B', (f) => f.op === 'presence' && f.updated?.some((e: any) => e.userId === 'cid' && e.data === 'on B'));
   await cidB.close();
   await everywhere('cid', (entry) => entry?.online === true && entry.data === 'on A');
   await bob.waitFor('cid back to its data on A', (f) => f.op === 'presence' && f.updated?.some((e: any) => e.userId === 'cid' && e.data === 'on A'));

@@ -9,7 +9,8 @@
  * A write's entry changes (record-shard.ts) are announced by the gateway that wrote them, with the
  * user's arrival or departure when the write decided one, alone (`entryOnly`) otherwise. An entry
  * that leaves this gateway while another gateway's record still holds one for the user is
- * announced as an update to that one: the entry the roster shows from then on.
+ * announced as an update to that one (the entry the roster shows from then on), and an enter
+ * while another gateway holds one as an update (the user had an entry already).
  */
 import type { PresenceRecordIndex } from './record-index.ts';
 import type { RecordEntries, RecordUsers } from './record-codec.ts';
@@ -55,8 +56,9 @@ function decide(others: Others, changes: WriteChanges): Decision[] {
     const change = entries.get(userId);
     if (!change) return undefined;
     entries.delete(userId);
-    if (change.action !== 'leave') return { action: change.action, data: change.data };
     const kept = others.entry(userId);
+    // the user's entry is per user: an enter while another gateway holds one changes its data
+    if (change.action !== 'leave') return { action: kept === undefined ? change.action : 'update', data: change.data };
     return kept === undefined ? { action: 'leave' } : { action: 'update', data: kept };
   };
   const decided: Decision[] = [];
