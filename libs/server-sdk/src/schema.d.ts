@@ -2651,6 +2651,8 @@ export interface components {
         };
         Roster: {
             members: {
+                /** @description The presence data the user entered with (`presence-enter`/`presence-update` on `/v1/connect`: any JSON, at most 1 KiB serialized; null when entered without). Absent when the user is offline or has not entered. */
+                data?: unknown;
                 online: boolean;
                 /**
                  * @description `member` subscribes, reads and publishes; `readonly` subscribes and reads only (publishing is refused with 403 `forbidden`); `moderator` also retracts any message of the channel and removes and bans its members from the realtime edge.
