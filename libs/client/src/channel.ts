@@ -2,8 +2,8 @@ import type { Core } from './core.ts';
 import { Emitter } from './emitter.ts';
 import { RtmError } from './errors.ts';
 import { historyOf, type History } from './history.ts';
-import { getJson } from './http.ts';
 import { isSeq, newIdempotencyKey } from './ids.ts';
+import { Presence } from './presence.ts';
 import { ChannelPosition } from './resume.ts';
 import { ReadyListener, WireState } from './wire.ts';
 import type {
@@ -12,12 +12,14 @@ import type {
   Occupancy,
   PresenceBatch,
   PresenceChange,
+  PresenceMember,
   PublishOptions,
   PublishResult,
   RetractResult,
   Retraction,
-  RosterEntry,
 } from './types.ts';
+
+export { Presence, type PresenceEvents } from './presence.ts';
 
 export type MessageListener = (message: Message) => void;
 
@@ -42,16 +44,6 @@ export interface ChannelEvents {
    * `presence` capability and presence on in the channel's namespace.
    */
   occupancy: (occupancy: Occupancy) => void;
-}
-
-export interface PresenceEvents {
-  join: (userId: string) => void;
-  leave: (userId: string) => void;
-  /**
-   * Once per presence frame, after its `join`/`leave` events: every user who came or went in that
-   * interval (the server sends at most one presence frame per channel every 250 ms).
-   */
-  change: (batch: PresenceBatch) => void;
 }
 
 /** A listener's handle on a channel subscription. */
@@ -112,6 +104,12 @@ export class Channel {
     this.id = id;
     this.#w = new WireState<ChannelSubscription, Message>(core);
     this.presence = new Presence(core, id);
+    this.presence.attach(this);
+  }
+
+  /** @internal the subscription is live on the current connection (presence requests may go). */
+  get live(): boolean {
+    return this.#w.state === 'subscribed' && this.#core.isConnected();
   }
 
   /** True while at least one listener is subscribed. */
@@ -196,11 +194,13 @@ export class Channel {
   /** @internal the connection is gone: the server forgot the subscription. */
   connectionLost(): void {
     this.#w.lost();
+    this.presence.lost();
   }
 
   /** @internal the client was closed: pending `ready` promises reject. */
   clientClosed(error: RtmError): void {
     this.#w.closed(error);
+    this.presence.ended(error);
   }
 
   /** @internal a seq of this channel used by a message addressed to other users: advance, deliver nothing. */
@@ -229,6 +229,8 @@ export class Channel {
     this.#resumed = true;
     for (const sub of this.#w.listeners) sub.resolve(lastSeq);
     this.#events.emit('subscribed', { lastSeq, resumed });
+    // the server forgot any entry with the previous subscription: enter again
+    this.presence.subscribed();
   }
 
   /** @internal `unsubscribed`: the answer to ours (with ref) or the server ending it (with code). */
@@ -244,10 +246,12 @@ export class Channel {
     if (!this.#w.live) return;
     this.#w.state = 'none';
     this.#w.subscribeRef = undefined;
+    this.presence.lost();
     const ended = code ?? 'unavailable';
     if (ended === 'banned' || ended === 'forbidden') {
       this.#events.emit('unsubscribed', { code: ended, reason, resubscribing: false });
       this.#w.end(new RtmError(ended, reason));
+      this.presence.ended(new RtmError(ended, reason));
       return;
     }
     this.#events.emit('unsubscribed', { code: ended, reason, resubscribing: true });
@@ -256,6 +260,7 @@ export class Channel {
 
   /** @internal an `error` frame; true when it answered this channel's subscribe. */
   onError(ref: unknown, error: RtmError): boolean {
+    if (this.presence.onError(ref, error)) return true;
     if (ref === undefined || ref !== this.#w.subscribeRef || this.#w.state !== 'subscribing') return false;
     this.#w.state = 'none';
     this.#w.subscribeRef = undefined;
@@ -273,9 +278,10 @@ export class Channel {
     this.#events.emit('retract', retraction);
   }
 
-  /** @internal `{op:"presence", joined, left}`. */
-  onPresence(frame: { joined: string[]; left: string[] }): void {
-    if (!this.#w.live || (frame.joined.length === 0 && frame.left.length === 0)) return;
+  /** @internal `{op:"presence", joined, left, entered?, updated?, exited?}`. */
+  onPresence(frame: { joined: string[]; left: string[]; entered?: PresenceMember[]; updated?: PresenceMember[]; exited?: string[] }): void {
+    const { entered = [], updated = [], exited = [] } = frame;
+    if (!this.#w.live || frame.joined.length + frame.left.length + entered.length + updated.length + exited.length === 0) return;
     for (const [users, online] of [[frame.joined, true], [frame.left, false]] as const) {
       for (const userId of users) {
         const change: PresenceChange = { channelId: this.id, userId, online };
@@ -283,7 +289,17 @@ export class Channel {
         this.presence.emit(change);
       }
     }
-    this.presence.emitBatch({ channelId: this.id, joined: frame.joined, left: frame.left });
+    this.presence.emitEntries(entered, updated, exited);
+    const batch: PresenceBatch = { channelId: this.id, joined: frame.joined, left: frame.left };
+    if (frame.entered) batch.entered = entered;
+    if (frame.updated) batch.updated = updated;
+    if (frame.exited) batch.exited = exited;
+    this.presence.emitBatch(batch);
+  }
+
+  /** @internal `presence-entered` / `-updated` / `-left`: the answer to this channel's presence request. */
+  onPresenceAnswer(ref: unknown): void {
+    this.presence.onAnswer(ref);
   }
 
   /** @internal `{op:"occupancy", connections, users}`. */
@@ -295,7 +311,10 @@ export class Channel {
 
   /** @internal Subscription.unsubscribe(). */
   removeSubscription(sub: ChannelSubscription): Promise<void> {
-    return this.#w.remove(sub, 'unsubscribed before the subscription was ready', () => this.#unsubscribe());
+    const done = this.#w.remove(sub, 'unsubscribed before the subscription was ready', () => this.#unsubscribe());
+    // the entry lives with the subscription: the last listener gone, it is left
+    if (this.#w.listeners.size === 0) this.presence.ended(new RtmError('unsubscribed', `channel ${this.id} was unsubscribed`));
+    return done;
   }
 
   // ---- internals ----
@@ -318,63 +337,10 @@ export class Channel {
   }
 
   #unsubscribe(): void {
+    // the server drops the subscription's entry with it; a re-subscription enters again
+    this.presence.lost();
     const ref = this.#core.nextRef();
     this.#w.unsubscribing(ref);
     this.#core.send({ op: 'unsubscribe', ref, channelId: this.id });
-  }
-}
-
-/** Who is in a channel: the roster over HTTP, and join/leave from a subscribed channel's presence frames. */
-export class Presence {
-  readonly #core: Core;
-  readonly #channelId: string;
-  readonly #events = new Emitter<PresenceEvents>();
-
-  constructor(core: Core, channelId: string) {
-    this.#core = core;
-    this.#channelId = channelId;
-  }
-
-  /**
-   * The whole roster: members and everyone online, sorted by userId (`GET /v1/channels/{id}/members`,
-   * every page in turn). For a big channel read it a page at a time with `page`.
-   */
-  async get(): Promise<RosterEntry[]> {
-    const all: RosterEntry[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.page({ cursor });
-      all.push(...page.members);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-    return all;
-  }
-
-  /** One page of the roster (at most `limit`, default and maximum 1,000), after `cursor` (a previous page's `nextCursor`). */
-  async page(options: { limit?: number; cursor?: string } = {}): Promise<{ members: RosterEntry[]; nextCursor: string | null }> {
-    const query = new URLSearchParams();
-    if (options.limit !== undefined) query.set('limit', String(options.limit));
-    if (options.cursor !== undefined) query.set('cursor', options.cursor);
-    const text = query.toString();
-    const suffix = text ? `?${text}` : '';
-    const body = await getJson<{ members: RosterEntry[]; nextCursor?: string | null }>(
-      this.#core.http,
-      `/v1/channels/${encodeURIComponent(this.#channelId)}/members${suffix}`,
-    );
-    return { members: body.members, nextCursor: body.nextCursor ?? null };
-  }
-
-  on<K extends keyof PresenceEvents>(name: K, listener: PresenceEvents[K]): () => void {
-    return this.#events.on(name, listener);
-  }
-
-  /** @internal */
-  emit(change: PresenceChange): void {
-    this.#events.emit(change.online ? 'join' : 'leave', change.userId);
-  }
-
-  /** @internal */
-  emitBatch(batch: PresenceBatch): void {
-    this.#events.emit('change', batch);
   }
 }

@@ -1,17 +1,28 @@
 import type { Channel } from './channel.ts';
 import { RtmError } from './errors.ts';
 import type { Inbox } from './inbox.ts';
-import type { Message, Notification } from './types.ts';
+import type { Message, Notification, PresenceMember } from './types.ts';
 
 /** Reading the server's frames, and the URLs the client talks to. */
 
 /**
- * A presence frame's joins and leaves: `{joined, left}` (one frame per channel and interval), or
- * the single-change `{userId, online}` of older servers.
+ * A presence frame's joins and leaves: `{joined, left}` (one frame per channel and interval) with
+ * its entries when it has them (`entered`, `updated`: `{userId, data}`; `exited`: ids), or the
+ * single-change `{userId, online}` of older servers.
  */
-export function presenceOf(frame: Record<string, unknown>): { joined: string[]; left: string[] } {
+export function presenceOf(frame: Record<string, unknown>): { joined: string[]; left: string[]; entered?: PresenceMember[]; updated?: PresenceMember[]; exited?: string[] } {
   const ids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
-  if (Array.isArray(frame.joined) || Array.isArray(frame.left)) return { joined: ids(frame.joined), left: ids(frame.left) };
+  const members = (value: unknown): PresenceMember[] =>
+    (Array.isArray(value) ? value : [])
+      .filter((entry): entry is { userId: string; data?: unknown } => entry !== null && typeof entry === 'object' && typeof entry.userId === 'string')
+      .map((entry) => ({ userId: entry.userId, data: entry.data ?? null }));
+  if (Array.isArray(frame.joined) || Array.isArray(frame.left)) {
+    const out: ReturnType<typeof presenceOf> = { joined: ids(frame.joined), left: ids(frame.left) };
+    if (Array.isArray(frame.entered)) out.entered = members(frame.entered);
+    if (Array.isArray(frame.updated)) out.updated = members(frame.updated);
+    if (Array.isArray(frame.exited)) out.exited = ids(frame.exited);
+    return out;
+  }
   if (typeof frame.userId !== 'string') return { joined: [], left: [] };
   return frame.online === true ? { joined: [frame.userId], left: [] } : { joined: [], left: [frame.userId] };
 }
@@ -69,6 +80,11 @@ export function routeSubscriptionFrame(frame: Record<string, unknown>, channel: 
       return true;
     case 'presence':
       channel?.onPresence(presenceOf(frame));
+      return true;
+    case 'presence-entered':
+    case 'presence-updated':
+    case 'presence-left':
+      channel?.onPresenceAnswer(frame.ref);
       return true;
     case 'occupancy':
       if (typeof frame.connections === 'number' && typeof frame.users === 'number') channel?.onOccupancy({ connections: frame.connections, users: frame.users });

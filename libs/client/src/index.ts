@@ -19,6 +19,7 @@ export type {
   PresenceBatch,
   Occupancy,
   PresenceChange,
+  PresenceMember,
   PublishOptions,
   PublishResult,
   ReconnectOptions,

@@ -61,17 +61,31 @@ export interface Occupancy {
   users: number;
 }
 
-/** The users who came online in (`joined`) or left (`left`) a channel, from one presence frame. */
+/** A user's presence entry: the data they entered with (`null` when entered without). */
+export interface PresenceMember {
+  userId: string;
+  data: unknown;
+}
+
+/**
+ * The users who came online in (`joined`) or left (`left`) a channel, and who entered, updated or
+ * exited its presence (each of those only when not empty), from one presence frame.
+ */
 export interface PresenceBatch {
   channelId: string;
   joined: string[];
   left: string[];
+  entered?: PresenceMember[];
+  updated?: PresenceMember[];
+  exited?: string[];
 }
 
 export interface RosterEntry {
   userId: string;
   role: 'member' | 'moderator' | 'readonly';
   online: boolean;
+  /** The presence data of a user online who entered (`null` when entered without); absent otherwise. */
+  data?: unknown;
 }
 
 export interface PublishOptions {

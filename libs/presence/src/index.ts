@@ -8,20 +8,35 @@
  * (apps/gateway/src/presence/presence.ts).
  */
 export {
+  ENTRIES_KEY,
+  PRESENCE_DATA_MAX,
   RECORD_SHARDS,
+  decodeEntries,
   decodeRecord,
   encodeRecord,
+  entriesOf,
+  serializeData,
   parseRecord,
   recordChannel,
   recordKey,
   shardOf,
   splitRecordKey,
+  type RecordEntries,
   type RecordUsers,
 } from './record-codec.ts';
-export { RECORD_BURST, RECORD_SPACING_MS, RETRY_MS, RecordShard, type ShardWrite } from './record-shard.ts';
-export { PresenceRecordIndex, type IndexedRecord } from './record-index.ts';
-export { decideFromIndex, decideFromRecords, type Decision, type StoredRecord } from './decide.ts';
+export { RECORD_BURST, RECORD_ENTRY_BYTES_MAX, RECORD_SPACING_MS, RETRY_MS, RecordShard, type EntryChange, type ShardWrite } from './record-shard.ts';
+export { PresenceRecordIndex, type IndexedEntry, type IndexedRecord } from './record-index.ts';
+export { decideFromIndex, decideFromRecords, type Decision, type EntryNews, type StoredRecord, type WriteChanges } from './decide.ts';
 export { KV_CONCURRENCY, KV_DEADLINE_MS, Slots, listKeys, openBucket, withDeadline } from './presence-kv.ts';
 export { INDEX_WAIT_MS, PresenceStore, type PresenceStoreOptions } from './presence-store.ts';
-export { PRESENCE_WINDOW_MS, PresenceWindow, changesOf, type PresenceBatch, type PresenceChange } from './coalesce.ts';
+export {
+  PRESENCE_WINDOW_MS,
+  PresenceWindow,
+  changesOf,
+  presenceFrame,
+  type EntryData,
+  type EntryNote,
+  type PresenceBatch,
+  type PresenceChange,
+} from './coalesce.ts';
 export { OCCUPANCY_PERIOD_MS, OccupancyFrames, presenceOff, type Counts, type OccupancyWatcher } from './occupancy-frames.ts';

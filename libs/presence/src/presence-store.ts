@@ -14,9 +14,9 @@ import type { KV } from 'nats';
 import type { NatsConnection } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
 import type { Logger } from '@rtm/ops';
-import { decideFromIndex, decideFromRecords, type Decision, type StoredRecord } from './decide.ts';
+import { decideFromIndex, decideFromRecords, type Decision, type StoredRecord, type WriteChanges } from './decide.ts';
 import { KV_CONCURRENCY, KV_DEADLINE_MS, Slots, listKeys, openBucket, withDeadline } from './presence-kv.ts';
-import { decodeRecord, splitRecordKey } from './record-codec.ts';
+import { decodeEntries, decodeRecord, splitRecordKey } from './record-codec.ts';
 import { PresenceRecordIndex } from './record-index.ts';
 
 /**
@@ -85,6 +85,29 @@ export class PresenceStore {
     return users;
   }
 
+  /**
+   * The users online on a channel with their presence entries (data serialized, only users who
+   * entered): of several gateways' entries for a user, the one written last.
+   */
+  async present(channel: string): Promise<{ online: Set<string>; entries: Map<string, string> }> {
+    const index = await this.liveIndex();
+    if (index) {
+      const entries = new Map<string, string>();
+      for (const [userId, entry] of index.entries(channel)) entries.set(userId, entry.data);
+      return { online: index.online(channel), entries };
+    }
+    const online = new Set<string>();
+    const latest = new Map<string, { data: string; revision: number }>();
+    for (const record of await this.records(channel)) {
+      for (const userId of record.users.keys()) online.add(userId);
+      for (const [userId, data] of record.entries ?? []) {
+        const known = latest.get(userId);
+        if (!known || record.revision > known.revision) latest.set(userId, { data, revision: record.revision });
+      }
+    }
+    return { online, entries: new Map([...latest].map(([userId, { data }]) => [userId, data])) };
+  }
+
   /** Subscriptions and distinct users of a channel over every gateway (as the bucket held them a moment ago). */
   async occupancy(channel: string): Promise<{ connections: number; users: number }> {
     const index = await this.liveIndex();
@@ -109,7 +132,7 @@ export class PresenceStore {
    * The arrivals and departures of `gateway`'s write at `revision` on a channel (decide.ts): from
    * the index once it has seen the write; from the bucket itself when the watcher lags or ended.
    */
-  async decide(channel: string, gateway: string, changes: { arrived: string[]; departed: string[]; revision: number }): Promise<Decision[]> {
+  async decide(channel: string, gateway: string, changes: WriteChanges): Promise<Decision[]> {
     const index = this.index;
     if (index && (await index.caughtUp(changes.revision, INDEX_WAIT_MS)) && index.live) return decideFromIndex(index, channel, gateway, changes);
     const others = (await this.records(channel)).filter((record) => record.gateway !== gateway);
@@ -147,7 +170,7 @@ export class PresenceStore {
         const parts = splitRecordKey(key);
         if (!entry || entry.operation !== 'PUT' || !parts) continue;
         const users = decodeRecord(entry.value);
-        if (users.size > 0) found.push({ gateway: parts.gateway, revision: entry.revision, users });
+        if (users.size > 0) found.push({ gateway: parts.gateway, revision: entry.revision, users, entries: decodeEntries(entry.value) });
       }
       return found;
     } catch (error) {

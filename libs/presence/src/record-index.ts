@@ -5,7 +5,9 @@
  * each with its number of sockets there. From the index, locally and without a bucket listing:
  * - whether another gateway holds a user on a channel (an arrival's or a departure's decision),
  *   and since which revision (the record write that first held the user);
- * - who is online on a channel (rosters) and its occupancy (connections and distinct users).
+ * - who is online on a channel (rosters) and its occupancy (connections and distinct users);
+ * - each online user's presence entry (record-codec.ts ENTRIES_KEY): of the records holding one
+ *   for the user, the one whose entry was written last (by revision) wins.
  *
  * The watcher delivers the bucket's changes in revision order, so once it has delivered revision
  * r, every record written before r is known with its latest value delivered so far: the view a
@@ -13,7 +15,7 @@
  * delivered), so a record older than the bucket's TTL counts as gone. Pure state: the watcher
  * itself is the store's (presence-store.ts); keys and values are record-codec.ts's.
  */
-import { parseRecord, splitRecordKey } from './record-codec.ts';
+import { entriesOf, parseRecord, splitRecordKey } from './record-codec.ts';
 
 export interface IndexedRecord {
   key: string;
@@ -27,6 +29,15 @@ interface Held {
   sockets: number;
   /** The revision of the write that first held the user in this record (kept while later writes hold them). */
   since: number;
+  /** The user's entry in this record, serialized (undefined: not entered), and the revision of the write that set it. */
+  entry?: string;
+  entrySince?: number;
+}
+
+/** A user's entry as the index reads it: the data serialized, and the revision it was written at. */
+export interface IndexedEntry {
+  data: string;
+  at: number;
 }
 
 interface RecordState {
@@ -76,12 +87,19 @@ export class PresenceRecordIndex {
         state.at = entry.created.getTime();
         // updated in place: a write of a big record changes a few users, not all of them
         const users = state.users;
+        const entries = entriesOf(incoming);
         for (const userId in incoming) {
           const sockets = incoming[userId];
           if (typeof sockets !== 'number' || !(sockets > 0)) continue;
-          const held = users.get(userId);
+          let held = users.get(userId);
           if (held) held.sockets = sockets;
-          else users.set(userId, { sockets, since: entry.revision });
+          else users.set(userId, (held = { sockets, since: entry.revision }));
+          // entries are compared as text: a rewrite that keeps the data keeps when it was set
+          const data = entries && userId in entries ? JSON.stringify(entries[userId] ?? null) : undefined;
+          if (data !== held.entry) {
+            held.entry = data;
+            held.entrySince = data === undefined ? undefined : entry.revision;
+          }
         }
         for (const userId of users.keys()) {
           const sockets = incoming[userId];
@@ -123,6 +141,30 @@ export class PresenceRecordIndex {
     const users = new Set<string>();
     for (const state of this.liveRecords(channel, now)) for (const userId of state.users.keys()) users.add(userId);
     return users;
+  }
+
+  /** Each online user's entry on `channel` (only users who entered): the latest written over every gateway. */
+  entries(channel: string, now = Date.now()): Map<string, IndexedEntry> {
+    const out = new Map<string, IndexedEntry>();
+    for (const state of this.liveRecords(channel, now)) {
+      for (const [userId, held] of state.users) {
+        if (held.entry === undefined) continue;
+        const known = out.get(userId);
+        if (!known || held.entrySince! > known.at) out.set(userId, { data: held.entry, at: held.entrySince! });
+      }
+    }
+    return out;
+  }
+
+  /** The user's latest entry on `channel` in a record of a gateway other than `gateway`, if any. */
+  entryElsewhere(channel: string, userId: string, gateway: string, now = Date.now()): IndexedEntry | undefined {
+    let found: IndexedEntry | undefined;
+    for (const state of this.liveRecords(channel, now)) {
+      if (state.gateway === gateway) continue;
+      const held = state.users.get(userId);
+      if (held?.entry !== undefined && (!found || held.entrySince! > found.at)) found = { data: held.entry, at: held.entrySince! };
+    }
+    return found;
   }
 
   /** Sockets and distinct users on `channel` over every gateway. */

@@ -8,8 +8,13 @@
  * arrivals costs a few writes per shard, not one per user. A write takes the users as they are
  * then; its arrivals and departures are the users who came or went since the last write and whose
  * presence in the bucket it changes. A failed write puts them back, to be decided with the next.
+ *
+ * Presence entries (`presence-enter`, `-update`, `-leave`) are kept per holder (a subscription):
+ * the user's entry here is the one of their holder that entered or updated last, and it goes when
+ * their last entered holder leaves or closes. An entry change marks the shard the same way; a
+ * write's entry changes are the users whose entry differs from the one the bucket holds.
  */
-import { encodeRecord, type RecordUsers } from './record-codec.ts';
+import { encodeRecord, type RecordEntries, type RecordUsers } from './record-codec.ts';
 
 /**
  * A busy shard is written at most once per this interval: arrivals and departures in between
@@ -21,6 +26,16 @@ export const RECORD_SPACING_MS = 250;
 export const RECORD_BURST = 2;
 /** A write that failed is tried again after this long. */
 export const RETRY_MS = 1_000;
+/**
+ * The most entry data one record carries (bytes of the entries' JSON): half of NATS's default
+ * 1 MB message limit, so the users beside it (~30 bytes each) still fit. An enter past it is
+ * refused: a record over the limit could not be written at all, and would age out with every
+ * user of its shard. 32 shards: 16 MiB of entries per channel per gateway (16,000 users at 1 KiB).
+ */
+export const RECORD_ENTRY_BYTES_MAX = 512 * 1024;
+
+/** One user's entry as a write changes it: entered (data serialized), changed its data, or left. */
+export type EntryChange = { userId: string; action: 'enter' | 'update'; data: string } | { userId: string; action: 'leave' };
 
 /** What one write of a shard puts in the bucket, and what it changes there. */
 export interface ShardWrite {
@@ -29,7 +44,17 @@ export interface ShardWrite {
   arrived: string[];
   /** Users the write takes out of it. */
   departed: string[];
+  /** Users whose entry the write changes in the record. */
+  entries: EntryChange[];
 }
+
+interface Held {
+  data: string;
+  /** Order of the enter or update, to find a user's latest among their holders. */
+  order: number;
+}
+
+const bytes = (text: string | undefined): number => (text === undefined ? 0 : Buffer.byteLength(text));
 
 export class RecordShard {
   readonly key: string;
@@ -39,8 +64,17 @@ export class RecordShard {
   readonly channelId: string;
   /** userId → this gateway's subscriptions of the channel. */
   readonly users: RecordUsers = new Map();
+  /** userId → holder → entry: the entered holders of each user here. */
+  private readonly holders = new Map<string, Map<object, Held>>();
+  /** userId → the entry of the holder that entered or updated last. */
+  readonly entries: RecordEntries = new Map();
+  /** Bytes of `entries`' data. */
+  private entryBytes = 0;
+  private order = 0;
   /** The users the bucket holds of this record (the last successful write). */
   private readonly written = new Set<string>();
+  /** The entries the bucket holds of this record. */
+  private readonly writtenEntries: RecordEntries = new Map();
   /** Users who came or went since the last write was taken: its arrivals and departures are among them. */
   private readonly changed = new Set<string>();
   /** Changed since the last write was taken: another write is due. */
@@ -85,10 +119,53 @@ export class RecordShard {
     return true;
   }
 
+  /** Whether `holder` has entered presence for the user. */
+  entered(userId: string, holder: object): boolean {
+    return this.holders.get(userId)?.has(holder) ?? false;
+  }
+
+  /**
+   * `holder` enters (or updates) with `data` serialized: it becomes the user's entry here. False
+   * (nothing changes) when the record's entries would pass RECORD_ENTRY_BYTES_MAX.
+   */
+  enter(userId: string, holder: object, data: string): boolean {
+    const current = this.entries.get(userId);
+    if (this.entryBytes - bytes(current) + bytes(data) > RECORD_ENTRY_BYTES_MAX) return false;
+    let held = this.holders.get(userId);
+    if (!held) this.holders.set(userId, (held = new Map()));
+    held.set(holder, { data, order: ++this.order });
+    this.settle(userId);
+    return true;
+  }
+
+  /** `holder` leaves presence (or closes); true when it had entered. */
+  exit(userId: string, holder: object): boolean {
+    const held = this.holders.get(userId);
+    if (!held?.delete(holder)) return false;
+    if (held.size === 0) this.holders.delete(userId);
+    this.settle(userId);
+    return true;
+  }
+
+  /** The user's entry here: their latest holder's, or none. */
+  private settle(userId: string): void {
+    let latest: Held | undefined;
+    for (const entry of this.holders.get(userId)?.values() ?? []) if (!latest || entry.order > latest.order) latest = entry;
+    const current = this.entries.get(userId);
+    if (latest?.data === current) return;
+    this.entryBytes += bytes(latest?.data) - bytes(current);
+    if (latest) this.entries.set(userId, latest.data);
+    else this.entries.delete(userId);
+    this.changed.add(userId);
+  }
+
   /** Every user leaves at once (a drain), and the next write may go now. */
   clear(): void {
     for (const userId of this.users.keys()) this.changed.add(userId);
     this.users.clear();
+    this.holders.clear();
+    this.entries.clear();
+    this.entryBytes = 0;
     this.notBefore = 0;
     this.tokens = RECORD_BURST;
   }
@@ -108,19 +185,30 @@ export class RecordShard {
     this.tokens = Math.max(0, this.tokens - 1);
     const arrived: string[] = [];
     const departed: string[] = [];
+    const entries: EntryChange[] = [];
     for (const userId of this.changed) {
       const here = this.users.has(userId);
       if (here && !this.written.has(userId)) arrived.push(userId);
       else if (!here && this.written.has(userId)) departed.push(userId);
+      // an entry is written only with its user (encodeRecord): one without sockets here is none
+      const data = here ? this.entries.get(userId) : undefined;
+      const before = this.writtenEntries.get(userId);
+      if (data !== undefined && before === undefined) entries.push({ userId, action: 'enter', data });
+      else if (data !== undefined && data !== before) entries.push({ userId, action: 'update', data });
+      else if (data === undefined && before !== undefined) entries.push({ userId, action: 'leave' });
     }
     this.changed.clear();
-    return { value: encodeRecord(this.users), arrived, departed };
+    return { value: encodeRecord(this.users, this.entries), arrived, departed, entries };
   }
 
   /** The write is in the bucket: what it holds of the record is what was written. */
   succeeded(write: ShardWrite): void {
     for (const userId of write.arrived) this.written.add(userId);
     for (const userId of write.departed) this.written.delete(userId);
+    for (const entry of write.entries) {
+      if (entry.action === 'leave') this.writtenEntries.delete(entry.userId);
+      else this.writtenEntries.set(entry.userId, entry.data);
+    }
     this.writing = false;
   }
 
@@ -128,6 +216,7 @@ export class RecordShard {
   failed(write: ShardWrite, now = Date.now()): void {
     for (const userId of write.arrived) this.changed.add(userId);
     for (const userId of write.departed) this.changed.add(userId);
+    for (const entry of write.entries) this.changed.add(entry.userId);
     this.dirty = true;
     this.notBefore = now + RETRY_MS;
     this.writing = false;

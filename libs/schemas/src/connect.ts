@@ -11,6 +11,13 @@ import { NotificationId } from './notifications.ts';
 
 const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
+/** The most presence data one user may set on a channel, serialized, in bytes (@rtm/presence PRESENCE_DATA_MAX). */
+export const PRESENCE_DATA_BYTES = 1024;
+const presenceData = () =>
+  z
+    .unknown()
+    .describe(`Any JSON value, at most ${PRESENCE_DATA_BYTES} bytes serialized (larger: \`payload_too_large\`). Shown on the user's roster entry and in presence frames.`);
+
 export const ConnectFrame = z.discriminatedUnion('op', [
   z
     .object({
@@ -39,6 +46,9 @@ export const ConnectFrame = z.discriminatedUnion('op', [
     })
     .strict(),
   z.object({ op: z.literal('unban-member'), ref: Ref, channelId: ChannelId, userId: UserId }).strict(),
+  z.object({ op: z.literal('presence-enter'), ref: Ref, channelId: ChannelId, data: presenceData().optional() }).strict(),
+  z.object({ op: z.literal('presence-update'), ref: Ref, channelId: ChannelId, data: presenceData() }).strict(),
+  z.object({ op: z.literal('presence-leave'), ref: Ref, channelId: ChannelId }).strict(),
   z.object({ op: z.literal('subscribe-inbox'), ref: Ref, since: NotificationId.optional() }).strict(),
   z.object({ op: z.literal('unsubscribe-inbox'), ref: Ref }).strict(),
   z.object({ op: z.literal('auth'), ref: Ref, token: z.string().min(1).max(8192) }).strict(),
@@ -53,6 +63,9 @@ export const ConnectQuery = z.object({ token: z.string().optional() }).strict();
 const ChannelIdOut = z.string().describe('The channel the frame belongs to.');
 const RefOut = z.union([z.string(), z.number().int()]).describe('The `ref` of the request this answers.');
 const Timestamp = z.string().describe('ISO 8601');
+const PresenceEntryOut = z.object({ userId: z.string(), data: z.unknown().describe('The data as the user set it (any JSON, at most 1 KiB serialized).') }).strict();
+const presenceAnswer = (op: string, what: string) =>
+  z.object({ op: z.literal(op), ref: RefOut, channelId: ChannelIdOut }).strict().describe(what);
 
 export const SERVER_FRAMES = {
   connected: z
@@ -103,11 +116,23 @@ export const SERVER_FRAMES = {
       channelId: ChannelIdOut,
       joined: z.array(z.string()).describe('Users who came online in the channel since the previous presence frame.'),
       left: z.array(z.string()).describe('Users who went offline in the channel (on every gateway) since the previous presence frame.'),
+      entered: z
+        .array(PresenceEntryOut)
+        .optional()
+        .describe('Users who entered presence (`presence-enter`), with their data (null when entered without). Only when not empty.'),
+      updated: z.array(PresenceEntryOut).optional().describe("Users whose presence data changed (`presence-update`), with the new data. Only when not empty."),
+      exited: z
+        .array(z.string())
+        .optional()
+        .describe('Users who left presence (`presence-leave`, or their entered subscription ended); they may still be online. Only when not empty.'),
     })
     .strict()
     .describe(
-      'Who came online in, or left, a subscribed channel: at most one frame per channel every 250 ms, carrying the net changes of that interval (a user who came and went within it is in neither list). Sent only where the channel\'s namespace turns `joinLeave` on (off by default).',
+      'Who came online in, or left, a subscribed channel, and who entered, updated or left its presence (with their data): at most one frame per channel every 250 ms, carrying each user\'s latest change of that interval. Sent only where the channel\'s namespace turns `joinLeave` on (off by default).',
     ),
+  presenceEntered: presenceAnswer('presence-entered', 'The answer to `presence-enter`: the entry is set on this gateway and goes to every gateway within about half a second.'),
+  presenceUpdated: presenceAnswer('presence-updated', 'The answer to `presence-update`: the entry\'s data is replaced.'),
+  presenceLeft: presenceAnswer('presence-left', 'The answer to `presence-leave` (also when the subscription had not entered: it is idempotent).'),
   occupancy: z
     .object({
       op: z.literal('occupancy'),

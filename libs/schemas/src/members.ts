@@ -54,7 +54,17 @@ export const Ban = z
   })
   .meta({ id: 'Ban' });
 
-export const RosterEntry = z.object({ userId: z.string(), role: MemberRole, online: z.boolean() });
+export const RosterEntry = z.object({
+  userId: z.string(),
+  role: MemberRole,
+  online: z.boolean(),
+  data: z
+    .unknown()
+    .optional()
+    .describe(
+      'The presence data the user entered with (`presence-enter`/`presence-update` on `/v1/connect`: any JSON, at most 1 KiB serialized; null when entered without). Absent when the user is offline or has not entered.',
+    ),
+});
 
 /** The largest roster page (and the default): a channel of 10,000 reads in ten pages. */
 export const ROSTER_PAGE_MAX = 1000;

@@ -1192,6 +1192,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream channels as server-sent events
+         * @description User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as server-sent events, for clients whose WebSockets are blocked: each channel's replay after its position, `subscribed`, then live frames. Every event's `id` holds every channel's position (comma-separated `<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with `Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals before the stream: 400 bad query, 401 token, 403 `banned` from the environment, 429 socket quota or opens per second. See docs/protocol.md, "Server-sent events".
+         */
+        get: operations["openEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inbox": {
         parameters: {
             query?: never;
@@ -2631,6 +2651,8 @@ export interface components {
         };
         Roster: {
             members: {
+                /** @description The presence data the user entered with (`presence-enter`/`presence-update` on `/v1/connect`: any JSON, at most 1 KiB serialized; null when entered without). Absent when the user is offline or has not entered. */
+                data?: unknown;
                 online: boolean;
                 /**
                  * @description `member` subscribes, reads and publishes; `readonly` subscribes and reads only (publishing is refused with 403 `forbidden`); `moderator` also retracts any message of the channel and removes and bans its members from the realtime edge.
@@ -10687,6 +10709,82 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `unsupported_media_type` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openEvents: {
+        parameters: {
+            query: {
+                /** @description Comma-separated, 1-20 distinct entries: `<channelId>` (start live, or where the last event id left it) or `<channelId>~<seq>` (resume after `seq`, as `subscribe` with `since`; it wins over the event id). */
+                channels: string;
+                /** @description The user token (an EventSource cannot send `Authorization`). */
+                token?: string;
+                /** @description The id of the last event received, for clients that cannot send the `Last-Event-ID` header (the header wins when both are sent). */
+                lastEventId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream: `retry: 1000`, then one event per frame, `id: <positions>` and `data: <frame JSON>` (the frames of `/v1/connect`: `connected`, each channel's replay and `subscribed`, then live frames; `closed` last), and `: ping` every 15 s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

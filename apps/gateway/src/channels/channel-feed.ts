@@ -16,7 +16,7 @@
 import { decodeText, type Subjects, type Subscriber } from '@rtm/bus';
 import type { ReadRange, StoredMessage } from '@rtm/channels';
 import type { FrameText } from '../sessions/socket-link.ts';
-import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf } from '@rtm/presence';
+import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf, presenceFrame } from '@rtm/presence';
 
 /**
  * How long a feed remembers when the presence it sent per user was decided: within it, a late
@@ -214,7 +214,7 @@ export class ChannelFeed {
     this.presenceTimer = undefined;
     const batch = this.presence?.drain(Date.now());
     if (!batch) return;
-    const frame: Frame = { op: 'presence', joined: batch.joined, left: batch.left };
+    const frame = presenceFrame(batch) as Frame;
     void this.deliver(JSON.stringify(frame), frame);
   }
 

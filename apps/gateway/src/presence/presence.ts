@@ -18,9 +18,16 @@
  * latest decision of the window in ONE message `{op:'presence', changes:[{userId, online, at}]}`
  * on subjects.channel(env, channel); each gateway's channel feed gathers those again per window
  * and sends its sockets one `{op:'presence', joined, left}` frame.
+ *
+ * Presence entries (`presence-enter`/`-update`/`-leave` on /v1/connect): a subscription counted
+ * here may enter with data; the entry rides in the user's shard (record-shard.ts, at most
+ * PRESENCE_DATA_MAX bytes per user) with the same write pacing, and is announced with the write's
+ * decisions (decide.ts) in the same messages and frames (`entered`, `updated`, `exited`). It leaves
+ * with `presence-leave` or when its subscription ends.
  */
 import { encodeJson, publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
 import { newId } from '@rtm/db';
+import { ServiceError } from '@rtm/errors';
 import type { Logger } from '@rtm/ops';
 import {
   PRESENCE_WINDOW_MS,
@@ -29,6 +36,8 @@ import {
   RecordShard,
   recordChannel,
   recordKey,
+  type Decision,
+  type EntryNote,
   type ShardWrite,
 } from '@rtm/presence';
 import type { Gauge } from 'prom-client';
@@ -100,10 +109,43 @@ export class Presence {
   leave(handle: ChannelSocketHandle): void {
     if (!this.joined.delete(handle)) return;
     const shard = this.shards.get(recordKey(handle.environmentId, handle.channelId, this.instanceId, handle.userId));
-    if (!shard?.remove(handle.userId)) return;
-    this.pairs--;
-    this.deps.entries.set(this.pairs);
+    if (!shard) return;
+    // its entry goes with it (the user's entry here falls back to another entered subscription's)
+    const exited = shard.exit(handle.userId, handle);
+    if (shard.remove(handle.userId)) {
+      this.pairs--;
+      this.deps.entries.set(this.pairs);
+    } else if (!exited) return;
     this.schedule(shard);
+  }
+
+  /**
+   * A subscription enters presence with `data` serialized (or updates its entry: `update`). It must
+   * be counted here (live, in a namespace tracking presence); an update needs an entry to update.
+   */
+  enter(handle: ChannelSocketHandle, data: string, update: boolean): void {
+    const shard = this.joined.has(handle) ? this.shards.get(recordKey(handle.environmentId, handle.channelId, this.instanceId, handle.userId)) : undefined;
+    if (!shard) throw new ServiceError('invalid_request', 'subscribe to the channel (and wait for `subscribed`) before entering its presence');
+    if (update && !shard.entered(handle.userId, handle)) {
+      throw new ServiceError('invalid_request', "not entered: send `presence-enter` before `presence-update` on this channel");
+    }
+    if (!shard.enter(handle.userId, handle, data)) {
+      throw new ServiceError('payload_too_large', "this channel's presence data is full on this gateway: enter with less data, or without");
+    }
+    this.schedule(shard);
+  }
+
+  /** A subscription leaves presence (its entry goes); false when it had not entered. */
+  exit(handle: ChannelSocketHandle): boolean {
+    const shard = this.shards.get(recordKey(handle.environmentId, handle.channelId, this.instanceId, handle.userId));
+    if (!shard?.exit(handle.userId, handle)) return false;
+    this.schedule(shard);
+    return true;
+  }
+
+  /** The users online in a channel on any gateway, and the entries of those who entered (data serialized). */
+  present(environmentId: string, channelId: string): Promise<{ online: Set<string>; entries: Map<string, string> }> {
+    return this.store.present(recordChannel(environmentId, channelId));
   }
 
   /** The users online in a channel on any gateway. */
@@ -183,7 +225,7 @@ export class Presence {
       ok = true;
       this.failedWrites = 0;
       shard.succeeded(write);
-      if (write.arrived.length > 0 || write.departed.length > 0) this.track(this.decide(shard, write, revision));
+      if (write.arrived.length > 0 || write.departed.length > 0 || write.entries.length > 0) this.track(this.decide(shard, write, revision));
     } catch (error) {
       shard.failed(write);
       // one line per failing streak, not one per write: a NATS outage must not flood the log
@@ -197,23 +239,27 @@ export class Presence {
   private async decide(shard: RecordShard, write: ShardWrite, revision: number): Promise<void> {
     try {
       if (!(await this.deps.joinLeave(shard.environmentId, shard.channelId))) return;
-      const { arrived, departed } = write;
-      const decided = await this.store.decide(shard.channel, this.instanceId, { arrived, departed, revision });
-      for (const { userId, online } of decided) this.announce(shard, userId, online, revision);
+      const { arrived, departed, entries } = write;
+      const decided = await this.store.decide(shard.channel, this.instanceId, { arrived, departed, entries, revision });
+      for (const decision of decided) this.announce(shard, decision, revision);
     } catch (error) {
       this.deps.log.warn({ err: error }, 'presence decision failed');
     }
   }
 
   /** Records a decided change in its channel's window; the window's timer publishes it. */
-  private announce(shard: RecordShard, userId: string, online: boolean, revision: number): void {
+  private announce(shard: RecordShard, decision: Decision, revision: number): void {
+    const { userId, online } = decision;
     const { environmentId, channelId, channel } = shard;
     let out = this.outgoing.get(channel);
     if (!out) {
       out = { environmentId, channelId, window: new PresenceWindow(), timer: undefined };
       this.outgoing.set(channel, out);
     }
-    out.window.add({ userId, online, at: revision });
+    const news = decision.entry;
+    // the data goes over the bus as JSON, parsed once here (it was serialized by this gateway)
+    const entry: EntryNote | undefined = news && (news.action === 'leave' ? news : { action: news.action, data: JSON.parse(news.data) as unknown });
+    out.window.add({ userId, online, at: revision, ...(decision.entryOnly ? { entryOnly: true as const } : {}), ...(entry ? { entry } : {}) });
     if (!out.timer) {
       out.timer = setTimeout(() => this.flush(channel), PRESENCE_WINDOW_MS);
       out.timer.unref();
@@ -230,7 +276,9 @@ export class Presence {
     if (!batch) return;
     const { environmentId, channelId } = out;
     this.deps.nc.publish(this.deps.subjects.channel(environmentId, channelId), encodeJson({ op: 'presence', changes: batch.changes }));
-    for (const { userId, online } of batch.changes) {
+    for (const { userId, online, entryOnly } of batch.changes) {
+      // the log tells comings and goings; an entry's data is the application's, not the log's
+      if (entryOnly) continue;
       publishLog(this.deps.nc, this.deps.subjects, environmentId, 'debug', online ? 'presence.joined' : 'presence.left', { channelId, userId });
     }
   }

@@ -11,19 +11,19 @@ import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 const isUserId = (userId: string) => UserId.safeParse(userId).success;
 
 /**
- * One page of a channel's roster: members (with role) and live presence, sorted by userId, the
- * entries after `query.cursor`. Members come from Postgres a page at a time (plus one, to know
+ * One page of a channel's roster: members (with role) and live presence (with the presence data
+ * of those who entered), sorted by userId, the entries after `query.cursor`. Members come from Postgres a page at a time (plus one, to know
  * whether more follow); on an open channel the online users who are not members are merged in.
  * The order is byte order (collate "C"), the same as JavaScript's for user ids, which are ASCII.
  */
 async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: string, query: { limit?: number; cursor?: string }) {
   const limit = query.limit ?? ROSTER_PAGE_MAX;
   const after = query.cursor === undefined ? '' : decodeCursor(query.cursor, isUserId);
-  const [access, { members: stored }, online] = await Promise.all([
+  const [access, { members: stored }, { online, entries }] = await Promise.all([
     channelAccessOf(deps.pool, environmentId, channelId),
     // one more than the page, so that a guest after the last member shows whether more follow
     memberPage(deps.pool, environmentId, channelId, { after, limit: limit + 1 }),
-    onlineIn(deps, environmentId, channelId),
+    presentIn(deps, environmentId, channelId),
   ]);
   const roles = new Map<string, ChannelRole>(stored.map((member) => [member.userId, member.role]));
   if (access === 'open') {
@@ -41,16 +41,20 @@ async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: str
   }
   const sorted = [...roles].sort(([a], [b]) => byteOrder(a, b));
   const page = sorted.slice(0, limit);
-  const members = page.map(([userId, role]) => ({ userId, role, online: online.has(userId) }));
+  const members = page.map(([userId, role]) => {
+    const data = entries.get(userId);
+    // serialized by the gateway that wrote it (at most 1 KiB): parsed only for the page's entries
+    return data === undefined ? { userId, role, online: online.has(userId) } : { userId, role, online: online.has(userId), data: JSON.parse(data) as unknown };
+  });
   return { members, nextCursor: sorted.length > limit ? encodeCursor(page[page.length - 1]![0]) : null };
 }
 
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Who is online in the channel; nobody where its namespace does not track presence. */
-async function onlineIn(deps: GatewayDeps, environmentId: string, channelId: string): Promise<Set<string>> {
-  if (!(await namespaceOf(deps, environmentId, channelId)).presence) return new Set();
-  return deps.sessions.presence.online(environmentId, channelId);
+/** Who is online in the channel, with the entries of those who entered; nobody where its namespace does not track presence. */
+async function presentIn(deps: GatewayDeps, environmentId: string, channelId: string): Promise<{ online: Set<string>; entries: Map<string, string> }> {
+  if (!(await namespaceOf(deps, environmentId, channelId)).presence) return { online: new Set(), entries: new Map() };
+  return deps.sessions.presence.present(environmentId, channelId);
 }
 
 /** Realtime edge: `GET /v1/channels/{channelId}/members` for a user allowed to read the channel. */

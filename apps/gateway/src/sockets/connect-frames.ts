@@ -1,11 +1,13 @@
 /**
  * The multiplexed socket's client frames (connect-socket.ts dispatches them): reading one against
  * `ConnectFrame`, the error frame that refuses a request, and the requests that act on a channel
- * without a subscription (publish, retract, moderation). Plain functions over the connection, so
- * an idle connection keeps no closure for them.
+ * without a subscription (publish, retract, moderation), and the presence entry of a subscription
+ * (`presence-enter`, `-update`, `-leave`). Plain functions over the connection, so an idle
+ * connection keeps no closure for them.
  */
 import type { RawData } from 'ws';
 import { ServiceError, isServiceError } from '@rtm/errors';
+import { PRESENCE_DATA_MAX, serializeData } from '@rtm/presence';
 import { ConnectFrame } from '@rtm/schemas';
 import type { ConnectDeps } from './connect-socket.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
@@ -15,6 +17,8 @@ import { sendPublish } from '../channels/publish.ts';
 import { contentText } from '../channels/raw-content.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { SOCKET_CLOSE } from './close-codes.ts';
+import type { Presence } from '../presence/presence.ts';
+import type { ChannelSocketHandle } from '../socket-events.ts';
 
 /** A request's `ref`, echoed by its answer. */
 export type Ref = string | number;
@@ -110,6 +114,46 @@ export async function moderate(owner: RequestOwner, frame: Frame<'remove-member'
       await removeBan(deps, auth.environmentId, channelId, userId);
       owner.send({ op: 'member-unbanned', ref, channelId, userId });
     }
+  } catch (error) {
+    owner.refuse(ref, channelId, error);
+  }
+}
+
+/** The subscription a presence frame acts on, as the connection holds it. */
+export interface PresenceHolder extends ChannelSocketHandle {
+  readonly ended: boolean;
+}
+
+/**
+ * `presence-enter`, `presence-update`, `presence-leave`: the entry of the connection's
+ * subscription of the channel (docs/presence.md, "Presence data"). Entering and updating need the
+ * rule's `presence` (read access and the capability), presence on in the namespace and a live
+ * subscription of the channel on this connection; leaving needs nothing and is idempotent.
+ */
+export async function presenceEntry(
+  owner: RequestOwner,
+  presence: Presence,
+  frame: Frame<'presence-enter'> | Frame<'presence-update'> | Frame<'presence-leave'>,
+  subscription: PresenceHolder | undefined,
+): Promise<void> {
+  const { ref, channelId } = frame;
+  try {
+    if (frame.op === 'presence-leave') {
+      if (subscription && !subscription.ended) presence.exit(subscription);
+      return owner.send({ op: 'presence-left', ref, channelId });
+    }
+    const data = serializeData(frame.data);
+    if (data === undefined) throw new ServiceError('payload_too_large', `data must be at most ${PRESENCE_DATA_MAX} bytes serialized`);
+    const standing = await authorize(owner.deps, owner.auth, channelId, 'presence');
+    if (!standing.namespace.presence) {
+      throw new ServiceError('forbidden', "presence is off in this channel's namespace (`presence: false`): nobody can enter it");
+    }
+    // checked after the await: the subscription may have ended meanwhile
+    if (!subscription || subscription.ended) {
+      throw new ServiceError('invalid_request', 'subscribe to the channel on this connection before entering its presence');
+    }
+    presence.enter(subscription, data, frame.op === 'presence-update');
+    owner.send({ op: frame.op === 'presence-enter' ? 'presence-entered' : 'presence-updated', ref, channelId });
   } catch (error) {
     owner.refuse(ref, channelId, error);
   }

@@ -40,7 +40,7 @@ import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { Link } from '../sessions/link.ts';
 import { SOCKET_CLOSE, SOCKET_CLOSE_WITH, closingFor, type Closing } from './close-codes.ts';
 import { EarlyFrames } from './early-frames.ts';
-import { command, moderate, readConnectFrame, refusalFrame, type Frame, type Ref, type RequestOwner } from './connect-frames.ts';
+import { command, moderate, presenceEntry, readConnectFrame, refusalFrame, type Frame, type Ref, type RequestOwner } from './connect-frames.ts';
 import { Subscription, type SubscriptionOwner } from './connect-subscription.ts';
 
 /** What a multiplexed connection and its subscriptions use: token checks, access, publishing, both replays, limits, the bus and the log. */
@@ -216,6 +216,10 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
       case 'ban-member':
       case 'unban-member':
         return void moderate(this, frame);
+      case 'presence-enter':
+      case 'presence-update':
+      case 'presence-leave':
+        return void presenceEntry(this, this.sessions.presence, frame, this.subscription(frame.channelId));
       case 'subscribe-inbox':
         return void this.subscribeInbox(frame);
       case 'unsubscribe-inbox':
