@@ -253,3 +253,22 @@ test('client sse - with no channel GET /v1/me stands for the connection: no answ
   assert.equal(states[0], 'disconnected');
   assert.equal(states.at(-1), 'connected');
 });
+
+test('client sse - presence enter has no SSE form: it rejects with unsupported, and the subscription goes on', async () => {
+  const { client, clock, fake } = sseClient();
+  await clock.advance(0);
+  const room = client.channel('room');
+  const got: number[] = [];
+  room.subscribe((m) => got.push(m.seq));
+  const entering = room.presence.enter({ status: 'here' }).then(() => undefined, (error: RtmError) => error);
+  await clock.advance(0);
+  fake.lastStream().open().frame(connectedFrame()).frame({ op: 'subscribed', channelId: 'room', lastSeq: 0 });
+  await settle();
+  const error = await entering;
+  assert.equal(error?.code, 'unsupported');
+  assert.match(error!.reason!, /presence-enter needs the WebSocket transport/);
+  fake.lastStream().frame(messageFrame('room', 1));
+  await settle();
+  assert.deepEqual(got, [1]);
+  assert.equal(fake.streams.length, 1);
+});
