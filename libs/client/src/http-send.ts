@@ -117,7 +117,7 @@ export class HttpSender {
         fresh = true;
         continue;
       }
-      const code = typeof body.code === 'string' ? body.code : res.status >= 500 || res.status === 429 ? (res.status === 429 ? 'rate_limited' : 'unavailable') : `http_${res.status}`;
+      const code = typeof body.code === 'string' ? body.code : codeOfStatus(res.status);
       const reason = typeof body.reason === 'string' ? body.reason : `${request.method} ${request.path} answered ${res.status}`;
       const retryAfter = parseRetryAfter(res.headers.get('retry-after')) ?? (typeof body.retryAfter === 'number' ? body.retryAfter : undefined);
       return refusal(code, reason, retryAfter);
@@ -147,4 +147,11 @@ function ackOf(frame: Frame, body: Frame): Frame {
   if (body.ephemeral === true) ack.ephemeral = true;
   if (frame.op === 'retract') ack.retracted = true;
   return ack;
+}
+
+/** The code of a refusal that came without the service's envelope (a proxy's 502, say). */
+function codeOfStatus(status: number): string {
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'unavailable';
+  return `http_${status}`;
 }

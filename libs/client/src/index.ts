@@ -1,7 +1,8 @@
 /**
  * @rtm/client: one WebSocket (`GET /v1/connect`) for every channel and the inbox of a user, with
- * resume without gaps or duplicates, token renewal, and publishes queued while offline. See
- * README.md for the API and its guarantees.
+ * resume without gaps or duplicates, token renewal, and publishes queued while offline; where
+ * WebSockets do not get through, Server-Sent Events and HTTP instead. See README.md for the API
+ * and its guarantees.
  */
 export { createClient, Client } from './client.ts';
 export { Channel, Presence, type ChannelEvents, type PresenceEvents, type Subscription, type MessageListener } from './channel.ts';
@@ -9,6 +10,7 @@ export { Inbox, type InboxSubscription, type NotificationListener } from './inbo
 export type { History } from './history.ts';
 export { RtmError } from './errors.ts';
 export type { Clock } from './clock.ts';
+export type { TransportName } from './transport.ts';
 export type {
   ClientOptions,
   ConnectionState,
