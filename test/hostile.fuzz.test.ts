@@ -133,10 +133,11 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
     assert.equal((await send('control', 'PUT', '/v1/config', headers, JSON.stringify({}))).status, 200);
   });
 
-  await t.test(`every client frame type on the channel and inbox sockets, ${RUNS} cases each`, async () => {
+  await t.test(`every client frame type on the channel, inbox and multiplexed sockets, ${RUNS} cases each`, async () => {
     for (const [kind, path] of [
       ['channel', `/v1/channels/fuzz?token=${userToken}`],
       ['inbox', `/inbox?token=${userToken}`],
+      ['connect', `/v1/connect?token=${userToken}`],
     ] as const) {
       for (const [type, frame] of Object.entries(clientFrames)) {
         let socket = await openSocket(gateway.realtimeUrl + path);

@@ -137,7 +137,7 @@ export const hostileCredential = fc.oneof(
   ),
 );
 
-/** Every client frame type of the channel and inbox sockets, with generated fields, and frames of no type at all. */
+/** Every client frame type of the channel, inbox and multiplexed sockets, with generated fields, and frames of no type at all. */
 export const clientFrames: Record<string, fc.Arbitrary<string | Buffer>> = {
   publish: fc
     .record(
@@ -158,6 +158,24 @@ export const clientFrames: Record<string, fc.Arbitrary<string | Buffer>> = {
     .record({ op: fc.constant('retract'), ref: nastyValue, id: nastyValue, reason: nastyValue }, { requiredKeys: ['op'] })
     .map((f) => JSON.stringify(f)),
   ping: fc.record({ op: fc.constant('ping'), ref: nastyValue }, { requiredKeys: ['op'] }).map((f) => JSON.stringify(f)),
+  // the multiplexed socket's channel frames: a subscription, and presence with data
+  subscribe: fc
+    .record(
+      { op: fc.constant('subscribe'), ref: nastyValue, channelId: fc.oneof(nastyValue, fc.constant('fuzz')), since: nastyValue, occupancy: nastyValue },
+      { requiredKeys: ['op'] },
+    )
+    .map((f) => JSON.stringify(f)),
+  presence: fc
+    .record(
+      {
+        op: fc.constantFrom('presence-enter', 'presence-update', 'presence-leave'),
+        ref: nastyValue,
+        channelId: fc.oneof(nastyValue, fc.constant('fuzz')),
+        data: fc.oneof(nastyValue, fc.jsonValue({ maxDepth: 3 }), fc.string({ minLength: 1000, maxLength: 2000 })),
+      },
+      { requiredKeys: ['op'] },
+    )
+    .map((f) => JSON.stringify(f)),
   other: fc.oneof(
     fc.record({ op: nastyValue }).map((f) => JSON.stringify(f)),
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),

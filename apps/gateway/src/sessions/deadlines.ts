@@ -151,3 +151,11 @@ export class Deadlines<T> {
     entry.index = at;
   }
 }
+
+/** A link's one entry: the earliest of its heartbeat, its handshake deadline and its token expiry (0: none). */
+export function earliestDue(beatAt: number, handshakeAt: number, expiresAt: number): number {
+  let at = beatAt;
+  if (handshakeAt !== 0 && handshakeAt < at) at = handshakeAt;
+  if (expiresAt !== 0 && expiresAt < at) at = expiresAt;
+  return at;
+}

@@ -27,7 +27,7 @@ import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import type { SendBudget } from './send-budget.ts';
 import type { FrameText, Link, TokenWatch } from './link.ts';
-import { Deadline, Deadlines } from './deadlines.ts';
+import { Deadline, Deadlines, earliestDue } from './deadlines.ts';
 
 const OPEN = 1;
 const CLOSED = 3;
@@ -174,10 +174,7 @@ export class SocketLink implements Link {
 
   /** Its one entry, due at the earliest of its heartbeat, handshake deadline and token expiry. */
   private schedule(): void {
-    let at = this.beatAt;
-    if (this.handshakeAt !== 0 && this.handshakeAt < at) at = this.handshakeAt;
-    if (this.expiresAt !== 0 && this.expiresAt < at) at = this.expiresAt;
-    deadlines.set(this.rules, at);
+    deadlines.set(this.rules, earliestDue(this.beatAt, this.handshakeAt, this.expiresAt));
   }
 
   /** Bytes queued in this process for the peer (ws's queue and the TCP socket's writable buffer). */

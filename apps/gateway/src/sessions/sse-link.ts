@@ -24,7 +24,7 @@ import type { FrameText, Link, TokenWatch } from './link.ts';
 import type { UserClaims } from '@rtm/auth';
 import type { SendBudget } from './send-budget.ts';
 import type { LinkOptions, LinkSession } from './socket-link.ts';
-import { Deadline, Deadlines } from './deadlines.ts';
+import { Deadline, Deadlines, earliestDue } from './deadlines.ts';
 import type { EventPositions } from './event-positions.ts';
 
 /** The heartbeat comment's period (fixed: what proxies' idle timeouts allow). */
@@ -142,10 +142,7 @@ export class SseLink implements Link {
   }
 
   private schedule(): void {
-    let at = this.beatAt;
-    if (this.handshakeAt !== 0 && this.handshakeAt < at) at = this.handshakeAt;
-    if (this.expiresAt !== 0 && this.expiresAt < at) at = this.expiresAt;
-    deadlines.set(this.rules, at);
+    deadlines.set(this.rules, earliestDue(this.beatAt, this.handshakeAt, this.expiresAt));
   }
 
   /** The connection is admitted: the stream starts (status, headers, `retry:`), and its handshake deadline is lifted. */
