@@ -11,6 +11,7 @@ import { createClient, type Client, type ClientOptions, type Message, type Publi
 import { startCluster } from './helpers/cluster.ts';
 import { client as http, mintToken } from './helpers/http.ts';
 import { startTcpProxy } from './helpers/tcp-proxy.ts';
+import { tokenSigner } from './helpers/tokens.ts';
 import { connected, sleep, until } from './helpers/sdk.ts';
 
 /** A WebSocket constructor that throws while `blocked` says so, as where a proxy lets no WebSocket through. */
@@ -138,4 +139,52 @@ test('sdk sse fallback - on SSE the client tries WebSockets again and moves to o
   // publishing works on the socket too
   const ack = await reader.channel('back').publish({ n: 'from the socket' });
   assert.equal(ack.seq, n + 1);
+});
+
+test('sdk sse fallback - WebSockets reset before they open: after two the client is on SSE; short tokens are renewed by reopening the stream, nothing lost', async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
+  const env = await cluster.createEnvironment();
+  const gw = cluster.gateways[0]!;
+  const control = http(gw.controlUrl, env.secretKey);
+  // WebSockets go to an address that resets every connection, as a proxy that drops upgrades
+  const resetting = await startTcpProxy([gw.realtimeUrl]);
+  t.after(() => resetting.close());
+  resetting.refuse(true);
+  let opened = 0;
+  class ResetWebSocket extends WebSocket {
+    constructor(address: string) {
+      const url = new URL(address);
+      url.host = new URL(resetting.url).host;
+      super(url.toString());
+      opened += 1;
+    }
+  }
+  const sign = await tokenSigner(cluster.db.pool, env.environmentId);
+  const tokens: string[] = [];
+  const reader = sseClient(t, gw.realtimeUrl, async () => {
+    const token = await sign('reader', 6);
+    tokens.push(token);
+    return token;
+  }, { WebSocket: ResetWebSocket as unknown as WebSocketConstructor });
+  const transports: string[] = [];
+  reader.on('transport', (transport) => transports.push(transport));
+  const seen: number[] = [];
+  await reader.channel('short').subscribe((m) => seen.push(m.seq), { since: 0 }).ready;
+  assert.equal(opened, 2, 'two WebSockets closed before connected');
+  assert.deepEqual(transports, ['sse']);
+
+  // 6 s tokens: renewed about a second before expiry, each time on a reopened stream
+  const states: string[] = [];
+  reader.on('state', (state) => states.push(state));
+  let n = 0;
+  const before = tokens.length;
+  while (tokens.length < before + 3) {
+    assert.equal((await control.post('/v1/channels/short/messages', { content: { n: ++n } })).status, 201);
+    await sleep(200);
+  }
+  await until('every message', () => seen.length >= n);
+  await sleep(300);
+  assert.deepEqual(seen, Array.from({ length: n }, (_, i) => i + 1), 'each message once, in order, across the renewals');
+  assert.deepEqual(states, [], 'renewed in place: the connection never dropped');
+  assert.equal(reader.state, 'connected');
 });
