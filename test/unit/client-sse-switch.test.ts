@@ -230,3 +230,26 @@ test('client sse - token renewal reopens every stream with the new token; the fi
   assert.equal(issued.length, 3);
   assert.equal(client.state, 'connected');
 });
+
+test('client sse - a publish request with no answer in 30 s is abandoned and sent again with its key; closing ends the requests under way', async () => {
+  const fake = new FakeFetch();
+  const { client, clock } = fakeClient({ WebSocket: ThrowingSocket as unknown as WebSocketConstructor, fetch: fake.fetch, transports: ['websocket', 'sse'] });
+  await clock.advance(0);
+  const published = client.channel('room').publish({ n: 1 });
+  await settle();
+  const [first] = fake.messages;
+  await clock.advance(29_999);
+  assert.equal(first!.aborted, false);
+  await clock.advance(1);
+  assert.equal(first!.aborted, true);
+  await clock.advance(30_000);
+  const second = fake.messages[1]!;
+  assert.equal(second.json().idempotencyKey, first!.json().idempotencyKey);
+  second.reply(201, { id: 'm', seq: 1, timestamp: 1 });
+  assert.equal((await published).id, 'm');
+  const pending = client.channel('room').publish({ n: 2 }).catch((error) => error.code);
+  await settle();
+  client.close();
+  assert.equal(fake.messages[2]!.aborted, true);
+  assert.equal(await pending, 'closed');
+});

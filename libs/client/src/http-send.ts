@@ -1,3 +1,4 @@
+import type { Clock } from './clock.ts';
 import { parseRetryAfter } from './http.ts';
 import type { FetchLike } from './types.ts';
 
@@ -6,10 +7,18 @@ import type { FetchLike } from './types.ts';
  * event streams hold some of them; what is over waits its turn.
  */
 export const MAX_IN_FLIGHT = 4;
+/**
+ * A request without an answer this long is abandoned as a lost ack (`unavailable`, sent again with
+ * its key): the server answers within its owner time-out, so one this late went astray.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+type Aborter = { abort(): void; signal: unknown };
 
 export interface HttpSendHost {
   readonly baseUrl: string;
   readonly fetch: FetchLike;
+  readonly clock: Clock;
   /** The user's token (`fresh`: a new one from getToken, after a 401). */
   token(fresh: boolean): Promise<string>;
   /** The frame /v1/connect would have answered with: `ack` or `error`, with the request's ref. */
@@ -35,6 +44,8 @@ export class HttpSender {
   readonly #busy = new Set<string>();
   #inFlight = 0;
   #closed = false;
+  /** The requests under way, ended by close(). */
+  readonly #aborters = new Set<Aborter>();
 
   constructor(host: HttpSendHost) {
     this.#host = host;
@@ -54,6 +65,8 @@ export class HttpSender {
   close(): void {
     this.#closed = true;
     this.#lanes.clear();
+    for (const aborter of this.#aborters) aborter.abort();
+    this.#aborters.clear();
   }
 
   #pump(): void {
@@ -90,19 +103,30 @@ export class HttpSender {
     for (;;) {
       let res: Awaited<ReturnType<FetchLike>>;
       let text: string;
+      const Controller = (globalThis as { AbortController?: new () => Aborter }).AbortController;
+      const aborter = Controller ? new Controller() : undefined;
+      const clock = this.#host.clock;
+      const timer = clock.setTimeout(() => aborter?.abort(), REQUEST_TIMEOUT_MS);
+      if (aborter) this.#aborters.add(aborter);
       try {
         const token = await this.#host.token(fresh);
         const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
         if (request.body !== undefined) headers['content-type'] = 'application/json';
-        res = await this.#host.fetch(this.#host.baseUrl + request.path, {
+        // called as a plain function: a browser's fetch refuses any other `this`
+        const fetchImpl = this.#host.fetch;
+        res = await fetchImpl(this.#host.baseUrl + request.path, {
           method: request.method,
           headers,
           ...(request.body === undefined ? {} : { body: request.body }),
+          ...(aborter ? { signal: aborter.signal } : {}),
         });
         text = await res.text();
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
         return refusal('unavailable', `${request.method} ${request.path} got no answer (${why}); its outcome is unknown`);
+      } finally {
+        clock.clearTimeout(timer);
+        if (aborter) this.#aborters.delete(aborter);
       }
       let body: Record<string, unknown> = {};
       try {

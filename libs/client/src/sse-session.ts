@@ -85,7 +85,7 @@ export class SseSession {
     this.#host = host;
     this.#token = token;
     this.#flushTimer = new Timer(host.clock);
-    this.#http = new HttpSender({ baseUrl: host.baseUrl, fetch: host.fetch, token: (fresh) => host.token(fresh), answer: (frame) => this.#deliver(frame) });
+    this.#http = new HttpSender({ baseUrl: host.baseUrl, fetch: host.fetch, clock: host.clock, token: (fresh) => host.token(fresh), answer: (frame) => this.#deliver(frame) });
     for (const channel of channels) {
       const slot = this.#slotWithRoom();
       if (!slot) break; // past MAX_STREAMS: their subscribe is refused when it comes
