@@ -41,7 +41,7 @@ test('erasure - a run whose job was run again changes nothing: retracted stays e
       [`erasure:${jobId}`],
     );
     steals += stolen.rowCount ?? 0;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
   const job = (await control.get(`/v1/erasures/${jobId}`)).body;
@@ -54,7 +54,9 @@ test('erasure - a run whose job was run again changes nothing: retracted stays e
   assert.equal(Number(rows[0]!.left), 0, 'every message retracted');
   assert.equal(Number(rows[0]!.retracted), total);
   assert.equal(job.retracted, total, `retracted counts each message once (${steals} re-runs)`);
-  assert.ok(steals >= 2, `the job was run again while it ran, more than once (${steals})`);
+  // how often a run is taken over before the job ends depends on how soon a worker picks the freed job
+  // up (CI saw one); one take-over is what the fence has to withstand, each further one is the same case
+  assert.ok(steals >= 1, `the job was run again while it ran (${steals})`);
   // a token is the job's id and attempt: a re-run of the same job took a new one
   const byJob = new Map<string, Set<string>>();
   for (const token of tokens) {
