@@ -11,6 +11,8 @@ import { client, errorCode, mintToken } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';
 import { openStream } from './helpers/sse.ts';
 import { openSocket } from './helpers/ws.ts';
+import { createClient, type Notification } from '@rtm/client';
+import { connected, until } from './helpers/sdk.ts';
 
 const CHANNEL = 'chat:lobby';
 
@@ -150,4 +152,48 @@ test('presence over HTTP - a stream on gateway A enters through gateway B: seen 
   const gone = await viaB.put(`/v1/channels/${CHANNEL}/presence`, { connectionId });
   assert.equal(gone.status, 404);
   assert.equal(errorCode(gone), 'not_found');
+});
+
+test('sdk on sse - presence enter with data and leave over HTTP, and inbox notifications, with the same API as on a WebSocket', async (t) => {
+  const cluster = await startCluster(t, { gateways: 2, channelNodes: 1 });
+  const env = await cluster.createEnvironment();
+  const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
+  const control = client(gwA.controlUrl, env.secretKey);
+  const deployed = await control.put('/v1/config', { channels: { access: 'open' }, namespaces: [{ prefix: 'chat:', joinLeave: true }] });
+  assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
+  const bob = await mintToken(gwA.controlUrl, env.secretKey, 'bob');
+  const watcher = openSocket(gwB.realtimeUrl, `/v1/connect?token=${bob}`);
+  t.after(() => watcher.close());
+  await watcher.waitFor('bob connected', (f) => f.op === 'connected');
+  watcher.send({ op: 'subscribe', ref: 1, channelId: CHANNEL });
+  await watcher.waitFor('bob subscribed', (f) => f.ref === 1 && f.op === 'subscribed');
+
+  const ann = createClient({ url: gwA.realtimeUrl, getToken: () => mintToken(gwA.controlUrl, env.secretKey, 'ann'), transports: ['sse'] });
+  t.after(() => ann.close());
+  await connected(ann);
+  assert.equal(ann.transport, 'sse');
+  const notifications: Notification[] = [];
+  const before = await control.post('/v1/notifications', { userIds: ['ann'], type: 'hello', payload: { n: 1 } });
+  assert.equal(before.status, 202);
+  await ann.inbox.subscribe((n) => notifications.push(n)).ready;
+  assert.deepEqual(notifications.map((n) => n.payload), [{ n: 1 }]);
+
+  const room = ann.channel(CHANNEL);
+  await room.subscribe(() => {}).ready;
+  const data = { status: 'here', n: 7 };
+  await room.presence.enter(data);
+  await watcher.waitFor('ann entered with data', (f) => f.op === 'presence' && f.entered?.some((e: any) => e.userId === 'ann' && JSON.stringify(e.data) === JSON.stringify(data)));
+  await room.presence.update('busy');
+  await watcher.waitFor('ann updated', (f) => f.op === 'presence' && f.updated?.some((e: any) => e.userId === 'ann' && e.data === 'busy'));
+
+  // the inbox kept going when the channel's subscribe reopened the stream: live, and no duplicate
+  const live = await control.post('/v1/notifications', { userIds: ['ann'], type: 'hello', payload: { n: 2 } });
+  assert.equal(live.status, 202);
+  await until('the live notification', () => notifications.length >= 2);
+  assert.deepEqual(notifications.map((n) => n.payload), [{ n: 1 }, { n: 2 }]);
+  assert.deepEqual(notifications.map((n) => n.id), [before.body.ids[0], live.body.ids[0]]);
+
+  await room.presence.leave();
+  await watcher.waitFor('ann exited', (f) => f.op === 'presence' && f.exited?.includes('ann'));
+  assert.equal(ann.transport, 'sse');
 });
