@@ -205,7 +205,7 @@ test('client sse - past 20 channels a second stream opens; past 10 streams a sub
   assert.equal(fake.openStreams.length, 10);
 });
 
-test('client sse - moderation frames are refused with unsupported; ping is answered', async () => {
+test('client sse - moderation goes to the member and ban routes; other frames are refused with unsupported; ping is answered', async () => {
   const clock = new FakeClock();
   const fake = new FakeFetch();
   const frames: Record<string, unknown>[] = [];
@@ -214,12 +214,26 @@ test('client sse - moderation frames are refused with unsupported; ping is answe
     'opaque',
     [],
   );
-  session.send({ op: 'ban-member', ref: 3, channelId: 'room', userId: 'bob' });
+  session.send({ op: 'ban-member', ref: 3, channelId: 'room', userId: 'bob', reason: 'spam' });
+  session.send({ op: 'remove-member', ref: 5, channelId: 'room', userId: 'cid' });
+  session.send({ op: 'frob', ref: 6 });
   session.send({ op: 'ping', ref: 4 });
+  await settle();
+  const ban = fake.requests.find((r) => r.path === '/v1/channels/room/bans/bob')!;
+  assert.equal(ban.method, 'PUT');
+  assert.deepEqual(ban.json(), { reason: 'spam' });
+  ban.reply(200, { userId: 'bob', channelId: 'room', reason: 'spam', expiresAt: null, createdAt: '2026-01-01T00:00:00.000Z' });
+  await settle();
+  // one request per channel at a time: the removal follows the ban
+  const removal = fake.requests.find((r) => r.path === '/v1/channels/room/members/cid')!;
+  assert.equal(removal.method, 'DELETE');
+  removal.reply(204, '');
   await settle();
   const byOp = (op: string) => frames.filter((f) => f.op === op);
   assert.deepEqual(byOp('connected'), [{ op: 'connected', userId: 'alice', expiresAt: '2100-01-01T00:00:00.000Z' }], 'no stream: GET /v1/me says who and until when');
-  assert.deepEqual(byOp('error'), [{ op: 'error', ref: 3, channelId: 'room', code: 'unsupported', reason: 'ban-member needs the WebSocket transport; the client is on Server-Sent Events' }]);
+  assert.deepEqual(byOp('member-banned'), [{ op: 'member-banned', ref: 3, channelId: 'room', userId: 'bob', reason: 'spam', expiresAt: null }]);
+  assert.deepEqual(byOp('member-removed'), [{ op: 'member-removed', ref: 5, channelId: 'room', userId: 'cid' }]);
+  assert.deepEqual(byOp('error'), [{ op: 'error', ref: 6, code: 'unsupported', reason: 'frob needs the WebSocket transport; the client is on Server-Sent Events' }]);
   assert.deepEqual(byOp('pong'), [{ op: 'pong', ref: 4 }]);
   assert.equal(fake.mes.length, 2, 'with no stream open a ping asks the server');
 });

@@ -61,7 +61,8 @@ class Slot {
  * - `publish` / `retract` and `presence-enter` / `-update` / `-leave` go over HTTP (http-send.ts;
  *   presence names the connectionId of the stream carrying the channel); `auth` reopens every stream
  *   with the new token and is answered by the first new stream's `connected`; `ping` is answered here
- *   (each stream's own watchdog notices a dead stream). Moderation has no SSE form: `unsupported`.
+ *   (each stream's own watchdog notices a dead stream). Moderation goes to the member and ban routes
+ *   over HTTP too; any other frame has no SSE form and is refused with `unsupported`.
  * - `subscribe-inbox` rides one stream (`inbox=`, with or without channels): it is reopened with
  *   `inbox=<last notification id>` (or `1`) and its `inbox-subscribed` gets the frame's ref back.
  * - The first `connected` of any stream is the session's. With no channel there is no stream to
@@ -124,6 +125,9 @@ export class SseSession {
         return this.#unsubscribe(frame);
       case 'publish':
       case 'retract':
+      case 'remove-member':
+      case 'ban-member':
+      case 'unban-member':
         return this.#http.send(frame);
       case 'presence-enter':
       case 'presence-update':
