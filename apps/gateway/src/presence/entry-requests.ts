@@ -13,6 +13,7 @@
  */
 import { decodeJson, encodeJson, isNoResponders, isTimeout, reply, type Msg, type Subscription } from '@rtm/bus';
 import { ServiceError, isServiceError, type ErrorCode } from '@rtm/errors';
+import { PRESENCE_DATA_MAX, serializeData } from '@rtm/presence';
 import type { GatewayDeps } from '../deps.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import { Connection } from '../sockets/connect-socket.ts';
@@ -83,6 +84,10 @@ async function answerRequest(deps: GatewayDeps, msg: Msg): Promise<void> {
 
 /** Acts on the entry of `connectionId`'s subscription of the channel, wherever it is; throws the refusal. */
 export async function presenceOfConnection(deps: GatewayDeps, auth: UserAuth, op: EntryOp, channelId: string, connectionId: string, data?: unknown): Promise<void> {
+  // checked here too, so data over the limit never travels the bus (the holder checks it first as well)
+  if (op === 'presence-enter' && serializeData(data) === undefined) {
+    throw new ServiceError('payload_too_large', `data must be at most ${PRESENCE_DATA_MAX} bytes serialized`);
+  }
   const request: EntryRequest = { op, environmentId: auth.environmentId, userId: auth.userId, connectionId, channelId };
   if (data !== undefined) request.data = data;
   const local = localConnection(deps, auth.environmentId, auth.userId, connectionId);
