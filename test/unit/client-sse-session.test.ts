@@ -205,7 +205,7 @@ test('client sse - past 20 channels a second stream opens; past 10 streams a sub
   assert.equal(fake.openStreams.length, 10);
 });
 
-test('client sse - frames with no SSE form are refused with unsupported; ping is answered; the inbox waits for a WebSocket', async () => {
+test('client sse - moderation goes to the member and ban routes; other frames are refused with unsupported; ping is answered', async () => {
   const clock = new FakeClock();
   const fake = new FakeFetch();
   const frames: Record<string, unknown>[] = [];
@@ -214,25 +214,56 @@ test('client sse - frames with no SSE form are refused with unsupported; ping is
     'opaque',
     [],
   );
-  session.send({ op: 'ban-member', ref: 3, channelId: 'room', userId: 'bob' });
+  session.send({ op: 'ban-member', ref: 3, channelId: 'room', userId: 'bob', reason: 'spam' });
+  session.send({ op: 'remove-member', ref: 5, channelId: 'room', userId: 'cid' });
+  session.send({ op: 'frob', ref: 6 });
   session.send({ op: 'ping', ref: 4 });
+  await settle();
+  const ban = fake.requests.find((r) => r.path === '/v1/channels/room/bans/bob')!;
+  assert.equal(ban.method, 'PUT');
+  assert.deepEqual(ban.json(), { reason: 'spam' });
+  ban.reply(200, { userId: 'bob', channelId: 'room', reason: 'spam', expiresAt: null, createdAt: '2026-01-01T00:00:00.000Z' });
+  await settle();
+  // one request per channel at a time: the removal follows the ban
+  const removal = fake.requests.find((r) => r.path === '/v1/channels/room/members/cid')!;
+  assert.equal(removal.method, 'DELETE');
+  removal.reply(204, '');
   await settle();
   const byOp = (op: string) => frames.filter((f) => f.op === op);
   assert.deepEqual(byOp('connected'), [{ op: 'connected', userId: 'alice', expiresAt: '2100-01-01T00:00:00.000Z' }], 'no stream: GET /v1/me says who and until when');
-  assert.deepEqual(byOp('error'), [{ op: 'error', ref: 3, channelId: 'room', code: 'unsupported', reason: 'ban-member needs the WebSocket transport; the client is on Server-Sent Events' }]);
+  assert.deepEqual(byOp('member-banned'), [{ op: 'member-banned', ref: 3, channelId: 'room', userId: 'bob', reason: 'spam', expiresAt: null }]);
+  assert.deepEqual(byOp('member-removed'), [{ op: 'member-removed', ref: 5, channelId: 'room', userId: 'cid' }]);
+  assert.deepEqual(byOp('error'), [{ op: 'error', ref: 6, code: 'unsupported', reason: 'frob needs the WebSocket transport; the client is on Server-Sent Events' }]);
   assert.deepEqual(byOp('pong'), [{ op: 'pong', ref: 4 }]);
   assert.equal(fake.mes.length, 2, 'with no stream open a ping asks the server');
+});
 
-  const { client, clock: clientClock, errors, fake: f2 } = sseClient();
-  await clientClock.advance(0);
-  const inbox = client.inbox.subscribe(() => {});
-  await clientClock.advance(0);
-  assert.equal(errors[0]?.code, 'unsupported');
-  assert.deepEqual(f2.requests.map((r) => r.path), ['/v1/me'], 'nothing asked for the inbox');
-  let ready = false;
-  void inbox.ready.then(() => (ready = true));
+test('client sse - the inbox rides a stream (inbox=1, no channel), and a reopened stream resumes it after the last notification', async () => {
+  const { client, clock, errors, fake } = sseClient();
+  await clock.advance(0);
+  const got: string[] = [];
+  const inbox = client.inbox.subscribe((n) => got.push(n.id));
+  await clock.advance(0);
+  assert.equal(errors.length, 0);
+  const first = fake.lastStream();
+  assert.equal(first.url.searchParams.get('inbox'), '1');
+  assert.equal(first.channels, '');
+  first.open().frame(connectedFrame()).frame({ op: 'notification', id: 'ntf_1', type: 't', payload: {}, timestamp: 1 }).frame({ op: 'inbox-subscribed' });
+  await inbox.ready;
+  first.frame({ op: 'notification', id: 'ntf_2', type: 't', payload: {}, timestamp: 2 });
   await settle();
-  assert.equal(ready, false, 'pending until a WebSocket');
+  assert.deepEqual(got, ['ntf_1', 'ntf_2']);
+  // a channel joins: the stream is reopened with it and the inbox from its last id
+  client.channel('room').subscribe(() => {});
+  await clock.advance(0);
+  const second = fake.lastStream();
+  assert.notEqual(second, first);
+  assert.equal(first.aborted, true);
+  assert.equal(second.channels, 'room');
+  assert.equal(second.url.searchParams.get('inbox'), 'ntf_2');
+  second.open().frame(connectedFrame()).frame({ op: 'notification', id: 'ntf_2', type: 't', payload: {}, timestamp: 2 }).frame({ op: 'notification', id: 'ntf_3', type: 't', payload: {}, timestamp: 3 });
+  await settle();
+  assert.deepEqual(got, ['ntf_1', 'ntf_2', 'ntf_3'], 'once each');
 });
 
 test('client sse - with no channel GET /v1/me stands for the connection: no answer or a refusal is no connection', async () => {
@@ -254,19 +285,29 @@ test('client sse - with no channel GET /v1/me stands for the connection: no answ
   assert.equal(states.at(-1), 'connected');
 });
 
-test('client sse - presence enter has no SSE form: it rejects with unsupported, and the subscription goes on', async () => {
+test('client sse - presence goes over HTTP with the connectionId of the stream carrying the channel', async () => {
   const { client, clock, fake } = sseClient();
   await clock.advance(0);
   const room = client.channel('room');
   const got: number[] = [];
   room.subscribe((m) => got.push(m.seq));
-  const entering = room.presence.enter({ status: 'here' }).then(() => undefined, (error: RtmError) => error);
+  const entering = room.presence.enter({ status: 'here' });
   await clock.advance(0);
-  fake.lastStream().open().frame(connectedFrame()).frame({ op: 'subscribed', channelId: 'room', lastSeq: 0 });
+  fake.lastStream().open().frame(connectedFrame({ connectionId: 'sock_s1' })).frame({ op: 'subscribed', channelId: 'room', lastSeq: 0 });
   await settle();
-  const error = await entering;
-  assert.equal(error?.code, 'unsupported');
-  assert.match(error!.reason!, /presence-enter needs the WebSocket transport/);
+  const put = fake.requests.find((r) => r.path === '/v1/channels/room/presence')!;
+  assert.ok(put, 'entered over HTTP once subscribed');
+  assert.equal(put.method, 'PUT');
+  assert.deepEqual(put.json(), { connectionId: 'sock_s1', data: { status: 'here' } });
+  put.reply(200, { channelId: 'room', userId: 'alice', data: { status: 'here' } });
+  await entering;
+  const leaving = room.presence.leave();
+  await settle();
+  const del = fake.requests.filter((r) => r.path === '/v1/channels/room/presence').at(-1)!;
+  assert.equal(del.method, 'DELETE');
+  assert.equal(del.url.searchParams.get('connectionId'), 'sock_s1');
+  del.reply(403, { code: 'forbidden', reason: 'no' });
+  await assert.rejects(leaving, { code: 'forbidden' });
   fake.lastStream().frame(messageFrame('room', 1));
   await settle();
   assert.deepEqual(got, [1]);

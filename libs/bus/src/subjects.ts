@@ -58,6 +58,12 @@ export function subjects(prefix: string) {
     /** Control events for one channel's sockets on every gateway (kicks on ban or removal). */
     channelControl: (environmentId: string, channelId: string) =>
       `${prefix}.chctl.${environmentId}.${encodeToken(channelId)}`,
+    /**
+     * Requests about one connection, by its id, to every gateway (presence entries over HTTP,
+     * `{op, environmentId, userId, connectionId, channelId, data}`): the gateway holding it answers,
+     * the others stay silent.
+     */
+    connectionRequests: `${prefix}.connreq`,
     /** Live log events of one environment. */
     logs: (environmentId: string) => `${prefix}.logs.${environmentId}`,
     /** Cache invalidations (revoked keys, changed origins, deployed config) for every process. */

@@ -28,9 +28,10 @@ export interface HttpSendHost {
 type Frame = Record<string, unknown>;
 
 /**
- * Publishes and retractions over the realtime edge's HTTP API, for a client on Server-Sent
- * Events: `POST /v1/channels/{id}/messages` and `DELETE /v1/channels/{id}/messages/{messageId}`,
- * with the frame's idempotency key. Each answer comes back as the socket's frame for it, so the
+ * Publishes, retractions and presence entries over the realtime edge's HTTP API, for a client on
+ * Server-Sent Events: `POST /v1/channels/{id}/messages` and `DELETE /v1/channels/{id}/messages/{messageId}`,
+ * with the frame's idempotency key; `PUT` / `DELETE /v1/channels/{id}/presence` with the stream's
+ * connectionId; moderation with the member and ban routes. Each answer comes back as the socket's frame for it, so the
  * publish queue (publisher.ts) treats both transports alike: a refusal keeps its code (and
  * `retryAfter` of a 429), and a request without an answer is `unavailable` (its outcome is
  * unknown; the key makes sending it again safe).
@@ -51,7 +52,7 @@ export class HttpSender {
     this.#host = host;
   }
 
-  /** A `publish` or `retract` frame (with `ref` and `channelId`). */
+  /** A `publish`, `retract` or presence frame (with `ref` and `channelId`). */
   send(frame: Frame): void {
     if (this.#closed) return;
     const channelId = String(frame.channelId);
@@ -149,9 +150,35 @@ export class HttpSender {
   }
 }
 
-/** The HTTP request of a `publish` or `retract` frame. */
-export function requestOf(frame: Frame): { method: 'POST' | 'DELETE'; path: string; body: string | undefined } {
+/** The answers of the moderation frames (the realtime edge's member and ban routes), by request. */
+const MODERATION_ANSWERS: Record<string, string> = { 'remove-member': 'member-removed', 'ban-member': 'member-banned', 'unban-member': 'member-unbanned' };
+/** The answers of the presence frames, by request. */
+const PRESENCE_ANSWERS: Record<string, string> = { 'presence-enter': 'presence-entered', 'presence-update': 'presence-updated', 'presence-leave': 'presence-left' };
+
+/**
+ * The HTTP request of a `publish`, `retract` or presence frame (a presence frame carries the
+ * `connectionId` of the stream holding its channel's subscription, put there by the session).
+ */
+export function requestOf(frame: Frame): { method: 'POST' | 'PUT' | 'DELETE'; path: string; body: string | undefined } {
+  // a moderation frame is the realtime edge's route for it: DELETE members/{user}, PUT/DELETE bans/{user}
   const channel = encodeURIComponent(String(frame.channelId));
+  if (frame.op === 'remove-member' || frame.op === 'ban-member' || frame.op === 'unban-member') {
+    const user = encodeURIComponent(String(frame.userId));
+    if (frame.op === 'remove-member') return { method: 'DELETE', path: `/v1/channels/${channel}/members/${user}`, body: undefined };
+    if (frame.op === 'unban-member') return { method: 'DELETE', path: `/v1/channels/${channel}/bans/${user}`, body: undefined };
+    const ban: Frame = {};
+    if (frame.reason !== undefined) ban.reason = frame.reason;
+    if (frame.expiresAt !== undefined) ban.expiresAt = frame.expiresAt;
+    return { method: 'PUT', path: `/v1/channels/${channel}/bans/${user}`, body: JSON.stringify(ban) };
+  }
+  if (frame.op === 'presence-leave') {
+    return { method: 'DELETE', path: `/v1/channels/${channel}/presence?connectionId=${encodeURIComponent(String(frame.connectionId))}`, body: undefined };
+  }
+  if (frame.op === 'presence-enter' || frame.op === 'presence-update') {
+    const body: Frame = { connectionId: frame.connectionId };
+    if (frame.data !== undefined) body.data = frame.data;
+    return { method: 'PUT', path: `/v1/channels/${channel}/presence`, body: JSON.stringify(body) };
+  }
   if (frame.op === 'retract') {
     const path = `/v1/channels/${channel}/messages/${encodeURIComponent(String(frame.id))}`;
     return { method: 'DELETE', path, body: frame.reason === undefined ? undefined : JSON.stringify({ reason: frame.reason }) };
@@ -165,6 +192,11 @@ export function requestOf(frame: Frame): { method: 'POST' | 'DELETE'; path: stri
 
 /** The `ack` frame the socket would have sent for this answer. */
 function ackOf(frame: Frame, body: Frame): Frame {
+  const presence = PRESENCE_ANSWERS[String(frame.op)];
+  if (presence !== undefined) return { op: presence, ref: frame.ref, channelId: frame.channelId };
+  const moderation = MODERATION_ANSWERS[String(frame.op)];
+  if (moderation === 'member-banned') return { op: moderation, ref: frame.ref, channelId: frame.channelId, userId: frame.userId, reason: body.reason ?? null, expiresAt: body.expiresAt ?? null };
+  if (moderation !== undefined) return { op: moderation, ref: frame.ref, channelId: frame.channelId, userId: frame.userId };
   const ack: Frame = { op: 'ack', ref: frame.ref, channelId: frame.channelId, id: body.id };
   if (typeof body.seq === 'number') ack.seq = body.seq;
   if (typeof body.timestamp === 'number') ack.timestamp = body.timestamp;

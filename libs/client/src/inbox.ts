@@ -37,16 +37,13 @@ class InboxListener extends ReadyListener<void> implements InboxSubscription {
  * listeners, re-sent after every reconnect with `since` = the newest notification id delivered,
  * so each notification reaches the application once.
  *
- * Server-Sent Events have no inbox: while the client is on SSE the inbox waits (its `ready` stays
- * pending; the client's `error` event says why, once per SSE connection), and subscribes from its
- * last id when the client is back on a WebSocket, so nothing retained is missed.
+ * On Server-Sent Events the same frames ride an event stream (`inbox=`, sse-session.ts), resumed
+ * from the last id whenever the stream is reopened.
  */
 export class Inbox {
   readonly #core: Core;
   readonly #w: WireState<InboxListener, Notification>;
   #position = new InboxPosition();
-  /** The client's `error` event has said that the inbox waits for a WebSocket (on this connection). */
-  #toldWaiting = false;
 
   constructor(core: Core) {
     this.#core = core;
@@ -86,7 +83,6 @@ export class Inbox {
   /** @internal */
   connectionLost(): void {
     this.#w.lost();
-    this.#toldWaiting = false;
   }
 
   /** @internal */
@@ -145,13 +141,6 @@ export class Inbox {
 
   #sync(): void {
     if (!this.#core.isConnected()) return;
-    if (this.#core.transport() !== 'websocket') {
-      if (this.#w.listeners.size > 0 && !this.#toldWaiting) {
-        this.#toldWaiting = true;
-        this.#core.reportError(new RtmError('unsupported', 'the inbox needs a WebSocket: it subscribes (from its last notification) once the client is back on one'));
-      }
-      return;
-    }
     const wanted = this.#w.wanted();
     if (wanted === 'subscribe') {
       const ref = this.#core.nextRef();

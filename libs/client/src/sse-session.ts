@@ -1,7 +1,8 @@
 import { Timer, type Clock } from './clock.ts';
 import { str } from './frames.ts';
 import { HttpSender } from './http-send.ts';
-import { EventStream, refusalOf, type StreamChannel } from './sse-stream.ts';
+import { EventStream, type StreamChannel } from './sse-stream.ts';
+import { askMe, renewalAnswer } from './sse-me.ts';
 import type { FetchLike } from './types.ts';
 
 /** Channels one `GET /v1/events` may carry (the server's limit). */
@@ -43,6 +44,8 @@ class Slot {
   /** What the current stream was opened with: its frames count only while the entry is still the wanted one. */
   carried = new Map<string, Entry>();
   stream: EventStream | undefined;
+  /** The current stream's connection id (its `connected`): what presence requests name. */
+  connectionId: string | undefined;
 }
 
 /**
@@ -55,10 +58,13 @@ class Slot {
  *   stream ends the subscriptions it carried, so each of its other channels subscribes again from
  *   its position (`host.resubscribe`), and the replay from `~seq` leaves no gap and no duplicate.
  *   The server's `subscribed` has no ref: the session puts back the ref of the `subscribe` it answers.
- * - `publish` / `retract` go over HTTP (http-send.ts); `auth` reopens every stream with the new token
- *   and is answered by the first new stream's `connected`; `ping` is answered here (each stream's own
- *   watchdog notices a dead stream). What has no SSE form (the inbox, presence enter/update/leave,
- *   moderation) is refused with `unsupported`.
+ * - `publish` / `retract` and `presence-enter` / `-update` / `-leave` go over HTTP (http-send.ts;
+ *   presence names the connectionId of the stream carrying the channel); `auth` reopens every stream
+ *   with the new token and is answered by the first new stream's `connected`; `ping` is answered here
+ *   (each stream's own watchdog notices a dead stream). Moderation goes to the member and ban routes
+ *   over HTTP too; any other frame has no SSE form and is refused with `unsupported`.
+ * - `subscribe-inbox` rides one stream (`inbox=`, with or without channels): it is reopened with
+ *   `inbox=<last notification id>` (or `1`) and its `inbox-subscribed` gets the frame's ref back.
  * - The first `connected` of any stream is the session's. With no channel there is no stream to
  *   open: `GET /v1/me` checks the token and the way to the server instead, and its answer (user,
  *   expiry) makes the `connected`; with no stream open, a `ping` and an `auth` are checked the same way.
@@ -78,6 +84,9 @@ export class SseSession {
   #opened = 0;
   /** A slot being reopened and its channels that are subscribing again. */
   #rebuilding: { slot: Slot; ids: Set<string> } | undefined;
+  /** The inbox as subscribed (`since`: the last notification delivered) and the slot whose stream carries it. */
+  #inbox: { ref: unknown; since: string | undefined; ready: boolean } | undefined;
+  #inboxSlot: Slot | undefined;
   /** An `auth` waiting for the `connected` of a stream opened after it. */
   #auth: { ref: unknown; after: number } | undefined;
 
@@ -116,7 +125,16 @@ export class SseSession {
         return this.#unsubscribe(frame);
       case 'publish':
       case 'retract':
+      case 'remove-member':
+      case 'ban-member':
+      case 'unban-member':
         return this.#http.send(frame);
+      case 'presence-enter':
+      case 'presence-update':
+      case 'presence-leave':
+        return this.#presence(frame);
+      case 'subscribe-inbox':
+        return this.#subscribeInbox(frame);
       case 'auth':
         return this.#renew(frame);
       case 'ping':
@@ -124,8 +142,12 @@ export class SseSession {
         if (this.#slots.length > 0) return this.#reply({ op: 'pong', ref: frame.ref });
         void this.#me(this.#token).then((me) => me && this.#deliver({ op: 'pong', ref: frame.ref }));
         return;
-      case 'unsubscribe-inbox':
+      case 'unsubscribe-inbox': {
+        const slot = this.#inboxSlot;
+        this.#inbox = this.#inboxSlot = undefined;
+        if (slot) this.#markDirty(slot);
         return this.#reply({ op: 'inbox-unsubscribed', ref: frame.ref });
+      }
       default:
         this.#reply({
           op: 'error',
@@ -169,6 +191,29 @@ export class SseSession {
       return;
     }
     slot.entries.set(channelId, entry);
+    this.#markDirty(slot);
+  }
+
+  /** A presence frame: over HTTP for the stream that carries the channel, once its subscription is live there. */
+  #presence(frame: Record<string, unknown>): void {
+    const channelId = String(frame.channelId);
+    const slot = this.#slotOf(channelId);
+    const entry = slot?.entries.get(channelId);
+    if (!slot || !entry || slot.carried.get(channelId) !== entry || slot.connectionId === undefined) {
+      // no stream holds its subscription: nothing to leave, nothing to enter yet
+      if (frame.op === 'presence-leave') return this.#reply({ op: 'presence-left', ref: frame.ref, channelId });
+      return this.#reply({ op: 'error', ref: frame.ref, channelId, code: 'invalid_request', reason: `subscribe to the channel (and wait for \`subscribed\`) before ${String(frame.op)}` });
+    }
+    this.#http.send({ ...frame, connectionId: slot.connectionId });
+  }
+
+  /** `subscribe-inbox`: the first stream (a new one without channels if none) is reopened with the inbox. */
+  #subscribeInbox(frame: Record<string, unknown>): void {
+    if (this.#inbox) return this.#reply({ op: 'error', ref: frame.ref, code: 'invalid_request', reason: 'the inbox is already subscribed on this connection' });
+    const slot = this.#slots[0] ?? this.#slotWithRoom();
+    if (!slot) return;
+    this.#inbox = { ref: frame.ref, since: typeof frame.since === 'string' ? frame.since : undefined, ready: false };
+    this.#inboxSlot = slot;
     this.#markDirty(slot);
   }
 
@@ -225,7 +270,7 @@ export class SseSession {
       }
     }
     if (this.#closed) return;
-    if (slot.entries.size === 0) {
+    if (slot.entries.size === 0 && slot !== this.#inboxSlot) {
       this.#slots = this.#slots.filter((other) => other !== slot);
       return;
     }
@@ -236,9 +281,12 @@ export class SseSession {
     const entries = [...slot.entries.values()];
     for (const entry of entries) entry.opened = true;
     slot.carried = new Map(entries.map((entry) => [entry.channelId, entry]));
+    slot.connectionId = undefined;
     const serial = ++this.#opened;
+    const inbox = slot === this.#inboxSlot && this.#inbox ? (this.#inbox.since ?? '1') : undefined;
+    if (this.#inbox && inbox !== undefined) this.#inbox.ready = false;
     const stream: EventStream = new EventStream(
-      { baseUrl: this.#host.baseUrl, fetch: this.#host.fetch, clock: this.#host.clock, token: this.#token, channels: entries.map(({ channelId, since }) => ({ channelId, since })) },
+      { baseUrl: this.#host.baseUrl, fetch: this.#host.fetch, clock: this.#host.clock, token: this.#token, channels: entries.map(({ channelId, since }) => ({ channelId, since })), inbox },
       {
         frame: (frame) => {
           if (!this.#closed && slot.stream === stream) this.#onStreamFrame(slot, serial, frame);
@@ -255,6 +303,7 @@ export class SseSession {
 
   #onStreamFrame(slot: Slot, serial: number, frame: Record<string, unknown>): void {
     if (frame.op === 'connected') {
+      slot.connectionId = str(frame.connectionId);
       if (this.#auth && serial > this.#auth.after) {
         const ref = this.#auth.ref;
         this.#auth = undefined;
@@ -267,10 +316,7 @@ export class SseSession {
       return;
     }
     const channelId = str(frame.channelId);
-    if (channelId === undefined) {
-      if (frame.op === 'error') this.#deliver(frame); // not about a channel: the client's error event
-      return;
-    }
+    if (channelId === undefined) return this.#onInboxFrame(slot, frame);
     const entry = slot.carried.get(channelId);
     // a channel unsubscribed, or subscribing again, since this stream opened: not its subscription any more
     if (!entry || slot.entries.get(channelId) !== entry || entry.ref === undefined) return;
@@ -290,48 +336,41 @@ export class SseSession {
     }
   }
 
-  /**
-   * `GET /v1/me` with `token`: who it is and when it expires, by the server's word. A refusal or
-   * no answer ends the session as a refused stream would (undefined then).
-   */
+  /** A frame about no channel: the inbox's (its `inbox-subscribed` with the ref it answers), else an error for the client's error event. */
+  #onInboxFrame(slot: Slot, frame: Record<string, unknown>): void {
+    const inbox = slot === this.#inboxSlot ? this.#inbox : undefined;
+    if (frame.op === 'notification') {
+      if (!inbox) return;
+      if (typeof frame.id === 'string') inbox.since = frame.id;
+      return this.#deliver(frame);
+    }
+    if (frame.op === 'inbox-subscribed') {
+      if (!inbox) return;
+      inbox.ready = true;
+      return this.#deliver({ op: 'inbox-subscribed', ref: inbox.ref });
+    }
+    if (frame.op !== 'error') return;
+    // refused at the start of the stream: the answer to the inbox's subscribe
+    if (inbox && !inbox.ready) {
+      this.#inbox = this.#inboxSlot = undefined;
+      return this.#deliver({ ...frame, ref: inbox.ref });
+    }
+    this.#deliver(frame);
+  }
+
+  /** `GET /v1/me` with `token`: who and until when; a refusal or no answer ends the session as a refused stream would (undefined then). */
   async #me(token: string): Promise<{ userId: unknown; expiresAt: unknown } | undefined> {
-    const fetchImpl = this.#host.fetch;
-    let failure: { code: number; reason: string; retryAfter?: number };
-    try {
-      const res = await fetchImpl(`${this.#host.baseUrl}/v1/me`, { method: 'GET', headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-      if (res.status === 200) {
-        const body = JSON.parse(await res.text()) as { userId: unknown; expiresAt: unknown };
-        return this.#closed ? undefined : body;
-      }
-      failure = await refusalOf(res, 'GET /v1/me');
-    } catch (error) {
-      failure = { code: 1006, reason: `GET /v1/me got no answer: ${error instanceof Error ? error.message : String(error)}` };
-    }
-    if (!this.#closed) {
-      this.close();
-      this.#host.lost(failure.code, failure.reason, failure.retryAfter);
-    }
+    const answer = await askMe(this.#host, token);
+    if (this.#closed) return undefined;
+    if ('userId' in answer) return answer;
+    this.close();
+    this.#host.lost(answer.code, answer.reason, answer.retryAfter);
     return undefined;
   }
 
   /** A new token with no stream to reopen: the server checks it; refused, it is the `auth`'s error and the session goes on. */
   #checkRenewal(ref: unknown): void {
-    const fetchImpl = this.#host.fetch;
-    void (async () => {
-      let answer: Record<string, unknown>;
-      try {
-        const res = await fetchImpl(`${this.#host.baseUrl}/v1/me`, { method: 'GET', headers: { authorization: `Bearer ${this.#token}`, accept: 'application/json' } });
-        const text = await res.text();
-        const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-        answer =
-          res.status === 200
-            ? { op: 'authenticated', ref, expiresAt: body.expiresAt }
-            : { op: 'error', ref, code: typeof body.code === 'string' ? body.code : 'unauthorized', reason: String(body.reason ?? `GET /v1/me answered ${res.status}`) };
-      } catch (error) {
-        answer = { op: 'error', ref, code: 'unavailable', reason: `GET /v1/me got no answer: ${error instanceof Error ? error.message : String(error)}` };
-      }
-      this.#deliver(answer);
-    })();
+    void renewalAnswer(this.#host, this.#token, ref).then((answer) => this.#deliver(answer));
   }
 
   #slotOf(channelId: string): Slot | undefined {

@@ -47,7 +47,7 @@ export class EventStream {
   #connected = false;
 
   constructor(
-    options: { baseUrl: string; fetch: FetchLike; clock: Clock; token: string; channels: readonly StreamChannel[] },
+    options: { baseUrl: string; fetch: FetchLike; clock: Clock; token: string; channels: readonly StreamChannel[]; inbox?: string | undefined },
     host: StreamHost,
   ) {
     this.channels = options.channels;
@@ -55,7 +55,9 @@ export class EventStream {
     this.#watchdog = new Timer(options.clock);
     const Controller = (globalThis as { AbortController?: new () => { abort(): void; signal: unknown } }).AbortController;
     this.#abort = Controller ? new Controller() : undefined;
-    const url = `${options.baseUrl}/v1/events?channels=${encodeURIComponent(channelsQuery(options.channels))}`;
+    // the inbox (`1`, or the last notification id) may ride a stream without channels
+    const inbox = options.inbox === undefined ? '' : `&inbox=${encodeURIComponent(options.inbox)}`;
+    const url = `${options.baseUrl}/v1/events?channels=${encodeURIComponent(channelsQuery(options.channels))}${inbox}`;
     this.#watchdog.set(STREAM_HANDSHAKE_MS, () => this.#end(1006, 'no connected frame on the event stream in time'));
     void this.#run(options.fetch, url, options.token);
   }

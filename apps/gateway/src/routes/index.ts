@@ -22,6 +22,7 @@ import { inboxSocket } from '../sockets/inbox-socket.ts';
 import { logsSocket } from '../sockets/logs-socket.ts';
 import { connectSocketRoutes } from '../sockets/connect-socket.ts';
 import { eventsStreamRoutes } from '../sockets/events-stream.ts';
+import { presenceEntryRoutes } from './presence-entries.ts';
 import { sdkBundleRoutes } from '../sdk/sdk-bundle.ts';
 import { DASHBOARD_ROUTES } from './dashboard/index.ts';
 import { dashboardUiRoutes } from '../dashboard-ui/dashboard-ui.ts';
@@ -50,4 +51,4 @@ export const CONTROL_ROUTES: RouteGroup[] = [
 ];
 
 /** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, realtimeMemberRoutes, realtimeBanRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, eventsStreamRoutes, sdkBundleRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, realtimeMemberRoutes, realtimeBanRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, eventsStreamRoutes, presenceEntryRoutes, sdkBundleRoutes];

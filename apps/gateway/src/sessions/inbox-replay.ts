@@ -49,10 +49,11 @@ export class InboxReplay {
     await this.feed.flush();
   }
 
-  private readonly onFrame = (frame: Record<string, unknown>, text: string): void => {
+  private readonly onFrame = (frame: Record<string, unknown>): void => {
     if (frame.op !== 'notification' || this.stopped) return;
     if (this.held) this.held.push(frame as unknown as NotificationFrame);
-    else if (!this.replayed?.has(frame.id as string)) this.link.sendText(text);
+    // as an object: an event stream's link reads the id into its event ids (sse-link.ts)
+    else if (!this.replayed?.has(frame.id as string)) this.link.send(frame);
   };
 
   /** False when stopped or the socket closed meanwhile. */

@@ -8,7 +8,7 @@
  * What differs is the wire. Nothing is written until the handshake is done (`established`): a
  * close before then is the request's HTTP answer instead (`refusal`, in the error envelope). Then
  * `200 text/event-stream`, `retry: 1000`, and one event per frame: `id: <positions>` (every
- * channel's position, sessions/event-positions.ts) and `data: <the frame's JSON>`. A comment
+ * channel's position and the inbox's, sessions/event-positions.ts) and `data: <the frame's JSON>`. A comment
  * (`: ping`) every 15 s keeps proxies from timing the stream out; nothing is read from the client.
  * A close is `retry: <back-off>` and the event `{op:"closed", code, reason}`, then the end of the
  * response; a peer that does not take it within `closeGraceMs` is dropped.
@@ -177,10 +177,15 @@ export class SseLink implements Link {
   }
 
   send(frame: object): void {
-    const { op, channelId, lastSeq } = frame as { op?: unknown; channelId?: unknown; lastSeq?: unknown };
+    const { op, channelId, lastSeq, id } = frame as { op?: unknown; channelId?: unknown; lastSeq?: unknown; id?: unknown };
     // the replay is over: the channel stands at its lastSeq (live frames after it are above it)
     if (op === 'subscribed' && typeof channelId === 'string' && typeof lastSeq === 'number') this.positions.set(channelId, lastSeq);
-    this.sendText(JSON.stringify(frame));
+    if (op !== 'notification' || typeof id !== 'string') return this.sendText(JSON.stringify(frame));
+    // the inbox's notifications (replayed and live) come as objects: the event's id carries theirs
+    if (this.closed || !this.started) return;
+    if (this.queued > this.options.bufferLimit) return this.shed();
+    this.positions.setInbox(id);
+    this.event(JSON.stringify(frame));
   }
 
   sendText(text: FrameText, channelId?: string, seq?: number): void {

@@ -221,7 +221,7 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
       case 'presence-leave':
         return void presenceEntry(this, this.sessions.presence, frame, this.subscription(frame.channelId));
       case 'subscribe-inbox':
-        return void this.subscribeInbox(frame);
+        return void this.subscribeInbox(frame.ref, frame.since);
       case 'unsubscribe-inbox':
         this.inbox?.stop();
         this.inbox = undefined;
@@ -250,22 +250,40 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
     else if (this.many?.get(subscription.channelId) === subscription) this.many.delete(subscription.channelId);
   }
 
-  private async subscribeInbox(frame: Frame<'subscribe-inbox'>): Promise<void> {
-    if (this.inbox) return this.refuse(frame.ref, undefined, new ServiceError('invalid_request', 'the inbox is already subscribed on this connection'));
+  /** A `subscribe-inbox` frame, or an event stream's `inbox=` (no ref). */
+  async subscribeInbox(ref: Ref | undefined, since: string | undefined): Promise<void> {
+    if (this.inbox) return this.refuse(ref, undefined, new ServiceError('invalid_request', 'the inbox is already subscribed on this connection'));
     const auth = this.auth;
     const reader = new InboxReplay(this.deps, this.sessions.feed, this.link, auth.environmentId, auth.userId);
     this.inbox = reader;
     try {
       await reader.listen();
-      if (this.inbox !== reader || !(await reader.replay(frame.since)) || this.inbox !== reader) return;
+      if (this.inbox !== reader || !(await reader.replay(since)) || this.inbox !== reader) return;
       reader.live();
-      this.send({ op: 'inbox-subscribed', ref: frame.ref });
+      this.send(ref === undefined ? { op: 'inbox-subscribed' } : { op: 'inbox-subscribed', ref });
     } catch (error) {
       if (this.inbox !== reader) return;
       reader.stop();
       this.inbox = undefined;
-      this.refuse(frame.ref, undefined, error);
+      this.refuse(ref, undefined, error);
     }
+  }
+
+  /**
+   * A presence entry asked for over HTTP (presence/entry-requests.ts): what the frame would do for
+   * this connection's subscription of the channel, with its answer or its refusal.
+   */
+  async presenceRequest(op: 'presence-enter' | 'presence-leave', channelId: string, data: unknown): Promise<{ ok: true } | { error: unknown }> {
+    let outcome: { ok: true } | { error: unknown } = { error: new ServiceError('unavailable', 'no answer') };
+    const owner: RequestOwner = {
+      deps: this.deps,
+      auth: this.auth,
+      send: () => (outcome = { ok: true }),
+      refuse: (_ref, _channelId, error) => (outcome = { error }),
+    };
+    const frame = op === 'presence-leave' ? { op, ref: 0, channelId } : { op, ref: 0, channelId, data };
+    await presenceEntry(owner, this.sessions.presence, frame, this.subscription(channelId));
+    return outcome;
   }
 
   /** `auth`: the same user and environment take over with a new expiry; anyone else is 4401. */

@@ -6,7 +6,9 @@
  * ban), the same subscriptions with their gap-free replay, kicks, presence frames and close rules,
  * so the two endpoints cannot drift apart. What the stream adds: its channels come from the query
  * (subscribed at once, without refs), and each event's id carries every channel's position
- * (sessions/event-positions.ts), so a reconnect with `Last-Event-ID` resumes each one.
+ * (sessions/event-positions.ts), so a reconnect with `Last-Event-ID` resumes each one. With
+ * `inbox=`, the connection's inbox is subscribed too (its frames, then `inbox-subscribed`), and the
+ * event id holds its last notification (the channels may then be none).
  *
  * Until the stream starts, a refusal is the request's HTTP answer in the error envelope (400 bad
  * query or event id, 401 token, 403 banned, 429 socket quota or opens per second, 503); the
@@ -17,7 +19,7 @@ import { eventsOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { authenticateUser } from '../auth/authenticate.ts';
-import { EventPositions, resumePositions } from '../sessions/event-positions.ts';
+import { EventPositions, resumeInbox, resumePositions } from '../sessions/event-positions.ts';
 import { refusalCode, sseAcceptor } from '../sessions/sse-link.ts';
 import { Connection } from './connect-socket.ts';
 
@@ -34,13 +36,15 @@ export async function eventsStreamRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
     ...eventsOperations.openEvents,
     handler: async (request, reply) => {
-      const { channels, lastEventId } = request.query;
+      const { channels, lastEventId, inbox } = request.query;
+      if (channels.length === 0 && inbox === undefined) throw new ServiceError('invalid_request', 'query.channels: at least one channel (or the inbox: inbox=1)');
       // a browser's reconnect sends the newest id in the header, on the URL it first opened (whose
       // lastEventId, if any, is older): the header wins
       const [eventId, where] = lastEventIdOf(request.headers['last-event-id'], lastEventId);
       const starts = resumePositions(channels, eventId, where);
+      const inboxSince = inbox === undefined ? undefined : resumeInbox(inbox, eventId, where);
       const auth = await authenticateUser(deps, request);
-      const link = accept(request, reply, new EventPositions(channels.map((channel) => channel.channelId), starts));
+      const link = accept(request, reply, new EventPositions(channels.map((channel) => channel.channelId), starts, inboxSince));
       const connection = new Connection(deps, deps.sessions, link, 'events');
       link.session = connection;
       try {
@@ -55,6 +59,7 @@ export async function eventsStreamRoutes(app: ZodApp, deps: GatewayDeps) {
         throw isServiceError(error) ? error : new ServiceError('unavailable', 'temporarily unavailable: reconnect');
       }
       channels.forEach((channel, at) => connection.subscribe(undefined, channel.channelId, starts[at], false));
+      if (inbox !== undefined) void connection.subscribeInbox(undefined, inboxSince);
       return reply;
     },
   });

@@ -21,10 +21,13 @@ export interface EventsChannel {
   since?: number;
 }
 
-/** The `channels` parameter read: 1 to 20 distinct channels, each with its optional `~seq`. */
+/**
+ * The `channels` parameter read: up to 20 distinct channels, each with its optional `~seq`. An
+ * empty one is no channel (allowed only with `inbox`: the route checks it).
+ */
 export function parseEventsChannels(value: string): EventsChannel[] | string {
+  if (value === '') return [];
   const entries = value.split(',');
-  if (value === '' || entries.length === 0) return 'at least one channel';
   if (entries.length > EVENTS_MAX_CHANNELS) return `at most ${EVENTS_MAX_CHANNELS} channels`;
   const channels: EventsChannel[] = [];
   const seen = new Set<string>();
@@ -46,8 +49,9 @@ export const EventsQuery = z
     channels: z
       .string()
       .max(EVENTS_MAX_CHANNELS * 147)
+      .default('')
       .describe(
-        'Comma-separated, 1-20 distinct entries: `<channelId>` (start live, or where the last event id left it) or ' +
+        'Comma-separated, 1-20 distinct entries (0-20 with `inbox`): `<channelId>` (start live, or where the last event id left it) or ' +
           '`<channelId>~<seq>` (resume after `seq`, as `subscribe` with `since`; it wins over the event id).',
       )
       .transform((value, ctx) => {
@@ -58,6 +62,16 @@ export const EventsQuery = z
         }
         return read;
       }),
+    inbox: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z0-9_]+$/, 'must be 1 or a notification id')
+      .optional()
+      .describe(
+        "The user's inbox on the stream, as `subscribe-inbox`: `1` from the start (every retained notification), or " +
+          '`<notification id>` (resume after it, as `since`). Its notifications, then `inbox-subscribed`. The event id ' +
+          'holds its position too (`inbox~<id>`): a reconnect resumes after the later of the two.',
+      ),
     token: z.string().optional().describe('The user token (an EventSource cannot send `Authorization`).'),
     lastEventId: z
       .string()
@@ -81,6 +95,8 @@ export const EVENT_STREAM_FRAMES = {
   retract: SERVER_FRAMES.retract,
   skip: SERVER_FRAMES.skip,
   presence: SERVER_FRAMES.presence,
+  notification: SERVER_FRAMES.notification,
+  inboxSubscribed: SERVER_FRAMES.inboxSubscribed.omit({ ref: true }).describe("With `inbox`: the inbox's replay is over; live notifications follow."),
   error: SERVER_FRAMES.error.omit({ ref: true }).describe('A channel of the query was refused at its subscribe (`channelId`, `code`, `reason`); the others go on.'),
   closed: z
     .object({ op: z.literal('closed'), code: z.number().int().describe('The close code /v1/connect would close with (4401, 4403, 4429, 4500, 4503).'), reason: z.string() })
@@ -110,7 +126,8 @@ export const eventsOperations = {
       description:
         'User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as ' +
         'server-sent events, for clients whose WebSockets are blocked: each channel\'s replay after its position, ' +
-        '`subscribed`, then live frames. Every event\'s `id` holds every channel\'s position (comma-separated ' +
+        '`subscribed`, then live frames; with `inbox`, the user\'s notifications too (then `inbox-subscribed`), and the ' +
+        'channels may be none. Every event\'s `id` holds every channel\'s position (comma-separated ' +
         '`<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with ' +
         '`Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals before the ' +
         'stream: 400 bad query, 401 token, 403 `banned` from the environment, 429 socket quota or opens per second. ' +

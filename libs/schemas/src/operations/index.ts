@@ -17,6 +17,7 @@ import { controlBatchOperations, realtimeBatchOperations } from './batch-message
 import { controlRosterOperations, realtimeRosterOperations } from './roster.ts';
 import { controlOccupancyOperations, realtimeOccupancyOperations } from './occupancy.ts';
 import { eventsOperations } from './events.ts';
+import { presenceEntryOperations } from './presence-entries.ts';
 import { dashboardSessionOperations } from './dashboard/session.ts';
 import { dashboardOrganizationOperations } from './dashboard/organizations.ts';
 import { dashboardInvitationOperations } from './dashboard/invitations.ts';
@@ -46,6 +47,7 @@ export * from './batch-messages.ts';
 export * from './roster.ts';
 export * from './occupancy.ts';
 export * from './events.ts';
+export * from './presence-entries.ts';
 export * from './dashboard/session.ts';
 export * from './dashboard/organizations.ts';
 export * from './dashboard/invitations.ts';
@@ -101,5 +103,6 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     realtimeBanOperations,
     inboxOperations,
     eventsOperations,
+    presenceEntryOperations,
   ].flatMap((group) => Object.values(group)),
 };
