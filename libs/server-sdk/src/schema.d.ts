@@ -208,6 +208,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/channels/{channelId}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enter a channel's presence, or update the entry, for one of your connections
+         * @description User token. `connectionId` names one of the caller's own open connections (the `connectionId` of its `connected` frame: an event stream of `GET /v1/events` or a `/v1/connect` socket) on any gateway; the entry belongs to its subscription of the channel, exactly as with the frames, and leaves when that subscription or connection ends. An unknown connection, or one of another user, is 404 `not_found` (a connection no gateway answers for within a couple of seconds counts as unknown). See docs/presence.md, "Presence data". Enters with `data`, or replaces the data of the entry already there (as `presence-enter`). Needs read access and the `presence` capability, presence on in the channel's namespace (403 `forbidden` otherwise), and the connection subscribed to the channel (400 `invalid_request` until its `subscribed`).
+         */
+        put: operations["putPresence"];
+        post?: never;
+        /**
+         * Leave a channel's presence for one of your connections
+         * @description User token. `connectionId` names one of the caller's own open connections (the `connectionId` of its `connected` frame: an event stream of `GET /v1/events` or a `/v1/connect` socket) on any gateway; the entry belongs to its subscription of the channel, exactly as with the frames, and leaves when that subscription or connection ends. An unknown connection, or one of another user, is 404 `not_found` (a connection no gateway answers for within a couple of seconds counts as unknown). See docs/presence.md, "Presence data". The entry goes (as `presence-leave`; idempotent: 204 when there was none). The subscription stays online.
+         */
+        delete: operations["deletePresence"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/config": {
         parameters: {
             query?: never;
@@ -1201,7 +1225,7 @@ export interface paths {
         };
         /**
          * Stream channels as server-sent events
-         * @description User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as server-sent events, for clients whose WebSockets are blocked: each channel's replay after its position, `subscribed`, then live frames. Every event's `id` holds every channel's position (comma-separated `<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with `Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals before the stream: 400 bad query, 401 token, 403 `banned` from the environment, 429 socket quota or opens per second. See docs/protocol.md, "Server-sent events".
+         * @description User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as server-sent events, for clients whose WebSockets are blocked: each channel's replay after its position, `subscribed`, then live frames; with `inbox`, the user's notifications too (then `inbox-subscribed`), and the channels may be none. Every event's `id` holds every channel's position (comma-separated `<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with `Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals before the stream: 400 bad query, 401 token, 403 `banned` from the environment, 429 socket quota or opens per second. See docs/protocol.md, "Server-sent events".
          */
         get: operations["openEvents"];
         put?: never;
@@ -4339,6 +4363,192 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putPresence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application. */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `connectionId` of the caller's own open event stream or `/v1/connect` connection (its `connected` frame's), subscribed to the channel. */
+                    connectionId: string;
+                    /** @description Any JSON value, at most 1024 bytes serialized (larger: 413 `payload_too_large`). Without it: the entry has no data (null). */
+                    data?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channelId: string;
+                        /** @description The entry's data as set (null when entered without). */
+                        data: unknown;
+                        userId: string;
+                    };
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePresence: {
+        parameters: {
+            query: {
+                /** @description The `connectionId` of the caller's own open event stream or `/v1/connect` connection (its `connected` frame's), subscribed to the channel. */
+                connectionId: string;
+            };
+            header?: never;
+            path: {
+                /** @description The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application. */
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Left (or was not entered). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10742,9 +10952,11 @@ export interface operations {
     };
     openEvents: {
         parameters: {
-            query: {
-                /** @description Comma-separated, 1-20 distinct entries: `<channelId>` (start live, or where the last event id left it) or `<channelId>~<seq>` (resume after `seq`, as `subscribe` with `since`; it wins over the event id). */
-                channels: string;
+            query?: {
+                /** @description Comma-separated, 1-20 distinct entries (0-20 with `inbox`): `<channelId>` (start live, or where the last event id left it) or `<channelId>~<seq>` (resume after `seq`, as `subscribe` with `since`; it wins over the event id). */
+                channels?: string;
+                /** @description The user's inbox on the stream, as `subscribe-inbox`: `1` from the start (every retained notification), or `<notification id>` (resume after it, as `since`). Its notifications, then `inbox-subscribed`. The event id holds its position too (`inbox~<id>`): a reconnect resumes after the later of the two. */
+                inbox?: string;
                 /** @description The user token (an EventSource cannot send `Authorization`). */
                 token?: string;
                 /** @description The id of the last event received, for clients that cannot send the `Last-Event-ID` header (the header wins when both are sent). */
