@@ -194,11 +194,12 @@ export async function rotateEndpointSecret(
     if (!rows[0]) throw new ServiceError('not_found', 'no such webhook endpoint');
     const previous = decryptSecret(keyring, rows[0].secret, slot(id, 'secret'));
     const secret = generateWebhookSecret();
-    await client.query(
-      `update webhook_endpoints set secret = $2, previous_secret = $3, rotated_at = now(), key_id = $4, updated_at = now() where id = $1`,
+    const rotated = await client.query<EndpointRecord>(
+      `update webhook_endpoints set secret = $2, previous_secret = $3, rotated_at = now(), key_id = $4, updated_at = now() where id = $1
+       returning ${COLUMNS}`,
       [id, encryptSecret(keyring, secret, slot(id, 'secret')), encryptSecret(keyring, previous, slot(id, 'previous_secret')), keyring.currentId],
     );
-    await audit(client, await getEndpoint(client, environmentId, id));
+    await audit(client, toView(rotated.rows[0]!));
     return secret;
   });
 }

@@ -57,18 +57,15 @@ export async function startRecovery(
 ): Promise<string> {
   const id = newId('wtk');
   await withTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ ok: boolean }>(
-      `select coalesce($4::timestamptz, now()) > $3::timestamptz as ok from webhook_endpoints where id = $1 and environment_id = $2`,
-      [endpointId, environmentId, window.since, window.until ?? null],
-    );
-    if (!rows[0]) throw new ServiceError('not_found', 'no such webhook endpoint');
-    if (!rows[0].ok) throw new ServiceError('invalid_request', 'body.until: must be after since');
+    const endpoint = await getEndpoint(client, environmentId, endpointId);
+    const { rows } = await client.query<{ ok: boolean }>('select coalesce($2::timestamptz, now()) > $1::timestamptz as ok', [window.since, window.until ?? null]);
+    if (!rows[0]!.ok) throw new ServiceError('invalid_request', 'body.until: must be after since');
     await client.query(
       `insert into webhook_tasks (id, environment_id, endpoint_id, kind, since, until) values ($1, $2, $3, 'recover', $4, coalesce($5::timestamptz, now()))`,
       [id, environmentId, endpointId, window.since, window.until ?? null],
     );
     await client.query(`select graphile_worker.add_job($1, json_build_object('taskId', $2::text), job_key := 'webhook_task:' || $2)`, [RECOVER_TASK, id]);
-    await audit(client, await getEndpoint(client, environmentId, endpointId), id);
+    await audit(client, endpoint, id);
   });
   return id;
 }

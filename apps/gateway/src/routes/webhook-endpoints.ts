@@ -4,21 +4,17 @@ import {
   deleteEndpoint,
   getEndpoint,
   getWebhookTask,
-  listEndpoints,
   readEndpointSecret,
   rotateEndpointSecret,
   sendTestEvent,
   startRecovery,
   updateEndpoint,
 } from '@rtm/webhooks';
-import { ENDPOINT_ID_PATTERN, webhookEndpointOperations as ops, webhookEventCatalogue } from '@rtm/schemas';
+import { webhookEndpointOperations as ops } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { checkedWebhookUrl } from '../config/deploy.ts';
-import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
-
-const isEndpointId = (id: string) => ENDPOINT_ID_PATTERN.test(id);
+import { EVENT_TYPE_CATALOGUE, listEndpointPage, withCheckedUrl } from '../webhooks/endpoints.ts';
 
 /**
  * Control plane: an environment's webhook endpoints (libs/webhooks/src/endpoints.ts), their
@@ -29,18 +25,17 @@ export async function webhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
   const secured = { onRequest: requireSecretKey(deps) };
   const log = (environmentId: string, event: string, fields: Record<string, unknown>) =>
     publishLog(deps.nc, deps.subjects, environmentId, 'info', event, fields);
-  const catalogue = { data: webhookEventCatalogue() };
 
-  app.route({ ...ops.listWebhookEventTypes, ...secured, handler: async () => catalogue });
+  app.route({ ...ops.listWebhookEventTypes, ...secured, handler: async () => EVENT_TYPE_CATALOGUE });
 
   app.route({
     ...ops.createWebhookEndpoint,
     ...secured,
     handler: async (request, reply) => {
       const { environmentId } = keyAuth(request);
-      const url = checkedWebhookUrl(deps, request.body.url, 'invalid_webhook_url');
-      const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, { ...request.body, url });
-      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url });
+      const body = withCheckedUrl(deps, request.body);
+      const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, body);
+      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: body.url });
       return reply.code(201).send(endpoint);
     },
   });
@@ -49,9 +44,7 @@ export async function webhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
     ...ops.listWebhookEndpoints,
     ...secured,
     handler: async (request) => {
-      const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, isEndpointId);
-      const { data, more } = await listEndpoints(deps.pool, keyAuth(request).environmentId, { after, limit: request.query.limit ?? 50 });
-      return { data, nextCursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
+      return listEndpointPage(deps, keyAuth(request).environmentId, request.query);
     },
   });
 
@@ -66,7 +59,7 @@ export async function webhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
     ...secured,
     handler: async (request) => {
       const { environmentId } = keyAuth(request);
-      const change = { ...request.body, ...(request.body.url !== undefined && { url: checkedWebhookUrl(deps, request.body.url, 'invalid_webhook_url') }) };
+      const change = withCheckedUrl(deps, request.body);
       const endpoint = await updateEndpoint(deps.pool, environmentId, request.params.endpointId, change);
       log(environmentId, 'webhook.endpoint_updated', { endpointId: endpoint.id, disabled: endpoint.disabled });
       return endpoint;

@@ -6,22 +6,18 @@ import {
   deleteEndpoint,
   getEndpoint,
   getWebhookTask,
-  listEndpoints,
   readEndpointSecret,
   rotateEndpointSecret,
   sendTestEvent,
   startRecovery,
   updateEndpoint,
 } from '@rtm/webhooks';
-import { ENDPOINT_ID_PATTERN, dashboardWebhookEndpointOperations as ops, webhookEventCatalogue } from '@rtm/schemas';
+import { dashboardWebhookEndpointOperations as ops } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
-import { checkedWebhookUrl } from '../../config/deploy.ts';
-import { decodeCursor, encodeCursor } from '../../http/list-cursor.ts';
+import { EVENT_TYPE_CATALOGUE, listEndpointPage, withCheckedUrl } from '../../webhooks/endpoints.ts';
 import { sessionRoute } from './common.ts';
-
-const isEndpointId = (id: string) => ENDPOINT_ID_PATTERN.test(id);
 
 /** An audit entry about one endpoint of an environment (never its secret). */
 function endpointAudit(actor: Actor, organizationId: string, environmentId: string, action: string, details: Record<string, unknown> = {}) {
@@ -47,7 +43,6 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
   const secured = sessionRoute(deps);
   const log = (environmentId: string, event: string, fields: Record<string, unknown>) =>
     publishLog(deps.nc, deps.subjects, environmentId, 'info', event, fields);
-  const catalogue = { data: webhookEventCatalogue() };
   const reader = async (request: Parameters<typeof dashboardActor>[0], envId: string) =>
     accounts.access.environmentAccess(dashboardActor(request), envId, 'read');
   const manager = async (request: Parameters<typeof dashboardActor>[0], envId: string) => {
@@ -61,7 +56,7 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...secured,
     handler: async (request) => {
       await reader(request, request.params.envId);
-      return catalogue;
+      return EVENT_TYPE_CATALOGUE;
     },
   });
 
@@ -70,9 +65,7 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...secured,
     handler: async (request) => {
       const { environmentId } = await reader(request, request.params.envId);
-      const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, isEndpointId);
-      const { data, more } = await listEndpoints(deps.pool, environmentId, { after, limit: request.query.limit ?? 50 });
-      return { data, nextCursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
+      return listEndpointPage(deps, environmentId, request.query);
     },
   });
 
@@ -81,10 +74,10 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...secured,
     handler: async (request, reply) => {
       const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
-      const url = checkedWebhookUrl(deps, request.body.url, 'invalid_webhook_url');
-      const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, { ...request.body, url },
+      const body = withCheckedUrl(deps, request.body);
+      const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, body,
         endpointAudit(actor, organizationId, environmentId, 'created'));
-      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url });
+      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: body.url });
       return reply.code(201).send(endpoint);
     },
   });
@@ -103,7 +96,7 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...secured,
     handler: async (request) => {
       const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
-      const change = { ...request.body, ...(request.body.url !== undefined && { url: checkedWebhookUrl(deps, request.body.url, 'invalid_webhook_url') }) };
+      const change = withCheckedUrl(deps, request.body);
       const endpoint = await updateEndpoint(deps.pool, environmentId, request.params.endpointId, change,
         endpointAudit(actor, organizationId, environmentId, 'updated', { changed: Object.keys(request.body).sort(), disabled: request.body.disabled }));
       log(environmentId, 'webhook.endpoint_updated', { endpointId: endpoint.id, disabled: endpoint.disabled });
