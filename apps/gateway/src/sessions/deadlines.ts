@@ -9,6 +9,7 @@
  * has left the heap (so it may schedule it again with `set`). Entries are exact to the timer's
  * precision: the timer is re-armed for the new earliest deadline whenever it changes.
  */
+import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 
 /** setTimeout's longest delay; a later deadline is waited for in steps. */
 const MAX_DELAY = 2 ** 31 - 1;
@@ -158,4 +159,11 @@ export function earliestDue(beatAt: number, handshakeAt: number, expiresAt: numb
   if (handshakeAt !== 0 && handshakeAt < at) at = handshakeAt;
   if (expiresAt !== 0 && expiresAt < at) at = expiresAt;
   return at;
+}
+
+/** What a link whose deadline came must close with: its token expired, else its handshake took too long (0: none); null when neither. */
+export function overdueClosing(handshakeAt: number, expiresAt: number, now: number): Closing | null {
+  if (expiresAt !== 0 && expiresAt <= now) return SOCKET_CLOSE.tokenExpired;
+  if (handshakeAt !== 0 && handshakeAt <= now) return SOCKET_CLOSE.handshakeTimeout;
+  return null;
 }

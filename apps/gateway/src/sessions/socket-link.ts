@@ -27,7 +27,7 @@ import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import type { SendBudget } from './send-budget.ts';
 import type { FrameText, Link, TokenWatch } from './link.ts';
-import { Deadline, Deadlines, earliestDue } from './deadlines.ts';
+import { Deadline, Deadlines, earliestDue, overdueClosing } from './deadlines.ts';
 
 const OPEN = 1;
 const CLOSED = 3;
@@ -160,8 +160,8 @@ export class SocketLink implements Link {
     }
     if (this.closed) return;
     const now = Date.now();
-    if (this.expiresAt !== 0 && this.expiresAt <= now) return this.closeWith(SOCKET_CLOSE.tokenExpired);
-    if (this.handshakeAt !== 0 && this.handshakeAt <= now) return this.closeWith(SOCKET_CLOSE.handshakeTimeout);
+    const overdue = overdueClosing(this.handshakeAt, this.expiresAt, now);
+    if (overdue) return this.closeWith(overdue);
     if (this.beatAt <= now) {
       // a peer that has not answered the previous ping reads nothing: a close frame would never reach it
       if (!this.alive) return this.reset();

@@ -24,7 +24,7 @@ import type { FrameText, Link, TokenWatch } from './link.ts';
 import type { UserClaims } from '@rtm/auth';
 import type { SendBudget } from './send-budget.ts';
 import type { LinkOptions, LinkSession } from './socket-link.ts';
-import { Deadline, Deadlines, earliestDue } from './deadlines.ts';
+import { Deadline, Deadlines, earliestDue, overdueClosing } from './deadlines.ts';
 import type { EventPositions } from './event-positions.ts';
 
 /** The heartbeat comment's period (fixed: what proxies' idle timeouts allow). */
@@ -132,8 +132,8 @@ export class SseLink implements Link {
     }
     if (this.closed) return;
     const now = Date.now();
-    if (this.expiresAt !== 0 && this.expiresAt <= now) return this.closeWith(SOCKET_CLOSE.tokenExpired);
-    if (this.handshakeAt !== 0 && this.handshakeAt <= now) return this.closeWith(SOCKET_CLOSE.handshakeTimeout);
+    const overdue = overdueClosing(this.handshakeAt, this.expiresAt, now);
+    if (overdue) return this.closeWith(overdue);
     if (this.beatAt <= now) {
       if (this.started) this.write(': ping\n\n');
       this.beatAt = now + SSE_HEARTBEAT_MS;
