@@ -203,3 +203,41 @@ export async function rotateEndpointSecret(
     return secret;
   });
 }
+
+/** Enabled endpoints whose attempts have all failed for `afterMs` or longer, longest first, at most `limit`. */
+export async function failingEndpointIds(pool: Pool, afterMs: number, limit: number): Promise<string[]> {
+  const { rows } = await pool.query<{ id: string }>(
+    `select id from webhook_endpoints
+     where failing_since is not null and not disabled and failing_since < now() - $1::bigint * interval '1 millisecond'
+     order by failing_since limit $2`,
+    [afterMs, limit],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** An endpoint disabled for failing, with what its event and audit entry name. */
+export interface FailingEndpoint {
+  id: string;
+  environment_id: string;
+  url: string;
+  failing_since: Date;
+  disabled_at: Date;
+  organization_id: string;
+}
+
+/**
+ * Disables the endpoint, on the caller's transaction, if it is still enabled and still failing
+ * since before `afterMs` ago: the record statement clears `failing_since` on a success, so a
+ * success that came since the endpoint was read keeps it enabled. Null when it was not disabled.
+ */
+export async function disableFailingEndpoint(client: PoolClient, id: string, afterMs: number): Promise<FailingEndpoint | null> {
+  const { rows } = await client.query<FailingEndpoint>(
+    `update webhook_endpoints w
+     set disabled = true, disabled_reason = 'failing', disabled_at = now(), updated_at = now()
+     where w.id = $1 and not w.disabled and w.failing_since < now() - $2::bigint * interval '1 millisecond'
+     returning w.id, w.environment_id, w.url, w.failing_since, w.disabled_at,
+       (select p.organization_id from environments e join projects p on p.id = e.project_id where e.id = w.environment_id) as organization_id`,
+    [id, afterMs],
+  );
+  return rows[0] ?? null;
+}

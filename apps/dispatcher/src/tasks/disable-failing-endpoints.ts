@@ -3,7 +3,7 @@ import { recordAudit } from '@rtm/accounts';
 import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
 import { withTransaction, type Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
-import { recordEvent } from '@rtm/webhooks';
+import { disableFailingEndpoint, failingEndpointIds, recordEvent } from '@rtm/webhooks';
 
 export const DISABLE_ENDPOINTS_TASK = 'disable_failing_endpoints';
 /** The check's job key and queue: one waiting job, and one check at a time, across every dispatcher. */
@@ -13,30 +13,10 @@ export const DISABLE_ENDPOINTS_JOB = { jobKey: DISABLE_ENDPOINTS_TASK, queueName
 const BATCH = 500;
 
 /**
- * The endpoint, disabled if it is still enabled and still failing since before the cut-off
- * ($2 ms ago): the record statement clears `failing_since` on a success, so a success that came
- * since the endpoint was read keeps it enabled.
- */
-const DISABLE_SQL = `update webhook_endpoints w
-  set disabled = true, disabled_reason = 'failing', disabled_at = now(), updated_at = now()
-  where w.id = $1 and not w.disabled and w.failing_since < now() - $2::bigint * interval '1 millisecond'
-  returning w.id, w.environment_id, w.url, w.failing_since, w.disabled_at,
-    (select p.organization_id from environments e join projects p on p.id = e.project_id where e.id = w.environment_id) as organization_id`;
-
-interface Disabled {
-  id: string;
-  environment_id: string;
-  url: string;
-  failing_since: Date;
-  disabled_at: Date;
-  organization_id: string;
-}
-
-/**
  * `disable_failing_endpoints` (once at start, then every WEBHOOK_DISABLE_CHECK_MS): disables each
  * enabled endpoint whose attempts have all failed for WEBHOOK_DISABLE_AFTER (`failing_since`, kept
- * by the deliverer's record statement), with reason `failing`. In the same transaction, an
- * `endpoint.disabled` event for the environment's other endpoints that take it (the disabled one
+ * by the deliverer's record statement; the statements are in libs/webhooks' endpoints.ts), with
+ * reason `failing`. In the same transaction, an `endpoint.disabled` event for the environment's other endpoints that take it (the disabled one
  * no longer matches) and an audit entry by the system; after commit, a warning on the
  * environment's live log. The disable is here, off the record path, so recording attempts stays
  * one group-committed statement. Deliveries of the endpoint still pending are attempted until
@@ -54,16 +34,9 @@ export const disableFailingEndpoints =
   async (_payload, helpers) => {
     const { pool, config, nc, subjects, log } = deps;
     try {
-      const { rows } = await pool.query<{ id: string }>(
-        `select id from webhook_endpoints
-         where failing_since is not null and not disabled and failing_since < now() - $1::bigint * interval '1 millisecond'
-         order by failing_since limit ${BATCH}`,
-        [config.WEBHOOK_DISABLE_AFTER],
-      );
-      for (const { id } of rows) {
+      for (const id of await failingEndpointIds(pool, config.WEBHOOK_DISABLE_AFTER, BATCH)) {
         const disabled = await withTransaction(pool, async (client) => {
-          const { rows: changed } = await client.query<Disabled>(DISABLE_SQL, [id, config.WEBHOOK_DISABLE_AFTER]);
-          const endpoint = changed[0];
+          const endpoint = await disableFailingEndpoint(client, id, config.WEBHOOK_DISABLE_AFTER);
           if (!endpoint) return undefined;
           const data = {
             endpointId: endpoint.id,
