@@ -11,7 +11,7 @@ import { client, mintToken } from './helpers/http.ts';
 import { admin } from './helpers/admin.ts';
 import { tokenSigner } from './helpers/tokens.ts';
 import { openStream, type TestStream } from './helpers/sse.ts';
-import { channelHash } from '../apps/gateway/src/sessions/event-positions.ts';
+import { channelHash } from '../libs/edge/src/sessions/event-positions.ts';
 
 const Documented = z.union(Object.values(EVENT_STREAM_FRAMES) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
 

@@ -1,5 +1,5 @@
 /**
- * CONTRIBUTING.md's map of the code names every app, every lib and every folder of the gateway:
+ * CONTRIBUTING.md's map of the code names every app, every lib, and every folder of the gateway and of the edge:
  * a folder added without a word about it (or a stale name left behind) fails here.
  */
 import { test } from 'node:test';
@@ -22,11 +22,13 @@ test('CONTRIBUTING map: every app and lib has its row', () => {
   assert.deepEqual(missing, []);
 });
 
-test('CONTRIBUTING map: every folder of the gateway is named in its row, and every folder named there exists', () => {
-  const row = contributing.split('\n').find((line) => line.startsWith('| `apps/gateway` |'));
-  assert.ok(row, 'a row for apps/gateway');
-  const folders = foldersOf('apps/gateway/src');
-  assert.deepEqual(folders.filter((name) => !row.includes(`\`${name}/\``)), []);
-  const named = [...row.matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1]!);
-  assert.deepEqual(named.filter((name) => !folders.includes(name)), []);
-});
+for (const path of ['apps/gateway', 'libs/edge']) {
+  test(`CONTRIBUTING map: every folder of ${path} is named in its row, and every folder named there exists`, () => {
+    const row = contributing.split('\n').find((line) => line.startsWith(`| \`${path}\` |`));
+    assert.ok(row, `a row for ${path}`);
+    const folders = foldersOf(`${path}/src`);
+    assert.deepEqual(folders.filter((name) => !row.includes(`\`${name}/\``)), []);
+    const named = [...row.matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1]!);
+    assert.deepEqual(named.filter((name) => !folders.includes(name)), []);
+  });
+}

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AccessCache } from '../../apps/gateway/src/access/access-cache.ts';
+import { AccessCache } from '../../libs/edge/src/access/access-cache.ts';
 
 /** The cache's dependencies: a TTL and a bus whose subscriptions deliver what the test publishes. */
 function cacheWithBus(ttlMs = 60_000) {

@@ -1,5 +1,5 @@
 /**
- * One close table (apps/gateway/src/sockets/close-codes.ts): every socket the gateway closes, it
+ * One close table (libs/edge/src/sockets/close-codes.ts): every socket the gateway closes, it
  * closes with one of its entries, so the same condition gives the same code on every endpoint and
  * docs/limits.md can list them all. Checked on the sources: no close code is written anywhere else.
  */
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SOCKET_CLOSE, SOCKET_CLOSE_WITH } from '../../apps/gateway/src/sockets/close-codes.ts';
+import { SOCKET_CLOSE, SOCKET_CLOSE_WITH } from '../../libs/edge/src/sockets/close-codes.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GATEWAY = join(ROOT, 'apps/gateway/src');

@@ -1,5 +1,5 @@
 /**
- * The event stream's ids (apps/gateway/src/sessions/event-positions.ts) and its `channels`
+ * The event stream's ids (libs/edge/src/sessions/event-positions.ts) and its `channels`
  * parameter (libs/schemas/src/operations/events.ts): what a reconnect resumes from.
  */
 import { test } from 'node:test';
@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isServiceError } from '@rtm/errors';
 import { EventsQuery, parseEventsChannels } from '@rtm/schemas';
-import { EventPositions, channelHash, parseEventId, resumeInbox, resumePositions } from '../../apps/gateway/src/sessions/event-positions.ts';
+import { EventPositions, channelHash, parseEventId, resumeInbox, resumePositions } from '../../libs/edge/src/sessions/event-positions.ts';
 
 const refused = (run: () => unknown): string => {
   try {

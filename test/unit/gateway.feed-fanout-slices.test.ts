@@ -1,13 +1,13 @@
 /**
  * A channel feed's fan-out to many local members goes in slices, one per event-loop turn, at most
  * FANOUT_SLICE members each and fewer when members are dear (sized to FANOUT_TURN_MS)
- * (apps/gateway/src/channels/channel-feed.ts): another channel's frame is delivered between the
+ * (libs/edge/src/channels/channel-feed.ts): another channel's frame is delivered between the
  * slices, and every member of the large channel still gets every frame once, in order.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subjects } from '@rtm/bus';
-import { FANOUT_MIN, FANOUT_SLICE, FANOUT_TURN_MS, FeedRegistry, type FeedDeps, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
+import { FANOUT_MIN, FANOUT_SLICE, FANOUT_TURN_MS, FeedRegistry, type FeedDeps, type FeedMember, type Frame } from '../../libs/edge/src/channels/channel-feed.ts';
 
 interface Member extends FeedMember {
   frames: Frame[];

@@ -1,5 +1,5 @@
 /**
- * A channel feed's live frames (apps/gateway/src/channels/channel-feed.ts), driven through
+ * A channel feed's live frames (libs/edge/src/channels/channel-feed.ts), driven through
  * FeedRegistry with a fake NATS subscription and a fake store (no processes): persisted message
  * frames reach members in seq order with no gap and no duplicate. A frame at or below the last
  * delivered seq is dropped; a frame past a gap is held until the missing seqs are read from
@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { subjects } from '@rtm/bus';
-import { FeedRegistry, type FeedDeps, type FeedMember, type Frame } from '../../apps/gateway/src/channels/channel-feed.ts';
+import { FeedRegistry, type FeedDeps, type FeedMember, type Frame } from '../../libs/edge/src/channels/channel-feed.ts';
 import { envelopeOfRow, envelopeTextOfRow, type MessageRow } from '@rtm/channels';
 
 const row = (seq: number, to: string[] | null = null): MessageRow => ({

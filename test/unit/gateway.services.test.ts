@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatewayServices, type ServicesDeps } from '../../apps/gateway/src/services.ts';
-import { SocketEvents } from '../../apps/gateway/src/socket-events.ts';
-import { TokenSockets } from '../../apps/gateway/src/sessions/token-sockets.ts';
+import { SocketEvents } from '../../libs/edge/src/socket-events.ts';
+import { TokenSockets } from '../../libs/edge/src/sessions/token-sockets.ts';
 
 function fakeDeps(calls: string[], failing?: string): ServicesDeps {
   const part = (name: string) => ({

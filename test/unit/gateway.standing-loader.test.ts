@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pool } from '@rtm/db';
-import { StandingLoader } from '../../apps/gateway/src/access/standing-loader.ts';
+import { StandingLoader } from '../../libs/edge/src/access/standing-loader.ts';
 
 /** A pool answering the standing query from its parameters: users named `banned…` are banned, `mod…` moderate. */
 function fakePool(fail = false) {
@@ -62,7 +62,7 @@ test('standing loader: a failed query fails the lookups it carried, and only tho
 });
 
 test('batched reads: look-ups arriving one per turn while reads run go together in the next read; each is read after it was asked', async () => {
-  const { BatchedReads, MAX_IN_FLIGHT } = await import('../../apps/gateway/src/access/batched-reads.ts');
+  const { BatchedReads, MAX_IN_FLIGHT } = await import('../../libs/edge/src/access/batched-reads.ts');
   const reads: { started: number; asks: number[] }[] = [];
   let clock = 0;
   const batched = new BatchedReads<number, string>(

@@ -1,6 +1,6 @@
 /**
  * Presence writes one record per (channel, gateway, shard) and decides arrivals and departures
- * from its one watcher of the bucket, without listing it (apps/gateway/src/presence/presence.ts
+ * from its one watcher of the bucket, without listing it (libs/edge/src/presence/presence.ts
  * over @rtm/presence's store and record index); when the watcher ends it reads the bucket for
  * each decision meanwhile and opens a new watcher a second later.
  */
@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { subjects } from '@rtm/bus';
 import { RECORD_SHARDS } from '@rtm/presence';
 import { memoryBucket } from './memory-kv.ts';
-import { Presence, type PresenceDeps } from '../../apps/gateway/src/presence/presence.ts';
-import type { ChannelSocketHandle } from '../../apps/gateway/src/socket-events.ts';
+import { Presence, type PresenceDeps } from '../../libs/edge/src/presence/presence.ts';
+import type { ChannelSocketHandle } from '../../libs/edge/src/socket-events.ts';
 
 const fakeBucket = () => memoryBucket({ deliveryMs: 5 });
 

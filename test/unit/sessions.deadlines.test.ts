@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Deadline, Deadlines } from '../../apps/gateway/src/sessions/deadlines.ts';
+import { Deadline, Deadlines } from '../../libs/edge/src/sessions/deadlines.ts';
 
 /** Deadlines on a hand-driven clock: `runDue` fires what is due at `clock.now`. */
 function harness() {

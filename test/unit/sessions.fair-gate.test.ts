@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FairGate, type Release } from '../../apps/gateway/src/sessions/fair-gate.ts';
+import { FairGate, type Release } from '../../libs/edge/src/sessions/fair-gate.ts';
 
 const gate = (concurrency: number, perKey: number, maxWaitingPerKey = 1_000) =>
   new FairGate({ concurrency, perKey, maxWaitingPerKey, full: (key) => new Error(`full: ${key}`) });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SendBudget, pickOverShares, pickSheddable } from '../../apps/gateway/src/sessions/send-budget.ts';
+import { SendBudget, pickOverShares, pickSheddable } from '../../libs/edge/src/sessions/send-budget.ts';
 
 test('sessions - send budget: under budget nothing is shed; over it the largest go first', () => {
   assert.deepEqual(pickSheddable([10, 20, 30], 60), []);

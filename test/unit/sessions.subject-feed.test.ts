@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NatsConnection } from '@rtm/bus';
-import { SubjectFeed } from '../../apps/gateway/src/sessions/subject-feed.ts';
+import { SubjectFeed } from '../../libs/edge/src/sessions/subject-feed.ts';
 
 test('subject feed: flushes asked while one is on its way share the next, which is sent after they were asked', async () => {
   const sent: number[] = [];

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EarlyFrames, MAX_EARLY_BYTES, MAX_EARLY_FRAMES } from '../../apps/gateway/src/sockets/early-frames.ts';
+import { EarlyFrames, MAX_EARLY_BYTES, MAX_EARLY_FRAMES } from '../../libs/edge/src/sockets/early-frames.ts';
 
 test('early frames: held in order, handed over on release, live afterwards', () => {
   const early = new EarlyFrames();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { InboundLimit } from '../../apps/gateway/src/sockets/inbound-limit.ts';
+import { InboundLimit } from '../../libs/edge/src/sockets/inbound-limit.ts';
 
 const rates = { framesPerSecond: 50, bytesPerSecond: 1_000_000 };
 

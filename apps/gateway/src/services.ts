@@ -1,23 +1,23 @@
 /**
  * What a gateway runs besides its HTTP listeners, in one place: every long-lived part with its
- * start and stop, in the order they happen. Building the parts (deps.ts) has no side effects;
+ * start and stop, in the order they happen. Building the parts (deps.ts, libs/edge edge-deps.ts) has no side effects;
  * `start()` is where subscriptions and timers begin, before the listeners open, and `stop()`
  * ends them in reverse order after the listeners closed (their sockets already told 4503).
  *
  * | order | part | what start begins |
  * |---|---|---|
  * | 1 | credential invalidations (auth/credential-invalidations.ts) | bus: key, origin and token revocations |
- * | 2 | access cache (access/access-cache.ts) | bus: access changes of any gateway |
+ * | 2 | access cache (libs/edge access/access-cache.ts) | bus: access changes of any gateway |
  * | 3 | owner directory (libs/owner-client owner-batcher.ts) | bus: the channel-nodes' announcements of their partitions |
- * | 4 | limits (limits/gateway-limits.ts) | shared counters, socket quotas |
- * | 5 | sessions (sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
+ * | 4 | limits (libs/edge limits/gateway-limits.ts) | shared counters, socket quotas |
+ * | 5 | sessions (libs/edge sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
  * | 6 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |
  *
  * Back-office jobs are not the gateway's: erasure of a user's messages, channel deletion and the
  * notification sweep are graphile-worker tasks of the dispatcher (apps/dispatcher/src/tasks).
  */
 import { CredentialInvalidations, type InvalidationDeps } from './auth/credential-invalidations.ts';
-import type { SocketEvents } from './socket-events.ts';
+import type { SocketEvents } from '@rtm/edge';
 
 interface Service {
   start(): void;

@@ -1,7 +1,7 @@
 /**
  * The parts of the channel rule (`decide`, permissions.ts) that Postgres holds, written as SQL
  * once: bans, and a channel's namespace and effective access. The gateway reads a standing with
- * them (apps/gateway/src/access/channel-access.ts); the channel-node filters mentions with them
+ * them (libs/edge/src/access/channel-access.ts); the channel-node filters mentions with them
  * inside its commit (apps/channel-node/src/commit-sql.ts).
  */
 

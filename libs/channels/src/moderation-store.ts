@@ -5,7 +5,7 @@
  * `member.banned`, `member.unbanned`) in that same transaction, so the event commits or rolls back
  * with the row: every path that changes members or bans (control plane, dashboard, a channel's
  * moderators on the realtime edge) comes through here. What a change means for live sockets (the
- * access announcement, kicks, the live log) is the gateway's (apps/gateway/src/moderation/moderation.ts).
+ * access announcement, kicks, the live log) is the gateway's (libs/edge/src/moderation/moderation.ts).
  */
 import { withTransaction, type Pool, type PoolClient } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';

@@ -2,7 +2,7 @@
  * What Postgres knows about users on channels, for the access rule (@rtm/auth's `decide`): bans,
  * the channel's own access, the environment's default and namespaces (from its active
  * deployment), the role. Read here as rows; the gateway resolves them into standings and decides
- * (apps/gateway/src/access/channel-access.ts).
+ * (libs/edge/src/access/channel-access.ts).
  */
 import type { Pool } from '@rtm/db';
 import { bansBarringSql, type ChannelAccessMode, type ChannelRole, type Namespace, type PresenceDefaults } from '@rtm/auth';

@@ -5,7 +5,7 @@
  * (record-index.ts), arrival and departure decisions (decide.ts), the bucket itself
  * (presence-store.ts, presence-kv.ts), coalescing of changes into frames (coalesce.ts) and
  * occupancy frames (occupancy-frames.ts). The gateway keeps the sockets and the fan-out
- * (apps/gateway/src/presence/presence.ts).
+ * (libs/edge/src/presence/presence.ts).
  */
 export {
   ENTRIES_KEY,

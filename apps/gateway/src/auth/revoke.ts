@@ -8,7 +8,7 @@ import { encodeRevocation, type Revocation, type TokenRevocations } from '@rtm/a
 import { publishLog } from '@rtm/bus';
 import type { Logger } from '@rtm/ops';
 import type { GatewayDeps } from '../deps.ts';
-import type { TokenSockets } from '../sessions/token-sockets.ts';
+import type { TokenSockets } from '@rtm/edge';
 
 /** What applying a revocation here touches: the revocation cache and the sockets of the tokens it refuses. */
 export interface RevocationDeps {

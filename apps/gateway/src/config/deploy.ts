@@ -11,7 +11,7 @@ import { checkWebhookUrl, createWebhookSecret } from '@rtm/webhooks';
 import { effectiveLimits, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
 import { JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type Namespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
-import { recheckEnvironment } from '../kicks/kicks.ts';
+import { recheckEnvironment } from '@rtm/edge';
 
 /** As stored: `limits` holds only the overrides, so later changes of a default reach the environment. */
 export type Config = {

@@ -1,5 +1,4 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import { isUtf8 } from 'node:buffer';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
@@ -15,14 +14,11 @@ import { SECURITY_SCHEMES, openApiRouteTransform } from '@rtm/api-docs';
 import { installCors } from './cors.ts';
 import { compiledSerializerCompiler } from './response-serializer.ts';
 import { lazyChildLoggerFactory } from './lazy-request-logger.ts';
-import { MAX_FRAME_BYTES } from '../sockets/frame-limits.ts';
-import { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
-import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
+import { GatewayWebSocket, MAX_FRAME_BYTES, SOCKET_CLOSE, type Host, type ZodApp } from '@rtm/edge';
 
 export const BODY_LIMIT = 256 * 1024;
 export { MAX_FRAME_BYTES };
-
-export type Host = 'control' | 'realtime';
+export type { Host, ZodApp };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,7 +29,6 @@ declare module 'fastify' {
     bodyText: string;
   }
 }
-export type ZodApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 /** The registry's request histogram, registered by whichever listener is built first. */
 function httpMetric(registry: Registry): Histogram<'host' | 'route' | 'status'> {
@@ -164,8 +159,8 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     // a frame over the largest legal one is refused from its header (4400), never read into memory
     // (ws's typings want the module's static helpers on the class; only the constructor is used)
     // ws keeps no set of its sockets (clientTracking) and does not answer pings itself (autoPong):
-    // each costs a closure per socket; the links track their sockets (sessions/accept-link.ts,
-    // which also drains them) and answer pings once admitted (sessions/socket-link.ts)
+    // each costs a closure per socket; the links track their sockets (libs/edge sessions/accept-link.ts,
+    // which also drains them) and answer pings once admitted (libs/edge sessions/socket-link.ts)
     options: { maxPayload: MAX_FRAME_BYTES, WebSocket: GatewayWebSocket as never, clientTracking: false, autoPong: false },
     // ws has already closed the socket with the matching code (4400 for protocol refusals, see
     // GatewayWebSocket) or it is gone; a client's broken frame is not the gateway's error to log loudly

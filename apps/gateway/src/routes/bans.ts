@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { BanBody, banOperations, realtimeBanOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { authorizeModeration } from '../access/channel-access.ts';
+import { authorizeModeration, ENVIRONMENT_WIDE, keyAuth, putBan, removeBan, requireSecretKey, requireUser, userAuth } from '@rtm/edge';
 import { findBan } from '@rtm/channels';
-import { ENVIRONMENT_WIDE, putBan, removeBan } from '../moderation/moderation.ts';
 
 const ENVIRONMENT = ENVIRONMENT_WIDE;
 

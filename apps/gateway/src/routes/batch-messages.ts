@@ -1,10 +1,7 @@
 import { MAX_BATCH_BODY_BYTES, controlBatchOperations, realtimeBatchOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { authorize } from '../access/channel-access.ts';
-import { publishBatch } from '../channels/batch-publish.ts';
-import { batchContentTexts } from '../channels/raw-content.ts';
+import { authorize, batchContentTexts, keyAuth, publishBatch, requireSecretKey, requireUser, userAuth } from '@rtm/edge';
 
 /** The messages with each `content` as the text it arrived as (raw-content.ts). */
 function withContentText<M extends { content: Record<string, unknown> }>(messages: M[], bodyText: string): (Omit<M, 'content'> & { content: string })[] {

@@ -3,11 +3,8 @@ import type { z } from 'zod';
 import { HISTORY_LIMIT_DEFAULT, HistoryResponse, PublishBody, controlMessageOperations, realtimeMessageOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { authorize, authorizeRetract } from '../access/channel-access.ts';
-import { sendPublish } from '../channels/publish.ts';
+import { authorize, authorizeRetract, contentText, keyAuth, requireSecretKey, requireUser, sendPublish, userAuth } from '@rtm/edge';
 import { readMessages } from '@rtm/channels';
-import { contentText } from '../channels/raw-content.ts';
 
 type Host = 'control' | 'realtime';
 

@@ -2,9 +2,7 @@ import { publishLog } from '@rtm/bus';
 import { channelSettingsOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
-import { recheckChannel } from '../kicks/kicks.ts';
-import { announceAccessChange } from '../access/access-cache.ts';
+import { announceAccessChange, keyAuth, recheckChannel, requireSecretKey } from '@rtm/edge';
 import { setChannelAccess } from '@rtm/channels';
 
 /** Control plane: `PUT /v1/channels/{channelId}` (per-channel access override). */

@@ -2,7 +2,7 @@ import { configOperations } from '@rtm/schemas';
 import { cleanOverrides } from '@rtm/limits';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey } from '@rtm/edge';
 import { activeConfig, checkedWebhookUrl, deployConfig, shownConfig } from '../config/deploy.ts';
 
 /** Control plane: `PUT /v1/config` (deploy and activate) and `GET /v1/config` (the active one). */

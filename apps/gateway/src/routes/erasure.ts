@@ -3,7 +3,7 @@ import { ServiceError } from '@rtm/errors';
 import { erasureOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey } from '@rtm/edge';
 import { channelDeletionOutcome, channelExists, createChannelDeletion, createErasureJob, getErasureJob, pollDelays, type ErasureJob as Job } from '@rtm/db';
 
 /**

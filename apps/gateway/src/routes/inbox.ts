@@ -2,8 +2,7 @@ import { ServiceError } from '@rtm/errors';
 import { inboxOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { requireUser, userAuth } from '../auth/authenticate.ts';
-import { environmentBan } from '../access/bans.ts';
+import { environmentBan, requireUser, userAuth } from '@rtm/edge';
 import { readInbox } from '@rtm/db';
 
 /** Realtime edge: `GET /v1/inbox`, the user's own notifications. */

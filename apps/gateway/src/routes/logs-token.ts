@@ -7,7 +7,7 @@ import type { GatewayDeps } from '../deps.ts';
 import type { FastifyRequest } from 'fastify';
 import { LOGS_RIGHT, judgeOrigin } from '@rtm/accounts';
 import { logsSubjectOf } from '../auth/logs-access.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey } from '@rtm/edge';
 import { dashboardActor, requestOrigin, requireDashboardSession, sessionToken } from '../dashboard/session-auth.ts';
 
 /** Control plane: `POST /v1/environments/{envId}/logs-token`. */

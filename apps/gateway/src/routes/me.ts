@@ -1,7 +1,7 @@
 import { meOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { requireUser, userAuth } from '../auth/authenticate.ts';
+import { requireUser, userAuth } from '@rtm/edge';
 
 /** Realtime edge: `GET /v1/me`, the identity a user token carries (a client's token check). */
 export async function meRoutes(app: ZodApp, deps: GatewayDeps) {

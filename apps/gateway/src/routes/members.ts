@@ -1,9 +1,7 @@
 import { memberOperations, realtimeMemberOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { authorizeModeration } from '../access/channel-access.ts';
-import { putMember, removeMember } from '../moderation/moderation.ts';
+import { authorizeModeration, keyAuth, putMember, removeMember, requireSecretKey, requireUser, userAuth } from '@rtm/edge';
 
 /**
  * Channel members: the control plane adds, changes and removes them (`PUT|DELETE

@@ -5,7 +5,7 @@ import { ServiceError } from '@rtm/errors';
 import { jsonSize, MAX_NOTIFICATION_PAYLOAD_BYTES, NOTIFICATION_TYPE_DEFAULT, notificationOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey } from '@rtm/edge';
 
 /** Control plane: `POST /v1/notifications` (the retention sweep is the dispatcher's task, apps/dispatcher/src/tasks/sweep-notifications.ts). */
 export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {

@@ -1,13 +1,12 @@
 /**
  * `GET /v1/channels/{channelId}/occupancy`: a channel's live subscriptions and distinct users over
- * every gateway, read from this gateway's index of the presence records (presence/presence.ts):
+ * every gateway, read from this gateway's index of the presence records (libs/edge presence/presence.ts):
  * no Postgres read, no bucket listing while the index is live.
  */
 import { controlOccupancyOperations, realtimeOccupancyOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { authorize, namespaceOf } from '../access/channel-access.ts';
+import { authorize, keyAuth, namespaceOf, requireSecretKey, requireUser, userAuth } from '@rtm/edge';
 import { presenceOff } from '@rtm/presence';
 
 /** The counts, or `forbidden` where the namespace does not track presence. */

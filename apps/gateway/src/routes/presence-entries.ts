@@ -1,15 +1,14 @@
 /**
  * Realtime edge: `PUT` and `DELETE /v1/channels/{channelId}/presence`, the presence entry of one
  * of the caller's connections named by its `connectionId` (the way an event stream, which sends
- * no frames, enters presence). The connection may be on any gateway: presence/entry-requests.ts
- * finds it; the entry and its rules are the frames' (sockets/connect-frames.ts presenceEntry).
+ * no frames, enters presence). The connection may be on any gateway: libs/edge presence/entry-requests.ts
+ * finds it; the entry and its rules are the frames' (libs/edge sockets/connect-frames.ts presenceEntry).
  */
 import { presenceEntryOperations } from '@rtm/schemas';
 import type { Subscription } from '@rtm/bus';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { requireUser, userAuth } from '../auth/authenticate.ts';
-import { answerEntryRequests, presenceOfConnection } from '../presence/entry-requests.ts';
+import { answerEntryRequests, presenceOfConnection, requireUser, userAuth } from '@rtm/edge';
 
 export async function presenceEntryRoutes(app: ZodApp, deps: GatewayDeps) {
   // this gateway answers for the connections it holds while its realtime edge listens (it holds

@@ -1,8 +1,7 @@
 import { ROSTER_PAGE_MAX, UserId, controlRosterOperations, realtimeRosterOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey, requireUser, userAuth } from '../auth/authenticate.ts';
-import { authorize, channelAccessOf, namespaceOf } from '../access/channel-access.ts';
+import { authorize, channelAccessOf, keyAuth, namespaceOf, requireSecretKey, requireUser, userAuth } from '@rtm/edge';
 import type { ChannelRole } from '@rtm/auth';
 import { bannedAmong, memberPage } from '@rtm/channels';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';

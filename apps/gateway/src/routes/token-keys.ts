@@ -7,7 +7,7 @@ import { tokenKeyOperations } from '@rtm/schemas';
 import type { JWK } from 'jose';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey } from '@rtm/edge';
 import { closeSocketsOfKeys } from '../auth/revoke.ts';
 
 /**

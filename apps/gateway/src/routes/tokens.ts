@@ -4,9 +4,8 @@ import { ServiceError } from '@rtm/errors';
 import { TTL_DEFAULT_SECONDS, tokenOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireAnonymousMinter, requireSecretKey } from '../auth/authenticate.ts';
+import { environmentBan, keyAuth, requireAnonymousMinter, requireSecretKey } from '@rtm/edge';
 import { publishRevocation } from '../auth/revoke.ts';
-import { environmentBan } from '../access/bans.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -13,7 +13,7 @@ import {
 import { webhookEndpointOperations as ops } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey } from '@rtm/edge';
 import { EVENT_TYPE_CATALOGUE, listEndpointPage, withCheckedUrl } from '../webhooks/endpoints.ts';
 
 /**

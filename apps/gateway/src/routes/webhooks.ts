@@ -4,7 +4,7 @@ import { getDelivery, readWebhookSecret, rotateWebhookSecret } from '@rtm/webhoo
 import { webhookOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { keyAuth, requireSecretKey } from '../auth/authenticate.ts';
+import { keyAuth, requireSecretKey } from '@rtm/edge';
 import { listDeliveries, retryDelivery } from '../webhooks/ledger.ts';
 
 /**

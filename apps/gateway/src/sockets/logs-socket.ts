@@ -10,7 +10,7 @@
  * when the member is removed or moved to a lower role (auth/logs-access.ts), and a token whose
  * member no longer has LOGS_RIGHT in the environment's organization is refused with 4403. A live
  * logs socket counts in the environment's socket quota like any other (4429 over it). Limits,
- * deadlines and close codes are the ones every socket shares (sessions/socket-link.ts,
+ * deadlines and close codes are the ones every socket shares (libs/edge: sessions/socket-link.ts,
  * sockets/close-codes.ts); `ready` ends the handshake.
  */
 import type { WebSocket } from 'ws';
@@ -18,13 +18,10 @@ import type { FastifyRequest } from 'fastify';
 import { verifyToken, TokenError, LOGS_TOKEN_AUDIENCE, type UserClaims } from '@rtm/auth';
 import { LOGS_RIGHT, allows } from '@rtm/accounts';
 import { decodeText, logFramesOf, publishLog, type Subscription } from '@rtm/bus';
-import { SOCKET_CLOSE, SOCKET_CLOSE_WITH } from './close-codes.ts';
+import { linkAcceptor, readClientFrame, SOCKET_CLOSE, SOCKET_CLOSE_WITH, type SocketHandle } from '@rtm/edge';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { linkAcceptor } from '../sessions/accept-link.ts';
-import { readClientFrame } from '../sessions/client-frame.ts';
 import { dashboardUserOf } from '../auth/logs-access.ts';
-import type { SocketHandle } from '../socket-events.ts';
 
 function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;

@@ -4,7 +4,7 @@ import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { listBans, listMembers } from '@rtm/channels';
-import { ENVIRONMENT_WIDE, putBan, putMember, removeBan, removeMember, type Audit } from '../../moderation/moderation.ts';
+import { ENVIRONMENT_WIDE, putBan, putMember, removeBan, removeMember, type Audit } from '@rtm/edge';
 import { sessionRoute } from './common.ts';
 
 /** Control plane: channel members and bans (per channel and environment-wide) of an environment. */

@@ -41,7 +41,7 @@ import {
 import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX } from '@rtm/schemas';
 import type { GatewayConfig } from '@rtm/config';
 import { counterOf, type Logger } from '@rtm/ops';
-import type { ZodApp, Host } from '../http/public-app.ts';
+import type { ZodApp, Host } from '../zod-app.ts';
 import type { SocketEvents, SocketHandle } from '../socket-events.ts';
 
 /** A limit, the key it counts under, and the units this event takes (1 unless weighted). */

@@ -21,7 +21,7 @@ export interface SessionMetrics {
   admissionRefused: Counter;
 }
 
-/** The metrics of sessions, notifications, kicks and presence, registered in `registry` (once per gateway: deps.ts). */
+/** The metrics of sessions, notifications, kicks and presence, registered in `registry` (once per gateway: edge-deps.ts). */
 export function createSessionMetrics(registry: Registry): SessionMetrics {
   return {
     sockets: new Gauge({ name: 'gateway_open_sockets', help: 'Open sockets by kind (channel, inbox, logs, connect, events: an event stream of /v1/events)', labelNames: ['kind'], registers: [registry] }),

@@ -23,10 +23,10 @@ import type { RawData } from 'ws';
 import { ServiceError, isServiceError } from '@rtm/errors';
 import { publishLog } from '@rtm/bus';
 import { ChannelId, ClientFrame, SocketQuery } from '@rtm/schemas';
-import type { ZodApp } from '../http/public-app.ts';
+import type { ZodApp } from '../zod-app.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { contentText } from '../channels/raw-content.ts';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
 import type { Sessions } from '../sessions/sessions.ts';
@@ -40,7 +40,7 @@ import { sendPublish, type PublishDeps } from '../channels/publish.ts';
 import { historyUnits } from '@rtm/limits';
 
 /** What one channel socket uses: token checks, access decisions, publishing, replay, limits, the bus and the log. */
-export type ChannelSocketDeps = AuthDeps & AccessDeps & PublishDeps & Pick<GatewayDeps, 'events' | 'limits' | 'log' | 'nc' | 'sessions' | 'subjects'>;
+export type ChannelSocketDeps = AuthDeps & AccessDeps & PublishDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'sessions' | 'subjects'>;
 
 type Request = FastifyRequest;
 
@@ -247,7 +247,7 @@ class ChannelConnection {
 }
 
 /** Realtime edge: the channel socket (documented in docs/channels.md; WebSockets are outside OpenAPI). */
-export async function channelSocketRoutes(app: ZodApp, deps: GatewayDeps) {
+export async function channelSocketRoutes(app: ZodApp, deps: EdgeDeps) {
   const sessions = deps.sessions;
   // draining closes every socket with 4503: reconnect elsewhere and resume with `since`
   mountSocketRoute(app, deps, 'channel', '/v1/channels/:channelId', (link) => new ChannelConnection(deps, sessions, link));

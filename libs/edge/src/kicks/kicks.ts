@@ -20,14 +20,14 @@
 import { isServiceError, type ServiceError } from '@rtm/errors';
 import { SOCKET_CLOSE_WITH } from '../sockets/close-codes.ts';
 import { encodeJson, publishLog } from '@rtm/bus';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import type { LocalSockets } from '../sessions/local-sockets.ts';
 import type { FrameListener, SubjectFeed } from '../sessions/subject-feed.ts';
 import type { ChannelSocketHandle, SocketHandle } from '../socket-events.ts';
 import { checkUserChannelAccess, refusalsOf } from '../access/channel-access.ts';
 
 /** What telling every gateway needs: the bus and its subjects. */
-export type BusDeps = Pick<GatewayDeps, 'nc' | 'subjects'>;
+export type BusDeps = Pick<EdgeDeps, 'nc' | 'subjects'>;
 
 export function kickFromEnvironment(deps: BusDeps, environmentId: string, userId: string, reason: string): void {
   deps.nc.publish(deps.subjects.environmentControl(environmentId), encodeJson({ op: 'kick', userId, code: 'banned', reason }));
@@ -66,7 +66,7 @@ export async function recheckEnvironment(deps: BusDeps, environmentId: string): 
 const pairKey = (socket: ChannelSocketHandle) => `${socket.channelId}\u0000${socket.userId}\u0000${socket.anon}`;
 
 /** What kicks need: the bus, standings and bans from Postgres, metrics and the log. */
-export type KickListenerDeps = Pick<GatewayDeps, 'log' | 'nc' | 'pool' | 'sessionMetrics' | 'standings' | 'subjects'>;
+export type KickListenerDeps = Pick<EdgeDeps, 'log' | 'nc' | 'pool' | 'sessionMetrics' | 'standings' | 'subjects'>;
 
 /** The listening side, one per gateway: subscribes while it holds sockets of a user or channel. */
 export class KickListener {

@@ -13,10 +13,10 @@ import {
   type PresenceDefaults,
   type ResolvedNamespace,
 } from '@rtm/auth';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 
 /** What an access decision reads: the per-gateway cache, the standing loader, Postgres for a target's role. */
-export type AccessDeps = Pick<GatewayDeps, 'accessCache' | 'pool' | 'standings'>;
+export type AccessDeps = Pick<EdgeDeps, 'accessCache' | 'pool' | 'standings'>;
 import type { UserAuth } from '../auth/authenticate.ts';
 import type { StandingLoader } from './standing-loader.ts';
 
@@ -122,7 +122,7 @@ export async function channelAccessOf(pool: Pool, environmentId: string, channel
  * namespaces are read once per ACCESS_CACHE_MS (and again after a deploy) and resolved here, so a
  * publish to a new channel costs no query. Channel ids are never empty: the key cannot collide.
  */
-export async function namespaceOf(deps: Pick<GatewayDeps, 'accessCache' | 'pool'>, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
+export async function namespaceOf(deps: Pick<EdgeDeps, 'accessCache' | 'pool'>, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
   const { namespaces, defaults } = await deps.accessCache.lookup(environmentId, '', 'namespaces', async () => {
     const row = await readActiveNamespaces<Namespace, PresenceDefaults>(deps.pool, environmentId);
     const namespaces = row?.namespaces;

@@ -26,8 +26,8 @@ import { publishLog } from '@rtm/bus';
 import { ServiceError, isServiceError } from '@rtm/errors';
 import { ConnectQuery } from '@rtm/schemas';
 import { capabilityAllows } from '@rtm/auth';
-import type { ZodApp } from '../http/public-app.ts';
-import type { GatewayDeps } from '../deps.ts';
+import type { ZodApp } from '../zod-app.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import type { SocketHandle } from '../socket-events.ts';
 import { authenticateUser, verifyUserToken, type AuthDeps, type UserAuth } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
@@ -44,7 +44,7 @@ import { command, moderate, presenceEntry, readConnectFrame, refusalFrame, type 
 import { Subscription, type SubscriptionOwner } from './connect-subscription.ts';
 
 /** What a multiplexed connection and its subscriptions use: token checks, access, publishing, both replays, limits, the bus and the log. */
-export type ConnectDeps = AuthDeps & AccessDeps & PublishDeps & InboxReplayDeps & Pick<GatewayDeps, 'events' | 'limits' | 'log' | 'nc' | 'sessionMetrics'>;
+export type ConnectDeps = AuthDeps & AccessDeps & PublishDeps & InboxReplayDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'sessionMetrics'>;
 
 /** One multiplexed connection; it is its own handle for kicks (SocketHandle), with no closure of its own. */
 export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
@@ -340,7 +340,7 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
 }
 
 /** Realtime edge: the multiplexed socket (documented in docs/protocol.md and docs/asyncapi.yaml). */
-export async function connectSocketRoutes(app: ZodApp, deps: GatewayDeps) {
+export async function connectSocketRoutes(app: ZodApp, deps: EdgeDeps) {
   const sessions = deps.sessions;
   mountSocketRoute(app, deps, 'connect', '/v1/connect', (link) => new Connection(deps, sessions, link));
 }

@@ -16,7 +16,7 @@
 import { ServiceError } from '@rtm/errors';
 import type { ChannelCommand, PublishResult, RetractResult } from '@rtm/schemas';
 import type { ResolvedNamespace } from '@rtm/auth';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import { namespaceOf } from '../access/channel-access.ts';
 import type { CommandDone } from '@rtm/owner-client';
 import { buildPublish, checkContentSize, recordPublish, type PublishFields } from './publish.ts';
@@ -44,7 +44,7 @@ export interface BatchCaller {
 }
 
 /** What a batch reads (namespaces), limits, sends through, records and logs. */
-export type BatchDeps = Pick<GatewayDeps, 'accessCache' | 'limits' | 'log' | 'metrics' | 'owners' | 'pool'>;
+export type BatchDeps = Pick<EdgeDeps, 'accessCache' | 'limits' | 'log' | 'metrics' | 'owners' | 'pool'>;
 
 export async function publishBatch(deps: BatchDeps, caller: BatchCaller, items: readonly BatchItem[]): Promise<BatchResult[]> {
   const results: (BatchResult | undefined)[] = new Array(items.length);
@@ -103,7 +103,7 @@ export async function publishBatch(deps: BatchDeps, caller: BatchCaller, items: 
 
 /** The answers of a batch's commands, each into its slot; `allDone` once every one is in. */
 class BatchSends {
-  readonly #deps: Pick<GatewayDeps, 'metrics' | 'owners'>;
+  readonly #deps: Pick<EdgeDeps, 'metrics' | 'owners'>;
   readonly #kind: 'server' | 'user';
   readonly #results: (BatchResult | undefined)[];
   readonly #refuse: (index: number, error: unknown) => void;
@@ -111,7 +111,7 @@ class BatchSends {
   readonly #started = performance.now();
   #waiting = 1; // until close(): nothing ends before every command was submitted
 
-  constructor(deps: Pick<GatewayDeps, 'metrics' | 'owners'>, kind: 'server' | 'user', results: (BatchResult | undefined)[], refuse: (index: number, error: unknown) => void, allDone: () => void) {
+  constructor(deps: Pick<EdgeDeps, 'metrics' | 'owners'>, kind: 'server' | 'user', results: (BatchResult | undefined)[], refuse: (index: number, error: unknown) => void, allDone: () => void) {
     this.#deps = deps;
     this.#kind = kind;
     this.#results = results;

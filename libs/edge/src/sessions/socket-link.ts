@@ -83,7 +83,7 @@ function onPong(this: WebSocket): void {
   linkOf(this).alive = true;
 }
 // pings count against the inbound rate like any frame, and are answered only once admitted (ws's
-// own answering, autoPong, is off: public-app.ts)
+// own answering, autoPong, is off: the gateway's http/public-app.ts)
 function onPing(this: WebSocket, data: Buffer): void {
   if (linkOf(this).admit(data) && this.readyState === OPEN) this.pong(data);
 }

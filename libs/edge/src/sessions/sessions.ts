@@ -1,6 +1,6 @@
 import { ServiceError } from '@rtm/errors';
 import { OccupancyFrames } from '@rtm/presence';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import { Presence } from '../presence/presence.ts';
 import { KickListener } from '../kicks/kicks.ts';
 import { LocalSockets } from './local-sockets.ts';
@@ -44,20 +44,20 @@ export interface Sessions {
   admit(link: Link, auth: UserAuth, kind: 'channel' | 'inbox' | 'connect'): Promise<void>;
   /** Each socket's token, so a revocation closes its sockets (4401). */
   tokens: TokenSockets;
-  /** Starts presence's refresh rounds (services.ts). */
+  /** Starts presence's refresh rounds (the gateway's services.ts). */
   start(): void;
   /** Graceful drain: presence is given up at once (see Presence.stop). */
   stop(): Promise<void>;
 }
 
 /**
- * The gateway's sessions, built once with its dependencies (deps.ts; no I/O until sockets come)
+ * The gateway's sessions, built once with its dependencies (edge-deps.ts; no I/O until sockets come)
  * and wired to the socket events: channel sockets join presence, every socket becomes reachable
  * by kicks. Building reads only the parts of `deps` made before it (config, nc, sessionMetrics),
  * so `deps` may be the object this becomes part of.
  */
 export function createSessions(
-  deps: Pick<GatewayDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects'>,
+  deps: Pick<EdgeDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects'>,
 ): Sessions {
   const feed = new SubjectFeed(deps.nc);
   const kicks = new KickListener(deps, feed);

@@ -20,7 +20,7 @@
  * held (the channel outran a long replay) or a feed that lost track ends the reader through
  * `lost` (the client resumes with `since`).
  */
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
 import { readMessages } from '@rtm/channels';
@@ -36,7 +36,7 @@ export const MAX_HELD_FRAMES = 10_000;
  */
 export interface ReplayOptions {
   /** Replay pages are read from Postgres, each in its environment's turn (sessions.admission). */
-  deps: Pick<GatewayDeps, 'pool' | 'sessions'>;
+  deps: Pick<EdgeDeps, 'pool' | 'sessions'>;
   feeds: FeedRegistry;
   link: Link;
   environmentId: string;

@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { ZodApp } from '../http/public-app.ts';
-import type { GatewayDeps } from '../deps.ts';
+import type { ZodApp } from '../zod-app.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
 import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import { SocketLink, type LinkGroup, type LinkOptions, type LinkSession } from './socket-link.ts';
@@ -20,7 +20,7 @@ import { SocketLink, type LinkGroup, type LinkOptions, type LinkSession } from '
  * (~2.5 KB per socket). The link's own 'error' listener does what that one did (sessions/socket-link.ts).
  */
 /** What accepting a socket reads: the socket limits, the open-socket gauge and the send budget. */
-export type AcceptDeps = Pick<GatewayDeps, 'config' | 'sessionMetrics' | 'sessions'>;
+export type AcceptDeps = Pick<EdgeDeps, 'config' | 'sessionMetrics' | 'sessions'>;
 
 export function linkAcceptor(
   app: ZodApp,

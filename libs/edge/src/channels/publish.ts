@@ -6,7 +6,7 @@
 import { ServiceError } from '@rtm/errors';
 import { MAX_CONTENT_BYTES, type ChannelCommand, type PublishResult } from '@rtm/schemas';
 import { Histogram, type Registry } from 'prom-client';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import type { ResolvedNamespace } from '@rtm/auth';
 import { namespaceOf } from '../access/channel-access.ts';
 
@@ -25,7 +25,7 @@ export interface PublishFields {
 type PublishArgs = [environmentId: string, channelId: string, fields: PublishFields, kind: 'server' | 'user', sender: { id: string; anon: boolean }];
 
 /** What a publish reads (the channel's namespace), sends through (the owners) and records (metrics). */
-export type PublishDeps = Pick<GatewayDeps, 'accessCache' | 'metrics' | 'owners' | 'pool'>;
+export type PublishDeps = Pick<EdgeDeps, 'accessCache' | 'metrics' | 'owners' | 'pool'>;
 
 /**
  * One publish from any entry point (HTTP on either host, the channel socket, the multiplexed
@@ -46,7 +46,7 @@ export async function sendPublish(deps: PublishDeps, ...args: PublishArgs): Prom
 }
 
 /** One publish's outcome and its latency since `started` (`gateway_publish_seconds`): the single routes and each message of a batch. */
-export function recordPublish(deps: Pick<GatewayDeps, 'metrics'>, kind: 'server' | 'user', started: number, outcome: string): void {
+export function recordPublish(deps: Pick<EdgeDeps, 'metrics'>, kind: 'server' | 'user', started: number, outcome: string): void {
   publishSeconds(deps.metrics).observe({ sender: kind, outcome }, (performance.now() - started) / 1000);
 }
 
@@ -73,7 +73,7 @@ export function publishSeconds(registry: Registry): Histogram<'sender' | 'outcom
  * `persist: false` makes it ephemeral.
  */
 export async function preparePublish(
-  deps: Pick<GatewayDeps, 'accessCache' | 'pool'>,
+  deps: Pick<EdgeDeps, 'accessCache' | 'pool'>,
   environmentId: string,
   channelId: string,
   fields: PublishFields,

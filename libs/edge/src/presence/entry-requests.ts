@@ -1,6 +1,6 @@
 /**
  * Presence entries asked for over HTTP (`PUT`/`DELETE /v1/channels/{channelId}/presence`,
- * routes/presence-entries.ts) for a connection that may be on any gateway: an event stream cannot
+ * apps/gateway/src/routes/presence-entries.ts) for a connection that may be on any gateway: an event stream cannot
  * send frames, so its client names the stream by its `connectionId` and the request lands wherever
  * the load balancer sends it.
  *
@@ -14,7 +14,7 @@
 import { decodeJson, encodeJson, isNoResponders, isTimeout, reply, type Msg, type Subscription } from '@rtm/bus';
 import { ServiceError, isServiceError, type ErrorCode } from '@rtm/errors';
 import { PRESENCE_DATA_MAX, serializeData } from '@rtm/presence';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import { Connection } from '../sockets/connect-socket.ts';
 
@@ -37,7 +37,7 @@ type EntryAnswer = { ok: true } | { code: ErrorCode; reason: string; retryAfter?
 const notFound = () => new ServiceError('not_found', 'no open connection of yours has this connectionId (it closed, or is not yours)');
 
 /** The user's open connection of that id on this gateway. */
-function localConnection(deps: GatewayDeps, environmentId: string, userId: string, connectionId: string): Connection | undefined {
+function localConnection(deps: EdgeDeps, environmentId: string, userId: string, connectionId: string): Connection | undefined {
   for (const handle of deps.sessions.sockets.ofUser(environmentId, userId)) {
     if (handle.socketId === connectionId && handle instanceof Connection && !handle.link.closed) return handle;
   }
@@ -55,7 +55,7 @@ async function answerOf(connection: Connection, request: EntryRequest): Promise<
 }
 
 /** Every gateway answers for the connections it holds; the subscription ends with the listener. */
-export function answerEntryRequests(deps: GatewayDeps): Subscription {
+export function answerEntryRequests(deps: EdgeDeps): Subscription {
   return deps.nc.subscribe(deps.subjects.connectionRequests, {
     callback: (error, msg) => {
       if (!error) void answerRequest(deps, msg);
@@ -63,7 +63,7 @@ export function answerEntryRequests(deps: GatewayDeps): Subscription {
   });
 }
 
-async function answerRequest(deps: GatewayDeps, msg: Msg): Promise<void> {
+async function answerRequest(deps: EdgeDeps, msg: Msg): Promise<void> {
   let request: EntryRequest;
   try {
     request = decodeJson<EntryRequest>(msg.data);
@@ -83,7 +83,7 @@ async function answerRequest(deps: GatewayDeps, msg: Msg): Promise<void> {
 }
 
 /** Acts on the entry of `connectionId`'s subscription of the channel, wherever it is; throws the refusal. */
-export async function presenceOfConnection(deps: GatewayDeps, auth: UserAuth, op: EntryOp, channelId: string, connectionId: string, data?: unknown): Promise<void> {
+export async function presenceOfConnection(deps: EdgeDeps, auth: UserAuth, op: EntryOp, channelId: string, connectionId: string, data?: unknown): Promise<void> {
   // checked here too, so data over the limit never travels the bus (the holder checks it first as well)
   if (op === 'presence-enter' && serializeData(data) === undefined) {
     throw new ServiceError('payload_too_large', `data must be at most ${PRESENCE_DATA_MAX} bytes serialized`);

@@ -16,8 +16,8 @@
  */
 import { ServiceError, isServiceError } from '@rtm/errors';
 import { eventsOperations } from '@rtm/schemas';
-import type { ZodApp } from '../http/public-app.ts';
-import type { GatewayDeps } from '../deps.ts';
+import type { ZodApp } from '../zod-app.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import { authenticateUser } from '../auth/authenticate.ts';
 import { EventPositions, resumeInbox, resumePositions } from '../sessions/event-positions.ts';
 import { refusalCode, sseAcceptor } from '../sessions/sse-link.ts';
@@ -31,7 +31,7 @@ function lastEventIdOf(header: string | string[] | undefined, query: string | un
 }
 
 /** Realtime edge: the event stream (documented in docs/protocol.md, the OpenAPI and AsyncAPI documents). */
-export async function eventsStreamRoutes(app: ZodApp, deps: GatewayDeps) {
+export async function eventsStreamRoutes(app: ZodApp, deps: EdgeDeps) {
   const accept = sseAcceptor(app, deps);
   app.route({
     ...eventsOperations.openEvents,

@@ -11,7 +11,7 @@
  * a notification in both is sent once (replayed ids are remembered for a while after the hand-off,
  * since one committed just before the query may still be on its way through NATS).
  */
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import { readInbox, type NotificationFrame } from '@rtm/db';
 import type { SubjectFeed } from './subject-feed.ts';
 import type { Link } from './link.ts';
@@ -21,7 +21,7 @@ const REPLAY_PAGE = 500;
 const REMEMBER_MS = 10_000;
 
 /** The user's subject, the retained notifications (Postgres, NOTIFICATION_RETENTION) and the page admission. */
-export type InboxReplayDeps = Pick<GatewayDeps, 'config' | 'pool' | 'sessions' | 'subjects'>;
+export type InboxReplayDeps = Pick<EdgeDeps, 'config' | 'pool' | 'sessions' | 'subjects'>;
 
 export class InboxReplay {
   private readonly deps: InboxReplayDeps;

@@ -13,10 +13,10 @@ import { ServiceError } from '@rtm/errors';
 import { keyKindOf, verifyToken, verifyTenantToken, isTenantAlg, TokenError, USER_TOKEN_AUDIENCE, MAX_TOKEN_BYTES, type UserClaims } from '@rtm/auth';
 import { normaliseOrigin } from '@rtm/accounts';
 import { decodeProtectedHeader } from 'jose';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 
 /** What checking a credential reads: API keys, signing and tenant keys, revocations, the issuer. */
-export type AuthDeps = Pick<GatewayDeps, 'config' | 'credentials' | 'revocations' | 'tenantKeys'>;
+export type AuthDeps = Pick<EdgeDeps, 'config' | 'credentials' | 'revocations' | 'tenantKeys'>;
 
 export type KeyAuth = { kind: 'secret' | 'publishable'; environmentId: string; keyId: string };
 export type UserAuth = { kind: 'user'; environmentId: string; userId: string; anon: boolean; claims: UserClaims };

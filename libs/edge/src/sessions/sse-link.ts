@@ -18,7 +18,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '@rtm/db';
 import { closeCodeFor, type ErrorCode } from '@rtm/errors';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
-import type { ZodApp } from '../http/public-app.ts';
+import type { ZodApp } from '../zod-app.ts';
 import type { AcceptDeps } from './accept-link.ts';
 import type { FrameText, Link, TokenWatch } from './link.ts';
 import type { UserClaims } from '@rtm/auth';

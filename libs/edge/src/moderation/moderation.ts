@@ -1,6 +1,6 @@
 /**
  * Channel membership and bans: the one implementation behind the API-key routes
- * (routes/members.ts, routes/bans.ts) and the dashboard's (routes/dashboard/moderation.ts).
+ * (apps/gateway/src/routes/members.ts, routes/bans.ts) and the dashboard's (routes/dashboard/moderation.ts).
  * The rows are the channel store's (@rtm/channels; reads go there directly); here, what a change
  * means for live sockets: every change announces the access change to every gateway, closes the sockets that
  * lost access (4403) and writes the environment's live log. `audit`, when given, runs inside the
@@ -10,14 +10,14 @@ import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
 import type { ChannelRole } from '@rtm/auth';
 import { ENVIRONMENT_WIDE, deleteBan, deleteMember, upsertBan, upsertMember, type Audit } from '@rtm/channels';
-import type { GatewayDeps } from '../deps.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import { kickFromChannel, kickFromEnvironment } from '../kicks/kicks.ts';
 import { announceAccessChange } from '../access/access-cache.ts';
 
 export { ENVIRONMENT_WIDE, type Audit } from '@rtm/channels';
 
 /** A change's store, and the bus that tells every gateway (access caches, kicks, the live log). */
-export type ModerationDeps = Pick<GatewayDeps, 'nc' | 'pool' | 'subjects'>;
+export type ModerationDeps = Pick<EdgeDeps, 'nc' | 'pool' | 'subjects'>;
 
 /** Adds a member or replaces their role (idempotent upsert). */
 export async function putMember(deps: ModerationDeps, environmentId: string, channelId: string, userId: string, role: ChannelRole, audit?: Audit) {

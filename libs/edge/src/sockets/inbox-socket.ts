@@ -22,8 +22,8 @@ import { publishLog } from '@rtm/bus';
 import { isServiceError } from '@rtm/errors';
 import { InboxSocketQuery } from '@rtm/schemas';
 import type { FastifyRequest } from 'fastify';
-import type { ZodApp } from '../http/public-app.ts';
-import type { GatewayDeps } from '../deps.ts';
+import type { ZodApp } from '../zod-app.ts';
+import type { EdgeDeps } from '../edge-deps.ts';
 import type { SocketHandle } from '../socket-events.ts';
 import { authenticateUser } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
@@ -34,7 +34,7 @@ import { SOCKET_CLOSE_WITH, closingFor } from './close-codes.ts';
 
 const ClientFrame = z.object({ op: z.literal('ping') }).passthrough();
 
-export async function inboxSocket(app: ZodApp, deps: GatewayDeps) {
+export async function inboxSocket(app: ZodApp, deps: EdgeDeps) {
   const sessions = deps.sessions;
 
   const accept = linkAcceptor(app, deps, 'inbox');
