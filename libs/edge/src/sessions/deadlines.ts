@@ -153,17 +153,68 @@ export class Deadlines<T> {
   }
 }
 
-/** A link's one entry: the earliest of its heartbeat, its handshake deadline and its token expiry (0: none). */
-export function earliestDue(beatAt: number, handshakeAt: number, expiresAt: number): number {
-  let at = beatAt;
-  if (handshakeAt !== 0 && handshakeAt < at) at = handshakeAt;
-  if (expiresAt !== 0 && expiresAt < at) at = expiresAt;
-  return at;
-}
+/**
+ * A link's timed rules as one entry on the process's shared timer: its heartbeat, its handshake
+ * deadline and its token's expiry, whichever comes first. The socket link and the event-stream
+ * link keep theirs alike; what a heartbeat does (a ping, a comment line) is theirs.
+ */
+export class LinkClock<T> {
+  #beatAt: number;
+  #handshakeAt: number;
+  #expiresAt = 0;
+  readonly #entry: Deadline<T>;
+  readonly #deadlines: Deadlines<T>;
+  readonly #beatMs: number;
 
-/** What a link whose deadline came must close with: its token expired, else its handshake took too long (0: none); null when neither. */
-export function overdueClosing(handshakeAt: number, expiresAt: number, now: number): Closing | null {
-  if (expiresAt !== 0 && expiresAt <= now) return SOCKET_CLOSE.tokenExpired;
-  if (handshakeAt !== 0 && handshakeAt <= now) return SOCKET_CLOSE.handshakeTimeout;
-  return null;
+  /** Scheduled at once: the first heartbeat `beatMs` from `now`, the handshake due `handshakeMs` from it. */
+  constructor(deadlines: Deadlines<T>, entry: Deadline<T>, handshakeMs: number, beatMs: number, now: number = Date.now()) {
+    this.#deadlines = deadlines;
+    this.#entry = entry;
+    this.#beatMs = beatMs;
+    this.#beatAt = now + beatMs;
+    this.#handshakeAt = now + handshakeMs;
+    this.#schedule();
+  }
+
+  /**
+   * The entry came due. A closing when a rule is broken (the token expired, else the handshake
+   * took too long: the entry stays off the timer); otherwise whether a heartbeat is due now (the
+   * next one is then counted from `now`), and the entry is set again.
+   */
+  due(now: number): Closing | boolean {
+    if (this.#expiresAt !== 0 && this.#expiresAt <= now) return SOCKET_CLOSE.tokenExpired;
+    if (this.#handshakeAt !== 0 && this.#handshakeAt <= now) return SOCKET_CLOSE.handshakeTimeout;
+    const beat = this.#beatAt <= now;
+    if (beat) this.#beatAt = now + this.#beatMs;
+    this.#schedule();
+    return beat;
+  }
+
+  /** The handshake is done: its deadline is lifted. */
+  established(): void {
+    if (this.#handshakeAt === 0) return;
+    this.#handshakeAt = 0;
+    this.#schedule();
+  }
+
+  /** Watches the token's expiry; false (nothing watched) when it has already come. */
+  expireAt(expiresAt: Date, now: number = Date.now()): boolean {
+    const at = expiresAt.getTime();
+    if (at <= now) return false;
+    this.#expiresAt = at;
+    this.#schedule();
+    return true;
+  }
+
+  /** Off the timer (the link closed). */
+  clear(): void {
+    this.#deadlines.clear(this.#entry);
+  }
+
+  #schedule(): void {
+    let at = this.#beatAt;
+    if (this.#handshakeAt !== 0 && this.#handshakeAt < at) at = this.#handshakeAt;
+    if (this.#expiresAt !== 0 && this.#expiresAt < at) at = this.#expiresAt;
+    this.#deadlines.set(this.#entry, at);
+  }
 }

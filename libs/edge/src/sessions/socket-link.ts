@@ -27,7 +27,7 @@ import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import type { SendBudget } from './send-budget.ts';
 import type { FrameText, Link, TokenWatch } from './link.ts';
-import { Deadline, Deadlines, earliestDue, overdueClosing } from './deadlines.ts';
+import { Deadline, Deadlines, LinkClock } from './deadlines.ts';
 
 const OPEN = 1;
 const CLOSED = 3;
@@ -119,11 +119,8 @@ export class SocketLink implements Link {
   private readonly raw: Socket | undefined;
   private readonly options: LinkOptions;
   private readonly inbound: InboundLimit;
-  /** Due at the earliest of the three times below (0: none). */
-  private readonly rules: Deadline<SocketLink>;
-  private beatAt: number;
-  private handshakeAt: number;
-  private expiresAt = 0;
+  /** Its heartbeat, handshake deadline and token expiry, as one entry on the process's timer. */
+  private readonly clock: LinkClock<SocketLink>;
   private readonly budget: SendBudget;
 
   /** `options` is shared by every socket of a route (do not change it). */
@@ -138,11 +135,7 @@ export class SocketLink implements Link {
     socket.on('pong', onPong);
     socket.on('ping', onPing);
     socket.on('close', onClose);
-    const now = Date.now();
-    this.beatAt = now + options.heartbeatMs;
-    this.handshakeAt = now + options.handshakeMs;
-    this.rules = new Deadline<SocketLink>(this, RULES);
-    this.schedule();
+    this.clock = new LinkClock(deadlines, new Deadline<SocketLink>(this, RULES), options.handshakeMs, options.heartbeatMs);
     budget.add(this);
   }
 
@@ -159,22 +152,13 @@ export class SocketLink implements Link {
       return;
     }
     if (this.closed) return;
-    const now = Date.now();
-    const overdue = overdueClosing(this.handshakeAt, this.expiresAt, now);
-    if (overdue) return this.closeWith(overdue);
-    if (this.beatAt <= now) {
-      // a peer that has not answered the previous ping reads nothing: a close frame would never reach it
-      if (!this.alive) return this.reset();
-      this.alive = false;
-      if (this.socket.readyState === OPEN) this.socket.ping();
-      this.beatAt = now + this.options.heartbeatMs;
-    }
-    this.schedule();
-  }
-
-  /** Its one entry, due at the earliest of its heartbeat, handshake deadline and token expiry. */
-  private schedule(): void {
-    deadlines.set(this.rules, earliestDue(this.beatAt, this.handshakeAt, this.expiresAt));
+    const due = this.clock.due(Date.now());
+    if (due === false) return;
+    if (due !== true) return this.closeWith(due);
+    // a peer that has not answered the previous ping reads nothing: a close frame would never reach it
+    if (!this.alive) return this.reset();
+    this.alive = false;
+    if (this.socket.readyState === OPEN) this.socket.ping();
   }
 
   /** Bytes queued in this process for the peer (ws's queue and the TCP socket's writable buffer). */
@@ -184,18 +168,12 @@ export class SocketLink implements Link {
 
   /** The handshake is done (authenticated, access checked, replay started): its deadline is lifted. */
   established(): void {
-    if (this.closed || this.handshakeAt === 0) return;
-    this.handshakeAt = 0;
-    this.schedule();
+    if (!this.closed) this.clock.established();
   }
 
   /** Closes the socket with 4401 when its token expires. */
   expireAt(expiresAt: Date): void {
-    if (this.closed) return;
-    const at = expiresAt.getTime();
-    if (at <= Date.now()) return this.closeWith(SOCKET_CLOSE.tokenExpired);
-    this.expiresAt = at;
-    this.schedule();
+    if (!this.closed && !this.clock.expireAt(expiresAt)) this.closeWith(SOCKET_CLOSE.tokenExpired);
   }
 
   /**
@@ -286,7 +264,7 @@ export class SocketLink implements Link {
     this.closed = true;
     this.tokens?.forget(this);
     this.tokens = undefined;
-    deadlines.clear(this.rules);
+    this.clock.clear();
     this.budget.remove(this);
   }
 }

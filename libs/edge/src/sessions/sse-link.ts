@@ -24,7 +24,7 @@ import type { FrameText, Link, TokenWatch } from './link.ts';
 import type { UserClaims } from '@rtm/auth';
 import type { SendBudget } from './send-budget.ts';
 import type { LinkOptions, LinkSession } from './socket-link.ts';
-import { Deadline, Deadlines, earliestDue, overdueClosing } from './deadlines.ts';
+import { Deadline, Deadlines, LinkClock } from './deadlines.ts';
 import type { EventPositions } from './event-positions.ts';
 
 /** The heartbeat comment's period (fixed: what proxies' idle timeouts allow). */
@@ -97,10 +97,8 @@ export class SseLink implements Link {
   private readonly budget: SendBudget;
   private readonly positions: EventPositions;
   private readonly cors: boolean;
-  private readonly rules: Deadline<SseLink>;
-  private beatAt: number;
-  private handshakeAt: number;
-  private expiresAt = 0;
+  /** Its heartbeat, handshake deadline and token expiry, as one entry on the process's timer. */
+  private readonly clock: LinkClock<SseLink>;
   private corked = false;
 
   constructor(request: FastifyRequest, reply: FastifyReply, options: LinkOptions, budget: SendBudget, positions: EventPositions) {
@@ -112,11 +110,7 @@ export class SseLink implements Link {
     this.cors = request.headers.origin !== undefined;
     this.raw.sse = this;
     this.raw.on('close', onResponseClose);
-    const now = Date.now();
-    this.beatAt = now + SSE_HEARTBEAT_MS;
-    this.handshakeAt = now + options.handshakeMs;
-    this.rules = new Deadline<SseLink>(this, RULES);
-    this.schedule();
+    this.clock = new LinkClock(deadlines, new Deadline<SseLink>(this, RULES), options.handshakeMs, SSE_HEARTBEAT_MS);
     budget.add(this);
   }
 
@@ -131,26 +125,16 @@ export class SseLink implements Link {
       return;
     }
     if (this.closed) return;
-    const now = Date.now();
-    const overdue = overdueClosing(this.handshakeAt, this.expiresAt, now);
-    if (overdue) return this.closeWith(overdue);
-    if (this.beatAt <= now) {
-      if (this.started) this.write(': ping\n\n');
-      this.beatAt = now + SSE_HEARTBEAT_MS;
-    }
-    this.schedule();
-  }
-
-  private schedule(): void {
-    deadlines.set(this.rules, earliestDue(this.beatAt, this.handshakeAt, this.expiresAt));
+    const due = this.clock.due(Date.now());
+    if (due === true && this.started) this.write(': ping\n\n');
+    else if (due !== false && due !== true) this.closeWith(due);
   }
 
   /** The connection is admitted: the stream starts (status, headers, `retry:`), and its handshake deadline is lifted. */
   established(): void {
     if (this.closed || this.started) return;
     this.started = true;
-    this.handshakeAt = 0;
-    this.schedule();
+    this.clock.established();
     this.reply.hijack();
     const headers: Record<string, string> = {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -164,11 +148,7 @@ export class SseLink implements Link {
   }
 
   expireAt(expiresAt: Date): void {
-    if (this.closed) return;
-    const at = expiresAt.getTime();
-    if (at <= Date.now()) return this.closeWith(SOCKET_CLOSE.tokenExpired);
-    this.expiresAt = at;
-    this.schedule();
+    if (!this.closed && !this.clock.expireAt(expiresAt)) this.closeWith(SOCKET_CLOSE.tokenExpired);
   }
 
   /** An event stream reads nothing from its client after the request: no frame is ever admitted. */
@@ -256,7 +236,7 @@ export class SseLink implements Link {
     this.closed = true;
     this.tokens?.forget(this);
     this.tokens = undefined;
-    deadlines.clear(this.rules);
+    this.clock.clear();
     this.budget.remove(this);
   }
 }
