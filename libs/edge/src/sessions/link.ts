@@ -10,7 +10,7 @@
 import type { RawData } from 'ws';
 import type { UserClaims } from '@rtm/auth';
 import type { Closing } from '../sockets/close-codes.ts';
-import type { Sheddable } from './send-budget.ts';
+import type { SendBudget, Sheddable } from './send-budget.ts';
 
 /**
  * A frame's JSON text, or that text already encoded as UTF-8: a feed encodes a frame once and the
@@ -50,4 +50,12 @@ export interface Link extends Sheddable {
   admit(data: RawData): boolean;
   /** Closes with an entry of the close table (sockets/close-codes.ts): the only way a link is closed. */
   closeWith(closing: Closing): void;
+}
+
+/** What a closing link lets go of, whatever its transport: its revocation watch, its timer entry and its share of the send budget. */
+export function releaseLink(link: Link, clock: { clear(): void }, budget: SendBudget): void {
+  link.tokens?.forget(link);
+  link.tokens = undefined;
+  clock.clear();
+  budget.remove(link);
 }

@@ -26,7 +26,7 @@ import { InboundLimit, type InboundRates } from '../sockets/inbound-limit.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import type { SendBudget } from './send-budget.ts';
-import type { FrameText, Link, TokenWatch } from './link.ts';
+import { releaseLink, type FrameText, type Link, type TokenWatch } from './link.ts';
 import { Deadline, Deadlines, LinkClock } from './deadlines.ts';
 
 const OPEN = 1;
@@ -262,9 +262,6 @@ export class SocketLink implements Link {
   stop(): void {
     if (this.closed) return;
     this.closed = true;
-    this.tokens?.forget(this);
-    this.tokens = undefined;
-    this.clock.clear();
-    this.budget.remove(this);
+    releaseLink(this, this.clock, this.budget);
   }
 }

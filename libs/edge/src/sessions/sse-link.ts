@@ -20,7 +20,7 @@ import { closeCodeFor, type ErrorCode } from '@rtm/errors';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import type { ZodApp } from '../zod-app.ts';
 import type { AcceptDeps } from './accept-link.ts';
-import type { FrameText, Link, TokenWatch } from './link.ts';
+import { releaseLink, type FrameText, type Link, type TokenWatch } from './link.ts';
 import type { UserClaims } from '@rtm/auth';
 import type { SendBudget } from './send-budget.ts';
 import type { LinkOptions, LinkSession } from './socket-link.ts';
@@ -234,10 +234,7 @@ export class SseLink implements Link {
   stop(): void {
     if (this.closed) return;
     this.closed = true;
-    this.tokens?.forget(this);
-    this.tokens = undefined;
-    this.clock.clear();
-    this.budget.remove(this);
+    releaseLink(this, this.clock, this.budget);
   }
 }
 
