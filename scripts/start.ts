@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { configOrExit, loadGatewayConfig } from '@rtm/config';
 import { createPool } from '@rtm/db';
+import { NODE_FLAGS } from '@rtm/ops';
 import type { CreatedEnvironment } from '@rtm/auth';
 import { DEV_KEY_FILE, ensureDevEncryptionKey } from '@rtm/webhooks';
 import { ensureDevEnvironment, ensureDevLogin, recordRunning, type DevLogin } from './dev-environment.ts';
@@ -103,7 +104,7 @@ for (const kind of kinds) {
   }
   supervisor.add({
     name: kind,
-    args: ['--import', 'tsx', entry],
+    args: [...NODE_FLAGS[kind], '--import', 'tsx', entry],
     // port 0 (any free port) stays 0 for every child; otherwise each gets the next port
     env: { ...childEnv, NODE_NAME: env.NODE_NAME ?? kind, INTERNAL_PORT: String(internalPort) },
   });

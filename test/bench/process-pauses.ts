@@ -7,6 +7,8 @@
  *   start of the window and one at its end give the delay's p99 and maximum within the window.
  *   prom-client samples it with a 10 ms timer, and the figures include that interval: an idle
  *   process reads ~11 ms, so a p99 of 25 ms means the loop was held ~15 ms at a time.
+ * - a channel-node's commits (`channel_commit_seconds`, `channel_commit_batch_size`): how many,
+ *   their mean size and duration, and the bound of their p99 (the histogram bucket that holds it).
  * `start()` scrapes once (resetting the delay histogram) and returns `end()`, which scrapes again.
  */
 
@@ -16,6 +18,8 @@ export interface Pauses {
   /** Event-loop delay within the window, ms. */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** A channel-node's commits in the window (none for other processes). */
+  commits?: { count: number; meanMessages: number; meanMs: number; p99AtMostMs: number };
 }
 
 interface Scrape {
@@ -25,11 +29,15 @@ interface Scrape {
   gcBuckets: Map<string, number>;
   loopP99: number;
   loopMax: number;
+  /** Other histograms' series (`name_sum`, `name_count`, `name_bucket le`) → value. */
+  series: Map<string, number>;
 }
+
+const COMMIT_SERIES = /^(channel_commit_seconds|channel_commit_batch_size)_(sum|count|bucket)[{ ]/;
 
 async function scrape(internalUrl: string): Promise<Scrape> {
   const text = await (await fetch(`${internalUrl}/internal/metrics`)).text();
-  const out: Scrape = { gcCount: new Map(), gcSum: new Map(), gcBuckets: new Map(), loopP99: 0, loopMax: 0 };
+  const out: Scrape = { gcCount: new Map(), gcSum: new Map(), gcBuckets: new Map(), loopP99: 0, loopMax: 0, series: new Map() };
   for (const line of text.split('\n')) {
     if (line.startsWith('#')) continue;
     const value = Number(line.slice(line.lastIndexOf(' ') + 1));
@@ -41,6 +49,11 @@ async function scrape(internalUrl: string): Promise<Scrape> {
       if (le) out.gcBuckets.set(`${kind} ${le}`, value);
     } else if (line.startsWith('nodejs_eventloop_lag_p99_seconds')) out.loopP99 = value;
     else if (line.startsWith('nodejs_eventloop_lag_max_seconds')) out.loopMax = value;
+    else {
+      const series = COMMIT_SERIES.exec(line);
+      const le = series && /le="([^"]+)"/.exec(line)?.[1];
+      if (series) out.series.set(`${series[1]}_${series[2]}${le ? ` ${le}` : ''}`, value);
+    }
   }
   return out;
 }
@@ -70,7 +83,26 @@ export async function pausesWindow(internalUrl: string): Promise<{ end: () => Pr
           longestAtMostMs: bound === undefined ? Infinity : bound * 1000,
         };
       }
-      return { gc, loopDelayP99Ms: after.loopP99 * 1000, loopDelayMaxMs: after.loopMax * 1000 };
+      const delta = (key: string) => (after.series.get(key) ?? 0) - (before.series.get(key) ?? 0);
+      const commits = delta('channel_commit_seconds_count');
+      const commitBounds = [...after.series.keys()]
+        .filter((key) => key.startsWith('channel_commit_seconds_bucket ') && !key.endsWith('+Inf'))
+        .map((key) => Number(key.slice('channel_commit_seconds_bucket '.length)))
+        .sort((a, b) => a - b);
+      const p99Bound = commitBounds.find((le) => delta(`channel_commit_seconds_bucket ${le}`) >= commits * 0.99);
+      return {
+        gc,
+        loopDelayP99Ms: after.loopP99 * 1000,
+        loopDelayMaxMs: after.loopMax * 1000,
+        ...(commits > 0 && {
+          commits: {
+            count: commits,
+            meanMessages: delta('channel_commit_batch_size_sum') / Math.max(1, delta('channel_commit_batch_size_count')),
+            meanMs: (delta('channel_commit_seconds_sum') / commits) * 1000,
+            p99AtMostMs: p99Bound === undefined ? Infinity : p99Bound * 1000,
+          },
+        }),
+      };
     },
   };
 }
@@ -80,5 +112,7 @@ export function describePauses(pauses: Pauses): string {
   const gc = Object.entries(pauses.gc)
     .map(([kind, g]) => `${kind} ${g.count}× ${g.totalMs.toFixed(0)} ms (each ≤ ${g.longestAtMostMs} ms)`)
     .join(', ');
-  return `GC ${gc || 'none'}; loop delay p99 ${pauses.loopDelayP99Ms.toFixed(1)} ms, max ${pauses.loopDelayMaxMs.toFixed(1)} ms`;
+  const c = pauses.commits;
+  const commits = c ? `; commits ${c.count}, mean ${c.meanMessages.toFixed(1)} messages, mean ${c.meanMs.toFixed(1)} ms, p99 ≤ ${c.p99AtMostMs} ms` : '';
+  return `GC ${gc || 'none'}; loop delay p99 ${pauses.loopDelayP99Ms.toFixed(1)} ms, max ${pauses.loopDelayMaxMs.toFixed(1)} ms${commits}`;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { NODE_FLAGS, type ProcessKind } from '@rtm/ops';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export type ProcessKind = 'gateway' | 'channel-node' | 'dispatcher';
+export type { ProcessKind };
 
 export interface RunningProcess {
   kind: ProcessKind;
@@ -92,7 +93,7 @@ export async function startProcess(
   options: { readyTimeoutMs?: number } = {},
 ): Promise<RunningProcess> {
   const name = `${kind}-${++counter}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY[kind]], {
+  const child = spawn(process.execPath, [...NODE_FLAGS[kind], '--import', 'tsx', ENTRY[kind]], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
