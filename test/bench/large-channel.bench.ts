@@ -59,6 +59,7 @@ import { Sub, openQueue, outcomes, storm } from './lib/large-channel-subs.ts';
 import { neighbour, observer, type Occupancy } from './lib/large-channel-peers.ts';
 import { cpuSnapshot, fanOut } from './lib/large-channel-fanout.ts';
 import { report } from './lib/large-channel-report.ts';
+import { describePauses, pausesWindow } from './process-pauses.ts';
 
 async function main(): Promise<void> {
   const began = Date.now();
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
     const nats = pidsNamed('nats-server');
     const lag = monitorEventLoopDelay({ resolution: 10 });
     const cpuBefore = cpuSnapshot(gateway, node, nats);
+    const gatewayPauses = await pausesWindow(gateway.internalUrl);
     const stormStart = performance.now();
     lag.enable();
     const done = new Promise<boolean>((resolve) => {
@@ -165,6 +167,8 @@ async function main(): Promise<void> {
     const stormMs = performance.now() - stormStart;
     lag.disable();
     const cpuAfter = cpuSnapshot(gateway, node, nats);
+    // what held the gateway's loop during the storm, the neighbour's tail
+    process.stdout.write(`storm, gateway: ${describePauses(await gatewayPauses.end())}\n`);
     const during = neighbourLoad.take();
     const stormPresence = { ...storm.presence };
     const stormOutcomes = new Map(outcomes);

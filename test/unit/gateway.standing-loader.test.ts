@@ -88,3 +88,27 @@ test('batched reads: look-ups arriving one per turn while reads run go together 
   }
   assert.equal(MAX_IN_FLIGHT, 2);
 });
+
+test('batched reads: a key read moments ago gathers the look-ups that keep arriving, even when each read ends before the next look-up', async () => {
+  const { BatchedReads, GATHER_MS } = await import('../../libs/edge/src/access/batched-reads.ts');
+  const reads: number[][] = [];
+  const batched = new BatchedReads<number, string>(
+    async (_key, asks) => {
+      reads.push(asks);
+      return asks.map((ask) => `answer ${ask}`);
+    },
+    { maxBatch: 1_000 },
+  );
+  // a quiet key is read at once
+  const first = await batched.load('env', -1);
+  assert.equal(first, 'answer -1');
+  assert.deepEqual(reads, [[-1]]);
+  // then look-ups one per millisecond, each read instant: without gathering, one read each
+  const answers: Promise<string>[] = [];
+  for (let ask = 0; ask < 60; ask++) {
+    answers.push(batched.load('env', ask));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  assert.deepEqual(await Promise.all(answers), Array.from({ length: 60 }, (_, ask) => `answer ${ask}`));
+  assert.ok(reads.length - 1 <= 60 / 2, `${reads.length - 1} reads for 60 look-ups ~1 ms apart, gathering ${GATHER_MS} ms`);
+});

@@ -23,7 +23,11 @@ export type LookupObserver = (result: 'hit' | 'miss') => void;
  * expires (`ttlMs`, a few seconds) or at once when an invalidation arrives over the bus
  * (`invalidate(environmentId)`: only that environment's entries go, so one tenant's changes
  * never send every other tenant's traffic back to Postgres). Unknown keys are cached too, so a
- * flood of bad keys costs one query per key per `ttlMs`, not one per request.
+ * flood of bad keys costs one query per key per `ttlMs`, not one per request. Look-ups of one
+ * entry that miss together share one load: a storm of sockets arriving with tokens of one signing
+ * key, or an entry expiring under load, costs one query, not one per request in flight. A load
+ * that an invalidation or `clear()` overtook answers its own callers but is not cached, and later
+ * callers load again.
  */
 export class CredentialStore {
   private readonly keys = new Map<string, Entry<ApiKeyRecord | null>>();
@@ -34,6 +38,10 @@ export class CredentialStore {
   private readonly ttlMs: number;
   private readonly observe: LookupObserver;
   private readonly usage: KeyUsage | undefined;
+  /** Loads in flight, by cache and key, with the generation they started in. */
+  private readonly loading = new Map<Map<string, Entry<unknown>>, Map<string, { generation: number; value: Promise<unknown> }>>();
+  /** Bumped by every invalidation and clear: a load that started before one is not cached or shared. */
+  private generation = 0;
 
   /** `usage`, when given, records when each key was last used (see KeyUsage). */
   constructor(pool: Pool, ttlMs: number, observe: LookupObserver = () => {}, usage?: KeyUsage) {
@@ -44,6 +52,7 @@ export class CredentialStore {
   }
 
   clear(): void {
+    this.generation++;
     this.keys.clear();
     this.origins.clear();
     this.signing.clear();
@@ -56,6 +65,7 @@ export class CredentialStore {
    * made known by a revocation or an origin change.
    */
   invalidate(environmentId: string): void {
+    this.generation++;
     for (const map of [this.keys, this.signing] as Map<string, Entry<{ environmentId: string } | null>>[]) {
       for (const [key, entry] of map) if (entry.value?.environmentId === environmentId) map.delete(key);
     }
@@ -134,10 +144,27 @@ export class CredentialStore {
       this.observe('hit');
       return hit.value;
     }
+    let loads = this.loading.get(map as Map<string, Entry<unknown>>);
+    if (!loads) this.loading.set(map as Map<string, Entry<unknown>>, (loads = new Map()));
+    const pending = loads.get(key);
+    if (pending && pending.generation === this.generation) {
+      this.observe('hit');
+      return pending.value as Promise<T>;
+    }
     this.observe('miss');
-    const value = await load();
-    if (map.size > 50_000) map.clear();
-    map.set(key, { value, expires: now + this.ttlMs });
-    return value;
+    const generation = this.generation;
+    const value = load();
+    const entry = { generation, value };
+    loads.set(key, entry);
+    try {
+      const loaded = await value;
+      if (generation === this.generation) {
+        if (map.size > 50_000) map.clear();
+        map.set(key, { value: loaded, expires: now + this.ttlMs });
+      }
+      return loaded;
+    } finally {
+      if (loads.get(key) === entry) loads.delete(key);
+    }
   }
 }
