@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     const nats = pidsNamed('nats-server');
     const lag = monitorEventLoopDelay({ resolution: 10 });
     const cpuBefore = cpuSnapshot(gateway, node, nats);
-    const gatewayPauses = await pausesWindow(gateway.internalUrl);
+    const [gatewayPauses, nodePauses] = await Promise.all([pausesWindow(gateway.internalUrl), pausesWindow(node.internalUrl)]);
     const stormStart = performance.now();
     lag.enable();
     const done = new Promise<boolean>((resolve) => {
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     lag.disable();
     const cpuAfter = cpuSnapshot(gateway, node, nats);
     // what held the gateway's loop during the storm, the neighbour's tail
-    process.stdout.write(`storm, gateway: ${describePauses(await gatewayPauses.end())}\n`);
+    process.stdout.write(`storm, gateway: ${describePauses(await gatewayPauses.end())}\nstorm, channel-node: ${describePauses(await nodePauses.end())}\n`);
     const during = neighbourLoad.take();
     const stormPresence = { ...storm.presence };
     const stormOutcomes = new Map(outcomes);
