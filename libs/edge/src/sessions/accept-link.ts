@@ -8,6 +8,7 @@ import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
 import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import { SocketLink, type LinkGroup, type LinkOptions, type LinkSession } from './socket-link.ts';
 
+
 /**
  * For the sockets of one listener route: wraps each accepted socket in a SocketLink (the limits
  * every endpoint shares, counted in the gateway's send budget), counts it in
@@ -103,6 +104,9 @@ export function mountSocketRoute(
     const link = accept(socket, fastifyRequest);
     const session = create(link);
     link.takeFrames(session);
-    void session.open(fastifyRequest);
+    // a few handshakes per turn: a burst of upgrades must not hold every other request behind it
+    deps.sessions.handshakes.push(async () => {
+      if (!link.closed) await session.open(fastifyRequest);
+    });
   });
 }

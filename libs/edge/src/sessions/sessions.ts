@@ -1,3 +1,4 @@
+import { HANDSHAKES_IN_FLIGHT, HANDSHAKES_PER_TURN, HandshakePacer } from './handshake-pacer.ts';
 import { ServiceError } from '@rtm/errors';
 import { OccupancyFrames } from '@rtm/presence';
 import type { EdgeDeps } from '../edge-deps.ts';
@@ -34,6 +35,12 @@ export interface Sessions {
    * `run(environmentId, work)` rejects with `rate_limited` when the environment's queue is full.
    */
   admission: FairGate;
+  /**
+   * When a WebSocket's handshake begins: a few per event-loop turn and a bounded number at once
+   * (HANDSHAKES_PER_TURN, HANDSHAKES_IN_FLIGHT), so a burst of upgrades interleaves with the
+   * gateway's other requests (handshake-pacer.ts).
+   */
+  handshakes: HandshakePacer;
   /**
    * The one place every authenticated channel and inbox socket passes, before its replay starts.
    * Arms the token's expiry (4401) and watches it for revocations (4401), and counts the socket
@@ -132,6 +139,7 @@ export function createSessions(
     occupancy: new OccupancyFrames((environmentId, channelId) => presence.occupancyNow(environmentId, channelId)),
     budget,
     admission,
+    handshakes: new HandshakePacer({ perTurn: HANDSHAKES_PER_TURN, inFlight: HANDSHAKES_IN_FLIGHT, holdMs: deps.config.SOCKET_HANDSHAKE_MS }),
     tokens: new TokenSockets(),
     async admit(link, auth) {
       // the environment's share of the send budget counts this socket from now on
