@@ -15,7 +15,7 @@
 /** Reads of one key running at once; the look-ups asked meanwhile wait for one to end. */
 export const MAX_IN_FLIGHT = 2;
 /** A key whose last read started this recently is hot: its next read gathers for GATHER_MS. */
-export const HOT_MS = 100;
+export const HOT_MS = 20;
 export const GATHER_MS = 10;
 
 interface Waiting<Ask, Answer> {
