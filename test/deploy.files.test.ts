@@ -124,6 +124,7 @@ test('deploy - Procfile, systemd units and example.env start node directly and s
   assert.deepEqual(checkProcfile(procfile), []);
   assert.match(checkProcfile(broken(procfile, /^release: .*$/m, 'release: npm run migrate')).join('\n'), /package manager/);
   assert.match(checkProcfile(broken(procfile, 'INTERNAL_PORT=9091', 'INTERNAL_PORTS=9091')).join('\n'), /INTERNAL_PORTS is not a configuration variable/);
+  assert.match(checkProcfile(broken(procfile, ' --max-semi-space-size=64', '')).join('\n'), /the channel-node runs with node options '--max-semi-space-size=64'/);
   for (const file of readdirSync(new URL('../deploy/systemd/', import.meta.url))) {
     const text = read(`deploy/systemd/${file}`);
     assert.deepEqual(checkSystemdUnit(file, text), [], file);

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_VARIABLES } from '@rtm/config';
+import { NODE_FLAGS } from '@rtm/ops';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
@@ -29,7 +30,10 @@ export function unknownVariables(where: string, kind: Kind | 'any', names: Itera
 
 // ---------------------------------------------------------------- process commands
 
-/** Which process a command line starts, or a problem: it must be node itself running an entry point. */
+/**
+ * Which process a command line starts, or a problem: it must be node itself running an entry
+ * point, with the node options that process runs with (libs/ops/src/node-flags.ts) before `--import`.
+ */
 export function checkCommand(where: string, words: readonly string[]): { kind?: Kind; problems: string[] } {
   let rest = [...words];
   while (rest[0] && /^[A-Z_][A-Z0-9_]*=/.test(rest[0])) rest = rest.slice(1); // VAR=value prefixes
@@ -41,8 +45,13 @@ export function checkCommand(where: string, words: readonly string[]): { kind?: 
   const entry = i >= 0 && rest[i + 1] === 'tsx' ? rest[i + 2] : undefined;
   if (!entry) return { problems: [...problems, `${where}: no 'node --import tsx <entry point>' (${words.join(' ')})`] };
   if (!existsSync(`${ROOT}${entry}`)) problems.push(`${where}: ${entry} does not exist`);
-  const kind = /^apps\/(gateway|channel-node|dispatcher)\/src\/main\.ts$/.exec(entry)?.[1] as Kind | undefined;
-  if (entry === 'scripts/migrate.ts') return { kind: 'migrate', problems };
+  const kind = /^apps\/(gateway|channel-node|dispatcher)\/src\/main\.ts$/.exec(entry)?.[1] as (typeof KINDS)[number] | undefined;
+  const options = rest.slice(1, i).join(' ');
+  if (entry === 'scripts/migrate.ts') {
+    if (options) problems.push(`${where}: migrate runs with node's defaults, not '${options}'`);
+    return { kind: 'migrate', problems };
+  }
   if (!kind) problems.push(`${where}: ${entry} is not a process entry point`);
+  else if (options !== NODE_FLAGS[kind].join(' ')) problems.push(`${where}: the ${kind} runs with node options '${NODE_FLAGS[kind].join(' ')}' (libs/ops/src/node-flags.ts), not '${options}'`);
   return { kind, problems };
 }

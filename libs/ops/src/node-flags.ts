@@ -1,7 +1,7 @@
 /**
  * The `node` options each process runs with, before `--import tsx <entry>`: `npm start`
  * (scripts/start.ts) and the tests (test/helpers/cluster.ts) take them from here; the files in
- * deploy/ write the same flags out.
+ * deploy/ write the same flags out (test/deploy.files.test.ts checks each command line).
  *
  * The channel-node runs with a 64 MB young-generation semi-space (V8's default is 16 MB). A
  * group commit allocates a batch's frames, statement parameters and replies, which mostly die
