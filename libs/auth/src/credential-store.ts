@@ -2,6 +2,7 @@ import type { Pool } from '@rtm/db';
 import { hashKey, keyKindOf, type KeyKind } from './keys.ts';
 import type { SigningKey } from './user-token.ts';
 import type { KeyUsage } from './key-usage.ts';
+import { SharedLoads } from './shared-loads.ts';
 
 export interface ApiKeyRecord {
   keyId: string;
@@ -38,8 +39,8 @@ export class CredentialStore {
   private readonly ttlMs: number;
   private readonly observe: LookupObserver;
   private readonly usage: KeyUsage | undefined;
-  /** Loads in flight, by cache and key, with the generation they started in. */
-  private readonly loading = new Map<Map<string, Entry<unknown>>, Map<string, { generation: number; value: Promise<unknown> }>>();
+  /** Loads in flight, by cache, key and the generation they started in. */
+  private readonly loading = new SharedLoads();
   /** Bumped by every invalidation and clear: a load that started before one is not cached or shared. */
   private generation = 0;
 
@@ -75,7 +76,7 @@ export class CredentialStore {
 
   async apiKey(credential: string): Promise<ApiKeyRecord | null> {
     if (keyKindOf(credential) === null) return null;
-    const record = await this.cached(this.keys, credential, async () => {
+    const record = await this.cached('keys', this.keys, credential, async () => {
       const { rows } = await this.pool.query<{ id: string; environment_id: string; kind: KeyKind }>(
         'select id, environment_id, kind from api_keys where key_hash = $1 and revoked_at is null',
         [hashKey(credential)],
@@ -88,7 +89,7 @@ export class CredentialStore {
   }
 
   async allowedOrigins(environmentId: string): Promise<ReadonlySet<string>> {
-    return this.cached(this.origins, environmentId, async () => {
+    return this.cached('origins', this.origins, environmentId, async () => {
       const { rows } = await this.pool.query<{ origin: string }>(
         'select origin from allowed_origins where environment_id = $1',
         [environmentId],
@@ -102,7 +103,7 @@ export class CredentialStore {
    * rotation sets `retired_at` in the future). Cached no longer than its grace period lasts.
    */
   async signingKey(kid: string): Promise<SigningKey | null> {
-    const key = await this.cached(this.signing, kid, async () => {
+    const key = await this.cached('signing', this.signing, kid, async () => {
       const { rows } = await this.pool.query<{ id: string; environment_id: string; secret: Buffer; retires_ms: string | null }>(
         `select id, environment_id, secret, (extract(epoch from retired_at) * 1000)::bigint as retires_ms
          from signing_keys where id = $1 and (retired_at is null or retired_at > now())`,
@@ -124,7 +125,7 @@ export class CredentialStore {
 
   /** The key new tokens of an environment are signed with (the newest active one). */
   async activeSigningKey(environmentId: string): Promise<SigningKey> {
-    const key = await this.cached(this.active, environmentId, async () => {
+    const key = await this.cached('active', this.active, environmentId, async () => {
       const { rows } = await this.pool.query<{ id: string; secret: Buffer }>(
         `select id, secret from signing_keys where environment_id = $1 and retired_at is null
          order by created_at desc limit 1`,
@@ -137,34 +138,27 @@ export class CredentialStore {
     return key;
   }
 
-  private async cached<T>(map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  /** `cache` names the map in the loads' keys (the maps' keys may look alike). */
+  private async cached<T>(cache: string, map: Map<string, Entry<T>>, key: string, load: () => Promise<T>): Promise<T> {
     const now = Date.now();
     const hit = map.get(key);
     if (hit && hit.expires > now) {
       this.observe('hit');
       return hit.value;
     }
-    let loads = this.loading.get(map as Map<string, Entry<unknown>>);
-    if (!loads) this.loading.set(map as Map<string, Entry<unknown>>, (loads = new Map()));
-    const pending = loads.get(key);
-    if (pending && pending.generation === this.generation) {
+    const generation = this.generation;
+    const flight = `${cache}\u0000${key}\u0000${generation}`;
+    const pending = this.loading.running<T>(flight);
+    if (pending) {
       this.observe('hit');
-      return pending.value as Promise<T>;
+      return pending;
     }
     this.observe('miss');
-    const generation = this.generation;
-    const value = load();
-    const entry = { generation, value };
-    loads.set(key, entry);
-    try {
-      const loaded = await value;
-      if (generation === this.generation) {
-        if (map.size > 50_000) map.clear();
-        map.set(key, { value: loaded, expires: now + this.ttlMs });
-      }
-      return loaded;
-    } finally {
-      if (loads.get(key) === entry) loads.delete(key);
+    const loaded = await this.loading.start(flight, load);
+    if (generation === this.generation) {
+      if (map.size > 50_000) map.clear();
+      map.set(key, { value: loaded, expires: now + this.ttlMs });
     }
+    return loaded;
   }
 }

@@ -10,6 +10,7 @@ export {
   type SigningKey,
 } from './user-token.ts';
 export { CredentialStore, type ApiKeyRecord, type LookupObserver } from './credential-store.ts';
+export { SharedLoads } from './shared-loads.ts';
 export { createEnvironment, createEnvironmentIn, insertEnvironment, insertKey, insertKeyRow, type CreatedEnvironment } from './tenancy.ts';
 export { KeyUsage } from './key-usage.ts';
 export * from './permissions.ts';

@@ -1,5 +1,6 @@
 import { decodeInvalidation } from '@rtm/limits';
 import { decodeJson, encodeJson, type NatsConnection, type Subjects } from '@rtm/bus';
+import { SharedLoads } from '@rtm/auth';
 
 interface Entry {
   value: unknown;
@@ -28,7 +29,7 @@ export class AccessCache {
   private readonly entries = new Map<string, Map<string, Entry>>();
   private readonly generations = new Map<string, number>();
   /** Reads in flight, by environment, key and generation: concurrent misses wait for the same one. */
-  private readonly loading = new Map<string, Promise<unknown>>();
+  private readonly loading = new SharedLoads();
   private epoch = 0;
   private subscriptions: { unsubscribe(): void }[] = [];
   private readonly deps: AccessCacheDeps;
@@ -75,16 +76,9 @@ export class AccessCache {
     if (hit && hit.expires > now) return hit.value as T;
     const generation = this.generationOf(environmentId);
     const flight = `${environmentId}\u0000${key}\u0000${generation}`;
-    const pending = this.loading.get(flight);
-    if (pending) return pending as Promise<T>;
-    const loaded = load();
-    this.loading.set(flight, loaded);
-    let value: T;
-    try {
-      value = await loaded;
-    } finally {
-      this.loading.delete(flight);
-    }
+    const pending = this.loading.running<T>(flight);
+    if (pending) return pending;
+    const value = await this.loading.start(flight, load);
     if (this.generationOf(environmentId) === generation) {
       let ofEnvironment = this.entries.get(environmentId);
       if (!ofEnvironment) this.entries.set(environmentId, (ofEnvironment = new Map()));
