@@ -15,12 +15,16 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 type Aborter = { abort(): void; signal: unknown };
 
-export interface HttpSendHost {
+/** Where the client's HTTP requests go, and with which token: what the event-stream session and its sender share. */
+export interface HttpHost {
   readonly baseUrl: string;
   readonly fetch: FetchLike;
   readonly clock: Clock;
-  /** The user's token (`fresh`: a new one from getToken, after a 401). */
+  /** The user's token for HTTP requests (`fresh`: a new one from getToken, after a 401). */
   token(fresh: boolean): Promise<string>;
+}
+
+export interface HttpSendHost extends HttpHost {
   /** The frame /v1/connect would have answered with: `ack` or `error`, with the request's ref. */
   answer(frame: Record<string, unknown>): void;
 }

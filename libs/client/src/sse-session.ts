@@ -1,9 +1,8 @@
-import { Timer, type Clock } from './clock.ts';
+import { Timer } from './clock.ts';
 import { str } from './frames.ts';
-import { HttpSender } from './http-send.ts';
+import { HttpSender, type HttpHost } from './http-send.ts';
 import { EventStream, type StreamChannel } from './sse-stream.ts';
 import { askMe, renewalAnswer } from './sse-me.ts';
-import type { FetchLike } from './types.ts';
 
 /** Channels one `GET /v1/events` may carry (the server's limit). */
 export const MAX_STREAM_CHANNELS = 20;
@@ -13,12 +12,7 @@ export const MAX_STREAM_CHANNELS = 20;
  */
 export const MAX_STREAMS = 10;
 
-export interface SessionHost {
-  readonly baseUrl: string;
-  readonly fetch: FetchLike;
-  readonly clock: Clock;
-  /** The user's token for HTTP requests (`fresh`: a new one from getToken, after a 401). */
-  token(fresh: boolean): Promise<string>;
+export interface SessionHost extends HttpHost {
   /** A server frame, as /v1/connect would have sent it (refs put back where the socket has them). */
   frame(frame: Record<string, unknown>): void;
   /** The session is over (a stream ended or was refused): `code` is the socket close code it amounts to. Told once. */
