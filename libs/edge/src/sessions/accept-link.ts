@@ -8,7 +8,6 @@ import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
 import type { GatewayWebSocket } from '../sockets/gateway-web-socket.ts';
 import { SocketLink, type LinkGroup, type LinkOptions, type LinkSession } from './socket-link.ts';
 
-
 /**
  * For the sockets of one listener route: wraps each accepted socket in a SocketLink (the limits
  * every endpoint shares, counted in the gateway's send budget), counts it in
