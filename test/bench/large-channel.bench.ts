@@ -29,7 +29,9 @@
  *               p50 / p99; every subscriber must get every message once, in seq order.
  *   neighbour   a second environment publishes NEIGHBOUR_RATE single server publishes a second to
  *               its own channel (open loop), for ALONE_MS before the storm and during it: its
- *               publish p50 / p99 (request → 201) alone and during, the ratio, its failures.
+ *               publish p50 / p99 (request → 201) alone and during, the ratio, its failures. The
+ *               neighbour runs in a process of its own (lib/neighbour-process.ts), so its timings
+ *               are the service's and not this process's loop, which drives the storm's sockets.
  *
  * Set-up: one gateway and one channel-node (the project's defaults, presence included), a fresh
  * database and NATS prefix, both dropped at the end. Raised for a single load generator only:
@@ -40,7 +42,8 @@
  *
  * Options (environment): BENCH_LARGE_CONNECTIONS (10000), BENCH_LARGE_OPEN_WINDOW (1000
  * handshakes in flight), BENCH_LARGE_MESSAGES (20), BENCH_LARGE_RATE (2 msg/s),
- * BENCH_LARGE_NEIGHBOUR_RATE (20 msg/s), BENCH_LARGE_ALONE_MS (10000), BENCH_LARGE_STORM_LIMIT_MS
+ * BENCH_LARGE_NEIGHBOUR_RATE (50 msg/s), BENCH_LARGE_ALONE_MS (10000), BENCH_LARGE_NEIGHBOUR_GATEWAY
+ * (`own`: the neighbour publishes through a second gateway), BENCH_LARGE_STORM_LIMIT_MS
  * (600000: the storm gives up after this long), BENCH_LARGE_DELIVERY_LIMIT_MS (60000).
  */
 import { randomBytes } from 'node:crypto';
@@ -49,7 +52,7 @@ import { createEnvironment, signToken, USER_TOKEN_AUDIENCE, type SigningKey } fr
 import { deployLimits, DEFAULT_LIMITS } from '@rtm/limits';
 import { Pool as HttpPool } from 'undici';
 import { createTestDatabase } from '../helpers/database.ts';
-import type { RunningProcess } from '../helpers/cluster.ts';
+import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { Inspector, gatewayMemory } from './gateway-memory.ts';
 import { pidsNamed } from './cpu-meter.ts';
 import { fmt, sleep } from './lib/figures.ts';
@@ -87,6 +90,14 @@ async function main(): Promise<void> {
       common,
     );
     inspector = await Inspector.of(gateway.name, gateway.output);
+    // BENCH_LARGE_NEIGHBOUR_GATEWAY=own: the neighbour publishes through a second gateway, as a
+    // load balancer that spreads tenants would have it (is the storm's gateway the neighbour's tail?)
+    let neighbourGateway = gateway;
+    if (process.env.BENCH_LARGE_NEIGHBOUR_GATEWAY === 'own') {
+      neighbourGateway = await startProcess('gateway', { ...common });
+      processes.push(neighbourGateway);
+      await waitReady(neighbourGateway);
+    }
 
     const large = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'large' });
     const other = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'neighbour' });
@@ -138,11 +149,11 @@ async function main(): Promise<void> {
     );
 
     // ---- the neighbour alone
-    neighbourLoad = neighbour(gateway.controlUrl, other.secretKey, NEIGHBOUR_RATE);
+    neighbourLoad = neighbour(neighbourGateway.controlUrl, other.secretKey, NEIGHBOUR_RATE);
     await sleep(2_000); // warm-up, not counted
-    neighbourLoad.phase();
+    await neighbourLoad.phase();
     await sleep(ALONE_MS);
-    const alone = neighbourLoad.take();
+    const alone = await neighbourLoad.take();
 
     // ---- the storm
     const nats = pidsNamed('nats-server');
@@ -169,7 +180,7 @@ async function main(): Promise<void> {
     const cpuAfter = cpuSnapshot(gateway, node, nats);
     // what held the gateway's loop during the storm, the neighbour's tail
     process.stdout.write(`storm, gateway: ${describePauses(await gatewayPauses.end())}\nstorm, channel-node: ${describePauses(await nodePauses.end())}\n`);
-    const during = neighbourLoad.take();
+    const during = await neighbourLoad.take();
     const stormPresence = { ...storm.presence };
     const stormOutcomes = new Map(outcomes);
     await sleep(SETTLE_MS);

@@ -24,6 +24,7 @@ export * from './presence/entry-requests.ts';
 export * from './sessions/accept-link.ts';
 export * from './sessions/client-frame.ts';
 export * from './sessions/token-sockets.ts';
+export { HandshakePacer } from './sessions/handshake-pacer.ts';
 export * from './socket-events.ts';
 export * from './sockets/channel-socket.ts';
 export * from './sockets/close-codes.ts';

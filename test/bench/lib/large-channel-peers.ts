@@ -2,12 +2,12 @@
  * The large channel's two onlookers (test/bench/large-channel.bench.ts): an observer connection
  * subscribed with `occupancy: true` before the storm, keeping the last occupancy frame; and the
  * neighbour, another environment publishing to its own channel at a steady rate (open loop),
- * its latency taken per phase.
+ * its latency taken per phase in a process of its own.
  */
-import { performance } from 'node:perf_hooks';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { Pool as HttpPool } from 'undici';
-import { CHANNEL, NEIGHBOUR_CHANNEL, largeHistogram } from './large-channel-options.ts';
+import { CHANNEL, NEIGHBOUR_CHANNEL } from './large-channel-options.ts';
 import { opOf } from './large-channel-subs.ts';
 
 export interface Occupancy {
@@ -55,52 +55,39 @@ export interface PublishFigures {
   p99: number;
 }
 
-/** Single server publishes at `rate` a second (open loop) to the neighbour's channel; latency per phase. */
+/**
+ * The neighbour's publishes, run in a process of their own (lib/neighbour-process.ts) so that
+ * their timing is the service's and not this process's: the load generator also drives the
+ * storm's ten thousand sockets, and a publish answered while its loop is busy with them would be
+ * timed late by as much as that loop is held.
+ */
 export function neighbour(controlUrl: string, secretKey: string, rate: number) {
-  const http = new HttpPool(controlUrl, { connections: 8 });
-  let current: { h: ReturnType<typeof largeHistogram>; ok: number; failed: Map<string, number> } | undefined;
-  const inflight = new Set<Promise<void>>();
-  const body = JSON.stringify({ content: { text: 'neighbour message' } });
-  const send = () => {
-    const phase = current;
-    const t0 = performance.now();
-    const p = http
-      .request({
-        method: 'POST',
-        path: `/v1/channels/${NEIGHBOUR_CHANNEL}/messages`,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${secretKey}` },
-        body,
-      })
-      .then(async (res) => {
-        await res.body.text();
-        if (!phase) return;
-        if (res.statusCode === 201) {
-          phase.ok++;
-          phase.h.recordValue(Math.max(1, Math.round((performance.now() - t0) * 1000)));
-        } else phase.failed.set(`HTTP ${res.statusCode}`, (phase.failed.get(`HTTP ${res.statusCode}`) ?? 0) + 1);
-      })
-      .catch((error: Error & { code?: string }) => {
-        const key = error.code ?? error.message;
-        phase?.failed.set(key, (phase.failed.get(key) ?? 0) + 1);
-      })
-      .finally(() => inflight.delete(p));
-    inflight.add(p);
-  };
-  const timer = setInterval(send, 1000 / rate);
+  const child = fork(fileURLToPath(new URL('./neighbour-process.ts', import.meta.url)), [controlUrl, secretKey, String(rate), NEIGHBOUR_CHANNEL], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ask = <T>(op: 'phase' | 'take' | 'stop'): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const onExit = () => reject(new Error(`neighbour process exited before answering ${op}`));
+      child.once('exit', onExit);
+      child.once('message', (answer: T) => {
+        child.off('exit', onExit);
+        resolve(answer);
+      });
+      child.send(op);
+    });
   return {
-    phase(): void {
-      current = { h: largeHistogram(), ok: 0, failed: new Map() };
-    },
+    phase: (): Promise<void> => ask<void>('phase'),
     /** The figures of the phase so far (publishes still in flight count towards the next). */
-    take(): PublishFigures {
-      const phase = current!;
-      current = { h: largeHistogram(), ok: 0, failed: new Map() };
-      return { ok: phase.ok, failed: phase.failed, p50: phase.h.getValueAtPercentile(50) / 1000, p99: phase.h.getValueAtPercentile(99) / 1000 };
+    take: async (): Promise<PublishFigures> => {
+      const figures = await ask<Omit<PublishFigures, 'failed'> & { failed: [string, number][] }>('take');
+      return { ...figures, failed: new Map(figures.failed) };
     },
     async stop(): Promise<void> {
-      clearInterval(timer);
-      await Promise.all(inflight);
-      await http.close();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      await ask<void>('stop').catch(() => {});
+      await exited;
     },
   };
 }

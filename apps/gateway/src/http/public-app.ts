@@ -9,6 +9,7 @@ import { ServiceError } from '@rtm/errors';
 import { JsonTextError, checkJsonText } from '@rtm/schemas';
 import { clientErrorHandler, frameworkErrorHandler, installEnvelopeGuard, installErrorHandling, logRefusal, wsClientErrorHandler } from './error-handler.ts';
 import { limitConnectionsPerAddress } from './connection-limit.ts';
+import { paceUpgrades } from './upgrade-pacing.ts';
 import { trustProxyOption, type TrustProxy } from './trust-proxy.ts';
 import { SECURITY_SCHEMES, openApiRouteTransform } from '@rtm/api-docs';
 import { installCors } from './cors.ts';
@@ -177,5 +178,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   });
   // a handshake ws itself refuses (bad Sec-WebSocket-Key/Version, Upgrade header): the envelope
   app.websocketServer.on('wsClientError', wsClientErrorHandler);
+  // a burst of upgrades is taken a few per turn, not all in the poll phase that read them
+  paceUpgrades(app.server);
   return app;
 }
