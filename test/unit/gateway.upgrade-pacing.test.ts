@@ -9,8 +9,10 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 /** A socket as the pacer sees one: an emitter that can be destroyed. */
 class FakeSocket extends EventEmitter {
   destroyed = false;
-  constructor(readonly n: number) {
+  readonly n: number;
+  constructor(n: number) {
     super();
+    this.n = n;
   }
 }
 
