@@ -82,7 +82,7 @@ export function createEdgeDeps(parts: { config: GatewayConfig; pool: Pool; nc: N
       minRefetchMs: config.TOKEN_JWKS_REFETCH_MS,
     }),
     events: new SocketEvents(),
-    limits: new GatewayLimits({ ...parts, subjects: busSubjects }),
+    limits: new GatewayLimits({ ...parts, requester, subjects: busSubjects }),
     sessionMetrics: createSessionMetrics(metrics),
     accessCache: new AccessCache({ ttlMs: config.ACCESS_CACHE_MS, nc, subjects: busSubjects }),
   };

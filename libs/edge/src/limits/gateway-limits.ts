@@ -18,7 +18,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Counter, Registry } from 'prom-client';
-import { encodeToken, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
+import { encodeToken, type NatsConnection, type Requester, type Subjects, type Subscription } from '@rtm/bus';
 import { newId, type Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { SOCKET_CLOSE } from '../sockets/close-codes.ts';
@@ -133,7 +133,7 @@ export class GatewayLimits {
   private events: SocketEvents | undefined;
   private storeWarned = 0;
 
-  constructor(parts: { config: GatewayConfig; pool: Pool; nc: NatsConnection; subjects: Subjects; log: Logger; metrics: Registry }) {
+  constructor(parts: { config: GatewayConfig; pool: Pool; nc: NatsConnection; requester: Requester; subjects: Subjects; log: Logger; metrics: Registry }) {
     const prefix = parts.config.NATS_PREFIX;
     this.log = parts.log;
     this.nc = parts.nc;
@@ -148,12 +148,12 @@ export class GatewayLimits {
     };
     const liveGateways = () => this.live.count();
     this.rates = new RateLimiter({
-      store: new KvCasStore(parts.nc, `${prefix}_limits`, { ttlMs: 5_000, deadlineMs: 500 }),
+      store: new KvCasStore(parts.nc, `${prefix}_limits`, { ttlMs: 5_000, deadlineMs: 500, requester: parts.requester }),
       liveGateways,
       onStoreError,
     });
     this.quota = new SocketQuota({
-      store: new KvCasStore(parts.nc, `${prefix}_sockets`, { ttlMs: 60_000, deadlineMs: 500 }),
+      store: new KvCasStore(parts.nc, `${prefix}_sockets`, { ttlMs: 60_000, deadlineMs: 500, requester: parts.requester }),
       gatewayId: this.gatewayId,
       liveGateways,
       isLive: (gateway) => this.live.isLive(gateway),
