@@ -1,5 +1,5 @@
-import { SignJWT, jwtVerify, decodeProtectedHeader, errors as joseErrors } from 'jose';
-import { webcrypto } from 'node:crypto';
+import { SignJWT, decodeProtectedHeader } from 'jose';
+import { JwtRefused, verifyHs256 } from './hs256.ts';
 import { newId } from '@rtm/db';
 import { decodeCapabilities, type CapabilityClaim } from './permissions.ts';
 
@@ -26,23 +26,6 @@ export interface UserClaims {
   issuedAtMs: number;
   /** The `kid` the token was verified with, so retiring a key can close the sockets of its tokens. */
   keyId?: string;
-}
-
-/**
- * A signing key's secret as a WebCrypto key, imported once per secret (jose would import a raw
- * secret again for every token it verifies: a socket storm's handshakes each paid for it). Held
- * while the secret is (the credential cache's entry), then collected with it.
- */
-const verifyKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
-function verifyKeyOf(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
-  let key = verifyKeys.get(secret);
-  if (!key) {
-    key = webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-    // a secret that cannot be imported is tried again next time, not remembered as a failure
-    key.catch(() => verifyKeys.delete(secret));
-    verifyKeys.set(secret, key);
-  }
-  return key;
 }
 
 /** The longest lifetime of a user token (minted or tenant-signed), in seconds. */
@@ -127,8 +110,8 @@ export async function verifyToken(
   const key = await findKey(kid);
   if (!key) throw new TokenError('unknown signing key');
   try {
-    const { payload } = await jwtVerify(token, await verifyKeyOf(key.secret), {
-      algorithms: [USER_TOKEN_ALG],
+    // jose's checks, synchronously (hs256.ts): WebCrypto's HMAC is a thread-pool job per token
+    const payload = verifyHs256(token, key.secret, {
       audience: options.audience,
       issuer: options.issuer,
       requiredClaims: ['sub', 'exp', 'iat', 'jti'],
@@ -147,8 +130,7 @@ export async function verifyToken(
     return withOptionalClaims(claims, payload);
   } catch (error) {
     if (error instanceof TokenError) throw error;
-    if (error instanceof joseErrors.JWTExpired) throw new TokenError('token expired');
-    if (error instanceof joseErrors.JOSEError) throw new TokenError(`token refused: ${error.code}`);
+    if (error instanceof JwtRefused) throw new TokenError(error.code === 'ERR_JWT_EXPIRED' ? 'token expired' : `token refused: ${error.code}`);
     throw error;
   }
 }
