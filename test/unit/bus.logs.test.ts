@@ -19,7 +19,7 @@ test('live log: the events of one turn go as one bus message per environment, in
   publishLog(nc, names, 'env_b', 'warn', 'socket.refused', { n: 2 });
   publishLogs(nc, names, 'env_a', [{ level: 'info', event: 'message.published', data: { n: 3 } }, { level: 'info', event: 'message.published', data: { n: 4 } }]);
   publishLog(nc, names, 'env_a', 'info', 'socket.closed', { n: 5 });
-  assert.deepEqual(published, [], 'nothing is published inside the turn');
+  assert.equal(published.length, 0, 'nothing is published inside the turn');
   await turn();
   assert.deepEqual(published.map((m) => m.subject), [names.logs('env_a'), names.logs('env_b')]);
   const frames = (subject: string) => logFramesOf(published.find((m) => m.subject === subject)!.text).map((text) => JSON.parse(text) as { event: string; data: { n: number } });
