@@ -25,7 +25,7 @@
 export type ProcessKind = 'gateway' | 'channel-node' | 'dispatcher';
 
 export const NODE_FLAGS: Readonly<Record<ProcessKind, readonly string[]>> = {
-  gateway: ['--initial-old-space-size=256'],
+  gateway: ['--initial-old-space-size=192'],
   'channel-node': ['--max-semi-space-size=64'],
   dispatcher: [],
 };

@@ -6,7 +6,6 @@
  * its NATS prefix.
  */
 import { fileURLToPath } from 'node:url';
-import { connect as natsConnect } from 'nats';
 import { startProcess, waitReady, type RunningProcess } from '../../helpers/cluster.ts';
 
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
@@ -43,15 +42,4 @@ export async function startGatewayAndNode(
   return [gateway, node];
 }
 
-/** Deletes the JetStream streams (KV buckets: presence, limits, socket quotas) the processes made under `prefix`. */
-export async function dropNatsPrefix(natsUrl: string, prefix: string): Promise<void> {
-  const nc = await natsConnect({ servers: natsUrl, name: 'bench-cleanup' });
-  try {
-    const jsm = await nc.jetstreamManager();
-    const names: string[] = [];
-    for await (const stream of jsm.streams.list()) if (stream.config.name.startsWith(`KV_${prefix}_`)) names.push(stream.config.name);
-    for (const name of names) await jsm.streams.delete(name);
-  } finally {
-    await nc.close();
-  }
-}
+export { dropNatsPrefix } from '../../helpers/cluster.ts';
