@@ -12,15 +12,16 @@
  * default young generation: its memory is per connection, and the flag gained it only 1–2 µs per
  * message.
  *
- * The gateway starts with a 256 MB old generation before its first mark-compact (V8 starts
+ * The gateway starts with a 192 MB old generation before its first mark-compact (V8 starts
  * small and grows the limit with each collection). A reconnect storm into a fresh gateway (the
- * clients of one that went away) grows its heap by ~5 KB a socket, 10,000 sockets ~50 MB in
- * ~14 s; from V8's small start that ran 7–8 mark-compact cycles during the storm, each holding
- * the loop and every other tenant's requests behind it in ~200 ms windows. With the larger start
- * the same storm runs none, and a neighbour's publish p99 beside it fell from ~40 to ~25 ms
- * (docs/benchmarks.md, "Large channel"). The price: garbage is collected by scavenges only until
- * the old generation reaches 256 MB, so a young gateway's resident memory may be up to ~200 MB
- * higher than it needs; an idle socket's share, measured after a collection, is unchanged.
+ * clients of one that went away) grows its heap by ~5 KB a socket, 10,000 sockets ~54 MB in
+ * ~14 s; from V8's small start that ran 7–8 mark-compact cycles during the storm, and another
+ * tenant's slow requests came in ~200 ms windows around each. With 192 MB the same storm runs
+ * one, and a neighbour's publish p99 beside it fell from ~35–45 to ~28–38 ms (docs/benchmarks.md,
+ * "Large channel"). 256 MB ran none but left the gateway ~1.5–2 KB more resident memory per socket
+ * after the storm (8.5 KB, over the 8 KiB a socket may cost); 128 MB still ran three. The price:
+ * garbage is collected by scavenges only until the old generation first reaches 192 MB, so a young
+ * gateway's resident memory may be up to ~150 MB higher than it needs meanwhile.
  */
 export type ProcessKind = 'gateway' | 'channel-node' | 'dispatcher';
 
