@@ -46,8 +46,9 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  * stream's publish acknowledgement), and a read of the key's last message through the stream's
  * direct get. nats.js's KV calls cost, for each, a timer, a promise chain and an error built with
  * its stack for every request that succeeded: a socket storm makes two or three of them per socket
- * (the user's socket quota and socket-open rate), about a tenth of the gateway's work in it. A
- * bucket without direct gets (made by a server before 2.9), or no requester, goes through nats.js.
+ * (the user's socket quota and socket-open rate), about a tenth of the gateway's work in it.
+ * Without a requester both go through nats.js; so do the reads of a bucket without direct gets
+ * (made by a server before 2.9), whose writes still take the lean path (a put needs no direct get).
  */
 export class KvCasStore implements CasStore {
   private opened: Promise<KV> | undefined;

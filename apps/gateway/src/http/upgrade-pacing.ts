@@ -26,8 +26,9 @@ const ignore = (): void => {};
 export function paceUpgrades(server: Server, perTurn = UPGRADES_PER_TURN): void {
   const listeners = server.listeners('upgrade') as UpgradeListener[];
   server.removeAllListeners('upgrade');
-  // an upgrade is taken synchronously: it holds its place for no longer than its own turn
-  const pacer = new HandshakePacer({ perTurn, inFlight: Number.MAX_SAFE_INTEGER, holdMs: 1_000 });
+  // an upgrade is taken synchronously: it holds its place for no longer than its own turn, so it
+  // needs neither a bound on places nor a hold deadline
+  const pacer = new HandshakePacer({ perTurn, inFlight: Number.MAX_SAFE_INTEGER });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', ignore);
     pacer.push(async () => {

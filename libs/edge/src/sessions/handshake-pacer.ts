@@ -9,7 +9,9 @@
  * burst's work interleaves with the gateway's other I/O in small pieces. The pacer never waits
  * while it has room, so a burst still goes as fast as its handshakes' own round trips allow.
  * Order is kept: first upgraded, first begun. A handshake holds its place until it settles, or
- * `holdMs` at most (its deadline: one that hangs must not keep the gateway from taking others).
+ * `holdMs` at most (its deadline: one that hangs must not keep the gateway from taking others);
+ * work that settles within its own turn (the gateway's upgrade pacing) needs no such deadline and
+ * passes none, so it costs no timer.
  */
 /** Handshakes begun per event-loop turn, and unfinished at once, on a gateway. */
 export const HANDSHAKES_PER_TURN = 8;
@@ -18,14 +20,14 @@ export const HANDSHAKES_IN_FLIGHT = 64;
 export class HandshakePacer {
   readonly #perTurn: number;
   readonly #inFlight: number;
-  readonly #holdMs: number;
+  readonly #holdMs: number | undefined;
   #queue: (() => Promise<void>)[] = [];
   #head = 0;
   #running = 0;
   #scheduled = false;
   readonly #drain = (): void => this.#run();
 
-  constructor(options: { perTurn: number; inFlight: number; holdMs: number }) {
+  constructor(options: { perTurn: number; inFlight: number; holdMs?: number }) {
     this.#perTurn = options.perTurn;
     this.#inFlight = options.inFlight;
     this.#holdMs = options.holdMs;
@@ -53,7 +55,7 @@ export class HandshakePacer {
     setImmediate(this.#drain);
   }
 
-  /** The place is given back once, when the handshake settles or `holdMs` has passed. */
+  /** The place is given back once, when the handshake settles or `holdMs` (when given) has passed. */
   #hold(settled: Promise<void>): void {
     let held = true;
     const release = (): void => {
@@ -63,8 +65,8 @@ export class HandshakePacer {
       this.#running--;
       this.#schedule();
     };
-    const timer = setTimeout(release, this.#holdMs);
-    timer.unref();
+    const timer = this.#holdMs === undefined ? undefined : setTimeout(release, this.#holdMs);
+    timer?.unref();
     settled.then(release, release);
   }
 
