@@ -52,11 +52,11 @@ import { createEnvironment, signToken, USER_TOKEN_AUDIENCE, type SigningKey } fr
 import { deployLimits, DEFAULT_LIMITS } from '@rtm/limits';
 import { Pool as HttpPool } from 'undici';
 import { createTestDatabase } from '../helpers/database.ts';
-import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
+import { dropNatsPrefix, startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { Inspector, gatewayMemory } from './gateway-memory.ts';
 import { pidsNamed } from './cpu-meter.ts';
 import { fmt, sleep } from './lib/figures.ts';
-import { dropNatsPrefix, profileImport, profilingEnv, startGatewayAndNode, stopAll } from './lib/services.ts';
+import { profileImport, profilingEnv, startGatewayAndNode, stopAll } from './lib/services.ts';
 import { ALONE_MS, CHANNEL, CONNECTIONS, MESSAGES, NATS_URL, NEIGHBOUR_CHANNEL, NEIGHBOUR_RATE, OPEN_WINDOW, RATE, SETTLE_MS, STORM_LIMIT_MS, ms } from './lib/large-channel-options.ts';
 import { Sub, openQueue, outcomes, storm } from './lib/large-channel-subs.ts';
 import { neighbour, observer, type Occupancy } from './lib/large-channel-peers.ts';

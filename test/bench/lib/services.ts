@@ -2,8 +2,8 @@
  * What the benchmarks share to start and stop the service's processes: a gateway and a
  * channel-node side by side, the V8 CPU profile option (BENCH_CPU_PROF_DIR: each process writes a
  * profile there as it stops; test/bench/profile-top.ts reads it), stopping rather than killing
- * when profiling (the profile is written on exit), and the JetStream streams a run leaves under
- * its NATS prefix.
+ * when profiling (the profile is written on exit). Dropping the JetStream streams a run leaves
+ * under its NATS prefix is the test helpers' `dropNatsPrefix` (test/helpers/cluster.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { startProcess, waitReady, type RunningProcess } from '../../helpers/cluster.ts';
@@ -41,5 +41,3 @@ export async function startGatewayAndNode(
   await Promise.all([waitReady(gateway), waitReady(node)]);
   return [gateway, node];
 }
-
-export { dropNatsPrefix } from '../../helpers/cluster.ts';
