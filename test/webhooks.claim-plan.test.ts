@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEnvironment } from '@rtm/auth';
-import { CLAIM_SQL, RECORD_SQL } from '../libs/webhooks/src/delivery-leases.ts';
+import { CLAIM_SQL, RECORD_SQL, SETTINGS_SQL } from '../libs/webhooks/src/delivery-leases.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**
@@ -39,10 +39,16 @@ test('webhooks - claim and record go by the primary key, not through a pending b
     };
     const ids = ['dlv_pending5', 'dlv_pending6', 'dlv_pending7'];
     for (const [name, sql, values] of [
-      ['claim', CLAIM_SQL, [ids, 15_000]],
+      ['claim', CLAIM_SQL, [ids, 15_000, [null, null, new Date().toISOString()]]],
+      ['settings', SETTINGS_SQL, [['env_a', 'env_a'], ['', 'ep_1']]],
       ['record', RECORD_SQL, [ids, [1, 1, 1], [new Date().toISOString(), new Date().toISOString(), new Date().toISOString()], [200, 200, 200], [null, null, null], [3, 3, 3], ['delivered', 'delivered', 'delivered'], [null, null, null], [new Date().toISOString(), new Date().toISOString(), new Date().toISOString()]]],
     ] as const) {
       const text = await plan(name, sql, values as unknown as unknown[]);
+      if (name === 'settings') {
+        // no row of the ledger at all: only the endpoint's and the environment's, by their keys
+        assert.ok(!text.includes('webhook_deliveries'), `settings: the ledger is not read\n${text}`);
+        continue;
+      }
       assert.ok(!text.includes('webhook_deliveries_pending_idx'), `${name}: no scan of the pending backlog's index\n${text}`);
       assert.ok(text.includes('webhook_deliveries_pkey'), `${name}: by the primary key\n${text}`);
     }

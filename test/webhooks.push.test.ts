@@ -14,7 +14,9 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     gateways: 1,
     channelNodes: 1,
     dispatchers: 0,
-    env: { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s', WORKER_RECOVERY_INTERVAL: '1s' },
+    // the push lease (channel-node) leaves the dispatcher's claim lease (timeout + 5 s) and its
+    // 2 s slack: the notices' rows go unclaimed, and a lost notice is found 16 s after its commit
+    env: { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s', WORKER_RECOVERY_INTERVAL: '1s', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_PUSH_LEASE: '16s' },
   });
   const api = (key: string) => client(cluster.gateways[0]!.controlUrl, key);
 
@@ -40,15 +42,15 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     assert.equal(jobs[0]!.n, 0, 'a commit adds no delivery job: first attempts are pushed');
 
     // the notices went to nobody: a dispatcher that starts now owns every partition and finds
-    // the rows in its catch-up pass (due for 5 s, not leased, not queued: every 5 s), well before
-    // the reconciler's 60 s overdue backstop
+    // the rows in its catch-up pass (every 5 s: due for 5 s, their push lease lapsed, not
+    // queued), well before the reconciler's 60 s overdue backstop
     const started = Date.now();
     await cluster.start('dispatcher');
     await eventually(async () => {
       const got = new Set(receiver.received.map((r) => idOf(r.raw)));
       return ids.every((id) => got.has(id));
     }, { timeoutMs: 40_000, what: 'every delivery whose notice was lost' });
-    t.diagnostic(`delivered ${Date.now() - started} ms after a dispatcher started (bound: 5 s grace + 5 s between catch-up passes + taking the partitions)`);
+    t.diagnostic(`delivered ${Date.now() - started} ms after a dispatcher started (bound: the 16 s push lease from the commit + 5 s between catch-up passes + taking the partitions)`);
     await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 20, { timeoutMs: 20_000, what: 'every delivery recorded once' });
   });
 
@@ -59,6 +61,8 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     assert.equal((await control.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
     const dispatcher = cluster.dispatchers[0]!;
     const before = await metricTotal(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
+    const leased = (by: string) => metricTotal(dispatcher.internalUrl, new RegExp(`^webhook_leased_total\\{[^}]*by="${by}"[^}]*\\} (\\d+)`));
+    const [noticeBefore, claimBefore] = [await leased('notice'), await leased('claim')];
     const ids = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
         const res = await control.post(`/v1/channels/push-${i % 8}/messages`, { content: { i } });
@@ -73,6 +77,14 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     const after = await metricTotal(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
     assert.ok(after > before, 'the dispatcher took post-commit notices');
     await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 40, { timeoutMs: 20_000, what: 'every delivery recorded delivered' });
+    // each went as its notice carried it, under its commit's lease: no claim
+    assert.equal((await leased('notice')) - noticeBefore, 40, 'every delivery sent from its notice');
+    assert.equal((await leased('claim')) - claimBefore, 0, 'none claimed');
+    const { rows } = await cluster.db.pool.query<{ n: number }>(
+      `select count(*)::int as n from webhook_deliveries where environment_id = $1 and locked_until is null and attempts = 1`,
+      [env.environmentId],
+    );
+    assert.equal(rows[0]!.n, 40, 'each record was fenced by the commit lease and cleared it');
   });
 
   await t.test('a 410 Gone stops the retries: dropped at once with lastError "status 410"', async (t) => {

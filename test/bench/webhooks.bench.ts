@@ -8,8 +8,9 @@
  *   HTTP ceiling    the receiver driven directly by undici for 3 s (what loopback HTTP
  *                   alone allows on this machine)
  *   deliveries/s    N events recorded as the channel-node's commit records them (enqueueSql
- *                   without jobs, batches of 50 from 8 concurrent writers) and each batch's
- *                   post-commit notice published to the owning dispatcher, one dispatcher,
+ *                   without jobs, leased to the partition's owner, batches of 50 from 8
+ *                   concurrent writers) and each batch's post-commit notice (the rows, as the
+ *                   channel-node sends it) published to the owning dispatcher, one dispatcher,
  *                   receiver answering 204 at once: first write → last event received
  *   commit cost     2,000 statements recording one delivery each (8 writers), with the job the
  *                   commit used to add and without it (the notice instead)
@@ -24,7 +25,7 @@ import { run, Logger } from 'graphile-worker';
 import { Pool as HttpPool } from 'undici';
 import { createPool } from '@rtm/db';
 import { createEnvironment } from '@rtm/auth';
-import { enqueueParameters, enqueueSql, type WebhookEventInput } from '@rtm/webhooks';
+import { committedDeliveries, enqueueParameters, enqueueSql, PUSHED_SQL, pushNotices, webhookBody, type WebhookEventInput } from '@rtm/webhooks';
 import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
@@ -171,9 +172,10 @@ async function main() {
   const nc = await connectBus(env.NATS_URL, 'bench-notices');
   cleanups.unshift(() => nc.drain());
   const notices = subjects(env.NATS_PREFIX);
+  // as the channel-node commits them: leased to the partition's owner, the rows in the notice
+  const PUSH_LEASE_MS = 30_000;
   const writeSql = `with ${enqueueSql(1, 'true', false)}
-     select array(select id from deliveries) as ids, array(select environment_id from deliveries) as environments,
-            (select count(*) from delivery_jobs) as jobs`;
+     select ${PUSHED_SQL} as pushed, (select count(*) from delivery_jobs) as jobs`;
   const events: WebhookEventInput[] = Array.from({ length: DELIVERIES }, (_, i) => ({
     environmentId: tenant.environmentId,
     channelId: `bench-${i % 100}`,
@@ -200,9 +202,13 @@ async function main() {
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let i = (nextBatch++) * 50; i < events.length; i = (nextBatch++) * 50) {
-        const { rows } = await pool.query<{ ids: string[]; environments: string[] }>(writeSql, enqueueParameters(events.slice(i, i + 50)));
-        const { ids, environments } = rows[0]!;
-        nc.publish(notices.webhookNotices(webhookPartitionOf(tenant.environmentId)), encodeJson(ids.map((id, k) => [id, environments[k]])));
+        const batch = events.slice(i, i + 50);
+        const { rows } = await pool.query<{ pushed: unknown[][] }>(writeSql, enqueueParameters(batch, PUSH_LEASE_MS));
+        const bodies = new Map(batch.map((event) => [event.eventId, webhookBody(event)]));
+        const committed = committedDeliveries(rows[0]!.pushed, (eventId) => bodies.get(eventId), PUSH_LEASE_MS);
+        for (const { partition, entries } of pushNotices(committed, webhookPartitionOf)) {
+          nc.publish(notices.webhookNotices(partition), encodeJson(entries));
+        }
       }
     }),
   );

@@ -22,6 +22,7 @@ const batch = {
   environments: ['env_a', 'env_b'],
   hooked: [{ environmentId: 'env_a', channelId: 'room', eventId: 'evt_1', type: 'message.published' as const, timestamp: 1000, data: '{}' }],
   hookless: ['env_b'],
+  pushLeaseMs: 30_000,
 };
 
 test('the write statement: each form numbers exactly the parameters given, in order', () => {
@@ -30,7 +31,7 @@ test('the write statement: each form numbers exactly the parameters given, in or
     assert.equal(statement.name, mentions ? 'rtm_write_batch_mentions' : 'rtm_write_batch');
     assert.equal(statement.text, mentions ? WRITE_MENTIONS_SQL : WRITE_SQL);
     const used = placeholders(statement.text);
-    assert.equal(statement.values.length, mentions ? 39 : 37);
+    assert.equal(statement.values.length, mentions ? 40 : 38);
     assert.deepEqual([...used].sort((a, b) => a - b), Array.from({ length: statement.values.length }, (_, i) => i + 1), 'every parameter is used, none is missing');
   }
 });
@@ -46,9 +47,10 @@ test('the write statement: the fence, the rows, and what the statement checks si
   assert.deepEqual([at(24), at(25), at(26)], [1000, ['env_a', 'env_b'], 1], 'now, every environment, how many channels the fence must match');
   assert.deepEqual(at(28), ['env_a'], "the hooked events' environments");
   assert.deepEqual([at(35), at(36)], [[null], [null]], "the hooked events' endpoint (none: every one that takes it) and exclusion");
-  assert.deepEqual(at(37), ['env_b'], 'the environments believed hookless, checked by the statement');
-  assert.deepEqual(at(38), [7], "each notification's channel");
-  assert.equal(typeof at(39), 'number', 'the default per-user cap');
+  assert.equal(at(37), 30_000, "the push lease the hooked events' deliveries are committed with");
+  assert.deepEqual(at(38), ['env_b'], 'the environments believed hookless, checked by the statement');
+  assert.deepEqual(at(39), [7], "each notification's channel");
+  assert.equal(typeof at(40), 'number', 'the default per-user cap');
 });
 
 test('channelsOf: cached channels are copied, the others loaded once each, created when a persisted publish needs them', () => {

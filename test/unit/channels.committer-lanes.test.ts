@@ -80,7 +80,7 @@ function fakeDatabase(options: { poisoned: Set<number>; delays: number[] }) {
           };
           if (inTransaction) buffered = write;
           else apply(write);
-          return { rows: [{ fenced: true, webhooks_known: true, hooked: [], jobs: 0, deliveries: [], delivery_environments: [] }] };
+          return { rows: [{ fenced: true, webhooks_known: true, hooked: [], jobs: 0, pushed: [] }] };
         },
       };
     },

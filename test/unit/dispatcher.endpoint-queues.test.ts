@@ -43,3 +43,36 @@ test('an id waits once; one put back goes first; removing by environment returns
   assert.deepEqual(queues.removeWhere((environmentId) => environmentId === 'X'), ['x1', 'x2']);
   assert.deepEqual([queues.size, queues.has('x2'), queues.environments], [1, false, ['Y']]);
 });
+
+test('a long backlog taken in chunks, with ids put back between, keeps its order and loses nothing', () => {
+  const queues = new EndpointQueues();
+  const ids = Array.from({ length: 5_000 }, (_, i) => `d${i}`);
+  queues.push(ids.map((id) => [id, 'A'] as const));
+  const taken: string[] = [];
+  for (let turn = 0; ; turn++) {
+    const chunk = queues.next(everyone, 16);
+    if (!chunk) break;
+    // every third chunk comes back whole once (no room after all) and goes again in the next turn
+    if (turn % 3 === 0 && !chunk.ids[0]!.endsWith('!')) {
+      queues.unshift('A', chunk.ids);
+      const again = queues.next(everyone, 16)!;
+      assert.deepEqual(again.ids, chunk.ids, 'put back at the front');
+    }
+    taken.push(...chunk.ids);
+    if (turn === 200) queues.removeWhere(() => false);
+  }
+  assert.deepEqual(taken, ids);
+  assert.equal(queues.size, 0);
+});
+
+test('ids put back in front of a partly taken backlog come first, then the rest in order; a removal answers what waited', () => {
+  const queues = new EndpointQueues();
+  queues.push(Array.from({ length: 3_000 }, (_, i) => [`d${i}`, 'A'] as const));
+  for (let i = 0; i < 100; i++) queues.next(everyone, 16); // 1,600 taken: past the point where read ids are let go
+  queues.unshift('A', ['d0', 'd1']);
+  assert.deepEqual(queues.next(everyone, 4)!.ids, ['d0', 'd1', 'd1600', 'd1601']);
+  const rest = queues.removeWhere((environmentId) => environmentId === 'A');
+  assert.equal(rest.length, 3_000 - 1_602);
+  assert.equal(rest[0], 'd1602');
+  assert.equal(queues.size, 0);
+});

@@ -6,7 +6,7 @@
  * start again from the channel's last committed seq, so a retried subset never leaves a gap).
  * Retractions are planned by the writer (they read the row they retract).
  */
-import type { WebhookEventInput } from '@rtm/webhooks';
+import type { NoticeDelivery, WebhookEventInput } from '@rtm/webhooks';
 import { messageEnvelopeText, type ChannelCommand, type CommandReply } from '@rtm/schemas';
 
 export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
@@ -54,8 +54,8 @@ export interface BatchOutcome {
   logs: OutLog[];
   /** Channel states after commit, to refresh the actor's cache. */
   states: Map<string, ChannelState>;
-  /** Webhook deliveries the commit recorded without a job: their ids go out in a notice after commit. */
-  deliveries?: { id: string; environmentId: string }[];
+  /** Webhook deliveries the commit recorded without a job: they go out in a notice after commit (push-notice.ts). */
+  deliveries?: NoticeDelivery[];
   /** Mention notifications the commit did not store: not a reader of the channel, or over the recipient's cap. */
   mentionsDropped?: { unreadable: number; overCap: number };
 }

@@ -20,7 +20,7 @@
  */
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
-import { enqueueWebhookEvents, type WebhookEventInput } from '@rtm/webhooks';
+import { committedDeliveries, enqueueWebhookEvents, webhookBody, type WebhookEventInput } from '@rtm/webhooks';
 import { messageEnvelopeText, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
 import {
   channelKey,
@@ -108,13 +108,15 @@ export function channelsOf(
  * `writesInOneStatement` says so, as one statement on its own. `cache` is read, never written:
  * the caller applies `states` only after commit. A channel that moved under this writer, or a
  * webhook the belief did not know of, fails the whole write with a FenceError (after dropping
- * the belief): reload and retry.
+ * the belief): reload and retry. `pushLeaseMs`: a publish's deliveries are committed leased to
+ * their webhook partition's owner for that long (0: unleased; push-notice.ts).
  */
 export async function writeBatch(
   client: PoolClient,
   commands: readonly ChannelCommand[],
   cache: Map<string, ChannelState>,
   webhooks: WebhookBelief,
+  pushLeaseMs = 0,
 ): Promise<BatchOutcome> {
   const now = Date.now();
 
@@ -162,8 +164,8 @@ export async function writeBatch(
   const hooked = events.filter((e) => !webhooks.hookless(e.environmentId));
   const mentions = notifications.length > 0;
   const written = await client
-    .query<{ hooked: string[]; deliveries: string[]; delivery_environments: string[]; notified?: string[]; readers?: number }>(
-      writeStatement(plan, { now, environments, hooked, hookless }),
+    .query<{ hooked: string[]; pushed: unknown[][]; notified?: string[]; readers?: number }>(
+      writeStatement(plan, { now, environments, hooked, hookless, pushLeaseMs }),
     )
     .catch((error: unknown) => {
       const state = (error as { code?: unknown }).code;
@@ -176,9 +178,14 @@ export async function writeBatch(
     });
   const answer = written.rows[0]!;
   webhooks.learn(environments, answer.hooked);
-  // no job for these: the committer publishes their ids after commit (a notice to the dispatchers)
-  if (answer.deliveries.length > 0) {
-    outcome.deliveries = answer.deliveries.map((id, i) => ({ id, environmentId: answer.delivery_environments[i]! }));
+  // no job for these: the committer publishes them after commit (a notice to the dispatchers,
+  // carrying each row leased to its partition's owner: push-notice.ts)
+  if (answer.pushed.length > 0) {
+    const byEvent = new Map(hooked.map((event) => [event.eventId, event]));
+    outcome.deliveries = committedDeliveries(answer.pushed, (eventId) => {
+      const event = byEvent.get(eventId);
+      return event && webhookBody(event);
+    }, pushLeaseMs);
   }
   if (mentions) {
     // publish only what was stored; the rest was dropped (not a reader, or over the cap)

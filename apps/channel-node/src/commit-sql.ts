@@ -4,7 +4,7 @@
  * parameters it takes, and a retraction's reads and writes.
  */
 import { admitNotificationsSql, notificationCapSql, NOTIFICATION_CAP_LIMIT } from '@rtm/db';
-import { enqueueParameters, enqueueSql, environmentHookedSql, type WebhookEventInput } from '@rtm/webhooks';
+import { enqueueParameters, enqueueSql, environmentHookedSql, PUSHED_SQL, type WebhookEventInput } from '@rtm/webhooks';
 import { namespaceOfSql, userReadsChannelSql } from '@rtm/auth';
 import { DEFAULT_LIMITS } from '@rtm/limits';
 import type { BatchPlan } from './batch-plan.ts';
@@ -72,12 +72,11 @@ const writeSql = (mentions: boolean) => `with fence as (
      ${mentions ? MENTIONS_SQL : NO_MENTIONS_SQL},
      ${enqueueSql(27, '(select count(*) from fence) = $26', false)}
      select rtm_check((select count(*) from fence) = $26, '${FENCE_STATE}', 'a channel moved under this writer') as fenced,
-            rtm_check(not exists (select 1 from unnest($37::text[]) as h(id) where ${environmentHookedSql('h.id')}),
+            rtm_check(not exists (select 1 from unnest($38::text[]) as h(id) where ${environmentHookedSql('h.id')}),
                       '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
             array(select h.id from unnest($25::text[]) as h(id) where ${environmentHookedSql('h.id')}) as hooked,
             (select count(*) from delivery_jobs) as jobs,
-            array(select id from deliveries) as deliveries,
-            array(select environment_id from deliveries) as delivery_environments${mentions ? `,
+            ${PUSHED_SQL} as pushed${mentions ? `,
             array(select id from notified) as notified,
             (select count(*)::int from readers) as readers` : ''}`;
 
@@ -97,13 +96,13 @@ const NO_MENTIONS_SQL = `notified as (
  *    anonymous readers); everyone else is dropped without a trace;
  * 2. the per-recipient cap (admitNotificationsSql): each user's first notifications of the batch,
  *    in command order, up to what the current minute's window has left; the rest are dropped.
- * `$38` is each notification's channel pk, `$39` the default cap (an environment's deployed
+ * `$39` is each notification's channel pk, `$40` the default cap (an environment's deployed
  * `limits.notificationsPerUserPerMinute` overrides it). Answers the ids stored (`notified`) and
  * how many passed step 1 (`readers`), to publish only what was stored and count what was not.
  */
 const MENTIONS_SQL = `mentioned as (
        select v.id, v.environment_id, v.user_id, v.payload, v.channel_pk, v.ord
-       from unnest($20::text[], $21::text[], $22::text[], $23::text[], $38::bigint[])
+       from unnest($20::text[], $21::text[], $22::text[], $23::text[], $39::bigint[])
          with ordinality as v(id, environment_id, user_id, payload, channel_pk, ord)
        where (select count(*) from fence) = $26),
      rules as (
@@ -129,7 +128,7 @@ const MENTIONS_SQL = `mentioned as (
      wanted as (
        select r.environment_id, r.user_id, count(*)::int as n from readers r group by r.environment_id, r.user_id),
      caps as (
-       select e.id as environment_id, ${notificationCapSql('d.config', '$39::int')} as cap
+       select e.id as environment_id, ${notificationCapSql('d.config', '$40::int')} as cap
        from environments e left join config_deployments d on d.id = e.active_deployment_id
        where e.id in (select environment_id from wanted)),
      counted as (
@@ -148,12 +147,13 @@ export const WRITE_MENTIONS_SQL = writeSql(true);
 /**
  * The write statement of a planned batch: its form (with mentions or without), and its
  * parameters in the order the text numbers them. `environments`: every environment of the batch
- * ($25); `hooked`: the webhook events of those not believed hookless ($27-$36); `hookless`: the
- * environments believed to have no webhook ($37), checked by the statement.
+ * ($25); `hooked`: the webhook events of those not believed hookless ($27-$37, their deliveries
+ * committed leased to their partition's owner for `pushLeaseMs`: push-notice.ts); `hookless`:
+ * the environments believed to have no webhook ($38), checked by the statement.
  */
 export function writeStatement(
   plan: Pick<BatchPlan, 'messages' | 'keys' | 'notifications' | 'advanced'>,
-  batch: { now: number; environments: readonly string[]; hooked: readonly WebhookEventInput[]; hookless: readonly string[] },
+  batch: { now: number; environments: readonly string[]; hooked: readonly WebhookEventInput[]; hookless: readonly string[]; pushLeaseMs: number },
 ): { name: string; text: string; values: unknown[] } {
   const { messages, keys, notifications, advanced } = plan;
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
@@ -188,7 +188,7 @@ export function writeStatement(
       batch.now,
       batch.environments,
       advanced.length,
-      ...enqueueParameters(batch.hooked),
+      ...enqueueParameters(batch.hooked, batch.pushLeaseMs),
       batch.hookless,
       ...(mentions ? [notifications.map((n) => n.channel_pk), DEFAULT_LIMITS[NOTIFICATION_CAP_LIMIT]] : []),
     ],

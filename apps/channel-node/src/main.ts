@@ -4,6 +4,7 @@ import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
 import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
+import { pushNotices } from '@rtm/webhooks';
 import { PartitionActor } from './partition-actor.ts';
 import { NodeCommitter } from './node-committer.ts';
 import { NodeInbox } from './node-inbox.ts';
@@ -57,17 +58,13 @@ const committer = new NodeCommitter(pool, {
     labelNames: ['reason'] as const,
     registers: [metrics],
   }),
-  // the post-commit notice: a dispatcher sends these at once (docs/webhooks.md, "First attempts")
-  // one notice per webhook partition, to the dispatcher that owns it
+  // the post-commit notice: a dispatcher sends these at once (docs/webhooks.md, "First attempts"),
+  // each row committed leased to the owner of its webhook partition, and carried in the notice
+  pushLeaseMs: config.WEBHOOK_PUSH_LEASE,
   deliveriesCommitted: (deliveries) => {
-    const byPartition = new Map<number, [string, string][]>();
-    for (const { id, environmentId } of deliveries) {
-      const partition = webhookPartitionOf(environmentId);
-      const list = byPartition.get(partition);
-      if (list) list.push([id, environmentId]);
-      else byPartition.set(partition, [[id, environmentId]]);
+    for (const { partition, entries } of pushNotices(deliveries, webhookPartitionOf)) {
+      nc.publish(subjectsOf.webhookNotices(partition), encodeJson(entries));
     }
-    for (const [partition, list] of byPartition) nc.publish(subjectsOf.webhookNotices(partition), encodeJson(list));
   },
 });
 const actors = new Map<number, PartitionActor>();

@@ -24,6 +24,7 @@ import type { Counter } from 'prom-client';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import type { ChannelCommand } from '@rtm/schemas';
+import type { NoticeDelivery } from '@rtm/webhooks';
 import { FenceError, WebhookBelief, channelKey, writeBatch, writesInOneStatement, type BatchOutcome, type ChannelState } from './commit-batch.ts';
 import { takeFairGroup } from './fair-group.ts';
 import { isSplittable, isolateFailures, replyForFailure } from './isolate-failures.ts';
@@ -45,10 +46,12 @@ export interface CommitterOptions {
   /** Mention notifications not stored, by reason (`unreadable`, `over_cap`). */
   mentionsDropped?: Counter<'reason'>;
   /**
-   * Called after each commit that recorded webhook deliveries without a job, with their ids: the
-   * post-commit notice that wakes a dispatcher (a lost one is caught by its reconciler).
+   * Called after each commit that recorded webhook deliveries without a job, with them: the
+   * post-commit notice that wakes a dispatcher (a lost one is caught by its owner's catch-up).
    */
-  deliveriesCommitted?: (deliveries: { id: string; environmentId: string }[]) => void;
+  deliveriesCommitted?: (deliveries: NoticeDelivery[]) => void;
+  /** A publish's deliveries are committed leased to their webhook partition's owner for this long (push-notice.ts). */
+  pushLeaseMs?: number;
 }
 
 export class NodeCommitter {
@@ -153,7 +156,7 @@ export class NodeCommitter {
   }
 
   /** The notice never fails a commit that happened: a lost one is the reconciler's to catch. */
-  private notifyDeliveries(deliveries: { id: string; environmentId: string }[]): void {
+  private notifyDeliveries(deliveries: NoticeDelivery[]): void {
     try {
       this.options.deliveriesCommitted?.(deliveries);
     } catch (error) {
@@ -168,7 +171,7 @@ export class NodeCommitter {
     let broken = false;
     try {
       if (transaction) await client.query('begin');
-      const outcome = await writeBatch(client, commands, view, this.webhooks);
+      const outcome = await writeBatch(client, commands, view, this.webhooks, this.options.pushLeaseMs);
       if (transaction) await client.query('commit');
       if (outcome.deliveries) this.notifyDeliveries(outcome.deliveries);
       const dropped = outcome.mentionsDropped;

@@ -42,6 +42,8 @@ import { publishLog, publishLogs, type NatsConnection, type Subjects } from '@rt
 import {
   claimDeliveries,
   deferDeliveries,
+  endpointSettings,
+  endpointSettingsKey,
   handBackDeliveries,
   recordAttempts,
   releaseClaims,
@@ -50,6 +52,7 @@ import {
   SIGNATURE_HEADER,
   standardHeaders,
   type ClaimedDelivery,
+  type EndpointSettings,
   type SecretKeyring,
 } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
@@ -60,6 +63,7 @@ import type { EndpointGuard } from './endpoint-guard.ts';
 import { attemptLogs, attemptRecord, circuitKey, endpointOf, settleAttempt, type Outcome } from './attempt-outcome.ts';
 import { SigningSecrets } from './signing-secrets.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery-metrics.ts';
+import type { HeldRow, PushedRows } from './pushed-rows.ts';
 
 /** Deliveries of one batch job sent at once. */
 const PARALLEL_SENDS = 16;
@@ -70,7 +74,7 @@ const PARALLEL_SENDS = 16;
 const STATEMENTS_IN_FLIGHT = 2;
 const MAX_PER_STATEMENT = 512;
 /** The lease outlives the longest attempt by this much (the write of the result). */
-const LEASE_MARGIN_MS = 5_000;
+export const LEASE_MARGIN_MS = 5_000;
 /** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
 const DEFER_MS = 1_000;
 /** How long a job waits for its sends before it leaves the slow ones to finish in the background. */
@@ -91,6 +95,8 @@ export interface DelivererDeps {
   secretKeyring: SecretKeyring;
   /** The owned endpoints' places, circuits and rates (shared with push-intake.ts). */
   endpoints: EndpointGuard;
+  /** The rows the notices carried (shared with push-intake.ts): sent without a claim. */
+  pushed?: PushedRows;
 }
 
 export class Deliverer {
@@ -98,20 +104,24 @@ export class Deliverer {
   readonly #metrics: DeliveryMetrics;
   readonly #leaseMs: number;
   readonly #endpoints: EndpointGuard;
-  readonly #claims: StatementBatcher<string, Map<string, Claimed>, Claimed[]>;
+  readonly #claims: StatementBatcher<[id: string, pushLease: string | null], Map<string, Claimed>, Claimed[]>;
+  readonly #settings: StatementBatcher<string, Map<string, EndpointSettings>>;
   readonly #records: StatementBatcher<Outcome, void>;
+  readonly #pushed: PushedRows | undefined;
   readonly #secrets: SigningSecrets;
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
     const batching = { concurrency: STATEMENTS_IN_FLIGHT, maxItems: MAX_PER_STATEMENT };
-    this.#claims = new StatementBatcher((ids) => claimDeliveries(deps.pool, ids, this.#leaseMs), {
+    this.#claims = new StatementBatcher(
+      (items) => claimDeliveries(deps.pool, items.map(([id]) => id), this.#leaseMs, items.map(([, lease]) => lease)),
+      {
       ...batching,
       // an id asked for by two callers in one statement (a job's and the push's) is claimed once:
       // its row goes to the first of them only, never sent twice at once by this process
-      share: (rows, ids) => {
+      share: (rows, items) => {
         const mine: Claimed[] = [];
-        for (const id of ids) {
+        for (const [id] of items) {
           const row = rows.get(id);
           if (!row) continue;
           rows.delete(id);
@@ -119,7 +129,10 @@ export class Deliverer {
         }
         return mine;
       },
-    });
+      },
+    );
+    this.#settings = new StatementBatcher((keys) => endpointSettings(deps.pool, keys), batching);
+    this.#pushed = deps.pushed;
     this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), batching);
     this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.#endpoints = deps.endpoints;
@@ -143,8 +156,12 @@ export class Deliverer {
   async deliver(ids: readonly string[], sending?: () => void, requeue?: (ids: string[], endpointId?: string) => void): Promise<void> {
     for (let start = 0; start < ids.length; start += PARALLEL_SENDS) {
       if (this.#draining) {
-        // hand the rest back as a new batch job for another dispatcher (or this one, restarted)
-        await handBackDeliveries(this.#deps.pool, ids.slice(start));
+        // hand the rest back as a new batch job for another dispatcher (or this one, restarted),
+        // their push leases released so that it may claim them at once
+        const rest = ids.slice(start);
+        const held = this.#pushed?.drop(rest) ?? [];
+        if (held.length > 0) await releaseClaims(this.#deps.pool, held);
+        await handBackDeliveries(this.#deps.pool, rest);
         return;
       }
       // a chunk takes at most JOB_HOLD_MS longer than its fast sends: the next one is never held
@@ -162,7 +179,7 @@ export class Deliverer {
    * through Postgres: it waits in memory for its endpoint like the rest.
    */
   async #deliverChunk(chunk: readonly string[], sending?: () => void, requeue?: (ids: string[], endpointId?: string) => void): Promise<void> {
-    const claimed = await this.#claim(chunk);
+    const { rows: claimed, held } = await this.#lease(chunk);
     // one deadline for the chunk, counted from the claim: every send ends within the timeout,
     // inside the lease (and a late record is fenced off by the lease anyway)
     const deadline = new AbortController();
@@ -205,7 +222,7 @@ export class Deliverer {
     if (requeue) {
       const back = deferrals.filter((d) => d.reason !== 'secret_unreadable');
       if (back.length > 0) {
-        await this.#release(back.map((d) => d.row));
+        await this.#release(back.map((d) => d.row), held);
         // an endpoint with a rate of its own keeps its held deliveries in a queue of its own, so
         // they never stand in front of the environment's other endpoints (endpoint-queues.ts)
         const lanes = new Map<string | undefined, string[]>();
@@ -227,11 +244,11 @@ export class Deliverer {
     // keeps its lease, the record is fenced by it, and if this process dies the lease lapses and
     // the delivery is sent again (recovery, worker-recovery.ts).
     let hold: NodeJS.Timeout | undefined;
-    const held = await Promise.race([
+    const finished = await Promise.race([
       all.then(() => true),
       new Promise<boolean>((resolve) => (hold = setTimeout(() => resolve(false), JOB_HOLD_MS))),
     ]).finally(() => clearTimeout(hold));
-    if (held) return;
+    if (finished) return;
     const background: Promise<void> = all
       .then(() => undefined)
       .catch(() => {}) // logged once per statement (#recordStatement)
@@ -244,9 +261,53 @@ export class Deliverer {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
   }
 
-  /** The due, unleased deliveries among `ids`, leased to this caller (one statement for many chunks: #claims). */
-  #claim(ids: readonly string[]): Promise<Claimed[]> {
-    return this.#claims.add(ids);
+  /**
+   * The chunk's deliveries, leased to this caller. One a notice carried (push-notice.ts) whose
+   * commit lease still leaves as long as a claim would lease it for goes as the notice gave it,
+   * unclaimed: only its endpoint's settings are read (secrets and rate limit, as a claim reads
+   * them; one statement for many chunks: #settings), and one whose endpoint is gone is left out
+   * (its rows went with it). The others are claimed (one statement for many chunks: #claims),
+   * a push lease this owner holds renewed by the claim. `held`: the rows sent unclaimed, by id.
+   */
+  async #lease(chunk: readonly string[]): Promise<{ rows: Claimed[]; held: Map<string, HeldRow> }> {
+    const now = Date.now();
+    const held = new Map<string, HeldRow>();
+    const claim: [string, string | null][] = [];
+    for (const id of chunk) {
+      const row = this.#pushed?.take(id);
+      if (row && this.#pushed!.usable(row, now)) held.set(id, row);
+      else claim.push([id, row?.row.lease ?? null]);
+    }
+    const [claimed, settings] = await Promise.all([
+      claim.length > 0 ? this.#claims.add(claim) : [],
+      held.size > 0
+        ? this.#settings.add([...held.values()].map(({ environmentId, row }) => endpointSettingsKey(environmentId, row.endpointId)))
+        : new Map<string, EndpointSettings>(),
+    ]);
+    const rows = [...claimed];
+    for (const [id, { environmentId, row }] of held) {
+      const found = settings.get(endpointSettingsKey(environmentId, row.endpointId));
+      if (!found?.present) {
+        held.delete(id);
+        continue;
+      }
+      rows.push({
+        id,
+        environment_id: environmentId,
+        endpoint_id: row.endpointId,
+        event_id: row.eventId,
+        event_type: row.eventType,
+        url: row.url,
+        body: row.body,
+        attempts: 0,
+        lease: row.lease,
+        secrets: found.secrets,
+        rate_limit: found.rate_limit,
+      });
+    }
+    if (held.size > 0) this.#metrics.leased.inc({ by: 'notice' }, held.size);
+    if (claimed.length > 0) this.#metrics.leased.inc({ by: 'claim' }, claimed.length);
+    return { rows, held };
   }
 
   /**
@@ -312,10 +373,18 @@ export class Deliverer {
     return settleAttempt(row, at, result, this.#deps.config.WEBHOOK_RETRY_SCHEDULE);
   }
 
-  /** Lets go of claims not used (the deliveries wait in memory again): fenced by the lease like #write. */
-  async #release(rows: readonly Claimed[]): Promise<void> {
+  /**
+   * Lets go of claims not used (the deliveries wait in memory again): fenced by the lease like
+   * #write. A row a notice carried (`held`) keeps its commit's lease, and is held again.
+   */
+  async #release(rows: readonly Claimed[], held: ReadonlyMap<string, HeldRow>): Promise<void> {
     this.#metrics.requeued.inc(rows.length);
-    await releaseClaims(this.#deps.pool, rows);
+    const claimed = rows.filter((row) => {
+      const kept = held.get(row.id);
+      if (kept) this.#pushed?.putBack(row.id, kept);
+      return !kept;
+    });
+    if (claimed.length > 0) await releaseClaims(this.#deps.pool, claimed);
   }
 
   /**

@@ -10,6 +10,7 @@ export interface DeliveryMetrics {
   deferred: Counter<'reason'>;
   dropped: Counter;
   requeued: Counter;
+  leased: Counter<'by'>;
 }
 
 export function deliveryMetrics(registry: Registry): DeliveryMetrics {
@@ -23,6 +24,12 @@ export function deliveryMetrics(registry: Registry): DeliveryMetrics {
     requeued: new Counter({
       name: 'webhook_requeued_total',
       help: "Claimed deliveries whose endpoint had no room after all, put back in the owner's memory queue (lease released, no deferral)",
+      registers: [registry],
+    }),
+    leased: new Counter({
+      name: 'webhook_leased_total',
+      help: 'Deliveries taken for a send, by how they were leased: notice (sent as the post-commit notice carried them, under their commit lease: no claim) or claim',
+      labelNames: ['by'],
       registers: [registry],
     }),
     attempts: new Counter({

@@ -4,12 +4,13 @@ import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db
 import { connectBus, Requester, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
 import { OwnerClient } from '@rtm/owner-client';
 import { announce, counterOf, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
-import { Deliverer } from './deliverer.ts';
+import { Deliverer, LEASE_MARGIN_MS } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
 import { HostResolver } from './host-resolver.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker, WorkerSupervisor } from './build-worker.ts';
 import { backlogGauge } from './backlog-metric.ts';
+import { PushedRows } from './pushed-rows.ts';
 import { PushIntake } from './push-intake.ts';
 import { EndpointGuard } from './endpoint-guard.ts';
 
@@ -38,7 +39,9 @@ const resolver = new HostResolver({
 const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, resolver });
 // the owned endpoints' places, circuits and rates: read by the intake, kept by the deliverer's sends
 const endpoints = new EndpointGuard(config);
-const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring, endpoints });
+// the rows the post-commit notices carry: read by the intake, sent without a claim by the deliverer
+const pushed = new PushedRows(config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
+const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring, endpoints, pushed });
 backlogGauge(pool, metrics, log);
 const recovery = new WorkerRecovery({
   pool,
@@ -49,7 +52,7 @@ const recovery = new WorkerRecovery({
 
 // first attempts from the channel-nodes' notices, and every send of the webhook partitions this
 // dispatcher owns (push-intake.ts; ownership: PartitionOwnership in libs/db)
-const intake = new PushIntake({ deliverer, endpoints, pool, log, metrics, nc, subjects: subjects(config.NATS_PREFIX) });
+const intake = new PushIntake({ deliverer, endpoints, pool, log, metrics, nc, subjects: subjects(config.NATS_PREFIX), pushed });
 // a dispatcher that lost a partition may still finish the sends it had started: each delivery's
 // lease keeps them from being sent twice at once, and the endpoint's limit may be exceeded by
 // those sends only, during the handover

@@ -45,14 +45,15 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import { handBackDeliveries, overdueUnleased, pendingDeliveries } from '@rtm/webhooks';
+import { handBackDeliveries, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Deliverer } from './deliverer.ts';
 import type { EndpointGuard } from './endpoint-guard.ts';
 import { SendWindow } from './send-window.ts';
-import { byPartition, noticeDeliveries, type Delivery } from './push-notices.ts';
+import { byPartition, type Delivery } from './push-notices.ts';
+import type { PushedRows } from './pushed-rows.ts';
 
 /** Deliveries held in memory at most; a notice beyond is left to the catch-up (counted as overflow). */
 const MAX_QUEUED = 50_000;
@@ -66,6 +67,8 @@ export const NOTICE_GRACE_MS = 5_000;
 const CATCH_UP_MS = 5_000;
 /** Rows read per catch-up pass. */
 const CATCH_UP_ROWS = 5_000;
+/** How often rows held past their use are let go. */
+const SWEEP_MS = 1_000;
 
 export class PushIntake {
   readonly #deliverer: Deliverer;
@@ -75,9 +78,12 @@ export class PushIntake {
   readonly #subjects: Subjects;
   /** The deliveries waiting per endpoint and the chunks being sent (send-window.ts). */
   readonly #window: SendWindow;
+  /** The rows the notices carried, sent without a claim (deliverer.ts). */
+  readonly #pushed: PushedRows;
   readonly #subscriptions = new Map<number, Subscription>();
   #stopped = false;
   #catchUp: NodeJS.Timeout | undefined;
+  #sweep: NodeJS.Timeout | undefined;
   #catchingUp = false;
   readonly #notices: Counter<'result'>;
   readonly #forwards: Counter<'result'>;
@@ -91,8 +97,10 @@ export class PushIntake {
     metrics: Registry;
     nc: NatsConnection;
     subjects: Subjects;
+    pushed: PushedRows;
   }) {
     this.#deliverer = deps.deliverer;
+    this.#pushed = deps.pushed;
     this.#pool = deps.pool;
     this.#log = deps.log;
     this.#nc = deps.nc;
@@ -124,6 +132,14 @@ export class PushIntake {
       },
     });
     new Gauge({
+      name: 'webhook_push_rows_held',
+      help: "Deliveries waiting in this dispatcher's memory with the row their notice carried: sent without a claim while their commit lease lasts",
+      registers: [deps.metrics],
+      collect() {
+        this.set(deps.pushed.size);
+      },
+    });
+    new Gauge({
       name: 'webhook_partitions_owned',
       help: "Webhook partitions (of 16) this dispatcher owns: it alone sends to their environments' endpoints",
       registers: [deps.metrics],
@@ -148,10 +164,15 @@ export class PushIntake {
     return this.#subscriptions.has(partition);
   }
 
-  /** Starts the catch-up passes (after the first partitions are owned). */
+  /**
+   * Starts the catch-up passes (after the first partitions are owned), and the sweep that lets go
+   * of rows held past their use (pushed-rows.ts): their push leases released, they wait as ids.
+   */
   start(): void {
     this.#catchUp = setInterval(() => void this.catchUp(), CATCH_UP_MS);
     this.#catchUp.unref();
+    this.#sweep = setInterval(() => void this.#release(this.#pushed.expired()), SWEEP_MS);
+    this.#sweep.unref();
   }
 
   /** Starts serving a partition (its lock is held): its notices and forwarded deliveries come here. */
@@ -194,8 +215,28 @@ export class PushIntake {
       this.#log.warn('a webhook notice that is not JSON was ignored');
       return;
     }
-    const queued = this.#take(noticeDeliveries(body));
+    const deliveries = readNotice(body);
+    // the rows first: taking the ids may start their sends at once, which look the rows up
+    this.#pushed.add(deliveries);
+    const queued = this.#take(deliveries.map(({ id, environmentId }): Delivery => [id, environmentId]));
+    if (!queued) void this.#letGo(deliveries.map(({ id }) => id));
     if (msg.reply) msg.respond(encodeJson({ queued }));
+  }
+
+  /**
+   * Rows of deliveries this dispatcher does not keep (not its partition any more, its memory
+   * full, stopping): their push leases released, so that whoever takes them may claim them at
+   * once (fenced by the lease: a row sent meanwhile is not touched).
+   */
+  async #letGo(ids: readonly string[]): Promise<void> {
+    await this.#release(this.#pushed.drop(ids));
+  }
+
+  async #release(held: readonly { id: string; lease: string }[]): Promise<void> {
+    if (held.length === 0) return;
+    await releaseClaims(this.#pool, held).catch((error: unknown) =>
+      this.#log.warn({ err: error, deliveries: held.length }, 'could not release push leases; they lapse'),
+    );
   }
 
   /**
@@ -296,6 +337,7 @@ export class PushIntake {
   }
 
   async #handBack(ids: readonly string[]): Promise<void> {
+    await this.#letGo(ids);
     for (let i = 0; i < ids.length; i += HAND_BACK) {
       await handBackDeliveries(this.#pool, ids.slice(i, i + HAND_BACK)).catch((error: unknown) =>
         this.#log.warn({ err: error }, 'could not hand back queued deliveries; the catch-up will'),
@@ -309,6 +351,7 @@ export class PushIntake {
    */
   async stop(): Promise<void> {
     clearInterval(this.#catchUp);
+    clearInterval(this.#sweep);
     for (const partition of [...this.#subscriptions.keys()]) await this.disown(partition);
     this.#stopped = true;
     this.#window.stop();

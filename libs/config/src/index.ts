@@ -227,6 +227,12 @@ const channelNode = base.extend({
   MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   /** Merged transactions a channel-node runs at once (node-committer.ts). */
   COMMIT_LANES: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * A publish's webhook deliveries are committed leased to the dispatcher that owns their webhook
+   * partition for this long: it sends them straight from the post-commit notice, without a claim
+   * (docs/webhooks.md, "First attempts"). A lost notice is found once the lease has lapsed.
+   */
+  WEBHOOK_PUSH_LEASE: durationAtLeast('30s', 1_000, '1s'),
 });
 
 const dispatcher = base.extend({

@@ -56,14 +56,23 @@ export class ConcurrencyGate {
 
   /** When a place of each environment (`e…`) and host (`h…`) last came back. */
   readonly #released = new Map<string, number>();
-  readonly #waiters: { environment: string; host: string; grant: (release: () => void) => void }[] = [];
+  readonly #waiters: { environment: string; host: string; e: string; h: string; grant: (release: () => void) => void }[] = [];
+  /** Waiters per environment (`e…`) and host (`h…`) key: whether a newcomer must queue, without a scan. */
+  readonly #waiting = new Map<string, number>();
+
+  #unwait(waiter: { e: string; h: string }): void {
+    decrement(this.#waiting, waiter.e);
+    decrement(this.#waiting, waiter.h);
+  }
 
   /**
    * Like tryAcquire, but waits up to `waitMs` for the places to come free; null if they did not.
    */
   acquire(environment: string, host: string, waitMs: number): Promise<(() => void) | null> {
     // no queue-jumping: a newcomer waits behind those already waiting for the same places
-    const queued = this.#waiters.some((w) => w.environment === environment || w.host === host);
+    const e = `e\u0000${environment}`;
+    const h = `h\u0000${host}`;
+    const queued = this.#waiting.has(e) || this.#waiting.has(h);
     const now = queued ? null : this.tryAcquire(environment, host);
     if (now || waitMs <= 0) return Promise.resolve(now);
     // waiting only pays where places turn over: an endpoint that hangs returns none, and its
@@ -72,11 +81,13 @@ export class ConcurrencyGate {
     const stale = (key: string, full: boolean) => full && at - (this.#released.get(key) ?? 0) > waitMs;
     const environmentFull = (this.#environments.get(environment) ?? 0) >= this.#limits.perEnvironment;
     const hostFull = (this.#hosts.get(host) ?? 0) >= this.#limits.perHost;
-    if (stale(`e\u0000${environment}`, environmentFull) || stale(`h\u0000${host}`, hostFull)) return Promise.resolve(null);
+    if (stale(e, environmentFull) || stale(h, hostFull)) return Promise.resolve(null);
     return new Promise((resolve) => {
       const waiter = {
         environment,
         host,
+        e,
+        h,
         grant: (release: () => void) => {
           clearTimeout(timer);
           resolve(release);
@@ -84,12 +95,17 @@ export class ConcurrencyGate {
       };
       const timer = setTimeout(() => {
         const at = this.#waiters.indexOf(waiter);
-        if (at >= 0) this.#waiters.splice(at, 1);
+        if (at >= 0) {
+          this.#waiters.splice(at, 1);
+          this.#unwait(waiter);
+        }
         resolve(null);
         // those behind it may fit now that it no longer waits
         this.#serve();
       }, waitMs);
       this.#waiters.push(waiter);
+      this.#waiting.set(e, (this.#waiting.get(e) ?? 0) + 1);
+      this.#waiting.set(h, (this.#waiting.get(h) ?? 0) + 1);
     });
   }
 
@@ -99,8 +115,7 @@ export class ConcurrencyGate {
     const full = new Set<string>();
     for (let i = 0; i < this.#waiters.length; ) {
       const waiter = this.#waiters[i]!;
-      const e = `e\u0000${waiter.environment}`;
-      const h = `h\u0000${waiter.host}`;
+      const { e, h } = waiter;
       const release = full.has(e) || full.has(h) ? null : this.tryAcquire(waiter.environment, waiter.host);
       if (!release) {
         if ((this.#environments.get(waiter.environment) ?? 0) >= this.#limits.perEnvironment) full.add(e);
@@ -109,6 +124,7 @@ export class ConcurrencyGate {
         continue;
       }
       this.#waiters.splice(i, 1);
+      this.#unwait(waiter);
       waiter.grant(release);
     }
   }

@@ -25,27 +25,48 @@ import { recordWebhookEvents } from './enqueue.ts';
 const stillPending = (alias?: string): string => `coalesce(${alias ? `${alias}.` : ''}status, '') = 'pending'`;
 
 /**
+ * The endpoint's signing secrets (as stored) and own rate limit for a row of `webhook_deliveries`
+ * (alias `d`): what a send needs besides the row. `secrets` is null when the endpoint has none;
+ * `rate_limit` null for none and for the default endpoint.
+ */
+const SETTINGS_COLUMNS = (d: string) => `case when ${d}.endpoint_id is null
+           then (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
+                                             where environment_id = ${d}.environment_id) s)
+           else (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_endpoints
+                                             where id = ${d}.endpoint_id) s) end as secrets,
+         case when ${d}.endpoint_id is not null
+           then (select rate_limit_per_second from webhook_endpoints where id = ${d}.endpoint_id) end as rate_limit`;
+
+/**
  * The claim: leases the due, unleased ones among $1 (ids) for $2 ms; returns what a send needs,
- * with the endpoint's own rate limit (`rate_limit`, null for none and for the default endpoint),
- * so the owner's guard holds the rate as it is now, a change by PATCH included.
+ * with the endpoint's own rate limit, so the owner's guard holds the rate as it is now, a change
+ * by PATCH included. $3 (per id, or null): the push lease the caller holds on it (its commit's,
+ * push-notice.ts), which the claim renews as if it were unleased.
  */
 export const CLAIM_SQL = `with due as (
-         select id from webhook_deliveries
-         where id = any($1::text[]) and ${stillPending()} and next_attempt_at <= now()
-           and (locked_until is null or locked_until < now())
-         for update skip locked
+         select d.id from webhook_deliveries d
+         join unnest($1::text[], $3::timestamptz[]) as r(id, lease) on d.id = r.id
+         where ${stillPending('d')} and d.next_attempt_at <= now()
+           and (d.locked_until is null or d.locked_until < now() or d.locked_until = r.lease)
+         for update of d skip locked
        )
        update webhook_deliveries d set locked_until = now() + $2 * interval '1 millisecond'
        from due where d.id = due.id
        returning d.id, d.environment_id, d.endpoint_id, d.event_id, d.event_type, d.url, d.body, d.attempts,
          d.locked_until::text as lease,
-         case when d.endpoint_id is null
-           then (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
-                                             where environment_id = d.environment_id) s)
-           else (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_endpoints
-                                             where id = d.endpoint_id) s) end as secrets,
-         case when d.endpoint_id is not null
-           then (select rate_limit_per_second from webhook_endpoints where id = d.endpoint_id) end as rate_limit`;
+         ${SETTINGS_COLUMNS('d')}`;
+
+/**
+ * What a send needs besides the row, for rows a notice carried ($1 environments, $2 endpoints,
+ * '' for the default one): the settings as a claim reads them, and whether the endpoint (or, for
+ * the default one, the environment) still exists: its deliveries went with it.
+ */
+export const SETTINGS_SQL = `select d.environment_id, coalesce(d.endpoint_id, '') as endpoint_key,
+         case when d.endpoint_id is null then exists (select 1 from environments where id = d.environment_id)
+              else exists (select 1 from webhook_endpoints where id = d.endpoint_id) end as present,
+         ${SETTINGS_COLUMNS('d')}
+       from (select k.environment_id, nullif(k.endpoint_id, '') as endpoint_id
+             from unnest($1::text[], $2::text[]) as k(environment_id, endpoint_id)) d`;
 
 /**
  * The record of attempts ($1..$9: id, n, at, status code, error, duration, new status, delay
@@ -183,10 +204,39 @@ export interface AttemptRecord {
   eventType: string;
 }
 
-/** The due, unleased deliveries among `ids`, leased for `leaseMs`, by id. */
-export async function claimDeliveries(pool: Pool, ids: readonly string[], leaseMs: number): Promise<Map<string, ClaimedDelivery>> {
-  const { rows } = await pool.query<ClaimedDelivery>({ name: 'rtm_webhook_claim', text: CLAIM_SQL, values: [ids, leaseMs] });
+/**
+ * The due, unleased deliveries among `ids`, leased for `leaseMs`, by id. `leases` (per id, or
+ * null): a push lease the caller holds on it, claimed as if unleased.
+ */
+export async function claimDeliveries(
+  pool: Pool,
+  ids: readonly string[],
+  leaseMs: number,
+  leases: readonly (string | null)[] = ids.map(() => null),
+): Promise<Map<string, ClaimedDelivery>> {
+  const { rows } = await pool.query<ClaimedDelivery>({ name: 'rtm_webhook_claim', text: CLAIM_SQL, values: [ids, leaseMs, leases] });
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** A send's settings for an endpoint (SETTINGS_SQL), and whether it still exists. */
+export interface EndpointSettings {
+  present: boolean;
+  secrets: ClaimedDelivery['secrets'];
+  rate_limit: number | null;
+}
+
+/** The key of an endpoint in `endpointSettings`' answer: environment, NUL, endpoint id ('' for the default one). */
+export const endpointSettingsKey = (environmentId: string, endpointId: string | null): string => `${environmentId}\u0000${endpointId ?? ''}`;
+
+/** The settings of the endpoints given as `endpointSettingsKey`s (SETTINGS_SQL), by key. */
+export async function endpointSettings(pool: Pool, keys: readonly string[]): Promise<Map<string, EndpointSettings>> {
+  const unique = [...new Set(keys)].map((key) => key.split('\u0000') as [string, string]);
+  const { rows } = await pool.query<EndpointSettings & { environment_id: string; endpoint_key: string }>({
+    name: 'rtm_webhook_settings',
+    text: SETTINGS_SQL,
+    values: [unique.map(([environment]) => environment), unique.map(([, endpoint]) => endpoint)],
+  });
+  return new Map(rows.map((row) => [`${row.environment_id}\u0000${row.endpoint_key}`, row]));
 }
 
 /** Deliveries a caller could not claim: their job at the time the row says (RESCHEDULE_SQL). */
@@ -295,7 +345,8 @@ export async function pendingDeliveries(pool: Pool, ids: readonly string[]): Pro
 }
 
 /**
- * Pending, unleased deliveries due for more than `graceMs` outside the environments `skip`,
+ * Pending deliveries due for more than `graceMs` outside the environments `skip`, unleased or
+ * with a lease that lapsed (a push lease whose notice was lost, a claim whose sender died),
  * oldest due first, at most `limit`. By `status = 'pending'` on purpose: this one scans by due
  * time, which is what the partial index of pending rows serves.
  */
@@ -305,7 +356,7 @@ export async function overdueUnleased(
 ): Promise<{ id: string; environment_id: string }[]> {
   const { rows } = await pool.query<{ id: string; environment_id: string }>(
     `select id, environment_id from webhook_deliveries
-         where status = 'pending' and locked_until is null
+         where status = 'pending' and (locked_until is null or locked_until < now())
            and next_attempt_at < now() - $1 * interval '1 millisecond'
            and environment_id <> all($2::text[])
          order by next_attempt_at limit $3`,

@@ -50,13 +50,15 @@ export const environmentHookedSql = (environment: string) => `(exists (select 1 
  * batch size (every call notifies, and notifying commits serialise on one Postgres lock), with
  * one job per 64 deliveries, and none at all when nothing was recorded.
  *
- * `jobs: false` records the deliveries without any job: the caller then publishes their ids
- * after commit (the channel-node's notice, docs/webhooks.md), the dispatcher that takes the
- * notice sends them at once, and a notice that is lost is caught by the dispatchers' reconciler.
- * The statement should then read `array(select id from deliveries)` (and `environment_id`, the
- * notice's address) to learn the ids.
+ * `jobs: false` records the deliveries without any job: the caller then publishes them after
+ * commit (the channel-node's notice, push-notice.ts), the dispatcher that takes the notice sends
+ * them at once, and a notice that is lost is caught by the dispatchers' catch-up. The statement
+ * should then read PUSHED_SQL to learn what the notice carries. With a push lease
+ * (`enqueueParameters(events, leaseMs)`), each row is committed leased (`locked_until`) to the
+ * owner of its webhook partition: the owner sends it straight from the notice, without a claim,
+ * and a record fenced by that lease; nobody else can claim it before the lease ends.
  *
- * `first` is the number of the first of the 10 parameters `enqueueParameters` gives; `guard` is a
+ * `first` is the number of the first of the 11 parameters `enqueueParameters` gives; `guard` is a
  * SQL condition every delivery row must meet (the caller's fence), or `true`. Postgres evaluates
  * a CTE that only selects when the statement reads it: the statement must read
  * `(select count(*) from delivery_jobs)`.
@@ -68,9 +70,10 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
   // endpoint's delivery id keeps the event's time prefix (newest-first order) and draws the rest
   // from the event and the endpoint (the same pair always makes the same id)
   const deliveries = `deliveries as (
-       insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_type, channel_id, url, body, next_attempt_at)
+       insert into webhook_deliveries (id, environment_id, endpoint_id, event_id, event_type, channel_id, url, body, next_attempt_at, locked_until)
        select case when t.endpoint_id is null then v.id else 'dlv_' || substr(v.id, 5, 10) || substr(md5(v.id || t.endpoint_id), 1, 16) end,
-              v.environment_id, t.endpoint_id, v.event_id, v.event_type, v.channel_id, t.url, v.body, now()
+              v.environment_id, t.endpoint_id, v.event_id, v.event_type, v.channel_id, t.url, v.body, now(),
+              case when ${p(10)}::int > 0 then now() + ${p(10)}::int * interval '1 millisecond' end
        from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(8)}::text[], ${p(9)}::text[])
             as v(id, environment_id, event_id, event_type, channel_id, body, only_endpoint, except_endpoint)
        cross join lateral (
@@ -84,7 +87,7 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
            and (v.only_endpoint is not null or ${endpointTakesSql('v.event_type', 'v.channel_id')})) t
        where ${guard}
        on conflict (environment_id, event_id, (coalesce(endpoint_id, ''))) do nothing
-       returning id, environment_id)`;
+       returning id, environment_id, endpoint_id, url, event_id, event_type, locked_until::text as lease)`;
   // no job: the two job parameters are still typed, so the parameter list stays the same
   if (!jobs) return `${deliveries},
      delivery_jobs as (select ${p(6)}::text as task, ${p(7)}::int as per_job where false)`;
@@ -99,8 +102,11 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
        where exists (select 1 from deliveries))`;
 }
 
-/** The 10 parameters of `enqueueSql`, in order. */
-export function enqueueParameters(events: readonly WebhookEventInput[]): unknown[] {
+/**
+ * The 11 parameters of `enqueueSql`, in order. `pushLeaseMs`: the rows are committed leased to
+ * their partition's owner for that long (the notice's form, `enqueueSql(…, false)`); 0: unleased.
+ */
+export function enqueueParameters(events: readonly WebhookEventInput[], pushLeaseMs = 0): unknown[] {
   const ids: string[] = [];
   const environments: string[] = [];
   const eventIds: string[] = [];
@@ -117,16 +123,21 @@ export function enqueueParameters(events: readonly WebhookEventInput[]): unknown
     channels.push(event.channelId);
     only.push(event.only ?? null);
     except.push(event.except ?? null);
-    const head = JSON.stringify({
-      id: event.eventId,
-      type: event.type,
-      timestamp: event.timestamp,
-      environmentId: event.environmentId,
-      ...(event.channelId !== null && { channelId: event.channelId }),
-    });
-    bodies.push(`${head.slice(0, -1)},"data":${event.data}}`);
+    bodies.push(webhookBody(event));
   }
-  return [ids, environments, eventIds, types, channels, bodies, DELIVER_BATCH_TASK, IDS_PER_JOB, only, except];
+  return [ids, environments, eventIds, types, channels, bodies, DELIVER_BATCH_TASK, IDS_PER_JOB, only, except, pushLeaseMs];
+}
+
+/** The exact bytes every attempt of an event's deliveries sends (the row's `body`). */
+export function webhookBody(event: WebhookEventInput): string {
+  const head = JSON.stringify({
+    id: event.eventId,
+    type: event.type,
+    timestamp: event.timestamp,
+    environmentId: event.environmentId,
+    ...(event.channelId !== null && { channelId: event.channelId }),
+  });
+  return `${head.slice(0, -1)},"data":${event.data}}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-export { enqueueParameters, enqueueSql, enqueueWebhookEvents, recordWebhookEvents, endpointTakesSql, environmentHookedSql, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
+export { enqueueParameters, webhookBody, enqueueSql, enqueueWebhookEvents, recordWebhookEvents, endpointTakesSql, environmentHookedSql, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
 export {
   WEBHOOK_ID_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
@@ -19,11 +19,14 @@ export {
   type VerifyOptions,
   type VerifyResult,
 } from './signature.ts';
+export { PUSHED_SQL, committedDeliveries, pushNotices, readNotice, type NoticeDelivery, type PushedRow } from './push-notice.ts';
 export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
 export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
 export { listDeliveries, getDelivery, retryDelivery, type DeliveryStatus } from './delivery-ledger.ts';
 export {
   claimDeliveries,
+  endpointSettings,
+  endpointSettingsKey,
   rescheduleUnclaimed,
   releaseClaims,
   deferDeliveries,
@@ -32,6 +35,7 @@ export {
   pendingDeliveries,
   overdueUnleased,
   type ClaimedDelivery,
+  type EndpointSettings,
   type AttemptRecord,
 } from './delivery-leases.ts';
 export {

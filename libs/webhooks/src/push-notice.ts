@@ -1,0 +1,127 @@
+/**
+ * The post-commit notice (docs/webhooks.md, "First attempts"): what a channel-node publishes to
+ * the owner of a webhook partition after a commit that recorded deliveries without a job, and how
+ * the owner reads it. Both sides use this file, so the format has one definition.
+ *
+ * A notice is a JSON array of entries, one per delivery:
+ * - `[id, environmentId]`: a wake-up only; the owner claims the row to learn what to send (a job's
+ *   deliveries forwarded to their owner, a notice of an older channel-node);
+ * - `[id, environmentId, lease, leaseMs, endpointId, url, eventType, eventId, body]`: the row as
+ *   committed, leased to the partition's owner (`lease`: its `locked_until` as Postgres prints
+ *   it, `leaseMs`: the lease's length). The owner sends it from this, without a claim, while the
+ *   lease leaves room for the send, and its record is fenced by `lease` like a claim's.
+ *
+ * The row stays the truth: a lost notice is found in the ledger once its lease has lapsed.
+ */
+
+/** A delivery as a notice carries it; `pushed` when it carries the row itself. */
+export interface NoticeDelivery {
+  id: string;
+  environmentId: string;
+  pushed?: PushedRow;
+}
+
+/** What the commit wrote and a send needs, and the lease that fences the record. */
+export interface PushedRow {
+  lease: string;
+  leaseMs: number;
+  endpointId: string | null;
+  url: string;
+  eventType: string;
+  eventId: string;
+  body: string;
+}
+
+/**
+ * The deliveries of a statement built with `enqueueSql(…, false)`, as the notice needs them: a
+ * JSON array of `[id, environment_id, endpoint_id, url, event_id, event_type, lease]`.
+ */
+export const PUSHED_SQL = `(select coalesce(json_agg(json_build_array(id, environment_id, endpoint_id, url, event_id, event_type, lease)), '[]')
+       from deliveries)`;
+
+/** A body larger than this goes as a wake-up only (the owner reads it with its claim). */
+const MAX_PUSHED_BODY = 128 * 1024;
+/** Body characters per notice at most (NATS's payload limit is 1 MB by default). */
+const MAX_NOTICE_BODIES = 256 * 1024;
+
+/**
+ * The rows PUSHED_SQL read (`rows`) as the deliveries a notice announces: with the row itself
+ * when it was leased and its body (`bodyOf`, by event id: webhookBody) is not too large to carry.
+ */
+export function committedDeliveries(
+  rows: readonly unknown[][],
+  bodyOf: (eventId: string) => string | undefined,
+  leaseMs: number,
+): NoticeDelivery[] {
+  return (rows as [string, string, string | null, string, string, string, string | null][]).map(
+    ([id, environmentId, endpointId, url, eventId, eventType, lease]) => {
+      const body = lease === null ? undefined : bodyOf(eventId);
+      if (lease === null || body === undefined || body.length > MAX_PUSHED_BODY) return { id, environmentId };
+      return { id, environmentId, pushed: { lease, leaseMs, endpointId, url, eventType, eventId, body } };
+    },
+  );
+}
+
+/**
+ * Deliveries as notice entries, grouped by webhook partition (`partitionOf`), each group split so
+ * that no notice carries more than MAX_NOTICE_BODIES of bodies.
+ */
+export function pushNotices(
+  deliveries: readonly NoticeDelivery[],
+  partitionOf: (environmentId: string) => number,
+): { partition: number; entries: unknown[][] }[] {
+  const open = new Map<number, { entries: unknown[][]; size: number }>();
+  const notices: { partition: number; entries: unknown[][] }[] = [];
+  for (const { id, environmentId, pushed } of deliveries) {
+    const partition = partitionOf(environmentId);
+    const size = pushed ? pushed.body.length : 0;
+    let notice = open.get(partition);
+    if (notice && size > 0 && notice.size + size > MAX_NOTICE_BODIES) notice = undefined;
+    if (!notice) {
+      notice = { entries: [], size: 0 };
+      open.set(partition, notice);
+      notices.push({ partition, entries: notice.entries });
+    }
+    notice.size += size;
+    notice.entries.push(
+      pushed
+        ? [id, environmentId, pushed.lease, pushed.leaseMs, pushed.endpointId, pushed.url, pushed.eventType, pushed.eventId, pushed.body]
+        : [id, environmentId],
+    );
+  }
+  return notices;
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+/**
+ * The deliveries of a notice's decoded body. An entry that is not one of the two forms is left
+ * out (a wake-up whose extra fields are malformed still counts as a wake-up); a body that is not
+ * an array has none.
+ */
+export function readNotice(body: unknown): NoticeDelivery[] {
+  if (!Array.isArray(body)) return [];
+  const deliveries: NoticeDelivery[] = [];
+  for (const entry of body) {
+    if (!Array.isArray(entry) || !isString(entry[0]) || !isString(entry[1])) continue;
+    const id = entry[0] as string;
+    const environmentId = entry[1] as string;
+    const [, , lease, leaseMs, endpointId, url, eventType, eventId, content] = entry as unknown[];
+    const pushed =
+      entry.length === 9 &&
+      isString(lease) &&
+      typeof leaseMs === 'number' &&
+      leaseMs > 0 &&
+      (endpointId === null || isString(endpointId)) &&
+      isString(url) &&
+      isString(eventType) &&
+      isString(eventId) &&
+      isString(content);
+    deliveries.push(
+      pushed
+        ? { id, environmentId, pushed: { lease, leaseMs, endpointId: endpointId as string | null, url, eventType, eventId, body: content } }
+        : { id, environmentId },
+    );
+  }
+  return deliveries;
+}

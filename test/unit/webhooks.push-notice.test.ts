@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { committedDeliveries, pushNotices, readNotice } from '@rtm/webhooks';
+
+const lease = '2026-12-01 23:00:00.123456+00';
+const row = (id: string, environmentId: string, eventId: string, leased = true) =>
+  [id, environmentId, null, 'https://hooks.example.com/in', eventId, 'message.published', leased ? lease : null];
+
+test('a committed row leased to its owner travels with its body; an unleased one, or one without its body, as a wake-up', () => {
+  const bodies = new Map([['msg_1', '{"id":"msg_1", "data":{ "a" :1}}'], ['msg_2', '{"id":"msg_2"}']]);
+  const deliveries = committedDeliveries([row('dlv_1', 'env_a', 'msg_1'), row('dlv_2', 'env_a', 'msg_2', false), row('dlv_3', 'env_b', 'msg_3')], (id) => bodies.get(id), 30_000);
+  assert.deepEqual(deliveries, [
+    {
+      id: 'dlv_1',
+      environmentId: 'env_a',
+      pushed: { lease, leaseMs: 30_000, endpointId: null, url: 'https://hooks.example.com/in', eventType: 'message.published', eventId: 'msg_1', body: bodies.get('msg_1') },
+    },
+    { id: 'dlv_2', environmentId: 'env_a' },
+    { id: 'dlv_3', environmentId: 'env_b' },
+  ]);
+  // what the owner reads is what the commit wrote, the body's bytes included
+  const notices = pushNotices(deliveries, (environmentId) => (environmentId === 'env_a' ? 3 : 9));
+  assert.deepEqual(notices.map((n) => n.partition), [3, 9]);
+  const read = notices.flatMap((n) => readNotice(JSON.parse(JSON.stringify(n.entries))));
+  assert.deepEqual(read, deliveries);
+});
+
+test('a notice carries at most 256 KiB of bodies; a body over 128 KiB goes as a wake-up', () => {
+  const big = 'x'.repeat(100 * 1024);
+  const huge = 'y'.repeat(129 * 1024);
+  const rows = [row('d1', 'e', 'm1'), row('d2', 'e', 'm2'), row('d3', 'e', 'm3'), row('d4', 'e', 'm4')];
+  const bodies = new Map([['m1', big], ['m2', big], ['m3', big], ['m4', huge]]);
+  const deliveries = committedDeliveries(rows, (id) => bodies.get(id), 1_000);
+  assert.equal(deliveries[3]!.pushed, undefined, 'too large to carry: claimed by the owner instead');
+  const notices = pushNotices(deliveries, () => 1);
+  assert.deepEqual(notices.map((n) => n.entries.map((e) => e[0])), [['d1', 'd2'], ['d3', 'd4']]);
+  for (const notice of notices) {
+    const carried = notice.entries.reduce((sum, e) => sum + (typeof e[8] === 'string' ? e[8].length : 0), 0);
+    assert.ok(carried <= 256 * 1024, `${carried} characters of bodies in one notice`);
+  }
+});
+
+test("a notice's entries that are neither form are left out; a malformed row is read as a wake-up", () => {
+  const full = ['d1', 'e1', lease, 1_000, 'ep_1', 'https://h/x', 'message.published', 'm1', '{}'];
+  assert.deepEqual(
+    readNotice([full, ['d2', 'e1'], ['d3'], [3, 'e1'], 'd4', null, { id: 'd5' }, ['d6', 'e2', lease, 'soon', null, 'u', 't', 'm', '{}'], ['d7', 'e2', lease, 0, null, 'u', 't', 'm', '{}']]),
+    [
+      { id: 'd1', environmentId: 'e1', pushed: { lease, leaseMs: 1_000, endpointId: 'ep_1', url: 'https://h/x', eventType: 'message.published', eventId: 'm1', body: '{}' } },
+      { id: 'd2', environmentId: 'e1' },
+      { id: 'd6', environmentId: 'e2' },
+      { id: 'd7', environmentId: 'e2' },
+    ],
+  );
+  for (const body of [{ deliveries: [['d1', 'e1']] }, 'd1', null, 7]) assert.deepEqual(readNotice(body), []);
+});
