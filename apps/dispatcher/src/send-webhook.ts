@@ -16,7 +16,7 @@
  *   is read into memory or stored, and no library message leaves this file.
  */
 import type { LookupAddress } from 'node:dns';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import {
   addressRefusal,
   BLOCKED_ADDRESS_CODE,
@@ -58,9 +58,14 @@ function vettedLookup(resolver: HostResolver, allowLoopback: boolean) {
   };
 }
 
+/** URLs whose verdict is kept (the policy is a pure function of the URL and the loopback switch). */
+const VERDICTS_KEPT = 10_000;
+
 export class WebhookSender {
   readonly #agent: Agent;
   readonly #allowLoopback: boolean;
+  /** Each URL's verdict and request target, parsed once (every delivery of an endpoint has the same URL). */
+  readonly #targets = new Map<string, { origin: string; path: string } | null>();
 
   constructor(options: { timeoutMs: number; allowLoopback: boolean; resolver: HostResolver }) {
     this.#allowLoopback = options.allowLoopback;
@@ -80,12 +85,13 @@ export class WebhookSender {
   async send(url: string, body: string, signatures: Record<string, string>, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const verdict = checkWebhookUrl(url, { allowLoopback: this.#allowLoopback });
-    if (!verdict.ok) return { ok: false, error: 'blocked_address', durationMs: 0 };
+    const target = this.#target(url);
+    if (!target) return { ok: false, error: 'blocked_address', durationMs: 0 };
     try {
-      const response = await request(verdict.url, {
+      const response = await this.#agent.request({
+        origin: target.origin,
+        path: target.path,
         method: 'POST',
-        dispatcher: this.#agent,
         body,
         headers: {
           'content-type': 'application/json',
@@ -102,6 +108,18 @@ export class WebhookSender {
     } catch (error) {
       return { ok: false, error: classifyError(error), durationMs: elapsed() };
     }
+  }
+
+  /** The URL's origin and path when the policy allows it, null when it refuses it. */
+  #target(url: string): { origin: string; path: string } | null {
+    let target = this.#targets.get(url);
+    if (target === undefined) {
+      const verdict = checkWebhookUrl(url, { allowLoopback: this.#allowLoopback });
+      target = verdict.ok ? { origin: verdict.url.origin, path: `${verdict.url.pathname}${verdict.url.search}` } : null;
+      if (this.#targets.size >= VERDICTS_KEPT) this.#targets.clear();
+      this.#targets.set(url, target);
+    }
+    return target;
   }
 
   close(): Promise<void> {
