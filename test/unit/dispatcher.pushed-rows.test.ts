@@ -6,7 +6,7 @@ import { PushedRows, SLACK_MS } from '../../apps/dispatcher/src/pushed-rows.ts';
 const delivery = (id: string, body = '{}', leaseMs = 30_000): NoticeDelivery => ({
   id,
   environmentId: 'env_a',
-  pushed: { lease: `lease-${id}`, leaseMs, endpointId: null, url: 'https://h/x', eventType: 'message.published', eventId: `m-${id}`, body },
+  pushed: { lease: `lease-${id}`, leaseMs, endpointId: null, url: 'https://h/x', eventType: 'message.published', eventId: `m-${id}`, body, secrets: null, rateLimit: null },
 });
 
 test("a notice's rows are held until taken, their lease counted from arrival less the slack", () => {
@@ -15,6 +15,7 @@ test("a notice's rows are held until taken, their lease counted from arrival les
   assert.equal(rows.size, 1, 'a wake-up has no row to hold');
   const held = rows.take('d1');
   assert.equal(held?.until, 1_000 + 30_000 - SLACK_MS);
+  assert.equal(held?.arrived, 1_000);
   assert.equal(held?.row.lease, 'lease-d1');
   assert.equal(rows.take('d1'), undefined, 'taken once');
   rows.putBack('d1', held!);

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { committedDeliveries, pushNotices, readNotice } from '@rtm/webhooks';
 
 const lease = '2026-12-01 23:00:00.123456+00';
+const secrets = { secret: 'v2:ciphertext', previous_secret: null, rotated_at: null };
 const row = (id: string, environmentId: string, eventId: string, leased = true) =>
-  [id, environmentId, null, 'https://hooks.example.com/in', eventId, 'message.published', leased ? lease : null];
+  [id, environmentId, null, 'https://hooks.example.com/in', eventId, 'message.published', leased ? lease : null, secrets, null];
 
 test('a committed row leased to its owner travels with its body; an unleased one, or one without its body, as a wake-up', () => {
   const bodies = new Map([['msg_1', '{"id":"msg_1", "data":{ "a" :1}}'], ['msg_2', '{"id":"msg_2"}']]);
@@ -13,7 +14,17 @@ test('a committed row leased to its owner travels with its body; an unleased one
     {
       id: 'dlv_1',
       environmentId: 'env_a',
-      pushed: { lease, leaseMs: 30_000, endpointId: null, url: 'https://hooks.example.com/in', eventType: 'message.published', eventId: 'msg_1', body: bodies.get('msg_1') },
+      pushed: {
+        lease,
+        leaseMs: 30_000,
+        endpointId: null,
+        url: 'https://hooks.example.com/in',
+        eventType: 'message.published',
+        eventId: 'msg_1',
+        body: bodies.get('msg_1'),
+        secrets,
+        rateLimit: null,
+      },
     },
     { id: 'dlv_2', environmentId: 'env_a' },
     { id: 'dlv_3', environmentId: 'env_b' },
@@ -41,14 +52,31 @@ test('a notice carries at most 256 KiB of bodies; a body over 128 KiB goes as a 
 });
 
 test("a notice's entries that are neither form are left out; a malformed row is read as a wake-up", () => {
-  const full = ['d1', 'e1', lease, 1_000, 'ep_1', 'https://h/x', 'message.published', 'm1', '{}'];
+  const full = ['d1', 'e1', lease, 1_000, 'ep_1', 'https://h/x', 'message.published', 'm1', '{}', secrets, 5];
+  const malformed = (id: string, at: number, value: unknown) => Object.assign([...full], { 0: id, [at]: value });
   assert.deepEqual(
-    readNotice([full, ['d2', 'e1'], ['d3'], [3, 'e1'], 'd4', null, { id: 'd5' }, ['d6', 'e2', lease, 'soon', null, 'u', 't', 'm', '{}'], ['d7', 'e2', lease, 0, null, 'u', 't', 'm', '{}']]),
+    readNotice([
+      full,
+      ['d2', 'e1'],
+      ['d3'],
+      [3, 'e1'],
+      'd4',
+      null,
+      { id: 'd5' },
+      malformed('d6', 3, 'soon'),
+      malformed('d7', 3, 0),
+      malformed('d8', 9, { secret: 7 }),
+      malformed('d9', 10, -1),
+      full.slice(0, 9),
+    ]),
     [
-      { id: 'd1', environmentId: 'e1', pushed: { lease, leaseMs: 1_000, endpointId: 'ep_1', url: 'https://h/x', eventType: 'message.published', eventId: 'm1', body: '{}' } },
+      {
+        id: 'd1',
+        environmentId: 'e1',
+        pushed: { lease, leaseMs: 1_000, endpointId: 'ep_1', url: 'https://h/x', eventType: 'message.published', eventId: 'm1', body: '{}', secrets, rateLimit: 5 },
+      },
       { id: 'd2', environmentId: 'e1' },
-      { id: 'd6', environmentId: 'e2' },
-      { id: 'd7', environmentId: 'e2' },
+      ...['d6', 'd7', 'd8', 'd9', 'd1'].map((id) => ({ id, environmentId: 'e1' })),
     ],
   );
   for (const body of [{ deliveries: [['d1', 'e1']] }, 'd1', null, 7]) assert.deepEqual(readNotice(body), []);

@@ -68,6 +68,11 @@ import type { HeldRow, PushedRows } from './pushed-rows.ts';
 /** Deliveries of one batch job sent at once. */
 const PARALLEL_SENDS = 16;
 /**
+ * A row its notice carried is sent with the endpoint settings the commit read (its secrets and
+ * rate limit) for this long after the notice came; one that waited longer has them read again.
+ */
+const NOTICE_SETTINGS_MS = 1_000;
+/**
  * Claims and records are group-committed (statement-batcher.ts): at most this many of each kind
  * run at once, each carrying up to MAX_PER_STATEMENT deliveries of any number of chunks.
  */
@@ -264,32 +269,38 @@ export class Deliverer {
   /**
    * The chunk's deliveries, leased to this caller. One a notice carried (push-notice.ts) whose
    * commit lease still leaves as long as a claim would lease it for goes as the notice gave it,
-   * unclaimed: only its endpoint's settings are read (secrets and rate limit, as a claim reads
-   * them; one statement for many chunks: #settings), and one whose endpoint is gone is left out
-   * (its rows went with it). The others are claimed (one statement for many chunks: #claims),
-   * a push lease this owner holds renewed by the claim. `held`: the rows sent unclaimed, by id.
+   * unclaimed: with the endpoint settings (secrets, rate limit) the commit read, within
+   * NOTICE_SETTINGS_MS of the notice; after that they are read again as a claim reads them (one
+   * statement for many chunks: #settings), and one whose endpoint is gone is left out (its rows
+   * went with it). The others are claimed (one statement for many chunks: #claims), a push lease
+   * this owner holds renewed by the claim. `held`: the rows sent unclaimed, by id.
    */
   async #lease(chunk: readonly string[]): Promise<{ rows: Claimed[]; held: Map<string, HeldRow> }> {
     const now = Date.now();
     const held = new Map<string, HeldRow>();
+    const stale: string[] = [];
     const claim: [string, string | null][] = [];
     for (const id of chunk) {
       const row = this.#pushed?.take(id);
-      if (row && this.#pushed!.usable(row, now)) held.set(id, row);
-      else claim.push([id, row?.row.lease ?? null]);
+      if (row && this.#pushed!.usable(row, now)) {
+        held.set(id, row);
+        if (now - row.arrived > NOTICE_SETTINGS_MS) stale.push(endpointSettingsKey(row.environmentId, row.row.endpointId));
+      } else claim.push([id, row?.row.lease ?? null]);
     }
     const [claimed, settings] = await Promise.all([
       claim.length > 0 ? this.#claims.add(claim) : [],
-      held.size > 0
-        ? this.#settings.add([...held.values()].map(({ environmentId, row }) => endpointSettingsKey(environmentId, row.endpointId)))
-        : new Map<string, EndpointSettings>(),
+      stale.length > 0 ? this.#settings.add(stale) : new Map<string, EndpointSettings>(),
     ]);
     const rows = [...claimed];
-    for (const [id, { environmentId, row }] of held) {
-      const found = settings.get(endpointSettingsKey(environmentId, row.endpointId));
-      if (!found?.present) {
-        held.delete(id);
-        continue;
+    for (const [id, { environmentId, row, arrived }] of held) {
+      let { secrets, rateLimit } = row;
+      if (now - arrived > NOTICE_SETTINGS_MS) {
+        const found = settings.get(endpointSettingsKey(environmentId, row.endpointId));
+        if (!found?.present) {
+          held.delete(id);
+          continue;
+        }
+        ({ secrets, rate_limit: rateLimit } = found);
       }
       rows.push({
         id,
@@ -301,8 +312,8 @@ export class Deliverer {
         body: row.body,
         attempts: 0,
         lease: row.lease,
-        secrets: found.secrets,
-        rate_limit: found.rate_limit,
+        secrets,
+        rate_limit: rateLimit,
       });
     }
     if (held.size > 0) this.#metrics.leased.inc({ by: 'notice' }, held.size);

@@ -22,6 +22,8 @@ const MAX_BYTES = 64 * 1024 * 1024;
 export interface HeldRow {
   environmentId: string;
   row: PushedRow;
+  /** When the notice arrived, on this process's clock. */
+  arrived: number;
   /** When the commit's lease ends at the earliest, on this process's clock. */
   until: number;
 }
@@ -49,7 +51,7 @@ export class PushedRows {
   add(deliveries: readonly NoticeDelivery[], now = Date.now()): void {
     for (const { id, environmentId, pushed } of deliveries) {
       if (!pushed || this.#rows.has(id) || this.#bytes + pushed.body.length > MAX_BYTES) continue;
-      this.#keep(id, { environmentId, row: pushed, until: now + pushed.leaseMs - SLACK_MS });
+      this.#keep(id, { environmentId, row: pushed, arrived: now, until: now + pushed.leaseMs - SLACK_MS });
     }
   }
 

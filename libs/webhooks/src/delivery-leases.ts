@@ -29,7 +29,7 @@ const stillPending = (alias?: string): string => `coalesce(${alias ? `${alias}.`
  * (alias `d`): what a send needs besides the row. `secrets` is null when the endpoint has none;
  * `rate_limit` null for none and for the default endpoint.
  */
-const SETTINGS_COLUMNS = (d: string) => `case when ${d}.endpoint_id is null
+export const SETTINGS_COLUMNS = (d: string): string => `case when ${d}.endpoint_id is null
            then (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
                                              where environment_id = ${d}.environment_id) s)
            else (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_endpoints

@@ -6,13 +6,16 @@
  * A notice is a JSON array of entries, one per delivery:
  * - `[id, environmentId]`: a wake-up only; the owner claims the row to learn what to send (a job's
  *   deliveries forwarded to their owner, a notice of an older channel-node);
- * - `[id, environmentId, lease, leaseMs, endpointId, url, eventType, eventId, body]`: the row as
- *   committed, leased to the partition's owner (`lease`: its `locked_until` as Postgres prints
- *   it, `leaseMs`: the lease's length). The owner sends it from this, without a claim, while the
- *   lease leaves room for the send, and its record is fenced by `lease` like a claim's.
+ * - `[id, environmentId, lease, leaseMs, endpointId, url, eventType, eventId, body, secrets,
+ *   rateLimit]`: the row as committed, leased to the partition's owner (`lease`: its
+ *   `locked_until` as Postgres prints it, `leaseMs`: the lease's length), with its endpoint's
+ *   signing secrets as stored (encrypted, as a claim reads them) and own rate limit as the commit
+ *   read them. The owner sends it from this, without a claim, while the lease leaves room for the
+ *   send, and its record is fenced by `lease` like a claim's.
  *
  * The row stays the truth: a lost notice is found in the ledger once its lease has lapsed.
  */
+import { SETTINGS_COLUMNS } from './delivery-leases.ts';
 
 /** A delivery as a notice carries it; `pushed` when it carries the row itself. */
 export interface NoticeDelivery {
@@ -30,14 +33,26 @@ export interface PushedRow {
   eventType: string;
   eventId: string;
   body: string;
+  /** The endpoint's signing secrets as stored (encrypted), null when it has none. */
+  secrets: StoredSecrets | null;
+  /** The endpoint's own rate limit (sends per second); null: none, or the default endpoint. */
+  rateLimit: number | null;
+}
+
+/** Signing secrets as stored, the way a claim reads them (`ClaimedDelivery.secrets`). */
+export interface StoredSecrets {
+  secret: string;
+  previous_secret: string | null;
+  rotated_at: string | null;
 }
 
 /**
  * The deliveries of a statement built with `enqueueSql(…, false)`, as the notice needs them: a
- * JSON array of `[id, environment_id, endpoint_id, url, event_id, event_type, lease]`.
+ * JSON array of `[id, environment_id, endpoint_id, url, event_id, event_type, lease, secrets,
+ * rate_limit]`, the endpoint's settings read in the commit's own snapshot.
  */
-export const PUSHED_SQL = `(select coalesce(json_agg(json_build_array(id, environment_id, endpoint_id, url, event_id, event_type, lease)), '[]')
-       from deliveries)`;
+export const PUSHED_SQL = `(select coalesce(json_agg(json_build_array(d.id, d.environment_id, d.endpoint_id, d.url, d.event_id, d.event_type, d.lease, s.secrets, s.rate_limit)), '[]')
+       from deliveries d cross join lateral (select ${SETTINGS_COLUMNS('d')}) s)`;
 
 /** A body larger than this goes as a wake-up only (the owner reads it with its claim). */
 const MAX_PUSHED_BODY = 128 * 1024;
@@ -53,13 +68,12 @@ export function committedDeliveries(
   bodyOf: (eventId: string) => string | undefined,
   leaseMs: number,
 ): NoticeDelivery[] {
-  return (rows as [string, string, string | null, string, string, string, string | null][]).map(
-    ([id, environmentId, endpointId, url, eventId, eventType, lease]) => {
-      const body = lease === null ? undefined : bodyOf(eventId);
-      if (lease === null || body === undefined || body.length > MAX_PUSHED_BODY) return { id, environmentId };
-      return { id, environmentId, pushed: { lease, leaseMs, endpointId, url, eventType, eventId, body } };
-    },
-  );
+  type Row = [string, string, string | null, string, string, string, string | null, StoredSecrets | null, number | null];
+  return (rows as Row[]).map(([id, environmentId, endpointId, url, eventId, eventType, lease, secrets, rateLimit]) => {
+    const body = lease === null ? undefined : bodyOf(eventId);
+    if (lease === null || body === undefined || body.length > MAX_PUSHED_BODY) return { id, environmentId };
+    return { id, environmentId, pushed: { lease, leaseMs, endpointId, url, eventType, eventId, body, secrets: secrets ?? null, rateLimit: rateLimit ?? null } };
+  });
 }
 
 /**
@@ -85,7 +99,7 @@ export function pushNotices(
     notice.size += size;
     notice.entries.push(
       pushed
-        ? [id, environmentId, pushed.lease, pushed.leaseMs, pushed.endpointId, pushed.url, pushed.eventType, pushed.eventId, pushed.body]
+        ? [id, environmentId, pushed.lease, pushed.leaseMs, pushed.endpointId, pushed.url, pushed.eventType, pushed.eventId, pushed.body, pushed.secrets, pushed.rateLimit]
         : [id, environmentId],
     );
   }
@@ -93,6 +107,11 @@ export function pushNotices(
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
+const isStoredSecrets = (value: unknown): value is StoredSecrets => {
+  if (typeof value !== 'object' || value === null) return false;
+  const { secret, previous_secret: previous, rotated_at: rotatedAt } = value as Record<string, unknown>;
+  return isString(secret) && (previous === null || isString(previous)) && (rotatedAt === null || isString(rotatedAt));
+};
 
 /**
  * The deliveries of a notice's decoded body. An entry that is not one of the two forms is left
@@ -106,9 +125,9 @@ export function readNotice(body: unknown): NoticeDelivery[] {
     if (!Array.isArray(entry) || !isString(entry[0]) || !isString(entry[1])) continue;
     const id = entry[0] as string;
     const environmentId = entry[1] as string;
-    const [, , lease, leaseMs, endpointId, url, eventType, eventId, content] = entry as unknown[];
+    const [, , lease, leaseMs, endpointId, url, eventType, eventId, content, secrets, rateLimit] = entry as unknown[];
     const pushed =
-      entry.length === 9 &&
+      entry.length === 11 &&
       isString(lease) &&
       typeof leaseMs === 'number' &&
       leaseMs > 0 &&
@@ -116,10 +135,16 @@ export function readNotice(body: unknown): NoticeDelivery[] {
       isString(url) &&
       isString(eventType) &&
       isString(eventId) &&
-      isString(content);
+      isString(content) &&
+      (secrets === null || isStoredSecrets(secrets)) &&
+      (rateLimit === null || (typeof rateLimit === 'number' && rateLimit > 0));
     deliveries.push(
       pushed
-        ? { id, environmentId, pushed: { lease, leaseMs, endpointId: endpointId as string | null, url, eventType, eventId, body: content } }
+        ? {
+            id,
+            environmentId,
+            pushed: { lease, leaseMs, endpointId: endpointId as string | null, url, eventType, eventId, body: content, secrets, rateLimit: rateLimit as number | null },
+          }
         : { id, environmentId },
     );
   }
