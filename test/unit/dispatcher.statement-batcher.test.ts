@@ -86,3 +86,26 @@ test('share hands a taken result to the first caller that asked for it only', as
   assert.deepEqual(await a, ['row a', 'row b']);
   assert.deepEqual(await b, ['row c'], "'b' was asked for twice in one statement and goes to one caller");
 });
+
+test('with gatherMs, an item waits until the first is that old, unless maxItems are waiting', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const { statements, run } = controlled();
+  const batcher = new StatementBatcher(run, { concurrency: 2, maxItems: 3, gatherMs: 5 });
+  const first = batcher.add([1]);
+  batcher.add([2]);
+  assert.equal(statements.length, 0, 'nothing goes before the first item is 5 ms old');
+  t.mock.timers.tick(5);
+  assert.deepEqual(statements.map((s) => s.items), [[1, 2]], 'then the two gathered go in one statement');
+  batcher.add([3]);
+  assert.equal(statements.length, 1, 'a new gathering waits again');
+  batcher.add([4, 5]);
+  assert.deepEqual(statements.map((s) => s.items).slice(1), [[3, 4, 5]], 'maxItems waiting: it goes at once');
+  batcher.add([6]);
+  assert.equal(statements.length, 2);
+  statements[0]!.end();
+  assert.deepEqual(await first, [10, 20]);
+  await tick();
+  assert.equal(statements.length, 2, 'a place is free, but [6] gathers first');
+  t.mock.timers.tick(5);
+  assert.deepEqual(statements.map((s) => s.items).slice(2), [[6]]);
+});

@@ -13,8 +13,11 @@ const config = configOrExit(loadChannelNodeConfig);
 const name = config.NODE_NAME ?? `channel-node-${process.pid}`;
 const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'channel-node');
-// a few connections suffice: each actor holds one only for its commit, and this machine class has 2 cores
-const pool = createPool(config.DATABASE_URL, { max: config.COMMIT_LANES + 2, name });
+// a few connections suffice: each actor holds one only for its commit, and this machine class has 2 cores.
+// Generic plans: Postgres re-planned the large commit statement on every execution (its custom
+// plans looked cheaper than the generic one), which took more of its CPU than running it; every
+// statement here finds its rows by their keys either way (test/channels.write-plan.test.ts)
+const pool = createPool(config.DATABASE_URL, { max: config.COMMIT_LANES + 2, name, genericPlans: true });
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
 await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));

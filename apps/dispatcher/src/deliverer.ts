@@ -78,6 +78,8 @@ const NOTICE_SETTINGS_MS = 1_000;
  */
 const STATEMENTS_IN_FLIGHT = 2;
 const MAX_PER_STATEMENT = 512;
+/** How long an attempt's record waits for others to share its statement. */
+const RECORD_GATHER_MS = 5;
 /** The lease outlives the longest attempt by this much (the write of the result). */
 export const LEASE_MARGIN_MS = 5_000;
 /** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
@@ -138,7 +140,9 @@ export class Deliverer {
     );
     this.#settings = new StatementBatcher((keys) => endpointSettings(deps.pool, keys), batching);
     this.#pushed = deps.pushed;
-    this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), batching);
+    // nobody waits for a record (the send has happened): it gathers for RECORD_GATHER_MS, so at
+    // moderate rates one statement carries many outcomes instead of one or two
+    this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), { ...batching, gatherMs: RECORD_GATHER_MS });
     this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.#endpoints = deps.endpoints;
     this.#secrets = new SigningSecrets(deps.secretKeyring);

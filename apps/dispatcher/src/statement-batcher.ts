@@ -11,30 +11,35 @@ export class StatementBatcher<I, R, T = R> {
   readonly #share: (result: R, items: readonly I[]) => T;
   readonly #concurrency: number;
   readonly #maxItems: number;
-  #waiting: { items: I[]; resolve: (result: T) => void; reject: (error: unknown) => void }[] = [];
+  readonly #gatherMs: number;
+  #waiting: { items: I[]; at: number; resolve: (result: T) => void; reject: (error: unknown) => void }[] = [];
   #waitingItems = 0;
   #running = 0;
+  #gather: NodeJS.Timeout | undefined;
 
   /**
    * `run` executes one statement for the items given. Each caller whose items it carried gets
    * `share(result, its items)`, called for the callers in the order they came, one after the
    * other (so a result that is taken, such as a claimed row, goes to one caller only); by
-   * default every caller gets the whole result.
+   * default every caller gets the whole result. `gatherMs`: a statement that could start waits
+   * until its first item is this old (or maxItems are waiting), so that at moderate rates one
+   * statement carries many items; for statements no caller's latency depends on (0: none).
    */
   constructor(
     run: (items: I[]) => Promise<R>,
-    options: { concurrency: number; maxItems: number; share?: (result: R, items: readonly I[]) => T },
+    options: { concurrency: number; maxItems: number; gatherMs?: number; share?: (result: R, items: readonly I[]) => T },
   ) {
     this.#run = run;
     this.#share = options.share ?? ((result) => result as unknown as T);
     this.#concurrency = options.concurrency;
     this.#maxItems = options.maxItems;
+    this.#gatherMs = options.gatherMs ?? 0;
   }
 
   /** Resolves with the result of the statement that carried `items` (rejects if it failed). */
   add(items: readonly I[]): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#waiting.push({ items: [...items], resolve, reject });
+      this.#waiting.push({ items: [...items], at: this.#gatherMs > 0 ? Date.now() : 0, resolve, reject });
       this.#waitingItems += items.length;
       this.#next();
     });
@@ -47,6 +52,16 @@ export class StatementBatcher<I, R, T = R> {
 
   #next(): void {
     while (this.#running < this.#concurrency && this.#waiting.length > 0) {
+      if (this.#gatherMs > 0 && this.#waitingItems < this.#maxItems) {
+        const wait = this.#waiting[0]!.at + this.#gatherMs - Date.now();
+        if (wait > 0) {
+          this.#gather ??= setTimeout(() => {
+            this.#gather = undefined;
+            this.#next();
+          }, Math.ceil(wait));
+          return;
+        }
+      }
       // callers are never split: a statement takes whole callers up to maxItems (at least one)
       let count = 0;
       let take = 0;

@@ -31,7 +31,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
  */
 export function createPool(
   connectionString: string,
-  options: { max?: number; name?: string; statementTimeoutMs?: number } = {},
+  options: {
+    max?: number;
+    name?: string;
+    statementTimeoutMs?: number;
+    /** Prepared statements use one generic plan, never re-planned per execution (`plan_cache_mode`). */
+    genericPlans?: boolean;
+  } = {},
 ): pg.Pool {
   const statementTimeout = options.statementTimeoutMs ?? 30_000;
   const pool = new pg.Pool({
@@ -44,6 +50,7 @@ export function createPool(
     query_timeout: statementTimeout + 5_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    ...(options.genericPlans && { options: '-c plan_cache_mode=force_generic_plan' }),
   });
   // an idle client that loses its connection emits here; the pool replaces it
   pool.on('error', () => {});
