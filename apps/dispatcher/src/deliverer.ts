@@ -9,23 +9,23 @@
  *   pending   --410 Gone (any attempt)------------------> dropped (the receiver asked for no retry)
  *   dropped   --POST …/retry (gateway)------------------> pending (one more attempt now)
  *
- * The lease: before sending, a dispatcher claims the delivery with a conditional UPDATE that sets
- * `locked_until` (only a pending, due, unleased row can be claimed). So a delivery is never sent by
- * two dispatchers at once, even when a job is run twice (crash recovery, manual retry, reconciler).
- * A job that finds its delivery leased or not yet due puts a job at the time the row says,
- * which corrects any job that ran too early.
+ * The lease: a delivery is attempted only under a lease on its row (`locked_until`): its commit's
+ * push lease, or a claim (chunk-leases.ts). So a delivery is never sent by two dispatchers at
+ * once, and every record is fenced by the lease it was sent under. A job that finds its delivery
+ * leased or not yet due puts a job at the time the row says, which corrects any job that ran too
+ * early.
  *
  * First attempts come from the channel-nodes' post-commit notices (push-intake.ts), without a
  * job; a failed attempt's retry is a job.
  *
- * The statements (claim, record, defer, release, reschedule) are libs/webhooks'
- * (delivery-leases.ts); what a result means is attempt-outcome.ts. This file decides when each runs.
+ * The statements are libs/webhooks' (delivery-leases.ts); what a result means is
+ * attempt-outcome.ts. This file decides when each runs.
  *
- * Claims and records are group-committed (statement-batcher.ts): a chunk's claim, and each send's
- * record as soon as that send ends, wait only for the statement of their kind already running;
- * then everything that gathered meanwhile goes in one statement. At rest a delivery is claimed
- * and recorded alone, at once; under load a statement carries up to 512 deliveries of many
- * chunks, so the database's work per delivery falls as the rate rises.
+ * Leases and records are group-committed (statement-batcher.ts): a chunk's claim, and each send's
+ * record as soon as that send ends (after RECORD_GATHER_MS), wait only for the statement of their
+ * kind already running; then everything that gathered meanwhile goes in one statement. Under load
+ * a statement carries up to 512 deliveries of many chunks, so the database's work per delivery
+ * falls as the rate rises.
  *
  * Fair sharing (endpoint-guard.ts): a claimed delivery may be held back instead of attempted: its
  * endpoint's circuit is open, its rate limit is spent, or its environment or host already has the
@@ -40,19 +40,12 @@ import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
 import { publishLog, publishLogs, type NatsConnection, type Subjects } from '@rtm/bus';
 import {
-  claimDeliveries,
-  deferDeliveries,
-  endpointSettings,
-  endpointSettingsKey,
   handBackDeliveries,
   recordAttempts,
-  releaseClaims,
-  rescheduleUnclaimed,
   signatureHeader,
   SIGNATURE_HEADER,
   standardHeaders,
   type ClaimedDelivery,
-  type EndpointSettings,
   type SecretKeyring,
 } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
@@ -63,17 +56,13 @@ import type { EndpointGuard } from './endpoint-guard.ts';
 import { attemptLogs, attemptRecord, circuitKey, endpointOf, settleAttempt, type Outcome } from './attempt-outcome.ts';
 import { SigningSecrets } from './signing-secrets.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery-metrics.ts';
-import type { HeldRow, PushedRows } from './pushed-rows.ts';
+import type { PushedRows } from './pushed-rows.ts';
+import { ChunkLeases, type Deferral } from './chunk-leases.ts';
 
 /** Deliveries of one batch job sent at once. */
 const PARALLEL_SENDS = 16;
 /**
- * A row its notice carried is sent with the endpoint settings the commit read (its secrets and
- * rate limit) for this long after the notice came; one that waited longer has them read again.
- */
-const NOTICE_SETTINGS_MS = 1_000;
-/**
- * Claims and records are group-committed (statement-batcher.ts): at most this many of each kind
+ * Leases and records are group-committed (statement-batcher.ts): at most this many of each kind
  * run at once, each carrying up to MAX_PER_STATEMENT deliveries of any number of chunks.
  */
 const STATEMENTS_IN_FLIGHT = 2;
@@ -88,7 +77,6 @@ const DEFER_MS = 1_000;
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
 
-type Deferral = { row: Claimed; until: number; reason: 'circuit_open' | 'concurrency' | 'rate' | 'endpoint_rate' | 'secret_unreadable' };
 type Claimed = ClaimedDelivery;
 
 export interface DelivererDeps {
@@ -109,44 +97,27 @@ export interface DelivererDeps {
 export class Deliverer {
   readonly #deps: DelivererDeps;
   readonly #metrics: DeliveryMetrics;
-  readonly #leaseMs: number;
   readonly #endpoints: EndpointGuard;
-  readonly #claims: StatementBatcher<[id: string, pushLease: string | null], Map<string, Claimed>, Claimed[]>;
-  readonly #settings: StatementBatcher<string, Map<string, EndpointSettings>>;
+  readonly #leases: ChunkLeases;
   readonly #records: StatementBatcher<Outcome, void>;
-  readonly #pushed: PushedRows | undefined;
   readonly #secrets: SigningSecrets;
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
     const batching = { concurrency: STATEMENTS_IN_FLIGHT, maxItems: MAX_PER_STATEMENT };
-    this.#claims = new StatementBatcher(
-      (items) => claimDeliveries(deps.pool, items.map(([id]) => id), this.#leaseMs, items.map(([, lease]) => lease)),
-      {
-      ...batching,
-      // an id asked for by two callers in one statement (a job's and the push's) is claimed once:
-      // its row goes to the first of them only, never sent twice at once by this process
-      share: (rows, items) => {
-        const mine: Claimed[] = [];
-        for (const [id] of items) {
-          const row = rows.get(id);
-          if (!row) continue;
-          rows.delete(id);
-          mine.push(row);
-        }
-        return mine;
-      },
-      },
-    );
-    this.#settings = new StatementBatcher((keys) => endpointSettings(deps.pool, keys), batching);
-    this.#pushed = deps.pushed;
+    this.#metrics = deliveryMetrics(deps.metrics);
+    this.#leases = new ChunkLeases({
+      pool: deps.pool,
+      leaseMs: deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+      pushed: deps.pushed,
+      metrics: this.#metrics,
+      batching,
+    });
     // nobody waits for a record (the send has happened): it gathers for RECORD_GATHER_MS, so at
     // moderate rates one statement carries many outcomes instead of one or two
     this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), { ...batching, gatherMs: RECORD_GATHER_MS });
-    this.#leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.#endpoints = deps.endpoints;
     this.#secrets = new SigningSecrets(deps.secretKeyring);
-    this.#metrics = deliveryMetrics(deps.metrics);
   }
 
   #draining = false;
@@ -168,8 +139,7 @@ export class Deliverer {
         // hand the rest back as a new batch job for another dispatcher (or this one, restarted),
         // their push leases released so that it may claim them at once
         const rest = ids.slice(start);
-        const held = this.#pushed?.drop(rest) ?? [];
-        if (held.length > 0) await releaseClaims(this.#deps.pool, held);
+        await this.#leases.letGo(rest);
         await handBackDeliveries(this.#deps.pool, rest);
         return;
       }
@@ -188,7 +158,7 @@ export class Deliverer {
    * through Postgres: it waits in memory for its endpoint like the rest.
    */
   async #deliverChunk(chunk: readonly string[], sending?: () => void, requeue?: (ids: string[], endpointId?: string) => void): Promise<void> {
-    const { rows: claimed, held } = await this.#lease(chunk);
+    const { rows: claimed, held } = await this.#leases.take(chunk);
     // one deadline for the chunk, counted from the claim: every send ends within the timeout,
     // inside the lease (and a late record is fenced off by the lease anyway)
     const deadline = new AbortController();
@@ -199,7 +169,7 @@ export class Deliverer {
     );
     if (claimed.length < chunk.length) {
       const got = new Set(claimed.map((row) => row.id));
-      await this.#reschedule(chunk.filter((id) => !got.has(id)));
+      await this.#leases.reschedule(chunk.filter((id) => !got.has(id)));
     }
     const deferrals: Deferral[] = [];
     // each send is recorded as soon as it ends, together with whatever else ended meanwhile
@@ -231,7 +201,7 @@ export class Deliverer {
     if (requeue) {
       const back = deferrals.filter((d) => d.reason !== 'secret_unreadable');
       if (back.length > 0) {
-        await this.#release(back.map((d) => d.row), held);
+        await this.#leases.release(back.map((d) => d.row), held);
         // an endpoint with a rate of its own keeps its held deliveries in a queue of its own, so
         // they never stand in front of the environment's other endpoints (endpoint-queues.ts)
         const lanes = new Map<string | undefined, string[]>();
@@ -243,9 +213,9 @@ export class Deliverer {
         }
         for (const [lane, ids] of lanes) requeue(ids, lane);
       }
-      await this.#defer(deferrals.filter((d) => d.reason === 'secret_unreadable'));
+      await this.#leases.defer(deferrals.filter((d) => d.reason === 'secret_unreadable'));
     } else {
-      await this.#defer(deferrals);
+      await this.#leases.defer(deferrals);
     }
     // A job holds a worker slot only briefly: sends still running after JOB_HOLD_MS (an endpoint
     // that hangs) finish in the background and are recorded when they end, so one environment's
@@ -268,71 +238,6 @@ export class Deliverer {
   /** Resolves once every send handed to the background has ended and been recorded (drain). */
   async settled(): Promise<void> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
-  }
-
-  /**
-   * The chunk's deliveries, leased to this caller. One a notice carried (push-notice.ts) whose
-   * commit lease still leaves as long as a claim would lease it for goes as the notice gave it,
-   * unclaimed: with the endpoint settings (secrets, rate limit) the commit read, within
-   * NOTICE_SETTINGS_MS of the notice; after that they are read again as a claim reads them (one
-   * statement for many chunks: #settings), and one whose endpoint is gone is left out (its rows
-   * went with it). The others are claimed (one statement for many chunks: #claims), a push lease
-   * this owner holds renewed by the claim. `held`: the rows sent unclaimed, by id.
-   */
-  async #lease(chunk: readonly string[]): Promise<{ rows: Claimed[]; held: Map<string, HeldRow> }> {
-    const now = Date.now();
-    const held = new Map<string, HeldRow>();
-    const stale: string[] = [];
-    const claim: [string, string | null][] = [];
-    for (const id of chunk) {
-      const row = this.#pushed?.take(id);
-      if (row && this.#pushed!.usable(row, now)) {
-        held.set(id, row);
-        if (now - row.arrived > NOTICE_SETTINGS_MS) stale.push(endpointSettingsKey(row.environmentId, row.row.endpointId));
-      } else claim.push([id, row?.row.lease ?? null]);
-    }
-    const [claimed, settings] = await Promise.all([
-      claim.length > 0 ? this.#claims.add(claim) : [],
-      stale.length > 0 ? this.#settings.add(stale) : new Map<string, EndpointSettings>(),
-    ]);
-    const rows = [...claimed];
-    for (const [id, { environmentId, row, arrived }] of held) {
-      let { secrets, rateLimit } = row;
-      if (now - arrived > NOTICE_SETTINGS_MS) {
-        const found = settings.get(endpointSettingsKey(environmentId, row.endpointId));
-        if (!found?.present) {
-          held.delete(id);
-          continue;
-        }
-        ({ secrets, rate_limit: rateLimit } = found);
-      }
-      rows.push({
-        id,
-        environment_id: environmentId,
-        endpoint_id: row.endpointId,
-        event_id: row.eventId,
-        event_type: row.eventType,
-        url: row.url,
-        body: row.body,
-        attempts: 0,
-        lease: row.lease,
-        secrets,
-        rate_limit: rateLimit,
-      });
-    }
-    if (held.size > 0) this.#metrics.leased.inc({ by: 'notice' }, held.size);
-    if (claimed.length > 0) this.#metrics.leased.inc({ by: 'claim' }, claimed.length);
-    return { rows, held };
-  }
-
-  /**
-   * Deliveries this job could not claim: still pending but leased elsewhere, not yet due, or
-   * row-locked at that moment (skip locked: e.g. a retry request reading it). Puts their job at
-   * the time the row says, at least a second from now (a job that ran early, or a lease that may
-   * belong to a dead dispatcher, is looked at again then). Delivered or dropped ones need nothing.
-   */
-  async #reschedule(ids: readonly string[]): Promise<void> {
-    await rescheduleUnclaimed(this.#deps.pool, ids);
   }
 
   /**
@@ -386,30 +291,6 @@ export class Deliverer {
     this.#metrics.duration.observe(result.durationMs / 1000);
     // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery
     return settleAttempt(row, at, result, this.#deps.config.WEBHOOK_RETRY_SCHEDULE);
-  }
-
-  /**
-   * Lets go of claims not used (the deliveries wait in memory again): fenced by the lease like
-   * #write. A row a notice carried (`held`) keeps its commit's lease, and is held again.
-   */
-  async #release(rows: readonly Claimed[], held: ReadonlyMap<string, HeldRow>): Promise<void> {
-    this.#metrics.requeued.inc(rows.length);
-    const claimed = rows.filter((row) => {
-      const kept = held.get(row.id);
-      if (kept) this.#pushed?.putBack(row.id, kept);
-      return !kept;
-    });
-    if (claimed.length > 0) await releaseClaims(this.#deps.pool, claimed);
-  }
-
-  /**
-   * Puts deferred deliveries back: lease released, `next_attempt_at` and the keyed job at the
-   * deferral's time, `attempts` unchanged. Fenced by the lease like #write.
-   */
-  async #defer(deferrals: readonly Deferral[]): Promise<void> {
-    if (deferrals.length === 0) return;
-    for (const deferral of deferrals) this.#metrics.deferred.inc({ reason: deferral.reason });
-    await deferDeliveries(this.#deps.pool, deferrals.map((d) => ({ id: d.row.id, until: d.until, lease: d.row.lease })));
   }
 
   /**

@@ -1,0 +1,183 @@
+/**
+ * How a chunk's deliveries become the sender's to attempt, and how they are given back without an
+ * attempt (deliverer.ts decides when): the lease side of the ledger, over libs/webhooks'
+ * statements (delivery-leases.ts).
+ *
+ * - A delivery its post-commit notice carried (push-notice.ts, pushed-rows.ts) is already leased
+ *   to this owner by its commit: while that lease leaves as long as a claim would take, it goes
+ *   as the notice gave it, unclaimed, its record fenced by the commit's lease.
+ * - Any other is claimed: a conditional UPDATE that sets `locked_until` (only a pending, due row
+ *   can be claimed, unleased or under the push lease its holder names). So a delivery is never
+ *   sent by two dispatchers at once, even when a job is run twice (crash recovery, manual retry,
+ *   reconciler).
+ *
+ * Claims (and the settings reads of rows that waited) are group-committed (statement-batcher.ts):
+ * each waits only for the statement of its kind already running, then everything that gathered
+ * meanwhile goes in one statement.
+ */
+import type { Pool } from '@rtm/db';
+import {
+  claimDeliveries,
+  deferDeliveries,
+  endpointSettings,
+  endpointSettingsKey,
+  releaseClaims,
+  rescheduleUnclaimed,
+  type ClaimedDelivery,
+  type EndpointSettings,
+} from '@rtm/webhooks';
+import { StatementBatcher } from './statement-batcher.ts';
+import type { DeliveryMetrics } from './delivery-metrics.ts';
+import type { HeldRow, PushedRows } from './pushed-rows.ts';
+
+/**
+ * A row its notice carried is sent with the endpoint settings the commit read (its secrets and
+ * rate limit) for this long after the notice came; one that waited longer has them read again.
+ */
+const NOTICE_SETTINGS_MS = 1_000;
+
+/** A leased delivery held back instead of attempted, until `until` (epoch ms). */
+export type Deferral = {
+  row: ClaimedDelivery;
+  until: number;
+  reason: 'circuit_open' | 'concurrency' | 'rate' | 'endpoint_rate' | 'secret_unreadable';
+};
+
+export class ChunkLeases {
+  readonly #pool: Pool;
+  readonly #leaseMs: number;
+  readonly #pushed: PushedRows | undefined;
+  readonly #metrics: DeliveryMetrics;
+  readonly #claims: StatementBatcher<[id: string, pushLease: string | null], Map<string, ClaimedDelivery>, ClaimedDelivery[]>;
+  readonly #settings: StatementBatcher<string, Map<string, EndpointSettings>>;
+
+  /**
+   * `leaseMs`: how long a claim leases a delivery for. `batching`: the group commit's bounds
+   * (statements of a kind at once, deliveries per statement).
+   */
+  constructor(deps: {
+    pool: Pool;
+    leaseMs: number;
+    pushed?: PushedRows;
+    metrics: DeliveryMetrics;
+    batching: { concurrency: number; maxItems: number };
+  }) {
+    this.#pool = deps.pool;
+    this.#leaseMs = deps.leaseMs;
+    this.#pushed = deps.pushed;
+    this.#metrics = deps.metrics;
+    this.#claims = new StatementBatcher(
+      (items) => claimDeliveries(deps.pool, items.map(([id]) => id), this.#leaseMs, items.map(([, lease]) => lease)),
+      {
+        ...deps.batching,
+        // an id asked for by two callers in one statement (a job's and the push's) is claimed once:
+        // its row goes to the first of them only, never sent twice at once by this process
+        share: (rows, items) => {
+          const mine: ClaimedDelivery[] = [];
+          for (const [id] of items) {
+            const row = rows.get(id);
+            if (!row) continue;
+            rows.delete(id);
+            mine.push(row);
+          }
+          return mine;
+        },
+      },
+    );
+    this.#settings = new StatementBatcher((keys) => endpointSettings(deps.pool, keys), deps.batching);
+  }
+
+  /**
+   * The chunk's deliveries, leased to this caller. One a notice carried whose commit lease still
+   * leaves as long as a claim would lease it for goes as the notice gave it, unclaimed: with the
+   * endpoint settings (secrets, rate limit) the commit read, within NOTICE_SETTINGS_MS of the
+   * notice; after that they are read again as a claim reads them (#settings), and one whose
+   * endpoint is gone is left out (its rows went with it). The others are claimed (#claims), a
+   * push lease this owner holds renewed by the claim. `held`: the rows sent unclaimed, by id.
+   */
+  async take(chunk: readonly string[]): Promise<{ rows: ClaimedDelivery[]; held: Map<string, HeldRow> }> {
+    const now = Date.now();
+    const held = new Map<string, HeldRow>();
+    const stale: string[] = [];
+    const claim: [string, string | null][] = [];
+    for (const id of chunk) {
+      const row = this.#pushed?.take(id);
+      if (row && this.#pushed!.usable(row, now)) {
+        held.set(id, row);
+        if (now - row.arrived > NOTICE_SETTINGS_MS) stale.push(endpointSettingsKey(row.environmentId, row.row.endpointId));
+      } else claim.push([id, row?.row.lease ?? null]);
+    }
+    const [claimed, settings] = await Promise.all([
+      claim.length > 0 ? this.#claims.add(claim) : [],
+      stale.length > 0 ? this.#settings.add(stale) : new Map<string, EndpointSettings>(),
+    ]);
+    const rows = [...claimed];
+    for (const [id, { environmentId, row, arrived }] of held) {
+      let { secrets, rateLimit } = row;
+      if (now - arrived > NOTICE_SETTINGS_MS) {
+        const found = settings.get(endpointSettingsKey(environmentId, row.endpointId));
+        if (!found?.present) {
+          held.delete(id);
+          continue;
+        }
+        ({ secrets, rate_limit: rateLimit } = found);
+      }
+      rows.push({
+        id,
+        environment_id: environmentId,
+        endpoint_id: row.endpointId,
+        event_id: row.eventId,
+        event_type: row.eventType,
+        url: row.url,
+        body: row.body,
+        attempts: 0,
+        lease: row.lease,
+        secrets,
+        rate_limit: rateLimit,
+      });
+    }
+    if (held.size > 0) this.#metrics.leased.inc({ by: 'notice' }, held.size);
+    if (claimed.length > 0) this.#metrics.leased.inc({ by: 'claim' }, claimed.length);
+    return { rows, held };
+  }
+
+  /**
+   * Deliveries a caller could not lease: still pending but leased elsewhere, not yet due, or
+   * row-locked at that moment (skip locked: e.g. a retry request reading it). Puts their job at
+   * the time the row says, at least a second from now (a job that ran early, or a lease that may
+   * belong to a dead dispatcher, is looked at again then). Delivered or dropped ones need nothing.
+   */
+  async reschedule(ids: readonly string[]): Promise<void> {
+    await rescheduleUnclaimed(this.#pool, ids);
+  }
+
+  /**
+   * Lets go of leases not used (the deliveries wait in memory again), fenced by the lease like a
+   * record. A row a notice carried (`held`) keeps its commit's lease, and is held again.
+   */
+  async release(rows: readonly ClaimedDelivery[], held: ReadonlyMap<string, HeldRow>): Promise<void> {
+    this.#metrics.requeued.inc(rows.length);
+    const claimed = rows.filter((row) => {
+      const kept = held.get(row.id);
+      if (kept) this.#pushed?.putBack(row.id, kept);
+      return !kept;
+    });
+    if (claimed.length > 0) await releaseClaims(this.#pool, claimed);
+  }
+
+  /**
+   * Puts deferred deliveries back: lease released, `next_attempt_at` and the keyed job at the
+   * deferral's time, `attempts` unchanged. Fenced by the lease like a record.
+   */
+  async defer(deferrals: readonly Deferral[]): Promise<void> {
+    if (deferrals.length === 0) return;
+    for (const deferral of deferrals) this.#metrics.deferred.inc({ reason: deferral.reason });
+    await deferDeliveries(this.#pool, deferrals.map((d) => ({ id: d.row.id, until: d.until, lease: d.row.lease })));
+  }
+
+  /** Push leases of deliveries handed back unsent (draining), released so that whoever takes them claims them at once. */
+  async letGo(ids: readonly string[]): Promise<void> {
+    const held = this.#pushed?.drop(ids) ?? [];
+    if (held.length > 0) await releaseClaims(this.#pool, held);
+  }
+}
