@@ -203,9 +203,10 @@ async function main() {
     Array.from({ length: 8 }, async () => {
       for (let i = (nextBatch++) * 50; i < events.length; i = (nextBatch++) * 50) {
         const batch = events.slice(i, i + 50);
-        const { rows } = await pool.query<{ pushed: unknown[][] }>(writeSql, enqueueParameters(batch, PUSH_LEASE_MS));
-        const bodies = new Map(batch.map((event) => [event.eventId, webhookBody(event)]));
-        const committed = committedDeliveries(rows[0]!.pushed, (eventId) => bodies.get(eventId), PUSH_LEASE_MS);
+        const bodies = batch.map(webhookBody);
+        const { rows } = await pool.query<{ pushed: unknown[][] }>(writeSql, enqueueParameters(batch, PUSH_LEASE_MS, bodies));
+        const byEvent = new Map(batch.map((event, k) => [event.eventId, bodies[k]!]));
+        const committed = committedDeliveries(rows[0]!.pushed, (eventId) => byEvent.get(eventId), PUSH_LEASE_MS);
         for (const { partition, entries } of pushNotices(committed, webhookPartitionOf)) {
           nc.publish(notices.webhookNotices(partition), encodeJson(entries));
         }

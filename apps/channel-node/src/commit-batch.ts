@@ -163,9 +163,11 @@ export async function writeBatch(
   const hookless = environments.filter((e) => webhooks.hookless(e));
   const hooked = events.filter((e) => !webhooks.hookless(e.environmentId));
   const mentions = notifications.length > 0;
+  // each event's body, made once: the statement writes it, the notice carries it
+  const bodies = hooked.map(webhookBody);
   const written = await client
     .query<{ hooked: string[]; pushed: unknown[][]; notified?: string[]; readers?: number }>(
-      writeStatement(plan, { now, environments, hooked, hookless, pushLeaseMs }),
+      writeStatement(plan, { now, environments, hooked, bodies, hookless, pushLeaseMs }),
     )
     .catch((error: unknown) => {
       const state = (error as { code?: unknown }).code;
@@ -181,11 +183,8 @@ export async function writeBatch(
   // no job for these: the committer publishes them after commit (a notice to the dispatchers,
   // carrying each row leased to its partition's owner: push-notice.ts)
   if (answer.pushed.length > 0) {
-    const byEvent = new Map(hooked.map((event) => [event.eventId, event]));
-    outcome.deliveries = committedDeliveries(answer.pushed, (eventId) => {
-      const event = byEvent.get(eventId);
-      return event && webhookBody(event);
-    }, pushLeaseMs);
+    const byEvent = new Map(hooked.map((event, i) => [event.eventId, bodies[i]!]));
+    outcome.deliveries = committedDeliveries(answer.pushed, (eventId) => byEvent.get(eventId), pushLeaseMs);
   }
   if (mentions) {
     // publish only what was stored; the rest was dropped (not a reader, or over the cap)

@@ -153,7 +153,15 @@ export const WRITE_MENTIONS_SQL = writeSql(true);
  */
 export function writeStatement(
   plan: Pick<BatchPlan, 'messages' | 'keys' | 'notifications' | 'advanced'>,
-  batch: { now: number; environments: readonly string[]; hooked: readonly WebhookEventInput[]; hookless: readonly string[]; pushLeaseMs: number },
+  batch: {
+    now: number;
+    environments: readonly string[];
+    hooked: readonly WebhookEventInput[];
+    /** Each hooked event's webhookBody, when the caller made them already (default: made here). */
+    bodies?: readonly string[];
+    hookless: readonly string[];
+    pushLeaseMs: number;
+  },
 ): { name: string; text: string; values: unknown[] } {
   const { messages, keys, notifications, advanced } = plan;
   const list = (values: string[] | null) => (values ? JSON.stringify(values) : null);
@@ -188,7 +196,7 @@ export function writeStatement(
       batch.now,
       batch.environments,
       advanced.length,
-      ...enqueueParameters(batch.hooked, batch.pushLeaseMs),
+      ...enqueueParameters(batch.hooked, batch.pushLeaseMs, batch.bodies),
       batch.hookless,
       ...(mentions ? [notifications.map((n) => n.channel_pk), DEFAULT_LIMITS[NOTIFICATION_CAP_LIMIT]] : []),
     ],

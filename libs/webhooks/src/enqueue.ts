@@ -105,14 +105,18 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
 /**
  * The 11 parameters of `enqueueSql`, in order. `pushLeaseMs`: the rows are committed leased to
  * their partition's owner for that long (the notice's form, `enqueueSql(…, false)`); 0: unleased.
+ * `bodies`: each event's `webhookBody`, when the caller made them already (a notice carries them).
  */
-export function enqueueParameters(events: readonly WebhookEventInput[], pushLeaseMs = 0): unknown[] {
+export function enqueueParameters(
+  events: readonly WebhookEventInput[],
+  pushLeaseMs = 0,
+  bodies: readonly string[] = events.map(webhookBody),
+): unknown[] {
   const ids: string[] = [];
   const environments: string[] = [];
   const eventIds: string[] = [];
   const types: string[] = [];
   const channels: (string | null)[] = [];
-  const bodies: string[] = [];
   const only: (string | null)[] = [];
   const except: (string | null)[] = [];
   for (const event of events) {
@@ -123,7 +127,6 @@ export function enqueueParameters(events: readonly WebhookEventInput[], pushLeas
     channels.push(event.channelId);
     only.push(event.only ?? null);
     except.push(event.except ?? null);
-    bodies.push(webhookBody(event));
   }
   return [ids, environments, eventIds, types, channels, bodies, DELIVER_BATCH_TASK, IDS_PER_JOB, only, except, pushLeaseMs];
 }
