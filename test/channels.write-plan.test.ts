@@ -19,14 +19,33 @@ const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatM
  * commits), most of the database's CPU per message at moderate rates. A generic plan is made
  * without the parameters' values, so every statement the channel-node prepares must find its
  * rows by their keys in that plan too, on tables far larger than one batch: no sequential scan
- * of a table that grows with the service.
+ * of a table that grows with the service, channels or tenants.
  */
 test('channels - the commit statements keep to their keys with generic plans', async (t) => {
   const db = await createTestDatabase(t);
   const env = await createEnvironment(db.pool, { organization: 'plan', project: 'plan', environment: 'plan' });
   await db.pool.query(`update environments set webhook_url = 'https://example.com/hook' where id = $1`, [env.environmentId]);
-  // enough rows that a scan would cost what it would in production, then statistics
-  await db.pool.query(`insert into channels (environment_id, id, last_seq) select $1, 'room-' || g, 10 from generate_series(1, 5000) g`, [env.environmentId]);
+  // a thousand channels: large enough that a scan costs a commit more than its own rows do, small
+  // enough that a generic plan, expecting ten rows from each array parameter, preferred the scan
+  await db.pool.query(`insert into channels (environment_id, id, last_seq) select $1, 'room-' || g, 10 from generate_series(1, 1000) g`, [env.environmentId]);
+  // other tenants with webhooks: a commit must look its own environments up, not read all of theirs
+  await db.pool.query(
+    `insert into environments (id, project_id, name, webhook_url)
+     select 'env_other_' || g, project_id, 'other-' || g, 'https://example.com/other' from environments, generate_series(1, 500) g where id = $1`,
+    [env.environmentId],
+  );
+  await db.pool.query(
+    `insert into webhook_endpoints (id, environment_id, url, secret)
+     select 'ep_other_' || g, 'env_other_' || g, 'https://example.com/other', 'enc:none' from generate_series(1, 500) g`,
+  );
+  // and the rows a mention's reader check and cap read: deployments, memberships, bans
+  await db.pool.query(
+    `insert into config_deployments (id, environment_id, config) select 'dep_other_' || g, 'env_other_' || g, '{}'::jsonb from generate_series(1, 500) g`,
+  );
+  await db.pool.query(
+    `insert into memberships (environment_id, channel_id, user_id) select 'env_other_' || (g % 500 + 1), 'room-' || g, 'user-' || g from generate_series(1, 5000) g`,
+  );
+  await db.pool.query(`insert into bans (environment_id, channel_id, user_id) select 'env_other_' || (g % 500 + 1), '', 'user-' || g from generate_series(1, 1000) g`);
   await db.pool.query(
     `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, ts)
      select c.pk, s, 'msg_' || c.pk || '_' || s, 'message', 'server', '{}'::json, 'server', false, 0
@@ -82,8 +101,10 @@ test('channels - the commit statements keep to their keys with generic plans', a
     for (const [name, text, values] of statements) {
       const root = (await planOf(name, text, values))[0]!.Plan;
       const scans = nodes(root).filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']);
-      const grown = scans.filter((table) => ['channels', 'messages', 'idempotency_keys', 'webhook_deliveries', 'notifications'].includes(table ?? ''));
-      assert.deepEqual(grown, [], `${name}: no sequential scan of a table that grows (${JSON.stringify(root)})`);
+      const grown = scans.filter((table) =>
+        ['channels', 'messages', 'idempotency_keys', 'webhook_deliveries', 'notifications', 'environments', 'webhook_endpoints', 'config_deployments', 'memberships', 'bans'].includes(table ?? ''),
+      );
+      assert.deepEqual(grown, [], `${name}: no sequential scan of a table that grows (${grown.join(", ")} in ${JSON.stringify(root)})`);
       const keyed = name === 'seen' ? 'idempotency_keys' : 'channels';
       assert.ok(nodes(root).some((n) => n['Relation Name'] === keyed && /Index/.test(n['Node Type'])), `${name}: ${keyed} by an index`);
     }

@@ -23,12 +23,17 @@ export const LOAD_CHANNELS_SQL = `with created as (
          on conflict do nothing returning environment_id, id, pk, last_seq, false as deleting)
        select * from created
        union all
-       select c.environment_id, c.id, c.pk, c.last_seq, coalesce(c.deleting_until > now(), false) from channels c
-       join unnest($3::text[], $4::text[]) as v(environment_id, id) on c.environment_id = v.environment_id and c.id = v.id`;
+       select c.environment_id, c.id, c.pk, c.last_seq, coalesce(c.deleting_until > now(), false)
+       from unnest($3::text[], $4::text[]) as v(environment_id, id)
+       -- one key lookup per channel asked for ("offset 0" keeps the subquery a lateral lookup): a
+       -- generic plan, expecting ten rows from the arrays, hash-joined them to a scan of the table
+       cross join lateral (select * from channels c where c.environment_id = v.environment_id and c.id = v.id offset 0) c`;
 
 /** Idempotency keys ($1 channel pks, $2 keys) used within 24 h. */
-export const SEEN_KEYS_SQL = `select k.channel_pk, k.key, k.message_id, k.seq, k.ts from idempotency_keys k
-       join unnest($1::bigint[], $2::text[]) as v(channel_pk, key) on k.channel_pk = v.channel_pk and k.key = v.key
+export const SEEN_KEYS_SQL = `select k.channel_pk, k.key, k.message_id, k.seq, k.ts
+       from unnest($1::bigint[], $2::text[]) as v(channel_pk, key)
+       -- one key lookup per key asked for, as in LOAD_CHANNELS_SQL
+       cross join lateral (select * from idempotency_keys k where k.channel_pk = v.channel_pk and k.key = v.key offset 0) k
        where k.created_at > now() - interval '24 hours'`;
 
 /**
@@ -45,8 +50,10 @@ export const SEEN_KEYS_SQL = `select k.channel_pk, k.key, k.message_id, k.seq, k
 const writeSql = (mentions: boolean) => `with fence as (
        update channels c set last_seq = v.new_seq
        from unnest($1::bigint[], $2::bigint[], $3::bigint[]) as v(pk, expected, new_seq)
-       -- re-checked on the row's latest version: a deletion that marked it meanwhile fails the fence
-       where c.pk = v.pk and c.last_seq = v.expected and (c.deleting_until is null or c.deleting_until <= now())
+       -- re-checked on the row's latest version: a deletion that marked it meanwhile fails the fence;
+       -- "pk = any($1)" finds the rows by the key index: a generic plan expects ten rows from the
+       -- arrays and, on a table of a few thousand channels, hash-joined them to a scan of all of them
+       where c.pk = any($1::bigint[]) and c.pk = v.pk and c.last_seq = v.expected and (c.deleting_until is null or c.deleting_until <= now())
        returning c.pk),
      inserted as (
        -- content travels as the text the client sent and is cast per row: json stores the text unchanged
@@ -107,12 +114,13 @@ const MENTIONS_SQL = `mentioned as (
        where (select count(*) from fence) = $26),
      rules as (
        -- once per channel, not per mention: its access setting, namespace and environment default
+       -- (each channel looked up by its key, as in LOAD_CHANNELS_SQL)
        select c.pk, c.id, c.environment_id, c.access, best.ns, e.default_access
-       from channels c
-       join environments e on e.id = c.environment_id
-       left join config_deployments d on d.id = e.active_deployment_id
-       cross join lateral (select ${namespaceOfSql(`d.config -> 'namespaces'`, 'c.id')} as ns) best
-       where c.pk in (select channel_pk from mentioned)),
+       from (select distinct channel_pk from mentioned) m
+       cross join lateral (select * from channels c where c.pk = m.channel_pk offset 0) c
+       cross join lateral (select * from environments e where e.id = c.environment_id offset 0) e
+       left join lateral (select * from config_deployments d where d.id = e.active_deployment_id offset 0) d on true
+       cross join lateral (select ${namespaceOfSql(`d.config -> 'namespaces'`, 'c.id')} as ns) best),
      readers as (
        select n.id, n.environment_id, n.user_id, n.payload, n.ord
        from mentioned n
@@ -129,8 +137,9 @@ const MENTIONS_SQL = `mentioned as (
        select r.environment_id, r.user_id, count(*)::int as n from readers r group by r.environment_id, r.user_id),
      caps as (
        select e.id as environment_id, ${notificationCapSql('d.config', '$40::int')} as cap
-       from environments e left join config_deployments d on d.id = e.active_deployment_id
-       where e.id in (select environment_id from wanted)),
+       from (select distinct environment_id from wanted) w
+       cross join lateral (select * from environments e where e.id = w.environment_id offset 0) e
+       left join lateral (select * from config_deployments d where d.id = e.active_deployment_id offset 0) d on true),
      counted as (
        ${admitNotificationsSql('wanted', (environment) => `(select k.cap from caps k where k.environment_id = ${environment})`)}),
      notified as (

@@ -46,9 +46,11 @@ export function userReadsChannelSql(p: {
   namespace: string;
   environmentDefault: string;
 }): string {
-  return `(not exists (select 1 from ${bansBarringSql(p.environment, p.user, p.channel)})
+  // "offset 0": each check stays a lookup by its keys for the row at hand; without it a generic
+  // plan may hash the whole table (every tenant's bans) once per statement instead
+  return `(not exists (select 1 from ${bansBarringSql(p.environment, p.user, p.channel)} offset 0)
      and (coalesce(${p.own}, ${p.namespace} ->> 'access', ${p.environmentDefault}) <> 'members'
           or exists (select 1 from memberships m
-                     where m.environment_id = ${p.environment} and m.channel_id = ${p.channel} and m.user_id = ${p.user}))
+                     where m.environment_id = ${p.environment} and m.channel_id = ${p.channel} and m.user_id = ${p.user} offset 0))
      and (not starts_with(${p.user}, 'anon_') or coalesce(${p.namespace} -> 'anonymous' -> 'subscribe', 'true'::jsonb) <> 'false'::jsonb))`;
 }

@@ -38,9 +38,15 @@ export const endpointTakesSql = (type: string, channel: string) => `(ep.event_ty
                select 1 from unnest(ep.channels) p
                where p = '*' or p = ${channel} or (right(p, 1) = '*' and starts_with(${channel}, left(p, -1)))))`;
 
-/** Whether the environment (SQL expression `environment`) has anywhere to deliver: its default URL or an enabled endpoint. */
-export const environmentHookedSql = (environment: string) => `(exists (select 1 from environments e where e.id = ${environment} and e.webhook_url is not null)
-         or exists (select 1 from webhook_endpoints ep where ep.environment_id = ${environment} and not ep.disabled))`;
+/**
+ * Whether the environment (SQL expression `environment`) has anywhere to deliver: its default URL
+ * or an enabled endpoint. Each `exists` is looked up by its key: `offset 0` keeps Postgres from
+ * turning it into a hashed subplan, which reads every hooked environment and every enabled
+ * endpoint of every tenant to answer for the few environments of one commit (what a generic plan
+ * chose, expecting ten rows from an array parameter).
+ */
+export const environmentHookedSql = (environment: string) => `(exists (select 1 from environments e where e.id = ${environment} and e.webhook_url is not null offset 0)
+         or exists (select 1 from webhook_endpoints ep where ep.environment_id = ${environment} and not ep.disabled offset 0))`;
 
 /**
  * The SQL that records webhook deliveries for a batch of events and enqueues the jobs that send
