@@ -64,6 +64,26 @@ const committer = new NodeCommitter(pool, {
   // the post-commit notice: a dispatcher sends these at once (docs/webhooks.md, "First attempts"),
   // each row committed leased to the owner of its webhook partition, and carried in the notice
   pushLeaseMs: config.WEBHOOK_PUSH_LEASE,
+  timings: {
+    laneWaitSeconds: new Histogram({
+      name: 'channel_commit_lane_wait_seconds',
+      help: 'How long a partition batch waited for one of the COMMIT_LANES',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [metrics],
+    }),
+    transactionSeconds: new Histogram({
+      name: 'channel_transaction_seconds',
+      help: 'Duration of one merged transaction: a pooled connection, the statement, the commit',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [metrics],
+    }),
+    transactionCommands: new Histogram({
+      name: 'channel_transaction_commands',
+      help: 'Commands per merged transaction (the partition batches of one moment together)',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
+      registers: [metrics],
+    }),
+  },
   deliveriesCommitted: (deliveries) => {
     for (const { partition, entries } of pushNotices(deliveries, webhookPartitionOf)) {
       nc.publish(subjectsOf.webhookNotices(partition), encodeJson(entries));

@@ -20,7 +20,7 @@
  *   the environments with the least work waiting (fair-group.ts), so an environment that floods
  *   many partitions cannot keep a quiet one's batch waiting behind its own.
  */
-import type { Counter } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import type { ChannelCommand } from '@rtm/schemas';
@@ -33,6 +33,8 @@ interface Submission {
   commands: readonly ChannelCommand[];
   cache: Map<string, ChannelState>;
   resolve: (outcome: BatchOutcome) => void;
+  /** performance.now() when submitted: the wait for a lane is measured from it. */
+  submittedAt: number;
 }
 
 const FENCE_RETRIES = 5;
@@ -52,6 +54,11 @@ export interface CommitterOptions {
   deliveriesCommitted?: (deliveries: NoticeDelivery[]) => void;
   /** A publish's deliveries are committed leased to their webhook partition's owner for this long (push-notice.ts). */
   pushLeaseMs?: number;
+  /**
+   * Where a commit's time goes: each submission's wait for a lane, and each transaction's time
+   * (a pooled connection, the statement, the commit) and commands.
+   */
+  timings?: { laneWaitSeconds: Histogram; transactionSeconds: Histogram; transactionCommands: Histogram };
 }
 
 export class NodeCommitter {
@@ -69,7 +76,7 @@ export class NodeCommitter {
   /** Commits `commands` (with the submitter's view of its channels); resolves after commit. */
   commit(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): Promise<BatchOutcome> {
     return new Promise((resolve) => {
-      this.pending.push({ commands, cache, resolve });
+      this.pending.push({ commands, cache, resolve, submittedAt: performance.now() });
       if (this.running < this.options.lanes) void this.lane();
     });
   }
@@ -84,6 +91,11 @@ export class NodeCommitter {
         );
         const group = taken.map((i) => this.pending[i]!);
         for (const i of [...taken].sort((a, b) => b - a)) this.pending.splice(i, 1);
+        const timings = this.options.timings;
+        if (timings) {
+          const now = performance.now();
+          for (const s of group) timings.laneWaitSeconds.observe((now - s.submittedAt) / 1000);
+        }
         await this.commitGroup(group);
       }
     } finally {
@@ -165,6 +177,7 @@ export class NodeCommitter {
   }
 
   private async transaction(commands: ChannelCommand[], view: Map<string, ChannelState>): Promise<BatchOutcome> {
+    const started = performance.now();
     const client = await this.pool.connect();
     // one statement needs no begin/commit: it is atomic on its own (commit-batch.ts)
     const transaction = !writesInOneStatement(commands, view);
@@ -173,6 +186,11 @@ export class NodeCommitter {
       if (transaction) await client.query('begin');
       const outcome = await writeBatch(client, commands, view, this.webhooks, this.options.pushLeaseMs);
       if (transaction) await client.query('commit');
+      const timings = this.options.timings;
+      if (timings) {
+        timings.transactionSeconds.observe((performance.now() - started) / 1000);
+        timings.transactionCommands.observe(commands.length);
+      }
       if (outcome.deliveries) this.notifyDeliveries(outcome.deliveries);
       const dropped = outcome.mentionsDropped;
       if (dropped) {
