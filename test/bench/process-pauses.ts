@@ -8,7 +8,11 @@
  *   prom-client samples it with a 10 ms timer, and the figures include that interval: an idle
  *   process reads ~11 ms, so a p99 of 25 ms means the loop was held ~15 ms at a time.
  * - a channel-node's commits (`channel_commit_seconds`, `channel_commit_batch_size`): how many,
- *   their mean size and duration, and the bound of their p99 (the histogram bucket that holds it).
+ *   their mean size and duration, and the bound of their p99 (the histogram bucket that holds it);
+ *   of that, the wait for a lane (`channel_commit_lane_wait_seconds`), and the merged transactions
+ *   (`channel_transaction_seconds`, `channel_transaction_commands`);
+ * - a gateway's publishes from the moment they leave for the owner until answered
+ *   (`gateway_publish_seconds`, every label set together).
  * `start()` scrapes once (resetting the delay histogram) and returns `end()`, which scrapes again.
  */
 
@@ -20,6 +24,10 @@ export interface Pauses {
   loopDelayMaxMs: number;
   /** A channel-node's commits in the window (none for other processes). */
   commits?: { count: number; meanMessages: number; meanMs: number; p99AtMostMs: number };
+  /** A gateway's publishes, sent to the owner until answered (none for other processes). */
+  ownerRoundTrips?: { count: number; meanMs: number; p99AtMostMs: number };
+  /** Its merged transactions, and the partition batches' wait for a lane (none for other processes). */
+  transactions?: { count: number; meanCommands: number; meanMs: number; p99AtMostMs: number; laneWaitMeanMs: number; laneWaitP99AtMostMs: number };
 }
 
 interface Scrape {
@@ -33,7 +41,8 @@ interface Scrape {
   series: Map<string, number>;
 }
 
-const COMMIT_SERIES = /^(channel_commit_seconds|channel_commit_batch_size)_(sum|count|bucket)[{ ]/;
+const COMMIT_SERIES =
+  /^(channel_commit_seconds|channel_commit_batch_size|channel_commit_lane_wait_seconds|channel_transaction_seconds|channel_transaction_commands|gateway_publish_seconds)_(sum|count|bucket)[{ ]/;
 
 async function scrape(internalUrl: string): Promise<Scrape> {
   const text = await (await fetch(`${internalUrl}/internal/metrics`)).text();
@@ -52,7 +61,9 @@ async function scrape(internalUrl: string): Promise<Scrape> {
     else {
       const series = COMMIT_SERIES.exec(line);
       const le = series && /le="([^"]+)"/.exec(line)?.[1];
-      if (series) out.series.set(`${series[1]}_${series[2]}${le ? ` ${le}` : ''}`, value);
+      // a histogram's label sets (a gateway's publishes by sender and outcome) added together
+      const key = series && `${series[1]}_${series[2]}${le ? ` ${le}` : ''}`;
+      if (key) out.series.set(key, (out.series.get(key) ?? 0) + value);
     }
   }
   return out;
@@ -84,13 +95,24 @@ export async function pausesWindow(internalUrl: string): Promise<{ end: () => Pr
         };
       }
       const delta = (key: string) => (after.series.get(key) ?? 0) - (before.series.get(key) ?? 0);
+      // the bucket bound, in ms, that holds 99 % of a histogram's observations in the window
+      const p99AtMostMs = (name: string) => {
+        const count = delta(`${name}_count`);
+        const bounds = [...after.series.keys()]
+          .filter((key) => key.startsWith(`${name}_bucket `) && !key.endsWith('+Inf'))
+          .map((key) => Number(key.slice(`${name}_bucket `.length)))
+          .sort((a, b) => a - b);
+        const bound = bounds.find((le) => delta(`${name}_bucket ${le}`) >= count * 0.99);
+        return bound === undefined ? Infinity : bound * 1000;
+      };
+      const meanMs = (name: string) => (delta(`${name}_sum`) / Math.max(1, delta(`${name}_count`))) * 1000;
       const commits = delta('channel_commit_seconds_count');
-      const commitBounds = [...after.series.keys()]
-        .filter((key) => key.startsWith('channel_commit_seconds_bucket ') && !key.endsWith('+Inf'))
-        .map((key) => Number(key.slice('channel_commit_seconds_bucket '.length)))
-        .sort((a, b) => a - b);
-      const p99Bound = commitBounds.find((le) => delta(`channel_commit_seconds_bucket ${le}`) >= commits * 0.99);
+      const transactions = delta('channel_transaction_seconds_count');
+      const roundTrips = delta('gateway_publish_seconds_count');
       return {
+        ...(roundTrips > 0 && {
+          ownerRoundTrips: { count: roundTrips, meanMs: meanMs('gateway_publish_seconds'), p99AtMostMs: p99AtMostMs('gateway_publish_seconds') },
+        }),
         gc,
         loopDelayP99Ms: after.loopP99 * 1000,
         loopDelayMaxMs: after.loopMax * 1000,
@@ -98,8 +120,18 @@ export async function pausesWindow(internalUrl: string): Promise<{ end: () => Pr
           commits: {
             count: commits,
             meanMessages: delta('channel_commit_batch_size_sum') / Math.max(1, delta('channel_commit_batch_size_count')),
-            meanMs: (delta('channel_commit_seconds_sum') / commits) * 1000,
-            p99AtMostMs: p99Bound === undefined ? Infinity : p99Bound * 1000,
+            meanMs: meanMs('channel_commit_seconds'),
+            p99AtMostMs: p99AtMostMs('channel_commit_seconds'),
+          },
+        }),
+        ...(transactions > 0 && {
+          transactions: {
+            count: transactions,
+            meanCommands: delta('channel_transaction_commands_sum') / Math.max(1, delta('channel_transaction_commands_count')),
+            meanMs: meanMs('channel_transaction_seconds'),
+            p99AtMostMs: p99AtMostMs('channel_transaction_seconds'),
+            laneWaitMeanMs: meanMs('channel_commit_lane_wait_seconds'),
+            laneWaitP99AtMostMs: p99AtMostMs('channel_commit_lane_wait_seconds'),
           },
         }),
       };
@@ -114,5 +146,12 @@ export function describePauses(pauses: Pauses): string {
     .join(', ');
   const c = pauses.commits;
   const commits = c ? `; commits ${c.count}, mean ${c.meanMessages.toFixed(1)} messages, mean ${c.meanMs.toFixed(1)} ms, p99 ≤ ${c.p99AtMostMs} ms` : '';
-  return `GC ${gc || 'none'}; loop delay p99 ${pauses.loopDelayP99Ms.toFixed(1)} ms, max ${pauses.loopDelayMaxMs.toFixed(1)} ms${commits}`;
+  const t = pauses.transactions;
+  const transactions = t
+    ? `; of which the wait for a lane mean ${t.laneWaitMeanMs.toFixed(1)} ms, p99 ≤ ${t.laneWaitP99AtMostMs} ms; ` +
+      `transactions ${t.count}, mean ${t.meanCommands.toFixed(1)} commands, mean ${t.meanMs.toFixed(1)} ms, p99 ≤ ${t.p99AtMostMs} ms`
+    : '';
+  const r = pauses.ownerRoundTrips;
+  const roundTrips = r ? `; publishes to the owner and back ${r.count}, mean ${r.meanMs.toFixed(1)} ms, p99 ≤ ${r.p99AtMostMs} ms` : '';
+  return `GC ${gc || 'none'}; loop delay p99 ${pauses.loopDelayP99Ms.toFixed(1)} ms, max ${pauses.loopDelayMaxMs.toFixed(1)} ms${roundTrips}${commits}${transactions}`;
 }

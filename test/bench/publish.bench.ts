@@ -22,6 +22,7 @@ import { byName, self } from './cpu-meter.ts';
 import { serveBaseline, startBaseline } from './lib/publish-baselines.ts';
 import { BATCH_SIZE, CHANNELS, CLIENTS, DURATION_MS, ONLY, WARMUP_MS, load, loadBatch, loadContext, type Result } from './lib/publish-load.ts';
 import { LATENCY_CHANNELS, latencyAt } from './lib/publish-latency.ts';
+import { serveHopsEdge, serveHopsOwner, startHops } from './lib/publish-hops.ts';
 import { profilingEnv, startGatewayAndNode, stopAll } from './lib/services.ts';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -42,10 +43,12 @@ async function main(): Promise<void> {
     // stop (read them with test/bench/profile-top.ts)
     const profiling = profilingEnv();
     if (process.env.BENCH_NODE_OPTIONS) profiling.NODE_OPTIONS = `${profiling.NODE_OPTIONS ?? ''} ${process.env.BENCH_NODE_OPTIONS}`.trim();
-    // BENCH_V8_FLAGS: V8 flags node refuses in NODE_OPTIONS, set at start-up by a hook
-    if (process.env.BENCH_V8_FLAGS) {
+    // BENCH_V8_FLAGS: V8 flags node refuses in NODE_OPTIONS, set at start-up by a hook;
+    // BENCH_TRACE_GC=1 adds --trace-gc, and the latency case's tail lists each service's collections
+    const v8Flags = [process.env.BENCH_V8_FLAGS, process.env.BENCH_TRACE_GC === '1' ? '--trace-gc' : undefined].filter(Boolean).join(' ');
+    if (v8Flags) {
       profiling.NODE_OPTIONS = `${profiling.NODE_OPTIONS ?? ''} --import ${fileURLToPath(new URL('./v8-flags-hook.mjs', import.meta.url))}`.trim();
-      profiling.RTM_V8_FLAGS = process.env.BENCH_V8_FLAGS;
+      profiling.RTM_V8_FLAGS = v8Flags;
     }
     const [gateway, node] = await startGatewayAndNode(processes, { ...common, ...profiling }, { ...common, ...lanes, ...profiling });
     const bare = await startBaseline(SELF, 'bare', db.url);
@@ -79,6 +82,15 @@ async function main(): Promise<void> {
     const fixedRate = Number(process.env.BENCH_LATENCY_RATE ?? 0);
     if ((results.rtm.perSecond > 0 || fixedRate > 0) && (!ONLY || ONLY.some((c) => 'latency'.includes(c) || c.includes('latency')))) {
       const rate = fixedRate > 0 ? fixedRate : Math.round(results.rtm.perSecond / 2);
+      // the baseline: the same hops with nothing of the service in them, the same generator and rate
+      const hops = await startHops(SELF, common.NATS_URL, db.url);
+      children.push(...hops.children);
+      const floor = await latencyAt(rate, hops.url, hops.url, '', [], async () => 'none');
+      for (const child of hops.children) child.kill('SIGKILL');
+      process.stdout.write(
+        `bare hops (HTTP → NATS → one-row insert → NATS → socket) at ${rate} msg/s: p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms, ` +
+          `${floor.frames} of ${floor.sent} frames\n${floor.tail}`,
+      );
       const latency = await latencyAt(rate, gateway.controlUrl, gateway.realtimeUrl, env.secretKey, [gateway, node]);
       process.stdout.write(
         `publish → socket frame at ${rate} msg/s (${fixedRate > 0 ? 'BENCH_LATENCY_RATE' : 'half the maximum'}), ${LATENCY_CHANNELS} channels with a socket each: ` +
@@ -89,7 +101,7 @@ async function main(): Promise<void> {
         path: 'publish → socket frame p99 at half the maximum rate',
         goal: '< 15 ms',
         measured: `${latency.p99.toFixed(1)} ms at ${perSecond(rate)}`,
-        baseline: '',
+        baseline: `bare hops p99 ${floor.p99.toFixed(1)} ms (p50 ${floor.p50.toFixed(1)})`,
         ratio: latency.p99,
         met: latency.p99 < 15 && latency.frames === latency.sent,
       };
@@ -133,8 +145,13 @@ async function main(): Promise<void> {
 }
 
 const serve = process.argv.find((arg) => arg.startsWith('--serve='));
-if (serve) {
-  await serveBaseline(serve.slice('--serve='.length) as 'bare' | 'naive', process.argv[process.argv.indexOf(serve) + 1]!);
+const serveArg = (n: number) => process.argv[process.argv.indexOf(serve!) + n]!;
+if (serve === '--serve=hops-edge') {
+  await serveHopsEdge(serveArg(1), serveArg(2));
+} else if (serve === '--serve=hops-owner') {
+  await serveHopsOwner(serveArg(1), serveArg(2), serveArg(3));
+} else if (serve) {
+  await serveBaseline(serve.slice('--serve='.length) as 'bare' | 'naive', serveArg(1));
 } else {
   await main();
   process.exit(0);

@@ -43,6 +43,30 @@ async function openLoop(rate: number, ms: number, send: (n: number) => Promise<v
   return sent;
 }
 
+/** A `--trace-gc` line's collector and pause: `… ms: Scavenge 8.2 (9.6) -> 7.5 (10.6) MB, 0.72 / 0.00 ms …`. */
+const GC_TRACE = /ms: (Scavenge|Mark-Compact|Mark-Compact \(reduce\)|Minor Mark-Sweep|Mark-Sweep)\b.*?MB, ([\d.]+) \/ [\d.]+ ms/;
+
+/**
+ * The pauses a service's `--trace-gc` lines (BENCH_TRACE_GC=1) show in the window, by collector:
+ * count, longest and total; empty when it was not traced.
+ */
+export function describeGcTrace(lines: readonly string[]): string {
+  const by = new Map<string, number[]>();
+  for (const line of lines) {
+    const match = GC_TRACE.exec(line);
+    if (!match) continue;
+    const list = by.get(match[1]!) ?? [];
+    list.push(Number(match[2]));
+    by.set(match[1]!, list);
+  }
+  if (by.size === 0) return '';
+  const parts = [...by].map(([kind, pauses]) => {
+    const total = pauses.reduce((a, b) => a + b, 0);
+    return `${kind} ${pauses.length}× max ${Math.max(...pauses).toFixed(1)} ms, total ${total.toFixed(0)} ms`;
+  });
+  return `; traced GC: ${parts.join(', ')}`;
+}
+
 /**
  * Publish → socket frame latency at a fixed rate (open loop: requests leave on schedule whether
  * or not earlier ones were answered, so queueing shows): 100 channels, one channel socket
@@ -55,6 +79,7 @@ export async function latencyAt(
   realtimeUrl: string,
   secretKey: string,
   services: readonly RunningProcess[],
+  token: (userId: string) => Promise<string> = (userId) => mintToken(controlUrl, secretKey, userId),
 ): Promise<{ p50: number; p99: number; frames: number; sent: number; tail: string }> {
   const frameLatency = histogram(60_000_000);
   // the tail's parts: publish → 201, how late the generator sent each request, and the
@@ -66,8 +91,7 @@ export async function latencyAt(
   let frames = 0;
   const sockets = await Promise.all(
     Array.from({ length: LATENCY_CHANNELS }, async (_, i) => {
-      const token = await mintToken(controlUrl, secretKey, `listener-${i}`);
-      const ws = new WebSocket(`${realtimeUrl.replace('http', 'ws')}/v1/channels/lat-${i}?token=${token}`);
+      const ws = new WebSocket(`${realtimeUrl.replace('http', 'ws')}/v1/channels/lat-${i}?token=${await token(`listener-${i}`)}`);
       await new Promise<void>((resolve, reject) => {
         ws.on('error', reject);
         ws.on('message', (data) => {
@@ -109,10 +133,12 @@ export async function latencyAt(
   answered.reset();
   frames = 0;
   const windows = await Promise.all(services.map((service) => pausesWindow(service.internalUrl)));
+  const traced = services.map((service) => service.output.length);
   generatorLoop.enable();
   const sent = await openLoop(rate, LATENCY_MS, send, lateness);
   generatorLoop.disable();
   const pauses = await Promise.all(windows.map((window) => window.end()));
+  const gcLines = services.map((service, i) => service.output.slice(traced[i]));
   const deadline = Date.now() + 5_000;
   while (frames < sent && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   for (const ws of sockets) ws.close();
@@ -122,6 +148,6 @@ export async function latencyAt(
     `  publish → 201: p50 ${ms(answered, 50)} ms, p99 ${ms(answered, 99)} ms\n` +
     `  generator: sent late by p50 ${ms(lateness, 50)} ms, p99 ${ms(lateness, 99)} ms, max ${ms(lateness, 100)} ms; ` +
     `its loop delay p99 ${(generatorLoop.percentile(99) / 1e6).toFixed(1)} ms, max ${(generatorLoop.max / 1e6).toFixed(1)} ms\n` +
-    services.map((service, i) => `  ${service.kind}: ${describePauses(pauses[i]!)}\n`).join('');
+    services.map((service, i) => `  ${service.kind}: ${describePauses(pauses[i]!)}${describeGcTrace(gcLines[i]!)}\n`).join('');
   return { p50: frameLatency.getValueAtPercentile(50) / 1000, p99: frameLatency.getValueAtPercentile(99) / 1000, frames, sent, tail };
 }
