@@ -6,7 +6,7 @@ import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { pushNotices } from '@rtm/webhooks';
 import { PartitionActor } from './partition-actor.ts';
-import { NodeCommitter } from './node-committer.ts';
+import { LANE_OPENS_AFTER_MS, NodeCommitter } from './node-committer.ts';
 import { NodeInbox } from './node-inbox.ts';
 
 const config = configOrExit(loadChannelNodeConfig);
@@ -44,10 +44,12 @@ const actorMetrics = {
   }),
 };
 
-// several lanes: while merged transactions commit, the next one gathers what arrives meanwhile
+// one lane, and a further one while every transaction running has taken LANE_OPENS_AFTER_MS: what
+// arrives meanwhile gathers into the next transaction, and a stalled one does not hold the rest
 const committer = new NodeCommitter(pool, {
   maxCommands: config.MAX_BATCH * 4,
   lanes: config.COMMIT_LANES,
+  laneOpensAfterMs: LANE_OPENS_AFTER_MS,
   log,
   isolation: new Counter({
     name: 'channel_commit_isolation_total',
