@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       const floor = await latencyAt(rate, hops.url, hops.url, '', [], async () => 'none');
       for (const child of hops.children) child.kill('SIGKILL');
       process.stdout.write(
-        `bare hops (HTTP → NATS → one-row insert → NATS → socket) at ${rate} msg/s: p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms, ` +
+        `bare hops (HTTP → NATS → group-committed insert → NATS → socket) at ${rate} msg/s: p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms, ` +
           `${floor.frames} of ${floor.sent} frames\n${floor.tail}`,
       );
       const latency = await latencyAt(rate, gateway.controlUrl, gateway.realtimeUrl, env.secretKey, [gateway, node]);

@@ -3,13 +3,13 @@
  * nothing of the service in them, in two child processes of the benchmark's own file.
  *   edge   a Fastify 5 route and a `ws` server: POST /v1/channels/{id}/messages becomes a NATS
  *          request to the owner, its reply the 201; the owner's frames go to the channel's sockets.
- *   owner  a NATS subscriber: inserts the message's content in one row (pg pool, one statement
- *          per message), publishes its frame to the edge, then replies.
+ *   owner  a NATS subscriber: inserts the messages' contents, group-committed (one insert at a
+ *          time, of what arrived meanwhile), then publishes each frame to the edge and replies.
  * The same generator, the same sockets, the same rate: what this machine's processes, loopback
  * sockets, NATS and a Postgres commit cost a publish → frame before the service does anything.
  */
 import type { ChildProcess } from 'node:child_process';
-import { connect, type NatsConnection } from 'nats';
+import { connect, type Msg, type NatsConnection } from 'nats';
 import { createPool } from '@rtm/db';
 import { announceListening, spawnListening } from './child-server.ts';
 
@@ -51,26 +51,57 @@ export async function serveHopsEdge(natsUrl: string, prefix: string): Promise<vo
   announceListening(app.server.address());
 }
 
-/** In the child: the owner, one row per message in a table of its own. */
+/**
+ * In the child: the owner, its messages in a table of its own, group-committed as the service
+ * does (what arrives while an insert runs goes in the next one, one insert at a time), so the
+ * baseline's Postgres work per message is a floor, not a transaction each.
+ */
 export async function serveHopsOwner(natsUrl: string, prefix: string, databaseUrl: string): Promise<void> {
-  const pool = createPool(databaseUrl, { max: 8, name: 'hops' });
+  const pool = createPool(databaseUrl, { max: 2, name: 'hops' });
   await pool.query('create table if not exists bench_hops (id bigserial primary key, channel text not null, content json not null, ts bigint not null)');
   const nc: NatsConnection = await connect({ servers: natsUrl });
   let seq = 0;
+  let queued: { channel: string; text: string; ts: number; msg: Msg }[] = [];
+  let writing = false;
+  let scheduled = false;
+  const write = () => {
+    scheduled = false;
+    if (writing || queued.length === 0) return;
+    const batch = queued;
+    queued = [];
+    writing = true;
+    pool
+      .query('insert into bench_hops (channel, content, ts) select * from unnest($1::text[], $2::json[], $3::bigint[])', [
+        batch.map((m) => m.channel),
+        batch.map((m) => m.text),
+        batch.map((m) => m.ts),
+      ])
+      .then(
+        () => {
+          for (const { channel, text, ts, msg } of batch) {
+            const at = ++seq;
+            nc.publish(`${prefix}.frames.${channel}`, encoder.encode(`{"op":"message","seq":${at},"content":${text}}`));
+            msg.respond(encoder.encode(`{"id":"m${at}","seq":${at},"timestamp":${ts}}`));
+          }
+        },
+        () => {
+          for (const { msg } of batch) msg.respond(encoder.encode('{"error":"insert failed"}'));
+        },
+      )
+      .finally(() => {
+        writing = false;
+        write();
+      });
+  };
   nc.subscribe(`${prefix}.owner`, {
     callback: (error, msg) => {
       if (error) return;
       const { channel, content } = JSON.parse(decoder.decode(msg.data)) as { channel: string; content: unknown };
-      const ts = Date.now();
-      const text = JSON.stringify(content);
-      pool.query('insert into bench_hops (channel, content, ts) values ($1, $2, $3)', [channel, text, ts]).then(
-        () => {
-          const at = ++seq;
-          nc.publish(`${prefix}.frames.${channel}`, encoder.encode(`{"op":"message","seq":${at},"content":${text}}`));
-          msg.respond(encoder.encode(`{"id":"m${at}","seq":${at},"timestamp":${ts}}`));
-        },
-        () => msg.respond(encoder.encode('{"error":"insert failed"}')),
-      );
+      queued.push({ channel, text: JSON.stringify(content), ts: Date.now(), msg });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(write);
+      }
     },
   });
   await nc.flush();
