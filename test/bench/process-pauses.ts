@@ -105,7 +105,8 @@ export async function pausesWindow(internalUrl: string): Promise<{ end: () => Pr
         const bound = bounds.find((le) => delta(`${name}_bucket ${le}`) >= count * 0.99);
         return bound === undefined ? Infinity : bound * 1000;
       };
-      const meanMs = (name: string) => (delta(`${name}_sum`) / Math.max(1, delta(`${name}_count`))) * 1000;
+      const mean = (name: string) => delta(`${name}_sum`) / Math.max(1, delta(`${name}_count`));
+      const meanMs = (name: string) => mean(name) * 1000;
       const commits = delta('channel_commit_seconds_count');
       const transactions = delta('channel_transaction_seconds_count');
       const roundTrips = delta('gateway_publish_seconds_count');
@@ -119,7 +120,7 @@ export async function pausesWindow(internalUrl: string): Promise<{ end: () => Pr
         ...(commits > 0 && {
           commits: {
             count: commits,
-            meanMessages: delta('channel_commit_batch_size_sum') / Math.max(1, delta('channel_commit_batch_size_count')),
+            meanMessages: mean('channel_commit_batch_size'),
             meanMs: meanMs('channel_commit_seconds'),
             p99AtMostMs: p99AtMostMs('channel_commit_seconds'),
           },
@@ -127,7 +128,7 @@ export async function pausesWindow(internalUrl: string): Promise<{ end: () => Pr
         ...(transactions > 0 && {
           transactions: {
             count: transactions,
-            meanCommands: delta('channel_transaction_commands_sum') / Math.max(1, delta('channel_transaction_commands_count')),
+            meanCommands: mean('channel_transaction_commands'),
             meanMs: meanMs('channel_transaction_seconds'),
             p99AtMostMs: p99AtMostMs('channel_transaction_seconds'),
             laneWaitMeanMs: meanMs('channel_commit_lane_wait_seconds'),
