@@ -23,14 +23,19 @@ await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_UR
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
 const subjectsOf = subjects(config.NATS_PREFIX);
 
-const histogram = (name: string, help: string, buckets: number[]) => new Histogram({ name, help, buckets, registers: [metrics] });
-const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
-/** Finer at the low end: a healthy transaction takes a millisecond or two. */
-const SHORT_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
-
 const actorMetrics = {
-  batchSize: histogram('channel_commit_batch_size', 'Commands per group commit', [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]),
-  commitSeconds: histogram('channel_commit_seconds', 'Duration of one group commit', SECONDS),
+  batchSize: new Histogram({
+    name: 'channel_commit_batch_size',
+    help: 'Commands per group commit',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+    registers: [metrics],
+  }),
+  commitSeconds: new Histogram({
+    name: 'channel_commit_seconds',
+    help: 'Duration of one group commit',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [metrics],
+  }),
   messages: new Counter({
     name: 'channel_commands_total',
     help: 'Commands handled by partition actors, by outcome',
@@ -62,17 +67,24 @@ const committer = new NodeCommitter(pool, {
   // each row committed leased to the owner of its webhook partition, and carried in the notice
   pushLeaseMs: config.WEBHOOK_PUSH_LEASE,
   timings: {
-    laneWaitSeconds: histogram('channel_commit_lane_wait_seconds', 'How long a partition batch waited for one of the COMMIT_LANES', SHORT_SECONDS),
-    transactionSeconds: histogram(
-      'channel_transaction_seconds',
-      'Duration of one merged transaction: a pooled connection, the statement, the commit',
-      SHORT_SECONDS,
-    ),
-    transactionCommands: histogram(
-      'channel_transaction_commands',
-      'Commands per merged transaction (the partition batches of one moment together)',
-      [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
-    ),
+    laneWaitSeconds: new Histogram({
+      name: 'channel_commit_lane_wait_seconds',
+      help: 'How long a partition batch waited for one of the COMMIT_LANES',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [metrics],
+    }),
+    transactionSeconds: new Histogram({
+      name: 'channel_transaction_seconds',
+      help: 'Duration of one merged transaction: a pooled connection, the statement, the commit',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [metrics],
+    }),
+    transactionCommands: new Histogram({
+      name: 'channel_transaction_commands',
+      help: 'Commands per merged transaction (the partition batches of one moment together)',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
+      registers: [metrics],
+    }),
   },
   deliveriesCommitted: (deliveries) => {
     for (const { partition, entries } of pushNotices(deliveries, webhookPartitionOf)) {
