@@ -41,7 +41,7 @@ interface Scrape {
   series: Map<string, number>;
 }
 
-const COMMIT_SERIES =
+const HISTOGRAM_SERIES =
   /^(channel_commit_seconds|channel_commit_batch_size|channel_commit_lane_wait_seconds|channel_transaction_seconds|channel_transaction_commands|gateway_publish_seconds)_(sum|count|bucket)[{ ]/;
 
 async function scrape(internalUrl: string): Promise<Scrape> {
@@ -59,7 +59,7 @@ async function scrape(internalUrl: string): Promise<Scrape> {
     } else if (line.startsWith('nodejs_eventloop_lag_p99_seconds')) out.loopP99 = value;
     else if (line.startsWith('nodejs_eventloop_lag_max_seconds')) out.loopMax = value;
     else {
-      const series = COMMIT_SERIES.exec(line);
+      const series = HISTOGRAM_SERIES.exec(line);
       const le = series && /le="([^"]+)"/.exec(line)?.[1];
       // a histogram's label sets (a gateway's publishes by sender and outcome) added together
       const key = series && `${series[1]}_${series[2]}${le ? ` ${le}` : ''}`;
