@@ -1,5 +1,5 @@
 import { api, type Session } from '../api.ts';
-import { field, h, time } from '../dom.ts';
+import { field, h, link, time } from '../dom.ts';
 import { form, messageOf } from '../ui.ts';
 import { codeField, mailCodeButton } from './email-code.ts';
 
@@ -50,6 +50,7 @@ export async function acceptInvitationPage(token: string, done: (session: Sessio
       history.replaceState(null, '', '/dashboard/accept-invitation');
       done(session);
     }),
+    h('p', {}, 'Forgot the password of your account? ', link('/dashboard/reset-password', 'Reset it by mail'), ', then come back to this link.'),
   );
   return box;
 }
