@@ -83,7 +83,8 @@ export function mailedCodes(output: readonly string[], email: string, purpose: '
 export async function askForCode(output: readonly string[], email: string, purpose: 'verify' | 'reset', ask: () => Promise<unknown>): Promise<string> {
   const before = mailedCodes(output, email, purpose).length;
   await ask();
-  const deadline = Date.now() + 10_000;
+  // the log line is written after the answer (the mail is not awaited): allow a busy machine its time
+  const deadline = Date.now() + 20_000;
   for (;;) {
     const codes = mailedCodes(output, email, purpose);
     if (codes.length > before) return codes.at(-1)!;
