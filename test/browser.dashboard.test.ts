@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from './helpers/browser.ts';
 import { startCluster } from './helpers/cluster.ts';
-import { DashboardClient, createUser } from './helpers/dashboard.ts';
+import { DashboardClient, createUser, mailedCodes } from './helpers/dashboard.ts';
 import { eventually } from './helpers/eventually.ts';
 import { request } from './helpers/http.ts';
 
@@ -29,7 +29,8 @@ async function expectHeading(page: Page, text: string): Promise<void> {
 }
 
 test('dashboard UI - sign in, a project, an environment, a key shown once, an origin, the audit log, an invitation, sign out', async (t) => {
-  const cluster = await startCluster(t, { gateways: 1 });
+  // at `info`, the gateway's log holds the mail with the code a new account needs
+  const cluster = await startCluster(t, { gateways: 1, env: { LOG_LEVEL: 'info' } });
   const gateway = cluster.gateways[0]!;
   const base = gateway.controlUrl;
   const owner = await createUser(cluster.db.pool, { email: 'ada@example.com', password: PASSWORD, organization: 'acme', role: 'owner' });
@@ -161,6 +162,10 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
     await expectHeading(other, 'Accept an invitation');
     await other.getByText('Join acme as viewer.').waitFor({ timeout: 10_000 });
     await other.getByLabel('E-mail').fill('bob@example.com');
+    await other.getByRole('button', { name: 'Mail me a code' }).click();
+    await other.getByRole('status').filter({ hasText: 'A code is on its way to bob@example.com' }).waitFor({ timeout: 10_000 });
+    const code = await eventually('the code is in the mail', async () => mailedCodes(gateway.output, 'bob@example.com', 'verify').at(-1));
+    await other.getByLabel('Code from the mail').fill(code);
     await other.getByLabel('Password').fill(VIEWER_PASSWORD);
     await other.getByRole('button', { name: 'Accept and sign in' }).click();
     await expectHeading(other, 'acme');

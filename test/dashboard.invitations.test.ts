@@ -2,14 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { errorCode, request } from './helpers/http.ts';
-import { DashboardClient, createUser } from './helpers/dashboard.ts';
+import { DashboardClient, askForCode, createUser } from './helpers/dashboard.ts';
 import { eventually } from './helpers/eventually.ts';
 
 const PASSWORD = 'correct horse battery';
 
 test('dashboard invitations - single-use links made by owners; accepting creates or joins an account', async (t) => {
-  const cluster = await startCluster(t, { gateways: 1 });
-  const { controlUrl } = cluster.gateways[0]!;
+  const cluster = await startCluster(t, { gateways: 1, env: { LOG_LEVEL: 'info', DASHBOARD_EMAIL_CODES_PER_IP: '1000' } });
+  const { controlUrl, output } = cluster.gateways[0]!;
+  /** A verification code for `email`, as its owner reads it from the mail (the gateway's log). */
+  const codeFor = (email: string) => askForCode(output, email, 'verify', () => request(controlUrl, 'POST', '/v1/dashboard/email-verifications', { body: { email } }));
   const olivia = await createUser(cluster.db.pool, { email: 'olivia@example.com', password: PASSWORD, organization: 'acme', role: 'owner' });
   const acme = olivia.organizationId;
   await createUser(cluster.db.pool, { email: 'oscar@example.com', password: PASSWORD, organization: 'globex', role: 'owner' });
@@ -18,7 +20,7 @@ test('dashboard invitations - single-use links made by owners; accepting creates
   const invite = (body: object) => owner.post(`/v1/dashboard/organizations/${acme}/invitations`, body);
   const tokenOf = (link: string) => link.split('#')[1]!;
 
-  await t.test('a new person: the link makes their account, signs them in, and works only once', async () => {
+  await t.test('a new person: the link and a code mailed to them make their account, sign them in, and work only once', async () => {
     const made = await invite({ role: 'admin' });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     assert.equal(made.body.status, 'pending');
@@ -34,9 +36,12 @@ test('dashboard invitations - single-use links made by owners; accepting creates
     const newcomer = new DashboardClient(controlUrl);
     const noEmail = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { password: PASSWORD });
     assert.equal(errorCode(noEmail), 'invalid_request', 'the invitation names no address: the body must');
-    const short = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'nina@example.com', password: 'short' });
+    const short = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'nina@example.com', password: 'short', code: await codeFor('nina@example.com') });
     assert.equal(errorCode(short), 'invalid_request');
-    const accepted = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'nina@example.com', password: PASSWORD });
+    const unproven = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'nina@example.com', password: PASSWORD });
+    assert.equal(errorCode(unproven), 'unauthorized', 'a new account needs a code mailed to the address');
+    const code = await codeFor('nina@example.com');
+    const accepted = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'nina@example.com', password: PASSWORD, code });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.match(accepted.headers.get('set-cookie') ?? '', /^dashboard_session=/);
     assert.deepEqual(accepted.body.organizations.map((o: { id: string; role: string }) => [o.id, o.role]), [[acme, 'admin']]);
@@ -57,9 +62,11 @@ test('dashboard invitations - single-use links made by owners; accepting creates
 
   await t.test('two acceptances at once: exactly one wins', async () => {
     const made = await invite({ role: 'viewer' });
+    const emails = ['race1@example.com', 'race2@example.com'];
+    const codes = [await codeFor(emails[0]!), await codeFor(emails[1]!)];
     const results = await Promise.all(
-      ['race1@example.com', 'race2@example.com'].map((email) =>
-        new DashboardClient(controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email, password: PASSWORD }),
+      emails.map((email, i) =>
+        new DashboardClient(controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email, password: PASSWORD, code: codes[i] }),
       ),
     );
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 404]);

@@ -60,3 +60,35 @@ export class DashboardClient {
 export async function createUser(pool: Pool, options: { email: string; password: string; organization: string; role: Role }) {
   return new Accounts({ pool }).organizations.createUser(CLI_ACTOR, options);
 }
+
+/** The codes the `log` mail sender wrote for `email` (oldest first), from a gateway's output (LOG_LEVEL info). */
+export function mailedCodes(output: readonly string[], email: string, purpose: 'verify' | 'reset'): string[] {
+  const codes: string[] = [];
+  for (const line of output) {
+    if (!line.includes('"mail"')) continue;
+    let mail: { to?: string; purpose?: string; text?: string } | undefined;
+    try {
+      mail = (JSON.parse(line) as { mail?: typeof mail }).mail;
+    } catch {
+      continue;
+    }
+    if (mail?.to !== email || mail.purpose !== purpose) continue;
+    const code = /\b(\d{8})\b/.exec(mail.text ?? '');
+    if (code) codes.push(code[1]!);
+  }
+  return codes;
+}
+
+/** Runs `ask` (a request for a code), then waits for the new code it mailed to `email`. */
+export async function askForCode(output: readonly string[], email: string, purpose: 'verify' | 'reset', ask: () => Promise<unknown>): Promise<string> {
+  const before = mailedCodes(output, email, purpose).length;
+  await ask();
+  // the log line is written after the answer (the mail is not awaited): allow a busy machine its time
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const codes = mailedCodes(output, email, purpose);
+    if (codes.length > before) return codes.at(-1)!;
+    if (Date.now() > deadline) throw new Error(`no ${purpose} code was mailed to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -140,7 +140,11 @@ export const api = {
   invite: (orgId: string, role: Role, email?: string) => call<CreatedInvitation>('POST', `/organizations/${enc(orgId)}/invitations`, { role, ...(email && { email }) }),
   revokeInvitation: (orgId: string, id: string) => call<Invitation>('DELETE', `/organizations/${enc(orgId)}/invitations/${enc(id)}`),
   previewInvitation: (token: string) => call<InvitationPreview>('GET', `/invitations/${enc(token)}`, undefined, { quiet401: true }),
-  acceptInvitation: (token: string, body: { email?: string; password: string }) => call<Session>('POST', `/invitations/${enc(token)}/accept`, body, { quiet401: true }),
+  acceptInvitation: (token: string, body: { email?: string; password: string; code?: string }) =>
+    call<Session>('POST', `/invitations/${enc(token)}/accept`, body, { quiet401: true }),
+  requestVerification: (email: string) => call<{ status: 'requested' }>('POST', '/email-verifications', { email }, { quiet401: true }),
+  requestPasswordReset: (email: string) => call<{ status: 'requested' }>('POST', '/password-resets', { email }, { quiet401: true }),
+  confirmPasswordReset: (body: { email: string; code: string; password: string }) => call<void>('POST', '/password-resets/confirm', body, { quiet401: true }),
 
   projects: (orgId: string) => call<List<Project>>('GET', `/organizations/${enc(orgId)}/projects`),
   createProject: (orgId: string, name: string) => call<Project>('POST', `/organizations/${enc(orgId)}/projects`, { name }),

@@ -8,6 +8,7 @@ import { match, type PageContext, type Route } from './router.ts';
 import { actionButton, errorRegion, messageOf } from './ui.ts';
 import { signInPage } from './pages/signin.ts';
 import { acceptInvitationPage } from './pages/accept-invitation.ts';
+import { resetPasswordPage } from './pages/reset-password.ts';
 import { organizationPage } from './pages/organization.ts';
 import { projectPage } from './pages/project.ts';
 import { environmentPage } from './pages/environment.ts';
@@ -138,6 +139,22 @@ async function render(focus = false): Promise<void> {
       navigate(org ? `/dashboard/orgs/${org.id}` : '/dashboard', { replace: true });
     });
     if (turn === rendering) replace(main, view);
+    return;
+  }
+  if (location.pathname.replace(/\/+$/, '') === '/dashboard/reset-password') {
+    drawHeader();
+    document.title = 'Reset your password · Dashboard';
+    replace(
+      main,
+      resetPasswordPage(() => {
+        // every session of the account has ended, this browser's too
+        session = undefined;
+        setSession(undefined);
+        history.replaceState(null, '', '/dashboard');
+        showSignIn('Your new password is set: sign in with it.');
+      }),
+    );
+    if (focus) main.querySelector('input')?.focus();
     return;
   }
   if (!session) {

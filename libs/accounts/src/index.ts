@@ -1,4 +1,7 @@
-export { Accounts, type AccountsOptions } from './accounts.ts';
+export { Accounts, DEFAULT_EMAIL_CODE_RULES, type AccountsOptions } from './accounts.ts';
+export { EmailCodes, newEmailCode, typedCode, hashEmailCode, CODE_DIGITS, type CodePurpose, type EmailCodeRules } from './email-codes.ts';
+export { Recovery, codeMail } from './recovery.ts';
+export { LogMailSender, builtInMailSender, MAIL_SENDERS, type MailSender, type MailMessage, type MailLog, type MailSenderName } from './mail.ts';
 export { AccessControl, type Access, type Scope } from './access.ts';
 export { auditedChange, type Change } from './audited-change.ts';
 export { SignIn } from './sign-in.ts';

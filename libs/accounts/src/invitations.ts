@@ -8,6 +8,7 @@ import { ServiceError } from '@rtm/errors';
 import type { AccessControl, Queryable } from './access.ts';
 import { auditedChange, isUniqueViolation } from './audited-change.ts';
 import { recordAudit, type Actor } from './audit.ts';
+import type { EmailCodes } from './email-codes.ts';
 import { hashPassword } from './password.ts';
 import type { Role } from './roles.ts';
 import { checkedEmail, checkedPassword, hashing, type SignIn } from './sign-in.ts';
@@ -26,6 +27,10 @@ export interface InvitationView {
 
 const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const GONE = 'no such invitation, or it was used, revoked or has expired';
+/** The refusal without a code: the same whether the address has an account (wrong password) or not. */
+const NO_ACCOUNT_OR_WRONG_PASSWORD =
+  'wrong e-mail or password: an existing account joins with its password; a new account needs the code mailed to the address ' +
+  '(POST /v1/dashboard/email-verifications)';
 
 export const hashInvitationToken = (token: string): Buffer => createHash('sha256').update(token, 'utf8').digest();
 
@@ -33,12 +38,15 @@ export class Invitations {
   private readonly access: AccessControl;
   /** Checks an existing account's password when it accepts. */
   private readonly signIn: SignIn;
+  /** Verification codes: the proof a new account's address needs. */
+  private readonly codes: EmailCodes;
   /** How long an invitation link stays valid. */
   private readonly ttlMs: number;
 
-  constructor(access: AccessControl, signIn: SignIn, ttlMs: number) {
+  constructor(access: AccessControl, signIn: SignIn, codes: EmailCodes, ttlMs: number) {
     this.access = access;
     this.signIn = signIn;
+    this.codes = codes;
     this.ttlMs = ttlMs;
   }
 
@@ -100,14 +108,18 @@ export class Invitations {
   }
 
   /**
-   * Accepts an invitation: with the e-mail it names (or, when it names none, the one given) an
-   * existing account joins after its password is checked (throttled like sign-in; a wrong one
-   * is 401 and leaves the invitation unused), otherwise a new account is made with `password`.
-   * The invitation is used up once, whoever gets there first; an existing member keeps their role.
+   * Accepts an invitation, for the e-mail it names (or, when it names none, the one given):
+   * - without `code`, only an existing account joins, with its password (sign-in's check, so
+   *   throttled the same way); a wrong password and an address without an account are the same
+   *   401, and the invitation stays usable;
+   * - with `code` (a verification code mailed to the address: the address is proven), a new
+   *   account is made with `password`, or an existing one joins with its password.
+   * So an invitation never makes an account for an address nobody proved to own. The invitation
+   * is used up once, whoever gets there first; an existing member keeps their role.
    */
   async accept(
     token: string,
-    body: { email?: string | undefined; password: string },
+    body: { email?: string | undefined; password: string; code?: string | undefined },
     ip: string,
   ): Promise<{ user: UserRecord; organizationId: string; role: Role; created: boolean }> {
     const invitation = await pendingInvitation(this.pool, token);
@@ -118,14 +130,25 @@ export class Invitations {
     const email = invitation.email ?? given;
     if (email === null) throw new ServiceError('invalid_request', 'body.email: required, the invitation names no e-mail address');
 
-    const existing = await findUserByEmail(this.pool, email);
+    let codeId: string | null = null;
+    let existing: UserRecord | null;
     let passwordHash: string | undefined;
-    if (existing) await this.signIn.confirm(email, existing, body.password, ip);
-    else passwordHash = await hashing(() => hashPassword(checkedPassword(body.password)));
+    if (body.code === undefined) {
+      existing = await this.signIn.withPassword(email, body.password, ip).catch((error: unknown) => {
+        if (error instanceof ServiceError && error.code === 'unauthorized') throw new ServiceError('unauthorized', NO_ACCOUNT_OR_WRONG_PASSWORD);
+        throw error;
+      });
+    } else {
+      codeId = await this.codes.check(email, 'verify', body.code);
+      existing = await findUserByEmail(this.pool, email);
+      if (existing) await this.signIn.withPassword(email, body.password, ip);
+      else passwordHash = await hashing(() => hashPassword(checkedPassword(body.password)));
+    }
 
     return withTransaction(this.pool, async (client) => {
       // locked and checked again: of two acceptances at once, one wins
       const row = await pendingInvitation(client, token, true);
+      if (codeId !== null) await this.codes.use(client, codeId);
       let user = existing;
       if (!user) {
         try {

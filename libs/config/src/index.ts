@@ -203,6 +203,17 @@ const gateway = base.extend({
   /** How long an invitation link to an organization stays valid. */
   DASHBOARD_INVITATION_TTL: durationAtLeast('7d', 1_000, '1s'),
   /**
+   * Where the dashboard's mail goes (codes proving an e-mail address: new accounts, password
+   * resets): `log` writes each message, code included, to the gateway's log at `info`.
+   */
+  DASHBOARD_MAIL_SENDER: z.enum(['log']).default('log'),
+  /** How long a mailed code stays usable. */
+  DASHBOARD_EMAIL_CODE_TTL: durationAtLeast('15m', 1_000, '1s'),
+  /** Codes asked for one e-mail address within an hour (verification and reset together). */
+  DASHBOARD_EMAIL_CODES_PER_EMAIL: z.coerce.number().int().min(1).max(1_000).default(5),
+  /** Codes asked for from one client address within an hour, whatever the e-mail. */
+  DASHBOARD_EMAIL_CODES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  /**
    * The control plane as its clients reach it (`https://api.example.com`, or `http://…` in
    * development): the OpenAPI document's control-plane server and the API reference at /docs.
    * Unset: the origin the request was made to (on the control plane), or its host name with this

@@ -17,6 +17,8 @@ export const ADVISORY_LOCKS = {
   loginThrottle: 7_351_010,
   /** Class of account-name creation (transaction lock, `hashtext(name)`): one create per name. */
   accountName: 7_351_011,
+  /** Class of e-mail code requests (transaction lock, `hashtext(key)`): one limit check per address and requester at a time. */
+  emailCodes: 7_351_012,
   /** Class of dispatcher liveness (session lock, `hashtext(worker pool id)`): held while it lives. */
   dispatcherLiveness: 7_351_100,
   /** Class of channel-node numbers (session lock, try, `n`): a node's stable slot. */

@@ -41,6 +41,9 @@ const Email = z
   .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must not contain control characters')
   .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address');
 
+/** A code mailed to an address: 8 digits (spaces and dashes as typed are ignored). */
+const EmailCode = z.string().max(32).regex(/^[0-9\s-]+$/, 'must be the 8-digit code from the mail');
+
 // ---------------------------------------------------------------- params
 
 const OrgParam = DashboardOrganizationId.describe('An organization the signed-in user belongs to (another one: 404).');
@@ -163,6 +166,25 @@ export const DashboardAcceptInvitationBody = z
   .object({
     email: Email.optional().describe('Required when the invitation names no address; must match it when it does.'),
     password: z.string().min(1).max(1024).describe('The account\'s password, or the new account\'s (at least 10 characters).'),
+    code: EmailCode.optional().describe(
+      'A verification code mailed to the address (POST /v1/dashboard/email-verifications): needed to make a new account.',
+    ),
+  })
+  .strict();
+
+// ---------------------------------------------------------------- codes mailed to an address
+
+export const DashboardEmailBody = z.object({ email: Email }).strict();
+
+export const DashboardCodeRequested = z
+  .object({ status: z.literal('requested').describe('The same for every address, whether or not an account uses it.') })
+  .meta({ id: 'DashboardCodeRequested' });
+
+export const DashboardResetConfirmBody = z
+  .object({
+    email: Email,
+    code: EmailCode.describe('The reset code mailed to the address (POST /v1/dashboard/password-resets).'),
+    password: z.string().min(1).max(1024).describe('The new password (at least 10 characters).'),
   })
   .strict();
 

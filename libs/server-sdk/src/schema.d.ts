@@ -256,6 +256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/email-verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a verification code to an e-mail address
+         * @description The code proves the address: accepting an invitation makes a new account only with it (`code` of POST /v1/dashboard/invitations/{token}/accept). The answer is the same 202, and the work before it the same, whether or not an account uses the address: only the mailbox learns. Codes are 8 digits, valid DASHBOARD_EMAIL_CODE_TTL (15 minutes by default), used once, and die after 5 wrong guesses. Asking is limited per e-mail address (DASHBOARD_EMAIL_CODES_PER_EMAIL, 5 an hour, both kinds together) and per client address (DASHBOARD_EMAIL_CODES_PER_IP, 20 an hour): over either, 429 `rate_limited` with `retry-after`. The mail goes through DASHBOARD_MAIL_SENDER (`log`: the gateway's log). A browser's `Origin` must be the dashboard's own (403 otherwise).
+         */
+        post: operations["dashboardRequestEmailVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/environments/{envId}": {
         parameters: {
             query?: never;
@@ -895,7 +915,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation (and sign in)
-         * @description With the invitation's e-mail (or, when it names none, `email`): an existing account joins once its `password` is right (401 otherwise, the invitation stays usable; throttled like sign-in), otherwise a new account is made with `password` (at least 10 characters). The invitation then is used up: a second acceptance is 404. An existing member keeps their role. Signs in: sets the session cookie and answers the session. A browser's `Origin` must be the dashboard's own.
+         * @description For the invitation's e-mail (or, when it names none, `email`). Without `code`, only an existing account joins, once its `password` is right (throttled like sign-in); a wrong password and an address without an account are the same 401 `unauthorized`, and the invitation stays usable. A new account needs `code`, a verification code mailed to the address (POST /v1/dashboard/email-verifications): with it, a new account is made with `password` (at least 10 characters), or an existing one joins with its password; a wrong, used or expired code is 401. So no invitation makes an account for an address nobody proved to own. The invitation then is used up: a second acceptance is 404. An existing member keeps their role. Signs in: sets the session cookie and answers the session. A browser's `Origin` must be the dashboard's own.
          */
         post: operations["dashboardAcceptInvitation"];
         delete?: never;
@@ -979,7 +999,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone to the organization
-         * @description Owners only. Answers a single-use link, valid for DASHBOARD_INVITATION_TTL (7 days by default); the token is shown only here (stored hashed). No mail is sent: pass the link on (outside production it is also written to the gateway's log). With `email`, only that address may accept. Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         * @description Owners only. Answers a single-use link, valid for DASHBOARD_INVITATION_TTL (7 days by default); the token is shown only here (stored hashed). No mail is sent: pass the link on (outside production it is also written to the gateway's log). With `email`, only that address may accept. Whoever accepts for an address without an account proves it with a code mailed to it. Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
          */
         post: operations["dashboardCreateInvitation"];
         delete?: never;
@@ -1090,6 +1110,46 @@ export interface paths {
         get: operations["dashboardListRoles"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/password-resets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password reset code
+         * @description When an account uses the address, the mail holds a code for POST /v1/dashboard/password-resets/confirm; otherwise it says that no account uses it. The answer is the same 202, and the work before it the same, whether or not an account uses the address: only the mailbox learns. Codes are 8 digits, valid DASHBOARD_EMAIL_CODE_TTL (15 minutes by default), used once, and die after 5 wrong guesses. Asking is limited per e-mail address (DASHBOARD_EMAIL_CODES_PER_EMAIL, 5 an hour, both kinds together) and per client address (DASHBOARD_EMAIL_CODES_PER_IP, 20 an hour): over either, 429 `rate_limited` with `retry-after`. The mail goes through DASHBOARD_MAIL_SENDER (`log`: the gateway's log). A browser's `Origin` must be the dashboard's own (403 otherwise).
+         */
+        post: operations["dashboardRequestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/password-resets/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset code
+         * @description Sets the account's password and signs every session of the account out (on every gateway; logs tokens it minted stop working); then sign in with the new password. A wrong, used or expired code, or an address without an account: 401 `unauthorized`, the same answer (a wrong guess counts against the address's live codes). A new password of fewer than 10 characters: 400. A browser's `Origin` must be the dashboard's own.
+         */
+        post: operations["dashboardConfirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2150,6 +2210,13 @@ export interface components {
             data: components["schemas"]["Membership"][];
             /** @description Null on the last page. */
             nextAfter: string | null;
+        };
+        DashboardCodeRequested: {
+            /**
+             * @description The same for every address, whether or not an account uses it.
+             * @constant
+             */
+            status: "requested";
         };
         DashboardCreatedInvitation: {
             /** Format: date-time */
@@ -4736,6 +4803,90 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `invalid_webhook_url` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRequestEmailVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardCodeRequested"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8797,6 +8948,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A verification code mailed to the address (POST /v1/dashboard/email-verifications): needed to make a new account. */
+                    code?: string;
                     /** @description Required when the invitation names no address; must match it when it does. */
                     email?: string;
                     /** @description The account's password, or the new account's (at least 10 characters). */
@@ -9964,6 +10117,185 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardRequestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardCodeRequested"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardConfirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The reset code mailed to the address (POST /v1/dashboard/password-resets). */
+                    code: string;
+                    email: string;
+                    /** @description The new password (at least 10 characters). */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set; every session of the account has ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

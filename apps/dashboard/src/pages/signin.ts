@@ -1,5 +1,5 @@
 import { api, type Session } from '../api.ts';
-import { field, h } from '../dom.ts';
+import { field, h, link } from '../dom.ts';
 import { form } from '../ui.ts';
 
 /** The sign-in form; `done` gets the new session. */
@@ -14,5 +14,6 @@ export function signInPage(done: (session: Session) => void, notice?: string): N
     form({ label: 'Sign in', class: 'stack' }, [email, password], 'Sign in', async (values) => {
       done(await api.signIn(values.email ?? '', values.password ?? ''));
     }),
+    h('p', {}, link('/dashboard/reset-password', 'Forgot your password?')),
   );
 }

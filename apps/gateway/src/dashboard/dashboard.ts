@@ -1,14 +1,14 @@
 /**
  * The dashboard's side of the gateway: accounts, sessions and sign-in throttling (the rules
- * live in @rtm/accounts; docs/dashboard.md describes them). Built without side effects;
- * `start()` starts the sweep of expired sessions and old sign-in failures, `stop()` ends it. `install()` puts the Origin check in front of every
+ * live in @rtm/accounts; docs/dashboard.md describes them), and where its mail goes. Built without side effects;
+ * `start()` starts the sweep of expired sessions, old sign-in failures and dead e-mail codes, `stop()` ends it. `install()` puts the Origin check in front of every
  * state-changing dashboard route of the control plane; the routes themselves are in
  * routes/dashboard/ and take the session with `requireDashboardSession`.
  */
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import { Accounts, LoginThrottle, SessionStore, judgeOrigin } from '@rtm/accounts';
+import { Accounts, DEFAULT_EMAIL_CODE_RULES, LoginThrottle, SessionStore, builtInMailSender, judgeOrigin } from '@rtm/accounts';
 import type { Logger } from '@rtm/ops';
 import type { ZodApp } from '../http/public-app.ts';
 import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
@@ -50,6 +50,14 @@ export class Dashboard {
       pool,
       throttle: this.throttle,
       invitationTtlMs: config.DASHBOARD_INVITATION_TTL,
+      mail: builtInMailSender(config.DASHBOARD_MAIL_SENDER, parts.log),
+      onMailFailure: (error, message) => this.log.warn({ err: error, to: message.to, purpose: message.purpose }, 'mail not sent'),
+      emailCodeRules: {
+        ...DEFAULT_EMAIL_CODE_RULES,
+        ttlMs: config.DASHBOARD_EMAIL_CODE_TTL,
+        perEmail: { ...DEFAULT_EMAIL_CODE_RULES.perEmail, limit: config.DASHBOARD_EMAIL_CODES_PER_EMAIL },
+        perRequester: { ...DEFAULT_EMAIL_CODE_RULES.perRequester, limit: config.DASHBOARD_EMAIL_CODES_PER_IP },
+      },
       onCredentialsChanged: parts.onCredentialsChanged,
       onMemberAccessReduced: parts.onMemberAccessReduced,
     });
@@ -87,6 +95,7 @@ export class Dashboard {
     try {
       await this.sessions.sweep();
       await this.throttle.sweep();
+      await this.accounts.emailCodes.sweep();
     } catch (error) {
       this.log.warn({ err: error }, 'dashboard sweep failed');
     }

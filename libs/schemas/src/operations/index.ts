@@ -21,6 +21,7 @@ import { presenceEntryOperations } from './presence-entries.ts';
 import { dashboardSessionOperations } from './dashboard/session.ts';
 import { dashboardOrganizationOperations } from './dashboard/organizations.ts';
 import { dashboardInvitationOperations } from './dashboard/invitations.ts';
+import { dashboardEmailCodeOperations } from './dashboard/email-codes.ts';
 import { dashboardProjectOperations } from './dashboard/projects.ts';
 import { dashboardKeyOperations } from './dashboard/keys.ts';
 import { dashboardMessageOperations } from './dashboard/messages.ts';
@@ -51,6 +52,7 @@ export * from './presence-entries.ts';
 export * from './dashboard/session.ts';
 export * from './dashboard/organizations.ts';
 export * from './dashboard/invitations.ts';
+export * from './dashboard/email-codes.ts';
 export * from './dashboard/projects.ts';
 export * from './dashboard/keys.ts';
 export * from './dashboard/messages.ts';
@@ -84,6 +86,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     dashboardSessionOperations,
     dashboardOrganizationOperations,
     dashboardInvitationOperations,
+    dashboardEmailCodeOperations,
     dashboardProjectOperations,
     dashboardKeyOperations,
     dashboardMessageOperations,
