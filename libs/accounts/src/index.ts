@@ -2,6 +2,8 @@ export { Accounts, type AccountsOptions } from './accounts.ts';
 export { AccessControl, type Access, type Scope } from './access.ts';
 export { auditedChange, type Change } from './audited-change.ts';
 export { SignIn } from './sign-in.ts';
+export { HashGate } from './hash-gate.ts';
+export { CheckTimes } from './check-times.ts';
 export { Organizations, type Membership, type OrganizationView, type MemberView } from './organizations.ts';
 export { Invitations, hashInvitationToken, type InvitationView } from './invitations.ts';
 export { Projects, environmentIdsOfOrganization, type ProjectView, type EnvironmentView } from './projects.ts';
@@ -15,7 +17,8 @@ export {
   HashingBusyError,
   hashPassword,
   verifyPassword,
-  verifyDummyPassword,
+  hashingFull,
+  type HashLane,
   needsRehash,
   parsePasswordHash,
   passwordProblem,
@@ -32,6 +35,7 @@ export {
   slowdownSample,
   slowdownVerdict,
   loginVerdict,
+  addressIsClean,
   loginKeys,
   type ThrottleRule,
   type ThrottleVerdict,
