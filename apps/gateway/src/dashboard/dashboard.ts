@@ -1,28 +1,40 @@
 /**
  * The dashboard's side of the gateway: accounts, sessions and sign-in throttling (the rules
  * live in @rtm/accounts; docs/dashboard.md describes them). Built without side effects;
- * `start()` starts the sweep of expired sessions and old sign-in failures, `stop()` ends it. `install()` puts the Origin check in front of every
+ * `start()` starts the sweep of expired sessions and old sign-in failures, and the revocation of
+ * logs tokens whose minting session ended, `stop()` ends them. `install()` puts the Origin check in front of every
  * state-changing dashboard route of the control plane; the routes themselves are in
  * routes/dashboard/ and take the session with `requireDashboardSession`.
  */
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import { Accounts, LoginThrottle, SessionStore, judgeOrigin } from '@rtm/accounts';
+import { Accounts, LoginThrottle, SessionLogsTokens, SessionStore, judgeOrigin } from '@rtm/accounts';
 import type { Logger } from '@rtm/ops';
 import type { ZodApp } from '../http/public-app.ts';
 import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
 
 const SWEEP_MS = 5 * 60_000;
+/**
+ * How often the logs tokens of sessions that idled out or expired are revoked (sign-out revokes at
+ * once): every 30 s, or every half idle time when that is shorter (at least every second).
+ */
+export function endedSessionsIntervalMs(idleMs: number): number {
+  return Math.max(1_000, Math.min(30_000, Math.floor(idleMs / 2)));
+}
 /** The first delay of an account's sign-in slow-down; each further failure doubles it. */
 const LOGIN_BASE_DELAY_MS = 1_000;
 
 export class Dashboard {
   readonly accounts: Accounts;
   readonly sessions: SessionStore;
+  /** Logs tokens minted with a session, revoked when it ends. */
+  readonly sessionLogs: SessionLogsTokens;
   private readonly throttle: LoginThrottle;
   private readonly log: Logger;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly sessionsEnded: () => Promise<void>;
+  private readonly endedSessionsMs: number;
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(parts: {
     config: GatewayConfig;
@@ -32,6 +44,8 @@ export class Dashboard {
     onCredentialsChanged: (environmentId: string) => void;
     /** After a member was removed or moved to a lower role: revoke the logs tokens they minted. */
     onMemberAccessReduced: (organizationId: string, userId: string) => Promise<void>;
+    /** After sessions ended: revoke the logs tokens minted with any session that is over. */
+    onSessionsEnded: () => Promise<void>;
   }) {
     const { config, pool } = parts;
     this.log = parts.log;
@@ -45,7 +59,12 @@ export class Dashboard {
         maxDelayMs: config.DASHBOARD_LOGIN_DELAY_MAX,
       },
     });
-    this.sessions = new SessionStore(pool, { idleMs: config.DASHBOARD_SESSION_IDLE, maxMs: config.DASHBOARD_SESSION_MAX });
+    const sessionRules = { idleMs: config.DASHBOARD_SESSION_IDLE, maxMs: config.DASHBOARD_SESSION_MAX };
+    // a failure is logged, never the sign-out's: the tokens stay recorded and the next round revokes them
+    this.sessionsEnded = () => parts.onSessionsEnded().catch((error: unknown) => this.log.warn({ err: error }, 'revoking the logs tokens of ended sessions failed'));
+    this.sessions = new SessionStore(pool, sessionRules, this.sessionsEnded);
+    this.sessionLogs = new SessionLogsTokens(pool, sessionRules);
+    this.endedSessionsMs = endedSessionsIntervalMs(sessionRules.idleMs);
     this.accounts = new Accounts({
       pool,
       throttle: this.throttle,
@@ -56,13 +75,13 @@ export class Dashboard {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
-    this.timer.unref();
+    this.timers = [setInterval(() => void this.sweep(), SWEEP_MS), setInterval(() => void this.sessionsEnded(), this.endedSessionsMs)];
+    for (const timer of this.timers) timer.unref();
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
   }
 
   /**
