@@ -26,7 +26,7 @@ export {
   type PasswordParams,
 } from './password.ts';
 export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, LOGS_RIGHT, allows, isLowerRole, rightsOf, isRole, type Role, type Right } from './roles.ts';
-export { SessionLogsTokens, type SessionLogsToken } from './session-logs-tokens.ts';
+export { SessionLogsTokens, endedSessionsIntervalMs, type SessionLogsToken } from './session-logs-tokens.ts';
 export { SessionStore, judgeSession, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules, type SessionVerdict } from './sessions.ts';
 export {
   LoginThrottle,

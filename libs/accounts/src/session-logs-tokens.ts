@@ -17,6 +17,15 @@ export interface SessionLogsToken {
 const LIVE_SESSION = `exists (select 1 from dashboard_sessions s where s.token_hash = l.session_hash
   and s.expires_at > now() and s.last_seen_at > now() - $1::bigint * interval '1 millisecond')`;
 
+/**
+ * How often a gateway revokes the logs tokens of sessions that idled out or expired (ending a
+ * session through the store revokes at once): every 30 s, or every half idle time when that is
+ * shorter, at least every second.
+ */
+export function endedSessionsIntervalMs(idleMs: number): number {
+  return Math.max(1_000, Math.min(30_000, Math.floor(idleMs / 2)));
+}
+
 export class SessionLogsTokens {
   private readonly pool: Pool;
   private readonly rules: SessionRules;

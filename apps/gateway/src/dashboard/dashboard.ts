@@ -9,19 +9,12 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import { Accounts, LoginThrottle, SessionLogsTokens, SessionStore, judgeOrigin } from '@rtm/accounts';
+import { Accounts, LoginThrottle, SessionLogsTokens, SessionStore, endedSessionsIntervalMs, judgeOrigin } from '@rtm/accounts';
 import type { Logger } from '@rtm/ops';
 import type { ZodApp } from '../http/public-app.ts';
 import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
 
 const SWEEP_MS = 5 * 60_000;
-/**
- * How often the logs tokens of sessions that idled out or expired are revoked (sign-out revokes at
- * once): every 30 s, or every half idle time when that is shorter (at least every second).
- */
-export function endedSessionsIntervalMs(idleMs: number): number {
-  return Math.max(1_000, Math.min(30_000, Math.floor(idleMs / 2)));
-}
 /** The first delay of an account's sign-in slow-down; each further failure doubles it. */
 const LOGIN_BASE_DELAY_MS = 1_000;
 

@@ -54,7 +54,9 @@ export const dashboardSessionOperations = {
       operationId: 'dashboardSignOut',
       summary: 'Sign out',
       description:
-        'Ends the session and clears the cookie. Without a live session there is nothing to end: 204 as well.' + CSRF_NOTE,
+        'Ends the session and clears the cookie; the logs tokens the session minted are revoked and their logs ' +
+        'sockets close with 4401 on every gateway before the answer. Without a live session there is nothing to ' +
+        'end: 204 as well.' + CSRF_NOTE,
       tags: TAGS,
       security: SESSION_SECURITY,
       headers: DashboardOptionalCsrfHeaders,
