@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judgeSession, touchIntervalMs, type SessionRules } from '@rtm/accounts';
+import { endedSessionsIntervalMs, judgeSession, touchIntervalMs, type SessionRules } from '@rtm/accounts';
 
 const RULES: SessionRules = { idleMs: 2_000, maxMs: 7_000 };
 
@@ -55,4 +55,11 @@ test('session expiry: last_seen_at is written at most once per touch interval, a
   const short: SessionRules = { idleMs: 1_000, maxMs: 60_000 };
   const times = Array.from({ length: 200 }, (_, i) => (i + 1) * 150);
   assert.ok(replay(times, short).every((v) => v === 'live'));
+});
+
+test('session expiry: the logs tokens of idled-out sessions are revoked within half the idle time, every 1 to 30 s', () => {
+  assert.equal(endedSessionsIntervalMs(12 * 3_600_000), 30_000);
+  assert.equal(endedSessionsIntervalMs(20_000), 10_000);
+  assert.equal(endedSessionsIntervalMs(1_000), 1_000);
+  assert.equal(endedSessionsIntervalMs(60_000), 30_000);
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   loginKeys,
+  addressIsClean,
   loginVerdict,
   retryAfterSeconds,
   slowdownDelayMs,
@@ -138,4 +139,11 @@ test('login - keys: the pair separates address and e-mail, which has no whitespa
 test('sessions - a session in use is refreshed well within its idle time', () => {
   assert.equal(touchIntervalMs(12 * 3_600_000), 60_000, 'a minute for the default 12 h');
   assert.equal(touchIntervalMs(3_000), 300, 'a tenth of a short idle time');
+});
+
+test('login throttle - an address is clean without a failure of its own in the window', () => {
+  const rule = { limit: 5, windowMs: 60_000 };
+  assert.equal(addressIsClean([], rule, 100_000), true);
+  assert.equal(addressIsClean([30_000], rule, 100_000), true, 'older than the window');
+  assert.equal(addressIsClean([30_000, 50_000], rule, 100_000), false);
 });

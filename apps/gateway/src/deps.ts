@@ -8,7 +8,7 @@ import type { Registry } from 'prom-client';
 import { createEdgeDeps, type EdgeDeps } from '@rtm/edge';
 import { Dashboard } from './dashboard/dashboard.ts';
 import { PublicEndpoint } from './http/public-endpoint.ts';
-import { revokeLogsTokens } from './auth/logs-access.ts';
+import { revokeLogsTokens, revokeLogsTokensOfEndedSessions } from './auth/logs-access.ts';
 
 /**
  * What every route group and socket handler of the gateway is built with: the edge's parts
@@ -53,6 +53,8 @@ export function createGatewayDeps(parts: {
       },
       // their logs tokens stop working and their logs sockets close on every gateway
       onMemberAccessReduced: (organizationId, userId) => revokeLogsTokens(deps, organizationId, userId),
+      // the logs tokens those sessions minted stop working and their logs sockets close on every gateway
+      onSessionsEnded: () => revokeLogsTokensOfEndedSessions(deps),
     }),
     realtimeEndpoint: new PublicEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
     controlEndpoint: new PublicEndpoint(parts.config.CONTROL_PUBLIC_URL, parts.config.CONTROL_PORT),

@@ -5,6 +5,8 @@ export { LogMailSender, builtInMailSender, MAIL_SENDERS, type MailSender, type M
 export { AccessControl, type Access, type Scope } from './access.ts';
 export { auditedChange, type Change } from './audited-change.ts';
 export { SignIn } from './sign-in.ts';
+export { HashGate } from './hash-gate.ts';
+export { CheckTimes } from './check-times.ts';
 export { Organizations, type Membership, type OrganizationView, type MemberView } from './organizations.ts';
 export { Invitations, hashInvitationToken, type InvitationView } from './invitations.ts';
 export { Projects, environmentIdsOfOrganization, type ProjectView, type EnvironmentView } from './projects.ts';
@@ -18,7 +20,8 @@ export {
   HashingBusyError,
   hashPassword,
   verifyPassword,
-  verifyDummyPassword,
+  hashingFull,
+  type HashLane,
   needsRehash,
   parsePasswordHash,
   passwordProblem,
@@ -26,6 +29,7 @@ export {
   type PasswordParams,
 } from './password.ts';
 export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, LOGS_RIGHT, allows, isLowerRole, rightsOf, isRole, type Role, type Right } from './roles.ts';
+export { SessionLogsTokens, endedSessionsIntervalMs, type SessionLogsToken } from './session-logs-tokens.ts';
 export { SessionStore, judgeSession, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules, type SessionVerdict } from './sessions.ts';
 export {
   LoginThrottle,
@@ -35,6 +39,7 @@ export {
   slowdownSample,
   slowdownVerdict,
   loginVerdict,
+  addressIsClean,
   loginKeys,
   type ThrottleRule,
   type ThrottleVerdict,

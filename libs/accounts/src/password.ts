@@ -8,9 +8,12 @@
  * `needsRehash` tells the caller to store a new one at the next successful sign-in.
  * N = 2^17, r = 8, p = 1 is the strength OWASP recommends for scrypt: 128 MiB of memory and
  * most of a second of CPU per hash, which is why hashing goes through a small gate (at most
- * `HASH_CONCURRENCY` at once per process, a bounded queue behind it).
+ * `HASH_CONCURRENCY` at once per process, bounded queues behind it: hash-gate.ts).
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { HashGate, type HashLane } from './hash-gate.ts';
+
+export { HashingBusyError, type HashLane } from './hash-gate.ts';
 
 export interface PasswordParams {
   /** log2 of the CPU/memory cost N. */
@@ -38,36 +41,14 @@ const MAX_P = 16;
 
 const FORMAT = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
 
-/** Hashing is saturated: too many sign-ins at once in this process. */
-export class HashingBusyError extends Error {
-  override name = 'HashingBusyError';
+const gate = new HashGate(HASH_CONCURRENCY, HASH_QUEUE_LIMIT);
+
+/** Whether a check in `lane` would be refused right now (sign-in answers an unknown e-mail the same way then). */
+export function hashingFull(lane: HashLane): boolean {
+  return gate.full(lane);
 }
 
-class Gate {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.running >= HASH_CONCURRENCY) {
-      if (this.waiting.length >= HASH_QUEUE_LIMIT) throw new HashingBusyError('too many password checks at once');
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.running += 1;
-    }
-    try {
-      return await fn();
-    } finally {
-      const next = this.waiting.shift();
-      // the slot passes straight to the next waiter; `running` only drops when nobody waits
-      if (next) next();
-      else this.running -= 1;
-    }
-  }
-}
-
-const gate = new Gate();
-
-function derive(password: string, salt: Buffer, params: PasswordParams): Promise<Buffer> {
+function derive(password: string, salt: Buffer, params: PasswordParams, lane: HashLane = 'ordinary'): Promise<Buffer> {
   const N = 2 ** params.log2N;
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 128 * N * params.r * params.p + 16 * 1024 * 1024 };
   return gate.run(
@@ -75,6 +56,7 @@ function derive(password: string, salt: Buffer, params: PasswordParams): Promise
       new Promise<Buffer>((resolve, reject) =>
         scrypt(password.normalize('NFC'), salt, HASH_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))),
       ),
+    lane,
   );
 }
 
@@ -105,10 +87,10 @@ export async function hashPassword(password: string, params: PasswordParams = PA
  * True when `password` matches `stored`. The comparison takes the same time wherever the bytes
  * differ (timingSafeEqual); a stored string that is not a hash of this module is false.
  */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, lane: HashLane = 'ordinary'): Promise<boolean> {
   const parsed = parsePasswordHash(stored);
   if (!parsed) return false;
-  const candidate = await derive(password, parsed.salt, parsed);
+  const candidate = await derive(password, parsed.salt, parsed, lane);
   return candidate.length === parsed.hash.length && timingSafeEqual(candidate, parsed.hash);
 }
 
@@ -117,32 +99,6 @@ export function needsRehash(stored: string, params: PasswordParams = PASSWORD_PA
   const parsed = parsePasswordHash(stored);
   if (!parsed) return true;
   return parsed.log2N < params.log2N || parsed.r < params.r || parsed.p < params.p;
-}
-
-/**
- * A stored hash, at the default parameters, of 32 random bytes that were thrown away: it belongs
- * to nobody and no password matches it. Checking a password against it costs exactly what
- * checking a real account's does, from the first request on, without hashing anything at start.
- */
-export const DUMMY_HASH = '$scrypt$ln=17,r=8,p=1$8i7SudQBwoY4YSfXlUHAeQ==$b3iLCU0aEhAiWfPHU8msy279DxRM/ZcWDlAlsuOFCoA=';
-
-let dummy: Promise<string> | undefined;
-
-/**
- * Spends the time of one verification on a password nobody has: sign-in with an unknown e-mail
- * costs what a wrong password costs, so timing does not tell whether an account exists.
- */
-export async function verifyDummyPassword(password: string): Promise<false> {
-  await verifyPassword(password, await dummyHash());
-  return false;
-}
-
-function dummyHash(): Promise<string> {
-  if (!needsRehash(DUMMY_HASH)) return Promise.resolve(DUMMY_HASH);
-  // the default parameters were raised: a dummy made with them once per process
-  dummy ??= hashPassword(randomBytes(32).toString('hex'));
-  dummy.catch(() => (dummy = undefined));
-  return dummy;
 }
 
 /** Why a new password is refused, or null when it may be set. */

@@ -63,10 +63,13 @@ export function judgeSession(times: { expiresAt: Date; lastSeenAt: Date }, now: 
 export class SessionStore {
   private readonly pool: Pool;
   readonly rules: SessionRules;
+  private readonly onEnded: () => Promise<void>;
 
-  constructor(pool: Pool, rules: SessionRules) {
+  /** `onEnded`: after sessions were ended here (signed out, swept), awaited before the call returns. */
+  constructor(pool: Pool, rules: SessionRules, onEnded: () => Promise<void> = async () => {}) {
     this.pool = pool;
     this.rules = rules;
+    this.onEnded = onEnded;
   }
 
   /** A new session of `userId`; the token goes into the cookie and nowhere else. */
@@ -111,12 +114,15 @@ export class SessionStore {
   async delete(token: string): Promise<boolean> {
     if (!isSessionTokenFormat(token)) return false;
     const result = await this.pool.query('delete from dashboard_sessions where token_hash = $1', [hashSessionToken(token)]);
-    return (result.rowCount ?? 0) > 0;
+    const ended = (result.rowCount ?? 0) > 0;
+    if (ended) await this.onEnded();
+    return ended;
   }
 
   /** Signs every session of a user out (e.g. after a password change). */
   async deleteForUser(userId: string): Promise<void> {
-    await this.pool.query('delete from dashboard_sessions where user_id = $1', [userId]);
+    const result = await this.pool.query('delete from dashboard_sessions where user_id = $1', [userId]);
+    if ((result.rowCount ?? 0) > 0) await this.onEnded();
   }
 
   /** Deletes expired sessions (expiry is also checked on every lookup; this only frees rows). */
@@ -125,6 +131,8 @@ export class SessionStore {
       `delete from dashboard_sessions where expires_at <= now() or last_seen_at <= now() - $1::bigint * interval '1 millisecond'`,
       [this.rules.idleMs],
     );
+    // sessions that idled out or expired since the last sweep ended without a deletion here
+    await this.onEnded();
   }
 
   private shape(row: SessionRow, token: string): Session {

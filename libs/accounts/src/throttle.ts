@@ -111,8 +111,7 @@ export function loginVerdict(failures: LoginFailures, rules: LoginRules, now: nu
     ['pair', throttleVerdict(failures.pair, rules.pair, now)],
     ['ip', throttleVerdict(failures.ip, rules.ip, now)],
   ];
-  const cleanAddress = !failures.ip.some((at) => at > now - rules.ip.windowMs);
-  if (!cleanAddress) verdicts.push(['account', slowdownVerdict(failures.account, rules.account, now)]);
+  if (!addressIsClean(failures.ip, rules.ip, now)) verdicts.push(['account', slowdownVerdict(failures.account, rules.account, now)]);
   let worst: LoginVerdict = { allowed: true };
   for (const [scope, verdict] of verdicts) {
     if (!verdict.allowed && (worst.allowed || verdict.retryAfterMs > worst.retryAfterMs)) {
@@ -122,13 +121,19 @@ export function loginVerdict(failures: LoginFailures, rules: LoginRules, now: nu
   return worst;
 }
 
+/** Whether an address has no failure of its own within the window (then it is never slowed, and its check goes first). */
+export function addressIsClean(ipFailures: readonly number[], rule: ThrottleRule, now: number): boolean {
+  return !ipFailures.some((at) => at > now - rule.windowMs);
+}
+
 /** The keys of one attempt in `login_failures` (an e-mail has no whitespace, so a space separates). */
 export function loginKeys(email: string, ip: string): Record<LoginScope, string> {
   return { pair: `pair:${ip} ${email}`, ip: `ip:${ip}`, account: `account:${email}` };
 }
 
 export type AttemptStart =
-  | { allowed: true; attemptId: string }
+  /** `cleanAddress`: the address had no failure within the window before this attempt. */
+  | { allowed: true; attemptId: string; cleanAddress: boolean }
   | { allowed: false; scope: LoginScope; retryAfterSeconds: number };
 
 // advisory lock namespace (first of the two 32-bit keys); the second is hashtext(key)
@@ -172,7 +177,7 @@ export class LoginThrottle {
       if (!verdict.allowed) return { allowed: false, scope: verdict.scope, retryAfterSeconds: retryAfterSeconds(verdict.retryAfterMs) };
       const attemptId = newId('att');
       await client.query('insert into login_failures (key, attempt_id) select unnest($1::text[]), $2', [Object.values(keys), attemptId]);
-      return { allowed: true, attemptId };
+      return { allowed: true, attemptId, cleanAddress: addressIsClean(failures.ip, this.rules.ip, now) };
     });
   }
 
@@ -189,7 +194,7 @@ export class LoginThrottle {
     );
   }
 
-  /** The attempt was never judged (the check could not run): it is not a failure. */
+  /** The attempt was never judged (the check could not run, for a clean address): it is not a failure. */
   async abandon(attemptId: string): Promise<void> {
     await this.pool.query('delete from login_failures where attempt_id = $1', [attemptId]);
   }

@@ -48,13 +48,14 @@ export interface SigningKey {
 export async function signToken(
   key: SigningKey,
   options: { issuer: string; audience: string; subject: string; ttlSeconds: number; anon?: boolean; ext?: unknown; cap?: CapabilityClaim },
-): Promise<{ token: string; expiresAt: Date }> {
+): Promise<{ token: string; expiresAt: Date; tokenId: string }> {
   const nowMs = Date.now();
   const now = Math.floor(nowMs / 1000);
   const exp = now + options.ttlSeconds;
   // iat_ms: a revocation of all a user's tokens refuses those issued before it to the millisecond,
   // so a token minted in the same second after the revocation works
   const payload: Record<string, unknown> = { env: key.environmentId, anon: options.anon ?? false, iat_ms: nowMs };
+  const tokenId = newId('jti');
   if (options.ext !== undefined) payload.ext = options.ext;
   if (options.cap !== undefined) payload.cap = options.cap;
   const token = await new SignJWT(payload)
@@ -64,9 +65,9 @@ export async function signToken(
     .setSubject(options.subject)
     .setIssuedAt(now)
     .setExpirationTime(exp)
-    .setJti(newId('jti'))
+    .setJti(tokenId)
     .sign(key.secret);
-  return { token, expiresAt: new Date(exp * 1000) };
+  return { token, expiresAt: new Date(exp * 1000), tokenId };
 }
 
 /**

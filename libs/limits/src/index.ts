@@ -25,3 +25,4 @@ export {
 export { LiveGateways } from './live-gateways.ts';
 export { EnvironmentLimits, cleanOverrides, readLimitOverrides, deployLimits } from './environment-limits.ts';
 export { encodeInvalidation, decodeInvalidation } from './invalidation.ts';
+export { clientAddressKey, IPV6_CLIENT_PREFIX } from './client-address-key.ts';

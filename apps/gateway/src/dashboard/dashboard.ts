@@ -1,14 +1,15 @@
 /**
  * The dashboard's side of the gateway: accounts, sessions and sign-in throttling (the rules
  * live in @rtm/accounts; docs/dashboard.md describes them), and where its mail goes. Built without side effects;
- * `start()` starts the sweep of expired sessions, old sign-in failures and dead e-mail codes, `stop()` ends it. `install()` puts the Origin check in front of every
+ * `start()` starts the sweep of expired sessions, old sign-in failures and dead e-mail codes, and the revocation of
+ * logs tokens whose minting session ended, `stop()` ends them. `install()` puts the Origin check in front of every
  * state-changing dashboard route of the control plane; the routes themselves are in
  * routes/dashboard/ and take the session with `requireDashboardSession`.
  */
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import { Accounts, DEFAULT_EMAIL_CODE_RULES, LoginThrottle, SessionStore, builtInMailSender, judgeOrigin } from '@rtm/accounts';
+import { Accounts, DEFAULT_EMAIL_CODE_RULES, LoginThrottle, SessionLogsTokens, SessionStore, builtInMailSender, endedSessionsIntervalMs, judgeOrigin } from '@rtm/accounts';
 import type { Logger } from '@rtm/ops';
 import type { ZodApp } from '../http/public-app.ts';
 import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
@@ -20,9 +21,13 @@ const LOGIN_BASE_DELAY_MS = 1_000;
 export class Dashboard {
   readonly accounts: Accounts;
   readonly sessions: SessionStore;
+  /** Logs tokens minted with a session, revoked when it ends. */
+  readonly sessionLogs: SessionLogsTokens;
   private readonly throttle: LoginThrottle;
   private readonly log: Logger;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly sessionsEnded: () => Promise<void>;
+  private readonly endedSessionsMs: number;
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(parts: {
     config: GatewayConfig;
@@ -32,6 +37,8 @@ export class Dashboard {
     onCredentialsChanged: (environmentId: string) => void;
     /** After a member was removed or moved to a lower role: revoke the logs tokens they minted. */
     onMemberAccessReduced: (organizationId: string, userId: string) => Promise<void>;
+    /** After sessions ended: revoke the logs tokens minted with any session that is over. */
+    onSessionsEnded: () => Promise<void>;
   }) {
     const { config, pool } = parts;
     this.log = parts.log;
@@ -45,7 +52,12 @@ export class Dashboard {
         maxDelayMs: config.DASHBOARD_LOGIN_DELAY_MAX,
       },
     });
-    this.sessions = new SessionStore(pool, { idleMs: config.DASHBOARD_SESSION_IDLE, maxMs: config.DASHBOARD_SESSION_MAX });
+    const sessionRules = { idleMs: config.DASHBOARD_SESSION_IDLE, maxMs: config.DASHBOARD_SESSION_MAX };
+    // a failure is logged, never the sign-out's: the tokens stay recorded and the next round revokes them
+    this.sessionsEnded = () => parts.onSessionsEnded().catch((error: unknown) => this.log.warn({ err: error }, 'revoking the logs tokens of ended sessions failed'));
+    this.sessions = new SessionStore(pool, sessionRules, this.sessionsEnded);
+    this.sessionLogs = new SessionLogsTokens(pool, sessionRules);
+    this.endedSessionsMs = endedSessionsIntervalMs(sessionRules.idleMs);
     this.accounts = new Accounts({
       pool,
       throttle: this.throttle,
@@ -64,13 +76,13 @@ export class Dashboard {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
-    this.timer.unref();
+    this.timers = [setInterval(() => void this.sweep(), SWEEP_MS), setInterval(() => void this.sessionsEnded(), this.endedSessionsMs)];
+    for (const timer of this.timers) timer.unref();
   }
 
   stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
   }
 
   /**

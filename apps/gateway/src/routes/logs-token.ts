@@ -45,12 +45,13 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
         by = { keyId: auth.keyId };
       }
       const key = await deps.credentials.activeSigningKey(environmentId);
-      const { token, expiresAt } = await signToken(key, {
-        issuer: deps.config.TOKEN_ISSUER,
-        audience: LOGS_TOKEN_AUDIENCE,
-        subject,
-        ttlSeconds: request.body?.ttlSeconds ?? LOGS_TOKEN_TTL_DEFAULT_SECONDS,
-      });
+      let ttlSeconds = request.body?.ttlSeconds ?? LOGS_TOKEN_TTL_DEFAULT_SECONDS;
+      // a session's token ends with the session at the latest (sooner when the session ends sooner)
+      if (request.dashboard) ttlSeconds = Math.max(1, Math.min(ttlSeconds, Math.floor((request.dashboard.expiresAt.getTime() - Date.now()) / 1000)));
+      const { token, expiresAt, tokenId } = await signToken(key, { issuer: deps.config.TOKEN_ISSUER, audience: LOGS_TOKEN_AUDIENCE, subject, ttlSeconds });
+      // recorded before it is handed out: when the session ends, the token is revoked
+      const minter = sessionToken(request);
+      if (request.dashboard && minter) await deps.dashboard.sessionLogs.record(minter, { jti: tokenId, environmentId, expiresAt });
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'logs.token_issued', by);
       // a credential: never kept by a cache, whichever way it was asked for
       reply.header('cache-control', 'no-store');

@@ -7,7 +7,8 @@
  * environment's log subject is subscribed, then `{op:"ready", environmentId}` is sent, then every
  * `{op:"log", timestamp, level, event, data}` frame published by any process. The socket is
  * closed with 4401 when the token expires or is revoked: a dashboard member's tokens are revoked
- * when the member is removed or moved to a lower role (auth/logs-access.ts), and a token whose
+ * when the member is removed or moved to a lower role, and a token minted with a dashboard
+ * session when that session ends (auth/logs-access.ts); a token whose
  * member no longer has LOGS_RIGHT in the environment's organization is refused with 4403. A live
  * logs socket counts in the environment's socket quota like any other (4429 over it). Limits,
  * deadlines and close codes are the ones every socket shares (libs/edge: sessions/socket-link.ts,
@@ -95,6 +96,8 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           if (await deps.revocations.isRevoked(claims)) return link.closeWith(SOCKET_CLOSE.tokenRevoked);
           const member = dashboardUserOf(claims.userId);
           if (member !== null) {
+            // minted with a dashboard session that is over (its revocation may still be on its way)
+            if (await deps.dashboard.sessionLogs.sessionEnded(claims.tokenId)) return link.closeWith(SOCKET_CLOSE.tokenRevoked);
             const role = await deps.dashboard.accounts.access.roleInEnvironment(environmentId, member);
             if (role === null || !allows(role, LOGS_RIGHT)) {
               return link.closeWith(SOCKET_CLOSE.logsMinterLeft);

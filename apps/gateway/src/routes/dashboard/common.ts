@@ -4,6 +4,7 @@
  * libs/schemas/src/operations/dashboard/common.ts).
  */
 import type { FastifyRequest } from 'fastify';
+import { clientAddressKey } from '@rtm/limits';
 import type {
   AuditRecord,
   EnvironmentView,
@@ -94,7 +95,10 @@ export async function sessionJson(deps: GatewayDeps, session: Session) {
   };
 }
 
-/** The client address sign-in throttling counts (the proxy's X-Forwarded-For when TRUST_PROXY says so). */
+/**
+ * The client address sign-in throttling counts (the proxy's X-Forwarded-For when TRUST_PROXY says
+ * so), keyed as every per-address limit keys it: an IPv6 client by its /64.
+ */
 export function clientAddress(request: FastifyRequest): string {
-  return request.ip ?? 'unknown';
+  return clientAddressKey(request.ip ?? 'unknown');
 }

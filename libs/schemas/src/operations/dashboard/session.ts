@@ -16,13 +16,16 @@ export const dashboardSessionOperations = {
       description:
         'Checks the e-mail and password and sets the session cookie `dashboard_session` (HttpOnly, SameSite=Lax, ' +
         'Path=/, Secure over https). A wrong password and an unknown e-mail are the same 401 `unauthorized` and take ' +
-        'the same time. Failed sign-ins are limited per e-mail address from one client address and per client ' +
-        'address (DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, _PER_IP within DASHBOARD_LOGIN_WINDOW; 5 and 20 in 15 ' +
+        'the same time (an unknown e-mail is not hashed: it waits as long as a recent check did). Failed sign-ins are ' +
+        'limited per e-mail address from one client address and per client address, an IPv6 client counted by its ' +
+        '/64 (DASHBOARD_LOGIN_FAILURES_PER_ACCOUNT, _PER_IP within DASHBOARD_LOGIN_WINDOW; 5 and 20 in 15 ' +
         'minutes by default): over either, 429 `rate_limited` with `retry-after`, without checking the password. ' +
         'Across addresses an e-mail address is slowed down, never locked: from 5 failures on, an address with ' +
         'failures of its own waits a delay that doubles with each failure (1 s up to DASHBOARD_LOGIN_DELAY_MAX) ' +
         'after the latest one (429 with `retry-after` until then); an address with no recent failures is never ' +
-        'slowed. An `email` with control characters is 400. A browser\'s ' +
+        'slowed. 503 `unavailable` with `retry-after` when this gateway has too many password checks waiting; checks ' +
+        'from addresses with no recent failures go first, and a 503 counts as a failure for an address that has ' +
+        'failures. An `email` with control characters is 400. A browser\'s ' +
         '`Origin` must be the dashboard\'s own (403 otherwise). A session the cookie already named ends. The answer ' +
         'carries the CSRF token for later changes.',
       tags: TAGS,
@@ -51,7 +54,9 @@ export const dashboardSessionOperations = {
       operationId: 'dashboardSignOut',
       summary: 'Sign out',
       description:
-        'Ends the session and clears the cookie. Without a live session there is nothing to end: 204 as well.' + CSRF_NOTE,
+        'Ends the session and clears the cookie; the logs tokens the session minted are revoked and their logs ' +
+        'sockets close with 4401 on every gateway before the answer. Without a live session there is nothing to ' +
+        'end: 204 as well.' + CSRF_NOTE,
       tags: TAGS,
       security: SESSION_SECURITY,
       headers: DashboardOptionalCsrfHeaders,
