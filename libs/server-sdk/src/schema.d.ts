@@ -2754,8 +2754,11 @@ export interface components {
              * @description A pending delivery: when the next attempt is due.
              */
             nextAttemptAt?: string;
-            /** @enum {string} */
-            status: "pending" | "delivered" | "dropped";
+            /**
+             * @description `pending`: waiting for its first attempt or a retry; `delivered`: a 2xx came back; `dropped`: the retries ran out (or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered: `lastError` is `message_retracted`, its stored body is redacted and it is never sent again (a manual retry or a recovery refuses or skips it). A delivered delivery of such a message stays `delivered`, its stored body redacted too.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dropped" | "cancelled";
             /** Format: date-time */
             updatedAt: string;
             url: string;
@@ -2789,8 +2792,11 @@ export interface components {
              * @description A pending delivery: when the next attempt is due.
              */
             nextAttemptAt?: string;
-            /** @enum {string} */
-            status: "pending" | "delivered" | "dropped";
+            /**
+             * @description `pending`: waiting for its first attempt or a retry; `delivered`: a 2xx came back; `dropped`: the retries ran out (or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered: `lastError` is `message_retracted`, its stored body is redacted and it is never sent again (a manual retry or a recovery refuses or skips it). A delivered delivery of such a message stays `delivered`, its stored body redacted too.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dropped" | "cancelled";
             /** Format: date-time */
             updatedAt: string;
             url: string;
@@ -8265,7 +8271,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only deliveries in this state. */
-                status?: "pending" | "delivered" | "dropped";
+                status?: "pending" | "delivered" | "dropped" | "cancelled";
                 /** @description Only deliveries to this endpoint; `default` for the configuration's webhook URL. */
                 endpointId?: string;
                 /** @description Default 50, maximum 500. */
@@ -13526,7 +13532,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only deliveries in this state. */
-                status?: "pending" | "delivered" | "dropped";
+                status?: "pending" | "delivered" | "dropped" | "cancelled";
                 /** @description Only deliveries to this endpoint; `default` for the configuration's webhook URL. */
                 endpointId?: string;
                 /** @description Default 50, maximum 500. */

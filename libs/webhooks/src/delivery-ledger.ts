@@ -10,7 +10,7 @@ import type { DeliveryDetail, DeliveryRow, WebhookEventType } from '@rtm/schemas
 import type { z } from 'zod';
 import { deliverOneJobSql } from './jobs.ts';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
+export type DeliveryStatus = 'pending' | 'delivered' | 'dropped' | 'cancelled';
 
 interface DeliveryRecord {
   id: string;
@@ -93,7 +93,8 @@ export async function getDelivery(pool: Pool, environmentId: string, deliveryId:
 
 /**
  * Re-queues a dropped delivery for one immediate attempt; 404 for an unknown one, 400 for one
- * that is not dropped. `audit` runs inside the transaction.
+ * that is not dropped (a `cancelled` one, whose message was retracted or deleted, says so: its
+ * body is redacted and it is never sent, redaction.ts). `audit` runs inside the transaction.
  */
 export async function retryDelivery(
   pool: Pool,
@@ -107,6 +108,9 @@ export async function retryDelivery(
       [id, environmentId],
     );
     if (!current.rows[0]) throw new ServiceError('not_found', 'no such delivery');
+    if (current.rows[0].status === 'cancelled') {
+      throw new ServiceError('invalid_request', 'this delivery is cancelled: its message was retracted or deleted, so its content is never sent again');
+    }
     if (current.rows[0].status !== 'dropped') {
       throw new ServiceError('invalid_request', `only a dropped delivery can be retried; this one is ${current.rows[0].status}`);
     }
