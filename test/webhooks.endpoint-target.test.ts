@@ -1,7 +1,8 @@
 /**
  * A delivery goes where its endpoint points now. A retry after the endpoint's URL changed goes to
  * the new URL, never the old one; a disabled endpoint gets no send at all (its pending delivery
- * waits, attempts unchanged) until it is enabled again, when the delivery goes at once.
+ * waits, attempts unchanged) until it is enabled again, when the delivery goes at once. The same
+ * for the default endpoint: the configuration's URL as it is now, and no send while it has none.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,5 +64,28 @@ test('webhooks - retries follow an endpoint\'s current URL; a disabled endpoint 
     // within seconds, not after the minute a disabled delivery's deferral lasts
     assert.ok(later.received.at(-1)!.at - enabled < 20_000);
     await eventually('delivered', async () => (await api.get(`/v1/webhooks/deliveries/${delivery.id}`)).body.status === 'delivered');
+  });
+
+  await t.test("the default endpoint: a retry goes to the configuration's URL now; none while webhooks are off", async () => {
+    const other = await cluster.createEnvironment();
+    const control = client(gateway.controlUrl, other.secretKey);
+    const first = await startReceiver(t, () => ({ status: 503 }));
+    const second = await startReceiver(t);
+    assert.equal((await control.put('/v1/config', { webhooks: { url: first.url } })).status, 200);
+    assert.equal((await control.post('/v1/channels/d/messages', { content: { n: 'default' } })).status, 201);
+    await first.waitFor((r) => r.length >= 1, 'the first attempt');
+    // webhooks off: its retries fall due and nothing is sent anywhere
+    assert.equal((await control.put('/v1/config', {})).status, 200);
+    const atOff = first.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    assert.equal(first.received.length, atOff, 'no send while the configuration has no URL');
+    const [waiting] = (await control.get('/v1/webhooks/deliveries?endpointId=default')).body.data;
+    assert.deepEqual([waiting.status, waiting.attempts], ['pending', 1]);
+    // a new URL: the waiting delivery goes there at once
+    const deployed = Date.now();
+    assert.equal((await control.put('/v1/config', { webhooks: { url: second.url } })).status, 200);
+    await eventually('sent to the new URL', async () => second.received.some((x) => contentOf(x)?.n === 'default'), 30_000);
+    assert.ok(second.received.at(-1)!.at - deployed < 20_000);
+    assert.equal(first.received.length, atOff, 'never again to the old URL');
   });
 });

@@ -81,11 +81,11 @@ const DEFER_MS = 1_000;
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
 /**
- * A delivery of a disabled endpoint is looked at again after this long (enabling the endpoint
- * queues its pending deliveries at once; this bounds the wait of a default endpoint whose URL
- * was deployed again).
+ * A delivery of a disabled endpoint is looked at again after this long: enabling the endpoint (or
+ * deploying a webhook URL after none, for the default one) makes its waiting deliveries due at
+ * once, so this only bounds the cost of a backlog that waits, one deferral per delivery an hour.
  */
-const DISABLED_WAIT_MS = 60_000;
+const DISABLED_WAIT_MS = 3_600_000;
 
 type Claimed = ClaimedDelivery;
 

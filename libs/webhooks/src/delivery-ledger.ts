@@ -92,6 +92,24 @@ export async function getDelivery(pool: Pool, environmentId: string, deliveryId:
 }
 
 /**
+ * The pending deliveries of an endpoint (`endpointId`; null: the environment's default one) that
+ * can be sent again: enabled again, or (the default one) a webhook URL deployed after none. No
+ * send was made while it could not be (each was deferred when it came due, docs/webhooks.md), so
+ * each unleased one is due now, with its retry job moved to now. On the caller's transaction.
+ */
+export async function requeueWaitingDeliveries(client: PoolClient, environmentId: string, endpointId: string | null): Promise<void> {
+  await client.query(
+    `with due as (
+       update webhook_deliveries set next_attempt_at = now(), updated_at = now()
+       where environment_id = $1 and endpoint_id is not distinct from $2 and status = 'pending'
+         and (locked_until is null or locked_until < now())
+       returning id)
+     select ${deliverOneJobSql('id')} from due`,
+    [environmentId, endpointId],
+  );
+}
+
+/**
  * Re-queues a dropped delivery for one immediate attempt; 404 for an unknown one, 400 for one
  * that is not dropped (a `cancelled` one, whose message was retracted or deleted, says so: its
  * body is redacted and it is never sent, redaction.ts). `audit` runs inside the transaction.

@@ -11,7 +11,7 @@ import type { WebhookEndpoint, WebhookEventType } from '@rtm/schemas';
 import type { z } from 'zod';
 import { generateWebhookSecret } from './signature.ts';
 import { decryptSecret, encryptSecret, type SecretColumn, type SecretKeyring, type SecretSlot } from './secret-box.ts';
-import { deliverOneJobSql } from './jobs.ts';
+import { requeueWaitingDeliveries } from './delivery-ledger.ts';
 
 /** Endpoints an environment may have (its default one not counted). */
 export const MAX_ENDPOINTS_PER_ENVIRONMENT = 50;
@@ -155,27 +155,11 @@ export async function updateEndpoint(
         has('channels'), change.channels ?? null, has('rateLimitPerSecond'), change.rateLimitPerSecond ?? null, change.disabled ?? null],
     );
     if (!rows[0]) throw new ServiceError('not_found', 'no such webhook endpoint');
-    if (enabling) await requeueWaiting(client, id);
+    if (enabling) await requeueWaitingDeliveries(client, environmentId, id);
     const updated = toView(rows[0]);
     await audit(client, updated);
     return updated;
   });
-}
-
-/**
- * The pending deliveries of an endpoint enabled again: no send was made while it was disabled
- * (each was deferred when it came due, docs/webhooks.md), so each unleased one is due now, with
- * its retry job moved to now.
- */
-async function requeueWaiting(client: PoolClient, endpointId: string): Promise<void> {
-  await client.query(
-    `with due as (
-       update webhook_deliveries set next_attempt_at = now(), updated_at = now()
-       where endpoint_id = $1 and status = 'pending' and (locked_until is null or locked_until < now())
-       returning id)
-     select ${deliverOneJobSql('id')} from due`,
-    [endpointId],
-  );
 }
 
 /** Deletes the endpoint with its deliveries and their attempts; 404 for an unknown one. */
