@@ -124,3 +124,36 @@ test('webhooks - erasure and channel deletion redact stored bodies; recovery and
   // and the ledger still says cancelled
   assert.equal((await ledger('status=cancelled')).length, 2);
 });
+
+test('webhooks - a first attempt waiting in its owner\'s memory is withdrawn when its message is retracted', { timeout: 120_000 }, async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, dispatchers: 1 });
+  const gateway = cluster.gateways[0]!;
+  const env = await cluster.createEnvironment();
+  const api = client(gateway.controlUrl, env.secretKey);
+  const receiver = await startReceiver(t);
+  // one send a second: the last of a burst waits seconds in the owner's memory, with the row its
+  // notice carried (sent from there without a claim while its push lease lasts)
+  const endpoint = await api.post('/v1/webhook-endpoints', { url: receiver.url, rateLimitPerSecond: 1 });
+  assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+  const alice = client(gateway.realtimeUrl, await mintToken(gateway.controlUrl, env.secretKey, 'alice'));
+  const ids: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await alice.post('/v1/channels/burst/messages', { content: { t: i === 5 ? 'PRIVATE' : `public ${i}` } });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    ids.push(res.body.id);
+  }
+  const last = ids.at(-1)!;
+  const retracted = await alice.delete(`/v1/channels/burst/messages/${last}`);
+  assert.equal(retracted.status, 200, JSON.stringify(retracted.body));
+  const sentBeforeRetraction = receiver.received.some(mentionsPrivate);
+  // the others and the retraction arrive, one a second; the retracted message's content never
+  await receiver.waitFor(
+    (r) => r.some((x) => bodyOf(x).type === 'message.retracted' && bodyOf(x).data.id === last) && r.filter((x) => bodyOf(x).type === 'message.published').length >= 5,
+    'the five others and the retraction',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  assert.equal(sentBeforeRetraction, false, 'the burst was slow enough that the last one still waited');
+  assert.deepEqual(receiver.received.filter(mentionsPrivate).map((x) => bodyOf(x).type), []);
+  const delivery = (await api.get(`/v1/webhooks/deliveries?endpointId=${endpoint.body.id}&status=cancelled`)).body.data;
+  assert.deepEqual(delivery.map((d: { eventId: string }) => d.eventId), [last]);
+});
