@@ -166,18 +166,26 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
     await cluster.db.pool.query("update environments set webhook_url = 'https://hooks.example.com/in' where id = $1", [env.environmentId]);
     const sent = await alice.post('/v1/channels/hooks/messages', { content: { text: 'x' } });
     await alice.post('/v1/channels/hooks/messages', { content: { text: 'y' }, ephemeral: true });
+    const stored = () =>
+      cluster.db.pool.query<{ event_id: string; event_type: string; body: string; status: string }>(
+        "select event_id, event_type, body, status from webhook_deliveries where channel_id = 'hooks' order by id",
+      );
+    const before = (await stored()).rows;
+    assert.deepEqual(before.map((r) => [r.event_id, r.event_type]), [[sent.body.id, 'message.published']]);
+    const published = JSON.parse(before[0]!.body);
+    assert.equal(published.data.ephemeral, false);
+    assert.deepEqual(published.data.content, { text: 'x' });
     await alice.delete(`/v1/channels/hooks/messages/${sent.body.id}`, { reason: 'secret' });
     await alice.delete(`/v1/channels/hooks/messages/${sent.body.id}`);
-    const { rows } = await cluster.db.pool.query<{ event_id: string; event_type: string; body: string }>(
-      "select event_id, event_type, body from webhook_deliveries where channel_id = 'hooks' order by id",
-    );
+    const { rows } = await stored();
     assert.deepEqual(rows.map((r) => [r.event_id, r.event_type]), [
       [sent.body.id, 'message.published'],
       [`retract_${sent.body.id}`, 'message.retracted'],
     ]);
-    const published = JSON.parse(rows[0]!.body);
-    assert.equal(published.data.ephemeral, false);
-    assert.deepEqual(published.data.content, { text: 'x' });
+    // the retraction redacted the published body and, the URL being unreachable, cancelled its delivery
+    assert.equal(rows[0]!.body.includes('"x"'), false);
+    assert.equal(JSON.parse(rows[0]!.body).redacted, true);
+    assert.equal(rows[0]!.status, 'cancelled');
     const retracted = JSON.parse(rows[1]!.body);
     assert.equal(retracted.data.retracted, true);
     assert.equal(retracted.data.content, null);

@@ -18,6 +18,7 @@ const claimed = (over: Partial<ClaimedDelivery> = {}): ClaimedDelivery => ({
   lease: '2026-01-01 00:00:15.123456+00',
   secrets: null,
   rate_limit: null,
+  target_url: 'https://hooks.example.com/in?x=1',
   ...over,
 });
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { committedDeliveries, pushNotices, readNotice } from '@rtm/webhooks';
+import { committedDeliveries, pushNotices, readNotice, withdrawnEntries } from '@rtm/webhooks';
 
 const lease = '2026-12-01 23:00:00.123456+00';
 const secrets = { secret: 'v2:ciphertext', previous_secret: null, rotated_at: null };
@@ -80,4 +80,16 @@ test("a notice's entries that are neither form are left out; a malformed row is 
     ],
   );
   for (const body of [{ deliveries: [['d1', 'e1']] }, 'd1', null, 7]) assert.deepEqual(readNotice(body), []);
+});
+
+test('a withdrawal travels as [id, environment, "withdrawn"] and is read back as one; an older reader takes it for a wake-up', () => {
+  const deliveries = [...withdrawnEntries([{ id: 'dlv_1', environmentId: 'env_a' }]), { id: 'dlv_2', environmentId: 'env_a' }];
+  const notices = pushNotices(deliveries, () => 4);
+  assert.deepEqual(notices, [{ partition: 4, entries: [['dlv_1', 'env_a', 'withdrawn'], ['dlv_2', 'env_a']] }]);
+  assert.deepEqual(readNotice(JSON.parse(JSON.stringify(notices[0]!.entries))), [
+    { id: 'dlv_1', environmentId: 'env_a', withdrawn: true },
+    { id: 'dlv_2', environmentId: 'env_a' },
+  ]);
+  // any other third field is not a withdrawal: a wake-up, as before
+  assert.deepEqual(readNotice([['dlv_3', 'env_a', 'withdrawn?']]), [{ id: 'dlv_3', environmentId: 'env_a' }]);
 });

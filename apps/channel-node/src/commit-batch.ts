@@ -8,7 +8,8 @@
  *   nothing; a key repeated inside one batch gets the earlier command's result;
  * - retraction: a second retraction of a message changes nothing and emits nothing; an erasure
  *   job's retraction happens, and counts in the job's `retracted`, only while the job still
- *   carries the runner's lease token, checked and counted in this transaction;
+ *   carries the runner's lease token, checked and counted in this transaction, which also
+ *   cancels the message's undelivered `message.published` deliveries and redacts their bodies;
  * - webhook deliveries and mention notifications commit (or roll back) with the messages; a
  *   mention is stored only for a user who may read the channel then, within their cap. A
  *   publish's deliveries get no job: their ids are in the outcome (`deliveries`), published
@@ -20,7 +21,7 @@
  */
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
-import { committedDeliveries, enqueueWebhookEvents, webhookBody, type WebhookEventInput } from '@rtm/webhooks';
+import { committedDeliveries, enqueueWebhookEvents, redactMessageDeliveries, webhookBody, withdrawnEntries, type WebhookEventInput } from '@rtm/webhooks';
 import { messageEnvelopeText, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
 import {
   channelKey,
@@ -236,6 +237,11 @@ async function retract(
     if (counted.rowCount === 0) return { ok: false, code: 'unavailable', reason: "the erasure job's lease was taken over; nothing retracted" };
   }
   await client.query(RETRACT_SQL, [state.pk, row.seq]);
+  // its content leaves the webhook ledger in this transaction too: deliveries not yet delivered
+  // are cancelled, every stored body redacted; a pushed first attempt its owner still holds is
+  // withdrawn by the notice after commit (libs/webhooks redaction.ts)
+  const withdrawn = await redactMessageDeliveries(client, c.environmentId, [row.id]);
+  if (withdrawn.length > 0) (outcome.deliveries ??= []).push(...withdrawnEntries(withdrawn));
   const tombstone = messageEnvelopeText({
     ...row,
     kind: row.kind as MessageEnvelope['kind'],

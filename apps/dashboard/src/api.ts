@@ -42,7 +42,7 @@ export type ChannelRole = 'member' | 'moderator' | 'readonly';
 export interface ChannelMember { channelId: string; userId: string; role: ChannelRole; createdAt: string; updatedAt: string }
 export interface Ban { userId: string; channelId: string | null; reason: string | null; expiresAt: string | null; createdAt: string }
 export interface Webhook { url: string | null; deploymentId: string | null; activatedAt: string | null; secretConfigured: boolean }
-export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
+export type DeliveryStatus = 'pending' | 'delivered' | 'dropped' | 'cancelled';
 export interface Delivery {
   id: string; eventId: string; eventType: string; endpointId: string | null; channelId?: string; url: string; status: DeliveryStatus; attempts: number;
   lastError?: string; lastStatusCode?: number; nextAttemptAt?: string; createdAt: string; updatedAt: string; deliveredAt?: string;

@@ -40,8 +40,11 @@ const NOTICE_SETTINGS_MS = 1_000;
 export type Deferral = {
   row: ClaimedDelivery;
   until: number;
-  reason: 'circuit_open' | 'concurrency' | 'rate' | 'endpoint_rate' | 'secret_unreadable';
+  reason: 'circuit_open' | 'concurrency' | 'rate' | 'endpoint_rate' | 'secret_unreadable' | 'endpoint_disabled';
 };
+
+/** Deferrals that wait in Postgres (until their time, or an enable), never in the owner's memory. */
+export const WAITS_IN_LEDGER: ReadonlySet<Deferral['reason']> = new Set(['secret_unreadable', 'endpoint_disabled']);
 
 export class ChunkLeases {
   readonly #pool: Pool;
@@ -91,8 +94,8 @@ export class ChunkLeases {
    * The chunk's deliveries, leased to this caller. One a notice carried whose commit lease still
    * leaves as long as a claim would lease it for goes as the notice gave it, unclaimed: with the
    * endpoint settings (secrets, rate limit) the commit read, within NOTICE_SETTINGS_MS of the
-   * notice; after that they are read again as a claim reads them (#settings), and one whose
-   * endpoint is gone is left out (its rows went with it). The others are claimed (#claims), a
+   * notice; after that they are read again as a claim reads them (#settings, the endpoint's
+   * current URL included), and one whose endpoint is gone is left out (its rows went with it). The others are claimed (#claims), a
    * push lease this owner holds renewed by the claim. `held`: the rows sent unclaimed, by id.
    */
   async take(chunk: readonly string[]): Promise<{ rows: ClaimedDelivery[]; held: Map<string, HeldRow> }> {
@@ -114,13 +117,15 @@ export class ChunkLeases {
     const rows = [...claimed];
     for (const [id, { environmentId, row, arrived }] of held) {
       let { secrets, rateLimit } = row;
+      let target: string | null = row.url;
       if (now - arrived > NOTICE_SETTINGS_MS) {
         const found = settings.get(endpointSettingsKey(environmentId, row.endpointId));
         if (!found?.present) {
           held.delete(id);
           continue;
         }
-        ({ secrets, rate_limit: rateLimit } = found);
+        // its URL as it is now too (changed, or the endpoint disabled: null)
+        ({ secrets, rate_limit: rateLimit, target_url: target } = found);
       }
       rows.push({
         id,
@@ -128,12 +133,13 @@ export class ChunkLeases {
         endpoint_id: row.endpointId,
         event_id: row.eventId,
         event_type: row.eventType,
-        url: row.url,
+        url: target ?? row.url,
         body: row.body,
         attempts: 0,
         lease: row.lease,
         secrets,
         rate_limit: rateLimit,
+        target_url: target,
       });
     }
     if (held.size > 0) this.#metrics.leased.inc({ by: 'notice' }, held.size);

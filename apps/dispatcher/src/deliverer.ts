@@ -27,6 +27,10 @@
  * a statement carries up to 512 deliveries of many chunks, so the database's work per delivery
  * falls as the rate rises.
  *
+ * Where: a delivery goes to its endpoint's URL as it is at the claim (a retry follows a changed
+ * URL); one whose endpoint is disabled now is not sent: deferred (`endpoint_disabled`) in the
+ * ledger, attempts untouched, until enabling the endpoint queues it again.
+ *
  * Fair sharing (endpoint-guard.ts): a claimed delivery may be held back instead of attempted: its
  * endpoint's circuit is open, its rate limit is spent, or its environment or host already has the
  * most sends in flight allowed (only the endpoint's owning dispatcher sends to it, so these hold
@@ -57,7 +61,7 @@ import { attemptLogs, attemptRecord, circuitKey, endpointOf, settleAttempt, type
 import { SigningSecrets } from './signing-secrets.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery-metrics.ts';
 import type { PushedRows } from './pushed-rows.ts';
-import { ChunkLeases, type Deferral } from './chunk-leases.ts';
+import { ChunkLeases, WAITS_IN_LEDGER, type Deferral } from './chunk-leases.ts';
 
 /** Deliveries of one batch job sent at once. */
 const PARALLEL_SENDS = 16;
@@ -76,6 +80,12 @@ const DEFER_MS = 1_000;
 /** How long a job waits for its sends before it leaves the slow ones to finish in the background. */
 const JOB_HOLD_MS = 100;
 const DEFER_JITTER_MS = 1_000;
+/**
+ * A delivery of a disabled endpoint is looked at again after this long: enabling the endpoint (or
+ * deploying a webhook URL after none, for the default one) makes its waiting deliveries due at
+ * once, so this only bounds the cost of a backlog that waits, one deferral per delivery an hour.
+ */
+const DISABLED_WAIT_MS = 3_600_000;
 
 type Claimed = ClaimedDelivery;
 
@@ -199,7 +209,7 @@ export class Deliverer {
     sending?.();
     const all = Promise.all(recorded).finally(() => clearTimeout(timer));
     if (requeue) {
-      const back = deferrals.filter((d) => d.reason !== 'secret_unreadable');
+      const back = deferrals.filter((d) => !WAITS_IN_LEDGER.has(d.reason));
       if (back.length > 0) {
         await this.#leases.release(back.map((d) => d.row), held);
         // an endpoint with a rate of its own keeps its held deliveries in a queue of its own, so
@@ -213,7 +223,7 @@ export class Deliverer {
         }
         for (const [lane, ids] of lanes) requeue(ids, lane);
       }
-      await this.#leases.defer(deferrals.filter((d) => d.reason === 'secret_unreadable'));
+      await this.#leases.defer(deferrals.filter((d) => WAITS_IN_LEDGER.has(d.reason)));
     } else {
       await this.#leases.defer(deferrals);
     }
@@ -247,6 +257,9 @@ export class Deliverer {
    */
   #admit(row: Claimed): Deferral | { secrets: string[] | null; probe: boolean } {
     const now = Date.now();
+    // disabled since it was recorded (or the configuration has no URL now): no send; it waits in
+    // the ledger, not an attempt, until enabling it queues it again (or DISABLED_WAIT_MS passes)
+    if (row.target_url === null) return { row, until: now + DISABLED_WAIT_MS, reason: 'endpoint_disabled' };
     let secrets: string[] | null;
     try {
       secrets = this.#secrets.of(row, now);

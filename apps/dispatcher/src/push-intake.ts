@@ -215,7 +215,16 @@ export class PushIntake {
       this.#log.warn('a webhook notice that is not JSON was ignored');
       return;
     }
-    const deliveries = readNotice(body);
+    const entries = readNotice(body);
+    // cancelled while leased (their message retracted or deleted): the body held for each goes,
+    // unsent; an id still queued is claimed later, and the claim finds it no longer pending
+    // (a publish and its retraction in one commit: its row and its withdrawal in one notice)
+    let deliveries = entries;
+    if (entries.some((entry) => entry.withdrawn)) {
+      const withdrawn = new Set(entries.filter((entry) => entry.withdrawn).map(({ id }) => id));
+      deliveries = entries.filter(({ id }) => !withdrawn.has(id));
+      this.#pushed.drop([...withdrawn]);
+    }
     // the rows first: taking the ids may start their sends at once, which look the rows up
     this.#pushed.add(deliveries);
     const queued = this.#take(deliveries.map(({ id, environmentId }): Delivery => [id, environmentId]));

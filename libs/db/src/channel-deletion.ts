@@ -11,7 +11,8 @@
  *    that arrives meanwhile is refused with 503 `unavailable` (retry);
  * 2. close the channel's sockets on every gateway (the task), while its members, bans and access
  *    are still the old ones: nobody is let in, or kept in, by rules that are about to go;
- * 3. delete the messages in batches (no long lock on a big channel);
+ * 3. delete the messages in batches (no long lock on a big channel), each batch's webhook
+ *    deliveries redacted in its transaction (`MessagesDeleted`: the dispatcher's);
  * 4. in one transaction: the last messages, the idempotency keys, members and bans, the access
  *    override, the mark lifted and the erasure's step `closing`: a publish after this commit starts
  *    the channel anew;
@@ -159,17 +160,31 @@ async function hasMembersOrBans(client: Pool | PoolClient, environmentId: string
 }
 
 /**
+ * What the caller does on a step's transaction with the ids of the messages it deleted (the
+ * dispatcher redacts their webhook deliveries: this library does not know webhooks), so it
+ * commits with the deletion, under the same fence.
+ */
+export type MessagesDeleted = (client: PoolClient, messageIds: string[]) => Promise<unknown>;
+
+/**
  * Step 3, one batch of messages (the oldest `limit`), counted on the erasure and the mark's lease
  * renewed in the same transaction. Returns how many it deleted: fewer than `limit` means the batches
  * are over.
  */
-export async function deleteMessageBatch(pool: Pool, job: ErasureJob, pk: number, limit: number): Promise<number | typeof LOST> {
+export async function deleteMessageBatch(
+  pool: Pool,
+  job: ErasureJob,
+  pk: number,
+  limit: number,
+  deleted?: MessagesDeleted,
+): Promise<number | typeof LOST> {
   return fenced(pool, job, async (client) => {
-    const deleted = await client.query(
-      `delete from messages where channel_pk = $1 and seq in (select seq from messages where channel_pk = $1 order by seq limit $2)`,
+    const { rows } = await client.query<{ id: string }>(
+      `delete from messages where channel_pk = $1 and seq in (select seq from messages where channel_pk = $1 order by seq limit $2) returning id`,
       [pk, limit],
     );
-    const count = deleted.rowCount ?? 0;
+    const count = rows.length;
+    if (deleted) await deleted(client, rows.map((row) => row.id));
     await client.query(`update erasure_jobs set deleted_messages = deleted_messages + $2, last_error = null, updated_at = now() where id = $1`, [
       job.id,
       count,
@@ -192,11 +207,14 @@ export async function finishChannelRows(
   job: ErasureJob,
   pk: number | null,
   finished?: (client: PoolClient, job: ErasureJob) => Promise<unknown>,
+  deleted?: MessagesDeleted,
 ): Promise<ErasureJob | typeof LOST> {
   return fenced(pool, job, async (client) => {
     let messages = 0;
     if (pk !== null) {
-      messages = (await client.query('delete from messages where channel_pk = $1', [pk])).rowCount ?? 0;
+      const { rows } = await client.query<{ id: string }>('delete from messages where channel_pk = $1 returning id', [pk]);
+      messages = rows.length;
+      if (deleted) await deleted(client, rows.map((row) => row.id));
       await client.query('delete from idempotency_keys where channel_pk = $1', [pk]);
     }
     const members = await client.query('delete from memberships where environment_id = $1 and channel_id = $2', [job.environmentId, job.channelId]);

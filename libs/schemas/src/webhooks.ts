@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { IsoTime } from './common.ts';
 import { WebhookEventTypeName } from './webhook-events.ts';
 
-export const DeliveryStatus = z.enum(['pending', 'delivered', 'dropped']);
+export const DeliveryStatus = z
+  .enum(['pending', 'delivered', 'dropped', 'cancelled'])
+  .describe(
+    '`pending`: waiting for its first attempt or a retry; `delivered`: a 2xx came back; `dropped`: the retries ran out ' +
+      '(or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user\'s ' +
+      'erasure) or deleted with its channel before it was delivered: `lastError` is `message_retracted`, its stored body ' +
+      'is redacted and it is never sent again (a manual retry or a recovery refuses or skips it). A delivered delivery of ' +
+      'such a message stays `delivered`, its stored body redacted too.',
+  );
 
 export const DELIVERY_ID_PATTERN = /^dlv_[0-9a-z]{26}$/;
 export const DeliveryId = z.string().regex(DELIVERY_ID_PATTERN, 'must be a delivery id (dlv_…)');

@@ -835,7 +835,7 @@ export interface paths {
         put?: never;
         /**
          * Retry a dropped delivery now
-         * @description As POST /v1/webhooks/deliveries/{deliveryId}/retry: one immediate attempt (status back to `pending`). A delivery that is not `dropped`: 400 `invalid_request`. Takes no body. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
+         * @description As POST /v1/webhooks/deliveries/{deliveryId}/retry: one immediate attempt (status back to `pending`). A delivery that is not `dropped`: 400 `invalid_request` (a `cancelled` one, whose message was retracted or deleted, is never sent again). Takes no body. Admins and owners (403 for viewers). Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` of the dashboard itself; otherwise 403 `forbidden`.
          */
         post: operations["dashboardRetryDelivery"];
         delete?: never;
@@ -1631,7 +1631,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Changes the fields given; `null` clears a filter or the rate limit. `disabled: true` stops new deliveries to it (`disabledReason: "manual"`); `disabled: false` enables it again, also after it was disabled for failing.
+         * @description Changes the fields given; `null` clears a filter or the rate limit. A new `url` takes effect for every later attempt, retries of earlier deliveries included. `disabled: true` stops new deliveries and every send to it (`disabledReason: "manual"`): its pending deliveries wait without attempts; `disabled: false` enables it again, also after it was disabled for failing, and its waiting deliveries are due at once.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1647,7 +1647,7 @@ export interface paths {
         put?: never;
         /**
          * Re-send the endpoint's dropped deliveries
-         * @description Answers 202 `{taskId}`: a dispatcher task queues again every `dropped` delivery of this endpoint created in [`since`, `until`) for an immediate attempt. Follow it at GET /v1/webhook-tasks/{taskId}.
+         * @description Answers 202 `{taskId}`: a dispatcher task queues again every `dropped` delivery of this endpoint created in [`since`, `until`) for an immediate attempt, to the endpoint's current URL. A `cancelled` delivery (its message was retracted or erased, or deleted with its channel) is not `dropped` and never sent again: a recovery sends the `message.retracted` event of such a message, never its content. Follow it at GET /v1/webhook-tasks/{taskId}.
          */
         post: operations["recoverWebhookEndpoint"];
         delete?: never;
@@ -1765,7 +1765,7 @@ export interface paths {
         };
         /**
          * The webhook delivery ledger
-         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. A `message.published` delivery whose message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered is `cancelled` (`lastError` `message_retracted`): its stored body was redacted in the transaction that retracted or deleted the message, whatever its status, and it is never sent again. `url` is where the delivery was first addressed; each attempt goes to its endpoint's URL as it is then, and a disabled endpoint gets none until it is enabled. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -1807,7 +1807,7 @@ export interface paths {
         put?: never;
         /**
          * Retry a dropped delivery now
-         * @description Re-queues a `dropped` delivery for one immediate attempt (status back to `pending`); if that attempt fails too, the delivery is `dropped` again. A delivery that is not `dropped`: 400 `invalid_request`. Takes no body.
+         * @description Re-queues a `dropped` delivery for one immediate attempt (status back to `pending`); if that attempt fails too, the delivery is `dropped` again. A delivery that is not `dropped`: 400 `invalid_request`; a `cancelled` one (its message was retracted or deleted: its content is never sent again) says so. The attempt goes to the endpoint's current URL; while the endpoint is disabled the delivery waits, `pending`, until it is enabled. Takes no body.
          */
         post: operations["retryDelivery"];
         delete?: never;
@@ -2821,8 +2821,11 @@ export interface components {
              * @description A pending delivery: when the next attempt is due.
              */
             nextAttemptAt?: string;
-            /** @enum {string} */
-            status: "pending" | "delivered" | "dropped";
+            /**
+             * @description `pending`: waiting for its first attempt or a retry; `delivered`: a 2xx came back; `dropped`: the retries ran out (or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered: `lastError` is `message_retracted`, its stored body is redacted and it is never sent again (a manual retry or a recovery refuses or skips it). A delivered delivery of such a message stays `delivered`, its stored body redacted too.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dropped" | "cancelled";
             /** Format: date-time */
             updatedAt: string;
             url: string;
@@ -2856,8 +2859,11 @@ export interface components {
              * @description A pending delivery: when the next attempt is due.
              */
             nextAttemptAt?: string;
-            /** @enum {string} */
-            status: "pending" | "delivered" | "dropped";
+            /**
+             * @description `pending`: waiting for its first attempt or a retry; `delivered`: a 2xx came back; `dropped`: the retries ran out (or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered: `lastError` is `message_retracted`, its stored body is redacted and it is never sent again (a manual retry or a recovery refuses or skips it). A delivered delivery of such a message stays `delivered`, its stored body redacted too.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dropped" | "cancelled";
             /** Format: date-time */
             updatedAt: string;
             url: string;
@@ -8416,7 +8422,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only deliveries in this state. */
-                status?: "pending" | "delivered" | "dropped";
+                status?: "pending" | "delivered" | "dropped" | "cancelled";
                 /** @description Only deliveries to this endpoint; `default` for the configuration's webhook URL. */
                 endpointId?: string;
                 /** @description Default 50, maximum 500. */
@@ -13858,7 +13864,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only deliveries in this state. */
-                status?: "pending" | "delivered" | "dropped";
+                status?: "pending" | "delivered" | "dropped" | "cancelled";
                 /** @description Only deliveries to this endpoint; `default` for the configuration's webhook URL. */
                 endpointId?: string;
                 /** @description Default 50, maximum 500. */

@@ -38,6 +38,17 @@ export const SETTINGS_COLUMNS = (d: string): string => `case when ${d}.endpoint_
            then (select rate_limit_per_second from webhook_endpoints where id = ${d}.endpoint_id) end as rate_limit`;
 
 /**
+ * Where a row of `webhook_deliveries` (alias `d`) is sent now, as `target_url`: its endpoint's
+ * URL as it is now (for the default endpoint, the configuration's), so a retry follows a changed
+ * URL; null while the endpoint is disabled (the default one: while the configuration has no
+ * webhook URL) or gone: then nothing is sent (the deliverer defers it, deliverer.ts). The row's
+ * own `url` stays the one it was created with.
+ */
+export const TARGET_COLUMN = (d: string): string => `case when ${d}.endpoint_id is null
+           then (select webhook_url from environments where id = ${d}.environment_id)
+           else (select url from webhook_endpoints where id = ${d}.endpoint_id and not disabled) end as target_url`;
+
+/**
  * The claim: leases the due, unleased ones among $1 (ids) for $2 ms; returns what a send needs,
  * with the endpoint's own rate limit, so the owner's guard holds the rate as it is now, a change
  * by PATCH included. $3 (per id, or null): the push lease the caller holds on it (its commit's,
@@ -54,7 +65,8 @@ export const CLAIM_SQL = `with due as (
        from due where d.id = due.id
        returning d.id, d.environment_id, d.endpoint_id, d.event_id, d.event_type, d.url, d.body, d.attempts,
          d.locked_until::text as lease,
-         ${SETTINGS_COLUMNS('d')}`;
+         ${SETTINGS_COLUMNS('d')},
+         ${TARGET_COLUMN('d')}`;
 
 /**
  * What a send needs besides the row, for rows a notice carried ($1 environments, $2 endpoints,
@@ -64,7 +76,8 @@ export const CLAIM_SQL = `with due as (
 export const SETTINGS_SQL = `select d.environment_id, coalesce(d.endpoint_id, '') as endpoint_key,
          case when d.endpoint_id is null then exists (select 1 from environments where id = d.environment_id)
               else exists (select 1 from webhook_endpoints where id = d.endpoint_id) end as present,
-         ${SETTINGS_COLUMNS('d')}
+         ${SETTINGS_COLUMNS('d')},
+         ${TARGET_COLUMN('d')}
        from (select k.environment_id, nullif(k.endpoint_id, '') as endpoint_id
              from unnest($1::text[], $2::text[]) as k(environment_id, endpoint_id)) d`;
 
@@ -185,6 +198,8 @@ export interface ClaimedDelivery {
   secrets: { secret: string; previous_secret: string | null; rotated_at: string | null } | null;
   /** The endpoint's own rate limit (sends per second); null: none, or the default endpoint. */
   rate_limit: number | null;
+  /** Where it goes now (TARGET_COLUMN): the endpoint's current URL; null: disabled, send nothing. */
+  target_url: string | null;
 }
 
 /** One attempt that ended, to record (RECORD_SQL). */
@@ -205,7 +220,8 @@ export interface AttemptRecord {
 }
 
 /**
- * The due, unleased deliveries among `ids`, leased for `leaseMs`, by id. `leases` (per id, or
+ * The due, unleased deliveries among `ids`, leased for `leaseMs`, by id (`url`: where each goes
+ * now, its endpoint's current URL; `target_url` null: its endpoint is disabled). `leases` (per id, or
  * null): a push lease the caller holds on it, claimed as if unleased.
  */
 export async function claimDeliveries(
@@ -215,7 +231,7 @@ export async function claimDeliveries(
   leases: readonly (string | null)[] = ids.map(() => null),
 ): Promise<Map<string, ClaimedDelivery>> {
   const { rows } = await pool.query<ClaimedDelivery>({ name: 'rtm_webhook_claim', text: CLAIM_SQL, values: [ids, leaseMs, leases] });
-  return new Map(rows.map((row) => [row.id, row]));
+  return new Map(rows.map((row) => [row.id, { ...row, url: row.target_url ?? row.url }]));
 }
 
 /** A send's settings for an endpoint (SETTINGS_SQL), and whether it still exists. */
@@ -223,6 +239,7 @@ export interface EndpointSettings {
   present: boolean;
   secrets: ClaimedDelivery['secrets'];
   rate_limit: number | null;
+  target_url: string | null;
 }
 
 /** The key of an endpoint in `endpointSettings`' answer: environment, NUL, endpoint id ('' for the default one). */

@@ -10,7 +10,7 @@ import type { DeliveryDetail, DeliveryRow, WebhookEventType } from '@rtm/schemas
 import type { z } from 'zod';
 import { deliverOneJobSql } from './jobs.ts';
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
+export type DeliveryStatus = 'pending' | 'delivered' | 'dropped' | 'cancelled';
 
 interface DeliveryRecord {
   id: string;
@@ -92,8 +92,27 @@ export async function getDelivery(pool: Pool, environmentId: string, deliveryId:
 }
 
 /**
+ * The pending deliveries of an endpoint (`endpointId`; null: the environment's default one) that
+ * can be sent again: enabled again, or (the default one) a webhook URL deployed after none. No
+ * send was made while it could not be (each was deferred when it came due, docs/webhooks.md), so
+ * each unleased one is due now, with its retry job moved to now. On the caller's transaction.
+ */
+export async function requeueWaitingDeliveries(client: PoolClient, environmentId: string, endpointId: string | null): Promise<void> {
+  await client.query(
+    `with due as (
+       update webhook_deliveries set next_attempt_at = now(), updated_at = now()
+       where environment_id = $1 and endpoint_id is not distinct from $2 and status = 'pending'
+         and (locked_until is null or locked_until < now())
+       returning id)
+     select ${deliverOneJobSql('id')} from due`,
+    [environmentId, endpointId],
+  );
+}
+
+/**
  * Re-queues a dropped delivery for one immediate attempt; 404 for an unknown one, 400 for one
- * that is not dropped. `audit` runs inside the transaction.
+ * that is not dropped (a `cancelled` one, whose message was retracted or deleted, says so: its
+ * body is redacted and it is never sent, redaction.ts). `audit` runs inside the transaction.
  */
 export async function retryDelivery(
   pool: Pool,
@@ -107,6 +126,9 @@ export async function retryDelivery(
       [id, environmentId],
     );
     if (!current.rows[0]) throw new ServiceError('not_found', 'no such delivery');
+    if (current.rows[0].status === 'cancelled') {
+      throw new ServiceError('invalid_request', 'this delivery is cancelled: its message was retracted or deleted, so its content is never sent again');
+    }
     if (current.rows[0].status !== 'dropped') {
       throw new ServiceError('invalid_request', `only a dropped delivery can be retried; this one is ${current.rows[0].status}`);
     }

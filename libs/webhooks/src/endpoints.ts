@@ -11,6 +11,7 @@ import type { WebhookEndpoint, WebhookEventType } from '@rtm/schemas';
 import type { z } from 'zod';
 import { generateWebhookSecret } from './signature.ts';
 import { decryptSecret, encryptSecret, type SecretColumn, type SecretKeyring, type SecretSlot } from './secret-box.ts';
+import { requeueWaitingDeliveries } from './delivery-ledger.ts';
 
 /** Endpoints an environment may have (its default one not counted). */
 export const MAX_ENDPOINTS_PER_ENVIRONMENT = 50;
@@ -120,7 +121,8 @@ export async function getEndpoint(pool: Pool | PoolClient, environmentId: string
 
 /**
  * Changes what `change` names (an absent field stays; `null` clears a filter or the rate limit).
- * Disabling by hand records `manual`; enabling clears the reason and the failing streak.
+ * Disabling by hand records `manual`; enabling clears the reason and the failing streak, and
+ * makes the deliveries that waited while it was disabled due now.
  */
 export async function updateEndpoint(
   pool: Pool,
@@ -131,6 +133,9 @@ export async function updateEndpoint(
 ): Promise<EndpointView> {
   return withTransaction(pool, async (client) => {
     const has = (key: keyof EndpointInput) => change[key] !== undefined;
+    // enabling: was it disabled? (its pending deliveries waited; they go again now)
+    const enabling = change.disabled === false
+      && (await client.query('select 1 from webhook_endpoints where id = $1 and environment_id = $2 and disabled for update', [id, environmentId])).rowCount === 1;
     const { rows } = await client.query<EndpointRecord>(
       `update webhook_endpoints set
          url = coalesce($3, url),
@@ -150,6 +155,7 @@ export async function updateEndpoint(
         has('channels'), change.channels ?? null, has('rateLimitPerSecond'), change.rateLimitPerSecond ?? null, change.disabled ?? null],
     );
     if (!rows[0]) throw new ServiceError('not_found', 'no such webhook endpoint');
+    if (enabling) await requeueWaitingDeliveries(client, environmentId, id);
     const updated = toView(rows[0]);
     await audit(client, updated);
     return updated;

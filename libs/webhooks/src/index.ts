@@ -19,10 +19,11 @@ export {
   type VerifyOptions,
   type VerifyResult,
 } from './signature.ts';
-export { PUSHED_SQL, committedDeliveries, pushNotices, readNotice, type NoticeDelivery, type PushedRow } from './push-notice.ts';
+export { PUSHED_SQL, committedDeliveries, pushNotices, readNotice, withdrawnEntries, type NoticeDelivery, type PushedRow } from './push-notice.ts';
+export { MESSAGE_RETRACTED, REDACT_SQL, redactMessageDeliveries, type WithdrawnDelivery } from './redaction.ts';
 export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
 export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
-export { listDeliveries, getDelivery, retryDelivery, type DeliveryStatus } from './delivery-ledger.ts';
+export { listDeliveries, getDelivery, retryDelivery, requeueWaitingDeliveries, type DeliveryStatus } from './delivery-ledger.ts';
 export {
   claimDeliveries,
   endpointSettings,

@@ -11,7 +11,11 @@
  *   `locked_until` as Postgres prints it, `leaseMs`: the lease's length), with its endpoint's
  *   signing secrets as stored (encrypted, as a claim reads them) and own rate limit as the commit
  *   read them. The owner sends it from this, without a claim, while the lease leaves room for the
- *   send, and its record is fenced by `lease` like a claim's.
+ *   send, and its record is fenced by `lease` like a claim's;
+ * - `[id, environmentId, "withdrawn"]`: the delivery's message was retracted or deleted and the
+ *   delivery cancelled (redaction.ts) while it was leased: the owner lets go of the row it holds
+ *   for it, unsent. (A dispatcher that does not know this form takes it for a wake-up, whose
+ *   claim finds the row no longer pending: nothing is sent either way once the row is claimed.)
  *
  * The row stays the truth: a lost notice is found in the ledger once its lease has lapsed.
  */
@@ -22,7 +26,15 @@ export interface NoticeDelivery {
   id: string;
   environmentId: string;
   pushed?: PushedRow;
+  /** The delivery was cancelled (its message retracted or deleted): nothing to send. */
+  withdrawn?: true;
 }
+
+const WITHDRAWN = 'withdrawn';
+
+/** Notice entries that withdraw cancelled deliveries (redaction.ts) from their owner's memory. */
+export const withdrawnEntries = (deliveries: readonly { id: string; environmentId: string }[]): NoticeDelivery[] =>
+  deliveries.map(({ id, environmentId }) => ({ id, environmentId, withdrawn: true }));
 
 /** What the commit wrote and a send needs, and the lease that fences the record. */
 export interface PushedRow {
@@ -86,7 +98,7 @@ export function pushNotices(
 ): { partition: number; entries: unknown[][] }[] {
   const open = new Map<number, { entries: unknown[][]; size: number }>();
   const notices: { partition: number; entries: unknown[][] }[] = [];
-  for (const { id, environmentId, pushed } of deliveries) {
+  for (const { id, environmentId, pushed, withdrawn } of deliveries) {
     const partition = partitionOf(environmentId);
     const size = pushed ? pushed.body.length : 0;
     let notice = open.get(partition);
@@ -98,7 +110,9 @@ export function pushNotices(
     }
     notice.size += size;
     notice.entries.push(
-      pushed
+      withdrawn
+        ? [id, environmentId, WITHDRAWN]
+        : pushed
         ? [id, environmentId, pushed.lease, pushed.leaseMs, pushed.endpointId, pushed.url, pushed.eventType, pushed.eventId, pushed.body, pushed.secrets, pushed.rateLimit]
         : [id, environmentId],
     );
@@ -125,6 +139,10 @@ export function readNotice(body: unknown): NoticeDelivery[] {
     if (!Array.isArray(entry) || !isString(entry[0]) || !isString(entry[1])) continue;
     const id = entry[0] as string;
     const environmentId = entry[1] as string;
+    if (entry.length === 3 && entry[2] === WITHDRAWN) {
+      deliveries.push({ id, environmentId, withdrawn: true });
+      continue;
+    }
     const [, , lease, leaseMs, endpointId, url, eventType, eventId, content, secrets, rateLimit] = entry as unknown[];
     const pushed =
       entry.length === 11 &&

@@ -8,7 +8,7 @@ import { liveStatus, whenLogged } from './live.ts';
 import { deliveryLedger, deliveryPath, endpointsPath } from './webhooks.ts';
 import { endpointFields, endpointInput, endpointState, filterText } from './webhook-endpoints.ts';
 
-const STATUSES = ['all', 'pending', 'delivered', 'dropped'] as const;
+const STATUSES = ['all', 'pending', 'delivered', 'dropped', 'cancelled'] as const;
 /** How often a running recovery's progress is read again. */
 const TASK_POLL_MS = 1000;
 

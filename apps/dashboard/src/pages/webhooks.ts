@@ -6,7 +6,7 @@ import { canManage } from './organization.ts';
 import { environmentHeader, roleIn } from './environment-nav.ts';
 import { liveStatus, whenLogged } from './live.ts';
 
-const STATUSES = ['all', 'pending', 'delivered', 'dropped'] as const;
+const STATUSES = ['all', 'pending', 'delivered', 'dropped', 'cancelled'] as const;
 
 export const statusBadge = (status: DeliveryStatus) => h('span', { class: `badge ${status}` }, status);
 

@@ -5,7 +5,9 @@
  * environment changed and logs `channel.deleted`, before the deletion is `done` (so the route,
  * which answers when it sees `done`, answers after both). The `channel.deleted` webhook event is
  * recorded in the transaction of step 4, the one that deletes the channel's last rows and makes
- * the counts final: it commits with the deletion, once.
+ * the counts final: it commits with the deletion, once. Each step that deletes messages cancels
+ * their undelivered `message.published` deliveries and redacts every stored body of them in its
+ * own transaction (libs/webhooks redaction.ts).
  *
  * - One runner at a time: the job key `erasure:<id>` keeps one job per deletion, and the job's run
  *   writes its token (`<job id>:<attempt>`) when it takes it; every step runs in a transaction that
@@ -20,7 +22,7 @@
  *   ERASE_MAX_ATTEMPTS gives up (the deletion becomes `failed`).
  */
 import type { JobHelpers, Task } from 'graphile-worker';
-import { encodeJson, publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
+import { encodeJson, publishLog, webhookPartitionOf, type NatsConnection, type Subjects } from '@rtm/bus';
 import {
   DELETE_CHANNEL_TASK,
   deleteMessageBatch,
@@ -34,10 +36,11 @@ import {
   takeChannelDeletion,
   type ErasePayload,
   type ErasureJob,
+  type MessagesDeleted,
   type Pool,
 } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
-import { recordEvent } from '@rtm/webhooks';
+import { pushNotices, recordEvent, redactMessageDeliveries, withdrawnEntries, type WithdrawnDelivery } from '@rtm/webhooks';
 
 export { DELETE_CHANNEL_TASK };
 
@@ -110,21 +113,57 @@ async function deleteRows(deps: DeleteChannelDeps, job: ErasureJob, helpers: Job
         await handOverErasure(helpers, DELETE_CHANNEL_TASK, job.id);
         return 'handed over';
       }
-      const deleted = await deleteMessageBatch(deps.pool, job, marked.pk, deps.batch);
+      const redaction = redactor(job);
+      const deleted = await deleteMessageBatch(deps.pool, job, marked.pk, deps.batch, redaction.deleted);
       if (deleted === LOST) lost(job);
+      withdraw(deps, redaction.withdrawn);
       if (deleted < deps.batch) break;
     }
   }
-  const finished = await finishChannelRows(deps.pool, job, marked.pk, (client, done) =>
-    recordEvent(client, {
-      environmentId: done.environmentId,
-      type: 'channel.deleted',
-      channelId: done.channelId,
-      data: { channelId: done.channelId!, messages: done.deleted.messages },
-    }),
+  const redaction = redactor(job);
+  const finished = await finishChannelRows(
+    deps.pool,
+    job,
+    marked.pk,
+    (client, done) =>
+      recordEvent(client, {
+        environmentId: done.environmentId,
+        type: 'channel.deleted',
+        channelId: done.channelId,
+        data: { channelId: done.channelId!, messages: done.deleted.messages },
+      }),
+    redaction.deleted,
   );
   if (finished === LOST) lost(job);
+  withdraw(deps, redaction.withdrawn);
   return finished;
+}
+
+/**
+ * What a step does with the messages it deletes, in its transaction: their webhook deliveries
+ * cancelled and their bodies redacted (libs/webhooks redaction.ts); `withdrawn` collects those
+ * that were leased, for the notice after commit.
+ */
+function redactor(job: ErasureJob): { deleted: MessagesDeleted; withdrawn: WithdrawnDelivery[] } {
+  const withdrawn: WithdrawnDelivery[] = [];
+  return {
+    withdrawn,
+    deleted: async (client, messageIds) => {
+      withdrawn.push(...(await redactMessageDeliveries(client, job.environmentId, messageIds)));
+    },
+  };
+}
+
+/**
+ * After a step's commit: the owner of each cancelled delivery that was leased lets go of the body
+ * it holds (a pushed first attempt not yet sent), as after a retraction (push-notice.ts). A lost
+ * notice loses nothing: the row is cancelled, and a claim never takes it.
+ */
+function withdraw(deps: DeleteChannelDeps, withdrawn: readonly WithdrawnDelivery[]): void {
+  if (withdrawn.length === 0) return;
+  for (const { partition, entries } of pushNotices(withdrawnEntries(withdrawn), webhookPartitionOf)) {
+    deps.nc.publish(deps.subjects.webhookNotices(partition), encodeJson(entries));
+  }
 }
 
 /** Every gateway closes its sockets on the channel (its KickListener handles `{op:'deleted'}`). */

@@ -5,7 +5,7 @@ import type { Logger } from '@rtm/ops';
 const BATCH = 5_000;
 
 /**
- * `prune_webhooks` (cron, and once at start): deletes `delivered` and `dropped` deliveries (and,
+ * `prune_webhooks` (cron, and once at start): deletes `delivered`, `dropped` and `cancelled` deliveries (and,
  * by cascade, their attempts) last updated more than WEBHOOK_RETENTION ago, in batches so no
  * transaction grows large. Pending deliveries are never pruned.
  */

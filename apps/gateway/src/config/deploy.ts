@@ -7,7 +7,7 @@
 import { activateDeployment, insertDeployment, newId, readActiveDeployment, withTransaction, type PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
-import { checkWebhookUrl, createWebhookSecret } from '@rtm/webhooks';
+import { checkWebhookUrl, createWebhookSecret, requeueWaitingDeliveries } from '@rtm/webhooks';
 import { effectiveLimits, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
 import { JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type Namespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
@@ -57,12 +57,16 @@ export async function deployConfig(
   const deploymentId = newId('dep');
   const activatedAt = await withTransaction(deps.pool, async (client) => {
     const activated = await insertDeployment(client, deploymentId, environmentId, config);
+    // webhooks off until now: the default endpoint's pending deliveries waited (no send without a
+    // URL, docs/webhooks.md); with a URL again they are due at once
+    const { rows: before } = await client.query<{ off: boolean }>('select webhook_url is null as off from environments where id = $1 for update', [environmentId]);
     await activateDeployment(client, environmentId, deploymentId, {
       webhookUrl: config.webhooks?.url ?? null,
       defaultAccess: config.channels.access,
     });
     if (config.webhooks) {
       await createWebhookSecret(client, deps.secretKeyring, environmentId);
+      if (before[0]?.off) await requeueWaitingDeliveries(client, environmentId, null);
     }
     await audit(client, deploymentId);
     return activated;

@@ -86,8 +86,10 @@ export const webhookEndpointOperations = {
       operationId: 'updateWebhookEndpoint',
       summary: 'Change a webhook endpoint',
       description:
-        'Changes the fields given; `null` clears a filter or the rate limit. `disabled: true` stops new deliveries to it ' +
-        '(`disabledReason: "manual"`); `disabled: false` enables it again, also after it was disabled for failing.',
+        'Changes the fields given; `null` clears a filter or the rate limit. A new `url` takes effect for every later ' +
+        'attempt, retries of earlier deliveries included. `disabled: true` stops new deliveries and every send to it ' +
+        '(`disabledReason: "manual"`): its pending deliveries wait without attempts; `disabled: false` enables it again, ' +
+        'also after it was disabled for failing, and its waiting deliveries are due at once.',
       ...secured,
       params: WebhookEndpointParams,
       body: UpdateWebhookEndpointBody,
@@ -153,7 +155,9 @@ export const webhookEndpointOperations = {
       summary: 'Re-send the endpoint\'s dropped deliveries',
       description:
         'Answers 202 `{taskId}`: a dispatcher task queues again every `dropped` delivery of this endpoint created in ' +
-        '[`since`, `until`) for an immediate attempt. Follow it at GET /v1/webhook-tasks/{taskId}.',
+        '[`since`, `until`) for an immediate attempt, to the endpoint\'s current URL. A `cancelled` delivery (its ' +
+        'message was retracted or erased, or deleted with its channel) is not `dropped` and never sent again: a recovery ' +
+        'sends the `message.retracted` event of such a message, never its content. Follow it at GET /v1/webhook-tasks/{taskId}.',
       ...secured,
       params: WebhookEndpointParams,
       body: RecoverBody,

@@ -56,6 +56,11 @@ export const webhookOperations = {
         'Newest first. `status` and `endpointId` (an endpoint\'s id, or `default` for the configuration\'s URL) filter; ' +
         '`limit` default 50, maximum 500; `cursor` is the `nextCursor` of the ' +
         'previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. ' +
+        'A `message.published` delivery whose message was retracted (by its sender, a moderator or a user\'s erasure) or ' +
+        'deleted with its channel before it was delivered is `cancelled` (`lastError` `message_retracted`): its stored ' +
+        'body was redacted in the transaction that retracted or deleted the message, whatever its status, and it is never ' +
+        'sent again. `url` is where the delivery was first addressed; each attempt goes to its endpoint\'s URL as it is ' +
+        'then, and a disabled endpoint gets none until it is enabled. ' +
         FAILURE_VOCABULARY,
       tags: ['webhooks'],
       security: [{ secretKey: [] }],
@@ -87,8 +92,10 @@ export const webhookOperations = {
       summary: 'Retry a dropped delivery now',
       description:
         'Re-queues a `dropped` delivery for one immediate attempt (status back to `pending`); if that attempt ' +
-        'fails too, the delivery is `dropped` again. A delivery that is not `dropped`: 400 `invalid_request`. ' +
-        'Takes no body.',
+        'fails too, the delivery is `dropped` again. A delivery that is not `dropped`: 400 `invalid_request`; a ' +
+        '`cancelled` one (its message was retracted or deleted: its content is never sent again) says so. The attempt ' +
+        'goes to the endpoint\'s current URL; while the endpoint is disabled the delivery waits, `pending`, until it is ' +
+        'enabled. Takes no body.',
       tags: ['webhooks'],
       security: [{ secretKey: [] }],
       params: DeliveryParams,

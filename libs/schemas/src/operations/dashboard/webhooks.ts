@@ -101,7 +101,8 @@ export const dashboardWebhookOperations = {
       summary: 'Retry a dropped delivery now',
       description:
         'As POST /v1/webhooks/deliveries/{deliveryId}/retry: one immediate attempt (status back to `pending`). A ' +
-        'delivery that is not `dropped`: 400 `invalid_request`. Takes no body.' + MANAGE + CSRF_NOTE,
+        'delivery that is not `dropped`: 400 `invalid_request` (a `cancelled` one, whose message was retracted or ' +
+        'deleted, is never sent again). Takes no body.' + MANAGE + CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardDeliveryParams,
       response: { 200: DeliveryRow, ...writeErrors },
