@@ -7,6 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { startCluster } from './helpers/cluster.ts';
 import { mintToken, request } from './helpers/http.ts';
@@ -89,6 +91,21 @@ test('limits - with TRUST_PROXY, one balancer carries many clients; one client o
     }
     held.push(...mine);
     for (const kind of kinds) assertRefused(await open(kind, client), `${kind} over the cap`);
+    // a refused upgrade is closed by the gateway, not left open and uncounted for the client to keep
+    const raw = connect(Number(new URL(gateway.realtimeUrl).port), '127.0.0.1');
+    let answer = '';
+    raw.setEncoding('utf8');
+    raw.on('data', (chunk: string) => (answer += chunk));
+    raw.on('error', () => {});
+    const ended = new Promise<void>((resolve) => raw.once('close', () => resolve()));
+    raw.write(
+      `GET /v1/connect?token=${await token()} HTTP/1.1\r\nHost: gateway\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nX-Forwarded-For: ${client}\r\n\r\n`,
+    );
+    const closedInTime = await Promise.race([ended.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]);
+    raw.destroy();
+    assert.match(answer, /^HTTP\/1\.1 429/);
+    assert.ok(closedInTime, 'the refused upgrade was left open');
     // a plain request of that client too (it would hold a connection as long as it took)
     const history = await request(gateway.realtimeUrl, 'GET', '/v1/channels/lobby/history', { token: await token(), headers: { 'x-forwarded-for': client } });
     assert.equal(history.status, 429);

@@ -10,21 +10,9 @@ import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken, request, type HttpResult } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
+import { assertBounded, timed } from './helpers/rate-windows.ts';
 
 const LIMIT = 3;
-
-/** Runs a burst and counts the one-second windows it spanned (a limit admits at most its rate in each). */
-async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
-  const first = Math.floor(Date.now() / 1_000);
-  const value = await run();
-  return [value, Math.floor(Date.now() / 1_000) - first + 1];
-}
-
-function assertBounded(what: string, admitted: number, refused: number, total: number, perWindow: number, windows: number): void {
-  assert.ok(admitted <= perWindow * windows, `${what}: admitted ${admitted} of ${total} in ${windows} window(s) of ${perWindow}`);
-  assert.equal(admitted + refused, total, `${what}: ${admitted} admitted, ${refused} refused of ${total}`);
-  assert.ok(refused >= 1, `${what}: nothing refused of ${total}`);
-}
 
 const count = (results: HttpResult[], status: number) => results.filter((res) => res.status === status).length;
 
