@@ -88,6 +88,7 @@ test('deploy - haproxy.cfg: both gateways on both public ports, readiness checks
   assert.match(checkHaproxy(broken(text, '  server gateway-2 gateway-2:8081\n', ''), ['gateway-1', 'gateway-2']).join('\n'), /gateway-2 missing from the backend of port 8081/);
   assert.match(checkHaproxy(broken(text, /option httpchk GET \/internal\/ready/, 'option httpchk GET /'), ['gateway-1', 'gateway-2']).join('\n'), /does not check \/internal\/ready/);
   assert.match(checkHaproxy(broken(text, /timeout tunnel 60s/, ''), ['gateway-1', 'gateway-2']).join('\n'), /timeout tunnel/);
+  assert.match(checkHaproxy(broken(text, /^\s*option forwardfor$/m, ''), ['gateway-1', 'gateway-2']).join('\n'), /no `option forwardfor`/);
   assert.match(checkHaproxy(broken(text, /errorfile 503 .*/, ''), ['gateway-1', 'gateway-2']).join('\n'), /no errorfile 503/);
 });
 
