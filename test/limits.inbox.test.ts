@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken, request, type HttpResult } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
+import { openStream } from './helpers/sse.ts';
 import { assertBounded, timed } from './helpers/rate-windows.ts';
 
 const LIMIT = 3;
@@ -67,5 +68,19 @@ test('limits - the inbox is rate-limited per user: GET /v1/inbox by page size, a
     assert.match(refused[0].reason, /userInboxReadsPerSecond/);
     for (const socket of sockets) assert.equal(socket.ws.readyState, socket.ws.OPEN);
     await Promise.all(sockets.map((socket) => socket.close()));
+  });
+
+  await t.test("an event stream's inbox=1: past the limit its stream carries the error frame rate_limited and stays open", async () => {
+    const [streams, windows] = await timed(async () => {
+      const opened = await Promise.all(Array.from({ length: 10 }, () => openStream(gw.realtimeUrl, '/v1/events?channels=&inbox=1', { authorization: `Bearer ${aliceToken}` })));
+      await Promise.all(opened.map((stream) => stream.waitFor('the inbox answer', (f) => f.op === 'inbox-subscribed' || f.op === 'error')));
+      return opened;
+    });
+    const answers = streams.map((stream) => stream.frames.find((f) => f.op === 'inbox-subscribed' || f.op === 'error'));
+    const refused = answers.filter((f) => f.op === 'error');
+    assertBounded('event streams with the inbox', answers.length - refused.length, refused.length, 10, LIMIT, windows);
+    assert.equal(refused[0].code, 'rate_limited');
+    assert.equal(refused[0].retryAfter, 1);
+    for (const stream of streams) stream.cut();
   });
 });
