@@ -20,6 +20,7 @@ import {
   read,
 } from './helpers/deploy-checks.ts';
 import { readCatalogue } from './helpers/metrics-catalogue.ts';
+import { checkClientConnectionCap, deployFiles, gatewayLayouts } from './helpers/deploy-checks-balancer.ts';
 
 /** What a process's internal server answers on each path (no dependency checks: a healthy process). */
 async function servedPaths(paths: string[]): Promise<Record<string, number>> {
@@ -87,6 +88,7 @@ test('deploy - haproxy.cfg: both gateways on both public ports, readiness checks
   assert.match(checkHaproxy(broken(text, '  server gateway-2 gateway-2:8081\n', ''), ['gateway-1', 'gateway-2']).join('\n'), /gateway-2 missing from the backend of port 8081/);
   assert.match(checkHaproxy(broken(text, /option httpchk GET \/internal\/ready/, 'option httpchk GET /'), ['gateway-1', 'gateway-2']).join('\n'), /does not check \/internal\/ready/);
   assert.match(checkHaproxy(broken(text, /timeout tunnel 60s/, ''), ['gateway-1', 'gateway-2']).join('\n'), /timeout tunnel/);
+  assert.match(checkHaproxy(broken(text, /^\s*option forwardfor$/m, ''), ['gateway-1', 'gateway-2']).join('\n'), /no `option forwardfor`/);
   assert.match(checkHaproxy(broken(text, /errorfile 503 .*/, ''), ['gateway-1', 'gateway-2']).join('\n'), /no errorfile 503/);
 });
 
@@ -161,4 +163,25 @@ test('deploy - Prometheus config and alert rules read metrics the processes expo
   assert.deepEqual(checkGrafanaDashboard(dashboard, known), []);
   assert.match(checkGrafanaDashboard(broken(dashboard, 'gateway_open_sockets', 'gateway_sockets_open'), known).join('\n'), /gateway_sockets_open is exported by no process/);
   assert.match(checkGrafanaDashboard(broken(dashboard, /\}\s*$/, ''), known).join('\n'), /JSON/);
+});
+
+test('deploy - every layout behind a balancer caps connections per forwarded client, which one user cannot fill for the others', async () => {
+  const files = deployFiles();
+  const layouts = gatewayLayouts(files);
+  // compose's two gateways, Kubernetes', the Procfile's and the systemd unit's
+  assert.equal(Object.keys(layouts).length, 5, Object.keys(layouts).join('; '));
+  for (const [layout, env] of Object.entries(layouts)) assert.deepEqual(await checkClientConnectionCap(layout, env), [], layout);
+  // broken copies: the balancer counted as the client, no TRUST_PROXY at all, no cap
+  const composeGateway = (compose: string) => Object.entries(gatewayLayouts({ ...files, compose })).find(([name]) => name.startsWith('compose.yaml'))!;
+  const [perPeer, perPeerEnv] = composeGateway(broken(files.compose, 'TRUST_PROXY: "1"', 'TRUST_PROXY: "false"'));
+  assert.match((await checkClientConnectionCap(perPeer, perPeerEnv)).join('\n'), /counts the balancer \(TRUST_PROXY=false\), which one user fills/);
+  const [unset, unsetEnv] = composeGateway(broken(files.compose, /\n *TRUST_PROXY: "1"/, ''));
+  assert.match((await checkClientConnectionCap(unset, unsetEnv)).join('\n'), /counts the balancer \(TRUST_PROXY=unset\)/);
+  const [uncapped, uncappedEnv] = composeGateway(broken(files.compose, 'TRUST_PROXY: "1"', 'TRUST_PROXY: "1"\n    MAX_CONNECTIONS_PER_IP: "0"'));
+  assert.match((await checkClientConnectionCap(uncapped, uncappedEnv)).join('\n'), /no per-client cap/);
+  const k8s = gatewayLayouts({ ...files, k8sGateway: broken(files.k8sGateway, /\n *- name: TRUST_PROXY\n *value: "1"/, '') });
+  const [k8sName, k8sEnv] = Object.entries(k8s).find(([name]) => name.startsWith('k8s/'))!;
+  assert.match((await checkClientConnectionCap(k8sName, k8sEnv)).join('\n'), /counts the balancer/);
+  const plain = gatewayLayouts({ ...files, exampleEnv: broken(files.exampleEnv, /^TRUST_PROXY=.*$/m, '') });
+  assert.match((await checkClientConnectionCap('Procfile', plain['Procfile gateway (with example.env)']!)).join('\n'), /counts the balancer/);
 });

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken, request, type HttpResult } from './helpers/http.ts';
 import { openSocket, type TestSocket } from './helpers/ws.ts';
+import { assertBounded, timed } from './helpers/rate-windows.ts';
 
 const deploy = (cluster: Cluster, secretKey: string, limits: Record<string, number>) =>
   request(cluster.gateways[0]!.controlUrl, 'PUT', '/v1/config', { token: secretKey, body: { limits } });
@@ -28,24 +29,6 @@ function assertRefused(res: HttpResult, limit: string): void {
 
 /** The socket's answer to the frame with `ref`: an ack-like frame or an error. */
 const answer = (socket: TestSocket, ref: string) => socket.waitFor(`answer ${ref}`, (f) => f.ref === ref && f.op !== undefined, 15_000);
-
-/**
- * Runs a burst and counts the one-second windows it spanned: a limit admits at most its rate in
- * each, so the bounds below scale with the windows a slow machine made the burst take.
- */
-async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
-  const first = Math.floor(Date.now() / 1_000);
-  const value = await run();
-  return [value, Math.floor(Date.now() / 1_000) - first + 1];
-}
-
-/** At most `perWindow` admitted in each window spanned, the rest refused, and at least one refused. */
-function assertBounded(what: string, admitted: number, refused: number, total: number, perWindow: number, windows: number): void {
-  const most = perWindow * windows;
-  assert.ok(admitted <= most, `${what}: admitted ${admitted} of ${total} in ${windows} window(s) of ${perWindow}`);
-  assert.equal(admitted + refused, total, `${what}: ${admitted} admitted, ${refused} refused of ${total}`);
-  assert.ok(refused >= 1, `${what}: nothing refused of ${total}`);
-}
 
 const mentions = (n: number) => Array.from({ length: n }, (_, i) => `fan-${i}`);
 

@@ -10,6 +10,7 @@ import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
 import { eventually } from './helpers/eventually.ts';
+import { startDnsServer } from './helpers/dns-server.ts';
 
 type Claims = { iss?: string; aud?: string; sub?: string; iat?: number; exp?: number; jti?: string; [k: string]: unknown };
 
@@ -159,4 +160,18 @@ test('tenant-signed tokens - a JWKS URL, fetched under the webhook URL policy an
   // removing the URL refuses its tokens at once
   assert.equal((await control.delete('/v1/token-jwks')).status, 204);
   assert.equal((await client(gw.realtimeUrl, tokenA).get('/v1/me')).status, 401);
+});
+
+test('tenant-signed tokens - the gateway resolves a JWKS host through c-ares on DNS_SERVERS, and refuses a name that resolves to a private address', { timeout: 120_000 }, async (t) => {
+  const names = await startDnsServer(t, { 'jwks.tenant.test': ['10.0.0.1'] });
+  const cluster = await startCluster(t, { gateways: 1, env: { DNS_SERVERS: names.address, DNS_TIMEOUT_MS: '500', DNS_TRIES: '1' } });
+  const gw = cluster.gateways[0]!;
+  const env = await cluster.createEnvironment();
+  assert.equal((await client(gw.controlUrl, env.secretKey).put('/v1/token-jwks', { url: 'https://jwks.tenant.test/jwks.json' })).status, 200);
+  const key = await generateKeyPair('EdDSA', { extractable: true });
+  const token = await tenantToken(key.privateKey, { alg: 'EdDSA', kid: 'ed-1' }, { iss: env.environmentId, sub: 'bob' });
+  // the name server the gateway was given is asked (getaddrinfo would ask the system's), and its
+  // private answer is refused: no key, the token is refused
+  assert.equal((await client(gw.realtimeUrl, token).get('/v1/me')).status, 401);
+  assert.ok((names.queries.get('jwks.tenant.test') ?? 0) > 0, 'DNS_SERVERS was not asked for the JWKS host');
 });

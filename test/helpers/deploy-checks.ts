@@ -155,6 +155,9 @@ export function checkHaproxy(text: string, gateways: string[]): string[] {
   }
   if (!/^\s*mode http/m.test(text)) problems.push('haproxy.cfg: not in HTTP mode (WebSocket upgrades are handled there)');
   if (!/^\s*timeout tunnel \d+s/m.test(text)) problems.push('haproxy.cfg: no `timeout tunnel` for WebSockets');
+  // the gateways (TRUST_PROXY=1) count each client by the address HAProxy appends; without it every
+  // client would be HAProxy's address, one client address that one user fills for everyone
+  if (!/^\s*option forwardfor\b/m.test(text)) problems.push('haproxy.cfg: no `option forwardfor`: the gateways would count every client as HAProxy');
   // the balancer's own refusals must be the service's envelope, read from deploy/haproxy/errors/
   for (const status of [502, 503, 504]) {
     const line = new RegExp(`^\\s*errorfile ${status} /usr/local/etc/haproxy/errors/(\\S+)$`, 'm').exec(text);

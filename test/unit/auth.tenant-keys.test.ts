@@ -4,7 +4,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import { jwkRefusal } from '@rtm/auth';
+import dns from 'node:dns';
+import { BLOCKED_ADDRESS_CODE, HostResolver } from '@rtm/webhooks';
 import { JwksCache } from '../../libs/auth/src/jwks.ts';
+import { startDnsServer } from '../helpers/dns-server.ts';
 
 test('jwkRefusal: public keys of the named algorithm only', async () => {
   const es = await generateKeyPair('ES256', { extractable: true });
@@ -50,6 +53,19 @@ test('JwksCache: unknown kids refetch at most once per interval; a failed fetch 
   const before = fetches;
   assert.equal(await strict.key('env_1', url, 'a'), null);
   assert.equal(fetches, before);
+});
+
+test('JwksCache: JWKS hosts are resolved through c-ares on the configured name servers, never dns.lookup (the thread pool)', async (t) => {
+  const names = await startDnsServer(t, { 'jwks.tenant.test': ['10.0.0.1'] });
+  const threadPoolLookups = t.mock.method(dns, 'lookup');
+  const resolver = new HostResolver({ servers: [names.address], timeoutMs: 500, tries: 1, allowLoopback: false });
+  const cache = new JwksCache({ allowLoopback: false, minRefetchMs: 0, resolver });
+  assert.equal(await cache.key('env_1', 'https://jwks.tenant.test/keys.json', 'a'), null);
+  assert.ok((names.queries.get('jwks.tenant.test') ?? 0) > 0, 'the configured name server was not asked');
+  // the look-up a connection makes: the name server's answer, refused by the address policy (private)
+  const refusal = await new Promise<NodeJS.ErrnoException | null>((resolve) => cache.lookup('jwks.tenant.test', { all: true }, (error) => resolve(error)));
+  assert.equal(refusal?.code, BLOCKED_ADDRESS_CODE);
+  assert.equal(threadPoolLookups.mock.callCount(), 0, 'dns.lookup was called');
 });
 
 test('a tenant-signed token carries capabilities in the same `cap` claim as a minted one', async () => {

@@ -76,7 +76,7 @@ for (const kind of KINDS) {
 
 /** Variables another kind reads that this kind must not validate (the audit's moves among them). */
 const NOT_READ: Record<Kind, string[]> = {
-  gateway: ['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_SCHEDULE', 'DNS_SERVERS', 'WORKER_CONCURRENCY', 'MAX_BATCH', 'REBALANCE_MS', 'COMMIT_LANES', 'NOTIFICATION_SWEEP_MS'],
+  gateway: ['WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_SCHEDULE', 'WORKER_CONCURRENCY', 'MAX_BATCH', 'REBALANCE_MS', 'COMMIT_LANES', 'NOTIFICATION_SWEEP_MS'],
   'channel-node': ['NODE_ENV', 'SECRET_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_LOOPBACK', 'CONTROL_PORT', 'TOKEN_ISSUER', 'WEBHOOK_TIMEOUT_MS'],
   dispatcher: ['MAX_BATCH', 'REBALANCE_MS', 'CONTROL_PORT', 'TOKEN_ISSUER', 'HEARTBEAT_MS', 'ACCESS_CACHE_MS'],
 };

@@ -1,12 +1,11 @@
 import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
-import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
+import { HostResolver, loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
 import { connectBus, Requester, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
 import { OwnerClient } from '@rtm/owner-client';
 import { announce, counterOf, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { Deliverer, LEASE_MARGIN_MS } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
-import { HostResolver } from './host-resolver.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
 import { buildWorker, WorkerSupervisor } from './build-worker.ts';
 import { backlogGauge } from './backlog-metric.ts';

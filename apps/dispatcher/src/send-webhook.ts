@@ -15,47 +15,14 @@
  * - a failure is one word of a fixed vocabulary (failure-class.ts); no byte of the response body
  *   is read into memory or stored, and no library message leaves this file.
  */
-import type { LookupAddress } from 'node:dns';
 import { Agent } from 'undici';
-import {
-  addressRefusal,
-  BLOCKED_ADDRESS_CODE,
-  checkWebhookUrl,
-  classifyError,
-  isLoopbackAddress,
-  statusFailure,
-  type FailureClass,
-} from '@rtm/webhooks';
-import type { HostResolver } from './host-resolver.ts';
+import { checkWebhookUrl, classifyError, statusFailure, vettedLookup, type FailureClass, type HostResolver } from '@rtm/webhooks';
 
 export interface SendResult {
   ok: boolean;
   statusCode?: number;
   error?: FailureClass;
   durationMs: number;
-}
-
-type LookupOptions = { family?: number | string; hints?: number; all?: boolean };
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** `net.connect`'s lookup: the resolver's answer, filtered through the address policy. */
-function vettedLookup(resolver: HostResolver, allowLoopback: boolean) {
-  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
-    resolver.resolve(hostname).then(
-      (addresses) => {
-        const local = allowLoopback && hostname.toLowerCase() === 'localhost';
-        const refused = addresses.some((entry) => (local ? !isLoopbackAddress(entry.address) : addressRefusal(entry.address) !== null));
-        const allowed = addresses.filter((entry) => family === 0 || entry.family === family);
-        if (refused || allowed.length === 0) {
-          return callback(Object.assign(new Error('address not allowed'), { code: BLOCKED_ADDRESS_CODE }), []);
-        }
-        if (options.all) return callback(null, allowed);
-        callback(null, allowed[0]!.address, allowed[0]!.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, []),
-    );
-  };
 }
 
 /** URLs whose verdict is kept (the policy is a pure function of the URL and the loopback switch). */

@@ -6,21 +6,25 @@
  * connecting, the headers and the whole body together, so a host that drip-feeds its answer a
  * byte at a time is abandoned at the deadline like one that never answers.
  *
+ * Host names are resolved through c-ares (HostResolver of @rtm/webhooks, as the dispatcher's webhook
+ * sends are), never `dns.lookup`: getaddrinfo runs on libuv's thread pool, which password hashing,
+ * the file system and crypto share, so a tenant's slow name server would hold sign-ins behind it.
+ *
  * Per environment, the keys are cached for `ttlMs`; a token whose `kid` is not among them causes a
  * refetch, at most once per `minRefetchMs` (so a flood of tokens with made-up kids costs one fetch
  * per interval, not one per token). A failed fetch keeps the keys it had.
  */
-import { lookup } from 'node:dns';
-import type { LookupAddress } from 'node:dns';
 import { Agent, request } from 'undici';
 import type { JWK } from 'jose';
-import { addressRefusal, checkWebhookUrl, isLoopbackAddress } from '@rtm/webhooks';
+import { HostResolver, checkWebhookUrl, vettedLookup } from '@rtm/webhooks';
 import { isTenantAlg, jwkRefusal, type TenantKey } from './tenant-token.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
 export interface JwksOptions {
   allowLoopback: boolean;
+  /** How JWKS hosts are resolved; by default a HostResolver on the system's name servers (2 s a query, 2 tries). */
+  resolver?: HostResolver;
   ttlMs?: number;
   minRefetchMs?: number;
   timeoutMs?: number;
@@ -33,34 +37,20 @@ interface Entry {
   attemptedAt: number;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 export class JwksCache {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry>>();
-  private readonly options: Required<JwksOptions>;
+  private readonly options: Required<Omit<JwksOptions, 'resolver'>>;
   private readonly agent: Agent;
+  /** The connect-time look-up of JWKS hosts: the resolver's answer, filtered through the address policy. */
+  readonly lookup: ReturnType<typeof vettedLookup>;
 
   constructor(options: JwksOptions) {
-    this.options = { ttlMs: 5 * 60_000, minRefetchMs: 30_000, timeoutMs: 3_000, ...options };
+    const { resolver, ...rest } = options;
+    this.options = { ttlMs: 5 * 60_000, minRefetchMs: 30_000, timeoutMs: 3_000, ...rest };
     const allowLoopback = this.options.allowLoopback;
-    this.agent = new Agent({
-      connect: {
-        timeout: this.options.timeoutMs,
-        lookup: ((hostname: string, opts: { all?: boolean }, callback: LookupCallback) => {
-          lookup(hostname, { all: true }, (error, addresses) => {
-            if (error) return callback(error, []);
-            const local = allowLoopback && hostname.toLowerCase() === 'localhost';
-            const refused = addresses.some((a) => (local ? !isLoopbackAddress(a.address) : addressRefusal(a.address) !== null));
-            if (refused || addresses.length === 0) {
-              return callback(Object.assign(new Error('address not allowed'), { code: 'ERTM_BLOCKED' }), []);
-            }
-            if (opts.all) return callback(null, addresses);
-            callback(null, addresses[0]!.address, addresses[0]!.family);
-          });
-        }) as never,
-      },
-    });
+    this.lookup = vettedLookup(resolver ?? new HostResolver({ timeoutMs: 2_000, tries: 2, allowLoopback }), allowLoopback);
+    this.agent = new Agent({ connect: { timeout: this.options.timeoutMs, lookup: this.lookup as never } });
   }
 
   /** Forgets an environment's keys (its JWKS URL changed). */

@@ -79,6 +79,30 @@ const webhookSecurity = {
   SECRET_ENCRYPTION_KEYS_OLD: z.string().min(1).optional(),
 };
 
+/**
+ * Name resolution of the hosts tenants name, through c-ares (libs/webhooks host-resolver.ts): the
+ * dispatcher's webhook endpoints, the gateway's JWKS URLs.
+ */
+const nameResolution = {
+  /** Name servers for the hosts tenants name (webhooks, JWKS URLs), comma-separated `ip` or `ip:port` (default: the system's). */
+  DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const servers = value.split(',').map((item) => item.trim());
+      const bad = servers.find((item) => !/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?|[0-9a-fA-F:]+)$/.test(item));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `"${bad}" is not an ip or ip:port` });
+        return z.NEVER;
+      }
+      return servers;
+    }),
+  /** One name server query; a look-up tries each server up to DNS_TRIES times. */
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
+  DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
+};
+
 /** What the processes that map a channel to its partition read (the gateway, the channel-node, the dispatcher). */
 const partitioning = {
   /** Number of channel partitions; every process of a cluster must agree on it. */
@@ -113,6 +137,7 @@ function publicOrigin(schemes: string[], example: string, scheme: (secure: boole
 
 const gateway = base.extend({
   ...webhookSecurity,
+  ...nameResolution,
   ...partitioning,
   CONTROL_PORT: port.default(8080),
   REALTIME_PORT: port.default(8081),
@@ -248,6 +273,7 @@ const channelNode = base.extend({
 
 const dispatcher = base.extend({
   ...webhookSecurity,
+  ...nameResolution,
   ...partitioning,
   /** How long an erasure's retraction waits for its channel owner before the batch counts as failed. */
   OWNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
@@ -255,23 +281,6 @@ const dispatcher = base.extend({
   NOTIFICATION_RETENTION: duration('7d'),
   /** How often one dispatcher (the sweep's job key and queue) deletes expired notifications. */
   NOTIFICATION_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
-  /** Name servers for webhook hosts, comma-separated `ip` or `ip:port` (default: the system's). */
-  DNS_SERVERS: z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      const servers = value.split(',').map((item) => item.trim());
-      const bad = servers.find((item) => !/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9a-fA-F:]+\](:\d{1,5})?|[0-9a-fA-F:]+)$/.test(item));
-      if (bad !== undefined) {
-        ctx.addIssue({ code: 'custom', message: `"${bad}" is not an ip or ip:port` });
-        return z.NEVER;
-      }
-      return servers;
-    }),
-  /** One name server query; a look-up tries each server up to DNS_TRIES times. */
-  DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
-  DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
   /** Deliveries being sent at once per environment (by its owning dispatcher); more wait, never fail. */
   WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT: z.coerce.number().int().min(1).max(10_000).default(64),
   /** Deliveries being sent at once to one endpoint (an environment's scheme://host:port), by its owning dispatcher. */

@@ -4,6 +4,7 @@ import { Requester, subjects, type NatsConnection, type Subjects } from '@rtm/bu
 import { CredentialStore, KeyUsage, TenantKeys, TokenRevocations } from '@rtm/auth';
 import { OwnerClient } from '@rtm/owner-client';
 import { counterOf, type Logger } from '@rtm/ops';
+import { HostResolver } from '@rtm/webhooks';
 import type { Registry } from 'prom-client';
 import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
@@ -80,6 +81,13 @@ export function createEdgeDeps(parts: { config: GatewayConfig; pool: Pool; nc: N
     tenantKeys: new TenantKeys(pool, config.CREDENTIAL_CACHE_MS, {
       allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
       minRefetchMs: config.TOKEN_JWKS_REFETCH_MS,
+      // c-ares, not the thread pool password hashing uses
+      resolver: new HostResolver({
+        servers: config.DNS_SERVERS,
+        timeoutMs: config.DNS_TIMEOUT_MS,
+        tries: config.DNS_TRIES,
+        allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+      }),
     }),
     events: new SocketEvents(),
     limits: new GatewayLimits({ ...parts, requester, subjects: busSubjects }),

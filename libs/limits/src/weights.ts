@@ -37,6 +37,8 @@ export function publishUnits(mentions: number): number {
 export const EDGE_LIMITS = Object.freeze({
   /** `GET /v1/channels/{id}/history`, and the replay of a socket's `since` (weighted by historyUnits). */
   history: 'userHistoryReadsPerSecond',
+  /** `GET /v1/inbox`, and every page an inbox subscription replays (weighted by historyUnits of its notifications). */
+  inbox: 'userInboxReadsPerSecond',
   /** `GET /v1/channels/{id}/members`. */
   roster: 'userRosterReadsPerSecond',
   /** `DELETE /v1/channels/{id}/messages/{messageId}` and `retract` frames. */

@@ -1305,7 +1305,7 @@ export interface paths {
         };
         /**
          * List the user's notifications
-         * @description User token. Notifications of the last 7 days, ascending by id (ids are time-ordered) within a page. Default: the newest page. `before`/`after` are exclusive notification-id bounds: `before` pages back, `after` alone pages forward from an id. `hasMore` says whether more exist beyond the page in its direction. `limit` default 50, max 500. 403 `banned` for a user banned environment-wide.
+         * @description User token. Notifications of the last 7 days, ascending by id (ids are time-ordered) within a page. Default: the newest page. `before`/`after` are exclusive notification-id bounds: `before` pages back, `after` alone pages forward from an id. `hasMore` says whether more exist beyond the page in its direction. `limit` default 50, max 500. 403 `banned` for a user banned environment-wide. Rate-limited per user by `userInboxReadsPerSecond` (one unit per 50 notifications a page may return, so `limit=500` costs 10; inbox replays of sockets and event streams count too) and `environmentEdgeReadsPerSecond`: 429 `rate_limited` with `retry-after`.
          */
         get: operations["listInbox"];
         put?: never;
@@ -2523,7 +2523,7 @@ export interface components {
             anonymousMintsPerIpPerSecond?: number;
             /** @description Anonymous tokens minted with one publishable key, per second. Default 100. */
             anonymousMintsPerKeyPerSecond?: number;
-            /** @description Units of the four per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
+            /** @description Units of the five per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
             environmentEdgeReadsPerSecond?: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond?: number;
@@ -2537,6 +2537,8 @@ export interface components {
             socketsPerUser?: number;
             /** @description History read by one user on the realtime edge, in units per second: a page or socket replay costs one unit per 50 messages it may return (at least one). Default 100. */
             userHistoryReadsPerSecond?: number;
+            /** @description Inbox read by one user on the realtime edge (GET /v1/inbox and the replays of inbox subscriptions), in units per second: one unit per 50 notifications a page may return (at least one). Default 20. */
+            userInboxReadsPerSecond?: number;
             /** @description Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second. Default 20. */
             userModerationsPerSecond?: number;
             /** @description Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions. Default 50. */
@@ -2554,7 +2556,7 @@ export interface components {
             anonymousMintsPerIpPerSecond: number;
             /** @description Anonymous tokens minted with one publishable key, per second. Default 100. */
             anonymousMintsPerKeyPerSecond: number;
-            /** @description Units of the four per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
+            /** @description Units of the five per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
             environmentEdgeReadsPerSecond: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond: number;
@@ -2568,6 +2570,8 @@ export interface components {
             socketsPerUser: number;
             /** @description History read by one user on the realtime edge, in units per second: a page or socket replay costs one unit per 50 messages it may return (at least one). Default 100. */
             userHistoryReadsPerSecond: number;
+            /** @description Inbox read by one user on the realtime edge (GET /v1/inbox and the replays of inbox subscriptions), in units per second: one unit per 50 notifications a page may return (at least one). Default 20. */
+            userInboxReadsPerSecond: number;
             /** @description Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second. Default 20. */
             userModerationsPerSecond: number;
             /** @description Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions. Default 50. */
@@ -11412,6 +11416,17 @@ export interface operations {
             /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
                     [name: string]: unknown;
                 };
                 content: {

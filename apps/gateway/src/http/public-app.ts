@@ -8,7 +8,7 @@ import type { Logger } from '@rtm/ops';
 import { ServiceError } from '@rtm/errors';
 import { JsonTextError, checkJsonText } from '@rtm/schemas';
 import { clientErrorHandler, frameworkErrorHandler, installEnvelopeGuard, installErrorHandling, logRefusal, wsClientErrorHandler } from './error-handler.ts';
-import { limitConnectionsPerAddress } from './connection-limit.ts';
+import { limitConnectionsPerClient } from './connection-limit.ts';
 import { paceUpgrades } from './upgrade-pacing.ts';
 import { trustProxyOption, type TrustProxy } from './trust-proxy.ts';
 import { SECURITY_SCHEMES, openApiRouteTransform } from '@rtm/api-docs';
@@ -52,7 +52,7 @@ export interface ListenerOptions {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
-  /** 0: no limit. */
+  /** Per client address as TRUST_PROXY resolves it (connection-limit.ts); 0: no limit. */
   maxConnectionsPerIp: number;
   trustProxy: TrustProxy;
 }
@@ -87,7 +87,6 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
-  if (options.maxConnectionsPerIp > 0) limitConnectionsPerAddress(app.server, options.maxConnectionsPerIp, appLog);
 
   // fastify hands a missing body to the validator as null; routes declare optional bodies with
   // `.optional()`, so a missing body is validated as undefined
@@ -176,6 +175,8 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
       this.websocketServer.close(() => done());
     },
   });
+  // after the WebSocket plugin's hooks: an upgrade refused here is then closed by it, not left open
+  limitConnectionsPerClient(app, options.maxConnectionsPerIp, options.trustProxy, appLog);
   // a handshake ws itself refuses (bad Sec-WebSocket-Key/Version, Upgrade header): the envelope
   app.websocketServer.on('wsClientError', wsClientErrorHandler);
   // a burst of upgrades is taken a few per turn, not all in the poll phase that read them

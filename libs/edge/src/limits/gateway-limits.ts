@@ -7,7 +7,7 @@
  * - publishes: userPublishesPerSecond per user (HTTP here, sockets through `admitPublish`),
  *   weighted by the message's mentions (`publishUnits`), and environmentMessagesPerSecond for
  *   every source;
- * - edge reads of a user (history weighted by page size, roster, retract, moderation; HTTP here,
+ * - edge reads of a user (history and inbox weighted by page size, roster, retract, moderation; HTTP here,
  *   socket frames through `admitEdge`): the operation's own per-user limit, then
  *   environmentEdgeReadsPerSecond for all users of the environment together (EDGE_LIMITS);
  * - socket opens: userSocketOpensPerSecond per user, before the socket goes live
@@ -52,6 +52,7 @@ const PUBLISH_ROUTE = '/v1/channels/:channelId/messages';
 /** The realtime edge's routes counted by an edge limit (user tokens only), by method and route. */
 const EDGE_ROUTES: Readonly<Record<string, EdgeOperation>> = {
   'GET /v1/channels/:channelId/history': 'history',
+  'GET /v1/inbox': 'inbox',
   'GET /v1/channels/:channelId/members': 'roster',
   'GET /v1/channels/:channelId/occupancy': 'roster',
   'DELETE /v1/channels/:channelId/messages/:messageId': 'retract',
@@ -61,11 +62,11 @@ const EDGE_ROUTES: Readonly<Record<string, EdgeOperation>> = {
 };
 
 /**
- * The page size a history request asks for, read from the raw query before validation: the
+ * The page size a history or inbox request asks for (both 50 by default, 500 at most), read from the raw query before validation: the
  * default when absent, the largest page when it is not a usable number (validation then refuses
  * it anyway, after the units are taken).
  */
-function historyLimitOf(query: unknown): number {
+function pageLimitOf(query: unknown): number {
   const raw = (query as { limit?: unknown } | undefined)?.limit;
   if (raw === undefined) return HISTORY_LIMIT_DEFAULT;
   const n = Number(raw);
@@ -288,7 +289,7 @@ export class GatewayLimits {
     if (publishing) return [['userPublishesPerSecond', userKey(env, auth.userId)], environmentMessages];
     const operation = EDGE_ROUTES[`${request.method} ${request.routeOptions.url}`];
     if (!operation) return [];
-    const units = operation === 'history' ? historyUnits(historyLimitOf(request.query)) : 1;
+    const units = operation === 'history' || operation === 'inbox' ? historyUnits(pageLimitOf(request.query)) : 1;
     return edgeChecks(env, auth.userId, operation, units);
   }
 

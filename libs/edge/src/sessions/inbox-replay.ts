@@ -5,13 +5,15 @@
  *   listen()        subscribes to the user's subject and waits until NATS has it (live
  *                   notifications are held from now on);
  *   replay(since)   sends every retained notification with id > since from Postgres, ascending,
- *                   500 per page, at the client's pace;
+ *                   500 per page, at the client's pace, each page within the user's
+ *                   userInboxReadsPerSecond;
  *   live()          sends the held notifications not already replayed, then every later one.
  * Anything committed before the replay's query is in it; anything after reaches the subscription;
  * a notification in both is sent once (replayed ids are remembered for a while after the hand-off,
  * since one committed just before the query may still be on its way through NATS).
  */
 import type { EdgeDeps } from '../edge-deps.ts';
+import { historyUnits } from '@rtm/limits';
 import { readInbox, type NotificationFrame } from '@rtm/db';
 import type { SubjectFeed } from './subject-feed.ts';
 import type { Link } from './link.ts';
@@ -20,8 +22,8 @@ const REPLAY_PAGE = 500;
 /** How long replayed ids are remembered after going live: longer than any NATS delivery delay. */
 const REMEMBER_MS = 10_000;
 
-/** The user's subject, the retained notifications (Postgres, NOTIFICATION_RETENTION) and the page admission. */
-export type InboxReplayDeps = Pick<EdgeDeps, 'config' | 'pool' | 'sessions' | 'subjects'>;
+/** The user's subject, the retained notifications (Postgres, NOTIFICATION_RETENTION), the page admission and the user's inbox limit. */
+export type InboxReplayDeps = Pick<EdgeDeps, 'config' | 'limits' | 'pool' | 'sessions' | 'subjects'>;
 
 export class InboxReplay {
   private readonly deps: InboxReplayDeps;
@@ -63,6 +65,12 @@ export class InboxReplay {
     for (;;) {
       if (this.done) return false;
       const from = after;
+      // each page counts against the user's inbox limit as a GET /v1/inbox of its size would: one
+      // unit before it is read (so a refused replay reads nothing), the rest once its size is known;
+      // over the limit this throws 429 rate_limited (the socket closes 4429, /v1/connect answers an error frame)
+      const auth = { environmentId: this.environmentId, userId: this.userId };
+      await this.deps.limits.admitEdge(auth, 'inbox');
+      if (this.done) return false;
       // each page read waits its environment's turn, like a channel replay's (sessions.admission)
       const page = await this.deps.sessions.admission.run(this.environmentId, () =>
         readInbox(this.deps.pool, {
@@ -74,6 +82,8 @@ export class InboxReplay {
           after: from ?? '0',
         }),
       );
+      const rest = historyUnits(page.notifications.length) - 1;
+      if (rest > 0) await this.deps.limits.admitEdge(auth, 'inbox', rest);
       for (const frame of page.notifications) {
         this.replayed?.add(frame.id);
         await this.link.drained();

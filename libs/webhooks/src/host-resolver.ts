@@ -1,5 +1,6 @@
 /**
- * Name resolution for webhook hosts that no tenant can exhaust.
+ * Name resolution for the hosts tenants name (webhook endpoints in the dispatcher, JWKS URLs in
+ * the gateway) that no tenant can exhaust.
  *
  * `dns.lookup` (getaddrinfo) runs on libuv's thread pool, 4 threads shared with the file system
  * and crypto: a few slow look-ups of one tenant's host fill it and every other delivery waits
@@ -14,7 +15,8 @@
  */
 import { Resolver } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
-import { BLOCKED_ADDRESS_CODE, DNS_FAILURE_CODE } from '@rtm/webhooks';
+import { BLOCKED_ADDRESS_CODE, DNS_FAILURE_CODE } from './failure-class.ts';
+import { addressRefusal, isLoopbackAddress } from './url-policy.ts';
 
 export interface HostResolverOptions {
   /** `ip` or `ip:port` of the name servers; default the system's (/etc/resolv.conf). */
@@ -117,4 +119,32 @@ export class HostResolver {
       }
     }
   }
+}
+
+type LookupOptions = { family?: number | string; hints?: number; all?: boolean };
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * `net.connect`'s `lookup` (undici's `connect.lookup`) through `resolver`, filtered through the
+ * address policy: a name that resolves to any refused address is refused as a whole (so DNS
+ * rebinding cannot reach a private address); `localhost` may reach loopback only, and only when
+ * loopback is allowed. A refusal carries the code BLOCKED_ADDRESS_CODE.
+ */
+export function vettedLookup(resolver: HostResolver, allowLoopback: boolean) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0);
+    resolver.resolve(hostname).then(
+      (addresses) => {
+        const local = allowLoopback && hostname.toLowerCase() === 'localhost';
+        const refused = addresses.some((entry) => (local ? !isLoopbackAddress(entry.address) : addressRefusal(entry.address) !== null));
+        const allowed = addresses.filter((entry) => family === 0 || entry.family === family);
+        if (refused || allowed.length === 0) {
+          return callback(Object.assign(new Error('address not allowed'), { code: BLOCKED_ADDRESS_CODE }), []);
+        }
+        if (options.all) return callback(null, allowed);
+        callback(null, allowed[0]!.address, allowed[0]!.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, []),
+    );
+  };
 }
