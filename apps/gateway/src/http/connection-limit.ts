@@ -3,6 +3,7 @@ import { BlockList, isIPv4, isIPv6, type Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '@rtm/ops';
 import { ServiceError } from '@rtm/errors';
+import { clientAddressKey } from '@rtm/limits';
 import type { ZodApp } from '@rtm/edge';
 import type { TrustProxy } from './trust-proxy.ts';
 
@@ -22,22 +23,6 @@ import type { TrustProxy } from './trust-proxy.ts';
  *   `retry-after: 1` (a WebSocket upgrade before it is upgraded); the proxy's connection stays.
  * An IPv6 client counts by its /64 (one subscriber's allocation), an IPv4-mapped one as IPv4.
  */
-
-/** The key an address counts under: IPv4 as it is, IPv6 by its /64. */
-export function addressGroup(address: string): string {
-  const bare = address.split('%')[0]!.toLowerCase();
-  if (bare.startsWith('::ffff:') && isIPv4(bare.slice(7))) return bare.slice(7);
-  if (!isIPv6(bare)) return bare;
-  const [left, right] = bare.split('::') as [string, string | undefined];
-  const head = left === '' ? [] : left.split(':');
-  const tail = right === undefined || right === '' ? [] : right.split(':');
-  // an embedded IPv4 tail takes two groups; only the first four groups matter here
-  const width = tail.reduce((n, part) => n + (part.includes('.') ? 2 : 1), 0);
-  const groups = right === undefined ? head : [...head, ...Array<string>(Math.max(0, 8 - head.length - width)).fill('0'), ...tail];
-  const prefix = groups.slice(0, 4).map((part) => (part.includes('.') ? part : Number.parseInt(part, 16).toString(16)));
-  while (prefix.length < 4) prefix.push('0');
-  return `${prefix.join(':')}::/64`;
-}
 
 /** Which peers are proxies TRUST_PROXY believes: every peer for `true` or a hop count, the listed ones for a list. */
 export function believedProxy(trustProxy: TrustProxy): (peer: string) => boolean {
@@ -90,7 +75,7 @@ export function limitConnectionsPerPeer(server: Server, max: number, log: Logger
   server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
     if (isProxy(address)) return;
-    if (!counts.take(addressGroup(address))) {
+    if (!counts.take(clientAddressKey(address))) {
       log.debug({ address, max }, 'connection refused: too many from this address');
       // answered before Node's parser sees a request, then closed once the answer is flushed
       socket.write(refusal, () => socket.destroy());
@@ -101,7 +86,7 @@ export function limitConnectionsPerPeer(server: Server, max: number, log: Logger
   // one listener for every connection (a closure per socket is memory an idle WebSocket keeps);
   // `remoteAddress` is still known after the close: Node keeps the peer's address once read
   function release(this: Socket): void {
-    counts.release(addressGroup(this.remoteAddress ?? 'unknown'));
+    counts.release(clientAddressKey(this.remoteAddress ?? 'unknown'));
   }
 }
 
@@ -121,7 +106,7 @@ export function limitExchangesPerClient(app: ZodApp, max: number, isProxy: (peer
     const peer = request.socket.remoteAddress;
     // a direct client is counted by its connections (limitConnectionsPerPeer)
     if (peer === undefined || !isProxy(peer)) return done();
-    const key = addressGroup(request.ip);
+    const key = clientAddressKey(request.ip);
     if (!counts.take(key)) {
       request.log.debug({ max }, 'request refused: too many open from this client address');
       return done(new ServiceError('rate_limited', refusalReason(max), { retryAfter: 1 }));
