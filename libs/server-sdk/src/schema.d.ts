@@ -1459,7 +1459,7 @@ export interface paths {
         put?: never;
         /**
          * Mint an anonymous user token
-         * @description Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe). When the environment has allowed origins, a publishable-key request whose `Origin` is not among them is 403 `origin_not_allowed`; origins compare as lowercase `scheme://host[:port]` (default port dropped, no path), and `Origin: null` never matches. A request without `Origin` (a server or native app) is not judged by the list. The body may be empty. `userId` is `anon_` + a random id; the token carries `anon: true`. `capabilities` as on POST /v1/tokens; channel namespaces may also refuse anonymous tokens (docs/permissions.md).
+         * @description Served on both hosts, with the same credentials and answers: the realtime edge, where a browser already talks, and the control plane. Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe; CORS allows any origin on both hosts, the allowed origins decide). A user token is 403 `forbidden`. When the environment has allowed origins, a publishable-key request whose `Origin` is not among them is 403 `origin_not_allowed`; origins compare as lowercase `scheme://host[:port]` (default port dropped, no path), and `Origin: null` never matches. A request without `Origin` (a server or native app) is not judged by the list. The body may be empty. `userId` is `anon_` + a random id; the token carries `anon: true`. `capabilities` as on POST /v1/tokens; channel namespaces may also refuse anonymous tokens (docs/permissions.md).
          */
         post: operations["mintAnonymousToken"];
         delete?: never;
