@@ -176,7 +176,7 @@ export interface ClientOptions {
    */
   transports?: ('websocket' | 'sse')[];
   reconnect?: ReconnectOptions;
-  /** Publishes held while not connected (default 100); past it `publish` rejects with `rate_limited`. */
+  /** Publishes held while not connected (default 100); past it `publish` rejects with `queue_full`. */
   maxQueuedPublishes?: number;
   /** Connect at once (default true); otherwise the client starts `closed` until `connect()`. */
   autoConnect?: boolean;
