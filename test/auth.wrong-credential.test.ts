@@ -25,6 +25,12 @@ test('auth - a credential of the wrong kind gets the same status and words on bo
     assert.match(publishableOnEdge.reason, /^a publishable key is not accepted here \(publishable keys are for POST \/v1\/tokens\/anonymous only\): this route takes a user token/);
     assert.match(publishableOnControl.reason, /^a publishable key is not accepted here \(publishable keys are for POST \/v1\/tokens\/anonymous only\): this route takes a secret key/);
     assert.notEqual(userOnControl.reason, secretOnEdge.reason, 'each case has its own words');
+    // a valid key in x-service-key, which only the anonymous mint reads: 403 on both hosts
+    const inHeader = (url: string, path: string) => request(url, 'GET', path, { headers: { 'x-service-key': env.publishableKey } });
+    const control = refusal(await inHeader(controlUrl, '/v1/config'));
+    const edge = refusal(await inHeader(realtimeUrl, '/v1/me'));
+    assert.deepEqual([control.status, control.code, edge.status, edge.code], [403, 'forbidden', 403, 'forbidden']);
+    assert.match(edge.reason, /^x-service-key is read only by POST \/v1\/tokens\/anonymous: this route takes a user token/);
   });
 
   await t.test('an invalid credential of either kind: 401 unauthorized on either host, with the same words', async () => {

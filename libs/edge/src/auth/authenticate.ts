@@ -58,17 +58,21 @@ function wrongCredential(kind: Auth['kind'], takes: keyof typeof TAKES): Service
   return new ServiceError('forbidden', `${KIND[kind]} is not accepted here${where}: this route takes ${TAKES[takes]}`);
 }
 
+/**
+ * No credential where the route looks for one: 401, unless a valid key sits in `x-service-key`
+ * (where only the anonymous mint reads it), a known credential in the wrong place: 403.
+ */
+async function missingCredential(deps: AuthDeps, request: FastifyRequest, takes: 'secretKey' | 'user'): Promise<never> {
+  const serviceKey = request.headers['x-service-key'];
+  const key = typeof serviceKey === 'string' && keyKindOf(serviceKey.trim()) !== null ? await deps.credentials.apiKey(serviceKey.trim()) : null;
+  if (key) throw new ServiceError('forbidden', `x-service-key is read only by POST /v1/tokens/anonymous: this route takes ${TAKES[takes]}`);
+  throw new ServiceError('unauthorized', `a credential is required: this route takes ${TAKES[takes]}`);
+}
+
 /** Control-plane routes: a secret key, never from a browser. */
 export async function authenticateSecretKey(deps: AuthDeps, request: FastifyRequest): Promise<KeyAuth> {
   const credential = bearer(request);
-  if (!credential) {
-    // a valid publishable key in x-service-key is a known credential in the wrong place: 403, not 401
-    const serviceKey = request.headers['x-service-key'];
-    if (typeof serviceKey === 'string' && keyKindOf(serviceKey.trim()) !== null && (await deps.credentials.apiKey(serviceKey.trim()))) {
-      throw wrongCredential('publishable', 'secretKey');
-    }
-    throw new ServiceError('unauthorized', `a credential is required: this route takes ${TAKES.secretKey}`);
-  }
+  if (!credential) return missingCredential(deps, request, 'secretKey');
   const auth = await anyCredential(deps, credential);
   if (auth.kind !== 'secret') throw wrongCredential(auth.kind, 'secretKey');
   if (request.headers.origin !== undefined) throw new ServiceError('origin_forbidden');
@@ -98,7 +102,7 @@ export async function authenticateAnonymousMinter(deps: AuthDeps, request: Fasti
 export async function authenticateUser(deps: AuthDeps, request: FastifyRequest): Promise<UserAuth> {
   const query = request.query as Record<string, unknown> | undefined;
   const credential = bearer(request) ?? (typeof query?.token === 'string' ? query.token : undefined);
-  if (!credential) throw new ServiceError('unauthorized', `a credential is required: this route takes ${TAKES.user}`);
+  if (!credential) return missingCredential(deps, request, 'user');
   const auth = await anyCredential(deps, credential);
   if (auth.kind !== 'user') throw wrongCredential(auth.kind, 'user');
   return auth;
