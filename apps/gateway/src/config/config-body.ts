@@ -26,7 +26,8 @@ export function configOfBody(deps: Pick<GatewayDeps, 'config'>, body: DeployBody
 
 /** The configuration `patch` makes of the active one (null: before the first deploy), validated as a PUT of it. */
 export function patchedConfig(deps: Pick<GatewayDeps, 'config'>, active: Config | null, patch: z.infer<typeof PatchConfigBody>): Config {
-  const merged = mergePatch(active ? storedBody(active) : {}, patch);
+  // a stored configuration has the shape of a PUT body (read from jsonb: nothing undefined in it)
+  const merged = mergePatch(active ?? {}, patch);
   const parsed = DeployConfigBody.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -34,11 +35,6 @@ export function patchedConfig(deps: Pick<GatewayDeps, 'config'>, active: Config 
     throw new ServiceError('invalid_request', `body${path} (after the merge): ${issue?.message ?? 'invalid'}`);
   }
   return configOfBody(deps, parsed.data);
-}
-
-/** A stored configuration in the form of a PUT body (the same shape, without the absent parts). */
-function storedBody(config: Config): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
 }
 
 /** The presence settings a deploy gave (absent ones take the defaults when read). */

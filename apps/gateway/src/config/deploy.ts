@@ -49,9 +49,10 @@ export function activeConfig(deps: Pick<GatewayDeps, 'pool'>, environmentId: str
 
 /**
  * Stores and activates a configuration (already validated), or the one `change` makes of the
- * active configuration (null before the first deploy; what it throws refuses the deploy). Deploys
- * of one environment take turns (the environment's row is locked first), so `change` sees the
- * configuration the previous deploy activated. `audit` runs inside the transaction.
+ * active configuration (null before the first deploy; what it throws refuses the deploy). A
+ * `change` reads the active configuration under the environment's row lock, which every deploy
+ * takes (activating updates that row), so it sees what the previous deploy activated and none is
+ * lost. `audit` runs inside the transaction.
  */
 export async function deployConfig(
   deps: Pick<GatewayDeps, 'limits' | 'nc' | 'pool' | 'secretKeyring' | 'subjects'>,
@@ -62,8 +63,7 @@ export async function deployConfig(
   const deploymentId = newId('dep');
   let config!: Config;
   const activatedAt = await withTransaction(deps.pool, async (client) => {
-    const active = await lockActiveDeployment<Config>(client, environmentId);
-    config = typeof change === 'function' ? change(active) : change;
+    config = typeof change === 'function' ? change(await lockActiveDeployment<Config>(client, environmentId)) : change;
     const activated = await insertDeployment(client, deploymentId, environmentId, config);
     await activateDeployment(client, environmentId, deploymentId, {
       webhookUrl: config.webhooks?.url ?? null,
