@@ -3,7 +3,8 @@
  * @rtm/client (their prepack builds dist/), installed from the tarballs into a directory under the
  * system's temporary directory with its own package.json (no workspace), type-checked by tsc
  * against the packages' own declarations (skipLibCheck off, types only from that directory), and
- * run under plain Node against a real cluster: test/out-of-repo/backend.mts and client.mts.
+ * run under plain Node against a real cluster: test/out-of-repo/backend.mts and client.mts; and
+ * require()d from CommonJS (test/out-of-repo/require.cjs), which works from Node 20.19 / 22.12.
  * An undeclared dependency fails the pack (the build refuses it); a missing or broken .d.ts fails
  * the type check; JavaScript that needs an uninstalled package fails under Node.
  */
@@ -29,6 +30,21 @@ test('packages - @rtm/server and @rtm/client packed, installed outside the repos
   }
   assert.ok(!serverFiles.some((file) => file.startsWith('src')), 'no TypeScript source is published');
   assert.ok((await readdir(join(dir, 'node_modules'))).includes('openapi-fetch'), 'openapi-fetch installed as a dependency');
+
+  // require() from CommonJS: Node loads an ES module synchronously from 20.19 (22.12 on 22), as
+  // docs/packages.md says; older Node refuses it with ERR_REQUIRE_ESM
+  await copyFile(join(SCRIPTS, 'require.cjs'), join(dir, 'require.cjs'));
+  const required = await runIn(dir, process.execPath, ['require.cjs']);
+  assert.equal(required.code, 0, `node require.cjs:\n${required.stdout}${required.stderr}`);
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  if (major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19)) {
+    const loaded = JSON.parse(required.stdout.trim());
+    assert.equal(loaded.ok, true, `require() on Node ${process.versions.node}: ${required.stdout}`);
+    assert.ok(loaded.server.includes('createServerClient') && loaded.server.includes('verifyWebhook'), loaded.server.join());
+    assert.ok(loaded.client.includes('createClient') && loaded.client.includes('RtmError'), loaded.client.join());
+  } else {
+    assert.deepEqual(JSON.parse(required.stdout.trim()), { ok: false, code: 'ERR_REQUIRE_ESM' });
+  }
 
   // tsc over both scripts with the packages' own types
   for (const file of ['backend.mts', 'client.mts', 'tsconfig.json']) await copyFile(join(SCRIPTS, file), join(dir, file));

@@ -22,6 +22,12 @@ test('api-docs - an operation on both hosts is one operation with both credentia
   );
 });
 
+test('api-docs - an operation taking the same credentials on both hosts lists each credential once', () => {
+  const mint = { operationId: 'mintAnonymousToken', security: [{ secretKey: [] }, { publishableKey: [] }], responses: { 201: json({}) } };
+  const merged = mergeOpenApi(hostDoc({ '/v1/t': { post: mint } }), hostDoc({ '/v1/t': { post: mint } }));
+  assert.deepEqual((merged.paths!['/v1/t']!.post as { security: unknown[] }).security, [{ secretKey: [] }, { publishableKey: [] }]);
+});
+
 test('api-docs - the same method and path with two operationIds is refused', () => {
   assert.throws(
     () => mergeOpenApi(hostDoc({ '/v1/x': { get: { operationId: 'a' } } }), hostDoc({ '/v1/x': { get: { operationId: 'b' } } })),

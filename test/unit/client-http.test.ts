@@ -40,6 +40,17 @@ test('client http - history pages newest first with before, oldest first with af
   assert.match(calls[3]!.url, /after=4/);
 });
 
+test('client http - history direction: forwards from the first message without after; backwards with after is refused', async () => {
+  const { fetch, calls } = scriptedFetch([page([1, 2], true), page([3], false)]);
+  const { client } = fakeClient({ fetch, autoConnect: false, url: 'https://edge.test/' });
+  const seqs: number[] = [];
+  for await (const message of client.channel('c').history({ direction: 'forwards', limit: 2 })) seqs.push(message.seq);
+  assert.deepEqual(seqs, [1, 2, 3], 'oldest first, as the route returns each page');
+  assert.deepEqual(calls.map((c) => c.url), ['https://edge.test/v1/channels/c/history?limit=2&after=0', 'https://edge.test/v1/channels/c/history?limit=2&after=2']);
+  assert.throws(() => client.channel('c').history({ direction: 'backwards', after: 3 }), (error: RtmError) => error.code === 'invalid_request');
+  assert.throws(() => client.channel('c').history({ direction: 'up' as 'forwards' }), (error: RtmError) => error.code === 'invalid_request');
+});
+
 test('client http - 429 waits its retry-after, 401 asks getToken again, 503 is retried, other refusals throw the envelope', async () => {
   const { fetch, calls } = scriptedFetch([
     { status: 429, body: { code: 'rate_limited' }, headers: { 'retry-after': '3' } },

@@ -16,7 +16,7 @@ const entry = (n: number, ephemeral = false) => ({
 test('client outbox - offline entries are bounded; online ones are not held', () => {
   const outbox = new Outbox(3);
   for (let n = 1; n <= 3; n++) outbox.add(entry(n), false);
-  assert.throws(() => outbox.add(entry(4), false), (error: RtmError) => error.code === 'rate_limited');
+  assert.throws(() => outbox.add(entry(4), false), (error: RtmError) => error.code === 'queue_full', 'the SDK\'s own code, not the server\'s rate_limited');
   assert.equal(outbox.size, 3);
   // online entries go out at once: taken, they no longer count as held
   let ref = 0;
@@ -49,7 +49,7 @@ test('client outbox - publishes made while offline are held up to maxQueuedPubli
   const results: unknown[] = [];
   const p1 = channel.publish({ n: 1 }).then((r) => results.push(r));
   const p2 = channel.publish({ n: 2 });
-  await assert.rejects(channel.publish({ n: 3 }), (error: RtmError) => error.code === 'rate_limited');
+  await assert.rejects(channel.publish({ n: 3 }), (error: RtmError) => error.code === 'queue_full');
   await clock.advance(0);
   const socket = lastSocket();
   assert.equal(socket.sent.length, 0, 'nothing goes out before connected');

@@ -204,7 +204,7 @@ export function mergeOpenApi(control: Doc, realtime: Doc, extra: Partial<Doc> = 
         if (existing && existing.operationId !== op.operationId) {
           throw new Error(`${method.toUpperCase()} ${path}: operationId ${existing.operationId} on one host, ${op.operationId} on the other`);
         }
-        target[method] = existing ? { ...existing, security: [...(existing.security ?? []), ...(op.security ?? [])] } : op;
+        target[method] = existing ? { ...existing, security: unionOf(existing.security ?? [], op.security ?? []) } : op;
       }
       (hosts.get(path) ?? hosts.set(path, new Set()).get(path)!).add(host);
     }
@@ -295,4 +295,10 @@ function reachableSchemas(paths: Record<string, unknown>, schemas: Record<string
 /** The merged document of two ready apps. */
 export function documentOf(control: FastifyInstance, realtime: FastifyInstance, extra?: Partial<Doc>): Doc {
   return mergeOpenApi(control.swagger() as Doc, realtime.swagger() as Doc, extra);
+}
+
+/** Both hosts' security requirements, each once (an operation may take the same credentials on both). */
+function unionOf(a: unknown[], b: unknown[]): unknown[] {
+  const seen = new Set(a.map((item) => JSON.stringify(item)));
+  return [...a, ...b.filter((item) => !seen.has(JSON.stringify(item)))];
 }

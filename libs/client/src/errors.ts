@@ -1,19 +1,30 @@
 /**
- * The one error type of the SDK. `code` is either a code of the service's error envelope
- * (`forbidden`, `banned`, `rate_limited`, `unavailable`, `unauthorized`, `invalid_request`, …)
- * or one of the SDK's own:
+ * The SDK's own codes, never sent by the service:
  * - `closed`: the client was closed (by `close()`, or by the server with 4400/4403);
  * - `unsubscribed`: the subscription ended before it was ready;
- * - `network`: an HTTP request did not get an answer.
+ * - `network`: an HTTP request did not get an answer;
+ * - `unsupported`: a frame the `sse` transport has no HTTP form for;
+ * - `queue_full`: the client's own offline queue holds `maxQueuedPublishes` entries (nothing was
+ *   sent; the server's `rate_limited` is a different thing).
+ */
+export type SdkErrorCode = 'closed' | 'unsubscribed' | 'network' | 'unsupported' | 'queue_full';
+
+/** An SDK code, or a code of the service's error envelope (`forbidden`, `rate_limited`, …). */
+export type RtmErrorCode = SdkErrorCode | (string & {});
+
+/**
+ * The one error type of the SDK. `code` is either a code of the service's error envelope
+ * (`forbidden`, `banned`, `rate_limited`, `unavailable`, `unauthorized`, `invalid_request`, …)
+ * or one of the SDK's own (`SdkErrorCode`).
  */
 export class RtmError extends Error {
   override name = 'RtmError';
-  readonly code: string;
+  readonly code: RtmErrorCode;
   readonly reason: string | undefined;
   /** Seconds to wait before trying again, when the server said so. */
   readonly retryAfter: number | undefined;
 
-  constructor(code: string, reason?: string, options: { retryAfter?: number; cause?: unknown } = {}) {
+  constructor(code: RtmErrorCode, reason?: string, options: { retryAfter?: number; cause?: unknown } = {}) {
     super(reason === undefined ? code : `${code}: ${reason}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.reason = reason;

@@ -8,7 +8,7 @@ export { createClient, Client } from './client.ts';
 export { Channel, Presence, type ChannelEvents, type PresenceEvents, type Subscription, type MessageListener } from './channel.ts';
 export { Inbox, type InboxSubscription, type NotificationListener } from './inbox.ts';
 export type { History } from './history.ts';
-export { RtmError } from './errors.ts';
+export { RtmError, type RtmErrorCode, type SdkErrorCode } from './errors.ts';
 export type { Clock } from './clock.ts';
 export type { TransportName } from './transport.ts';
 export type {

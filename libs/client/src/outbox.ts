@@ -11,7 +11,7 @@ import { RtmError } from './errors.ts';
  * one whose fate is unknown is rejected rather than possibly shown twice.
  *
  * The outbox holds at most `limit` entries that are not on an open connection (queued while
- * offline or paused); past it a new entry is refused with `rate_limited`.
+ * offline or paused); past it a new entry is refused with `queue_full` (the SDK's own code: nothing reached the server).
  */
 export interface OutboxEntry<Result = unknown> {
   kind: 'publish' | 'retract';
@@ -59,7 +59,7 @@ export class Outbox {
    */
   add<Result>(entry: Omit<OutboxEntry<Result>, 'state' | 'ref' | 'refusals' | 'sentOnce'>, online: boolean): OutboxEntry<Result> {
     if (!online && this.held >= this.#limit) {
-      throw new RtmError('rate_limited', `${this.#limit} publishes are already waiting for a connection (maxQueuedPublishes)`);
+      throw new RtmError('queue_full', `${this.#limit} publishes are already waiting for a connection (maxQueuedPublishes)`);
     }
     const full: OutboxEntry<Result> = { ...entry, state: 'queued', ref: undefined, refusals: 0, sentOnce: false };
     this.#entries.push(full as OutboxEntry);

@@ -124,6 +124,13 @@ export interface HistoryOptions {
   before?: number;
   /** Only messages with seq above this; the iteration then runs oldest first. */
   after?: number;
+  /**
+   * The iteration's order (each page the HTTP route returns is ascending by seq either way):
+   * `'backwards'`, newest first, the default without `after`; `'forwards'`, oldest first, the
+   * default with `after` (without it, from the channel's first message). `'backwards'` with
+   * `after` is refused (`invalid_request`).
+   */
+  direction?: 'backwards' | 'forwards';
 }
 
 /** A WebSocket as the SDK uses it: the browser's, or `ws`'s in Node. */
@@ -176,7 +183,7 @@ export interface ClientOptions {
    */
   transports?: ('websocket' | 'sse')[];
   reconnect?: ReconnectOptions;
-  /** Publishes held while not connected (default 100); past it `publish` rejects with `rate_limited`. */
+  /** Publishes held while not connected (default 100); past it `publish` rejects with `queue_full`. */
   maxQueuedPublishes?: number;
   /** Connect at once (default true); otherwise the client starts `closed` until `connect()`. */
   autoConnect?: boolean;

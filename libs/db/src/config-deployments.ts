@@ -22,6 +22,22 @@ export async function readActiveDeployment<Config>(
   return row ? { id: row.id, config: row.config, activatedAt: row.activated_at } : null;
 }
 
+/**
+ * The active deployment's configuration, read inside a deploy's transaction with the environment's
+ * row locked until it commits: deploys of one environment take turns, so a change computed from
+ * this configuration (a merge) cannot lose another deploy's change. Null before the first deploy.
+ */
+export async function lockActiveDeployment<Config>(client: PoolClient, environmentId: string): Promise<Config | null> {
+  // two statements: a locking select that waited re-reads only the locked row, not its join, so
+  // the deployment a concurrent deploy just activated is read afterwards, in a fresh snapshot
+  await client.query(`select 1 from environments where id = $1 for no key update`, [environmentId]);
+  const { rows } = await client.query<{ config: Config }>(
+    `select d.config from environments e join config_deployments d on d.id = e.active_deployment_id where e.id = $1`,
+    [environmentId],
+  );
+  return rows[0]?.config ?? null;
+}
+
 /** Stores a deployment activated now; answers when. Inside the deploy's transaction. */
 export async function insertDeployment(client: PoolClient, deploymentId: string, environmentId: string, config: unknown): Promise<Date> {
   const { rows } = await client.query<{ activated_at: Date }>(

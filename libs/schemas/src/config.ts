@@ -107,12 +107,13 @@ export const Namespaces = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
+const WebhookTarget = z
+  .object({ url: z.string().min(1).max(2048).describe('Receiving endpoint; validated before anything is stored.') })
+  .strict();
+
 export const DeployConfigBody = z
   .object({
-    webhooks: z
-      .object({ url: z.string().min(1).max(2048).describe('Receiving endpoint; validated before anything is stored.') })
-      .strict()
-      .nullable()
+    webhooks: WebhookTarget.nullable()
       .optional()
       .describe('Null or omitted disables delivery.'),
     channels: z
@@ -132,6 +133,46 @@ export const DeployConfigBody = z
     id: 'DeployConfig',
     description:
       'A whole configuration: a deploy replaces the active one (omitted parts take their defaults: no webhook, open channels, default limits).',
+  });
+
+/**
+ * `PATCH /v1/config`: JSON Merge Patch (RFC 7396) of the active configuration. Every field is
+ * optional; `null` removes a setting (it takes its default), except `channels.access`, which
+ * always has a value.
+ */
+export const PatchConfigBody = z
+  .object({
+    webhooks: WebhookTarget.nullable()
+      .optional()
+      .describe('Null disables delivery; omitted: unchanged.'),
+    channels: z
+      .object({
+        access: ChannelAccess.optional().describe('Access of channels that have no access of their own. Omitted: unchanged (it cannot be removed).'),
+        presence: z.boolean().nullable().optional().describe(`Null: back to the default (${PRESENCE_DEFAULT}). Omitted: unchanged.`),
+        joinLeave: z.boolean().nullable().optional().describe(`Null: back to the default (${JOIN_LEAVE_DEFAULT}). Omitted: unchanged.`),
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .describe(`Merged field by field. Null: every channel setting back to its default (\`{access: "open", presence: ${PRESENCE_DEFAULT}, joinLeave: ${JOIN_LEAVE_DEFAULT}}\`).`),
+    limits: z
+      .object(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName).nullable().optional()])) as {
+        [K in LimitName]: z.ZodOptional<z.ZodNullable<z.ZodNumber>>;
+      })
+      .strict()
+      .nullable()
+      .optional()
+      .describe('Merged limit by limit: a number overrides that limit, null takes it back to its default, an omitted one is unchanged. Null: every limit at its default.'),
+    namespaces: Namespaces.nullable()
+      .optional()
+      .describe('Replaced whole when given (an array is never merged). Null: none. Omitted: unchanged.'),
+  })
+  .strict()
+  .meta({
+    id: 'ConfigPatch',
+    description:
+      'A JSON Merge Patch (RFC 7396) of the active configuration: objects merge member by member, `null` removes a ' +
+      'setting (it takes its default), arrays (`namespaces`) are replaced whole, omitted fields are unchanged.',
   });
 
 export const ActiveConfig = z

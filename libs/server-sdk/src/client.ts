@@ -10,6 +10,7 @@ import type {
   ConfigDeployment,
   DeliveriesQuery,
   DeployConfigInput,
+  PatchConfigInput,
   EphemeralMessage,
   History,
   HistoryQuery,
@@ -126,8 +127,10 @@ export interface ServerClient extends WebhookEndpointMethods {
   /** Stores a notification in each user's inbox and delivers it to their open inbox sockets. */
   notify(input: NotifyInput): Promise<NotificationsCreated>;
 
-  /** Deploys and activates a whole configuration (webhook URL, default access, limits). */
+  /** Deploys and activates a whole configuration (webhook URL, default access, limits, namespaces): what it omits takes its default. */
   deployConfig(config: DeployConfigInput): Promise<ConfigDeployment>;
+  /** Merges a JSON Merge Patch into the active configuration and deploys the result: what it omits is kept, `null` removes. */
+  patchConfig(patch: PatchConfigInput): Promise<ConfigDeployment>;
   /** The active configuration (`deploymentId: null` before the first deploy). */
   getConfig(): Promise<ConfigDeployment>;
 
@@ -285,6 +288,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     notify: (input) => expect(api.POST('/v1/notifications', { body: input })),
 
     deployConfig: (config) => expect(api.PUT('/v1/config', { body: config })),
+    patchConfig: (patch) => expect(api.PATCH('/v1/config', { body: patch })),
     getConfig: () => expect(api.GET('/v1/config')),
 
     webhookSecret: async () => (await expect(api.GET('/v1/webhooks/secret'))).secret,

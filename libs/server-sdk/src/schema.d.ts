@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Read message history
-         * @description Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Each `content` is the exact bytes it was published as (key order, spacing, escapes). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
+         * @description Persisted messages ascending by seq (oldest first) in every page, whichever way one pages; the client SDK's `history()` iterates newest first by default, reversing each page (its `direction` option). `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Each `content` is the exact bytes it was published as (key order, spacing, escapes). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
          */
         get: operations["listMessages"];
         put?: never;
@@ -246,14 +246,18 @@ export interface paths {
         get: operations["getConfig"];
         /**
          * Deploy a configuration
-         * @description Validates, stores a deployment and activates it, in one transaction. The body is the whole configuration: an omitted or null `webhooks` disables delivery, omitted `channels` means `{access: "open"}`. The webhook URL is checked before anything is stored (422 `invalid_webhook_url`, the reason names the rule): WHATWG parsing first; `localhost`, `127.0.0.1`, `[::1]` (written so) allowed with http or https only where the operator allows loopback (development; refused by default); every other loopback, private, link-local, unique-local, unspecified, IPv4-embedding IPv6, `.internal` or `.localhost` host refused; other hosts need https; no userinfo. The URL is stored in its WHATWG-normalised form. The first activation with a webhook creates the environment's `whsec_` signing secret; later deploys keep it. Deliveries already recorded keep the URL they were created with. A deploy that takes access away (e.g. `channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403. `limits` overrides the environment's rate limits and socket quotas (docs/limits.md); omitted limits take their defaults, and every gateway applies the new limits at once. The answer shows every limit in force. `namespaces` give channels by id prefix their own access, anonymous rights, history, persistence, retention and content size (the longest matching prefix applies; docs/permissions.md); every gateway applies them at once, and sockets that lose read access are closed with 4403. A bad prefix or a prefix given twice is 400 `invalid_request`.
+         * @description Validates, stores a deployment and activates it, in one transaction. The body is the whole configuration: an omitted or null `webhooks` disables delivery, omitted `channels` means `{access: "open"}`. The webhook URL is checked before anything is stored (422 `invalid_webhook_url`, the reason names the rule): WHATWG parsing first; `localhost`, `127.0.0.1`, `[::1]` (written so) allowed with http or https only where the operator allows loopback (development; refused by default); every other loopback, private, link-local, unique-local, unspecified, IPv4-embedding IPv6, `.internal` or `.localhost` host refused; other hosts need https; no userinfo. The URL is stored in its WHATWG-normalised form. The first activation with a webhook creates the environment's `whsec_` signing secret; later deploys keep it. Deliveries already recorded keep the URL they were created with. A deploy that takes access away (e.g. `channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403. `limits` overrides the environment's rate limits and socket quotas (docs/limits.md); omitted limits take their defaults, and every gateway applies the new limits at once. The answer shows every limit in force. `namespaces` give channels by id prefix their own access, anonymous rights, history, persistence, retention and content size (the longest matching prefix applies; docs/permissions.md); every gateway applies them at once, and sockets that lose read access are closed with 4403. A bad prefix or a prefix given twice is 400 `invalid_request`. To change one part and keep the rest, use `PATCH /v1/config`.
          */
         put: operations["deployConfig"];
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change part of the configuration
+         * @description Merges the body into the active configuration as a JSON Merge Patch (RFC 7396) and deploys the result as a new deployment, exactly as `PUT /v1/config` would deploy it (same validation, same errors, same effects on live sockets and limits). Objects merge member by member (`channels`, `limits`, `webhooks`); `null` removes a setting, which then takes its default (`webhooks: null` disables delivery, `limits: {"socketsPerUser": null}` takes that one limit back to its default, `limits: null` all of them); an array (`namespaces`) is replaced whole; an omitted field is unchanged; `channels.access` can be changed but not removed. `{}` deploys the active configuration again. Before the first deploy the patch applies to the defaults. Concurrent changes of one environment's configuration (PATCH, PUT) take turns: each PATCH merges into the configuration the previous change activated, so none is lost. The body is `application/json`.
+         */
+        patch: operations["patchConfig"];
         trace?: never;
     };
     "/v1/dashboard/email-verifications": {
@@ -1515,7 +1519,7 @@ export interface paths {
         put?: never;
         /**
          * Mint an anonymous user token
-         * @description Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe). When the environment has allowed origins, a publishable-key request whose `Origin` is not among them is 403 `origin_not_allowed`; origins compare as lowercase `scheme://host[:port]` (default port dropped, no path), and `Origin: null` never matches. A request without `Origin` (a server or native app) is not judged by the list. The body may be empty. `userId` is `anon_` + a random id; the token carries `anon: true`. `capabilities` as on POST /v1/tokens; channel namespaces may also refuse anonymous tokens (docs/permissions.md).
+         * @description Served on both hosts, with the same credentials and answers: the realtime edge, where a browser already talks, and the control plane. Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe; CORS allows any origin on both hosts, the allowed origins decide). A user token is 403 `forbidden`. When the environment has allowed origins, a publishable-key request whose `Origin` is not among them is 403 `origin_not_allowed`; origins compare as lowercase `scheme://host[:port]` (default port dropped, no path), and `Origin: null` never matches. A request without `Origin` (a server or native app) is not judged by the list. The body may be empty. `userId` is `anon_` + a random id; the token carries `anon: true`. `capabilities` as on POST /v1/tokens; channel namespaces may also refuse anonymous tokens (docs/permissions.md).
          */
         post: operations["mintAnonymousToken"];
         delete?: never;
@@ -2127,6 +2131,46 @@ export interface components {
             config: components["schemas"]["Config"];
             /** @description Null before the first deploy. */
             deploymentId: string | null;
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of the active configuration: objects merge member by member, `null` removes a setting (it takes its default), arrays (`namespaces`) are replaced whole, omitted fields are unchanged. */
+        ConfigPatchInput: {
+            /** @description Merged field by field. Null: every channel setting back to its default (`{access: "open", presence: true, joinLeave: false}`). */
+            channels?: {
+                /**
+                 * @description Access of channels that have no access of their own. Omitted: unchanged (it cannot be removed).
+                 * @enum {string}
+                 */
+                access?: "open" | "members";
+                /** @description Null: back to the default (false). Omitted: unchanged. */
+                joinLeave?: boolean | null;
+                /** @description Null: back to the default (true). Omitted: unchanged. */
+                presence?: boolean | null;
+            } | null;
+            /** @description Merged limit by limit: a number overrides that limit, null takes it back to its default, an omitted one is unchanged. Null: every limit at its default. */
+            limits?: {
+                anonymousMintsPerIpPerSecond?: number | null;
+                anonymousMintsPerKeyPerSecond?: number | null;
+                environmentEdgeReadsPerSecond?: number | null;
+                environmentMessagesPerSecond?: number | null;
+                notificationsPerUserPerMinute?: number | null;
+                secretKeyRequestsPerSecond?: number | null;
+                socketsPerEnvironment?: number | null;
+                socketsPerUser?: number | null;
+                userHistoryReadsPerSecond?: number | null;
+                userInboxReadsPerSecond?: number | null;
+                userModerationsPerSecond?: number | null;
+                userPublishesPerSecond?: number | null;
+                userRetractsPerSecond?: number | null;
+                userRosterReadsPerSecond?: number | null;
+                userSocketOpensPerSecond?: number | null;
+            } | null;
+            /** @description Replaced whole when given (an array is never merged). Null: none. Omitted: unchanged. */
+            namespaces?: components["schemas"]["NamespaceInput"][] | null;
+            /** @description Null disables delivery; omitted: unchanged. */
+            webhooks?: {
+                /** @description Receiving endpoint; validated before anything is stored. */
+                url: string;
+            } | null;
         };
         CreatedWebhookEndpoint: {
             /** @description null: every channel. */
@@ -4754,6 +4798,106 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DeployConfigInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigDeployment"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_webhook_url` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigPatchInput"];
             };
         };
         responses: {

@@ -60,6 +60,7 @@ export type ChannelAccess = RequestBody<'setChannelAccess'>['access'];
 export type BanInput = RequestBody<'banFromChannel'>;
 export type NotifyInput = RequestBody<'sendNotifications'>;
 export type DeployConfigInput = RequestBody<'deployConfig'>;
+export type PatchConfigInput = RequestBody<'patchConfig'>;
 export type DeliveriesQuery = QueryOf<'listDeliveries'>;
 export type DeliveryStatus = NonNullable<DeliveriesQuery['status']>;
 export type LogsTokenInput = RequestBody<'mintLogsToken'>;

@@ -4,7 +4,7 @@
  * the webhook signing secret at the first activation with a webhook), then makes every gateway
  * apply it at once.
  */
-import { activateDeployment, insertDeployment, newId, readActiveDeployment, withTransaction, type PoolClient } from '@rtm/db';
+import { activateDeployment, insertDeployment, lockActiveDeployment, newId, readActiveDeployment, withTransaction, type PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
 import { checkWebhookUrl, createWebhookSecret, requeueWaitingDeliveries } from '@rtm/webhooks';
@@ -47,15 +47,23 @@ export function activeConfig(deps: Pick<GatewayDeps, 'pool'>, environmentId: str
   return readActiveDeployment<Config>(deps.pool, environmentId);
 }
 
-/** Stores and activates `config` (already validated); `audit` runs inside the transaction. */
+/**
+ * Stores and activates a configuration (already validated), or the one `change` makes of the
+ * active configuration (null before the first deploy; what it throws refuses the deploy). A
+ * `change` reads the active configuration under the environment's row lock, which every deploy
+ * takes (activating updates that row), so it sees what the previous deploy activated and none is
+ * lost. `audit` runs inside the transaction.
+ */
 export async function deployConfig(
   deps: Pick<GatewayDeps, 'limits' | 'nc' | 'pool' | 'secretKeyring' | 'subjects'>,
   environmentId: string,
-  config: Config,
+  change: Config | ((active: Config | null) => Config),
   audit: (client: PoolClient, deploymentId: string) => Promise<void> = async () => {},
 ) {
   const deploymentId = newId('dep');
+  let config!: Config;
   const activatedAt = await withTransaction(deps.pool, async (client) => {
+    config = typeof change === 'function' ? change(await lockActiveDeployment<Config>(client, environmentId)) : change;
     const activated = await insertDeployment(client, deploymentId, environmentId, config);
     // webhooks off until now: the default endpoint's pending deliveries waited (no send without a
     // URL, docs/webhooks.md); with a URL again they are due at once

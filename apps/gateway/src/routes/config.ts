@@ -1,26 +1,25 @@
 import { configOperations } from '@rtm/schemas';
-import { cleanOverrides } from '@rtm/limits';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '@rtm/edge';
-import { activeConfig, checkedWebhookUrl, deployConfig, shownConfig } from '../config/deploy.ts';
+import { activeConfig, deployConfig, shownConfig } from '../config/deploy.ts';
+import { configOfBody, patchedConfig } from '../config/config-body.ts';
 
-/** Control plane: `PUT /v1/config` (deploy and activate) and `GET /v1/config` (the active one). */
+/**
+ * Control plane: `PUT /v1/config` (deploy and activate a whole configuration), `PATCH /v1/config`
+ * (merge into the active one, under the environment's deploy lock) and `GET /v1/config` (the active one).
+ */
 export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
     ...configOperations.deployConfig,
     onRequest: requireSecretKey(deps),
-    handler: async (request) => {
-      const { environmentId } = keyAuth(request);
-      const webhooks = request.body.webhooks ? { url: checkedWebhookUrl(deps, request.body.webhooks.url, 'invalid_webhook_url') } : null;
-      return deployConfig(deps, environmentId, {
-        webhooks,
-        // presence settings stored only when given: a later change of their default reaches the environment
-        channels: { access: request.body.channels?.access ?? 'open', ...presenceSettings(request.body.channels) },
-        limits: cleanOverrides(request.body.limits),
-        namespaces: request.body.namespaces ?? [],
-      });
-    },
+    handler: async (request) => deployConfig(deps, keyAuth(request).environmentId, configOfBody(deps, request.body)),
+  });
+
+  app.route({
+    ...configOperations.patchConfig,
+    onRequest: requireSecretKey(deps),
+    handler: async (request) => deployConfig(deps, keyAuth(request).environmentId, (active) => patchedConfig(deps, active, request.body)),
   });
 
   app.route({
@@ -32,12 +31,4 @@ export async function configRoutes(app: ZodApp, deps: GatewayDeps) {
       return { deploymentId: active.id, activatedAt: active.activatedAt.toISOString(), config: shownConfig(active.config) };
     },
   });
-}
-
-/** The presence settings a deploy gave (absent ones take the defaults when read). */
-function presenceSettings(channels: { presence?: boolean; joinLeave?: boolean } | undefined) {
-  const settings: { presence?: boolean; joinLeave?: boolean } = {};
-  if (channels?.presence !== undefined) settings.presence = channels.presence;
-  if (channels?.joinLeave !== undefined) settings.joinLeave = channels.joinLeave;
-  return settings;
 }

@@ -1,6 +1,6 @@
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { tokenRoutes } from './tokens.ts';
+import { anonymousTokenRoutes, tokenRoutes } from './tokens.ts';
 import { erasureRoutes } from './erasure.ts';
 import { tokenKeyRoutes } from './token-keys.ts';
 import { meRoutes } from './me.ts';
@@ -29,6 +29,7 @@ type RouteGroup = (app: ZodApp, deps: GatewayDeps) => Promise<void>;
 /** Route groups of the control plane (secret key; the dashboard's: session cookie; its web UI: static files), one encapsulated plugin each. */
 export const CONTROL_ROUTES: RouteGroup[] = [
   tokenRoutes,
+  anonymousTokenRoutes,
   erasureRoutes,
   tokenKeyRoutes,
   configRoutes,
@@ -47,5 +48,5 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   dashboardUiRoutes,
 ];
 
-/** Route groups of the realtime edge (user JWT), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, realtimeMemberRoutes, realtimeBanRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, eventsStreamRoutes, presenceEntryRoutes, sdkBundleRoutes];
+/** Route groups of the realtime edge (user JWT; the anonymous mint: a publishable or secret key), one encapsulated plugin each. */
+export const REALTIME_ROUTES: RouteGroup[] = [anonymousTokenRoutes, meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, realtimeMemberRoutes, realtimeBanRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, eventsStreamRoutes, presenceEntryRoutes, sdkBundleRoutes];

@@ -10,8 +10,8 @@ import { publishRevocation } from '../auth/revoke.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Control plane: user tokens, minted (`POST /v1/tokens`, `POST /v1/tokens/anonymous`) and revoked
- * (one by its `jti`, or every token of a user issued before now).
+ * Control plane: user tokens, minted (`POST /v1/tokens`) and revoked (one by its `jti`, or every
+ * token of a user issued before now).
  */
 export async function tokenRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
@@ -30,25 +30,6 @@ export async function tokenRoutes(app: ZodApp, deps: GatewayDeps) {
         ttlSeconds: ttlSeconds ?? TTL_DEFAULT_SECONDS,
         ext: claims,
         cap: capabilities && encodeCapabilities(capabilities),
-      });
-      return reply.code(201).send({ token, userId, expiresAt: expiresAt.toISOString() });
-    },
-  });
-
-  app.route({
-    ...tokenOperations.mintAnonymousToken,
-    onRequest: requireAnonymousMinter(deps),
-    handler: async (request, reply) => {
-      const { environmentId } = keyAuth(request);
-      const userId = newId('anon');
-      const key = await deps.credentials.activeSigningKey(environmentId);
-      const { token, expiresAt } = await signToken(key, {
-        issuer: deps.config.TOKEN_ISSUER,
-        audience: USER_TOKEN_AUDIENCE,
-        subject: userId,
-        ttlSeconds: request.body?.ttlSeconds ?? TTL_DEFAULT_SECONDS,
-        anon: true,
-        cap: request.body?.capabilities && encodeCapabilities(request.body.capabilities),
       });
       return reply.code(201).send({ token, userId, expiresAt: expiresAt.toISOString() });
     },
@@ -74,6 +55,31 @@ export async function tokenRoutes(app: ZodApp, deps: GatewayDeps) {
       await publishRevocation(deps, revocation);
       const validAfterMs = 'validAfterMs' in revocation ? revocation.validAfterMs : Date.now();
       return { userId: request.params.userId, validAfter: iso(validAfterMs), rememberedUntil: iso(revocation.expiresAtMs) };
+    },
+  });
+}
+
+/**
+ * Both hosts: `POST /v1/tokens/anonymous`, a secret key or a publishable key (browsers call it on
+ * the realtime edge, where they then connect; CORS and allowed origins as on the control plane).
+ */
+export async function anonymousTokenRoutes(app: ZodApp, deps: GatewayDeps) {
+  app.route({
+    ...tokenOperations.mintAnonymousToken,
+    onRequest: requireAnonymousMinter(deps),
+    handler: async (request, reply) => {
+      const { environmentId } = keyAuth(request);
+      const userId = newId('anon');
+      const key = await deps.credentials.activeSigningKey(environmentId);
+      const { token, expiresAt } = await signToken(key, {
+        issuer: deps.config.TOKEN_ISSUER,
+        audience: USER_TOKEN_AUDIENCE,
+        subject: userId,
+        ttlSeconds: request.body?.ttlSeconds ?? TTL_DEFAULT_SECONDS,
+        anon: true,
+        cap: request.body?.capabilities && encodeCapabilities(request.body.capabilities),
+      });
+      return reply.code(201).send({ token, userId, expiresAt: expiresAt.toISOString() });
     },
   });
 }

@@ -1,11 +1,14 @@
 /**
- * Credential rules, in one place:
+ * Credential rules, in one place, the same on both hosts:
  * - control plane: `Authorization: Bearer sk_…`; a request that also carries `Origin` is refused
  *   (403 origin_forbidden): secret keys are server-only.
- * - `/v1/tokens/anonymous` also takes a publishable key, as Bearer or `x-service-key`, checked
- *   against the environment's allowed origins when any are set (403 origin_not_allowed).
- * - a publishable key anywhere else: 403 forbidden.
+ * - `POST /v1/tokens/anonymous` (on both hosts) also takes a publishable key, as Bearer or
+ *   `x-service-key`, checked against the environment's allowed origins when any are set (403
+ *   origin_not_allowed).
  * - realtime edge: a user JWT (`Authorization: Bearer` or, for sockets, `?token=`).
+ * - a missing, malformed, unknown, revoked or expired credential: 401 unauthorized; a valid
+ *   credential of a kind the route does not take: 403 forbidden, one wording per kind and route
+ *   (`wrongCredential`), whichever host it came to.
  * The environment always comes from the credential, never from the URL.
  */
 import type { FastifyRequest } from 'fastify';
@@ -36,33 +39,53 @@ async function apiKey(deps: AuthDeps, credential: string): Promise<KeyAuth> {
   return { kind: record.kind, environmentId: record.environmentId, keyId: record.keyId };
 }
 
+/** A credential checked for what it is: an API key or a user token (401 when it is neither valid). */
+async function anyCredential(deps: AuthDeps, credential: string): Promise<Auth> {
+  return keyKindOf(credential) === null ? verifyUserToken(deps, credential) : apiKey(deps, credential);
+}
+
+/** What each kind of route takes, as its refusals name it. */
+const TAKES = {
+  secretKey: 'a secret key (Authorization: Bearer sk_…)',
+  minter: 'a secret key, or a publishable key as Authorization: Bearer pk_… or x-service-key',
+  user: 'a user token (Authorization: Bearer <JWT>, or ?token= on sockets)',
+} as const;
+const KIND = { secret: 'a secret key', publishable: 'a publishable key', user: 'a user token' } as const;
+
+/** A valid credential this route does not take: 403, the same words on either host. */
+function wrongCredential(kind: Auth['kind'], takes: keyof typeof TAKES): ServiceError {
+  const where = kind === 'publishable' ? ' (publishable keys are for POST /v1/tokens/anonymous only)' : '';
+  return new ServiceError('forbidden', `${KIND[kind]} is not accepted here${where}: this route takes ${TAKES[takes]}`);
+}
+
+/**
+ * No credential where the route looks for one: 401, unless a valid key sits in `x-service-key`
+ * (where only the anonymous mint reads it), a known credential in the wrong place: 403.
+ */
+async function missingCredential(deps: AuthDeps, request: FastifyRequest, takes: 'secretKey' | 'user'): Promise<never> {
+  const serviceKey = request.headers['x-service-key'];
+  const key = typeof serviceKey === 'string' && keyKindOf(serviceKey.trim()) !== null ? await deps.credentials.apiKey(serviceKey.trim()) : null;
+  if (key) throw new ServiceError('forbidden', `x-service-key is read only by POST /v1/tokens/anonymous: this route takes ${TAKES[takes]}`);
+  throw new ServiceError('unauthorized', `a credential is required: this route takes ${TAKES[takes]}`);
+}
+
 /** Control-plane routes: a secret key, never from a browser. */
 export async function authenticateSecretKey(deps: AuthDeps, request: FastifyRequest): Promise<KeyAuth> {
   const credential = bearer(request);
-  if (!credential) {
-    // a valid publishable key in x-service-key is a known credential in the wrong place: 403, not 401
-    const serviceKey = request.headers['x-service-key'];
-    if (typeof serviceKey === 'string' && keyKindOf(serviceKey.trim()) !== null && (await deps.credentials.apiKey(serviceKey.trim()))) {
-      throw new ServiceError('forbidden', 'x-service-key (a publishable key) is accepted only on /v1/tokens/anonymous');
-    }
-    throw new ServiceError('unauthorized', 'a secret key is required (Authorization: Bearer sk_…)');
-  }
-  if (keyKindOf(credential) === null) throw new ServiceError('unauthorized', 'the control plane takes a secret key');
-  const auth = await apiKey(deps, credential);
-  if (auth.kind === 'publishable') {
-    throw new ServiceError('forbidden', 'a publishable key is accepted only on /v1/tokens/anonymous');
-  }
+  if (!credential) return missingCredential(deps, request, 'secretKey');
+  const auth = await anyCredential(deps, credential);
+  if (auth.kind !== 'secret') throw wrongCredential(auth.kind, 'secretKey');
   if (request.headers.origin !== undefined) throw new ServiceError('origin_forbidden');
   return auth;
 }
 
-/** `/v1/tokens/anonymous`: a secret key, or a publishable key from an allowed origin. */
+/** `POST /v1/tokens/anonymous`: a secret key, or a publishable key from an allowed origin. */
 export async function authenticateAnonymousMinter(deps: AuthDeps, request: FastifyRequest): Promise<KeyAuth> {
   const serviceKey = request.headers['x-service-key'];
   const credential = bearer(request) ?? (typeof serviceKey === 'string' ? serviceKey.trim() : undefined);
-  if (!credential) throw new ServiceError('unauthorized', 'a secret or publishable key is required');
-  if (keyKindOf(credential) === null) throw new ServiceError('unauthorized', 'malformed key');
-  const auth = await apiKey(deps, credential);
+  if (!credential) throw new ServiceError('unauthorized', `a credential is required: this route takes ${TAKES.minter}`);
+  const auth = await anyCredential(deps, credential);
+  if (auth.kind === 'user') throw wrongCredential(auth.kind, 'minter');
   const origin = request.headers.origin;
   if (auth.kind === 'secret') {
     if (origin !== undefined) throw new ServiceError('origin_forbidden');
@@ -79,11 +102,10 @@ export async function authenticateAnonymousMinter(deps: AuthDeps, request: Fasti
 export async function authenticateUser(deps: AuthDeps, request: FastifyRequest): Promise<UserAuth> {
   const query = request.query as Record<string, unknown> | undefined;
   const credential = bearer(request) ?? (typeof query?.token === 'string' ? query.token : undefined);
-  if (!credential) throw new ServiceError('unauthorized', 'a user token is required (Authorization: Bearer <JWT>)');
-  if (keyKindOf(credential) !== null) {
-    throw new ServiceError('forbidden', 'the realtime edge takes user tokens, not API keys');
-  }
-  return verifyUserToken(deps, credential);
+  if (!credential) return missingCredential(deps, request, 'user');
+  const auth = await anyCredential(deps, credential);
+  if (auth.kind !== 'user') throw wrongCredential(auth.kind, 'user');
+  return auth;
 }
 
 /**

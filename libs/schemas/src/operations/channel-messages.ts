@@ -78,7 +78,9 @@ function messageOperations<Body extends z.ZodType>(security: Operation['schema']
         operationId: 'listMessages',
         summary: 'Read message history',
       description:
-        'Persisted messages ascending by seq. `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. ' +
+        'Persisted messages ascending by seq (oldest first) in every page, whichever way one pages; the client SDK\'s ' +
+        '`history()` iterates newest first by default, reversing each page (its `direction` option). ' +
+        '`limit` default 50, max 500; `before`/`after` are exclusive seq bounds. ' +
         'With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). ' +
         '`hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). ' +
         'Each `content` is the exact bytes it was published as (key order, spacing, escapes). ' +

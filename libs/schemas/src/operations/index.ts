@@ -2,7 +2,7 @@ import type { Operation } from './operation.ts';
 import { banOperations, realtimeBanOperations } from './bans.ts';
 import { memberOperations, realtimeMemberOperations } from './members.ts';
 import { channelSettingsOperations } from './channel-settings.ts';
-import { tokenOperations } from './tokens.ts';
+import { realtimeTokenOperations, tokenOperations } from './tokens.ts';
 import { tokenKeyOperations } from './token-keys.ts';
 import { erasureOperations } from './erasure.ts';
 import { meOperations } from './me.ts';
@@ -62,7 +62,7 @@ export * from './dashboard/webhook-endpoints.ts';
 
 /**
  * The catalogue: every operation each listener serves, by host. An operation served on both
- * hosts (publish, retract, history, roster, occupancy) is listed on each with that host's
+ * hosts (publish, retract, history, roster, occupancy, the anonymous mint) is listed on each with that host's
  * credentials (and body); the OpenAPI document merges the two under one operationId.
  * test/unit/gateway.operations-contract.test.ts holds the gateway's routes to it.
  */
@@ -97,6 +97,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     dashboardWebhookEndpointOperations,
   ].flatMap((group) => Object.values(group)),
   realtime: [
+    realtimeTokenOperations,
     meOperations,
     realtimeMessageOperations,
     realtimeBatchOperations,

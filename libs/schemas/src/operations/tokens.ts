@@ -7,7 +7,8 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody,
 
 /**
  * Control plane: user tokens, minted (`POST /v1/tokens`, `POST /v1/tokens/anonymous`) and revoked
- * (one by its `jti`, or every token of a user issued before now).
+ * (one by its `jti`, or every token of a user issued before now). The anonymous mint is served on
+ * the realtime edge too (`realtimeTokenOperations`), where browsers already talk.
  */
 export const tokenOperations = {
   mintToken: {
@@ -32,7 +33,9 @@ export const tokenOperations = {
       operationId: 'mintAnonymousToken',
       summary: 'Mint an anonymous user token',
       description:
-        'Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` (browser-safe). ' +
+        'Served on both hosts, with the same credentials and answers: the realtime edge, where a browser already talks, ' +
+        'and the control plane. Secret key, or publishable key as `Authorization: Bearer pk_…` or `x-service-key: pk_…` ' +
+        '(browser-safe; CORS allows any origin on both hosts, the allowed origins decide). A user token is 403 `forbidden`. ' +
         'When the environment has allowed origins, a publishable-key request whose `Origin` is not among them is 403 ' +
         '`origin_not_allowed`; origins compare as lowercase `scheme://host[:port]` (default port dropped, no path), and ' +
         '`Origin: null` never matches. A request without `Origin` (a server or native app) is not judged by the list. ' +
@@ -79,3 +82,6 @@ export const tokenOperations = {
     },
   },
 } as const satisfies Operations;
+
+/** Realtime edge: the anonymous mint, the same operation as on the control plane. */
+export const realtimeTokenOperations = { mintAnonymousToken: tokenOperations.mintAnonymousToken } as const satisfies Operations;
