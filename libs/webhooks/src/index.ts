@@ -9,6 +9,7 @@ export {
   verifyStandardWebhook,
 } from './standard-webhooks.ts';
 export { checkWebhookUrl, addressRefusal, isLoopbackAddress, isNamedLocalHost, type UrlVerdict, type UrlPolicyOptions } from './url-policy.ts';
+export { redactWebhookUrl, withRedactedUrl, REDACTED } from './url-redaction.ts';
 export {
   SIGNATURE_HEADER,
   DEFAULT_TOLERANCE_SECONDS,

@@ -5,6 +5,7 @@ import {
   getEndpoint,
   getWebhookTask,
   readEndpointSecret,
+  redactWebhookUrl,
   rotateEndpointSecret,
   sendTestEvent,
   startRecovery,
@@ -35,7 +36,7 @@ export async function webhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
       const { environmentId } = keyAuth(request);
       const body = withCheckedUrl(deps, request.body);
       const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, body);
-      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: body.url });
+      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: redactWebhookUrl(body.url) });
       return reply.code(201).send(endpoint);
     },
   });

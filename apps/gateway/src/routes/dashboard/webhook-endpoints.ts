@@ -7,6 +7,7 @@ import {
   getEndpoint,
   getWebhookTask,
   readEndpointSecret,
+  redactWebhookUrl,
   rotateEndpointSecret,
   sendTestEvent,
   startRecovery,
@@ -17,9 +18,10 @@ import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { EVENT_TYPE_CATALOGUE, listEndpointPage, withCheckedUrl } from '../../webhooks/endpoints.ts';
+import { webhookReader } from '../../webhooks/url-visibility.ts';
 import { sessionRoute } from './common.ts';
 
-/** An audit entry about one endpoint of an environment (never its secret). */
+/** An audit entry about one endpoint of an environment (never its secret; its URL redacted, as viewers read the log). */
 function endpointAudit(actor: Actor, organizationId: string, environmentId: string, action: string, details: Record<string, unknown> = {}) {
   return (client: Pool | PoolClient, endpoint: { id: string; url: string }) =>
     recordAudit(client, actor, {
@@ -27,14 +29,15 @@ function endpointAudit(actor: Actor, organizationId: string, environmentId: stri
       action: `webhook_endpoint.${action}`,
       targetType: 'webhook_endpoint',
       targetId: endpoint.id,
-      details: { environmentId, url: endpoint.url, ...details },
+      details: { environmentId, url: redactWebhookUrl(endpoint.url), ...details },
     });
 }
 
 /**
  * Control plane: an environment's webhook endpoints for a signed-in member, the same domain
  * functions as /v1/webhook-endpoints (libs/webhooks) scoped by the session's environment access.
- * Reads need membership; changes, secrets, test events and recoveries need `manage` (admins and
+ * Reads need membership, and a member without `manage` (a viewer) reads each URL redacted
+ * (redactWebhookUrl); changes, secrets, test events and recoveries need `manage` (admins and
  * owners), and each writes its audit entry with the session's user as the actor, inside the
  * change's transaction (a secret's reveal: after it is read, before it is shown).
  */
@@ -43,8 +46,7 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
   const secured = sessionRoute(deps);
   const log = (environmentId: string, event: string, fields: Record<string, unknown>) =>
     publishLog(deps.nc, deps.subjects, environmentId, 'info', event, fields);
-  const reader = async (request: Parameters<typeof dashboardActor>[0], envId: string) =>
-    accounts.access.environmentAccess(dashboardActor(request), envId, 'read');
+  const reader = (request: Parameters<typeof dashboardActor>[0], envId: string) => webhookReader(deps, request, envId);
   const manager = async (request: Parameters<typeof dashboardActor>[0], envId: string) => {
     const actor = dashboardActor(request);
     const access = await accounts.access.environmentAccess(actor, envId, 'manage');
@@ -64,8 +66,9 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardListWebhookEndpoints,
     ...secured,
     handler: async (request) => {
-      const { environmentId } = await reader(request, request.params.envId);
-      return listEndpointPage(deps, environmentId, request.query);
+      const { environmentId, shown } = await reader(request, request.params.envId);
+      const page = await listEndpointPage(deps, environmentId, request.query);
+      return { ...page, data: page.data.map(shown) };
     },
   });
 
@@ -77,7 +80,7 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
       const body = withCheckedUrl(deps, request.body);
       const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, body,
         endpointAudit(actor, organizationId, environmentId, 'created'));
-      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: body.url });
+      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: redactWebhookUrl(body.url) });
       return reply.code(201).send(endpoint);
     },
   });
@@ -86,8 +89,8 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardGetWebhookEndpoint,
     ...secured,
     handler: async (request) => {
-      const { environmentId } = await reader(request, request.params.envId);
-      return getEndpoint(deps.pool, environmentId, request.params.endpointId);
+      const { environmentId, shown } = await reader(request, request.params.envId);
+      return shown(await getEndpoint(deps.pool, environmentId, request.params.endpointId));
     },
   });
 
