@@ -1,7 +1,5 @@
-import { ServiceError } from '@rtm/errors';
 import { recordAudit } from '@rtm/accounts';
-import { publishLog } from '@rtm/bus';
-import { getDelivery, hasWebhookSecret, readWebhookSecret, redactWebhookUrl, rotateWebhookSecret } from '@rtm/webhooks';
+import { getDelivery, hasWebhookSecret, redactWebhookUrl } from '@rtm/webhooks';
 import {
   dashboardWebhookOperations,
 } from '@rtm/schemas';
@@ -10,6 +8,7 @@ import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { activeConfig, checkedWebhookUrl, deployConfig } from '../../config/deploy.ts';
 import { listDeliveries, retryDelivery } from '../../webhooks/ledger.ts';
+import { revealWebhookSecret, rotateWebhookSecretAudited } from '../../webhooks/secrets.ts';
 import { webhookReader } from '../../webhooks/url-visibility.ts';
 import { sessionRoute } from './common.ts';
 
@@ -77,16 +76,8 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     ...secured,
     handler: async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
-      const secret = await readWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
-      if (secret === null) throw new ServiceError('webhooks_not_configured');
-      await recordAudit(deps.pool, actor, {
-        organizationId,
-        action: 'webhook.secret_revealed',
-        targetType: 'environment',
-        targetId: environmentId,
-      });
-      return { secret };
+      const { environmentId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
+      return revealWebhookSecret(deps, actor, environmentId);
     },
   });
 
@@ -95,18 +86,8 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     ...secured,
     handler: async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
-      const secret = await rotateWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
-      if (secret === null) throw new ServiceError('webhooks_not_configured');
-      // the rotation commits in its own transaction (shared with the secret-key route)
-      await recordAudit(deps.pool, actor, {
-        organizationId,
-        action: 'webhook.secret_rotated',
-        targetType: 'environment',
-        targetId: environmentId,
-      });
-      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'webhook.secret_rotated', {});
-      return { secret };
+      const { environmentId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
+      return rotateWebhookSecretAudited(deps, actor, environmentId);
     },
   });
 
