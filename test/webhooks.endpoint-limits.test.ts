@@ -29,6 +29,9 @@ function standardVerify(secret: string, received: ReceivedWebhook): unknown {
 const arrived = (receiver: Receiver, predicate: (received: ReceivedWebhook[]) => boolean, what: string) =>
   eventually(what, async () => predicate(receiver.received), 30_000);
 
+/** How late a send may arrive compared with another (the machine is shared and busy). */
+const ARRIVAL_JITTER_MS = 500;
+
 async function environment(cluster: Cluster) {
   const env = await cluster.createEnvironment();
   return { env, api: client(cluster.gateways[0]!.controlUrl, env.secretKey) };
@@ -37,7 +40,9 @@ async function environment(cluster: Cluster) {
 /**
  * The most arrivals in any window of the times `at` (ms) beyond what a bucket of `rate` sends
  * refilled at `rate` per second allows there: rate + rate x the window's length. `slackMs` widens
- * each window by the jitter between a send's start (what the bucket counts) and its arrival.
+ * each window by the jitter between a send's start (what the bucket counts) and its arrival: the
+ * sends behind a window of arrivals started within it or up to that jitter before it (a new
+ * connection's set-up, the dispatcher's or this process's turn for a core on a busy machine).
  */
 function excessOverBucket(at: readonly number[], rate: number, slackMs: number): number {
   const sorted = [...at].sort((a, b) => a - b);
@@ -70,7 +75,9 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     for (let i = 0; i < 10; i++) assert.equal((await api.post('/v1/channels/rated/messages', { content: { i } })).status, 201);
     await arrived(free, (r) => r.length >= 10, 'the endpoint without a limit: all 10');
     await arrived(limited, (r) => r.length >= 10, 'the limited endpoint: all 10');
-    const excess = excessOverBucket(limited.received.map((r) => r.at), 2, 50);
+    // arrivals carry up to ARRIVAL_JITTER_MS of scheduling jitter; without the limit all 10 come
+    // within a few hundred ms, far over the 2 + 2 x (window + jitter) a bucket of 2/s allows
+    const excess = excessOverBucket(limited.received.map((r) => r.at), 2, ARRIVAL_JITTER_MS);
     assert.ok(excess <= 0, `arrivals exceed the bucket of 2/s by ${excess.toFixed(2)}: ${limited.received.map((r) => r.at - limited.received[0]!.at).join(', ')} ms`);
     assert.ok(
       Math.max(...free.received.map((r) => r.at)) < Math.max(...limited.received.map((r) => r.at)),
