@@ -12,6 +12,7 @@ import { verifyWebhookSignature } from '@rtm/webhooks';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
+import { ARRIVAL_JITTER_MS, excessOverBucket } from './helpers/rate.ts';
 import { eventually, startReceiver, type ReceivedWebhook, type Receiver } from './helpers/webhook-receiver.ts';
 
 const bodyOf = (r: ReceivedWebhook) => JSON.parse(r.raw.toString('utf8'));
@@ -29,31 +30,9 @@ function standardVerify(secret: string, received: ReceivedWebhook): unknown {
 const arrived = (receiver: Receiver, predicate: (received: ReceivedWebhook[]) => boolean, what: string) =>
   eventually(what, async () => predicate(receiver.received), 30_000);
 
-/** How late a send may arrive compared with another (the machine is shared and busy). */
-const ARRIVAL_JITTER_MS = 500;
-
 async function environment(cluster: Cluster) {
   const env = await cluster.createEnvironment();
   return { env, api: client(cluster.gateways[0]!.controlUrl, env.secretKey) };
-}
-
-/**
- * The most arrivals in any window of the times `at` (ms) beyond what a bucket of `rate` sends
- * refilled at `rate` per second allows there: rate + rate x the window's length. `slackMs` widens
- * each window by the jitter between a send's start (what the bucket counts) and its arrival: the
- * sends behind a window of arrivals started within it or up to that jitter before it (a new
- * connection's set-up, the dispatcher's or this process's turn for a core on a busy machine).
- */
-function excessOverBucket(at: readonly number[], rate: number, slackMs: number): number {
-  const sorted = [...at].sort((a, b) => a - b);
-  let worst = -Infinity;
-  for (let i = 0; i < sorted.length; i++) {
-    for (let j = i; j < sorted.length; j++) {
-      const allowed = rate + (rate * (sorted[j]! - sorted[i]! + slackMs)) / 1000;
-      worst = Math.max(worst, j - i + 1 - allowed);
-    }
-  }
-  return worst;
 }
 
 test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { concurrency: true }, async (t) => {
