@@ -13,11 +13,12 @@ test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage
     channelNodes: 1,
     env: { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s', WORKER_RECOVERY_INTERVAL: '1s', WEBHOOK_STALE_AFTER: '5s' },
   });
-  // A job lasts past its first moments only when it sends its deliveries itself: when their
-  // partition's owner does not take them (a job's deliveries otherwise join the owner's memory
-  // queue and the job ends at once). So: an owner that holds every webhook partition, then frozen
-  // (SIGSTOP: its locks and connections stay, it answers nothing), and the dispatcher under test,
-  // which owns none, forwards in vain for 2 s and sends the job's delivery itself.
+  // A job lasts past its first moments only when its partition's owner does not take its
+  // deliveries (a job's deliveries otherwise join the owner's memory queue and the job ends at
+  // once). So: an owner that holds every webhook partition, then frozen (SIGSTOP: its locks and
+  // connections stay, it answers nothing), and the dispatcher under test, which owns none,
+  // forwards in vain for 2 s (it never sends another owner's deliveries itself) while Postgres
+  // goes out of its reach: what the job then writes (its deliveries deferred, its own end) cannot be.
   const owner = await cluster.start('dispatcher');
   await eventually('the first dispatcher owns every webhook partition', async () => (await partitionsOwned(owner.internalUrl)) === 16, 20_000);
   owner.child.kill('SIGSTOP');
@@ -29,18 +30,20 @@ test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage
   const dispatcher = await cluster.start('dispatcher', { DATABASE_URL: `postgres://postgres@127.0.0.1:${new URL(proxy.url).port}${db.pathname}` });
   const env = await cluster.createEnvironment();
   const api = client(cluster.gateways[0]!.controlUrl, env.secretKey);
-  // the first send is answered only once Postgres is out of the dispatcher's reach
-  const receiver = await startReceiver(t, (request) => (request.n === 1 ? { status: 200, delayMs: 1_500 } : { status: 200 }));
+  const receiver = await startReceiver(t);
   assert.equal((await api.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
 
-  // a job's delivery (first attempts of publishes have no job: they are pushed), sent by the job
-  // itself, so the job's completion is what cannot be written during the outage
+  // a job's delivery (first attempts of publishes have no job: they are pushed), which the
+  // dispatcher under test tries to forward to the frozen owner
   const first = publishedEvent(env.environmentId, 'w');
   assert.equal(await enqueue(cluster.db.pool, [first]), 1);
-  await receiver.waitFor((received) => received.length === 1, 'the first send');
+  await eventually('the dispatcher under test running the job', async () => {
+    const { rows } = await cluster.db.pool.query(`select 1 from graphile_worker.jobs where task_identifier = 'deliver_webhooks' and locked_at is not null`);
+    return rows.length > 0;
+  }, 20_000);
   proxy.refuse(true);
   proxy.cut();
-  // the send ends while nothing can be written: graphile-worker gives up on its pool
+  // the job ends while nothing can be written: graphile-worker gives up on its pool
   await eventually('the worker pool gave up', async () => dispatcher.output.some((line) => /Failed to (complete|fail) jobs/.test(line)), 30_000);
   proxy.refuse(false);
 

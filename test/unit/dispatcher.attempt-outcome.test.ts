@@ -65,7 +65,7 @@ test("the record carries the attempt, the new state and the claim's lease; absen
   });
 });
 
-test('the live log: every attempt per environment, then delivered or dropped when it ended the delivery', () => {
+test('the live log: every attempt per environment, then delivered or dropped when it ended the delivery; URLs redacted', () => {
   const outcomes = [
     settleAttempt(claimed(), at, { ok: true, statusCode: 200, durationMs: 3 }, SCHEDULE),
     settleAttempt(claimed({ id: 'dlv_2', environment_id: 'env_2', attempts: 2 }), at, { ok: false, statusCode: 503, error: 'status 503', durationMs: 4 }, SCHEDULE),
@@ -86,7 +86,7 @@ test('the live log: every attempt per environment, then delivered or dropped whe
     deliveryId: 'dlv_2',
     eventId: 'evt_1',
     eventType: 'message.published',
-    url: 'https://hooks.example.com/in?x=1',
+    url: 'https://hooks.example.com/in?x=***',
     attempt: 3,
     statusCode: 503,
     durationMs: 4,

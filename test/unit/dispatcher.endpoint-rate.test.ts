@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { webhookPartitionOf } from '@rtm/bus';
 import { RateBuckets } from '../../libs/webhooks/src/rate-buckets.ts';
 import { EndpointGuard } from '../../apps/dispatcher/src/endpoint-guard.ts';
 import { EndpointQueues } from '../../apps/dispatcher/src/endpoint-queues.ts';
@@ -21,6 +22,18 @@ test('a bucket per key may have its own rate, given with each call', () => {
   assert.equal(buckets.refusedUntil('ep', 0, 2), 500, 'two a second: the third after half a second');
   assert.equal(buckets.refusedUntil('other', 0, 2), null);
   assert.equal(buckets.tokens('ep', 10_000, 2), 2, 'never more than one second of sends');
+});
+
+test('a partition taken over: both rates of its environments start empty, other partitions are not held back', () => {
+  const guard = new EndpointGuard({ ...limits, WEBHOOK_MAX_RATE_PER_ENDPOINT: 4 });
+  const env = 'env_takeover';
+  const other = Array.from({ length: 64 }, (_, i) => `env_${i}`).find((id) => webhookPartitionOf(id) !== webhookPartitionOf(env))!;
+  guard.tookOver(webhookPartitionOf(env), 1_000);
+  assert.deepEqual(guard.admit(env, 'c', 1_000), { ok: false, retryAt: 1_250, reason: 'rate' });
+  assert.equal(guard.room(env, 1_000), 0);
+  assert.deepEqual(guard.admit(other, 'c2', 1_000), { ok: true, probe: false }, 'another partition: a full bucket');
+  assert.deepEqual(guard.admit(env, 'c', 1_250, { id: 'ep_t', rate: 2 }), { ok: false, retryAt: 1_500, reason: 'endpoint_rate' });
+  assert.deepEqual(guard.admit(env, 'c', 1_500, { id: 'ep_t', rate: 2 }), { ok: true, probe: false });
 });
 
 test("the guard holds an endpoint's own rate, learnt from the claim, on top of the environment's", () => {

@@ -36,3 +36,31 @@ test('past maxKeys the buckets start full again: the limit forgets, it never ref
   rates.take('d', 0);
   assert.equal(rates.refusedUntil('a', 0), null);
 });
+
+test('a key taken over (emptySince) starts from an empty bucket then, whatever it held before, and refills from there', () => {
+  const takenAt = new Map<string, number>();
+  const rates = new RateBuckets(5, { emptySince: (key) => takenAt.get(key) });
+  assert.equal(rates.tokens('env', 0), 5, 'never taken over: a full bucket');
+  rates.take('env', 0);
+  takenAt.set('env', 10_000);
+  takenAt.set('new', 10_000);
+  for (const key of ['env', 'new']) {
+    assert.equal(rates.tokens(key, 10_000), 0, `${key}: empty at the take-over`);
+    assert.equal(rates.refusedUntil(key, 10_000), 10_200, `${key}: the first send after one interval`);
+    assert.equal(rates.tokens(key, 10_600), 3);
+    assert.equal(rates.tokens(key, 12_000), 5, `${key}: full one second later`);
+  }
+  // sends since the take-over count as usual
+  rates.take('new', 10_200);
+  assert.equal(rates.tokens('new', 10_200), 0);
+  assert.equal(rates.refusedUntil('new', 10_200), 10_400);
+  // the second after a take-over: whatever the previous owner sent in the second before, no new burst
+  let sent = 0;
+  for (let at = 10_000; at < 11_000; at += 10) {
+    if (rates.refusedUntil('env', at) === null) {
+      rates.take('env', at);
+      sent++;
+    }
+  }
+  assert.equal(sent, 4, 'the first second after a take-over: a send every 200 ms from its start, no burst');
+});

@@ -5,7 +5,7 @@
  * concurrency places are counted.
  */
 import type { LogLevel } from '@rtm/bus';
-import type { AttemptRecord, ClaimedDelivery } from '@rtm/webhooks';
+import { redactWebhookUrl, type AttemptRecord, type ClaimedDelivery } from '@rtm/webhooks';
 import type { SendResult } from './send-webhook.ts';
 
 /** A receiver answering 410 Gone stops the retries of that delivery (dropped, lastError `status 410`). */
@@ -67,7 +67,7 @@ export function attemptLogs(outcomes: readonly Outcome[]): Map<string, LogEntry[
   for (const { row, n, result, status } of outcomes) {
     let entries = byEnvironment.get(row.environment_id);
     if (!entries) byEnvironment.set(row.environment_id, (entries = []));
-    const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: row.url, attempt: n };
+    const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: redactWebhookUrl(row.url), attempt: n };
     entries.push({
       level: result.ok ? 'info' : 'warn',
       event: 'webhook.attempt',

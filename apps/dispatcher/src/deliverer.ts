@@ -46,6 +46,7 @@ import { publishLog, publishLogs, type NatsConnection, type Subjects } from '@rt
 import {
   handBackDeliveries,
   recordAttempts,
+  redactWebhookUrl,
   signatureHeader,
   SIGNATURE_HEADER,
   standardHeaders,
@@ -293,11 +294,11 @@ export class Deliverer {
     const { before, after } = this.#endpoints.sent(row.environment_id, circuitKey(row), result.ok, Date.now());
     if (after === 'open' && before !== 'open') {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'warn', 'webhook.circuit_opened', {
-        url: row.url,
+        url: redactWebhookUrl(row.url),
         coolDownMs: this.#deps.config.WEBHOOK_BREAKER_COOLDOWN,
       });
     } else if (after === 'closed' && before === 'half-open') {
-      publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: row.url });
+      publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: redactWebhookUrl(row.url) });
     }
     this.#endpoints.freed(row.environment_id, Date.now());
     this.#metrics.attempts.inc({ result: result.ok ? 'delivered' : 'failed' });

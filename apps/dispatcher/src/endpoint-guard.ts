@@ -12,8 +12,15 @@
  * made by PATCH holds from the next claim on): a delivery is known to be that endpoint's only
  * once claimed, so one refused by it waits in its endpoint's own queue (`endpointRoom`), not in
  * front of the environment's other endpoints' deliveries.
+ *
+ * When this dispatcher takes a partition (`tookOver`), both rates of its environments start from
+ * an empty bucket (rate-buckets.ts' `emptySince`): the previous owner may have just spent the
+ * last second's sends, so the new owner's first sends wait for the refill instead of adding a
+ * burst of their own. The cost: within one second of taking a partition, a send may wait up to
+ * one rate's interval.
  */
 import type { DispatcherConfig } from '@rtm/config';
+import { webhookPartitionOf } from '@rtm/bus';
 import { CircuitBreaker, ConcurrencyGate, RateBuckets, type CircuitState } from '@rtm/webhooks';
 
 /**
@@ -38,8 +45,12 @@ export class EndpointGuard {
   /** WEBHOOK_MAX_RATE_PER_ENDPOINT: sends started per second per endpoint (environment), 0: none. */
   readonly #rates: RateBuckets;
   /** Each endpoint's own rate (`rateLimitPerSecond`), keyed by endpoint id, with the rates learned from claims. */
-  readonly #endpointRates = new RateBuckets(0);
+  readonly #endpointRates: RateBuckets;
   readonly #rateOf = new Map<string, number>();
+  /** Each rate-limited endpoint's environment (its partition is its environment's). */
+  readonly #environmentOf = new Map<string, string>();
+  /** When this dispatcher took each partition it owns. */
+  readonly #tookOverAt = new Map<number, number>();
   /** Each environment's circuit key (environment and URL) last sent to. */
   readonly #circuitOf = new Map<string, string>();
   /** When a send of each environment last ended. */
@@ -48,7 +59,10 @@ export class EndpointGuard {
 
   constructor(limits: Limits) {
     this.#limit = Math.min(limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT, limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
-    this.#rates = new RateBuckets(limits.WEBHOOK_MAX_RATE_PER_ENDPOINT);
+    const takenAt = (environmentId: string | undefined) =>
+      environmentId === undefined ? undefined : this.#tookOverAt.get(webhookPartitionOf(environmentId));
+    this.#rates = new RateBuckets(limits.WEBHOOK_MAX_RATE_PER_ENDPOINT, { emptySince: takenAt });
+    this.#endpointRates = new RateBuckets(0, { emptySince: (endpointId) => takenAt(this.#environmentOf.get(endpointId)) });
     this.#breaker = new CircuitBreaker({ threshold: limits.WEBHOOK_BREAKER_THRESHOLD, coolDownMs: limits.WEBHOOK_BREAKER_COOLDOWN });
     this.#gate = new ConcurrencyGate({
       perEnvironment: limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT,
@@ -89,12 +103,23 @@ export class EndpointGuard {
     return rate === null ? circuit : Math.max(circuit, rate);
   }
 
-  /** Records what a claim said of an endpoint's own rate (null: none). */
-  learn(endpointId: string, rate: number | null): void {
-    if (rate === null || rate <= 0) this.#rateOf.delete(endpointId);
-    else {
+  /** This dispatcher took `partition` at `now`: the rates of its environments start empty then. */
+  tookOver(partition: number, now: number): void {
+    this.#tookOverAt.set(partition, now);
+  }
+
+  /** Records what a claim said of an endpoint's own rate (null: none), and the endpoint's environment. */
+  learn(endpointId: string, rate: number | null, environmentId: string): void {
+    if (rate === null || rate <= 0) {
+      this.#rateOf.delete(endpointId);
+      this.#environmentOf.delete(endpointId);
+    } else {
       this.#rateOf.set(endpointId, rate);
-      if (this.#rateOf.size > 100_000) this.#rateOf.clear();
+      this.#environmentOf.set(endpointId, environmentId);
+      if (this.#rateOf.size > 100_000) {
+        this.#rateOf.clear();
+        this.#environmentOf.clear();
+      }
     }
   }
 
@@ -134,7 +159,7 @@ export class EndpointGuard {
     const rateAt = this.#rates.refusedUntil(environmentId, now);
     if (rateAt !== null) return { ok: false, retryAt: rateAt, reason: 'rate' };
     if (endpoint) {
-      this.learn(endpoint.id, endpoint.rate);
+      this.learn(endpoint.id, endpoint.rate, environmentId);
       const endpointAt = this.endpointRefusedUntil(endpoint.id, now);
       if (endpointAt !== null) return { ok: false, retryAt: endpointAt, reason: 'endpoint_rate' };
     }

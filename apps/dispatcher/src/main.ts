@@ -63,7 +63,10 @@ const ownership = new PartitionOwnership({
   partitions: WEBHOOK_PARTITIONS,
   rebalanceMs: REBALANCE_MS,
   log,
-  acquire: (partition) => intake.own(partition),
+  acquire: (partition) => {
+    endpoints.tookOver(partition, Date.now());
+    return intake.own(partition);
+  },
   release: (partition) => intake.disown(partition),
   lost: () => intake.lost(),
 });

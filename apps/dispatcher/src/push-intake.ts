@@ -22,9 +22,10 @@
  * - Only an attempt that fails gets a job (`deliver_webhook` with `run_at` at the next step of
  *   the schedule, written by the record). A job (a retry, a retraction's batch, a hand-back) may
  *   run on any dispatcher: `route` queues its deliveries here when this dispatcher owns them,
- *   forwards them to their owner otherwise (a request on the same subject), and sends them itself
- *   only when no owner takes them. So every delivery held back by its endpoint, a retry's too,
- *   waits in its owner's memory.
+ *   forwards them to their owner otherwise (a request on the same subject), and when no owner
+ *   takes them puts them back into a job a second later: only an owner sends. So every delivery
+ *   held back by its endpoint, a retry's too, waits in its owner's memory, and an endpoint's rate
+ *   and concurrency limits hold cluster-wide.
  *
  * The row is the truth, a notice only a wake-up. Every CATCH_UP_MS the owner looks for pending,
  * unleased rows due for more than NOTICE_GRACE_MS of the environments it owns and has nothing
@@ -57,8 +58,10 @@ import type { PushedRows } from './pushed-rows.ts';
 
 /** Deliveries held in memory at most; a notice beyond is left to the catch-up (counted as overflow). */
 const MAX_QUEUED = 50_000;
-/** How long a job waits for the owner to take its deliveries before sending them itself. */
+/** How long a job waits for the owner to take its deliveries before deferring them. */
 const FORWARD_TIMEOUT_MS = 2_000;
+/** How long deliveries no owner took wait before their job tries again (a partition is between owners for about a rebalance). */
+const NO_OWNER_RETRY_MS = 1_000;
 /** Ids per hand-back job. */
 const HAND_BACK = 64;
 /** A row due this long and neither leased nor queued by its owner lost its notice. */
@@ -113,7 +116,7 @@ export class PushIntake {
     });
     this.#forwards = new Counter({
       name: 'webhook_forwards_total',
-      help: "Job deliveries routed by this dispatcher: queued_here (its own partition's, into its memory queue), forwarded (taken by another partition's owner) or sent_here (no owner took them, or its memory was full)",
+      help: "Job deliveries routed by this dispatcher: queued_here (its own partition's, into its memory queue), sent_here (its own, its memory full), forwarded (taken by another partition's owner) or deferred (no owner took them: a job again in a second)",
       labelNames: ['result'],
       registers: [deps.metrics],
     });
@@ -305,14 +308,17 @@ export class PushIntake {
 
   /**
    * A job's deliveries: those of partitions this dispatcher owns join its memory queues (as a
-   * notice's would); the others are forwarded to their owner, which queues them the same way. If
-   * no owner takes them (none at the moment, NATS away, a full memory) the job sends them itself:
-   * the lease still keeps them from being sent twice at once.
+   * notice's would; sent at once if its memory is full); the others are forwarded to their owner,
+   * which queues them the same way. If no owner takes them (none at the moment, NATS away, a full
+   * memory) they go back into a job that runs NO_OWNER_RETRY_MS later: a dispatcher that does
+   * not own an environment never sends its deliveries, whose rate and concurrency limits are
+   * counted in the owner's memory (sent here, they had a second bucket of their own).
    */
   async route(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const rows = await pendingDeliveries(this.#pool, ids);
     const here: string[] = [];
+    const deferred: string[] = [];
     await Promise.all(
       [...byPartition(rows, webhookPartitionOf)].map(async ([partition, list]) => {
         if (this.owns(partition)) {
@@ -321,16 +327,23 @@ export class PushIntake {
           // deferred through Postgres; the job ends now, and if this process dies the row is
           // pending and unleased, which the next owner's catch-up finds
           if (this.#take(list, false)) this.#forwards.inc({ result: 'queued_here' }, list.length);
-          else here.push(...list.map(([id]) => id));
+          else {
+            this.#forwards.inc({ result: 'sent_here' }, list.length);
+            here.push(...list.map(([id]) => id));
+          }
           return;
         }
         if (await this.#forward(partition, list)) this.#forwards.inc({ result: 'forwarded' }, list.length);
         else {
-          this.#forwards.inc({ result: 'sent_here' }, list.length);
-          here.push(...list.map(([id]) => id));
+          // no owner took them (the partition between owners, NATS away, the owner's memory
+          // full): only an owner sends, so its endpoints' rates and limits hold cluster-wide;
+          // a new job tries again shortly, and the owner's catch-up finds them meanwhile
+          this.#forwards.inc({ result: 'deferred' }, list.length);
+          deferred.push(...list.map(([id]) => id));
         }
       }),
     );
+    for (let i = 0; i < deferred.length; i += HAND_BACK) await handBackDeliveries(this.#pool, deferred.slice(i, i + HAND_BACK), NO_OWNER_RETRY_MS);
     if (here.length > 0) await this.#deliverer.deliver(here);
   }
 

@@ -5,8 +5,15 @@
  */
 import { newId, type Pool, type PoolClient } from '@rtm/db';
 
-/** Who acts: a signed-in user, the operator's admin CLI, or the service itself. */
-export type Actor = { kind: 'user'; userId: string; email: string } | { kind: 'cli' } | { kind: 'system' };
+/**
+ * Who acts: a signed-in user, the operator's admin CLI, a secret key (`keyId`: its `key_…` id; a
+ * server acting through the control plane), or the service itself.
+ */
+export type Actor =
+  | { kind: 'user'; userId: string; email: string }
+  | { kind: 'cli' }
+  | { kind: 'key'; keyId: string }
+  | { kind: 'system' };
 
 export const CLI_ACTOR: Actor = Object.freeze({ kind: 'cli' });
 
@@ -29,21 +36,42 @@ export interface AuditRecord {
   details: Record<string, unknown>;
 }
 
+const actorId = (actor: Actor) => (actor.kind === 'user' ? actor.userId : actor.kind === 'key' ? actor.keyId : null);
+
+/** The entry's values after its organization: $1 id, $3.. actor, action, target, details. */
+function entryValues(actor: Actor, entry: Omit<AuditEntry, 'organizationId'>): unknown[] {
+  return [
+    newId('aud'),
+    actor.kind,
+    actorId(actor),
+    actor.kind === 'user' ? actor.email : null,
+    entry.action,
+    entry.targetType,
+    entry.targetId ?? null,
+    JSON.stringify(entry.details ?? {}),
+  ];
+}
+
+const INSERT = 'insert into audit_log (id, actor_kind, actor_id, actor_email, action, target_type, target_id, details, organization_id)';
+
 export async function recordAudit(client: Pool | PoolClient, actor: Actor, entry: AuditEntry): Promise<void> {
+  await client.query(`${INSERT} values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, [...entryValues(actor, entry), entry.organizationId]);
+}
+
+/**
+ * An entry in the organization that holds `environmentId`, for a change made where only the
+ * environment is known (a secret key's request). Nothing is written for an unknown environment.
+ */
+export async function recordEnvironmentAudit(
+  client: Pool | PoolClient,
+  actor: Actor,
+  environmentId: string,
+  entry: Omit<AuditEntry, 'organizationId'>,
+): Promise<void> {
   await client.query(
-    `insert into audit_log (id, organization_id, actor_kind, actor_id, actor_email, action, target_type, target_id, details)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      newId('aud'),
-      entry.organizationId,
-      actor.kind,
-      actor.kind === 'user' ? actor.userId : null,
-      actor.kind === 'user' ? actor.email : null,
-      entry.action,
-      entry.targetType,
-      entry.targetId ?? null,
-      JSON.stringify(entry.details ?? {}),
-    ],
+    `${INSERT} select $1, $2, $3, $4, $5, $6, $7, $8, p.organization_id
+     from environments e join projects p on p.id = e.project_id where e.id = $9`,
+    [...entryValues(actor, entry), environmentId],
   );
 }
 

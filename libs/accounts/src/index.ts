@@ -11,7 +11,7 @@ export { Organizations, type Membership, type OrganizationView, type MemberView 
 export { Invitations, hashInvitationToken, type InvitationView } from './invitations.ts';
 export { Projects, environmentIdsOfOrganization, type ProjectView, type EnvironmentView } from './projects.ts';
 export { Credentials, type KeyView, type OriginView } from './credentials.ts';
-export { recordAudit, listAudit, CLI_ACTOR, AUDIT_ID_PATTERN, type Actor, type AuditEntry, type AuditRecord } from './audit.ts';
+export { recordAudit, recordEnvironmentAudit, listAudit, CLI_ACTOR, AUDIT_ID_PATTERN, type Actor, type AuditEntry, type AuditRecord } from './audit.ts';
 export { csrfTokenFor, csrfTokenMatches, judgeOrigin, originOf, servedOrigin, type OriginVerdict } from './csrf.ts';
 export {
   PASSWORD_PARAMS,

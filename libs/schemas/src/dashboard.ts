@@ -260,7 +260,9 @@ export const DashboardAuditEntry = z
     id: z.string(),
     at: IsoTime,
     actor: z.object({
-      kind: z.enum(['user', 'cli', 'system']).describe('`cli`: the operator\'s admin CLI.'),
+      kind: z
+        .enum(['user', 'cli', 'key', 'system'])
+        .describe('`cli`: the operator\'s admin CLI; `key`: a secret key on the control plane (`id` is the key\'s `key_…` id); `system`: the service itself.'),
       id: z.string().nullable(),
       email: z.string().nullable(),
     }),

@@ -79,7 +79,12 @@ export const WEBHOOK_EVENT_TYPES = {
     description:
       'Operational: an endpoint whose every attempt failed for WEBHOOK_DISABLE_AFTER was disabled. Sent to the ' +
       'environment\'s other endpoints that take it.',
-    data: z.object({ endpointId: z.string(), url: z.string(), failingSince: IsoTime, disabledAt: IsoTime }),
+    data: z.object({
+      endpointId: z.string(),
+      url: z.string().describe('The disabled endpoint\'s URL, redacted: query values and userinfo masked (`?token=***`).'),
+      failingSince: IsoTime,
+      disabledAt: IsoTime,
+    }),
     example: {
       endpointId: 'ep_01j9zq3v8k6m2p4r7t9w1x3y5z',
       url: 'https://hooks.example.com/rtm',

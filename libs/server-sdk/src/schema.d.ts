@@ -601,7 +601,7 @@ export interface paths {
         };
         /**
          * The webhook settings of an environment
-         * @description The active URL (null: delivery is off) and whether a signing secret exists. Any member.
+         * @description The active URL (null: delivery is off) and whether a signing secret exists. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole.
          */
         get: operations["dashboardGetWebhook"];
         /**
@@ -625,7 +625,7 @@ export interface paths {
         };
         /**
          * The webhook endpoints of an environment
-         * @description Oldest first; the default endpoint (the configuration's URL) is not listed. As GET /v1/webhook-endpoints with the secret key, scoped to the environment. Any member.
+         * @description Oldest first; the default endpoint (the configuration's URL) is not listed. As GET /v1/webhook-endpoints with the secret key, scoped to the environment. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole.
          */
         get: operations["dashboardListWebhookEndpoints"];
         put?: never;
@@ -649,7 +649,7 @@ export interface paths {
         };
         /**
          * One webhook endpoint
-         * @description As GET /v1/webhook-endpoints/{endpointId} with the secret key, scoped to the environment. Any member.
+         * @description As GET /v1/webhook-endpoints/{endpointId} with the secret key, scoped to the environment. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole.
          */
         get: operations["dashboardGetWebhookEndpoint"];
         put?: never;
@@ -797,7 +797,7 @@ export interface paths {
         };
         /**
          * The webhook delivery ledger
-         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
          */
         get: operations["dashboardListDeliveries"];
         put?: never;
@@ -817,7 +817,7 @@ export interface paths {
         };
         /**
          * One webhook delivery with its attempt log
-         * @description 404 for a delivery of another environment. Any member. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description 404 for a delivery of another environment. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
          */
         get: operations["dashboardGetDelivery"];
         put?: never;
@@ -1621,7 +1621,7 @@ export interface paths {
         };
         /**
          * One webhook endpoint
-         * @description `failingSince` shows a streak of failed attempts; `disabledReason` why it is disabled.
+         * @description `failingSince` shows a streak of failed attempts; `disabledReason` why it is disabled. The secret key reads the URL whole.
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -1669,7 +1669,7 @@ export interface paths {
         };
         /**
          * The endpoint's signing secret
-         * @description Verify deliveries with `service-signature` or with the Standard Webhooks headers (docs/webhooks.md).
+         * @description Verify deliveries with `service-signature` or with the Standard Webhooks headers (docs/webhooks.md). Recorded in the organization's audit log with the key as the actor (`{kind: "key", id: "key_…"}`), never the secret.
          */
         get: operations["getWebhookEndpointSecret"];
         put?: never;
@@ -1691,7 +1691,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the endpoint's signing secret
-         * @description Returns the new secret. For 24 h every delivery to the endpoint carries both signatures, new first, in both schemes.
+         * @description Returns the new secret. For 24 h every delivery to the endpoint carries both signatures, new first, in both schemes. Recorded in the organization's audit log with the key as the actor (`{kind: "key", id: "key_…"}`), never the secret.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -1829,7 +1829,7 @@ export interface paths {
         };
         /**
          * The webhook signing secret
-         * @description 404 `webhooks_not_configured` until a configuration with a webhook has been activated.
+         * @description 404 `webhooks_not_configured` until a configuration with a webhook has been activated. Recorded in the organization's audit log with the key as the actor (`{kind: "key", id: "key_…"}`), never the secret.
          */
         get: operations["getWebhookSecret"];
         put?: never;
@@ -1851,7 +1851,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the webhook signing secret
-         * @description Returns the new secret. For 24 h after a rotation every delivery carries both signatures, new first: `t=…,v1=<new>,v1=<old>`. Rotating again within those 24 h drops the oldest secret. 404 `webhooks_not_configured` when no secret exists yet. Takes no body.
+         * @description Returns the new secret. For 24 h after a rotation every delivery carries both signatures, new first: `t=…,v1=<new>,v1=<old>`. Rotating again within those 24 h drops the oldest secret. 404 `webhooks_not_configured` when no secret exists yet. Takes no body. Recorded in the organization's audit log with the key as the actor (`{kind: "key", id: "key_…"}`), never the secret.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -2209,10 +2209,10 @@ export interface components {
                 email: string | null;
                 id: string | null;
                 /**
-                 * @description `cli`: the operator's admin CLI.
+                 * @description `cli`: the operator's admin CLI; `key`: a secret key on the control plane (`id` is the key's `key_…` id); `system`: the service itself.
                  * @enum {string}
                  */
-                kind: "user" | "cli" | "system";
+                kind: "user" | "cli" | "key" | "system";
             };
             /** Format: date-time */
             at: string;
@@ -14570,6 +14570,7 @@ export interface operations {
                         endpointId: string;
                         /** Format: date-time */
                         failingSince: string;
+                        /** @description The disabled endpoint's URL, redacted: query values and userinfo masked (`?token=***`). */
                         url: string;
                     };
                     environmentId: string;

@@ -347,9 +347,9 @@ export async function recordAttempts(pool: Pool, attempts: readonly AttemptRecor
   }
 }
 
-/** Ids handed back as one `deliver_webhooks` job (for another dispatcher, or this one restarted). */
-export async function handBackDeliveries(pool: Pool, ids: readonly string[]): Promise<void> {
-  await pool.query(`select ${deliverBatchJobSql('$1::text[]')}`, [ids]);
+/** Ids handed back as one `deliver_webhooks` job (for another dispatcher, or this one restarted), run `afterMs` from now. */
+export async function handBackDeliveries(pool: Pool, ids: readonly string[], afterMs = 0): Promise<void> {
+  await pool.query(`select ${deliverBatchJobSql('$1::text[]', afterMs > 0 ? "now() + $2::int * interval '1 millisecond'" : undefined)}`, afterMs > 0 ? [ids, afterMs] : [ids]);
 }
 
 /** Which of `ids` are still pending, with their environments (a job's deliveries, to route). */

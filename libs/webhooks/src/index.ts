@@ -10,6 +10,7 @@ export {
 } from './standard-webhooks.ts';
 export { checkWebhookUrl, addressRefusal, isLoopbackAddress, isNamedLocalHost, type UrlVerdict, type UrlPolicyOptions } from './url-policy.ts';
 export { HostResolver, vettedLookup, type HostResolverOptions } from './host-resolver.ts';
+export { redactWebhookUrl, withRedactedUrl, REDACTED } from './url-redaction.ts';
 export {
   SIGNATURE_HEADER,
   DEFAULT_TOLERANCE_SECONDS,

@@ -33,7 +33,8 @@ export function deliverOneJobSql(id: string, runAt?: string): string {
   return `graphile_worker.add_job('${DELIVER_ONE_TASK}', json_build_object('id', ${id})${when}, job_key := '${JOB_KEY_PREFIX}' || ${id})`;
 }
 
-/** A SQL expression that adds one `deliver_webhooks` job for the text[] SQL expression `ids`. */
-export function deliverBatchJobSql(ids: string): string {
-  return `graphile_worker.add_job('${DELIVER_BATCH_TASK}', json_build_object('ids', ${ids}))`;
+/** A SQL expression that adds one `deliver_webhooks` job for the text[] SQL expression `ids`, to run at `runAt` (default: now). */
+export function deliverBatchJobSql(ids: string, runAt?: string): string {
+  const when = runAt ? `, run_at := ${runAt}` : '';
+  return `graphile_worker.add_job('${DELIVER_BATCH_TASK}', json_build_object('ids', ${ids})${when})`;
 }

@@ -3,7 +3,10 @@
  * refilled continuously; 0 means no limit. The dispatcher keys one set by environment
  * (WEBHOOK_MAX_RATE_PER_ENDPOINT) and another by endpoint id, each endpoint with its own rate
  * (`rateLimitPerSecond`, passed with each call); only an endpoint's owner sends to it, so either
- * rate holds cluster-wide.
+ * rate holds cluster-wide. Across a change of owner too: `emptySince` names, per key, when this
+ * process took the key over (its partition); a bucket not used here since then counts as emptied
+ * at that moment, as if the previous owner had just spent it, and fills from there. Without it, a
+ * new owner's full bucket added a second burst on top of the previous owner's last second.
  */
 export class RateBuckets {
   readonly #rate: number;
@@ -11,9 +14,13 @@ export class RateBuckets {
   /** Keys kept at most; past it the buckets start full again (a limit forgets, never over-refuses). */
   readonly #maxKeys: number;
 
-  constructor(perSecond: number, options: { maxKeys?: number } = {}) {
+  /** When this process took the key over (ms), if it did: its bucket starts empty then. */
+  readonly #emptySince: (key: string) => number | undefined;
+
+  constructor(perSecond: number, options: { maxKeys?: number; emptySince?: (key: string) => number | undefined } = {}) {
     this.#rate = perSecond;
     this.#maxKeys = options.maxKeys ?? 100_000;
+    this.#emptySince = options.emptySince ?? (() => undefined);
   }
 
   get limited(): boolean {
@@ -23,7 +30,9 @@ export class RateBuckets {
   /** Sends the key may start now (fractional; Infinity without a limit). `rate`: this key's own. */
   tokens(key: string, now: number, rate = this.#rate): number {
     if (rate <= 0) return Infinity;
-    const bucket = this.#buckets.get(key);
+    let bucket = this.#buckets.get(key);
+    const since = this.#emptySince(key);
+    if (since !== undefined && (!bucket || bucket.at < since)) bucket = { tokens: 0, at: since };
     if (!bucket) return rate;
     return Math.min(rate, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rate);
   }

@@ -9,9 +9,16 @@ function describe(details: Record<string, unknown>): string {
     .join(', ');
 }
 
+/** An actor without an e-mail: the admin CLI, a secret key (by its id), the service. */
+function actorName(actor: AuditEntry['actor']): string {
+  if (actor.kind === 'cli') return 'admin CLI';
+  if (actor.kind === 'key') return `secret key ${actor.id ?? ''}`.trim();
+  return actor.kind;
+}
+
 const row = (entry: AuditEntry) => [
   h('span', {}, time(entry.at)),
-  document.createTextNode(entry.actor.email ?? (entry.actor.kind === 'cli' ? 'admin CLI' : entry.actor.kind)),
+  document.createTextNode(entry.actor.email ?? actorName(entry.actor)),
   h('code', {}, entry.action),
   document.createTextNode(`${entry.target.type}${entry.target.id ? ` ${entry.target.id}` : ''}`),
   document.createTextNode(describe(entry.details)),

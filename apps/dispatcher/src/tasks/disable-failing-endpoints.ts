@@ -3,7 +3,7 @@ import { recordAudit } from '@rtm/accounts';
 import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
 import { withTransaction, type Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
-import { disableFailingEndpoint, failingEndpointIds, recordEvent } from '@rtm/webhooks';
+import { disableFailingEndpoint, failingEndpointIds, recordEvent, redactWebhookUrl } from '@rtm/webhooks';
 
 export const DISABLE_ENDPOINTS_TASK = 'disable_failing_endpoints';
 /** The check's job key and queue: one waiting job, and one check at a time, across every dispatcher. */
@@ -38,9 +38,10 @@ export const disableFailingEndpoints =
         const disabled = await withTransaction(pool, async (client) => {
           const endpoint = await disableFailingEndpoint(client, id, config.WEBHOOK_DISABLE_AFTER);
           if (!endpoint) return undefined;
+          // the other endpoints (perhaps other parties), the audit log and the live log see the URL redacted
           const data = {
             endpointId: endpoint.id,
-            url: endpoint.url,
+            url: redactWebhookUrl(endpoint.url),
             failingSince: endpoint.failing_since.toISOString(),
             disabledAt: endpoint.disabled_at.toISOString(),
           };
@@ -50,7 +51,7 @@ export const disableFailingEndpoints =
             action: 'webhook_endpoint.disabled',
             targetType: 'webhook_endpoint',
             targetId: endpoint.id,
-            details: { environmentId: endpoint.environment_id, url: endpoint.url, reason: 'failing', failingSince: data.failingSince },
+            details: { environmentId: endpoint.environment_id, url: data.url, reason: 'failing', failingSince: data.failingSince },
           });
           return { environmentId: endpoint.environment_id, data };
         });

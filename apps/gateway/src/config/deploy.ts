@@ -7,7 +7,7 @@
 import { activateDeployment, insertDeployment, lockActiveDeployment, newId, readActiveDeployment, withTransaction, type PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
-import { checkWebhookUrl, createWebhookSecret, requeueWaitingDeliveries } from '@rtm/webhooks';
+import { checkWebhookUrl, createWebhookSecret, redactWebhookUrl, requeueWaitingDeliveries } from '@rtm/webhooks';
 import { effectiveLimits, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
 import { JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type Namespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
@@ -87,7 +87,7 @@ export async function deployConfig(
   await recheckEnvironment(deps, environmentId);
   publishLog(deps.nc, deps.subjects, environmentId, 'info', 'config.deployed', {
     deploymentId,
-    webhookUrl: config.webhooks?.url ?? null,
+    webhookUrl: config.webhooks ? redactWebhookUrl(config.webhooks.url) : null,
     access: config.channels.access,
   });
   return { deploymentId, activatedAt: activatedAt.toISOString(), config: shownConfig(config) };

@@ -4,8 +4,7 @@ import {
   deleteEndpoint,
   getEndpoint,
   getWebhookTask,
-  readEndpointSecret,
-  rotateEndpointSecret,
+  redactWebhookUrl,
   sendTestEvent,
   startRecovery,
   updateEndpoint,
@@ -15,11 +14,13 @@ import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '@rtm/edge';
 import { EVENT_TYPE_CATALOGUE, listEndpointPage, withCheckedUrl } from '../webhooks/endpoints.ts';
+import { keyActor, revealEndpointSecret, rotateEndpointSecretAudited } from '../webhooks/secrets.ts';
 
 /**
  * Control plane: an environment's webhook endpoints (libs/webhooks/src/endpoints.ts), their
  * secrets, test events and recoveries, the event-type catalogue and the tasks. Scoped by the
- * environment of the secret key; another environment's endpoint or task is `not_found`.
+ * environment of the secret key; another environment's endpoint or task is `not_found`. The key
+ * reads each URL whole; revealing and rotating a secret are audited with the key as the actor.
  */
 export async function webhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
   const secured = { onRequest: requireSecretKey(deps) };
@@ -35,7 +36,7 @@ export async function webhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
       const { environmentId } = keyAuth(request);
       const body = withCheckedUrl(deps, request.body);
       const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, body);
-      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: body.url });
+      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: redactWebhookUrl(body.url) });
       return reply.code(201).send(endpoint);
     },
   });
@@ -80,20 +81,13 @@ export async function webhookEndpointRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
     ...ops.getWebhookEndpointSecret,
     ...secured,
-    handler: async (request) => ({
-      secret: await readEndpointSecret(deps.pool, deps.secretKeyring, keyAuth(request).environmentId, request.params.endpointId),
-    }),
+    handler: async (request) => revealEndpointSecret(deps, keyActor(request), keyAuth(request).environmentId, request.params.endpointId),
   });
 
   app.route({
     ...ops.rotateWebhookEndpointSecret,
     ...secured,
-    handler: async (request) => {
-      const { environmentId } = keyAuth(request);
-      const secret = await rotateEndpointSecret(deps.pool, deps.secretKeyring, environmentId, request.params.endpointId);
-      log(environmentId, 'webhook.secret_rotated', { endpointId: request.params.endpointId });
-      return { secret };
-    },
+    handler: async (request) => rotateEndpointSecretAudited(deps, keyActor(request), keyAuth(request).environmentId, request.params.endpointId),
   });
 
   app.route({

@@ -1,14 +1,14 @@
-import { publishLog } from '@rtm/bus';
-import { ServiceError } from '@rtm/errors';
-import { getDelivery, readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
+import { getDelivery } from '@rtm/webhooks';
 import { webhookOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { keyAuth, requireSecretKey } from '@rtm/edge';
 import { listDeliveries, retryDelivery } from '../webhooks/ledger.ts';
+import { keyActor, revealWebhookSecret, rotateWebhookSecretAudited } from '../webhooks/secrets.ts';
 
 /**
- * Control plane: the signing secret (read, rotate) and the delivery ledger (list, one, retry).
+ * Control plane: the signing secret (read, rotate; each audited with the key as the actor) and
+ * the delivery ledger (list, one, retry).
  * Every query is scoped by the environment of the secret key: another environment's rows are
  * `not_found`, never visible.
  */
@@ -18,24 +18,13 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
     ...webhookOperations.getWebhookSecret,
     ...secured,
-    handler: async (request) => {
-      const { environmentId } = keyAuth(request);
-      const secret = await readWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
-      if (secret === null) throw new ServiceError('webhooks_not_configured');
-      return { secret };
-    },
+    handler: async (request) => revealWebhookSecret(deps, keyActor(request), keyAuth(request).environmentId),
   });
 
   app.route({
     ...webhookOperations.rotateWebhookSecret,
     ...secured,
-    handler: async (request) => {
-      const { environmentId } = keyAuth(request);
-      const secret = await rotateWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
-      if (secret === null) throw new ServiceError('webhooks_not_configured');
-      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'webhook.secret_rotated', {});
-      return { secret };
-    },
+    handler: async (request) => rotateWebhookSecretAudited(deps, keyActor(request), keyAuth(request).environmentId),
   });
 
   app.route({

@@ -18,6 +18,7 @@ import {
   WebhookTaskParams,
 } from '../webhook-endpoints.ts';
 import { type Operations } from './operation.ts';
+import { KEY_AUDITED } from './webhooks.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 const bodyErrors = { 413: ErrorBody, 415: ErrorBody };
@@ -73,7 +74,7 @@ export const webhookEndpointOperations = {
     schema: {
       operationId: 'getWebhookEndpoint',
       summary: 'One webhook endpoint',
-      description: '`failingSince` shows a streak of failed attempts; `disabledReason` why it is disabled.',
+      description: '`failingSince` shows a streak of failed attempts; `disabledReason` why it is disabled. The secret key reads the URL whole.',
       ...secured,
       params: WebhookEndpointParams,
       response: { 200: WebhookEndpoint, 404: ErrorBody, ...errors },
@@ -114,7 +115,7 @@ export const webhookEndpointOperations = {
     schema: {
       operationId: 'getWebhookEndpointSecret',
       summary: 'The endpoint\'s signing secret',
-      description: 'Verify deliveries with `service-signature` or with the Standard Webhooks headers (docs/webhooks.md).',
+      description: 'Verify deliveries with `service-signature` or with the Standard Webhooks headers (docs/webhooks.md).' + KEY_AUDITED,
       ...secured,
       params: WebhookEndpointParams,
       response: { 200: WebhookSecretResponse, 404: ErrorBody, ...errors },
@@ -126,7 +127,7 @@ export const webhookEndpointOperations = {
     schema: {
       operationId: 'rotateWebhookEndpointSecret',
       summary: 'Rotate the endpoint\'s signing secret',
-      description: 'Returns the new secret. For 24 h every delivery to the endpoint carries both signatures, new first, in both schemes.',
+      description: 'Returns the new secret. For 24 h every delivery to the endpoint carries both signatures, new first, in both schemes.' + KEY_AUDITED,
       ...secured,
       params: WebhookEndpointParams,
       response: { 200: WebhookSecretResponse, 404: ErrorBody, ...bodyErrors, ...errors },

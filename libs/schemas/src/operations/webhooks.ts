@@ -4,6 +4,10 @@ import { type Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
+/** A secret-key route that reveals or rotates a signing secret. */
+export const KEY_AUDITED =
+  ' Recorded in the organization\'s audit log with the key as the actor (`{kind: "key", id: "key_…"}`), never the secret.';
+
 export const FAILURE_VOCABULARY =
   '`lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never ' +
   'any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), ' +
@@ -25,7 +29,7 @@ export const webhookOperations = {
     schema: {
       operationId: 'getWebhookSecret',
       summary: 'The webhook signing secret',
-      description: '404 `webhooks_not_configured` until a configuration with a webhook has been activated.',
+      description: '404 `webhooks_not_configured` until a configuration with a webhook has been activated.' + KEY_AUDITED,
       tags: ['webhooks'],
       security: [{ secretKey: [] }],
       response: { 200: WebhookSecretResponse, 404: ErrorBody, ...errors },
@@ -40,7 +44,7 @@ export const webhookOperations = {
       description:
         'Returns the new secret. For 24 h after a rotation every delivery carries both signatures, new first: ' +
         '`t=…,v1=<new>,v1=<old>`. Rotating again within those 24 h drops the oldest secret. 404 ' +
-        '`webhooks_not_configured` when no secret exists yet. Takes no body.',
+        '`webhooks_not_configured` when no secret exists yet. Takes no body.' + KEY_AUDITED,
       tags: ['webhooks'],
       security: [{ secretKey: [] }],
       response: { 200: WebhookSecretResponse, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },

@@ -1,13 +1,10 @@
-import { recordAudit, type Actor } from '@rtm/accounts';
 import { publishLog } from '@rtm/bus';
-import type { Pool, PoolClient } from '@rtm/db';
 import {
   createEndpoint,
   deleteEndpoint,
   getEndpoint,
   getWebhookTask,
-  readEndpointSecret,
-  rotateEndpointSecret,
+  redactWebhookUrl,
   sendTestEvent,
   startRecovery,
   updateEndpoint,
@@ -17,24 +14,15 @@ import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { EVENT_TYPE_CATALOGUE, listEndpointPage, withCheckedUrl } from '../../webhooks/endpoints.ts';
+import { endpointAudit, revealEndpointSecret, rotateEndpointSecretAudited } from '../../webhooks/secrets.ts';
+import { webhookReader } from '../../webhooks/url-visibility.ts';
 import { sessionRoute } from './common.ts';
-
-/** An audit entry about one endpoint of an environment (never its secret). */
-function endpointAudit(actor: Actor, organizationId: string, environmentId: string, action: string, details: Record<string, unknown> = {}) {
-  return (client: Pool | PoolClient, endpoint: { id: string; url: string }) =>
-    recordAudit(client, actor, {
-      organizationId,
-      action: `webhook_endpoint.${action}`,
-      targetType: 'webhook_endpoint',
-      targetId: endpoint.id,
-      details: { environmentId, url: endpoint.url, ...details },
-    });
-}
 
 /**
  * Control plane: an environment's webhook endpoints for a signed-in member, the same domain
  * functions as /v1/webhook-endpoints (libs/webhooks) scoped by the session's environment access.
- * Reads need membership; changes, secrets, test events and recoveries need `manage` (admins and
+ * Reads need membership, and a member without `manage` (a viewer) reads each URL redacted
+ * (redactWebhookUrl); changes, secrets, test events and recoveries need `manage` (admins and
  * owners), and each writes its audit entry with the session's user as the actor, inside the
  * change's transaction (a secret's reveal: after it is read, before it is shown).
  */
@@ -43,12 +31,11 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
   const secured = sessionRoute(deps);
   const log = (environmentId: string, event: string, fields: Record<string, unknown>) =>
     publishLog(deps.nc, deps.subjects, environmentId, 'info', event, fields);
-  const reader = async (request: Parameters<typeof dashboardActor>[0], envId: string) =>
-    accounts.access.environmentAccess(dashboardActor(request), envId, 'read');
+  const reader = (request: Parameters<typeof dashboardActor>[0], envId: string) => webhookReader(deps, request, envId);
   const manager = async (request: Parameters<typeof dashboardActor>[0], envId: string) => {
     const actor = dashboardActor(request);
     const access = await accounts.access.environmentAccess(actor, envId, 'manage');
-    return { actor, environmentId: access.environmentId, organizationId: access.organizationId };
+    return { actor, environmentId: access.environmentId };
   };
 
   app.route({
@@ -64,8 +51,9 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardListWebhookEndpoints,
     ...secured,
     handler: async (request) => {
-      const { environmentId } = await reader(request, request.params.envId);
-      return listEndpointPage(deps, environmentId, request.query);
+      const { environmentId, shown } = await reader(request, request.params.envId);
+      const page = await listEndpointPage(deps, environmentId, request.query);
+      return { ...page, data: page.data.map(shown) };
     },
   });
 
@@ -73,11 +61,11 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardCreateWebhookEndpoint,
     ...secured,
     handler: async (request, reply) => {
-      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const { actor, environmentId } = await manager(request, request.params.envId);
       const body = withCheckedUrl(deps, request.body);
       const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, body,
-        endpointAudit(actor, organizationId, environmentId, 'created'));
-      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: body.url });
+        endpointAudit(actor, environmentId, 'created'));
+      log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: redactWebhookUrl(body.url) });
       return reply.code(201).send(endpoint);
     },
   });
@@ -86,8 +74,8 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardGetWebhookEndpoint,
     ...secured,
     handler: async (request) => {
-      const { environmentId } = await reader(request, request.params.envId);
-      return getEndpoint(deps.pool, environmentId, request.params.endpointId);
+      const { environmentId, shown } = await reader(request, request.params.envId);
+      return shown(await getEndpoint(deps.pool, environmentId, request.params.endpointId));
     },
   });
 
@@ -95,10 +83,10 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardUpdateWebhookEndpoint,
     ...secured,
     handler: async (request) => {
-      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const { actor, environmentId } = await manager(request, request.params.envId);
       const change = withCheckedUrl(deps, request.body);
       const endpoint = await updateEndpoint(deps.pool, environmentId, request.params.endpointId, change,
-        endpointAudit(actor, organizationId, environmentId, 'updated', { changed: Object.keys(request.body).sort(), disabled: request.body.disabled }));
+        endpointAudit(actor, environmentId, 'updated', { changed: Object.keys(request.body).sort(), disabled: request.body.disabled }));
       log(environmentId, 'webhook.endpoint_updated', { endpointId: endpoint.id, disabled: endpoint.disabled });
       return endpoint;
     },
@@ -108,8 +96,8 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardDeleteWebhookEndpoint,
     ...secured,
     handler: async (request, reply) => {
-      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
-      await deleteEndpoint(deps.pool, environmentId, request.params.endpointId, endpointAudit(actor, organizationId, environmentId, 'deleted'));
+      const { actor, environmentId } = await manager(request, request.params.envId);
+      await deleteEndpoint(deps.pool, environmentId, request.params.endpointId, endpointAudit(actor, environmentId, 'deleted'));
       log(environmentId, 'webhook.endpoint_deleted', { endpointId: request.params.endpointId });
       return reply.code(204).send(null);
     },
@@ -119,11 +107,8 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardRevealWebhookEndpointSecret,
     ...secured,
     handler: async (request) => {
-      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
-      const secret = await readEndpointSecret(deps.pool, deps.secretKeyring, environmentId, request.params.endpointId);
-      const endpoint = await getEndpoint(deps.pool, environmentId, request.params.endpointId);
-      await endpointAudit(actor, organizationId, environmentId, 'secret_revealed')(deps.pool, endpoint);
-      return { secret };
+      const { actor, environmentId } = await manager(request, request.params.envId);
+      return revealEndpointSecret(deps, actor, environmentId, request.params.endpointId);
     },
   });
 
@@ -131,11 +116,8 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardRotateWebhookEndpointSecret,
     ...secured,
     handler: async (request) => {
-      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
-      const secret = await rotateEndpointSecret(deps.pool, deps.secretKeyring, environmentId, request.params.endpointId,
-        endpointAudit(actor, organizationId, environmentId, 'secret_rotated'));
-      log(environmentId, 'webhook.secret_rotated', { endpointId: request.params.endpointId });
-      return { secret };
+      const { actor, environmentId } = await manager(request, request.params.envId);
+      return rotateEndpointSecretAudited(deps, actor, environmentId, request.params.endpointId);
     },
   });
 
@@ -143,10 +125,10 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardTestWebhookEndpoint,
     ...secured,
     handler: async (request, reply) => {
-      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const { actor, environmentId } = await manager(request, request.params.envId);
       const eventType = request.body?.eventType ?? 'webhook.test';
       const sent = await sendTestEvent(deps.pool, environmentId, request.params.endpointId, eventType,
-        endpointAudit(actor, organizationId, environmentId, 'tested', { eventType }));
+        endpointAudit(actor, environmentId, 'tested', { eventType }));
       return reply.code(202).send(sent);
     },
   });
@@ -155,10 +137,10 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     ...ops.dashboardRecoverWebhookEndpoint,
     ...secured,
     handler: async (request, reply) => {
-      const { actor, environmentId, organizationId } = await manager(request, request.params.envId);
+      const { actor, environmentId } = await manager(request, request.params.envId);
       const window = { since: request.body.since, until: request.body.until ?? null };
       const taskId = await startRecovery(deps.pool, environmentId, request.params.endpointId, request.body, (client, endpoint, id) =>
-        endpointAudit(actor, organizationId, environmentId, 'recovery_started', { taskId: id, ...window })(client, endpoint));
+        endpointAudit(actor, environmentId, 'recovery_started', { taskId: id, ...window })(client, endpoint));
       log(environmentId, 'webhook.recovery_started', { endpointId: request.params.endpointId, taskId });
       return reply.code(202).header('location', `/v1/dashboard/environments/${environmentId}/webhook-tasks/${taskId}`).send({ taskId });
     },

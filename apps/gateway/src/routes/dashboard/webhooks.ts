@@ -1,7 +1,5 @@
-import { ServiceError } from '@rtm/errors';
 import { recordAudit } from '@rtm/accounts';
-import { publishLog } from '@rtm/bus';
-import { getDelivery, hasWebhookSecret, readWebhookSecret, rotateWebhookSecret } from '@rtm/webhooks';
+import { getDelivery, hasWebhookSecret, redactWebhookUrl } from '@rtm/webhooks';
 import {
   dashboardWebhookOperations,
 } from '@rtm/schemas';
@@ -10,6 +8,8 @@ import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { activeConfig, checkedWebhookUrl, deployConfig } from '../../config/deploy.ts';
 import { listDeliveries, retryDelivery } from '../../webhooks/ledger.ts';
+import { revealWebhookSecret, rotateWebhookSecretAudited } from '../../webhooks/secrets.ts';
+import { webhookReader } from '../../webhooks/url-visibility.ts';
 import { sessionRoute } from './common.ts';
 
 /** The active webhook settings of an environment. */
@@ -23,17 +23,21 @@ async function webhookView(deps: GatewayDeps, environmentId: string) {
   };
 }
 
-/** Control plane: an environment's webhook URL, signing secret and delivery ledger. */
+/**
+ * Control plane: an environment's webhook URL, signing secret and delivery ledger. A member
+ * without `manage` (a viewer) reads each URL redacted (redactWebhookUrl).
+ */
 export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
   const accounts = deps.dashboard.accounts;
   const secured = sessionRoute(deps);
+  const reader = (request: Parameters<typeof dashboardActor>[0], envId: string) => webhookReader(deps, request, envId);
 
   app.route({
     ...dashboardWebhookOperations.dashboardGetWebhook,
     ...secured,
     handler: async (request) => {
-      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-      return webhookView(deps, environmentId);
+      const { environmentId, shown } = await reader(request, request.params.envId);
+      return shown(await webhookView(deps, environmentId));
     },
   });
 
@@ -60,7 +64,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
             action: 'webhook.deployed',
             targetType: 'environment',
             targetId: environmentId,
-            details: { url, deploymentId },
+            details: { url: url === null ? null : redactWebhookUrl(url), deploymentId },
           }),
       );
       return webhookView(deps, environmentId);
@@ -72,16 +76,8 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     ...secured,
     handler: async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
-      const secret = await readWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
-      if (secret === null) throw new ServiceError('webhooks_not_configured');
-      await recordAudit(deps.pool, actor, {
-        organizationId,
-        action: 'webhook.secret_revealed',
-        targetType: 'environment',
-        targetId: environmentId,
-      });
-      return { secret };
+      const { environmentId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
+      return revealWebhookSecret(deps, actor, environmentId);
     },
   });
 
@@ -90,18 +86,8 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     ...secured,
     handler: async (request) => {
       const actor = dashboardActor(request);
-      const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
-      const secret = await rotateWebhookSecret(deps.pool, deps.secretKeyring, environmentId);
-      if (secret === null) throw new ServiceError('webhooks_not_configured');
-      // the rotation commits in its own transaction (shared with the secret-key route)
-      await recordAudit(deps.pool, actor, {
-        organizationId,
-        action: 'webhook.secret_rotated',
-        targetType: 'environment',
-        targetId: environmentId,
-      });
-      publishLog(deps.nc, deps.subjects, environmentId, 'info', 'webhook.secret_rotated', {});
-      return { secret };
+      const { environmentId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
+      return rotateWebhookSecretAudited(deps, actor, environmentId);
     },
   });
 
@@ -109,8 +95,9 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     ...dashboardWebhookOperations.dashboardListDeliveries,
     ...secured,
     handler: async (request) => {
-      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-      return listDeliveries(deps, environmentId, request.query);
+      const { environmentId, shown } = await reader(request, request.params.envId);
+      const page = await listDeliveries(deps, environmentId, request.query);
+      return { ...page, data: page.data.map(shown) };
     },
   });
 
@@ -118,8 +105,8 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     ...dashboardWebhookOperations.dashboardGetDelivery,
     ...secured,
     handler: async (request) => {
-      const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-      return getDelivery(deps.pool, environmentId, request.params.deliveryId);
+      const { environmentId, shown } = await reader(request, request.params.envId);
+      return shown(await getDelivery(deps.pool, environmentId, request.params.deliveryId));
     },
   });
 

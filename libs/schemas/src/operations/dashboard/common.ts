@@ -20,3 +20,6 @@ export const CSRF_NOTE =
 export const csrfHeaders = DashboardCsrfHeaders;
 
 export const MANAGE = ' Admins and owners (403 for viewers).';
+/** Routes that show a webhook URL: a receiver may take a credential in it (docs/webhook-endpoints.md). */
+export const URL_FOR_VIEWERS =
+  ' A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole.';

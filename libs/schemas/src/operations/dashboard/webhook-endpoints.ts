@@ -19,7 +19,7 @@ import {
   TASK_ID_PATTERN,
 } from '../../webhook-endpoints.ts';
 import { type Operations } from '../operation.ts';
-import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
+import { CSRF_NOTE, MANAGE, URL_FOR_VIEWERS, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
 const EnvId = DashboardEnvParams.shape.envId;
 const EndpointParams = z.object({ envId: EnvId, endpointId: EndpointId.describe('An endpoint of the environment (`ep_…`).') }).strict();
@@ -54,7 +54,7 @@ export const dashboardWebhookEndpointOperations = {
       ...common,
       operationId: 'dashboardListWebhookEndpoints',
       summary: 'The webhook endpoints of an environment',
-      description: 'Oldest first; the default endpoint (the configuration\'s URL) is not listed.' + AS('GET /v1/webhook-endpoints') + ' Any member.',
+      description: 'Oldest first; the default endpoint (the configuration\'s URL) is not listed.' + AS('GET /v1/webhook-endpoints') + ' Any member.' + URL_FOR_VIEWERS,
       params: DashboardEnvParams,
       querystring: WebhookEndpointsQuery,
       response: { 200: WebhookEndpointList, ...readErrors },
@@ -83,7 +83,7 @@ export const dashboardWebhookEndpointOperations = {
       ...common,
       operationId: 'dashboardGetWebhookEndpoint',
       summary: 'One webhook endpoint',
-      description: AS('GET /v1/webhook-endpoints/{endpointId}').trim() + ' Any member.',
+      description: AS('GET /v1/webhook-endpoints/{endpointId}').trim() + ' Any member.' + URL_FOR_VIEWERS,
       params: EndpointParams,
       response: { 200: WebhookEndpoint, ...readErrors },
     },
