@@ -1,16 +1,19 @@
--- Logs tokens minted with a dashboard session live no longer than that session: each is recorded
--- with the session's token hash, and when the session ends (sign-out, expiry, replaced by a new
--- sign-in, every session of a user ended) the tokens still recorded for it are revoked by jti and
--- their logs sockets close on every gateway.
--- Reads:
---   sweep of ended sessions   logs_token_sessions (session_hash) joined to dashboard_sessions pk
---   logs socket opening       logs_token_sessions pk (jti)
--- No foreign key to dashboard_sessions: the row must outlive its session until its token is revoked.
-create table logs_token_sessions (
-  jti text primary key,
-  environment_id text not null references environments on delete cascade,
-  session_hash bytea not null,
-  -- the token's own expiry: past it there is nothing left to revoke
-  expires_at timestamptz not null
+-- One-time codes mailed to an e-mail address: proof that whoever types the code reads that
+-- mailbox. `verify` codes let a new dashboard account be made for the address (accepting an
+-- invitation); `reset` codes set a new password. Only a sha256 of the code is stored; a code is
+-- used once (`used_at`), dies at `expires_at` or after too many wrong guesses. The rows within the
+-- request window are also the per-address and per-requester counts of the request limits.
+create table email_codes (
+  id text primary key,
+  email text not null,
+  purpose text not null check (purpose in ('verify', 'reset')),
+  code_hash bytea not null,
+  requested_by text not null,
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  failed_attempts integer not null default 0
 );
-create index logs_token_sessions_session_idx on logs_token_sessions (session_hash);
+create index email_codes_email_idx on email_codes (email, purpose, created_at desc);
+create index email_codes_requester_idx on email_codes (requested_by, created_at desc);
+create index email_codes_created_idx on email_codes (created_at);
