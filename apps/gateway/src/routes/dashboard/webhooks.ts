@@ -48,16 +48,17 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
       const actor = dashboardActor(request);
       const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const url = request.body.url === null ? null : checkedWebhookUrl(deps, request.body.url, 'invalid_request');
-      const current = (await activeConfig(deps, environmentId))?.config;
+      // a change of the active configuration, read under the deploy's lock: a PATCH or another
+      // deploy at the same moment is kept, not overwritten by a copy read before it committed
       await deployConfig(
         deps,
         environmentId,
-        {
+        (current) => ({
           webhooks: url === null ? null : { url },
           channels: current?.channels ?? { access: 'open' },
           ...(current?.limits !== undefined && { limits: current.limits }),
           ...(current?.namespaces !== undefined && { namespaces: current.namespaces }),
-        },
+        }),
         (client, deploymentId) =>
           recordAudit(client, actor, {
             organizationId,
