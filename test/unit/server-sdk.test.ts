@@ -2,7 +2,7 @@
  * @rtm/server without a server: what it sends and how it reads answers, through a `fetch` that
  * records requests and plays back answers.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServerClient, parseRetryAfter, ServerError } from '@rtm/server';
 
@@ -132,7 +132,23 @@ test('server SDK unit - createServerClient checks its options', () => {
   assert.throws(() => createServerClient({ url: 'http://control.test', secretKey: 'pk_x' }), /secret key/);
 });
 
-test('server SDK unit - deleteChannel: a 200 is the answer; a 202 is followed to the job\'s end', async () => {
+/** Settles `work` while its sleeps (setTimeout) pass at once: the clock is moved on between turns. */
+async function withoutWaiting<T>(t: TestContext, work: () => Promise<T>): Promise<T> {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    let settled = false;
+    const result = work().finally(() => { settled = true; });
+    while (!settled) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      t.mock.timers.tick(1_000);
+    }
+    return await result;
+  } finally {
+    t.mock.timers.reset();
+  }
+}
+
+test('server SDK unit - deleteChannel: a 200 is the answer; a 202 is followed to the job\'s end', async (t) => {
   const counts = { messages: 7, members: 1, bans: 0 };
   const direct = fake([json(200, { channelId: 'room', deleted: counts })]);
   assert.deepEqual(await direct.rtm.deleteChannel('room'), { channelId: 'room', deleted: counts });
@@ -141,16 +157,16 @@ test('server SDK unit - deleteChannel: a 200 is the answer; a 202 is followed to
   const job = { id: 'erj_1', kind: 'channel', userId: null, channelId: 'room', retracted: 0, lastError: null, createdAt: '', updatedAt: '', finishedAt: null };
   const running = { ...job, status: 'running', deleted: { messages: 3, members: 0, bans: 0 } };
   const followed = fake([json(202, running, { location: '/v1/erasures/erj_1' }), json(200, running), json(200, { ...job, status: 'done', deleted: counts })]);
-  assert.deepEqual(await followed.rtm.deleteChannel('room'), { channelId: 'room', deleted: counts });
+  assert.deepEqual(await withoutWaiting(t, () => followed.rtm.deleteChannel('room')), { channelId: 'room', deleted: counts });
   assert.deepEqual(
     followed.sent.map((s) => `${s.method} ${s.url}`),
     ['DELETE http://control.test/v1/channels/room', 'GET http://control.test/v1/erasures/erj_1', 'GET http://control.test/v1/erasures/erj_1'],
   );
 
-  const nothing = await fake([json(202, running), json(200, { ...job, status: 'done', deleted: null })]).rtm.deleteChannel('room').catch((e: unknown) => e);
+  const nothing = await withoutWaiting(t, () => fake([json(202, running), json(200, { ...job, status: 'done', deleted: null })]).rtm.deleteChannel('room').catch((e: unknown) => e));
   assert.ok(nothing instanceof ServerError);
   assert.deepEqual([nothing.status, nothing.code], [404, 'not_found']);
-  const failed = await fake([json(202, running), json(200, { ...running, status: 'failed', lastError: 'boom' })]).rtm.deleteChannel('room').catch((e: unknown) => e);
+  const failed = await withoutWaiting(t, () => fake([json(202, running), json(200, { ...running, status: 'failed', lastError: 'boom' })]).rtm.deleteChannel('room').catch((e: unknown) => e));
   assert.ok(failed instanceof ServerError);
   assert.deepEqual([failed.status, failed.code, failed.retryable], [503, 'unavailable', true]);
   assert.match(failed.reason ?? '', /boom/);
