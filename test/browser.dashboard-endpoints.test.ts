@@ -176,7 +176,7 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     await expectFits(page, 'the webhooks page');
   });
 
-  await t.test('deleted, the endpoint is gone from the list; every change is in the audit log under the member', async () => {
+  await t.test('deleted, the endpoint is gone from the list; every change is in the audit log under the member, the key\'s reveal under the key', async () => {
     await page.goto(`${base}/dashboard/environments/${envId}/webhooks/endpoints/${endpointId}`);
     await expectHeading(page, 'Webhook endpoint');
     await page.getByRole('button', { name: 'Delete endpoint' }).click();
@@ -184,12 +184,18 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     await page.getByText('No endpoints yet').waitFor({ timeout: 10_000 });
     assert.equal((await api.get(`/v1/dashboard/environments/${envId}/webhook-endpoints/${endpointId}`)).status, 404);
     const audit = (await api.get(`/v1/dashboard/organizations/${owner.organizationId}/audit?limit=100`)).body.data as any[];
-    const mine = audit.filter((entry) => entry.target.id === endpointId);
+    const entries = audit.filter((entry) => entry.target.id === endpointId);
+    const mine = entries.filter((entry) => entry.actor.kind === 'user');
     assert.deepEqual(
       mine.map((entry) => entry.action).sort(),
       ['created', 'deleted', 'recovery_started', 'secret_revealed', 'tested', 'updated', 'updated', 'updated'].map((a) => `webhook_endpoint.${a}`),
     );
     assert.ok(mine.every((entry) => entry.actor.email === 'ada@example.com'));
+    // the secret read with the secret key above is audited under that key
+    assert.deepEqual(
+      entries.filter((entry) => entry.actor.kind !== 'user').map((entry) => [entry.actor.kind, entry.action]),
+      [['key', 'webhook_endpoint.secret_revealed']],
+    );
   });
 
   const unexpected = browser.errors.filter((line) => !EXPECTED_REFUSAL.test(line));
