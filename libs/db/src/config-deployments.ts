@@ -30,12 +30,21 @@ export async function readActiveDeployment<Config>(
 export async function lockActiveDeployment<Config>(client: PoolClient, environmentId: string): Promise<Config | null> {
   // two statements: a locking select that waited re-reads only the locked row, not its join, so
   // the deployment a concurrent deploy just activated is read afterwards, in a fresh snapshot
-  await client.query(`select 1 from environments where id = $1 for no key update`, [environmentId]);
+  await lockDeploys(client, environmentId);
   const { rows } = await client.query<{ config: Config }>(
     `select d.config from environments e join config_deployments d on d.id = e.active_deployment_id where e.id = $1`,
     [environmentId],
   );
   return rows[0]?.config ?? null;
+}
+
+/**
+ * Takes the environment's deploy turn: every deploy locks the row first, before its insert's
+ * foreign key takes a share lock on it. A deploy that inserted first and locked after would hold
+ * that share lock while waiting for a merge's lock, which waits for it: a deadlock.
+ */
+export async function lockDeploys(client: PoolClient, environmentId: string): Promise<void> {
+  await client.query(`select 1 from environments where id = $1 for no key update`, [environmentId]);
 }
 
 /** Stores a deployment activated now; answers when. Inside the deploy's transaction. */

@@ -17,7 +17,7 @@ export {
   NOTIFICATION_CAP_LIMIT,
   CURRENT_MINUTE_SQL, SWEEP_NOTIFICATION_WINDOWS_SQL, WINDOW_SECONDS_LEFT_SQL } from './notification-windows.ts';
 export { readInbox, storeNotifications, type NotificationFrame } from './notifications.ts';
-export { readActiveDeployment, insertDeployment, activateDeployment, readActiveNamespaces, lockActiveDeployment } from './config-deployments.ts';
+export { readActiveDeployment, insertDeployment, activateDeployment, readActiveNamespaces, lockActiveDeployment, lockDeploys } from './config-deployments.ts';
 
 export type { Pool, PoolClient } from 'pg';
 

@@ -4,7 +4,7 @@
  * the webhook signing secret at the first activation with a webhook), then makes every gateway
  * apply it at once.
  */
-import { activateDeployment, insertDeployment, lockActiveDeployment, newId, readActiveDeployment, withTransaction, type PoolClient } from '@rtm/db';
+import { activateDeployment, insertDeployment, lockActiveDeployment, lockDeploys, newId, readActiveDeployment, withTransaction, type PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
 import { checkWebhookUrl, createWebhookSecret, redactWebhookUrl, requeueWaitingDeliveries } from '@rtm/webhooks';
@@ -49,9 +49,9 @@ export function activeConfig(deps: Pick<GatewayDeps, 'pool'>, environmentId: str
 
 /**
  * Stores and activates a configuration (already validated), or the one `change` makes of the
- * active configuration (null before the first deploy; what it throws refuses the deploy). A
- * `change` reads the active configuration under the environment's row lock, which every deploy
- * takes (activating updates that row), so it sees what the previous deploy activated and none is
+ * active configuration (null before the first deploy; what it throws refuses the deploy). Every
+ * deploy takes the environment's row lock before anything else, so deploys of one environment
+ * take turns (without deadlocks) and a `change` reads what the previous deploy activated: none is
  * lost. `audit` runs inside the transaction.
  */
 export async function deployConfig(
@@ -63,7 +63,12 @@ export async function deployConfig(
   const deploymentId = newId('dep');
   let config!: Config;
   const activatedAt = await withTransaction(deps.pool, async (client) => {
-    config = typeof change === 'function' ? change(await lockActiveDeployment<Config>(client, environmentId)) : change;
+    // every deploy takes its turn first (lockDeploys); only a change reads what it changes
+    if (typeof change === 'function') config = change(await lockActiveDeployment<Config>(client, environmentId));
+    else {
+      await lockDeploys(client, environmentId);
+      config = change;
+    }
     const activated = await insertDeployment(client, deploymentId, environmentId, config);
     // webhooks off until now: the default endpoint's pending deliveries waited (no send without a
     // URL, docs/webhooks.md); with a URL again they are due at once
