@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { DEFAULT_LIMITS } from '@rtm/limits';
 import { startCluster } from './helpers/cluster.ts';
 import { errorCode, request } from './helpers/http.ts';
 import { DashboardClient, createUser } from './helpers/dashboard.ts';
@@ -132,5 +133,30 @@ test('dashboard webhooks and logs token - deploy with the validator\'s reason, s
     const byKey = await request(gateway.controlUrl, 'POST', path, { token: secretKey, body: {} });
     assert.equal(byKey.status, 201);
     assert.ok(byKey.body.token);
+  });
+
+  await t.test('a webhook deploy with secret-key PATCHes committing meanwhile: every change survives', async () => {
+    // raised, never lowered: a limit lowered mid-window may refuse this test's own requests
+    const names = Object.keys(DEFAULT_LIMITS).slice(0, 8) as (keyof typeof DEFAULT_LIMITS)[];
+    const wanted = (name: keyof typeof DEFAULT_LIMITS, round: number) => DEFAULT_LIMITS[name] + 1 + round;
+    // one after another while the deploy is in flight, so that some commit during it whatever its timing
+    const patchEach = async (round: number) => {
+      const answers = [];
+      for (const name of names) {
+        answers.push(await request(gateway.controlUrl, 'PATCH', '/v1/config', { token: secretKey, body: { limits: { [name]: wanted(name, round) } } }));
+      }
+      return answers;
+    };
+    for (let round = 0; round < 8; round++) {
+      const url = `${receiver.url}?round=${round}`;
+      const [deployed, patched] = await Promise.all([admin.put(base, { url }), patchEach(round)]);
+      assert.equal(deployed.status, 200, `round ${round}: ${JSON.stringify(deployed.body)}`);
+      for (const answer of patched) assert.equal(answer.status, 200, `round ${round}: ${JSON.stringify(answer.body)}`);
+      const active = await request(gateway.controlUrl, 'GET', '/v1/config', { token: secretKey });
+      assert.equal(active.status, 200, JSON.stringify(active.body));
+      assert.deepEqual(active.body.config.webhooks, { url: new URL(url).href }, `round ${round}: the dashboard's URL`);
+      const lost = names.filter((name) => active.body.config.limits[name] !== wanted(name, round));
+      assert.deepEqual(lost, [], `round ${round}: the webhook deploy undid these PATCHes`);
+    }
   });
 });
