@@ -78,4 +78,17 @@ test('config - PATCH /v1/config merges into the active configuration, validates 
     const limits = active.body.config.limits;
     names.forEach((name, i) => assert.equal(limits[name], wanted(name, i), `${name}: a concurrent patch lost it`));
   });
+
+  await t.test('PUTs among concurrent patches take turns with them: every deploy answers 200, none deadlocks', async () => {
+    const active = (await api.get('/v1/config')).body.config;
+    const whole = { channels: { access: active.channels.access }, limits: active.limits, namespaces: active.namespaces };
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          i % 2 === 0 ? api.put('/v1/config', whole) : api.patch('/v1/config', { channels: { joinLeave: i % 4 === 1 } }),
+        ),
+      );
+      answers.forEach((answer, i) => assert.equal(answer.status, 200, `round ${round}, ${i % 2 === 0 ? 'PUT' : 'PATCH'}: ${JSON.stringify(answer.body)}`));
+    }
+  });
 });
