@@ -45,8 +45,11 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
     const res = await api.post('/v1/channels/outage-0/messages', { content: { i }, ephemeral: true });
     assert.equal(res.status, 202, JSON.stringify(res.body));
   }
-  const expected = new Set([...published, ...retracted.map((id) => `retract_${id}`)]);
-  assert.equal(expected.size, MESSAGES + retracted.length);
+  // a retracted message is never sent: its undelivered message.published is cancelled, its
+  // message.retracted is delivered
+  const cancelled = new Set(retracted);
+  const expected = new Set([...published.filter((id) => !cancelled.has(id)), ...retracted.map((id) => `retract_${id}`)]);
+  assert.equal(expected.size, MESSAGES);
 
   // the receiver was down the whole time: deliveries have been failing against the closed port
   // (a few suffice: once the endpoint's circuit opens, the rest wait without being attempted)
@@ -60,9 +63,15 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
   t.diagnostic(`${failing} deliveries had failed at least once after ${Date.now() - started} ms`);
   // the ledger lists newest first and the first attempts go to the oldest rows: read all of it
   const ledger = (await allPages(api, '/v1/webhooks/deliveries?limit=500', 10)).flatMap((page) => page.body.data);
-  assert.equal(ledger.length, expected.size, 'every persisted message has one delivery in the ledger');
+  assert.equal(ledger.length, MESSAGES + retracted.length, 'every persisted message and retraction has one delivery in the ledger');
   assert.ok(ledger.some((row: any) => row.lastError === 'refused'), 'a failed attempt is named `refused`');
-  assert.ok(ledger.every((row: any) => row.status === 'pending'), 'nothing delivered or dropped while the receiver is down');
+  const retractedPublish = (row: any) => row.eventType === 'message.published' && cancelled.has(row.eventId);
+  assert.deepEqual(
+    ledger.filter(retractedPublish).map((row: any) => [row.status, row.lastError]),
+    retracted.map(() => ['cancelled', 'message_retracted']),
+    'the deliveries of a retracted message are cancelled',
+  );
+  assert.ok(ledger.filter((row: any) => !retractedPublish(row)).every((row: any) => row.status === 'pending'), 'nothing delivered or dropped while the receiver is down');
 
   const receiver = await startReceiver(t, () => ({ status: 200 }), port);
   await receiver.waitFor((received) => {
@@ -93,8 +102,9 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
       `select status, count(*)::int as n from webhook_deliveries where environment_id = $1 group by status`,
       [env.environmentId],
     );
-    return rows.length === 1 && rows[0].status === 'delivered' && rows[0].n === expected.size;
-  }, { intervalMs: 250 });
+    const counts = Object.fromEntries(rows.map((row) => [row.status, row.n]));
+    return JSON.stringify(counts) === JSON.stringify({ cancelled: retracted.length, delivered: expected.size }) || undefined;
+  }, { intervalMs: 250, what: `${expected.size} delivered and ${retracted.length} cancelled, nothing else` });
   const page = await api.get('/v1/webhooks/deliveries?status=delivered&limit=500');
   assert.equal(page.body.data.length, 500);
   assert.ok(page.body.nextCursor);
