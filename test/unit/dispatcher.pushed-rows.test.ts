@@ -54,3 +54,18 @@ test('a row is usable while its lease leaves a whole send lease; past that it is
   assert.deepEqual(rows.expired(20_000), [{ id: 'd1', lease: 'lease-d1' }]);
   assert.equal(rows.size, 0);
 });
+
+test("a dead owner's leases are inherited: claimed over once, released when the delivery is let go", () => {
+  const rows = new PushedRows(15_000);
+  rows.inherit([
+    { id: 'd1', lease: '2026-12-06 22:00:00.123456+00' },
+    { id: 'd2', lease: null },
+    { id: 'd3', lease: '2026-12-06 22:00:01+00' },
+  ]);
+  assert.equal(rows.size, 0, 'no body is held for them');
+  assert.equal(rows.inherited('d1'), '2026-12-06 22:00:00.123456+00');
+  assert.equal(rows.inherited('d1'), undefined, 'given once: a second claim of it is an ordinary one');
+  assert.equal(rows.inherited('d2'), undefined, 'an unleased row needs none');
+  assert.deepEqual(rows.drop(['d3']), [{ id: 'd3', lease: '2026-12-06 22:00:01+00' }], 'handed back: released, so the next owner claims it at once');
+  assert.equal(rows.inherited('d3'), undefined);
+});

@@ -108,7 +108,7 @@ export class ChunkLeases {
       if (row && this.#pushed!.usable(row, now)) {
         held.set(id, row);
         if (now - row.arrived > NOTICE_SETTINGS_MS) stale.push(endpointSettingsKey(row.environmentId, row.row.endpointId));
-      } else claim.push([id, row?.row.lease ?? null]);
+      } else claim.push([id, row?.row.lease ?? this.#pushed?.inherited(id) ?? null]);
     }
     const [claimed, settings] = await Promise.all([
       claim.length > 0 ? this.#claims.add(claim) : [],

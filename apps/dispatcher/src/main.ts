@@ -35,7 +35,13 @@ const resolver = new HostResolver({
   tries: config.DNS_TRIES,
   allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
 });
-const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, resolver });
+const sender = new WebhookSender({
+  timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+  resolver,
+  refused: (url, reason) =>
+    log.error({ url, reason, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK }, 'this dispatcher refuses a webhook URL at send time (blocked_address); check that every dispatcher has the same WEBHOOK_ALLOW_LOOPBACK'),
+});
 // the owned endpoints' places, circuits and rates: read by the intake, kept by the deliverer's sends
 const endpoints = new EndpointGuard(config);
 // the rows the post-commit notices carry: read by the intake, sent without a claim by the deliverer
@@ -59,13 +65,16 @@ const ownership = new PartitionOwnership({
   databaseUrl: config.DATABASE_URL,
   nodeLocks: ADVISORY_LOCKS.dispatcherNodes,
   partitionLocks: ADVISORY_LOCKS.webhookPartitions,
-  applicationName: 'dispatcher-locks',
+  // with the node's name, so pg_stat_activity and pg_locks tell which dispatcher holds which partition
+  applicationName: `dispatcher-locks ${name}`.slice(0, 63),
   partitions: WEBHOOK_PARTITIONS,
   rebalanceMs: REBALANCE_MS,
   log,
-  acquire: (partition) => {
+  // who held each partition is kept, so a partition whose dispatcher died is known as such
+  holders: 'webhooks',
+  acquire: (partition, orphaned) => {
     endpoints.tookOver(partition, Date.now());
-    return intake.own(partition);
+    return intake.own(partition, orphaned);
   },
   release: (partition) => intake.disown(partition),
   lost: () => intake.lost(),

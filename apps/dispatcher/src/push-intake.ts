@@ -46,7 +46,7 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import { handBackDeliveries, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
+import { dueDeliveries, handBackDeliveries, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
@@ -91,6 +91,7 @@ export class PushIntake {
   readonly #notices: Counter<'result'>;
   readonly #forwards: Counter<'result'>;
   readonly #caughtUp: Counter;
+  readonly #adopted: Counter;
 
   constructor(deps: {
     deliverer: Deliverer;
@@ -123,6 +124,11 @@ export class PushIntake {
     this.#caughtUp = new Counter({
       name: 'webhook_caught_up_total',
       help: 'Deliveries whose notice was lost, found in the ledger by their owner and queued',
+      registers: [deps.metrics],
+    });
+    this.#adopted = new Counter({
+      name: 'webhook_adopted_total',
+      help: 'Deliveries of a dispatcher that died, taken over by this one when it took the partition (their dead leases claimed over)',
       registers: [deps.metrics],
     });
     const intake = this;
@@ -178,9 +184,19 @@ export class PushIntake {
     this.#sweep.unref();
   }
 
-  /** Starts serving a partition (its lock is held): its notices and forwarded deliveries come here. */
-  async own(partition: number): Promise<void> {
+  /**
+   * Starts serving a partition (its lock is held): its notices and forwarded deliveries come here.
+   * `orphaned`: its last owner died holding it (PartitionOwnership's holders), so the rows it had
+   * leased (pushed to it, or claimed and being sent when it died) are nobody's: they are taken
+   * over at once, their dead leases claimed over, instead of waiting for those leases to run out
+   * (the push lease, 30 s by default) and the catch-up. A send that was on the wire when the owner
+   * died is made again: the only duplicates a crash causes. The rows are read before the
+   * subscription is made, so a row is either read here or arrives in a notice, not both (a row
+   * committed in between waits for its lease and the catch-up).
+   */
+  async own(partition: number, orphaned = false): Promise<void> {
     if (this.#stopped || this.#subscriptions.has(partition)) return;
+    const adopted = orphaned ? await this.#orphans(partition) : [];
     const subscription = this.#nc.subscribe(this.#subjects.webhookNotices(partition), {
       callback: (error, msg) => {
         if (error) return this.#log.warn({ err: error, partition }, 'webhook notice subscription error');
@@ -190,6 +206,25 @@ export class PushIntake {
     this.#subscriptions.set(partition, subscription);
     // the subscription is in place at the server before another dispatcher forwards to us
     await this.#nc.flush();
+    if (adopted.length > 0) {
+      this.#pushed.inherit(adopted);
+      this.#adopted.inc(adopted.length);
+      this.#window.push(adopted.map(({ id, environment_id }): Delivery => [id, environment_id]));
+      this.#log.warn({ partition, deliveries: adopted.length }, 'took over the deliveries of a dispatcher that died');
+    }
+  }
+
+  /** The pending, due rows of `partition` (leased or not) that this dispatcher has room for. */
+  async #orphans(partition: number): Promise<{ id: string; environment_id: string; lease: string | null }[]> {
+    try {
+      const room = Math.max(0, MAX_QUEUED - this.queued);
+      const rows = await dueDeliveries(this.#pool, MAX_QUEUED);
+      return rows.filter((row) => webhookPartitionOf(row.environment_id) === partition && !this.#window.has(row.id)).slice(0, room);
+    } catch (error) {
+      // their leases lapse and the catch-up finds them
+      this.#log.warn({ err: error, partition }, 'could not read the deliveries of a dispatcher that died');
+      return [];
+    }
   }
 
   /**

@@ -30,6 +30,11 @@ export interface HeldRow {
 
 export class PushedRows {
   readonly #rows = new Map<string, HeldRow>();
+  /**
+   * Leases of a predecessor that died (push-intake.ts' `own` of an orphaned partition), by id:
+   * the claim takes each row as if unleased when its lease is still this one.
+   */
+  readonly #inherited = new Map<string, string>();
   readonly #sendLeaseMs: number;
   #bytes = 0;
 
@@ -55,6 +60,18 @@ export class PushedRows {
     }
   }
 
+  /** Leases a dead predecessor held (`lease` null: none), claimed over as if the rows were unleased. */
+  inherit(rows: readonly { id: string; lease: string | null }[]): void {
+    for (const { id, lease } of rows) if (lease !== null) this.#inherited.set(id, lease);
+  }
+
+  /** The dead predecessor's lease on `id` (undefined: none), let go. */
+  inherited(id: string): string | undefined {
+    const lease = this.#inherited.get(id);
+    if (lease !== undefined) this.#inherited.delete(id);
+    return lease;
+  }
+
   /** The row held for `id`, let go (undefined when none: the delivery is claimed). */
   take(id: string): HeldRow | undefined {
     const held = this.#rows.get(id);
@@ -74,7 +91,8 @@ export class PushedRows {
     const dropped: { id: string; lease: string }[] = [];
     for (const id of ids) {
       const held = this.take(id);
-      if (held) dropped.push({ id, lease: held.row.lease });
+      const lease = held?.row.lease ?? this.inherited(id);
+      if (lease !== undefined) dropped.push({ id, lease });
     }
     return dropped;
   }

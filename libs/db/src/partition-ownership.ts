@@ -35,8 +35,17 @@ export interface OwnershipOptions {
   partitions: number;
   rebalanceMs: number;
   log: OwnershipLog;
-  /** Start serving a partition (the lock is already held). */
-  acquire: (partition: number) => Promise<void>;
+  /**
+   * Keep `partition_holders` (migration 000018) under this kind of partition: who holds each one,
+   * so that a new holder learns whether its predecessor died (`acquire`'s `orphaned`) or gave the
+   * partition back.
+   */
+  holders?: string;
+  /**
+   * Start serving a partition (the lock is already held). `orphaned` (with `holders`): its last
+   * holder's session is gone without giving it back (it died), so nothing it leased is in hand.
+   */
+  acquire: (partition: number, orphaned: boolean) => Promise<void>;
   /** Stop serving a partition gracefully (the lock is released after this resolves). */
   release: (partition: number) => Promise<void>;
   /** The lock connection broke: stop every partition now. */
@@ -157,7 +166,7 @@ export class PartitionOwnership {
       if (this.client !== client) return;
       this.owned.add(partition);
       try {
-        await this.options.acquire(partition);
+        await this.options.acquire(partition, this.options.holders !== undefined ? await this.hold(client, this.options.holders, partition) : false);
       } catch (error) {
         this.options.log.error({ err: error, partition }, 'could not start partition');
         this.owned.delete(partition);
@@ -166,9 +175,36 @@ export class PartitionOwnership {
     }
   }
 
+  /**
+   * Writes this session as the partition's holder; whether the previous holder's session is gone
+   * (it died holding the partition: a holder that gives it back deletes its row first).
+   */
+  private async hold(client: pg.Client, kind: string, partition: number): Promise<boolean> {
+    const { rows } = await client.query<{ orphaned: boolean }>(
+      `with previous as (
+         select backend_pid, backend_start from partition_holders where kind = $1 and partition = $2
+       ),
+       mine as (
+         insert into partition_holders (kind, partition, backend_pid, backend_start)
+         select $1, $2, pid, backend_start from pg_stat_activity where pid = pg_backend_pid()
+         on conflict (kind, partition) do update set backend_pid = excluded.backend_pid, backend_start = excluded.backend_start
+       )
+       select exists (select 1 from previous p
+                      where not exists (select 1 from pg_stat_activity a
+                                        where a.pid = p.backend_pid and a.backend_start = p.backend_start)) as orphaned`,
+      [kind, partition],
+    );
+    return rows[0]!.orphaned;
+  }
+
   private async giveBack(partition: number): Promise<void> {
     await this.options.release(partition);
     this.owned.delete(partition);
+    if (this.options.holders !== undefined) {
+      await this.client
+        ?.query('delete from partition_holders where kind = $1 and partition = $2 and backend_pid = pg_backend_pid()', [this.options.holders, partition])
+        .catch(() => {});
+    }
     await this.client?.query('select pg_advisory_unlock($1, $2)', [this.options.partitionLocks, partition]).catch(() => {});
   }
 }

@@ -381,3 +381,19 @@ export async function overdueUnleased(
   );
   return rows;
 }
+
+/**
+ * Pending, due deliveries, leased or not, with their leases (null: unleased), oldest due first, at
+ * most `limit`: what the new owner of a partition whose dispatcher died takes over at once
+ * (the caller keeps those of its partitions). Every lease on such a row is its dead owner's: only
+ * an owner sends.
+ */
+export async function dueDeliveries(pool: Pool, limit: number): Promise<{ id: string; environment_id: string; lease: string | null }[]> {
+  const { rows } = await pool.query<{ id: string; environment_id: string; lease: string | null }>(
+    `select id, environment_id, locked_until::text as lease from webhook_deliveries
+         where status = 'pending' and next_attempt_at <= now()
+         order by next_attempt_at limit $1`,
+    [limit],
+  );
+  return rows;
+}

@@ -37,6 +37,7 @@ export {
   handBackDeliveries,
   pendingDeliveries,
   overdueUnleased,
+  dueDeliveries,
   type ClaimedDelivery,
   type EndpointSettings,
   type AttemptRecord,
