@@ -20,9 +20,9 @@ import { configOrExit, loadGatewayConfig } from '@rtm/config';
 import { createPool } from '@rtm/db';
 import { NODE_FLAGS } from '@rtm/ops';
 import type { CreatedEnvironment } from '@rtm/auth';
-import { DEV_KEY_FILE, ensureDevEncryptionKey } from '@rtm/webhooks';
 import { ensureDevEnvironment, ensureDevLogin, recordRunning, type DevLogin } from './dev-environment.ts';
 import { Supervisor, watchParent } from './supervisor.ts';
+import { developmentEnv } from './dev-env.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KINDS = ['gateway', 'channel-node', 'dispatcher'] as const;
@@ -46,12 +46,8 @@ const kinds: Kind[] = positionals.length ? (positionals as Kind[]) : [...KINDS];
 const colour = process.stdout.isTTY === true;
 
 // local development: webhooks to localhost allowed, and a webhook-secret key made once under
-// .data/ (git-ignored) and shared by every child; an operator's own values win
-const childEnv: NodeJS.ProcessEnv = {
-  ...env,
-  WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
-  SECRET_ENCRYPTION_KEY: env.SECRET_ENCRYPTION_KEY ?? (await ensureDevEncryptionKey(`${ROOT}${DEV_KEY_FILE}`)),
-};
+// .data/ (git-ignored) and shared by every child, as `npm run <kind>` gives them (dev-env.ts)
+const childEnv = await developmentEnv(env);
 
 // signals are handled from here on, before any child exists or anything is announced: a stop
 // that arrives while the dev environment is being made ends the supervisor cleanly
