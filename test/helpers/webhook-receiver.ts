@@ -131,11 +131,18 @@ export async function enqueue(pool: Pool, events: WebhookEventInput[], batch = 5
 /** The shared wait with a deadline (helpers/eventually.ts), for the webhook tests that import it from here. */
 export { eventually } from './eventually.ts';
 
-/** How many of an environment's deliveries are recorded `delivered` (with exactly `attempts` attempts, when given). */
+/**
+ * How many of an environment's deliveries are recorded `delivered` (with exactly `attempts`
+ * attempts, when given): ledger rows, and deliveries of the delivery log with an outcome and no
+ * ledger row (delivered at their first attempt).
+ */
 export async function deliveredCount(pool: Pool, environmentId: string, attempts?: number): Promise<number> {
   const { rows } = await pool.query<{ n: number }>(
-    `select count(*)::int as n from webhook_deliveries
-     where environment_id = $1 and status = 'delivered' and ($2::int is null or attempts = $2)`,
+    `select (select count(*)::int from webhook_deliveries
+             where environment_id = $1 and status = 'delivered' and ($2::int is null or attempts = $2))
+          + (select count(*)::int from webhook_outcomes o
+             where o.environment_id = $1 and ($2::int is null or $2 = 1)
+               and not exists (select 1 from webhook_deliveries d where d.id = o.delivery_id)) as n`,
     [environmentId, attempts ?? null],
   );
   return rows[0]!.n;

@@ -21,7 +21,7 @@
  */
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
-import { committedDeliveries, enqueueWebhookEvents, redactMessageDeliveries, webhookBody, withdrawnEntries, type WebhookEventInput } from '@rtm/webhooks';
+import { loggedDeliveries, enqueueWebhookEvents, redactMessageDeliveries, webhookBody, withdrawnEntries, type WebhookEventInput } from '@rtm/webhooks';
 import { messageEnvelopeText, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
 import {
   channelKey,
@@ -182,10 +182,10 @@ export async function writeBatch(
   const answer = written.rows[0]!;
   webhooks.learn(environments, answer.hooked);
   // no job for these: the committer publishes them after commit (a notice to the dispatchers,
-  // carrying each row leased to its partition's owner: push-notice.ts)
+  // carrying each row of the delivery log: push-notice.ts)
   if (answer.pushed.length > 0) {
     const byEvent = new Map(hooked.map((event, i) => [event.eventId, bodies[i]!]));
-    outcome.deliveries = committedDeliveries(answer.pushed, (eventId) => byEvent.get(eventId), pushLeaseMs);
+    outcome.deliveries = loggedDeliveries(answer.pushed, (eventId) => byEvent.get(eventId));
   }
   if (mentions) {
     // publish only what was stored; the rest was dropped (not a reader, or over the cap)

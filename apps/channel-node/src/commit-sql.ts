@@ -4,7 +4,8 @@
  * parameters it takes, and a retraction's reads and writes.
  */
 import { admitNotificationsSql, notificationCapSql, NOTIFICATION_CAP_LIMIT } from '@rtm/db';
-import { enqueueParameters, enqueueSql, environmentHookedSql, PUSHED_SQL, type WebhookEventInput } from '@rtm/webhooks';
+import { environmentHookedSql, LOGGED_SQL, logParameters, logSql, type WebhookEventInput } from '@rtm/webhooks';
+import { webhookPartitionOf } from '@rtm/bus';
 import { namespaceOfSql, userReadsChannelSql } from '@rtm/auth';
 import { DEFAULT_LIMITS } from '@rtm/limits';
 import type { BatchPlan } from './batch-plan.ts';
@@ -38,7 +39,7 @@ export const SEEN_KEYS_SQL = `select k.channel_pk, k.key, k.message_id, k.seq, k
 
 /**
  * The write of a batch, one statement: the fence, the rows, idempotency keys, notifications and
- * webhook deliveries with their jobs. Data-modifying CTEs all run, so each insert is guarded by
+ * webhook deliveries (the delivery log's rows). Data-modifying CTEs all run, so each insert is guarded by
  * the fence's count (a stale writer writes nothing, never a key violation), and `rtm_check` fails
  * the whole statement when the fence did not match every channel or an environment believed to
  * have no webhook has one. Prepared once per connection (a named statement): Postgres parses and
@@ -77,13 +78,13 @@ const writeSql = (mentions: boolean) => `with fence as (
          where idempotency_keys.created_at <= now() - interval '24 hours'
        returning 1),
      ${mentions ? MENTIONS_SQL : NO_MENTIONS_SQL},
-     ${enqueueSql(27, '(select count(*) from fence) = $26', false)}
+     ${logSql(27, '(select count(*) from fence) = $26')}
      select rtm_check((select count(*) from fence) = $26, '${FENCE_STATE}', 'a channel moved under this writer') as fenced,
             rtm_check(not exists (select 1 from unnest($38::text[]) as h(id) where ${environmentHookedSql('h.id')}),
                       '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
             array(select h.id from unnest($25::text[]) as h(id) where ${environmentHookedSql('h.id')}) as hooked,
             (select count(*) from delivery_jobs) as jobs,
-            ${PUSHED_SQL} as pushed${mentions ? `,
+            ${LOGGED_SQL} as pushed${mentions ? `,
             array(select id from notified) as notified,
             (select count(*)::int from readers) as readers` : ''}`;
 
@@ -157,7 +158,7 @@ export const WRITE_MENTIONS_SQL = writeSql(true);
  * The write statement of a planned batch: its form (with mentions or without), and its
  * parameters in the order the text numbers them. `environments`: every environment of the batch
  * ($25); `hooked`: the webhook events of those not believed hookless ($27-$37, their deliveries
- * committed leased to their partition's owner for `pushLeaseMs`: push-notice.ts); `hookless`:
+ * appended to the delivery log, logSql: docs/webhooks.md, "The delivery log"); `hookless`:
  * the environments believed to have no webhook ($38), checked by the statement.
  */
 export function writeStatement(
@@ -205,7 +206,7 @@ export function writeStatement(
       batch.now,
       batch.environments,
       advanced.length,
-      ...enqueueParameters(batch.hooked, batch.pushLeaseMs, batch.bodies),
+      ...logParameters(batch.hooked, webhookPartitionOf, batch.bodies),
       batch.hookless,
       ...(mentions ? [notifications.map((n) => n.channel_pk), DEFAULT_LIMITS[NOTIFICATION_CAP_LIMIT]] : []),
     ],

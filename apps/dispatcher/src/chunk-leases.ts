@@ -17,6 +17,7 @@
  */
 import type { Pool } from '@rtm/db';
 import {
+  materializeLogged,
   claimDeliveries,
   deferDeliveries,
   endpointSettings,
@@ -29,6 +30,7 @@ import {
 import { StatementBatcher } from './statement-batcher.ts';
 import type { DeliveryMetrics } from './delivery-metrics.ts';
 import type { HeldRow, PushedRows } from './pushed-rows.ts';
+import type { LogPositions } from './log-positions.ts';
 
 /**
  * A row its notice carried is sent with the endpoint settings the commit read (its secrets and
@@ -53,6 +55,7 @@ export class ChunkLeases {
   readonly #metrics: DeliveryMetrics;
   readonly #claims: StatementBatcher<[id: string, pushLease: string | null], Map<string, ClaimedDelivery>, ClaimedDelivery[]>;
   readonly #settings: StatementBatcher<string, Map<string, EndpointSettings>>;
+  readonly #logged: LogPositions | undefined;
 
   /**
    * `leaseMs`: how long a claim leases a delivery for. `batching`: the group commit's bounds
@@ -64,8 +67,11 @@ export class ChunkLeases {
     pushed?: PushedRows;
     metrics: DeliveryMetrics;
     batching: { concurrency: number; maxItems: number };
+    /** The deliveries of the log this owner holds (log-positions.ts). */
+    logged?: LogPositions;
   }) {
     this.#pool = deps.pool;
+    this.#logged = deps.logged;
     this.#leaseMs = deps.leaseMs;
     this.#pushed = deps.pushed;
     this.#metrics = deps.metrics;
@@ -140,6 +146,7 @@ export class ChunkLeases {
         secrets,
         rate_limit: rateLimit,
         target_url: target,
+        ...(row.logged && { logged: row.logged }),
       });
     }
     if (held.size > 0) this.#metrics.leased.inc({ by: 'notice' }, held.size);
@@ -178,12 +185,34 @@ export class ChunkLeases {
   async defer(deferrals: readonly Deferral[]): Promise<void> {
     if (deferrals.length === 0) return;
     for (const deferral of deferrals) this.#metrics.deferred.inc({ reason: deferral.reason });
-    await deferDeliveries(this.#pool, deferrals.map((d) => ({ id: d.row.id, until: d.until, lease: d.row.lease })));
+    // a delivery of the log waits in the ledger as any other: made a ledger row first, leased
+    // to this caller, and deferred under that lease
+    const logged = deferrals.filter((d) => d.row.logged);
+    const leases = await materializeLogged(
+      this.#pool,
+      logged.map((d) => ({ id: d.row.id, environmentId: d.row.environment_id, createdAt: d.row.logged!.createdAt })),
+      this.#leaseMs,
+    );
+    this.#logged?.done(logged.map((d) => d.row.id));
+    const ready = deferrals.flatMap((d) => {
+      if (!d.row.logged) return [{ id: d.row.id, until: d.until, lease: d.row.lease }];
+      const lease = leases.get(d.row.id);
+      return lease === undefined ? [] : [{ id: d.row.id, until: d.until, lease }];
+    });
+    await deferDeliveries(this.#pool, ready);
   }
 
-  /** Push leases of deliveries handed back unsent (draining), released so that whoever takes them claims them at once. */
-  async letGo(ids: readonly string[]): Promise<void> {
+  /**
+   * Push leases of deliveries handed back unsent (draining), released so that whoever takes them
+   * claims them at once. Deliveries of the log among them are let go (`forget`): the next owner
+   * reads them from the log. Returns the ids that are ledger rows (to hand back as a job).
+   */
+  async letGo(ids: readonly string[]): Promise<string[]> {
+    const logged = ids.filter((id) => this.#pushed?.logged(id) || this.#logged?.holds(id));
     const held = this.#pushed?.drop(ids) ?? [];
+    this.#logged?.forget(logged);
     if (held.length > 0) await releaseClaims(this.#pool, held);
+    const skip = new Set(logged);
+    return ids.filter((id) => !skip.has(id));
   }
 }

@@ -45,7 +45,9 @@ import type { DispatcherConfig } from '@rtm/config';
 import { publishLog, publishLogs, type NatsConnection, type Subjects } from '@rtm/bus';
 import {
   handBackDeliveries,
+  materializeLogged,
   recordAttempts,
+  recordLoggedSuccesses,
   redactWebhookUrl,
   signatureHeader,
   SIGNATURE_HEADER,
@@ -62,6 +64,7 @@ import { attemptLogs, attemptRecord, circuitKey, endpointOf, settleAttempt, type
 import { SigningSecrets } from './signing-secrets.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery-metrics.ts';
 import type { PushedRows } from './pushed-rows.ts';
+import type { LogPositions } from './log-positions.ts';
 import { ChunkLeases, WAITS_IN_LEDGER, type Deferral } from './chunk-leases.ts';
 
 /** Deliveries of one batch job sent at once. */
@@ -103,6 +106,8 @@ export interface DelivererDeps {
   endpoints: EndpointGuard;
   /** The rows the notices carried (shared with push-intake.ts): sent without a claim. */
   pushed?: PushedRows;
+  /** The deliveries of the log held (shared with push-intake.ts): told when their outcomes are durable. */
+  logged?: LogPositions;
 }
 
 export class Deliverer {
@@ -123,6 +128,7 @@ export class Deliverer {
       pushed: deps.pushed,
       metrics: this.#metrics,
       batching,
+      ...(deps.logged && { logged: deps.logged }),
     });
     // nobody waits for a record (the send has happened): it gathers for RECORD_GATHER_MS, so at
     // moderate rates one statement carries many outcomes instead of one or two
@@ -149,9 +155,8 @@ export class Deliverer {
       if (this.#draining) {
         // hand the rest back as a new batch job for another dispatcher (or this one, restarted),
         // their push leases released so that it may claim them at once
-        const rest = ids.slice(start);
-        await this.#leases.letGo(rest);
-        await handBackDeliveries(this.#deps.pool, rest);
+        const rest = await this.#leases.letGo(ids.slice(start));
+        if (rest.length > 0) await handBackDeliveries(this.#deps.pool, rest);
         return;
       }
       // a chunk takes at most JOB_HOLD_MS longer than its fast sends: the next one is never held
@@ -180,7 +185,11 @@ export class Deliverer {
     );
     if (claimed.length < chunk.length) {
       const got = new Set(claimed.map((row) => row.id));
-      await this.#leases.reschedule(chunk.filter((id) => !got.has(id)));
+      const missing = chunk.filter((id) => !got.has(id));
+      // a delivery of the log whose row is not held (withdrawn, or let go) has no ledger row to
+      // claim: let go, the next read of the log finds it if it still has no outcome
+      this.#deps.logged?.forget(missing);
+      await this.#leases.reschedule(missing);
     }
     const deferrals: Deferral[] = [];
     // each send is recorded as soon as it ends, together with whatever else ended meanwhile
@@ -316,7 +325,9 @@ export class Deliverer {
     try {
       await this.#write(outcomes);
     } catch (error) {
-      // the leases expire and these deliveries are attempted again: at-least-once, never lost
+      // the leases expire and these deliveries are attempted again: at-least-once, never lost;
+      // deliveries of the log are let go, the next read of the log finds them
+      this.#deps.logged?.forget(outcomes.map(({ row }) => row.id));
       this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
       throw error;
     }
@@ -332,7 +343,49 @@ export class Deliverer {
    * outcome changes nothing, so the ledger follows the newest claim.
    */
   async #write(outcomes: readonly Outcome[]): Promise<void> {
-    await recordAttempts(this.#deps.pool, outcomes.map(attemptRecord));
+    const ledger: Outcome[] = [];
+    const succeeded: Outcome[] = [];
+    const failed: Outcome[] = [];
+    for (const outcome of outcomes) {
+      if (!outcome.row.logged) ledger.push(outcome);
+      else if (outcome.status === 'delivered') succeeded.push(outcome);
+      else failed.push(outcome);
+    }
+    await Promise.all([
+      ledger.length > 0 ? recordAttempts(this.#deps.pool, ledger.map(attemptRecord)) : undefined,
+      // the common case: one narrow row appended per delivery, nothing else
+      recordLoggedSuccesses(
+        this.#deps.pool,
+        succeeded.map(({ row, at, result }) => ({
+          id: row.id,
+          createdAt: row.logged!.createdAt,
+          environmentId: row.environment_id,
+          endpointId: row.endpoint_id,
+          at,
+          statusCode: result.statusCode!,
+          durationMs: result.durationMs,
+        })),
+      ),
+      failed.length > 0 ? this.#writeFailedLogged(failed) : undefined,
+    ]);
+    this.#deps.logged?.done(succeeded.map(({ row }) => row.id));
+  }
+
+  /**
+   * First attempts of the log that failed: each made a ledger row with its exact body (leased to
+   * this dispatcher), then recorded as any attempt is, under that lease: the retry schedule, the
+   * drop, the endpoint's failing streak and `delivery.dropped` are the ledger's from here on.
+   */
+  async #writeFailedLogged(failed: readonly Outcome[]): Promise<void> {
+    const leases = await materializeLogged(
+      this.#deps.pool,
+      failed.map(({ row }) => ({ id: row.id, environmentId: row.environment_id, createdAt: row.logged!.createdAt })),
+      this.#deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+    );
+    // the ledger row stands for them now (or already did: cancelled meanwhile, made elsewhere)
+    this.#deps.logged?.done(failed.map(({ row }) => row.id));
+    const made = failed.filter(({ row }) => leases.has(row.id));
+    if (made.length > 0) await recordAttempts(this.#deps.pool, made.map((outcome) => ({ ...attemptRecord(outcome), lease: leases.get(outcome.row.id)! })));
   }
 
   /** The live-log events of recorded attempts: one bus message per environment (publishLogs). */

@@ -11,6 +11,7 @@ import { buildWorker, WorkerSupervisor } from './build-worker.ts';
 import { backlogGauge } from './backlog-metric.ts';
 import { PushedRows } from './pushed-rows.ts';
 import { PushIntake } from './push-intake.ts';
+import { LogPositions } from './log-positions.ts';
 import { EndpointGuard } from './endpoint-guard.ts';
 
 /** How often a dispatcher rebalances webhook partitions with the others. */
@@ -46,7 +47,9 @@ const sender = new WebhookSender({
 const endpoints = new EndpointGuard(config);
 // the rows the post-commit notices carry: read by the intake, sent without a claim by the deliverer
 const pushed = new PushedRows(config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
-const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring, endpoints, pushed });
+// where this dispatcher stands in the delivery log of the partitions it owns
+const logged = new LogPositions();
+const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring, endpoints, pushed, logged });
 backlogGauge(pool, metrics, log);
 const recovery = new WorkerRecovery({
   pool,
@@ -57,7 +60,7 @@ const recovery = new WorkerRecovery({
 
 // first attempts from the channel-nodes' notices, and every send of the webhook partitions this
 // dispatcher owns (push-intake.ts; ownership: PartitionOwnership in libs/db)
-const intake = new PushIntake({ deliverer, endpoints, pool, log, metrics, nc, subjects: subjects(config.NATS_PREFIX), pushed });
+const intake = new PushIntake({ deliverer, endpoints, pool, log, metrics, nc, subjects: subjects(config.NATS_PREFIX), pushed, logged });
 // a dispatcher that lost a partition may still finish the sends it had started: each delivery's
 // lease keeps them from being sent twice at once, and the endpoint's limit may be exceeded by
 // those sends only, during the handover

@@ -46,7 +46,8 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import { dueDeliveries, handBackDeliveries, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
+import { advanceLogPositions, dueDeliveries, handBackDeliveries, logAbove, logPositions, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
+import type { LogPositions } from './log-positions.ts';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, Gauge, type Registry } from 'prom-client';
@@ -72,6 +73,13 @@ const CATCH_UP_MS = 5_000;
 const CATCH_UP_ROWS = 5_000;
 /** How often rows held past their use are let go. */
 const SWEEP_MS = 1_000;
+/**
+ * How often the owner reads the delivery log above where it stands, and stores its position: a
+ * row whose notice was lost (or never sent: a body too large to carry) waits about this long.
+ */
+const LOG_READ_MS = 1_000;
+/** Rows of the log read at most per pass. */
+const LOG_READ_ROWS = 5_000;
 
 export class PushIntake {
   readonly #deliverer: Deliverer;
@@ -83,6 +91,10 @@ export class PushIntake {
   readonly #window: SendWindow;
   /** The rows the notices carried, sent without a claim (deliverer.ts). */
   readonly #pushed: PushedRows;
+  /** Where this owner stands in the delivery log of each partition (log-positions.ts). */
+  readonly #logged: LogPositions;
+  #logTimer: NodeJS.Timeout | undefined;
+  #readingLog = false;
   readonly #subscriptions = new Map<number, Subscription>();
   #stopped = false;
   #catchUp: NodeJS.Timeout | undefined;
@@ -92,6 +104,7 @@ export class PushIntake {
   readonly #forwards: Counter<'result'>;
   readonly #caughtUp: Counter;
   readonly #adopted: Counter;
+  readonly #fromLog: Counter;
 
   constructor(deps: {
     deliverer: Deliverer;
@@ -102,8 +115,10 @@ export class PushIntake {
     nc: NatsConnection;
     subjects: Subjects;
     pushed: PushedRows;
+    logged: LogPositions;
   }) {
     this.#deliverer = deps.deliverer;
+    this.#logged = deps.logged;
     this.#pushed = deps.pushed;
     this.#pool = deps.pool;
     this.#log = deps.log;
@@ -129,6 +144,11 @@ export class PushIntake {
     this.#adopted = new Counter({
       name: 'webhook_adopted_total',
       help: 'Deliveries of a dispatcher that died, taken over by this one when it took the partition (their dead leases claimed over)',
+      registers: [deps.metrics],
+    });
+    this.#fromLog = new Counter({
+      name: 'webhook_log_read_total',
+      help: 'Deliveries of the delivery log this owner found without an outcome in its reads of the log (their notice lost, or a body too large to carry) and queued',
       registers: [deps.metrics],
     });
     const intake = this;
@@ -160,8 +180,12 @@ export class PushIntake {
       endpoints: deps.endpoints,
       send: (ids, sending, requeue) => this.#deliverer.deliver(ids, sending, requeue),
       putBack: (environmentId, ids, endpointId) => this.#requeue(environmentId, ids, endpointId),
-      // not recorded: their leases lapse and the reconciler gives them a job
-      failed: (error, ids) => this.#log.error({ err: error, deliveries: ids.length }, 'could not send pushed webhook deliveries'),
+      // not recorded: their leases lapse and the reconciler gives them a job; deliveries of the
+      // log are let go, the next read of the log finds them
+      failed: (error, ids) => {
+        this.#logged.forget(ids);
+        this.#log.error({ err: error, deliveries: ids.length }, 'could not send pushed webhook deliveries');
+      },
     });
   }
 
@@ -182,6 +206,8 @@ export class PushIntake {
     this.#catchUp.unref();
     this.#sweep = setInterval(() => void this.#release(this.#pushed.expired()), SWEEP_MS);
     this.#sweep.unref();
+    this.#logTimer = setInterval(() => void this.readLog(), LOG_READ_MS);
+    this.#logTimer.unref();
   }
 
   /**
@@ -197,6 +223,11 @@ export class PushIntake {
   async own(partition: number, orphaned = false): Promise<void> {
     if (this.#stopped || this.#subscriptions.has(partition)) return;
     const adopted = orphaned ? await this.#orphans(partition) : [];
+    // where the delivery log of the partition is to be read from: every row below it has its
+    // outcome; the rows above it that have none are this owner's to send (a notice of each that
+    // comes from now on is tracked from that position too)
+    const positions = await logPositions(this.#pool, [partition]);
+    this.#logged.open(partition, positions.get(partition)!);
     const subscription = this.#nc.subscribe(this.#subjects.webhookNotices(partition), {
       callback: (error, msg) => {
         if (error) return this.#log.warn({ err: error, partition }, 'webhook notice subscription error');
@@ -212,6 +243,8 @@ export class PushIntake {
       this.#window.push(adopted.map(({ id, environment_id }): Delivery => [id, environment_id]));
       this.#log.warn({ partition, deliveries: adopted.length }, 'took over the deliveries of a dispatcher that died');
     }
+    // the log's rows a previous owner left without an outcome go at once, not at the next pass
+    void this.readLog();
   }
 
   /** The pending, due rows of `partition` (leased or not) that this dispatcher has room for. */
@@ -236,6 +269,8 @@ export class PushIntake {
     this.#subscriptions.delete(partition);
     subscription?.unsubscribe();
     await this.#handBack(this.#window.removeWhere((environmentId) => webhookPartitionOf(environmentId) === partition));
+    // its position stays where this owner last stored it: the next owner reads on from there
+    this.#logged.close(partition);
   }
 
   /** The lock connection broke: every partition is gone at once. */
@@ -265,8 +300,17 @@ export class PushIntake {
     }
     // the rows first: taking the ids may start their sends at once, which look the rows up
     this.#pushed.add(deliveries);
+    // deliveries of the log are tracked before they can start (and end) sending
+    const tracked: string[] = [];
+    for (const { id, environmentId, pushed } of deliveries) {
+      if (pushed?.logged && this.#logged.track(id, webhookPartitionOf(environmentId), pushed.logged.tx)) tracked.push(id);
+    }
     const queued = this.#take(deliveries.map(({ id, environmentId }): Delivery => [id, environmentId]));
-    if (!queued) void this.#letGo(deliveries.map(({ id }) => id));
+    if (!queued) {
+      // not kept: a later read of the log finds those (their positions are above what was read)
+      this.#logged.done(tracked);
+      void this.#letGo(deliveries.map(({ id }) => id));
+    }
     if (msg.reply) msg.respond(encodeJson({ queued }));
   }
 
@@ -275,8 +319,13 @@ export class PushIntake {
    * full, stopping): their push leases released, so that whoever takes them may claim them at
    * once (fenced by the lease: a row sent meanwhile is not touched).
    */
-  async #letGo(ids: readonly string[]): Promise<void> {
+  async #letGo(ids: readonly string[]): Promise<string[]> {
+    const logged = ids.filter((id) => this.#pushed.logged(id) || this.#logged.holds(id));
     await this.#release(this.#pushed.drop(ids));
+    // deliveries of the log have no ledger row to hand back: the next read of the log finds them
+    this.#logged.forget(logged);
+    const skip = new Set(logged);
+    return ids.filter((id) => !skip.has(id));
   }
 
   async #release(held: readonly { id: string; lease: string }[]): Promise<void> {
@@ -342,6 +391,68 @@ export class PushIntake {
   }
 
   /**
+   * One read of the delivery log (docs/webhooks.md, "The delivery log"): the rows of the owned
+   * partitions above where this owner has read, without a durable outcome, that it does not hold
+   * (their notice lost, or never sent) are queued; then the position of each partition is stored:
+   * the lesser of what has been read and the least position of a delivery held without an
+   * outcome, so a next owner reading from there misses nothing.
+   */
+  async readLog(): Promise<void> {
+    if (this.#readingLog || this.#stopped) return;
+    const partitions = [...this.#subscriptions.keys()].filter((partition) => this.#logged.owns(partition));
+    if (partitions.length === 0) return;
+    this.#readingLog = true;
+    try {
+      const from = partitions.map((partition) => this.#logged.scanned(partition)!);
+      const { rows, below } = await logAbove(this.#pool, partitions, from, LOG_READ_ROWS);
+      // rows are in position order across the partitions: with a full page, everything below the
+      // last one was read (rows of its transaction beyond the page come again, and are skipped)
+      let readTo = rows.length === LOG_READ_ROWS ? rows[rows.length - 1]!.tx : below;
+      const found: Delivery[] = [];
+      for (const row of rows) {
+        if (!this.owns(row.partition) || !this.#logged.owns(row.partition)) continue;
+        if (this.#window.has(row.id) || this.#logged.holds(row.id)) continue;
+        if (this.queued + found.length >= MAX_QUEUED) {
+          readTo = row.tx;
+          break;
+        }
+        this.#pushed.add([
+          {
+            id: row.id,
+            environmentId: row.environment_id,
+            pushed: {
+              lease: '',
+              leaseMs: Infinity,
+              logged: { tx: row.tx, createdAt: row.created_at },
+              endpointId: row.endpoint_id,
+              url: row.url,
+              eventType: row.event_type,
+              eventId: row.event_id,
+              body: row.body,
+              secrets: row.secrets,
+              rateLimit: row.rate_limit,
+            },
+          },
+        ]);
+        this.#logged.track(row.id, row.partition, row.tx);
+        found.push([row.id, row.environment_id]);
+      }
+      for (const partition of partitions) this.#logged.scannedTo(partition, readTo);
+      if (found.length > 0) {
+        this.#fromLog.inc(found.length);
+        this.#window.push(found);
+      }
+      const positions = this.#logged.positions();
+      for (const partition of positions.keys()) if (!this.owns(partition)) positions.delete(partition);
+      await advanceLogPositions(this.#pool, positions);
+    } catch (error) {
+      this.#log.warn({ err: error }, 'could not read the delivery log');
+    } finally {
+      this.#readingLog = false;
+    }
+  }
+
+  /**
    * A job's deliveries: those of partitions this dispatcher owns join its memory queues (as a
    * notice's would; sent at once if its memory is full); the others are forwarded to their owner,
    * which queues them the same way. If no owner takes them (none at the moment, NATS away, a full
@@ -393,8 +504,8 @@ export class PushIntake {
     }
   }
 
-  async #handBack(ids: readonly string[]): Promise<void> {
-    await this.#letGo(ids);
+  async #handBack(all: readonly string[]): Promise<void> {
+    const ids = await this.#letGo(all);
     for (let i = 0; i < ids.length; i += HAND_BACK) {
       await handBackDeliveries(this.#pool, ids.slice(i, i + HAND_BACK)).catch((error: unknown) =>
         this.#log.warn({ err: error }, 'could not hand back queued deliveries; the catch-up will'),
@@ -409,6 +520,7 @@ export class PushIntake {
   async stop(): Promise<void> {
     clearInterval(this.#catchUp);
     clearInterval(this.#sweep);
+    clearInterval(this.#logTimer);
     for (const partition of [...this.#subscriptions.keys()]) await this.disown(partition);
     this.#stopped = true;
     this.#window.stop();

@@ -55,7 +55,9 @@ export class PushedRows {
   /** Keeps the rows among a notice's deliveries that arrived `now`, while the budget allows. */
   add(deliveries: readonly NoticeDelivery[], now = Date.now()): void {
     for (const { id, environmentId, pushed } of deliveries) {
-      if (!pushed || this.#rows.has(id) || this.#bytes + pushed.body.length > MAX_BYTES) continue;
+      // a row of the log is always kept: it is the only way to send it (there is no ledger row to
+      // claim); the intake's bound on deliveries queued bounds them
+      if (!pushed || this.#rows.has(id) || (!pushed.logged && this.#bytes + pushed.body.length > MAX_BYTES)) continue;
       this.#keep(id, { environmentId, row: pushed, arrived: now, until: now + pushed.leaseMs - SLACK_MS });
     }
   }
@@ -86,11 +88,20 @@ export class PushedRows {
     if (!this.#rows.has(id)) this.#keep(id, held);
   }
 
-  /** Lets go of the rows of `ids` (handed back, or no longer owned); the ones that were held. */
+  /** Whether `id` is held as a row of the delivery log. */
+  logged(id: string): boolean {
+    return this.#rows.get(id)?.row.logged !== undefined;
+  }
+
+  /**
+   * Lets go of the rows of `ids` (handed back, or no longer owned); the leased ones that were held,
+   * with their leases, to release (a row of the log has none).
+   */
   drop(ids: readonly string[]): { id: string; lease: string }[] {
     const dropped: { id: string; lease: string }[] = [];
     for (const id of ids) {
       const held = this.take(id);
+      if (held?.row.logged) continue;
       const lease = held?.row.lease ?? this.inherited(id);
       if (lease !== undefined) dropped.push({ id, lease });
     }

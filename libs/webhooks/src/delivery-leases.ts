@@ -11,6 +11,7 @@ import { newId, type Pool } from '@rtm/db';
 import { OPERATIONAL_EVENT_TYPES } from '@rtm/schemas';
 import { deliverBatchJobSql, deliverOneJobSql } from './jobs.ts';
 import { recordWebhookEvents } from './enqueue.ts';
+import type { LoggedPosition } from './push-notice.ts';
 
 /**
  * "Still pending", for statements that find their rows by id. Written as `coalesce(status, '')`
@@ -200,6 +201,8 @@ export interface ClaimedDelivery {
   rate_limit: number | null;
   /** Where it goes now (TARGET_COLUMN): the endpoint's current URL; null: disabled, send nothing. */
   target_url: string | null;
+  /** A delivery of the log (delivery-log.ts), held from its notice or the owner's read: no lease. */
+  logged?: LoggedPosition;
 }
 
 /** One attempt that ended, to record (RECORD_SQL). */

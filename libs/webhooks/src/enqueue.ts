@@ -49,6 +49,68 @@ export const environmentHookedSql = (environment: string) => `(exists (select 1 
          or exists (select 1 from webhook_endpoints ep where ep.environment_id = ${environment} and not ep.disabled offset 0))`;
 
 /**
+ * The endpoints that receive an event (row alias `v`: environment_id, event_type, channel_id,
+ * only_endpoint, except_endpoint), as `(endpoint_id, url)`: the default one (the configuration's
+ * URL, message events only, as before endpoints existed; `endpoint_id` null) and every enabled
+ * endpoint whose filters match.
+ */
+const RECEIVERS_SQL = `(
+         select null::text as endpoint_id, e.webhook_url as url from environments e
+         where e.id = v.environment_id and e.webhook_url is not null and v.only_endpoint is null
+           and v.event_type in ('message.published', 'message.retracted')
+         union all
+         select ep.id, ep.url from webhook_endpoints ep
+         where ep.environment_id = v.environment_id and not ep.disabled
+           and (v.only_endpoint is null or ep.id = v.only_endpoint) and ep.id is distinct from v.except_endpoint
+           and (v.only_endpoint is not null or ${endpointTakesSql('v.event_type', 'v.channel_id')}))`;
+
+/**
+ * The id of an event's delivery to an endpoint in the delivery log (SQL over `event` and
+ * `endpoint`, null for the default one): the event's time prefix (newest-first order, and an
+ * event's deliveries found by its id) and the rest drawn from the pair, so the same pair always
+ * makes the same id.
+ */
+export const logDeliveryIdSql = (event: string, endpoint: string) =>
+  `'dlv_' || substr(${event}, 5, 10) || substr(md5(${event} || coalesce(${endpoint}, '')), 1, 16)`;
+
+/**
+ * The publish's form of `enqueueSql` (docs/webhooks.md, "The delivery log"): one narrow row per
+ * event and receiving endpoint appended to `webhook_log` (migration 000019), no ledger row, no
+ * job. The CTE `deliveries` returns what the post-commit notice carries (LOGGED_SQL in
+ * push-notice.ts reads it): the row, its transaction's id (`tx`, the position the partition's
+ * owner reads the log by) and its `created_at` (its day's partition). Same 11 parameters as
+ * `enqueueSql`, from `logParameters`; `guard` as there. The statement must read
+ * `(select count(*) from delivery_jobs)` (always 0), as for `enqueueSql`.
+ */
+export function logSql(first: number, guard = 'true'): string {
+  const p = (i: number) => `$${first + i}`;
+  return `deliveries as (
+       insert into webhook_log (id, environment_id, endpoint_id, event_id, event_type, channel_id, url, body, partition)
+       select ${logDeliveryIdSql('v.event_id', 't.endpoint_id')},
+              v.environment_id, t.endpoint_id, v.event_id, v.event_type, v.channel_id, t.url, v.body, v.partition
+       from unnest(${p(0)}::int[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(8)}::text[], ${p(9)}::text[])
+            as v(partition, environment_id, event_id, event_type, channel_id, body, only_endpoint, except_endpoint)
+       cross join lateral ${RECEIVERS_SQL} t
+       where ${guard}
+       returning id, environment_id, endpoint_id, url, event_id, event_type, tx::text as tx, created_at::text as created_at),
+     delivery_jobs as (select ${p(6)}::text as task, ${p(7)}::int as per_job, ${p(10)}::int as unused where false)`;
+}
+
+/**
+ * The 11 parameters of `logSql`, in order (the places of `enqueueParameters`', so a statement can
+ * take either): each event's webhook partition (`partitionOf` its environment) where the other
+ * has delivery ids; `bodies` as there.
+ */
+export function logParameters(
+  events: readonly WebhookEventInput[],
+  partitionOf: (environmentId: string) => number,
+  bodies: readonly string[] = events.map(webhookBody),
+): unknown[] {
+  const [, ...rest] = enqueueParameters(events, 0, bodies);
+  return [events.map((event) => partitionOf(event.environmentId)), ...rest];
+}
+
+/**
  * The SQL that records webhook deliveries for a batch of events and enqueues the jobs that send
  * them, as two CTEs (`deliveries`, `delivery_jobs`) to put in the caller's statement: they
  * commit (or roll back) with it. Events of environments without an active webhook are skipped
@@ -82,15 +144,7 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
               case when ${p(10)}::int > 0 then now() + ${p(10)}::int * interval '1 millisecond' end
        from unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[], ${p(8)}::text[], ${p(9)}::text[])
             as v(id, environment_id, event_id, event_type, channel_id, body, only_endpoint, except_endpoint)
-       cross join lateral (
-         select null::text as endpoint_id, e.webhook_url as url from environments e
-         where e.id = v.environment_id and e.webhook_url is not null and v.only_endpoint is null
-           and v.event_type in ('message.published', 'message.retracted')
-         union all
-         select ep.id, ep.url from webhook_endpoints ep
-         where ep.environment_id = v.environment_id and not ep.disabled
-           and (v.only_endpoint is null or ep.id = v.only_endpoint) and ep.id is distinct from v.except_endpoint
-           and (v.only_endpoint is not null or ${endpointTakesSql('v.event_type', 'v.channel_id')})) t
+       cross join lateral ${RECEIVERS_SQL} t
        where ${guard}
        on conflict (environment_id, event_id, (coalesce(endpoint_id, ''))) do nothing
        returning id, environment_id, endpoint_id, url, event_id, event_type, locked_until::text as lease)`;

@@ -1,4 +1,4 @@
-export { enqueueParameters, webhookBody, enqueueSql, enqueueWebhookEvents, recordWebhookEvents, endpointTakesSql, environmentHookedSql, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
+export { enqueueParameters, webhookBody, enqueueSql, logSql, logParameters, logDeliveryIdSql, enqueueWebhookEvents, recordWebhookEvents, endpointTakesSql, environmentHookedSql, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
 export {
   WEBHOOK_ID_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
@@ -21,7 +21,7 @@ export {
   type VerifyOptions,
   type VerifyResult,
 } from './signature.ts';
-export { PUSHED_SQL, committedDeliveries, pushNotices, readNotice, withdrawnEntries, type NoticeDelivery, type PushedRow } from './push-notice.ts';
+export { PUSHED_SQL, LOGGED_SQL, committedDeliveries, loggedDeliveries, pushNotices, readNotice, withdrawnEntries, type NoticeDelivery, type PushedRow, type LoggedPosition } from './push-notice.ts';
 export { MESSAGE_RETRACTED, REDACT_SQL, redactMessageDeliveries, type WithdrawnDelivery } from './redaction.ts';
 export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
 export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
@@ -97,3 +97,4 @@ export {
 } from './endpoints.ts';
 export { recordEvent, sendTestEvent } from './events.ts';
 export { RECOVER_TASK, startRecovery, getWebhookTask, runRecovery, failWebhookTask } from './webhook-tasks.ts';
+export { recordLoggedSuccesses, materializeLogged, logAbove, logPositions, advanceLogPositions, type LoggedSuccess, type LogRow } from './delivery-log.ts';

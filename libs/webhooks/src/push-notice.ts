@@ -12,6 +12,10 @@
  *   signing secrets as stored (encrypted, as a claim reads them) and own rate limit as the commit
  *   read them. The owner sends it from this, without a claim, while the lease leaves room for the
  *   send, and its record is fenced by `lease` like a claim's;
+ * - `[id, environmentId, "log", tx, createdAt, endpointId, url, eventType, eventId, body, secrets,
+ *   rateLimit]`: a row of the delivery log (docs/webhooks.md, "The delivery log") as committed,
+ *   with its transaction's id and its `created_at` as Postgres prints them: no lease; the owner
+ *   sends it from this and records its outcome;
  * - `[id, environmentId, "withdrawn"]`: the delivery's message was retracted or deleted and the
  *   delivery cancelled (redaction.ts) while it was leased: the owner lets go of the row it holds
  *   for it, unsent. (A dispatcher that does not know this form takes it for a wake-up, whose
@@ -25,21 +29,28 @@ import { SETTINGS_COLUMNS } from './delivery-leases.ts';
 export interface NoticeDelivery {
   id: string;
   environmentId: string;
+  /** The row itself; with `logged`, a row of the delivery log (no lease). */
   pushed?: PushedRow;
   /** The delivery was cancelled (its message retracted or deleted): nothing to send. */
   withdrawn?: true;
 }
 
 const WITHDRAWN = 'withdrawn';
+const LOGGED = 'log';
 
 /** Notice entries that withdraw cancelled deliveries (redaction.ts) from their owner's memory. */
 export const withdrawnEntries = (deliveries: readonly { id: string; environmentId: string }[]): NoticeDelivery[] =>
   deliveries.map(({ id, environmentId }) => ({ id, environmentId, withdrawn: true }));
 
-/** What the commit wrote and a send needs, and the lease that fences the record. */
+/**
+ * What the commit wrote and a send needs, and the lease that fences the record; for a row of the
+ * delivery log, `logged` instead (its `lease` is '' and its `leaseMs` Infinity: nothing to lapse).
+ */
 export interface PushedRow {
   lease: string;
   leaseMs: number;
+  /** A row of `webhook_log`: its transaction's id and its `created_at`, as Postgres prints them. */
+  logged?: LoggedPosition;
   endpointId: string | null;
   url: string;
   eventType: string;
@@ -49,6 +60,12 @@ export interface PushedRow {
   secrets: StoredSecrets | null;
   /** The endpoint's own rate limit (sends per second); null: none, or the default endpoint. */
   rateLimit: number | null;
+}
+
+/** Where a row of the delivery log stands: its transaction's id (xid8 as text) and its `created_at`. */
+export interface LoggedPosition {
+  tx: string;
+  createdAt: string;
 }
 
 /** Signing secrets as stored, the way a claim reads them (`ClaimedDelivery.secrets`). */
@@ -65,6 +82,34 @@ export interface StoredSecrets {
  */
 export const PUSHED_SQL = `(select coalesce(json_agg(json_build_array(d.id, d.environment_id, d.endpoint_id, d.url, d.event_id, d.event_type, d.lease, s.secrets, s.rate_limit)), '[]')
        from deliveries d cross join lateral (select ${SETTINGS_COLUMNS('d')}) s)`;
+
+/**
+ * The deliveries of a statement built with `logSql` (enqueue.ts), as the notice needs them: a JSON
+ * array of `[id, environment_id, endpoint_id, url, event_id, event_type, tx, created_at, secrets,
+ * rate_limit]`, the endpoint's settings read in the commit's own snapshot.
+ */
+export const LOGGED_SQL = `(select coalesce(json_agg(json_build_array(d.id, d.environment_id, d.endpoint_id, d.url, d.event_id, d.event_type, d.tx, d.created_at, s.secrets, s.rate_limit)), '[]')
+       from deliveries d cross join lateral (select ${SETTINGS_COLUMNS('d')}) s)`;
+
+/**
+ * The rows LOGGED_SQL read as the deliveries a notice announces, each with its row (`bodyOf`, by
+ * event id: webhookBody). One whose body is too large to carry is left out: its partition's owner
+ * reads it from the log (its catch-up, within a second).
+ */
+export function loggedDeliveries(rows: readonly unknown[][], bodyOf: (eventId: string) => string | undefined): NoticeDelivery[] {
+  type Row = [string, string, string | null, string, string, string, string, string, StoredSecrets | null, number | null];
+  const deliveries: NoticeDelivery[] = [];
+  for (const [id, environmentId, endpointId, url, eventId, eventType, tx, createdAt, secrets, rateLimit] of rows as Row[]) {
+    const body = bodyOf(eventId);
+    if (body === undefined || body.length > MAX_PUSHED_BODY) continue;
+    deliveries.push({
+      id,
+      environmentId,
+      pushed: { lease: '', leaseMs: Infinity, logged: { tx, createdAt }, endpointId, url, eventType, eventId, body, secrets: secrets ?? null, rateLimit: rateLimit ?? null },
+    });
+  }
+  return deliveries;
+}
 
 /** A body larger than this goes as a wake-up only (the owner reads it with its claim). */
 const MAX_PUSHED_BODY = 128 * 1024;
@@ -112,6 +157,8 @@ export function pushNotices(
     notice.entries.push(
       withdrawn
         ? [id, environmentId, WITHDRAWN]
+        : pushed?.logged
+        ? [id, environmentId, LOGGED, pushed.logged.tx, pushed.logged.createdAt, pushed.endpointId, pushed.url, pushed.eventType, pushed.eventId, pushed.body, pushed.secrets, pushed.rateLimit]
         : pushed
         ? [id, environmentId, pushed.lease, pushed.leaseMs, pushed.endpointId, pushed.url, pushed.eventType, pushed.eventId, pushed.body, pushed.secrets, pushed.rateLimit]
         : [id, environmentId],
@@ -141,6 +188,22 @@ export function readNotice(body: unknown): NoticeDelivery[] {
     const environmentId = entry[1] as string;
     if (entry.length === 3 && entry[2] === WITHDRAWN) {
       deliveries.push({ id, environmentId, withdrawn: true });
+      continue;
+    }
+    if (entry.length === 12 && entry[2] === LOGGED) {
+      const [, , tx, createdAt, endpointId, url, eventType, eventId, content, secrets, rateLimit] = entry as unknown[];
+      if (
+        isString(tx) && /^[0-9]+$/.test(tx) && isString(createdAt) &&
+        (endpointId === null || isString(endpointId)) && isString(url) && isString(eventType) && isString(eventId) && isString(content) &&
+        (secrets === null || isStoredSecrets(secrets)) && (rateLimit === null || (typeof rateLimit === 'number' && rateLimit > 0))
+      ) {
+        deliveries.push({
+          id,
+          environmentId,
+          pushed: { lease: '', leaseMs: Infinity, logged: { tx, createdAt }, endpointId: endpointId as string | null, url, eventType, eventId, body: content, secrets, rateLimit: rateLimit as number | null },
+        });
+      }
+      // a malformed log entry is no wake-up: there is no ledger row to claim; the catch-up reads it
       continue;
     }
     const [, , lease, leaseMs, endpointId, url, eventType, eventId, content, secrets, rateLimit] = entry as unknown[];
