@@ -108,6 +108,17 @@ test('webhooks - a retraction redacts the delivery log and cancels a delivery no
   assert.deepEqual(again.map((w) => w.id), [orphan]);
   assert.equal((await pool.query('select count(*)::int as n from webhook_deliveries')).rows[0].n, 2);
 
+  // the id range brackets a message's ids in byte order and in a locale's collation alike
+  const { rows: icu } = await pool.query(`select 1 from pg_collation where collname = 'und-x-icu'`);
+  for (const collation of ['C', ...(icu.length > 0 ? ['und-x-icu'] : [])]) {
+    const { rows } = await pool.query<{ inside: boolean; next: boolean }>(
+      `select $1 >= ('dlv_' || substr($2::text, 5, 10) collate "${collation}") and $1 < ('dlv_' || substr($2::text, 5, 10) || repeat('z', 17) collate "${collation}") as inside,
+              $3 < ('dlv_' || substr($2::text, 5, 10) || repeat('z', 17) collate "${collation}") as next`,
+      [fresh, m, 'dlv_0000000008' + '0'.repeat(16)],
+    );
+    assert.deepEqual(rows, [{ inside: true, next: false }], collation);
+  }
+
   // a channel deletion passes many messages at once
   const p1 = messageId(8, 'p1');
   const p2 = messageId(9, 'p2');

@@ -25,6 +25,9 @@ import type { PoolClient } from '@rtm/db';
 /** The `lastError` of a delivery cancelled because its message was retracted or deleted. */
 export const MESSAGE_RETRACTED = 'message_retracted';
 
+/** Above every 16-character [0-9a-z] tail of a delivery id, whatever the collation. */
+const ID_RANGE_END = 'z'.repeat(17);
+
 /** The stored body of a redacted delivery (SQL over the row `alias`: a ledger or a log row). */
 const redactedBody = (alias: string) => `json_build_object('id', ${alias}.event_id, 'type', ${alias}.event_type, 'environmentId', ${alias}.environment_id,
            'channelId', ${alias}.channel_id, 'redacted', true)::text`;
@@ -63,14 +66,16 @@ export const REDACT_SQL = `with affected as (
          returning d.id
        ),
        -- each message's by its range of the (environment_id, id) index, locked in id order (the
-       -- lateral subquery that locks is never flattened into a join over the whole log)
+       -- lateral subquery that locks is never flattened into a join over the whole log); the
+       -- upper bound is 17 z's (an id has 16 characters of [0-9a-z] after the time): it sorts
+       -- above them in byte order and in the usual locales' collations alike, where '~' does not
        logged as (
          select l.* from (select distinct unnest($2::text[]) as id order by 1) as m
          cross join lateral (
            select l.id, l.created_at, l.environment_id, l.endpoint_id, l.event_id, l.event_type, l.channel_id, l.url
            from webhook_log l
            where l.environment_id = $1
-             and l.id >= 'dlv_' || substr(m.id, 5, 10) and l.id < 'dlv_' || substr(m.id, 5, 10) || '~'
+             and l.id >= 'dlv_' || substr(m.id, 5, 10) and l.id < 'dlv_' || substr(m.id, 5, 10) || '${ID_RANGE_END}'
              and l.event_id = m.id and l.event_type = 'message.published'
            order by l.id
            for update) as l
