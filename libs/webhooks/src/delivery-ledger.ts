@@ -4,7 +4,7 @@
  * gateway's API-key routes and the dashboard's; every query is scoped by the environment, so
  * another environment's delivery is `not_found`.
  *
- * A delivery lives in one of two places (docs/webhooks.md, "The delivery ledger"): a
+ * A delivery lives in one of two places (docs/webhooks.md, "Where a delivery's fields come from"): a
  * `webhook_deliveries` row when it has one with its id (that row is the truth: a first attempt
  * that failed, or one that had to wait), otherwise its `webhook_log` row, `delivered` when a
  * `webhook_outcomes` row records its successful first attempt and `pending` (not yet attempted)
@@ -129,7 +129,7 @@ export async function getDelivery(pool: Pool, environmentId: string, deliveryId:
        union all
        (select ${LOG_COLUMNS}, true, o.duration_ms from webhook_log l ${LOG_OUTCOME}
         where l.environment_id = $2 and l.id = $1 and ${LOG_ONLY} limit 1)) delivery
-     limit 1`,
+     order by logged limit 1`,
     [deliveryId, environmentId],
   );
   const record = rows[0];
