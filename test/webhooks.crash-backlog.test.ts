@@ -85,4 +85,3 @@ test('webhooks - kill -9 of the owning dispatcher with thousands in flight stran
   const ledger = await cluster.db.pool.query<{ n: number }>(`select count(*)::int as n from webhook_deliveries`);
   assert.equal(ledger.rows[0]!.n, 0, 'no delivery needed a ledger row: every first attempt succeeded');
 });
-});

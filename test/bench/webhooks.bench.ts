@@ -8,8 +8,8 @@
  *   noop latency    add_job at 50/s (or BENCH_RATE) for LATENCY_MS: add → task start
  *   HTTP ceiling    the receiver driven directly by undici for 3 s (what loopback HTTP
  *                   alone allows on this machine)
- *   deliveries/s    N events recorded as the channel-node's commit records them (enqueueSql
- *                   without jobs, leased to the partition's owner, batches of 50 from 8
+ *   deliveries/s    N events recorded as the channel-node's commit records them (logSql: a
+ *                   narrow row of the delivery log per delivery, batches of 50 from 8
  *                   concurrent writers) and each batch's post-commit notice (the rows, as the
  *                   channel-node sends it) published to the owning dispatcher, one dispatcher,
  *                   receiver answering 204 at once: first write → last event received; CPU µs
@@ -41,11 +41,13 @@ import { Pool as HttpPool } from 'undici';
 import { createPool } from '@rtm/db';
 import { createEnvironment } from '@rtm/auth';
 import {
-  committedDeliveries,
   enqueueParameters,
   enqueueSql,
   generateWebhookSecret,
-  PUSHED_SQL,
+  LOGGED_SQL,
+  loggedDeliveries,
+  logParameters,
+  logSql,
   pushNotices,
   webhookBody,
   type WebhookEventInput,
@@ -197,10 +199,9 @@ async function main() {
   const nc = await connectBus(env.NATS_URL, 'bench-notices');
   cleanups.unshift(() => nc.drain());
   const notices = subjects(env.NATS_PREFIX);
-  // as the channel-node commits them: leased to the partition's owner, the rows in the notice
-  const PUSH_LEASE_MS = 30_000;
-  const writeSql = `with ${enqueueSql(1, 'true', false)}
-     select ${PUSHED_SQL} as pushed, (select count(*) from delivery_jobs) as jobs`;
+  // as the channel-node commits them: appended to the delivery log, the rows in the notice
+  const writeSql = `with ${logSql(1, 'true')}
+     select ${LOGGED_SQL} as pushed, (select count(*) from delivery_jobs) as jobs`;
   const eventsNamed = (prefix: string): WebhookEventInput[] => Array.from({ length: DELIVERIES }, (_, i) => ({
     environmentId: tenant.environmentId,
     channelId: `bench-${i % 100}`,
@@ -220,10 +221,10 @@ async function main() {
         for (let i = (nextBatch++) * 50; i < list.length; i = (nextBatch++) * 50) {
           const batch = list.slice(i, i + 50);
           const bodies = batch.map(webhookBody);
-          const { rows } = await pool.query<{ pushed: unknown[][] }>(writeSql, enqueueParameters(batch, PUSH_LEASE_MS, bodies));
+          const { rows } = await pool.query<{ pushed: unknown[][] }>(writeSql, logParameters(batch, webhookPartitionOf, bodies));
           if (!notify) continue;
           const byEvent = new Map(batch.map((event, k) => [event.eventId, bodies[k]!]));
-          const committed = committedDeliveries(rows[0]!.pushed, (eventId) => byEvent.get(eventId), PUSH_LEASE_MS);
+          const committed = loggedDeliveries(rows[0]!.pushed, (eventId) => byEvent.get(eventId));
           for (const { partition, entries } of pushNotices(committed, webhookPartitionOf)) {
             nc.publish(notices.webhookNotices(partition), encodeJson(entries));
           }
@@ -357,7 +358,7 @@ async function main() {
     const bareBefore = bareMeter();
     const bareStart = performance.now();
     const [stats] = await Promise.all([
-      runBareOutbox(pool, `http://127.0.0.1:${port}`, '/hooks', generateWebhookSecret(), DELIVERIES),
+      runBareOutbox(pool, webhookPartitionOf(tenant.environmentId), `http://127.0.0.1:${port}`, '/hooks', generateWebhookSecret(), DELIVERIES),
       commitAll(bareEvents, false),
       bareReceived,
     ]);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { committedDeliveries, pushNotices, readNotice, withdrawnEntries } from '@rtm/webhooks';
+import * as webhooks from '@rtm/webhooks';
 
 const lease = '2026-12-01 23:00:00.123456+00';
 const secrets = { secret: 'v2:ciphertext', previous_secret: null, rotated_at: null };
@@ -92,4 +93,26 @@ test('a withdrawal travels as [id, environment, "withdrawn"] and is read back as
   ]);
   // any other third field is not a withdrawal: a wake-up, as before
   assert.deepEqual(readNotice([['dlv_3', 'env_a', 'withdrawn?']]), [{ id: 'dlv_3', environmentId: 'env_a' }]);
+});
+
+test('rows of the delivery log travel as "log" entries with their position, and read back the same; a large body stays behind', () => {
+  const { loggedDeliveries } = webhooks;
+  const body = '{"id":"msg_1","data":{ "a" :1}}';
+  const logged = loggedDeliveries(
+    [
+      ['dlv_1', 'env_a', 'ep_1', 'https://hooks.example.com/in', 'msg_1', 'message.published', '12345678901', '2026-12-06 22:00:00.123456+00', secrets, 5],
+      ['dlv_2', 'env_a', null, 'https://hooks.example.com/in', 'msg_2', 'message.published', '12345678901', '2026-12-06 22:00:00.123456+00', null, null],
+    ],
+    (id) => (id === 'msg_1' ? body : 'x'.repeat(129 * 1024)),
+  );
+  assert.equal(logged.length, 1, 'a body over 128 KiB is left to the owner\'s read of the log');
+  const [notice] = pushNotices(logged, () => 7);
+  assert.equal(notice!.partition, 7);
+  assert.deepEqual(notice!.entries[0]!.slice(0, 5), ['dlv_1', 'env_a', 'log', '12345678901', '2026-12-06 22:00:00.123456+00']);
+  const [read] = readNotice(JSON.parse(JSON.stringify(notice!.entries)));
+  assert.deepEqual(read, logged[0]);
+  assert.deepEqual(read!.pushed!.logged, { tx: '12345678901', createdAt: '2026-12-06 22:00:00.123456+00' });
+  assert.equal(read!.pushed!.leaseMs, Infinity, 'no lease to lapse');
+  // a malformed log entry is dropped, not taken for a wake-up (there is no ledger row to claim)
+  assert.deepEqual(readNotice([['dlv_9', 'env_a', 'log', 'not-a-number', 'x', null, 'u', 't', 'e', 'b', null, null]]), []);
 });

@@ -72,3 +72,22 @@ $$;
 create table webhook_log_default partition of webhook_log default;
 create table webhook_outcomes_default partition of webhook_outcomes default;
 select webhook_log_partitions((now() at time zone 'UTC')::date - 1, 9);
+
+-- Every delivery as one relation, for operators' queries (docs/operations.md) and tests: the
+-- ledger's rows, and each delivery of the log that has none (`logged`), pending until its outcome
+-- says delivered. The API reads both sources itself (libs/webhooks/src/delivery-ledger.ts), on
+-- their indexes.
+create view webhook_ledger as
+  select d.id, d.environment_id, d.endpoint_id, d.event_id, d.event_type, d.channel_id, d.url, d.body, d.status, d.attempts,
+         d.last_error, d.last_status_code, d.next_attempt_at, d.locked_until, d.created_at, d.updated_at, d.delivered_at,
+         false as logged
+  from webhook_deliveries d
+  union all
+  select l.id, l.environment_id, l.endpoint_id, l.event_id, l.event_type, l.channel_id, l.url, l.body,
+         case when o.delivery_id is null then 'pending' else 'delivered' end, case when o.delivery_id is null then 0 else 1 end,
+         null, o.status_code, case when o.delivery_id is null then l.created_at end, null::timestamptz, l.created_at,
+         coalesce(o.at, l.created_at), o.at,
+         true
+  from webhook_log l
+  left join webhook_outcomes o on o.delivery_id = l.id and o.created_at = l.created_at
+  where not exists (select 1 from webhook_deliveries d where d.id = l.id);

@@ -191,7 +191,7 @@ export function readNotice(body: unknown): NoticeDelivery[] {
       continue;
     }
     if (entry.length === 12 && entry[2] === LOGGED) {
-      const [, , tx, createdAt, endpointId, url, eventType, eventId, content, secrets, rateLimit] = entry as unknown[];
+      const [, , , tx, createdAt, endpointId, url, eventType, eventId, content, secrets, rateLimit] = entry as unknown[];
       if (
         isString(tx) && /^[0-9]+$/.test(tx) && isString(createdAt) &&
         (endpointId === null || isString(endpointId)) && isString(url) && isString(eventType) && isString(eventId) && isString(content) &&

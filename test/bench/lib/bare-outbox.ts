@@ -5,14 +5,12 @@
  * events and advancing a cursor costs with nothing else: no claims, no leases, no attempt
  * records, no retries beyond sending again, no circuit breaker, no rate limits.
  *
- * Position: `webhook_deliveries.id` is time-ordered but is drawn before its statement commits, so
- * with several writers a row with a lower id can commit after a higher one has been read, and a
- * cursor on it would skip that row. The cheapest position that never skips is the writing
- * transaction's id (xid8): `prepareBareOutbox` gives `webhook_deliveries` a `outbox_tx xid8`
- * column, filled by default with `pg_current_xact_id()`, and an index on `(outbox_tx, id)`; the
- * enqueue statement itself is unchanged. A read takes only rows of transactions older than every
- * transaction still running (`pg_snapshot_xmin(pg_current_snapshot())`): those have all
- * committed or rolled back, so whatever is above the cursor is final.
+ * It reads the rows the service's own commit statement appends to the delivery log
+ * (`webhook_log`, migration 000019), by the same position the service's owner reads them by: the
+ * writing transaction's id (`tx`, xid8, on the `(partition, tx)` index), taking only rows of
+ * transactions older than every transaction still running
+ * (`pg_snapshot_xmin(pg_current_snapshot())`): those have all committed or rolled back, so
+ * whatever is above the cursor is final. It writes no outcome: only the cursor.
  *
  * Loop: one reader, at most 1,024 rows read but not yet answered, reads of 512 rows (another at
  * once after a full one, 5 ms later otherwise); 64 senders on an undici Pool of 64 connections;
@@ -33,21 +31,14 @@ const IN_FLIGHT = 64;
 
 type Pool = ReturnType<typeof createPool>;
 
-/** Adds the position column (rows written before keep it null and are never read) and the cursor table. */
+/** The cursor table, starting at the log's current end (the service's rows before it are not read). */
 export async function prepareBareOutbox(pool: Pool): Promise<void> {
-  // added without a default, then given one: a volatile default on `add column` rewrites the table
-  await pool.query('alter table webhook_deliveries add column outbox_tx xid8');
-  await pool.query('alter table webhook_deliveries alter column outbox_tx set default pg_current_xact_id()');
-  await pool.query('create index webhook_deliveries_outbox_idx on webhook_deliveries (outbox_tx, id)');
   await pool.query(`create table bare_outbox_cursor (one boolean primary key default true check (one), tx xid8 not null, id text not null)`);
-  await pool.query(`insert into bare_outbox_cursor (tx, id) values ('0', '')`);
+  await pool.query(`insert into bare_outbox_cursor (tx, id) values (pg_snapshot_xmin(pg_current_snapshot()), '')`);
 }
 
-/** Removes the rows the baseline's writes committed, the position column, its index and the cursor table. */
+/** Removes the cursor table (the log's rows go with the bench's database). */
 export async function dropBareOutbox(pool: Pool): Promise<void> {
-  await pool.query('delete from webhook_deliveries where outbox_tx is not null');
-  await pool.query('drop index if exists webhook_deliveries_outbox_idx');
-  await pool.query('alter table webhook_deliveries drop column if exists outbox_tx');
   await pool.query('drop table if exists bare_outbox_cursor');
 }
 
@@ -74,7 +65,7 @@ export interface BareOutboxRun {
  * Runs the loop until `expected` deliveries have been answered and the cursor is past them all.
  * `origin` is the receiver's `http://host:port`, `path` its path.
  */
-export async function runBareOutbox(pool: Pool, origin: string, path: string, secret: string, expected: number): Promise<BareOutboxRun> {
+export async function runBareOutbox(pool: Pool, partition: number, origin: string, path: string, secret: string, expected: number): Promise<BareOutboxRun> {
   const http = new HttpPool(origin, { connections: IN_FLIGHT });
   const stats: BareOutboxRun = { answered: 0, reads: 0, cursorUpdates: 0, failures: 0 };
   const start = (await pool.query<{ tx: string; id: string }>('select tx::text, id from bare_outbox_cursor')).rows[0]!;
@@ -105,10 +96,10 @@ export async function runBareOutbox(pool: Pool, origin: string, path: string, se
         continue;
       }
       const { rows } = await pool.query<{ id: string; event_id: string; body: string; tx: string }>(
-        `select id, event_id, body, outbox_tx::text as tx from webhook_deliveries
-         where (outbox_tx, id) > ($1::xid8, $2::text) and outbox_tx < pg_snapshot_xmin(pg_current_snapshot())
-         order by outbox_tx, id limit ${READ_BATCH}`,
-        [readTx, readId],
+        `select id, event_id, body, tx::text as tx from webhook_log
+         where partition = $3 and (tx, id) > ($1::xid8, $2::text) and tx < pg_snapshot_xmin(pg_current_snapshot())
+         order by tx, id limit ${READ_BATCH}`,
+        [readTx, readId, partition],
       );
       stats.reads++;
       if (rows.length > 0) {
