@@ -136,7 +136,7 @@ test('channels - batch publish on both hosts: one result per message in order, r
       messages: Array.from({ length: 25 }, (_, i) => ({ channelId: `h.${i % 3}`, content: { i }, ephemeral: i === 7 })),
     });
     assert.equal(res.status, 200);
-    const { rows } = await cluster.db.pool.query<{ event_id: string }>('select event_id from webhook_deliveries where environment_id = $1', [
+    const { rows } = await cluster.db.pool.query<{ event_id: string }>('select event_id from webhook_ledger where environment_id = $1', [
       hooked.environmentId,
     ]);
     const persisted = res.body.results.filter((r: any) => r.seq !== undefined).map((r: any) => r.id);

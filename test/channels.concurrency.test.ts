@@ -172,7 +172,7 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
     assert.equal((await control.post('/v1/channels/late-hook/messages', { content: { n: 1 } })).status, 201);
     await cluster.db.pool.query("update environments set webhook_url = 'https://hooks.example.com/in' where id = $1", [env.environmentId]);
     assert.equal((await control.post('/v1/channels/late-hook/messages', { content: { n: 2 } })).status, 201);
-    const { rows } = await cluster.db.pool.query<{ body: string }>('select body from webhook_deliveries where environment_id = $1', [env.environmentId]);
+    const { rows } = await cluster.db.pool.query<{ body: string }>('select body from webhook_ledger where environment_id = $1', [env.environmentId]);
     assert.deepEqual(rows.map((r) => JSON.parse(r.body).data.content), [{ n: 2 }]);
 
     // the same, on writeBatch directly: a belief out of date fails the statement, then is dropped
@@ -200,13 +200,13 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
       pg.release();
     }
     const { rows: after } = await cluster.db.pool.query<{ body: string }>(
-      'select body from webhook_deliveries where environment_id = $1 order by id',
+      'select body from webhook_ledger where environment_id = $1 order by id',
       [env.environmentId],
     );
     assert.deepEqual(after.map((r) => JSON.parse(r.body).data.content).sort((a, b) => a.n - b.n), [{ n: 2 }, { n: 3 }]);
     // the delivery has no job: its id is in the outcome, for the post-commit notice to the dispatchers
     const { rows: recorded } = await cluster.db.pool.query<{ id: string; body: string }>(
-      'select id, body from webhook_deliveries where environment_id = $1',
+      'select id, body from webhook_ledger where environment_id = $1',
       [env.environmentId],
     );
     const third = recorded.find((r) => JSON.parse(r.body).data.content.n === 3)!;

@@ -168,7 +168,7 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
     await alice.post('/v1/channels/hooks/messages', { content: { text: 'y' }, ephemeral: true });
     const stored = () =>
       cluster.db.pool.query<{ event_id: string; event_type: string; body: string; status: string }>(
-        "select event_id, event_type, body, status from webhook_deliveries where channel_id = 'hooks' order by id",
+        "select event_id, event_type, body, status from webhook_ledger where channel_id = 'hooks' order by id",
       );
     const before = (await stored()).rows;
     assert.deepEqual(before.map((r) => [r.event_id, r.event_type]), [[sent.body.id, 'message.published']]);

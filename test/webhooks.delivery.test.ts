@@ -60,7 +60,7 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     assert.equal(await enqueue(cluster.db.pool, [...events, retracted]), 3);
     await receiver.waitFor((r) => r.length >= 3, '3 deliveries');
 
-    const stored = await cluster.db.pool.query<{ event_id: string; body: string }>('select event_id, body from webhook_deliveries');
+    const stored = await cluster.db.pool.query<{ event_id: string; body: string }>('select event_id, body from webhook_ledger');
     const bodies = new Map(stored.rows.map((row) => [row.event_id, row.body]));
     for (const received of receiver.received) {
       const { t: ts, v1 } = signaturesOf(received);

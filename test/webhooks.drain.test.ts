@@ -25,14 +25,14 @@ test('webhooks - a dispatcher given SIGTERM finishes what it is sending, hands t
   assert.equal(exitCode, 0);
 
   const { rows } = await cluster.db.pool.query<{ status: string; n: number }>(
-    `select status, count(*)::int as n from webhook_deliveries where environment_id = $1 group by status order by status`,
+    `select status, count(*)::int as n from webhook_ledger where environment_id = $1 group by status order by status`,
     [env.environmentId],
   );
   const counts = Object.fromEntries(rows.map((r) => [r.status, r.n]));
   assert.equal(counts.delivered, receiver.received.length, 'what was sent was recorded before exiting');
   assert.ok(counts.delivered >= 1 && counts.delivered < 40);
   assert.equal(counts.pending, 40 - counts.delivered, 'the rest is still pending');
-  const leased = await cluster.db.pool.query(`select count(*)::int as n from webhook_deliveries where locked_until > now()`);
+  const leased = await cluster.db.pool.query(`select count(*)::int as n from webhook_ledger where locked_until > now()`);
   assert.equal(leased.rows[0].n, 0, 'no lease is held by the stopped dispatcher');
 
   slow = false;

@@ -75,7 +75,7 @@ test('webhooks - erasure and channel deletion redact stored bodies; recovery and
   // the stored bodies: nothing of the erased content, whatever the status (the archive's
   // delivered rows included); bob's PUBLIC message, not erased, kept as it was
   const rows = await cluster.db.pool.query<{ event_id: string; status: string; body: string; endpoint_id: string }>(
-    `select event_id, status, body, endpoint_id from webhook_deliveries where environment_id = $1 and event_type = 'message.published'`,
+    `select event_id, status, body, endpoint_id from webhook_ledger where environment_id = $1 and event_type = 'message.published'`,
     [env.environmentId],
   );
   assert.equal(rows.rows.length, 6);

@@ -46,7 +46,7 @@ test("webhooks - fairness: one environment's hanging endpoint and unresolvable h
   const { rows } = await cluster.db.pool.query(
     `select count(*) filter (where status = 'pending' and attempts = 0)::int as waiting,
             count(*) filter (where status = 'dropped')::int as dropped
-     from webhook_deliveries where environment_id = $1`,
+     from webhook_ledger where environment_id = $1`,
     [a.environmentId],
   );
   // the jobs' deliveries were queued in the owner's memory, behind A's limit: none attempted

@@ -55,7 +55,7 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
   // (a few suffice: once the endpoint's circuit opens, the rest wait without being attempted)
   const failing = await eventually(async () => {
     const { rows } = await cluster.db.pool.query(
-      `select count(*)::int as n from webhook_deliveries where environment_id = $1 and attempts >= 1 and status = 'pending'`,
+      `select count(*)::int as n from webhook_ledger where environment_id = $1 and attempts >= 1 and status = 'pending'`,
       [env.environmentId],
     );
     return rows[0].n >= 1 ? rows[0].n : undefined;
@@ -99,7 +99,7 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
   }
   await eventually(async () => {
     const { rows } = await cluster.db.pool.query(
-      `select status, count(*)::int as n from webhook_deliveries where environment_id = $1 group by status`,
+      `select status, count(*)::int as n from webhook_ledger where environment_id = $1 group by status`,
       [env.environmentId],
     );
     const counts = Object.fromEntries(rows.map((row) => [row.status, row.n]));

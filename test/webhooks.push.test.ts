@@ -32,7 +32,7 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
       ids.push(res.body.id);
     }
     const { rows: recorded } = await cluster.db.pool.query<{ n: number }>(
-      `select count(*)::int as n from webhook_deliveries where environment_id = $1 and status = 'pending' and attempts = 0`,
+      `select count(*)::int as n from webhook_ledger where environment_id = $1 and status = 'pending' and attempts = 0`,
       [env.environmentId],
     );
     assert.equal(recorded[0]!.n, 20, 'the deliveries are committed with the messages');
@@ -41,16 +41,15 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     );
     assert.equal(jobs[0]!.n, 0, 'a commit adds no delivery job: first attempts are pushed');
 
-    // the notices went to nobody: a dispatcher that starts now owns every partition and finds
-    // the rows in its catch-up pass (every 5 s: due for 5 s, their push lease lapsed, not
-    // queued), well before the reconciler's 60 s overdue backstop
+    // the notices went to nobody: a dispatcher that starts now owns every partition and reads the
+    // rows from the delivery log above the partitions' positions as it takes them
     const started = Date.now();
     await cluster.start('dispatcher');
     await eventually(async () => {
       const got = new Set(receiver.received.map((r) => idOf(r.raw)));
       return ids.every((id) => got.has(id));
     }, { timeoutMs: 40_000, what: 'every delivery whose notice was lost' });
-    t.diagnostic(`delivered ${Date.now() - started} ms after a dispatcher started (bound: the 16 s push lease from the commit + 5 s between catch-up passes + taking the partitions)`);
+    t.diagnostic(`delivered ${Date.now() - started} ms after a dispatcher started (taking the partitions, then one read of the log)`);
     await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 20, { timeoutMs: 20_000, what: 'every delivery recorded once' });
   });
 
@@ -77,14 +76,16 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     const after = await metricTotal(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
     assert.ok(after > before, 'the dispatcher took post-commit notices');
     await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 40, { timeoutMs: 20_000, what: 'every delivery recorded delivered' });
-    // each went as its notice carried it, under its commit's lease: no claim
+    // each went as its notice carried it: no claim, and nothing but an outcome written for it
     assert.equal((await leased('notice')) - noticeBefore, 40, 'every delivery sent from its notice');
     assert.equal((await leased('claim')) - claimBefore, 0, 'none claimed');
-    const { rows } = await cluster.db.pool.query<{ n: number }>(
-      `select count(*)::int as n from webhook_deliveries where environment_id = $1 and locked_until is null and attempts = 1`,
+    const { rows } = await cluster.db.pool.query<{ logged: number; outcomes: number; ledger: number }>(
+      `select (select count(*)::int from webhook_log where environment_id = $1) as logged,
+              (select count(*)::int from webhook_outcomes where environment_id = $1) as outcomes,
+              (select count(*)::int from webhook_deliveries where environment_id = $1) as ledger`,
       [env.environmentId],
     );
-    assert.equal(rows[0]!.n, 40, 'each record was fenced by the commit lease and cleared it');
+    assert.deepEqual(rows[0], { logged: 40, outcomes: 40, ledger: 0 }, 'one log row and one outcome per delivery, no ledger row');
   });
 
   await t.test('a 410 Gone stops the retries: dropped at once with lastError "status 410"', async (t) => {

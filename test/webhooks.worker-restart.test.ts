@@ -61,7 +61,7 @@ test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage
     'both messages delivered and recorded',
     async () => {
       const { rows } = await cluster.db.pool.query<{ event_id: string }>(
-        `select event_id from webhook_deliveries where environment_id = $1 and status = 'delivered'`,
+        `select event_id from webhook_ledger where environment_id = $1 and status = 'delivered'`,
         [env.environmentId],
       );
       return ids.every((id) => rows.some((row) => row.event_id === id));

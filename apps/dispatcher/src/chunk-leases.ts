@@ -128,6 +128,8 @@ export class ChunkLeases {
         const found = settings.get(endpointSettingsKey(environmentId, row.endpointId));
         if (!found?.present) {
           held.delete(id);
+          // a delivery of the log went with its endpoint: nothing to send, nothing to wait for
+          if (row.logged) this.#logged?.done([id]);
           continue;
         }
         // its URL as it is now too (changed, or the endpoint disabled: null)

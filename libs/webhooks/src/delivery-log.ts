@@ -115,7 +115,7 @@ export interface LogRow {
 /**
  * The log rows of partitions $1 at or above positions $2 (xid8) and below $3 (the snapshot's
  * xmin: every transaction below it has ended, so nothing below it can still appear) that have no
- * outcome and no ledger row, in position order, at most $4.
+ * outcome and no ledger row and whose endpoint still exists, in position order, at most $4.
  */
 export const LOG_ABOVE_SQL = `select l.id, l.environment_id, l.endpoint_id, l.url, l.event_id, l.event_type, l.body, l.partition::int as partition,
          l.tx::text as tx, l.created_at::text as created_at, ${SETTINGS_COLUMNS('l')}
@@ -124,6 +124,9 @@ export const LOG_ABOVE_SQL = `select l.id, l.environment_id, l.endpoint_id, l.ur
                            where l.partition = p.partition and l.tx >= p.position and l.tx < $3::xid8) l
        where not exists (select 1 from webhook_outcomes o where o.delivery_id = l.id and o.created_at = l.created_at)
          and not exists (select 1 from webhook_deliveries d where d.id = l.id)
+         -- a delivery whose endpoint (for the default one: its environment) is gone went with it
+         and case when l.endpoint_id is null then exists (select 1 from environments e where e.id = l.environment_id)
+                  else exists (select 1 from webhook_endpoints ep where ep.id = l.endpoint_id) end
        order by l.tx limit $4`;
 
 /**
