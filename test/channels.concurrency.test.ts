@@ -204,13 +204,18 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
       [env.environmentId],
     );
     assert.deepEqual(after.map((r) => JSON.parse(r.body).data.content).sort((a, b) => a.n - b.n), [{ n: 2 }, { n: 3 }]);
-    // the delivery has no job: its id is in the outcome, for the post-commit notice to the dispatchers
-    const { rows: recorded } = await cluster.db.pool.query<{ id: string; body: string }>(
-      'select id, body from webhook_ledger where environment_id = $1',
+    // the delivery has no job: it is in the outcome, row and all, for the post-commit notice to
+    // the dispatchers (a row of the delivery log: its position, no lease)
+    const { rows: recorded } = await cluster.db.pool.query<{ id: string; body: string; tx: string; created_at: string }>(
+      'select id, body, tx::text as tx, created_at::text as created_at from webhook_log where environment_id = $1',
       [env.environmentId],
     );
     const third = recorded.find((r) => JSON.parse(r.body).data.content.n === 3)!;
-    assert.deepEqual(written?.deliveries, [{ id: third.id, environmentId: env.environmentId }]);
+    assert.equal(written?.deliveries?.length, 1);
+    const [delivery] = written!.deliveries!;
+    assert.deepEqual([delivery!.id, delivery!.environmentId], [third.id, env.environmentId]);
+    assert.deepEqual(delivery!.pushed?.logged, { tx: third.tx, createdAt: third.created_at });
+    assert.equal(delivery!.pushed?.body, third.body);
   });
 
   await t.test('kill -9 of one of two channel-nodes under load: acks persisted once, seqs contiguous, publishing resumes', async () => {
