@@ -1,3 +1,4 @@
+import { webhookPartitionOf } from '@rtm/bus';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChannelCommand } from '@rtm/schemas';
@@ -47,7 +48,8 @@ test('the write statement: the fence, the rows, and what the statement checks si
   assert.deepEqual([at(24), at(25), at(26)], [1000, ['env_a', 'env_b'], 1], 'now, every environment, how many channels the fence must match');
   assert.deepEqual(at(28), ['env_a'], "the hooked events' environments");
   assert.deepEqual([at(35), at(36)], [[null], [null]], "the hooked events' endpoint (none: every one that takes it) and exclusion");
-  assert.equal(at(37), 30_000, "the push lease the hooked events' deliveries are committed with");
+  assert.deepEqual(at(27), [webhookPartitionOf('env_a')], "each hooked event's webhook partition (the delivery log's)");
+  assert.equal(at(37), 0, 'no push lease: the delivery log holds none');
   assert.deepEqual(at(38), ['env_b'], 'the environments believed hookless, checked by the statement');
   assert.deepEqual(at(39), [7], "each notification's channel");
   assert.equal(typeof at(40), 'number', 'the default per-user cap');
