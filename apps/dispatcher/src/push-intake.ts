@@ -46,7 +46,7 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import { advanceLogPositions, dueDeliveries, handBackDeliveries, logAbove, logPositions, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
+import { advanceLogPositions, dueDeliveries, handBackDeliveries, logAbove, logPositions, logRows, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
 import type { LogPositions } from './log-positions.ts';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
@@ -408,14 +408,20 @@ export class PushIntake {
       // rows are in position order across the partitions: with a full page, everything below the
       // last one was read (rows of its transaction beyond the page come again, and are skipped)
       let readTo = rows.length === LOG_READ_ROWS ? rows[rows.length - 1]!.tx : below;
-      const found: Delivery[] = [];
-      for (const row of rows) {
-        if (!this.owns(row.partition) || !this.#logged.owns(row.partition)) continue;
-        if (this.#window.has(row.id) || this.#logged.holds(row.id)) continue;
-        if (this.queued + found.length >= MAX_QUEUED) {
-          readTo = row.tx;
+      // the rows this owner does not hold (their notice lost, or never sent), up to its memory's room
+      const missing = [];
+      for (const place of rows) {
+        if (!this.owns(place.partition) || !this.#logged.owns(place.partition)) continue;
+        if (this.#window.has(place.id) || this.#logged.holds(place.id)) continue;
+        if (this.queued + missing.length >= MAX_QUEUED) {
+          readTo = place.tx;
           break;
         }
+        missing.push(place);
+      }
+      const found: Delivery[] = [];
+      for (const row of await logRows(this.#pool, missing)) {
+        if (this.#window.has(row.id) || this.#logged.holds(row.id)) continue;
         this.#pushed.add([
           {
             id: row.id,
@@ -434,8 +440,7 @@ export class PushIntake {
             },
           },
         ]);
-        this.#logged.track(row.id, row.partition, row.tx);
-        found.push([row.id, row.environment_id]);
+        if (this.#logged.track(row.id, row.partition, row.tx)) found.push([row.id, row.environment_id]);
       }
       for (const partition of partitions) this.#logged.scannedTo(partition, readTo);
       if (found.length > 0) {

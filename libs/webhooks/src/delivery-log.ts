@@ -115,10 +115,12 @@ export interface LogRow {
 /**
  * The log rows of partitions $1 at or above positions $2 (xid8) and below $3 (the snapshot's
  * xmin: every transaction below it has ended, so nothing below it can still appear) that have no
- * outcome and no ledger row and whose endpoint still exists, in position order, at most $4.
+ * outcome and no ledger row and whose endpoint still exists, in position order, at most $4: only
+ * where they stand. The owner holds almost all of them already (sent from their notices, their
+ * outcomes not written yet), so their bodies and settings are read only for the others
+ * (LOG_ROWS_SQL).
  */
-export const LOG_ABOVE_SQL = `select l.id, l.environment_id, l.endpoint_id, l.url, l.event_id, l.event_type, l.body, l.partition::int as partition,
-         l.tx::text as tx, l.created_at::text as created_at, ${SETTINGS_COLUMNS('l')}
+export const LOG_ABOVE_SQL = `select l.id, l.environment_id, l.partition::int as partition, l.tx::text as tx, l.created_at::text as created_at
        from unnest($1::int[], $2::xid8[]) as p(partition, position)
        cross join lateral (select * from webhook_log l
                            where l.partition = p.partition and l.tx >= p.position and l.tx < $3::xid8) l
@@ -129,21 +131,48 @@ export const LOG_ABOVE_SQL = `select l.id, l.environment_id, l.endpoint_id, l.ur
                   else exists (select 1 from webhook_endpoints ep where ep.id = l.endpoint_id) end
        order by l.tx limit $4`;
 
+/** Where a row of the log stands (LOG_ABOVE_SQL). */
+export interface LogPlace {
+  id: string;
+  environment_id: string;
+  partition: number;
+  tx: string;
+  created_at: string;
+}
+
+/** Rows of the log ($1 environments, $2 ids, $3 created_at) with what a send needs: body, settings. */
+export const LOG_ROWS_SQL = `select l.id, l.environment_id, l.endpoint_id, l.url, l.event_id, l.event_type, l.body, l.partition::int as partition,
+         l.tx::text as tx, l.created_at::text as created_at, ${SETTINGS_COLUMNS('l')}
+       from unnest($1::text[], $2::text[], $3::timestamptz[]) as r(environment_id, id, created_at)
+       cross join lateral (select * from webhook_log l
+                           where l.environment_id = r.environment_id and l.id = r.id and l.created_at = r.created_at offset 0) l`;
+
 /**
- * What the owner of `partitions` must still send from the log: the rows above `from` (per
- * partition, xid8 as text) without a durable outcome, and `below`, the xmin they were read under
- * (every row below it that is not among them has its outcome, or is above `limit` rows).
+ * What the owner of `partitions` must still send from the log: where the rows above `from` (per
+ * partition, xid8 as text) without a durable outcome stand, and `below`, the xmin they were read
+ * under (every row below it that is not among them has its outcome, or is beyond `limit` rows).
  */
 export async function logAbove(
   pool: Pool,
   partitions: readonly number[],
   from: readonly string[],
   limit: number,
-): Promise<{ rows: LogRow[]; below: string }> {
+): Promise<{ rows: LogPlace[]; below: string }> {
   const snapshot = await pool.query<{ xmin: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin');
   const below = snapshot.rows[0]!.xmin;
-  const { rows } = await pool.query<LogRow>({ name: 'rtm_webhook_log_above', text: LOG_ABOVE_SQL, values: [partitions, from, below, limit] });
+  const { rows } = await pool.query<LogPlace>({ name: 'rtm_webhook_log_above', text: LOG_ABOVE_SQL, values: [partitions, from, below, limit] });
   return { rows, below };
+}
+
+/** The rows of the log at `places`, with their bodies and their endpoints' settings now. */
+export async function logRows(pool: Pool, places: readonly LogPlace[]): Promise<LogRow[]> {
+  if (places.length === 0) return [];
+  const { rows } = await pool.query<LogRow>({
+    name: 'rtm_webhook_log_rows',
+    text: LOG_ROWS_SQL,
+    values: [places.map((p) => p.environment_id), places.map((p) => p.id), places.map((p) => p.created_at)],
+  });
+  return rows;
 }
 
 /** The positions of `partitions` as stored ('0' for one that has none yet), by partition. */

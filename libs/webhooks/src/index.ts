@@ -97,4 +97,4 @@ export {
 } from './endpoints.ts';
 export { recordEvent, sendTestEvent } from './events.ts';
 export { RECOVER_TASK, startRecovery, getWebhookTask, runRecovery, failWebhookTask } from './webhook-tasks.ts';
-export { recordLoggedSuccesses, materializeLogged, logAbove, logPositions, advanceLogPositions, type LoggedSuccess, type LogRow } from './delivery-log.ts';
+export { recordLoggedSuccesses, materializeLogged, logAbove, logRows, logPositions, advanceLogPositions, type LoggedSuccess, type LogRow, type LogPlace } from './delivery-log.ts';
