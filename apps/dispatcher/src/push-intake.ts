@@ -46,7 +46,7 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import { advanceLogPositions, dueDeliveries, handBackDeliveries, logAbove, logPositions, logRows, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
+import { advanceLogPositions, dueDeliveries, handBackDeliveries, logAbove, loggedRow, logPositions, logRows, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
 import type { LogPositions } from './log-positions.ts';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
@@ -422,25 +422,26 @@ export class PushIntake {
       const found: Delivery[] = [];
       for (const row of await logRows(this.#pool, missing)) {
         if (this.#window.has(row.id) || this.#logged.holds(row.id)) continue;
+        if (!this.#logged.track(row.id, row.partition, row.tx)) continue;
         this.#pushed.add([
           {
             id: row.id,
             environmentId: row.environment_id,
-            pushed: {
-              lease: '',
-              leaseMs: Infinity,
-              logged: { tx: row.tx, createdAt: row.created_at },
-              endpointId: row.endpoint_id,
-              url: row.url,
-              eventType: row.event_type,
-              eventId: row.event_id,
-              body: row.body,
-              secrets: row.secrets,
-              rateLimit: row.rate_limit,
-            },
+            pushed: loggedRow(
+              {
+                endpointId: row.endpoint_id,
+                url: row.url,
+                eventType: row.event_type,
+                eventId: row.event_id,
+                body: row.body,
+                secrets: row.secrets,
+                rateLimit: row.rate_limit,
+              },
+              { tx: row.tx, createdAt: row.created_at },
+            ),
           },
         ]);
-        if (this.#logged.track(row.id, row.partition, row.tx)) found.push([row.id, row.environment_id]);
+        found.push([row.id, row.environment_id]);
       }
       for (const partition of partitions) this.#logged.scannedTo(partition, readTo);
       if (found.length > 0) {

@@ -83,6 +83,11 @@ export interface StoredSecrets {
 export const PUSHED_SQL = `(select coalesce(json_agg(json_build_array(d.id, d.environment_id, d.endpoint_id, d.url, d.event_id, d.event_type, d.lease, s.secrets, s.rate_limit)), '[]')
        from deliveries d cross join lateral (select ${SETTINGS_COLUMNS('d')}) s)`;
 
+/** A row of the delivery log as a pushed row: no lease to lapse, its position instead. */
+export function loggedRow(row: Omit<PushedRow, 'lease' | 'leaseMs' | 'logged'>, logged: LoggedPosition): PushedRow {
+  return { lease: '', leaseMs: Infinity, logged, ...row };
+}
+
 /**
  * The deliveries of a statement built with `logSql` (enqueue.ts), as the notice needs them: a JSON
  * array of `[id, environment_id, endpoint_id, url, event_id, event_type, tx, created_at, secrets,
@@ -105,7 +110,7 @@ export function loggedDeliveries(rows: readonly unknown[][], bodyOf: (eventId: s
     deliveries.push({
       id,
       environmentId,
-      pushed: { lease: '', leaseMs: Infinity, logged: { tx, createdAt }, endpointId, url, eventType, eventId, body, secrets: secrets ?? null, rateLimit: rateLimit ?? null },
+      pushed: loggedRow({ endpointId, url, eventType, eventId, body, secrets: secrets ?? null, rateLimit: rateLimit ?? null }, { tx, createdAt }),
     });
   }
   return deliveries;
@@ -200,7 +205,7 @@ export function readNotice(body: unknown): NoticeDelivery[] {
         deliveries.push({
           id,
           environmentId,
-          pushed: { lease: '', leaseMs: Infinity, logged: { tx, createdAt }, endpointId: endpointId as string | null, url, eventType, eventId, body: content, secrets, rateLimit: rateLimit as number | null },
+          pushed: loggedRow({ endpointId: endpointId as string | null, url, eventType, eventId, body: content, secrets, rateLimit: rateLimit as number | null }, { tx, createdAt }),
         });
       }
       // a malformed log entry is no wake-up: there is no ledger row to claim; the catch-up reads it
