@@ -17,6 +17,13 @@ import { clientFrames, hostileCredential, nastyValue, operationsOf, pathSegment,
 import { DOCUMENTED_CLOSE, assertAcceptable, internalErrors, openSocket, type Answer } from './helpers/fuzz-checks.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+/**
+ * The time the properties may take together. Each gets an equal share of what is left
+ * (fast-check's `interruptAfterTimeLimit`): on a quiet machine every property makes its RUNS
+ * cases well within it; on a loaded one a property makes fewer instead of the file overrunning its
+ * time-out. A failure found is a failure either way.
+ */
+const BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 110_000);
 
 test('fuzz - generated bad input on every route and socket frame: 4xx envelopes or documented closes, and the other tenant never notices', async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
@@ -62,6 +69,23 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
     ...operationsOf((await request(gateway.realtimeUrl, 'GET', '/openapi.json')).body, 'realtime'),
   ];
   assert.ok(operations.length >= 20, `only ${operations.length} operations in the OpenAPI documents`);
+  const budgetEnds = Date.now() + BUDGET_MS;
+  let propertiesLeft = operations.length + 1 + 3 * Object.keys(clientFrames).length;
+  let interrupted = 0;
+  const runs = () => {
+    const share = Math.max(2_000, (budgetEnds - Date.now()) / Math.max(1, propertiesLeft--));
+    return {
+      numRuns: RUNS,
+      interruptAfterTimeLimit: share,
+      markInterruptAsFailure: false,
+      endOnFailure: true,
+      includeErrorInReport: true,
+      reporter: (details: { failed: boolean; interrupted: boolean }) => {
+        if (details.interrupted) interrupted++;
+        if (details.failed) throw new Error(fc.defaultReportMessage(details as never));
+      },
+    };
+  };
 
   await t.test(`every route, ${RUNS} cases each`, async () => {
     for (const op of operations) {
@@ -97,7 +121,7 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
             assertAcceptable(`${op.host} ${op.method} ${url.slice(0, 200)} body=${String(body).slice(0, 120)}`, answer);
           },
         ),
-        { numRuns: RUNS, endOnFailure: true, includeErrorInReport: true },
+        runs(),
       );
     }
   });
@@ -127,7 +151,7 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
           }
         },
       ),
-      { numRuns: RUNS, endOnFailure: true, includeErrorInReport: true },
+      runs(),
     );
     // back to the defaults for the sockets below
     assert.equal((await send('control', 'PUT', '/v1/config', headers, JSON.stringify({}))).status, 200);
@@ -153,13 +177,14 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
               assert.notEqual(outcome.frame.code, 'internal', `${what}: internal error frame`);
             }
           }),
-          { numRuns: RUNS, endOnFailure: true, includeErrorInReport: true },
+          runs(),
         );
         socket.ws.terminate();
       }
     }
   });
 
+  t.diagnostic(`${interrupted} properties made fewer than ${RUNS} cases in their share of ${BUDGET_MS} ms`);
   stopTenant = true;
   await tenantLoop;
   assert.ok(tenantPublished > 0, 'the well-behaved tenant published nothing');
