@@ -54,3 +54,18 @@ test('a partition given back is forgotten with what it held; another is untouche
   assert.equal(log.size, 1);
   assert.deepEqual(log.positions(), new Map([[2, '20']]));
 });
+
+test('an outcome made durable while a read of the log is out is remembered for that read only', () => {
+  const log = new LogPositions();
+  log.open(1, '10');
+  log.track('a', 1, '11');
+  log.track('b', 1, '12');
+  log.done(['a']);
+  log.watch();
+  assert.equal(log.doneDuringRead('a'), false, 'durable before the read: the read does not return it');
+  log.done(['b']);
+  assert.equal(log.doneDuringRead('b'), true, 'durable while the read was out: not sent again');
+  log.forget(['c']);
+  log.unwatch();
+  assert.equal(log.doneDuringRead('b'), false);
+});

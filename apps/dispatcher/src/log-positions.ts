@@ -20,6 +20,8 @@ export class LogPositions {
   readonly #held = new Map<number, Map<string, bigint>>();
   /** Each held delivery's partition. */
   readonly #partitionOf = new Map<string, number>();
+  /** While a read of the log is out (`watch`): the deliveries whose outcomes became durable meanwhile. */
+  #doneDuringRead: Set<string> | undefined;
 
   /** Starts a partition at the position stored for it. */
   open(partition: number, position: string): void {
@@ -63,11 +65,30 @@ export class LogPositions {
     return this.#partitionOf.has(id);
   }
 
+  /**
+   * A read of the log starts: what becomes durable from now on is remembered until `unwatch`, so a
+   * row the read returned as still without an outcome, whose outcome was written while the read
+   * was out, is not taken for one whose notice was lost (and sent again).
+   */
+  watch(): void {
+    this.#doneDuringRead = new Set();
+  }
+
+  /** Whether `id`'s outcome became durable since `watch`. */
+  doneDuringRead(id: string): boolean {
+    return this.#doneDuringRead?.has(id) ?? false;
+  }
+
+  unwatch(): void {
+    this.#doneDuringRead = undefined;
+  }
+
   /** Their outcomes are durable (or a ledger row stands for them). */
   done(ids: readonly string[]): void {
     for (const id of ids) {
       const partition = this.#partitionOf.get(id);
       if (partition === undefined) continue;
+      this.#doneDuringRead?.add(id);
       this.#partitionOf.delete(id);
       this.#held.get(partition)?.delete(id);
     }

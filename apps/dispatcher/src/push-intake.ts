@@ -307,8 +307,8 @@ export class PushIntake {
     }
     const queued = this.#take(deliveries.map(({ id, environmentId }): Delivery => [id, environmentId]));
     if (!queued) {
-      // not kept: a later read of the log finds those (their positions are above what was read)
-      this.#logged.done(tracked);
+      // not kept: the next read of the log finds them (`forget` moves it back to them if need be)
+      this.#logged.forget(tracked);
       void this.#letGo(deliveries.map(({ id }) => id));
     }
     if (msg.reply) msg.respond(encodeJson({ queued }));
@@ -404,6 +404,7 @@ export class PushIntake {
     this.#readingLog = true;
     try {
       const from = partitions.map((partition) => this.#logged.scanned(partition)!);
+      this.#logged.watch();
       const { rows, below } = await logAbove(this.#pool, partitions, from, LOG_READ_ROWS);
       // rows are in position order across the partitions: with a full page, everything below the
       // last one was read (rows of its transaction beyond the page come again, and are skipped)
@@ -412,7 +413,7 @@ export class PushIntake {
       const missing = [];
       for (const place of rows) {
         if (!this.owns(place.partition) || !this.#logged.owns(place.partition)) continue;
-        if (this.#window.has(place.id) || this.#logged.holds(place.id)) continue;
+        if (this.#window.has(place.id) || this.#logged.holds(place.id) || this.#logged.doneDuringRead(place.id)) continue;
         if (this.queued + missing.length >= MAX_QUEUED) {
           readTo = place.tx;
           break;
@@ -421,7 +422,7 @@ export class PushIntake {
       }
       const found: Delivery[] = [];
       for (const row of await logRows(this.#pool, missing)) {
-        if (this.#window.has(row.id) || this.#logged.holds(row.id)) continue;
+        if (this.#window.has(row.id) || this.#logged.holds(row.id) || this.#logged.doneDuringRead(row.id)) continue;
         if (!this.#logged.track(row.id, row.partition, row.tx)) continue;
         this.#pushed.add([
           {
@@ -454,6 +455,7 @@ export class PushIntake {
     } catch (error) {
       this.#log.warn({ err: error }, 'could not read the delivery log');
     } finally {
+      this.#logged.unwatch();
       this.#readingLog = false;
     }
   }
