@@ -71,7 +71,11 @@ test('webhooks - kill -9 of a dispatcher and of a channel-node under load loses 
     t.diagnostic(`every event arrived ${Date.now() - dispatcherKilledAt} ms after the dispatcher was killed`);
     const received = new Set(receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')).id as string));
     assert.deepEqual(received, expected);
-    // never sent twice at once: a repeat (after a crash) starts after the earlier one was answered
+    // never sent twice at once by live dispatchers: a repeat starts after the earlier one was
+    // answered (the lease fences the rest). The one exception is a send the killed dispatcher had
+    // in flight (it arrived within the receiver's 50 ms answer before the kill, or just after):
+    // nobody waits for its answer, and the new owner of a dead owner's partitions takes its
+    // deliveries over at once
     const arrivals = new Map<string, number[]>();
     for (const r of receiver.received) {
       const id = JSON.parse(r.raw.toString('utf8')).id as string;
@@ -79,9 +83,13 @@ test('webhooks - kill -9 of a dispatcher and of a channel-node under load loses 
     }
     const repeats = [...arrivals.values()].filter((times) => times.length > 1);
     t.diagnostic(`${repeats.length} events were delivered more than once (at-least-once, after the crash)`);
+    const inFlightAtKill = (at: number) => at >= dispatcherKilledAt - 250 && at <= dispatcherKilledAt + 250;
     for (const times of repeats) {
       const sorted = times.sort((x, y) => x - y);
-      for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i]! - sorted[i - 1]! >= 50, `overlapping sends: ${sorted.join(', ')}`);
+      for (let i = 1; i < sorted.length; i++) {
+        if (inFlightAtKill(sorted[i - 1]!)) continue;
+        assert.ok(sorted[i]! - sorted[i - 1]! >= 50, `overlapping sends: ${sorted.join(', ')} (dispatcher killed at ${dispatcherKilledAt})`);
+      }
     }
     // a delivery the killed dispatcher sent but did not record gets a job again once its lease
     // lapses (recovery's reconciler, every 10 s), so the ledger catches up within seconds; the
