@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken } from './helpers/http.ts';
-import { connectBus, decodeJson, decodeText, logFramesOf, subjects } from '@rtm/bus';
+import { connectBus, decodeJson, decodeText, logFramesOf, LogListeners, STARTING_MS, subjects } from '@rtm/bus';
 
 test('channels - publish, history, idempotency, ephemeral, retraction, `to` and bad input over HTTP', async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
+  const startedAt = Date.now();
   const env = await cluster.createEnvironment();
   const gw = cluster.gateways[0]!;
   const control = client(gw.controlUrl, env.secretKey);
@@ -140,6 +141,13 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
     const inbox = nc.subscribe(names.user(env.environmentId, 'dave.d@x'), { max: 1 });
     const logs = nc.subscribe(names.logs(env.environmentId));
     await nc.flush();
+    // past the owner's first seconds (when it publishes every environment's events), a publish
+    // nobody announced a live log for sends no event; once a listener is announced, it does
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + STARTING_MS + 500 - Date.now())));
+    await alice.post('/v1/channels/live.unheard/messages', { content: { text: 'unheard' } });
+    const listeners = new LogListeners(nc, names);
+    listeners.opened(env.environmentId);
+    await nc.flush();
     const sent = await alice.post('/v1/channels/live.mentions/messages', { content: { text: 'hi' }, mentions: ['dave.d@x'] });
     await alice.delete(`/v1/channels/live.mentions/messages/${sent.body.id}`);
     for await (const msg of inbox) {
@@ -154,12 +162,12 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
       // one bus message carries a commit's events: one frame or an array of them
       for (const text of logFramesOf(decodeText(msg.data))) {
         const frame = JSON.parse(text);
-        if (frame.data?.channelId !== 'live.mentions') continue;
-        events.push(`${frame.level}:${frame.event}`);
+        if (frame.data?.channelId !== 'live.mentions' && frame.data?.channelId !== 'live.unheard') continue;
+        events.push(`${frame.level}:${frame.event}:${frame.data.channelId}`);
         if (frame.event === 'message.retracted') break read;
       }
     }
-    assert.deepEqual(events, ['info:message.published', 'info:message.retracted']);
+    assert.deepEqual(events, ['info:message.published:live.mentions', 'info:message.retracted:live.mentions'], 'the unheard publish sent no event');
   });
 
   await t.test('persisted publishes and retractions become webhook deliveries; ephemeral ones do not', async () => {

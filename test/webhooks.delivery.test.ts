@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { addressRefusal } from '@rtm/webhooks';
-import { connectBus, decodeText, logFramesOf, subjects, type LogFrame } from '@rtm/bus';
+import { connectBus, decodeText, logFramesOf, LogListeners, subjects, type LogFrame } from '@rtm/bus';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client, errorCode } from './helpers/http.ts';
 import { closedPort, enqueue, eventually, publishedEvent, startReceiver, type ReceivedWebhook } from './helpers/webhook-receiver.ts';
@@ -180,6 +180,8 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     nc.subscribe(subjects(cluster.prefix).logs(env.environmentId), {
       callback: (_e, msg) => frames.push(...logFramesOf(decodeText(msg.data)).map((text) => JSON.parse(text) as LogFrame)),
     });
+    // a listener of this environment's live log, as a gateway announces one (libs/bus log-interest.ts)
+    new LogListeners(nc, subjects(cluster.prefix)).opened(env.environmentId);
     await nc.flush();
     const event = publishedEvent(env.environmentId);
     await enqueue(cluster.db.pool, [event]);

@@ -35,6 +35,7 @@ function fakeDeps(calls: string[], failing?: string): ServicesDeps {
     limits: part('limits'),
     sessions: { ...part('sessions'), tokens: new TokenSockets() },
     dashboard: part('dashboard'),
+    logInterest: part('live-log interest'),
     events: new SocketEvents(),
   };
 }
@@ -53,10 +54,12 @@ test('gateway services: nothing runs until start; start in order, once; stop in 
     'start limits',
     'start sessions',
     'start dashboard',
+    'start live-log interest',
   ]);
   calls.length = 0;
   await services.stop();
   assert.deepEqual(calls, [
+    'stop live-log interest',
     'stop dashboard',
     'stop sessions',
     'stop limits',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
-import { connectBus, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
+import { connectBus, watchLogInterest, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { pushNotices } from '@rtm/webhooks';
 import { PartitionActor } from './partition-actor.ts';
@@ -21,6 +21,8 @@ const pool = createPool(config.DATABASE_URL, { max: config.COMMIT_LANES + 2, nam
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
 await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
+// live-log events only for the environments someone listens to (libs/bus log-interest.ts)
+watchLogInterest(nc, subjects(config.NATS_PREFIX));
 const subjectsOf = subjects(config.NATS_PREFIX);
 
 const actorMetrics = {

@@ -18,7 +18,7 @@
  *               taken; a batch in flight still ends, and the Postgres fence keeps it harmless).
  */
 import type { Counter, Histogram } from 'prom-client';
-import { deadlineOf, encodeJson, encodeText, publishLogs, type LogLevel, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
+import { deadlineOf, encodeJson, encodeText, logListened, publishLogs, type LogLevel, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
 import type { NodeCommitter } from './node-committer.ts';
 import { decodeRequest, ReplyCollector } from './command-request.ts';
 import { FairMailbox } from './fair-mailbox.ts';
@@ -199,7 +199,8 @@ export class PartitionActor {
       if (list) list.push(entry);
       else logs.set(environmentId, [entry]);
     };
-    for (const entry of outcome.logs) log(entry.environmentId, { level: 'info', event: entry.event, data: entry.data });
+    // (only for environments someone listens to: libs/bus log-interest.ts)
+    for (const entry of outcome.logs) if (logListened(nc, entry.environmentId)) log(entry.environmentId, { level: 'info', event: entry.event, data: entry.data });
     let ok = 0;
     batch.forEach((pending, index) => {
       const reply = outcome.replies[index]!;

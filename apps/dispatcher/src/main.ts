@@ -1,7 +1,7 @@
 import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
 import { HostResolver, loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
-import { connectBus, Requester, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
+import { connectBus, watchLogInterest, Requester, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
 import { OwnerClient } from '@rtm/owner-client';
 import { announce, counterOf, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
 import { Deliverer, LEASE_MARGIN_MS } from './deliverer.ts';
@@ -30,6 +30,8 @@ await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_UR
 const secretKeyring = await loadSecretKeyring(config).catch(exitOnConfigError);
 await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
+// live-log events only for the environments someone listens to (libs/bus log-interest.ts)
+watchLogInterest(nc, subjects(config.NATS_PREFIX));
 const resolver = new HostResolver({
   servers: config.DNS_SERVERS,
   timeoutMs: config.DNS_TIMEOUT_MS,

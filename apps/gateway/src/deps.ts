@@ -1,6 +1,6 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
-import type { NatsConnection } from '@rtm/bus';
+import { LogListeners, stopWatchingLogInterest, watchLogInterest, type NatsConnection } from '@rtm/bus';
 import { encodeInvalidation } from '@rtm/limits';
 import type { SecretKeyring } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
@@ -23,6 +23,13 @@ export interface GatewayDeps extends EdgeDeps {
   realtimeEndpoint: PublicEndpoint;
   /** Where clients reach the control plane (the listener's port is recorded when it listens). */
   controlEndpoint: PublicEndpoint;
+  /** The environments this gateway holds logs sockets of, announced to the publishers (started with logInterest). */
+  logListeners: LogListeners;
+  /**
+   * Started by services.ts: announces logListeners, and hears the other gateways' announcements
+   * so that this gateway's own live-log events go only where someone listens (libs/bus log-interest.ts).
+   */
+  logInterest: { start(): void; stop(): void };
 }
 
 /**
@@ -58,6 +65,17 @@ export function createGatewayDeps(parts: {
     }),
     realtimeEndpoint: new PublicEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
     controlEndpoint: new PublicEndpoint(parts.config.CONTROL_PUBLIC_URL, parts.config.CONTROL_PORT),
+    logListeners: new LogListeners(nc, subjects),
+    logInterest: {
+      start: () => {
+        deps.logListeners.start();
+        watchLogInterest(nc, subjects);
+      },
+      stop: () => {
+        stopWatchingLogInterest(nc);
+        deps.logListeners.stop();
+      },
+    },
   };
   return deps;
 }

@@ -12,6 +12,7 @@
  * | 4 | limits (libs/edge limits/gateway-limits.ts) | shared counters, socket quotas |
  * | 5 | sessions (libs/edge sessions/sessions.ts): feeds, kicks, presence | presence's refresh rounds (feeds and kicks subscribe per socket) |
  * | 6 | dashboard (dashboard/dashboard.ts) | the sweep of expired sessions and sign-in failures |
+ * | 7 | live-log interest (libs/bus log-interest.ts) | bus: announcing the environments this gateway holds logs sockets of; hearing the others', so its own socket events go only where someone listens |
  *
  * Back-office jobs are not the gateway's: erasure of a user's messages, channel deletion and the
  * notification sweep are graphile-worker tasks of the dispatcher (apps/dispatcher/src/tasks).
@@ -39,6 +40,7 @@ export interface ServicesDeps extends InvalidationDeps {
   sessions: Service & InvalidationDeps['sessions'];
   dashboard: Service;
   events: SocketEvents;
+  logInterest: Service;
 }
 
 export class GatewayServices {
@@ -54,6 +56,7 @@ export class GatewayServices {
       { name: 'limits', start: () => deps.limits.start(deps.events), stop: () => deps.limits.stop() },
       { name: 'sessions', start: () => deps.sessions.start(), stop: () => deps.sessions.stop() },
       { name: 'dashboard', start: () => deps.dashboard.start(), stop: () => deps.dashboard.stop() },
+      { name: 'live-log interest', start: () => deps.logInterest.start(), stop: () => deps.logInterest.stop() },
     ];
   }
 

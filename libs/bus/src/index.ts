@@ -90,6 +90,7 @@ export function reply(msg: Msg, value: unknown): void {
   msg.respond(encodeJson(value));
 }
 export { publishLog, publishLogs, logFramesOf, type LogFrame, type LogLevel } from './logs.ts';
+export { watchLogInterest, stopWatchingLogInterest, logListened, LogListeners, LogInterestTable, ANNOUNCE_MS, KEPT_MS, STARTING_MS } from './log-interest.ts';
 export { Requester, ConnectionLostError, type RequestCallback } from './requester.ts';
 export { onDisconnect } from './disconnect.ts';
 export {

@@ -1,5 +1,6 @@
 import type { NatsConnection } from 'nats';
 import type { Subjects } from './subjects.ts';
+import { logListened } from './log-interest.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -56,8 +57,8 @@ function enqueue(nc: NatsConnection, subject: string, frames: LogFrame[]): void 
 
 /**
  * Publishes one event to an environment's live log (the logs socket), with the others of this
- * event-loop turn (see enqueue). Fire-and-forget: a log line is never worth slowing or failing
- * the operation it describes.
+ * event-loop turn (see enqueue); nothing while nobody listens to it (log-interest.ts).
+ * Fire-and-forget: a log line is never worth slowing or failing the operation it describes.
  */
 export function publishLog(
   nc: NatsConnection,
@@ -67,6 +68,7 @@ export function publishLog(
   event: string,
   data: Record<string, unknown> = {},
 ): void {
+  if (!logListened(nc, environmentId)) return;
   enqueue(nc, subjects.logs(environmentId), [{ op: 'log', timestamp: Date.now(), level, event, data }]);
 }
 
@@ -82,7 +84,7 @@ export function publishLogs(
   environmentId: string,
   entries: readonly { level: LogLevel; event: string; data?: Record<string, unknown> }[],
 ): void {
-  if (entries.length === 0) return;
+  if (entries.length === 0 || !logListened(nc, environmentId)) return;
   const timestamp = Date.now();
   enqueue(
     nc,

@@ -66,6 +66,10 @@ export function subjects(prefix: string) {
     connectionRequests: `${prefix}.connreq`,
     /** Live log events of one environment. */
     logs: (environmentId: string) => `${prefix}.logs.${environmentId}`,
+    /** Environments someone listens to the live log of (a JSON array of ids), from gateways (log-interest.ts). */
+    logInterest: `${prefix}.loginterest`,
+    /** A publisher that just started asks every gateway to announce its listened environments at once. */
+    logInterestAsk: `${prefix}.loginterest.ask`,
     /** Cache invalidations (revoked keys, changed origins, deployed config) for every process. */
     invalidate: `${prefix}.invalidate`,
     /** Revoked user tokens (one token, or all of a user's): every gateway updates its cache and closes their sockets. */

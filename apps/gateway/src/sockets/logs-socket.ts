@@ -47,8 +47,10 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
       const envId = (request.params as { envId?: string }).envId ?? '';
       let subscription: Subscription | undefined;
       let handle: SocketHandle | undefined;
+      let listened: string | undefined;
       socket.once('close', (code: number) => {
         subscription?.unsubscribe();
+        if (listened !== undefined) deps.logListeners.closed(listened);
         if (handle) deps.events.emit('logs.close', handle);
         if (subscription) {
           publishLog(deps.nc, deps.subjects, envId, 'info', 'socket.closed', { socket: 'logs', socketId: link.socketId, code });
@@ -108,6 +110,9 @@ export async function logsSocket(app: ZodApp, deps: GatewayDeps) {
           return link.closeWith(SOCKET_CLOSE.unavailable);
         }
         if (link.closed) return;
+        // announced to the processes that publish live-log events before `ready` (the flush below)
+        deps.logListeners.opened(environmentId);
+        listened = environmentId;
         subscription = deps.nc.subscribe(deps.subjects.logs(environmentId), {
           callback: (error, msg) => {
             // one bus message may carry several frames (a commit's events): each goes on its own
