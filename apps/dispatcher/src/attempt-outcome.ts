@@ -61,10 +61,13 @@ export interface LogEntry {
 /**
  * The live-log events of recorded outcomes, per environment (each environment's go as one bus
  * message): every attempt, then `webhook.delivered` or `webhook.dropped` when it ended the delivery.
+ * `listened`: whether anyone listens to an environment's live log (the others' events are not built).
  */
-export function attemptLogs(outcomes: readonly Outcome[]): Map<string, LogEntry[]> {
+export function attemptLogs(outcomes: readonly Outcome[], listened: (environmentId: string) => boolean = () => true): Map<string, LogEntry[]> {
   const byEnvironment = new Map<string, LogEntry[]>();
   for (const { row, n, result, status } of outcomes) {
+    // built only for an environment someone listens to (log-interest.ts in libs/bus)
+    if (!listened(row.environment_id)) continue;
     let entries = byEnvironment.get(row.environment_id);
     if (!entries) byEnvironment.set(row.environment_id, (entries = []));
     const common = { deliveryId: row.id, eventId: row.event_id, eventType: row.event_type, url: redactWebhookUrl(row.url), attempt: n };
@@ -88,9 +91,22 @@ export const circuitKey = (row: Pick<ClaimedDelivery, 'environment_id' | 'url'>)
  * automation service, or the same machine) must not hold each other's places.
  */
 export function endpointOf(row: Pick<ClaimedDelivery, 'environment_id' | 'url'>): string {
-  try {
-    return `${row.environment_id} ${new URL(row.url).origin}`;
-  } catch {
-    return `${row.environment_id} ${row.url}`;
+  return `${row.environment_id} ${originOf(row.url)}`;
+}
+
+/** Each URL's origin, parsed once (every delivery of an endpoint has the same URL). */
+const origins = new Map<string, string>();
+
+function originOf(url: string): string {
+  let origin = origins.get(url);
+  if (origin === undefined) {
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      origin = url;
+    }
+    if (origins.size >= 10_000) origins.clear();
+    origins.set(url, origin);
   }
+  return origin;
 }

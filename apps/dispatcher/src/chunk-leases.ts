@@ -38,6 +38,9 @@ import type { LogPositions } from './log-positions.ts';
  */
 const NOTICE_SETTINGS_MS = 1_000;
 
+/** What a settings read found for an endpoint that is gone. */
+const ABSENT: EndpointSettings = { present: false, secrets: null, rate_limit: null, target_url: null };
+
 /** A leased delivery held back instead of attempted, until `until` (epoch ms). */
 export type Deferral = {
   row: ClaimedDelivery;
@@ -56,6 +59,8 @@ export class ChunkLeases {
   readonly #claims: StatementBatcher<[id: string, pushLease: string | null], Map<string, ClaimedDelivery>, ClaimedDelivery[]>;
   readonly #settings: StatementBatcher<string, Map<string, EndpointSettings>>;
   readonly #logged: LogPositions | undefined;
+  /** Each endpoint's settings as last read (#settings), and when the read started. */
+  readonly #read = new Map<string, { at: number; settings: EndpointSettings }>();
 
   /**
    * `leaseMs`: how long a claim leases a delivery for. `batching`: the group commit's bounds
@@ -109,17 +114,34 @@ export class ChunkLeases {
     const held = new Map<string, HeldRow>();
     const stale: string[] = [];
     const claim: [string, string | null][] = [];
+    // settings read within NOTICE_SETTINGS_MS serve every row of their endpoint (a backlog reads
+    // each endpoint's once a second, not once per chunk)
+    const settings = new Map<string, EndpointSettings>();
     for (const id of chunk) {
       const row = this.#pushed?.take(id);
       if (row && this.#pushed!.usable(row, now)) {
         held.set(id, row);
-        if (now - row.arrived > NOTICE_SETTINGS_MS) stale.push(endpointSettingsKey(row.environmentId, row.row.endpointId));
+        if (now - row.arrived > NOTICE_SETTINGS_MS) {
+          const key = endpointSettingsKey(row.environmentId, row.row.endpointId);
+          const read = this.#read.get(key);
+          if (read && now - read.at <= NOTICE_SETTINGS_MS) settings.set(key, read.settings);
+          else if (!settings.has(key)) stale.push(key);
+        }
       } else claim.push([id, row?.row.lease ?? this.#pushed?.inherited(id) ?? null]);
     }
-    const [claimed, settings] = await Promise.all([
+    const [claimed, fresh] = await Promise.all([
       claim.length > 0 ? this.#claims.add(claim) : [],
-      stale.length > 0 ? this.#settings.add(stale) : new Map<string, EndpointSettings>(),
+      stale.length > 0 ? this.#settings.add(stale) : undefined,
     ]);
+    if (fresh) {
+      if (this.#read.size > 10_000) this.#read.clear();
+      for (const key of stale) {
+        const found = fresh.get(key);
+        if (found) settings.set(key, found);
+        // read no earlier than `now`: good for NOTICE_SETTINGS_MS from then (an endpoint gone too)
+        this.#read.set(key, { at: now, settings: found ?? ABSENT });
+      }
+    }
     const rows = [...claimed];
     for (const [id, { environmentId, row, arrived }] of held) {
       let { secrets, rateLimit } = row;

@@ -39,25 +39,22 @@
  * lease released, `next_attempt_at` (and the keyed job) a little later, `attempts` untouched: it
  * is not an attempt, and it never drops a delivery.
  */
-import { setMaxListeners } from 'node:events';
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
-import { publishLog, publishLogs, type NatsConnection, type Subjects } from '@rtm/bus';
+import { logListened, publishLog, publishLogs, type NatsConnection, type Subjects } from '@rtm/bus';
 import {
   handBackDeliveries,
   materializeLogged,
   recordAttempts,
   recordLoggedSuccesses,
   redactWebhookUrl,
-  signatureHeader,
-  SIGNATURE_HEADER,
-  standardHeaders,
+  deliverySignatures,
   type ClaimedDelivery,
   type SecretKeyring,
 } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
 import type { Registry } from 'prom-client';
-import type { WebhookSender, SendResult } from './send-webhook.ts';
+import { SendDeadline, type WebhookSender, type SendResult } from './send-webhook.ts';
 import { StatementBatcher } from './statement-batcher.ts';
 import type { EndpointGuard } from './endpoint-guard.ts';
 import { attemptLogs, attemptRecord, circuitKey, endpointOf, settleAttempt, type Outcome } from './attempt-outcome.ts';
@@ -76,7 +73,7 @@ const PARALLEL_SENDS = 16;
 const STATEMENTS_IN_FLIGHT = 2;
 const MAX_PER_STATEMENT = 512;
 /** How long an attempt's record waits for others to share its statement. */
-const RECORD_GATHER_MS = 5;
+const RECORD_GATHER_MS = 20;
 /** The lease outlives the longest attempt by this much (the write of the result). */
 export const LEASE_MARGIN_MS = 5_000;
 /** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
@@ -177,12 +174,7 @@ export class Deliverer {
     const { rows: claimed, held } = await this.#leases.take(chunk);
     // one deadline for the chunk, counted from the claim: every send ends within the timeout,
     // inside the lease (and a late record is fenced off by the lease anyway)
-    const deadline = new AbortController();
-    setMaxListeners(PARALLEL_SENDS * 2, deadline.signal);
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException(`timed out after ${this.#deps.config.WEBHOOK_TIMEOUT_MS} ms`, 'TimeoutError')),
-      this.#deps.config.WEBHOOK_TIMEOUT_MS,
-    );
+    const deadline = new SendDeadline(this.#deps.config.WEBHOOK_TIMEOUT_MS);
     if (claimed.length < chunk.length) {
       const got = new Set(claimed.map((row) => row.id));
       const missing = chunk.filter((id) => !got.has(id));
@@ -202,22 +194,29 @@ export class Deliverer {
         deferrals.push(admitted);
         continue;
       }
-      // a place for its environment and host: at once, or after a short wait (concurrency-gate.ts)
+      // a place for its environment and host: at once (the common case, no promise), or after a
+      // short wait (concurrency-gate.ts)
+      const endpoint = endpointOf(row);
+      const now = this.#endpoints.acquireNow(row.environment_id, endpoint);
+      if (now) {
+        recorded.push(this.#sendAndRecord(row, admitted.secrets, now, deadline));
+        continue;
+      }
       waits.push(
-        this.#endpoints.acquire(row.environment_id, endpointOf(row)).then((release) => {
+        this.#endpoints.acquire(row.environment_id, endpoint).then((release) => {
           if (!release) {
             // a probe that cannot go now gives its turn back: the circuit may let the next one probe
             if (admitted.probe) this.#endpoints.abandon(circuitKey(row), Date.now());
             deferrals.push({ row, until: Date.now() + DEFER_MS + Math.random() * DEFER_JITTER_MS, reason: 'concurrency' });
             return;
           }
-          recorded.push(this.#send(row, admitted.secrets, release, deadline.signal).then((outcome) => this.#records.add([outcome])));
+          recorded.push(this.#sendAndRecord(row, admitted.secrets, release, deadline));
         }),
       );
     }
-    await Promise.all(waits);
+    if (waits.length > 0) await Promise.all(waits);
     sending?.();
-    const all = Promise.all(recorded).finally(() => clearTimeout(timer));
+    const all = Promise.all(recorded).finally(() => deadline.clear());
     if (requeue) {
       const back = deferrals.filter((d) => !WAITS_IN_LEDGER.has(d.reason));
       if (back.length > 0) {
@@ -285,17 +284,23 @@ export class Deliverer {
     return { secrets, probe: admission.probe };
   }
 
+  /** Sends one admitted delivery and hands its outcome to the records (#records). */
+  async #sendAndRecord(row: Claimed, secrets: string[] | null, release: () => void, deadline: SendDeadline): Promise<void> {
+    await this.#records.add([await this.#send(row, secrets, release, deadline)]);
+  }
+
   /** Sends one admitted delivery; never throws (a failure is a result to record). */
-  async #send(row: Claimed, secrets: string[] | null, release: () => void, signal: AbortSignal): Promise<Outcome> {
+  async #send(row: Claimed, secrets: string[] | null, release: () => void, deadline: SendDeadline): Promise<Outcome> {
     const at = new Date();
     let result: SendResult;
     try {
       if (!secrets) {
         result = { ok: false, error: 'no_signing_secret', durationMs: 0 };
       } else {
-        const timestamp = Math.floor(Date.now() / 1000);
-        const headers = { [SIGNATURE_HEADER]: signatureHeader(secrets, timestamp, row.body), ...standardHeaders(secrets, row.event_id, timestamp, row.body) };
-        result = await this.#deps.sender.send(row.url, row.body, headers, signal);
+        // the bytes sent are the bytes signed: encoded once
+        const body = Buffer.from(row.body, 'utf8');
+        const signatures = deliverySignatures(secrets, row.event_id, Math.floor(at.getTime() / 1000), body);
+        result = await this.#deps.sender.send(row.url, body, signatures, deadline);
       }
     } finally {
       release();
@@ -310,18 +315,24 @@ export class Deliverer {
       publishLog(this.#deps.nc, this.#deps.subjects, row.environment_id, 'info', 'webhook.circuit_closed', { url: redactWebhookUrl(row.url) });
     }
     this.#endpoints.freed(row.environment_id, Date.now());
-    this.#metrics.attempts.inc({ result: result.ok ? 'delivered' : 'failed' });
-    this.#metrics.duration.observe(result.durationMs / 1000);
     // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery
     return settleAttempt(row, at, result, this.#deps.config.WEBHOOK_RETRY_SCHEDULE);
   }
 
   /**
-   * Records attempts that ended (of any chunks: #records gathers them), counts the drops and
-   * tells the live log.
+   * Records attempts that ended (of any chunks: #records gathers them), counts them and the drops,
+   * and tells the live log.
    */
   async #recordStatement(outcomes: readonly Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
+    // the attempts' metrics, once per statement rather than per send
+    let delivered = 0;
+    for (const { result } of outcomes) {
+      if (result.ok) delivered++;
+      this.#metrics.duration.observe(result.durationMs / 1000);
+    }
+    if (delivered > 0) this.#metrics.attempts.inc({ result: 'delivered' }, delivered);
+    if (delivered < outcomes.length) this.#metrics.attempts.inc({ result: 'failed' }, outcomes.length - delivered);
     try {
       await this.#write(outcomes);
     } catch (error) {
@@ -388,8 +399,9 @@ export class Deliverer {
     if (made.length > 0) await recordAttempts(this.#deps.pool, made.map((outcome) => ({ ...attemptRecord(outcome), lease: leases.get(outcome.row.id)! })));
   }
 
-  /** The live-log events of recorded attempts: one bus message per environment (publishLogs). */
+  /** The live-log events of recorded attempts, of the environments someone listens to: one bus message per environment (publishLogs). */
   #announce(outcomes: readonly Outcome[]): void {
-    for (const [environmentId, entries] of attemptLogs(outcomes)) publishLogs(this.#deps.nc, this.#deps.subjects, environmentId, entries);
+    const { nc } = this.#deps;
+    for (const [environmentId, entries] of attemptLogs(outcomes, (environmentId) => logListened(nc, environmentId))) publishLogs(this.#deps.nc, this.#deps.subjects, environmentId, entries);
   }
 }

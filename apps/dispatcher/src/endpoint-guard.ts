@@ -175,6 +175,11 @@ export class EndpointGuard {
     return this.#gate.acquire(environmentId, endpoint, GATE_WAIT_MS);
   }
 
+  /** The place at once when one is free and nobody waits for it (no promise); null otherwise: then `acquire`. */
+  acquireNow(environmentId: string, endpoint: string): (() => void) | null {
+    return this.#gate.acquireNow(environmentId, endpoint);
+  }
+
   /** A probe that could not go gives its turn back: the circuit may let the next one probe. */
   abandon(circuitKey: string, now: number): void {
     this.#breaker.abandon(circuitKey, now);

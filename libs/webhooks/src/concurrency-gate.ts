@@ -37,9 +37,11 @@ export class ConcurrencyGate {
     this.#environments.set(environment, e + 1);
     this.#hosts.set(host, h + 1);
     // a key never released counts from its first use (a new endpoint is not stale at once)
-    const now = Date.now();
-    if (e === 0 && !this.#released.has(`e\u0000${environment}`)) this.#released.set(`e\u0000${environment}`, now);
-    if (h === 0 && !this.#released.has(`h\u0000${host}`)) this.#released.set(`h\u0000${host}`, now);
+    if ((e === 0 && !this.#environmentReleased.has(environment)) || (h === 0 && !this.#hostReleased.has(host))) {
+      const now = Date.now();
+      if (!this.#environmentReleased.has(environment)) this.#environmentReleased.set(environment, now);
+      if (!this.#hostReleased.has(host)) this.#hostReleased.set(host, now);
+    }
     let released = false;
     return () => {
       if (released) return;
@@ -47,15 +49,19 @@ export class ConcurrencyGate {
       decrement(this.#environments, environment);
       decrement(this.#hosts, host);
       const now = Date.now();
-      this.#released.set(`e\u0000${environment}`, now);
-      this.#released.set(`h\u0000${host}`, now);
-      if (this.#released.size > 100_000) this.#released.clear();
+      this.#environmentReleased.set(environment, now);
+      this.#hostReleased.set(host, now);
+      if (this.#hostReleased.size > 100_000) {
+        this.#environmentReleased.clear();
+        this.#hostReleased.clear();
+      }
       if (this.#waiters.length > 0) this.#serve();
     };
   }
 
-  /** When a place of each environment (`e…`) and host (`h…`) last came back. */
-  readonly #released = new Map<string, number>();
+  /** When a place of each environment, and of each host, last came back. */
+  readonly #environmentReleased = new Map<string, number>();
+  readonly #hostReleased = new Map<string, number>();
   readonly #waiters: { environment: string; host: string; e: string; h: string; grant: (release: () => void) => void }[] = [];
   /** Waiters per environment (`e…`) and host (`h…`) key: whether a newcomer must queue, without a scan. */
   readonly #waiting = new Map<string, number>();
@@ -66,22 +72,29 @@ export class ConcurrencyGate {
   }
 
   /**
-   * Like tryAcquire, but waits up to `waitMs` for the places to come free; null if they did not.
+   * Like tryAcquire, but never ahead of those already waiting for the same places (`acquire`):
+   * the place at once, without a promise, or null when it would have to wait.
+   */
+  acquireNow(environment: string, host: string): (() => void) | null {
+    if (this.#waiting.size > 0 && (this.#waiting.has(`e\u0000${environment}`) || this.#waiting.has(`h\u0000${host}`))) return null;
+    return this.tryAcquire(environment, host);
+  }
+
+  /**
+   * Like acquireNow, but waits up to `waitMs` for the places to come free; null if they did not.
    */
   acquire(environment: string, host: string, waitMs: number): Promise<(() => void) | null> {
-    // no queue-jumping: a newcomer waits behind those already waiting for the same places
+    const now = this.acquireNow(environment, host);
+    if (now || waitMs <= 0) return Promise.resolve(now);
     const e = `e\u0000${environment}`;
     const h = `h\u0000${host}`;
-    const queued = this.#waiting.has(e) || this.#waiting.has(h);
-    const now = queued ? null : this.tryAcquire(environment, host);
-    if (now || waitMs <= 0) return Promise.resolve(now);
     // waiting only pays where places turn over: an endpoint that hangs returns none, and its
     // deliveries are deferred at once instead of holding their jobs
     const at = Date.now();
-    const stale = (key: string, full: boolean) => full && at - (this.#released.get(key) ?? 0) > waitMs;
+    const stale = (released: number | undefined, full: boolean) => full && at - (released ?? 0) > waitMs;
     const environmentFull = (this.#environments.get(environment) ?? 0) >= this.#limits.perEnvironment;
     const hostFull = (this.#hosts.get(host) ?? 0) >= this.#limits.perHost;
-    if (stale(e, environmentFull) || stale(h, hostFull)) return Promise.resolve(null);
+    if (stale(this.#environmentReleased.get(environment), environmentFull) || stale(this.#hostReleased.get(host), hostFull)) return Promise.resolve(null);
     return new Promise((resolve) => {
       const waiter = {
         environment,

@@ -311,7 +311,7 @@ export async function recordAttempts(pool: Pool, attempts: readonly AttemptRecor
     values: [
       attempts.map((a) => a.id),
       attempts.map((a) => a.n),
-      attempts.map((a) => a.at),
+      attempts.map((a) => a.at.toISOString()),
       attempts.map((a) => a.statusCode),
       attempts.map((a) => a.error),
       attempts.map((a) => a.durationMs),

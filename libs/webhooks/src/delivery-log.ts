@@ -55,7 +55,7 @@ export async function recordLoggedSuccesses(pool: Pool, successes: readonly Logg
       successes.map((s) => s.id),
       successes.map((s) => s.createdAt),
       successes.map((s) => s.environmentId),
-      successes.map((s) => s.at),
+      successes.map((s) => s.at.toISOString()),
       successes.map((s) => s.statusCode),
       successes.map((s) => s.durationMs),
       successes.map((s) => s.endpointId),

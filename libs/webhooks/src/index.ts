@@ -21,6 +21,7 @@ export {
   type VerifyOptions,
   type VerifyResult,
 } from './signature.ts';
+export { deliverySignatures } from './delivery-headers.ts';
 export { PUSHED_SQL, LOGGED_SQL, committedDeliveries, loggedDeliveries, loggedRow, pushNotices, readNotice, withdrawnEntries, type NoticeDelivery, type PushedRow, type LoggedPosition } from './push-notice.ts';
 export { MESSAGE_RETRACTED, REDACT_SQL, redactMessageDeliveries, type WithdrawnDelivery } from './redaction.ts';
 export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
