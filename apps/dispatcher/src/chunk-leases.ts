@@ -29,7 +29,7 @@ import {
 } from '@rtm/webhooks';
 import { StatementBatcher } from './statement-batcher.ts';
 import type { DeliveryMetrics } from './delivery-metrics.ts';
-import type { HeldRow, PushedRows } from './pushed-rows.ts';
+import { letGo, type HeldRow, type PushedRows } from './pushed-rows.ts';
 import type { LogPositions } from './log-positions.ts';
 
 /**
@@ -232,11 +232,8 @@ export class ChunkLeases {
    * reads them from the log. Returns the ids that are ledger rows (to hand back as a job).
    */
   async letGo(ids: readonly string[]): Promise<string[]> {
-    const logged = ids.filter((id) => this.#pushed?.logged(id) || this.#logged?.holds(id));
-    const held = this.#pushed?.drop(ids) ?? [];
-    this.#logged?.forget(logged);
+    const { held, ledger } = letGo(ids, this.#pushed, this.#logged);
     if (held.length > 0) await releaseClaims(this.#pool, held);
-    const skip = new Set(logged);
-    return ids.filter((id) => !skip.has(id));
+    return ledger;
   }
 }

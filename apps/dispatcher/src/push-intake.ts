@@ -35,36 +35,23 @@
  * reconciler's overdue rule (worker-recovery.ts, WEBHOOK_STALE_AFTER) stays the backstop.
  * Sending twice at once is prevented by the claim's lease, as for any job.
  */
-import {
-  decodeJson,
-  encodeJson,
-  isNoResponders,
-  isTimeout,
-  webhookPartitionOf,
-  type Msg,
-  type NatsConnection,
-  type Subjects,
-  type Subscription,
-} from '@rtm/bus';
-import { advanceLogPositions, dueDeliveries, handBackDeliveries, logAbove, loggedRow, logPositions, logRows, overdueUnleased, pendingDeliveries, readNotice, releaseClaims } from '@rtm/webhooks';
+import { decodeJson, encodeJson, webhookPartitionOf, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
+import { dueDeliveries, handBackDeliveries, logPositions, overdueUnleased, readNotice, releaseClaims } from '@rtm/webhooks';
 import type { LogPositions } from './log-positions.ts';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Counter, Registry } from 'prom-client';
+import { intakeMetrics } from './intake-metrics.ts';
 import type { Deliverer } from './deliverer.ts';
 import type { EndpointGuard } from './endpoint-guard.ts';
 import { SendWindow } from './send-window.ts';
-import { byPartition, type Delivery } from './push-notices.ts';
-import type { PushedRows } from './pushed-rows.ts';
+import { LogReader } from './log-reader.ts';
+import { HAND_BACK, JobRouter } from './job-routing.ts';
+import type { Delivery } from './push-notices.ts';
+import { letGo, type PushedRows } from './pushed-rows.ts';
 
 /** Deliveries held in memory at most; a notice beyond is left to the catch-up (counted as overflow). */
 const MAX_QUEUED = 50_000;
-/** How long a job waits for the owner to take its deliveries before deferring them. */
-const FORWARD_TIMEOUT_MS = 2_000;
-/** How long deliveries no owner took wait before their job tries again (a partition is between owners for about a rebalance). */
-const NO_OWNER_RETRY_MS = 1_000;
-/** Ids per hand-back job. */
-const HAND_BACK = 64;
 /** A row due this long and neither leased nor queued by its owner lost its notice. */
 export const NOTICE_GRACE_MS = 5_000;
 /** How often the owner looks for such rows. */
@@ -73,14 +60,6 @@ const CATCH_UP_MS = 5_000;
 const CATCH_UP_ROWS = 5_000;
 /** How often rows held past their use are let go. */
 const SWEEP_MS = 1_000;
-/**
- * How often the owner reads the delivery log above where it stands, and stores its position: a
- * row whose notice was lost (or never sent: a body too large to carry) waits about this long.
- */
-const LOG_READ_MS = 1_000;
-/** Rows of the log read at most per pass. */
-const LOG_READ_ROWS = 5_000;
-
 export class PushIntake {
   readonly #deliverer: Deliverer;
   readonly #pool: Pool;
@@ -93,18 +72,18 @@ export class PushIntake {
   readonly #pushed: PushedRows;
   /** Where this owner stands in the delivery log of each partition (log-positions.ts). */
   readonly #logged: LogPositions;
-  #logTimer: NodeJS.Timeout | undefined;
-  #readingLog = false;
+  /** The owner's reads of the delivery log (log-reader.ts). */
+  readonly #logReader: LogReader;
   readonly #subscriptions = new Map<number, Subscription>();
   #stopped = false;
   #catchUp: NodeJS.Timeout | undefined;
   #sweep: NodeJS.Timeout | undefined;
   #catchingUp = false;
   readonly #notices: Counter<'result'>;
-  readonly #forwards: Counter<'result'>;
+  /** A job's deliveries, queued here or forwarded to their owner (job-routing.ts). */
+  readonly #router: JobRouter;
   readonly #caughtUp: Counter;
   readonly #adopted: Counter;
-  readonly #fromLog: Counter;
 
   constructor(deps: {
     deliverer: Deliverer;
@@ -124,56 +103,36 @@ export class PushIntake {
     this.#log = deps.log;
     this.#nc = deps.nc;
     this.#subjects = deps.subjects;
-    this.#notices = new Counter({
-      name: 'webhook_notices_total',
-      help: 'Delivery notices taken by this dispatcher as owner: queued (sent from memory) or overflow (left to the catch-up)',
-      labelNames: ['result'],
-      registers: [deps.metrics],
+    const metrics = intakeMetrics(deps.metrics, {
+      queued: () => this.queued,
+      held: () => deps.pushed.size,
+      owned: () => this.#subscriptions.size,
     });
-    this.#forwards = new Counter({
-      name: 'webhook_forwards_total',
-      help: "Job deliveries routed by this dispatcher: queued_here (its own partition's, into its memory queue), sent_here (its own, its memory full), forwarded (taken by another partition's owner) or deferred (no owner took them: a job again in a second)",
-      labelNames: ['result'],
-      registers: [deps.metrics],
+    this.#notices = metrics.notices;
+    this.#router = new JobRouter({
+      pool: deps.pool,
+      log: deps.log,
+      nc: deps.nc,
+      subjects: deps.subjects,
+      forwards: metrics.forwards,
+      deliver: (ids) => this.#deliverer.deliver(ids),
+      intake: { owns: (partition) => this.owns(partition), take: (deliveries) => this.#take(deliveries, false), stopped: () => this.#stopped },
     });
-    this.#caughtUp = new Counter({
-      name: 'webhook_caught_up_total',
-      help: 'Deliveries whose notice was lost, found in the ledger by their owner and queued',
-      registers: [deps.metrics],
-    });
-    this.#adopted = new Counter({
-      name: 'webhook_adopted_total',
-      help: 'Deliveries of a dispatcher that died, taken over by this one when it took the partition (their dead leases claimed over)',
-      registers: [deps.metrics],
-    });
-    this.#fromLog = new Counter({
-      name: 'webhook_log_read_total',
-      help: 'Deliveries of the delivery log this owner found without an outcome in its reads of the log (their notice lost, or a body too large to carry) and queued',
-      registers: [deps.metrics],
-    });
-    const intake = this;
-    new Gauge({
-      name: 'webhook_push_queued',
-      help: "Deliveries waiting in this dispatcher's memory: for a place in the send window, or held back by their endpoint's limit or open circuit",
-      registers: [deps.metrics],
-      collect() {
-        this.set(intake.queued);
-      },
-    });
-    new Gauge({
-      name: 'webhook_push_rows_held',
-      help: "Deliveries waiting in this dispatcher's memory with the row their notice carried: sent without a claim while their commit lease lasts",
-      registers: [deps.metrics],
-      collect() {
-        this.set(deps.pushed.size);
-      },
-    });
-    new Gauge({
-      name: 'webhook_partitions_owned',
-      help: "Webhook partitions (of 16) this dispatcher owns: it alone sends to their environments' endpoints",
-      registers: [deps.metrics],
-      collect() {
-        this.set(intake.#subscriptions.size);
+    this.#caughtUp = metrics.caughtUp;
+    this.#adopted = metrics.adopted;
+    this.#logReader = new LogReader({
+      pool: deps.pool,
+      log: deps.log,
+      metrics: deps.metrics,
+      logged: deps.logged,
+      pushed: deps.pushed,
+      intake: {
+        partitions: () => [...this.#subscriptions.keys()],
+        owns: (partition) => this.owns(partition),
+        has: (id) => this.#window.has(id),
+        room: () => MAX_QUEUED - this.queued,
+        push: (deliveries) => this.#window.push(deliveries),
+        stopped: () => this.#stopped,
       },
     });
     this.#window = new SendWindow({
@@ -206,8 +165,7 @@ export class PushIntake {
     this.#catchUp.unref();
     this.#sweep = setInterval(() => void this.#release(this.#pushed.expired()), SWEEP_MS);
     this.#sweep.unref();
-    this.#logTimer = setInterval(() => void this.readLog(), LOG_READ_MS);
-    this.#logTimer.unref();
+    this.#logReader.start();
   }
 
   /**
@@ -320,12 +278,9 @@ export class PushIntake {
    * once (fenced by the lease: a row sent meanwhile is not touched).
    */
   async #letGo(ids: readonly string[]): Promise<string[]> {
-    const logged = ids.filter((id) => this.#pushed.logged(id) || this.#logged.holds(id));
-    await this.#release(this.#pushed.drop(ids));
-    // deliveries of the log have no ledger row to hand back: the next read of the log finds them
-    this.#logged.forget(logged);
-    const skip = new Set(logged);
-    return ids.filter((id) => !skip.has(id));
+    const { held, ledger } = letGo(ids, this.#pushed, this.#logged);
+    await this.#release(held);
+    return ledger;
   }
 
   async #release(held: readonly { id: string; lease: string }[]): Promise<void> {
@@ -390,126 +345,14 @@ export class PushIntake {
     }
   }
 
-  /**
-   * One read of the delivery log (docs/webhooks.md, "The delivery log"): the rows of the owned
-   * partitions above where this owner has read, without a durable outcome, that it does not hold
-   * (their notice lost, or never sent) are queued; then the position of each partition is stored:
-   * the lesser of what has been read and the least position of a delivery held without an
-   * outcome, so a next owner reading from there misses nothing.
-   */
-  async readLog(): Promise<void> {
-    if (this.#readingLog || this.#stopped) return;
-    const partitions = [...this.#subscriptions.keys()].filter((partition) => this.#logged.owns(partition));
-    if (partitions.length === 0) return;
-    this.#readingLog = true;
-    try {
-      const from = partitions.map((partition) => this.#logged.scanned(partition)!);
-      this.#logged.watch();
-      const { rows, below } = await logAbove(this.#pool, partitions, from, LOG_READ_ROWS);
-      // rows are in position order across the partitions: with a full page, everything below the
-      // last one was read (rows of its transaction beyond the page come again, and are skipped)
-      let readTo = rows.length === LOG_READ_ROWS ? rows[rows.length - 1]!.tx : below;
-      // the rows this owner does not hold (their notice lost, or never sent), up to its memory's room
-      const missing = [];
-      for (const place of rows) {
-        if (!this.owns(place.partition) || !this.#logged.owns(place.partition)) continue;
-        if (this.#window.has(place.id) || this.#logged.holds(place.id) || this.#logged.doneDuringRead(place.id)) continue;
-        if (this.queued + missing.length >= MAX_QUEUED) {
-          readTo = place.tx;
-          break;
-        }
-        missing.push(place);
-      }
-      const found: Delivery[] = [];
-      for (const row of await logRows(this.#pool, missing)) {
-        if (this.#window.has(row.id) || this.#logged.holds(row.id) || this.#logged.doneDuringRead(row.id)) continue;
-        if (!this.#logged.track(row.id, row.partition, row.tx)) continue;
-        this.#pushed.add([
-          {
-            id: row.id,
-            environmentId: row.environment_id,
-            pushed: loggedRow(
-              {
-                endpointId: row.endpoint_id,
-                url: row.url,
-                eventType: row.event_type,
-                eventId: row.event_id,
-                body: row.body,
-                secrets: row.secrets,
-                rateLimit: row.rate_limit,
-              },
-              { tx: row.tx, createdAt: row.created_at },
-            ),
-          },
-        ]);
-        found.push([row.id, row.environment_id]);
-      }
-      for (const partition of partitions) this.#logged.scannedTo(partition, readTo);
-      if (found.length > 0) {
-        this.#fromLog.inc(found.length);
-        this.#window.push(found);
-      }
-      const positions = this.#logged.positions();
-      for (const partition of positions.keys()) if (!this.owns(partition)) positions.delete(partition);
-      await advanceLogPositions(this.#pool, positions);
-    } catch (error) {
-      this.#log.warn({ err: error }, 'could not read the delivery log');
-    } finally {
-      this.#logged.unwatch();
-      this.#readingLog = false;
-    }
+  /** One read of the delivery log now (log-reader.ts; also every LOG_READ_MS). */
+  readLog(): Promise<void> {
+    return this.#logReader.read();
   }
 
-  /**
-   * A job's deliveries: those of partitions this dispatcher owns join its memory queues (as a
-   * notice's would; sent at once if its memory is full); the others are forwarded to their owner,
-   * which queues them the same way. If no owner takes them (none at the moment, NATS away, a full
-   * memory) they go back into a job that runs NO_OWNER_RETRY_MS later: a dispatcher that does
-   * not own an environment never sends its deliveries, whose rate and concurrency limits are
-   * counted in the owner's memory (sent here, they had a second bucket of their own).
-   */
-  async route(ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    const rows = await pendingDeliveries(this.#pool, ids);
-    const here: string[] = [];
-    const deferred: string[] = [];
-    await Promise.all(
-      [...byPartition(rows, webhookPartitionOf)].map(async ([partition, list]) => {
-        if (this.owns(partition)) {
-          // a job of our own (a retry): it waits in memory with the pushed deliveries of its
-          // endpoint, so one held back by the endpoint's limit, rate or open circuit is never
-          // deferred through Postgres; the job ends now, and if this process dies the row is
-          // pending and unleased, which the next owner's catch-up finds
-          if (this.#take(list, false)) this.#forwards.inc({ result: 'queued_here' }, list.length);
-          else {
-            this.#forwards.inc({ result: 'sent_here' }, list.length);
-            here.push(...list.map(([id]) => id));
-          }
-          return;
-        }
-        if (await this.#forward(partition, list)) this.#forwards.inc({ result: 'forwarded' }, list.length);
-        else {
-          // no owner took them (the partition between owners, NATS away, the owner's memory
-          // full): only an owner sends, so its endpoints' rates and limits hold cluster-wide;
-          // a new job tries again shortly, and the owner's catch-up finds them meanwhile
-          this.#forwards.inc({ result: 'deferred' }, list.length);
-          deferred.push(...list.map(([id]) => id));
-        }
-      }),
-    );
-    for (let i = 0; i < deferred.length; i += HAND_BACK) await handBackDeliveries(this.#pool, deferred.slice(i, i + HAND_BACK), NO_OWNER_RETRY_MS);
-    if (here.length > 0) await this.#deliverer.deliver(here);
-  }
-
-  async #forward(partition: number, deliveries: Delivery[]): Promise<boolean> {
-    if (this.#stopped) return false;
-    try {
-      const reply = await this.#nc.request(this.#subjects.webhookNotices(partition), encodeJson(deliveries), { timeout: FORWARD_TIMEOUT_MS });
-      return (decodeJson<{ queued?: unknown }>(reply.data).queued ?? false) === true;
-    } catch (error) {
-      if (!isNoResponders(error) && !isTimeout(error)) this.#log.warn({ err: error, partition }, 'could not forward deliveries to their owner');
-      return false;
-    }
+  /** A job's deliveries, queued here or forwarded to their owner (job-routing.ts). */
+  route(ids: readonly string[]): Promise<void> {
+    return this.#router.route(ids);
   }
 
   async #handBack(all: readonly string[]): Promise<void> {
@@ -528,7 +371,7 @@ export class PushIntake {
   async stop(): Promise<void> {
     clearInterval(this.#catchUp);
     clearInterval(this.#sweep);
-    clearInterval(this.#logTimer);
+    this.#logReader.stop();
     for (const partition of [...this.#subscriptions.keys()]) await this.disown(partition);
     this.#stopped = true;
     this.#window.stop();

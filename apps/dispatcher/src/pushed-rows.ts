@@ -13,6 +13,7 @@
  * delivery beyond waits as an id only.
  */
 import type { NoticeDelivery, PushedRow } from '@rtm/webhooks';
+import type { LogPositions } from './log-positions.ts';
 
 /** Of the lease, what the commit and the notice's way may have used before it arrived. */
 export const SLACK_MS = 2_000;
@@ -123,4 +124,21 @@ export class PushedRows {
     this.#rows.set(id, held);
     this.#bytes += held.row.body.length;
   }
+}
+
+/**
+ * Lets go of deliveries not sent (handed back, no longer owned, draining): the rows held for them
+ * dropped, and those of the delivery log forgotten by the positions (they have no ledger row to
+ * hand back: the next read of the log finds them). `held`: the push leases to release; `ledger`:
+ * the ids that are ledger rows, to hand back as a job.
+ */
+export function letGo(
+  ids: readonly string[],
+  pushed: PushedRows | undefined,
+  logged: Pick<LogPositions, 'holds' | 'forget'> | undefined,
+): { held: { id: string; lease: string }[]; ledger: string[] } {
+  const ofLog = new Set(ids.filter((id) => pushed?.logged(id) || logged?.holds(id)));
+  const held = pushed?.drop(ids) ?? [];
+  logged?.forget([...ofLog]);
+  return { held, ledger: ids.filter((id) => !ofLog.has(id)) };
 }

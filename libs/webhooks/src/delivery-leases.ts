@@ -2,16 +2,17 @@
  * The delivery ledger as the dispatcher works it (webhook_deliveries, webhook_attempts and the
  * retry jobs): the claim that leases deliveries for a send, and the record, deferral and release
  * that end a claim, each fenced by the lease the claim set; the reschedule of deliveries a caller
- * could not claim; the reads by which an owner routes a job's deliveries and finds those whose
- * notice was lost; and the hand-back of ids as a `deliver_webhooks` job. The dispatcher decides
+ * could not claim; and the hand-back of ids as a `deliver_webhooks` job. The dispatcher decides
  * when each runs (apps/dispatcher/src/deliverer.ts, push-intake.ts); the SQL is here, with the
- * table's other statements (delivery-ledger.ts, enqueue.ts).
+ * table's other statements (delivery-ledger.ts, enqueue.ts; the owner's reads of pending rows:
+ * pending-reads.ts; an endpoint's settings as a send reads them: endpoint-settings.ts).
  */
 import { newId, type Pool } from '@rtm/db';
 import { OPERATIONAL_EVENT_TYPES } from '@rtm/schemas';
 import { deliverBatchJobSql, deliverOneJobSql } from './jobs.ts';
 import { recordWebhookEvents } from './enqueue.ts';
 import type { LoggedPosition } from './push-notice.ts';
+import { SETTINGS_COLUMNS, TARGET_COLUMN, type StoredSecrets } from './endpoint-settings.ts';
 
 /**
  * "Still pending", for statements that find their rows by id. Written as `coalesce(status, '')`
@@ -23,31 +24,8 @@ import type { LoggedPosition } from './push-notice.ts';
  * auto_explain, against 0.1 ms by the key. A backlog held back by one endpoint made every other
  * endpoint's claims that slow.
  */
-const stillPending = (alias?: string): string => `coalesce(${alias ? `${alias}.` : ''}status, '') = 'pending'`;
+export const stillPending = (alias?: string): string => `coalesce(${alias ? `${alias}.` : ''}status, '') = 'pending'`;
 
-/**
- * The endpoint's signing secrets (as stored) and own rate limit for a row of `webhook_deliveries`
- * (alias `d`): what a send needs besides the row. `secrets` is null when the endpoint has none;
- * `rate_limit` null for none and for the default endpoint.
- */
-export const SETTINGS_COLUMNS = (d: string): string => `case when ${d}.endpoint_id is null
-           then (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_secrets
-                                             where environment_id = ${d}.environment_id) s)
-           else (select row_to_json(s) from (select secret, previous_secret, rotated_at from webhook_endpoints
-                                             where id = ${d}.endpoint_id) s) end as secrets,
-         case when ${d}.endpoint_id is not null
-           then (select rate_limit_per_second from webhook_endpoints where id = ${d}.endpoint_id) end as rate_limit`;
-
-/**
- * Where a row of `webhook_deliveries` (alias `d`) is sent now, as `target_url`: its endpoint's
- * URL as it is now (for the default endpoint, the configuration's), so a retry follows a changed
- * URL; null while the endpoint is disabled (the default one: while the configuration has no
- * webhook URL) or gone: then nothing is sent (the deliverer defers it, deliverer.ts). The row's
- * own `url` stays the one it was created with.
- */
-export const TARGET_COLUMN = (d: string): string => `case when ${d}.endpoint_id is null
-           then (select webhook_url from environments where id = ${d}.environment_id)
-           else (select url from webhook_endpoints where id = ${d}.endpoint_id and not disabled) end as target_url`;
 
 /**
  * The claim: leases the due, unleased ones among $1 (ids) for $2 ms; returns what a send needs,
@@ -68,19 +46,6 @@ export const CLAIM_SQL = `with due as (
          d.locked_until::text as lease,
          ${SETTINGS_COLUMNS('d')},
          ${TARGET_COLUMN('d')}`;
-
-/**
- * What a send needs besides the row, for rows a notice carried ($1 environments, $2 endpoints,
- * '' for the default one): the settings as a claim reads them, and whether the endpoint (or, for
- * the default one, the environment) still exists: its deliveries went with it.
- */
-export const SETTINGS_SQL = `select d.environment_id, coalesce(d.endpoint_id, '') as endpoint_key,
-         case when d.endpoint_id is null then exists (select 1 from environments where id = d.environment_id)
-              else exists (select 1 from webhook_endpoints where id = d.endpoint_id) end as present,
-         ${SETTINGS_COLUMNS('d')},
-         ${TARGET_COLUMN('d')}
-       from (select k.environment_id, nullif(k.endpoint_id, '') as endpoint_id
-             from unnest($1::text[], $2::text[]) as k(environment_id, endpoint_id)) d`;
 
 /**
  * The record of attempts ($1..$9: id, n, at, status code, error, duration, new status, delay
@@ -196,7 +161,7 @@ export interface ClaimedDelivery {
   /** This claim's lease (locked_until, as Postgres prints it: exact to the microsecond). */
   lease: string;
   /** The endpoint's signing secrets as stored (encrypted), null when it has none. */
-  secrets: { secret: string; previous_secret: string | null; rotated_at: string | null } | null;
+  secrets: StoredSecrets | null;
   /** The endpoint's own rate limit (sends per second); null: none, or the default endpoint. */
   rate_limit: number | null;
   /** Where it goes now (TARGET_COLUMN): the endpoint's current URL; null: disabled, send nothing. */
@@ -237,27 +202,6 @@ export async function claimDeliveries(
   return new Map(rows.map((row) => [row.id, { ...row, url: row.target_url ?? row.url }]));
 }
 
-/** A send's settings for an endpoint (SETTINGS_SQL), and whether it still exists. */
-export interface EndpointSettings {
-  present: boolean;
-  secrets: ClaimedDelivery['secrets'];
-  rate_limit: number | null;
-  target_url: string | null;
-}
-
-/** The key of an endpoint in `endpointSettings`' answer: environment, NUL, endpoint id ('' for the default one). */
-export const endpointSettingsKey = (environmentId: string, endpointId: string | null): string => `${environmentId}\u0000${endpointId ?? ''}`;
-
-/** The settings of the endpoints given as `endpointSettingsKey`s (SETTINGS_SQL), by key. */
-export async function endpointSettings(pool: Pool, keys: readonly string[]): Promise<Map<string, EndpointSettings>> {
-  const unique = [...new Set(keys)].map((key) => key.split('\u0000') as [string, string]);
-  const { rows } = await pool.query<EndpointSettings & { environment_id: string; endpoint_key: string }>({
-    name: 'rtm_webhook_settings',
-    text: SETTINGS_SQL,
-    values: [unique.map(([environment]) => environment), unique.map(([, endpoint]) => endpoint)],
-  });
-  return new Map(rows.map((row) => [`${row.environment_id}\u0000${row.endpoint_key}`, row]));
-}
 
 /** Deliveries a caller could not claim: their job at the time the row says (RESCHEDULE_SQL). */
 export async function rescheduleUnclaimed(pool: Pool, ids: readonly string[]): Promise<void> {
@@ -355,48 +299,3 @@ export async function handBackDeliveries(pool: Pool, ids: readonly string[], aft
   await pool.query(`select ${deliverBatchJobSql('$1::text[]', afterMs > 0 ? "now() + $2::int * interval '1 millisecond'" : undefined)}`, afterMs > 0 ? [ids, afterMs] : [ids]);
 }
 
-/** Which of `ids` are still pending, with their environments (a job's deliveries, to route). */
-export async function pendingDeliveries(pool: Pool, ids: readonly string[]): Promise<{ id: string; environment_id: string }[]> {
-  const { rows } = await pool.query<{ id: string; environment_id: string }>(
-    `select id, environment_id from webhook_deliveries where id = any($1::text[]) and ${stillPending()}`,
-    [ids],
-  );
-  return rows;
-}
-
-/**
- * Pending deliveries due for more than `graceMs` outside the environments `skip`, unleased or
- * with a lease that lapsed (a push lease whose notice was lost, a claim whose sender died),
- * oldest due first, at most `limit`. By `status = 'pending'` on purpose: this one scans by due
- * time, which is what the partial index of pending rows serves.
- */
-export async function overdueUnleased(
-  pool: Pool,
-  query: { graceMs: number; skip: readonly string[]; limit: number },
-): Promise<{ id: string; environment_id: string }[]> {
-  const { rows } = await pool.query<{ id: string; environment_id: string }>(
-    `select id, environment_id from webhook_deliveries
-         where status = 'pending' and (locked_until is null or locked_until < now())
-           and next_attempt_at < now() - $1 * interval '1 millisecond'
-           and environment_id <> all($2::text[])
-         order by next_attempt_at limit $3`,
-    [query.graceMs, query.skip, query.limit],
-  );
-  return rows;
-}
-
-/**
- * Pending, due deliveries, leased or not, with their leases (null: unleased), oldest due first, at
- * most `limit`: what the new owner of a partition whose dispatcher died takes over at once
- * (the caller keeps those of its partitions). Every lease on such a row is its dead owner's: only
- * an owner sends.
- */
-export async function dueDeliveries(pool: Pool, limit: number): Promise<{ id: string; environment_id: string; lease: string | null }[]> {
-  const { rows } = await pool.query<{ id: string; environment_id: string; lease: string | null }>(
-    `select id, environment_id, locked_until::text as lease from webhook_deliveries
-         where status = 'pending' and next_attempt_at <= now()
-         order by next_attempt_at limit $1`,
-    [limit],
-  );
-  return rows;
-}

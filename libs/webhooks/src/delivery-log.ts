@@ -6,8 +6,7 @@
  * read of the log above its position, and the position it advances.
  */
 import type { Pool } from '@rtm/db';
-import { SETTINGS_COLUMNS } from './delivery-leases.ts';
-import type { StoredSecrets } from './push-notice.ts';
+import { SETTINGS_COLUMNS, type StoredSecrets } from './endpoint-settings.ts';
 
 /** A first attempt that succeeded, to append to `webhook_outcomes`. */
 export interface LoggedSuccess {

@@ -27,20 +27,16 @@ export { MESSAGE_RETRACTED, REDACT_SQL, redactMessageDeliveries, type WithdrawnD
 export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
 export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
 export { listDeliveries, getDelivery, retryDelivery, requeueWaitingDeliveries, type DeliveryStatus } from './delivery-ledger.ts';
+export { endpointSettings, endpointSettingsKey, type EndpointSettings, type StoredSecrets } from './endpoint-settings.ts';
+export { pendingDeliveries, overdueUnleased, dueDeliveries } from './pending-reads.ts';
 export {
   claimDeliveries,
-  endpointSettings,
-  endpointSettingsKey,
   rescheduleUnclaimed,
   releaseClaims,
   deferDeliveries,
   recordAttempts,
   handBackDeliveries,
-  pendingDeliveries,
-  overdueUnleased,
-  dueDeliveries,
   type ClaimedDelivery,
-  type EndpointSettings,
   type AttemptRecord,
 } from './delivery-leases.ts';
 export {

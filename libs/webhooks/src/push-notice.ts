@@ -23,7 +23,7 @@
  *
  * The row stays the truth: a lost notice is found in the ledger once its lease has lapsed.
  */
-import { SETTINGS_COLUMNS } from './delivery-leases.ts';
+import { SETTINGS_COLUMNS, type StoredSecrets } from './endpoint-settings.ts';
 
 /** A delivery as a notice carries it; `pushed` when it carries the row itself. */
 export interface NoticeDelivery {
@@ -66,13 +66,6 @@ export interface PushedRow {
 export interface LoggedPosition {
   tx: string;
   createdAt: string;
-}
-
-/** Signing secrets as stored, the way a claim reads them (`ClaimedDelivery.secrets`). */
-export interface StoredSecrets {
-  secret: string;
-  previous_secret: string | null;
-  rotated_at: string | null;
 }
 
 /**
