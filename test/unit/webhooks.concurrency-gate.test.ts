@@ -103,3 +103,35 @@ test('concurrency gate - inFlightOf counts one environment\'s places, whatever t
   assert.equal(gate.inFlightOf('A'), 1, 'a place given back once, however often released');
   assert.equal(gate.inFlightOf('B'), 1);
 });
+
+test('concurrency gate - a place that comes back serves its own environment\'s and host\'s waiters in arrival order, and no others\' places are taken', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const gate = new ConcurrencyGate({ perEnvironment: 2, perHost: 2 });
+  const a1 = gate.tryAcquire('A', 'ha')!;
+  gate.tryAcquire('A', 'hb')!;
+  const b = gate.tryAcquire('B', 'ha')!;
+  const c = gate.tryAcquire('C', 'hc')!;
+  gate.tryAcquire('C', 'hc')!;
+  const order: string[] = [];
+  const waits = [
+    gate.acquire('A', 'hb', 250).then((release) => (order.push('A/hb'), release)),
+    gate.acquire('B', 'ha', 250).then((release) => (order.push('B/ha'), release)),
+    gate.acquire('C', 'hc', 250).then((release) => (order.push('C/hc'), release)),
+  ];
+  assert.equal(gate.acquireNow('A', 'hz'), null, 'no jumping ahead of a waiter of the same environment');
+  t.mock.timers.tick(10);
+  // A's place on host ha comes back: A's waiter (its host hb has room) goes, and so does B's,
+  // which waited for host ha: both in arrival order; C's is not served by places not its own
+  a1();
+  await Promise.all(waits.slice(0, 2));
+  assert.deepEqual(order, ['A/hb', 'B/ha']);
+  await Promise.resolve();
+  assert.deepEqual(order, ['A/hb', 'B/ha'], 'C waits');
+  b();
+  await Promise.resolve();
+  assert.deepEqual(order, ['A/hb', 'B/ha'], "a place of host ha is not C's");
+  c();
+  await waits[2];
+  assert.deepEqual(order, ['A/hb', 'B/ha', 'C/hc']);
+  assert.deepEqual(gate.inFlight(), { environments: 3, hosts: 3, sends: 5 });
+});

@@ -55,20 +55,25 @@ export class ConcurrencyGate {
         this.#environmentReleased.clear();
         this.#hostReleased.clear();
       }
-      if (this.#waiters.length > 0) this.#serve();
+      this.#serve(environment, host);
     };
   }
 
   /** When a place of each environment, and of each host, last came back. */
   readonly #environmentReleased = new Map<string, number>();
   readonly #hostReleased = new Map<string, number>();
-  readonly #waiters: { environment: string; host: string; e: string; h: string; grant: (release: () => void) => void }[] = [];
-  /** Waiters per environment (`e…`) and host (`h…`) key: whether a newcomer must queue, without a scan. */
-  readonly #waiting = new Map<string, number>();
+  /**
+   * Those waiting, by environment and by host, each set in arrival order: whether a newcomer must
+   * queue, and whom a place that comes back may serve (only waiters of its environment or host:
+   * nobody else's counts changed), without a scan of every waiter.
+   */
+  readonly #byEnvironment = new Map<string, Set<Waiter>>();
+  readonly #byHost = new Map<string, Set<Waiter>>();
+  #arrivals = 0;
 
-  #unwait(waiter: { e: string; h: string }): void {
-    decrement(this.#waiting, waiter.e);
-    decrement(this.#waiting, waiter.h);
+  #unwait(waiter: Waiter): void {
+    remove(this.#byEnvironment, waiter.environment, waiter);
+    remove(this.#byHost, waiter.host, waiter);
   }
 
   /**
@@ -76,7 +81,7 @@ export class ConcurrencyGate {
    * the place at once, without a promise, or null when it would have to wait.
    */
   acquireNow(environment: string, host: string): (() => void) | null {
-    if (this.#waiting.size > 0 && (this.#waiting.has(`e\u0000${environment}`) || this.#waiting.has(`h\u0000${host}`))) return null;
+    if (this.#byEnvironment.has(environment) || this.#byHost.has(host)) return null;
     return this.tryAcquire(environment, host);
   }
 
@@ -86,8 +91,6 @@ export class ConcurrencyGate {
   acquire(environment: string, host: string, waitMs: number): Promise<(() => void) | null> {
     const now = this.acquireNow(environment, host);
     if (now || waitMs <= 0) return Promise.resolve(now);
-    const e = `e\u0000${environment}`;
-    const h = `h\u0000${host}`;
     // waiting only pays where places turn over: an endpoint that hangs returns none, and its
     // deliveries are deferred at once instead of holding their jobs
     const at = Date.now();
@@ -96,49 +99,59 @@ export class ConcurrencyGate {
     const hostFull = (this.#hosts.get(host) ?? 0) >= this.#limits.perHost;
     if (stale(this.#environmentReleased.get(environment), environmentFull) || stale(this.#hostReleased.get(host), hostFull)) return Promise.resolve(null);
     return new Promise((resolve) => {
-      const waiter = {
+      const waiter: Waiter = {
         environment,
         host,
-        e,
-        h,
+        arrival: this.#arrivals++,
         grant: (release: () => void) => {
           clearTimeout(timer);
           resolve(release);
         },
       };
       const timer = setTimeout(() => {
-        const at = this.#waiters.indexOf(waiter);
-        if (at >= 0) {
-          this.#waiters.splice(at, 1);
-          this.#unwait(waiter);
-        }
+        if (this.#byEnvironment.get(environment)?.has(waiter)) this.#unwait(waiter);
         resolve(null);
         // those behind it may fit now that it no longer waits
-        this.#serve();
+        this.#serve(environment, host);
       }, waitMs);
-      this.#waiters.push(waiter);
-      this.#waiting.set(e, (this.#waiting.get(e) ?? 0) + 1);
-      this.#waiting.set(h, (this.#waiting.get(h) ?? 0) + 1);
+      add(this.#byEnvironment, environment, waiter);
+      add(this.#byHost, host, waiter);
     });
   }
 
-  /** Grants places to waiters, in order, while they fit. */
-  #serve(): void {
-    // once an environment or host is found full in this pass, its later waiters are skipped unread
-    const full = new Set<string>();
-    for (let i = 0; i < this.#waiters.length; ) {
-      const waiter = this.#waiters[i]!;
-      const { e, h } = waiter;
-      const release = full.has(e) || full.has(h) ? null : this.tryAcquire(waiter.environment, waiter.host);
-      if (!release) {
-        if ((this.#environments.get(waiter.environment) ?? 0) >= this.#limits.perEnvironment) full.add(e);
-        if ((this.#hosts.get(waiter.host) ?? 0) >= this.#limits.perHost) full.add(h);
-        i++;
+  /**
+   * Grants places to the waiters of `environment` and of `host` (whose places just came back, or
+   * one of whose waiters left), in arrival order, while they fit.
+   */
+  #serve(environment: string, host: string): void {
+    const ofEnvironment = this.#byEnvironment.get(environment);
+    const ofHost = this.#byHost.get(host);
+    if (!ofEnvironment && !ofHost) return;
+    // the common case: every waiter of the host is one of the environment's (a dispatcher's hosts
+    // are per environment), so the environment's set, in arrival order, is every candidate
+    let candidates: Iterable<Waiter>;
+    if (!ofHost) candidates = ofEnvironment!;
+    else if (!ofEnvironment) candidates = ofHost;
+    else if (every(ofHost, (waiter) => waiter.environment === environment)) candidates = ofEnvironment;
+    else candidates = [...new Set([...ofEnvironment, ...ofHost])].sort((a, b) => a.arrival - b.arrival);
+    // once an environment or host is found full in this pass, its later waiters are skipped
+    let fullEnvironments: Set<string> | undefined;
+    let fullHosts: Set<string> | undefined;
+    for (const waiter of candidates) {
+      if (fullEnvironments?.has(waiter.environment) || fullHosts?.has(waiter.host)) continue;
+      const release = this.tryAcquire(waiter.environment, waiter.host);
+      if (release) {
+        // deleting from the set being iterated is safe: the iteration goes on with the next one
+        this.#unwait(waiter);
+        waiter.grant(release);
         continue;
       }
-      this.#waiters.splice(i, 1);
-      this.#unwait(waiter);
-      waiter.grant(release);
+      if ((this.#environments.get(waiter.environment) ?? 0) >= this.#limits.perEnvironment) {
+        // every later waiter of one environment's set needs this environment's place too
+        if (candidates === ofEnvironment) return;
+        (fullEnvironments ??= new Set()).add(waiter.environment);
+      }
+      if ((this.#hosts.get(waiter.host) ?? 0) >= this.#limits.perHost) (fullHosts ??= new Set()).add(waiter.host);
     }
   }
 
@@ -152,6 +165,32 @@ export class ConcurrencyGate {
     for (const n of this.#environments.values()) sends += n;
     return { environments: this.#environments.size, hosts: this.#hosts.size, sends };
   }
+}
+
+interface Waiter {
+  environment: string;
+  host: string;
+  /** Arrival order (first come, first served across the two indexes). */
+  arrival: number;
+  grant: (release: () => void) => void;
+}
+
+function every(waiters: Set<Waiter>, test: (waiter: Waiter) => boolean): boolean {
+  for (const waiter of waiters) if (!test(waiter)) return false;
+  return true;
+}
+
+function add(index: Map<string, Set<Waiter>>, key: string, waiter: Waiter): void {
+  const set = index.get(key);
+  if (set) set.add(waiter);
+  else index.set(key, new Set([waiter]));
+}
+
+function remove(index: Map<string, Set<Waiter>>, key: string, waiter: Waiter): void {
+  const set = index.get(key);
+  if (!set) return;
+  set.delete(waiter);
+  if (set.size === 0) index.delete(key);
 }
 
 function decrement(map: Map<string, number>, key: string): void {
