@@ -109,23 +109,18 @@ export class PushIntake {
       owned: () => this.#subscriptions.size,
     });
     this.#notices = metrics.notices;
+    this.#caughtUp = metrics.caughtUp;
+    this.#adopted = metrics.adopted;
+    const { pool, log, nc, subjects, logged, pushed } = deps;
     this.#router = new JobRouter({
-      pool: deps.pool,
-      log: deps.log,
-      nc: deps.nc,
-      subjects: deps.subjects,
+      pool, log, nc, subjects,
       forwards: metrics.forwards,
       deliver: (ids) => this.#deliverer.deliver(ids),
       intake: { owns: (partition) => this.owns(partition), take: (deliveries) => this.#take(deliveries, false), stopped: () => this.#stopped },
     });
-    this.#caughtUp = metrics.caughtUp;
-    this.#adopted = metrics.adopted;
     this.#logReader = new LogReader({
-      pool: deps.pool,
-      log: deps.log,
+      pool, log, logged, pushed,
       metrics: deps.metrics,
-      logged: deps.logged,
-      pushed: deps.pushed,
       intake: {
         partitions: () => [...this.#subscriptions.keys()],
         owns: (partition) => this.owns(partition),
