@@ -55,6 +55,14 @@ const committer = new NodeCommitter(pool, {
   maxCommands: config.MAX_BATCH * 4,
   lanes: config.COMMIT_LANES,
   laneOpensAfterMs: LANE_OPENS_AFTER_MS,
+  // under load, fewer and fuller transactions (COMMIT_LINGER_MS, COMMIT_FILL: docs/channels.md)
+  linger: { maxMs: config.COMMIT_LINGER_MS, fill: config.COMMIT_FILL },
+  lingered: new Counter({
+    name: 'channel_commit_lingered_total',
+    help: 'Waits of a commit lane for more commands between transactions, by how they ended: filled (COMMIT_FILL commands waiting) or timed_out',
+    labelNames: ['end'] as const,
+    registers: [metrics],
+  }),
   log,
   isolation: new Counter({
     name: 'channel_commit_isolation_total',

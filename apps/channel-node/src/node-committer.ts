@@ -23,11 +23,17 @@
  *   arrives while one commits waits for it and goes in the next transaction together (a lane
  *   that opened at once took each arrival alone: twice the transactions, half their size, more
  *   CPU per message in Postgres and here), and a transaction that stalls (a lock, a slow disk,
- *   a bisection) still does not hold up the other partitions for longer than that.
+ *   a bisection) still does not hold up the other partitions for longer than that;
+ * - a lane whose transaction ended with few commands waiting, while commands arrive fast, waits
+ *   a moment for more before the next one (`linger`: libs/ops linger.ts): at most `maxMs`, and
+ *   only as long as filling to `fill` commands is expected to take; it goes as soon as `fill`
+ *   are waiting. At rest (less than one command expected within `maxMs`) it never waits. Under
+ *   load the partitions' next batches arrive just after a commit's replies go out, and without
+ *   the wait the next transaction would leave with the first one or two of them.
  */
 import type { Counter, Histogram } from 'prom-client';
 import type { Pool } from '@rtm/db';
-import type { Logger } from '@rtm/ops';
+import { ArrivalRate, lingerMs, type LingerOptions, type Logger } from '@rtm/ops';
 import type { ChannelCommand } from '@rtm/schemas';
 import type { NoticeDelivery } from '@rtm/webhooks';
 import { FenceError, WebhookBelief, channelKey, writeBatch, writesInOneStatement, type BatchOutcome, type ChannelState } from './commit-batch.ts';
@@ -67,6 +73,10 @@ export interface CommitterOptions {
   pushLeaseMs?: number;
   /** A lane beyond the first opens once every transaction running has run this long (default 0: at once). */
   laneOpensAfterMs?: number;
+  /** How a lane waits for more commands between its transactions under load (default: it never waits). */
+  linger?: LingerOptions;
+  /** Waits between transactions that ended by the group filling (`filled`) or by the bound or the expected fill time (`timed_out`). */
+  lingered?: Counter<'end'>;
   /**
    * Where a commit's time goes: each submission's wait for a lane, and each transaction's time
    * (a pooled connection, the statement, the commit) and commands.
@@ -84,6 +94,12 @@ export class NodeCommitter {
   /** Opens a lane when the running ones have taken laneOpensAfterMs (pending work, no new arrival). */
   private laneTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly webhooks = new WebhookBelief();
+  /** Commands waiting in `pending`. */
+  private pendingCommands = 0;
+  /** Commands submitted per millisecond, recently (the linger's measure of load). */
+  private readonly arrivals = new ArrivalRate();
+  /** A lane lingering: woken when enough commands wait, or its deadline passed at an arrival. */
+  private lingering: { deadline: number; wake: (end: 'filled' | 'timed_out') => void } | undefined;
 
   constructor(pool: Pool, options: CommitterOptions) {
     this.pool = pool;
@@ -93,7 +109,15 @@ export class NodeCommitter {
   /** Commits `commands` (with the submitter's view of its channels); resolves after commit. */
   commit(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): Promise<BatchOutcome> {
     return new Promise((resolve) => {
-      this.pending.push({ commands, cache, resolve, submittedAt: performance.now() });
+      const now = performance.now();
+      this.pending.push({ commands, cache, resolve, submittedAt: now });
+      this.pendingCommands += commands.length;
+      this.arrivals.add(commands.length, now);
+      const lingering = this.lingering;
+      if (lingering) {
+        if (this.pendingCommands >= this.options.linger!.fill) lingering.wake('filled');
+        else if (now >= lingering.deadline) lingering.wake('timed_out');
+      }
       this.openLane();
     });
   }
@@ -122,7 +146,10 @@ export class NodeCommitter {
     const since = { at: performance.now() };
     this.groupsSince.add(since);
     try {
-      while (this.pending.length > 0) {
+      for (let first = true; ; first = false) {
+        // between its transactions (never before the first: a lane opens for work that waits)
+        if (!first) await this.linger();
+        if (this.pending.length === 0) break;
         since.at = performance.now();
         const taken = takeFairGroup(
           this.pending.map((s) => s.commands),
@@ -130,6 +157,7 @@ export class NodeCommitter {
         );
         const group = taken.map((i) => this.pending[i]!);
         for (const i of [...taken].sort((a, b) => b - a)) this.pending.splice(i, 1);
+        for (const s of group) this.pendingCommands -= s.commands.length;
         const timings = this.options.timings;
         if (timings) {
           const now = performance.now();
@@ -141,6 +169,30 @@ export class NodeCommitter {
       this.running--;
       this.groupsSince.delete(since);
     }
+  }
+
+  /**
+   * Under load, waits a moment for more commands before the next transaction (see the header's
+   * last guarantee); resolves at once otherwise. One lane lingers at a time; another that would
+   * goes at once (it has its own work, and two waiting lanes would take each other's arrivals).
+   */
+  private linger(): Promise<void> | undefined {
+    const options = this.options.linger;
+    if (!options || this.lingering) return undefined;
+    const now = performance.now();
+    const wait = lingerMs(this.pendingCommands, this.arrivals.perMs(now), options);
+    if (wait <= 0) return undefined;
+    return new Promise((resolve) => {
+      // timers fire no sooner than 1 ms: an arrival past the deadline ends the wait earlier
+      const timer = setTimeout(() => wake('timed_out'), Math.max(1, Math.ceil(wait)));
+      const wake = (end: 'filled' | 'timed_out') => {
+        clearTimeout(timer);
+        this.lingering = undefined;
+        this.options.lingered?.inc({ end });
+        resolve();
+      };
+      this.lingering = { deadline: now + wait, wake };
+    });
   }
 
   private async commitGroup(group: Submission[]): Promise<void> {

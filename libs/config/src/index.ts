@@ -149,6 +149,14 @@ const gateway = base.extend({
   TOKEN_JWKS_REFETCH_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /** How long the gateway waits for a channel owner before answering 503. */
   OWNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /**
+   * Under load, a channel-node's bundle of commands waits up to this long for the next turns'
+   * commands (libs/owner-client owner-batcher.ts, libs/ops linger.ts); 0 turns it off. Timers fire
+   * no sooner than 1 ms, so values under 1 act as 1 unless OWNER_FILL commands end the wait first.
+   */
+  OWNER_LINGER_MS: z.coerce.number().min(0).max(20).default(1),
+  /** A bundle waiting goes at once when it holds this many commands. */
+  OWNER_FILL: z.coerce.number().int().min(1).max(10_000).default(32),
   /** Bytes a socket may have queued before it is closed with 4503. */
   SOCKET_BUFFER_LIMIT: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
   HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
@@ -263,6 +271,15 @@ const channelNode = base.extend({
   MAX_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   /** Merged transactions a channel-node runs at once (node-committer.ts). */
   COMMIT_LANES: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * Under load, a commit lane waits up to this long between transactions for more commands
+   * (node-committer.ts, libs/ops linger.ts): fewer, fuller transactions for at most this much
+   * latency; 0 turns it off. Timers fire no sooner than 1 ms, so values under 1 act as 1 unless
+   * commands arriving end the wait first.
+   */
+  COMMIT_LINGER_MS: z.coerce.number().min(0).max(20).default(1),
+  /** A lane lingering goes at once when this many commands wait. */
+  COMMIT_FILL: z.coerce.number().int().min(1).max(10_000).default(50),
   /**
    * A publish's webhook deliveries are committed leased to the dispatcher that owns their webhook
    * partition for this long: it sends them straight from the post-commit notice, without a claim

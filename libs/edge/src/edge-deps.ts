@@ -73,6 +73,13 @@ export function createEdgeDeps(parts: { config: GatewayConfig; pool: Pool; nc: N
         help: 'Bus requests to channel owners, by route: partition (one partition\'s subject) or node (a bundle of several partitions for one channel-node)',
         labelNames: ['route'],
       }),
+      // under load, fuller bundles (OWNER_LINGER_MS, OWNER_FILL: docs/channels.md)
+      linger: { maxMs: config.OWNER_LINGER_MS, fill: config.OWNER_FILL },
+      lingered: counterOf(metrics, {
+        name: 'gateway_owner_bundles_lingered_total',
+        help: "Bundles of commands for a channel-node held back for the following turns' commands, by how the wait ended: filled (OWNER_FILL commands) or timed_out",
+        labelNames: ['end'],
+      }),
     }),
     standings: new StandingLoader(pool),
     subjects: busSubjects,

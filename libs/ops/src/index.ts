@@ -2,3 +2,4 @@ export { createLogger, type Logger } from './logger.ts';
 export { counterOf, createInternalServer, createMetrics, dependencyChecks, listen, type ReadinessCheck } from './internal-server.ts';
 export { DRAIN_TIMEOUT_MS, onShutdown, announce, orExit, redactUrl } from './lifecycle.ts';
 export { NODE_FLAGS, type ProcessKind } from './node-flags.ts';
+export { lingerMs, ArrivalRate, type LingerOptions } from './linger.ts';

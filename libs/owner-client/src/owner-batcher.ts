@@ -22,6 +22,13 @@
  * many partitions, and one bus message per node instead of one per partition is what the owner
  * and the bus then handle. The directory is a hint: a node forwards a part for a partition it no
  * longer owns, and answers NOT_DELIVERED when nobody owns it (the same as NoResponders here).
+ *
+ * Under load a node's bundle may wait a moment for the next turns' commands (`linger`: libs/ops
+ * linger.ts): when a turn holds fewer than `fill` commands for a node while commands for it
+ * arrive fast, they are held (a timer of at most `maxMs`) and go with what the following turns
+ * add, as soon as `fill` are held or the wait ends. At rest nothing waits. A partition's commands
+ * held for a node keep going to that node until they left, whatever the directory says
+ * meanwhile, so they keep their order.
  */
 import type { Counter } from 'prom-client';
 import { ErrorCode, NatsError } from 'nats';
@@ -41,6 +48,7 @@ import {
   type Subscription,
 } from '@rtm/bus';
 import { frameRequest, type CommandReply } from '@rtm/schemas';
+import { ArrivalRate, lingerMs, type LingerOptions } from '@rtm/ops';
 
 export const MAX_PER_REQUEST = 256;
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
@@ -113,6 +121,16 @@ export interface OwnerBatcherDeps {
   subjects: Subjects;
   /** Bus requests to owners by route: `partition` (a partition's subject) or `node` (a bundle). */
   requests: Counter<'route'>;
+  /** How a node's bundle waits for more commands under load (default: it never waits). */
+  linger?: LingerOptions;
+  /** Bundles held back, by how the wait ended: `filled` or `timed_out`. */
+  lingered?: Counter<'end'>;
+}
+
+/** A node's commands held back for the following turns (see the header). */
+interface Held {
+  entries: Entry[];
+  timer: NodeJS.Timeout;
 }
 
 export class OwnerBatcher {
@@ -120,6 +138,11 @@ export class OwnerBatcher {
   readonly #directory = new OwnerDirectory();
   #subscription: Subscription | undefined;
   #turn: Entry[] = [];
+  /** Per node, its commands held back, and for each partition with commands held, their node. */
+  readonly #held = new Map<string, Held>();
+  readonly #heldFor = new Map<number, string>();
+  /** Per node, its commands per millisecond recently (the linger's measure of load). */
+  readonly #rates = new Map<string, ArrivalRate>();
 
   constructor(deps: OwnerBatcherDeps) {
     this.#deps = deps;
@@ -144,6 +167,7 @@ export class OwnerBatcher {
   stop(): void {
     this.#subscription?.unsubscribe();
     this.#subscription = undefined;
+    for (const node of [...this.#held.keys()]) this.#release(node, 'timed_out');
   }
 
   /** Sends `command` (one, encoded, for `partition`) in this turn's request for the partition; `waiter` is told the reply or the error. */
@@ -156,37 +180,78 @@ export class OwnerBatcher {
   #flush(): void {
     const turn = this.#turn;
     this.#turn = [];
-    const byPartition = new Map<number, Entry[]>();
-    for (const entry of turn) {
-      const list = byPartition.get(entry.partition);
-      if (list) list.push(entry);
-      else byPartition.set(entry.partition, [entry]);
-    }
-    // leave room for the protocol line and headers
-    const maxBytes = Math.max(64 * 1024, (this.#deps.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - 4096);
     const now = Date.now();
-    const byNode = new Map<string, Unit[]>();
-    for (const [partition, entries] of byPartition) {
-      for (const request of packRequests(entries, maxBytes, MAX_PER_REQUEST)) {
-        const unit: Unit = {
-          partition,
-          entries: request,
-          payload: frameRequest(request.map((e) => e.command)),
-          deadline: Math.min(...request.map((e) => e.deadline)),
-        };
-        const node = this.#directory.nodeOf(partition, now);
-        if (node === undefined) {
-          this.#toPartition(unit);
-          continue;
-        }
-        const units = byNode.get(node);
-        if (units) units.push(unit);
-        else byNode.set(node, [unit]);
-      }
+    const direct = new Map<number, Entry[]>();
+    const byNode = new Map<string, Entry[]>();
+    for (const entry of turn) {
+      // while the directory names a node for a partition, everything for it goes by that node,
+      // even alone: two routes to one owner could overtake each other if the node had to forward
+      const node = this.#heldFor.get(entry.partition) ?? this.#directory.nodeOf(entry.partition, now);
+      if (node === undefined) append(direct, entry.partition, entry);
+      else append(byNode, node, entry);
     }
-    // while the directory names a node for a partition, everything for it goes by that node,
-    // even alone: two routes to one owner could overtake each other if the node had to forward
-    for (const [node, units] of byNode) for (const bundle of packBundles(units, maxBytes)) this.#toNode(node, bundle);
+    const maxBytes = this.#maxBytes();
+    for (const [partition, entries] of direct) for (const unit of this.#units(partition, entries, maxBytes)) this.#toPartition(unit);
+    for (const [node, entries] of byNode) this.#toNodeSoon(node, entries);
+  }
+
+  /** The largest request or bundle: the server's limit, less room for the protocol line and headers. */
+  #maxBytes(): number {
+    return Math.max(64 * 1024, (this.#deps.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - 4096);
+  }
+
+  /** One partition's commands (in order) as requests. */
+  #units(partition: number, entries: readonly Entry[], maxBytes: number): Unit[] {
+    return packRequests(entries, maxBytes, MAX_PER_REQUEST).map((request) => ({
+      partition,
+      entries: request,
+      payload: frameRequest(request.map((e) => e.command)),
+      deadline: Math.min(...request.map((e) => e.deadline)),
+    }));
+  }
+
+  /** A turn's commands for `node`: sent now, or held with those already held (see the header). */
+  #toNodeSoon(node: string, entries: Entry[]): void {
+    const linger = this.#deps.linger;
+    if (!linger) return this.#sendToNode(node, entries);
+    const at = performance.now();
+    let rate = this.#rates.get(node);
+    if (!rate) {
+      if (this.#rates.size >= 1_000) this.#rates.clear();
+      this.#rates.set(node, (rate = new ArrivalRate()));
+    }
+    rate.add(entries.length, at);
+    const held = this.#held.get(node);
+    if (held) {
+      held.entries.push(...entries);
+      for (const entry of entries) this.#heldFor.set(entry.partition, node);
+      if (held.entries.length >= linger.fill) this.#release(node, 'filled');
+      return;
+    }
+    const wait = lingerMs(entries.length, rate.perMs(at), linger);
+    if (wait <= 0) return this.#sendToNode(node, entries);
+    for (const entry of entries) this.#heldFor.set(entry.partition, node);
+    this.#held.set(node, { entries, timer: setTimeout(() => this.#release(node, 'timed_out'), Math.max(1, Math.ceil(wait))) });
+  }
+
+  /** Sends what is held for `node`. */
+  #release(node: string, end: 'filled' | 'timed_out'): void {
+    const held = this.#held.get(node);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.#held.delete(node);
+    for (const entry of held.entries) if (this.#heldFor.get(entry.partition) === node) this.#heldFor.delete(entry.partition);
+    this.#deps.lingered?.inc({ end });
+    this.#sendToNode(node, held.entries);
+  }
+
+  /** `node`'s commands (in order) as one bundle, or several if they are too large for one. */
+  #sendToNode(node: string, entries: readonly Entry[]): void {
+    const byPartition = new Map<number, Entry[]>();
+    for (const entry of entries) append(byPartition, entry.partition, entry);
+    const maxBytes = this.#maxBytes();
+    const units = [...byPartition].flatMap(([partition, list]) => this.#units(partition, list, maxBytes));
+    for (const bundle of packBundles(units, maxBytes)) this.#toNode(node, bundle);
   }
 
   #toPartition(unit: Unit): void {
@@ -242,6 +307,12 @@ export class OwnerBatcher {
       rejectAll(units, error);
     });
   }
+}
+
+function append<K>(map: Map<K, Entry[]>, key: K, entry: Entry): void {
+  const list = map.get(key);
+  if (list) list.push(entry);
+  else map.set(key, [entry]);
 }
 
 function rejectAll(units: readonly Unit[], error: unknown): void {

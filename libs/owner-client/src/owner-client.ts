@@ -11,6 +11,7 @@ import { partitionOf, type NatsConnection, type Requester, type Subjects } from 
 import { encodeCommand, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
 import { startAsk, type AskDone } from './ask-owner.ts';
 import { OwnerBatcher } from './owner-batcher.ts';
+import type { LingerOptions } from '@rtm/ops';
 
 /** Told a command's outcome exactly once: the owner's result, or the ServiceError. */
 export interface CommandDone {
@@ -28,6 +29,10 @@ export interface OwnerClientOptions {
   ownerTimeoutMs: number;
   /** Bus requests to owners by route: `partition` (a partition's subject) or `node` (a bundle). */
   requests: Counter<'route'>;
+  /** How a node's bundle waits for more commands under load (owner-batcher.ts; default: never). */
+  linger?: LingerOptions;
+  /** Bundles held back, by how the wait ended. */
+  lingered?: Counter<'end'>;
 }
 
 export class OwnerClient {
@@ -36,7 +41,8 @@ export class OwnerClient {
   readonly #timeoutMs: number;
 
   constructor(options: OwnerClientOptions) {
-    this.#batcher = new OwnerBatcher({ nc: options.nc, requester: options.requester, subjects: options.subjects, requests: options.requests });
+    const { nc, requester, subjects, requests, linger, lingered } = options;
+    this.#batcher = new OwnerBatcher({ nc, requester, subjects, requests, ...(linger && { linger }), ...(lingered && { lingered }) });
     this.#partitions = options.partitions;
     this.#timeoutMs = options.ownerTimeoutMs;
   }
