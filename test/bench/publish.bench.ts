@@ -38,7 +38,10 @@ async function main(): Promise<void> {
     await deployLimits(db.pool, env.environmentId, { environmentMessagesPerSecond: 1_000_000_000, secretKeyRequestsPerSecond: 1_000_000_000 });
     loadContext.analyze = () => db.pool.query('analyze channels, messages');
     const common = { DATABASE_URL: db.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_PREFIX: `bench${process.pid}` };
-    const lanes: Record<string, string> = process.env.COMMIT_LANES ? { COMMIT_LANES: process.env.COMMIT_LANES } : {};
+    // the commit and bundle policies, when set for the run: COMMIT_* for the channel-node, OWNER_* for the gateway
+    const passed = (names: string[]) => Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+    const lanes: Record<string, string> = passed(['COMMIT_LANES', 'COMMIT_LINGER_MS', 'COMMIT_FILL']);
+    const bundling: Record<string, string> = passed(['OWNER_LINGER_MS', 'OWNER_FILL']);
     // BENCH_CPU_PROF_DIR: the gateway and the channel-node write V8 CPU profiles there when they
     // stop (read them with test/bench/profile-top.ts)
     const profiling = profilingEnv();
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
       profiling.NODE_OPTIONS = `${profiling.NODE_OPTIONS ?? ''} --import ${fileURLToPath(new URL('./v8-flags-hook.mjs', import.meta.url))}`.trim();
       profiling.RTM_V8_FLAGS = v8Flags;
     }
-    const [gateway, node] = await startGatewayAndNode(processes, { ...common, ...profiling }, { ...common, ...lanes, ...profiling });
+    const [gateway, node] = await startGatewayAndNode(processes, { ...common, ...bundling, ...profiling }, { ...common, ...lanes, ...profiling });
     const bare = await startBaseline(SELF, 'bare', db.url);
     const naive = await startBaseline(SELF, 'naive', db.url);
     children.push(bare.child, naive.child);
