@@ -84,9 +84,9 @@ async function main(): Promise<void> {
       const rate = fixedRate > 0 ? fixedRate : Math.round(results.rtm.perSecond / 2);
       // the baseline: the same hops with nothing of the service in them, the same generator and rate
       const hops = await startHops(SELF, common.NATS_URL, db.url);
-      children.push(...hops.children);
+      children.push(hops.owner, hops.edge);
       const floor = await latencyAt(rate, hops.url, hops.url, '', [], async () => 'none');
-      for (const child of hops.children) child.kill('SIGKILL');
+      for (const child of [hops.owner, hops.edge]) child.kill('SIGKILL');
       process.stdout.write(
         `bare hops (HTTP → NATS → group-committed insert → NATS → socket) at ${rate} msg/s: p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms, ` +
           `${floor.frames} of ${floor.sent} frames\n${floor.tail}`,
