@@ -191,7 +191,7 @@ export function writeStatement(
       messages.map((m) => m.kind),
       // every content in ONE binary parameter, each as its bytes behind its length: no escaping
       // here, no array literal to parse in Postgres (binary-array.ts)
-      binaryTextArray(ARRAY_ELEMENT_OID.json, messages.map((m) => m.content)),
+      binaryTextArray(ARRAY_ELEMENT_OID.json, messages.map((m) => m.contentBytes ?? m.content)),
       messages.map((m) => m.sender_id),
       messages.map((m) => m.sender_anon),
       messages.map((m) => list(m.to)),
