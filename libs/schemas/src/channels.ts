@@ -160,7 +160,8 @@ export function messageEnvelopeText(parts: EnvelopeTextParts): string {
   return `${envelopeHead(parts)}${content}${envelopeTail(parts)}`;
 }
 
-const NULL_CONTENT = Buffer.from('null');
+/** `null` as UTF-8 (made without Buffer: the module loads anywhere). */
+const NULL_CONTENT = Uint8Array.of(0x6e, 0x75, 0x6c, 0x6c);
 
 /**
  * messageEnvelopeText as UTF-8 bytes, `content` given as the UTF-8 bytes it arrived as: they are
