@@ -4,6 +4,7 @@ import { createEnvironment } from '@rtm/auth';
 import { createPool } from '@rtm/db';
 import { LOAD_CHANNELS_SQL, SEEN_KEYS_SQL, WRITE_MENTIONS_SQL, WRITE_SQL, writeStatement } from '../apps/channel-node/src/commit-sql.ts';
 import { createTestDatabase } from './helpers/database.ts';
+import { readBinaryTextArray } from './helpers/binary-array.ts';
 
 interface PlanNode {
   'Node Type': string;
@@ -70,6 +71,8 @@ test('channels - the commit statements keep to their keys with generic plans', a
       }
       const types = (await client.query(`select parameter_types::text[] as t from pg_prepared_statements where name = $1`, [name])).rows[0].t as string[];
       const literal = (v: unknown): string => {
+        // a binary array parameter (libs/db binary-array.ts): the text literal of the same array
+        if (Buffer.isBuffer(v)) return literal(readBinaryTextArray(v).values);
         if (Array.isArray(v)) return `{${v.map((x) => (x === null ? 'NULL' : `"${String(x).replace(/(["\\])/g, '\\$1')}"`)).join(',')}}`;
         return v === null ? '' : String(v);
       };

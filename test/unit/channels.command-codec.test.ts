@@ -22,6 +22,12 @@ const publish = (content: string, extra: Partial<ChannelCommand> = {}): ChannelC
     ephemeral: false,
     ...extra,
   }) as ChannelCommand;
+/** A decoded command as it was encoded: without the content's bytes the owner keeps beside it. */
+const withoutBytes = (command: ChannelCommand): ChannelCommand => {
+  if (command.op !== 'publish') return command;
+  const { contentBytes: _, ...rest } = command;
+  return rest;
+};
 const retract: ChannelCommand = { op: 'retract', environmentId: 'env_1', channelId: 'room-1', messageId: 'msg_1', reason: 'spam ✓' };
 
 /** Content texts as clients write them: odd spacing, integer-like keys out of order, escapes, unicode. */
@@ -39,9 +45,14 @@ test('command codec: a request of any commands decodes to the same commands, con
       assert.ok(decoded.ok, JSON.stringify(decoded));
       assert.equal(decoded.many, commands.length > 1, 'a request of one is answered by one reply');
       assert.deepEqual(
-        decoded.commands.map((c) => (c.ok ? c.command : c)),
+        decoded.commands.map((c) => (c.ok ? withoutBytes(c.command) : c)),
         commands,
       );
+      // a publish keeps the bytes it arrived as, for the frames and the commit: its text's UTF-8
+      for (const c of decoded.commands) {
+        if (!c.ok || c.command.op !== 'publish') continue;
+        assert.ok(c.command.contentBytes && Buffer.from(c.command.contentBytes).equals(Buffer.from(c.command.content, 'utf8')));
+      }
     }),
     { numRuns: 300 },
   );
@@ -49,6 +60,16 @@ test('command codec: a request of any commands decodes to the same commands, con
   const decoded = decodeRequest(frameRequest([encodeCommand(publish(odd))]));
   assert.ok(decoded.ok && decoded.commands[0]!.ok);
   assert.equal((decoded.commands[0] as { command: { content: string } }).command.content, odd);
+});
+
+test('command codec: a decoded publish encodes again to the same bytes (its content bytes copied, never put in the header)', () => {
+  const odd = '{ "10" : "ten", "\\u00e9":"\u00e9\u2028" }';
+  const encoded = encodeCommand(publish(odd));
+  const decoded = decodeRequest(frameRequest([encoded]));
+  assert.ok(decoded.ok && decoded.commands[0]!.ok);
+  const command = decoded.commands[0]!.command;
+  assert.ok(command.op === 'publish' && command.contentBytes);
+  assert.ok(Buffer.from(encodeCommand(command)).equals(Buffer.from(encoded)));
 });
 
 test('command codec: malformed requests and commands are refused with a reason, never thrown', () => {

@@ -6,6 +6,7 @@ import { channelKey, channelsOf } from '../../apps/channel-node/src/commit-batch
 import { WRITE_MENTIONS_SQL, WRITE_SQL, writeStatement } from '../../apps/channel-node/src/commit-sql.ts';
 import { WebhookBelief } from '../../apps/channel-node/src/webhook-belief.ts';
 import { serverPublish } from '../helpers/commands.ts';
+import { readBinaryTextArray } from '../helpers/binary-array.ts';
 
 const placeholders = (sql: string) => new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
 
@@ -41,6 +42,7 @@ test('the write statement: the fence, the rows, and what the statement checks si
   const { values } = writeStatement(plan(true), batch);
   const at = (n: number) => values[n - 1];
   assert.deepEqual([at(1), at(2), at(3)], [[7], [3], [5]], 'the fence: pk, expected, next');
+  assert.deepEqual(readBinaryTextArray(at(9) as Buffer), { elementOid: 114, values: ['{"a":1}', '{}'] }, 'the contents: one binary json[], each as sent');
   assert.deepEqual(at(12), ['["ann"]', null], '`to` travels as JSON text, absent as null');
   assert.deepEqual(at(13), [null, '["bob"]']);
   assert.deepEqual(at(16), ['k1']);

@@ -12,6 +12,7 @@ import type { Logger } from '@rtm/ops';
 import { NodeCommitter } from '../../apps/channel-node/src/node-committer.ts';
 import { channelKey, type ChannelState } from '../../apps/channel-node/src/batch-plan.ts';
 import { serverPublish } from '../helpers/commands.ts';
+import { readBinaryTextArray } from '../helpers/binary-array.ts';
 
 const log = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} } as unknown as Logger;
 
@@ -24,7 +25,7 @@ function gatedPool() {
       release: () => {},
       query: (statement: { name?: string; values: unknown[][] }) => {
         assert.equal(statement.name, 'rtm_write_batch');
-        const ns = (statement.values[8] as string[]).map((c) => (JSON.parse(c) as { n: number }).n);
+        const ns = readBinaryTextArray(statement.values[8] as unknown as Buffer).values.map((c) => (JSON.parse(c!) as { n: number }).n);
         open++;
         return new Promise((resolve) => {
           let done = false;

@@ -16,6 +16,7 @@ import type { CommandReply } from '@rtm/schemas';
 import { NodeCommitter } from '../../apps/channel-node/src/node-committer.ts';
 import type { ChannelState } from '../../apps/channel-node/src/batch-plan.ts';
 import { serverPublish, type PublishCommand } from '../helpers/commands.ts';
+import { readBinaryTextArray } from '../helpers/binary-array.ts';
 
 /** An in-memory Postgres for exactly the statements writeBatch sends for plain publishes. */
 function fakeDatabase(options: { poisoned: Set<number>; delays: number[] }) {
@@ -67,7 +68,8 @@ function fakeDatabase(options: { poisoned: Set<number>; delays: number[] }) {
           }
           assert.equal(typeof statement === 'object' && statement.name, 'rtm_write_batch', `unexpected statement: ${text.slice(0, 60)}`);
           const v = (statement as { values: unknown[] }).values as unknown[][];
-          const [fencePks, expected, next, channelPks, seqs, , , , contents] = v as [number[], number[], number[], number[], number[], unknown, unknown, unknown, string[]];
+          const [fencePks, expected, next, channelPks, seqs, , , , packed] = v as [number[], number[], number[], number[], number[], unknown, unknown, unknown, Buffer];
+          const contents = readBinaryTextArray(packed).values as string[];
           for (const [i, pk] of fencePks.entries()) {
             if (lastSeq.get(pk) !== expected[i]) throw Object.assign(new Error('a channel moved under this writer'), { code: 'RTM01' });
           }

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { messageEnvelope, messageEnvelopeText, MessageEnvelope } from '../../libs/schemas/src/channels.ts';
+import { messageEnvelope, messageEnvelopeBytes, messageEnvelopeText, MessageEnvelope } from '../../libs/schemas/src/channels.ts';
 
 const ORDER = ['id', 'seq', 'type', 'kind', 'content', 'sender', 'timestamp', 'retracted', 'ephemeral', 'to', 'mentions'];
 
@@ -61,4 +61,21 @@ test('envelope text: the same text as the object envelope serialised, with the c
   );
   const stored = messageEnvelopeText({ id: 'msg_1', seq: 1, type: 't', kind: 'user', content: '{ "10":1, "2":2 }', sender: { id: 'a', anon: false }, timestamp: 1, retracted: true, ephemeral: false });
   assert.ok(stored.includes('"content":null'), 'a retracted message has no content, whatever text is passed');
+});
+
+test('envelope bytes: the UTF-8 of the envelope text, the content\'s bytes copied in as they are', () => {
+  fc.assert(
+    fc.property(parts, fc.constantFrom('', ' ', '\n\t'), (p, gap) => {
+      const written = p.content === null ? null : `{${gap}${Object.entries(p.content).map(([k, v]) => `${JSON.stringify(k)}${gap}:${JSON.stringify(v)}`).join(`,${gap}`)}${gap}}`;
+      const bytes = messageEnvelopeBytes(p, written === null ? null : Buffer.from(written, 'utf8'));
+      assert.ok(Buffer.from(bytes).equals(Buffer.from(messageEnvelopeText({ ...p, content: written }), 'utf8')));
+    }),
+  );
+  // the bytes are copied, never decoded: even bytes that are not UTF-8 arrive unchanged
+  const raw = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0xa9, 0x22, 0x7d]);
+  const frame = Buffer.from(messageEnvelopeBytes({ id: 'msg_1', seq: 1, type: 'tÿpe', kind: 'user', sender: { id: 'a', anon: false }, timestamp: 1, retracted: false, ephemeral: false }, raw));
+  assert.ok(frame.includes(Buffer.concat([Buffer.from('"content":'), raw, Buffer.from(',"sender":')])));
+  assert.ok(frame.includes(Buffer.from('"type":"tÿpe"', 'utf8')), 'text around the content is UTF-8, whatever its characters');
+  const retracted = messageEnvelopeBytes({ id: 'msg_1', seq: 1, type: 't', kind: 'user', sender: { id: 'a', anon: false }, timestamp: 1, retracted: true, ephemeral: false }, raw);
+  assert.ok(Buffer.from(retracted).toString('utf8').includes('"content":null'), 'a retracted message has no content, whatever bytes are passed');
 });

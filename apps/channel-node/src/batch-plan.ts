@@ -7,7 +7,7 @@
  * Retractions are planned by the writer (they read the row they retract).
  */
 import type { NoticeDelivery, WebhookEventInput } from '@rtm/webhooks';
-import { messageEnvelopeText, type ChannelCommand, type CommandReply } from '@rtm/schemas';
+import { messageEnvelopeBytes, type ChannelCommand, type CommandReply } from '@rtm/schemas';
 
 export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;
@@ -27,8 +27,8 @@ export interface OutFrame {
   index: number;
   environmentId: string;
   channelId: string;
-  /** The frame's JSON text, built once (a message's content spliced in as sent), published as it is. */
-  text: string;
+  /** The frame's JSON text as UTF-8, built once (a message's content copied in as sent), published as it is. */
+  bytes: Uint8Array;
 }
 
 export interface OutNotification {
@@ -68,6 +68,8 @@ export interface MessageRow {
   kind: string;
   /** The content's JSON text as sent: the json column stores it unchanged. */
   content: string;
+  /** `content` as UTF-8, when at hand: the statement carries these bytes (commit-sql.ts). */
+  contentBytes?: Uint8Array;
   sender_id: string;
   sender_anon: boolean;
   to: string[] | null;
@@ -103,10 +105,42 @@ export interface BatchPlan {
   advanced: { pk: number; expected: number; next: number }[];
 }
 
-/** The envelope's JSON text, the publish's content spliced in as sent (frames and webhook bodies alike). */
-export function envelopeOf(command: PublishCommand, id: string, seq: number, timestamp: number, ephemeral: boolean): string {
-  const { type, kind, content, sender, to, mentions } = command;
-  return messageEnvelopeText({ id, seq, type, kind, content, sender, timestamp, retracted: false, ephemeral, to, mentions });
+/** The publish's content as UTF-8: the bytes it arrived as, else its text encoded (once per publish planned). */
+const contentBytesOf = (command: PublishCommand): Uint8Array => command.contentBytes ?? Buffer.from(command.content, 'utf8');
+
+/** The envelope's JSON text as UTF-8, the publish's content (`content`, its bytes) copied in as sent. */
+export function envelopeOf(command: PublishCommand, content: Uint8Array, id: string, seq: number, timestamp: number, ephemeral: boolean): Uint8Array {
+  const { type, kind, sender, to, mentions } = command;
+  return messageEnvelopeBytes({ id, seq, type, kind, sender, timestamp, retracted: false, ephemeral, to, mentions }, content);
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * A publish's `message.published` event: its data is the frame's text, decoded when first read
+ * (only for an environment with a webhook: writeBatch reads no other). A class, not an object
+ * literal with a getter: V8 builds such a literal slowly, once per publish.
+ */
+class PublishedEvent implements WebhookEventInput {
+  readonly type = 'message.published';
+  readonly environmentId: string;
+  readonly channelId: string;
+  readonly eventId: string;
+  readonly timestamp: number;
+  readonly #frame: Uint8Array;
+  #data: string | undefined;
+
+  constructor(environmentId: string, channelId: string, eventId: string, timestamp: number, frame: Uint8Array) {
+    this.environmentId = environmentId;
+    this.channelId = channelId;
+    this.eventId = eventId;
+    this.timestamp = timestamp;
+    this.#frame = frame;
+  }
+
+  get data(): string {
+    return (this.#data ??= utf8.decode(this.#frame));
+  }
 }
 
 /** The reply of a persisted publish on a channel whose deletion is running (see channel-deletion.ts in the gateway). */
@@ -162,7 +196,8 @@ export function planBatch(
     if (c.ephemeral) {
       const id = makeId('msg');
       const seq = state?.lastSeq ?? 0;
-      outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, text: envelopeOf(c, id, seq, now, true) });
+      const bytes = envelopeOf(c, contentBytesOf(c), id, seq, now, true);
+      outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, bytes });
       outcome.replies[index] = { ok: true, result: { id, seq, timestamp: now, ephemeral: true } };
       return;
     }
@@ -180,7 +215,8 @@ export function planBatch(
     }
     const id = makeId('msg');
     const seq = ++state.lastSeq;
-    const envelope = envelopeOf(c, id, seq, now, false);
+    const contentBytes = contentBytesOf(c);
+    const envelope = envelopeOf(c, contentBytes, id, seq, now, false);
     plan.messages.push({
       channel_pk: state.pk,
       seq,
@@ -188,6 +224,7 @@ export function planBatch(
       type: c.type,
       kind: c.kind,
       content: c.content,
+      contentBytes,
       sender_id: c.sender.id,
       sender_anon: c.sender.anon,
       to: c.to ?? null,
@@ -215,8 +252,8 @@ export function planBatch(
         frame: { op: 'notification', id: notificationId, type: 'mention', payload, timestamp: now },
       });
     }
-    plan.events.push({ environmentId: c.environmentId, channelId: c.channelId, eventId: id, type: 'message.published', timestamp: now, data: envelope });
-    outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, text: envelope });
+    plan.events.push(new PublishedEvent(c.environmentId, c.channelId, id, now, envelope));
+    outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, bytes: envelope });
     outcome.logs.push({
       index,
       environmentId: c.environmentId,

@@ -64,7 +64,11 @@ export function decodeCommand({ header, content }: FramedCommand): { ok: true; c
       return { ok: false, reason: 'content is not valid UTF-8' };
     }
   } else if (content.length > 0) return { ok: false, reason: 'only a publish carries content' };
-  return checkCommand(command);
+  const checked = checkCommand(command);
+  // the bytes themselves go on to the frames and the commit (a view into the request: it lives
+  // as long as the command waits, no copy)
+  if (checked.ok && checked.command.op === 'publish') checked.command.contentBytes = content;
+  return checked;
 }
 
 /** The older JSON form: one command object, or a non-empty array of them. */

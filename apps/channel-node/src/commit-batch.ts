@@ -258,7 +258,7 @@ async function retract(
     frame.to = row.to;
     frame.sender = { id: row.sender_id, anon: row.sender_anon };
   }
-  outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, text: JSON.stringify(frame) });
+  outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, bytes: Buffer.from(JSON.stringify(frame), 'utf8') });
   events.push({
     environmentId: c.environmentId,
     channelId: c.channelId,

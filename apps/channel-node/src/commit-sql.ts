@@ -3,7 +3,7 @@
  * read of the idempotency keys already used, the write of a whole batch in one statement with the
  * parameters it takes, and a retraction's reads and writes.
  */
-import { admitNotificationsSql, notificationCapSql, NOTIFICATION_CAP_LIMIT } from '@rtm/db';
+import { admitNotificationsSql, ARRAY_ELEMENT_OID, binaryTextArray, notificationCapSql, NOTIFICATION_CAP_LIMIT } from '@rtm/db';
 import { environmentHookedSql, LOGGED_SQL, logParameters, logSql, type WebhookEventInput } from '@rtm/webhooks';
 import { webhookPartitionOf } from '@rtm/bus';
 import { namespaceOfSql, userReadsChannelSql } from '@rtm/auth';
@@ -57,14 +57,14 @@ const writeSql = (mentions: boolean) => `with fence as (
        where c.pk = any($1::bigint[]) and c.pk = v.pk and c.last_seq = v.expected and (c.deleting_until is null or c.deleting_until <= now())
        returning c.pk),
      inserted as (
-       -- content travels as the text the client sent and is cast per row: json stores the text unchanged
-       -- (key order, spacing, escapes such as NUL that json_to_recordset refuses)
+       -- content travels as the bytes the client sent, a binary json[] (writeStatement): json stores
+       -- the text unchanged (key order, spacing, escapes such as NUL that json_to_recordset refuses)
        insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, "to", mentions, ts)
-       select v.channel_pk, v.seq, v.id, v.type, v.kind, v.content::json, v.sender_id, v.sender_anon,
+       select v.channel_pk, v.seq, v.id, v.type, v.kind, v.content, v.sender_id, v.sender_anon,
               case when v.to_list is null then null else array(select json_array_elements_text(v.to_list::json)) end,
               case when v.mention_list is null then null else array(select json_array_elements_text(v.mention_list::json)) end,
               v.ts
-       from unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::bool[],
+       from unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::json[], $10::text[], $11::bool[],
                    $12::text[], $13::text[], $14::bigint[])
          as v(channel_pk, seq, id, type, kind, content, sender_id, sender_anon, to_list, mention_list, ts)
        where (select count(*) from fence) = $26
@@ -156,10 +156,11 @@ export const WRITE_MENTIONS_SQL = writeSql(true);
 
 /**
  * The write statement of a planned batch: its form (with mentions or without), and its
- * parameters in the order the text numbers them. `environments`: every environment of the batch
- * ($25); `hooked`: the webhook events of those not believed hookless ($27-$37, their deliveries
- * appended to the delivery log, logSql: docs/webhooks.md, "The delivery log"); `hookless`:
- * the environments believed to have no webhook ($38), checked by the statement.
+ * parameters in the order the text numbers them: the contents in one binary json[] ($9);
+ * `environments`: every environment of the batch ($25); `hooked`: the webhook events of those
+ * not believed hookless ($27-$37, their deliveries appended to the delivery log, logSql:
+ * docs/webhooks.md, "The delivery log"); `hookless`: the environments believed to have no
+ * webhook ($38), checked by the statement.
  */
 export function writeStatement(
   plan: Pick<BatchPlan, 'messages' | 'keys' | 'notifications' | 'advanced'>,
@@ -188,7 +189,9 @@ export function writeStatement(
       messages.map((m) => m.id),
       messages.map((m) => m.type),
       messages.map((m) => m.kind),
-      messages.map((m) => m.content),
+      // every content in ONE binary parameter, each as its bytes behind its length: no escaping
+      // here, no array literal to parse in Postgres (binary-array.ts)
+      binaryTextArray(ARRAY_ELEMENT_OID.json, messages.map((m) => m.contentBytes ?? m.content)),
       messages.map((m) => m.sender_id),
       messages.map((m) => m.sender_anon),
       messages.map((m) => list(m.to)),

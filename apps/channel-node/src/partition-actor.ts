@@ -18,7 +18,7 @@
  *               taken; a batch in flight still ends, and the Postgres fence keeps it harmless).
  */
 import type { Counter, Histogram } from 'prom-client';
-import { deadlineOf, encodeJson, encodeText, logListened, publishLogs, type LogLevel, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
+import { deadlineOf, encodeJson, logListened, publishLogs, type LogLevel, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
 import type { NodeCommitter } from './node-committer.ts';
 import { decodeRequest, ReplyCollector } from './command-request.ts';
 import { FairMailbox } from './fair-mailbox.ts';
@@ -190,7 +190,7 @@ export class PartitionActor {
 
     // after commit: frames, notifications, logs, then replies (a frame may beat its ack, never precede its commit)
     const { nc, subjects } = this.deps;
-    for (const out of outcome.frames) nc.publish(subjects.channel(out.environmentId, out.channelId), encodeText(out.text));
+    for (const out of outcome.frames) nc.publish(subjects.channel(out.environmentId, out.channelId), out.bytes);
     for (const n of outcome.notifications) nc.publish(subjects.user(n.environmentId, n.userId), encodeJson(n.frame));
     // the live log: one bus message per environment of the batch, not one per event
     const logs = new Map<string, { level: LogLevel; event: string; data?: Record<string, unknown> }[]>();

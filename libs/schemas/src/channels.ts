@@ -156,12 +156,46 @@ export type EnvelopeTextParts = Omit<EnvelopeParts, 'content'> & { content: stri
  * replay, history, webhooks) carries the content's exact bytes.
  */
 export function messageEnvelopeText(parts: EnvelopeTextParts): string {
-  const head = JSON.stringify({ id: parts.id, seq: parts.seq, type: parts.type, kind: parts.kind });
-  const tail: Record<string, unknown> = { sender: parts.sender, timestamp: parts.timestamp, retracted: parts.retracted, ephemeral: parts.ephemeral };
-  if (parts.to) tail.to = parts.to;
-  if (parts.mentions) tail.mentions = parts.mentions;
   const content = parts.retracted || parts.content === null ? 'null' : parts.content;
-  return `${head.slice(0, -1)},"content":${content},${JSON.stringify(tail).slice(1)}`;
+  return `${envelopeHead(parts)}${content}${envelopeTail(parts)}`;
+}
+
+/** `null` as UTF-8 (made without Buffer: the module loads anywhere). */
+const NULL_CONTENT = Uint8Array.of(0x6e, 0x75, 0x6c, 0x6c);
+
+/**
+ * messageEnvelopeText as UTF-8 bytes, `content` given as the UTF-8 bytes it arrived as: they are
+ * copied into the frame as they are, never decoded or encoded again (a publish's frame is built
+ * around the bytes the channel owner received).
+ */
+export function messageEnvelopeBytes(parts: Omit<EnvelopeTextParts, 'content'>, content: Uint8Array | null): Uint8Array {
+  const head = envelopeHead(parts);
+  const tail = envelopeTail(parts);
+  const value = parts.retracted || content === null ? NULL_CONTENT : content;
+  const headLength = Buffer.byteLength(head, 'utf8');
+  const tailLength = Buffer.byteLength(tail, 'utf8');
+  const bytes = Buffer.allocUnsafe(headLength + value.length + tailLength);
+  bytes.write(head, 0, headLength, 'utf8');
+  bytes.set(value, headLength);
+  bytes.write(tail, headLength + value.length, tailLength, 'utf8');
+  return bytes;
+}
+
+/*
+ * The text around `content`, written field by field rather than by serialising objects (what
+ * JSON.stringify gives for these fields, for less work on every frame): each string through
+ * JSON.stringify, so any character is escaped as it would be there.
+ */
+function envelopeHead(parts: Omit<EnvelopeTextParts, 'content'>): string {
+  return `{"id":${JSON.stringify(parts.id)},"seq":${parts.seq},"type":${JSON.stringify(parts.type)},"kind":${JSON.stringify(parts.kind)},"content":`;
+}
+
+function envelopeTail(parts: Omit<EnvelopeTextParts, 'content'>): string {
+  const { sender } = parts;
+  let tail = `,"sender":{"id":${JSON.stringify(sender.id)},"anon":${sender.anon}},"timestamp":${parts.timestamp},"retracted":${parts.retracted},"ephemeral":${parts.ephemeral}`;
+  if (parts.to) tail += `,"to":${JSON.stringify(parts.to)}`;
+  if (parts.mentions) tail += `,"mentions":${JSON.stringify(parts.mentions)}`;
+  return `${tail}}`;
 }
 
 /** Message ids are `msg_` + 26 base32 characters; anything else cannot name a message. */
@@ -221,6 +255,12 @@ export type ChannelCommand =
       kind: 'user' | 'server' | 'system';
       /** The content's JSON text (an object) exactly as the client sent it; never re-serialised. */
       content: string;
+      /**
+       * `content`'s UTF-8 bytes as the channel owner received them (a framed request), when it has
+       * them: frames and the commit copy these instead of encoding `content` again. Never sent on
+       * the bus (the framed form carries the content after the header anyway).
+       */
+      contentBytes?: Uint8Array;
       sender: { id: string; anon: boolean };
       to?: string[];
       mentions?: string[];

@@ -29,19 +29,20 @@ const MAX_COUNT = 0xffff;
 /** One command's part of a request, encoded once by the gateway. */
 export function encodeCommand(command: ChannelCommand): Uint8Array {
   let header: string;
-  let content = '';
+  let content: string | Uint8Array = '';
   if (command.op === 'publish') {
-    const { content: text, ...rest } = command;
+    const { content: text, contentBytes, ...rest } = command;
     header = JSON.stringify(rest);
-    content = text;
+    content = contentBytes ?? text;
   } else header = JSON.stringify(command);
   const headerLength = Buffer.byteLength(header, 'utf8');
-  const contentLength = Buffer.byteLength(content, 'utf8');
+  const contentLength = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : content.length;
   const bytes = Buffer.allocUnsafe(LENGTHS_BYTES + headerLength + contentLength);
   bytes.writeUInt32BE(headerLength, 0);
   bytes.writeUInt32BE(contentLength, 4);
   bytes.write(header, LENGTHS_BYTES, 'utf8');
-  if (contentLength > 0) bytes.write(content, LENGTHS_BYTES + headerLength, 'utf8');
+  if (typeof content !== 'string') bytes.set(content, LENGTHS_BYTES + headerLength);
+  else if (contentLength > 0) bytes.write(content, LENGTHS_BYTES + headerLength, 'utf8');
   return bytes;
 }
 
