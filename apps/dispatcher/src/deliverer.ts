@@ -19,11 +19,13 @@
  * job; a failed attempt's retry is a job.
  *
  * The statements are libs/webhooks' (delivery-leases.ts); what a result means is
- * attempt-outcome.ts. This file decides when each runs.
+ * attempt-outcome.ts; where an outcome is written, attempt-records.ts. This file decides when
+ * each runs.
  *
  * Leases and records are group-committed (statement-batcher.ts): a chunk's claim, and each send's
- * record as soon as that send ends (after RECORD_GATHER_MS), wait only for the statement of their
- * kind already running; then everything that gathered meanwhile goes in one statement. Under load
+ * record as soon as that send ends (after a short gathering: attempt-records.ts), wait only for
+ * the statement of their kind already running; then everything that gathered meanwhile goes in
+ * one statement. Under load
  * a statement carries up to 512 deliveries of many chunks, so the database's work per delivery
  * falls as the rate rises.
  *
@@ -41,12 +43,9 @@
  */
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
-import { logListened, publishLog, publishLogs, type NatsConnection, type Subjects } from '@rtm/bus';
+import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
 import {
   handBackDeliveries,
-  materializeLogged,
-  recordAttempts,
-  recordLoggedSuccesses,
   redactWebhookUrl,
   deliverySignatures,
   type ClaimedDelivery,
@@ -55,9 +54,9 @@ import {
 import type { Logger } from '@rtm/ops';
 import type { Registry } from 'prom-client';
 import { SendDeadline, type WebhookSender, type SendResult } from './send-webhook.ts';
-import { StatementBatcher } from './statement-batcher.ts';
+import { AttemptRecords } from './attempt-records.ts';
 import type { EndpointGuard } from './endpoint-guard.ts';
-import { attemptLogs, attemptRecord, circuitKey, endpointOf, settleAttempt, type Outcome } from './attempt-outcome.ts';
+import { circuitKey, endpointOf, settleAttempt, type Outcome } from './attempt-outcome.ts';
 import { SigningSecrets } from './signing-secrets.ts';
 import { deliveryMetrics, type DeliveryMetrics } from './delivery-metrics.ts';
 import type { PushedRows } from './pushed-rows.ts';
@@ -72,8 +71,6 @@ const PARALLEL_SENDS = 16;
  */
 const STATEMENTS_IN_FLIGHT = 2;
 const MAX_PER_STATEMENT = 512;
-/** How long an attempt's record waits for others to share its statement. */
-const RECORD_GATHER_MS = 20;
 /** The lease outlives the longest attempt by this much (the write of the result). */
 export const LEASE_MARGIN_MS = 5_000;
 /** A delivery deferred by the concurrency limits is looked at again after 1–2 s. */
@@ -112,24 +109,24 @@ export class Deliverer {
   readonly #metrics: DeliveryMetrics;
   readonly #endpoints: EndpointGuard;
   readonly #leases: ChunkLeases;
-  readonly #records: StatementBatcher<Outcome, void>;
+  /** Where each send's outcome goes: group-committed records, metrics, the live log (attempt-records.ts). */
+  readonly #records: AttemptRecords;
   readonly #secrets: SigningSecrets;
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
     const batching = { concurrency: STATEMENTS_IN_FLIGHT, maxItems: MAX_PER_STATEMENT };
     this.#metrics = deliveryMetrics(deps.metrics);
+    const leaseMs = deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.#leases = new ChunkLeases({
       pool: deps.pool,
-      leaseMs: deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+      leaseMs,
       pushed: deps.pushed,
       metrics: this.#metrics,
       batching,
       ...(deps.logged && { logged: deps.logged }),
     });
-    // nobody waits for a record (the send has happened): it gathers for RECORD_GATHER_MS, so at
-    // moderate rates one statement carries many outcomes instead of one or two
-    this.#records = new StatementBatcher((outcomes) => this.#recordStatement(outcomes), { ...batching, gatherMs: RECORD_GATHER_MS });
+    this.#records = new AttemptRecords({ ...deps, metrics: this.#metrics, batching, leaseMs });
     this.#endpoints = deps.endpoints;
     this.#secrets = new SigningSecrets(deps.secretKeyring);
   }
@@ -249,7 +246,7 @@ export class Deliverer {
     if (finished) return;
     const background: Promise<void> = all
       .then(() => undefined)
-      .catch(() => {}) // logged once per statement (#recordStatement)
+      .catch(() => {}) // logged once per statement (attempt-records.ts)
       .finally(() => this.#background.delete(background));
     this.#background.add(background);
   }
@@ -286,7 +283,7 @@ export class Deliverer {
 
   /** Sends one admitted delivery and hands its outcome to the records (#records). */
   async #sendAndRecord(row: Claimed, secrets: string[] | null, release: () => void, deadline: SendDeadline): Promise<void> {
-    await this.#records.add([await this.#send(row, secrets, release, deadline)]);
+    await this.#records.add(await this.#send(row, secrets, release, deadline));
   }
 
   /** Sends one admitted delivery; never throws (a failure is a result to record). */
@@ -317,91 +314,5 @@ export class Deliverer {
     this.#endpoints.freed(row.environment_id, Date.now());
     // 410 Gone: the receiver says the endpoint is gone for good; no retry for this delivery
     return settleAttempt(row, at, result, this.#deps.config.WEBHOOK_RETRY_SCHEDULE);
-  }
-
-  /**
-   * Records attempts that ended (of any chunks: #records gathers them), counts them and the drops,
-   * and tells the live log.
-   */
-  async #recordStatement(outcomes: readonly Outcome[]): Promise<void> {
-    if (outcomes.length === 0) return;
-    // the attempts' metrics, once per statement rather than per send
-    let delivered = 0;
-    for (const { result } of outcomes) {
-      if (result.ok) delivered++;
-      this.#metrics.duration.observe(result.durationMs / 1000);
-    }
-    if (delivered > 0) this.#metrics.attempts.inc({ result: 'delivered' }, delivered);
-    if (delivered < outcomes.length) this.#metrics.attempts.inc({ result: 'failed' }, outcomes.length - delivered);
-    try {
-      await this.#write(outcomes);
-    } catch (error) {
-      // the leases expire and these deliveries are attempted again: at-least-once, never lost;
-      // deliveries of the log are let go, the next read of the log finds them
-      this.#deps.logged?.forget(outcomes.map(({ row }) => row.id));
-      this.#deps.log.error({ err: error, deliveries: outcomes.length }, 'could not record webhook attempts');
-      throw error;
-    }
-    // counted once recorded (a record that fails is attempted again, and counted then)
-    for (const outcome of outcomes) if (outcome.status === 'dropped') this.#metrics.dropped.inc();
-    this.#announce(outcomes);
-  }
-
-  /**
-   * Writes attempts and new states in one statement (one commit, not one per delivery), and puts
-   * the retry job of each delivery that stays pending at its due time. Fenced by the lease: if
-   * this claim's lease lapsed and another dispatcher claimed the delivery since, this (stale)
-   * outcome changes nothing, so the ledger follows the newest claim.
-   */
-  async #write(outcomes: readonly Outcome[]): Promise<void> {
-    const ledger: Outcome[] = [];
-    const succeeded: Outcome[] = [];
-    const failed: Outcome[] = [];
-    for (const outcome of outcomes) {
-      if (!outcome.row.logged) ledger.push(outcome);
-      else if (outcome.status === 'delivered') succeeded.push(outcome);
-      else failed.push(outcome);
-    }
-    await Promise.all([
-      ledger.length > 0 ? recordAttempts(this.#deps.pool, ledger.map(attemptRecord)) : undefined,
-      // the common case: one narrow row appended per delivery, nothing else
-      recordLoggedSuccesses(
-        this.#deps.pool,
-        succeeded.map(({ row, at, result }) => ({
-          id: row.id,
-          createdAt: row.logged!.createdAt,
-          environmentId: row.environment_id,
-          endpointId: row.endpoint_id,
-          at,
-          statusCode: result.statusCode!,
-          durationMs: result.durationMs,
-        })),
-      ),
-      failed.length > 0 ? this.#writeFailedLogged(failed) : undefined,
-    ]);
-    this.#deps.logged?.done(succeeded.map(({ row }) => row.id));
-  }
-
-  /**
-   * First attempts of the log that failed: each made a ledger row with its exact body (leased to
-   * this dispatcher), then recorded as any attempt is, under that lease: the retry schedule, the
-   * drop, the endpoint's failing streak and `delivery.dropped` are the ledger's from here on.
-   */
-  async #writeFailedLogged(failed: readonly Outcome[]): Promise<void> {
-    const leases = await materializeLogged(
-      this.#deps.pool,
-      failed.map(({ row }) => ({ id: row.id, environmentId: row.environment_id, createdAt: row.logged!.createdAt })),
-      this.#deps.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
-    );
-    // the ledger row stands for them now (or already did: cancelled meanwhile, made elsewhere)
-    this.#deps.logged?.done(failed.map(({ row }) => row.id));
-    const made = failed.filter(({ row }) => leases.has(row.id));
-    if (made.length > 0) await recordAttempts(this.#deps.pool, made.map((outcome) => ({ ...attemptRecord(outcome), lease: leases.get(outcome.row.id)! })));
-  }
-
-  /** The live-log events of recorded attempts, of the environments someone listens to: one bus message per environment (publishLogs). */
-  #announce(outcomes: readonly Outcome[]): void {
-    const { nc } = this.#deps;
-    for (const [environmentId, entries] of attemptLogs(outcomes, (environmentId) => logListened(nc, environmentId))) publishLogs(this.#deps.nc, this.#deps.subjects, environmentId, entries);
   }
 }
