@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
-import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
+import { ADVISORY_LOCKS, createPool, migrateAtStart, locatorFor, PartitionOwnership } from '@rtm/db';
 import { connectBus, watchLogInterest, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
-import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
+import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl, watchDatabase } from '@rtm/ops';
 import { pushNotices } from '@rtm/webhooks';
 import { PartitionActor } from './partition-actor.ts';
 import { LANE_OPENS_AFTER_MS, NodeCommitter } from './node-committer.ts';
@@ -18,8 +18,10 @@ const metrics = createMetrics(name, 'channel-node');
 // plans looked cheaper than the generic one), which took more of its CPU than running it; every
 // statement here finds its rows by their keys either way (test/channels.write-plan.test.ts)
 const pool = createPool(config.DATABASE_URL, { max: config.COMMIT_LANES + 2, name, genericPlans: true });
+watchDatabase(locatorFor(config.DATABASE_URL), 'primary', metrics, log);
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
-await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
+const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL));
+if ('readOnly' in migrated) log.warn('no listed Postgres server accepts writes; the schema is current, so starting: writes answer 503 until a primary is found');
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
 // live-log events only for the environments someone listens to (libs/bus log-interest.ts)
 watchLogInterest(nc, subjects(config.NATS_PREFIX));

@@ -1,9 +1,9 @@
 import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
 import { HostResolver, loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
-import { ADVISORY_LOCKS, createPool, migrate, PartitionOwnership } from '@rtm/db';
+import { ADVISORY_LOCKS, createPool, migrateAtStart, locatorFor, PartitionOwnership } from '@rtm/db';
 import { connectBus, watchLogInterest, Requester, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
 import { OwnerClient } from '@rtm/owner-client';
-import { announce, counterOf, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
+import { announce, counterOf, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl, watchDatabase } from '@rtm/ops';
 import { Deliverer, LEASE_MARGIN_MS } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
@@ -24,11 +24,16 @@ const metrics = createMetrics(name, 'dispatcher');
 // graphile-worker's own queries, the tasks' short ledger statements, the liveness connection;
 // kept small so several dispatchers fit in Postgres's default 100 connections
 const pool = createPool(config.DATABASE_URL, { max: Math.min(20, config.WORKER_CONCURRENCY + 4), name });
+watchDatabase(locatorFor(config.DATABASE_URL), 'primary', metrics, log);
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
-await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
+const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL));
+if ('readOnly' in migrated) log.warn('no listed Postgres server accepts writes; the schema is current, so starting: writes answer 503 until a primary is found');
 // a missing or malformed key stops the process (78) before it takes any job
 const secretKeyring = await loadSecretKeyring(config).catch(exitOnConfigError);
-await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
+// a write: left to the next start when no server accepts writes (old keys stay readable meanwhile)
+if (!('readOnly' in migrated)) {
+  await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
+}
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
 // live-log events only for the environments someone listens to (libs/bus log-interest.ts)
 watchLogInterest(nc, subjects(config.NATS_PREFIX));

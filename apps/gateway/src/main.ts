@@ -1,8 +1,8 @@
 import { configOrExit, exitOnConfigError, loadGatewayConfig } from '@rtm/config';
 import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
-import { createPool, migrate } from '@rtm/db';
+import { createPool, locatorFor, migrateAtStart } from '@rtm/db';
 import { connectBus } from '@rtm/bus';
-import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl } from '@rtm/ops';
+import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl, watchDatabase } from '@rtm/ops';
 import { buildGateway } from './build-gateway.ts';
 import { createGatewayDeps } from './deps.ts';
 import { GatewayServices } from './services.ts';
@@ -16,11 +16,16 @@ const name = config.NODE_NAME ?? `gateway-${process.pid}`;
 const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'gateway');
 const pool = createPool(config.DATABASE_URL, { max: 20, name });
+watchDatabase(locatorFor(config.DATABASE_URL), 'primary', metrics, log);
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
-await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrate(pool));
+const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL));
+if ('readOnly' in migrated) log.warn('no listed Postgres server accepts writes; the schema is current, so starting: writes answer 503 until a primary is found');
 // a missing or malformed key stops the process (78) before anything listens
 const secretKeyring = await loadSecretKeyring(config).catch(exitOnConfigError);
-await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
+// a write: left to the next start when no server accepts writes (old keys stay readable meanwhile)
+if (!('readOnly' in migrated)) {
+  await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
+}
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
 const deps = createGatewayDeps({ config, pool, nc, log, metrics, secretKeyring });
 

@@ -7,6 +7,14 @@ import { z } from 'zod';
 
 export { parseDuration, parseSchedule } from './duration.ts';
 import { parseDuration, parseSchedule } from './duration.ts';
+export { parseDatabaseUrl, databaseUrlProblem, SESSION_ATTRS, type DatabaseAddress, type DatabaseHost, type SessionAttrs } from './database-url.ts';
+import { databaseUrlProblem } from './database-url.ts';
+
+/** A Postgres URL, one host or several (libpq's form; database-url.ts). */
+const databaseUrl = z.string().superRefine((value, ctx) => {
+  const problem = databaseUrlProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -29,7 +37,8 @@ const durationAtLeast = (fallback: string, minMs: number, minText: string) =>
 
 /** What every process reads: Postgres, NATS, its internal listener, its name and log level. */
 const base = z.object({
-  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/rtm'),
+  /** One host, or several (`postgres://h1:5432,h2:5432/rtm`): every process uses the one that accepts writes. */
+  DATABASE_URL: databaseUrl.default('postgres://postgres@127.0.0.1:5432/rtm'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   NATS_PREFIX: z
     .string()

@@ -1,6 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Pool } from 'pg';
+import pg, { type Pool } from 'pg';
+import { parseDatabaseUrl } from '@rtm/config';
+import { NoServerError } from './server-locator.ts';
 import { runMigrations as runWorkerMigrations } from 'graphile-worker';
 import { ADVISORY_LOCKS } from './advisory-locks.ts';
 
@@ -16,7 +18,7 @@ const MIGRATION_LOCK = ADVISORY_LOCKS.migrations;
  * in `migrations` and skips them.
  */
 export async function migrate(pool: Pool): Promise<string[]> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{6}\.sql$/.test(f)).sort();
+  const files = await migrationFiles();
   const applied: string[] = [];
   const client = await pool.connect();
   try {
@@ -57,4 +59,42 @@ export async function migrate(pool: Pool): Promise<string[]> {
   // add_job plans go stale while the jobs table is empty; give the planner facts
   await pool.query('analyze graphile_worker._private_jobs');
   return applied;
+}
+
+async function migrationFiles(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{6}\.sql$/.test(f)).sort();
+}
+
+/**
+ * Start-up's migrations. When no listed server accepts writes (NoServerError: the URL names a
+ * standby alone, or a fail-over is under way) but one of them already has every migration of this
+ * release, the process starts anyway (`readOnly`): its reads work, and its writes answer 503
+ * `unavailable` until a primary is found. Otherwise the error is thrown, as before.
+ */
+export async function migrateAtStart(pool: Pool, databaseUrl: string): Promise<{ applied: string[] } | { readOnly: true }> {
+  try {
+    return { applied: await migrate(pool) };
+  } catch (error) {
+    if (!(error instanceof NoServerError) || !(await schemaIsCurrent(databaseUrl))) throw error;
+    return { readOnly: true };
+  }
+}
+
+/** Whether a listed server (a standby will do) has every migration of this release. */
+async function schemaIsCurrent(databaseUrl: string): Promise<boolean> {
+  const latest = (await migrationFiles()).at(-1)?.slice(0, 6);
+  const answers = await Promise.all(parseDatabaseUrl(databaseUrl).hosts.map(async (host) => {
+    const client = new pg.Client({ connectionString: host.url, connectionTimeoutMillis: 2_000, query_timeout: 2_000 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ id: string | null }>('select max(id) as id from migrations');
+      return rows[0]?.id === latest;
+    } catch {
+      return false;
+    } finally {
+      void client.end().catch(() => {});
+    }
+  }));
+  return answers.includes(true);
 }

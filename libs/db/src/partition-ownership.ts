@@ -14,7 +14,8 @@
  * still briefly both act (a dropped one finishing its work): each user fences that itself (the
  * channel-node's commit fence, the dispatcher's delivery leases).
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { LocatingClient } from './server-locator.ts';
 
 /** What ownership logs: a pino logger fits. */
 interface OwnershipLog {
@@ -102,7 +103,8 @@ export class PartitionOwnership {
   private async connect(): Promise<pg.Client> {
     // a lock query that does not answer in time means the session (and its locks) may be gone:
     // the rebalance fails and every partition is dropped, rather than serving on a dead session
-    const client = new pg.Client({
+    // to the server the pools use (server-locator.ts): the locks are where the commits are
+    const client = new LocatingClient({
       connectionString: this.options.databaseUrl,
       application_name: this.options.applicationName,
       keepAlive: true,

@@ -3,3 +3,4 @@ export { counterOf, createInternalServer, createMetrics, dependencyChecks, liste
 export { DRAIN_TIMEOUT_MS, onShutdown, announce, orExit, redactUrl } from './lifecycle.ts';
 export { NODE_FLAGS, type ProcessKind } from './node-flags.ts';
 export { lingerMs, ArrivalRate, type LingerOptions } from './linger.ts';
+export { watchDatabase } from './database-watch.ts';

@@ -60,6 +60,9 @@ export async function orExit<T>(log: Logger, what: string, step: Promise<T>): Pr
  * token is written (`nats://<token>@host`). Nothing of an unparseable URL is shown.
  */
 export function redactUrl(url: string): string {
+  // a Postgres URL's commas separate hosts (libpq's form), not URLs: one user and password for all
+  const postgres = /^(postgres(?:ql)?:\/\/)([^@/?#]*)@(.*)$/.exec(url.trim());
+  if (postgres) return `${postgres[1]}${postgres[2]!.split(':')[0]}@${postgres[3]}`;
   return url
     .split(',')
     .map((part) => {

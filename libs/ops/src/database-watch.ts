@@ -1,0 +1,40 @@
+/**
+ * Metrics and logs of a pool's server locator (libs/db server-locator.ts): how often a process
+ * searched its listed Postgres servers and what it found, and why new sessions were refused.
+ * A search that finds nobody is a primary that is gone (an alert waits on it, docs/operations.md).
+ */
+import { Counter, type Registry } from 'prom-client';
+import type { Logger } from './logger.ts';
+
+/** The locator's events (structurally: libs/ops does not import libs/db). */
+type LocatorEvent =
+  | { kind: 'search'; outcome: 'found' | 'none'; ms: number; host?: string }
+  | { kind: 'refused'; host: string; reason: string };
+
+/** `pool`: which of the process's pools (`primary`, or `replica` for DATABASE_READ_URL). */
+export function watchDatabase(locator: { observe(observer: (event: LocatorEvent) => void): unknown }, pool: string, metrics: Registry, log: Logger): void {
+  const searches = metrics.getSingleMetric('postgres_server_searches_total') as Counter<'pool' | 'outcome'> | undefined ?? new Counter({
+    name: 'postgres_server_searches_total',
+    help: 'Searches of the listed Postgres servers for one that fits (after a connection to the last one failed or was refused), by pool and outcome: found or none',
+    labelNames: ['pool', 'outcome'] as const,
+    registers: [metrics],
+  });
+  const refused = metrics.getSingleMetric('postgres_sessions_refused_total') as Counter<'pool' | 'reason'> | undefined ?? new Counter({
+    name: 'postgres_sessions_refused_total',
+    help: 'New Postgres sessions refused after their server said what it is, by pool and reason: read_only (a standby or a read-only server), older_timeline (an old primary back after a promotion), writable (a primary where a standby was asked for)',
+    labelNames: ['pool', 'reason'] as const,
+    registers: [metrics],
+  });
+  let using: string | undefined;
+  locator.observe((event) => {
+    if (event.kind === 'refused') {
+      refused.inc({ pool, reason: event.reason });
+      log.warn({ pool, host: event.host, reason: event.reason }, 'Postgres session refused');
+      return;
+    }
+    searches.inc({ pool, outcome: event.outcome });
+    if (event.outcome === 'none') log.warn({ pool, ms: event.ms }, 'no listed Postgres server fits; searching again');
+    else if (event.host !== using) log.info({ pool, host: event.host, previous: using, ms: event.ms }, 'Postgres server found');
+    using = event.host ?? using;
+  });
+}
