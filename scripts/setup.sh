@@ -115,6 +115,22 @@ setup_pg_bindir() {
 
 setup_postgres() {
   local url="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/rtm}" host port
+  if [[ "$url" =~ ^postgres(ql)?://([^@/?#]*@)?[^/?#]*, ]]; then
+    # several hosts (a primary and its standbys): an operator's cluster, never a private instance
+    local hosts
+    hosts=$(node -e '
+      const m = /^postgres(?:ql)?:\/\/(?:[^@\/?#]*@)?([^\/?#]*)/.exec(process.argv[1]);
+      for (const h of m[1].split(",")) {
+        const b = /^\[(.*)\](?::(\d+))?$/.exec(h);
+        const [host, port] = b ? [b[1], b[2]] : h.split(":");
+        console.log(`${host} ${port || 5432}`);
+      }' "$url") || return 1
+    while read -r host port; do
+      if setup_port_open "$host" "$port"; then return 0; fi
+    done <<< "$hosts"
+    setup_fail "none of DATABASE_URL's hosts answers ($(echo "$hosts" | tr '\n' ' '))"
+    return 1
+  fi
   read -r host port < <(setup_host_port "$url" 5432) || return 1
   if setup_port_open "$host" "$port"; then return 0; fi
   setup_is_local "$host" || { setup_fail "no Postgres answers at $host:$port (DATABASE_URL)"; return 1; }
