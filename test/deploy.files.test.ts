@@ -5,6 +5,7 @@ import { Registry } from 'prom-client';
 import { createInternalServer, listen } from '@rtm/ops';
 import {
   checkAlertRules,
+  checkCnpgClusters,
   checkCompose,
   checkDockerfile,
   checkEnvFile,
@@ -117,6 +118,37 @@ test('deploy - compose.yaml Postgres: a synchronous standby made with pg_basebac
   assert.deepEqual(parseStandbyNames(' a , b '), { number: 1, names: ['a', 'b'] });
   assert.deepEqual(parseStandbyNames(''), { number: 0, names: [] });
   for (const refused of ['a-1', 'ANY (a)', 'ANY 1 (a', '1 (a) b', 'a,', '"a']) assert.equal(parseStandbyNames(refused), undefined, refused);
+});
+
+test('deploy - Kubernetes Postgres: a CloudNativePG Cluster with synchronous replication, DATABASE_URL on its rw Service', async () => {
+  const files = k8sFiles();
+  const cluster = files['postgres-cluster.yaml']!;
+  const config = files['config.yaml']!;
+  const check = async (clusterText: string, configText = config) => (await checkKubernetes({ ...files, 'postgres-cluster.yaml': clusterText, 'config.yaml': configText }, servedPaths)).join('\n');
+  assert.equal(await check(cluster), '');
+  assert.match((await checkKubernetes(Object.fromEntries(Object.entries(files).filter(([f]) => f !== 'postgres-cluster.yaml')), servedPaths)).join('\n'), /0 CloudNativePG Clusters/);
+  assert.match(await check(broken(cluster, 'apiVersion: postgresql.cnpg.io/v1', 'apiVersion: postgresql.cnpg.io/v2')), /postgresql.cnpg.io\/v2 Cluster is not a kind/);
+  // replication: instances, synchronous, durability, a spare standby, the deprecated form
+  assert.match(await check(broken(cluster, 'instances: 3', 'instances: 1')), /1 instance\(s\): no standby/);
+  assert.match(await check(broken(cluster, /    synchronous:\n(      .*\n)*/, '')), /synchronous replication off/);
+  assert.match(await check(broken(cluster, 'dataDurability: required', 'dataDurability: preferred')), /dataDurability preferred/);
+  assert.match(await check(broken(cluster, 'number: 1', 'number: 2')), /number 2 with 3 instances: every standby must be up for a commit/);
+  assert.match(await check(broken(cluster, /    synchronous:\n(      .*\n)*/, '').replace('instances: 3', 'instances: 3\n  minSyncReplicas: 1\n  maxSyncReplicas: 1')), /minSyncReplicas\/maxSyncReplicas \(deprecated\)/);
+  assert.match(await check(broken(cluster, 'max_connections: "200"', 'max_connections: "200"\n      synchronous_commit: "off"')), /synchronous_commit=off/);
+  assert.match(await check(broken(cluster, /  storage:\n    size: .*\n/, '')), /no storage.size/);
+  // what DATABASE_URL says against the Cluster: database, owner, rw Service, the owner's Secret
+  const otherOwner = await check(broken(cluster, 'owner: rtm', 'owner: app'));
+  assert.match(otherOwner, /DATABASE_URL's user rtm is not the Cluster's owner app/);
+  assert.match(otherOwner, /no basic-auth Secret rtm-postgres-owner with username=app/);
+  assert.match(await check(broken(cluster, 'database: rtm', 'database: app')), /DATABASE_URL's database rtm is not the Cluster's app/);
+  assert.match(await check(cluster, broken(config, '@rtm-postgres-rw:5432/rtm', '@rtm-postgres-ro:5432/rtm')), /host rtm-postgres-ro:5432 is not rtm-postgres-rw:5432/);
+  assert.match(await check(cluster, broken(config, '@rtm-postgres-rw:5432/rtm', '@rtm-postgres-1:5432,rtm-postgres-2:5432/rtm')), /is not rtm-postgres-rw:5432/);
+  assert.match(await check(broken(cluster, 'name: rtm-postgres\n', 'name: postgres\n')), /host rtm-postgres-rw:5432 is not postgres-rw:5432/);
+  assert.match(await check(cluster, broken(config, ' --type=kubernetes.io/basic-auth', '')), /no basic-auth Secret rtm-postgres-owner with username=rtm/);
+  assert.match(await check(broken(cluster, /      secret:\n        name: .*\n/, '')), /names no Secret for the owner's password/);
+  assert.match(await check(broken(cluster, 'namespace: rtm', 'namespace: db')), /in namespace db, the processes in rtm/);
+  // the check alone, on a Cluster with nothing but its name
+  assert.match(checkCnpgClusters([{ metadata: { name: 'x', namespace: 'rtm' }, spec: {} }], config, 'rtm').join('\n'), /undefined instance\(s\)[\s\S]*synchronous replication off[\s\S]*no storage.size/);
 });
 
 test('deploy - haproxy.cfg: both gateways on both public ports, readiness checks, WebSocket tunnel timeout, refusals in the service envelope', () => {

@@ -3,7 +3,8 @@
  * and a standby it replicates to synchronously, and every process's DATABASE_URL reaching the
  * primary wherever it is. Compose: the `postgres` primary (its replication set-up mounted into
  * /docker-entrypoint-initdb.d), a standby made with pg_basebackup by a mounted entrypoint, and
- * DATABASE_URL listing both.
+ * DATABASE_URL listing both. Kubernetes: a CloudNativePG Cluster (checked by hand: kubernetes-models
+ * has no model for it) with synchronous replication, and DATABASE_URL on its `-rw` Service.
  */
 import { parseDatabaseUrl } from '@rtm/config';
 
@@ -198,5 +199,74 @@ export function checkComposePostgres(services: Record<string, Service>, readFile
     if (missing.length) problems.push(`compose.yaml ${name}: DATABASE_URL lists ${listed.join(',')}, not ${missing.join(', ')}: after a promotion the processes would not find the new primary`);
     if (!['read-write', 'primary'].includes(address.sessionAttrs)) problems.push(`compose.yaml ${name}: DATABASE_URL's target_session_attrs=${address.sessionAttrs}: the processes write, they need the server that accepts writes`);
   }
+  return problems;
+}
+
+// ---------------------------------------------------------------- CloudNativePG
+
+/**
+ * The CloudNativePG Clusters among deploy/k8s's documents, against what the processes are told:
+ * config.yaml's instructions create the Secret with DATABASE_URL (and the one the Cluster reads
+ * the owner's password from), so DATABASE_URL is read from there.
+ */
+export function checkCnpgClusters(clusters: any[], configText: string, namespace: string | undefined): string[] {
+  if (clusters.length !== 1) return [`k8s: ${clusters.length} CloudNativePG Clusters, expected 1 (Postgres for the processes)`];
+  const cluster = clusters[0];
+  const name = String(cluster.metadata?.name);
+  const where = `k8s Cluster ${name}`;
+  const spec = cluster.spec ?? {};
+  const problems: string[] = [];
+  const instances = spec.instances;
+  if (!Number.isInteger(instances) || instances < 2) problems.push(`${where}: ${instances} instance(s): no standby to fail over to or to hold a second copy`);
+  if (spec.minSyncReplicas !== undefined || spec.maxSyncReplicas !== undefined) {
+    problems.push(`${where}: minSyncReplicas/maxSyncReplicas (deprecated) are dropped by the operator when too few standbys are ready, which lets commits return unreplicated: use postgresql.synchronous`);
+  }
+  const sync = spec.postgresql?.synchronous;
+  if (!sync) problems.push(`${where}: synchronous replication off (no postgresql.synchronous): an acknowledged write may be on one machine only`);
+  else {
+    if (!['any', 'first'].includes(sync.method)) problems.push(`${where}: postgresql.synchronous.method ${sync.method} is not any or first`);
+    if (!Number.isInteger(sync.number) || sync.number < 1) problems.push(`${where}: postgresql.synchronous.number ${sync.number}: no standby confirms a commit`);
+    // a commit needs `number` standbys up: keep one spare, or any standby's restart stops writes
+    else if (Number.isInteger(instances) && sync.number > instances - 2) {
+      problems.push(`${where}: postgresql.synchronous.number ${sync.number} with ${instances} instances: every standby must be up for a commit, so one standby's restart (a drain, an upgrade) stops writes`);
+    }
+    if (sync.dataDurability === 'preferred') problems.push(`${where}: dataDurability preferred: without ready standbys commits return unreplicated`);
+  }
+  problems.push(...synchronousCommitProblem(where, spec.postgresql?.parameters?.synchronous_commit));
+  if (!spec.storage?.size) problems.push(`${where}: no storage.size`);
+  const initdb = spec.bootstrap?.initdb ?? {};
+  if (!initdb.database || !initdb.owner) problems.push(`${where}: bootstrap.initdb names no database and owner`);
+  if (cluster.metadata?.namespace !== namespace) problems.push(`${where}: in namespace ${cluster.metadata?.namespace}, the processes in ${namespace}`);
+
+  // config.yaml's instructions: `kubectl … create secret generic …` lines in its comments
+  const instructions = configText
+    .split('\n')
+    .filter((line) => line.startsWith('#'))
+    .map((line) => line.replace(/^#\s?/, ''))
+    .join('\n')
+    .replace(/\\\n\s*/g, ' ');
+  const secretName = initdb.secret?.name;
+  const ownerSecret = secretName ? new RegExp(`create secret generic ${secretName}\\b([^\\n]*)`).exec(instructions)?.[1] : undefined;
+  if (!secretName) problems.push(`${where}: bootstrap.initdb.secret names no Secret for the owner's password (the operator would make one up, which DATABASE_URL does not carry)`);
+  else if (!ownerSecret || !ownerSecret.includes('--type=kubernetes.io/basic-auth') || !ownerSecret.includes(`--from-literal=username=${initdb.owner}`)) {
+    problems.push(`${where}: config.yaml's instructions create no basic-auth Secret ${secretName} with username=${initdb.owner}`);
+  }
+  const url = /--from-literal=DATABASE_URL=(\S+)/.exec(instructions)?.[1]?.replace(/['"]/g, '');
+  if (!url) return [...problems, `${where}: config.yaml's instructions give no DATABASE_URL`];
+  let address;
+  try {
+    address = parseDatabaseUrl(url);
+  } catch (error) {
+    return [...problems, `config.yaml: DATABASE_URL ${(error as Error).message}`];
+  }
+  // one host is enough: the -rw Service follows the primary through every fail-over
+  const rw = new RegExp(`^${name}-rw(\\.${namespace}(\\.svc(\\.cluster\\.local)?)?)?$`);
+  if (address.hosts.length !== 1 || !rw.test(address.hosts[0]!.host) || address.hosts[0]!.port !== 5432) {
+    problems.push(`config.yaml: DATABASE_URL's host ${address.hosts.map((h) => `${h.host}:${h.port}`).join(',')} is not ${name}-rw:5432, the Service that follows the primary`);
+  }
+  const parsed = new URL(address.hosts[0]!.url);
+  if (decodeURIComponent(parsed.username) !== initdb.owner) problems.push(`config.yaml: DATABASE_URL's user ${parsed.username} is not the Cluster's owner ${initdb.owner}`);
+  if (parsed.pathname.slice(1) !== initdb.database) problems.push(`config.yaml: DATABASE_URL's database ${parsed.pathname.slice(1)} is not the Cluster's ${initdb.database}`);
+  if (!['read-write', 'primary'].includes(address.sessionAttrs)) problems.push(`config.yaml: DATABASE_URL's target_session_attrs=${address.sessionAttrs}: the processes need the server that accepts writes`);
   return problems;
 }
