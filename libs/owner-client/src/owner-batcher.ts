@@ -33,7 +33,6 @@
 import type { Counter } from 'prom-client';
 import { ErrorCode, NatsError } from 'nats';
 import {
-  MAX_BUNDLE_PARTS,
   PART_STATUS,
   decodeBundleReply,
   deadlineHeaders,
@@ -49,8 +48,9 @@ import {
 } from '@rtm/bus';
 import { frameRequest, type CommandReply } from '@rtm/schemas';
 import { ArrivalRate, lingerMs, type LingerOptions } from '@rtm/ops';
+import { MAX_PER_REQUEST, packBundles, packRequests } from './packing.ts';
 
-export const MAX_PER_REQUEST = 256;
+export { MAX_PER_REQUEST, packRequests, packBundles } from './packing.ts';
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** The connection was lost with the request in flight (outcome unknown). */
@@ -81,38 +81,6 @@ interface Unit {
   entries: Entry[];
   payload: Uint8Array;
   deadline: number;
-}
-
-/**
- * Splits one subject's commands (in order) into requests: at most `maxCount` commands and
- * `maxBytes` bytes each (a command larger than `maxBytes` goes alone). Pure.
- */
-export function packRequests<T extends { command: Uint8Array }>(entries: readonly T[], maxBytes: number, maxCount: number): T[][] {
-  // a request's version byte and count, then the commands as they are
-  return packInOrder(entries, (entry) => entry.command.length, 3, maxBytes, maxCount);
-}
-
-/**
- * Splits `items` (in order) into groups of at most `maxCount` items and `maxBytes` bytes, each
- * group costing `overhead` bytes and each item `sizeOf(item)`; an item larger than the bound goes
- * alone. Pure.
- */
-function packInOrder<T>(items: readonly T[], sizeOf: (item: T) => number, overhead: number, maxBytes: number, maxCount: number): T[][] {
-  const groups: T[][] = [];
-  let current: T[] = [];
-  let bytes = overhead;
-  for (const item of items) {
-    const size = sizeOf(item);
-    if (current.length > 0 && (current.length >= maxCount || bytes + size > maxBytes)) {
-      groups.push(current);
-      current = [];
-      bytes = overhead;
-    }
-    current.push(item);
-    bytes += size;
-  }
-  if (current.length > 0) groups.push(current);
-  return groups;
 }
 
 export interface OwnerBatcherDeps {
@@ -333,10 +301,3 @@ function settle(unit: Unit, data: Uint8Array): void {
   }
   unit.entries.forEach((entry, i) => entry.waiter.settle(replies[i]!));
 }
-
-/** Splits one node's units (in order) into bundles of at most `maxBytes`. Pure. */
-export function packBundles<T extends { payload: Uint8Array }>(units: readonly T[], maxBytes: number): T[][] {
-  // a bundle's magic byte and count, then each part's partition and length before its bytes
-  return packInOrder(units, (unit) => 6 + unit.payload.length, 3, maxBytes, MAX_BUNDLE_PARTS);
-}
-
