@@ -82,6 +82,37 @@ export function selfCpuMicros(): number {
 export type Groups = Record<string, () => number[]>;
 
 export const byName = (name: string) => () => pidsNamed(name);
+
+/**
+ * `root()` and every process descended from it, at each reading (a postmaster and its backends,
+ * WAL sender or receiver, writers): one Postgres server of several on the machine. Nothing when
+ * `root()` gives no pid.
+ */
+export const treeOf = (root: () => number | undefined) => (): number[] => {
+  const top = root();
+  if (top === undefined) return [];
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set(parents.has(top) ? [top] : []);
+  for (let grew = tree.size > 0; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (!tree.has(pid) && tree.has(ppid)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...tree];
+};
 export const self = () => [process.pid];
 
 function read(groups: Groups): Map<string, Map<number, number>> {

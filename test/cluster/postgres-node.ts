@@ -10,8 +10,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { TestContext } from 'node:test';
 import pg from 'pg';
+
+/** What a set's clean-up is registered with: a test's context, or a benchmark's list of clean-ups. */
+export interface AfterHook {
+  after(fn: () => Promise<void>): void;
+}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -198,8 +202,11 @@ export class PostgresSet {
     await daemon.exited;
   }
 
-  /** Registers the clean-up with the test and with the process (exit, SIGINT, SIGTERM): nothing outlives the test. */
-  cleanUpAfter(t: TestContext): void {
+  /**
+   * Registers the clean-up with the test (or anything with `after`, as a benchmark's clean-up
+   * list) and with the process (exit, SIGINT, SIGTERM): nothing outlives the test.
+   */
+  cleanUpAfter(t: AfterHook): void {
     const onExit = () => this.killSync();
     const onSignal = (signal: NodeJS.Signals) => {
       this.killSync();

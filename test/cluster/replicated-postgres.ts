@@ -11,9 +11,8 @@
  */
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
 import { freePort } from './infra.ts';
-import { PostgresNode, PostgresSet, until } from './postgres-node.ts';
+import { PostgresNode, PostgresSet, until, type AfterHook } from './postgres-node.ts';
 
 /**
  * The pair's synchronous replication, the same on both servers (as a configuration deployed to
@@ -23,8 +22,9 @@ import { PostgresNode, PostgresSet, until } from './postgres-node.ts';
 const SYNCHRONOUS_STANDBYS = `FIRST 1 ("standby", "primary")`;
 
 /** What every server here runs with. fsync off: the machine's disk is shared, and kill -9 of a
- * process loses nothing the kernel already holds (these tests never crash the kernel). */
-function settings(name: string, port: number, socketDir: string): string {
+ * process loses nothing the kernel already holds (these tests never crash the kernel). `extra`
+ * lines come last, so they override (a benchmark turns fsync back on). */
+function settings(name: string, port: number, socketDir: string, extra: readonly string[] = []): string {
   return [
     '',
     `listen_addresses = '127.0.0.1'`,
@@ -42,6 +42,7 @@ function settings(name: string, port: number, socketDir: string): string {
     'wal_log_hints = on',
     'synchronous_commit = on',
     'log_line_prefix = \'%m [%p] \'',
+    ...extra,
     '',
   ].join('\n');
 }
@@ -88,6 +89,8 @@ export class ReplicatedNode extends PostgresNode {
 export interface ReplicatedOptions {
   /** Adds an asynchronous replica (hot standby, not in synchronous_standby_names). */
   replica?: boolean;
+  /** postgresql.conf lines for every server, after the defaults above (e.g. `fsync = on`). */
+  settings?: string[];
 }
 
 export class ReplicatedPostgres extends PostgresSet {
@@ -95,29 +98,42 @@ export class ReplicatedPostgres extends PostgresSet {
   /** The synchronous standby: what `promote()` promotes when the primary is lost. */
   standby!: ReplicatedNode;
   replica: ReplicatedNode | undefined;
+  private readonly extraSettings: readonly string[];
 
-  constructor() {
+  constructor(options: ReplicatedOptions = {}) {
     super('replication');
+    this.extraSettings = options.settings ?? [];
   }
 
   /**
    * Primary, synchronous standby (and replica), each streaming from the primary. The clean-up is
    * registered with the test (and the process) before anything starts.
    */
-  static async start(t: TestContext, options: ReplicatedOptions = {}): Promise<ReplicatedPostgres> {
-    const set = new ReplicatedPostgres();
+  static async start(t: AfterHook, options: ReplicatedOptions = {}): Promise<ReplicatedPostgres> {
+    const set = new ReplicatedPostgres(options);
     set.cleanUpAfter(t);
     set.primary = await set.initPrimary('primary');
     set.standby = await set.addStandby('standby');
     if (options.replica) set.replica = await set.addStandby('replica');
-    await set.primary.query(`alter system set synchronous_standby_names = '${SYNCHRONOUS_STANDBYS}'`);
-    await set.primary.query('select pg_reload_conf()');
+    await set.synchronous(true);
+    return set;
+  }
+
+  /**
+   * Synchronous replication on or off on the primary, as an operator switches it
+   * (`ALTER SYSTEM SET synchronous_standby_names`, `pg_reload_conf()`), and waits until the
+   * standby streams in that state. Off, the standby still receives and replays everything, and a
+   * commit no longer waits for it.
+   */
+  async synchronous(on: boolean): Promise<void> {
+    await this.primary.query(`alter system set synchronous_standby_names = '${on ? SYNCHRONOUS_STANDBYS : ''}'`);
+    await this.primary.query('select pg_reload_conf()');
+    const state = on ? 'sync' : 'async';
     await until(
-      'the standby streaming synchronously',
-      async () => (await set.primary.query<{ s: string }>(`select sync_state as s from pg_stat_replication where application_name = 'standby'`))[0]?.s === 'sync',
+      `the standby streaming ${on ? 'synchronously' : 'asynchronously'}`,
+      async () => (await this.primary.query<{ s: string }>(`select sync_state as s from pg_stat_replication where application_name = 'standby'`))[0]?.s === state,
       20_000,
     );
-    return set;
   }
 
   /** The servers made here, primary first. */
@@ -139,7 +155,7 @@ export class ReplicatedPostgres extends PostgresSet {
     const node = new ReplicatedNode(name, await freePort(), dir, this);
     this.dataDirs.push(node.dataDir);
     await this.exec(join(this.bin, 'initdb'), ['-D', node.dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions'], { cwd: dir });
-    appendFileSync(join(node.dataDir, 'postgresql.conf'), settings(name, node.port, dir));
+    appendFileSync(join(node.dataDir, 'postgresql.conf'), settings(name, node.port, dir, this.extraSettings));
     // initdb's trust rules already admit replication from loopback; said here so it does not depend on them
     appendFileSync(join(node.dataDir, 'pg_hba.conf'), '\nhost replication all 127.0.0.1/32 trust\n');
     await node.start();
@@ -160,7 +176,7 @@ export class ReplicatedPostgres extends PostgresSet {
       { cwd: dir },
     );
     const synchronous = name === 'standby' ? `synchronous_standby_names = '${SYNCHRONOUS_STANDBYS}'\n` : '';
-    appendFileSync(join(node.dataDir, 'postgresql.conf'), `${settings(name, node.port, dir)}${synchronous}`);
+    appendFileSync(join(node.dataDir, 'postgresql.conf'), `${settings(name, node.port, dir, this.extraSettings)}${synchronous}`);
     await node.start();
     await until(`${name} streaming`, async () => (await this.primary.query(`select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'`, [name])).length === 1, 20_000);
     return node;

@@ -36,6 +36,11 @@ export const loadContext: {
   analyze?: () => Promise<unknown>;
   /** The processes whose CPU each timed window measures. */
   cpuGroups?: Groups;
+  /**
+   * Called just before each timed window opens; what it returns is called as soon as the window
+   * closes (a benchmark's own readings around the window: WAL written, a process's metrics).
+   */
+  aroundWindow?: () => Promise<() => Promise<void>>;
 } = {};
 
 /** How a case runs: its clients, warm-up and timed window (CLIENTS, WARMUP_MS and DURATION_MS by default). */
@@ -70,6 +75,7 @@ let lastCpu: Record<string, number> | undefined;
 async function timed(phase: { measuring: boolean; stop: boolean }, worker: () => Promise<void>, options: Required<CaseOptions>): Promise<number> {
   const workers = Array.from({ length: options.clients }, worker);
   await new Promise((resolve) => setTimeout(resolve, options.warmupMs));
+  const closeWindow = await loadContext.aroundWindow?.();
   phase.measuring = true;
   const startedAt = Date.now();
   const cpu = loadContext.cpuGroups && cpuWindow(loadContext.cpuGroups);
@@ -77,6 +83,7 @@ async function timed(phase: { measuring: boolean; stop: boolean }, worker: () =>
   lastCpu = cpu?.end();
   phase.measuring = false;
   const elapsed = (Date.now() - startedAt) / 1000;
+  await closeWindow?.();
   phase.stop = true;
   await Promise.all(workers);
   return elapsed;
