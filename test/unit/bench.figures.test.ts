@@ -1,14 +1,17 @@
 /**
  * The pure parts of the benchmarks' figures: the heap census by kind and its difference per
  * socket (connect-memory), the CPU and heap profile summaries (connect), and the large channel's
- * check that every subscriber got every message once, in order. A mistake here would report a
- * wrong figure rather than fail, so each is checked on a small input worked out by hand.
+ * check that every subscriber got every message once, in order; the replication benchmark's
+ * windows of one mode added together. A mistake here would report a wrong figure rather than fail,
+ * so each is checked on a small input worked out by hand.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { census, difference, type Snapshot } from '../bench/lib/heap-census.ts';
 import { summarise, summariseHeap } from '../bench/lib/v8-profiles.ts';
 import { orderViolations } from '../bench/lib/large-channel-fanout.ts';
+import { combine, type Case } from '../bench/lib/replication-cases.ts';
+import type { Pauses } from '../bench/process-pauses.ts';
 
 /** A root, an object `Session` (100 B) holding a string (20 B) by a property, and `extra` more sessions. */
 function snapshot(extra: number): Snapshot {
@@ -92,4 +95,30 @@ test('bench large channel: every subscribed subscriber holds every published seq
     published,
   );
   assert.deepEqual(violations, { missing: 1, duplicates: 1, outOfOrder: 2, subscribersAffected: 3 });
+});
+
+test("bench replication: a mode's windows added together, per message and weighted by count", () => {
+  const pauses = (commits: number, meanMessages: number, meanMs: number): Pauses => ({
+    gc: {},
+    loopDelayP99Ms: 0,
+    loopDelayMaxMs: 0,
+    commits: { count: commits, meanMessages, meanMs, p99AtMostMs: 10 },
+    transactions: { count: commits / 2, meanCommands: meanMessages * 2, meanMs, p99AtMostMs: 10, laneWaitMeanMs: 1, laneWaitP99AtMostMs: 5 },
+  });
+  const result = (ok: number, p50: number, p99: number) => ({ name: 'x', ok, errors: 0, perSecond: 0, p50, p99 });
+  const cases: Case[] = [
+    { mode: 'sync', clients: 50, result: result(1_000, 10, 20), window: { seconds: 1, cpu: { gateway: 0.1 }, walBytes: 600_000, node: pauses(100, 10, 2), gateway: pauses(0, 0, 0) } },
+    { mode: 'sync', clients: 50, result: result(3_000, 20, 40), window: { seconds: 2, cpu: { gateway: 0.2 }, walBytes: 1_800_000, node: pauses(300, 10, 4), gateway: pauses(0, 0, 0) } },
+    { mode: 'async', clients: 50, result: result(9_999, 1, 1), window: { seconds: 1, cpu: { gateway: 9 }, walBytes: 1, node: pauses(1, 1, 1), gateway: pauses(0, 0, 0) } },
+  ];
+  const row = combine(cases, 'sync', 50)!;
+  assert.equal(row.windows, 2);
+  assert.equal(row.messages, 4_000);
+  assert.equal(row.perSecond, 4_000 / 3);
+  assert.deepEqual([row.p50, row.p99], [15, 30]);
+  assert.equal(Math.round(row.cpuPerMessage.gateway! * 10) / 10, 75, '0.3 s of CPU over 4,000 messages');
+  assert.equal(row.walPerMessage, 600);
+  assert.equal(row.commitsPerSecond, 400 / 3);
+  assert.equal(row.commitMs, 3.5, "weighted by each window's commits");
+  assert.equal(combine(cases, 'alone', 50), undefined);
 });
