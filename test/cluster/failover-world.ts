@@ -8,20 +8,34 @@
  */
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { createEnvironment } from '@rtm/auth';
 import { createPool, migrate } from '@rtm/db';
-import { dropNatsPrefix } from '../helpers/cluster.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { AutoFailover, type FormationNode } from './auto-failover.ts';
 import { Fleet, until } from './fleet.ts';
-import { freePort } from './infra.ts';
+import { Infra, freePort } from './infra.ts';
 import { Publishers } from './load.ts';
 import type { PostgresNode } from './postgres-node.ts';
 
 export const PUBLISHERS = 16;
 export const CHANNELS = Array.from({ length: 40 }, (_, i) => `fo-${i}`);
 const DATABASE = 'rtm';
+
+/**
+ * A nats-server of the test's own (JetStream, no cluster), stopped when the test ends or the
+ * process exits; its URL.
+ */
+export async function privateNats(t: TestContext): Promise<string> {
+  const infra = new Infra();
+  const onExit = () => infra.killSync();
+  process.once('exit', onExit);
+  t.after(async () => {
+    process.removeListener('exit', onExit);
+    await infra.close();
+  });
+  const [node] = await infra.startNats(1);
+  return node!.url;
+}
 
 /** What `verifyOn` checks: the publishers' acks in an environment's channels, and the receiver if any. */
 export interface Checked {
@@ -51,21 +65,17 @@ export async function setUpFailover(t: TestContext): Promise<FailoverWorld> {
     .then(() => createEnvironment(pool, { organization: 'failover-org', project: 'failover', environment: 'load' }))
     .finally(() => pool.end());
 
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-  const prefix = `fo${randomBytes(5).toString('hex')}`;
+  const nats = await privateNats(t);
   const fleet = new Fleet({
     DATABASE_URL: databaseUrl,
-    NATS_URL: natsUrl,
-    NATS_PREFIX: prefix,
+    NATS_URL: nats,
+    NATS_PREFIX: 'rtm',
     // a delivery cut off by the fail-over is sent again in seconds, not a minute
     WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,10s,30s',
     WEBHOOK_STALE_AFTER: '10s',
     WORKER_RECOVERY_INTERVAL: '1s',
   });
-  t.after(async () => {
-    await fleet.killAll();
-    await dropNatsPrefix(natsUrl, prefix).catch(() => {});
-  });
+  t.after(() => fleet.killAll());
   const ports = async () => ({ CONTROL_PORT: String(await freePort()), REALTIME_PORT: String(await freePort()), INTERNAL_PORT: String(await freePort()) });
   const gatewayPorts = [await ports(), await ports()];
   await Promise.all([

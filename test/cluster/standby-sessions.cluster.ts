@@ -13,15 +13,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createEnvironment } from '@rtm/auth';
 import { createPool, migrate } from '@rtm/db';
-import { dropNatsPrefix, startProcess, type RunningProcess } from '../helpers/cluster.ts';
+import { startProcess, type RunningProcess } from '../helpers/cluster.ts';
 import { ReplicatedPostgres } from './replicated-postgres.ts';
 import { sleep, until } from './fleet.ts';
 import { Publishers } from './load.ts';
-import { assertOnlyUnavailable, refusalCounts, verifyOn } from './failover-world.ts';
+import { assertOnlyUnavailable, privateNats, refusalCounts, verifyOn } from './failover-world.ts';
 
 /** Promotion (or the reset) to the first 201: "within a few seconds", bounded for 2 busy cores. */
 const RESUME_BOUND_MS = 10_000;
@@ -42,16 +41,13 @@ test('standby sessions - a process on a standby alone answers 503 and finds the 
     return row?.id === LATEST_MIGRATION && (await standby.query('select 1 from signing_keys where environment_id = $1', [env.environmentId], 'rtm')).length > 0;
   }, 20_000);
 
-  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-  const prefix = `sb${randomBytes(5).toString('hex')}`;
   const procs: RunningProcess[] = [];
   let publishers: Publishers | undefined;
   t.after(async () => {
     await publishers?.stop().catch(() => {});
     await Promise.all(procs.map((p) => p.kill()));
-    await dropNatsPrefix(natsUrl, prefix).catch(() => {});
   });
-  const processEnv = { DATABASE_URL: standby.url('rtm'), NATS_URL: natsUrl, NATS_PREFIX: prefix };
+  const processEnv = { DATABASE_URL: standby.url('rtm'), NATS_URL: await privateNats(t), NATS_PREFIX: 'rtm' };
   // 3. pointed at the standby alone: both start (they print `listening`), not ready
   const [channelNode, gateway] = await Promise.all([startProcess('channel-node', processEnv), startProcess('gateway', processEnv)]);
   procs.push(channelNode, gateway);
