@@ -1,7 +1,7 @@
 /**
  * The world of the Postgres fail-over test (failover.cluster.ts): a pg_auto_failover formation
  * (primary `a`, synchronous secondary `b`), the service's processes with DATABASE_URL listing
- * both nodes, a webhook receiver as the environment's endpoint and HTTP publishers on many
+ * both nodes (`b` behind a TCP proxy the test can cut), a webhook receiver as the environment's endpoint and HTTP publishers on many
  * channels; and what the test asks of it afterwards: every acknowledged message stored once with
  * contiguous seqs and its webhook event received, and what a server holds and who is connected
  * to it.
@@ -10,6 +10,7 @@ import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEnvironment } from '@rtm/auth';
 import { createPool, migrate } from '@rtm/db';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { AutoFailover, type FormationNode } from './auto-failover.ts';
 import { Fleet, until } from './fleet.ts';
@@ -49,6 +50,8 @@ export interface FailoverWorld extends Checked {
   formation: AutoFailover;
   fleet: Fleet;
   receiver: Receiver;
+  /** The service's network path to `b` (the secondary, then the new primary): can be cut. */
+  pathToB: TcpProxy;
 }
 
 /**
@@ -59,7 +62,11 @@ export interface FailoverWorld extends Checked {
 export async function setUpFailover(t: TestContext): Promise<FailoverWorld> {
   const formation = await AutoFailover.start(t);
   await formation.node('a').query(`create database ${DATABASE}`);
-  const databaseUrl = formation.multiHostUrl(DATABASE);
+  // the service reaches `a` directly and `b` through a TCP proxy (the test cuts that path);
+  // otherwise multiHostUrl's form: both nodes listed, target_session_attrs=read-write
+  const pathToB = await startTcpProxy([formation.node('b').url()]);
+  t.after(() => pathToB.close());
+  const databaseUrl = `postgres://postgres@127.0.0.1:${formation.node('a').port},127.0.0.1:${new URL(pathToB.url).port}/${DATABASE}?target_session_attrs=read-write`;
   const pool = createPool(databaseUrl, { max: 2, name: 'failover-test' });
   const env = await migrate(pool)
     .then(() => createEnvironment(pool, { organization: 'failover-org', project: 'failover', environment: 'load' }))
@@ -94,7 +101,7 @@ export async function setUpFailover(t: TestContext): Promise<FailoverWorld> {
   assert.equal(config.status, 200, await config.text());
   // every publisher keeps its gateway: the gateways' ports do not change when one is restarted
   const publishers = new Publishers(gateways.map((g) => g.proc.controlUrl), env.secretKey, CHANNELS, PUBLISHERS, 100);
-  return { formation, fleet, receiver, publishers, environmentId: env.environmentId, channels: CHANNELS };
+  return { formation, fleet, receiver, publishers, environmentId: env.environmentId, channels: CHANNELS, pathToB };
 }
 
 /**
@@ -171,10 +178,10 @@ export async function serviceSessions(node: PostgresNode): Promise<string[]> {
 }
 
 /**
- * Polls `node` every 50 ms from now on for the service's sessions, until `stop()`: every
- * application_name seen, and the number of probes that answered.
+ * Polls `node` every 50 ms from now on for the service's sessions, until `stop()` (or the end of
+ * the test): every application_name seen, and the number of probes that answered.
  */
-export function watchSessions(node: PostgresNode): { stop(): Promise<{ seen: string[]; probes: number }> } {
+export function watchSessions(t: TestContext, node: PostgresNode): { stop(): Promise<{ seen: string[]; probes: number }> } {
   const seen = new Set<string>();
   let probes = 0;
   let running = true;
@@ -188,13 +195,13 @@ export function watchSessions(node: PostgresNode): { stop(): Promise<{ seen: str
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return { seen: [...seen], probes };
-    },
+  const stop = async () => {
+    running = false;
+    await loop;
+    return { seen: [...seen], probes };
   };
+  t.after(stop);
+  return { stop };
 }
 
 /** The moment `node` first answers writable (polled every 50 ms). */

@@ -10,10 +10,11 @@
  *    stored once, seqs contiguous, every webhook event received; every refusal 503 `unavailable`
  *    or a connection error.
  * 2. Nothing is written to the old primary once it is back: (b) started alone (read-write, on the
- *    older timeline) while a gateway and a channel-node are restarted and every service session
- *    on the new primary is ended (so every process searches its list again); (a) then handed back
- *    to its keeper, which makes it a secondary. (b) comes first: it needs the new primary up and
- *    the old one still on the older timeline.
+ *    older timeline), first with the new primary out of the service's reach for 8 s (every
+ *    process searches and finds only the old primary: refused by the timeline it remembers, 503),
+ *    then with the new primary back and a gateway and a channel-node restarted (new processes:
+ *    the newest timeline wins); (a) then handed back to its keeper, which makes it a secondary.
+ *    (b) comes first: it needs the new primary up and the old one still on the older timeline.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,28 +73,42 @@ test('failover - kill -9 of the primary under load, pg_auto_failover promotes; n
   assert.equal(await a.timeline(), oldTimeline, 'the old primary alone is on the older timeline');
   const aloneAt = Date.now();
   const before = await rowCounts(a);
-  const watch = watchSessions(a);
+  const watch = watchSessions(t, a);
+  // first the new primary out of the service's reach (its path cut: every connection reset, new
+  // ones refused): every process searches, and only the old primary answers, read-write; each
+  // has written on the newer timeline, so it must refuse it and answer 503
+  const ended = world.pathToB.open(b.url());
+  world.pathToB.refuse(true);
+  world.pathToB.cut();
+  const cutAt = Date.now();
+  // longer than OWNER_TIMEOUT_MS (5 s): a publish waits that long for an owner before its 503
+  await sleep(8_000);
+  const cutTo = Date.now();
+  world.pathToB.refuse(false);
+  publishers.check();
+  const acksWhileCut = publishers.acks.filter((ack) => ack.startedAt >= cutAt && ack.at <= cutTo).length;
+  const refusedWhileCut = refusalCounts(publishers, cutAt, cutTo);
+  // then new processes, which have seen no timeline yet: a gateway and a channel-node restarted
   const [gateway, channelNode] = [fleet.of('gateway')[1]!, fleet.of('channel-node')[1]!];
   for (const member of [gateway, channelNode]) {
     await fleet.stop(member);
     await fleet.start(member);
   }
-  // and every other session of the service on the new primary: each process searches its list again
-  const [ended] = await b.query<{ n: number }>(
-    `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
-     where datname = 'rtm' and backend_type = 'client backend' and application_name not in ('', 'rtm-probe')`,
-  );
-  await sleep(8_000);
+  await sleep(5_000);
   publishers.check();
   const aloneTo = Date.now();
   const { seen, probes } = await watch.stop();
   const after = await rowCounts(a);
   const acksWhileAlone = publishers.acks.filter((ack) => ack.startedAt >= aloneTo - 3_000 && ack.at <= aloneTo).length;
-  report(`2b. old primary started alone (timeline ${oldTimeline}, new primary's ${oldTimeline + 1}); gateway and channel-node restarted, ${ended!.n} sessions on the new primary ended`);
+  report(`2b. old primary started alone (timeline ${oldTimeline}, new primary's ${oldTimeline + 1})`);
+  report(`   path to the new primary cut for ${cutTo - cutAt} ms (${ended} connections reset): refusals ${refusedWhileCut.line}, ${acksWhileCut} acknowledged`);
+  report(`   then a gateway and a channel-node restarted; ${acksWhileAlone} publishes sent and acknowledged in the last 3 s`);
   report(`   on the old primary: service sessions seen ${JSON.stringify(seen)} in ${probes} probes; row counts ${JSON.stringify(before) === JSON.stringify(after) ? 'unchanged' : 'CHANGED'}`);
-  report(`   ${acksWhileAlone} publishes sent and acknowledged in its last 3 s; longest publish gap ${publishers.longestGap(aloneAt, aloneTo)} ms; refusals ${refusalCounts(publishers, aloneAt, aloneTo).line}`);
+  report(`   longest publish gap ${publishers.longestGap(aloneAt, aloneTo)} ms; refusals ${refusalCounts(publishers, aloneAt, aloneTo).line}`);
   assert.deepEqual(seen, [], 'no session of the service on the old primary');
   assert.deepEqual(after, before, 'no row written to the old primary');
+  assert.equal(acksWhileCut, 0, 'nothing acknowledged while only the old primary answered');
+  assert.ok(refusedWhileCut.kinds.length > 0, 'publishes were refused while only the old primary answered');
   const alone = await verifyOn(world, b, 'with the old primary alone');
   report(`   ${alone.messages} messages acknowledged and stored once on the new primary, ${alone.deliveries} webhook deliveries received`);
   assert.ok(acksWhileAlone > 0, 'publishing continued on the new primary');
@@ -102,7 +117,7 @@ test('failover - kill -9 of the primary under load, pg_auto_failover promotes; n
 
   // 2(a). the old primary handed back to its keeper: a secondary, never writable, no service session
   const backAt = Date.now();
-  const watchBack = watchSessions(a);
+  const watchBack = watchSessions(t, a);
   await a.start();
   let writableSeen = 0;
   const secondaryMs = await until('the old primary a secondary again', async () => {
