@@ -178,7 +178,8 @@ export class Infra {
           `listen: 127.0.0.1:${p.client}`,
           `http: 127.0.0.1:${p.monitor}`,
           `jetstream { store_dir: "${store}", max_memory_store: 256MB, max_file_store: 1GB }`,
-          `cluster { name: rtm-test, listen: 127.0.0.1:${p.cluster}, no_advertise: true, routes: [${routes.join(', ')}] }`,
+          // one server: standalone (a cluster of one never elects a JetStream leader)
+          ...(count > 1 ? [`cluster { name: rtm-test, listen: 127.0.0.1:${p.cluster}, no_advertise: true, routes: [${routes.join(', ')}] }`] : []),
           '',
         ].join('\n'),
       );

@@ -39,14 +39,15 @@ export class Publishers {
   private idle = new Set<number>();
   private failure: Error | undefined;
 
-  private readonly controlUrl: string;
+  private readonly controlUrls: string[];
   private readonly secretKey: string;
   private readonly channels: string[];
   private readonly count: number;
   private readonly pauseMs: number;
 
-  constructor(controlUrl: string, secretKey: string, channels: string[], count: number, pauseMs: number) {
-    this.controlUrl = controlUrl;
+  /** `controlUrl`: one (a balancer), or several: publisher i sends to the (i mod n)-th. */
+  constructor(controlUrl: string | string[], secretKey: string, channels: string[], count: number, pauseMs: number) {
+    this.controlUrls = [controlUrl].flat();
     this.secretKey = secretKey;
     this.channels = channels;
     this.count = count;
@@ -112,7 +113,7 @@ export class Publishers {
       let code = 'connection';
       let reason = '';
       try {
-        const res = await fetch(`${this.controlUrl}/v1/channels/${channelId}/messages`, {
+        const res = await fetch(`${this.controlUrls[publisher % this.controlUrls.length]}/v1/channels/${channelId}/messages`, {
           method: 'POST',
           headers: { authorization: `Bearer ${this.secretKey}`, 'content-type': 'application/json' },
           body: JSON.stringify({ content: { key }, idempotencyKey: key }),
@@ -138,6 +139,8 @@ export class Publishers {
         if (status !== 0 && ![502, 503, 504].includes(status)) throw error;
       }
       this.refusals.push({ publisher, at: Date.now(), status, code, reason });
+      // stopped (the test is over, or failed): an unacknowledged publish is given up
+      if (!this.running) return;
       if (Date.now() - startedAt > 90_000) throw new Error(`publish ${key}: not acknowledged within 90 s (last ${status} ${code})`);
       await sleep(Math.min(50 * 2 ** Math.min(attempt, 3), 400));
     }
