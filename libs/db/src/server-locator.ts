@@ -16,6 +16,7 @@
  * flips to a new primary keeps working: each connection resolves the name again).
  */
 import pg from 'pg';
+import { isConnectionError } from './connection-errors.ts';
 import { parseDatabaseUrl, type DatabaseAddress, type DatabaseHost } from '@rtm/config';
 import { chooseServer, noteTimeline, readServerState, refusal, type ServerState, type Timelines } from './server-choice.ts';
 
@@ -181,7 +182,11 @@ export class LocatingClient extends pg.Client {
       await super.connect();
     } catch (error) {
       this.#locator.lost(host);
-      throw error;
+      // whatever the server said at connect time (not accepting connections, a role or database
+      // it does not know: a promoted standby set up differently) leaves this process without a
+      // server to write to: 503 and a new search, never a 500 for the request that met it
+      if (isConnectionError(error)) throw error;
+      throw new NoServerError(`cannot open a session on the Postgres server at ${label(host)}: ${(error as Error).message}`, { cause: error });
     }
     try {
       await this.#locator.admit(this, host);
