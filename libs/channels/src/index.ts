@@ -8,6 +8,7 @@ export {
   envelopeOfRow,
   envelopeTextOfRow,
   readMessages,
+  readMessagesHolding,
   readLastSeq,
   type MessageRow,
   type ReadRange,

@@ -4,7 +4,8 @@ import { HISTORY_LIMIT_DEFAULT, HistoryResponse, PublishBody, controlMessageOper
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { authorize, authorizeRetract, contentText, keyAuth, requireSecretKey, requireUser, sendPublish, userAuth } from '@rtm/edge';
-import { readMessages } from '@rtm/channels';
+import { readMessages, readMessagesHolding, type ReadRange } from '@rtm/channels';
+import { historyNeed } from '@rtm/db';
 
 type Host = 'control' | 'realtime';
 
@@ -87,13 +88,18 @@ function messageRoutes(host: Host) {
         const { channelId } = request.params;
         const { limit = HISTORY_LIMIT_DEFAULT, before, after } = request.query;
         const { environmentId, user } = await caller(deps, host, request, channelId, 'history');
-        const rows = await readMessages(deps.pool, environmentId, channelId, {
-          after,
-          before,
-          limit: limit + 1,
-          newest: after === undefined,
-          viewer: user?.userId,
-        });
+        const range: ReadRange = { after, before, limit: limit + 1, newest: after === undefined, viewer: user?.userId };
+        // what the reader holds decides whether a replica may answer (docs/read-replicas.md)
+        const need = historyNeed(request.query);
+        const rows =
+          need === undefined
+            ? await deps.reads.current('history', (db) => readMessages(db, environmentId, channelId, range))
+            : await deps.reads.ofChannel(
+                'history',
+                need,
+                (replica, floor) => readMessagesHolding(replica, environmentId, channelId, range, floor),
+                (primary) => readMessages(primary, environmentId, channelId, range),
+              );
         const hasMore = rows.length > limit;
         const page = rows.slice(0, limit);
         if (after === undefined) page.reverse();

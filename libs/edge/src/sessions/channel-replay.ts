@@ -23,7 +23,7 @@
 import type { EdgeDeps } from '../edge-deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
-import { readMessages } from '@rtm/channels';
+import { readMessages, readMessagesHolding } from '@rtm/channels';
 import type { FrameText, Link } from './link.ts';
 
 const REPLAY_PAGE = 200;
@@ -35,8 +35,11 @@ export const MAX_HELD_FRAMES = 10_000;
  * its own options, so a subscription costs no separate options object or `lost` closure.
  */
 export interface ReplayOptions {
-  /** Replay pages are read from Postgres, each in its environment's turn (sessions.admission). */
-  deps: Pick<EdgeDeps, 'pool' | 'sessions'>;
+  /**
+   * Replay pages are read from Postgres, each in its environment's turn (sessions.admission): from
+   * the read pool when it holds every message up to the snapshot, else from the primary.
+   */
+  deps: Pick<EdgeDeps, 'reads' | 'sessions'>;
   feeds: FeedRegistry;
   link: Link;
   environmentId: string;
@@ -87,10 +90,18 @@ export class ChannelReplay implements FeedMember {
     let after = since;
     while (after !== undefined && after < this.snapshot && !this.done) {
       // each page read waits its environment's turn: replays of many environments interleave page by page
-      const from = after;
+      const range = { after, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId };
       const page = await deps.sessions.admission.run(environmentId, async () =>
-        // a reader that stopped while it waited gives its turn back without reading
-        this.done ? [] : readMessages(deps.pool, environmentId, channelId, { after: from, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId }),
+        // a reader that stopped while it waited gives its turn back without reading; the replay
+        // hands over to the feed at the snapshot, so a replica must hold every message up to it
+        this.done
+          ? []
+          : deps.reads.ofChannel(
+              'replay',
+              this.snapshot,
+              (replica, need) => readMessagesHolding(replica, environmentId, channelId, range, need),
+              (primary) => readMessages(primary, environmentId, channelId, range),
+            ),
       );
       if (this.done) return false;
       for (const message of page) {
