@@ -1,13 +1,15 @@
-import pg from 'pg';
+import { LocatingClient } from '@rtm/db';
 
-/** Creates the database named in `url` if the server answers but the database does not exist. */
+/**
+ * Creates the database named in `url` if the server answers but the database does not exist. With
+ * several hosts (libpq's form), on the one that accepts writes.
+ */
 export async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
-  if (!name) return;
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
+  const shape = /^(postgres(?:ql)?:\/\/[^/?#]*)\/([^?#]*)(.*)$/.exec(url);
+  const name = decodeURIComponent(shape?.[2] ?? '');
+  if (!shape || !name) return;
+  const client = new LocatingClient({ connectionString: `${shape[1]}/postgres${shape[3]}` });
+  client.on('error', () => {});
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);

@@ -16,7 +16,8 @@
 # `npm test` also calls `setup_chromium`: the browser tests drive the system Chromium (through
 # playwright-core, which never downloads a browser of its own), so the Debian package `chromium`
 # is installed when /usr/bin/chromium is missing (CHROMIUM_PATH names another binary instead).
-# `npm run test:cluster` also calls `setup_haproxy`: Debian's `haproxy` when it is missing.
+# `npm run test:cluster` also calls `setup_haproxy`: Debian's `haproxy` when it is missing, and
+# `setup_auto_failover`: Debian's `postgresql-<major>-auto-failover` when pg_autoctl is missing.
 # A remote host that does not answer is an error: we never install a service for someone else's
 # address. The private instances keep running after `npm start` stops (like any dev database):
 #   pg_ctl stop -D .data/postgres        kill "$(cat .data/nats/nats.pid)"
@@ -115,6 +116,22 @@ setup_pg_bindir() {
 
 setup_postgres() {
   local url="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/rtm}" host port
+  if [[ "$url" =~ ^postgres(ql)?://([^@/?#]*@)?[^/?#]*, ]]; then
+    # several hosts (a primary and its standbys): an operator's cluster, never a private instance
+    local hosts
+    hosts=$(node -e '
+      const m = /^postgres(?:ql)?:\/\/(?:[^@\/?#]*@)?([^\/?#]*)/.exec(process.argv[1]);
+      for (const h of m[1].split(",")) {
+        const b = /^\[(.*)\](?::(\d+))?$/.exec(h);
+        const [host, port] = b ? [b[1], b[2]] : h.split(":");
+        console.log(`${host} ${port || 5432}`);
+      }' "$url") || return 1
+    while read -r host port; do
+      if setup_port_open "$host" "$port"; then return 0; fi
+    done <<< "$hosts"
+    setup_fail "none of DATABASE_URL's hosts answers ($(echo "$hosts" | tr '\n' ' '))"
+    return 1
+  fi
   read -r host port < <(setup_host_port "$url" 5432) || return 1
   if setup_port_open "$host" "$port"; then return 0; fi
   setup_is_local "$host" || { setup_fail "no Postgres answers at $host:$port (DATABASE_URL)"; return 1; }
@@ -247,6 +264,23 @@ setup_haproxy() {
   setup_apt_install haproxy || return 1
   if [ -z "${SETUP_DRY_RUN:-}" ] && ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
     setup_fail "the haproxy package is installed but haproxy is not on PATH nor in /usr/sbin"
+    return 1
+  fi
+}
+
+# For `npm run test:cluster` only: pg_auto_failover (`pg_autoctl` and the monitor's extension),
+# which promotes the synchronous standby in the replication tests, from Debian's package for the
+# major version of the Postgres setup_pg_bindir finds (postgresql-<major>-auto-failover), when
+# either is missing (RTM_PG_AUTOCTL names the binary to check instead).
+setup_auto_failover() {
+  local bin="${RTM_PG_AUTOCTL:-$(command -v pg_autoctl 2>/dev/null || echo /usr/bin/pg_autoctl)}" bindir major
+  bindir=$(setup_pg_bindir) || { setup_fail "pg_auto_failover needs Postgres's binaries (initdb) first"; return 1; }
+  major=$("$bindir/postgres" -V | sed -E 's/^[^0-9]*([0-9]+).*/\1/')
+  [ -x "$bin" ] && [ -f "/usr/share/postgresql/$major/extension/pgautofailover.control" ] && return 0
+  setup_log "no pg_auto_failover for Postgres $major: installing it for the cluster test"
+  setup_apt_install "postgresql-$major-auto-failover" || return 1
+  if [ -z "${SETUP_DRY_RUN:-}" ] && ! command -v pg_autoctl >/dev/null 2>&1; then
+    setup_fail "postgresql-$major-auto-failover is installed but pg_autoctl is not on PATH"
     return 1
   fi
 }

@@ -5,6 +5,7 @@ import { Registry } from 'prom-client';
 import { createInternalServer, listen } from '@rtm/ops';
 import {
   checkAlertRules,
+  checkCnpgClusters,
   checkCompose,
   checkDockerfile,
   checkEnvFile,
@@ -17,6 +18,7 @@ import {
   checkSystemdUnit,
   codeMetrics,
   defaultMetrics,
+  parseStandbyNames,
   read,
 } from './helpers/deploy-checks.ts';
 import { readCatalogue } from './helpers/metrics-catalogue.ts';
@@ -80,6 +82,73 @@ test('deploy - compose.yaml: valid against the Compose schema, the production sh
   // commands and variables
   assert.match(checkCompose(broken(text, '["node", "--import", "tsx", "apps/dispatcher/src/main.ts"]', '["npm", "run", "dispatcher"]')).join('\n'), /package manager/);
   assert.match(checkCompose(broken(text, 'NATS_PREFIX: rtm', 'NATS_PREFIX: rtm\n  NATS_SUBJECT_PREFIX: rtm')).join('\n'), /NATS_SUBJECT_PREFIX is not a configuration variable/);
+});
+
+test('deploy - compose.yaml Postgres: a synchronous standby made with pg_basebackup, DATABASE_URL listing both servers', () => {
+  const text = read('deploy/compose.yaml');
+  const scripts = { primary: read('deploy/postgres/primary-replication.sh'), standby: read('deploy/postgres/standby-entrypoint.sh') };
+  const withScripts = (primary: string, standby: string) => (path: string) =>
+    ({ 'postgres/primary-replication.sh': primary, 'postgres/standby-entrypoint.sh': standby })[path];
+  assert.deepEqual(checkCompose(text, withScripts(scripts.primary, scripts.standby)), []);
+  const problems = (compose: string, primary = scripts.primary, standby = scripts.standby) => checkCompose(compose, withScripts(primary, standby)).join('\n');
+  // the standby: missing, not made with pg_basebackup, not from the primary's slot, not a hot standby
+  assert.match(problems(broken(text, /^  postgres-standby:\n(    .*\n)*/m, '')), /no Postgres standby/);
+  assert.match(problems(text, scripts.primary, broken(scripts.standby, /pg_basebackup/g, 'pg_dumpall')), /2 Postgres primaries/);
+  assert.match(problems(text, scripts.primary, broken(scripts.standby, ' --write-recovery-conf', '')), /pg_basebackup without -R/);
+  assert.match(problems(text, scripts.primary, broken(scripts.standby, ' --slot="$REPLICATION_SLOT"', '')), /does not stream through the slot/);
+  assert.match(problems(text, scripts.primary, broken(scripts.standby, 'if [ ! -s "$PGDATA/PG_VERSION" ]', 'if true')), /even when its data directory is not empty/);
+  assert.match(problems(broken(text, /REPLICATION_SLOT: postgres_standby\n(?![\s\S]*REPLICATION_SLOT)/, 'REPLICATION_SLOT: standby_1\n')), /REPLICATION_SLOT standby_1 is not the slot postgres creates/);
+  assert.match(problems(broken(text, '"-c", "max_connections=200", "-c", "hot_standby=on"', '"-c", "hot_standby=on"')), /max_connections 100 below the primary's 200/);
+  // the primary: its set-up script, synchronous replication that names the standby
+  assert.match(problems(text, broken(scripts.primary, /^ALTER SYSTEM .*\n/m, '')), /does not set synchronous_standby_names/);
+  assert.match(problems(text, broken(scripts.primary, /^SELECT pg_create_physical_replication_slot.*\n.*\n/m, '')), /creates no physical replication slot/);
+  assert.match(problems(text, broken(scripts.primary, /^grep .*pg_hba.*\n/m, '')), /lets no replication connection in/);
+  assert.match(problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-replica"'`)), /synchronous_standby_names "\\"postgres-replica\\"" does not name its application_name postgres-standby/);
+  assert.match(problems(broken(text, '"-c", "cluster_name=postgres-standby"', '"-c", "cluster_name=standby"')), /does not name its application_name standby/);
+  assert.match(problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, 'SYNCHRONOUS_STANDBY_NAMES: postgres-standby')), /not a synchronous_standby_names Postgres takes/);
+  assert.match(problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, `SYNCHRONOUS_STANDBY_NAMES: ''`)), /names no standby: replication is asynchronous/);
+  assert.match(problems(broken(text, '"synchronous_commit=on"', '"synchronous_commit=local"')), /synchronous_commit=local: a commit would return before the standby has flushed it/);
+  assert.match(problems(broken(text, '"synchronous_commit=on"', '"synchronous_commit=on", "-c", "synchronous_standby_names=postgres_standby"')), /on the command line, where ALTER SYSTEM cannot clear it/);
+  // every process's DATABASE_URL: both servers, the writable one
+  assert.match(problems(broken(text, '@postgres:5432,postgres-standby:5432/rtm', '@postgres:5432/rtm')), /DATABASE_URL lists postgres:5432, not postgres-standby/);
+  assert.match(problems(broken(text, 'target_session_attrs=read-write', 'target_session_attrs=any')), /target_session_attrs=any/);
+  // the grammar Postgres parses synchronous_standby_names with
+  assert.deepEqual(parseStandbyNames('ANY 1 ("a-1", b)'), { number: 1, names: ['a-1', 'b'] });
+  assert.deepEqual(parseStandbyNames('FIRST 2 (a, "b""c", *)'), { number: 2, names: ['a', 'b"c', '*'] });
+  assert.deepEqual(parseStandbyNames(' a , b '), { number: 1, names: ['a', 'b'] });
+  assert.deepEqual(parseStandbyNames(''), { number: 0, names: [] });
+  for (const refused of ['a-1', 'ANY (a)', 'ANY 1 (a', '1 (a) b', 'a,', '"a']) assert.equal(parseStandbyNames(refused), undefined, refused);
+});
+
+test('deploy - Kubernetes Postgres: a CloudNativePG Cluster with synchronous replication, DATABASE_URL on its rw Service', async () => {
+  const files = k8sFiles();
+  const cluster = files['postgres-cluster.yaml']!;
+  const config = files['config.yaml']!;
+  const check = async (clusterText: string, configText = config) => (await checkKubernetes({ ...files, 'postgres-cluster.yaml': clusterText, 'config.yaml': configText }, servedPaths)).join('\n');
+  assert.equal(await check(cluster), '');
+  assert.match((await checkKubernetes(Object.fromEntries(Object.entries(files).filter(([f]) => f !== 'postgres-cluster.yaml')), servedPaths)).join('\n'), /0 CloudNativePG Clusters/);
+  assert.match(await check(broken(cluster, 'apiVersion: postgresql.cnpg.io/v1', 'apiVersion: postgresql.cnpg.io/v2')), /postgresql.cnpg.io\/v2 Cluster is not a kind/);
+  // replication: instances, synchronous, durability, a spare standby, the deprecated form
+  assert.match(await check(broken(cluster, 'instances: 3', 'instances: 1')), /1 instance\(s\): no standby/);
+  assert.match(await check(broken(cluster, /    synchronous:\n(      .*\n)*/, '')), /synchronous replication off/);
+  assert.match(await check(broken(cluster, 'dataDurability: required', 'dataDurability: preferred')), /dataDurability preferred/);
+  assert.match(await check(broken(cluster, 'number: 1', 'number: 2')), /number 2 with 3 instances: every standby must be up for a commit/);
+  assert.match(await check(broken(cluster, /    synchronous:\n(      .*\n)*/, '').replace('instances: 3', 'instances: 3\n  minSyncReplicas: 1\n  maxSyncReplicas: 1')), /minSyncReplicas\/maxSyncReplicas \(deprecated\)/);
+  assert.match(await check(broken(cluster, 'max_connections: "200"', 'max_connections: "200"\n      synchronous_commit: "off"')), /synchronous_commit=off/);
+  assert.match(await check(broken(cluster, /  storage:\n    size: .*\n/, '')), /no storage.size/);
+  // what DATABASE_URL says against the Cluster: database, owner, rw Service, the owner's Secret
+  const otherOwner = await check(broken(cluster, 'owner: rtm', 'owner: app'));
+  assert.match(otherOwner, /DATABASE_URL's user rtm is not the Cluster's owner app/);
+  assert.match(otherOwner, /no basic-auth Secret rtm-postgres-owner with username=app/);
+  assert.match(await check(broken(cluster, 'database: rtm', 'database: app')), /DATABASE_URL's database rtm is not the Cluster's app/);
+  assert.match(await check(cluster, broken(config, '@rtm-postgres-rw:5432/rtm', '@rtm-postgres-ro:5432/rtm')), /host rtm-postgres-ro:5432 is not rtm-postgres-rw:5432/);
+  assert.match(await check(cluster, broken(config, '@rtm-postgres-rw:5432/rtm', '@rtm-postgres-1:5432,rtm-postgres-2:5432/rtm')), /is not rtm-postgres-rw:5432/);
+  assert.match(await check(broken(cluster, 'name: rtm-postgres\n', 'name: postgres\n')), /host rtm-postgres-rw:5432 is not postgres-rw:5432/);
+  assert.match(await check(cluster, broken(config, ' --type=kubernetes.io/basic-auth', '')), /no basic-auth Secret rtm-postgres-owner with username=rtm/);
+  assert.match(await check(broken(cluster, /      secret:\n        name: .*\n/, '')), /names no Secret for the owner's password/);
+  assert.match(await check(broken(cluster, 'namespace: rtm', 'namespace: db')), /in namespace db, the processes in rtm/);
+  // the check alone, on a Cluster with nothing but its name
+  assert.match(checkCnpgClusters([{ metadata: { name: 'x', namespace: 'rtm' }, spec: {} }], config, 'rtm').join('\n'), /undefined instance\(s\)[\s\S]*synchronous replication off[\s\S]*no storage.size/);
 });
 
 test('deploy - haproxy.cfg: both gateways on both public ports, readiness checks, WebSocket tunnel timeout, refusals in the service envelope', () => {

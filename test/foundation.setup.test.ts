@@ -113,3 +113,16 @@ test('setup - npm run test:cluster installs Debian haproxy only when it is missi
   assert.match(readFileSync(`${ROOT}scripts/test-cluster.sh`, 'utf8'), /^setup_haproxy$/m);
   for (const script of ['test.sh', 'start.sh']) assert.doesNotMatch(readFileSync(`${ROOT}scripts/${script}`, 'utf8'), /setup_haproxy/);
 });
+
+test('setup - npm run test:cluster installs Debian pg_auto_failover for the Postgres found, only when it is missing', () => {
+  const missing = setup('RTM_PG_AUTOCTL=/nonexistent/pg_autoctl; setup_auto_failover && echo DONE', {});
+  assert.equal(missing.code, 0, missing.output);
+  const major = /no pg_auto_failover for Postgres (\d+): installing it for the cluster test/.exec(missing.output)?.[1];
+  assert.ok(major, missing.output);
+  assert.match(missing.output, new RegExp(`dry run: .*apt-get install -y -qq postgresql-${major}-auto-failover\n`));
+  assert.match(missing.output, /DONE/);
+
+  // the cluster test asks for it; `npm test` and `npm start` do not
+  assert.match(readFileSync(`${ROOT}scripts/test-cluster.sh`, 'utf8'), /^setup_auto_failover$/m);
+  for (const script of ['test.sh', 'start.sh']) assert.doesNotMatch(readFileSync(`${ROOT}scripts/${script}`, 'utf8'), /setup_auto_failover/);
+});

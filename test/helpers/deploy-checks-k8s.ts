@@ -11,6 +11,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
 import { KINDS, checkCommand, unknownVariables } from './deploy-command.ts';
+import { checkCnpgClusters } from './deploy-checks-postgres.ts';
 
 const MODELS: Record<string, { validate(): void }> & Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1 Deployment': Deployment,
@@ -21,6 +22,9 @@ const MODELS: Record<string, { validate(): void }> & Record<string, new (data: a
   'autoscaling/v2 HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1 Job': Job,
 } as any;
+
+/** Kinds of operators the manifests need, which kubernetes-models has no schema for: checked by hand. */
+const CNPG_CLUSTER = 'postgresql.cnpg.io/v1 Cluster';
 
 /** Kubernetes manifests (the texts of deploy/k8s/*.yaml but the NATS chart's values), checked together. */
 export async function checkKubernetes(files: Record<string, string>, servedPaths: (paths: string[]) => Promise<Record<string, number>>): Promise<string[]> {
@@ -34,6 +38,7 @@ export async function checkKubernetes(files: Record<string, string>, servedPaths
     }
   }
   for (const { file, doc } of docs) {
+    if (`${doc.apiVersion} ${doc.kind}` === CNPG_CLUSTER) continue;
     const Model = MODELS[`${doc.apiVersion} ${doc.kind}`] as unknown as (new (data: any) => { validate(): void }) | undefined;
     if (!Model) {
       problems.push(`${file}: ${doc.apiVersion} ${doc.kind} is not a kind these manifests use`);
@@ -97,6 +102,8 @@ export async function checkKubernetes(files: Record<string, string>, servedPaths
   for (const service of of('Service')) {
     if (!deployments.some((d) => Object.entries(service.spec.selector ?? {}).every(([k, v]) => d.spec.template.metadata.labels[k] === v))) problems.push(`k8s Service ${service.metadata.name}: selects no Deployment`);
   }
+  // Postgres: the Cluster the processes' DATABASE_URL (config.yaml's instructions) names
+  problems.push(...checkCnpgClusters(docs.filter((d) => `${d.doc.apiVersion} ${d.doc.kind}` === CNPG_CLUSTER).map((d) => d.doc), files['config.yaml'] ?? '', deployments[0]?.metadata.namespace));
   const job = of('Job').find((j) => j.metadata.name.includes('migrate'));
   if (!job) problems.push('k8s: no migrate Job');
   else {

@@ -11,9 +11,11 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 import { DRAIN_TIMEOUT_MS } from '@rtm/ops';
 import { ROOT, checkCommand, unknownVariables, type Kind } from './deploy-command.ts';
+import { checkComposePostgres } from './deploy-checks-postgres.ts';
 
 export { ROOT, read, checkCommand, configVariables } from './deploy-command.ts';
 export { checkKubernetes, checkNatsValues } from './deploy-checks-k8s.ts';
+export { checkCnpgClusters, checkComposePostgres, parseStandbyNames } from './deploy-checks-postgres.ts';
 export { REQUIRED_ALERTS, checkAlertRules, checkGrafanaDashboard, checkPrometheusConfig, codeMetrics, defaultMetrics, promqlMetrics } from './deploy-checks-metrics.ts';
 
 // ---------------------------------------------------------------- Dockerfile
@@ -88,7 +90,11 @@ function validateComposeSchema(doc: unknown): string[] {
   return (composeValidator.errors ?? []).map((e) => `compose.yaml${e.instancePath}: ${e.message} ${JSON.stringify(e.params)}`);
 }
 
-export function checkCompose(text: string): string[] {
+/** A file under deploy/, or undefined when there is none. */
+const deployFile = (path: string) => (existsSync(`${ROOT}deploy/${path}`) ? readFileSync(`${ROOT}deploy/${path}`, 'utf8') : undefined);
+
+/** compose.yaml; `readFile` reads the files under deploy/ it mounts (a test may hand it broken copies). */
+export function checkCompose(text: string, readFile: (path: string) => string | undefined = deployFile): string[] {
   const doc = YAML.parse(text, { merge: true }) as any;
   const problems = validateComposeSchema(doc);
   if (problems.length) return problems;
@@ -120,7 +126,7 @@ export function checkCompose(text: string): string[] {
     const args = (s.command as string[]).join(' ');
     if (!/--jetstream\b/.test(args) || !/--cluster\b/.test(args) || !/--routes\b/.test(args)) problems.push(`compose.yaml ${name}: not a clustered JetStream server`);
   }
-  if (!Object.values(services).some((s: any) => String(s.image).startsWith('postgres'))) problems.push('compose.yaml: no Postgres');
+  problems.push(...checkComposePostgres(services, readFile));
   const haproxy = Object.values(services).find((s: any) => String(s.image).startsWith('haproxy')) as any;
   if (!haproxy) problems.push('compose.yaml: no HAProxy');
   else {

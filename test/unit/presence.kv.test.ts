@@ -8,7 +8,12 @@ test('withDeadline: the promise when it settles in time, a rejection naming the 
   await assert.rejects(withDeadline(Promise.reject(new Error('boom')), 50, 'failing'), /boom/);
   let timedOut = false;
   const never = new Promise<never>(() => {});
+  // the deadline's timer is unref'd (it must not keep a process open), and nothing else may be
+  // pending in this process: without a timer of its own the test runner would find the event loop
+  // empty and cancel the test
+  const keepAlive = setTimeout(() => {}, 1_000);
   await assert.rejects(withDeadline(never, 20, 'presence write', () => (timedOut = true)), /presence write took over 20 ms/);
+  clearTimeout(keepAlive);
   assert.equal(timedOut, true);
 });
 

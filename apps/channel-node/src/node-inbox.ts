@@ -11,7 +11,8 @@
  *   subject, where its owner answers it; no owner: NOT_DELIVERED (nothing was done); no answer
  *   in time: TIMED_OUT (outcome unknown). A gateway's directory may be a few seconds stale: a
  *   stale entry costs this hop, never the command.
- * The reply leaves once every part has its answer.
+ * The reply leaves once every part has its answer. An empty message asks whether this node is
+ * there, and is answered at once with an empty one (libs/bus node-bundle.ts).
  */
 import type { Counter } from 'prom-client';
 import {
@@ -23,6 +24,8 @@ import {
   encodeBundleReply,
   encodeJson,
   isNoResponders,
+  isNodeProbe,
+  NODE_PROBE,
   ownerAnnouncement,
   OWNER_ANNOUNCE_MS,
   type Msg,
@@ -103,6 +106,8 @@ export class NodeInbox {
   }
 
   #bundle(msg: Msg): void {
+    // a gateway asking whether this node is still there (node-bundle.ts)
+    if (isNodeProbe(msg.data)) return respond(msg, NODE_PROBE);
     let parts;
     try {
       parts = decodeBundle(msg.data);

@@ -99,6 +99,8 @@ export {
   encodeBundleReply,
   decodeBundleReply,
   isBundle,
+  isNodeProbe,
+  NODE_PROBE,
   BundleError,
   PART_STATUS,
   MAX_BUNDLE_PARTS,
@@ -106,7 +108,7 @@ export {
   type ReplyPart,
   type PartStatus,
 } from './node-bundle.ts';
-export { OwnerDirectory, ownerAnnouncement, OWNER_ANNOUNCE_MS, OWNER_TTL_MS, type OwnerAnnouncement } from './owner-directory.ts';
+export { OwnerDirectory, ownerAnnouncement, isOwnerAnnouncement, OWNER_ANNOUNCE_MS, OWNER_TTL_MS, type OwnerAnnouncement } from './owner-directory.ts';
 
 const DEADLINE_HEADER = 'rtm-ttl-ms';
 

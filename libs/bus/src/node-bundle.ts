@@ -16,6 +16,19 @@
  * TIMED_OUT (forwarded, no answer before the deadline: the outcome is unknown).
  */
 
+/**
+ * An empty message on a node's subject asks whether the node is there, and the node answers it
+ * at once with an empty message (a node of the previous release answers it as a malformed
+ * bundle: an answer all the same). No responders means the node's bus connection is gone, and
+ * with it every bundle it had not answered: a gateway asks when another node claims one of the
+ * node's partitions while bundles sent to it wait (libs/owner-client node-departures.ts).
+ */
+export const NODE_PROBE = new Uint8Array(0);
+
+export function isNodeProbe(data: Uint8Array): boolean {
+  return data.length === 0;
+}
+
 const REQUEST_MAGIC = 0xb1;
 const REPLY_MAGIC = 0xb2;
 /** Most parts in one bundle (a u16, and far more partitions than any cluster runs). */

@@ -23,7 +23,7 @@ export function ownerAnnouncement(node: string, partitions: Iterable<number>): O
   return { node, partitions: [...partitions].sort((a, b) => a - b), ttlMs: OWNER_TTL_MS };
 }
 
-function isAnnouncement(value: unknown): value is OwnerAnnouncement {
+export function isOwnerAnnouncement(value: unknown): value is OwnerAnnouncement {
   const v = value as Partial<OwnerAnnouncement> | null;
   return (
     typeof v === 'object' &&
@@ -44,14 +44,26 @@ export class OwnerDirectory {
   /** partition → node, rebuilt from #nodes when an announcement changes it. */
   #owner = new Map<number, string>();
 
-  /** Takes an announcement (anything malformed is ignored); the latest of each node wins. */
-  apply(value: unknown, now: number): void {
-    if (!isAnnouncement(value)) return;
+  /**
+   * Takes an announcement (anything malformed is ignored); the latest of each node wins. Returns
+   * the other nodes that had announced a partition this one now claims: each of them gave it
+   * back or died (a node that gives a partition back announces so first, so a claim that finds
+   * the partition still under another node is what a death looks like).
+   */
+  apply(value: unknown, now: number): string[] {
+    if (!isOwnerAnnouncement(value)) return [];
     const known = this.#nodes.get(value.node);
     // re-inserted, so the map's order is the order of the latest announcements
     this.#nodes.delete(value.node);
     this.#nodes.set(value.node, { partitions: value.partitions, expiresAt: now + value.ttlMs });
-    if (!known || known.partitions.join() !== value.partitions.join()) this.#rebuild();
+    if (known && known.partitions.join() === value.partitions.join()) return [];
+    const movedFrom = new Set<string>();
+    for (const partition of value.partitions) {
+      const previous = this.#owner.get(partition);
+      if (previous !== undefined && previous !== value.node) movedFrom.add(previous);
+    }
+    this.#rebuild();
+    return [...movedFrom];
   }
 
   /** The node that last announced `partition`, while its announcement counts. */

@@ -56,8 +56,11 @@ export class Requester {
     return new Promise((resolve, reject) => this.send(subject, data, options, (error, msg) => (error ? reject(error) : resolve(msg!))));
   }
 
-  /** `request` with a callback, called exactly once: no promise per request on hot paths. */
-  send(subject: string, data: Uint8Array, options: { timeoutMs: number; headers?: MsgHdrs }, done: RequestCallback): void {
+  /**
+   * `request` with a callback, called exactly once (unless the request is abandoned): no promise
+   * per request on hot paths. Returns the request's token, for `abandon`.
+   */
+  send(subject: string, data: Uint8Array, options: { timeoutMs: number; headers?: MsgHdrs }, done: RequestCallback): string {
     // subscribed at the first request, so building one has no side effect
     if (!this.#subscription) {
       this.#subscription = this.#nc.subscribe(`${this.#prefix}*`, { callback: (error, msg) => error || this.#answer(msg) });
@@ -72,6 +75,15 @@ export class Requester {
       this.#waiting.delete(token);
       done(error as NatsError, undefined);
     }
+    return token;
+  }
+
+  /**
+   * Stops waiting for the request `token` without calling its callback (its caller has ended it
+   * otherwise: the responder is known to be gone); a reply that still comes is dropped.
+   */
+  abandon(token: string): void {
+    if (this.#waiting.delete(token) && this.#waiting.size === 0) this.#stopSweep();
   }
 
   close(): void {

@@ -160,13 +160,23 @@ export class PartitionOwnership {
     }
     // start looking at a node-specific offset so joining nodes do not all race for partition 0
     const offset = ((this.node ?? 0) * Math.ceil(partitions / 4)) % partitions;
-    for (let i = 0; i < partitions && this.owned.size < target && !this.stopped; i++) {
+    const free: number[] = [];
+    for (let i = 0; i < partitions; i++) {
       const partition = (offset + i) % partitions;
-      if (taken.has(partition) || this.owned.has(partition)) continue;
-      const result = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [this.options.partitionLocks, partition]);
-      if (!result.rows[0]!.ok) continue;
-      if (this.client !== client) return;
-      this.owned.add(partition);
+      if (!taken.has(partition) && !this.owned.has(partition)) free.push(partition);
+    }
+    const wanted = target - this.owned.size;
+    if (wanted <= 0 || free.length === 0 || this.stopped) return;
+    // one round trip for the locks (the limit stops the scan once enough are held, so no more are
+    // taken than wanted), then every partition starts at once: a node taking over a dead one's
+    // share serves all of it after one lock statement and one start, not one partition at a time
+    const { rows: locked } = await client.query<{ partition: number }>(
+      'select p as partition from unnest($2::int[]) as p where pg_try_advisory_lock($1, p) limit $3',
+      [this.options.partitionLocks, free, wanted],
+    );
+    if (this.client !== client) return;
+    for (const { partition } of locked) this.owned.add(partition);
+    await Promise.all(locked.map(async ({ partition }) => {
       try {
         await this.options.acquire(partition, this.options.holders !== undefined ? await this.hold(client, this.options.holders, partition) : false);
       } catch (error) {
@@ -174,7 +184,7 @@ export class PartitionOwnership {
         this.owned.delete(partition);
         await client.query('select pg_advisory_unlock($1, $2)', [this.options.partitionLocks, partition]);
       }
-    }
+    }));
   }
 
   /**

@@ -2,12 +2,17 @@
  * One command's round trip to its partition owner, given the function that sends it once
  * (OwnerBatcher.submit). Guarantees:
  * - NoResponders (nobody owns the partition right now: a node died or is rebalancing) means the
- *   command was not delivered: it is sent again after a short back-off, until the deadline;
+ *   command was not delivered: it is sent again after a short back-off, or as soon as a node
+ *   announces the partition (`ownerAnnounced`, owner-batcher.ts), until the deadline;
  * - a time-out means the command may have been processed: the caller gets 503 `unavailable`,
  *   outcome unknown (it may retry with an idempotencyKey);
  * - the sender's bus connection lost with the command in flight ends the wait at once with 503
  *   `unavailable`, outcome unknown, for every command: the reply would have come back through
  *   that connection, and the caller learns at once rather than when an owner may answer;
+ * - the channel-node holding the command gone before answering (OwnerLostError: its bus
+ *   connection closed, node-departures.ts) ends that send at once: a REPEATABLE command is sent
+ *   again (to the partition's next owner, through the NoResponders back-off until there is one),
+ *   any other is answered 503 `unavailable`, outcome unknown (the node may have committed it);
  * - nothing waits past the deadline.
  *
  * A REPEATABLE command (a persisted publish with an idempotencyKey: the owner answers a repeat
@@ -23,6 +28,7 @@ import { ServiceError } from '@rtm/errors';
 import { isNoResponders, isTimeout } from '@rtm/bus';
 import type { CommandReply } from '@rtm/schemas';
 import { ConnectionLostError, NotSentError, type ReplyWaiter } from './owner-batcher.ts';
+import { OwnerLostError } from './node-departures.ts';
 
 /** Back-off after NoResponders, by attempt. */
 const BACKOFF_MS = [20, 50, 100, 200, 250];
@@ -53,6 +59,9 @@ function unavailable(error: unknown): ServiceError {
   if (error instanceof NotSentError) return noOwner();
   if (error instanceof ConnectionLostError) {
     return new ServiceError('unavailable', 'the connection to the message bus was lost with the command in flight; the outcome is unknown (retry with an idempotencyKey)');
+  }
+  if (error instanceof OwnerLostError) {
+    return new ServiceError('unavailable', 'the channel owner stopped with the command in flight; the outcome is unknown (retry with an idempotencyKey)');
   }
   if (isTimeout(error)) {
     return new ServiceError('unavailable', 'the channel owner did not answer in time; the outcome is unknown (retry with an idempotencyKey)');
@@ -115,6 +124,14 @@ class OwnerAsk implements ReplyWaiter {
     if (this.#finish()) this.outcome.answered(reply);
   }
 
+  /** After a refusal (NoResponders), a node announced the partition: the back-off ends now. */
+  ownerAnnounced(): void {
+    // nothing in flight and not done: the only thing planned is the back-off's send
+    if (this.#done || this.#inFlight > 0) return;
+    clearTimeout(this.#timer);
+    this.go();
+  }
+
   /** A send failed. */
   fail(error: unknown): void {
     this.#inFlight--;
@@ -124,6 +141,11 @@ class OwnerAsk implements ReplyWaiter {
       // stands. Alone, send again after the back-off (or fail at the deadline).
       if (this.#inFlight > 0) return;
       this.#sendIn(Math.min(BACKOFF_MS[Math.min(this.#refusals++, BACKOFF_MS.length - 1)]!, Math.max(0, this.deadline - Date.now())));
+      return;
+    }
+    if (error instanceof OwnerLostError && this.options.repeatable) {
+      // that send will never be answered; another still in flight may be. Alone, send again now
+      if (this.#inFlight === 0) this.go();
       return;
     }
     // a time-out is the deadline itself, and a lost connection takes every send with it

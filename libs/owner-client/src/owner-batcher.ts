@@ -29,17 +29,26 @@
  * add, as soon as `fill` are held or the wait ends. At rest nothing waits. A partition's commands
  * held for a node keep going to that node until they left, whatever the directory says
  * meanwhile, so they keep their order.
+ *
+ * A node that dies with bundles in flight (node-departures.ts: its subject has no responders,
+ * found by the next bundle for it or by asking it when another node claims one of its
+ * partitions) is forgotten, and its commands are put back at the head of the next turn, in
+ * the order they left: first those in flight (each told OwnerLostError; ask-owner.ts sends a
+ * repeatable one again), then those held for it, then the turn's own. So a partition's
+ * commands still reach their next owner in the order they were first sent. Commands refused for
+ * want of an owner (NoResponders, NOT_DELIVERED) are told when a node announces their partition
+ * (awaiting-owner.ts), and go again then rather than at the end of their back-off.
  */
 import type { Counter } from 'prom-client';
 import { ErrorCode, NatsError } from 'nats';
 import {
-  MAX_BUNDLE_PARTS,
   PART_STATUS,
   decodeBundleReply,
   deadlineHeaders,
   decodeJson,
   encodeBundle,
   isNoResponders,
+  isOwnerAnnouncement,
   OwnerDirectory,
   type Msg,
   type NatsConnection,
@@ -49,12 +58,17 @@ import {
 } from '@rtm/bus';
 import { frameRequest, type CommandReply } from '@rtm/schemas';
 import { ArrivalRate, lingerMs, type LingerOptions } from '@rtm/ops';
+import { NodeDepartures, OwnerLostError, type Flight } from './node-departures.ts';
+import { AwaitingOwner } from './awaiting-owner.ts';
+import { MAX_PER_REQUEST, packBundles, packRequests } from './packing.ts';
 
-export const MAX_PER_REQUEST = 256;
+export { MAX_PER_REQUEST, packRequests, packBundles } from './packing.ts';
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** The connection was lost with the request in flight (outcome unknown). */
 export { ConnectionLostError } from '@rtm/bus';
+/** The node that held the command left before answering (outcome unknown). */
+export { OwnerLostError } from './node-departures.ts';
 
 /** The deadline passed before the request could leave: nothing was sent. */
 export class NotSentError extends Error {
@@ -73,6 +87,8 @@ interface Entry {
 export interface ReplyWaiter {
   settle(reply: CommandReply): void;
   fail(error: unknown): void;
+  /** After a NoResponders `fail`: a node announced the command's partition (awaiting-owner.ts). */
+  ownerAnnounced?(): void;
 }
 
 /** One partition request of a turn: its commands, in order, and its payload. */
@@ -81,38 +97,6 @@ interface Unit {
   entries: Entry[];
   payload: Uint8Array;
   deadline: number;
-}
-
-/**
- * Splits one subject's commands (in order) into requests: at most `maxCount` commands and
- * `maxBytes` bytes each (a command larger than `maxBytes` goes alone). Pure.
- */
-export function packRequests<T extends { command: Uint8Array }>(entries: readonly T[], maxBytes: number, maxCount: number): T[][] {
-  // a request's version byte and count, then the commands as they are
-  return packInOrder(entries, (entry) => entry.command.length, 3, maxBytes, maxCount);
-}
-
-/**
- * Splits `items` (in order) into groups of at most `maxCount` items and `maxBytes` bytes, each
- * group costing `overhead` bytes and each item `sizeOf(item)`; an item larger than the bound goes
- * alone. Pure.
- */
-function packInOrder<T>(items: readonly T[], sizeOf: (item: T) => number, overhead: number, maxBytes: number, maxCount: number): T[][] {
-  const groups: T[][] = [];
-  let current: T[] = [];
-  let bytes = overhead;
-  for (const item of items) {
-    const size = sizeOf(item);
-    if (current.length > 0 && (current.length >= maxCount || bytes + size > maxBytes)) {
-      groups.push(current);
-      current = [];
-      bytes = overhead;
-    }
-    current.push(item);
-    bytes += size;
-  }
-  if (current.length > 0) groups.push(current);
-  return groups;
 }
 
 export interface OwnerBatcherDeps {
@@ -138,6 +122,11 @@ export class OwnerBatcher {
   readonly #directory = new OwnerDirectory();
   #subscription: Subscription | undefined;
   #turn: Entry[] = [];
+  #flushPlanned = false;
+  /** Bundles in flight per node, and the probes of nodes that may have died. */
+  readonly #departures: NodeDepartures<Unit[]>;
+  /** Commands refused for want of an owner, per partition, until a node announces it. */
+  readonly #awaiting = new AwaitingOwner();
   /** Per node, its commands held back, and for each partition with commands held, their node. */
   readonly #held = new Map<string, Held>();
   readonly #heldFor = new Map<number, string>();
@@ -146,6 +135,7 @@ export class OwnerBatcher {
 
   constructor(deps: OwnerBatcherDeps) {
     this.#deps = deps;
+    this.#departures = new NodeDepartures({ requester: deps.requester, subjects: deps.subjects, gone: (node) => this.#nodeGone(node) });
   }
 
   /** Listens to the channel-nodes' announcements and asks for them at once. */
@@ -154,11 +144,18 @@ export class OwnerBatcher {
     this.#subscription = nc.subscribe(subjects.owners, {
       callback: (error, msg) => {
         if (error) return;
+        let announcement: unknown;
         try {
-          this.#directory.apply(decodeJson(msg.data), Date.now());
+          announcement = decodeJson(msg.data);
         } catch {
           // not JSON: ignored, as any malformed announcement
+          return;
         }
+        if (!isOwnerAnnouncement(announcement)) return;
+        const now = Date.now();
+        // another node claims their partitions: gone, or giving back? (node-departures.ts)
+        for (const node of this.#directory.apply(announcement, now)) this.#departures.probe(node, this.#held.has(node));
+        this.#awaiting.announced(announcement.partitions, now);
       },
     });
     nc.publish(subjects.ownersQuery);
@@ -173,11 +170,18 @@ export class OwnerBatcher {
   /** Sends `command` (one, encoded, for `partition`) in this turn's request for the partition; `waiter` is told the reply or the error. */
   submit(partition: number, command: Uint8Array, deadline: number, waiter: ReplyWaiter): void {
     this.#turn.push({ partition, command, deadline, waiter });
+    this.#flushSoon();
+  }
+
+  #flushSoon(): void {
+    if (this.#flushPlanned) return;
+    this.#flushPlanned = true;
     // the check phase of this turn: every command whose HTTP body arrived in this poll phase
-    if (this.#turn.length === 1) setImmediate(() => this.#flush());
+    setImmediate(() => this.#flush());
   }
 
   #flush(): void {
+    this.#flushPlanned = false;
     const turn = this.#turn;
     this.#turn = [];
     const now = Date.now();
@@ -281,31 +285,81 @@ export class OwnerBatcher {
         parts.forEach((part, i) => {
           const unit = units[i]!;
           if (part.status === PART_STATUS.ANSWERED) return settle(unit, part.data);
-          // nobody owns it now: nothing was done, and this node no longer owns it either
-          if (part.status === PART_STATUS.NOT_DELIVERED) this.#directory.forgetPartition(unit.partition);
-          const code = part.status === PART_STATUS.NOT_DELIVERED ? ErrorCode.NoResponders : ErrorCode.Timeout;
-          for (const entry of unit.entries) entry.waiter.fail(NatsError.errorForCode(code));
+          if (part.status === PART_STATUS.NOT_DELIVERED) {
+            // nobody owns it now: nothing was done, and this node no longer owns it either
+            this.#directory.forgetPartition(unit.partition);
+            return this.#refused([unit], NatsError.errorForCode(ErrorCode.NoResponders));
+          }
+          for (const entry of unit.entries) entry.waiter.fail(NatsError.errorForCode(ErrorCode.Timeout));
         });
       },
       (error) => {
-        // the node is gone: its partitions go by their own subjects until it (or its heir) announces
-        if (isNoResponders(error)) this.#directory.forget(node);
+        if (isNoResponders(error)) this.#nodeGone(node);
       },
+      node,
     );
+  }
+
+  /**
+   * `node` is gone (its subject has no responders): its partitions go by their own subjects until
+   * their next owner announces them, and its commands go again at the head of the next turn (see
+   * the header): in flight first, then held.
+   */
+  #nodeGone(node: string): void {
+    this.#directory.forget(node);
+    const lost = this.#departures.take(node);
+    const held = this.#held.get(node);
+    if (held) {
+      clearTimeout(held.timer);
+      this.#held.delete(node);
+      for (const entry of held.entries) if (this.#heldFor.get(entry.partition) === node) this.#heldFor.delete(entry.partition);
+    }
+    if (lost.length === 0 && !held) return;
+    const queued = this.#turn;
+    this.#turn = [];
+    // a repeatable command is submitted again from its waiter, into the fresh turn
+    const error = new OwnerLostError('the channel-node holding the command is gone');
+    for (const units of lost) rejectAll(units, error);
+    this.#turn.push(...(held?.entries ?? []), ...queued);
+    if (this.#turn.length > 0) this.#flushSoon();
   }
 
   /**
    * One bus request carrying `units`; `answered` settles them from the reply. A failure of the
    * request (NoResponders, Timeout, the connection lost: Requester) rejects every command it carried.
    */
-  #request(subject: string, payload: Uint8Array, deadline: number, units: Unit[], answered: (msg: Msg) => void, failed?: (error: unknown) => void): void {
+  #request(
+    subject: string,
+    payload: Uint8Array,
+    deadline: number,
+    units: Unit[],
+    answered: (msg: Msg) => void,
+    failed?: (error: unknown) => void,
+    node?: string,
+  ): void {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return rejectAll(units, new NotSentError('the deadline passed before the command left'));
-    this.#deps.requester.send(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) }, (error, msg) => {
+    // a bundle is tracked until it ends, in case its node dies meanwhile
+    const flight: Flight<Unit[]> | undefined = node === undefined ? undefined : this.#departures.open(node, units);
+    const token = this.#deps.requester.send(subject, payload, { timeoutMs: remaining, headers: deadlineHeaders(remaining) }, (error, msg) => {
+      if (flight) this.#departures.close(flight);
       if (!error) return answered(msg!);
       failed?.(error);
-      rejectAll(units, error);
+      if (isNoResponders(error)) this.#refused(units, error);
+      else rejectAll(units, error);
     });
+    if (flight) flight.token = token;
+  }
+
+  /** Not delivered (no owner): each command is told so, and told again when a node announces its partition. */
+  #refused(units: readonly Unit[], error: unknown): void {
+    const now = Date.now();
+    for (const unit of units) {
+      for (const entry of unit.entries) {
+        entry.waiter.fail(error);
+        this.#awaiting.park(unit.partition, entry.waiter, entry.deadline, now);
+      }
+    }
   }
 }
 
@@ -333,10 +387,3 @@ function settle(unit: Unit, data: Uint8Array): void {
   }
   unit.entries.forEach((entry, i) => entry.waiter.settle(replies[i]!));
 }
-
-/** Splits one node's units (in order) into bundles of at most `maxBytes`. Pure. */
-export function packBundles<T extends { payload: Uint8Array }>(units: readonly T[], maxBytes: number): T[][] {
-  // a bundle's magic byte and count, then each part's partition and length before its bytes
-  return packInOrder(units, (unit) => 6 + unit.payload.length, 3, maxBytes, MAX_BUNDLE_PARTS);
-}
-

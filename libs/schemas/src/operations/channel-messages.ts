@@ -23,7 +23,10 @@ const PUBLISH_DESCRIPTION =
   'within 24 h returns the first result and creates nothing. 503 `unavailable` when no channel owner answers within ' +
   'OWNER_TIMEOUT_MS: if the owner timed out the outcome is unknown, so retry with an `idempotencyKey`. A persisted ' +
   'publish with an `idempotencyKey` that has no answer after 1 s is sent to the owner again by the gateway (the key makes ' +
-  'the repeat safe), so a request lost on the message bus costs about a second, not OWNER_TIMEOUT_MS. ' +
+  'the repeat safe), so a request lost on the message bus costs about a second, not OWNER_TIMEOUT_MS. When the channel ' +
+  'owner stops (its process dies) with the publish in flight, the gateway learns it when the owner\'s partitions move ' +
+  '(about one rebalance interval): a publish with an `idempotencyKey` is sent to the next owner, any other is answered ' +
+  '503 at once, outcome unknown. ' +
   'Control plane (secret key): kind "server", sender `senderId` (default "server"), no access checks. ' +
   'Realtime edge (user token): kind "user", the sender is the token\'s user (`senderId` is refused with 400); needs ' +
   'publish access: not banned, the `publish` capability, access to the channel, a role other than `readonly`, and for an ' +
