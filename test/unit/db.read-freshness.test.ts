@@ -1,33 +1,12 @@
 /**
- * When the read pool (a streaming replica) may answer: a history page must hold every message up
- * to what its reader says it has (`minSeq`, its cursor), else everything committed before the
- * request (the WAL rule); a replica behind gets one short wait, then the primary answers.
+ * When the read pool (a streaming replica) may answer: once it has replayed the primary's WAL
+ * position read when the read starts (every change committed before, retractions included); a
+ * replica behind gets one short wait, then the primary answers.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterBehind, historyNeed, lagSeconds, lsnBytes, replayedTo, replicaHolds } from '../../libs/db/src/read-freshness.ts';
+import { afterBehind, lagSeconds, lsnBytes, replayedTo } from '../../libs/db/src/read-freshness.ts';
 import { Reads, type ReadServed } from '../../libs/db/src/reads.ts';
-
-test('read freshness: the seq a history page needs is the most its reader holds', () => {
-  // no minSeq: the request does not say what its reader has (the WAL rule decides)
-  assert.equal(historyNeed({}), undefined);
-  assert.equal(historyNeed({ after: 40, before: 90 }), undefined);
-  assert.equal(historyNeed({ minSeq: 0 }), 0);
-  assert.equal(historyNeed({ minSeq: 17 }), 17);
-  // a cursor is held too: `after` itself, and everything below `before`
-  assert.equal(historyNeed({ minSeq: 17, after: 30 }), 30);
-  assert.equal(historyNeed({ minSeq: 17, before: 51 }), 50);
-  assert.equal(historyNeed({ minSeq: 80, after: 30, before: 51 }), 80);
-});
-
-test('read freshness: a replica answers when its last_seq reaches the need', () => {
-  assert.equal(replicaHolds(10, 10), true);
-  assert.equal(replicaHolds(11, 10), true);
-  assert.equal(replicaHolds(9, 10), false);
-  // a channel the replica has not seen yet reads as 0: enough only for a reader who holds nothing
-  assert.equal(replicaHolds(0, 0), true);
-  assert.equal(replicaHolds(0, 1), false);
-});
 
 test('read freshness: behind once, wait; behind twice (or no wait), the primary', () => {
   assert.equal(afterBehind(1, 20), 'wait');
@@ -73,28 +52,59 @@ test('reads: without a read pool every read is the primary\'s, asking nothing mo
   const log: string[] = [];
   const served: ReadServed[] = [];
   const reads = new Reads(fakePool('primary', log), undefined, (_, s) => served.push(s));
-  const answer = await reads.ofChannel('history', 5, async () => assert.fail('no replica'), async (pool) => (await pool.query('x'), 'primary page'));
-  assert.equal(answer, 'primary page');
+  assert.equal(await reads.current('history', async (db) => (await db.query('x'), 'history page')), 'history page');
   assert.equal(await reads.current('ledger', async (db) => (await db.query('x'), 'ledger page')), 'ledger page');
   assert.deepEqual(log, ['primary', 'primary']);
   assert.deepEqual(served, [{ pool: 'primary', reason: 'no_replica' }, { pool: 'primary', reason: 'no_replica' }]);
 });
 
-test('reads: a channel read goes to the replica when current, waits once, then the primary', async () => {
-  const served: ReadServed[] = [];
-  const reads = new Reads(fakePool('primary', []), fakePool('replica', []), (_, s) => served.push(s), 5);
-  const onPrimary = async () => 'from primary';
-  // current at once
-  assert.equal(await reads.ofChannel('history', 7, async () => ({ lastSeq: 7, answer: 'from replica' }), onPrimary), 'from replica');
-  // behind, then caught up after the wait
+/**
+ * A primary at WAL position `lsn` and a replica whose replay reaches the positions of `replayed`,
+ * one per look (the last one stays); `down` makes the replica refuse sessions.
+ */
+function servers(lsn: string, replayed: string[], options: { down?: boolean } = {}) {
+  const log: string[] = [];
   let looks = 0;
-  assert.equal(await reads.ofChannel('replay', 7, async () => (++looks === 1 ? { lastSeq: 6, answer: undefined } : { lastSeq: 8, answer: 'caught up' }), onPrimary), 'caught up');
-  // still behind after the wait: the primary
-  looks = 0;
-  assert.equal(await reads.ofChannel('history', 7, async () => (looks++, { lastSeq: 6, answer: undefined }), onPrimary), 'from primary');
-  assert.equal(looks, 2);
-  // the replica fails: the primary
-  assert.equal(await reads.ofChannel('history', 7, async () => { throw Object.assign(new Error('gone'), { code: 'ECONNREFUSED' }); }, onPrimary), 'from primary');
+  const primary = {
+    query: async (sql: string) => {
+      if (sql.includes('pg_current_wal_lsn')) return { rows: [{ lsn }] };
+      log.push('primary');
+      return { rows: [] };
+    },
+  } as never;
+  const client = {
+    query: async (sql: string) => {
+      if (sql.includes('pg_last_wal_replay_lsn')) return { rows: [{ standby: true, replayed: replayed[Math.min(looks++, replayed.length - 1)] }] };
+      log.push('replica');
+      return { rows: [] };
+    },
+    release: () => {},
+  };
+  const replica = {
+    connect: async () => {
+      if (options.down) throw Object.assign(new Error('gone'), { code: 'ECONNREFUSED' });
+      return client;
+    },
+  } as never;
+  return { primary, replica, log, looks: () => looks };
+}
+
+test('reads: the replica answers once it has replayed the primary\'s position, waits once, then the primary', async () => {
+  const served: ReadServed[] = [];
+  const page = async (db: { query(sql: string): Promise<unknown> }) => (await db.query('page'), 'page');
+  const read = async (lsn: string, replayed: string[], options: { down?: boolean } = {}) => {
+    const set = servers(lsn, replayed, options);
+    const answer = await new Reads(set.primary, set.replica, (_, s) => served.push(s), 5).current('history', page);
+    return { answer, log: set.log, looks: set.looks() };
+  };
+  // replayed exactly to the primary's position: current at once
+  assert.deepEqual(await read('0/3000100', ['0/3000100']), { answer: 'page', log: ['replica'], looks: 1 });
+  // behind, then caught up after the wait
+  assert.deepEqual(await read('0/3000100', ['0/3000060', '0/3000200']), { answer: 'page', log: ['replica'], looks: 2 });
+  // still behind after the wait (one byte short): the primary
+  assert.deepEqual(await read('0/3000100', ['0/30000FF']), { answer: 'page', log: ['primary'], looks: 2 });
+  // the replica refuses sessions: the primary
+  assert.deepEqual(await read('0/3000100', ['0/3000100'], { down: true }), { answer: 'page', log: ['primary'], looks: 0 });
   assert.deepEqual(served, [
     { pool: 'replica', reason: 'current' },
     { pool: 'replica', reason: 'waited' },

@@ -8,7 +8,6 @@ export {
   envelopeOfRow,
   envelopeTextOfRow,
   readMessages,
-  readMessagesHolding,
   readLastSeq,
   type MessageRow,
   type ReadRange,

@@ -6,7 +6,7 @@
  * `viewer` applies the `to` rule: an addressed message is seen only by its addressees and its
  * sender; the control plane reads with no viewer and sees everything.
  */
-import type { Pool, Queryable, SeqAnswer } from '@rtm/db';
+import type { Pool, Queryable } from '@rtm/db';
 import { messageEnvelope, messageEnvelopeText, type MessageEnvelope } from '@rtm/schemas';
 
 /** A `messages` row as MESSAGE_COLUMNS selects it (alias `m`). */
@@ -79,32 +79,6 @@ export async function readMessages(pool: Queryable, environmentId: string, chann
     [environmentId, channelId, range.after ?? 0, range.before ?? Number.MAX_SAFE_INTEGER, range.viewer ?? null, range.limit],
   );
   return rows.map((row) => ({ seq: row.seq, text: envelopeTextOfRow(row) }));
-}
-
-/**
- * readMessages on a replica, in one statement: the channel's last_seq there, and the page only
- * when that is at least `need` (every message up to `need` is there; docs/read-replicas.md). A
- * channel the replica does not have yet reads as last_seq 0.
- */
-export async function readMessagesHolding(pool: Pool, environmentId: string, channelId: string, range: ReadRange, need: number): Promise<SeqAnswer<StoredMessage[]>> {
-  const order = range.newest ? 'desc' : 'asc';
-  const { rows } = await pool.query<MessageRow & { channel_last_seq: number }>(
-    `select c.last_seq as channel_last_seq, m.*
-     from channels c
-     left join lateral (
-       select ${MESSAGE_COLUMNS}
-       from messages m
-       where m.channel_pk = c.pk and c.last_seq >= $7 and m.seq > $3 and m.seq < $4
-         and ($5::text is null or m."to" is null or $5::text = any(m."to") or m.sender_id = $5::text)
-       order by m.seq ${order}
-       limit $6) m on true
-     where c.environment_id = $1 and c.id = $2
-     order by m.seq ${order}`,
-    [environmentId, channelId, range.after ?? 0, range.before ?? Number.MAX_SAFE_INTEGER, range.viewer ?? null, range.limit, need],
-  );
-  const lastSeq = rows[0]?.channel_last_seq ?? 0;
-  if (lastSeq < need) return { lastSeq, answer: undefined };
-  return { lastSeq, answer: rows.filter((row) => row.seq !== null).map((row) => ({ seq: row.seq, text: envelopeTextOfRow(row) })) };
 }
 
 /** The channel's last persisted seq (0 for a channel that has none). */

@@ -2,38 +2,11 @@
  * When a read may be answered by the read pool (DATABASE_READ_URL, a streaming replica) rather
  * than the primary: the pure rules behind `Reads` (reads.ts), written out in docs/read-replicas.md.
  *
- * A reader never sees less than it has already been told. For a channel's messages that is a seq:
- * the replica answers when its `channels.last_seq` for the channel, read in the same statement as
- * the page, is at least the seq the reader needs (a commit writes a channel's messages and its
- * last_seq together, and a standby applies commits whole and in order, so every message up to
- * that last_seq is there). For other reads (rosters, ledger pages, the dashboard's lists) it is a
- * WAL position: the primary's, read when the request is handled, replayed by the replica.
+ * A reader never sees less than it has already been told, and never sees again what was retracted
+ * or erased before it asked. One rule gives both, for every read: the primary's WAL position, read
+ * when the read starts, replayed by the replica. A channel's seq would say which messages a
+ * replica holds but not which of them were retracted or erased since, so no read goes by a seq.
  */
-
-/** What a history request says of what its reader has: `minSeq` and its page cursor. */
-export interface HistoryAsk {
-  /** The highest seq of the channel the reader has received or been acknowledged (the SDKs send it). */
-  minSeq?: number | undefined;
-  /** Exclusive lower bound: the reader holds this seq. */
-  after?: number | undefined;
-  /** Exclusive upper bound: the reader was shown this seq (a previous page's oldest). */
-  before?: number | undefined;
-}
-
-/**
- * The seq a history page must reflect, or undefined when the request does not say what its
- * reader has: then everything committed before the request counts as told (the WAL rule,
- * `Reads.current`), retractions included.
- */
-export function historyNeed(ask: HistoryAsk): number | undefined {
-  if (ask.minSeq === undefined) return undefined;
-  return Math.max(ask.minSeq, ask.after ?? 0, ask.before === undefined ? 0 : ask.before - 1);
-}
-
-/** Whether a replica whose `channels.last_seq` is `replicaLastSeq` holds every message up to `need`. */
-export function replicaHolds(replicaLastSeq: number, need: number): boolean {
-  return replicaLastSeq >= need;
-}
 
 /**
  * Which server answers, after `attempts` reads of the replica found it behind: one more try after

@@ -1,13 +1,15 @@
 /**
  * Reads that may be served by the read pool (DATABASE_READ_URL): channel history and replay
  * pages, the dashboard's browsing, rosters, ledger pages. Without a read pool every read is the
- * primary's query, as before. With one, a read goes to the replica only when the replica holds
- * everything its reader was told (read-freshness.ts, docs/read-replicas.md); otherwise, after one
- * short wait, to the primary; a replica that fails (unreachable, a recovery conflict) hands the
- * read to the primary too, so losing the replica costs the primary load, never an answer.
+ * primary's query, as before. With one, every read follows one rule (read-freshness.ts,
+ * docs/read-replicas.md): the replica answers once it has replayed the primary's WAL position
+ * read when the read starts, so it shows every change committed before, retractions and erasures
+ * included; otherwise, after one short wait, the primary answers. A replica that fails
+ * (unreachable, a recovery conflict) hands the read to the primary too, so losing the replica
+ * costs the primary load, never an answer.
  */
 import type pg from 'pg';
-import { afterBehind, replayedTo, replicaHolds } from './read-freshness.ts';
+import { afterBehind, replayedTo } from './read-freshness.ts';
 
 export type ReadKind = 'history' | 'replay' | 'browse' | 'roster' | 'ledger';
 
@@ -15,13 +17,6 @@ export type ReadKind = 'history' | 'replay' | 'browse' | 'roster' | 'ledger';
 export type ReadServed =
   | { pool: 'replica'; reason: 'current' | 'waited' }
   | { pool: 'primary'; reason: 'no_replica' | 'behind' | 'failed' };
-
-/** What a channel read on the replica found: its answer and the channel's last_seq there. */
-export interface SeqAnswer<T> {
-  lastSeq: number;
-  /** Undefined when the statement skipped the page (the replica was behind). */
-  answer: T | undefined;
-}
 
 /** A pool or one of its clients: where a read's statements run. */
 export type Queryable = Pick<pg.Pool, 'query'>;
@@ -43,39 +38,10 @@ export class Reads {
   }
 
   /**
-   * A read of one channel that must show every message up to seq `need` (what its reader holds):
-   * `onReplica(pool, need)` runs one statement that reads the channel's last_seq there and the
-   * page only when it is at least `need`; `onPrimary(pool)` is the read as it was. The primary is
-   * not asked anything unless the replica is behind or fails.
-   */
-  async ofChannel<T>(
-    read: ReadKind,
-    need: number,
-    onReplica: (pool: pg.Pool, need: number) => Promise<SeqAnswer<T>>,
-    onPrimary: (pool: pg.Pool) => Promise<T>,
-  ): Promise<T> {
-    const replica = this.replica;
-    if (!replica) return this.#onPrimary(read, 'no_replica', onPrimary);
-    const floor = need;
-    for (let attempts = 1; ; attempts++) {
-      let found: SeqAnswer<T>;
-      try {
-        found = await onReplica(replica, floor);
-      } catch {
-        return this.#onPrimary(read, 'failed', onPrimary);
-      }
-      if (found.answer !== undefined && replicaHolds(found.lastSeq, floor)) {
-        this.#served(read, { pool: 'replica', reason: attempts === 1 ? 'current' : 'waited' });
-        return found.answer;
-      }
-      if (afterBehind(attempts, this.#waitMs) === 'primary') return this.#onPrimary(read, 'behind', onPrimary);
-      await sleep(this.#waitMs);
-    }
-  }
-
-  /**
    * A read that must show every commit made before it started: the primary's WAL position is read
-   * first (no table is touched), and the replica answers once it has replayed that far.
+   * first (no table is touched), and the replica answers once it has replayed that far. With
+   * synchronous_commit on (the service needs it), a commit is seen or acknowledged only once its
+   * record is flushed, so that position is past every commit a reader could have been told of.
    */
   async current<T>(read: ReadKind, query: (db: Queryable) => Promise<T>): Promise<T> {
     const replica = this.replica;

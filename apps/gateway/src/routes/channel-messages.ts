@@ -4,8 +4,7 @@ import { HISTORY_LIMIT_DEFAULT, HistoryResponse, PublishBody, controlMessageOper
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { authorize, authorizeRetract, contentText, keyAuth, requireSecretKey, requireUser, sendPublish, userAuth } from '@rtm/edge';
-import { readMessages, readMessagesHolding, type ReadRange } from '@rtm/channels';
-import { historyNeed } from '@rtm/db';
+import { readMessages, type ReadRange } from '@rtm/channels';
 
 type Host = 'control' | 'realtime';
 
@@ -89,17 +88,9 @@ function messageRoutes(host: Host) {
         const { limit = HISTORY_LIMIT_DEFAULT, before, after } = request.query;
         const { environmentId, user } = await caller(deps, host, request, channelId, 'history');
         const range: ReadRange = { after, before, limit: limit + 1, newest: after === undefined, viewer: user?.userId };
-        // what the reader holds decides whether a replica may answer (docs/read-replicas.md)
-        const need = historyNeed(request.query);
-        const rows =
-          need === undefined
-            ? await deps.reads.current('history', (db) => readMessages(db, environmentId, channelId, range))
-            : await deps.reads.ofChannel(
-                'history',
-                need,
-                (replica, floor) => readMessagesHolding(replica, environmentId, channelId, range, floor),
-                (primary) => readMessages(primary, environmentId, channelId, range),
-              );
+        // a replica answers once it has every change committed before the request, retractions
+        // and erasures included (docs/read-replicas.md)
+        const rows = await deps.reads.current('history', (db) => readMessages(db, environmentId, channelId, range));
         const hasMore = rows.length > limit;
         const page = rows.slice(0, limit);
         if (after === undefined) page.reverse();

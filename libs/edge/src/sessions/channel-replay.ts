@@ -23,7 +23,7 @@
 import type { EdgeDeps } from '../edge-deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
-import { readMessages, readMessagesHolding } from '@rtm/channels';
+import { readMessages } from '@rtm/channels';
 import type { FrameText, Link } from './link.ts';
 
 const REPLAY_PAGE = 200;
@@ -37,7 +37,8 @@ export const MAX_HELD_FRAMES = 10_000;
 export interface ReplayOptions {
   /**
    * Replay pages are read from Postgres, each in its environment's turn (sessions.admission): from
-   * the read pool when it holds every message up to the snapshot, else from the primary.
+   * the read pool once it has replayed every change committed before the page is read (so every
+   * message up to the snapshot, and every retraction and erasure of them), else from the primary.
    */
   deps: Pick<EdgeDeps, 'reads' | 'sessions'>;
   feeds: FeedRegistry;
@@ -93,15 +94,8 @@ export class ChannelReplay implements FeedMember {
       const range = { after, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId };
       const page = await deps.sessions.admission.run(environmentId, async () =>
         // a reader that stopped while it waited gives its turn back without reading; the replay
-        // hands over to the feed at the snapshot, so a replica must hold every message up to it
-        this.done
-          ? []
-          : deps.reads.ofChannel(
-              'replay',
-              this.snapshot,
-              (replica, need) => readMessagesHolding(replica, environmentId, channelId, range, need),
-              (primary) => readMessages(primary, environmentId, channelId, range),
-            ),
+        // hands over to the feed at the snapshot, committed before this page is read
+        this.done ? [] : deps.reads.current('replay', (db) => readMessages(db, environmentId, channelId, range)),
       );
       if (this.done) return false;
       for (const message of page) {
