@@ -94,8 +94,6 @@ export class Channel {
   readonly #events = new Emitter<ChannelEvents>();
   readonly #w: WireState<ChannelSubscription, Message>;
   #position = new ChannelPosition();
-  /** The highest seq of this channel this client was told (delivered, skipped, replayed to, acknowledged): history's `minSeq`. */
-  #told = 0;
   #resumed = false;
   #occupancy: Occupancy | undefined;
   /** The current subscription was asked with `occupancy: true`. */
@@ -183,13 +181,7 @@ export class Channel {
 
   /** Persisted messages, page by page over HTTP: newest first, or oldest first with `after`. */
   history(options: HistoryOptions = {}): History {
-    // the server answers from a replica only when it holds everything this client was told
-    return historyOf(this.#core.http, this.id, options, () => this.#told);
-  }
-
-  /** @internal a seq of this channel the client learnt of (an `ack` of its publish or retraction). */
-  told(seq: number): void {
-    if (seq > this.#told) this.#told = seq;
+    return historyOf(this.#core.http, this.id, options);
   }
 
   // ---- driven by the client ----
@@ -214,7 +206,6 @@ export class Channel {
   /** @internal a seq of this channel used by a message addressed to other users: advance, deliver nothing. */
   onSkip(seq: number): void {
     if (!this.#w.live) return;
-    this.told(seq);
     if (this.#position.accept(seq) === 'gap') this.#unsubscribe();
   }
 
@@ -223,7 +214,6 @@ export class Channel {
     if (!this.#w.live) return;
     if (message.ephemeral) return this.#w.deliver(message);
     if (typeof message.seq !== 'number') return;
-    this.told(message.seq);
     const verdict = this.#position.accept(message.seq);
     if (verdict === 'deliver') this.#w.deliver(message);
     else if (verdict === 'gap') this.#unsubscribe();
@@ -233,7 +223,6 @@ export class Channel {
   onSubscribed(ref: unknown, lastSeq: number): void {
     if (this.#w.state !== 'subscribing' || ref !== this.#w.subscribeRef) return;
     this.#w.state = 'subscribed';
-    this.told(lastSeq);
     this.#position.subscribed(lastSeq);
     this.#w.backoff.reset();
     const resumed = this.#resumed;

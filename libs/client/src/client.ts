@@ -247,7 +247,6 @@ export class Client {
         if (this.#state === 'connecting') this.#up(frame);
         return;
       case 'ack':
-        if (channel && typeof frame.seq === 'number') channel.told(frame.seq); // history's minSeq
         return this.#publisher.onAck(frame);
       case 'error':
         return this.#onError(frame, channel);

@@ -16,11 +16,9 @@ type Envelope = Omit<Message, 'channelId'>;
  * each request asks for the page below the oldest seq seen so far (`before`), and each page is
  * reversed. `forwards` (the default with `after`; without it from seq 0): oldest first, each
  * request starting after the newest seq seen. It ends when the server says `hasMore: false`.
- * Pages are fetched one at a time, as the iteration asks for them. Each asks with `minSeq`, the
- * highest seq of the channel the client was told so far (`told`): the page then holds every
- * message up to it, wherever the server reads it from (docs/read-replicas.md).
+ * Pages are fetched one at a time, as the iteration asks for them.
  */
-export function historyOf(http: HttpContext, channelId: string, options: HistoryOptions, told: () => number = () => 0): History {
+export function historyOf(http: HttpContext, channelId: string, options: HistoryOptions): History {
   const { limit, before, after, direction } = options;
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 500)) {
     throw new RtmError('invalid_request', 'limit must be an integer from 1 to 500');
@@ -44,7 +42,6 @@ export function historyOf(http: HttpContext, channelId: string, options: History
         limit,
         before: cursorBefore,
         after: cursorAfter,
-        minSeq: told() || undefined,
       });
       const messages = page.messages.map((message) => ({ ...message, channelId }) as Message);
       if (messages.length === 0) return;

@@ -216,11 +216,6 @@ export const HistoryQuery = z
     limit: z.coerce.number().int().min(1).max(HISTORY_LIMIT_MAX).optional().describe('Default 50, max 500.'),
     before: SeqParam.optional().describe('Exclusive upper seq bound.'),
     after: SeqParam.optional().describe('Exclusive lower seq bound; with `after` the page starts just after it.'),
-    minSeq: SeqParam.optional().describe(
-      'The highest seq of this channel the caller has already received or been acknowledged (the SDKs send it). ' +
-        'The page then reflects every message up to it (and up to `after`, and below `before`) and may be read from a replica ' +
-        'that holds them. Without it the page reflects every message committed before the request.',
-    ),
   })
   .strict();
 export const HistoryResponse = z

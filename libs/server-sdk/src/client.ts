@@ -223,27 +223,12 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
   const channel = (channelId: string) => ({ path: { channelId } });
   const channelUser = (channelId: string, userId: string) => ({ path: { channelId, userId } });
 
-  /**
-   * The highest seq acknowledged to this client per channel (its most recent channels): history
-   * asks with it as `minSeq`, so a page never holds less than this client was acknowledged, and
-   * the server may read it from a replica that has it (docs/read-replicas.md).
-   */
-  const acked = new Map<string, number>();
-  const ack = (channelId: string, seq: number | undefined) => {
-    if (seq === undefined || seq <= (acked.get(channelId) ?? 0)) return;
-    acked.delete(channelId);
-    acked.set(channelId, seq);
-    if (acked.size > ACKED_CHANNELS) acked.delete(acked.keys().next().value!);
-  };
-
-  async function publish(channelId: string, message: PublishInput): Promise<PublishedMessage | EphemeralMessage> {
+  function publish(channelId: string, message: PublishInput): Promise<PublishedMessage | EphemeralMessage> {
     const body =
       retry && !message.ephemeral && message.idempotencyKey === undefined
         ? { ...message, idempotencyKey: globalThis.crypto.randomUUID() }
         : message;
-    const published = await expect(api.POST('/v1/channels/{channelId}/messages', { params: channel(channelId), body }));
-    if ('seq' in published) ack(channelId, published.seq);
-    return published;
+    return expect(api.POST('/v1/channels/{channelId}/messages', { params: channel(channelId), body }));
   }
 
   async function publishBatch(messages: BatchPublishInput): Promise<BatchPublishResult[]> {
@@ -253,11 +238,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
         ? messages.map((m) => (!m.ephemeral && m.idempotencyKey === undefined ? { ...m, idempotencyKey: globalThis.crypto.randomUUID() } : m))
         : messages,
     };
-    const { results } = await expect(api.POST('/v1/messages/batch', { body }));
-    results.forEach((result, at) => {
-      if ('seq' in result) ack(messages[at]!.channelId, result.seq);
-    });
-    return results;
+    return (await expect(api.POST('/v1/messages/batch', { body }))).results;
   }
 
   async function* allDeliveries(query: Omit<DeliveriesQuery, 'cursor'> = {}): AsyncIterable<WebhookDelivery> {
@@ -280,7 +261,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     retract: (channelId, messageId, input) =>
       expect(api.DELETE('/v1/channels/{channelId}/messages/{messageId}', { params: { path: { channelId, messageId } }, body: input })),
     history: (channelId, query) =>
-      expect(api.GET('/v1/channels/{channelId}/history', { params: { ...channel(channelId), query: { minSeq: acked.get(channelId), ...query } } })),
+      expect(api.GET('/v1/channels/{channelId}/history', { params: { ...channel(channelId), query } })),
 
     putMember: (channelId, userId, input) =>
       expect(api.PUT('/v1/channels/{channelId}/members/{userId}', { params: channelUser(channelId, userId), body: input })),
@@ -347,8 +328,6 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
 
 /** How often `deleteChannel` reads a deletion's job when the service answered 202. */
 const FOLLOW_DELETION_MS = 1_000;
-/** Channels whose acknowledged seq a server client remembers for history's `minSeq` (the most recently acknowledged). */
-const ACKED_CHANNELS = 10_000;
 
 /** Reads a channel deletion's job until it ends; answers as a 200 would have, or throws as a 404 / 503 would have. */
 async function finishedChannelDeletion(channelId: string, job: ErasureJob, read: (jobId: string) => Promise<ErasureJob>): Promise<DeletedChannel> {

@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Read message history
-         * @description Persisted messages ascending by seq (oldest first) in every page, whichever way one pages; the client SDK's `history()` iterates newest first by default, reversing each page (its `direction` option). `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Each `content` is the exact bytes it was published as (key order, spacing, escapes). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Freshness (docs/read-replicas.md): a page never shows less than its caller was told: it includes every message up to `minSeq` (and `after`, and below `before`) when given, else every message committed before the request; a replica that does not hold them yet is waited for briefly, then the primary answers. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
+         * @description Persisted messages ascending by seq (oldest first) in every page, whichever way one pages; the client SDK's `history()` iterates newest first by default, reversing each page (its `direction` option). `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Each `content` is the exact bytes it was published as (key order, spacing, escapes). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Freshness (docs/read-replicas.md): a page reflects every change committed before the request, messages published and messages retracted or erased alike; a replica that has not replayed that far yet is waited for briefly, then the primary answers. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
          */
         get: operations["listMessages"];
         put?: never;
@@ -3840,8 +3840,6 @@ export interface operations {
                 before?: number;
                 /** @description Exclusive lower seq bound; with `after` the page starts just after it. */
                 after?: number;
-                /** @description The highest seq of this channel the caller has already received or been acknowledged (the SDKs send it). The page then reflects every message up to it (and up to `after`, and below `before`) and may be read from a replica that holds them. Without it the page reflects every message committed before the request. */
-                minSeq?: number;
             };
             header?: never;
             path: {

@@ -88,9 +88,9 @@ function messageOperations<Body extends z.ZodType>(security: Operation['schema']
         '`hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). ' +
         'Each `content` is the exact bytes it was published as (key order, spacing, escapes). ' +
         'Retracted messages appear tombstoned. A channel with no messages answers an empty page. ' +
-        'Freshness (docs/read-replicas.md): a page never shows less than its caller was told: it includes every message up to ' +
-        '`minSeq` (and `after`, and below `before`) when given, else every message committed before the request; a replica ' +
-        'that does not hold them yet is waited for briefly, then the primary answers. Realtime edge: needs ' +
+        'Freshness (docs/read-replicas.md): a page reflects every change committed before the request, messages published ' +
+        'and messages retracted or erased alike; a replica that has not replayed that far yet is waited for briefly, then the ' +
+        'primary answers. Realtime edge: needs ' +
         'read access and the `history` capability, and the channel\'s namespace must not set `history: false` (403 ' +
         '`forbidden`); messages addressed with `to` are shown only to their addressees and sender.',
         tags,
