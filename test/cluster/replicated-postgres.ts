@@ -182,6 +182,12 @@ export class ReplicatedPostgres extends PostgresSet {
     return node;
   }
 
+  /** Waits until a standby has replayed everything the primary had written when this was called. */
+  async caughtUp(node: ReplicatedNode, limitMs = 30_000): Promise<void> {
+    const lsn = (await this.primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'))[0]!.lsn;
+    await until(`${node.name} replayed ${lsn}`, async () => (await node.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [lsn]))[0]!.done, limitMs);
+  }
+
   /**
    * What an orchestrator does once the primary is lost: promote the synchronous standby, turn
    * synchronous replication off on it (nothing would confirm its commits), wait until it accepts

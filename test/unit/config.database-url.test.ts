@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { databaseUrlProblem, parseDatabaseUrl } from '../../libs/config/src/database-url.ts';
+import { databaseUrlProblem, parseDatabaseUrl, withSessionAttrs } from '../../libs/config/src/database-url.ts';
+import { loadGatewayConfig } from '../../libs/config/src/index.ts';
 
 test('database url: several hosts, each with its own URL and port', () => {
   const address = parseDatabaseUrl('postgres://rtm:s%40cret@db1:5432,db2:5433,[::1]:5434/rtm?sslmode=require&target_session_attrs=read-write');
@@ -38,4 +39,13 @@ test('database url: what is wrong is said', () => {
   assert.match(databaseUrlProblem('postgres://a,b/x?target_session_attrs=rw')!, /target_session_attrs must be one of/);
   assert.match(databaseUrlProblem('postgres://a b,c/x')!, /not a host/);
   assert.equal(databaseUrlProblem('postgres://a,b/x'), undefined);
+});
+
+test('database url: the read URL takes prefer-standby unless it names target_session_attrs', () => {
+  assert.equal(withSessionAttrs('postgres://u@h1,h2:5433/rtm', 'prefer-standby'), 'postgres://u@h1,h2:5433/rtm?target_session_attrs=prefer-standby');
+  assert.equal(withSessionAttrs('postgres://u@h/rtm?sslmode=disable', 'prefer-standby'), 'postgres://u@h/rtm?sslmode=disable&target_session_attrs=prefer-standby');
+  assert.equal(withSessionAttrs('postgres://u@h/rtm?target_session_attrs=standby', 'prefer-standby'), 'postgres://u@h/rtm?target_session_attrs=standby');
+  assert.equal(parseDatabaseUrl(loadGatewayConfig({ DATABASE_READ_URL: 'postgres://u@h1,h2/rtm' }).DATABASE_READ_URL!).sessionAttrs, 'prefer-standby');
+  assert.equal(loadGatewayConfig({ DATABASE_READ_URL: '' }).DATABASE_READ_URL, undefined);
+  assert.equal(loadGatewayConfig({}).DATABASE_READ_URL, undefined);
 });

@@ -40,6 +40,8 @@ export interface GatewayDeps extends EdgeDeps {
 export function createGatewayDeps(parts: {
   config: GatewayConfig;
   pool: Pool;
+  /** DATABASE_READ_URL's pool, when set. */
+  readPool?: Pool | undefined;
   nc: NatsConnection;
   log: Logger;
   metrics: Registry;

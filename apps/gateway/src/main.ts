@@ -6,6 +6,7 @@ import { announce, createInternalServer, createLogger, createMetrics, dependency
 import { buildGateway } from './build-gateway.ts';
 import { createGatewayDeps } from './deps.ts';
 import { GatewayServices } from './services.ts';
+import { replicaLagGauges } from './replica-lag.ts';
 import { trustProxyWarning } from './http/trust-proxy.ts';
 
 /** Both public listeners bind every interface. */
@@ -17,6 +18,10 @@ const log = createLogger({ level: config.LOG_LEVEL, name });
 const metrics = createMetrics(name, 'gateway');
 const pool = createPool(config.DATABASE_URL, { max: 20, name });
 watchDatabase(locatorFor(config.DATABASE_URL), 'primary', metrics, log);
+// reads that may go to a replica (docs/read-replicas.md); unset: the primary serves them all
+const readPool = config.DATABASE_READ_URL === undefined ? undefined : createPool(config.DATABASE_READ_URL, { max: 20, name: `${name} reads` });
+if (config.DATABASE_READ_URL !== undefined) watchDatabase(locatorFor(config.DATABASE_READ_URL), 'replica', metrics, log);
+replicaLagGauges(readPool, metrics, log);
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
 const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL));
 if ('readOnly' in migrated) log.warn('no listed Postgres server accepts writes; the schema is current, so starting: writes answer 503 until a primary is found');
@@ -27,7 +32,7 @@ if (!('readOnly' in migrated)) {
   await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
 }
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
-const deps = createGatewayDeps({ config, pool, nc, log, metrics, secretKeyring });
+const deps = createGatewayDeps({ config, pool, readPool, nc, log, metrics, secretKeyring });
 
 // subscriptions and timers start here, before anything listens (the order: services.ts)
 const services = new GatewayServices(deps);
@@ -52,6 +57,7 @@ onShutdown(log, async () => {
   await nc.drain();
   deps.requester.close();
   await pool.end();
+  await readPool?.end();
   internal.close();
 });
 

@@ -2,7 +2,7 @@
  * The control plane's view of an environment's channels and messages (the dashboard's message
  * browser): every message, addressed ones and retracted tombstones included.
  */
-import type { Pool } from '@rtm/db';
+import type { Pool, Queryable } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { MESSAGE_COLUMNS, type MessageRow } from './messages.ts';
 
@@ -16,7 +16,7 @@ export interface ChannelSummary {
 }
 
 /** Channels by id after `after` (null: from the first), `limit` of them and whether more follow. */
-export async function listChannels(pool: Pool, environmentId: string, page: { after: string | null; limit: number }): Promise<{ channels: ChannelSummary[]; more: boolean }> {
+export async function listChannels(pool: Queryable, environmentId: string, page: { after: string | null; limit: number }): Promise<{ channels: ChannelSummary[]; more: boolean }> {
   const { rows } = await pool.query<{ id: string; last_seq: number; created_at: Date; message_count: number; last_ts: number | null }>(
     `select c.id, c.last_seq, c.created_at,
             (select count(*) from messages m where m.channel_pk = c.pk)::int as message_count,
@@ -55,7 +55,7 @@ export interface BrowseFilter {
 }
 
 /** A page of a channel's messages, newest first, and whether older ones follow. */
-export async function browseMessages(pool: Pool, environmentId: string, channelId: string, filter: BrowseFilter): Promise<{ rows: BrowsedRow[]; more: boolean }> {
+export async function browseMessages(pool: Queryable, environmentId: string, channelId: string, filter: BrowseFilter): Promise<{ rows: BrowsedRow[]; more: boolean }> {
   const { rows } = await pool.query<BrowsedRow>(
     `select ${BROWSED_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
      where c.environment_id = $1 and c.id = $2 and m.seq < $3
@@ -77,7 +77,7 @@ export async function browseMessages(pool: Pool, environmentId: string, channelI
 }
 
 /** One message of the channel; 404 `not_found` when the channel has no such message. */
-export async function findMessage(pool: Pool, environmentId: string, channelId: string, messageId: string): Promise<BrowsedRow> {
+export async function findMessage(pool: Queryable, environmentId: string, channelId: string, messageId: string): Promise<BrowsedRow> {
   const { rows } = await pool.query<BrowsedRow>(
     `select ${BROWSED_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
      where c.environment_id = $1 and c.id = $2 and m.id = $3`,

@@ -3,7 +3,7 @@
  * them. Bans bar a member: a live ban on the channel or on the whole environment (@rtm/auth's
  * channel rule in SQL).
  */
-import type { Pool } from '@rtm/db';
+import type { Pool, Queryable } from '@rtm/db';
 import { bansBarringSql, type ChannelRole } from '@rtm/auth';
 
 /**
@@ -12,7 +12,7 @@ import { bansBarringSql, type ChannelRole } from '@rtm/auth';
  * members barred by a live ban are left out.
  */
 export async function memberPage(
-  pool: Pool,
+  pool: Queryable,
   environmentId: string,
   channelId: string,
   page: { after: string; limit: number },
@@ -28,7 +28,7 @@ export async function memberPage(
 }
 
 /** Those of `userIds` barred from the channel by a live ban (on it or environment-wide). */
-export async function bannedAmong(pool: Pool, environmentId: string, channelId: string, userIds: string[]): Promise<Set<string>> {
+export async function bannedAmong(pool: Queryable, environmentId: string, channelId: string, userIds: string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
   const { rows } = await pool.query<{ user_id: string }>(
     `select u.user_id from unnest($3::text[]) as u(user_id)

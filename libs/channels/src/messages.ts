@@ -6,7 +6,7 @@
  * `viewer` applies the `to` rule: an addressed message is seen only by its addressees and its
  * sender; the control plane reads with no viewer and sees everything.
  */
-import type { Pool } from '@rtm/db';
+import type { Pool, Queryable } from '@rtm/db';
 import { messageEnvelope, messageEnvelopeText, type MessageEnvelope } from '@rtm/schemas';
 
 /** A `messages` row as MESSAGE_COLUMNS selects it (alias `m`). */
@@ -68,7 +68,7 @@ export interface StoredMessage {
 }
 
 /** Messages in the range, in the order asked for (ascending unless `newest`). */
-export async function readMessages(pool: Pool, environmentId: string, channelId: string, range: ReadRange): Promise<StoredMessage[]> {
+export async function readMessages(pool: Queryable, environmentId: string, channelId: string, range: ReadRange): Promise<StoredMessage[]> {
   const { rows } = await pool.query<MessageRow>(
     `select ${MESSAGE_COLUMNS}
      from messages m join channels c on c.pk = m.channel_pk

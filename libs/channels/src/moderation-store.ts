@@ -7,7 +7,7 @@
  * moderators on the realtime edge) comes through here. What a change means for live sockets (the
  * access announcement, kicks, the live log) is the gateway's (libs/edge/src/moderation/moderation.ts).
  */
-import { withTransaction, type Pool, type PoolClient } from '@rtm/db';
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { liveBanSql, type ChannelRole } from '@rtm/auth';
 import { recordEvent } from '@rtm/webhooks';
@@ -111,7 +111,7 @@ export function deleteMember(pool: Pool, environmentId: string, channelId: strin
 }
 
 /** A page of a channel's members, by user id; `after` is the last user id of the previous page. */
-export async function listMembers(pool: Pool, environmentId: string, channelId: string, limit: number, after?: string) {
+export async function listMembers(pool: Queryable, environmentId: string, channelId: string, limit: number, after?: string) {
   const { rows } = await pool.query<MemberRow>(
     `select user_id, role, created_at, updated_at from memberships
      where environment_id = $1 and channel_id = $2 and ($3::text is null or user_id > $3)
@@ -211,7 +211,7 @@ export async function findBan(pool: Pool, environmentId: string, channelId: stri
 }
 
 /** A page of the live bans of a channel (or ENVIRONMENT_WIDE), by user id. */
-export async function listBans(pool: Pool, environmentId: string, channelId: string, limit: number, after?: string) {
+export async function listBans(pool: Queryable, environmentId: string, channelId: string, limit: number, after?: string) {
   const { rows } = await pool.query<BanRow>(
     `select user_id, channel_id, reason, expires_at, created_at from bans
      where environment_id = $1 and channel_id = $2 and ${liveBanSql()}

@@ -4,7 +4,7 @@
  * deployment), the role. Read here as rows; the gateway resolves them into standings and decides
  * (libs/edge/src/access/channel-access.ts).
  */
-import type { Pool } from '@rtm/db';
+import type { Queryable } from '@rtm/db';
 import { bansBarringSql, type ChannelAccessMode, type ChannelRole, type Namespace, type PresenceDefaults } from '@rtm/auth';
 
 export interface StandingRow {
@@ -35,7 +35,7 @@ const STANDING_SQL = `
   left join config_deployments d on d.id = e.active_deployment_id`;
 
 /** One row per pair (in any order), read in one query. */
-export async function standingsOf(pool: Pool, environmentId: string, pairs: readonly { channelId: string; userId: string }[]): Promise<StandingRow[]> {
+export async function standingsOf(pool: Queryable, environmentId: string, pairs: readonly { channelId: string; userId: string }[]): Promise<StandingRow[]> {
   const { rows } = await pool.query<StandingRow>(STANDING_SQL, [
     environmentId,
     pairs.map((pair) => pair.channelId),
@@ -45,7 +45,7 @@ export async function standingsOf(pool: Pool, environmentId: string, pairs: read
 }
 
 /** The row of one user on one channel (every pair has one: the pairs are the query's rows). */
-export async function standingRowOf(pool: Pool, environmentId: string, userId: string, channelId: string): Promise<StandingRow> {
+export async function standingRowOf(pool: Queryable, environmentId: string, userId: string, channelId: string): Promise<StandingRow> {
   const [row] = await standingsOf(pool, environmentId, [{ channelId, userId }]);
   return row!;
 }

@@ -84,3 +84,13 @@ function splitHost(entry: string, defaultPort: string): { host: string; port: st
 function validPort(text: string): boolean {
   return /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535;
 }
+
+/**
+ * `url` with `target_session_attrs=<attrs>` added when it names none (kept as written when it
+ * does), so a pool's default is in the URL its sessions' locator reads.
+ */
+export function withSessionAttrs(url: string, attrs: SessionAttrs): string {
+  const query = /\?([^#]*)/.exec(url)?.[1];
+  if (query !== undefined && new URLSearchParams(query).has('target_session_attrs')) return url;
+  return `${url}${query === undefined ? '?' : query === '' ? '' : '&'}target_session_attrs=${attrs}`;
+}

@@ -7,8 +7,9 @@ import { z } from 'zod';
 
 export { parseDuration, parseSchedule } from './duration.ts';
 import { parseDuration, parseSchedule } from './duration.ts';
-export { parseDatabaseUrl, databaseUrlProblem, SESSION_ATTRS, type DatabaseAddress, type DatabaseHost, type SessionAttrs } from './database-url.ts';
-import { databaseUrlProblem } from './database-url.ts';
+export { parseDatabaseUrl, databaseUrlProblem, withSessionAttrs, SESSION_ATTRS, type DatabaseAddress, type DatabaseHost, type SessionAttrs } from './database-url.ts';
+import { databaseUrlProblem, withSessionAttrs } from './database-url.ts';
+import { publicOrigin } from './public-origin.ts';
 
 /** A Postgres URL, one host or several (libpq's form; database-url.ts). */
 const databaseUrl = z.string().superRefine((value, ctx) => {
@@ -118,36 +119,18 @@ const partitioning = {
   PARTITIONS: z.coerce.number().int().min(1).max(4096).default(32),
 };
 
-/**
- * An optional origin setting (scheme among `schemes`, host, optional port; no path, query or
- * credentials), normalised to `scheme(secure)://host[:port]`: "secure" is https or wss.
- */
-function publicOrigin(schemes: string[], example: string, scheme: (secure: boolean) => string) {
-  const pattern = new RegExp(`^(${schemes.join('|')}):$`);
-  return z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return undefined;
-      let url: URL;
-      try {
-        url = new URL(value.trim());
-      } catch {
-        ctx.addIssue({ code: 'custom', message: `must be a ${schemes.join(', ')} URL, e.g. ${example}` });
-        return z.NEVER;
-      }
-      if (!pattern.test(url.protocol) || url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
-        ctx.addIssue({ code: 'custom', message: `must be an origin (scheme ${schemes.join(', ')}, host, optional port), without path, query or credentials` });
-        return z.NEVER;
-      }
-      return `${scheme(url.protocol === 'https:' || url.protocol === 'wss:')}://${url.host}`;
-    });
-}
-
 const gateway = base.extend({
   ...webhookSecurity,
   ...nameResolution,
   ...partitioning,
+  /**
+   * Where history, replay pages, rosters, ledger pages and the dashboard's browsing read
+   * (docs/read-replicas.md): one host or several, `target_session_attrs` `prefer-standby` unless
+   * the URL says otherwise. Unset: every read goes to DATABASE_URL, as without replicas.
+   */
+  DATABASE_READ_URL: z
+    .preprocess((value) => (value === '' ? undefined : value), databaseUrl.optional())
+    .transform((value) => (value === undefined ? undefined : withSessionAttrs(value, 'prefer-standby'))),
   CONTROL_PORT: port.default(8080),
   REALTIME_PORT: port.default(8081),
   /** Issuer written into user JWTs. */

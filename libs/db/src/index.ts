@@ -21,6 +21,8 @@ export {
 export { readInbox, storeNotifications, type NotificationFrame } from './notifications.ts';
 export { readActiveDeployment, insertDeployment, activateDeployment, readActiveNamespaces, lockActiveDeployment, lockDeploys } from './config-deployments.ts';
 
+export { Reads, CATCH_UP_WAIT_MS, type ReadKind, type ReadServed, type Queryable } from './reads.ts';
+export { lagSeconds, type ReplayState } from './read-freshness.ts';
 export { LocatingClient, NoServerError, ServerLocator, locatorFor, type LocatorEvent, type LocatorObserver } from './server-locator.ts';
 import { LocatingClient } from './server-locator.ts';
 

@@ -1,5 +1,5 @@
 import type { GatewayConfig } from '@rtm/config';
-import type { Pool } from '@rtm/db';
+import { Reads, type Pool } from '@rtm/db';
 import { Requester, subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore, KeyUsage, TenantKeys, TokenRevocations } from '@rtm/auth';
 import { OwnerClient } from '@rtm/owner-client';
@@ -17,7 +17,10 @@ import { createSessionMetrics, type SessionMetrics } from './sessions/session-me
 /** What the edge's sockets, sessions and publish path are built with (each part takes a `Pick<>` of it). */
 export interface EdgeDeps {
   config: GatewayConfig;
+  /** The primary: every write, and every read that is part of a write decision (docs/read-replicas.md). */
   pool: Pool;
+  /** History, replay pages, rosters, ledger pages, the dashboard's browsing: on the read pool when it is current. */
+  reads: Reads;
   nc: NatsConnection;
   /** Requests to channel owners over `nc` (one reply subscription for all of them). */
   requester: Requester;
@@ -49,7 +52,7 @@ export interface EdgeDeps {
  * rest; no cast, no half-built object). Building them has no side effects (no query, no
  * subscription): whatever must run (subscriptions, timers) is started by the gateway's services.
  */
-export function createEdgeDeps(parts: { config: GatewayConfig; pool: Pool; nc: NatsConnection; log: Logger; metrics: Registry }): EdgeDeps {
+export function createEdgeDeps(parts: { config: GatewayConfig; pool: Pool; readPool?: Pool | undefined; nc: NatsConnection; log: Logger; metrics: Registry }): EdgeDeps {
   const { config, pool, nc, metrics } = parts;
   const lookups = counterOf(metrics, {
     name: 'gateway_credential_cache_lookups_total',
@@ -59,8 +62,15 @@ export function createEdgeDeps(parts: { config: GatewayConfig; pool: Pool; nc: N
   publishSeconds(metrics);
   const busSubjects = subjects(config.NATS_PREFIX);
   const requester = new Requester(nc);
+  const reads = counterOf(metrics, {
+    name: 'postgres_reads_total',
+    help: 'Reads that may use the read pool (DATABASE_READ_URL), by read, the pool that answered and why: replica current or waited; primary no_replica, behind or failed',
+    labelNames: ['read', 'pool', 'reason'],
+  });
+  const { readPool, ...rest } = parts;
   const base: Omit<EdgeDeps, 'sessions'> = {
-    ...parts,
+    ...rest,
+    reads: new Reads(pool, readPool, (read, served) => reads.inc({ read, pool: served.pool, reason: served.reason })),
     requester,
     owners: new OwnerClient({
       nc,

@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Read message history
-         * @description Persisted messages ascending by seq (oldest first) in every page, whichever way one pages; the client SDK's `history()` iterates newest first by default, reversing each page (its `direction` option). `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Each `content` is the exact bytes it was published as (key order, spacing, escapes). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
+         * @description Persisted messages ascending by seq (oldest first) in every page, whichever way one pages; the client SDK's `history()` iterates newest first by default, reversing each page (its `direction` option). `limit` default 50, max 500; `before`/`after` are exclusive seq bounds. With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). `hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). Each `content` is the exact bytes it was published as (key order, spacing, escapes). Retracted messages appear tombstoned. A channel with no messages answers an empty page. Freshness (docs/read-replicas.md): a page reflects every change committed before the request, messages published and messages retracted or erased alike; a replica that has not replayed that far yet is waited for briefly, then the primary answers. Realtime edge: needs read access and the `history` capability, and the channel's namespace must not set `history: false` (403 `forbidden`); messages addressed with `to` are shown only to their addressees and sender.
          */
         get: operations["listMessages"];
         put?: never;
@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * Read a channel's roster
-         * @description User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` capability (403 `forbidden` or `banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel (GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). Where the channel's namespace turns `presence` off, nobody is shown online. A `members` channel lists its members. An `open` channel lists its members plus every user currently online in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. Paged: `limit` (default and maximum 1000) entries per page; `nextCursor` is null on the last page, otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.
+         * @description User token, or secret key on the control plane. A user must be allowed to read the channel and hold the `presence` capability (403 `forbidden` or `banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel (GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). Where the channel's namespace turns `presence` off, nobody is shown online. A `members` channel lists its members. An `open` channel lists its members plus every user currently online in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. Paged: `limit` (default and maximum 1000) entries per page; `nextCursor` is null on the last page, otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["getRoster"];
         put?: never;
@@ -317,7 +317,7 @@ export interface paths {
         };
         /**
          * The live environment-wide bans
-         * @description Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member.
+         * @description Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["dashboardListEnvironmentBans"];
         put?: never;
@@ -361,7 +361,7 @@ export interface paths {
         };
         /**
          * The channels of an environment
-         * @description The environment's channels as stored by their owners, by channel id, each with its message count (retracted ones included) and last activity (the newest persisted message). `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member.
+         * @description The environment's channels as stored by their owners, by channel id, each with its message count (retracted ones included) and last activity (the newest persisted message). `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["dashboardListChannels"];
         put?: never;
@@ -381,7 +381,7 @@ export interface paths {
         };
         /**
          * The live channel bans
-         * @description Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member.
+         * @description Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["dashboardListChannelBans"];
         put?: never;
@@ -425,7 +425,7 @@ export interface paths {
         };
         /**
          * The members of a channel
-         * @description By user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member.
+         * @description By user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["dashboardListChannelMembers"];
         put?: never;
@@ -469,7 +469,7 @@ export interface paths {
         };
         /**
          * A page of a channel's messages
-         * @description Persisted messages, newest first, tombstones of retracted ones included, and messages addressed with `to` (the control plane sees them all). Filters: `sender` (sender id), `type`, `since` (inclusive) and `until` (exclusive) on the publish time. `limit` default 50, maximum 500; `before` is the previous page's `nextBefore`. A channel without messages (or unknown) answers an empty page. Any member.
+         * @description Persisted messages, newest first, tombstones of retracted ones included, and messages addressed with `to` (the control plane sees them all). Filters: `sender` (sender id), `type`, `since` (inclusive) and `until` (exclusive) on the publish time. `limit` default 50, maximum 500; `before` is the previous page's `nextBefore`. A channel without messages (or unknown) answers an empty page. Any member. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["dashboardListMessages"];
         put?: never;
@@ -489,7 +489,7 @@ export interface paths {
         };
         /**
          * One message
-         * @description With its addressees, mentions and retraction time. 404 for a message not in this channel. Any member.
+         * @description With its addressees, mentions and retraction time. 404 for a message not in this channel. Any member. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["dashboardGetMessage"];
         put?: never;
@@ -797,7 +797,7 @@ export interface paths {
         };
         /**
          * The webhook delivery ledger
-         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["dashboardListDeliveries"];
         put?: never;
@@ -817,7 +817,7 @@ export interface paths {
         };
         /**
          * One webhook delivery with its attempt log
-         * @description 404 for a delivery of another environment. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description 404 for a delivery of another environment. Any member. A viewer reads each webhook URL redacted (userinfo and query values masked, e.g. `?token=***`; the fragment dropped); admins and owners read it whole. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["dashboardGetDelivery"];
         put?: never;
@@ -1769,7 +1769,7 @@ export interface paths {
         };
         /**
          * The webhook delivery ledger
-         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. A `message.published` delivery whose message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered is `cancelled` (`lastError` `message_retracted`): its stored body was redacted in the transaction that retracted or deleted the message, whatever its status, and it is never sent again. `url` is where the delivery was first addressed; each attempt goes to its endpoint's URL as it is then, and a disabled endpoint gets none until it is enabled. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; `limit` default 50, maximum 500; `cursor` is the `nextCursor` of the previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. A `message.published` delivery whose message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered is `cancelled` (`lastError` `message_retracted`): its stored body was redacted in the transaction that retracted or deleted the message, whatever its status, and it is never sent again. `url` is where the delivery was first addressed; each attempt goes to its endpoint's URL as it is then, and a disabled endpoint gets none until it is enabled. `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -1789,7 +1789,7 @@ export interface paths {
         };
         /**
          * One webhook delivery with its attempt log
-         * @description `attemptLog` lists every attempt made (a delivery held back by a concurrency limit or an open circuit is not an attempt: its `nextAttemptAt` moves, `attempts` does not). `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt.
+         * @description `attemptLog` lists every attempt made (a delivery held back by a concurrency limit or an open circuit is not an attempt: its `nextAttemptAt` moves, `attempts` does not). `lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never any part of the response body: `timeout` (no answer within the attempt time), `refused` (connection refused), `reset` (connection closed or reset before an answer), `unreachable` (no route), `dns` (the host name did not resolve), `blocked_address` (the URL or an address its host resolves to is not allowed, e.g. loopback or private), `tls` (handshake or certificate failed), `protocol` (the answer was not HTTP/1.1), `status N` (the receiver answered HTTP N; 3xx included, redirects are not followed), `no_signing_secret`, `network` (any other connection failure). `lastStatusCode` carries the status of an answered attempt. Reflects every change committed before the request: a replica answers only once it has replayed that far (waited for briefly), else the primary.
          */
         get: operations["getDelivery"];
         put?: never;

@@ -10,7 +10,7 @@
  * `webhook_outcomes` row records its successful first attempt and `pending` (not yet attempted)
  * when none does. The reads answer over both; only full rows wait, retry, drop or cancel.
  */
-import { withTransaction, type Pool, type PoolClient } from '@rtm/db';
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import type { DeliveryDetail, DeliveryRow, WebhookEventType } from '@rtm/schemas';
 import type { z } from 'zod';
@@ -110,7 +110,7 @@ export function deliveriesPageQuery(
 
 /** Newest first: the deliveries before `before` (a delivery id; null from the newest), and whether more follow. */
 export async function listDeliveries(
-  pool: Pool,
+  pool: Queryable,
   environmentId: string,
   page: { status?: DeliveryStatus | undefined; endpointId?: string | undefined; before: string | null; limit: number },
 ): Promise<{ data: z.infer<typeof DeliveryRow>[]; more: boolean }> {
@@ -122,7 +122,7 @@ export async function listDeliveries(
  * One delivery with every attempt made, or 404: its full row with the attempts recorded, else its
  * log row, whose one attempt (if any) is its outcome.
  */
-export async function getDelivery(pool: Pool, environmentId: string, deliveryId: string): Promise<z.infer<typeof DeliveryDetail>> {
+export async function getDelivery(pool: Queryable, environmentId: string, deliveryId: string): Promise<z.infer<typeof DeliveryDetail>> {
   const { rows } = await pool.query<DeliveryRecord & { logged: boolean; duration_ms: number | null }>(
     `select * from (
        select ${COLUMNS}, false as logged, null::integer as duration_ms from webhook_deliveries d where d.id = $1 and d.environment_id = $2

@@ -4,7 +4,7 @@ import { HISTORY_LIMIT_DEFAULT, HistoryResponse, PublishBody, controlMessageOper
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { authorize, authorizeRetract, contentText, keyAuth, requireSecretKey, requireUser, sendPublish, userAuth } from '@rtm/edge';
-import { readMessages } from '@rtm/channels';
+import { readMessages, type ReadRange } from '@rtm/channels';
 
 type Host = 'control' | 'realtime';
 
@@ -87,13 +87,10 @@ function messageRoutes(host: Host) {
         const { channelId } = request.params;
         const { limit = HISTORY_LIMIT_DEFAULT, before, after } = request.query;
         const { environmentId, user } = await caller(deps, host, request, channelId, 'history');
-        const rows = await readMessages(deps.pool, environmentId, channelId, {
-          after,
-          before,
-          limit: limit + 1,
-          newest: after === undefined,
-          viewer: user?.userId,
-        });
+        const range: ReadRange = { after, before, limit: limit + 1, newest: after === undefined, viewer: user?.userId };
+        // a replica answers once it has every change committed before the request, retractions
+        // and erasures included (docs/read-replicas.md)
+        const rows = await deps.reads.current('history', (db) => readMessages(db, environmentId, channelId, range));
         const hasMore = rows.length > limit;
         const page = rows.slice(0, limit);
         if (after === undefined) page.reverse();

@@ -14,30 +14,37 @@ const isUserId = (userId: string) => UserId.safeParse(userId).success;
  * of those who entered), sorted by userId, the entries after `query.cursor`. Members come from Postgres a page at a time (plus one, to know
  * whether more follow); on an open channel the online users who are not members are merged in.
  * The order is byte order (collate "C"), the same as JavaScript's for user ids, which are ASCII.
+ * The Postgres part (access, members, bans) is one read of the read pool once it has every change
+ * committed before the request (docs/read-replicas.md); presence is NATS's, read meanwhile.
  */
 async function rosterOf(deps: GatewayDeps, environmentId: string, channelId: string, query: { limit?: number; cursor?: string }) {
   const limit = query.limit ?? ROSTER_PAGE_MAX;
   const after = query.cursor === undefined ? '' : decodeCursor(query.cursor, isUserId);
-  const [access, { members: stored }, { online, entries }] = await Promise.all([
-    channelAccessOf(deps.pool, environmentId, channelId),
-    // one more than the page, so that a guest after the last member shows whether more follow
-    memberPage(deps.pool, environmentId, channelId, { after, limit: limit + 1 }),
-    presentIn(deps, environmentId, channelId),
-  ]);
-  const roles = new Map<string, ChannelRole>(stored.map((member) => [member.userId, member.role]));
-  if (access === 'open') {
+  const presence = presentIn(deps, environmentId, channelId);
+  // a rejection is the roster's, once awaited below
+  presence.catch(() => {});
+  const roles = await deps.reads.current('roster', async (db) => {
+    const [access, { members: stored }] = await Promise.all([
+      channelAccessOf(db, environmentId, channelId),
+      // one more than the page, so that a guest after the last member shows whether more follow
+      memberPage(db, environmentId, channelId, { after, limit: limit + 1 }),
+    ]);
+    const roles = new Map<string, ChannelRole>(stored.map((member) => [member.userId, member.role]));
+    if (access !== 'open') return roles;
     // a banned user is left out even while presence still holds them (their sockets close on the
     // ban): the page's first guests are checked, more as far as bans took some out
-    const guests = [...online].filter((userId) => userId > after && !roles.has(userId)).sort(byteOrder);
+    const guests = [...(await presence).online].filter((userId) => userId > after && !roles.has(userId)).sort(byteOrder);
     let wanted = limit + 1;
     for (let at = 0; at < guests.length && wanted > 0; ) {
       const chunk = guests.slice(at, at + wanted);
       at += chunk.length;
-      const banned = await bannedAmong(deps.pool, environmentId, channelId, chunk);
+      const banned = await bannedAmong(db, environmentId, channelId, chunk);
       for (const userId of chunk) if (!banned.has(userId)) roles.set(userId, 'member');
       wanted = banned.size;
     }
-  }
+    return roles;
+  });
+  const { online, entries } = await presence;
   const sorted = [...roles].sort(([a], [b]) => byteOrder(a, b));
   const page = sorted.slice(0, limit);
   const members = page.map(([userId, role]) => {

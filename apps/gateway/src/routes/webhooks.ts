@@ -36,7 +36,7 @@ export async function webhookRoutes(app: ZodApp, deps: GatewayDeps) {
   app.route({
     ...webhookOperations.getDelivery,
     ...secured,
-    handler: async (request) => getDelivery(deps.pool, keyAuth(request).environmentId, request.params.deliveryId),
+    handler: async (request) => deps.reads.current('ledger', (db) => getDelivery(db, keyAuth(request).environmentId, request.params.deliveryId)),
   });
 
   app.route({

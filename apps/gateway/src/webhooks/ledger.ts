@@ -2,7 +2,8 @@
  * The delivery ledger as both hosts serve it (routes/webhooks.ts with the secret key,
  * routes/dashboard/webhooks.ts for a session): pages with an opaque cursor, and a retry that
  * shows in the environment's live log. The queries are libs/webhooks' (delivery-ledger.ts); one
- * delivery is read there directly (`getDelivery`).
+ * delivery is read there directly (`getDelivery`). Pages and single deliveries are read with
+ * `deps.reads.current` (docs/read-replicas.md); a retry's read is part of its write, on the primary.
  */
 import type { PoolClient } from '@rtm/db';
 import { publishLog } from '@rtm/bus';
@@ -13,7 +14,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 
 /** The ledger's reads and the live log. */
-type LedgerDeps = Pick<GatewayDeps, 'nc' | 'pool' | 'subjects'>;
+type LedgerDeps = Pick<GatewayDeps, 'nc' | 'pool' | 'reads' | 'subjects'>;
 
 // the cursor is the last row's id (list-cursor.ts)
 const isDeliveryId = (id: string) => DELIVERY_ID_PATTERN.test(id);
@@ -25,7 +26,9 @@ export async function listDeliveries(
   query: { status?: DeliveryStatus; endpointId?: string; limit?: number; cursor?: string },
 ) {
   const before = query.cursor === undefined ? null : decodeCursor(query.cursor, isDeliveryId);
-  const { data, more } = await readDeliveries(deps.pool, environmentId, { status: query.status, endpointId: query.endpointId, before, limit: query.limit ?? 50 });
+  const page = { status: query.status, endpointId: query.endpointId, before, limit: query.limit ?? 50 };
+  // every change committed before the request, from the read pool once it has them (docs/read-replicas.md)
+  const { data, more } = await deps.reads.current('ledger', (db) => readDeliveries(db, environmentId, page));
   return { data, nextCursor: more ? encodeCursor(data[data.length - 1]!.id) : null };
 }
 

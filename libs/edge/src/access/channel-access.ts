@@ -1,5 +1,5 @@
 import { ServiceError } from '@rtm/errors';
-import { readActiveNamespaces, type Pool } from '@rtm/db';
+import { readActiveNamespaces, type Pool, type Queryable } from '@rtm/db';
 import { standingRowOf, standingsOf, type StandingRow } from '@rtm/channels';
 import {
   decide,
@@ -41,7 +41,7 @@ export function standingOf(row: StandingRow): Standing {
 }
 
 /** A user's standing on a channel, read from Postgres (uncached). */
-export async function standingOfUser(pool: Pool, environmentId: string, userId: string, channelId: string): Promise<Standing> {
+export async function standingOfUser(pool: Queryable, environmentId: string, userId: string, channelId: string): Promise<Standing> {
   return standingOf(await standingRowOf(pool, environmentId, userId, channelId));
 }
 
@@ -113,7 +113,7 @@ export async function refusalsOf(
 }
 
 /** The channel's effective access: its own setting, else its namespace's, else the environment's deployed default. */
-export async function channelAccessOf(pool: Pool, environmentId: string, channelId: string): Promise<Access> {
+export async function channelAccessOf(pool: Queryable, environmentId: string, channelId: string): Promise<Access> {
   return (await standingOfUser(pool, environmentId, '', channelId)).access;
 }
 

@@ -35,8 +35,12 @@ export const MAX_HELD_FRAMES = 10_000;
  * its own options, so a subscription costs no separate options object or `lost` closure.
  */
 export interface ReplayOptions {
-  /** Replay pages are read from Postgres, each in its environment's turn (sessions.admission). */
-  deps: Pick<EdgeDeps, 'pool' | 'sessions'>;
+  /**
+   * Replay pages are read from Postgres, each in its environment's turn (sessions.admission): from
+   * the read pool once it has replayed every change committed before the page is read (so every
+   * message up to the snapshot, and every retraction and erasure of them), else from the primary.
+   */
+  deps: Pick<EdgeDeps, 'reads' | 'sessions'>;
   feeds: FeedRegistry;
   link: Link;
   environmentId: string;
@@ -87,10 +91,11 @@ export class ChannelReplay implements FeedMember {
     let after = since;
     while (after !== undefined && after < this.snapshot && !this.done) {
       // each page read waits its environment's turn: replays of many environments interleave page by page
-      const from = after;
+      const range = { after, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId };
       const page = await deps.sessions.admission.run(environmentId, async () =>
-        // a reader that stopped while it waited gives its turn back without reading
-        this.done ? [] : readMessages(deps.pool, environmentId, channelId, { after: from, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId }),
+        // a reader that stopped while it waited gives its turn back without reading; the replay
+        // hands over to the feed at the snapshot, committed before this page is read
+        this.done ? [] : deps.reads.current('replay', (db) => readMessages(db, environmentId, channelId, range)),
       );
       if (this.done) return false;
       for (const message of page) {

@@ -87,7 +87,10 @@ function messageOperations<Body extends z.ZodType>(security: Operation['schema']
         'With `after` the page is the oldest messages after it; otherwise the newest (before `before`, if given). ' +
         '`hasMore` says more messages exist beyond the page in that direction (older without `after`, newer with it). ' +
         'Each `content` is the exact bytes it was published as (key order, spacing, escapes). ' +
-        'Retracted messages appear tombstoned. A channel with no messages answers an empty page. Realtime edge: needs ' +
+        'Retracted messages appear tombstoned. A channel with no messages answers an empty page. ' +
+        'Freshness (docs/read-replicas.md): a page reflects every change committed before the request, messages published ' +
+        'and messages retracted or erased alike; a replica that has not replayed that far yet is waited for briefly, then the ' +
+        'primary answers. Realtime edge: needs ' +
         'read access and the `history` capability, and the channel\'s namespace must not set `history: false` (403 ' +
         '`forbidden`); messages addressed with `to` are shown only to their addressees and sender.',
         tags,

@@ -32,3 +32,11 @@ export type Operations = Readonly<Record<string, Operation>>;
 export const SECRET_KEY = [{ secretKey: [] }] as const;
 export const USER_TOKEN = [{ userToken: [] }] as const;
 export const SESSION = [{ dashboardSession: [] }] as const;
+
+/**
+ * The freshness of the reads a replica may serve (DATABASE_READ_URL; docs/read-replicas.md), as the
+ * operations that make them state it.
+ */
+export const CURRENT_READ =
+  ' Reflects every change committed before the request: a replica answers only once it has replayed that far ' +
+  '(waited for briefly), else the primary.';

@@ -1,6 +1,6 @@
 import { ChannelParams, ROSTER_PAGE_MAX, Roster, RosterQuery } from '../members.ts';
 import { ErrorBody } from '../common.ts';
-import { SECRET_KEY, USER_TOKEN, type Operation, type Operations } from './operation.ts';
+import { CURRENT_READ, SECRET_KEY, USER_TOKEN, type Operation, type Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
@@ -13,7 +13,8 @@ const ROSTER_DESCRIPTION =
   'A `members` channel lists its members. An `open` channel lists its members plus every user currently online ' +
   'in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. ' +
   `Paged: \`limit\` (default and maximum ${ROSTER_PAGE_MAX}) entries per page; \`nextCursor\` is null on the last page, ` +
-  'otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.';
+  'otherwise the `cursor` of the next one. A limit out of range or a bad cursor: 400.' +
+  CURRENT_READ;
 
 /** The same roster on both hosts, with that host's credential. */
 function rosterOperations(security: Operation['schema']['security']) {

@@ -1,6 +1,6 @@
 import { ErrorBody } from '../common.ts';
 import { DeliveriesQuery, DeliveryDetail, DeliveryList, DeliveryParams, DeliveryRow, WebhookSecretResponse } from '../webhooks.ts';
-import { type Operations } from './operation.ts';
+import { CURRENT_READ, type Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
@@ -65,7 +65,8 @@ export const webhookOperations = {
         'body was redacted in the transaction that retracted or deleted the message, whatever its status, and it is never ' +
         'sent again. `url` is where the delivery was first addressed; each attempt goes to its endpoint\'s URL as it is ' +
         'then, and a disabled endpoint gets none until it is enabled. ' +
-        FAILURE_VOCABULARY,
+        FAILURE_VOCABULARY +
+        CURRENT_READ,
       tags: ['webhooks'],
       security: [{ secretKey: [] }],
       querystring: DeliveriesQuery,
@@ -81,7 +82,8 @@ export const webhookOperations = {
       description:
         '`attemptLog` lists every attempt made (a delivery held back by a concurrency limit or an open circuit ' +
         'is not an attempt: its `nextAttemptAt` moves, `attempts` does not). ' +
-        FAILURE_VOCABULARY,
+        FAILURE_VOCABULARY +
+        CURRENT_READ,
       tags: ['webhooks'],
       security: [{ secretKey: [] }],
       params: DeliveryParams,

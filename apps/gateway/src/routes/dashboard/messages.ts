@@ -30,7 +30,8 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const limit = request.query.limit ?? 50;
       const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor, isChannelId);
-      const { channels, more } = await listChannels(deps.pool, environmentId, { after, limit });
+      // browsing reflects every change committed before the request (docs/read-replicas.md)
+      const { channels, more } = await deps.reads.current('browse', (db) => listChannels(db, environmentId, { after, limit }));
       return {
         data: channels.map((channel) => ({
           channelId: channel.id,
@@ -52,14 +53,15 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
       const { channelId } = request.params;
       const { before, sender, type, since, until } = request.query;
       const limit = request.query.limit ?? 50;
-      const { rows: page, more } = await browseMessages(deps.pool, environmentId, channelId, {
+      const filter = {
         before,
         sender,
         type,
         since: since === undefined ? undefined : Date.parse(since),
         until: until === undefined ? undefined : Date.parse(until),
         limit,
-      });
+      };
+      const { rows: page, more } = await deps.reads.current('browse', (db) => browseMessages(db, environmentId, channelId, filter));
       return {
         data: page.map((row) => messageJson(channelId, row)),
         nextBefore: more ? page[page.length - 1]!.seq : null,
@@ -73,10 +75,11 @@ export async function dashboardMessageRoutes(app: ZodApp, deps: GatewayDeps) {
     handler: async (request) => {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
       const { channelId, messageId } = request.params;
-      return messageJson(channelId, await findMessage(deps.pool, environmentId, channelId, messageId));
+      return messageJson(channelId, await deps.reads.current('browse', (db) => findMessage(db, environmentId, channelId, messageId)));
     },
   });
 
+  // a retraction reads the message before and after its own write: on the primary
   app.route({
     ...dashboardMessageOperations.dashboardRetractMessage,
     ...secured,

@@ -21,7 +21,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
     ...secured,
     handler: async (request) => {
       const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-      return listMembers(deps.pool, environmentId, request.params.channelId, request.query.limit ?? 50, request.query.after);
+      return deps.reads.current('browse', (db) => listMembers(db, environmentId, request.params.channelId, request.query.limit ?? 50, request.query.after));
     },
   });
 
@@ -68,7 +68,7 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
       ...secured,
       handler: async (request) => {
         const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-        return listBans(deps.pool, environmentId, scope.channelOf(request.params), request.query.limit ?? 50, request.query.after);
+        return deps.reads.current('browse', (db) => listBans(db, environmentId, scope.channelOf(request.params), request.query.limit ?? 50, request.query.after));
       },
     });
 

@@ -107,7 +107,7 @@ export async function dashboardWebhookRoutes(app: ZodApp, deps: GatewayDeps) {
     ...secured,
     handler: async (request) => {
       const { environmentId, shown } = await reader(request, request.params.envId);
-      return shown(await getDelivery(deps.pool, environmentId, request.params.deliveryId));
+      return shown(await deps.reads.current('ledger', (db) => getDelivery(db, environmentId, request.params.deliveryId)));
     },
   });
 

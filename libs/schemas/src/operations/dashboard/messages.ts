@@ -9,7 +9,7 @@ import {
   DashboardMessagesQuery,
   DashboardRetractBody,
 } from '../../dashboard.ts';
-import { type Operations } from '../operation.ts';
+import { CURRENT_READ, type Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
 /** Control plane: the message browser of an environment (channels, history pages, one message, retraction). */
@@ -24,7 +24,7 @@ export const dashboardMessageOperations = {
       description:
         'The environment\'s channels as stored by their owners, by channel id, each with its message ' +
         'count (retracted ones included) and last activity (the newest persisted message). `limit` default 50, ' +
-        'maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member.',
+        'maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member.' + CURRENT_READ,
       params: DashboardEnvParams,
       querystring: DashboardChannelsQuery,
       response: { 200: DashboardChannelList, ...readErrors },
@@ -41,7 +41,7 @@ export const dashboardMessageOperations = {
         'Persisted messages, newest first, tombstones of retracted ones included, and messages addressed with `to` ' +
         '(the control plane sees them all). Filters: `sender` (sender id), `type`, `since` (inclusive) and `until` ' +
         '(exclusive) on the publish time. `limit` default 50, maximum 500; `before` is the previous page\'s ' +
-        '`nextBefore`. A channel without messages (or unknown) answers an empty page. Any member.',
+        '`nextBefore`. A channel without messages (or unknown) answers an empty page. Any member.' + CURRENT_READ,
       params: DashboardChannelParams,
       querystring: DashboardMessagesQuery,
       response: { 200: DashboardMessagePage, ...readErrors },
@@ -54,7 +54,7 @@ export const dashboardMessageOperations = {
       ...common,
       operationId: 'dashboardGetMessage',
       summary: 'One message',
-      description: 'With its addressees, mentions and retraction time. 404 for a message not in this channel. Any member.',
+      description: 'With its addressees, mentions and retraction time. 404 for a message not in this channel. Any member.' + CURRENT_READ,
       params: DashboardChannelMessageParams,
       response: { 200: DashboardMessage, ...readErrors },
     },

@@ -9,7 +9,7 @@ import {
   DashboardUserPageQuery,
 } from '../../dashboard.ts';
 import { Ban, BanBody, Membership, PutMemberBody } from '../../members.ts';
-import { type Operations } from '../operation.ts';
+import { CURRENT_READ, type Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
 const KICKS = ' The user\'s live sockets concerned are closed with 4403 on every gateway.';
@@ -23,7 +23,7 @@ export const dashboardModerationOperations = {
       ...common,
       operationId: 'dashboardListChannelMembers',
       summary: 'The members of a channel',
-      description: 'By user id; `limit` default 50, maximum 500; `after` is the previous page\'s `nextAfter`. Any member.',
+      description: 'By user id; `limit` default 50, maximum 500; `after` is the previous page\'s `nextAfter`. Any member.' + CURRENT_READ,
       params: DashboardChannelParams,
       querystring: DashboardUserPageQuery,
       response: { 200: DashboardChannelMemberPage, ...readErrors },
@@ -76,7 +76,7 @@ function banOperations<Path extends string, ListParams extends z.ZodType, UserPa
         ...common,
         operationId: `dashboardList${name}Bans`,
         summary: `The live ${what} bans`,
-        description: 'Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page\'s `nextAfter`. Any member.',
+        description: 'Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page\'s `nextAfter`. Any member.' + CURRENT_READ,
         params: listParams,
         querystring: DashboardUserPageQuery,
         response: { 200: DashboardBanPage, ...readErrors },

@@ -1,6 +1,6 @@
 import { DashboardDeliveryParams, DashboardEnvParams, DashboardWebhook, DashboardWebhookBody } from '../../dashboard.ts';
 import { DeliveriesQuery, DeliveryDetail, DeliveryList, DeliveryRow, WebhookSecretResponse } from '../../webhooks.ts';
-import { type Operations } from '../operation.ts';
+import { CURRENT_READ, type Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, URL_FOR_VIEWERS, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 import { FAILURE_VOCABULARY } from '../webhooks.ts';
 
@@ -74,7 +74,7 @@ export const dashboardWebhookOperations = {
       summary: 'The webhook delivery ledger',
       description:
         'Newest first. `status` and `endpointId` (an endpoint\'s id, or `default` for the configuration\'s URL) filter; ' +
-        '`limit` default 50, maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member.' + URL_FOR_VIEWERS + ' ' + FAILURE_VOCABULARY,
+        '`limit` default 50, maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member.' + URL_FOR_VIEWERS + ' ' + FAILURE_VOCABULARY + CURRENT_READ,
       params: DashboardEnvParams,
       querystring: DeliveriesQuery,
       response: { 200: DeliveryList, ...readErrors },
@@ -87,7 +87,7 @@ export const dashboardWebhookOperations = {
       ...common,
       operationId: 'dashboardGetDelivery',
       summary: 'One webhook delivery with its attempt log',
-      description: '404 for a delivery of another environment. Any member.' + URL_FOR_VIEWERS + ' ' + FAILURE_VOCABULARY,
+      description: '404 for a delivery of another environment. Any member.' + URL_FOR_VIEWERS + ' ' + FAILURE_VOCABULARY + CURRENT_READ,
       params: DashboardDeliveryParams,
       response: { 200: DeliveryDetail, ...readErrors },
     },
