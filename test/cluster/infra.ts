@@ -58,8 +58,8 @@ interface Child {
   log: string[];
 }
 
-function spawnLogged(name: string, command: string, args: string[]): Child {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+/** A child's output lines, the last ~2,000 kept (for a failing test's report), and its exit. */
+export function keepOutput(child: ChildProcess): { log: string[]; exited: Promise<void> } {
   const log: string[] = [];
   const keep = (chunk: Buffer) => {
     log.push(...chunk.toString().split('\n').filter(Boolean));
@@ -68,7 +68,12 @@ function spawnLogged(name: string, command: string, args: string[]): Child {
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { name, child, exited, log };
+  return { log, exited };
+}
+
+function spawnLogged(name: string, command: string, args: string[]): Child {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return { name, child, ...keepOutput(child) };
 }
 
 async function killChild(proc: Child, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {

@@ -11,6 +11,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { keepOutput } from './infra.ts';
 
 /** What a set's clean-up is registered with: a test's context, or a benchmark's list of clean-ups. */
 export interface AfterHook {
@@ -183,15 +184,7 @@ export class PostgresSet {
   /** Starts a long-lived command as the postgres user in a process group of its own (kill -9 takes all of it). */
   protected spawnDaemon(name: string, command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Daemon {
     const child = spawn(command, args, { ...this.user, cwd: options.cwd, env: this.env(options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const log: string[] = [];
-    const keep = (chunk: Buffer) => {
-      log.push(...chunk.toString().split('\n').filter(Boolean));
-      if (log.length > 2000) log.splice(0, 500);
-    };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const daemon = { name, child, exited, log };
+    const daemon = { name, child, ...keepOutput(child) };
     this.daemons.add(daemon);
     return daemon;
   }
