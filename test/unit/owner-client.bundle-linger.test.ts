@@ -7,24 +7,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Counter } from 'prom-client';
-import { decodeBundle, isBundle, ownerAnnouncement, subjects, type NatsConnection, type Requester } from '@rtm/bus';
+import { decodeBundle, isBundle, subjects, type Requester } from '@rtm/bus';
 import { encodeCommand, unframeRequest } from '@rtm/schemas';
 import { OwnerBatcher } from '../../libs/owner-client/src/owner-batcher.ts';
 import { serverPublish } from '../helpers/commands.ts';
+import { announcingBus } from './announcing-bus.ts';
 
 const names = subjects('linger');
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 function fakeBus() {
-  let announcements: ((error: unknown, msg: { data: Uint8Array }) => void) | undefined;
   const sent: { subject: string; commands: { partition: number; n: number }[] }[] = [];
-  const nc = {
-    subscribe: (_subject: string, options: { callback: (error: unknown, msg: { data: Uint8Array }) => void }) => {
-      announcements = options.callback;
-      return { unsubscribe: () => {} };
-    },
-    publish: () => {},
-  } as unknown as NatsConnection;
+  const { nc, announce } = announcingBus();
   const requester = {
     send: (subject: string, payload: Uint8Array) => {
       // a bundle to a node's subject, or one partition's request to the partition's subject
@@ -37,7 +31,6 @@ function fakeBus() {
       sent.push({ subject, commands });
     },
   } as unknown as Requester;
-  const announce = (node: string, partitions: number[]) => announcements!(null, { data: new TextEncoder().encode(JSON.stringify(ownerAnnouncement(node, partitions))) });
   return { nc, requester, sent, announce };
 }
 

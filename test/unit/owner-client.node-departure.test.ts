@@ -10,12 +10,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, NatsError } from 'nats';
 import type { Counter } from 'prom-client';
-import { decodeBundle, isBundle, ownerAnnouncement, OwnerDirectory, subjects, type NatsConnection, type Requester } from '@rtm/bus';
+import { decodeBundle, isBundle, ownerAnnouncement, OwnerDirectory, subjects, type Requester } from '@rtm/bus';
 import { encodeCommand, unframeRequest, type CommandReply } from '@rtm/schemas';
 import { OwnerBatcher, OwnerLostError, type ReplyWaiter } from '../../libs/owner-client/src/owner-batcher.ts';
 import { AwaitingOwner } from '../../libs/owner-client/src/awaiting-owner.ts';
 import { startAsk } from '../../libs/owner-client/src/ask-owner.ts';
 import { serverPublish } from '../helpers/commands.ts';
+import { announcingBus } from './announcing-bus.ts';
 
 const names = subjects('departure');
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -111,16 +112,9 @@ test('askOwner: a refused command goes again when its partition is announced, on
 
 /** A bus whose every request waits until the test answers it. */
 function fakeBus() {
-  let announcements: ((error: unknown, msg: { data: Uint8Array }) => void) | undefined;
   const sent: { subject: string; payload: Uint8Array; token: string; done: (error: unknown, msg?: { data: Uint8Array }) => void }[] = [];
   const abandoned: string[] = [];
-  const nc = {
-    subscribe: (_subject: string, options: { callback: (error: unknown, msg: { data: Uint8Array }) => void }) => {
-      announcements = options.callback;
-      return { unsubscribe: () => {} };
-    },
-    publish: () => {},
-  } as unknown as NatsConnection;
+  const { nc, announce } = announcingBus();
   const requester = {
     send: (subject: string, payload: Uint8Array, _options: unknown, done: (error: unknown, msg?: { data: Uint8Array }) => void) => {
       const token = `t${sent.length}`;
@@ -129,7 +123,6 @@ function fakeBus() {
     },
     abandon: (token: string) => void abandoned.push(token),
   } as unknown as Requester;
-  const announce = (node: string, partitions: number[]) => announcements!(null, { data: new TextEncoder().encode(JSON.stringify(ownerAnnouncement(node, partitions))) });
   /** The `n` of each command a request carried, in order. */
   const commandsOf = (payload: Uint8Array) =>
     (isBundle(payload) ? decodeBundle(payload).map((part) => part.data) : [payload]).flatMap((data) => {
