@@ -20,8 +20,7 @@ const metrics = createMetrics(name, 'channel-node');
 const pool = createPool(config.DATABASE_URL, { max: config.COMMIT_LANES + 2, name, genericPlans: true });
 watchDatabase(locatorFor(config.DATABASE_URL), 'primary', metrics, log);
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
-const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL));
-if ('readOnly' in migrated) log.warn('no listed Postgres server accepts writes; the schema is current, so starting: writes answer 503 until a primary is found');
+await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL, log));
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
 // live-log events only for the environments someone listens to (libs/bus log-interest.ts)
 watchLogInterest(nc, subjects(config.NATS_PREFIX));

@@ -26,8 +26,7 @@ const metrics = createMetrics(name, 'dispatcher');
 const pool = createPool(config.DATABASE_URL, { max: Math.min(20, config.WORKER_CONCURRENCY + 4), name });
 watchDatabase(locatorFor(config.DATABASE_URL), 'primary', metrics, log);
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
-const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL));
-if ('readOnly' in migrated) log.warn('no listed Postgres server accepts writes; the schema is current, so starting: writes answer 503 until a primary is found');
+const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL, log));
 // a missing or malformed key stops the process (78) before it takes any job
 const secretKeyring = await loadSecretKeyring(config).catch(exitOnConfigError);
 // a write: left to the next start when no server accepts writes (old keys stay readable meanwhile)

@@ -23,8 +23,7 @@ const readPool = config.DATABASE_READ_URL === undefined ? undefined : createPool
 if (config.DATABASE_READ_URL !== undefined) watchDatabase(locatorFor(config.DATABASE_READ_URL), 'replica', metrics, log);
 replicaLagGauges(readPool, metrics, log);
 // migrations are applied at start by every process (safe concurrently: an advisory lock)
-const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL));
-if ('readOnly' in migrated) log.warn('no listed Postgres server accepts writes; the schema is current, so starting: writes answer 503 until a primary is found');
+const migrated = await orExit(log, `cannot migrate the database at ${redactUrl(config.DATABASE_URL)}`, migrateAtStart(pool, config.DATABASE_URL, log));
 // a missing or malformed key stops the process (78) before anything listens
 const secretKeyring = await loadSecretKeyring(config).catch(exitOnConfigError);
 // a write: left to the next start when no server accepts writes (old keys stay readable meanwhile)

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import pg, { type Pool } from 'pg';
+import type { Pool } from 'pg';
 import { parseDatabaseUrl } from '@rtm/config';
-import { NoServerError } from './server-locator.ts';
+import { askServer, NoServerError } from './server-locator.ts';
 import { runMigrations as runWorkerMigrations } from 'graphile-worker';
 import { ADVISORY_LOCKS } from './advisory-locks.ts';
 
@@ -68,14 +68,15 @@ async function migrationFiles(): Promise<string[]> {
 /**
  * Start-up's migrations. When no listed server accepts writes (NoServerError: the URL names a
  * standby alone, or a fail-over is under way) but one of them already has every migration of this
- * release, the process starts anyway (`readOnly`): its reads work, and its writes answer 503
- * `unavailable` until a primary is found. Otherwise the error is thrown, as before.
+ * release, the process starts anyway (`readOnly`, said in `log`): what needs Postgres answers 503
+ * `unavailable` until a primary is found (docs/postgres.md). Otherwise the error is thrown, as before.
  */
-export async function migrateAtStart(pool: Pool, databaseUrl: string): Promise<{ applied: string[] } | { readOnly: true }> {
+export async function migrateAtStart(pool: Pool, databaseUrl: string, log: { warn(message: string): void }): Promise<{ applied: string[] } | { readOnly: true }> {
   try {
     return { applied: await migrate(pool) };
   } catch (error) {
     if (!(error instanceof NoServerError) || !(await schemaIsCurrent(databaseUrl))) throw error;
+    log.warn('no listed Postgres server accepts writes; the schema is current, so starting: writes answer 503 until a primary is found');
     return { readOnly: true };
   }
 }
@@ -83,18 +84,7 @@ export async function migrateAtStart(pool: Pool, databaseUrl: string): Promise<{
 /** Whether a listed server (a standby will do) has every migration of this release. */
 async function schemaIsCurrent(databaseUrl: string): Promise<boolean> {
   const latest = (await migrationFiles()).at(-1)?.slice(0, 6);
-  const answers = await Promise.all(parseDatabaseUrl(databaseUrl).hosts.map(async (host) => {
-    const client = new pg.Client({ connectionString: host.url, connectionTimeoutMillis: 2_000, query_timeout: 2_000 });
-    client.on('error', () => {});
-    try {
-      await client.connect();
-      const { rows } = await client.query<{ id: string | null }>('select max(id) as id from migrations');
-      return rows[0]?.id === latest;
-    } catch {
-      return false;
-    } finally {
-      void client.end().catch(() => {});
-    }
-  }));
+  const answers = await Promise.all(parseDatabaseUrl(databaseUrl).hosts.map((host) =>
+    askServer(host, async (client) => (await client.query<{ id: string | null }>('select max(id) as id from migrations')).rows[0]?.id === latest)));
   return answers.includes(true);
 }

@@ -22,7 +22,7 @@ import { chooseServer, noteTimeline, readServerState, refusal, type ServerState,
 
 /** What the locator tells its observer (metrics, logs). */
 export type LocatorEvent =
-  | { kind: 'search'; outcome: 'found' | 'none'; ms: number; host?: string; previous?: string }
+  | { kind: 'search'; outcome: 'found' | 'none'; ms: number; host?: string }
   | { kind: 'refused'; host: string; reason: 'read_only' | 'writable' | 'older_timeline' };
 
 export type LocatorObserver = (event: LocatorEvent) => void;
@@ -123,19 +123,25 @@ function refusalText(host: string, reason: 'read_only' | 'writable' | 'older_tim
   return `the Postgres server at ${host} accepts writes, and target_session_attrs=${attrs} asks for one that does not`;
 }
 
-/** What one server says of itself, or undefined when it does not answer in time. */
-async function probe(host: DatabaseHost): Promise<ServerState | undefined> {
+/**
+ * `ask` run on a session of its own to one listed server (whatever it is: no check, no locator),
+ * or undefined when the server does not answer in time or the question fails.
+ */
+export async function askServer<T>(host: DatabaseHost, ask: (client: pg.Client) => Promise<T>): Promise<T | undefined> {
   const client = new pg.Client({ connectionString: host.url, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS, application_name: 'rtm-probe' });
   client.on('error', () => {});
   try {
     await client.connect();
-    return await readServerState(client);
+    return await ask(client);
   } catch {
     return undefined;
   } finally {
     void client.end().catch(() => {});
   }
 }
+
+/** What one server says of itself, or undefined when it does not answer in time. */
+const probe = (host: DatabaseHost): Promise<ServerState | undefined> => askServer(host, readServerState);
 
 /** One locator per URL in a process, so every pool and lock connection shares what it learnt. */
 const locators = new Map<string, ServerLocator>();
@@ -151,7 +157,8 @@ export function locatorFor(url: string): ServerLocator {
 
 /**
  * A node-postgres Client that connects to its locator's server and is admitted before use. Made by
- * pg.Pool (`Client` option) and by `openClient`; `connectionString` is the URL as configured.
+ * pg.Pool (`Client` option: createPool) and for sessions of their own (PartitionOwnership's lock
+ * connection, scripts/ensure-database.ts); `connectionString` is the URL as configured.
  */
 export class LocatingClient extends pg.Client {
   readonly #locator: ServerLocator;

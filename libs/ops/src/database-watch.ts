@@ -3,8 +3,9 @@
  * searched its listed Postgres servers and what it found, and why new sessions were refused.
  * A search that finds nobody is a primary that is gone (an alert waits on it, docs/operations.md).
  */
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
+import { counterOf } from './internal-server.ts';
 
 /** The locator's events (structurally: libs/ops does not import libs/db). */
 type LocatorEvent =
@@ -13,17 +14,16 @@ type LocatorEvent =
 
 /** `pool`: which of the process's pools (`primary`, or `replica` for DATABASE_READ_URL). */
 export function watchDatabase(locator: { observe(observer: (event: LocatorEvent) => void): unknown }, pool: string, metrics: Registry, log: Logger): void {
-  const searches = metrics.getSingleMetric('postgres_server_searches_total') as Counter<'pool' | 'outcome'> | undefined ?? new Counter({
+  // a gateway watches two pools (primary and replica) on one registry: counterOf makes each counter once
+  const searches = counterOf(metrics, {
     name: 'postgres_server_searches_total',
     help: 'Searches of the listed Postgres servers for one that fits (after a connection to the last one failed or was refused), by pool and outcome: found or none',
-    labelNames: ['pool', 'outcome'] as const,
-    registers: [metrics],
+    labelNames: ['pool', 'outcome'],
   });
-  const refused = metrics.getSingleMetric('postgres_sessions_refused_total') as Counter<'pool' | 'reason'> | undefined ?? new Counter({
+  const refused = counterOf(metrics, {
     name: 'postgres_sessions_refused_total',
     help: 'New Postgres sessions refused after their server said what it is, by pool and reason: read_only (a standby or a read-only server), older_timeline (an old primary back after a promotion), writable (a primary where a standby was asked for)',
-    labelNames: ['pool', 'reason'] as const,
-    registers: [metrics],
+    labelNames: ['pool', 'reason'],
   });
   let using: string | undefined;
   locator.observe((event) => {
