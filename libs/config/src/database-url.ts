@@ -43,24 +43,26 @@ export function parseDatabaseUrl(url: string, fallback: SessionAttrs = 'read-wri
   const defaultPort = params.get('port');
   params.delete('port');
   if (defaultPort !== null && !validPort(defaultPort)) throw new Error(`port ${JSON.stringify(defaultPort)} is not a port number`);
-  const rest = params.toString();
+  const auth = userinfo !== undefined ? `${userinfo}@` : '';
+  const sessionAttrs = (attrs as SessionAttrs | null) ?? fallback;
   if (!hostList!.includes(',')) {
-    // one host (or none: a socket directory in `host=`): node-postgres reads the URL as today
-    const single = new URLSearchParams(query);
-    single.delete('target_session_attrs');
-    const kept = single.toString();
+    // one host (or none: a socket directory in `host=`): node-postgres reads the URL as today,
+    // its `port` parameter included
+    const kept = new URLSearchParams(query);
+    kept.delete('target_session_attrs');
     const only = hostList ? splitHost(hostList, defaultPort ?? '5432') : { host: params.get('host') ?? 'localhost', port: defaultPort ?? '5432' };
-    return { hosts: [{ host: only.host, port: Number(only.port), url: `${scheme}://${userinfo !== undefined ? `${userinfo}@` : ''}${hostList}${path}${kept ? `?${kept}` : ''}` }], sessionAttrs: (attrs as SessionAttrs | null) ?? fallback };
+    return { hosts: [{ host: only.host, port: Number(only.port), url: `${scheme}://${auth}${hostList}${path}${withQuery(kept)}` }], sessionAttrs };
   }
   const entries = hostList!.split(',');
   if (entries.some((entry) => entry === '')) throw new Error('has an empty host in its host list');
   const hosts = entries.map((entry) => {
     const { host, port } = splitHost(entry, defaultPort ?? '5432');
-    const authority = `${userinfo !== undefined ? `${userinfo}@` : ''}${host.includes(':') ? `[${host}]` : host}:${port}`;
-    return { host, port: Number(port), url: `${scheme}://${authority}${path}${rest ? `?${rest}` : ''}` };
+    return { host, port: Number(port), url: `${scheme}://${auth}${host.includes(':') ? `[${host}]` : host}:${port}${path}${withQuery(params)}` };
   });
-  return { hosts, sessionAttrs: (attrs as SessionAttrs | null) ?? fallback };
+  return { hosts, sessionAttrs };
 }
+
+const withQuery = (params: URLSearchParams) => (params.size > 0 ? `?${params}` : '');
 
 /** Whether `url` is a URL parseDatabaseUrl takes; the reason when it is not. */
 export function databaseUrlProblem(url: string): string | undefined {
