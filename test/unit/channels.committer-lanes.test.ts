@@ -128,7 +128,7 @@ test('committer lanes - every command in exactly one transaction, batches whole,
             assert.equal(outcome.replies.length, batch.length);
             batch.forEach((c, i) => {
               assert.ok(outcome.replies[i], `command ${nOf(c)} has a reply`);
-              replies.set(nOf(c), outcome.replies[i]!);
+              replies.set(nOf(c), outcome.replies[i]! as CommandReply);
             });
             for (const [key, state] of outcome.states) cache.set(key, state);
           }

@@ -38,7 +38,7 @@ function fakeWriter(commands: Publish[], poisoned: Set<number>) {
     for (const m of plan.messages) rows.push({ key: String(m.channel_pk), seq: m.seq, n: (JSON.parse(m.content) as { n: number }).n });
     for (const k of plan.keys) keys.set(`${k.channel_pk}\u0000${k.key}`, { id: k.message_id, seq: k.seq, timestamp: k.ts });
     plan.outcome.replies.forEach((reply, i) => {
-      if (reply.ok) replies.set(from + i, reply.result.seq);
+      if (reply.ok) replies.set(from + i, (reply.result as { seq: number }).seq);
     });
   };
   return { attempt, rows, replies, attempts: () => attempts };

@@ -34,6 +34,7 @@ const feedDeps = () => {
     subjects: subjects('rtm'),
     lastSeq: async () => 0,
     read: async () => [],
+    readChanges: async () => [],
     log: { warn() {} },
   };
   const encoder = new TextEncoder();

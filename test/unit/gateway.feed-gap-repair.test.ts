@@ -26,6 +26,10 @@ const row = (seq: number, to: string[] | null = null): MessageRow => ({
   mentions: null,
   ts: 1_000 + seq,
   retracted: false,
+  version: 1,
+  updated_at: null,
+  updated_by: null,
+  reactions: null,
 });
 
 interface Member extends FeedMember {
@@ -71,6 +75,7 @@ async function feedOf(rows: MessageRow[], lastSeq: number, options: { failReads?
         .slice(0, range.limit)
         .map((r) => ({ seq: r.seq, text: envelopeTextOfRow(r) }));
     },
+    readChanges: async () => (options.failReads ? Promise.reject(new Error('database down')) : []),
     log: { warn: (...args: unknown[]) => warnings.push(args) },
   };
   const registry = new FeedRegistry(deps);

@@ -4,13 +4,41 @@
  * No I/O, no clock, no randomness (ids and time are passed in), so the same inputs give the same
  * plan: that is what lets a failed batch be re-planned for any subset of its commands (seqs then
  * start again from the channel's last committed seq, so a retried subset never leaves a gap).
- * Retractions are planned by the writer (they read the row they retract).
+ * Changes (retractions, edits, reactions) are written by change-writer.ts: they read the row they change.
  */
 import type { NoticeDelivery, WebhookEventInput } from '@rtm/webhooks';
 import { messageEnvelopeBytes, type ChannelCommand, type CommandReply } from '@rtm/schemas';
 
 export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;
+export type EditCommand = Extract<ChannelCommand, { op: 'edit' }>;
+export type ReactCommand = Extract<ChannelCommand, { op: 'react' }>;
+
+/**
+ * The reactions to one message the actor let through together (reaction-gate.ts): applied in
+ * order, summarised once. Internal to the channel-node, never on the bus.
+ */
+export interface ReactionGroup {
+  op: 'reactions';
+  environmentId: string;
+  channelId: string;
+  messageId: string;
+  items: ReactCommand[];
+}
+
+/** The reply of a ReactionGroup: one reply per item, in order. */
+export interface GroupReply {
+  ok: true;
+  result: { items: CommandReply[] };
+}
+
+export const isGroupReply = (reply: unknown): reply is GroupReply =>
+  typeof reply === 'object' && reply !== null && Array.isArray((reply as { result?: { items?: unknown } }).result?.items);
+
+export type NodeReply = CommandReply | GroupReply;
+
+/** What a partition actor commits: the bus's commands, and the reaction groups it makes of its `react` commands. */
+export type NodeCommand = ChannelCommand | ReactionGroup;
 
 export interface ChannelState {
   pk: number;
@@ -41,13 +69,13 @@ export interface OutNotification {
 export interface OutLog {
   index: number;
   environmentId: string;
-  event: 'message.published' | 'message.retracted';
+  event: 'message.published' | 'message.retracted' | 'message.updated';
   data: Record<string, unknown>;
 }
 
 export interface BatchOutcome {
   /** One per command, in command order; a command that failed alone has an error reply. */
-  replies: CommandReply[];
+  replies: NodeReply[];
   /** In command order; published after commit. */
   frames: OutFrame[];
   notifications: OutNotification[];
@@ -95,7 +123,7 @@ export interface NotificationRow {
 }
 
 export interface BatchPlan {
-  /** Replies of publishes; retractions' slots are left for the writer. */
+  /** Replies of publishes; changes' slots are left for the writer. */
   outcome: BatchOutcome;
   messages: MessageRow[];
   keys: KeyRow[];
@@ -173,7 +201,7 @@ export function mentionCandidates(command: Pick<PublishCommand, 'mentions' | 'to
  * such a channel's state is not in the outcome (not cached: it is read again next time).
  */
 export function planBatch(
-  commands: readonly ChannelCommand[],
+  commands: readonly NodeCommand[],
   states: ReadonlyMap<string, ChannelState>,
   seen: ReadonlyMap<string, { id: string; seq: number; timestamp: number }>,
   now: number,

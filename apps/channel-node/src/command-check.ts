@@ -22,7 +22,7 @@
  * Content numbers need no bound: `content` is stored as json text, which keeps any number as it
  * was written; no integer of a command goes into a bigint column.
  */
-import { ChannelId, MAX_ADDRESSEES, MAX_CONTENT_BYTES, MessageType, UserId, isStorableText, jsonObjectProblem, type ChannelCommand } from '@rtm/schemas';
+import { ChannelId, MAX_ADDRESSEES, MAX_CONTENT_BYTES, MessageType, ReactionType, UserId, isStorableText, jsonObjectProblem, type ChannelCommand } from '@rtm/schemas';
 
 /** Deepest nesting of objects and arrays inside `content` (the object itself is depth 1). */
 export const MAX_CONTENT_DEPTH = 64;
@@ -64,7 +64,9 @@ export function checkCommand(value: unknown, legacy = false): CheckResult {
     }
     return { ok: true, command: c as ChannelCommand };
   }
-  if (c.op !== 'publish') return fail('op must be publish or retract');
+  if (c.op === 'edit') return checkEdit(c, legacy);
+  if (c.op === 'react') return checkReact(c);
+  if (c.op !== 'publish') return fail('op must be publish, retract, edit or react');
   const allowed = new Set(['op', 'environmentId', 'channelId', 'type', 'kind', 'content', 'sender', 'to', 'mentions', 'ephemeral', 'idempotencyKey']);
   const extra = Object.keys(c).find((k) => !allowed.has(k));
   if (extra !== undefined) return fail(`unknown field ${extra}`);
@@ -90,6 +92,35 @@ export function checkCommand(value: unknown, legacy = false): CheckResult {
   }
   const content = checkContentText(c.content);
   if (content !== undefined) return fail(content);
+  return { ok: true, command: c as ChannelCommand };
+}
+
+function checkEdit(c: Record<string, unknown>, legacy: boolean): CheckResult {
+  const allowed = new Set(['op', 'environmentId', 'channelId', 'messageId', 'content', 'editor', 'onlySender']);
+  const extra = Object.keys(c).find((k) => !allowed.has(k));
+  if (extra !== undefined) return fail(`unknown field ${extra}`);
+  if (!isText(c.messageId, MAX_MESSAGE_ID_LENGTH)) return fail('messageId is malformed');
+  if (c.editor !== null && !UserId.safeParse(c.editor).success) return fail('editor must be a user id or null');
+  if (c.onlySender !== undefined && !UserId.safeParse(c.onlySender).success) return fail('onlySender is malformed');
+  if (legacy) {
+    const content = checkContent(c.content);
+    if (content !== undefined) return fail(content);
+    return { ok: true, command: { ...c, content: JSON.stringify(c.content) } as ChannelCommand };
+  }
+  const content = checkContentText(c.content);
+  if (content !== undefined) return fail(content);
+  return { ok: true, command: c as ChannelCommand };
+}
+
+function checkReact(c: Record<string, unknown>): CheckResult {
+  const allowed = new Set(['op', 'environmentId', 'channelId', 'messageId', 'type', 'userId', 'remove', 'asReader']);
+  const extra = Object.keys(c).find((k) => !allowed.has(k));
+  if (extra !== undefined) return fail(`unknown field ${extra}`);
+  if (!isText(c.messageId, MAX_MESSAGE_ID_LENGTH)) return fail('messageId is malformed');
+  if (!ReactionType.safeParse(c.type).success) return fail('type must be 1-32 characters without spaces');
+  if (!UserId.safeParse(c.userId).success) return fail('userId is malformed');
+  if (c.remove !== undefined && typeof c.remove !== 'boolean') return fail('remove must be a boolean');
+  if (c.asReader !== undefined && typeof c.asReader !== 'boolean') return fail('asReader must be a boolean');
   return { ok: true, command: c as ChannelCommand };
 }
 

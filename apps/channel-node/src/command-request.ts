@@ -57,17 +57,17 @@ export function decodeCommand({ header, content }: FramedCommand): { ok: true; c
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'the command is not an object' };
   const command = value as Record<string, unknown>;
   if ('content' in command) return { ok: false, reason: 'content travels after the header, not in it' };
-  if (command.op === 'publish') {
+  if (command.op === 'publish' || command.op === 'edit') {
     try {
       command.content = utf8.decode(content);
     } catch {
       return { ok: false, reason: 'content is not valid UTF-8' };
     }
-  } else if (content.length > 0) return { ok: false, reason: 'only a publish carries content' };
+  } else if (content.length > 0) return { ok: false, reason: 'only a publish or an edit carries content' };
   const checked = checkCommand(command);
   // the bytes themselves go on to the frames and the commit (a view into the request: it lives
   // as long as the command waits, no copy)
-  if (checked.ok && checked.command.op === 'publish') checked.command.contentBytes = content;
+  if (checked.ok && (checked.command.op === 'publish' || checked.command.op === 'edit')) checked.command.contentBytes = content;
   return checked;
 }
 

@@ -6,10 +6,12 @@
  *   back (FenceError) and nothing is half-written, so seqs never repeat and never skip;
  * - idempotency: a key seen on the channel within 24 h returns the first result and writes
  *   nothing; a key repeated inside one batch gets the earlier command's result;
- * - retraction: a second retraction of a message changes nothing and emits nothing; an erasure
- *   job's retraction happens, and counts in the job's `retracted`, only while the job still
- *   carries the runner's lease token, checked and counted in this transaction, which also
- *   cancels the message's undelivered `message.published` deliveries and redacts their bodies;
+ * - changes (change-writer.ts): each retraction, edit and reaction summary takes the channel's
+ *   next seq after the batch's publishes, fenced like them; a second retraction of a message
+ *   changes nothing and emits nothing; an erasure job's retraction happens, and counts in the
+ *   job's `retracted`, only while the job still carries the runner's lease token, checked and
+ *   counted in this transaction, which also cancels the message's undelivered deliveries and
+ *   redacts their bodies;
  * - webhook deliveries and mention notifications commit (or roll back) with the messages; a
  *   mention is stored only for a user who may read the channel then, within their cap. A
  *   publish's deliveries get no job: their ids are in the outcome (`deliveries`), published
@@ -21,29 +23,19 @@
  */
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
-import { loggedDeliveries, enqueueWebhookEvents, redactMessageDeliveries, webhookBody, withdrawnEntries, type WebhookEventInput } from '@rtm/webhooks';
-import { messageEnvelopeText, type ChannelCommand, type CommandReply, type MessageEnvelope } from '@rtm/schemas';
+import { loggedDeliveries, enqueueWebhookEvents, webhookBody } from '@rtm/webhooks';
 import {
+  CHANNEL_DELETING_REPLY,
   channelKey,
-  envelopeOf,
   keyOf,
   planBatch,
   type BatchOutcome,
   type ChannelState,
-  type MessageRow,
+  type NodeCommand,
   type PublishCommand,
-  type RetractCommand,
 } from './batch-plan.ts';
-import {
-  ERASURE_COUNT_SQL,
-  FENCE_STATE,
-  LOAD_CHANNELS_SQL,
-  RETRACT_READ_SQL,
-  RETRACT_SQL,
-  SEEN_KEYS_SQL,
-  WEBHOOK_STATE,
-  writeStatement,
-} from './commit-sql.ts';
+import { edit, finishChanges, react, retract, type ChangeContext } from './change-writer.ts';
+import { FENCE_STATE, LOAD_CHANNELS_SQL, SEEN_KEYS_SQL, WEBHOOK_STATE, writeStatement } from './commit-sql.ts';
 import type { WebhookBelief } from './webhook-belief.ts';
 
 export { channelKey, type BatchOutcome, type ChannelState, type PublishCommand } from './batch-plan.ts';
@@ -56,17 +48,17 @@ export class FenceError extends Error {
 
 /**
  * Whether the batch is written by ONE statement, without begin/commit: every channel is in the
- * cache (nothing to create or load) and nothing is retracted (a retraction reads and updates
- * rows after the inserts). A single statement is atomic on its own, so this saves two round
+ * cache (nothing to create or load) and nothing changes (a change reads and updates rows after
+ * the inserts). A single statement is atomic on its own, so this saves two round
  * trips; idempotency keys, when present, are read before it (a read needs no transaction: the
  * fence guards what is written).
  */
-export function writesInOneStatement(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): boolean {
+export function writesInOneStatement(commands: readonly NodeCommand[], cache: Map<string, ChannelState>): boolean {
   return commands.every((c) => c.op === 'publish' && cache.has(channelKey(c.environmentId, c.channelId)));
 }
 
 /** A batch of ephemeral publishes on cached channels needs no transaction at all. */
-export function ephemeralOnly(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): boolean {
+export function ephemeralOnly(commands: readonly NodeCommand[], cache: Map<string, ChannelState>): boolean {
   return commands.every(
     (c) => c.op === 'publish' && c.ephemeral && cache.has(channelKey(c.environmentId, c.channelId)),
   );
@@ -80,10 +72,10 @@ export function ephemeralBatch(commands: readonly PublishCommand[], cache: Map<s
 /**
  * The channels a batch touches: `states`, copies of those cached (the cache itself is written only
  * after commit); `toLoad`, the others in first-use order, each to be created as well when a
- * persisted publish of the batch needs its row (an ephemeral publish or a retraction only reads).
+ * persisted publish of the batch needs its row (an ephemeral publish or a change only reads).
  */
 export function channelsOf(
-  commands: readonly ChannelCommand[],
+  commands: readonly NodeCommand[],
   cache: ReadonlyMap<string, ChannelState>,
 ): { states: Map<string, ChannelState>; toLoad: { environmentId: string; channelId: string; create: boolean }[] } {
   const needed = new Map<string, { environmentId: string; channelId: string; create: boolean }>();
@@ -114,7 +106,7 @@ export function channelsOf(
  */
 export async function writeBatch(
   client: PoolClient,
-  commands: readonly ChannelCommand[],
+  commands: readonly NodeCommand[],
   cache: Map<string, ChannelState>,
   webhooks: WebhookBelief,
   pushLeaseMs = 0,
@@ -194,84 +186,32 @@ export async function writeBatch(
     outcome.mentionsDropped = { unreadable: notifications.length - answer.readers!, overCap: answer.readers! - stored.size };
   }
 
-  // 5. retractions, after the inserts so a message published earlier in this batch is visible
+  // 5. changes (retractions, edits, reactions), after the inserts so a message published earlier
+  // in this batch can be changed; each takes the channel's next seq, after the publishes'
   const published = events.length;
+  const ctx: ChangeContext = { client, outcome, events, before: new Map(), now };
   for (const [index, c] of commands.entries()) {
-    if (c.op !== 'retract') continue;
-    outcome.replies[index] = await retract(client, index, c, outcome.states.get(channelKey(c.environmentId, c.channelId)), outcome, events);
+    if (c.op === 'publish') continue;
+    const key = channelKey(c.environmentId, c.channelId);
+    if (deleting.has(key)) {
+      outcome.replies[index] = c.op === 'reactions' ? { ok: true, result: { items: c.items.map(() => CHANNEL_DELETING_REPLY) } } : CHANNEL_DELETING_REPLY;
+      continue;
+    }
+    const state = outcome.states.get(key);
+    if (c.op === 'retract') outcome.replies[index] = await retract(ctx, index, c, state);
+    else if (c.op === 'edit') outcome.replies[index] = await edit(ctx, index, c, state);
+    else if (c.op === 'reactions') outcome.replies[index] = await react(ctx, index, c, state);
+    else {
+      // a reaction on its own (the actor gathers them into groups: reaction-gate.ts)
+      const { op: _, ...rest } = c;
+      const group = await react(ctx, index, { ...rest, op: 'reactions', items: [c] }, state);
+      outcome.replies[index] = group.result.items[0]!;
+    }
   }
+  if (!(await finishChanges(ctx, outcome.states))) throw new FenceError('a channel moved under this writer');
 
-  // the publishes' deliveries are recorded by the statement above, a retraction's here (its
+  // the publishes' deliveries are recorded by the statement above, the changes' here (their
   // batch is in a transaction; the join skips environments without a webhook)
   if (events.length > published) await enqueueWebhookEvents(client, events.slice(published));
   return outcome;
-}
-
-async function retract(
-  client: PoolClient,
-  index: number,
-  c: RetractCommand,
-  state: ChannelState | undefined,
-  outcome: BatchOutcome,
-  events: WebhookEventInput[],
-): Promise<CommandReply> {
-  if (!state) return { ok: false, code: 'not_found', reason: 'no such message in this channel' };
-  const { rows } = await client.query<Omit<MessageRow, 'content' | 'channel_pk'> & { retracted: boolean }>(
-    RETRACT_READ_SQL,
-    [state.pk, c.messageId],
-  );
-  const row = rows[0];
-  if (!row) return { ok: false, code: 'not_found', reason: 'no such message in this channel' };
-  if (c.onlySender !== undefined && (row.sender_id !== c.onlySender || row.kind !== 'user')) {
-    return { ok: false, code: 'forbidden', reason: 'only the sender may retract this message' };
-  }
-  const result = { ok: true as const, result: { id: row.id, seq: row.seq, retracted: true as const } };
-  if (row.retracted) return result;
-  if (c.erasure) {
-    // the lease fence: counted here, with the retraction, or neither (the row lock on the job
-    // orders this against a claim that replaces the token)
-    const counted = await client.query(
-      ERASURE_COUNT_SQL,
-      [c.erasure.jobId, c.environmentId, c.erasure.leaseToken],
-    );
-    if (counted.rowCount === 0) return { ok: false, code: 'unavailable', reason: "the erasure job's lease was taken over; nothing retracted" };
-  }
-  await client.query(RETRACT_SQL, [state.pk, row.seq]);
-  // its content leaves the webhook ledger in this transaction too: deliveries not yet delivered
-  // are cancelled, every stored body redacted; a pushed first attempt its owner still holds is
-  // withdrawn by the notice after commit (libs/webhooks redaction.ts)
-  const withdrawn = await redactMessageDeliveries(client, c.environmentId, [row.id]);
-  if (withdrawn.length > 0) (outcome.deliveries ??= []).push(...withdrawnEntries(withdrawn));
-  const tombstone = messageEnvelopeText({
-    ...row,
-    kind: row.kind as MessageEnvelope['kind'],
-    content: null,
-    sender: { id: row.sender_id, anon: row.sender_anon },
-    timestamp: row.ts,
-    retracted: true,
-    ephemeral: false,
-  });
-  const frame: Record<string, unknown> = { op: 'retract', id: row.id, seq: row.seq };
-  if (c.reason !== undefined) frame.reason = c.reason;
-  // addressed messages: the gateway's feed delivers the retraction to the same audience
-  if (row.to) {
-    frame.to = row.to;
-    frame.sender = { id: row.sender_id, anon: row.sender_anon };
-  }
-  outcome.frames.push({ index, environmentId: c.environmentId, channelId: c.channelId, bytes: Buffer.from(JSON.stringify(frame), 'utf8') });
-  events.push({
-    environmentId: c.environmentId,
-    channelId: c.channelId,
-    eventId: `retract_${row.id}`,
-    type: 'message.retracted',
-    timestamp: Date.now(),
-    data: tombstone,
-  });
-  outcome.logs.push({
-    index,
-    environmentId: c.environmentId,
-    event: 'message.retracted',
-    data: { channelId: c.channelId, messageId: row.id, seq: row.seq },
-  });
-  return result;
 }

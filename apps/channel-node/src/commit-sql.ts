@@ -216,13 +216,6 @@ export function writeStatement(
   };
 }
 
-/** A message to retract ($1 channel pk, $2 id), locked, with whether it already was. */
-export const RETRACT_READ_SQL = `select seq, id, type, kind, sender_id, sender_anon, "to", mentions, ts, retracted_at is not null as retracted
-     from messages where channel_pk = $1 and id = $2 for update`;
-
 /** An erasure job's retraction counted ($1 job, $2 environment, $3 lease token): none once the lease was taken over. */
 export const ERASURE_COUNT_SQL = `update erasure_jobs set retracted = retracted + 1, updated_at = now()
        where id = $1 and environment_id = $2 and lease_token = $3 and status = 'running'`;
-
-/** The retraction ($1 channel pk, $2 seq): the content goes, the row stays as a tombstone. */
-export const RETRACT_SQL = 'update messages set content = null, retracted_at = now() where channel_pk = $1 and seq = $2';

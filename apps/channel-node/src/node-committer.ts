@@ -34,14 +34,14 @@
 import type { Counter, Histogram } from 'prom-client';
 import type { Pool } from '@rtm/db';
 import { ArrivalRate, lingerMs, type LingerOptions, type Logger } from '@rtm/ops';
-import type { ChannelCommand } from '@rtm/schemas';
+import type { NodeCommand } from './batch-plan.ts';
 import type { NoticeDelivery } from '@rtm/webhooks';
 import { FenceError, WebhookBelief, channelKey, writeBatch, writesInOneStatement, type BatchOutcome, type ChannelState } from './commit-batch.ts';
 import { takeFairGroup } from './fair-group.ts';
 import { isSplittable, isolateFailures, replyForFailure } from './isolate-failures.ts';
 
 interface Submission {
-  commands: readonly ChannelCommand[];
+  commands: readonly NodeCommand[];
   cache: Map<string, ChannelState>;
   resolve: (outcome: BatchOutcome) => void;
   /** performance.now() when submitted: the wait for a lane is measured from it. */
@@ -107,7 +107,7 @@ export class NodeCommitter {
   }
 
   /** Commits `commands` (with the submitter's view of its channels); resolves after commit. */
-  commit(commands: readonly ChannelCommand[], cache: Map<string, ChannelState>): Promise<BatchOutcome> {
+  commit(commands: readonly NodeCommand[], cache: Map<string, ChannelState>): Promise<BatchOutcome> {
     return new Promise((resolve) => {
       const now = performance.now();
       this.pending.push({ commands, cache, resolve, submittedAt: now });
@@ -268,7 +268,7 @@ export class NodeCommitter {
     }
   }
 
-  private async transaction(commands: ChannelCommand[], view: Map<string, ChannelState>): Promise<BatchOutcome> {
+  private async transaction(commands: NodeCommand[], view: Map<string, ChannelState>): Promise<BatchOutcome> {
     const started = performance.now();
     const client = await this.pool.connect();
     // one statement needs no begin/commit: it is atomic on its own (commit-batch.ts)
@@ -306,7 +306,7 @@ export class NodeCommitter {
 /** Hands each submitter its part of a committed outcome (indices back to the submitter's own). */
 function distribute(
   outcome: BatchOutcome,
-  part: { command: ChannelCommand; at: number; index: number }[],
+  part: { command: NodeCommand; at: number; index: number }[],
   results: BatchOutcome[],
   committed: Map<string, ChannelState>,
 ): void {

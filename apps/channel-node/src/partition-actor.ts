@@ -23,7 +23,9 @@ import type { NodeCommitter } from './node-committer.ts';
 import { decodeRequest, ReplyCollector } from './command-request.ts';
 import { FairMailbox } from './fair-mailbox.ts';
 import type { Logger } from '@rtm/ops';
-import type { ChannelCommand, CommandReply } from '@rtm/schemas';
+import { SUMMARY_INTERVAL_MS, type CommandReply } from '@rtm/schemas';
+import { isGroupReply, type NodeCommand, type NodeReply, type ReactCommand } from './batch-plan.ts';
+import { ReactionGate } from './reaction-gate.ts';
 import {
   ephemeralBatch,
   ephemeralOnly,
@@ -43,9 +45,9 @@ export interface ActorDeps {
 }
 
 interface Pending {
-  command: ChannelCommand;
+  command: NodeCommand;
   /** Answers this command (its slot of the request's one reply). */
-  respond: (reply: CommandReply) => void;
+  respond: (reply: NodeReply) => void;
   /** When the caller stops waiting (it has then answered 503 "outcome unknown"). */
   expiresAt: number | undefined;
 }
@@ -69,6 +71,8 @@ export class PartitionActor {
   private loopDone: Promise<void> | undefined;
   /** last_seq and pk of channels this actor wrote or read; dropped on any doubt. */
   private readonly cache = new Map<string, ChannelState>();
+  /** Reactions wait here for their message's next group (reaction-gate.ts). */
+  private readonly reactions = new ReactionGate<Pending & { command: ReactCommand }>((key, group) => this.releaseReactions(key, group), SUMMARY_INTERVAL_MS);
 
   constructor(partition: number, deps: ActorDeps) {
     this.partition = partition;
@@ -92,6 +96,7 @@ export class PartitionActor {
     if (this.state !== 'running') return this.loopDone;
     this.state = 'draining';
     await this.subscription?.drain().catch(() => {});
+    this.reactions.flush();
     this.wake?.();
     await this.loopDone;
   }
@@ -100,7 +105,7 @@ export class PartitionActor {
     if (this.state === 'stopped') return;
     this.state = 'stopped';
     this.subscription?.unsubscribe();
-    for (const pending of this.mailbox.drain()) {
+    for (const pending of [...this.mailbox.drain(), ...this.reactions.abandon()]) {
       pending.respond({ ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
     }
     this.wake?.();
@@ -132,7 +137,15 @@ export class PartitionActor {
       }
       const command = checked.command;
       if (this.state === 'stopped') return answer({ ok: false, code: 'unavailable', reason: 'the channel owner moved; retry' });
-      if (!this.mailbox.offer(command.environmentId, { command, respond: answer, expiresAt })) {
+      if (command.op === 'react') {
+        if (this.reactions.size >= this.deps.maxBatch * MAILBOX_BATCHES) {
+          this.deps.metrics.messages.inc({ outcome: 'overloaded' });
+          return answer({ ok: false, code: 'unavailable', reason: 'the channel owner is overloaded with reactions; retry' });
+        }
+        this.reactions.offer({ command, respond: answer as (reply: NodeReply) => void, expiresAt });
+        return;
+      }
+      if (!this.mailbox.offer(command.environmentId, { command, respond: answer as (reply: NodeReply) => void, expiresAt })) {
         this.deps.metrics.messages.inc({ outcome: 'overloaded' });
         return answer({ ok: false, code: 'unavailable', reason: 'the channel owner is overloaded by this environment; retry' });
       }
@@ -165,7 +178,7 @@ export class PartitionActor {
    * committed: after an overload or a stall the actor catches up instead of writing minutes-old
    * messages nobody is waiting for. Nothing of them was written, so a retry is clean.
    */
-  private dropExpired(batch: Pending[]): Pending[] {
+  private dropExpired<P extends Pending>(batch: P[]): P[] {
     const now = Date.now();
     const live = batch.filter((pending) => pending.expiresAt === undefined || pending.expiresAt > now);
     if (live.length < batch.length) {
@@ -205,7 +218,9 @@ export class PartitionActor {
     batch.forEach((pending, index) => {
       const reply = outcome.replies[index]!;
       pending.respond(reply);
-      if (reply.ok) ok++;
+      if (isGroupReply(reply)) {
+        for (const item of reply.result.items) if (item.ok) ok++;
+      } else if (reply.ok) ok++;
       else {
         this.deps.metrics.messages.inc({ outcome: reply.code });
         const c = pending.command;
@@ -216,7 +231,28 @@ export class PartitionActor {
     this.deps.metrics.messages.inc({ outcome: 'ok' }, ok);
   }
 
-  private commit(commands: ChannelCommand[]): Promise<BatchOutcome> {
+  /**
+   * A message's held reactions enter the mailbox as one group: each answered from the group's
+   * reply; the gate learns when the group is done, to time the message's next one.
+   */
+  private releaseReactions(key: string, group: (Pending & { command: ReactCommand })[]): void {
+    const { environmentId, channelId, messageId } = group[0]!.command;
+    const items = this.dropExpired(group) as (Pending & { command: ReactCommand })[];
+    const done = (reply: NodeReply) => {
+      items.forEach((pending, i) => pending.respond(isGroupReply(reply) ? reply.result.items[i]! : reply));
+      this.reactions.committed(key);
+    };
+    if (items.length === 0) return this.reactions.committed(key);
+    const command: NodeCommand = { op: 'reactions', environmentId, channelId, messageId, items: items.map((p) => p.command) };
+    if (this.state === 'stopped' || !this.mailbox.offer(environmentId, { command, respond: done, expiresAt: undefined })) {
+      return done({ ok: false, code: 'unavailable', reason: 'the channel owner is overloaded by this environment; retry' });
+    }
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private commit(commands: NodeCommand[]): Promise<BatchOutcome> {
     if (ephemeralOnly(commands, this.cache)) return Promise.resolve(ephemeralBatch(commands as PublishCommand[], this.cache));
     return this.deps.committer.commit(commands, this.cache);
   }

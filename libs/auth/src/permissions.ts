@@ -6,7 +6,7 @@
  */
 
 /** What a capability may grant on a channel. */
-export const CAPABILITY_OPS = ['subscribe', 'publish', 'history', 'presence'] as const;
+export const CAPABILITY_OPS = ['subscribe', 'publish', 'history', 'presence', 'edit', 'react'] as const;
 export type CapabilityOp = (typeof CAPABILITY_OPS)[number];
 
 /** Capabilities as minted: channel pattern → operations. */
@@ -22,9 +22,10 @@ const CHANNEL_CHARS = /^[A-Za-z0-9_.:@=-]+$/;
 
 /**
  * The `cap` claim: the same object with each operation list packed into a bit mask
- * (subscribe 1, publish 2, history 4, presence 8), e.g. `{"room:*":3,"lobby":15}`.
+ * (subscribe 1, publish 2, history 4, presence 8, edit 16, react 32), e.g. `{"room:*":3,"lobby":63}`.
  */
-const BITS: Record<CapabilityOp, number> = { subscribe: 1, publish: 2, history: 4, presence: 8 };
+const BITS: Record<CapabilityOp, number> = { subscribe: 1, publish: 2, history: 4, presence: 8, edit: 16, react: 32 };
+const ALL_BITS = 63;
 export type CapabilityClaim = Record<string, number>;
 
 /** Why a capability object is refused, or null when it is well formed. */
@@ -69,7 +70,7 @@ export function decodeCapabilities(claim: unknown): CapabilityClaim | undefined 
   const decoded: CapabilityClaim = {};
   if (typeof claim !== 'object' || claim === null || Array.isArray(claim)) return decoded;
   for (const [pattern, mask] of Object.entries(claim as Record<string, unknown>)) {
-    if (typeof mask === 'number' && Number.isInteger(mask) && mask > 0 && mask < 16 && patternProblem(pattern) === null) decoded[pattern] = mask;
+    if (typeof mask === 'number' && Number.isInteger(mask) && mask > 0 && mask <= ALL_BITS && patternProblem(pattern) === null) decoded[pattern] = mask;
   }
   return decoded;
 }
@@ -210,9 +211,11 @@ export type ChannelRole = (typeof CHANNEL_ROLES)[number];
  * - publish: publish, and retract one's own message;
  * - history: read history;
  * - presence: read the roster;
+ * - edit: edit one's own message;
+ * - react: add or remove one's reactions to a message;
  * - moderate: retract anyone's message, remove or ban a member of the channel.
  */
-export const CHANNEL_OPS = ['subscribe', 'publish', 'history', 'presence', 'moderate'] as const;
+export const CHANNEL_OPS = ['subscribe', 'publish', 'history', 'presence', 'edit', 'react', 'moderate'] as const;
 export type ChannelOp = (typeof CHANNEL_OPS)[number];
 
 /** The facts a decision needs, gathered by the caller. */
@@ -240,13 +243,16 @@ const CAPABILITY_OF: Record<ChannelOp, CapabilityOp> = {
   publish: 'publish',
   history: 'history',
   presence: 'presence',
+  edit: 'edit',
+  react: 'react',
   moderate: 'publish',
 };
 
 /**
  * The rule, in order: a ban refuses everything (`banned`); then the token's capabilities; then
  * access (a `members` channel admits only its members); then the namespace (anonymous tokens,
- * `history: false`); then the role (`readonly` does not publish, only a `moderator` moderates).
+ * `history: false`); then the role (`readonly` does not publish or edit, but may react; only a
+ * `moderator` moderates).
  */
 export function decide(facts: ChannelFacts, op: ChannelOp): Decision {
   if (facts.ban) return { ok: false, code: 'banned', reason: facts.ban.reason ?? 'banned from this channel' };
@@ -257,12 +263,12 @@ export function decide(facts: ChannelFacts, op: ChannelOp): Decision {
   if (facts.access === 'members' && facts.role === null) return refuse('not a member of this channel');
   const { namespace } = facts;
   if (facts.anonymous) {
-    const writes = op === 'publish' || op === 'moderate';
+    const writes = op === 'publish' || op === 'moderate' || op === 'edit' || op === 'react';
     if (writes && !namespace.anonymousPublish) return refuse(`anonymous tokens may not publish in namespace ${JSON.stringify(namespace.prefix)}`);
     if (!writes && !namespace.anonymousSubscribe) return refuse(`anonymous tokens may not read namespace ${JSON.stringify(namespace.prefix)}`);
   }
   if (op === 'history' && !namespace.history) return refuse(`history is disabled in namespace ${JSON.stringify(namespace.prefix)}`);
-  if (op === 'publish' && facts.role === 'readonly') return refuse('the readonly role may not publish');
+  if ((op === 'publish' || op === 'edit') && facts.role === 'readonly') return refuse(`the readonly role may not ${op}`);
   if (op === 'moderate' && facts.role !== 'moderator') return refuse('only a moderator of this channel may do this');
   return { ok: true };
 }

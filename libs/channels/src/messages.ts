@@ -7,7 +7,7 @@
  * sender; the control plane reads with no viewer and sees everything.
  */
 import type { Pool, Queryable } from '@rtm/db';
-import { messageEnvelope, messageEnvelopeText, type MessageEnvelope } from '@rtm/schemas';
+import { messageEnvelope, messageEnvelopeText, type MessageEnvelope, type ReactionSummary } from '@rtm/schemas';
 
 /** A `messages` row as MESSAGE_COLUMNS selects it (alias `m`). */
 export interface MessageRow {
@@ -23,11 +23,16 @@ export interface MessageRow {
   mentions: string[] | null;
   ts: number;
   retracted: boolean;
+  version: number;
+  updated_at: number | null;
+  updated_by: string | null;
+  /** The reaction summary's JSON text; null when nobody reacted. */
+  reactions: string | null;
 }
 
 /** The columns an envelope is made of, from `messages m`. */
 export const MESSAGE_COLUMNS = `m.id, m.seq, m.type, m.kind, m.content::text as content, m.sender_id, m.sender_anon, m."to", m.mentions, m.ts,
-            m.retracted_at is not null as retracted`;
+            m.retracted_at is not null as retracted, m.version, m.updated_at, m.updated_by, m.reactions::text as reactions`;
 
 export interface ReadRange {
   /** Exclusive lower bound. */
@@ -48,6 +53,9 @@ export function envelopeOfRow(row: MessageRow): MessageEnvelope {
     sender: { id: row.sender_id, anon: row.sender_anon },
     timestamp: row.ts,
     ephemeral: false,
+    updatedAt: row.updated_at,
+    updatedBy: row.updated_by,
+    reactions: row.reactions === null ? null : (JSON.parse(row.reactions) as ReactionSummary),
   });
 }
 
@@ -58,6 +66,8 @@ export function envelopeTextOfRow(row: MessageRow): string {
     sender: { id: row.sender_id, anon: row.sender_anon },
     timestamp: row.ts,
     ephemeral: false,
+    updatedAt: row.updated_at,
+    updatedBy: row.updated_by,
   });
 }
 
@@ -88,4 +98,106 @@ export async function readLastSeq(pool: Pool, environmentId: string, channelId: 
     channelId,
   ]);
   return rows[0]?.last_seq ?? 0;
+}
+
+/** A version of a message's content as VERSIONS_SQL reads it. */
+interface VersionRow {
+  version: number;
+  content: string;
+  updated_at: number | null;
+  updated_by: string | null;
+}
+
+/**
+ * Every version of a message's content, oldest first (the earlier ones, then the content now), as
+ * the JSON text of `{versions}`; null when the message is not in the channel, or not for `viewer`
+ * (a message addressed to others). A retracted message has no version left.
+ */
+export async function readVersions(pool: Queryable, environmentId: string, channelId: string, messageId: string, viewer?: string): Promise<string | null> {
+  const { rows } = await pool.query<VersionRow>(
+    `with m as (
+       select m.channel_pk, m.seq, m.version, m.content, m.updated_at, m.updated_by
+       from messages m join channels c on c.pk = m.channel_pk
+       where c.environment_id = $1 and c.id = $2 and m.id = $3
+         and ($4::text is null or m."to" is null or $4::text = any(m."to") or m.sender_id = $4::text))
+     select v.version, v.content::text as content, v.updated_at, v.updated_by
+       from m join message_versions v on v.channel_pk = m.channel_pk and v.seq = m.seq
+     union all
+     select m.version, m.content::text, m.updated_at, m.updated_by from m where m.content is not null
+     order by 1`,
+    [environmentId, channelId, messageId, viewer ?? null],
+  );
+  if (rows.length === 0) {
+    const exists = await pool.query(
+      `select 1 from messages m join channels c on c.pk = m.channel_pk
+       where c.environment_id = $1 and c.id = $2 and m.id = $3
+         and ($4::text is null or m."to" is null or $4::text = any(m."to") or m.sender_id = $4::text)`,
+      [environmentId, channelId, messageId, viewer ?? null],
+    );
+    if (exists.rowCount === 0) return null;
+  }
+  const versions = rows.map(
+    (row) =>
+      `{"version":${row.version},"content":${row.content},"updatedAt":${row.updated_at ?? 'null'},"updatedBy":${JSON.stringify(row.updated_by)}}`,
+  );
+  return `{"versions":[${versions.join(',')}]}`;
+}
+
+/** A change of the channel's sequence as a replay or a gap repair sends it: its seq and its frame's JSON text. */
+export interface StoredChange {
+  /** The change's seq in the channel's sequence (`eventSeq`). */
+  position: number;
+  text: string;
+}
+
+export interface ChangeRange {
+  /** Exclusive bounds on the changes' seqs. */
+  after: number;
+  before: number;
+  limit: number;
+  /**
+   * Only changes of messages at or below this seq, and of each such message only its latest change
+   * in the range (a resume: the messages above it are replayed as they are now anyway).
+   */
+  olderThan?: number;
+  viewer?: string;
+}
+
+/**
+ * The frame of a change as it is sent after the fact (a replay, a gap repair): the message as it is
+ * now, whatever the change was: a `retract` frame when it is retracted, else an `update` frame
+ * (the envelope, its reactions included). `to` and `sender` ride along on a retraction of an
+ * addressed message, as live (the feed filters by them).
+ */
+export function changeFrameText(row: MessageRow, eventSeq: number): string {
+  if (row.retracted) {
+    const frame: Record<string, unknown> = { op: 'retract', id: row.id, seq: row.seq, eventSeq };
+    if (row.to) {
+      frame.to = row.to;
+      frame.sender = { id: row.sender_id, anon: row.sender_anon };
+    }
+    return JSON.stringify(frame);
+  }
+  return `{"op":"update","eventSeq":${eventSeq},${envelopeTextOfRow(row).slice(1)}`;
+}
+
+/** Changes of the channel's messages in a range of the channel's sequence, oldest first, as frames. */
+export async function readChanges(pool: Queryable, environmentId: string, channelId: string, range: ChangeRange): Promise<StoredChange[]> {
+  const older = range.olderThan !== undefined;
+  const { rows } = await pool.query<MessageRow & { event_seq: number }>(
+    `select ${older ? 'distinct on (m.seq)' : ''} e.event_seq, ${MESSAGE_COLUMNS}
+     from channels c join message_events e on e.channel_pk = c.pk
+     join messages m on m.channel_pk = e.channel_pk and m.seq = e.seq
+     where c.environment_id = $1 and c.id = $2 and e.event_seq > $3 and e.event_seq < $4
+       and ($5::bigint is null or e.seq <= $5::bigint)
+       and ($6::text is null or m."to" is null or $6::text = any(m."to") or m.sender_id = $6::text)
+     order by ${older ? 'm.seq, e.event_seq desc' : 'e.event_seq'}
+     ${older ? '' : 'limit $7'}`,
+    older
+      ? [environmentId, channelId, range.after, range.before, range.olderThan, range.viewer ?? null]
+      : [environmentId, channelId, range.after, range.before, null, range.viewer ?? null, range.limit],
+  );
+  const changes = rows.map((row) => ({ position: Number(row.event_seq), text: changeFrameText(row, Number(row.event_seq)) }));
+  if (older) changes.sort((a, b) => a.position - b.position);
+  return older ? changes.slice(0, range.limit) : changes;
 }

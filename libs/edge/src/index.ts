@@ -17,6 +17,7 @@ export * from './access/channel-access.ts';
 export * from './auth/authenticate.ts';
 export * from './channels/batch-publish.ts';
 export * from './channels/publish.ts';
+export * from './channels/message-changes.ts';
 export * from './channels/raw-content.ts';
 export * from './kicks/kicks.ts';
 export * from './moderation/moderation.ts';

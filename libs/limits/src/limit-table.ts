@@ -29,11 +29,13 @@ export const DEFAULT_LIMITS = Object.freeze({
   userRosterReadsPerSecond: 20,
   /** Retractions by one user on the realtime edge (HTTP and socket frames together), per second. */
   userRetractsPerSecond: 50,
+  /** Reactions added or removed by one user on the realtime edge (HTTP and socket frames together), per second. */
+  userReactionsPerSecond: 20,
   /** Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second. */
   userModerationsPerSecond: 20,
   /** Units of inbox one user reads on the realtime edge per second (one unit per 50 notifications of a page or replay). */
   userInboxReadsPerSecond: 20,
-  /** Units of the five limits above taken by every user of the environment together, per second. */
+  /** Units of the six limits above taken by every user of the environment together, per second. */
   environmentEdgeReadsPerSecond: 20_000,
   /** Sockets one user opens (channel, inbox and /v1/connect sockets), per second. */
   userSocketOpensPerSecond: 30,

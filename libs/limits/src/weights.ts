@@ -43,6 +43,8 @@ export const EDGE_LIMITS = Object.freeze({
   roster: 'userRosterReadsPerSecond',
   /** `DELETE /v1/channels/{id}/messages/{messageId}` and `retract` frames. */
   retract: 'userRetractsPerSecond',
+  /** Reactions added or removed: the realtime routes and the `react` / `unreact` frames. */
+  react: 'userReactionsPerSecond',
   /** A moderator's removals, bans and unbans: the realtime routes and the `/v1/connect` frames. */
   moderation: 'userModerationsPerSecond',
 } as const satisfies Record<string, LimitName>);

@@ -3,19 +3,21 @@
  * by the partition's owner only after commit; the round trip's rules (retries, repeats, what a
  * time-out means) are in ask-owner.ts, the gathering of one turn's commands per partition and
  * node in owner-batcher.ts. Nothing waits longer than the owner timeout. The gateway sends
- * publishes and retractions through it, the dispatcher an erasure's retractions.
+ * publishes, retractions, edits and reactions through it, the dispatcher an erasure's retractions.
  */
 import type { Counter } from 'prom-client';
 import { ServiceError, ERRORS, type ErrorCode } from '@rtm/errors';
 import { partitionOf, type NatsConnection, type Requester, type Subjects } from '@rtm/bus';
-import { encodeCommand, type ChannelCommand, type CommandReply, type PublishResult, type RetractResult } from '@rtm/schemas';
+import { encodeCommand, type ChannelCommand, type CommandReply, type EditResult, type PublishResult, type ReactResult, type RetractResult } from '@rtm/schemas';
 import { startAsk, type AskDone } from './ask-owner.ts';
 import { OwnerBatcher } from './owner-batcher.ts';
 import type { LingerOptions } from '@rtm/ops';
 
 /** Told a command's outcome exactly once: the owner's result, or the ServiceError. */
+type AnyResult = PublishResult | RetractResult | EditResult | ReactResult;
+
 export interface CommandDone {
-  answered(result: PublishResult | RetractResult): void;
+  answered(result: AnyResult): void;
   failed(error: ServiceError): void;
 }
 
@@ -58,7 +60,9 @@ export class OwnerClient {
 
   send(command: Extract<ChannelCommand, { op: 'publish' }>): Promise<PublishResult>;
   send(command: Extract<ChannelCommand, { op: 'retract' }>): Promise<RetractResult>;
-  send(command: ChannelCommand): Promise<PublishResult | RetractResult> {
+  send(command: Extract<ChannelCommand, { op: 'edit' }>): Promise<EditResult>;
+  send(command: Extract<ChannelCommand, { op: 'react' }>): Promise<ReactResult>;
+  send(command: ChannelCommand): Promise<AnyResult> {
     return new Promise((resolve, reject) => this.submit(command, { answered: resolve, failed: reject }));
   }
 
@@ -74,8 +78,9 @@ export class OwnerClient {
       // header + the content's bytes as sent (libs/schemas command-codec.ts), encoded once for any repeat
       encodeCommand(command),
       Date.now() + this.#timeoutMs,
-      // the owner answers a repeat of a keyed, persisted publish with the first result
-      { repeatable: command.op === 'publish' && !command.ephemeral && command.idempotencyKey !== undefined },
+      // the owner answers a repeat of a keyed, persisted publish with the first result; a
+      // reaction repeated changes nothing (one per user and type)
+      { repeatable: (command.op === 'publish' && !command.ephemeral && command.idempotencyKey !== undefined) || command.op === 'react' },
       new ReplyOutcome(done),
     );
   }

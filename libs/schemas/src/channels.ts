@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UserId, ChannelId, storableText } from './common.ts';
 import { NOT_STORABLE, isStorableText } from './json-text.ts';
+import { ReactionSummary, ReactionType, type EditCommand, type EditResult, type ReactCommand, type ReactResult } from './message-changes.ts';
 
 /** Largest `content` of one message, in UTF-8 bytes of its JSON text as sent (64 KiB; larger: 413 payload_too_large). */
 export const MAX_CONTENT_BYTES = 64 * 1024;
@@ -87,7 +88,12 @@ export const RetractBody = z
   .object({ reason: storableText(1024, 0).optional().describe('Sent on the socket `retract` frame only.') })
   .strict();
 export const RetractResponse = z
-  .object({ id: z.string(), seq: z.number().int(), retracted: z.literal(true) })
+  .object({
+    id: z.string(),
+    seq: z.number().int(),
+    retracted: z.literal(true),
+    eventSeq: z.number().int().optional().describe('The retraction\'s place in the channel\'s sequence; absent when the message was already retracted.'),
+  })
   .meta({ id: 'RetractedMessage' });
 
 export const MessageEnvelopeFields = z.object({
@@ -105,6 +111,10 @@ export const MessageEnvelopeFields = z.object({
     mentions: z.array(z.string()).optional(),
     retracted: z.boolean(),
     ephemeral: z.boolean(),
+    version: z.number().int().optional().describe('The content\'s version, from 2 once edited; absent for a message never edited (version 1).'),
+    updatedAt: z.number().int().optional().describe('When the last edit committed (ms since the epoch); only on an edited message.'),
+    updatedBy: z.string().nullable().optional().describe('Who made the last edit (null: the backend); only on an edited message.'),
+    reactions: ReactionSummary.optional(),
   });
 export const MessageEnvelope = MessageEnvelopeFields
   .meta({ id: 'MessageEnvelope', description: 'A message as history, socket frames and webhooks show it.' });
@@ -123,6 +133,11 @@ export interface EnvelopeParts {
   ephemeral: boolean;
   to?: string[] | null;
   mentions?: string[] | null;
+  /** 1 (or absent) for a message never edited. */
+  version?: number;
+  updatedAt?: number | null;
+  updatedBy?: string | null;
+  reactions?: ReactionSummary | null;
 }
 
 /**
@@ -144,11 +159,20 @@ export function messageEnvelope(parts: EnvelopeParts): MessageEnvelope {
   };
   if (parts.to) envelope.to = parts.to;
   if (parts.mentions) envelope.mentions = parts.mentions;
+  if (parts.version !== undefined && parts.version > 1) {
+    envelope.version = parts.version;
+    envelope.updatedAt = parts.updatedAt ?? parts.timestamp;
+    envelope.updatedBy = parts.updatedBy ?? null;
+  }
+  if (parts.reactions && !parts.retracted) envelope.reactions = parts.reactions;
   return envelope;
 }
 
-/** EnvelopeParts whose content is JSON text (spliced as it is), null when retracted. */
-export type EnvelopeTextParts = Omit<EnvelopeParts, 'content'> & { content: string | null };
+/**
+ * EnvelopeParts whose content is JSON text (spliced as it is), null when retracted, and whose
+ * reaction summary is JSON text too (as stored).
+ */
+export type EnvelopeTextParts = Omit<EnvelopeParts, 'content' | 'reactions'> & { content: string | null; reactions?: string | null };
 
 /**
  * The JSON text of messageEnvelope(parts), with `content` spliced in as the text it was sent as,
@@ -195,6 +219,10 @@ function envelopeTail(parts: Omit<EnvelopeTextParts, 'content'>): string {
   let tail = `,"sender":{"id":${JSON.stringify(sender.id)},"anon":${sender.anon}},"timestamp":${parts.timestamp},"retracted":${parts.retracted},"ephemeral":${parts.ephemeral}`;
   if (parts.to) tail += `,"to":${JSON.stringify(parts.to)}`;
   if (parts.mentions) tail += `,"mentions":${JSON.stringify(parts.mentions)}`;
+  if (parts.version !== undefined && parts.version > 1) {
+    tail += `,"version":${parts.version},"updatedAt":${parts.updatedAt ?? parts.timestamp},"updatedBy":${JSON.stringify(parts.updatedBy ?? null)}`;
+  }
+  if (parts.reactions && !parts.retracted) tail += `,"reactions":${parts.reactions}`;
   return `${tail}}`;
 }
 
@@ -236,6 +264,9 @@ export const Ref = z.union([storableText(64), z.number().int()]);
 export const ClientFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('publish'), ref: Ref, ...publishFields }).strict(),
   z.object({ op: z.literal('retract'), ref: Ref, id: MessageId, reason: storableText(1024, 0).optional() }).strict(),
+  z.object({ op: z.literal('edit'), ref: Ref, id: MessageId, content: publishFields.content }).strict(),
+  z.object({ op: z.literal('react'), ref: Ref, id: MessageId, type: ReactionType }).strict(),
+  z.object({ op: z.literal('unreact'), ref: Ref, id: MessageId, type: ReactionType }).strict(),
   z.object({ op: z.literal('ping'), ref: Ref.optional() }).strict(),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
@@ -280,12 +311,15 @@ export type ChannelCommand =
        * still carries this lease token (else `unavailable`, nothing changed).
        */
       erasure?: { jobId: string; leaseToken: string };
-    };
+    }
+  | EditCommand
+  | ReactCommand;
 
 export type PublishResult = { id: string; seq: number; timestamp: number; ephemeral?: true };
-export type RetractResult = { id: string; seq: number; retracted: true };
+/** `eventSeq`: the retraction's place in the channel's sequence (absent when it was already retracted). */
+export type RetractResult = { id: string; seq: number; retracted: true; eventSeq?: number };
 
 /** Owner → gateway. Error codes are those of the error table (libs/errors). */
 export type CommandReply =
-  | { ok: true; result: PublishResult | RetractResult }
+  | { ok: true; result: PublishResult | RetractResult | EditResult | ReactResult }
   | { ok: false; code: string; reason?: string };

@@ -10,9 +10,9 @@
  *     count       uint16 BE      commands in the request, at least 1
  *     then per command:
  *       headerLength   uint32 BE
- *       contentLength  uint32 BE  0 for a retraction
+ *       contentLength  uint32 BE  0 for a command without content (a retraction, a reaction)
  *       header         UTF-8 JSON object: the command without `content`
- *       content        UTF-8 JSON text: the publish's content exactly as the client sent it
+ *       content        UTF-8 JSON text: a publish's or an edit's content exactly as the client sent it
  *
  * A request of one command is answered with one reply, of several with an array of replies in
  * command order (as before). Decoding only cuts the request into its parts: whether a header or
@@ -30,7 +30,7 @@ const MAX_COUNT = 0xffff;
 export function encodeCommand(command: ChannelCommand): Uint8Array {
   let header: string;
   let content: string | Uint8Array = '';
-  if (command.op === 'publish') {
+  if (command.op === 'publish' || command.op === 'edit') {
     const { content: text, contentBytes, ...rest } = command;
     header = JSON.stringify(rest);
     content = contentBytes ?? text;

@@ -20,10 +20,11 @@ const LIMIT_HELP: Record<LimitName, string> = {
     'History read by one user on the realtime edge, in units per second: a page or socket replay costs one unit per 50 messages it may return (at least one).',
   userRosterReadsPerSecond: 'Roster and occupancy reads by one user on the realtime edge, per second.',
   userRetractsPerSecond: 'Retractions by one user on the realtime edge (HTTP and socket frames together), per second.',
+  userReactionsPerSecond: 'Reactions added or removed by one user on the realtime edge (HTTP and socket frames together), per second.',
   userModerationsPerSecond: 'Removals, bans and unbans by one moderator on the realtime edge (HTTP and socket frames together), per second.',
   userInboxReadsPerSecond:
     'Inbox read by one user on the realtime edge (GET /v1/inbox and the replays of inbox subscriptions), in units per second: one unit per 50 notifications a page may return (at least one).',
-  environmentEdgeReadsPerSecond: 'Units of the five per-user realtime-edge limits above taken by every user of the environment together, per second.',
+  environmentEdgeReadsPerSecond: 'Units of the six per-user realtime-edge limits above taken by every user of the environment together, per second.',
   userSocketOpensPerSecond: 'Sockets one user opens (channel, inbox and /v1/connect), per second.',
 };
 

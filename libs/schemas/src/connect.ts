@@ -8,6 +8,7 @@ import { ChannelId, IsoTime, UserId } from './common.ts';
 import { MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
 import { storableText } from './common.ts';
 import { NotificationId } from './notifications.ts';
+import { ReactionSummary, ReactionType } from './message-changes.ts';
 
 const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -34,6 +35,9 @@ export const ConnectFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal('unsubscribe'), ref: Ref, channelId: ChannelId }).strict(),
   z.object({ op: z.literal('publish'), ref: Ref, channelId: ChannelId, ...publishFields }).strict(),
   z.object({ op: z.literal('retract'), ref: Ref, channelId: ChannelId, id: MessageId, reason: storableText(1024, 0).optional() }).strict(),
+  z.object({ op: z.literal('edit'), ref: Ref, channelId: ChannelId, id: MessageId, content: publishFields.content }).strict(),
+  z.object({ op: z.literal('react'), ref: Ref, channelId: ChannelId, id: MessageId, type: ReactionType }).strict(),
+  z.object({ op: z.literal('unreact'), ref: Ref, channelId: ChannelId, id: MessageId, type: ReactionType }).strict(),
   z.object({ op: z.literal('remove-member'), ref: Ref, channelId: ChannelId, userId: UserId }).strict(),
   z
     .object({
@@ -61,6 +65,10 @@ export const ConnectQuery = z.object({ token: z.string().optional() }).strict();
 
 /* What the server sends on `/v1/connect`: documented in docs/asyncapi.yaml (generated from these). */
 const ChannelIdOut = z.string().describe('The channel the frame belongs to.');
+const EventSeq = z
+  .number()
+  .int()
+  .describe("The change's place in the channel's sequence (messages and changes share it): resume with `since` = the highest `seq` or `eventSeq` seen.");
 const RefOut = z.union([z.string(), z.number().int()]).describe('The `ref` of the request this answers.');
 const Timestamp = z.string().describe('ISO 8601');
 const PresenceEntryOut = z.object({ userId: z.string(), data: z.unknown().describe('The data as the user set it (any JSON, at most 1 KiB serialized).') }).strict();
@@ -100,12 +108,36 @@ export const SERVER_FRAMES = {
       channelId: ChannelIdOut,
       id: z.string(),
       seq: z.number().int(),
+      eventSeq: EventSeq.optional(),
       reason: z.string().optional(),
       to: z.array(z.string()).optional(),
       sender: z.object({ id: z.string(), anon: z.boolean() }).optional(),
     })
     .strict()
-    .describe('A message of a subscribed channel was retracted.'),
+    .describe(
+      'A message of a subscribed channel was retracted (live, or in a replay: a message older than `since` retracted since). ' +
+        '`seq` is the message\'s, `eventSeq` the retraction\'s place in the channel\'s sequence.',
+    ),
+  update: MessageEnvelopeFields.extend({ op: z.literal('update'), channelId: ChannelIdOut, eventSeq: EventSeq })
+    .strict()
+    .describe(
+      'A message of a subscribed channel changed: live, an edit (the envelope with its new content and `version`); in a ' +
+        'replay or a repaired gap, any change of a message older than the replay (an edit, a reaction summary): the ' +
+        'message as it is now. Replace the message shown (keep the one with the higher `version` if an older update arrives late).',
+    ),
+  summary: z
+    .object({
+      op: z.literal('summary'),
+      channelId: ChannelIdOut,
+      eventSeq: EventSeq,
+      id: z.string(),
+      seq: z.number().int(),
+      reactions: ReactionSummary,
+      to: z.array(z.string()).optional(),
+      sender: z.object({ id: z.string(), anon: z.boolean() }).optional(),
+    })
+    .strict()
+    .describe('The reactions of a message changed: its summary now (`{}` when none is left), at most one frame per message every 250 ms.'),
   skip: z
     .object({ op: z.literal('skip'), channelId: ChannelIdOut, seq: z.number().int() })
     .strict()
@@ -160,9 +192,17 @@ export const SERVER_FRAMES = {
       timestamp: z.number().int().optional(),
       ephemeral: z.literal(true).optional(),
       retracted: z.literal(true).optional(),
+      eventSeq: z.number().int().optional(),
+      version: z.number().int().optional(),
+      updatedAt: z.number().int().optional(),
+      type: z.string().optional(),
+      reacted: z.boolean().optional(),
     })
     .strict()
-    .describe('A publish (with `timestamp`) or a retraction (with `retracted`) committed.'),
+    .describe(
+      'A request committed: a publish (with `timestamp`), a retraction (with `retracted`), an edit (with `version`, `updatedAt`, ' +
+        '`eventSeq`) or a reaction (with `type` and `reacted`).',
+    ),
   error: z
     .object({
       op: z.literal('error'),

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { MessageEnvelope } from './channels.ts';
 import { MemberRole } from './members.ts';
 import { IsoTime } from './common.ts';
+import { ReactionSummary } from './message-changes.ts';
 
 const MemberData = z.object({ channelId: z.string(), userId: z.string(), role: MemberRole });
 const BanData = z.object({
@@ -39,6 +40,28 @@ export const WEBHOOK_EVENT_TYPES = {
     description: 'A message was retracted (by its sender, a moderator, the backend or an erasure). `data` is the tombstoned envelope.',
     data: MessageEnvelope,
     example: { ...MESSAGE_EXAMPLE, content: null, retracted: true },
+  },
+  'message.updated': {
+    description:
+      'A message was edited: `data` is the envelope with the new content, `version` (2 after the first edit), `updatedAt` and ' +
+      '`updatedBy`. Sent to webhook endpoints only (not to the configuration\'s URL).',
+    data: MessageEnvelope,
+    example: { ...MESSAGE_EXAMPLE, content: { text: 'hello, edited' }, version: 2, updatedAt: 1767225660000, updatedBy: 'alice' },
+  },
+  'message.reactions': {
+    description:
+      'A message\'s reactions changed: `data` is its summary now, at most one event per message every 250 ms however many ' +
+      'reactions arrive (coalesced). Sent to webhook endpoints only (not to the configuration\'s URL).',
+    data: z.object({
+      id: z.string().describe('The message id.'),
+      seq: z.number().int().describe('The message\'s seq.'),
+      reactions: ReactionSummary.describe('Reaction type → count and first users; `{}` once the last reaction is removed.'),
+    }),
+    example: {
+      id: 'msg_01j9zq3v8k6m2p4r7t9w1x3y5z',
+      seq: 42,
+      reactions: { thumbsup: { count: 2, users: ['alice', 'bob'], clipped: false } },
+    },
   },
   'member.added': {
     description: 'A user became a member of a channel, or their role changed.',

@@ -8,6 +8,7 @@ import { configRoutes } from './config.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 import { controlChannelMessageRoutes, realtimeChannelMessageRoutes } from './channel-messages.ts';
+import { controlChangeRoutes, realtimeChangeRoutes } from './message-changes.ts';
 import { controlBatchRoutes, realtimeBatchRoutes } from './batch-messages.ts';
 import { channelSocketRoutes, connectSocketRoutes, eventsStreamRoutes, inboxSocket } from '@rtm/edge';
 import { memberRoutes, realtimeMemberRoutes } from './members.ts';
@@ -36,6 +37,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   webhookRoutes,
   webhookEndpointRoutes,
   controlChannelMessageRoutes,
+  controlChangeRoutes,
   controlBatchRoutes,
   memberRoutes,
   banRoutes,
@@ -49,4 +51,4 @@ export const CONTROL_ROUTES: RouteGroup[] = [
 ];
 
 /** Route groups of the realtime edge (user JWT; the anonymous mint: a publishable or secret key), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [anonymousTokenRoutes, meRoutes, realtimeChannelMessageRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, realtimeMemberRoutes, realtimeBanRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, eventsStreamRoutes, presenceEntryRoutes, sdkBundleRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [anonymousTokenRoutes, meRoutes, realtimeChannelMessageRoutes, realtimeChangeRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, realtimeMemberRoutes, realtimeBanRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, eventsStreamRoutes, presenceEntryRoutes, sdkBundleRoutes];

@@ -2,10 +2,14 @@
  * A feed is this gateway's ONE subscription to a channel's NATS subject, shared by every local
  * socket of that channel. Guarantees to its members:
  * - each frame is parsed, serialised and encoded once, and the same bytes go to every member;
- * - persisted message frames arrive in seq order with no gap and no duplicate: a frame with
- *   seq <= last delivered is dropped; a gap (the owner died after commit but before
- *   publishing, or NATS dropped a frame) is filled from Postgres before the frame is delivered;
- * - frames with `op` (retract) and ephemeral frames are relayed in arrival order;
+ * - the channel's sequence (persisted messages by `seq`; changes of messages, `update`,
+ *   `summary` and `retract`, by `eventSeq`) arrives in order with no gap and no duplicate: a
+ *   frame at or below the last position delivered is dropped; a gap (the owner died after commit
+ *   but before publishing, or NATS dropped a frame) is filled from Postgres before the frame is
+ *   delivered: its messages, its changes (each as its message is now), and a `skip` for a
+ *   position whose change was superseded or deleted;
+ * - ephemeral frames (and changes from an owner of an earlier release, without `eventSeq`) are
+ *   relayed in arrival order;
  * - presence changes are gathered for PRESENCE_WINDOW_MS (one timer per feed) and sent as one
  *   `{op:"presence", joined, left}` frame: at most one presence frame per member per window,
  *   the latest decision per user winning (@rtm/presence, coalesce.ts);
@@ -14,7 +18,7 @@
  * that replays from Postgres after joining sees every later frame from the feed.
  */
 import { decodeText, type Subjects, type Subscriber } from '@rtm/bus';
-import type { ReadRange, StoredMessage } from '@rtm/channels';
+import type { ChangeRange, ReadRange, StoredChange, StoredMessage } from '@rtm/channels';
 import type { FrameText } from '../sessions/socket-link.ts';
 import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf, presenceFrame } from '@rtm/presence';
 
@@ -37,6 +41,8 @@ export interface FeedDeps {
   lastSeq(environmentId: string, channelId: string): Promise<number>;
   /** The channel's persisted messages in a range, oldest first (history's read; gap repair). */
   read(environmentId: string, channelId: string, range: ReadRange): Promise<StoredMessage[]>;
+  /** The changes of the channel's messages in a range of its sequence, as frames (gap repair). */
+  readChanges(environmentId: string, channelId: string, range: ChangeRange): Promise<StoredChange[]>;
   log: { warn(details: object, message: string): void };
 }
 
@@ -76,9 +82,21 @@ export function tagChannel(text: string, frame: object, channelId: string): stri
   return JSON.stringify({ ...frame, channelId });
 }
 
-/** A persisted message frame: the ones that carry the channel's sequence. */
-export const isSequenced = (frame: Frame): frame is Frame & { seq: number } =>
-  frame.op === undefined && frame.ephemeral === false && typeof frame.seq === 'number';
+/** Frames that change a message after it was published; each takes a place in the channel's sequence (`eventSeq`). */
+const CHANGE_OPS: ReadonlySet<string> = new Set(['update', 'summary', 'retract']);
+
+/**
+ * A frame's place in the channel's sequence: a persisted message's `seq`, a change's `eventSeq`, a
+ * `skip`'s `seq`; undefined for the others (ephemeral messages, presence).
+ */
+export function positionOf(frame: Frame): number | undefined {
+  if (frame.op === undefined) return frame.ephemeral === false && typeof frame.seq === 'number' ? frame.seq : undefined;
+  if (frame.op === 'skip') return typeof frame.seq === 'number' ? frame.seq : undefined;
+  return CHANGE_OPS.has(frame.op) && typeof frame.eventSeq === 'number' ? frame.eventSeq : undefined;
+}
+
+/** A frame that carries the channel's sequence: a persisted message or a change of one (not a skip). */
+export const isSequenced = (frame: Frame): boolean => frame.op !== 'skip' && positionOf(frame) !== undefined;
 
 const MAX_REPAIR = 1000;
 /**
@@ -173,31 +191,48 @@ export class ChannelFeed {
       this.gatherPresence(frame);
       return undefined;
     }
-    if (!isSequenced(frame)) return this.deliver(text, frame);
-    if (frame.seq <= this.last) return undefined;
-    if (frame.seq === this.last + 1) {
-      this.last = frame.seq;
+    const position = frame.op === 'skip' ? undefined : positionOf(frame);
+    if (position === undefined) return this.deliver(text, frame);
+    if (position <= this.last) return undefined;
+    if (position === this.last + 1) {
+      this.last = position;
       return this.deliver(text, frame);
     }
-    return this.repair(text, frame);
+    return this.repair(text, frame, position);
   }
 
-  private async repair(text: string, frame: Frame & { seq: number }): Promise<void> {
+  private async repair(text: string, frame: Frame, position: number): Promise<void> {
     const from = this.last;
     try {
-      if (frame.seq - from - 1 > MAX_REPAIR) throw new Error('gap too large to repair in place');
-      const missing = await this.deps.read(this.environmentId, this.channelId, {
-        after: from,
-        before: frame.seq,
-        limit: frame.seq - from - 1,
-      });
-      for (const message of missing) await this.deliver(message.text, JSON.parse(message.text) as Frame);
+      const count = position - from - 1;
+      if (count > MAX_REPAIR) throw new Error('gap too large to repair in place');
+      const range = { after: from, before: position, limit: count };
+      const [messages, changes] = await Promise.all([
+        this.deps.read(this.environmentId, this.channelId, range),
+        this.deps.readChanges(this.environmentId, this.channelId, range),
+      ]);
+      const found = new Map<number, string>();
+      for (const message of messages) found.set(message.seq, message.text);
+      for (const change of changes) found.set(change.position, change.text);
+      for (let at = from + 1; at < position; at++) {
+        const missing = found.get(at);
+        // a change superseded or deleted since: its position is used, nothing to show
+        if (missing === undefined) this.skipAll(at);
+        else await this.deliver(missing, JSON.parse(missing) as Frame);
+      }
     } catch (error) {
       this.deps.log.warn({ err: error, channelId: this.channelId }, 'feed gap not repaired; members resync');
       for (const member of this.members) member.resync();
     }
-    this.last = frame.seq;
+    this.last = position;
     await this.deliver(text, frame);
+  }
+
+  /** A position with nothing to show anyone: every member's sequence moves past it. */
+  private skipAll(position: number): void {
+    let bytes: Buffer | undefined;
+    const text = () => (bytes ??= Buffer.from(JSON.stringify({ channelId: this.channelId, op: 'skip', seq: position }), 'utf8'));
+    for (const member of this.members) member.skip?.(position, text);
   }
 
   private gatherPresence(frame: Frame): void {
@@ -258,7 +293,8 @@ export class ChannelFeed {
   private deliverOne(member: FeedMember, out: Outgoing): void {
     const { frame } = out;
     if (Array.isArray(frame.to) && !frame.to.includes(member.userId) && frame.sender?.id !== member.userId) {
-      if (isSequenced(frame)) member.skip?.(frame.seq, out.skipped);
+      const position = positionOf(frame);
+      if (position !== undefined) member.skip?.(position, out.skipped);
       return;
     }
     member.deliver(out.bytes(), frame, out.tagged);
@@ -287,7 +323,7 @@ class Outgoing {
   readonly tagged = (): Buffer => (this.taggedBytes ??= Buffer.from(tagChannel(this.text, this.frame, this.channelId), 'utf8'));
 
   readonly skipped = (): Buffer =>
-    (this.skipBytes ??= Buffer.from(JSON.stringify({ channelId: this.channelId, op: 'skip', seq: this.frame.seq }), 'utf8'));
+    (this.skipBytes ??= Buffer.from(JSON.stringify({ channelId: this.channelId, op: 'skip', seq: positionOf(this.frame) }), 'utf8'));
 }
 
 /** The gateway's feeds, one per channel with local sockets. */

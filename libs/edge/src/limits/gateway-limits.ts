@@ -48,6 +48,8 @@ import type { SocketEvents, SocketHandle } from '../socket-events.ts';
 type Check = [LimitName, string, number?];
 
 const PUBLISH_ROUTE = '/v1/channels/:channelId/messages';
+/** An edit counts as a publish: it sends new content through the channel's owner. */
+const EDIT_ROUTE = '/v1/channels/:channelId/messages/:messageId';
 
 /** The realtime edge's routes counted by an edge limit (user tokens only), by method and route. */
 const EDGE_ROUTES: Readonly<Record<string, EdgeOperation>> = {
@@ -56,6 +58,8 @@ const EDGE_ROUTES: Readonly<Record<string, EdgeOperation>> = {
   'GET /v1/channels/:channelId/members': 'roster',
   'GET /v1/channels/:channelId/occupancy': 'roster',
   'DELETE /v1/channels/:channelId/messages/:messageId': 'retract',
+  'POST /v1/channels/:channelId/messages/:messageId/reactions': 'react',
+  'DELETE /v1/channels/:channelId/messages/:messageId/reactions/:type': 'react',
   'DELETE /v1/channels/:channelId/members/:userId': 'moderation',
   'PUT /v1/channels/:channelId/bans/:userId': 'moderation',
   'DELETE /v1/channels/:channelId/bans/:userId': 'moderation',
@@ -272,7 +276,8 @@ export class GatewayLimits {
     const auth = request.auth;
     if (!auth) return [];
     const env = auth.environmentId;
-    const publishing = request.method === 'POST' && request.routeOptions.url === PUBLISH_ROUTE;
+    const publishing =
+      (request.method === 'POST' && request.routeOptions.url === PUBLISH_ROUTE) || (request.method === 'PATCH' && request.routeOptions.url === EDIT_ROUTE);
     const environmentMessages: Check = ['environmentMessagesPerSecond', encodeToken(env)];
     if (auth.kind === 'secret') {
       const checks: Check[] = [['secretKeyRequestsPerSecond', encodeToken(auth.keyId)]];

@@ -22,8 +22,8 @@
  */
 import type { EdgeDeps } from '../edge-deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
-import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
-import { readMessages } from '@rtm/channels';
+import { positionOf, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
+import { readChanges, readMessages, type StoredChange, type StoredMessage } from '@rtm/channels';
 import type { FrameText, Link } from './link.ts';
 
 const REPLAY_PAGE = 200;
@@ -85,27 +85,51 @@ export class ChannelReplay implements FeedMember {
     return this.snapshot;
   }
 
-  /** Sends the persisted messages in (since, snapshot]; false when stopped or the socket closed meanwhile. */
-  async replay(since: number | undefined): Promise<boolean> {
+  /**
+   * Sends the channel's sequence in (since, snapshot]: its persisted messages as they are now, and
+   * the changes of older messages (seq <= since) made since, each message once at its latest change
+   * (`update` with the message as it is now, or `retract`), merged in the sequence's order, so a
+   * client that resumes from the last seq it saw catches up on edits, reactions and retractions
+   * too. `changes: false` (a rewind, which shows no older message) sends the messages only. False
+   * when stopped or the socket closed meanwhile.
+   */
+  async replay(since: number | undefined, options: { changes?: boolean } = {}): Promise<boolean> {
     const { deps, environmentId, channelId, link } = this.options;
+    const changes = options.changes ?? true;
     let after = since;
     while (after !== undefined && after < this.snapshot && !this.done) {
       // each page read waits its environment's turn: replays of many environments interleave page by page
       const range = { after, before: this.snapshot + 1, limit: REPLAY_PAGE, viewer: this.userId };
+      const older = changes && since! > 0 ? { ...range, olderThan: since! } : undefined;
       const page = await deps.sessions.admission.run(environmentId, async () =>
         // a reader that stopped while it waited gives its turn back without reading; the replay
         // hands over to the feed at the snapshot, committed before this page is read
-        this.done ? [] : deps.reads.current('replay', (db) => readMessages(db, environmentId, channelId, range)),
+        this.done
+          ? []
+          : deps.reads.current('replay', (db) =>
+              Promise.all([readMessages(db, environmentId, channelId, range), older ? readChanges(db, environmentId, channelId, older) : []]),
+            ),
       );
       if (this.done) return false;
-      for (const message of page) {
+      const [messages, changed] = page as [StoredMessage[], StoredChange[]];
+      // a full page of either kind ends where it ends: the rest of the other waits for the next page
+      const upTo = Math.min(
+        messages.length === REPLAY_PAGE ? messages[messages.length - 1]!.seq : Infinity,
+        changed.length === REPLAY_PAGE ? changed[changed.length - 1]!.position : Infinity,
+      );
+      const merged = [
+        ...messages.map((m) => ({ position: m.seq, text: m.text })),
+        ...changed,
+      ].filter((item) => item.position <= upTo).sort((a, b) => a.position - b.position);
+      for (const item of merged) {
         await link.drained();
         if (this.done) return false;
         // the envelope's text as stored (content spliced as published), never re-serialised
-        link.sendText(this.options.tagged ? tagChannel(message.text, message, channelId) : message.text, channelId, message.seq);
+        const text = this.options.tagged ? tagChannel(item.text, {}, channelId) : item.text;
+        link.sendText(text, channelId, item.position);
       }
-      if (page.length < REPLAY_PAGE) break;
-      after = page[page.length - 1]!.seq;
+      if (upTo === Infinity) break;
+      after = upTo;
     }
     return !this.done;
   }
@@ -155,11 +179,12 @@ export class ChannelReplay implements FeedMember {
 
   private forward(text: FrameText, frame: Frame, tagged: () => FrameText): void {
     const { link, tagged: isTagged, channelId } = this.options;
-    if (isSequenced(frame) || (frame.op === 'skip' && typeof frame.seq === 'number')) {
-      if (frame.seq! <= this.sent) return;
-      this.sent = frame.seq!;
+    const position = positionOf(frame);
+    if (position !== undefined) {
+      if (position <= this.sent) return;
+      this.sent = position;
       // the channel's position moves with it (an event stream's ids carry it)
-      return link.sendText(isTagged ? tagged() : text, channelId, frame.seq);
+      return link.sendText(isTagged ? tagged() : text, channelId, position);
     }
     link.sendText(isTagged ? tagged() : text);
   }

@@ -12,7 +12,7 @@ import type { Link } from './link.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { FeedRegistry } from '../channels/channel-feed.ts';
-import { readLastSeq, readMessages } from '@rtm/channels';
+import { readChanges, readLastSeq, readMessages } from '@rtm/channels';
 import { TokenSockets } from './token-sockets.ts';
 import { namespaceOf } from '../access/channel-access.ts';
 
@@ -126,13 +126,14 @@ export function createSessions(
   deps.events.on('connect.close', (handle) => sockets.remove(handle));
   const sessions: Sessions = {
     sockets,
-    // a feed's store is Postgres: the channel's last seq when it starts, the messages of a gap
+    // a feed's store is Postgres: the channel's last seq when it starts, the messages and changes of a gap
     channels: new FeedRegistry({
       nc: deps.nc,
       subjects: deps.subjects,
       log: deps.log,
       lastSeq: (environmentId, channelId) => readLastSeq(deps.pool, environmentId, channelId),
       read: (environmentId, channelId, range) => readMessages(deps.pool, environmentId, channelId, range),
+      readChanges: (environmentId, channelId, range) => readChanges(deps.pool, environmentId, channelId, range),
     }),
     feed,
     presence,

@@ -26,6 +26,7 @@ import { ChannelId, ClientFrame, SocketQuery } from '@rtm/schemas';
 import type { ZodApp } from '../zod-app.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { contentText } from '../channels/raw-content.ts';
+import { userEdit, userReaction } from '../channels/message-changes.ts';
 import type { EdgeDeps } from '../edge-deps.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
@@ -199,6 +200,16 @@ class ChannelConnection {
         if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) return this.close(SOCKET_CLOSE.publishRateLimited);
         const fields = { ...frame, content: contentText(read.text) };
         const result = await sendPublish(this.deps, auth.environmentId, this.channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
+        this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
+      } else if (frame.op === 'edit') {
+        await authorize(this.deps, auth, this.channelId, 'edit');
+        if (!(await this.deps.limits.admitPublish(auth, 0))) return this.close(SOCKET_CLOSE.publishRateLimited);
+        const result = await userEdit(this.deps, auth, this.channelId, frame.id, contentText(read.text));
+        this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
+      } else if (frame.op === 'react' || frame.op === 'unreact') {
+        await authorize(this.deps, auth, this.channelId, 'react');
+        await this.deps.limits.admitEdge(auth, 'react');
+        const result = await userReaction(this.deps, auth, this.channelId, frame.id, frame.type, frame.op === 'unreact');
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
       } else {
         const onlySender = await authorizeRetract(this.deps, auth, this.channelId);

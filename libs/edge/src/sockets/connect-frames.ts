@@ -15,6 +15,7 @@ import { authorize, authorizeModeration, authorizeRetract } from '../access/chan
 import { putBan, removeBan, removeMember } from '../moderation/moderation.ts';
 import { sendPublish } from '../channels/publish.ts';
 import { contentText } from '../channels/raw-content.ts';
+import { userEdit, userReaction } from '../channels/message-changes.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
 import { SOCKET_CLOSE } from './close-codes.ts';
 import type { Presence } from '../presence/presence.ts';
@@ -66,8 +67,12 @@ export function refusalFrame(ref: Ref | undefined, channelId: string | undefined
   return frame;
 }
 
-/** `publish` or `retract`; `text`: the frame as it arrived, for a publish's content as sent. */
-export async function command(owner: RequestOwner, frame: Frame<'publish'> | Frame<'retract'>, text: string): Promise<void> {
+/** `publish`, `retract`, `edit`, `react` or `unreact`; `text`: the frame as it arrived, for a publish's or an edit's content as sent. */
+export async function command(
+  owner: RequestOwner,
+  frame: Frame<'publish'> | Frame<'retract'> | Frame<'edit'> | Frame<'react'> | Frame<'unreact'>,
+  text: string,
+): Promise<void> {
   const { deps, auth } = owner;
   const { ref, channelId } = frame;
   try {
@@ -78,6 +83,18 @@ export async function command(owner: RequestOwner, frame: Frame<'publish'> | Fra
       }
       const fields = { ...frame, content: contentText(text) };
       const result = await sendPublish(deps, auth.environmentId, channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
+      owner.send({ op: 'ack', ref, channelId, ...result });
+    } else if (frame.op === 'edit') {
+      await authorize(deps, auth, channelId, 'edit');
+      if (!(await deps.limits.admitPublish(auth, 0))) {
+        throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
+      }
+      const result = await userEdit(deps, auth, channelId, frame.id, contentText(text));
+      owner.send({ op: 'ack', ref, channelId, ...result });
+    } else if (frame.op === 'react' || frame.op === 'unreact') {
+      await authorize(deps, auth, channelId, 'react');
+      await deps.limits.admitEdge(auth, 'react');
+      const result = await userReaction(deps, auth, channelId, frame.id, frame.type, frame.op === 'unreact');
       owner.send({ op: 'ack', ref, channelId, ...result });
     } else {
       const onlySender = await authorizeRetract(deps, auth, channelId);

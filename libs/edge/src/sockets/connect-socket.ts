@@ -211,6 +211,9 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
         return this.send({ op: 'unsubscribed', ref: frame.ref, channelId: frame.channelId });
       case 'publish':
       case 'retract':
+      case 'edit':
+      case 'react':
+      case 'unreact':
         return void command(this, frame, text);
       case 'remove-member':
       case 'ban-member':

@@ -13,6 +13,7 @@ import { configOperations } from './config.ts';
 import { webhookOperations } from './webhooks.ts';
 import { webhookEndpointOperations } from './webhook-endpoints.ts';
 import { controlMessageOperations, realtimeMessageOperations } from './channel-messages.ts';
+import { controlChangeOperations, realtimeChangeOperations } from './message-changes.ts';
 import { controlBatchOperations, realtimeBatchOperations } from './batch-messages.ts';
 import { controlRosterOperations, realtimeRosterOperations } from './roster.ts';
 import { controlOccupancyOperations, realtimeOccupancyOperations } from './occupancy.ts';
@@ -44,6 +45,7 @@ export * from './config.ts';
 export * from './webhooks.ts';
 export * from './webhook-endpoints.ts';
 export * from './channel-messages.ts';
+export * from './message-changes.ts';
 export * from './batch-messages.ts';
 export * from './roster.ts';
 export * from './occupancy.ts';
@@ -75,6 +77,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     webhookOperations,
     webhookEndpointOperations,
     controlMessageOperations,
+    controlChangeOperations,
     controlBatchOperations,
     memberOperations,
     banOperations,
@@ -100,6 +103,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     realtimeTokenOperations,
     meOperations,
     realtimeMessageOperations,
+    realtimeChangeOperations,
     realtimeBatchOperations,
     realtimeRosterOperations,
     realtimeOccupancyOperations,
