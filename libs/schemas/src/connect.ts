@@ -8,6 +8,7 @@ import { ChannelId, IsoTime, UserId } from './common.ts';
 import { MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
 import { storableText } from './common.ts';
 import { NotificationId } from './notifications.ts';
+import { RewindValue } from './rewind.ts';
 
 const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -25,6 +26,7 @@ export const ConnectFrame = z.discriminatedUnion('op', [
       ref: Ref,
       channelId: ChannelId,
       since: Seq.optional(),
+      rewind: RewindValue.optional(),
       occupancy: z
         .boolean()
         .optional()
