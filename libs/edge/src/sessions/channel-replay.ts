@@ -11,6 +11,8 @@
  *                   its limit, so a replay never trips the slow-consumer bound itself); each page
  *                   read waits its environment's turn (sessions.admission), so replays of one
  *                   environment interleave with other environments' subscribes page by page;
+ *                   `since` is the client's, or a `rewind` resolved by `since()` after join(),
+ *                   against the snapshot and from where the pages are read (libs/channels rewind.ts);
  *   live()          sends the held frames minus persisted ones with seq <= snapshot (already
  *                   replayed) and delivers every later frame as it comes.
  * Every message above the snapshot is delivered by the feed after the reader joined (in seq
@@ -23,7 +25,8 @@
 import type { EdgeDeps } from '../edge-deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { isSequenced, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
-import { readMessages } from '@rtm/channels';
+import { readMessages, rewindSince } from '@rtm/channels';
+import type { Rewind } from '@rtm/schemas';
 import type { FrameText, Link } from './link.ts';
 
 const REPLAY_PAGE = 200;
@@ -50,6 +53,17 @@ export interface ReplayOptions {
   tagged: boolean;
   /** The reader cannot go on (outrun, feed lost track); it has already left the feed. */
   lost(closing: Closing): void;
+}
+
+/** Where a subscription asked to start: after `since` (it wins), else `rewind` back from the snapshot, else live. */
+export interface ReplayStart {
+  since?: number | undefined;
+  rewind?: Rewind | undefined;
+}
+
+/** One replay: the persisted messages in (since, snapshot]; nothing without `since`. */
+export interface ReplayRange {
+  since: number | undefined;
 }
 
 export class ChannelReplay implements FeedMember {
@@ -85,8 +99,23 @@ export class ChannelReplay implements FeedMember {
     return this.snapshot;
   }
 
+  /**
+   * The `since` a subscription's start amounts to: its own `since`, else its `rewind` resolved
+   * against the snapshot (so called after join()), read where the replay reads, in the
+   * environment's turn; undefined: nothing to replay.
+   */
+  async since(start: ReplayStart): Promise<number | undefined> {
+    if (start.since !== undefined || start.rewind === undefined) return start.since;
+    const { deps, environmentId, channelId } = this.options;
+    const rewind = start.rewind;
+    const range = { snapshot: this.snapshot, viewer: this.userId, now: Date.now() };
+    return deps.sessions.admission.run(environmentId, async () =>
+      this.done ? this.snapshot : deps.reads.current('replay', (db) => rewindSince(db, environmentId, channelId, rewind, range)),
+    );
+  }
+
   /** Sends the persisted messages in (since, snapshot]; false when stopped or the socket closed meanwhile. */
-  async replay(since: number | undefined): Promise<boolean> {
+  async replay({ since }: ReplayRange): Promise<boolean> {
     const { deps, environmentId, channelId, link } = this.options;
     let after = since;
     while (after !== undefined && after < this.snapshot && !this.done) {
