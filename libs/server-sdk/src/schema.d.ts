@@ -1289,7 +1289,7 @@ export interface paths {
         };
         /**
          * Stream channels as server-sent events
-         * @description User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as server-sent events, for clients whose WebSockets are blocked: each channel's replay after its position, `subscribed`, then live frames; with `inbox`, the user's notifications too (then `inbox-subscribed`), and the channels may be none. Every event's `id` holds every channel's position (comma-separated `<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with `Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals before the stream: 400 bad query, 401 token, 403 `banned` from the environment, 429 socket quota or opens per second. See docs/protocol.md, "Server-sent events".
+         * @description User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as server-sent events, for clients whose WebSockets are blocked: each channel's replay after its position (or its `~rewind:`), `subscribed`, then live frames; with `inbox`, the user's notifications too (then `inbox-subscribed`), and the channels may be none. Every event's `id` holds every channel's position (comma-separated `<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with `Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals before the stream: 400 bad query, 401 token, 403 `banned` from the environment, 429 socket quota or opens per second. See docs/protocol.md, "Server-sent events".
          */
         get: operations["openEvents"];
         put?: never;
@@ -11439,7 +11439,7 @@ export interface operations {
     openEvents: {
         parameters: {
             query?: {
-                /** @description Comma-separated, 1-20 distinct entries (0-20 with `inbox`): `<channelId>` (start live, or where the last event id left it) or `<channelId>~<seq>` (resume after `seq`, as `subscribe` with `since`; it wins over the event id). */
+                /** @description Comma-separated, 1-20 distinct entries (0-20 with `inbox`): `<channelId>` (start live, or where the last event id left it), `<channelId>~<seq>` (resume after `seq`, as `subscribe` with `since`; it wins over the event id) or `<channelId>~rewind:<N or duration>` (as `subscribe` with `rewind`: the last N messages, 1-100, or those of the last `30s`, `2m`, `1h`, at most 24h; used only when the event id gives the channel no position, so a reconnect resumes instead of rewinding again). */
                 channels?: string;
                 /** @description The user's inbox on the stream, as `subscribe-inbox`: `1` from the start (every retained notification), or `<notification id>` (resume after it, as `since`). Its notifications, then `inbox-subscribed`. The event id holds its position too (`inbox~<id>`): a reconnect resumes after the later of the two. */
                 inbox?: string;

@@ -145,7 +145,7 @@ export const eventsOperations = {
       summary: 'Stream channels as server-sent events',
       description:
         'User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as ' +
-        'server-sent events, for clients whose WebSockets are blocked: each channel\'s replay after its position, ' +
+        'server-sent events, for clients whose WebSockets are blocked: each channel\'s replay after its position (or its `~rewind:`), ' +
         '`subscribed`, then live frames; with `inbox`, the user\'s notifications too (then `inbox-subscribed`), and the ' +
         'channels may be none. Every event\'s `id` holds every channel\'s position (comma-separated ' +
         '`<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with ' +
