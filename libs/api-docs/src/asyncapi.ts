@@ -10,7 +10,8 @@ import { ConnectFrame, EVENT_STREAM_FRAMES, EventsQuery, SERVER_FRAMES } from '@
 import { DEFAULT_ORIGINS } from './openapi.ts';
 
 const CLIENT_DESCRIPTIONS: Record<string, string> = {
-  subscribe: 'Replays persisted messages with seq > since, then `subscribed`, then live frames of the channel.',
+  subscribe:
+    'Replays persisted messages with seq > since (or the last N, or those of a duration, with `rewind`; `since` wins), then `subscribed`, then live frames of the channel.',
   unsubscribe: 'Ends a subscription (also one still replaying); answered with `unsubscribed`.',
   publish: 'Publishes to a channel (publish access needed, no subscription); answered with `ack` or `error`.',
   retract: 'Retracts a message the user sent; answered with `ack` (retracted) or `error`.',

@@ -18,6 +18,7 @@ export {
   type ReadRange,
   type StoredMessage,
 } from './messages.ts';
+export { rewindSince, type RewindTo, type RewindRange } from './rewind.ts';
 export { listChannels, browseMessages, findMessage, type ChannelSummary, type BrowsedRow, type BrowseFilter } from './browse.ts';
 export { memberPage, bannedAmong, setChannelAccess } from './members.ts';
 export { standingsOf, standingRowOf, type StandingRow } from './standings.ts';

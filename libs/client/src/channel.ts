@@ -5,6 +5,7 @@ import { historyOf, type History } from './history.ts';
 import { isSeq, newIdempotencyKey } from './ids.ts';
 import { Presence } from './presence.ts';
 import { ChannelPosition } from './resume.ts';
+import { rewindProblem, type Rewind } from './rewind.ts';
 import { ReadyListener, WireState } from './wire.ts';
 import type {
   HistoryOptions,
@@ -83,7 +84,8 @@ class ChannelSubscription extends ReadyListener<{ lastSeq: number }> implements 
  *   none → subscribing (`subscribe` sent; replay) → subscribed (live) → unsubscribing → none
  *
  * A lost connection puts it back to `none`, and the next `connected` subscribes again with `since` =
- * the position (ChannelPosition), so nothing is missed or repeated. A gap seen live re-subscribes the
+ * the position (ChannelPosition), so nothing is missed or repeated (a `rewind` is sent only while
+ * there is no position yet). A gap seen live re-subscribes the
  * same way: `unsubscribe`, then, once answered, `subscribe` from the position (frames that arrive
  * while unsubscribing belong to the old subscription and are ignored).
  */
@@ -122,6 +124,11 @@ export class Channel {
     return this.#position.position;
   }
 
+  /** @internal the `rewind` the next subscribe asks for: only before the subscription has a position. */
+  get rewind(): Rewind | undefined {
+    return this.#position.rewind;
+  }
+
   /** The last counts received (`occupancy` listeners ask for them), or undefined. */
   get occupancy(): Occupancy | undefined {
     return this.#occupancy;
@@ -137,19 +144,24 @@ export class Channel {
 
   /**
    * Adds a listener. The first one subscribes on the server: from `since` (every persisted message
-   * with a higher seq is replayed first) or, without it, live from now. Later listeners join the
-   * live subscription; `since` is refused for them.
+   * with a higher seq is replayed first), from `rewind` back (the last N messages, 1-100, or those
+   * of the last `'30s'`, `'2m'`, `'1h'`, at most `'24h'`; asked once: a resume goes on from the
+   * last seq delivered) or, without either, live from now. Later listeners join the live
+   * subscription; `since` and `rewind` are refused for them.
    */
-  subscribe(listener: MessageListener, options: { since?: number } = {}): Subscription {
+  subscribe(listener: MessageListener, options: { since?: number; rewind?: Rewind } = {}): Subscription {
     if (typeof listener !== 'function') throw new TypeError('subscribe(listener): listener must be a function');
-    const { since } = options;
+    const { since, rewind } = options;
     if (since !== undefined && !isSeq(since)) throw new RtmError('invalid_request', 'since must be an integer from 0 to 2^53-1');
-    if (this.#w.listeners.size > 0 && since !== undefined) {
-      throw new RtmError('invalid_request', `channel ${this.id} is already subscribed: since applies to its first subscription`);
+    const problem = rewind === undefined ? undefined : rewindProblem(rewind);
+    if (problem !== undefined) throw new RtmError('invalid_request', problem);
+    if (since !== undefined && rewind !== undefined) throw new RtmError('invalid_request', 'give since or rewind, not both');
+    if (this.#w.listeners.size > 0 && (since !== undefined || rewind !== undefined)) {
+      throw new RtmError('invalid_request', `channel ${this.id} is already subscribed: ${since !== undefined ? 'since' : 'rewind'} applies to its first subscription`);
     }
     const sub = new ChannelSubscription(this, listener);
     if (this.#w.listeners.size === 0) {
-      this.#position = new ChannelPosition(since);
+      this.#position = new ChannelPosition(since, rewind);
       this.#resumed = false;
     }
     this.#w.listeners.add(sub);
@@ -328,6 +340,7 @@ export class Channel {
       this.#w.subscribing(ref);
       const frame: Record<string, unknown> = { op: 'subscribe', ref, channelId: this.id };
       if (since !== undefined) frame.since = since;
+      else if (this.#position.rewind !== undefined) frame.rewind = this.#position.rewind;
       this.#watchingOccupancy = this.#events.count('occupancy') > 0;
       if (this.#watchingOccupancy) frame.occupancy = true;
       this.#core.send(frame);

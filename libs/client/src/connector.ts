@@ -87,7 +87,7 @@ export class Connector {
         },
       },
       token,
-      [...host.channels.values()].filter((c) => c.subscribed).map((c) => ({ channelId: c.id, since: c.lastSeq })),
+      [...host.channels.values()].filter((c) => c.subscribed).map((c) => ({ channelId: c.id, since: c.lastSeq, rewind: c.rewind })),
     );
   }
 

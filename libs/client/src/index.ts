@@ -9,6 +9,7 @@ export { Channel, Presence, type ChannelEvents, type PresenceEvents, type Subscr
 export { Inbox, type InboxSubscription, type NotificationListener } from './inbox.ts';
 export type { History } from './history.ts';
 export { RtmError, type RtmErrorCode, type SdkErrorCode } from './errors.ts';
+export type { Rewind } from './rewind.ts';
 export type { Clock } from './clock.ts';
 export type { TransportName } from './transport.ts';
 export type {

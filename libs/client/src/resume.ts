@@ -2,6 +2,10 @@
  * Where a channel subscription stands, so that each persisted message reaches the application
  * once, in seq order, across reconnects and re-subscriptions.
  *
+ * A subscription asked with `rewind` (and no `since`) sends it until it has a position: once a
+ * message was delivered or `subscribed` confirmed one, every later `subscribe` resumes with
+ * `since`, so a reconnect never rewinds again.
+ *
  * A subscription goes through two modes:
  * - replay (after a `subscribe` was sent, until `subscribed`): the server sends every persisted
  *   message with `seq > since` it lets this user see, ascending. Seqs may jump (a message
@@ -11,19 +15,28 @@
  *   A seq at or below the position is a duplicate and dropped; a seq above position + 1 is a gap:
  *   the caller re-subscribes with `since = position` and lets the replay fill it.
  */
+import type { Rewind } from './rewind.ts';
+
 export type Verdict = 'deliver' | 'duplicate' | 'gap';
 
 export class ChannelPosition {
   /** The highest seq delivered or confirmed by `subscribed`; undefined before either. */
   #position: number | undefined;
   #live = false;
+  readonly #rewind: Rewind | undefined;
 
-  constructor(since?: number) {
+  constructor(since?: number, rewind?: Rewind) {
     this.#position = since;
+    this.#rewind = since === undefined ? rewind : undefined;
   }
 
   get position(): number | undefined {
     return this.#position;
+  }
+
+  /** The `rewind` a `subscribe` sends: the one asked for, while there is no position yet. */
+  get rewind(): Rewind | undefined {
+    return this.#position === undefined ? this.#rewind : undefined;
   }
 
   get live(): boolean {

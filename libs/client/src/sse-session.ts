@@ -25,6 +25,8 @@ export interface SessionHost extends HttpHost {
 interface Entry {
   channelId: string;
   since: number | undefined;
+  /** The `subscribe`'s rewind (sent only while the channel has no position: a reopened stream has `since`). */
+  rewind: number | string | undefined;
   /** Undefined for a channel the session opened before its `subscribe` frame came (at the start). */
   ref: unknown;
   /** A stream was opened with it (reopening that stream means subscribing it again from its position). */
@@ -92,7 +94,7 @@ export class SseSession {
     for (const channel of channels) {
       const slot = this.#slotWithRoom();
       if (!slot) break; // past MAX_STREAMS: their subscribe is refused when it comes
-      slot.entries.set(channel.channelId, { channelId: channel.channelId, since: channel.since, ref: undefined, opened: false });
+      slot.entries.set(channel.channelId, { channelId: channel.channelId, since: channel.since, rewind: channel.rewind, ref: undefined, opened: false });
     }
     for (const slot of this.#slots) this.#open(slot);
     if (this.#slots.length === 0) {
@@ -166,7 +168,9 @@ export class SseSession {
 
   #subscribe(frame: Record<string, unknown>): void {
     const channelId = String(frame.channelId);
-    const entry: Entry = { channelId, since: typeof frame.since === 'number' ? frame.since : undefined, ref: frame.ref, opened: false };
+    const since = typeof frame.since === 'number' ? frame.since : undefined;
+    const rewind = typeof frame.rewind === 'number' || typeof frame.rewind === 'string' ? frame.rewind : undefined;
+    const entry: Entry = { channelId, since, rewind, ref: frame.ref, opened: false };
     if (this.#rebuilding?.ids.has(channelId)) {
       this.#rebuilding.slot.entries.set(channelId, entry);
       return;
@@ -174,7 +178,7 @@ export class SseSession {
     let slot = this.#slotOf(channelId);
     const current = slot?.entries.get(channelId);
     // at the start the stream was opened before the channel's subscribe: it answers this one
-    if (current && current.ref === undefined && current.opened && current.since === entry.since && slot!.carried.get(channelId) === current) {
+    if (current && current.ref === undefined && current.opened && current.since === since && current.rewind === rewind && slot!.carried.get(channelId) === current) {
       current.ref = entry.ref;
       return;
     }
@@ -280,7 +284,7 @@ export class SseSession {
     const inbox = slot === this.#inboxSlot && this.#inbox ? (this.#inbox.since ?? '1') : undefined;
     if (this.#inbox && inbox !== undefined) this.#inbox.ready = false;
     const stream: EventStream = new EventStream(
-      { baseUrl: this.#host.baseUrl, fetch: this.#host.fetch, clock: this.#host.clock, token: this.#token, channels: entries.map(({ channelId, since }) => ({ channelId, since })), inbox },
+      { baseUrl: this.#host.baseUrl, fetch: this.#host.fetch, clock: this.#host.clock, token: this.#token, channels: entries.map(({ channelId, since, rewind }) => ({ channelId, since, rewind })), inbox },
       {
         frame: (frame) => {
           if (!this.#closed && slot.stream === stream) this.#onStreamFrame(slot, serial, frame);

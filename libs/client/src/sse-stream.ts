@@ -11,10 +11,14 @@ export const STREAM_HANDSHAKE_MS = 15_000;
  */
 export const STREAM_SILENCE_MS = 45_000;
 
-/** One channel on a stream and where its replay starts (`~seq`), as the `channels` query says it. */
+/**
+ * One channel on a stream and where its replay starts, as the `channels` query says it: after
+ * `since` (`~seq`), else `rewind` back (`~rewind:<N or duration>`), else live.
+ */
 export interface StreamChannel {
   channelId: string;
   since: number | undefined;
+  rewind?: number | string | undefined;
 }
 
 export interface StreamHost {
@@ -28,9 +32,11 @@ export interface StreamHost {
   ended(code: number, reason: string, retryAfter?: number): void;
 }
 
-/** `GET /v1/events`'s `channels` query: `a,b~12`. */
+/** `GET /v1/events`'s `channels` query: `a,b~12,c~rewind:2m`. */
 export function channelsQuery(channels: readonly StreamChannel[]): string {
-  return channels.map((c) => (c.since === undefined ? c.channelId : `${c.channelId}~${c.since}`)).join(',');
+  return channels
+    .map((c) => (c.since !== undefined ? `${c.channelId}~${c.since}` : c.rewind !== undefined ? `${c.channelId}~rewind:${c.rewind}` : c.channelId))
+    .join(',');
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { UserId, ChannelId, storableText } from './common.ts';
 import { NOT_STORABLE, isStorableText } from './json-text.ts';
 import { ReactionSummary, ReactionType, type EditCommand, type EditResult, type ReactCommand, type ReactResult } from './message-changes.ts';
+import { RewindText } from './rewind.ts';
 
 /** Largest `content` of one message, in UTF-8 bytes of its JSON text as sent (64 KiB; larger: 413 payload_too_large). */
 export const MAX_CONTENT_BYTES = 64 * 1024;
@@ -255,6 +256,7 @@ export const HistoryResponse = z
 
 export const SocketQuery = z.object({
   since: SeqParam.optional(),
+  rewind: RewindText.optional(),
   token: z.string().optional(),
 });
 

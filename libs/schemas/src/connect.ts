@@ -9,6 +9,7 @@ import { MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels
 import { storableText } from './common.ts';
 import { NotificationId } from './notifications.ts';
 import { ReactionSummary, ReactionType } from './message-changes.ts';
+import { RewindValue } from './rewind.ts';
 
 const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -26,6 +27,7 @@ export const ConnectFrame = z.discriminatedUnion('op', [
       ref: Ref,
       channelId: ChannelId,
       since: Seq.optional(),
+      rewind: RewindValue.optional(),
       occupancy: z
         .boolean()
         .optional()

@@ -75,6 +75,7 @@ export {
 export { MAX_JSON_DEPTH, JsonTextError, NOT_STORABLE, checkJsonText, parseJsonText, isStorableText } from './json-text.ts';
 export { type Span, rootSpan, valueSpan, elementSpans, jsonObjectProblem } from './json-span.ts';
 export { FRAMED_VERSION, encodeCommand, frameRequest, isFramed, unframeRequest, type FramedCommand, type Unframed } from './command-codec.ts';
+export { REWIND_MAX_COUNT, REWIND_MAX_SECONDS, REWIND_TEXT_MAX, RewindText, RewindValue, parseRewind, type Rewind } from './rewind.ts';
 export { ConnectFrame, ConnectQuery, ConnectServerFrame, SERVER_FRAMES } from './connect.ts';
 export * from './dashboard.ts';
 export { ErasureJobParams, ErasureJob, DeletedChannel } from './erasure.ts';

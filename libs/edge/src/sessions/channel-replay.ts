@@ -11,6 +11,8 @@
  *                   its limit, so a replay never trips the slow-consumer bound itself); each page
  *                   read waits its environment's turn (sessions.admission), so replays of one
  *                   environment interleave with other environments' subscribes page by page;
+ *                   `since` is the client's, or a `rewind` resolved by `since()` after join(),
+ *                   against the snapshot and from where the pages are read (libs/channels rewind.ts);
  *   live()          sends the held frames minus persisted ones with seq <= snapshot (already
  *                   replayed) and delivers every later frame as it comes.
  * Every message above the snapshot is delivered by the feed after the reader joined (in seq
@@ -23,7 +25,8 @@
 import type { EdgeDeps } from '../edge-deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { positionOf, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
-import { readChanges, readMessages, type StoredChange, type StoredMessage } from '@rtm/channels';
+import { readChanges, readMessages, rewindSince, type StoredChange, type StoredMessage } from '@rtm/channels';
+import type { Rewind } from '@rtm/schemas';
 import type { FrameText, Link } from './link.ts';
 
 const REPLAY_PAGE = 200;
@@ -52,6 +55,17 @@ export interface ReplayOptions {
   lost(closing: Closing): void;
 }
 
+/** Where a subscription asked to start: after `since` (it wins), else `rewind` back from the snapshot, else live. */
+export interface ReplayStart {
+  since?: number | undefined;
+  rewind?: Rewind | undefined;
+}
+
+/** One replay: the persisted messages in (since, snapshot]; nothing without `since`. */
+export interface ReplayRange {
+  since: number | undefined;
+}
+
 export class ChannelReplay implements FeedMember {
   readonly userId: string;
   private readonly options: ReplayOptions;
@@ -61,6 +75,8 @@ export class ChannelReplay implements FeedMember {
   /** The highest seq sent to the client (replayed or live); persisted frames at or below it are dropped. */
   private sent = 0;
   private stopped = false;
+  /** The start was a rewind: the replay shows no change of an older message. */
+  private rewound = false;
 
   constructor(options: ReplayOptions) {
     this.options = options;
@@ -86,16 +102,32 @@ export class ChannelReplay implements FeedMember {
   }
 
   /**
+   * The `since` a subscription's start amounts to: its own `since`, else its `rewind` resolved
+   * against the snapshot (so called after join()), read where the replay reads, in the
+   * environment's turn; undefined: nothing to replay.
+   */
+  async since(start: ReplayStart): Promise<number | undefined> {
+    if (start.since !== undefined || start.rewind === undefined) return start.since;
+    this.rewound = true;
+    const { deps, environmentId, channelId } = this.options;
+    const rewind = start.rewind;
+    const range = { snapshot: this.snapshot, viewer: this.userId, now: Date.now() };
+    return deps.sessions.admission.run(environmentId, async () =>
+      this.done ? this.snapshot : deps.reads.current('replay', (db) => rewindSince(db, environmentId, channelId, rewind, range)),
+    );
+  }
+
+  /**
    * Sends the channel's sequence in (since, snapshot]: its persisted messages as they are now, and
    * the changes of older messages (seq <= since) made since, each message once at its latest change
    * (`update` with the message as it is now, or `retract`), merged in the sequence's order, so a
    * client that resumes from the last seq it saw catches up on edits, reactions and retractions
-   * too. `changes: false` (a rewind, which shows no older message) sends the messages only. False
-   * when stopped or the socket closed meanwhile.
+   * too; after a rewind (which shows no older message), the messages only. False when stopped or
+   * the socket closed meanwhile.
    */
-  async replay(since: number | undefined, options: { changes?: boolean } = {}): Promise<boolean> {
+  async replay({ since }: ReplayRange): Promise<boolean> {
     const { deps, environmentId, channelId, link } = this.options;
-    const changes = options.changes ?? true;
+    const changes = !this.rewound;
     let after = since;
     while (after !== undefined && after < this.snapshot && !this.done) {
       // each page read waits its environment's turn: replays of many environments interleave page by page

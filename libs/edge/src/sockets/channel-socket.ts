@@ -1,5 +1,6 @@
 /**
- * The channel socket, `GET /v1/channels/{channelId}?since=<seq>` on the realtime edge.
+ * The channel socket, `GET /v1/channels/{channelId}?since=<seq>` (or `?rewind=<N or duration>`:
+ * the last N messages, or those of the last `2m`; `since` wins) on the realtime edge.
  *
  * States of one connection and their transitions:
  *   opening   → authenticate (Bearer or ?token=), validate, check read access, admit (quotas,
@@ -7,8 +8,8 @@
  *               whole of opening has SOCKET_HANDSHAKE_MS (4503 past it). Client frames received
  *               meanwhile wait, at most MAX_EARLY_FRAMES / MAX_EARLY_BYTES of them (4429 past it).
  *   opening   → replaying: join the channel's feed FIRST (live frames are buffered), snapshot the
- *               channel's last_seq, send every persisted message in (since, snapshot] from
- *               Postgres, then `{op:"ready", channelId, lastSeq: snapshot, userId}`.
+ *               channel's last_seq, resolve a `rewind` to a `since` against it, send every
+ *               persisted message in (since, snapshot] from Postgres, then `{op:"ready", channelId, lastSeq: snapshot, userId}`.
  *   replaying → live: the buffer is flushed minus persisted frames with seq <= snapshot (already
  *               replayed), so nothing is missed and nothing is sent twice; client frames received
  *               meanwhile are handled now, in order.
@@ -127,12 +128,13 @@ class ChannelConnection {
         return !this.closed && (await reader.join());
       });
       if (!joined) return;
+      const since = await reader.since(query.data);
+      if (this.closed) return;
       // a replay reads history: weighed as a page of what it will send
-      const since = query.data.since;
       if (since !== undefined && reader.lastSeq > since) await this.deps.limits.admitEdge(auth, 'history', historyUnits(reader.lastSeq - since));
       if (this.closed) return;
       this.link.established();
-      if (!(await reader.replay(query.data.since))) return;
+      if (!(await reader.replay({ since }))) return;
       this.sendText(JSON.stringify({ op: 'ready', channelId: this.channelId, lastSeq: reader.lastSeq, userId: this.userId }));
       reader.live();
       this.opened = true;

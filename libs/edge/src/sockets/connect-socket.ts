@@ -33,6 +33,7 @@ import { authenticateUser, verifyUserToken, type AuthDeps, type UserAuth } from 
 import { environmentBan } from '../access/bans.ts';
 import { mountSocketRoute } from '../sessions/accept-link.ts';
 import { InboxReplay, type InboxReplayDeps } from '../sessions/inbox-replay.ts';
+import type { ReplayStart } from '../sessions/channel-replay.ts';
 import type { AccessDeps } from '../access/channel-access.ts';
 import type { PublishDeps } from '../channels/publish.ts';
 import type { Sessions } from '../sessions/sessions.ts';
@@ -205,7 +206,7 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
       case 'ping':
         return this.send(frame.ref === undefined ? { op: 'pong' } : { op: 'pong', ref: frame.ref });
       case 'subscribe':
-        return this.subscribe(frame.ref, frame.channelId, frame.since, frame.occupancy === true);
+        return this.subscribe(frame.ref, frame.channelId, { since: frame.since, rewind: frame.rewind }, frame.occupancy === true);
       case 'unsubscribe':
         this.subscription(frame.channelId)?.end();
         return this.send({ op: 'unsubscribed', ref: frame.ref, channelId: frame.channelId });
@@ -234,8 +235,8 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
     }
   }
 
-  /** A `subscribe` frame, or one channel of an event stream's query (no ref). */
-  subscribe(ref: Ref | undefined, channelId: string, since: number | undefined, occupancy: boolean): void {
+  /** A `subscribe` frame, or one channel of an event stream's query (no ref); `start`: its `since` or `rewind`. */
+  subscribe(ref: Ref | undefined, channelId: string, start: ReplayStart, occupancy: boolean): void {
     if (this.subscription(channelId)) {
       return this.refuse(ref, channelId, new ServiceError('invalid_request', 'already subscribed to this channel on this connection'));
     }
@@ -245,7 +246,7 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
     }
     const subscription = new Subscription(this, channelId);
     this.keep(subscription);
-    void subscription.start(ref, since, occupancy);
+    void subscription.start(ref, start, occupancy);
   }
 
   forget(subscription: Subscription): void {

@@ -10,7 +10,7 @@ import type { ChannelSocketHandle } from '../socket-events.ts';
 import type { UserAuth } from '../auth/authenticate.ts';
 import { authorize } from '../access/channel-access.ts';
 import type { FeedRegistry } from '../channels/channel-feed.ts';
-import { ChannelReplay, type ReplayOptions } from '../sessions/channel-replay.ts';
+import { ChannelReplay, type ReplayOptions, type ReplayStart } from '../sessions/channel-replay.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { Link } from '../sessions/link.ts';
@@ -99,8 +99,11 @@ export class Subscription implements ChannelSocketHandle, ReplayOptions {
     this.end({ code, reason });
   }
 
-  /** `ref` is the `subscribe` frame's; an event stream's subscriptions have none (its `subscribed` carries no ref). */
-  async start(ref: Ref | undefined, since: number | undefined, occupancy: boolean): Promise<void> {
+  /**
+   * `ref` is the `subscribe` frame's; an event stream's subscriptions have none (its `subscribed`
+   * carries no ref). `start`: the frame's `since` or `rewind` (resolved once the feed is joined).
+   */
+  async start(ref: Ref | undefined, start: ReplayStart, occupancy: boolean): Promise<void> {
     const { deps, auth, link } = this.connection;
     try {
       // the access check and the feed join (last_seq) wait their environment's turn (sessions.admission)
@@ -116,11 +119,13 @@ export class Subscription implements ChannelSocketHandle, ReplayOptions {
         return !this.ended && (await this.reader.join());
       });
       if (!joined || this.ended) return;
+      const since = await this.reader.since(start);
+      if (this.ended) return;
       // a replay reads history: weighed as a page of what it will send (over it: error frame, retryAfter)
       const lastSeq = this.reader.lastSeq;
       if (since !== undefined && lastSeq > since) await deps.limits.admitEdge(auth, 'history', historyUnits(lastSeq - since));
       if (this.ended) return;
-      if (!(await this.reader.replay(since)) || this.ended) return;
+      if (!(await this.reader.replay({ since })) || this.ended) return;
       link.send({ op: 'subscribed', ref, channelId: this.channelId, lastSeq: this.reader.lastSeq });
       this.reader.live();
       this.opened = true;

@@ -58,7 +58,8 @@ export async function eventsStreamRoutes(app: ZodApp, deps: EdgeDeps) {
         link.closeWith(connection.refusal(error));
         throw isServiceError(error) ? error : new ServiceError('unavailable', 'temporarily unavailable: reconnect');
       }
-      channels.forEach((channel, at) => connection.subscribe(undefined, channel.channelId, starts[at], false));
+      // a position (the query's ~seq or the event id's) is a resume: a `~rewind:` applies only without one
+      channels.forEach((channel, at) => connection.subscribe(undefined, channel.channelId, { since: starts[at], rewind: channel.rewind }, false));
       if (inbox !== undefined) void connection.subscribeInbox(undefined, inboxSince);
       return reply;
     },

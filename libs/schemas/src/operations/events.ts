@@ -7,18 +7,28 @@
 import { z } from 'zod';
 import { ErrorBody } from '../common.ts';
 import { SERVER_FRAMES } from '../connect.ts';
+import { REWIND_TEXT_MAX, parseRewind, type Rewind } from '../rewind.ts';
 import { type Operations } from './operation.ts';
 
 /** Channels of one stream. */
 export const EVENTS_MAX_CHANNELS = 20;
 
-/** `<channelId>` or `<channelId>~<seq>`: `~` is not in the channel id alphabet (common.ts ChannelId). */
-const CHANNEL_ENTRY = /^([A-Za-z0-9_.:@=-]{1,128})(?:~(0|[1-9][0-9]{0,15}))?$/;
+/**
+ * `<channelId>`, `<channelId>~<seq>` or `<channelId>~rewind:<count or duration>`: `~` is not in the
+ * channel id alphabet (common.ts ChannelId).
+ */
+const CHANNEL_ENTRY = /^([A-Za-z0-9_.:@=-]{1,128})(?:~(?:(0|[1-9][0-9]{0,15})|rewind:(.*)))?$/;
+/** The longest entry: a channel id of 128, `~rewind:` and the longest rewind text. */
+const ENTRY_MAX = 128 + '~rewind:'.length + REWIND_TEXT_MAX;
 
-/** One channel of the query: resumed after `since` when it names one. */
+/**
+ * One channel of the query: resumed after `since` when it names one; else, when the event id
+ * gives it no position either, started `rewind` back (rewind.ts).
+ */
 export interface EventsChannel {
   channelId: string;
   since?: number;
+  rewind?: Rewind;
 }
 
 /**
@@ -35,11 +45,19 @@ export function parseEventsChannels(value: string): EventsChannel[] | string {
     const match = CHANNEL_ENTRY.exec(entry);
     const since = match?.[2] === undefined ? undefined : Number(match[2]);
     if (!match || (since !== undefined && !Number.isSafeInteger(since))) {
-      return `"${entry.slice(0, 140)}" is not <channelId> or <channelId>~<seq> (channel ids are 1-128 of [A-Za-z0-9_.:@=-], seq an integer >= 0)`;
+      return (
+        `"${entry.slice(0, ENTRY_MAX)}" is not <channelId>, <channelId>~<seq> or <channelId>~rewind:<count or duration> ` +
+        '(channel ids are 1-128 of [A-Za-z0-9_.:@=-], seq an integer >= 0)'
+      );
     }
-    if (seen.has(match[1]!)) return `channel "${match[1]}" is named twice`;
-    seen.add(match[1]!);
-    channels.push(since === undefined ? { channelId: match[1]! } : { channelId: match[1]!, since });
+    const channelId = match[1]!;
+    if (seen.has(channelId)) return `channel "${channelId}" is named twice`;
+    seen.add(channelId);
+    if (match[3] !== undefined) {
+      const rewind = parseRewind(match[3]);
+      if (typeof rewind === 'string') return `"${entry.slice(0, ENTRY_MAX)}": rewind ${rewind}`;
+      channels.push({ channelId, rewind });
+    } else channels.push(since === undefined ? { channelId } : { channelId, since });
   }
   return channels;
 }
@@ -48,11 +66,13 @@ export const EventsQuery = z
   .object({
     channels: z
       .string()
-      .max(EVENTS_MAX_CHANNELS * 147)
+      .max(EVENTS_MAX_CHANNELS * (ENTRY_MAX + 1))
       .default('')
       .describe(
-        'Comma-separated, 1-20 distinct entries (0-20 with `inbox`): `<channelId>` (start live, or where the last event id left it) or ' +
-          '`<channelId>~<seq>` (resume after `seq`, as `subscribe` with `since`; it wins over the event id).',
+        'Comma-separated, 1-20 distinct entries (0-20 with `inbox`): `<channelId>` (start live, or where the last event id left it), ' +
+          '`<channelId>~<seq>` (resume after `seq`, as `subscribe` with `since`; it wins over the event id) or ' +
+          '`<channelId>~rewind:<N or duration>` (as `subscribe` with `rewind`: the last N messages, 1-100, or those of the last ' +
+          '`30s`, `2m`, `1h`, at most 24h; used only when the event id gives the channel no position, so a reconnect resumes instead of rewinding again).',
       )
       .transform((value, ctx) => {
         const read = parseEventsChannels(value);
@@ -125,7 +145,7 @@ export const eventsOperations = {
       summary: 'Stream channels as server-sent events',
       description:
         'User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as ' +
-        'server-sent events, for clients whose WebSockets are blocked: each channel\'s replay after its position, ' +
+        'server-sent events, for clients whose WebSockets are blocked: each channel\'s replay after its position (or its `~rewind:`), ' +
         '`subscribed`, then live frames; with `inbox`, the user\'s notifications too (then `inbox-subscribed`), and the ' +
         'channels may be none. Every event\'s `id` holds every channel\'s position (comma-separated ' +
         '`<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with ' +
