@@ -9,7 +9,7 @@
  * A change of a message addressed to some users (`to`) carries `to` and `sender` on its frame, so
  * the gateway's feed shows it to the same audience and sends everyone else a `skip`.
  */
-import { newId, type PoolClient } from '@rtm/db';
+import { messageEventIds, newId, type PoolClient } from '@rtm/db';
 import { redactMessageDeliveries, withdrawnEntries, type WebhookEventInput } from '@rtm/webhooks';
 import {
   MAX_REACTION_TYPES,
@@ -141,7 +141,7 @@ export async function retract(ctx: ChangeContext, index: number, c: RetractComma
   // its content leaves the webhook ledger in this transaction too: deliveries not yet delivered
   // are cancelled, every stored body redacted; a pushed first attempt its owner still holds is
   // withdrawn by the notice after commit (libs/webhooks redaction.ts)
-  const withdrawn = await redactMessageDeliveries(ctx.client, c.environmentId, [row.id]);
+  const withdrawn = await redactMessageDeliveries(ctx.client, c.environmentId, messageEventIds(row.id, row.version));
   if (withdrawn.length > 0) (ctx.outcome.deliveries ??= []).push(...withdrawnEntries(withdrawn));
   const frame: Record<string, unknown> = { op: 'retract', id: row.id, seq: row.seq, eventSeq };
   if (c.reason !== undefined) frame.reason = c.reason;
@@ -178,7 +178,9 @@ export async function edit(ctx: ChangeContext, index: number, c: EditCommand, st
   ctx.events.push({
     environmentId: c.environmentId,
     channelId: c.channelId,
-    eventId: newId('upd'),
+    // the message's id and version: its time orders it with the message in the ledger, and a
+    // retraction finds it to redact (messageEventIds)
+    eventId: `${row.id}_v${version}`,
     type: 'message.updated',
     timestamp: ctx.now,
     data: envelope,

@@ -164,7 +164,19 @@ async function hasMembersOrBans(client: Pool | PoolClient, environmentId: string
  * dispatcher redacts their webhook deliveries: this library does not know webhooks), so it
  * commits with the deletion, under the same fence.
  */
+/** `messageIds`: each deleted message's webhook event ids (messageEventIds: its publish's and its edits'). */
 export type MessagesDeleted = (client: PoolClient, messageIds: string[]) => Promise<unknown>;
+
+/**
+ * The webhook event ids that carry a message's content: its `message.published` event's (the
+ * message id) and each edit's `message.updated` (`<id>_v<version>`, versions 2 to `version`).
+ * A retraction or a deletion redacts their deliveries (libs/webhooks redaction.ts).
+ */
+export function messageEventIds(id: string, version: number): string[] {
+  const ids = [id];
+  for (let v = 2; v <= version; v++) ids.push(`${id}_v${v}`);
+  return ids;
+}
 
 /**
  * Step 3, one batch of messages (the oldest `limit`), counted on the erasure and the mark's lease
@@ -179,12 +191,12 @@ export async function deleteMessageBatch(
   deleted?: MessagesDeleted,
 ): Promise<number | typeof LOST> {
   return fenced(pool, job, async (client) => {
-    const { rows } = await client.query<{ id: string }>(
-      `delete from messages where channel_pk = $1 and seq in (select seq from messages where channel_pk = $1 order by seq limit $2) returning id`,
+    const { rows } = await client.query<{ id: string; version: number }>(
+      `delete from messages where channel_pk = $1 and seq in (select seq from messages where channel_pk = $1 order by seq limit $2) returning id, version`,
       [pk, limit],
     );
     const count = rows.length;
-    if (deleted) await deleted(client, rows.map((row) => row.id));
+    if (deleted) await deleted(client, rows.flatMap((row) => messageEventIds(row.id, row.version)));
     await client.query(`update erasure_jobs set deleted_messages = deleted_messages + $2, last_error = null, updated_at = now() where id = $1`, [
       job.id,
       count,
@@ -212,9 +224,9 @@ export async function finishChannelRows(
   return fenced(pool, job, async (client) => {
     let messages = 0;
     if (pk !== null) {
-      const { rows } = await client.query<{ id: string }>('delete from messages where channel_pk = $1 returning id', [pk]);
+      const { rows } = await client.query<{ id: string; version: number }>('delete from messages where channel_pk = $1 returning id, version', [pk]);
       messages = rows.length;
-      if (deleted) await deleted(client, rows.map((row) => row.id));
+      if (deleted) await deleted(client, rows.flatMap((row) => messageEventIds(row.id, row.version)));
       await client.query('delete from idempotency_keys where channel_pk = $1', [pk]);
     }
     const members = await client.query('delete from memberships where environment_id = $1 and channel_id = $2', [job.environmentId, job.channelId]);

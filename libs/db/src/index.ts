@@ -12,7 +12,7 @@ export {
   pruneErasureJobs, reconcileErasureJobs, type ErasePayload, type ErasureJob, type ErasureTarget } from './erasure-jobs.ts';
 export {
   createChannelDeletion, takeChannelDeletion, markChannel, deleteMessageBatch, finishChannelRows, endChannelDeletion, releaseChannelDeletion,
-  channelDeletionOutcome, channelExists, noteClosingError, pollDelays, DELETING_LEASE_SECONDS, LOST, type ChannelDeletionOutcome, type MessagesDeleted } from './channel-deletion.ts';
+  channelDeletionOutcome, channelExists, noteClosingError, pollDelays, DELETING_LEASE_SECONDS, LOST, type ChannelDeletionOutcome, type MessagesDeleted, messageEventIds } from './channel-deletion.ts';
 export {
   admitNotificationsSql,
   notificationCapSql,

@@ -4,7 +4,8 @@
  * channel-node's, fenced by the erasure's token when an erasure asked for it) or deletes it (a
  * channel deletion's fenced steps), so the ledger changes with the message, exactly then:
  *
- * - every `message.published` delivery of the message has its stored body replaced by a redacted
+ * - every `message.published` delivery of the message, and every `message.updated` of its edits
+ *   (event ids `<message id>_v<version>`, messageEventIds in libs/db), has its stored body replaced by a redacted
  *   one (`REDACTED_BODY`: the event's id, type, environment and channel, `"redacted": true`, no
  *   data), whatever its status: a ledger that kept the content would keep what was erased;
  * - one not yet delivered (pending, in backoff or deferred, or dropped) ends `cancelled` with
@@ -49,7 +50,7 @@ const REDACTED_BODY = redactedBody('d');
  */
 export const REDACT_SQL = `with affected as (
          select d.id, d.status, d.locked_until > now() as leased from webhook_deliveries d
-         where d.environment_id = $1 and d.event_id = any($2::text[]) and d.event_type = 'message.published'
+         where d.environment_id = $1 and d.event_id = any($2::text[]) and d.event_type in ('message.published', 'message.updated')
          order by d.id
          for update
        ),
@@ -76,7 +77,7 @@ export const REDACT_SQL = `with affected as (
            from webhook_log l
            where l.environment_id = $1
              and l.id >= 'dlv_' || substr(m.id, 5, 10) and l.id < 'dlv_' || substr(m.id, 5, 10) || '${ID_RANGE_END}'
-             and l.event_id = m.id and l.event_type = 'message.published'
+             and l.event_id = m.id and l.event_type in ('message.published', 'message.updated')
            order by l.id
            for update) as l
        ),
