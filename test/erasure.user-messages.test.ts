@@ -36,6 +36,12 @@ test('erasure - every message of a user is retracted in batches, with a webhook 
   // the server's own messages on alice's behalf are not hers
   assert.equal((await control.post('/v1/channels/room-0/messages', { content: { server: true } })).status, 201);
   await receiver.waitFor((r) => r.length >= 236, 'the published events');
+  // alice edited one of hers, and reacted to bob's: an erasure leaves neither her words nor her name
+  assert.equal((await alice.patch(`/v1/channels/room-0/messages/${aliceIds[0]}`, { content: { n: 0, secret: 'edited' } })).status, 200);
+  for (const type of ['heart', 'clap']) {
+    assert.equal((await alice.post(`/v1/channels/room-${0}/messages/${bobIds[0]}/reactions`, { type })).status, 200);
+  }
+  assert.equal((await bob.post(`/v1/channels/room-0/messages/${bobIds[0]}/reactions`, { type: 'heart' })).status, 200);
 
   const watcher = openSocket(gwA.realtimeUrl, `/v1/channels/room-1?token=${await mintToken(gwA.controlUrl, env.secretKey, 'carol')}`);
   await watcher.waitFor('ready', (f) => f.op === 'ready');
@@ -60,6 +66,10 @@ test('erasure - every message of a user is retracted in batches, with a webhook 
       if (isAlice) assert.equal(message.content, null);
     }
   }
+  // her reactions are gone from bob's message and its summary; her versions with her message
+  const bobs = (await control.get('/v1/channels/room-0/history?limit=500')).body.messages.find((m: any) => m.id === bobIds[0]);
+  assert.deepEqual(bobs.reactions, { heart: { count: 1, users: ['bob'], clipped: false } });
+  assert.deepEqual((await control.get(`/v1/channels/room-0/messages/${aliceIds[0]}/versions`)).body, { versions: [] });
   // one webhook per retracted message, none for anyone else's
   await receiver.waitFor((r) => retractedIds(r).size >= 230, 'the retraction events');
   assert.deepEqual([...retractedIds(receiver.received)].sort(), [...aliceIds].sort());

@@ -18,6 +18,9 @@
  *   this run, a fresh job goes on RETRY_PAUSE_MS later; a run that made none fails, and
  *   graphile-worker runs it again after its backoff (e^attempt seconds). The run on the last of
  *   ERASE_MAX_ATTEMPTS gives up: the erasure becomes `failed`.
+ * - The user's reactions go too, once their messages are retracted and before the erasure is
+ *   `done`: each is taken back through its channel's owner (removeReactions), so the message's
+ *   summary is made again without the user and subscribers and webhooks get the new one.
  * - The run that ends the erasure `done` records the `user.messages_erased` webhook event in that
  *   same transaction (with the erasure's final `retracted`); a failed erasure reports none.
  */
@@ -87,6 +90,10 @@ async function run(deps: EraseDeps, job: ErasureJob, helpers: JobHelpers): Promi
       }
     } catch (thrown) {
       error = thrown instanceof Error ? thrown.message : String(thrown);
+    }
+    if (error === undefined) {
+      const done = batch.length < BATCH;
+      if (done) error = await removeReactions(deps, job).catch((thrown: unknown) => (thrown instanceof Error ? thrown.message : String(thrown)));
     }
     if (error === undefined) {
       const done = batch.length < BATCH;
@@ -163,4 +170,48 @@ async function retractAll(owners: OwnerClient, job: ErasureJob, batch: ErasureTa
     }
   }
   return { handled };
+}
+
+/** A user's reactions, a batch at a time: environment, channel, message, type. */
+const USER_REACTIONS_SQL = `select c.id as channel_id, m.id as message_id, r.type
+       from message_reactions r
+       join messages m on m.channel_pk = r.channel_pk and m.seq = r.seq
+       join channels c on c.pk = r.channel_pk
+       where r.user_id = $2 and c.environment_id = $1
+       order by r.channel_pk, r.seq, r.type
+       limit $3`;
+
+/**
+ * Takes back every reaction of the erased user through the channels' owners (idempotent: a
+ * reaction already gone answers `reacted: false`); the first failure is the erasure's error and
+ * the next run starts again. Undefined when none is left.
+ */
+async function removeReactions(deps: EraseDeps, job: ErasureJob): Promise<string | undefined> {
+  for (;;) {
+    const { rows } = await deps.pool.query<{ channel_id: string; message_id: string; type: string }>(USER_REACTIONS_SQL, [
+      job.environmentId,
+      job.userId,
+      BATCH,
+    ]);
+    for (let i = 0; i < rows.length; i += PARALLEL) {
+      const results = await Promise.allSettled(
+        rows.slice(i, i + PARALLEL).map((row) =>
+          deps.owners.send({
+            op: 'react',
+            environmentId: job.environmentId,
+            channelId: row.channel_id,
+            messageId: row.message_id,
+            type: row.type,
+            userId: job.userId!,
+            remove: true,
+          }),
+        ),
+      );
+      const failed = results.find((r) => r.status === 'rejected' && !(isServiceError(r.reason) && r.reason.code === 'not_found'));
+      if (failed?.status === 'rejected') {
+        return isServiceError(failed.reason) ? `${failed.reason.code}: ${failed.reason.reason ?? ''}` : String(failed.reason);
+      }
+    }
+    if (rows.length < BATCH) return undefined;
+  }
 }
