@@ -52,7 +52,11 @@ const member = (userId = 'u1'): Member => {
 };
 
 /** A feed of channel `room` whose store holds `rows` and last_seq `lastSeq`. */
-async function feedOf(rows: MessageRow[], lastSeq: number, options: { failReads?: boolean; members?: Member[] } = {}) {
+async function feedOf(
+  rows: MessageRow[],
+  lastSeq: number,
+  options: { failReads?: boolean; members?: Member[]; changes?: { position: number; text: string }[] } = {},
+) {
   let callback: ((error: Error | null, msg: { data: Uint8Array }) => void) | undefined;
   const reads: { channel: string; after: number | undefined; before: number | undefined; limit: number; viewer: unknown }[] = [];
   const warnings: unknown[] = [];
@@ -75,7 +79,10 @@ async function feedOf(rows: MessageRow[], lastSeq: number, options: { failReads?
         .slice(0, range.limit)
         .map((r) => ({ seq: r.seq, text: envelopeTextOfRow(r) }));
     },
-    readChanges: async () => (options.failReads ? Promise.reject(new Error('database down')) : []),
+    readChanges: async (_environmentId, _channelId, range) => {
+      if (options.failReads) throw new Error('database down');
+      return (options.changes ?? []).filter((c) => c.position > range.after && c.position < range.before);
+    },
     log: { warn: (...args: unknown[]) => warnings.push(args) },
   };
   const registry = new FeedRegistry(deps);
@@ -198,4 +205,27 @@ test('feed gap repair - a repaired message addressed to others reaches them, and
   assert.deepEqual(u1!.skipped, [1]);
   assert.deepEqual(seqsOf(u2!.frames), [1, 2]);
   assert.deepEqual(u2!.skipped, []);
+});
+
+test('feed gap repair - a gap over changes: each change as its message is now, a skip where a change was superseded', async () => {
+  const rows = [row(1), row(2), row(3, ['bob'])];
+  // position 4: an edit of 2 (the store shows 2 as it is now); 5: superseded (nothing); 6: the frame that arrives
+  const changes = [{ position: 4, text: `{"op":"update","eventSeq":4,${envelopeTextOfRow({ ...rows[1]!, version: 2, updated_at: 9, updated_by: 'u1' }).slice(1)}` }];
+  const alice = member('alice');
+  const bob = member('bob');
+  const feed = await feedOf(rows, 1, { changes, members: [alice, bob] });
+  feed.publish({ op: 'summary', eventSeq: 6, id: 'msg_2', seq: 2, reactions: { ok: { count: 1, users: ['u1'], clipped: false } } });
+  await feed.settle();
+  for (const m of [alice, bob]) {
+    const shown = m.frames.map((f) => `${f.op ?? 'message'}@${f.op === undefined ? f.seq : f.eventSeq}`);
+    const expected = m === bob ? ['message@2', 'message@3', 'update@4', 'summary@6'] : ['message@2', 'update@4', 'summary@6'];
+    assert.deepEqual(shown, expected, m.userId);
+    assert.deepEqual(m.skipped, m === bob ? [5] : [3, 5], `${m.userId}: the addressed message and the superseded change are skips`);
+  }
+  assert.equal(alice.frames.find((f) => f.op === 'update')!.version, 2);
+  // a change arriving after the repair, at the next position, goes straight through; one at or below is dropped
+  feed.publish({ op: 'retract', id: 'msg_1', seq: 1, eventSeq: 6 });
+  feed.publish({ op: 'retract', id: 'msg_1', seq: 1, eventSeq: 7 });
+  await feed.settle();
+  assert.deepEqual(alice.frames.slice(3).map((f) => f.eventSeq), [7]);
 });
