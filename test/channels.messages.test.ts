@@ -91,7 +91,7 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
     assert.equal(errorCode(denied), 'forbidden');
     const done = await alice.delete(`/v1/channels/retract/messages/${own.body.id}`, { reason: 'typo' });
     assert.equal(done.status, 200, JSON.stringify(done.body));
-    assert.deepEqual(done.body, { id: own.body.id, seq: 1, retracted: true });
+    assert.deepEqual(done.body, { id: own.body.id, seq: 1, retracted: true, eventSeq: 3 }, 'the retraction took the next seq, after the two messages');
     const twice = await alice.delete(`/v1/channels/retract/messages/${own.body.id}`);
     assert.deepEqual(twice.body, done.body);
     const byServer = await control.delete(`/v1/channels/retract/messages/${others.body.id}`);
@@ -105,8 +105,9 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
     assert.equal(errorCode(missing), 'not_found');
     const wrongChannel = await control.delete(`/v1/channels/elsewhere/messages/${others.body.id}`);
     assert.equal(errorCode(wrongChannel), 'not_found');
-    // exactly one webhook-less retraction happened per message: the seq did not move
-    assert.equal((await control.post('/v1/channels/retract/messages', { content: {} })).body.seq, 3);
+    // exactly one retraction happened per message: two messages, two retractions (each takes a
+    // seq of the channel's sequence), the repeated one took none
+    assert.equal((await control.post('/v1/channels/retract/messages', { content: {} })).body.seq, 5);
   });
 
   await t.test('`to` limits who sees a message in history; the control plane sees all', async () => {

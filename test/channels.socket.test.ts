@@ -145,15 +145,16 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     assert.deepEqual([denied.ref, denied.code], [7, 'forbidden']);
     alice.send({ op: 'retract', ref: 'r2', id: ack.id, reason: 'typo' });
     const retractAck = await alice.take((f) => f.op === 'ack');
-    assert.deepEqual(retractAck, { op: 'ack', ref: 'r2', id: ack.id, seq: 1, retracted: true });
+    assert.deepEqual(retractAck, { op: 'ack', ref: 'r2', id: ack.id, seq: 1, retracted: true, eventSeq: 2 });
     const retracted = await bob.take((f) => f.op === 'retract');
-    assert.deepEqual(retracted, { op: 'retract', id: ack.id, seq: 1, reason: 'typo' });
+    assert.deepEqual(retracted, { op: 'retract', id: ack.id, seq: 1, eventSeq: 2, reason: 'typo' });
     alice.send({ op: 'retract', ref: 'r3', id: ack.id });
-    assert.equal((await alice.take((f) => f.op === 'ack')).ref, 'r3');
-    // the second retraction emitted nothing: the next frame bob sees is the next message
+    const again = await alice.take((f) => f.op === 'ack');
+    assert.deepEqual([again.ref, again.eventSeq], ['r3', 2], 'the second retraction answers as the first');
+    // the second retraction emitted nothing and took no seq: the next frame bob sees is the next message
     await publish('talk', { text: 'next' });
     const next = await bob.take((f) => f.op !== 'presence');
-    assert.equal(next.seq, 2);
+    assert.equal(next.seq, 3);
     alice.close();
     bob.close();
   });

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReactionGate } from '../../apps/channel-node/src/reaction-gate.ts';
 
@@ -10,7 +10,7 @@ const reaction = (messageId: string, n: number): Held => ({ command: { environme
 const flushMicrotasks = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A gate over a fake clock: every release recorded, each group committed when the test says. */
-function harness(t: { mock: { timers: { enable(options: { apis: string[] }): void; tick(ms: number): void } } }) {
+function harness(t: TestContext) {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   let now = 1_000;
   const released: { key: string; ns: number[]; at: number }[] = [];

@@ -5,10 +5,16 @@
  */
 import { REACTION_USERS_SHOWN } from '@rtm/schemas';
 
-/** A message to change ($1 channel pk, $2 id), locked until commit, with its state now. */
+/**
+ * A message to change ($1 channel pk, $2 id), locked until commit, with its state now; a retracted
+ * one with its retraction's seq (the last change of a message is its retraction), so a second
+ * retraction answers as the first did.
+ */
 export const CHANGE_READ_SQL = `select seq, id, type, kind, sender_id, sender_anon, "to", mentions, ts, retracted_at is not null as retracted,
-         content::text as content, version, updated_at, updated_by, reactions::text as reactions
-       from messages where channel_pk = $1 and id = $2 for update`;
+         content::text as content, version, updated_at, updated_by, reactions::text as reactions,
+         case when retracted_at is not null
+           then (select max(e.event_seq) from message_events e where e.channel_pk = m.channel_pk and e.seq = m.seq) end as retracted_at_seq
+       from messages m where channel_pk = $1 and id = $2 for update`;
 
 /**
  * An edit ($1 channel pk, $2 seq, $3 content text, $4 time, $5 editor): the version it replaces is

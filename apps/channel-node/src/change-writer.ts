@@ -50,6 +50,8 @@ interface ChangedRow {
   updated_at: number | null;
   updated_by: string | null;
   reactions: string | null;
+  /** A retracted message's retraction seq (null for one retracted before changes had seqs). */
+  retracted_at_seq: number | null;
 }
 
 const NOT_FOUND: CommandReply = { ok: false, code: 'not_found', reason: 'no such message in this channel' };
@@ -129,7 +131,10 @@ export async function retract(ctx: ChangeContext, index: number, c: RetractComma
   if (c.onlySender !== undefined && (row.sender_id !== c.onlySender || row.kind !== 'user')) {
     return { ok: false, code: 'forbidden', reason: 'only the sender may retract this message' };
   }
-  if (row.retracted) return { ok: true, result: { id: row.id, seq: row.seq, retracted: true } };
+  if (row.retracted) {
+    const eventSeq = row.retracted_at_seq === null ? undefined : Number(row.retracted_at_seq);
+    return { ok: true, result: { id: row.id, seq: row.seq, retracted: true, ...(eventSeq !== undefined && { eventSeq }) } };
+  }
   if (c.erasure) {
     // the lease fence: counted here, with the retraction, or neither (the row lock on the job
     // orders this against a claim that replaces the token)
