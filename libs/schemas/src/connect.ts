@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ChannelId, IsoTime, UserId } from './common.ts';
-import { MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
+import { DeltaFormat, MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
 import { storableText } from './common.ts';
 import { NotificationId } from './notifications.ts';
 
@@ -29,6 +29,7 @@ export const ConnectFrame = z.discriminatedUnion('op', [
         .boolean()
         .optional()
         .describe('true: `occupancy` frames for this subscription (needs the `presence` capability and presence on in the namespace).'),
+      delta: DeltaFormat.optional(),
     })
     .strict(),
   z.object({ op: z.literal('unsubscribe'), ref: Ref, channelId: ChannelId }).strict(),

@@ -36,7 +36,7 @@ export async function eventsStreamRoutes(app: ZodApp, deps: EdgeDeps) {
   app.route({
     ...eventsOperations.openEvents,
     handler: async (request, reply) => {
-      const { channels, lastEventId, inbox } = request.query;
+      const { channels, lastEventId, inbox, delta } = request.query;
       if (channels.length === 0 && inbox === undefined) throw new ServiceError('invalid_request', 'query.channels: at least one channel (or the inbox: inbox=1)');
       // a browser's reconnect sends the newest id in the header, on the URL it first opened (whose
       // lastEventId, if any, is older): the header wins
@@ -58,7 +58,7 @@ export async function eventsStreamRoutes(app: ZodApp, deps: EdgeDeps) {
         link.closeWith(connection.refusal(error));
         throw isServiceError(error) ? error : new ServiceError('unavailable', 'temporarily unavailable: reconnect');
       }
-      channels.forEach((channel, at) => connection.subscribe(undefined, channel.channelId, starts[at], false));
+      channels.forEach((channel, at) => connection.subscribe(undefined, channel.channelId, starts[at], false, delta !== undefined));
       if (inbox !== undefined) void connection.subscribeInbox(undefined, inboxSince);
       return reply;
     },
