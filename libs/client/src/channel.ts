@@ -1,4 +1,5 @@
 import type { Core } from './core.ts';
+import { DeltaReader } from './delta.ts';
 import { Emitter } from './emitter.ts';
 import { RtmError } from './errors.ts';
 import { historyOf, type History } from './history.ts';
@@ -98,6 +99,9 @@ export class Channel {
   #occupancy: Occupancy | undefined;
   /** The current subscription was asked with `occupancy: true`. */
   #watchingOccupancy = false;
+  /** Messages asked as deltas (`subscribe` with `delta`), and the subscription's base. */
+  #delta: 'fossil' | undefined;
+  readonly #deltas = new DeltaReader();
 
   constructor(core: Core, id: string) {
     this.#core = core;
@@ -138,12 +142,19 @@ export class Channel {
   /**
    * Adds a listener. The first one subscribes on the server: from `since` (every persisted message
    * with a higher seq is replayed first) or, without it, live from now. Later listeners join the
-   * live subscription; `since` is refused for them.
+   * live subscription; `since` is refused for them, and their `delta` is not used (the first one's is).
+   *
+   * `delta: "fossil"`: the server sends each message's content as a delta against the previous
+   * one's where it can (less to download for a channel whose messages change little from one to
+   * the next); listeners get every message whole, as without it. The channel's namespace must turn
+   * `delta` on, else the subscribe is refused (`forbidden`). Over the event-stream fallback messages
+   * come whole (it asks without `delta`).
    */
-  subscribe(listener: MessageListener, options: { since?: number } = {}): Subscription {
+  subscribe(listener: MessageListener, options: { since?: number; delta?: 'fossil' } = {}): Subscription {
     if (typeof listener !== 'function') throw new TypeError('subscribe(listener): listener must be a function');
-    const { since } = options;
+    const { since, delta } = options;
     if (since !== undefined && !isSeq(since)) throw new RtmError('invalid_request', 'since must be an integer from 0 to 2^53-1');
+    if (delta !== undefined && delta !== 'fossil') throw new RtmError('invalid_request', 'delta must be "fossil" (the one delta format)');
     if (this.#w.listeners.size > 0 && since !== undefined) {
       throw new RtmError('invalid_request', `channel ${this.id} is already subscribed: since applies to its first subscription`);
     }
@@ -151,6 +162,7 @@ export class Channel {
     if (this.#w.listeners.size === 0) {
       this.#position = new ChannelPosition(since);
       this.#resumed = false;
+      this.#delta = delta;
     }
     this.#w.listeners.add(sub);
     if (this.#w.state === 'subscribed') sub.resolve(this.#position.position ?? 0);
@@ -212,6 +224,10 @@ export class Channel {
   /** @internal a message frame of this channel. */
   onMessage(message: Message): void {
     if (!this.#w.live) return;
+    // a delta's content is rebuilt before anything else; one that does not fit its base (it should
+    // not happen) starts the subscription again from the last seq delivered, showing nothing wrong
+    const frame = message as unknown as Record<string, unknown>;
+    if ((this.#delta !== undefined || frame.delta !== undefined) && !this.#deltas.read(frame)) return this.#unsubscribe();
     if (message.ephemeral) return this.#w.deliver(message);
     if (typeof message.seq !== 'number') return;
     const verdict = this.#position.accept(message.seq);
@@ -330,6 +346,9 @@ export class Channel {
       if (since !== undefined) frame.since = since;
       this.#watchingOccupancy = this.#events.count('occupancy') > 0;
       if (this.#watchingOccupancy) frame.occupancy = true;
+      if (this.#delta !== undefined) frame.delta = this.#delta;
+      // a new subscription on the server has no base: its first message comes whole
+      this.#deltas.reset();
       this.#core.send(frame);
     } else if (wanted === 'unsubscribe') {
       this.#unsubscribe();
