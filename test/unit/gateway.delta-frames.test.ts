@@ -17,7 +17,8 @@ import { subjects } from '@rtm/bus';
 import { envelopeTextOfRow, type MessageRow } from '@rtm/channels';
 import { messageEnvelopeText } from '@rtm/schemas';
 import { FeedRegistry, type FeedDeps } from '../../libs/edge/src/channels/channel-feed.ts';
-import { DeltaBase, baseIdOf, deltaFrameText } from '../../libs/edge/src/channels/delta-frames.ts';
+import fc from 'fast-check';
+import { DeltaBase, baseIdOf, contentSpan, deltaFrameText, walkedContentSpan } from '../../libs/edge/src/channels/delta-frames.ts';
 import { ChannelReplay } from '../../libs/edge/src/sessions/channel-replay.ts';
 import type { Link } from '../../libs/edge/src/sessions/link.ts';
 import { DeltaReader, contentText, keepFrameText } from '../../libs/client/src/delta.ts';
@@ -59,6 +60,28 @@ test('delta frame - content replaced by a fossil delta that rebuilds it; every o
   // a small content whose delta is no smaller: no delta frame
   const small = (id: string, n: number) => new DeltaBase(id, envelope(id, n, `{"n":${n}}`));
   assert.equal(deltaFrameText(small('msg_1', 1), small('msg_2', 2)), undefined);
+});
+
+test('content span - the two searches find what a walk over the keys finds, in any envelope the builder writes', () => {
+  const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', ',', ':', '{', '}', 'é', ' ') });
+  fc.assert(
+    fc.property(
+      fc.dictionary(fc.oneof(text, fc.constantFrom('sender', 'content', 'id')), fc.oneof(fc.jsonValue(), fc.constant({ before: {}, sender: { id: 'x' }, content: {} }))),
+      fc.oneof(text, fc.constant('"content":{}')),
+      fc.option(fc.array(text, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+      fc.boolean(),
+      (content, type, to, tagged) => {
+        let frame = messageEnvelopeText({
+          id: 'msg_1', seq: 3, type, kind: 'user', content: JSON.stringify(content), sender: { id: 'u"1', anon: false },
+          timestamp: 1, retracted: false, ephemeral: false, to, mentions: to,
+        });
+        if (tagged) frame = `{"channelId":"doc:1",${frame.slice(1)}`;
+        const walked = walkedContentSpan(frame)!;
+        assert.deepEqual(contentSpan(frame), walked);
+        assert.equal(frame.slice(walked.start, walked.end), JSON.stringify(content));
+      },
+    ),
+  );
 });
 
 test('delta bases - a message with object content and no `to`; not a retraction, an op frame or an addressed message', () => {
