@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import type { Message } from '@rtm/client';
+import { ConnectServerFrame } from '@rtm/schemas';
 import { startCluster } from './helpers/cluster.ts';
 import { client as http, mintToken } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
@@ -101,6 +102,7 @@ test('delta - a delta subscriber rebuilds what a plain one gets, for 1,000 state
   assert.equal(isDelta(before[0]!), false, 'the first message comes whole');
   assert.equal(isDelta(after[0]!), false, 'the first message after the reconnect (a resume) comes whole');
   const deltas = [...before, ...after].filter(isDelta).length;
+  for (const text of [...before, ...after]) assert.ok(ConnectServerFrame.safeParse(JSON.parse(text)).success, `an undocumented frame: ${text.slice(0, 200)}`);
   // whole: the first, and the resume's replay (what was published while the socket was away)
   assert.ok(deltas >= TOTAL - 2 * BATCH - 1, `every live message after the first a delta (${deltas})`);
   const bytes = (frames: string[]) => frames.reduce((sum, text) => sum + Buffer.byteLength(text), 0);

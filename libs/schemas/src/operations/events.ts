@@ -91,6 +91,7 @@ export const EventsQuery = z
 export const EVENT_STREAM_FRAMES = {
   connected: SERVER_FRAMES.connected,
   message: SERVER_FRAMES.message,
+  messageDelta: SERVER_FRAMES.messageDelta,
   subscribed: SERVER_FRAMES.subscribed
     .omit({ ref: true })
     .describe("The channel's replay is over; `lastSeq` is its last seq when the replay was cut. Live frames follow."),
