@@ -85,12 +85,25 @@ test('sdk bundle - the gateway serves /sdk/client.js with ETag, caching and CORS
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'client.mjs'), js.body);
   const sdk = (await import(pathToFileURL(join(dir, 'client.mjs')).href)) as typeof import('@rtm/client');
-  const client = sdk.createClient({ url: gw.realtimeUrl, getToken: () => mintToken(gw.controlUrl, env.secretKey, 'browser'), WebSocket });
+  // with delta on in the channel's namespace, the bundle's decoder (fossil-delta) rebuilds the second message
+  assert.equal((await request(gw.controlUrl, 'PUT', '/v1/config', { headers: { authorization: `Bearer ${env.secretKey}` }, body: { namespaces: [{ prefix: 'bundled', delta: true }] } })).status, 200);
+  const wire: string[] = [];
+  class RecordingWebSocket extends WebSocket {
+    constructor(address: string) {
+      super(address);
+      this.on('message', (data) => wire.push(String(data)));
+    }
+  }
+  const client = sdk.createClient({ url: gw.realtimeUrl, getToken: () => mintToken(gw.controlUrl, env.secretKey, 'browser'), WebSocket: RecordingWebSocket });
   t.after(() => client.close());
-  const got: number[] = [];
-  await client.channel('bundled').subscribe((m) => got.push(m.seq)).ready;
-  const ack = await client.channel('bundled').publish({ from: 'the bundle' });
-  await until('the bundle receives its own message', () => got.includes(ack.seq));
+  const got: { seq: number; content: unknown }[] = [];
+  await client.channel('bundled').subscribe((m) => got.push(m), { delta: 'fossil' }).ready;
+  const content = (n: number) => ({ from: 'the bundle', n, text: 'a state document the next message changes in one field '.repeat(10) });
+  await client.channel('bundled').publish(content(1));
+  const ack = await client.channel('bundled').publish(content(2));
+  await until('the bundle receives its own messages', () => got.some((m) => m.seq === ack.seq));
+  assert.deepEqual(got.map((m) => m.content), [content(1), content(2)]);
+  assert.ok(wire.some((text) => text.includes(`"seq":${ack.seq},`) && text.includes('"delta":{"format":"fossil"')), 'the second came as a delta');
   assert.ok(new sdk.RtmError('x') instanceof Error);
 });
 

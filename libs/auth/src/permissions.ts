@@ -107,6 +107,8 @@ export interface Namespace {
   presence?: boolean;
   /** Send presence frames (joins and leaves) to the channels' subscribers. */
   joinLeave?: boolean;
+  /** Subscribers may ask for delta-compressed messages (`delta: "fossil"`). */
+  delta?: boolean;
 }
 
 /** The environment's presence defaults (the deployed `channels.presence` / `channels.joinLeave`). */
@@ -118,6 +120,8 @@ export interface PresenceDefaults {
 /** Presence is tracked unless turned off; join/leave frames are sent only where turned on. */
 export const PRESENCE_DEFAULT = true;
 export const JOIN_LEAVE_DEFAULT = false;
+/** Delta compression is allowed only in namespaces that turn it on. */
+export const DELTA_DEFAULT = false;
 
 /** A namespace with every default filled in (the defaults are what a channel outside any namespace gets). */
 export interface ResolvedNamespace {
@@ -132,6 +136,8 @@ export interface ResolvedNamespace {
   presence: boolean;
   /** Only where `presence` is on: frames need the tracking. */
   joinLeave: boolean;
+  /** Subscriptions may ask for delta-compressed messages (docs/protocol.md, "Delta compression"). */
+  delta: boolean;
 }
 
 export const NO_NAMESPACE: ResolvedNamespace = {
@@ -145,6 +151,7 @@ export const NO_NAMESPACE: ResolvedNamespace = {
   maxContentBytes: null,
   presence: PRESENCE_DEFAULT,
   joinLeave: JOIN_LEAVE_DEFAULT,
+  delta: DELTA_DEFAULT,
 };
 
 export const MAX_NAMESPACES = 100;
@@ -192,6 +199,7 @@ export function resolveNamespace(
     maxContentBytes: best.maxContentBytes ?? null,
     presence,
     joinLeave,
+    delta: best.delta ?? DELTA_DEFAULT,
   };
 }
 

@@ -1,3 +1,4 @@
+import { keepFrameText } from './delta.ts';
 import { Timer, type Clock } from './clock.ts';
 import { parseRetryAfter } from './http.ts';
 import { readEventStream, SseParser, type ByteStream } from './sse-parser.ts';
@@ -122,6 +123,7 @@ export class EventStream {
     }
     if (frame === null || typeof frame !== 'object' || Array.isArray(frame)) return;
     const f = frame as Record<string, unknown>;
+    keepFrameText(f, data);
     if (f.op === 'closed') {
       const code = typeof f.code === 'number' ? f.code : 1006;
       return this.#end(code, typeof f.reason === 'string' ? f.reason : '');

@@ -1,3 +1,4 @@
+import { keepFrameText } from './delta.ts';
 import { Timer, type Clock } from './clock.ts';
 import { RtmError } from './errors.ts';
 import type { PacedSender } from './paced-sender.ts';
@@ -165,8 +166,12 @@ export class WebSocketProbe {
 /** A socket frame's JSON object, or undefined. */
 export function parseFrame(data: unknown): Record<string, unknown> | undefined {
   try {
-    const frame: unknown = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data as ArrayBuffer));
-    return frame !== null && typeof frame === 'object' && !Array.isArray(frame) ? (frame as Record<string, unknown>) : undefined;
+    const text = typeof data === 'string' ? data : new TextDecoder().decode(data as ArrayBuffer);
+    const frame: unknown = JSON.parse(text);
+    if (frame === null || typeof frame !== 'object' || Array.isArray(frame)) return undefined;
+    // a message's content as the bytes the server sent: a delta subscription's base (delta.ts)
+    keepFrameText(frame as Record<string, unknown>, text);
+    return frame as Record<string, unknown>;
   } catch {
     return undefined;
   }

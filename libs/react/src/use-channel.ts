@@ -17,6 +17,12 @@ import { useRealtimeClient } from './provider.ts';
 export interface UseChannelOptions {
   /** How many of the latest persisted messages to deliver before the live ones (0–500, default 50; 0: live only). */
   history?: number;
+  /**
+   * `"fossil"`: live messages come from the server as deltas against the previous one (passed to
+   * `channel.subscribe`; `onMessage` still gets every message whole). The channel's namespace must
+   * turn `delta` on. Like the subscription, it is the first hook's of the channel (later ones share it).
+   */
+  delta?: 'fossil';
 }
 
 export interface ChannelState {
@@ -31,6 +37,7 @@ export interface ChannelState {
 export function useChannel(channelId: string, onMessage: (message: Message) => void, options: UseChannelOptions = {}): ChannelState {
   const client = useRealtimeClient();
   const historySize = options.history ?? 50;
+  const delta = options.delta;
   const listener = React.useRef(onMessage);
   listener.current = onMessage;
   const channel = client.channel(channelId);
@@ -49,7 +56,7 @@ export function useChannel(channelId: string, onMessage: (message: Message) => v
       listener.current(message);
     };
     setStatus({ channel, ready: false, error: null });
-    const subscription = channel.subscribe((message) => (held ? held.push(message) : deliver(message)));
+    const subscription = channel.subscribe((message) => (held ? held.push(message) : deliver(message)), delta === undefined ? {} : { delta });
     const fail = (error: RtmError) => live && setStatus({ channel, ready: false, error });
     subscription.ready.then(async () => {
       const recent: Message[] = [];
@@ -69,7 +76,7 @@ export function useChannel(channelId: string, onMessage: (message: Message) => v
       live = false;
       void subscription.unsubscribe().catch(() => {});
     };
-  }, [channel, historySize]);
+  }, [channel, historySize, delta]);
 
   return status.channel === channel ? status : { channel, ready: false, error: null };
 }

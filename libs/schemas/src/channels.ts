@@ -254,10 +254,22 @@ export const HistoryResponse = z
   })
   .meta({ id: 'History' });
 
+/**
+ * The delta formats a subscription may ask for (docs/protocol.md, "Delta compression"): `fossil`,
+ * a fossil delta of `content`'s UTF-8 JSON text against the previous message's.
+ */
+export const DeltaFormat = z
+  .enum(['fossil'])
+  .describe(
+    'Messages as deltas: `fossil`, each message\'s `content` as a fossil delta against the previous message this subscription received ' +
+      '(`delta: {format, base, data}` in place of `content`). Only where the channel\'s namespace turns `delta` on (else `forbidden`).',
+  );
+
 export const SocketQuery = z.object({
   since: SeqParam.optional(),
   rewind: RewindText.optional(),
   token: z.string().optional(),
+  delta: DeltaFormat.optional(),
 });
 
 export const Ref = z.union([storableText(64), z.number().int()]);

@@ -96,6 +96,14 @@ export const Namespace = z
       .describe(`Largest \`content\`, in UTF-8 bytes of its JSON text as sent (413 \`payload_too_large\` above it). Omitted: ${MAX_CONTENT_BYTES}.`),
     presence: z.boolean().optional().describe(`${PRESENCE_HELP} Omitted: \`channels.presence\`.`),
     joinLeave: z.boolean().optional().describe(`${JOIN_LEAVE_HELP} Omitted: \`channels.joinLeave\`.`),
+    delta: z
+      .boolean()
+      .optional()
+      .describe(
+        'Subscribers may ask for delta-compressed messages (`delta: "fossil"` on `subscribe`, `?delta=fossil` on the channel socket and ' +
+          'the event stream): each message as a fossil delta against the previous one they received. Where it is not on, such a ' +
+          'subscribe is refused with `forbidden`. Applies to subscriptions made after the deploy. Default false.',
+      ),
   })
   .strict()
   .meta({ id: 'Namespace', description: 'Settings of every channel whose id starts with `prefix` (docs/permissions.md).' });

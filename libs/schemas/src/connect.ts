@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ChannelId, IsoTime, UserId } from './common.ts';
-import { MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
+import { DeltaFormat, MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
 import { storableText } from './common.ts';
 import { NotificationId } from './notifications.ts';
 import { ReactionSummary, ReactionType } from './message-changes.ts';
@@ -32,6 +32,7 @@ export const ConnectFrame = z.discriminatedUnion('op', [
         .boolean()
         .optional()
         .describe('true: `occupancy` frames for this subscription (needs the `presence` capability and presence on in the namespace).'),
+      delta: DeltaFormat.optional(),
     })
     .strict(),
   z.object({ op: z.literal('unsubscribe'), ref: Ref, channelId: ChannelId }).strict(),
@@ -90,6 +91,21 @@ export const SERVER_FRAMES = {
   message: MessageEnvelopeFields.extend({ channelId: ChannelIdOut })
     .strict()
     .describe('A message of a subscribed channel, replayed or live: the message envelope plus `channelId` (no `op`).'),
+  messageDelta: MessageEnvelopeFields.omit({ content: true })
+    .extend({
+      channelId: ChannelIdOut,
+      delta: z
+        .object({
+          format: z.literal('fossil'),
+          base: z.string().describe('The id of the message the delta is against: the last message with content and no `to` this subscription received.'),
+          data: z.string().describe("Base64 of a fossil delta from the UTF-8 bytes of the base's `content` (its JSON text as sent) to this message's."),
+        })
+        .strict(),
+    })
+    .strict()
+    .describe(
+      'A live message of a subscription made with `delta`, as a delta against the previous one it received: the message envelope with `delta` in place of `content`. A client whose base is not `base` re-subscribes from its last seq.',
+    ),
   subscribed: z
     .object({ op: z.literal('subscribed'), ref: RefOut, channelId: ChannelIdOut, lastSeq: z.number().int() })
     .strict()

@@ -2859,6 +2859,8 @@ export interface components {
                 /** @description Anonymous tokens may subscribe, read history and the roster. Default true. */
                 subscribe?: boolean;
             };
+            /** @description Subscribers may ask for delta-compressed messages (`delta: "fossil"` on `subscribe`, `?delta=fossil` on the channel socket and the event stream): each message as a fossil delta against the previous one they received. Where it is not on, such a subscribe is refused with `forbidden`. Applies to subscriptions made after the deploy. Default false. */
+            delta?: boolean;
             /** @description false: history is refused to user tokens (403 `forbidden`). Default true. */
             history?: boolean;
             /** @description Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the channels' subscribers. Needs `presence`. Omitted: `channels.joinLeave`. */
@@ -2887,6 +2889,8 @@ export interface components {
                 /** @description Anonymous tokens may subscribe, read history and the roster. Default true. */
                 subscribe?: boolean;
             };
+            /** @description Subscribers may ask for delta-compressed messages (`delta: "fossil"` on `subscribe`, `?delta=fossil` on the channel socket and the event stream): each message as a fossil delta against the previous one they received. Where it is not on, such a subscribe is refused with `forbidden`. Applies to subscriptions made after the deploy. Default false. */
+            delta?: boolean;
             /** @description false: history is refused to user tokens (403 `forbidden`). Default true. */
             history?: boolean;
             /** @description Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the channels' subscribers. Needs `presence`. Omitted: `channels.joinLeave`. */
@@ -12083,6 +12087,8 @@ export interface operations {
                 channels?: string;
                 /** @description The user's inbox on the stream, as `subscribe-inbox`: `1` from the start (every retained notification), or `<notification id>` (resume after it, as `since`). Its notifications, then `inbox-subscribed`. The event id holds its position too (`inbox~<id>`): a reconnect resumes after the later of the two. */
                 inbox?: string;
+                /** @description Every channel of the stream as `subscribe` with `delta`: `fossil`, each message's `content` as a fossil delta against the previous message the stream sent on that channel (`delta: {format, base, data}` in place of `content`). A channel whose namespace does not turn `delta` on is refused (an `error` event with its `channelId`, code `forbidden`); the others go on. */
+                delta?: "fossil";
                 /** @description The user token (an EventSource cannot send `Authorization`). */
                 token?: string;
                 /** @description The id of the last event received, for clients that cannot send the `Last-Event-ID` header (the header wins when both are sent). */

@@ -13,7 +13,10 @@
  * - presence changes are gathered for PRESENCE_WINDOW_MS (one timer per feed) and sent as one
  *   `{op:"presence", joined, left}` frame: at most one presence frame per member per window,
  *   the latest decision per user winning (@rtm/presence, coalesce.ts);
- * - a frame with `to` reaches only those users and its sender.
+ * - a frame with `to` reaches only those users and its sender;
+ * - a message that can be a delta base comes with its delta against the previous such message
+ *   the feed delivered (delta-frames.ts), computed once on first use by a delta subscriber;
+ *   messages read from Postgres (gap repair) come without one.
  * The feed starts from the channel's last_seq read after its subscription is live, so a member
  * that replays from Postgres after joining sees every later frame from the feed.
  */
@@ -21,6 +24,7 @@ import { decodeText, type Subjects, type Subscriber } from '@rtm/bus';
 import type { ChangeRange, ReadRange, StoredChange, StoredMessage } from '@rtm/channels';
 import type { FrameText } from '../sessions/socket-link.ts';
 import { PRESENCE_WINDOW_MS, PresenceWindow, changesOf, presenceFrame } from '@rtm/presence';
+import { DeltaBase, DeltaOffer, baseIdOf } from './delta-frames.ts';
 
 /**
  * How long a feed remembers when the presence it sent per user was decided: within it, a late
@@ -60,9 +64,10 @@ export interface FeedMember {
   /**
    * `text` is the frame as sent (encoded once per frame, shared by every member); `tagged()` is
    * the same frame with `channelId` added (what the multiplexed socket sends), serialised and
-   * encoded at most once per frame however many members ask for it.
+   * encoded at most once per frame however many members ask for it. `delta`, for a message that
+   * has a base, is the frame as a delta against that base (delta-frames.ts), encoded at most once.
    */
-  deliver(text: FrameText, frame: Frame, tagged: () => FrameText): void;
+  deliver(text: FrameText, frame: Frame, tagged: () => FrameText, delta?: DeltaOffer): void;
   /**
    * A persisted message addressed (`to`) to other users: this member's seq advances without it.
    * `text()` is `{channelId, op:"skip", seq}`, serialised at most once per frame.
@@ -124,6 +129,8 @@ export class ChannelFeed {
   private readonly queue: Uint8Array[] = [];
   private busy = true;
   private last = 0;
+  /** The last message delivered that can be a delta base (delta-frames.ts). */
+  private base: DeltaBase | undefined;
   /** Members the next slice of a fan-out hands a frame to (sized by the last slice's cost). */
   private slice = FANOUT_SLICE;
   /** Presence changes of the current window and the feed's one window timer (created on first use). */
@@ -218,7 +225,8 @@ export class ChannelFeed {
         const missing = found.get(at);
         // a change superseded or deleted since: its position is used, nothing to show
         if (missing === undefined) this.skipAll(at);
-        else await this.deliver(missing, JSON.parse(missing) as Frame);
+        // read from Postgres: sent full, each message the next one's base
+        else await this.deliver(missing, JSON.parse(missing) as Frame, false);
       }
     } catch (error) {
       this.deps.log.warn({ err: error, channelId: this.channelId }, 'feed gap not repaired; members resync');
@@ -254,8 +262,14 @@ export class ChannelFeed {
   }
 
   /** Hands the frame to every member; a promise when the members are more than one turn's slice. */
-  private deliver(text: string, frame: Frame): Promise<void> | undefined {
+  private deliver(text: string, frame: Frame, live = true): Promise<void> | undefined {
     const out = new Outgoing(text, frame, this.channelId);
+    const id = baseIdOf(frame);
+    if (id !== undefined) {
+      const own = new DeltaBase(id, text);
+      if (live && this.base) out.delta = new DeltaOffer(this.base, own, frame, this.channelId);
+      this.base = own;
+    }
     if (this.members.size <= FANOUT_MIN) {
       for (const member of this.members) this.deliverOne(member, out);
       return undefined;
@@ -297,7 +311,7 @@ export class ChannelFeed {
       if (position !== undefined) member.skip?.(position, out.skipped);
       return;
     }
-    member.deliver(out.bytes(), frame, out.tagged);
+    member.deliver(out.bytes(), frame, out.tagged, out.delta);
   }
 }
 
@@ -309,6 +323,8 @@ class Outgoing {
   private encoded: Buffer | undefined;
   private taggedBytes: Buffer | undefined;
   private skipBytes: Buffer | undefined;
+  /** The frame as a delta against the previous base, when it has one. */
+  delta: DeltaOffer | undefined;
 
   constructor(text: string, frame: Frame, channelId: string) {
     this.text = text;

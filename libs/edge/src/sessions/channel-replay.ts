@@ -21,12 +21,18 @@
  * dropped after the hand-off (one high-water mark suffices): no duplicate. More than MAX_HELD_FRAMES
  * held (the channel outran a long replay) or a feed that lost track ends the reader through
  * `lost` (the client resumes with `since`).
+ *
+ * A reader that asked for deltas (`delta`) keeps the id of the last message it sent with content
+ * that can be a base (channels/delta-frames.ts): a live message whose delta is against exactly
+ * that message goes as the delta, any other as the full message. Replayed messages are always
+ * full, and each moves the base like a live one.
  */
 import type { EdgeDeps } from '../edge-deps.ts';
 import { SOCKET_CLOSE, type Closing } from '../sockets/close-codes.ts';
 import { positionOf, tagChannel, type ChannelFeed, type FeedMember, type FeedRegistry, type Frame } from '../channels/channel-feed.ts';
 import { readChanges, readMessages, rewindSince, type StoredChange, type StoredMessage } from '@rtm/channels';
 import type { Rewind } from '@rtm/schemas';
+import { baseIdOf, type DeltaOffer } from '../channels/delta-frames.ts';
 import type { FrameText, Link } from './link.ts';
 
 const REPLAY_PAGE = 200;
@@ -51,6 +57,8 @@ export interface ReplayOptions {
   userId: string;
   /** Frames carry `channelId` (the multiplexed socket). */
   tagged: boolean;
+  /** Messages go as deltas against the previous one where they can (`delta: "fossil"`). */
+  readonly delta?: boolean;
   /** The reader cannot go on (outrun, feed lost track); it has already left the feed. */
   lost(closing: Closing): void;
 }
@@ -70,13 +78,15 @@ export class ChannelReplay implements FeedMember {
   readonly userId: string;
   private readonly options: ReplayOptions;
   private feed: ChannelFeed | undefined;
-  private held: [FrameText, Frame, () => FrameText][] | null = [];
+  private held: [FrameText, Frame, () => FrameText, DeltaOffer | undefined][] | null = [];
   private snapshot = 0;
   /** The highest seq sent to the client (replayed or live); persisted frames at or below it are dropped. */
   private sent = 0;
   private stopped = false;
   /** The start was a rewind: the replay shows no change of an older message. */
   private rewound = false;
+  /** With `delta`: the id of the last message sent that can be a base (its content is the client's base). */
+  private base: string | undefined;
 
   constructor(options: ReplayOptions) {
     this.options = options;
@@ -160,6 +170,7 @@ export class ChannelReplay implements FeedMember {
         const text = this.options.tagged ? tagChannel(item.text, {}, channelId) : item.text;
         link.sendText(text, channelId, item.position);
       }
+      if (this.options.delta) this.replayedBase(merged);
       if (upTo === Infinity) break;
       after = upTo;
     }
@@ -171,14 +182,14 @@ export class ChannelReplay implements FeedMember {
     const held = this.held ?? [];
     this.held = null;
     this.sent = this.snapshot;
-    for (const [text, frame, tagged] of held) this.forward(text, frame, tagged);
+    for (const [text, frame, tagged, delta] of held) this.forward(text, frame, tagged, delta);
   }
 
-  deliver(text: FrameText, frame: Frame, tagged: () => FrameText): void {
+  deliver(text: FrameText, frame: Frame, tagged: () => FrameText, delta?: DeltaOffer): void {
     if (this.stopped) return;
-    if (!this.held) return this.forward(text, frame, tagged);
+    if (!this.held) return this.forward(text, frame, tagged, delta);
     if (this.held.length >= MAX_HELD_FRAMES) return this.lose(SOCKET_CLOSE.outrun);
-    this.held.push([text, frame, tagged]);
+    this.held.push([text, frame, tagged, delta]);
   }
 
   /**
@@ -209,16 +220,34 @@ export class ChannelReplay implements FeedMember {
     return this.stopped || this.options.link.closed;
   }
 
-  private forward(text: FrameText, frame: Frame, tagged: () => FrameText): void {
+  private forward(text: FrameText, frame: Frame, tagged: () => FrameText, delta: DeltaOffer | undefined): void {
     const { link, tagged: isTagged, channelId } = this.options;
     const position = positionOf(frame);
     if (position !== undefined) {
       if (position <= this.sent) return;
       this.sent = position;
       // the channel's position moves with it (an event stream's ids carry it)
-      return link.sendText(isTagged ? tagged() : text, channelId, position);
+      return link.sendText(this.options.delta ? this.withDelta(text, frame, tagged, delta) : isTagged ? tagged() : text, channelId, position);
     }
-    link.sendText(isTagged ? tagged() : text);
+    link.sendText(this.options.delta ? this.withDelta(text, frame, tagged, delta) : isTagged ? tagged() : text);
+  }
+
+  /** A delta reader's form of a frame: the delta when its base is this reader's, else the frame; moves the base. */
+  private withDelta(text: FrameText, frame: Frame, tagged: () => FrameText, delta: DeltaOffer | undefined): FrameText {
+    const isTagged = this.options.tagged;
+    const id = baseIdOf(frame);
+    if (id === undefined) return isTagged ? tagged() : text;
+    const base = this.base;
+    this.base = id;
+    return (delta !== undefined && delta.base === base && delta.bytes(isTagged)) || (isTagged ? tagged() : text);
+  }
+
+  /** After a replayed page: the base is its last message that can be one (replayed messages go full). */
+  private replayedBase(page: readonly { text: string }[]): void {
+    for (let at = page.length - 1; at >= 0; at--) {
+      const id = baseIdOf(JSON.parse(page[at]!.text) as Frame);
+      if (id !== undefined) return void (this.base = id);
+    }
   }
 
   private lose(closing: Closing): void {

@@ -38,6 +38,7 @@ import { authenticateUser, type AuthDeps, type UserAuth } from '../auth/authenti
 import { authorize, authorizeRetract, type AccessDeps } from '../access/channel-access.ts';
 import { ChannelReplay } from '../sessions/channel-replay.ts';
 import { EarlyFrames } from './early-frames.ts';
+import { deltaOff } from './connect-subscription.ts';
 import { sendPublish, type PublishDeps } from '../channels/publish.ts';
 import { historyUnits } from '@rtm/limits';
 
@@ -115,6 +116,7 @@ class ChannelConnection {
         channelId: this.channelId,
         userId: this.userId,
         tagged: false,
+        delta: query.data.delta !== undefined,
         lost: (closing) => this.link.closeWith(closing),
       });
       this.reader = reader;
@@ -123,6 +125,7 @@ class ChannelConnection {
         if (this.closed) return false;
         const standing = await authorize(this.deps, auth, this.channelId, 'subscribe');
         this.handle.presence = standing.namespace.presence;
+        if (query.data.delta !== undefined && !standing.namespace.delta) throw deltaOff();
         if (this.closed) return false;
         await this.sessions.admit(this.link, auth, 'channel');
         return !this.closed && (await reader.join());

@@ -206,7 +206,7 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
       case 'ping':
         return this.send(frame.ref === undefined ? { op: 'pong' } : { op: 'pong', ref: frame.ref });
       case 'subscribe':
-        return this.subscribe(frame.ref, frame.channelId, { since: frame.since, rewind: frame.rewind }, frame.occupancy === true);
+        return this.subscribe(frame.ref, frame.channelId, { since: frame.since, rewind: frame.rewind }, frame.occupancy === true, frame.delta !== undefined);
       case 'unsubscribe':
         this.subscription(frame.channelId)?.end();
         return this.send({ op: 'unsubscribed', ref: frame.ref, channelId: frame.channelId });
@@ -236,7 +236,7 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
   }
 
   /** A `subscribe` frame, or one channel of an event stream's query (no ref); `start`: its `since` or `rewind`. */
-  subscribe(ref: Ref | undefined, channelId: string, start: ReplayStart, occupancy: boolean): void {
+  subscribe(ref: Ref | undefined, channelId: string, start: ReplayStart, occupancy: boolean, delta = false): void {
     if (this.subscription(channelId)) {
       return this.refuse(ref, channelId, new ServiceError('invalid_request', 'already subscribed to this channel on this connection'));
     }
@@ -244,7 +244,7 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
     if (this.subscriptionCount >= limit) {
       return this.refuse(ref, channelId, new ServiceError('rate_limited', `at most ${limit} subscriptions per connection`));
     }
-    const subscription = new Subscription(this, channelId);
+    const subscription = new Subscription(this, channelId, delta);
     this.keep(subscription);
     void subscription.start(ref, start, occupancy);
   }

@@ -4,6 +4,7 @@
  * by the connection closing, or by the server (`unsubscribed {code}`).
  */
 import { historyUnits } from '@rtm/limits';
+import { ServiceError } from '@rtm/errors';
 import { presenceOff } from '@rtm/presence';
 import type { ConnectDeps } from './connect-socket.ts';
 import type { ChannelSocketHandle } from '../socket-events.ts';
@@ -16,6 +17,9 @@ import type { SessionMetrics } from '../sessions/session-metrics.ts';
 import type { Link } from '../sessions/link.ts';
 import { isAccessClose, type Closing } from './close-codes.ts';
 import type { Ref } from './connect-frames.ts';
+
+/** A subscribe that asks for deltas where the channel's namespace does not turn them on. */
+export const deltaOff = () => new ServiceError('forbidden', "delta compression is not on in this channel's namespace (namespaces[].delta)");
 
 /** Why the server ended a subscription (`unsubscribed` without a ref). */
 export type EndCode = 'banned' | 'forbidden' | 'unavailable';
@@ -46,6 +50,8 @@ export class Subscription implements ChannelSocketHandle, ReplayOptions {
   readonly environmentId: string;
   readonly userId: string;
   readonly anon: boolean;
+  /** Messages go as deltas where they can (`subscribe` with `delta: "fossil"`). */
+  readonly delta: boolean;
   private readonly connection: SubscriptionOwner;
   private readonly reader: ChannelReplay;
   private opened = false;
@@ -55,9 +61,10 @@ export class Subscription implements ChannelSocketHandle, ReplayOptions {
   presence: boolean | undefined;
   ended = false;
 
-  constructor(connection: SubscriptionOwner, channelId: string) {
+  constructor(connection: SubscriptionOwner, channelId: string, delta = false) {
     this.connection = connection;
     this.channelId = channelId;
+    this.delta = delta;
     this.socketId = `${connection.link.socketId}/${channelId}`;
     const { auth } = connection;
     this.environmentId = auth.environmentId;
@@ -111,6 +118,7 @@ export class Subscription implements ChannelSocketHandle, ReplayOptions {
         if (this.ended) return false;
         const standing = await authorize(deps, auth, this.channelId, 'subscribe');
         this.presence = standing.namespace.presence;
+        if (this.delta && !standing.namespace.delta) throw deltaOff();
         if (occupancy) {
           // the counts are presence's: the same capability as the roster, and presence on
           await authorize(deps, auth, this.channelId, 'presence');

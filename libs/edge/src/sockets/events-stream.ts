@@ -36,7 +36,7 @@ export async function eventsStreamRoutes(app: ZodApp, deps: EdgeDeps) {
   app.route({
     ...eventsOperations.openEvents,
     handler: async (request, reply) => {
-      const { channels, lastEventId, inbox } = request.query;
+      const { channels, lastEventId, inbox, delta } = request.query;
       if (channels.length === 0 && inbox === undefined) throw new ServiceError('invalid_request', 'query.channels: at least one channel (or the inbox: inbox=1)');
       // a browser's reconnect sends the newest id in the header, on the URL it first opened (whose
       // lastEventId, if any, is older): the header wins
@@ -59,7 +59,9 @@ export async function eventsStreamRoutes(app: ZodApp, deps: EdgeDeps) {
         throw isServiceError(error) ? error : new ServiceError('unavailable', 'temporarily unavailable: reconnect');
       }
       // a position (the query's ~seq or the event id's) is a resume: a `~rewind:` applies only without one
-      channels.forEach((channel, at) => connection.subscribe(undefined, channel.channelId, { since: starts[at], rewind: channel.rewind }, false));
+      channels.forEach((channel, at) =>
+        connection.subscribe(undefined, channel.channelId, { since: starts[at], rewind: channel.rewind }, false, delta !== undefined),
+      );
       if (inbox !== undefined) void connection.subscribeInbox(undefined, inboxSince);
       return reply;
     },

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ErrorBody } from '../common.ts';
 import { SERVER_FRAMES } from '../connect.ts';
 import { REWIND_TEXT_MAX, parseRewind, type Rewind } from '../rewind.ts';
+import { DeltaFormat } from '../channels.ts';
 import { type Operations } from './operation.ts';
 
 /** Channels of one stream. */
@@ -92,6 +93,11 @@ export const EventsQuery = z
           '`<notification id>` (resume after it, as `since`). Its notifications, then `inbox-subscribed`. The event id ' +
           'holds its position too (`inbox~<id>`): a reconnect resumes after the later of the two.',
       ),
+    delta: DeltaFormat.optional().describe(
+      'Every channel of the stream as `subscribe` with `delta`: `fossil`, each message\'s `content` as a fossil delta against the previous ' +
+        'message the stream sent on that channel (`delta: {format, base, data}` in place of `content`). A channel whose namespace does not ' +
+        'turn `delta` on is refused (an `error` event with its `channelId`, code `forbidden`); the others go on.',
+    ),
     token: z.string().optional().describe('The user token (an EventSource cannot send `Authorization`).'),
     lastEventId: z
       .string()
@@ -105,6 +111,7 @@ export const EventsQuery = z
 export const EVENT_STREAM_FRAMES = {
   connected: SERVER_FRAMES.connected,
   message: SERVER_FRAMES.message,
+  messageDelta: SERVER_FRAMES.messageDelta,
   subscribed: SERVER_FRAMES.subscribed
     .omit({ ref: true })
     .describe("The channel's replay is over; `lastSeq` is its last seq when the replay was cut. Live frames follow."),
