@@ -8,12 +8,19 @@
 import { z } from 'zod';
 import { ConnectFrame, EVENT_STREAM_FRAMES, EventsQuery, SERVER_FRAMES } from '@rtm/schemas';
 import { DEFAULT_ORIGINS } from './openapi.ts';
+import { inlineDefs } from './json-schema.ts';
 
 const CLIENT_DESCRIPTIONS: Record<string, string> = {
   subscribe: 'Replays persisted messages with seq > since, then `subscribed`, then live frames of the channel.',
   unsubscribe: 'Ends a subscription (also one still replaying); answered with `unsubscribed`.',
   publish: 'Publishes to a channel (publish access needed, no subscription); answered with `ack` or `error`.',
   retract: 'Retracts a message the user sent; answered with `ack` (retracted) or `error`.',
+  edit: 'Replaces the content of a message the user sent (the `edit` capability); answered with `ack` (`version`, `updatedAt`, `eventSeq`) or `error`.',
+  react: 'Adds the user\'s reaction of `type` to a message (the `react` capability); answered with `ack` (`type`, `reacted`) or `error`.',
+  unreact: 'Takes back the user\'s reaction of `type`; answered with `ack` (`type`, `reacted: false`) or `error`.',
+  'remove-member': "A moderator removes a member of the channel; answered with `member-removed` or `error`.",
+  'ban-member': 'A moderator bans a user from the channel (`reason`, `expiresAt` optional); answered with `member-banned` or `error`.',
+  'unban-member': 'A moderator lifts a ban on the channel; answered with `member-unbanned` or `error`.',
   'presence-enter': "Enters the channel's presence with `data` (a live subscription, the `presence` capability); answered with `presence-entered`.",
   'presence-update': "Replaces the data of the subscription's presence entry; answered with `presence-updated` (an error before `presence-enter`).",
   'presence-leave': "Leaves the channel's presence (the subscription stays); answered with `presence-left`.",
@@ -26,9 +33,8 @@ const CLIENT_DESCRIPTIONS: Record<string, string> = {
 const camel = (op: string) => op.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 function schemaOf(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
+  // a payload stands inside the document: no `$defs` of its own to point into
+  return inlineDefs(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
 }
 
 /**

@@ -185,6 +185,70 @@ export interface paths {
         delete: operations["retractMessage"];
         options?: never;
         head?: never;
+        /**
+         * Edit a message
+         * @description Replaces the message's content with a new version, through the channel's owner: the edit takes the channel's next seq (`eventSeq`), so it reaches subscribers in order with the channel's messages as `{op:"update", eventSeq, …envelope}` and is replayed on resume. History shows the latest version (`version`, `updatedAt`, `updatedBy`); `GET …/messages/{messageId}/versions` lists every version. A `message.updated` webhook event follows. The content follows a publish's rules (a JSON object, 64 KiB, the namespace's `maxContentBytes`, kept exactly as sent). 409 `conflict` for a retracted message; 404 for a message not in this channel (an ephemeral message is never stored). Not idempotent: two edits make two versions. Realtime edge: only the message's sender, with the `edit` capability, a role other than `readonly` and publish rights in the namespace; an edit counts as a publish against `userPublishesPerSecond`. Control plane: any message; `userId` is recorded as `updatedBy` (default null).
+         */
+        patch: operations["editMessage"];
+        trace?: never;
+    };
+    "/v1/channels/{channelId}/messages/{messageId}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React to a message
+         * @description Adds a reaction of `type` by the user to the message (one per user and type: adding it again changes nothing and still answers 200). The message's summary (`reactions`: type → count, first users) changes through the channel's owner, at most once per message every 250 ms however many reactions arrive: reactions that arrive within that interval are answered together when their summary commits, and subscribers get one `{op:"summary"}` frame, webhook endpoints one `message.reactions` event. A user may have at most 16 types on one message and a message at most 64 types (409 `conflict`); a retracted message takes none (409). Realtime edge: the token's user, with the `react` capability and read access to the channel (a `readonly` member may react); a message addressed to others (`to`) is 404; counted by `userReactionsPerSecond`. Control plane: `userId` names the user.
+         */
+        post: operations["addReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channels/{channelId}/messages/{messageId}/reactions/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Take back a reaction
+         * @description Removes the user's reaction of `type` (200 with `reacted: false` also when there was none). Summarised like an addition. Control plane: `?userId=` names the user.
+         */
+        delete: operations["removeReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channels/{channelId}/messages/{messageId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a message's versions
+         * @description Every version of the message's content, oldest first; the last is the content now. A retracted message has none (its content and earlier versions were deleted with it). Realtime edge: the same read access as history (the `history` capability; a message addressed to others is 404).
+         */
+        get: operations["listMessageVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -2022,6 +2086,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `message.reactions` event
+         * @description A message's reactions changed: `data` is its summary now, at most one event per message every 250 ms however many reactions arrive (coalesced). Sent to webhook endpoints only (not to the configuration's URL). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["messageReactionsEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "message.retracted": {
         parameters: {
             query?: never;
@@ -2036,6 +2120,26 @@ export interface webhooks {
          * @description A message was retracted (by its sender, a moderator, the backend or an erasure). `data` is the tombstoned envelope. Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
          */
         post: operations["messageRetractedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `message.updated` event
+         * @description A message was edited: `data` is the envelope with the new content, `version` (2 after the first edit), `updatedAt` and `updatedBy`. Sent to webhook endpoints only (not to the configuration's URL). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["messageUpdatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2104,9 +2208,9 @@ export interface components {
         BatchPublishResults: {
             results: (components["schemas"]["PublishedMessage"] | components["schemas"]["EphemeralMessage"] | components["schemas"]["BatchItemError"])[];
         };
-        /** @description What the token may do, by channel pattern: an exact channel id, a prefix ending in `*`, or `*` for every channel, to a non-empty list of `subscribe`, `publish`, `history`, `presence`. A channel gets the operations of every pattern it matches. At most 64 patterns and 2048 bytes serialized. Omitted: every operation on every channel the user may otherwise use. Carried in the token as the `cap` claim (docs/permissions.md). */
+        /** @description What the token may do, by channel pattern: an exact channel id, a prefix ending in `*`, or `*` for every channel, to a non-empty list of `subscribe`, `publish`, `history`, `presence`, `edit`, `react`. A channel gets the operations of every pattern it matches. At most 64 patterns and 2048 bytes serialized. Omitted: every operation on every channel the user may otherwise use. Carried in the token as the `cap` claim (docs/permissions.md). */
         CapabilitiesInput: {
-            [key: string]: ("subscribe" | "publish" | "history" | "presence")[];
+            [key: string]: ("subscribe" | "publish" | "history" | "presence" | "edit" | "react")[];
         };
         ChannelSettings: {
             /** @enum {string} */
@@ -2160,6 +2264,7 @@ export interface components {
                 userInboxReadsPerSecond?: number | null;
                 userModerationsPerSecond?: number | null;
                 userPublishesPerSecond?: number | null;
+                userReactionsPerSecond?: number | null;
                 userRetractsPerSecond?: number | null;
                 userRosterReadsPerSecond?: number | null;
                 userSocketOpensPerSecond?: number | null;
@@ -2380,6 +2485,7 @@ export interface components {
             /** @enum {string} */
             kind: "user" | "server" | "system";
             mentions?: string[];
+            reactions?: components["schemas"]["ReactionSummary"];
             retracted: boolean;
             retractedAt: string | null;
             sender: {
@@ -2390,6 +2496,12 @@ export interface components {
             timestamp: number;
             to?: string[];
             type: string;
+            /** @description When the last edit committed (ms since the epoch); only on an edited message. */
+            updatedAt?: number;
+            /** @description Who made the last edit (null: the backend); only on an edited message. */
+            updatedBy?: string | null;
+            /** @description The content's version, from 2 once edited; absent for a message never edited (version 1). */
+            version?: number;
         };
         DashboardMessagePage: {
             /** @description Newest first. */
@@ -2509,6 +2621,16 @@ export interface components {
                 url: string;
             } | null;
         };
+        EditedMessage: {
+            /** @description The edit's place in the channel's sequence. */
+            eventSeq: number;
+            id: string;
+            seq: number;
+            /** @description When the edit committed (ms since the epoch). */
+            updatedAt: number;
+            /** @description The new version: 2 after the first edit. */
+            version: number;
+        };
         EphemeralMessage: {
             /** @constant */
             ephemeral: true;
@@ -2567,7 +2689,7 @@ export interface components {
             anonymousMintsPerIpPerSecond?: number;
             /** @description Anonymous tokens minted with one publishable key, per second. Default 100. */
             anonymousMintsPerKeyPerSecond?: number;
-            /** @description Units of the five per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
+            /** @description Units of the six per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
             environmentEdgeReadsPerSecond?: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond?: number;
@@ -2587,6 +2709,8 @@ export interface components {
             userModerationsPerSecond?: number;
             /** @description Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions. Default 50. */
             userPublishesPerSecond?: number;
+            /** @description Reactions added or removed by one user on the realtime edge (HTTP and socket frames together), per second. Default 20. */
+            userReactionsPerSecond?: number;
             /** @description Retractions by one user on the realtime edge (HTTP and socket frames together), per second. Default 50. */
             userRetractsPerSecond?: number;
             /** @description Roster and occupancy reads by one user on the realtime edge, per second. Default 20. */
@@ -2600,7 +2724,7 @@ export interface components {
             anonymousMintsPerIpPerSecond: number;
             /** @description Anonymous tokens minted with one publishable key, per second. Default 100. */
             anonymousMintsPerKeyPerSecond: number;
-            /** @description Units of the five per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
+            /** @description Units of the six per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000. */
             environmentEdgeReadsPerSecond: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond: number;
@@ -2620,6 +2744,8 @@ export interface components {
             userModerationsPerSecond: number;
             /** @description Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions. Default 50. */
             userPublishesPerSecond: number;
+            /** @description Reactions added or removed by one user on the realtime edge (HTTP and socket frames together), per second. Default 20. */
+            userReactionsPerSecond: number;
             /** @description Retractions by one user on the realtime edge (HTTP and socket frames together), per second. Default 50. */
             userRetractsPerSecond: number;
             /** @description Roster and occupancy reads by one user on the realtime edge, per second. Default 20. */
@@ -2670,6 +2796,7 @@ export interface components {
             /** @enum {string} */
             kind: "user" | "server" | "system";
             mentions?: string[];
+            reactions?: components["schemas"]["ReactionSummary"];
             retracted: boolean;
             sender: {
                 anon: boolean;
@@ -2679,6 +2806,25 @@ export interface components {
             timestamp: number;
             to?: string[];
             type: string;
+            /** @description When the last edit committed (ms since the epoch); only on an edited message. */
+            updatedAt?: number;
+            /** @description Who made the last edit (null: the backend); only on an edited message. */
+            updatedBy?: string | null;
+            /** @description The content's version, from 2 once edited; absent for a message never edited (version 1). */
+            version?: number;
+        };
+        MessageVersions: {
+            /** @description Oldest first; the last is the message's content now. */
+            versions: {
+                content: {
+                    [key: string]: unknown;
+                };
+                /** @description null for version 1 (its time is the message's `timestamp`). */
+                updatedAt: number | null;
+                /** @description Who made this version: the editor's user id; null for version 1 and backend edits. */
+                updatedBy: string | null;
+                version: number;
+            }[];
         };
         /** @description Settings of every channel whose id starts with `prefix` (docs/permissions.md). */
         Namespace: {
@@ -2762,7 +2908,27 @@ export interface components {
             seq: number;
             timestamp: number;
         };
+        Reaction: {
+            id: string;
+            /** @description Whether the user now has this reaction on the message. */
+            reacted: boolean;
+            seq: number;
+            type: string;
+        };
+        /** @description Reaction type → who reacted with it. Absent from a message nobody reacted to. */
+        ReactionSummary: {
+            [key: string]: {
+                /** @description `users` does not name everyone (`count` is larger). */
+                clipped: boolean;
+                /** @description Users who reacted with this type. */
+                count: number;
+                /** @description The first 10 users who reacted with this type, oldest first. */
+                users: string[];
+            };
+        };
         RetractedMessage: {
+            /** @description The retraction's place in the channel's sequence; absent when the message was already retracted. */
+            eventSeq?: number;
             id: string;
             /** @constant */
             retracted: true;
@@ -2859,7 +3025,7 @@ export interface components {
             endpointId: string | null;
             eventId: string;
             /** @enum {string} */
-            eventType: "message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
             id: string;
             /** @description At most 1 KiB. */
             lastError?: string;
@@ -2897,7 +3063,7 @@ export interface components {
             endpointId: string | null;
             eventId: string;
             /** @enum {string} */
-            eventType: "message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
             id: string;
             /** @description At most 1 KiB. */
             lastError?: string;
@@ -4394,6 +4560,471 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    editMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application. */
+                channelId: string;
+                /** @description The message id (`msg_…`) its publish answered. */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new content: a JSON object, at most 64 KiB as sent, kept exactly as sent like a publish's. */
+                    content: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Recorded as `updatedBy`; omitted: null (the backend edited). */
+                    userId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EditedMessage"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application. */
+                channelId: string;
+                /** @description The message id (`msg_…`) its publish answered. */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A short reaction name or emoji, 1-32 characters without spaces, e.g. "thumbsup" or "👍". */
+                    type: string;
+                    /** @description Who reacts. */
+                    userId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeReaction: {
+        parameters: {
+            query: {
+                /** @description Whose reaction to remove. */
+                userId: string;
+            };
+            header?: never;
+            path: {
+                /** @description The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application. */
+                channelId: string;
+                /** @description The message id (`msg_…`) its publish answered. */
+                messageId: string;
+                /** @description The reaction type. */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `conflict` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMessageVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel: 1-128 of `[A-Za-z0-9_.:@=-]`, chosen by the application. */
+                channelId: string;
+                /** @description The message id (`msg_…`) its publish answered. */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageVersions"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `conflict` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7563,7 +8194,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
-                    eventTypes?: ("message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -7877,7 +8508,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
-                    eventTypes?: ("message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -8310,7 +8941,7 @@ export interface operations {
                      * @description Send the catalogue's example of this type instead of `webhook.test`.
                      * @enum {string}
                      */
-                    eventType?: "message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
                 };
             };
         };
@@ -13086,7 +13717,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
-                    eventTypes?: ("message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -13361,7 +13992,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
-                    eventTypes?: ("message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -13777,7 +14408,7 @@ export interface operations {
                      * @description Send the catalogue's example of this type instead of `webhook.test`.
                      * @enum {string}
                      */
-                    eventType?: "message.published" | "message.retracted" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
                 };
             };
         };
@@ -14821,6 +15452,17 @@ export interface operations {
                         /** @enum {string} */
                         kind: "user" | "server" | "system";
                         mentions?: string[];
+                        /** @description Reaction type → who reacted with it. Absent from a message nobody reacted to. */
+                        reactions?: {
+                            [key: string]: {
+                                /** @description `users` does not name everyone (`count` is larger). */
+                                clipped: boolean;
+                                /** @description Users who reacted with this type. */
+                                count: number;
+                                /** @description The first 10 users who reacted with this type, oldest first. */
+                                users: string[];
+                            };
+                        };
                         retracted: boolean;
                         sender: {
                             anon: boolean;
@@ -14830,6 +15472,12 @@ export interface operations {
                         timestamp: number;
                         to?: string[];
                         type: string;
+                        /** @description When the last edit committed (ms since the epoch); only on an edited message. */
+                        updatedAt?: number;
+                        /** @description Who made the last edit (null: the backend); only on an edited message. */
+                        updatedBy?: string | null;
+                        /** @description The content's version, from 2 once edited; absent for a message never edited (version 1). */
+                        version?: number;
                     };
                     environmentId: string;
                     /** @description The event id (`webhook-id`). */
@@ -14838,6 +15486,64 @@ export interface operations {
                     timestamp: number;
                     /** @constant */
                     type: "message.published";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageReactionsEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        /** @description The message id. */
+                        id: string;
+                        /** @description Reaction type → count and first users; `{}` once the last reaction is removed. */
+                        reactions: {
+                            [key: string]: {
+                                /** @description `users` does not name everyone (`count` is larger). */
+                                clipped: boolean;
+                                /** @description Users who reacted with this type. */
+                                count: number;
+                                /** @description The first 10 users who reacted with this type, oldest first. */
+                                users: string[];
+                            };
+                        };
+                        /** @description The message's seq. */
+                        seq: number;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "message.reactions";
                 };
             };
         };
@@ -14883,6 +15589,17 @@ export interface operations {
                         /** @enum {string} */
                         kind: "user" | "server" | "system";
                         mentions?: string[];
+                        /** @description Reaction type → who reacted with it. Absent from a message nobody reacted to. */
+                        reactions?: {
+                            [key: string]: {
+                                /** @description `users` does not name everyone (`count` is larger). */
+                                clipped: boolean;
+                                /** @description Users who reacted with this type. */
+                                count: number;
+                                /** @description The first 10 users who reacted with this type, oldest first. */
+                                users: string[];
+                            };
+                        };
                         retracted: boolean;
                         sender: {
                             anon: boolean;
@@ -14892,6 +15609,12 @@ export interface operations {
                         timestamp: number;
                         to?: string[];
                         type: string;
+                        /** @description When the last edit committed (ms since the epoch); only on an edited message. */
+                        updatedAt?: number;
+                        /** @description Who made the last edit (null: the backend); only on an edited message. */
+                        updatedBy?: string | null;
+                        /** @description The content's version, from 2 once edited; absent for a message never edited (version 1). */
+                        version?: number;
                     };
                     environmentId: string;
                     /** @description The event id (`webhook-id`). */
@@ -14900,6 +15623,85 @@ export interface operations {
                     timestamp: number;
                     /** @constant */
                     type: "message.retracted";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    messageUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    /** @description A message as history, socket frames and webhooks show it. */
+                    data: {
+                        /** @description The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted. */
+                        content: {
+                            [key: string]: unknown;
+                        } | null;
+                        ephemeral: boolean;
+                        id: string;
+                        /** @enum {string} */
+                        kind: "user" | "server" | "system";
+                        mentions?: string[];
+                        /** @description Reaction type → who reacted with it. Absent from a message nobody reacted to. */
+                        reactions?: {
+                            [key: string]: {
+                                /** @description `users` does not name everyone (`count` is larger). */
+                                clipped: boolean;
+                                /** @description Users who reacted with this type. */
+                                count: number;
+                                /** @description The first 10 users who reacted with this type, oldest first. */
+                                users: string[];
+                            };
+                        };
+                        retracted: boolean;
+                        sender: {
+                            anon: boolean;
+                            id: string;
+                        };
+                        seq: number;
+                        timestamp: number;
+                        to?: string[];
+                        type: string;
+                        /** @description When the last edit committed (ms since the epoch); only on an edited message. */
+                        updatedAt?: number;
+                        /** @description Who made the last edit (null: the backend); only on an edited message. */
+                        updatedBy?: string | null;
+                        /** @description The content's version, from 2 once edited; absent for a message never edited (version 1). */
+                        version?: number;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "message.updated";
                 };
             };
         };
