@@ -69,3 +69,13 @@ test('api-docs - every client frame of the AsyncAPI document has a summary', () 
     .map(([name]) => name);
   assert.deepEqual(missing, []);
 });
+
+test('api-docs - the event stream documents the frames of the channel sequence: messages, changes, skips', () => {
+  const doc = buildAsyncApiDocument() as { channels: { events: { messages: Record<string, { payload: { properties: Record<string, unknown> } }> } } };
+  const messages = doc.channels.events.messages;
+  for (const key of ['message', 'update', 'summary', 'retract', 'skip']) {
+    assert.ok(messages[`event.${key}`], `event.${key} is documented`);
+  }
+  assert.ok('eventSeq' in messages['event.update']!.payload.properties);
+  assert.ok('reactions' in messages['event.summary']!.payload.properties);
+});
