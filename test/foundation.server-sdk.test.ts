@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { renderSchemaTypes, SCHEMA_FILE } from '../libs/server-sdk/scripts/generate.ts';
 
 const DOCUMENT = new URL('../docs/openapi.json', import.meta.url);
-// the client's methods, and those it takes from endpoints.ts
-const CLIENT_SOURCES = ['client.ts', 'endpoints.ts'].map((file) => new URL(`../libs/server-sdk/src/${file}`, import.meta.url));
+// the client's methods, and those it takes from endpoints.ts and message-changes.ts
+const CLIENT_SOURCES = ['client.ts', 'endpoints.ts', 'message-changes.ts'].map((file) => new URL(`../libs/server-sdk/src/${file}`, import.meta.url));
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 type Operation = { operationId?: string; tags?: string[] };

@@ -177,9 +177,11 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     bob.channel('news').on('retract', (r) => retractions.push(r));
     await bob.channel('news').subscribe(() => {}).ready;
     const sent = await alice.channel('news').publish({ text: 'tpyo' });
-    assert.deepEqual(await alice.channel('news').retract(sent.id, 'typo'), { id: sent.id, seq: sent.seq });
+    // the retraction takes the channel's next place (`eventSeq`); the message keeps its seq
+    assert.deepEqual(await alice.channel('news').retract(sent.id, 'typo'), { id: sent.id, seq: sent.seq, eventSeq: sent.seq + 1 });
     await until('retract event', () => retractions.length === 1);
-    assert.deepEqual(retractions[0], { channelId: 'news', id: sent.id, seq: sent.seq, reason: 'typo' });
+    assert.deepEqual(retractions[0], { channelId: 'news', id: sent.id, seq: sent.seq, eventSeq: sent.seq + 1, reason: 'typo' });
+    assert.equal(bob.channel('news').lastSeq, sent.seq + 1, 'the retraction moved the resume position');
     const history: Message[] = [];
     for await (const message of alice.channel('news').history()) history.push(message);
     const [tombstone] = history;

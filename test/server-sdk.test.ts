@@ -105,9 +105,11 @@ test('server SDK - every method against a real cluster', async (t) => {
     assert.deepEqual([page.messages.map((m) => m.seq), page.hasMore], [[1], true]);
     assert.deepEqual((await rtm.history('never-used')).messages, []);
 
+    // a retraction takes the channel's next place (`eventSeq`); retracting again changes nothing
     const retracted = await rtm.retract('room.1', first.id);
-    assert.deepEqual(retracted, { id: first.id, seq: 1, retracted: true });
-    assert.deepEqual(await rtm.retract('room.1', second.id, { reason: 'off topic' }), { id: second.id, seq: 2, retracted: true });
+    assert.deepEqual(retracted, { id: first.id, seq: 1, retracted: true, eventSeq: 3 });
+    assert.deepEqual(await rtm.retract('room.1', second.id, { reason: 'off topic' }), { id: second.id, seq: 2, retracted: true, eventSeq: 4 });
+    assert.deepEqual(await rtm.retract('room.1', second.id), { id: second.id, seq: 2, retracted: true });
     const after = await rtm.history('room.1');
     assert.deepEqual(after.messages.map((m) => [m.retracted, m.content]), [
       [true, null],

@@ -1,6 +1,9 @@
 // The chat example's page: plain DOM code on top of the client SDK, which it loads from the
 // realtime edge (`<realtime>/sdk/client.js`). Everything a user or another user wrote is put on
-// the page with textContent, never innerHTML, so a message cannot inject markup or script.
+// the page with textContent, never innerHTML, so a message cannot inject markup or script. The
+// message list (edits and reactions included) is messages.js.
+
+import { addMessage, applySummary, applyUpdate, removeMessage } from './messages.js';
 
 const DEFAULT_ROOMS = ['general', 'random'];
 const PAGE = 30;
@@ -116,7 +119,19 @@ async function joinRoom(id) {
   rooms.add(id);
   history.replaceState(null, '', `#${encodeURIComponent(id)}`);
   const channel = client.channel(id);
-  const view = { id, channel, items: new Map(), offs: [], sub: null, older: null, online: new Set(), seenDuringRefresh: null };
+  const view = {
+    id,
+    channel,
+    me,
+    list: $('messages'),
+    problem: showProblem,
+    items: new Map(),
+    offs: [],
+    sub: null,
+    older: null,
+    online: new Set(),
+    seenDuringRefresh: null,
+  };
   current = view;
   renderRooms();
   $('room-title').textContent = `#${id}`;
@@ -127,6 +142,10 @@ async function joinRoom(id) {
 
   view.offs.push(
     channel.on('retract', (frame) => removeMessage(view, frame.id)),
+    // an edit (the message with its new text), and reactions: live, and after a resume what
+    // changed while the page was offline
+    channel.on('update', (update) => current === view && applyUpdate(view, update)),
+    channel.on('summary', (summary) => current === view && applySummary(view, summary)),
     channel.on('unsubscribed', (info) => {
       if (info?.code === 'banned' || info?.code === 'forbidden') showProblem(`You can no longer read #${id}: ${info.reason ?? info.code}`);
     }),
@@ -182,59 +201,6 @@ async function loadOlder(view) {
 }
 
 // ---------------------------------------------------------------- messages
-
-function textOf(message) {
-  const content = message.content;
-  if (content && typeof content.text === 'string') return content.text;
-  return JSON.stringify(content);
-}
-
-function addMessage(view, message) {
-  if (message.retracted || message.ephemeral) return;
-  if (view.items.has(message.id)) return;
-  const mine = message.sender?.id === me;
-  const item = el('li', undefined, { 'data-id': message.id, 'data-seq': String(message.seq), 'data-sender': message.sender?.id ?? '' });
-  if (mine) item.classList.add('mine');
-  if (message.mentions?.includes(me)) item.classList.add('mentions-me');
-  item.append(
-    el('span', message.sender?.id ?? '?', { class: 'sender' }),
-    el('time', new Date(message.timestamp).toLocaleTimeString(), { class: 'time', datetime: new Date(message.timestamp).toISOString() }),
-    el('span', textOf(message), { class: 'text' }),
-  );
-  if (mine && message.kind === 'user') {
-    const retract = el('button', 'Retract', { type: 'button', class: 'retract' });
-    retract.addEventListener('click', async () => {
-      retract.disabled = true;
-      try {
-        await view.channel.retract(message.id);
-        removeMessage(view, message.id);
-      } catch (error) {
-        retract.disabled = false;
-        showProblem(`Could not retract: ${error.reason ?? error.message}`);
-      }
-    });
-    item.append(retract);
-  }
-  view.items.set(message.id, item);
-
-  // keep the list in seq order: history arrives newest first, live messages in order
-  const list = $('messages');
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  let after = null;
-  for (const other of list.children) {
-    if (Number(other.dataset.seq) > message.seq) {
-      after = other;
-      break;
-    }
-  }
-  list.insertBefore(item, after);
-  if (after === null && atBottom) list.scrollTop = list.scrollHeight;
-}
-
-function removeMessage(view, id) {
-  view.items.get(id)?.remove();
-  view.items.delete(id);
-}
 
 function mentionsIn(text) {
   const names = new Set();

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ConnectFrame, EVENT_STREAM_FRAMES, EventsQuery, SERVER_FRAMES } from '@rtm/schemas';
 import { DEFAULT_ORIGINS } from './openapi.ts';
+import { inlineDefs } from './json-schema.ts';
 
 const CLIENT_DESCRIPTIONS: Record<string, string> = {
   subscribe:
@@ -18,6 +19,9 @@ const CLIENT_DESCRIPTIONS: Record<string, string> = {
   edit: 'Replaces the content of a message the user sent with a new version (the `edit` capability); answered with `ack` (`version`, `updatedAt`, `eventSeq`) or `error`; subscribers get an `update` frame.',
   react: 'Adds the user\'s reaction of `type` to a message (the `react` capability); answered with `ack` (`type`, `reacted: true`) when its summary commits (at most 250 ms); subscribers get a `summary` frame.',
   unreact: 'Takes back the user\'s reaction of `type`; answered with `ack` (`reacted: false`); summarised like `react`.',
+  'remove-member': "A moderator removes a member of the channel; answered with `member-removed` or `error`.",
+  'ban-member': 'A moderator bans a user from the channel (`reason`, `expiresAt` optional); answered with `member-banned` or `error`.',
+  'unban-member': 'A moderator lifts a ban on the channel; answered with `member-unbanned` or `error`.',
   'presence-enter': "Enters the channel's presence with `data` (a live subscription, the `presence` capability); answered with `presence-entered`.",
   'presence-update': "Replaces the data of the subscription's presence entry; answered with `presence-updated` (an error before `presence-enter`).",
   'presence-leave': "Leaves the channel's presence (the subscription stays); answered with `presence-left`.",
@@ -30,9 +34,8 @@ const CLIENT_DESCRIPTIONS: Record<string, string> = {
 const camel = (op: string) => op.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 function schemaOf(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
+  // a payload stands inside the document: no `$defs` of its own to point into
+  return inlineDefs(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
 }
 
 /**

@@ -5,6 +5,7 @@
  * from these.
  */
 import { webhookEventCatalogue } from '@rtm/schemas';
+import { inlineDefs } from './json-schema.ts';
 
 const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
 
@@ -25,21 +26,10 @@ const HEADERS = [
 /** `webhook.test` → `webhookTest`: the operation id generators name a handler type after. */
 const camel = (name: string) => name.replace(/[._](\w)/g, (_, letter: string) => letter.toUpperCase());
 
-/**
- * A JSON Schema without its `$schema`, and with a top-level `$ref` into its own `$defs` (a schema
- * with an id, such as the message envelope) replaced by the definition it names, so that it
- * stands inside another document.
- */
-function standalone(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _, $defs, $ref, ...rest } = schema as { $schema?: unknown; $defs?: Record<string, Record<string, unknown>>; $ref?: string };
-  if (typeof $ref === 'string' && $ref.startsWith('#/$defs/') && $defs) return { ...$defs[$ref.slice('#/$defs/'.length)], ...rest };
-  return rest;
-}
-
 export function webhookDocs(): Record<string, unknown> {
   return Object.fromEntries(
     webhookEventCatalogue().map(({ name, description, schema }) => {
-      const data = standalone(schema);
+      const data = inlineDefs(schema);
       const channel = name.startsWith('message.') || name.startsWith('member.') || name === 'channel.deleted';
       // keyed like a path (the linter holds webhook keys to kebab-case); `type` carries the exact name
       return [

@@ -272,8 +272,10 @@ export function decide(facts: ChannelFacts, op: ChannelOp): Decision {
   const { namespace } = facts;
   if (facts.anonymous) {
     const writes = op === 'publish' || op === 'moderate' || op === 'edit' || op === 'react';
+    // a reaction is a write to a message one must be able to read: both rules apply
+    const reads = !writes || op === 'react';
     if (writes && !namespace.anonymousPublish) return refuse(`anonymous tokens may not publish in namespace ${JSON.stringify(namespace.prefix)}`);
-    if (!writes && !namespace.anonymousSubscribe) return refuse(`anonymous tokens may not read namespace ${JSON.stringify(namespace.prefix)}`);
+    if (reads && !namespace.anonymousSubscribe) return refuse(`anonymous tokens may not read namespace ${JSON.stringify(namespace.prefix)}`);
   }
   if (op === 'history' && !namespace.history) return refuse(`history is disabled in namespace ${JSON.stringify(namespace.prefix)}`);
   if ((op === 'publish' || op === 'edit') && facts.role === 'readonly') return refuse(`the readonly role may not ${op}`);

@@ -184,20 +184,18 @@ export function changeFrameText(row: MessageRow, eventSeq: number): string {
 /** Changes of the channel's messages in a range of the channel's sequence, oldest first, as frames. */
 export async function readChanges(pool: Queryable, environmentId: string, channelId: string, range: ChangeRange): Promise<StoredChange[]> {
   const older = range.olderThan !== undefined;
+  // a resume's: each older message once at its latest change, the page the first `limit` of those
+  // by change seq (each page reads from its `after`, so the range shrinks as the replay goes on)
   const { rows } = await pool.query<MessageRow & { event_seq: number }>(
-    `select ${older ? 'distinct on (m.seq)' : ''} e.event_seq, ${MESSAGE_COLUMNS}
+    `select * from (select ${older ? 'distinct on (m.seq)' : ''} e.event_seq, ${MESSAGE_COLUMNS}
      from channels c join message_events e on e.channel_pk = c.pk
      join messages m on m.channel_pk = e.channel_pk and m.seq = e.seq
      where c.environment_id = $1 and c.id = $2 and e.event_seq > $3 and e.event_seq < $4
        and ($5::bigint is null or e.seq <= $5::bigint)
        and ($6::text is null or m."to" is null or $6::text = any(m."to") or m.sender_id = $6::text)
-     order by ${older ? 'm.seq, e.event_seq desc' : 'e.event_seq'}
-     ${older ? '' : 'limit $7'}`,
-    older
-      ? [environmentId, channelId, range.after, range.before, range.olderThan, range.viewer ?? null]
-      : [environmentId, channelId, range.after, range.before, null, range.viewer ?? null, range.limit],
+     order by ${older ? 'm.seq, e.event_seq desc' : 'e.event_seq'}) changed
+     order by event_seq limit $7`,
+    [environmentId, channelId, range.after, range.before, older ? range.olderThan : null, range.viewer ?? null, range.limit],
   );
-  const changes = rows.map((row) => ({ position: Number(row.event_seq), text: changeFrameText(row, Number(row.event_seq)) }));
-  if (older) changes.sort((a, b) => a.position - b.position);
-  return older ? changes.slice(0, range.limit) : changes;
+  return rows.map((row) => ({ position: Number(row.event_seq), text: changeFrameText(row, Number(row.event_seq)) }));
 }

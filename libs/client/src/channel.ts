@@ -1,52 +1,37 @@
 import type { Core } from './core.ts';
 import { DeltaReader } from './delta.ts';
+import type { ChannelEvents } from './channel-events.ts';
 import { Emitter } from './emitter.ts';
 import { RtmError } from './errors.ts';
 import { historyOf, type History } from './history.ts';
-import { isSeq, newIdempotencyKey } from './ids.ts';
+import { isSeq } from './ids.ts';
+import { editFrame, publishFrame, reactFrame, retractFrame, versionsOf } from './message-requests.ts';
 import { Presence } from './presence.ts';
-import { ChannelPosition } from './resume.ts';
+import { ChannelPosition, VersionBook } from './resume.ts';
 import { rewindProblem, type Rewind } from './rewind.ts';
 import { ReadyListener, WireState } from './wire.ts';
 import type {
+  EditResult,
   HistoryOptions,
   Message,
+  MessageUpdate,
+  MessageVersion,
   Occupancy,
   PresenceBatch,
   PresenceChange,
   PresenceMember,
   PublishOptions,
   PublishResult,
+  ReactionResult,
+  ReactionsUpdate,
   RetractResult,
   Retraction,
 } from './types.ts';
 
 export { Presence, type PresenceEvents } from './presence.ts';
+export type { ChannelEvents } from './channel-events.ts';
 
 export type MessageListener = (message: Message) => void;
-
-export interface ChannelEvents {
-  /** A message of the channel was retracted (live only). */
-  retract: (retraction: Retraction) => void;
-  /** A user came online in, or left, the channel (one event per user of each presence frame). */
-  presence: (change: PresenceChange) => void;
-  /** The server confirmed a subscription (first time, and again after each resume). */
-  subscribed: (info: { lastSeq: number; resumed: boolean }) => void;
-  /**
-   * The server ended the subscription. With `banned` or `forbidden` it stays ended (no automatic
-   * re-subscription); with `unavailable` the SDK re-subscribes from its last seq.
-   */
-  unsubscribed: (info: { code: string; reason?: string; resubscribing: boolean }) => void;
-  /** A subscription was refused or failed. */
-  error: (error: RtmError) => void;
-  /**
-   * The channel's live counts (`connections`, `users`) over every gateway: soon after subscribing,
-   * then at most once a second when they change. Adding the first listener asks the server for
-   * them (re-subscribing from the last seq if already subscribed: nothing is missed). Needs the
-   * `presence` capability and presence on in the channel's namespace.
-   */
-  occupancy: (occupancy: Occupancy) => void;
-}
 
 /** A listener's handle on a channel subscription. */
 export interface Subscription {
@@ -97,6 +82,8 @@ export class Channel {
   readonly #events = new Emitter<ChannelEvents>();
   readonly #w: WireState<ChannelSubscription, Message>;
   #position = new ChannelPosition();
+  /** Versions of messages seen, to recognise a late `update`. */
+  #versions = new VersionBook();
   #resumed = false;
   #occupancy: Occupancy | undefined;
   /** The current subscription was asked with `occupancy: true`. */
@@ -123,7 +110,10 @@ export class Channel {
     return this.#w.listeners.size > 0;
   }
 
-  /** The highest seq delivered (or confirmed by the server), where a resume starts. */
+  /**
+   * The channel's position: the highest place of its sequence delivered (a message's `seq`, a
+   * change's `eventSeq`, a skipped seq) or confirmed by the server, where a resume starts.
+   */
   get lastSeq(): number | undefined {
     return this.#position.position;
   }
@@ -148,7 +138,8 @@ export class Channel {
 
   /**
    * Adds a listener. The first one subscribes on the server: from `since` (every persisted message
-   * with a higher seq is replayed first), from `rewind` back (the last N messages, 1-100, or those
+   * with a higher seq is replayed first, and the older messages changed since come as `update` and
+   * `retract` events), from `rewind` back (the last N messages, 1-100, or those
    * of the last `'30s'`, `'2m'`, `'1h'`, at most `'24h'`; asked once: a resume goes on from the
    * last seq delivered) or, without either, live from now. Later listeners join the live
    * subscription; `since` and `rewind` are refused for them, and their `delta` is not used (the
@@ -174,6 +165,7 @@ export class Channel {
     const sub = new ChannelSubscription(this, listener);
     if (this.#w.listeners.size === 0) {
       this.#position = new ChannelPosition(since, rewind);
+      this.#versions = new VersionBook();
       this.#resumed = false;
       this.#delta = delta;
     }
@@ -185,23 +177,37 @@ export class Channel {
 
   /** Publishes a message; resolves with its `ack` once committed. */
   publish(content: Record<string, unknown>, options: PublishOptions = {}): Promise<PublishResult> {
-    if (content === null || typeof content !== 'object' || Array.isArray(content)) {
-      return Promise.reject(new RtmError('invalid_request', 'content must be a JSON object'));
-    }
-    const frame: Record<string, unknown> = { op: 'publish', channelId: this.id, content };
-    if (options.type !== undefined) frame.type = options.type;
-    if (options.to !== undefined) frame.to = options.to;
-    if (options.mentions !== undefined) frame.mentions = options.mentions;
-    if (options.ephemeral) frame.ephemeral = true;
-    frame.idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
-    return this.#core.enqueue<PublishResult>('publish', this.id, frame, options.ephemeral === true);
+    return this.#request<PublishResult>('publish', () => publishFrame(this.id, content, options), options.ephemeral === true);
   }
 
   /** Retracts one of the user's own messages. */
   retract(messageId: string, reason?: string): Promise<RetractResult> {
-    const frame: Record<string, unknown> = { op: 'retract', channelId: this.id, id: messageId };
-    if (reason !== undefined) frame.reason = reason;
-    return this.#core.enqueue<RetractResult>('retract', this.id, frame, false);
+    return this.#request<RetractResult>('retract', () => retractFrame(this.id, messageId, reason));
+  }
+
+  /**
+   * Replaces the content of one of the user's own messages (the `edit` capability); resolves once
+   * committed with its new `version`. Every subscriber gets an `update` event. Not repeated after
+   * a lost connection (each edit makes a version): one whose outcome is unknown rejects with
+   * `unavailable`.
+   */
+  edit(messageId: string, content: Record<string, unknown>): Promise<EditResult> {
+    return this.#request<EditResult>('edit', () => editFrame(this.id, messageId, content));
+  }
+
+  /** Adds the user's reaction of `type` to a message (the `react` capability); again changes nothing. */
+  react(messageId: string, type: string): Promise<ReactionResult> {
+    return this.#request<ReactionResult>('react', () => reactFrame('react', this.id, messageId, type));
+  }
+
+  /** Takes back the user's reaction of `type` (`reacted: false`, also when there was none). */
+  unreact(messageId: string, type: string): Promise<ReactionResult> {
+    return this.#request<ReactionResult>('unreact', () => reactFrame('unreact', this.id, messageId, type));
+  }
+
+  /** Every version of a message's content, oldest first (the last is the content now), over HTTP; needs `history`. */
+  versions(messageId: string): Promise<MessageVersion[]> {
+    return versionsOf(this.#core.http, this.id, messageId);
   }
 
   /** Persisted messages, page by page over HTTP: newest first, or oldest first with `after`. */
@@ -228,10 +234,9 @@ export class Channel {
     this.presence.ended(error);
   }
 
-  /** @internal a seq of this channel used by a message addressed to other users: advance, deliver nothing. */
+  /** @internal a place of this channel's sequence with nothing for this user: advance, deliver nothing. */
   onSkip(seq: number): void {
-    if (!this.#w.live) return;
-    if (this.#position.accept(seq) === 'gap') this.#unsubscribe();
+    this.#placed(seq);
   }
 
   /** @internal a message frame of this channel. */
@@ -242,10 +247,19 @@ export class Channel {
     const frame = message as unknown as Record<string, unknown>;
     if ((this.#delta !== undefined || frame.delta !== undefined) && !this.#deltas.read(frame)) return this.#unsubscribe();
     if (message.ephemeral) return this.#w.deliver(message);
-    if (typeof message.seq !== 'number') return;
-    const verdict = this.#position.accept(message.seq);
-    if (verdict === 'deliver') this.#w.deliver(message);
-    else if (verdict === 'gap') this.#unsubscribe();
+    if (typeof message.seq !== 'number' || !this.#placed(message.seq)) return;
+    this.#versions.accept(message.id, message.version);
+    this.#w.deliver(message);
+  }
+
+  /** @internal `{op:"update", eventSeq, …envelope}`: delivered unless an older version than one seen. */
+  onUpdate(update: MessageUpdate): void {
+    if (this.#placed(update.eventSeq) && this.#versions.accept(update.id, update.version)) this.#events.emit('update', update);
+  }
+
+  /** @internal `{op:"summary", eventSeq, id, seq, reactions}`. */
+  onSummary(summary: ReactionsUpdate): void {
+    if (this.#placed(summary.eventSeq)) this.#events.emit('summary', summary);
   }
 
   /** @internal `subscribed`. */
@@ -301,9 +315,10 @@ export class Channel {
     return true;
   }
 
-  /** @internal `{op:"retract"}`. */
+  /** @internal `{op:"retract"}`: a place of the sequence (`eventSeq`), or without one (older servers) as it comes. */
   onRetract(retraction: Retraction): void {
-    if (!this.#w.live) return;
+    if (retraction.eventSeq === undefined ? !this.#w.live : !this.#placed(retraction.eventSeq)) return;
+    this.#versions.forget(retraction.id);
     this.#events.emit('retract', retraction);
   }
 
@@ -347,6 +362,28 @@ export class Channel {
   }
 
   // ---- internals ----
+
+  /**
+   * A place of the channel's sequence arrived on the subscription: true when it is new and in
+   * order (deliver it); a duplicate is dropped, and a gap seen live re-subscribes from the position.
+   */
+  #placed(position: number): boolean {
+    if (!this.#w.live) return false;
+    const verdict = this.#position.accept(position);
+    if (verdict === 'gap') this.#unsubscribe();
+    return verdict === 'deliver';
+  }
+
+  /** Queues a request whose frame `make` builds (a bad argument rejects at once, nothing queued). */
+  #request<Result>(kind: 'publish' | 'retract' | 'edit' | 'react' | 'unreact', make: () => Record<string, unknown>, ephemeral = false): Promise<Result> {
+    let frame: Record<string, unknown>;
+    try {
+      frame = make();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#core.enqueue<Result>(kind, this.id, frame, ephemeral);
+  }
 
   #sync(): void {
     if (!this.#core.isConnected()) return;

@@ -1,6 +1,7 @@
 import type { Clock } from './clock.ts';
 import type { RtmError } from './errors.ts';
 import type { HttpContext } from './http.ts';
+import type { OutboxKind } from './outbox.ts';
 
 /**
  * What a channel and the inbox need from the client: the connection they share. Internal; the
@@ -20,8 +21,8 @@ export interface Core {
   nextRef(): number;
   /** Sends a frame on the open connection (a no-op when there is none). */
   send(frame: Record<string, unknown>): void;
-  /** Queues a publish or retraction and resolves with its `ack`. */
-  enqueue<Result>(kind: 'publish' | 'retract', channelId: string, frame: Record<string, unknown>, ephemeral: boolean): Promise<Result>;
+  /** Queues a publish, retraction, edit or reaction and resolves with its `ack`. */
+  enqueue<Result>(kind: OutboxKind, channelId: string, frame: Record<string, unknown>, ephemeral: boolean): Promise<Result>;
   /** An error not tied to a call. */
   reportError(error: RtmError): void;
 }

@@ -1,7 +1,7 @@
 import type { Channel } from './channel.ts';
 import { RtmError } from './errors.ts';
 import type { Inbox } from './inbox.ts';
-import type { Message, Notification, PresenceMember } from './types.ts';
+import type { Message, MessageUpdate, Notification, PresenceMember, ReactionSummary, ReactionsUpdate, Retraction } from './types.ts';
 
 /** Reading the server's frames, and the URLs the client talks to. */
 
@@ -73,7 +73,13 @@ export function routeSubscriptionFrame(frame: Record<string, unknown>, channel: 
       channel?.onUnsubscribed(frame.ref, str(frame.code), str(frame.reason));
       return true;
     case 'retract':
-      channel?.onRetract({ channelId: String(frame.channelId), id: String(frame.id), seq: Number(frame.seq), ...(typeof frame.reason === 'string' ? { reason: frame.reason } : {}) });
+      channel?.onRetract(retractionOf(frame));
+      return true;
+    case 'update':
+      if (typeof frame.eventSeq === 'number' && typeof frame.id === 'string') channel?.onUpdate(updateOf(frame));
+      return true;
+    case 'summary':
+      if (typeof frame.eventSeq === 'number' && typeof frame.id === 'string') channel?.onSummary(summaryOf(frame));
       return true;
     case 'skip':
       if (typeof frame.seq === 'number') channel?.onSkip(frame.seq);
@@ -101,4 +107,24 @@ export function routeSubscriptionFrame(frame: Record<string, unknown>, channel: 
     default:
       return false;
   }
+}
+
+/** A `retract` frame: the message's `seq`, and the retraction's `eventSeq` when the server sends one. */
+function retractionOf(frame: Record<string, unknown>): Retraction {
+  const retraction: Retraction = { channelId: String(frame.channelId), id: String(frame.id), seq: Number(frame.seq) };
+  if (typeof frame.eventSeq === 'number') retraction.eventSeq = frame.eventSeq;
+  if (typeof frame.reason === 'string') retraction.reason = frame.reason;
+  return retraction;
+}
+
+/** An `update` frame: the message envelope (with `channelId` and `eventSeq`) without `op`. */
+function updateOf(frame: Record<string, unknown>): MessageUpdate {
+  const { op: _op, ...message } = frame;
+  return message as unknown as MessageUpdate;
+}
+
+/** A `summary` frame: the message, its reactions now, and the change's place. */
+function summaryOf(frame: Record<string, unknown>): ReactionsUpdate {
+  const reactions = frame.reactions !== null && typeof frame.reactions === 'object' && !Array.isArray(frame.reactions) ? frame.reactions : {};
+  return { channelId: String(frame.channelId), id: String(frame.id), seq: Number(frame.seq), eventSeq: frame.eventSeq as number, reactions: reactions as ReactionSummary };
 }

@@ -32,9 +32,10 @@ export interface HttpSendHost extends HttpHost {
 type Frame = Record<string, unknown>;
 
 /**
- * Publishes, retractions and presence entries over the realtime edge's HTTP API, for a client on
- * Server-Sent Events: `POST /v1/channels/{id}/messages` and `DELETE /v1/channels/{id}/messages/{messageId}`,
- * with the frame's idempotency key; `PUT` / `DELETE /v1/channels/{id}/presence` with the stream's
+ * Publishes, retractions, edits, reactions and presence entries over the realtime edge's HTTP API,
+ * for a client on Server-Sent Events: `POST /v1/channels/{id}/messages` (with the frame's
+ * idempotency key), `DELETE` and `PATCH /v1/channels/{id}/messages/{messageId}`, `POST` and
+ * `DELETE …/{messageId}/reactions[/{type}]`; `PUT` / `DELETE /v1/channels/{id}/presence` with the stream's
  * connectionId; moderation with the member and ban routes. Each answer comes back as the socket's frame for it, so the
  * publish queue (publisher.ts) treats both transports alike: a refusal keeps its code (and
  * `retryAfter` of a 429), and a request without an answer is `unavailable` (its outcome is
@@ -56,7 +57,7 @@ export class HttpSender {
     this.#host = host;
   }
 
-  /** A `publish`, `retract` or presence frame (with `ref` and `channelId`). */
+  /** A `publish`, `retract`, `edit`, `react`, `unreact`, presence or moderation frame (with `ref` and `channelId`). */
   send(frame: Frame): void {
     if (this.#closed) return;
     const channelId = String(frame.channelId);
@@ -160,10 +161,11 @@ const MODERATION_ANSWERS: Record<string, string> = { 'remove-member': 'member-re
 const PRESENCE_ANSWERS: Record<string, string> = { 'presence-enter': 'presence-entered', 'presence-update': 'presence-updated', 'presence-leave': 'presence-left' };
 
 /**
- * The HTTP request of a `publish`, `retract` or presence frame (a presence frame carries the
- * `connectionId` of the stream holding its channel's subscription, put there by the session).
+ * The HTTP request of a `publish`, `retract`, `edit`, `react`, `unreact`, presence or moderation
+ * frame (a presence frame carries the `connectionId` of the stream holding its channel's
+ * subscription, put there by the session).
  */
-export function requestOf(frame: Frame): { method: 'POST' | 'PUT' | 'DELETE'; path: string; body: string | undefined } {
+export function requestOf(frame: Frame): { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body: string | undefined } {
   // a moderation frame is the realtime edge's route for it: DELETE members/{user}, PUT/DELETE bans/{user}
   const channel = encodeURIComponent(String(frame.channelId));
   if (frame.op === 'remove-member' || frame.op === 'ban-member' || frame.op === 'unban-member') {
@@ -183,10 +185,13 @@ export function requestOf(frame: Frame): { method: 'POST' | 'PUT' | 'DELETE'; pa
     if (frame.data !== undefined) body.data = frame.data;
     return { method: 'PUT', path: `/v1/channels/${channel}/presence`, body: JSON.stringify(body) };
   }
+  const message = `/v1/channels/${channel}/messages/${encodeURIComponent(String(frame.id))}`;
   if (frame.op === 'retract') {
-    const path = `/v1/channels/${channel}/messages/${encodeURIComponent(String(frame.id))}`;
-    return { method: 'DELETE', path, body: frame.reason === undefined ? undefined : JSON.stringify({ reason: frame.reason }) };
+    return { method: 'DELETE', path: message, body: frame.reason === undefined ? undefined : JSON.stringify({ reason: frame.reason }) };
   }
+  if (frame.op === 'edit') return { method: 'PATCH', path: message, body: JSON.stringify({ content: frame.content }) };
+  if (frame.op === 'react') return { method: 'POST', path: `${message}/reactions`, body: JSON.stringify({ type: frame.type }) };
+  if (frame.op === 'unreact') return { method: 'DELETE', path: `${message}/reactions/${encodeURIComponent(String(frame.type))}`, body: undefined };
   const body: Frame = { content: frame.content };
   for (const key of ['type', 'to', 'mentions', 'ephemeral', 'idempotencyKey'] as const) {
     if (frame[key] !== undefined) body[key] = frame[key];
@@ -206,6 +211,10 @@ function ackOf(frame: Frame, body: Frame): Frame {
   if (typeof body.timestamp === 'number') ack.timestamp = body.timestamp;
   if (body.ephemeral === true) ack.ephemeral = true;
   if (frame.op === 'retract') ack.retracted = true;
+  // an edit's and a retraction's place in the channel's sequence, an edit's version, a reaction's outcome
+  for (const key of ['eventSeq', 'version', 'updatedAt', 'type', 'reacted'] as const) {
+    if (body[key] !== undefined) ack[key] = body[key];
+  }
   return ack;
 }
 

@@ -1,20 +1,25 @@
 import { RtmError } from './errors.ts';
 
 /**
- * Publishes and retractions waiting for their `ack`, in the order they were made.
+ * Publishes, retractions, edits and reactions waiting for their `ack`, in the order they were made.
  *
  * Every publish carries an idempotency key, so sending it again after a lost connection (the first
- * send may or may not have been committed) creates the message at most once; retractions are
- * idempotent on the server. An entry is `queued` (to be sent when connected and not paused) or
- * `sent` (a frame with its current `ref` is on the wire). Losing the connection turns every `sent`
- * entry back into `queued`, except ephemeral publishes: they carry no key and are live-only, so
- * one whose fate is unknown is rejected rather than possibly shown twice.
+ * send may or may not have been committed) creates the message at most once; retractions and
+ * reactions are idempotent on the server (reacting again, or taking back a reaction twice, changes
+ * nothing). An entry is `queued` (to be sent when connected and not paused) or `sent` (a frame with
+ * its current `ref` is on the wire). Losing the connection turns every `sent` entry back into
+ * `queued`, except those sent at most once (`atMostOnce`): ephemeral publishes (no key, live-only)
+ * and edits (each one makes a new version), whose fate is unknown, are rejected rather than
+ * possibly done twice.
  *
  * The outbox holds at most `limit` entries that are not on an open connection (queued while
  * offline or paused); past it a new entry is refused with `queue_full` (the SDK's own code: nothing reached the server).
  */
+/** What an entry asks of the server (its frame's `op`). */
+export type OutboxKind = 'publish' | 'retract' | 'edit' | 'react' | 'unreact';
+
 export interface OutboxEntry<Result = unknown> {
-  kind: 'publish' | 'retract';
+  kind: OutboxKind;
   channelId: string;
   /** The frame without `ref` (set on each send). */
   frame: Record<string, unknown>;
@@ -27,6 +32,11 @@ export interface OutboxEntry<Result = unknown> {
   refusals: number;
   resolve(result: Result): void;
   reject(error: RtmError): void;
+}
+
+/** An entry that is never sent twice when its first send's outcome is unknown: an ephemeral publish, an edit. */
+export function atMostOnce(entry: Pick<OutboxEntry, 'kind' | 'ephemeral'>): boolean {
+  return entry.ephemeral || entry.kind === 'edit';
 }
 
 /** Retryable refusals of one entry before its promise is rejected with the last one. */
@@ -93,11 +103,12 @@ export class Outbox {
   /**
    * A retryable refusal (rate_limited, or unavailable: the outcome is unknown and the same key
    * makes a retry safe): the entry goes back to `queued` in its place, unless it has been refused
-   * MAX_REFUSALS times, in which case it is removed and rejected. True when it will be retried.
+   * MAX_REFUSALS times, or it is sent at most once and its outcome is unknown (anything but a
+   * rate limit), in which case it is removed and rejected. True when it will be retried.
    */
   requeue(entry: OutboxEntry, error: RtmError): boolean {
     entry.refusals += 1;
-    if (entry.refusals >= MAX_REFUSALS || (entry.ephemeral && error.code !== 'rate_limited')) {
+    if (entry.refusals >= MAX_REFUSALS || (atMostOnce(entry) && error.code !== 'rate_limited')) {
       this.remove(entry);
       entry.reject(error);
       return false;
@@ -107,13 +118,14 @@ export class Outbox {
     return true;
   }
 
-  /** The connection is gone: sent entries are queued again (ephemeral ones are rejected). */
+  /** The connection is gone: sent entries are queued again (those sent at most once are rejected). */
   connectionLost(): void {
     for (const entry of [...this.#entries]) {
       if (entry.state !== 'sent') continue;
-      if (entry.ephemeral) {
+      if (atMostOnce(entry)) {
         this.remove(entry);
-        entry.reject(new RtmError('unavailable', 'the connection was lost before the ephemeral message was acknowledged'));
+        const what = entry.ephemeral ? 'the ephemeral message was acknowledged' : 'the edit was acknowledged: it may or may not have been made';
+        entry.reject(new RtmError('unavailable', `the connection was lost before ${what}`));
         continue;
       }
       entry.state = 'queued';

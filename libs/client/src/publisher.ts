@@ -1,7 +1,7 @@
 import { backoffDelay } from './backoff.ts';
 import { Timer, type Clock } from './clock.ts';
 import { RtmError } from './errors.ts';
-import { Outbox, type OutboxEntry } from './outbox.ts';
+import { Outbox, type OutboxEntry, type OutboxKind } from './outbox.ts';
 import type { Suspension } from './suspension.ts';
 
 /** What the publish queue needs from the client. */
@@ -13,7 +13,7 @@ export interface PublisherHost {
 }
 
 /**
- * Publishes and retractions on their way: queued while offline (outbox.ts), sent in order when
+ * Publishes, retractions, edits and reactions on their way: queued while offline (outbox.ts), sent in order when
  * connected, resolved by their `ack`. A refusal that is safe to retry goes back in the queue: a
  * rate limit pauses sending for its `retryAfter`; `unavailable` (the outcome is unknown, and the
  * same idempotency key makes a repeat safe) retries with backoff. Any other refusal rejects.
@@ -46,7 +46,7 @@ export class Publisher {
     this.#flushTimer = new Timer(options.clock);
   }
 
-  enqueue<Result>(kind: 'publish' | 'retract', channelId: string, frame: Record<string, unknown>, ephemeral: boolean): Promise<Result> {
+  enqueue<Result>(kind: OutboxKind, channelId: string, frame: Record<string, unknown>, ephemeral: boolean): Promise<Result> {
     if (this.#host.isClosed()) return Promise.reject(new RtmError('closed', 'the client is closed'));
     if (this.#suspension.suspended) {
       return Promise.reject(new RtmError('unavailable', `suspended: no connection for more than ${this.#suspension.afterMs} ms`));
@@ -83,7 +83,7 @@ export class Publisher {
     entry.resolve(ackResult(entry, frame));
   }
 
-  /** An `error` frame: true when it answered a publish or retraction (handled here). */
+  /** An `error` frame: true when it answered one of the queue's requests (handled here). */
   onError(ref: unknown, error: RtmError): boolean {
     const entry = this.#outbox.bySentRef(ref);
     if (!entry) return false;
@@ -120,8 +120,11 @@ export class Publisher {
   }
 }
 
+/** The promise's result from the `ack` (RetractResult, EditResult, ReactionResult, PublishResult). */
 function ackResult(entry: OutboxEntry, frame: Record<string, unknown>): unknown {
-  if (entry.kind === 'retract') return { id: frame.id, seq: frame.seq };
+  if (entry.kind === 'retract') return typeof frame.eventSeq === 'number' ? { id: frame.id, seq: frame.seq, eventSeq: frame.eventSeq } : { id: frame.id, seq: frame.seq };
+  if (entry.kind === 'edit') return { id: frame.id, seq: frame.seq, version: frame.version, updatedAt: frame.updatedAt, eventSeq: frame.eventSeq };
+  if (entry.kind === 'react' || entry.kind === 'unreact') return { id: frame.id, seq: frame.seq, type: frame.type, reacted: frame.reacted };
   // an ephemeral publish over HTTP (the sse transport) is answered without a seq
   const result: Record<string, unknown> = typeof frame.seq === 'number' ? { id: frame.id, seq: frame.seq } : { id: frame.id };
   if (typeof frame.timestamp === 'number') result.timestamp = frame.timestamp;

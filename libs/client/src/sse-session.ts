@@ -54,7 +54,7 @@ class Slot {
  *   stream ends the subscriptions it carried, so each of its other channels subscribes again from
  *   its position (`host.resubscribe`), and the replay from `~seq` leaves no gap and no duplicate.
  *   The server's `subscribed` has no ref: the session puts back the ref of the `subscribe` it answers.
- * - `publish` / `retract` and `presence-enter` / `-update` / `-leave` go over HTTP (http-send.ts;
+ * - `publish` / `retract` / `edit` / `react` / `unreact` and `presence-enter` / `-update` / `-leave` go over HTTP (http-send.ts;
  *   presence names the connectionId of the stream carrying the channel); `auth` reopens every stream
  *   with the new token and is answered by the first new stream's `connected`; `ping` is answered here
  *   (each stream's own watchdog notices a dead stream). Moderation goes to the member and ban routes
@@ -121,6 +121,9 @@ export class SseSession {
         return this.#unsubscribe(frame);
       case 'publish':
       case 'retract':
+      case 'edit':
+      case 'react':
+      case 'unreact':
       case 'remove-member':
       case 'ban-member':
       case 'unban-member':

@@ -28,6 +28,47 @@ export interface Message {
   ephemeral: boolean;
   to?: string[];
   mentions?: string[];
+  /** The content's version: 2 after the first edit; absent for a message never edited (version 1). */
+  version?: number;
+  /** When the last edit committed (ms since the epoch); only on an edited message. */
+  updatedAt?: number;
+  /** Who made the last edit (null: the backend); only on an edited message. */
+  updatedBy?: string | null;
+  /** Who reacted, by reaction type; absent when nobody did. */
+  reactions?: ReactionSummary;
+}
+
+/** One reaction type of a message: how many users reacted with it and the first of them. */
+export interface ReactionCount {
+  count: number;
+  /** The first 10 users who reacted with this type, oldest first. */
+  users: string[];
+  /** `users` does not name everyone (`count` is larger). */
+  clipped: boolean;
+}
+
+/** Reaction type (a short name or an emoji) → who reacted with it. */
+export type ReactionSummary = Record<string, ReactionCount>;
+
+/**
+ * A message that changed (`update` event): the message as it is now, and the change's place in the
+ * channel's sequence. Live, an edit (new `content`, `version`, `updatedAt`, `updatedBy`); after a
+ * resume or a repaired gap, any change of an older message (an edit, reactions) as it is now.
+ * Replace the message you show with it.
+ */
+export interface MessageUpdate extends Message {
+  eventSeq: number;
+}
+
+/** A message's reactions changed (`summary` event): its summary now, `{}` when none is left. */
+export interface ReactionsUpdate {
+  channelId: string;
+  /** The message's id and seq. */
+  id: string;
+  seq: number;
+  /** The change's place in the channel's sequence. */
+  eventSeq: number;
+  reactions: ReactionSummary;
 }
 
 /** A notification of the user's inbox. */
@@ -42,7 +83,10 @@ export interface Notification {
 export interface Retraction {
   channelId: string;
   id: string;
+  /** The message's seq. */
   seq: number;
+  /** The retraction's place in the channel's sequence (absent from servers that do not send it). */
+  eventSeq?: number;
   reason?: string;
 }
 
@@ -115,6 +159,39 @@ export interface PublishResult {
 export interface RetractResult {
   id: string;
   seq: number;
+  /** The retraction's place in the channel's sequence; absent when the message was already retracted. */
+  eventSeq?: number;
+}
+
+export interface EditResult {
+  id: string;
+  /** The message's seq. */
+  seq: number;
+  /** The new version: 2 after the first edit. */
+  version: number;
+  /** When the edit committed (ms since the epoch). */
+  updatedAt: number;
+  /** The edit's place in the channel's sequence. */
+  eventSeq: number;
+}
+
+export interface ReactionResult {
+  id: string;
+  /** The message's seq. */
+  seq: number;
+  type: string;
+  /** Whether the user now has this reaction on the message. */
+  reacted: boolean;
+}
+
+/** A version of a message's content (`channel.versions`). */
+export interface MessageVersion {
+  version: number;
+  content: Record<string, unknown>;
+  /** null for version 1 (its time is the message's `timestamp`). */
+  updatedAt: number | null;
+  /** Who made this version: the editor's user id; null for version 1 and the backend's edits. */
+  updatedBy: string | null;
 }
 
 export interface HistoryOptions {
@@ -183,7 +260,10 @@ export interface ClientOptions {
    */
   transports?: ('websocket' | 'sse')[];
   reconnect?: ReconnectOptions;
-  /** Publishes held while not connected (default 100); past it `publish` rejects with `queue_full`. */
+  /**
+   * Publishes held while not connected (default 100), edits, reactions and retractions included;
+   * past it the call rejects with `queue_full`.
+   */
   maxQueuedPublishes?: number;
   /** Connect at once (default true); otherwise the client starts `closed` until `connect()`. */
   autoConnect?: boolean;

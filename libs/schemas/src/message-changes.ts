@@ -32,7 +32,7 @@ export const ReactionCount = z.object({
 });
 export const ReactionSummary = z
   .record(z.string(), ReactionCount)
-  .describe('Reaction type → who reacted with it. Absent from a message nobody reacted to.');
+  .meta({ id: 'ReactionSummary', description: 'Reaction type → who reacted with it. Absent from a message nobody reacted to.' });
 export type ReactionSummary = z.infer<typeof ReactionSummary>;
 
 const EditContent = z

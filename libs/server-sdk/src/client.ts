@@ -2,6 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema.d.ts';
 import { ServerError, parseRetryAfter, expect, orNull } from './errors.ts';
 import { webhookEndpointMethods, type WebhookEndpointMethods } from './endpoints.ts';
+import { messageChangeMethods, type MessageChangeMethods } from './message-changes.ts';
 import type {
   Ban,
   BanInput,
@@ -76,7 +77,7 @@ export interface ServerClientOptions {
 }
 
 /** A page of `history` is at most 500 messages; `limit` defaults to 50. */
-export interface ServerClient extends WebhookEndpointMethods {
+export interface ServerClient extends WebhookEndpointMethods, MessageChangeMethods {
   /** Mints a user token (JWT) for the realtime edge. 403 `banned` for a user banned environment-wide. */
   mintToken(input: MintTokenInput): Promise<UserToken>;
   /** Mints an anonymous user token (`userId` `anon_…`, `anon: true`). */
@@ -253,6 +254,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
   return {
     api,
     ...webhookEndpointMethods(api),
+    ...messageChangeMethods(api),
     mintToken: (input) => expect(api.POST('/v1/tokens', { body: input })),
     mintAnonymousToken: (input) => expect(api.POST('/v1/tokens/anonymous', { body: input })),
 

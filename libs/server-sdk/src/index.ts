@@ -4,6 +4,7 @@
  */
 export { createServerClient, type ServerClient, type ServerClientOptions, type RetryOptions } from './client.ts';
 export type { WebhookEndpointMethods } from './endpoints.ts';
+export type { MessageChangeMethods } from './message-changes.ts';
 export { ServerError, parseRetryAfter } from './errors.ts';
 export {
   verifyWebhook,
@@ -11,6 +12,7 @@ export {
   WebhookVerificationError,
   WEBHOOK_SIGNATURE_HEADER,
   type WebhookEvent,
+  type MessageReactionsData,
   type WebhookHeaders,
   type VerifyWebhookOptions,
   type VerifyWebhookResult,

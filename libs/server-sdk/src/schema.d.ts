@@ -2485,17 +2485,7 @@ export interface components {
             /** @enum {string} */
             kind: "user" | "server" | "system";
             mentions?: string[];
-            /** @description Reaction type → who reacted with it. Absent from a message nobody reacted to. */
-            reactions?: {
-                [key: string]: {
-                    /** @description `users` does not name everyone (`count` is larger). */
-                    clipped: boolean;
-                    /** @description Users who reacted with this type. */
-                    count: number;
-                    /** @description The first 10 users who reacted with this type, oldest first. */
-                    users: string[];
-                };
-            };
+            reactions?: components["schemas"]["ReactionSummary"];
             retracted: boolean;
             retractedAt: string | null;
             sender: {
@@ -2806,17 +2796,7 @@ export interface components {
             /** @enum {string} */
             kind: "user" | "server" | "system";
             mentions?: string[];
-            /** @description Reaction type → who reacted with it. Absent from a message nobody reacted to. */
-            reactions?: {
-                [key: string]: {
-                    /** @description `users` does not name everyone (`count` is larger). */
-                    clipped: boolean;
-                    /** @description Users who reacted with this type. */
-                    count: number;
-                    /** @description The first 10 users who reacted with this type, oldest first. */
-                    users: string[];
-                };
-            };
+            reactions?: components["schemas"]["ReactionSummary"];
             retracted: boolean;
             sender: {
                 anon: boolean;
@@ -2938,6 +2918,17 @@ export interface components {
             reacted: boolean;
             seq: number;
             type: string;
+        };
+        /** @description Reaction type → who reacted with it. Absent from a message nobody reacted to. */
+        ReactionSummary: {
+            [key: string]: {
+                /** @description `users` does not name everyone (`count` is larger). */
+                clipped: boolean;
+                /** @description Users who reacted with this type. */
+                count: number;
+                /** @description The first 10 users who reacted with this type, oldest first. */
+                users: string[];
+            };
         };
         RetractedMessage: {
             /** @description The retraction's place in the channel's sequence; absent when the message was already retracted. */

@@ -11,7 +11,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER as STANDARD_SIGNATURE_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
 } from '@rtm/webhooks/standard-webhooks';
-import type { MessageEnvelope } from './types.ts';
+import type { MessageEnvelope, ReactionSummary } from './types.ts';
 
 type HeaderValue = string | readonly string[] | null | undefined;
 /** Request headers as Node (`req.headers`), a plain record, or a fetch `Headers`. */
@@ -48,9 +48,21 @@ export function verifyWebhook(rawBody: string | Uint8Array, signature: HeaderVal
 }
 export { SIGNATURE_HEADER as WEBHOOK_SIGNATURE_HEADER, type VerifyOptions as VerifyWebhookOptions, type VerifyResult as VerifyWebhookResult };
 
+/** `data` of a `message.reactions` event: the message and its reactions now (`{}` once the last is taken back). */
+export interface MessageReactionsData {
+  /** The message id. */
+  id: string;
+  /** The message's seq. */
+  seq: number;
+  reactions: ReactionSummary;
+}
+
 /** The body of a webhook delivery. Delivery is at least once: deduplicate on `id` (also the `webhook-id` header). */
 export interface WebhookEvent {
-  /** The message id for `message.published`, `retract_` + the message id for `message.retracted`, `evt_…` for the others. */
+  /**
+   * The message id for `message.published`, `retract_` + the message id for `message.retracted`,
+   * `upd_…` for `message.updated`, `rct_…` for `message.reactions`, `evt_…` for the others.
+   */
   id: string;
   /** GET /v1/webhook-event-types lists the types and the shape of each one's `data`. */
   type: string;
@@ -59,7 +71,12 @@ export interface WebhookEvent {
   environmentId: string;
   /** The channel the event is about; absent for an event about none. */
   channelId?: string;
-  /** For message events, the message (tombstoned, `content: null`, for a retraction). */
+  /**
+   * For `message.published`, `message.retracted` and `message.updated`, the message (tombstoned,
+   * `content: null`, for a retraction; with its new content, `version`, `updatedAt` and `updatedBy`
+   * for an edit); for `message.reactions`, a MessageReactionsData (at most one event per message
+   * every 250 ms; narrow with `event.type === 'message.reactions'` and a cast).
+   */
   data: MessageEnvelope | Record<string, unknown>;
 }
 

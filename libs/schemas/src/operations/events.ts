@@ -120,6 +120,8 @@ export const EVENT_STREAM_FRAMES = {
     .required({ code: true, reason: true })
     .describe('The server ended one subscription (`code` says why); the stream and its other channels go on.'),
   retract: SERVER_FRAMES.retract,
+  update: SERVER_FRAMES.update,
+  summary: SERVER_FRAMES.summary,
   skip: SERVER_FRAMES.skip,
   presence: SERVER_FRAMES.presence,
   notification: SERVER_FRAMES.notification,
