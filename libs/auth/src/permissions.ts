@@ -106,6 +106,8 @@ export interface Namespace {
   presence?: boolean;
   /** Send presence frames (joins and leaves) to the channels' subscribers. */
   joinLeave?: boolean;
+  /** Send `presence.entered` / `presence.left` webhook events (to endpoints that name them). */
+  presenceWebhooks?: boolean;
 }
 
 /** The environment's presence defaults (the deployed `channels.presence` / `channels.joinLeave`). */
@@ -117,6 +119,8 @@ export interface PresenceDefaults {
 /** Presence is tracked unless turned off; join/leave frames are sent only where turned on. */
 export const PRESENCE_DEFAULT = true;
 export const JOIN_LEAVE_DEFAULT = false;
+/** Presence webhook events are sent only from the namespaces that turn them on. */
+export const PRESENCE_WEBHOOKS_DEFAULT = false;
 
 /** A namespace with every default filled in (the defaults are what a channel outside any namespace gets). */
 export interface ResolvedNamespace {
@@ -131,6 +135,8 @@ export interface ResolvedNamespace {
   presence: boolean;
   /** Only where `presence` is on: frames need the tracking. */
   joinLeave: boolean;
+  /** Presence webhook events (`presence.entered`/`.left`); only where `presence` is on. Off by default. */
+  presenceWebhooks: boolean;
 }
 
 export const NO_NAMESPACE: ResolvedNamespace = {
@@ -144,6 +150,7 @@ export const NO_NAMESPACE: ResolvedNamespace = {
   maxContentBytes: null,
   presence: PRESENCE_DEFAULT,
   joinLeave: JOIN_LEAVE_DEFAULT,
+  presenceWebhooks: PRESENCE_WEBHOOKS_DEFAULT,
 };
 
 export const MAX_NAMESPACES = 100;
@@ -191,6 +198,7 @@ export function resolveNamespace(
     maxContentBytes: best.maxContentBytes ?? null,
     presence,
     joinLeave,
+    presenceWebhooks: presence && (best.presenceWebhooks ?? PRESENCE_WEBHOOKS_DEFAULT),
   };
 }
 

@@ -3,7 +3,7 @@ import { IsoTime } from './common.ts';
 import { ChannelAccess } from './members.ts';
 import { DEFAULT_LIMITS, type LimitName } from '@rtm/limits';
 import { MAX_CONTENT_BYTES } from './channels.ts';
-import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, namespacesProblem } from '@rtm/auth';
+import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, PRESENCE_WEBHOOKS_DEFAULT, namespacesProblem } from '@rtm/auth';
 
 const LIMIT_HELP: Record<LimitName, string> = {
   userPublishesPerSecond:
@@ -95,6 +95,14 @@ export const Namespace = z
       .describe(`Largest \`content\`, in UTF-8 bytes of its JSON text as sent (413 \`payload_too_large\` above it). Omitted: ${MAX_CONTENT_BYTES}.`),
     presence: z.boolean().optional().describe(`${PRESENCE_HELP} Omitted: \`channels.presence\`.`),
     joinLeave: z.boolean().optional().describe(`${JOIN_LEAVE_HELP} Omitted: \`channels.joinLeave\`.`),
+    presenceWebhooks: z
+      .boolean()
+      .optional()
+      .describe(
+        'Send the `presence.entered` and `presence.left` webhook events of the namespace\'s channels (to the endpoints whose ' +
+          '`eventTypes` name them; docs/webhook-events.md). Needs `presence`. ' +
+          `Omitted: ${PRESENCE_WEBHOOKS_DEFAULT}.`,
+      ),
   })
   .strict()
   .meta({ id: 'Namespace', description: 'Settings of every channel whose id starts with `prefix` (docs/permissions.md).' });
