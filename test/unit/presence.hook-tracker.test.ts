@@ -53,7 +53,7 @@ test('hook tracker: entries enter once and leave when the last one goes, with th
   const b = gateway('gw-b');
   everywhere([a, b], put('env.ch.gw-a.1', 1, { ann: 1 }, { ann: { v: 1 } }));
   everywhere([a, b], put('env.ch.gw-b.1', 2, { ann: 1 }, { ann: { v: 2 } })); // a second tab on b: an update, not an enter
-  assert.deepEqual([a.take(), b.take()], [['occupied@1/own', 'entered:ann@1/own'], []]);
+  assert.deepEqual([a.take(), b.take()], [['occupied@1/own', 'entered:ann@1/own'], ['updated:ann@1/own']]);
   everywhere([a, b], put('env.ch.gw-a.1', 3, { ann: 1 })); // left on a (still subscribed there): b's entry still there
   assert.deepEqual([a.take(), b.take()], [[], []]);
   everywhere([a, b], put('env.ch.gw-b.1', 4, {}));

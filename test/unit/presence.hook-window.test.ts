@@ -44,6 +44,9 @@ test('hook window: members are netted per user, batched per channel, sorted and 
     { userId: 'cid', data: '"a"' },
   ]);
   assert.deepEqual([left!.type, left!.members], ['presence.left', [{ userId: 'dan', data: '{"x":1}' }]]);
+  const update = (userId: string, data: string) => t('updated', 0, { userId, data });
+  assert.deepEqual(drained(enter('eve', 1, '"first"'), update('eve', '"second"'))[0]!.members, [{ userId: 'eve', data: '"second"' }], 'an enter then an update: the newer data');
+  assert.deepEqual(drained(update('eve', '"second"')), [], 'an update alone is no event');
 
   assert.equal(HOOK_MEMBERS_MAX, PRESENCE_EVENT_MEMBERS_MAX, 'the catalogue says the same cap');
   const many = Array.from({ length: 2 * HOOK_MEMBERS_MAX + 7 }, (_, i) => enter(`u${String(i).padStart(3, '0')}`, i + 1));

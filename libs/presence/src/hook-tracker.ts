@@ -48,7 +48,8 @@ export interface HookInterest {
 export type HookSource = 'own' | 'write' | 'expiry';
 
 export interface HookTransition {
-  kind: 'occupied' | 'vacated' | 'entered' | 'left';
+  /** `updated`: an entered user's data changed (no event: it refreshes an `entered` of the same window). */
+  kind: 'occupied' | 'vacated' | 'entered' | 'left' | 'updated';
   /** `<env>.<channel token>` (record-codec.ts `recordChannel`). */
   channel: string;
   userId?: string;
@@ -287,6 +288,9 @@ export class HookTracker {
         tracked.entries.delete(userId);
         if (report) out.push({ kind: 'left', channel, userId, data: known.data, since: known.since, time: at.time, source, group });
       } else if (found && known) {
+        if (report && source === 'own' && found.data !== known.data) {
+          out.push({ kind: 'updated', channel, userId, data: found.data, since: known.since, time: at.time, source, group });
+        }
         known.data = found.data;
         known.missing = undefined;
       }

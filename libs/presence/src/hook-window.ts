@@ -6,7 +6,7 @@
  *   user, only the net change of the window goes out. A channel vacated and occupied again (or
  *   occupied and vacated) within the window sends nothing; a user who left and entered again sends
  *   nothing; one who entered then left, nothing. What goes out is the window's last transition
- *   (its data: the newest).
+ *   (its data: the newest; an update of the data after an enter in the window refreshes it).
  * - Transitions several gateways may report (`expiry`, `write`) are not merged with anything: each
  *   goes out as its group (the write, or the record that aged out) made it, so every gateway that
  *   reports it makes the same event, with the same id.
@@ -56,7 +56,7 @@ interface Own {
   users: Map<string, Span>;
 }
 
-const TYPES: Record<HookTransition['kind'], HookEventType> = {
+const TYPES: Record<Exclude<HookTransition['kind'], 'updated'>, HookEventType> = {
   occupied: 'channel.occupied',
   vacated: 'channel.vacated',
   entered: 'presence.entered',
@@ -78,6 +78,12 @@ export class HookWindow {
   }
 
   add(transition: HookTransition): void {
+    if (transition.kind === 'updated') {
+      // an enter then an update within the window: entered with the newer data
+      const span = transition.source === 'own' ? this.own.get(transition.channel)?.users.get(transition.userId!) : undefined;
+      if (span?.last.kind === 'entered') span.last = { ...span.last, data: transition.data! };
+      return;
+    }
     this.count++;
     const entry = transition.kind === 'entered' || transition.kind === 'left';
     if (transition.source !== 'own') {
@@ -126,7 +132,7 @@ export class HookWindow {
 }
 
 function channelEvent(transition: HookTransition): HookEvent {
-  const type = TYPES[transition.kind];
+  const type = TYPES[transition.kind as 'occupied' | 'vacated'];
   return { type, channel: transition.channel, key: `${type}|${transition.channel}|${stampKey(transition.since)}`, idTime: transition.since.time, time: transition.time };
 }
 
