@@ -1,6 +1,7 @@
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
-import { OPT_IN_EVENT_TYPES, type WebhookEventType } from '@rtm/schemas';
+// the catalogue's own module: @rtm/schemas's index reaches this one through @rtm/auth at start-up
+import { OPT_IN_EVENT_TYPES, type WebhookEventType } from '@rtm/schemas/webhook-events';
 import { DELIVER_BATCH_TASK } from './jobs.ts';
 
 /** Deliveries per `deliver_webhooks` job: a job sends them 16 at a time. */

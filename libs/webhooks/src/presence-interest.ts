@@ -6,7 +6,7 @@
  * index of migration 000021 (its predicate is this query's).
  */
 import type { Pool } from '@rtm/db';
-import { OPT_IN_EVENT_TYPES, type WebhookEventType } from '@rtm/schemas';
+import { OPT_IN_EVENT_TYPES, type WebhookEventType } from '@rtm/schemas/webhook-events';
 
 export interface PresenceEndpoint {
   environmentId: string;
