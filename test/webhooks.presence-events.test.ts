@@ -5,7 +5,7 @@
  * where the namespace turns `presenceWebhooks` on and never where it does not; `channel.occupancy`
  * at most once per interval and only when a count changed; a channel that flaps within one second
  * sends nothing; a gateway that dies vacates its channels when its records expire, reported once
- * although both survivors see it. Endpoints filtered to other types or other channels, and one
+ * although both survivors see it, and one drained with SIGTERM records its own before it exits. Endpoints filtered to other types or other channels, and one
  * without a type filter (the types are opt-in), get none of them. Every delivery is verified with
  * the `standardwebhooks` library and with the service's own signature.
  */
@@ -160,9 +160,11 @@ test('presence webhook events - occupied, vacated, occupancy, entered and left, 
     assert.notEqual(counts[i], counts[i - 1], 'only when a count changed');
   }
 
-  // a channel that flaps within one second on one gateway: nothing
+  // a channel that flaps within one second on one gateway: nothing (the pause lets the arrival
+  // reach the bucket: one that leaves before its record is written was never there)
   const flapper = await connect(gwA, 'dora');
   await subscribe(flapper, 'hooks:flap');
+  await sleep(200);
   await unsubscribe(flapper, 'hooks:flap');
 
   // leaving: ann's entry by presence-leave, bob's with his connection, then everyone
@@ -190,10 +192,28 @@ test('presence webhook events - occupied, vacated, occupancy, entered and left, 
   assert.ok(Date.now() - crashedAt >= TTL_MS - 1_000, 'not before the records expired');
   await sleep(3_000); // both survivors decided it: still one of each
 
+  // a gateway drained with SIGTERM records its own channel's vacated before it exits (nobody else would: it wrote it)
+  const gwD = await cluster.start('gateway');
+  const fay = await connect(gwD, 'fay');
+  let drained = '';
+  await eventually('gateway d reports', async () => {
+    drained = `hooks:drain-${++ref}`;
+    await subscribe(fay, drained);
+    await sleep(1_500);
+    return of('channel.occupied', drained).length > 0;
+  }, 30_000);
+  assert.equal(await gwD.stop(), 0);
+  const ledger = await api.get(`/v1/webhooks/deliveries?endpointId=${allEp.id}&limit=500`);
+  assert.ok(
+    ledger.body.data.some((d: { eventType: string; channelId?: string }) => d.eventType === 'channel.vacated' && d.channelId === drained),
+    'in the ledger when the drained gateway has exited',
+  );
+  await waitFor(`${drained} vacated`, 'channel.vacated', drained);
+
   // exactly once per cluster, with the data
   await sleep(2_000);
   for (const type of ['channel.occupied', 'channel.vacated'] as const) {
-    for (const channelId of ['hooks:room', crash]) assert.equal(of(type, channelId).length, 1, `one ${type} of ${channelId}: ${JSON.stringify(of(type, channelId))}`);
+    for (const channelId of ['hooks:room', crash, drained]) assert.equal(of(type, channelId).length, 1, `one ${type} of ${channelId}: ${JSON.stringify(of(type, channelId))}`);
   }
   assert.equal(of('channel.occupied', 'plain:room').length, 1);
   assert.deepEqual(events().filter((e) => e.channelId === 'hooks:flap'), [], 'a flap within one second sends nothing');

@@ -65,17 +65,20 @@ test('hook tracker: entries enter once and leave when the last one goes, with th
 test('hook tracker: records that age out are reported by every gateway alike; the first values of a watcher are no transitions', () => {
   const a = gateway('gw-a');
   const b = gateway('gw-b');
+  // two dead gateways hold ann (entered on both) and bob
   everywhere([a, b], put('env.ch.gw-dead.1', 1, { ann: 1 }, { ann: 'hi' }));
-  everywhere([a, b], put('env.ch.gw-dead.2', 2, { bob: 1 }));
-  assert.deepEqual([a.take(), b.take()], [[], []], 'the dead gateway\'s own writes: reported by nobody alive');
-  a.tracker.sweep(a.index, T0 + 2 + TTL - 1);
+  everywhere([a, b], put('env.ch.gw-dead2.1', 2, { ann: 1, bob: 1 }, { ann: 'hi' }, T0 + 5_000));
+  assert.deepEqual([a.take(), b.take()], [[], []], 'the dead gateways\' own writes: reported by nobody alive');
+  a.tracker.sweep(a.index, T0 + 1 + TTL - 1);
   assert.deepEqual(a.take(), [], 'not aged out yet');
-  a.tracker.sweep(a.index, T0 + 2 + TTL + 1);
-  b.tracker.sweep(b.index, T0 + 2 + TTL + 500); // b's clock and sweep differ; its decision does not
+  a.tracker.sweep(a.index, T0 + 1 + TTL + 1); // the first record only: ann's entry is still in the other
+  assert.deepEqual(a.reported, []);
+  a.tracker.sweep(a.index, T0 + 5_000 + TTL + 1);
+  b.tracker.sweep(b.index, T0 + 5_000 + TTL + 800); // b's clock and sweeps differ (both records at once); its decision does not
   const keys = (g: ReturnType<typeof gateway>) => {
     const window = new HookWindow();
     g.reported.forEach((t) => window.add(t));
-    return window.drain().map((e) => e.key);
+    return window.drain().map((e) => `${e.key} ${e.time}`);
   };
   assert.deepEqual(keys(a), keys(b), 'the same events, so the same ids');
   assert.deepEqual(a.take(), ['vacated@1/expiry', 'left:ann@1/expiry']);
