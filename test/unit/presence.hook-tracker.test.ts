@@ -19,7 +19,7 @@ function gateway(self: string, interest: (channel: string) => HookInterest | und
   const index = new PresenceRecordIndex(TTL);
   const reported: HookTransition[] = [];
   let version = 1;
-  const tracker = new HookTracker({ self, ttlMs: TTL, interest, version: () => version, emit: (list) => reported.push(...list) });
+  const tracker = new HookTracker({ self, ttlMs: TTL, interest, version: () => version, anyWanted: () => true, emit: (list) => reported.push(...list) });
   tracker.arm(index, T0);
   return {
     index,
@@ -86,7 +86,7 @@ test('hook tracker: records that age out are reported by every gateway alike; th
   // a watcher's first values are not transitions (not armed), nor is the arming of an untracked channel
   const fresh = new PresenceRecordIndex(TTL);
   const seen: HookTransition[] = [];
-  const tracker = new HookTracker({ self: 'gw-c', ttlMs: TTL, interest: () => ALL, version: () => 1, emit: (list) => seen.push(...list) });
+  const tracker = new HookTracker({ self: 'gw-c', ttlMs: TTL, interest: () => ALL, version: () => 1, anyWanted: () => true, emit: (list) => seen.push(...list) });
   tracker.apply(fresh, put('env.ch.gw-c.1', 7, { cid: 1 }, { cid: 1 }));
   tracker.arm(fresh, T0 + 7);
   assert.deepEqual(seen, []);

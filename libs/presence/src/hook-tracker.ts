@@ -97,6 +97,8 @@ export interface HookTrackerOptions {
   interest(channel: string): HookInterest | undefined;
   /** Changes whenever `interest` may answer differently. */
   version(): number;
+  /** Whether any channel may be wanted at all (false: changes are applied without a look). */
+  anyWanted(): boolean;
   emit(transitions: HookTransition[]): void;
 }
 
@@ -120,7 +122,7 @@ export class HookTracker {
 
   /** One change from the watcher: a tracked channel's aged-out records go first, then the change is applied and weighed. */
   apply(index: PresenceRecordIndex, entry: IndexedRecord, now = Date.now()): void {
-    const parts = this.armed ? splitRecordKey(entry.key) : undefined;
+    const parts = this.armed && (this.channels.size > 0 || this.options.anyWanted()) ? splitRecordKey(entry.key) : undefined;
     if (!parts) {
       index.apply(entry);
       return;

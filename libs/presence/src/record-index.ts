@@ -58,7 +58,7 @@ export interface AppliedWrite {
   hadUsers: boolean;
   hasUsers: boolean;
   /** Users whose entry in this record was set, changed or removed (with the user or alone). */
-  entries: string[];
+  entries: readonly string[];
 }
 
 /** A record that aged out of the bucket (its gateway stopped refreshing it), as the index held it last. */
@@ -83,6 +83,9 @@ interface RecordState {
   at: number;
   users: Map<string, Held>;
 }
+
+/** A write that changed no entry (shared: most writes). */
+const NO_USERS: readonly string[] = Object.freeze([]);
 
 interface Waiter {
   done: () => boolean;
@@ -116,7 +119,7 @@ export class PresenceRecordIndex {
       const incoming = entry.operation === 'PUT' ? parseRecord(entry.value) : undefined;
       let state = records?.get(parts.record);
       const hadUsers = state !== undefined && state.users.size > 0;
-      const changed: string[] = [];
+      let changed: string[] | undefined;
       if (incoming) {
         if (!records) this.channels.set(parts.channel, (records = new Map()));
         if (!state) {
@@ -140,17 +143,17 @@ export class PresenceRecordIndex {
             held.entry = data;
             held.entrySince = data === undefined ? undefined : entry.revision;
             held.entryTime = data === undefined ? undefined : state.at;
-            changed.push(userId);
+            (changed ??= []).push(userId);
           }
         }
         for (const [userId, held] of users) {
           const sockets = incoming[userId];
           if (typeof sockets === 'number' && sockets > 0) continue;
           users.delete(userId);
-          if (held.entry !== undefined) changed.push(userId);
+          if (held.entry !== undefined) (changed ??= []).push(userId);
         }
       } else if (state) {
-        for (const [userId, held] of state.users) if (held.entry !== undefined) changed.push(userId);
+        for (const [userId, held] of state.users) if (held.entry !== undefined) (changed ??= []).push(userId);
       }
       // a record gone, or emptied (its gateway's last user there left): as good as gone
       if (state && (!incoming || state.users.size === 0) && records?.delete(parts.record) && records.size === 0) {
@@ -164,7 +167,7 @@ export class PresenceRecordIndex {
         time: entry.created.getTime(),
         hadUsers,
         hasUsers: incoming !== undefined && state!.users.size > 0,
-        entries: changed,
+        entries: changed ?? NO_USERS,
       };
     }
     if (entry.revision > this.seen) this.seen = entry.revision;
@@ -249,19 +252,23 @@ export class PresenceRecordIndex {
    */
   sweep(now = Date.now(), channel?: string): ExpiredRecord[] {
     const expired: ExpiredRecord[] = [];
-    const channels = channel === undefined ? this.channels : new Map([[channel, this.channels.get(channel)]]);
-    for (const [key, records] of channels) {
-      if (!records) continue;
-      for (const [record, state] of records) {
-        if (now - state.at <= this.ttlMs) continue;
-        records.delete(record);
-        const entries = new Map<string, string>();
-        for (const [userId, held] of state.users) if (held.entry !== undefined) entries.set(userId, held.entry);
-        expired.push({ channel: key, record, gateway: state.gateway, revision: state.revision, time: state.at, entries });
-      }
-      if (records.size === 0) this.channels.delete(key);
+    if (channel === undefined) for (const [key, records] of this.channels) this.sweepChannel(key, records, now, expired);
+    else {
+      const records = this.channels.get(channel);
+      if (records) this.sweepChannel(channel, records, now, expired);
     }
-    return expired.sort((a, b) => a.time - b.time || a.revision - b.revision);
+    return expired.length > 1 ? expired.sort((a, b) => a.time - b.time || a.revision - b.revision) : expired;
+  }
+
+  private sweepChannel(channel: string, records: Map<string, RecordState>, now: number, expired: ExpiredRecord[]): void {
+    for (const [record, state] of records) {
+      if (now - state.at <= this.ttlMs) continue;
+      records.delete(record);
+      const entries = new Map<string, string>();
+      for (const [userId, held] of state.users) if (held.entry !== undefined) entries.set(userId, held.entry);
+      expired.push({ channel, record, gateway: state.gateway, revision: state.revision, time: state.at, entries });
+    }
+    if (records.size === 0) this.channels.delete(channel);
   }
 
   /** Whether any gateway holds a user on `channel` (a live record). */

@@ -77,6 +77,7 @@ export class PresenceHooks {
       ttlMs: deps.ttlMs,
       interest: (channel) => this.interest(channel),
       version: () => this.version,
+      anyWanted: () => this.wanted.size > 0,
       emit: (transitions) => this.report(transitions),
     });
   }
