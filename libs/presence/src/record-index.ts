@@ -84,7 +84,7 @@ interface RecordState {
   users: Map<string, Held>;
 }
 
-/** A write that changed no entry (shared: most writes). */
+/** The entry list of every write that changed no entry (most writes): one frozen array. */
 const NO_USERS: readonly string[] = Object.freeze([]);
 
 interface Waiter {
