@@ -28,6 +28,11 @@ import { PresenceRecordIndex } from './record-index.ts';
 export const INDEX_WAIT_MS = 2_000;
 /** After the watcher ended, a new one is opened this much later. */
 const REWATCH_MS = 1_000;
+/**
+ * The webhook tracker is armed this long after the watcher was opened even if the watcher never
+ * said its first values were delivered (its notice can be lost when NATS resets the consumer).
+ */
+const ARM_AT_LATEST_MS = KV_DEADLINE_MS;
 
 export interface PresenceStoreOptions {
   nc: NatsConnection;
@@ -200,7 +205,8 @@ export class PresenceStore {
    * One watcher of the whole bucket feeding a fresh index, reopened after it ends unless stopped.
    * The webhook tracker is armed once the watcher has delivered the bucket's values as they were
    * (its `initializedFn`): called in order after the last of them, or, when they had all arrived
-   * before the watcher was handed over, after that many have been applied.
+   * before the watcher was handed over, after that many have been applied; at the latest
+   * ARM_AT_LATEST_MS after it opened.
    */
   private async watch(kv: KV): Promise<void> {
     if (this.watching === false) return;
@@ -211,6 +217,7 @@ export class PresenceStore {
     let initialized = false;
     let armAfter = -1;
     let applied = 0;
+    let latest: NodeJS.Timeout | undefined;
     try {
       const watcher = await kv.watch({
         key: '>',
@@ -222,6 +229,12 @@ export class PresenceStore {
       handedOver = true;
       if (initialized) armAfter = watcher.getReceived();
       if (armAfter === 0) hooks?.arm(index);
+      if (hooks && !hooks.armed) {
+        latest = setTimeout(() => {
+          if (!hooks.armed && this.index === index) hooks.arm(index);
+        }, ARM_AT_LATEST_MS);
+        latest.unref();
+      }
       this.stopWatching = () => watcher.stop();
       if (this.watching) {
         this.index = index;
@@ -234,6 +247,7 @@ export class PresenceStore {
     } catch (error) {
       this.options.log.warn({ err: error }, 'presence watcher ended; presence reads the bucket until it is back');
     } finally {
+      clearTimeout(latest);
       hooks?.disarm();
       index.abandon();
       if (this.index === index) this.index = undefined;
