@@ -114,6 +114,7 @@ test('decide - a ban wins over everything, a missing capability over any role, a
       presence: fc.boolean(),
       joinLeave: fc.boolean(),
       delta: fc.boolean(),
+      presenceWebhooks: fc.boolean(),
     }),
     role: fc.constantFrom(null, 'member', 'moderator', 'readonly'),
     ban: fc.option(fc.record({ reason: fc.constant(null) }), { nil: null }),

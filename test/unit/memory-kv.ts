@@ -1,6 +1,7 @@
 /**
  * A NATS KV bucket in memory for the presence unit tests: puts, reads, listings and watchers,
- * counted. `deliveryMs` delays what watchers see of a put (as a real watcher lags the write);
+ * counted. `deliveryMs` delays what watchers see of a put (as a real watcher lags the write); a
+ * watcher's first values are the bucket's at its opening (`initializedFn` is called then);
  * watchers can be refused (none can be opened) or ended (as when NATS drops them).
  */
 export interface Entry {
@@ -34,13 +35,16 @@ export function memoryBucket(options: { deliveryMs?: number } = {}) {
       const found = [...live.keys()].filter((k) => k.startsWith(prefix));
       return Object.assign((async function* () { yield* found; })(), { stop() {} });
     },
-    watch: async () => {
+    watch: async (opts: { initializedFn?: () => void } = {}) => {
       counts.watches++;
       if (!watchable) throw new Error('no watcher today');
       const queue: Entry[] = [...live.values()];
+      let received = queue.length;
       let wake: (() => void) | undefined;
       let ended = false;
-      const watcher = { push: (e: Entry) => (queue.push(e), wake?.()), end: () => ((ended = true), wake?.()) };
+      const watcher = { push: (e: Entry) => (received++, queue.push(e), wake?.()), end: () => ((ended = true), wake?.()) };
+      // as NATS does when every first value arrived before the watcher is handed over: called at once
+      opts.initializedFn?.();
       watchers.add(watcher);
       const iterator = (async function* () {
         while (true) {
@@ -49,7 +53,7 @@ export function memoryBucket(options: { deliveryMs?: number } = {}) {
           await new Promise<void>((resolve) => (wake = resolve));
         }
       })();
-      return Object.assign(iterator, { stop: () => watcher.end() });
+      return Object.assign(iterator, { stop: () => watcher.end(), getReceived: () => received });
     },
   };
   return {

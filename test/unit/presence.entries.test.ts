@@ -103,12 +103,12 @@ test('PresenceRecordIndex: a user\'s entry is the latest written over every gate
   index.apply(put('env.chan.gw-a.1', 3, { ann: 1, bob: 1 }, { ann: 'from a' }));
   index.apply(put('env.chan.gw-b.1', 5, { ann: 1 }, { ann: 'from b' }));
   index.apply(put('env.chan.gw-a.1', 8, { ann: 1, bob: 1 }, { ann: 'from a' })); // a refresh: still set at 3
-  assert.deepEqual(index.entries('env.chan', now), new Map([['ann', { data: '"from b"', at: 5 }]]));
-  assert.deepEqual(index.entryElsewhere('env.chan', 'ann', 'gw-b', now), { data: '"from a"', at: 3 });
+  assert.deepEqual(index.entries('env.chan', now), new Map([['ann', { data: '"from b"', at: 5, time: now }]]));
+  assert.deepEqual(index.entryElsewhere('env.chan', 'ann', 'gw-b', now), { data: '"from a"', at: 3, time: now });
   index.apply(put('env.chan.gw-a.1', 9, { ann: 1, bob: 1 }, { ann: 'newer a', bob: [1] }));
-  assert.deepEqual(index.entries('env.chan', now), new Map([['ann', { data: '"newer a"', at: 9 }], ['bob', { data: '[1]', at: 9 }]]));
+  assert.deepEqual(index.entries('env.chan', now), new Map([['ann', { data: '"newer a"', at: 9, time: now }], ['bob', { data: '[1]', at: 9, time: now }]]));
   index.apply(put('env.chan.gw-a.1', 10, { bob: 1 }, { bob: [1] })); // ann gone from a: b's entry again
-  assert.deepEqual(index.entries('env.chan', now).get('ann'), { data: '"from b"', at: 5 });
+  assert.deepEqual(index.entries('env.chan', now).get('ann'), { data: '"from b"', at: 5, time: now });
   assert.equal(index.entries('env.chan', now + 20_000).size, 0, 'aged-out records hold no entries');
 });
 

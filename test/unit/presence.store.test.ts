@@ -5,11 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { memoryBucket } from './memory-kv.ts';
-import { PresenceStore, encodeRecord, recordChannel, recordKey, type PresenceStoreOptions } from '@rtm/presence';
+import { HookTracker, PresenceStore, encodeRecord, recordChannel, recordKey, type HookTransition, type PresenceStoreOptions } from '@rtm/presence';
 
-const storeOn = (bucket: ReturnType<typeof memoryBucket>) => {
+const storeOn = (bucket: ReturnType<typeof memoryBucket>, hooks?: HookTracker) => {
   const warnings: string[] = [];
   const options: PresenceStoreOptions = {
+    ...(hooks && { hooks }),
     nc: { jetstream: () => ({ views: { kv: async () => bucket.kv } }) } as unknown as PresenceStoreOptions['nc'],
     name: 'rtm_presence_records',
     ttlMs: 15_000,
@@ -55,3 +56,30 @@ test('PresenceStore: with no live watcher, reads and decisions list the bucket',
   await sleep(1_100);
   assert.equal(bucket.counts.watches, 1, 'a stopped store opens no new watcher');
 });
+
+test('PresenceStore: the webhook tracker takes the watcher\'s first values as they are, and each change after as a transition', async () => {
+  const bucket = memoryBucket();
+  await bucket.kv.put(recordKey('env', 'room', 'gw-me', 'ann'), users({ ann: 1 })); // our own record, before a watcher reopened
+  const reported: HookTransition[] = [];
+  const tracker = new HookTracker({
+    self: 'gw-me',
+    ttlMs: 15_000,
+    interest: () => ({ channel: true, occupancy: false, entries: false }),
+    version: () => 1,
+    anyWanted: () => true,
+    emit: (list) => reported.push(...list),
+  });
+  const { store } = storeOn(bucket, tracker);
+  await store.open();
+  await sleep(5);
+  assert.equal(tracker.armed, true);
+  await store.put(recordKey('env', 'room', 'gw-me', 'bob'), users({ bob: 1 }));
+  await store.put(recordKey('env', 'hall', 'gw-me', 'bob'), users({ bob: 1 }));
+  await sleep(5);
+  assert.deepEqual(reported.map((t) => `${t.kind} ${t.channel} ${t.source}`), [`occupied ${recordChannel('env', 'hall')} own`], 'room was occupied before: not a transition');
+  bucket.endWatchers();
+  await sleep(5);
+  assert.equal(tracker.armed, false, 'no watcher: nothing is a transition');
+  store.stop();
+});
+

@@ -22,7 +22,7 @@ const settle = async (until: () => boolean) => {
 function presenceOn(bucket: ReturnType<typeof fakeBucket>, options: { joinLeave?: boolean } = {}) {
   const published: { online: boolean; userId: string }[] = [];
   const deps: PresenceDeps = {
-    config: { NATS_PREFIX: 'rtm', PRESENCE_TTL_MS: 15_000 },
+    config: { NATS_PREFIX: 'rtm', PRESENCE_TTL_MS: 15_000, PRESENCE_OCCUPANCY_WEBHOOK_MS: 15_000 },
     nc: {
       jetstream: () => ({ views: { kv: async () => bucket.kv } }),
       publish: (_subject: string, data: Uint8Array) => {

@@ -53,7 +53,8 @@ export interface Endpoint {
   disabledReason?: 'manual' | 'failing'; disabledAt?: string; rateLimitPerSecond: number | null; failingSince?: string; createdAt: string; updatedAt: string;
 }
 export interface EndpointInput { url?: string; description?: string; eventTypes?: string[] | null; channels?: string[] | null; disabled?: boolean; rateLimitPerSecond?: number | null }
-export interface EventTypeInfo { name: string; description: string }
+/** `optIn`: sent only to endpoints that name it (none checked does not take it). */
+export interface EventTypeInfo { name: string; description: string; optIn: boolean }
 export interface WebhookTask {
   id: string; kind: 'recover'; endpointId: string; since: string; until: string | null; status: 'running' | 'completed' | 'failed';
   recovered: number; error?: string; createdAt: string; finishedAt?: string;

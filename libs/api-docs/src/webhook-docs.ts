@@ -30,7 +30,7 @@ export function webhookDocs(): Record<string, unknown> {
   return Object.fromEntries(
     webhookEventCatalogue().map(({ name, description, schema }) => {
       const data = inlineDefs(schema);
-      const channel = name.startsWith('message.') || name.startsWith('member.') || name === 'channel.deleted';
+      const channel = ['message.', 'member.', 'channel.', 'presence.'].some((prefix) => name.startsWith(prefix));
       // keyed like a path (the linter holds webhook keys to kebab-case); `type` carries the exact name
       return [
         name.replace(/_/g, '-'),

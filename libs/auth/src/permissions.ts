@@ -109,6 +109,8 @@ export interface Namespace {
   joinLeave?: boolean;
   /** Subscribers may ask for delta-compressed messages (`delta: "fossil"`). */
   delta?: boolean;
+  /** Send `presence.entered` / `presence.left` webhook events (to endpoints that name them). */
+  presenceWebhooks?: boolean;
 }
 
 /** The environment's presence defaults (the deployed `channels.presence` / `channels.joinLeave`). */
@@ -122,6 +124,8 @@ export const PRESENCE_DEFAULT = true;
 export const JOIN_LEAVE_DEFAULT = false;
 /** Delta compression is allowed only in namespaces that turn it on. */
 export const DELTA_DEFAULT = false;
+/** Presence webhook events are sent only from the namespaces that turn them on. */
+export const PRESENCE_WEBHOOKS_DEFAULT = false;
 
 /** A namespace with every default filled in (the defaults are what a channel outside any namespace gets). */
 export interface ResolvedNamespace {
@@ -138,6 +142,8 @@ export interface ResolvedNamespace {
   joinLeave: boolean;
   /** Subscriptions may ask for delta-compressed messages (docs/protocol.md, "Delta compression"). */
   delta: boolean;
+  /** Presence webhook events (`presence.entered`/`.left`); only where `presence` is on. Off by default. */
+  presenceWebhooks: boolean;
 }
 
 export const NO_NAMESPACE: ResolvedNamespace = {
@@ -152,6 +158,7 @@ export const NO_NAMESPACE: ResolvedNamespace = {
   presence: PRESENCE_DEFAULT,
   joinLeave: JOIN_LEAVE_DEFAULT,
   delta: DELTA_DEFAULT,
+  presenceWebhooks: PRESENCE_WEBHOOKS_DEFAULT,
 };
 
 export const MAX_NAMESPACES = 100;
@@ -200,6 +207,7 @@ export function resolveNamespace(
     presence,
     joinLeave,
     delta: best.delta ?? DELTA_DEFAULT,
+    presenceWebhooks: presence && (best.presenceWebhooks ?? PRESENCE_WEBHOOKS_DEFAULT),
   };
 }
 

@@ -180,6 +180,11 @@ const gateway = base.extend({
   SOCKET_CLOSE_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   /** A gateway's presence entries expire this long after its last heartbeat (it refreshes at a third). */
   PRESENCE_TTL_MS: z.coerce.number().int().min(1_000).max(300_000).default(15_000),
+  /**
+   * `channel.occupancy` webhook events go at most once per channel per this interval (wall-clock
+   * slots: set it alike on every gateway); only to endpoints that name the type.
+   */
+  PRESENCE_OCCUPANCY_WEBHOOK_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(15_000),
   /** Notifications older than this are neither returned nor kept (7 days by default). */
   NOTIFICATION_RETENTION: duration('7d'),
   /** How long a channel access decision may be reused; changes made through the API invalidate at once. 0 disables. */

@@ -1,4 +1,4 @@
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lowercase
 
@@ -70,6 +70,15 @@ function encode40(bytes: Uint8Array, from: number): string {
     value = Math.floor(value / 32);
   }
   return out;
+}
+
+/**
+ * An id of the same layout as `newId`'s, drawn from what it names instead of chance: the time part
+ * is `ms`, the rest the first 80 bits of SHA-256 of `key`. Whoever names the same thing at the same
+ * time makes the same id (an event two processes may both decide, recorded once by its id).
+ */
+export function derivedId(prefix: string, ms: number, key: string): string {
+  return `${prefix}_${encodeTime(Math.max(0, Math.floor(ms)))}${encodeRandom(createHash('sha256').update(key).digest().subarray(0, 10))}`;
 }
 
 /** A random token of `bytes` bytes, base64url, for keys and secrets. */

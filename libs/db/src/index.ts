@@ -3,7 +3,7 @@ import pg from 'pg';
 export { migrate, migrateAtStart } from './migrate.ts';
 export { withTransaction } from './transaction.ts';
 export { isConnectionError } from './connection-errors.ts';
-export { newId, randomToken } from './ids.ts';
+export { derivedId, newId, randomToken } from './ids.ts';
 export { ARRAY_ELEMENT_OID, binaryTextArray } from './binary-array.ts';
 export { ADVISORY_LOCKS } from './advisory-locks.ts';
 export { PartitionOwnership, type OwnershipOptions } from './partition-ownership.ts';

@@ -15,6 +15,7 @@ import type { NatsConnection } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
 import type { Logger } from '@rtm/ops';
 import { decideFromIndex, decideFromRecords, type Decision, type StoredRecord, type WriteChanges } from './decide.ts';
+import type { HookCounts, HookTracker } from './hook-tracker.ts';
 import { KV_CONCURRENCY, KV_DEADLINE_MS, Slots, listKeys, openBucket, withDeadline } from './presence-kv.ts';
 import { decodeEntries, decodeRecord, splitRecordKey } from './record-codec.ts';
 import { PresenceRecordIndex } from './record-index.ts';
@@ -27,6 +28,11 @@ import { PresenceRecordIndex } from './record-index.ts';
 export const INDEX_WAIT_MS = 2_000;
 /** After the watcher ended, a new one is opened this much later. */
 const REWATCH_MS = 1_000;
+/**
+ * The webhook tracker is armed this long after the watcher was opened even if the watcher never
+ * said its first values were delivered (its notice can be lost when NATS resets the consumer).
+ */
+const ARM_AT_LATEST_MS = KV_DEADLINE_MS;
 
 export interface PresenceStoreOptions {
   nc: NatsConnection;
@@ -35,6 +41,8 @@ export interface PresenceStoreOptions {
   /** Records not written again for this long age out of the bucket (PRESENCE_TTL_MS). */
   ttlMs: number;
   log: Logger;
+  /** Presence webhook transitions, weighed as the watcher delivers each change (hook-tracker.ts). */
+  hooks?: HookTracker;
 }
 
 export class PresenceStore {
@@ -139,9 +147,24 @@ export class PresenceStore {
     return decideFromRecords(others, changes);
   }
 
-  /** Forgets the records that aged out (every refresh round). */
+  /** Forgets the records that aged out (every refresh round); the webhook tracker weighs them. */
   sweep(): void {
-    this.index?.sweep();
+    const index = this.index;
+    if (!index) return;
+    if (this.options.hooks) this.options.hooks.sweep(index);
+    else index.sweep();
+  }
+
+  /** One round of `channel.occupancy` counts (hook-tracker.ts), none while the index is not live. */
+  occupancyRound(): HookCounts[] {
+    const index = this.index;
+    return index?.live && this.options.hooks ? this.options.hooks.occupancyRound(index) : [];
+  }
+
+  /** Resolves true once the index has delivered every change up to `revision` (false: not within `limitMs`, or no index). */
+  async caughtUp(revision: number, limitMs: number): Promise<boolean> {
+    const index = this.index;
+    return index ? index.caughtUp(revision, limitMs) : false;
   }
 
   /** Ends the watcher for good. */
@@ -178,21 +201,54 @@ export class PresenceStore {
     }
   }
 
-  /** One watcher of the whole bucket feeding a fresh index, reopened after it ends unless stopped. */
+  /**
+   * One watcher of the whole bucket feeding a fresh index, reopened after it ends unless stopped.
+   * The webhook tracker is armed once the watcher has delivered the bucket's values as they were
+   * (its `initializedFn`): called in order after the last of them, or, when they had all arrived
+   * before the watcher was handed over, after that many have been applied; at the latest
+   * ARM_AT_LATEST_MS after it opened.
+   */
   private async watch(kv: KV): Promise<void> {
     if (this.watching === false) return;
     this.watching = true;
     const index = new PresenceRecordIndex(this.options.ttlMs);
+    const hooks = this.options.hooks;
+    let handedOver = false;
+    let initialized = false;
+    let armAfter = -1;
+    let applied = 0;
+    let latest: NodeJS.Timeout | undefined;
     try {
-      const watcher = await kv.watch({ key: '>' });
+      const watcher = await kv.watch({
+        key: '>',
+        initializedFn: () => {
+          if (handedOver) hooks?.arm(index);
+          else initialized = true;
+        },
+      });
+      handedOver = true;
+      if (initialized) armAfter = watcher.getReceived();
+      if (armAfter === 0) hooks?.arm(index);
+      if (hooks && !hooks.armed) {
+        latest = setTimeout(() => {
+          if (!hooks.armed && this.index === index) hooks.arm(index);
+        }, ARM_AT_LATEST_MS);
+        latest.unref();
+      }
       this.stopWatching = () => watcher.stop();
       if (this.watching) {
         this.index = index;
-        for await (const entry of watcher) index.apply(entry);
+        for await (const entry of watcher) {
+          if (hooks) hooks.apply(index, entry);
+          else index.apply(entry);
+          if (++applied === armAfter) hooks?.arm(index);
+        }
       } else watcher.stop();
     } catch (error) {
       this.options.log.warn({ err: error }, 'presence watcher ended; presence reads the bucket until it is back');
     } finally {
+      clearTimeout(latest);
+      hooks?.disarm();
       index.abandon();
       if (this.index === index) this.index = undefined;
     }

@@ -29,24 +29,63 @@ interface Held {
   sockets: number;
   /** The revision of the write that first held the user in this record (kept while later writes hold them). */
   since: number;
-  /** The user's entry in this record, serialized (undefined: not entered), and the revision of the write that set it. */
+  /** The user's entry in this record, serialized (undefined: not entered), and the revision and time (ms) of the write that set it. */
   entry?: string;
   entrySince?: number;
+  entryTime?: number;
 }
 
-/** A user's entry as the index reads it: the data serialized, and the revision it was written at. */
+/** A user's entry as the index reads it: the data serialized, and the revision (and time, ms) it was written at. */
 export interface IndexedEntry {
   data: string;
   at: number;
+  time: number;
+}
+
+/**
+ * What one applied change did to its record (for the presence webhook tracker, hook-tracker.ts):
+ * whether the record held users before and after, and the users whose entry in it changed.
+ */
+export interface AppliedWrite {
+  /** `<env>.<channel token>`. */
+  channel: string;
+  /** `<gateway>.<shard>`. */
+  record: string;
+  gateway: string;
+  revision: number;
+  /** When the bucket stored it (ms), the same on every gateway. */
+  time: number;
+  hadUsers: boolean;
+  hasUsers: boolean;
+  /** Users whose entry in this record was set, changed or removed (with the user or alone). */
+  entries: readonly string[];
+}
+
+/** A record that aged out of the bucket (its gateway stopped refreshing it), as the index held it last. */
+export interface ExpiredRecord {
+  channel: string;
+  record: string;
+  gateway: string;
+  revision: number;
+  /** When it was last written (ms); it aged out PRESENCE_TTL_MS later. */
+  time: number;
+  /** Its entered users (data serialized). */
+  entries: Map<string, string>;
 }
 
 interface RecordState {
   gateway: string;
+  /** The revision of the write that made the record (the first holding users since it was last gone), and its time (ms). */
+  created: number;
+  createdAt: number;
   revision: number;
   /** When the bucket stored the value (ms): it ages out PRESENCE_TTL_MS later unless written again. */
   at: number;
   users: Map<string, Held>;
 }
+
+/** The entry list of every write that changed no entry (most writes): one frozen array. */
+const NO_USERS: readonly string[] = Object.freeze([]);
 
 interface Waiter {
   done: () => boolean;
@@ -71,16 +110,20 @@ export class PresenceRecordIndex {
     return this.seen;
   }
 
-  apply(entry: IndexedRecord): void {
+  /** Applies one change of the bucket; answers what it did to its record (undefined: not a record key). */
+  apply(entry: IndexedRecord): AppliedWrite | undefined {
     const parts = splitRecordKey(entry.key);
+    let applied: AppliedWrite | undefined;
     if (parts) {
       let records = this.channels.get(parts.channel);
       const incoming = entry.operation === 'PUT' ? parseRecord(entry.value) : undefined;
       let state = records?.get(parts.record);
+      const hadUsers = state !== undefined && state.users.size > 0;
+      let changed: string[] | undefined;
       if (incoming) {
         if (!records) this.channels.set(parts.channel, (records = new Map()));
         if (!state) {
-          state = { gateway: parts.gateway, revision: entry.revision, at: 0, users: new Map() };
+          state = { gateway: parts.gateway, created: entry.revision, createdAt: entry.created.getTime(), revision: entry.revision, at: 0, users: new Map() };
           records.set(parts.record, state);
         }
         state.revision = entry.revision;
@@ -99,20 +142,37 @@ export class PresenceRecordIndex {
           if (data !== held.entry) {
             held.entry = data;
             held.entrySince = data === undefined ? undefined : entry.revision;
+            held.entryTime = data === undefined ? undefined : state.at;
+            (changed ??= []).push(userId);
           }
         }
-        for (const userId of users.keys()) {
+        for (const [userId, held] of users) {
           const sockets = incoming[userId];
-          if (typeof sockets !== 'number' || !(sockets > 0)) users.delete(userId);
+          if (typeof sockets === 'number' && sockets > 0) continue;
+          users.delete(userId);
+          if (held.entry !== undefined) (changed ??= []).push(userId);
         }
+      } else if (state) {
+        for (const [userId, held] of state.users) if (held.entry !== undefined) (changed ??= []).push(userId);
       }
       // a record gone, or emptied (its gateway's last user there left): as good as gone
       if (state && (!incoming || state.users.size === 0) && records?.delete(parts.record) && records.size === 0) {
         this.channels.delete(parts.channel);
       }
+      applied = {
+        channel: parts.channel,
+        record: parts.record,
+        gateway: parts.gateway,
+        revision: entry.revision,
+        time: entry.created.getTime(),
+        hadUsers,
+        hasUsers: incoming !== undefined && state!.users.size > 0,
+        entries: changed ?? NO_USERS,
+      };
     }
     if (entry.revision > this.seen) this.seen = entry.revision;
     if (this.waiters.length > 0) this.wake();
+    return applied;
   }
 
   /**
@@ -150,7 +210,7 @@ export class PresenceRecordIndex {
       for (const [userId, held] of state.users) {
         if (held.entry === undefined) continue;
         const known = out.get(userId);
-        if (!known || held.entrySince! > known.at) out.set(userId, { data: held.entry, at: held.entrySince! });
+        if (!known || held.entrySince! > known.at) out.set(userId, { data: held.entry, at: held.entrySince!, time: held.entryTime! });
       }
     }
     return out;
@@ -162,7 +222,7 @@ export class PresenceRecordIndex {
     for (const state of this.liveRecords(channel, now)) {
       if (state.gateway === gateway) continue;
       const held = state.users.get(userId);
-      if (held?.entry !== undefined && (!found || held.entrySince! > found.at)) found = { data: held.entry, at: held.entrySince! };
+      if (held?.entry !== undefined && (!found || held.entrySince! > found.at)) found = { data: held.entry, at: held.entrySince!, time: held.entryTime! };
     }
     return found;
   }
@@ -184,15 +244,65 @@ export class PresenceRecordIndex {
   }
 
   /**
-   * Forgets every record that aged out of the bucket (its gateway stopped refreshing it): queries
-   * skip them, this drops them so a dead gateway's records of channels nobody asks about again do
-   * not stay in memory. Called every refresh round.
+   * Forgets every record that aged out of the bucket (its gateway stopped refreshing it), of every
+   * channel or of one: queries skip them already, this drops them so a dead gateway's records of
+   * channels nobody asks about again do not stay in memory. Called every refresh round, and for a
+   * channel before a change of it is applied (so what a change decides never counts a record
+   * that had aged out). Answers the records dropped, oldest first.
    */
-  sweep(now = Date.now()): void {
-    for (const [channel, records] of this.channels) {
-      for (const [record, state] of records) if (now - state.at > this.ttlMs) records.delete(record);
-      if (records.size === 0) this.channels.delete(channel);
+  sweep(now = Date.now(), channel?: string): ExpiredRecord[] {
+    const expired: ExpiredRecord[] = [];
+    if (channel === undefined) for (const [key, records] of this.channels) this.sweepChannel(key, records, now, expired);
+    else {
+      const records = this.channels.get(channel);
+      if (records) this.sweepChannel(channel, records, now, expired);
     }
+    return expired.length > 1 ? expired.sort((a, b) => a.time - b.time || a.revision - b.revision) : expired;
+  }
+
+  private sweepChannel(channel: string, records: Map<string, RecordState>, now: number, expired: ExpiredRecord[]): void {
+    for (const [record, state] of records) {
+      if (now - state.at <= this.ttlMs) continue;
+      records.delete(record);
+      const entries = new Map<string, string>();
+      for (const [userId, held] of state.users) if (held.entry !== undefined) entries.set(userId, held.entry);
+      expired.push({ channel, record, gateway: state.gateway, revision: state.revision, time: state.at, entries });
+    }
+    if (records.size === 0) this.channels.delete(channel);
+  }
+
+  /** Whether any gateway holds a user on `channel` (a live record). */
+  held(channel: string, now = Date.now()): boolean {
+    for (const _ of this.liveRecords(channel, now)) return true;
+    return false;
+  }
+
+  /** The user's entry on `channel` over every gateway (the latest written), if any. */
+  entryOf(channel: string, userId: string, now = Date.now()): IndexedEntry | undefined {
+    let found: IndexedEntry | undefined;
+    for (const state of this.liveRecords(channel, now)) {
+      const held = state.users.get(userId);
+      if (held?.entry !== undefined && (!found || held.entrySince! > found.at)) found = { data: held.entry, at: held.entrySince!, time: held.entryTime! };
+    }
+    return found;
+  }
+
+  /**
+   * The channel's live record made first (lowest `created` revision): its gateway, and the revision
+   * and time of the write that made it. What a tracker that starts watching an occupied
+   * channel dates its occupancy from (the same on every gateway whose watcher saw that write).
+   */
+  firstRecord(channel: string, now = Date.now()): { gateway: string; revision: number; time: number } | undefined {
+    let first: RecordState | undefined;
+    for (const state of this.liveRecords(channel, now)) if (!first || state.created < first.created) first = state;
+    return first && { gateway: first.gateway, revision: first.created, time: first.createdAt };
+  }
+
+  /** The gateway of lowest id among those holding users on `channel`: the one that reports its occupancy. */
+  leader(channel: string, now = Date.now()): string | undefined {
+    let lowest: string | undefined;
+    for (const state of this.liveRecords(channel, now)) if (lowest === undefined || state.gateway < lowest) lowest = state.gateway;
+    return lowest;
   }
 
   /** Records held, over every channel. */

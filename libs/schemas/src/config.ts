@@ -3,7 +3,7 @@ import { IsoTime } from './common.ts';
 import { ChannelAccess } from './members.ts';
 import { DEFAULT_LIMITS, type LimitName } from '@rtm/limits';
 import { MAX_CONTENT_BYTES } from './channels.ts';
-import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, namespacesProblem } from '@rtm/auth';
+import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, PRESENCE_WEBHOOKS_DEFAULT, namespacesProblem } from '@rtm/auth';
 
 const LIMIT_HELP: Record<LimitName, string> = {
   userPublishesPerSecond:
@@ -103,6 +103,14 @@ export const Namespace = z
         'Subscribers may ask for delta-compressed messages (`delta: "fossil"` on `subscribe`, `?delta=fossil` on the channel socket and ' +
           'the event stream): each message as a fossil delta against the previous one they received. Where it is not on, such a ' +
           'subscribe is refused with `forbidden`. Applies to subscriptions made after the deploy. Default false.',
+      ),
+    presenceWebhooks: z
+      .boolean()
+      .optional()
+      .describe(
+        'Send the `presence.entered` and `presence.left` webhook events of the namespace\'s channels (to the endpoints whose ' +
+          '`eventTypes` name them; docs/webhook-events.md). Needs `presence`. ' +
+          `Omitted: ${PRESENCE_WEBHOOKS_DEFAULT}.`,
       ),
   })
   .strict()

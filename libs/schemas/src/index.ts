@@ -50,6 +50,8 @@ export {
   WebhookEventTypeName,
   DEFAULT_ENDPOINT_EVENT_TYPES,
   OPERATIONAL_EVENT_TYPES,
+  OPT_IN_EVENT_TYPES,
+  PRESENCE_EVENT_MEMBERS_MAX,
   webhookEventCatalogue,
   type WebhookEventType,
 } from './webhook-events.ts';

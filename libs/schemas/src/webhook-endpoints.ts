@@ -22,7 +22,10 @@ const EventTypes = z
   .min(1)
   .max(50)
   .nullable()
-  .describe('Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type.');
+  .describe(
+    'Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the ' +
+      'catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named.',
+  );
 const Channels = z
   .array(ChannelPattern)
   .min(1)
@@ -61,7 +64,7 @@ export const WebhookEndpoint = z
     id: z.string().describe('`ep_…`'),
     url: z.string(),
     description: z.string(),
-    eventTypes: z.array(z.string()).nullable().describe('null: every event type.'),
+    eventTypes: z.array(z.string()).nullable().describe('null: every event type but the `optIn` ones.'),
     channels: z.array(z.string()).nullable().describe('null: every channel.'),
     disabled: z.boolean(),
     disabledReason: z.enum(['manual', 'failing']).optional().describe('`failing`: disabled after failing for WEBHOOK_DISABLE_AFTER.'),
@@ -130,6 +133,7 @@ export const WebhookEventTypeList = z
       z.object({
         name: z.string(),
         description: z.string(),
+        optIn: z.boolean().describe('Sent only to endpoints whose `eventTypes` name it: an endpoint without a type filter does not get it.'),
         schema: z.record(z.string(), z.unknown()).describe('JSON Schema of the event\'s `data`.'),
         example: z.unknown().describe('An example `data`.'),
       }),

@@ -18,6 +18,25 @@ const BanData = z.object({
   expiresAt: IsoTime.nullable(),
 });
 
+/** The most members one `presence.entered` or `presence.left` event carries; more in one interval: several events. */
+export const PRESENCE_EVENT_MEMBERS_MAX = 50;
+
+const ChannelData = z.object({ channelId: z.string() });
+const PresenceMembers = z.object({
+  channelId: z.string(),
+  members: z
+    .array(
+      z.object({
+        userId: z.string(),
+        data: z.unknown().describe('The presence data the user entered with (any JSON, at most 1 KiB serialized; `null` when entered without).'),
+      }),
+    )
+    .min(1)
+    .max(PRESENCE_EVENT_MEMBERS_MAX)
+    .describe(`At most ${PRESENCE_EVENT_MEMBERS_MAX}, sorted by userId; more in one interval go in further events.`),
+});
+const OPT_IN = 'Sent only to endpoints whose `eventTypes` name it (an endpoint without a type filter does not get it).';
+
 const MESSAGE_EXAMPLE = {
   id: 'msg_01j9zq3v8k6m2p4r7t9w1x3y5z',
   seq: 42,
@@ -88,6 +107,42 @@ export const WEBHOOK_EVENT_TYPES = {
     data: z.object({ channelId: z.string(), messages: z.number().int().describe('Messages deleted.') }),
     example: { channelId: 'room-1', messages: 1200 },
   },
+  'channel.occupied': {
+    description:
+      'A channel got its first subscriber: nobody held a subscription of it on any gateway, now someone does. Once per ' +
+      'cluster; a channel that is vacated and occupied again within one second on one gateway sends neither. ' + OPT_IN,
+    data: ChannelData,
+    example: { channelId: 'room-1' },
+  },
+  'channel.vacated': {
+    description:
+      'A channel lost its last subscriber on every gateway (they left, or the gateway holding them stopped refreshing ' +
+      'presence and its records expired after PRESENCE_TTL_MS). Once per cluster, after the `channel.occupied` it ends. ' + OPT_IN,
+    data: ChannelData,
+    example: { channelId: 'room-1' },
+  },
+  'channel.occupancy': {
+    description:
+      'The subscriptions of an occupied channel and the distinct users among them, over every gateway: at most once per ' +
+      'channel every PRESENCE_OCCUPANCY_WEBHOOK_MS (15 s by default), only when a count changed since the last one. ' + OPT_IN,
+    data: z.object({ channelId: z.string(), connections: z.number().int(), users: z.number().int() }),
+    example: { channelId: 'room-1', connections: 3, users: 2 },
+  },
+  'presence.entered': {
+    description:
+      'Users entered the channel\'s presence (`presence-enter`) with their data, gathered per channel per second. Only for ' +
+      'channels whose namespace turns `presenceWebhooks` on. ' + OPT_IN,
+    data: PresenceMembers,
+    example: { channelId: 'room-1', members: [{ userId: 'alice', data: { status: 'online' } }] },
+  },
+  'presence.left': {
+    description:
+      'Users left the channel\'s presence (`presence-leave`, their subscription or connection ended, or their gateway ' +
+      'stopped and its records expired), each with the data they had, gathered per channel per second. Only for channels ' +
+      'whose namespace turns `presenceWebhooks` on. ' + OPT_IN,
+    data: PresenceMembers,
+    example: { channelId: 'room-1', members: [{ userId: 'alice', data: { status: 'online' } }] },
+  },
   'user.messages_erased': {
     description: 'An erasure of a user\'s messages finished: every message they sent is retracted.',
     data: z.object({ userId: z.string(), erasureId: z.string(), retracted: z.number().int() }),
@@ -148,11 +203,18 @@ export const DEFAULT_ENDPOINT_EVENT_TYPES: readonly WebhookEventType[] = ['messa
 /** Operational events: a dropped one is not reported again (no `delivery.dropped` of a `delivery.dropped`). */
 export const OPERATIONAL_EVENT_TYPES: readonly WebhookEventType[] = ['endpoint.disabled', 'delivery.dropped'];
 
-/** The catalogue as served: name, description, the JSON Schema of `data`, and an example. */
-export function webhookEventCatalogue(): { name: WebhookEventType; description: string; schema: Record<string, unknown>; example: unknown }[] {
+/**
+ * Presence-driven events: an endpoint gets them only when its `eventTypes` names them (an endpoint
+ * without a type filter takes every other type). They come from subscribers arriving and leaving,
+ * not from changes a backend makes, so a catch-all endpoint does not start receiving them.
+ */
+export const OPT_IN_EVENT_TYPES: readonly WebhookEventType[] = ['channel.occupied', 'channel.vacated', 'channel.occupancy', 'presence.entered', 'presence.left'];
+
+/** The catalogue as served: name, description, whether it must be named (`optIn`), the JSON Schema of `data`, and an example. */
+export function webhookEventCatalogue(): { name: WebhookEventType; description: string; optIn: boolean; schema: Record<string, unknown>; example: unknown }[] {
   return WEBHOOK_EVENT_TYPE_NAMES.map((name) => {
     const entry = WEBHOOK_EVENT_TYPES[name];
     const schema = z.toJSONSchema(entry.data, { unrepresentable: 'any' }) as Record<string, unknown>;
-    return { name, description: entry.description, schema, example: entry.example };
+    return { name, description: entry.description, optIn: OPT_IN_EVENT_TYPES.includes(name), schema, example: entry.example };
   });
 }

@@ -1946,6 +1946,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "channel.occupancy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `channel.occupancy` event
+         * @description The subscriptions of an occupied channel and the distinct users among them, over every gateway: at most once per channel every PRESENCE_OCCUPANCY_WEBHOOK_MS (15 s by default), only when a count changed since the last one. Sent only to endpoints whose `eventTypes` name it (an endpoint without a type filter does not get it). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["channelOccupancyEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.occupied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `channel.occupied` event
+         * @description A channel got its first subscriber: nobody held a subscription of it on any gateway, now someone does. Once per cluster; a channel that is vacated and occupied again within one second on one gateway sends neither. Sent only to endpoints whose `eventTypes` name it (an endpoint without a type filter does not get it). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["channelOccupiedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.vacated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `channel.vacated` event
+         * @description A channel lost its last subscriber on every gateway (they left, or the gateway holding them stopped refreshing presence and its records expired after PRESENCE_TTL_MS). Once per cluster, after the `channel.occupied` it ends. Sent only to endpoints whose `eventTypes` name it (an endpoint without a type filter does not get it). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["channelVacatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "delivery.dropped": {
         parameters: {
             query?: never;
@@ -2146,6 +2206,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "presence.entered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `presence.entered` event
+         * @description Users entered the channel's presence (`presence-enter`) with their data, gathered per channel per second. Only for channels whose namespace turns `presenceWebhooks` on. Sent only to endpoints whose `eventTypes` name it (an endpoint without a type filter does not get it). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["presenceEnteredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "presence.left": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `presence.left` event
+         * @description Users left the channel's presence (`presence-leave`, their subscription or connection ended, or their gateway stopped and its records expired), each with the data they had, gathered per channel per second. Only for channels whose namespace turns `presenceWebhooks` on. Sent only to endpoints whose `eventTypes` name it (an endpoint without a type filter does not get it). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["presenceLeftEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "user.messages-erased": {
         parameters: {
             query?: never;
@@ -2291,7 +2391,7 @@ export interface components {
              * @enum {string}
              */
             disabledReason?: "manual" | "failing";
-            /** @description null: every event type. */
+            /** @description null: every event type but the `optIn` ones. */
             eventTypes: string[] | null;
             /**
              * Format: date-time
@@ -2853,6 +2953,8 @@ export interface components {
             prefix: string;
             /** @description Track who is online in the channels: the roster's `online` flag and the occupancy counts. false: nobody is shown online, occupancy is refused (403 `forbidden`) and no presence frames are sent. Omitted: `channels.presence`. */
             presence?: boolean;
+            /** @description Send the `presence.entered` and `presence.left` webhook events of the namespace's channels (to the endpoints whose `eventTypes` name them; docs/webhook-events.md). Needs `presence`. Omitted: false. */
+            presenceWebhooks?: boolean;
             /** @description Messages older than this many days are deleted (a job every 15 minutes). Omitted: kept. */
             retentionDays?: number;
         };
@@ -2883,6 +2985,8 @@ export interface components {
             prefix: string;
             /** @description Track who is online in the channels: the roster's `online` flag and the occupancy counts. false: nobody is shown online, occupancy is refused (403 `forbidden`) and no presence frames are sent. Omitted: `channels.presence`. */
             presence?: boolean;
+            /** @description Send the `presence.entered` and `presence.left` webhook events of the namespace's channels (to the endpoints whose `eventTypes` name them; docs/webhook-events.md). Needs `presence`. Omitted: false. */
+            presenceWebhooks?: boolean;
             /** @description Messages older than this many days are deleted (a job every 15 minutes). Omitted: kept. */
             retentionDays?: number;
         };
@@ -3029,7 +3133,7 @@ export interface components {
             endpointId: string | null;
             eventId: string;
             /** @enum {string} */
-            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
             id: string;
             /** @description At most 1 KiB. */
             lastError?: string;
@@ -3067,7 +3171,7 @@ export interface components {
             endpointId: string | null;
             eventId: string;
             /** @enum {string} */
-            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
             id: string;
             /** @description At most 1 KiB. */
             lastError?: string;
@@ -3105,7 +3209,7 @@ export interface components {
              * @enum {string}
              */
             disabledReason?: "manual" | "failing";
-            /** @description null: every event type. */
+            /** @description null: every event type but the `optIn` ones. */
             eventTypes: string[] | null;
             /**
              * Format: date-time
@@ -3130,6 +3234,8 @@ export interface components {
                 /** @description An example `data`. */
                 example: unknown;
                 name: string;
+                /** @description Sent only to endpoints whose `eventTypes` name it: an endpoint without a type filter does not get it. */
+                optIn: boolean;
                 /** @description JSON Schema of the event's `data`. */
                 schema: {
                     [key: string]: unknown;
@@ -8197,8 +8303,8 @@ export interface operations {
                     description?: string;
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
-                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -8511,8 +8617,8 @@ export interface operations {
                     description?: string;
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
-                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -8945,7 +9051,7 @@ export interface operations {
                      * @description Send the catalogue's example of this type instead of `webhook.test`.
                      * @enum {string}
                      */
-                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
                 };
             };
         };
@@ -13722,8 +13828,8 @@ export interface operations {
                     description?: string;
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
-                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -13997,8 +14103,8 @@ export interface operations {
                     description?: string;
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
-                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -14414,7 +14520,7 @@ export interface operations {
                      * @description Send the catalogue's example of this type instead of `webhook.test`.
                      * @enum {string}
                      */
-                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
                 };
             };
         };
@@ -15134,6 +15240,140 @@ export interface operations {
             };
         };
     };
+    channelOccupancyEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        channelId: string;
+                        connections: number;
+                        users: number;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "channel.occupancy";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    channelOccupiedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        channelId: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "channel.occupied";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    channelVacatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        channelId: string;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "channel.vacated";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     deliveryDroppedEvent: {
         parameters: {
             query?: never;
@@ -15708,6 +15948,106 @@ export interface operations {
                     timestamp: number;
                     /** @constant */
                     type: "message.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    presenceEnteredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        channelId: string;
+                        /** @description At most 50, sorted by userId; more in one interval go in further events. */
+                        members: {
+                            /** @description The presence data the user entered with (any JSON, at most 1 KiB serialized; `null` when entered without). */
+                            data: unknown;
+                            userId: string;
+                        }[];
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "presence.entered";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    presenceLeftEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The channel the event is about (absent for an environment-wide ban). */
+                    channelId: string;
+                    data: {
+                        channelId: string;
+                        /** @description At most 50, sorted by userId; more in one interval go in further events. */
+                        members: {
+                            /** @description The presence data the user entered with (any JSON, at most 1 KiB serialized; `null` when entered without). */
+                            data: unknown;
+                            userId: string;
+                        }[];
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "presence.left";
                 };
             };
         };

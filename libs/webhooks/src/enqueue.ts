@@ -1,6 +1,7 @@
 import type { PoolClient } from '@rtm/db';
 import { newId } from '@rtm/db';
-import type { WebhookEventType } from '@rtm/schemas';
+// the catalogue's own module: @rtm/schemas's index reaches this one through @rtm/auth at start-up
+import { OPT_IN_EVENT_TYPES, type WebhookEventType } from '@rtm/schemas/webhook-events';
 import { DELIVER_BATCH_TASK } from './jobs.ts';
 
 /** Deliveries per `deliver_webhooks` job: a job sends them 16 at a time. */
@@ -27,13 +28,17 @@ export interface WebhookEventInput {
   except?: string;
 }
 
+/** The opt-in types as a SQL array literal (names of the catalogue: no quoting needed). */
+const OPT_IN_SQL = `array[${OPT_IN_EVENT_TYPES.map((type) => `'${type}'`).join(', ')}]::text[]`;
+
 /**
  * Whether an endpoint (alias `ep`) takes an event of type `type` on channel `channel` (SQL
- * expressions): its type filter names the type (null: every type), and its channel patterns
- * match the channel (null: every channel; an event without a channel passes). A pattern is an
- * exact id, `prefix*` or `*`, as in token capabilities.
+ * expressions): its type filter names the type (null: every type but the opt-in ones, which must
+ * be named: OPT_IN_EVENT_TYPES), and its channel patterns match the channel (null: every channel;
+ * an event without a channel passes). A pattern is an exact id, `prefix*` or `*`, as in token
+ * capabilities.
  */
-export const endpointTakesSql = (type: string, channel: string) => `(ep.event_types is null or ${type} = any(ep.event_types))
+export const endpointTakesSql = (type: string, channel: string) => `(case when ep.event_types is null then ${type} <> all(${OPT_IN_SQL}) else ${type} = any(ep.event_types) end)
          and (ep.channels is null or ${channel} is null or exists (
                select 1 from unnest(ep.channels) p
                where p = '*' or p = ${channel} or (right(p, 1) = '*' and starts_with(${channel}, left(p, -1)))))`;

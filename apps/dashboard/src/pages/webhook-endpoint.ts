@@ -49,7 +49,7 @@ export async function webhookEndpointPage({ params, session, navigate, onLeave }
         ['Id', h('code', {}, fresh.id)],
         ['URL', h('code', { 'data-testid': 'endpoint-url' }, fresh.url)],
         ['Description', fresh.description || '—'],
-        ['Event types', filterText(fresh.eventTypes, 'every type')],
+        ['Event types', filterText(fresh.eventTypes, 'every type but the opt-in ones')],
         ['Channels', filterText(fresh.channels, 'every channel')],
         ['Rate limit', fresh.rateLimitPerSecond === null ? 'none' : `${fresh.rateLimitPerSecond} attempts per second`],
         ['State', h('span', { 'data-testid': 'endpoint-state' }, endpointState(fresh))],

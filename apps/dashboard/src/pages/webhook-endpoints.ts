@@ -19,7 +19,8 @@ export function endpointState(endpoint: Endpoint): HTMLElement {
 
 /**
  * The fields of an endpoint's form (creating one, or changing it with `current`'s values): URL,
- * description, the event types it takes (a group of check boxes; none checked takes every type),
+ * description, the event types it takes (a group of check boxes; none checked takes every type
+ * but the opt-in ones, marked),
  * its channel patterns and its rate limit.
  */
 export function endpointFields(types: EventTypeInfo[], current?: Endpoint): Node[] {
@@ -31,13 +32,14 @@ export function endpointFields(types: EventTypeInfo[], current?: Endpoint): Node
       'fieldset',
       { class: 'choices', 'aria-describedby': `${legend}-hint` },
       h('legend', {}, 'Event types'),
-      h('p', { class: 'muted', id: `${legend}-hint` }, 'None checked: every event type.'),
+      h('p', { class: 'muted', id: `${legend}-hint` }, 'None checked: every event type but the opt-in ones, which are sent only when checked.'),
       types.map((type) =>
         h(
           'label',
           { class: 'choice', title: type.description },
           h('input', { type: 'checkbox', name: 'eventTypes', value: type.name, checked: current?.eventTypes?.includes(type.name) ?? false }),
           h('code', {}, type.name),
+          type.optIn ? h('span', { class: 'muted' }, ' (opt-in)') : null,
         ),
       ),
     ),

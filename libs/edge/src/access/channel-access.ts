@@ -123,12 +123,20 @@ export async function channelAccessOf(pool: Queryable, environmentId: string, ch
  * publish to a new channel costs no query. Channel ids are never empty: the key cannot collide.
  */
 export async function namespaceOf(deps: Pick<EdgeDeps, 'accessCache' | 'pool'>, environmentId: string, channelId: string): Promise<ResolvedNamespace> {
-  const { namespaces, defaults } = await deps.accessCache.lookup(environmentId, '', 'namespaces', async () => {
+  const { namespaces, defaults } = await namespacesOf(deps, environmentId);
+  return resolveNamespace(namespaces, channelId, defaults);
+}
+
+/** The environment's namespaces and presence defaults, as namespaceOf reads them (cached the same way). */
+export function namespacesOf(
+  deps: Pick<EdgeDeps, 'accessCache' | 'pool'>,
+  environmentId: string,
+): Promise<{ namespaces: Namespace[]; defaults: PresenceDefaults | null }> {
+  return deps.accessCache.lookup(environmentId, '', 'namespaces', async () => {
     const row = await readActiveNamespaces<Namespace, PresenceDefaults>(deps.pool, environmentId);
     const namespaces = row?.namespaces;
     return { namespaces: Array.isArray(namespaces) ? namespaces : [], defaults: row?.defaults ?? null };
   });
-  return resolveNamespace(namespaces, channelId, defaults);
 }
 
 /**

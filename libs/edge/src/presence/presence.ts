@@ -24,6 +24,10 @@
  * PRESENCE_DATA_MAX bytes per user) with the same write pacing, and is announced with the write's
  * decisions (decide.ts) in the same messages and frames (`entered`, `updated`, `exited`). It leaves
  * with `presence-leave` or when its subscription ends.
+ *
+ * Webhook events (`channel.occupied`/`.vacated`/`.occupancy`, `presence.entered`/`.left`), where
+ * an endpoint names them: decided from the same index as each change is delivered, once per
+ * cluster, and recorded per window (presence-hooks.ts).
  */
 import { encodeJson, publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
 import { newId } from '@rtm/db';
@@ -42,6 +46,7 @@ import {
 } from '@rtm/presence';
 import type { Gauge } from 'prom-client';
 import type { ChannelSocketHandle } from '../socket-events.ts';
+import { PresenceHooks, type PresenceHooksDeps } from './presence-hooks.ts';
 
 /** One channel's decisions waiting to be published, with the one timer that publishes them. */
 interface Outgoing {
@@ -55,8 +60,10 @@ interface Outgoing {
 export interface PresenceDeps {
   nc: NatsConnection;
   subjects: Subjects;
-  config: { NATS_PREFIX: string; PRESENCE_TTL_MS: number };
+  config: { NATS_PREFIX: string; PRESENCE_TTL_MS: number; PRESENCE_OCCUPANCY_WEBHOOK_MS: number };
   log: Logger;
+  /** Where webhook events are recorded and namespaces read (presence-hooks.ts); without it, none are. */
+  hooks?: Pick<PresenceHooksDeps, 'pool' | 'namespaces'>;
   /** Set to the (channel, user) pairs this gateway holds. */
   entries: Gauge;
   /** Whether the channel's subscribers get presence frames: its namespace's `joinLeave` (cached). */
@@ -81,11 +88,24 @@ export class Presence {
   /** Per channel: the changes decided in the current window, published together when it closes. */
   private readonly outgoing = new Map<string, Outgoing>();
   private failedWrites = 0;
+  /** Webhook events of presence, when the gateway records them. */
+  private readonly hooks: PresenceHooks | undefined;
+  /** The revision of this gateway's latest record write (a drain waits for its index to show it). */
+  private lastRevision = 0;
 
   constructor(deps: PresenceDeps) {
     this.deps = deps;
     const { NATS_PREFIX, PRESENCE_TTL_MS } = deps.config;
-    this.store = new PresenceStore({ nc: deps.nc, name: `${NATS_PREFIX}_presence_records`, ttlMs: PRESENCE_TTL_MS, log: deps.log });
+    this.hooks =
+      deps.hooks &&
+      new PresenceHooks({ ...deps.hooks, log: deps.log, self: this.instanceId, ttlMs: PRESENCE_TTL_MS, occupancyMs: deps.config.PRESENCE_OCCUPANCY_WEBHOOK_MS });
+    this.store = new PresenceStore({
+      nc: deps.nc,
+      name: `${NATS_PREFIX}_presence_records`,
+      ttlMs: PRESENCE_TTL_MS,
+      log: deps.log,
+      ...(this.hooks && { hooks: this.hooks.tracker }),
+    });
   }
 
   /** Starts the refresh rounds that keep this gateway's records from expiring, and the watcher. */
@@ -93,6 +113,7 @@ export class Presence {
     this.heartbeat ??= setInterval(() => this.refresh(), Math.max(250, Math.floor(this.deps.config.PRESENCE_TTL_MS / 3)));
     this.heartbeat.unref();
     void this.store.open().catch(() => {});
+    this.hooks?.start(this.store);
   }
 
   /** A live subscription: counted unless its namespace does not track presence. */
@@ -184,6 +205,11 @@ export class Presence {
     };
     await Promise.race([settled(), new Promise((resolve) => (timer = setTimeout(resolve, limitMs)))]);
     clearTimeout(timer);
+    if (this.hooks) {
+      // the channels this drain vacated are its own writes' transitions: weighed once the index shows them, recorded now
+      if (this.lastRevision > 0) await this.store.caughtUp(this.lastRevision, Math.min(limitMs, 2_000));
+      await this.hooks.stop().catch((error: unknown) => this.deps.log.warn({ err: error }, 'presence webhooks: recording at drain failed'));
+    }
     this.store.stop();
     for (const shard of this.shards.values()) clearTimeout(shard.timer);
     // the offline changes just decided go out now, not a window later
@@ -222,6 +248,7 @@ export class Presence {
     let ok = false;
     try {
       const revision = await this.store.put(shard.key, write.value);
+      if (revision > this.lastRevision) this.lastRevision = revision;
       ok = true;
       this.failedWrites = 0;
       shard.succeeded(write);

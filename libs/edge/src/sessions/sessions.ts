@@ -14,7 +14,7 @@ import type { ChannelSocketHandle } from '../socket-events.ts';
 import { FeedRegistry } from '../channels/channel-feed.ts';
 import { readChanges, readLastSeq, readMessages } from '@rtm/channels';
 import { TokenSockets } from './token-sockets.ts';
-import { namespaceOf } from '../access/channel-access.ts';
+import { namespaceOf, namespacesOf } from '../access/channel-access.ts';
 
 /** What a gateway keeps about its live sockets: the registry, presence, kicks and the user feed. */
 export interface Sessions {
@@ -82,6 +82,7 @@ export function createSessions(
     log: deps.log,
     entries: deps.sessionMetrics.presenceEntries,
     joinLeave: async (environmentId, channelId) => (await namespaceOf(deps, environmentId, channelId)).joinLeave,
+    hooks: { pool: deps.pool, namespaces: (environmentId) => namespacesOf(deps, environmentId) },
   });
   const metrics = deps.sessionMetrics;
   const budget = new SendBudget(deps.config.SOCKET_SEND_BUDGET, {
