@@ -72,7 +72,7 @@ test('server SDK - edits, reactions, versions, and their webhook events', async 
     ['board', 2, { text: 'first edit' }],
     ['board', 3, { text: 'second edit' }],
   ]);
-  for (const edit of edits) assert.match(edit.id, /^upd_/);
+  for (const edit of edits) assert.equal(edit.id, `${edit.data.id}_v${edit.data.version}`, "an edit's event id names its message and version");
   const reactions = events.filter((e) => e.type === 'message.reactions');
   assert.match(reactions[0]!.id, /^rct_/);
   assert.deepEqual({ ...(reactions[0]!.data as MessageReactionsData), reactions: undefined }, { id: sent.id, seq: sent.seq, reactions: undefined });
