@@ -10,15 +10,13 @@
  * the gateway's feed shows it to the same audience and sends everyone else a `skip`.
  */
 import { messageEventIds, newId, type PoolClient } from '@rtm/db';
+import { envelopeTextOfRow, type MessageRow } from '@rtm/channels';
 import { redactMessageDeliveries, withdrawnEntries, type WebhookEventInput } from '@rtm/webhooks';
 import {
   MAX_REACTION_TYPES,
   MAX_REACTIONS_PER_USER,
-  messageEnvelopeText,
   type CommandReply,
   type EditCommand,
-  type MessageEnvelope,
-  type ReactCommand,
 } from '@rtm/schemas';
 import type { BatchOutcome, ChannelState, GroupReply, ReactionGroup, RetractCommand } from './batch-plan.ts';
 import { ERASURE_COUNT_SQL } from './commit-sql.ts';
@@ -33,23 +31,8 @@ import {
   SUMMARY_SQL,
 } from './change-sql.ts';
 
-/** A message's row as CHANGE_READ_SQL reads it. */
-interface ChangedRow {
-  seq: number;
-  id: string;
-  type: string;
-  kind: string;
-  sender_id: string;
-  sender_anon: boolean;
-  to: string[] | null;
-  mentions: string[] | null;
-  ts: number;
-  retracted: boolean;
-  content: string | null;
-  version: number;
-  updated_at: number | null;
-  updated_by: string | null;
-  reactions: string | null;
+/** A message's row as CHANGE_READ_SQL reads it: history's columns, and a retraction's seq. */
+interface ChangedRow extends MessageRow {
   /** A retracted message's retraction seq (null for one retracted before changes had seqs). */
   retracted_at_seq: number | null;
 }
@@ -91,26 +74,7 @@ async function readRow(ctx: ChangeContext, state: ChannelState, messageId: strin
 }
 
 /** The envelope's text of a row as it is now (after `patch`). */
-function envelopeText(row: ChangedRow, patch: Partial<ChangedRow> = {}): string {
-  const r = { ...row, ...patch };
-  return messageEnvelopeText({
-    id: r.id,
-    seq: r.seq,
-    type: r.type,
-    kind: r.kind as MessageEnvelope['kind'],
-    content: r.retracted ? null : r.content,
-    sender: { id: r.sender_id, anon: r.sender_anon },
-    timestamp: r.ts,
-    retracted: r.retracted,
-    ephemeral: false,
-    to: r.to,
-    mentions: r.mentions,
-    version: r.version,
-    updatedAt: r.updated_at,
-    updatedBy: r.updated_by,
-    reactions: r.reactions,
-  });
-}
+const envelopeText = (row: ChangedRow, patch: Partial<ChangedRow> = {}): string => envelopeTextOfRow({ ...row, ...patch });
 
 /** A change frame's head: `{"op":…,"eventSeq":…,` then the rest of `body` (a JSON object's text). */
 const changeFrame = (op: string, eventSeq: number, body: string): string => `{"op":${JSON.stringify(op)},"eventSeq":${eventSeq},${body.slice(1)}`;

@@ -84,6 +84,14 @@ export function checkCommand(value: unknown, legacy = false): CheckResult {
     }
   }
   if (c.idempotencyKey !== undefined && !isText(c.idempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH)) return fail('idempotencyKey is malformed');
+  return withContent(c, legacy);
+}
+
+/**
+ * A publish's or an edit's command once its content is checked: JSON text (the framed form), or
+ * with `legacy` an object, then replaced by its text.
+ */
+function withContent(c: Record<string, unknown>, legacy: boolean): CheckResult {
   if (legacy) {
     const content = checkContent(c.content);
     if (content !== undefined) return fail(content);
@@ -102,14 +110,7 @@ function checkEdit(c: Record<string, unknown>, legacy: boolean): CheckResult {
   if (!isText(c.messageId, MAX_MESSAGE_ID_LENGTH)) return fail('messageId is malformed');
   if (c.editor !== null && !UserId.safeParse(c.editor).success) return fail('editor must be a user id or null');
   if (c.onlySender !== undefined && !UserId.safeParse(c.onlySender).success) return fail('onlySender is malformed');
-  if (legacy) {
-    const content = checkContent(c.content);
-    if (content !== undefined) return fail(content);
-    return { ok: true, command: { ...c, content: JSON.stringify(c.content) } as ChannelCommand };
-  }
-  const content = checkContentText(c.content);
-  if (content !== undefined) return fail(content);
-  return { ok: true, command: c as ChannelCommand };
+  return withContent(c, legacy);
 }
 
 function checkReact(c: Record<string, unknown>): CheckResult {
