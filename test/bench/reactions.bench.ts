@@ -1,0 +1,257 @@
+/**
+ * `npm run bench -- reactions`: does a reaction storm on one message slow its channel's publishes?
+ *
+ * One gateway and one channel-node (the project's defaults), a fresh database and NATS prefix.
+ * One channel: a first message (the storm's target), then a steady publisher sending
+ * PUBLISH_RATE single server publishes a second to the channel (open loop, over PUBLISH_CONNECTIONS
+ * keep-alive connections, in a process of its own: lib/reaction-load.ts) for the whole run, its latency
+ * (request sent → 201) taken per window. The storm: REACTION_RATE reactions a second to the
+ * target message (open loop, over REACTION_CONNECTIONS keep-alive connections, in a second
+ * process), every reaction from a different user (`fan-<n>`, one of 8 types in turn), by default
+ * on the realtime edge with each user's own token (BENCH_REACTIONS_VIA=control: the control plane,
+ * secret key and `userId`). The owner lets a message's reactions in as one group at most every
+ * 250 ms (apps/channel-node reaction-gate.ts): one summary commit and one `summary` frame.
+ *
+ * Windows, each WINDOW_MS long, in the order alone, storm, alone (after a warm-up of the
+ * publisher and of the storm together, WARMUP_MS, so both paths are compiled before anything is
+ * measured, and a pause after each change of load): the baseline is the two alone windows
+ * together (symmetric around the storm, so neither drift nor the tables' growth favours it).
+ * Each window reports the publishes' rate, p50, p99 and failures; the storm window also the
+ * reactions sent and answered (their rate actually achieved), their ack latency (which includes
+ * up to 250 ms held for the message's next group, by design), the generator's own lateness and
+ * event-loop delay (is the load generator the bottleneck?), and the `summary` frames per second a
+ * subscriber of the channel received. CPU (cpu-meter.ts): µs per publish of every process in the
+ * alone windows; in the storm window, the CPU beyond the alone windows' rate, per reaction.
+ * Each service's GC, loop delay and commits per window (process-pauses.ts).
+ *
+ * Goal: the channel's publish p99 during the storm ≤ 2× its p99 alone (same run). Options:
+ * BENCH_PUBLISH_RATE (200), BENCH_REACTION_RATE (1000), BENCH_REACTION_CONNECTIONS (1536),
+ * BENCH_PUBLISH_CONNECTIONS (64),
+ * BENCH_REACTIONS_VIA (edge | control), BENCH_REACTION_WINDOW_MS (15000), BENCH_REACTION_WARMUP_MS
+ * (4000), BENCH_CPU_PROF_DIR (the gateway and the channel-node write CPU profiles there).
+ */
+import { randomBytes } from 'node:crypto';
+import { createEnvironment, signToken, USER_TOKEN_AUDIENCE } from '@rtm/auth';
+import { deployLimits } from '@rtm/limits';
+import { Pool as HttpPool } from 'undici';
+import { createTestDatabase } from '../helpers/database.ts';
+import { dropNatsPrefix, type RunningProcess } from '../helpers/cluster.ts';
+import { byName, cpuWindow, machineCpuMicros, perMessage, self } from './cpu-meter.ts';
+import { describePauses, pausesWindow, type Pauses } from './process-pauses.ts';
+import { fmt, sleep } from './lib/figures.ts';
+import { generator, merged, subscriber, type Generator, type FrameCounts } from './lib/reaction-peers.ts';
+import type { PhaseFigures } from './lib/reaction-load.ts';
+import { profilingEnv, startGatewayAndNode, stopAll } from './lib/services.ts';
+import { reportGoal } from './report.ts';
+
+const PUBLISH_RATE = Number(process.env.BENCH_PUBLISH_RATE ?? 200);
+const REACTION_RATE = Number(process.env.BENCH_REACTION_RATE ?? 1_000);
+const REACTION_CONNECTIONS = Number(process.env.BENCH_REACTION_CONNECTIONS ?? 1_536);
+/** The publisher's connections: enough that a stall of 300 ms at PUBLISH_RATE never waits for one. */
+const PUBLISH_CONNECTIONS = Number(process.env.BENCH_PUBLISH_CONNECTIONS ?? 64);
+const VIA = process.env.BENCH_REACTIONS_VIA === 'control' ? 'control' : 'edge';
+const WINDOW_MS = Number(process.env.BENCH_REACTION_WINDOW_MS ?? 15_000);
+const WARMUP_MS = Number(process.env.BENCH_REACTION_WARMUP_MS ?? 4_000);
+/** After each change of load, before the next window (held reactions commit within 250 ms). */
+const SETTLE_MS = 1_500;
+const GOAL = 2;
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const CHANNEL = 'storm-room';
+
+interface Window {
+  name: string;
+  publish: PhaseFigures;
+  storm?: PhaseFigures;
+  frames: FrameCounts;
+  /** CPU seconds per process group. */
+  cpu: Record<string, number>;
+  machineBusy: number;
+  seconds: number;
+  pauses: Pauses[];
+}
+
+const ms = (micros: number) => (micros / 1000).toFixed(1);
+const rate = (n: number, elapsedMs: number) => ((n * 1000) / elapsedMs).toFixed(1);
+const failures = (f: PhaseFigures) => (f.failed.length ? f.failed.map(([k, n]) => `${k} ×${n}`).join(', ') + (f.samples.length ? ` (${f.samples.join(' | ')})` : '') : 'none');
+
+async function main(): Promise<void> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const processes: RunningProcess[] = [];
+  const generators: Generator[] = [];
+  const prefix = `react${randomBytes(4).toString('hex')}`;
+  try {
+    const db = await createTestDatabase({ after: (fn: () => Promise<void>) => void cleanups.push(fn) });
+    const env = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'reactions' });
+    // the benchmark measures the path, not its rate limits: the environment's and the key's out of
+    // the way (each user's 20 reactions a second is not reached: every user reacts once)
+    await deployLimits(db.pool, env.environmentId, { environmentMessagesPerSecond: 1_000_000_000, secretKeyRequestsPerSecond: 1_000_000_000, environmentEdgeReadsPerSecond: 1_000_000_000 });
+    const common = { DATABASE_URL: db.url, NATS_URL, NATS_PREFIX: prefix };
+    const profiling = profilingEnv();
+    const [gateway, node] = await startGatewayAndNode(processes, { ...common, ...profiling }, { ...common, ...profiling });
+
+    const { rows } = await db.pool.query<{ id: string; secret: Buffer }>(
+      'select id, secret from signing_keys where environment_id = $1 and retired_at is null order by created_at desc limit 1',
+      [env.environmentId],
+    );
+    const signing = { id: rows[0]!.id, environmentId: env.environmentId, secretHex: rows[0]!.secret.toString('hex') };
+    const watcherToken = (
+      await signToken({ id: signing.id, environmentId: env.environmentId, secret: new Uint8Array(rows[0]!.secret) }, { issuer: process.env.TOKEN_ISSUER ?? 'rtm', audience: USER_TOKEN_AUDIENCE, subject: 'watcher', ttlSeconds: 3_600 })
+    ).token;
+
+    // the storm's target: the channel's first message
+    const control = new HttpPool(gateway.controlUrl, { connections: 1 });
+    cleanups.push(() => control.close());
+    const first = await control.request({
+      method: 'POST',
+      path: `/v1/channels/${CHANNEL}/messages`,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${env.secretKey}` },
+      body: JSON.stringify({ content: { text: 'react to me' } }),
+    });
+    const target = (await first.body.json()) as { id: string };
+    if (first.statusCode !== 201) throw new Error(`the target message: ${first.statusCode} ${JSON.stringify(target)}`);
+    const watcher = await subscriber(gateway.realtimeUrl, watcherToken, CHANNEL);
+    cleanups.push(async () => watcher.close());
+
+    // every reaction a different user: tokens for the warm-up and the storm window, and some spare
+    const users = Math.ceil((REACTION_RATE * (WARMUP_MS + WINDOW_MS + 2 * SETTLE_MS)) / 1000 * 1.1);
+    process.stdout.write(
+      `reactions: one channel; ${PUBLISH_RATE} publishes/s (server publish, open loop) throughout; the storm ${REACTION_RATE} reactions/s to ONE message ` +
+        `over ${REACTION_CONNECTIONS} keep-alive connections, ${VIA === 'edge' ? 'realtime edge, each user with its own token' : 'control plane, secret key and userId'}, ` +
+        `every reaction a different user (${fmt(users)} users); ${WARMUP_MS / 1000}s warm-up of both, then windows of ${WINDOW_MS / 1000}s: alone, storm, alone.\n` +
+        'The machine has 2 cores shared by the service, Postgres, NATS and the generators: read the ratio to the same run\'s alone windows.\n',
+    );
+    const publisher = await generator({ mode: 'publish', url: gateway.controlUrl, secretKey: env.secretKey, rate: PUBLISH_RATE, channelId: CHANNEL, connections: PUBLISH_CONNECTIONS });
+    generators.push(publisher);
+    const storm = await generator({
+      mode: 'react',
+      url: VIA === 'edge' ? gateway.realtimeUrl : gateway.controlUrl,
+      rate: REACTION_RATE,
+      channelId: CHANNEL,
+      messageId: target.id,
+      connections: REACTION_CONNECTIONS,
+      via: VIA,
+      secretKey: env.secretKey,
+      signing,
+      users,
+    });
+    generators.push(storm);
+
+    const groups = {
+      gateway: () => [gateway.child.pid!],
+      'channel-node': () => [node.child.pid!],
+      postgres: byName('postgres'),
+      nats: byName('nats-server'),
+      publisher: () => [publisher.child.pid!],
+      'storm generator': () => [storm.child.pid!],
+      'bench (subscriber)': self,
+    };
+    const measure = async (name: string, stormOn: boolean): Promise<Window> => {
+      const pauses = await Promise.all([gateway, node].map((p) => pausesWindow(p.internalUrl)));
+      await Promise.all([publisher.phase(), stormOn ? storm.phase() : Promise.resolve()]);
+      watcher.take();
+      const cpu = cpuWindow(groups);
+      const machine = machineCpuMicros();
+      const started = Date.now();
+      await sleep(WINDOW_MS);
+      const spent = cpu.end();
+      const machineBusy = (machineCpuMicros() - machine) / 1e6;
+      const seconds = (Date.now() - started) / 1000;
+      const frames = watcher.take();
+      const [publish, stormFigures] = await Promise.all([publisher.take(), stormOn ? storm.take() : Promise.resolve(undefined)]);
+      return { name, publish, ...(stormFigures && { storm: stormFigures }), frames, cpu: spent, machineBusy, seconds, pauses: await Promise.all(pauses.map((w) => w.end())) };
+    };
+
+    // warm-up: both paths compiled, the message already reacted to
+    await publisher.run();
+    await storm.run();
+    await sleep(WARMUP_MS);
+    await storm.hold();
+    await sleep(SETTLE_MS);
+    const windows: Window[] = [];
+    windows.push(await measure('alone (before)', false));
+    await storm.run();
+    await sleep(SETTLE_MS);
+    windows.push(await measure('storm', true));
+    await storm.hold();
+    await sleep(SETTLE_MS);
+    windows.push(await measure('alone (after)', false));
+    await publisher.hold();
+    await sleep(SETTLE_MS);
+    const final = watcher.take();
+    for (const w of windows) describe(w);
+    report(windows, final);
+  } finally {
+    for (const g of generators) await g.stop();
+    await stopAll(processes);
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: Error) => process.stderr.write(`clean-up: ${error.message}\n`));
+    await dropNatsPrefix(NATS_URL, prefix).catch(() => {});
+  }
+}
+
+function describe(w: Window): void {
+  const p = w.publish;
+  const h = merged(p);
+  process.stdout.write(
+    `\n${w.name}: publishes ${fmt(p.ok)} at ${rate(p.ok, p.elapsedMs)}/s, p50 ${ms(h.getValueAtPercentile(50))} ms, p99 ${ms(h.getValueAtPercentile(99))} ms, ` +
+      `max ${ms(h.maxValue)} ms, failed ${failures(p)}; publisher late p99 ${ms(p.latenessP99)} ms, loop delay p99 ${p.loopDelayP99Ms.toFixed(1)} ms, ` +
+      `in flight at most ${p.mostInFlight} on ${p.connections} connections\n` +
+      `  subscriber: ${fmt(w.frames.messages)} messages, ${w.frames.summaries} summaries (${(w.frames.summaries / w.seconds).toFixed(1)}/s)${w.frames.other ? `, ${w.frames.other} other` : ''}; ` +
+      `machine busy ${((w.machineBusy / w.seconds / 2) * 100).toFixed(0)} % of 2 cores\n`,
+  );
+  if (w.storm) {
+    const s = w.storm;
+    const r = merged(s);
+    process.stdout.write(
+      `  reactions: sent ${fmt(s.sent)} (${rate(s.sent, s.elapsedMs)}/s), answered 200 ${fmt(s.ok)} (${rate(s.ok, s.elapsedMs)}/s), failed ${failures(s)}; ` +
+        `ack p50 ${ms(r.getValueAtPercentile(50))} ms, p99 ${ms(r.getValueAtPercentile(99))} ms, max ${ms(r.maxValue)} ms\n` +
+        `  storm generator: sent late by p99 ${ms(s.latenessP99)} ms, max ${ms(s.latenessMax)} ms; loop delay p99 ${s.loopDelayP99Ms.toFixed(1)} ms; in flight at most ${s.mostInFlight} on ${s.connections} connections\n`,
+    );
+  }
+  process.stdout.write(`  CPU, % of a core: ${share(w.cpu, w.seconds)}\n`);
+  process.stdout.write(`  gateway: ${describePauses(w.pauses[0]!)}\n  channel-node: ${describePauses(w.pauses[1]!)}\n`);
+}
+
+/** Each group's CPU over the window as a share of one core. */
+function share(cpu: Record<string, number>, seconds: number): string {
+  const parts = Object.entries(cpu).map(([group, s]) => `${group} ${((s / seconds) * 100).toFixed(1)}`);
+  return `${parts.join(', ')}; total ${((Object.values(cpu).reduce((a, b) => a + b, 0) / seconds) * 100).toFixed(1)}`;
+}
+
+function report(windows: Window[], final: FrameCounts): void {
+  const alone = windows.filter((w) => !w.storm);
+  const stormWindow = windows.find((w) => w.storm)!;
+  const base = merged(...alone.map((w) => w.publish));
+  const during = merged(stormWindow.publish);
+  const at = (h: typeof base, p: number) => h.getValueAtPercentile(p) / 1000;
+  const [b50, b99, s50, s99] = [at(base, 50), at(base, 99), at(during, 50), at(during, 99)];
+  // CPU per item: alone, per publish; in the storm, what it spent beyond the alone windows' rate, per reaction
+  const aloneSeconds = alone.reduce((sum, w) => sum + w.seconds, 0);
+  const alonePublishes = alone.reduce((sum, w) => sum + w.publish.ok, 0);
+  const aloneCpu: Record<string, number> = {};
+  for (const w of alone) for (const [group, s] of Object.entries(w.cpu)) aloneCpu[group] = (aloneCpu[group] ?? 0) + s;
+  const reactions = stormWindow.storm!.ok;
+  // signed: a process may spend less in the storm window (its publishes then share commits)
+  const beyond = Object.entries(stormWindow.cpu)
+    .map(([group, s]) => [group, ((s - ((aloneCpu[group] ?? 0) / aloneSeconds) * stormWindow.seconds) * 1e6) / reactions] as const)
+    .filter(([, micros]) => Math.abs(micros) >= 0.05);
+  const total = beyond.reduce((sum, [, micros]) => sum + micros, 0);
+  const stormRate = (reactions * 1000) / stormWindow.storm!.elapsedMs;
+  process.stdout.write(
+    `\nalone windows together: ${perMessage(aloneCpu, alonePublishes).replace('CPU µs/msg', 'CPU µs per publish')}\n` +
+      `storm window beyond the alone windows' rate, CPU µs per reaction: ${beyond.map(([g, micros]) => `${g} ${micros.toFixed(1)}`).join(', ')}; total ${total.toFixed(1)}\n` +
+      `reactions answered ${rate(reactions, stormWindow.storm!.elapsedMs)}/s of ${REACTION_RATE}/s asked; summaries ${(stormWindow.frames.summaries / stormWindow.seconds).toFixed(1)}/s; ` +
+      `the last summary counts ${fmt(final.lastSummaryTotal || stormWindow.frames.lastSummaryTotal)} reactions\n` +
+      `publish p50 ${s50.toFixed(1)} ms during the storm, ${b50.toFixed(1)} ms alone (×${(s50 / b50).toFixed(2)}); p99 ${s99.toFixed(1)} ms, ${b99.toFixed(1)} ms alone (×${(s99 / b99).toFixed(2)})\n`,
+  );
+  reportGoal({
+    path: `publish p99 on a channel during a reaction storm on one of its messages (${PUBLISH_RATE} publishes/s, ${REACTION_RATE} reactions/s via ${VIA})`,
+    goal: `≤ ${GOAL}× alone`,
+    measured: `p99 ${s99.toFixed(1)} ms, p50 ${s50.toFixed(1)} ms (${fmt(stormRate)} reactions/s answered)`,
+    baseline: `alone p99 ${b99.toFixed(1)} ms, p50 ${b50.toFixed(1)} ms`,
+    ratio: s99 / b99,
+    met: s99 / b99 <= GOAL,
+  });
+}
+
+await main();
+process.exit(0);
