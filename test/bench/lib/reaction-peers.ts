@@ -69,21 +69,25 @@ export interface FrameCounts {
 }
 
 /**
- * A `/v1/connect` connection subscribed to `channelId`: counts the channel's message frames and
- * `summary` frames, and keeps the last summary's total count.
+ * A `/v1/connect` connection subscribed to `channelIds` (the publishes' channel, and the storm's
+ * when it is another): counts their message frames and `summary` frames, and keeps the last
+ * summary's total count.
  */
-export async function subscriber(realtimeUrl: string, token: string, channelId: string): Promise<{ take(): FrameCounts; close(): void }> {
+export async function subscriber(realtimeUrl: string, token: string, channelIds: string[]): Promise<{ take(): FrameCounts; close(): void }> {
   const ws = new WebSocket(`${realtimeUrl.replace(/^http/, 'ws')}/v1/connect?token=${token}`, { perMessageDeflate: false });
+  const watched = new Set(channelIds);
   let counts: FrameCounts = { messages: 0, summaries: 0, other: 0, lastSummaryTotal: 0 };
   let lastTotal = 0;
+  let subscribed = 0;
   await new Promise<void>((resolve, reject) => {
     ws.once('error', reject);
     ws.on('message', (data: Buffer) => {
       const frame = JSON.parse(data.toString('utf8')) as { op?: string; channelId?: string; reactions?: Record<string, { count: number }> };
-      if (frame.op === 'connected') ws.send(JSON.stringify({ op: 'subscribe', ref: 'watch', channelId }));
-      else if (frame.op === 'subscribed') resolve();
-      else if (frame.op === 'error') reject(new Error(`subscribe: ${data.toString('utf8')}`));
-      else if (frame.channelId !== channelId) return;
+      if (frame.op === 'connected') for (const channelId of watched) ws.send(JSON.stringify({ op: 'subscribe', ref: channelId, channelId }));
+      else if (frame.op === 'subscribed') {
+        if (++subscribed === watched.size) resolve();
+      } else if (frame.op === 'error') reject(new Error(`subscribe: ${data.toString('utf8')}`));
+      else if (!watched.has(frame.channelId ?? '')) return;
       else if (frame.op === undefined) counts.messages++;
       else if (frame.op === 'summary') {
         counts.summaries++;
@@ -99,4 +103,14 @@ export async function subscriber(realtimeUrl: string, token: string, channelId: 
     },
     close: () => ws.close(),
   };
+}
+
+/** The sum of a counter's series (every label set) in a process's /internal/metrics. */
+export async function counterSum(internalUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(`${internalUrl}/internal/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
 }
