@@ -12,23 +12,26 @@
  * secret key and `userId`). The owner lets a message's reactions in as one group at most every
  * 250 ms (apps/channel-node reaction-gate.ts): one summary commit and one `summary` frame.
  *
- * Windows, each WINDOW_MS long, in the order alone, storm, alone (after a warm-up of the
- * publisher and of the storm together, WARMUP_MS, so both paths are compiled before anything is
- * measured, and a pause after each change of load): the baseline is the two alone windows
- * together (symmetric around the storm, so neither drift nor the tables' growth favours it).
- * Each window reports the publishes' rate, p50, p99 and failures; the storm window also the
+ * Windows, each WINDOW_MS long, alternate: alone, then ROUNDS times storm, alone (after a warm-up
+ * of the publisher and of the storm together, WARMUP_MS, so both paths are compiled before
+ * anything is measured, and a pause after each change of load). The baseline is every alone
+ * window together, the storm every storm window together: alternating, symmetric around each storm,
+ * so neither a drift of the machine's other work nor the tables' growth favours one side.
+ * Each window reports the publishes' rate, p50, p99 and failures; a storm window also the
  * reactions sent and answered (their rate actually achieved), their ack latency (which includes
- * up to 250 ms held for the message's next group, by design), the generator's own lateness and
- * event-loop delay (is the load generator the bottleneck?), and the `summary` frames per second a
- * subscriber of the channel received. CPU (cpu-meter.ts): µs per publish of every process in the
- * alone windows; in the storm window, the CPU beyond the alone windows' rate, per reaction.
- * Each service's GC, loop delay and commits per window (process-pauses.ts).
+ * up to 250 ms held for the message's next group, by design), the generator's own lateness,
+ * event-loop delay and requests in flight against its connections (is the load generator the
+ * bottleneck?), and the `summary` frames per second a subscriber of the channel received. CPU
+ * (cpu-meter.ts): µs per publish of every process over the alone windows; over the storm windows,
+ * the CPU beyond the alone windows' rate, per reaction (lib/reaction-report.ts). Each service's
+ * GC, loop delay and commits per window (process-pauses.ts).
  *
  * Goal: the channel's publish p99 during the storm ≤ 2× its p99 alone (same run). Options:
  * BENCH_PUBLISH_RATE (200), BENCH_REACTION_RATE (1000), BENCH_REACTION_CONNECTIONS (1536),
- * BENCH_PUBLISH_CONNECTIONS (64),
- * BENCH_REACTIONS_VIA (edge | control), BENCH_REACTION_TARGET (same | other: the storm on another channel's message), BENCH_REACTION_WINDOW_MS (15000), BENCH_REACTION_WARMUP_MS
- * (4000), BENCH_CPU_PROF_DIR (the gateway and the channel-node write CPU profiles there).
+ * BENCH_PUBLISH_CONNECTIONS (64), BENCH_REACTIONS_VIA (edge | control), BENCH_REACTION_TARGET
+ * (same | other: the storm on a message of another channel), BENCH_REACTION_WINDOW_MS (10000),
+ * BENCH_REACTION_ROUNDS (3), BENCH_REACTION_WARMUP_MS (4000), BENCH_CPU_PROF_DIR (the gateway
+ * and the channel-node write CPU profiles there).
  */
 import { randomBytes } from 'node:crypto';
 import { createEnvironment, signToken, USER_TOKEN_AUDIENCE } from '@rtm/auth';
@@ -37,11 +40,11 @@ import { partitionOf } from '@rtm/bus';
 import { Pool as HttpPool } from 'undici';
 import { createTestDatabase } from '../helpers/database.ts';
 import { dropNatsPrefix, type RunningProcess } from '../helpers/cluster.ts';
-import { byName, cpuWindow, machineCpuMicros, perMessage, self } from './cpu-meter.ts';
-import { describePauses, pausesWindow, type Pauses } from './process-pauses.ts';
+import { byName, cpuWindow, machineCpuMicros, self } from './cpu-meter.ts';
+import { pausesWindow } from './process-pauses.ts';
 import { fmt, sleep } from './lib/figures.ts';
-import { counterSum, generator, merged, subscriber, type Generator, type FrameCounts } from './lib/reaction-peers.ts';
-import type { PhaseFigures } from './lib/reaction-load.ts';
+import { counterSum, generator, subscriber, type Generator } from './lib/reaction-peers.ts';
+import { combine, describe, describeCombined, type Combined, type Window } from './lib/reaction-report.ts';
 import { profilingEnv, startGatewayAndNode, stopAll } from './lib/services.ts';
 import { reportGoal } from './report.ts';
 
@@ -51,7 +54,8 @@ const REACTION_CONNECTIONS = Number(process.env.BENCH_REACTION_CONNECTIONS ?? 1_
 /** The publisher's connections: enough that a stall of 300 ms at PUBLISH_RATE never waits for one. */
 const PUBLISH_CONNECTIONS = Number(process.env.BENCH_PUBLISH_CONNECTIONS ?? 64);
 const VIA = process.env.BENCH_REACTIONS_VIA === 'control' ? 'control' : 'edge';
-const WINDOW_MS = Number(process.env.BENCH_REACTION_WINDOW_MS ?? 15_000);
+const WINDOW_MS = Number(process.env.BENCH_REACTION_WINDOW_MS ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_REACTION_ROUNDS ?? 3);
 const WARMUP_MS = Number(process.env.BENCH_REACTION_WARMUP_MS ?? 4_000);
 /** After each change of load, before the next window (held reactions commit within 250 ms). */
 const SETTLE_MS = 1_500;
@@ -64,24 +68,6 @@ const CHANNEL = 'storm-room';
  * channel's actor: what the storm costs them through CPU alone.
  */
 const OTHER_TARGET = process.env.BENCH_REACTION_TARGET === 'other';
-
-interface Window {
-  name: string;
-  publish: PhaseFigures;
-  storm?: PhaseFigures;
-  frames: FrameCounts;
-  /** CPU seconds per process group. */
-  cpu: Record<string, number>;
-  machineBusy: number;
-  seconds: number;
-  /** Commands the channel-node's actors handled (every outcome): publishes and reactions, a reaction sent again by the gateway counted again. */
-  ownerCommands: number;
-  pauses: Pauses[];
-}
-
-const ms = (micros: number) => (micros / 1000).toFixed(1);
-const rate = (n: number, elapsedMs: number) => ((n * 1000) / elapsedMs).toFixed(1);
-const failures = (f: PhaseFigures) => (f.failed.length ? f.failed.map(([k, n]) => `${k} ×${n}`).join(', ') + (f.samples.length ? ` (${f.samples.join(' | ')})` : '') : 'none');
 
 async function main(): Promise<void> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -123,11 +109,11 @@ async function main(): Promise<void> {
     cleanups.push(async () => watcher.close());
 
     // every reaction a different user: tokens for the warm-up and the storm window, and some spare
-    const users = Math.ceil((REACTION_RATE * (WARMUP_MS + WINDOW_MS + 2 * SETTLE_MS)) / 1000 * 1.1);
+    const users = Math.ceil(((REACTION_RATE * (WARMUP_MS + ROUNDS * (WINDOW_MS + 2 * SETTLE_MS))) / 1000) * 1.1);
     process.stdout.write(
       `reactions: ${OTHER_TARGET ? `the storm on a message of ${targetChannel} (another partition), the publishes to ${CHANNEL}` : 'one channel'}; ${PUBLISH_RATE} publishes/s (server publish, open loop) throughout; the storm ${REACTION_RATE} reactions/s to ONE message ` +
         `over ${REACTION_CONNECTIONS} keep-alive connections, ${VIA === 'edge' ? 'realtime edge, each user with its own token' : 'control plane, secret key and userId'}, ` +
-        `every reaction a different user (${fmt(users)} users); ${WARMUP_MS / 1000}s warm-up of both, then windows of ${WINDOW_MS / 1000}s: alone, storm, alone.\n` +
+        `every reaction a different user (${fmt(users)} users); ${WARMUP_MS / 1000}s warm-up of both, then windows of ${WINDOW_MS / 1000}s: alone, then ${ROUNDS} × (storm, alone).\n` +
         'The machine has 2 cores shared by the service, Postgres, NATS and the generators: read the ratio to the same run\'s alone windows.\n',
     );
     const publisher = await generator({ mode: 'publish', url: gateway.controlUrl, secretKey: env.secretKey, rate: PUBLISH_RATE, channelId: CHANNEL, connections: PUBLISH_CONNECTIONS });
@@ -180,48 +166,26 @@ async function main(): Promise<void> {
     await storm.hold();
     await sleep(SETTLE_MS);
     const windows: Window[] = [];
-    windows.push(await measure('alone (before)', false));
-    await storm.run();
-    await sleep(SETTLE_MS);
-    windows.push(await measure('storm', true));
-    await storm.hold();
-    await sleep(SETTLE_MS);
-    windows.push(await measure('alone (after)', false));
+    windows.push(await measure('alone 1', false));
+    for (let round = 1; round <= ROUNDS; round++) {
+      await storm.run();
+      await sleep(SETTLE_MS);
+      windows.push(await measure(`storm ${round}`, true));
+      await storm.hold();
+      await sleep(SETTLE_MS);
+      windows.push(await measure(`alone ${round + 1}`, false));
+    }
     await publisher.hold();
     await sleep(SETTLE_MS);
     const final = watcher.take();
-    for (const w of windows) describe(w);
-    report(windows, final);
+    for (const w of windows) process.stdout.write(describe(w));
+    report(combine(windows), final.lastSummaryTotal || windows.findLast((w) => w.storm)!.frames.lastSummaryTotal);
   } finally {
     for (const g of generators) await g.stop();
     await stopAll(processes);
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: Error) => process.stderr.write(`clean-up: ${error.message}\n`));
     await dropNatsPrefix(NATS_URL, prefix).catch(() => {});
   }
-}
-
-function describe(w: Window): void {
-  const p = w.publish;
-  const h = merged(p);
-  process.stdout.write(
-    `\n${w.name}: publishes ${fmt(p.ok)} at ${rate(p.ok, p.elapsedMs)}/s, p50 ${ms(h.getValueAtPercentile(50))} ms, p99 ${ms(h.getValueAtPercentile(99))} ms, ` +
-      `max ${ms(h.maxValue)} ms, failed ${failures(p)}; publisher late p99 ${ms(p.latenessP99)} ms, loop delay p99 ${p.loopDelayP99Ms.toFixed(1)} ms, ` +
-      `in flight at most ${p.mostInFlight} on ${p.connections} connections\n` +
-      `  subscriber: ${fmt(w.frames.messages)} messages, ${w.frames.summaries} summaries (${(w.frames.summaries / w.seconds).toFixed(1)}/s)${w.frames.other ? `, ${w.frames.other} other` : ''}; ` +
-      `machine busy ${((w.machineBusy / w.seconds / 2) * 100).toFixed(0)} % of 2 cores; the owner handled ${fmt(w.ownerCommands)} commands ` +
-      `(${fmt(w.ownerCommands - w.publish.sent - (w.storm?.sent ?? 0))} beyond the window's publishes${w.storm ? ' and reactions' : ''}: repeats, and the edges of the window)\n`,
-  );
-  if (w.storm) {
-    const s = w.storm;
-    const r = merged(s);
-    process.stdout.write(
-      `  reactions: sent ${fmt(s.sent)} (${rate(s.sent, s.elapsedMs)}/s), answered 200 ${fmt(s.ok)} (${rate(s.ok, s.elapsedMs)}/s), failed ${failures(s)}; ` +
-        `ack p50 ${ms(r.getValueAtPercentile(50))} ms, p99 ${ms(r.getValueAtPercentile(99))} ms, max ${ms(r.maxValue)} ms\n` +
-        `  storm generator: sent late by p99 ${ms(s.latenessP99)} ms, max ${ms(s.latenessMax)} ms; loop delay p99 ${s.loopDelayP99Ms.toFixed(1)} ms; in flight at most ${s.mostInFlight} on ${s.connections} connections\n`,
-    );
-  }
-  process.stdout.write(`  CPU, % of a core: ${share(w.cpu, w.seconds)}\n`);
-  process.stdout.write(`  gateway: ${describePauses(w.pauses[0]!)}\n  channel-node: ${describePauses(w.pauses[1]!)}\n`);
 }
 
 /** A channel of the environment whose partition is not CHANNEL's (PARTITIONS as the processes run it). */
@@ -231,45 +195,17 @@ function otherPartitionChannel(environmentId: string): string {
   for (let n = 0; ; n++) if (partitionOf(environmentId, `storm-elsewhere-${n}`, partitions) !== mine) return `storm-elsewhere-${n}`;
 }
 
-/** Each group's CPU over the window as a share of one core. */
-function share(cpu: Record<string, number>, seconds: number): string {
-  const parts = Object.entries(cpu).map(([group, s]) => `${group} ${((s / seconds) * 100).toFixed(1)}`);
-  return `${parts.join(', ')}; total ${((Object.values(cpu).reduce((a, b) => a + b, 0) / seconds) * 100).toFixed(1)}`;
-}
-
-function report(windows: Window[], final: FrameCounts): void {
-  const alone = windows.filter((w) => !w.storm);
-  const stormWindow = windows.find((w) => w.storm)!;
-  const base = merged(...alone.map((w) => w.publish));
-  const during = merged(stormWindow.publish);
-  const at = (h: typeof base, p: number) => h.getValueAtPercentile(p) / 1000;
-  const [b50, b99, s50, s99] = [at(base, 50), at(base, 99), at(during, 50), at(during, 99)];
-  // CPU per item: alone, per publish; in the storm, what it spent beyond the alone windows' rate, per reaction
-  const aloneSeconds = alone.reduce((sum, w) => sum + w.seconds, 0);
-  const alonePublishes = alone.reduce((sum, w) => sum + w.publish.ok, 0);
-  const aloneCpu: Record<string, number> = {};
-  for (const w of alone) for (const [group, s] of Object.entries(w.cpu)) aloneCpu[group] = (aloneCpu[group] ?? 0) + s;
-  const reactions = stormWindow.storm!.ok;
-  // signed: a process may spend less in the storm window (its publishes then share commits)
-  const beyond = Object.entries(stormWindow.cpu)
-    .map(([group, s]) => [group, ((s - ((aloneCpu[group] ?? 0) / aloneSeconds) * stormWindow.seconds) * 1e6) / reactions] as const)
-    .filter(([, micros]) => Math.abs(micros) >= 0.05);
-  const total = beyond.reduce((sum, [, micros]) => sum + micros, 0);
-  const stormRate = (reactions * 1000) / stormWindow.storm!.elapsedMs;
-  process.stdout.write(
-    `\nalone windows together: ${perMessage(aloneCpu, alonePublishes).replace('CPU µs/msg', 'CPU µs per publish')}\n` +
-      `storm window beyond the alone windows' rate, CPU µs per reaction: ${beyond.map(([g, micros]) => `${g} ${micros.toFixed(1)}`).join(', ')}; total ${total.toFixed(1)}\n` +
-      `reactions answered ${rate(reactions, stormWindow.storm!.elapsedMs)}/s of ${REACTION_RATE}/s asked; summaries ${(stormWindow.frames.summaries / stormWindow.seconds).toFixed(1)}/s; ` +
-      `the last summary counts ${fmt(final.lastSummaryTotal || stormWindow.frames.lastSummaryTotal)} reactions\n` +
-      `publish p50 ${s50.toFixed(1)} ms during the storm, ${b50.toFixed(1)} ms alone (×${(s50 / b50).toFixed(2)}); p99 ${s99.toFixed(1)} ms, ${b99.toFixed(1)} ms alone (×${(s99 / b99).toFixed(2)})\n`,
-  );
+function report(c: Combined, lastSummaryTotal: number): void {
+  process.stdout.write(describeCombined(c, REACTION_RATE, lastSummaryTotal));
+  const ratio = c.storm.p99 / c.alone.p99;
+  const reactionRate = c.storm.reactions / c.storm.seconds;
   reportGoal({
     path: `publish p99 on a channel during a reaction storm on one ${OTHER_TARGET ? "of another channel's messages" : 'of its messages'} (${PUBLISH_RATE} publishes/s, ${REACTION_RATE} reactions/s via ${VIA})`,
     goal: `≤ ${GOAL}× alone`,
-    measured: `p99 ${s99.toFixed(1)} ms, p50 ${s50.toFixed(1)} ms (${fmt(stormRate)} reactions/s answered)`,
-    baseline: `alone p99 ${b99.toFixed(1)} ms, p50 ${b50.toFixed(1)} ms`,
-    ratio: s99 / b99,
-    met: s99 / b99 <= GOAL,
+    measured: `p99 ${c.storm.p99.toFixed(1)} ms, p50 ${c.storm.p50.toFixed(1)} ms (${fmt(reactionRate)} reactions/s answered)`,
+    baseline: `alone p99 ${c.alone.p99.toFixed(1)} ms, p50 ${c.alone.p50.toFixed(1)} ms`,
+    ratio,
+    met: ratio <= GOAL,
   });
 }
 
