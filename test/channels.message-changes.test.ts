@@ -204,6 +204,27 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
     await watcher.close();
   });
 
+  await t.test('reaction caps: 16 types per user on a message, 64 types per message', async () => {
+    const message = await control.post('/v1/channels/caps/messages', { content: { text: 'cap me' } });
+    const url = `/v1/channels/caps/messages/${message.body.id}/reactions`;
+    const statuses = (answers: { status: number }[]) => answers.map((a) => a.status);
+    // one user: 16 types, then a 17th refused; the same type again is still answered
+    const mine = await Promise.all(Array.from({ length: 16 }, (_, i) => control.post(url, { type: `t${i}`, userId: 'capped' })));
+    assert.deepEqual(statuses(mine), Array(16).fill(200));
+    const seventeenth = await control.post(url, { type: 't16', userId: 'capped' });
+    assert.deepEqual([seventeenth.status, errorCode(seventeenth)], [409, 'conflict']);
+    assert.equal((await control.post(url, { type: 't3', userId: 'capped' })).body.reacted, true);
+    // the message: 48 more types from others (64), then a 65th refused; a type it carries is still open to anyone
+    const others = await Promise.all(Array.from({ length: 48 }, (_, i) => control.post(url, { type: `t${16 + i}`, userId: `other-${i}` })));
+    assert.deepEqual(statuses(others), Array(48).fill(200));
+    const sixtyFifth = await control.post(url, { type: 't64', userId: 'newcomer' });
+    assert.deepEqual([sixtyFifth.status, errorCode(sixtyFifth)], [409, 'conflict']);
+    assert.equal((await control.post(url, { type: 't40', userId: 'newcomer' })).body.reacted, true);
+    // once a type's last reaction is gone, a new type has room again
+    assert.equal((await control.delete(`${url}/t63?userId=other-47`)).body.reacted, false);
+    assert.equal((await control.post(url, { type: 't64', userId: 'newcomer' })).status, 200);
+  });
+
   await t.test('bad edits and reactions get the documented errors', async () => {
     const own = await http('alice').post('/v1/channels/errors/messages', { content: { text: 'mine' } });
     const cases: [string, ReturnType<typeof control.get>, number, string][] = [
