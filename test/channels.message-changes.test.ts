@@ -198,9 +198,19 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
     // at most one per 250 ms while they arrived, plus the first and the last
     assert.ok(summaries.length <= Math.ceil((Date.now() - started) / 250) + 2, `${summaries.length} summaries in ${elapsed} ms`);
     assert.ok(summaries.length < 60, `${summaries.length} summaries for 120 reactions`);
-    // removing one: the next summary has one less
-    assert.equal((await control.delete(`/v1/channels/storm/messages/${message.body.id}/reactions/fire?userId=user-1`)).body.reacted, false);
-    await watcher.waitFor('one less', (f) => f.op === 'summary' && f.reactions.fire?.count === 59);
+    // removing one of the first users named: the next summary has one less, and names the next one
+    const before = summary.reactions.fire.users as string[];
+    const gone = before[0]!;
+    assert.equal((await control.delete(`/v1/channels/storm/messages/${message.body.id}/reactions/fire?userId=${gone}`)).body.reacted, false);
+    const after = await watcher.waitFor('one less', (f) => f.op === 'summary' && f.reactions.fire?.count === 59);
+    assert.deepEqual(after.reactions.fire.users.slice(0, 9), before.slice(1), 'the others keep their order');
+    assert.equal(after.reactions.fire.users.length, 10, 'and the next one in order takes the tenth place');
+    assert.ok(!after.reactions.fire.users.includes(gone));
+    assert.deepEqual(after.reactions.clap, summary.reactions.clap, 'a type the change did not touch is as it was');
+    // the summary stored (history) says the same
+    const stored = await control.get(`/v1/channels/storm/history`);
+    const shown = stored.body.messages.find((m: any) => m.id === message.body.id);
+    assert.deepEqual([shown.reactions.fire.count, shown.reactions.clap.count], [59, 60]);
     await watcher.close();
   });
 
