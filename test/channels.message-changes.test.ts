@@ -198,10 +198,41 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
     // at most one per 250 ms while they arrived, plus the first and the last
     assert.ok(summaries.length <= Math.ceil((Date.now() - started) / 250) + 2, `${summaries.length} summaries in ${elapsed} ms`);
     assert.ok(summaries.length < 60, `${summaries.length} summaries for 120 reactions`);
-    // removing one: the next summary has one less
-    assert.equal((await control.delete(`/v1/channels/storm/messages/${message.body.id}/reactions/fire?userId=user-1`)).body.reacted, false);
-    await watcher.waitFor('one less', (f) => f.op === 'summary' && f.reactions.fire?.count === 59);
+    // removing one of the first users named: the next summary has one less, and names the next one
+    const before = summary.reactions.fire.users as string[];
+    const gone = before[0]!;
+    assert.equal((await control.delete(`/v1/channels/storm/messages/${message.body.id}/reactions/fire?userId=${gone}`)).body.reacted, false);
+    const after = await watcher.waitFor('one less', (f) => f.op === 'summary' && f.reactions.fire?.count === 59);
+    assert.deepEqual(after.reactions.fire.users.slice(0, 9), before.slice(1), 'the others keep their order');
+    assert.equal(after.reactions.fire.users.length, 10, 'and the next one in order takes the tenth place');
+    assert.ok(!after.reactions.fire.users.includes(gone));
+    assert.deepEqual(after.reactions.clap, summary.reactions.clap, 'a type the change did not touch is as it was');
+    // the summary stored (history) says the same
+    const stored = await control.get(`/v1/channels/storm/history`);
+    const shown = stored.body.messages.find((m: any) => m.id === message.body.id);
+    assert.deepEqual([shown.reactions.fire.count, shown.reactions.clap.count], [59, 60]);
     await watcher.close();
+  });
+
+  await t.test('reaction caps: 16 types per user on a message, 64 types per message', async () => {
+    const message = await control.post('/v1/channels/caps/messages', { content: { text: 'cap me' } });
+    const url = `/v1/channels/caps/messages/${message.body.id}/reactions`;
+    const statuses = (answers: { status: number }[]) => answers.map((a) => a.status);
+    // one user: 16 types, then a 17th refused; the same type again is still answered
+    const mine = await Promise.all(Array.from({ length: 16 }, (_, i) => control.post(url, { type: `t${i}`, userId: 'capped' })));
+    assert.deepEqual(statuses(mine), Array(16).fill(200));
+    const seventeenth = await control.post(url, { type: 't16', userId: 'capped' });
+    assert.deepEqual([seventeenth.status, errorCode(seventeenth)], [409, 'conflict']);
+    assert.equal((await control.post(url, { type: 't3', userId: 'capped' })).body.reacted, true);
+    // the message: 48 more types from others (64), then a 65th refused; a type it carries is still open to anyone
+    const others = await Promise.all(Array.from({ length: 48 }, (_, i) => control.post(url, { type: `t${16 + i}`, userId: `other-${i}` })));
+    assert.deepEqual(statuses(others), Array(48).fill(200));
+    const sixtyFifth = await control.post(url, { type: 't64', userId: 'newcomer' });
+    assert.deepEqual([sixtyFifth.status, errorCode(sixtyFifth)], [409, 'conflict']);
+    assert.equal((await control.post(url, { type: 't40', userId: 'newcomer' })).body.reacted, true);
+    // once a type's last reaction is gone, a new type has room again
+    assert.equal((await control.delete(`${url}/t63?userId=other-47`)).body.reacted, false);
+    assert.equal((await control.post(url, { type: 't64', userId: 'newcomer' })).status, 200);
   });
 
   await t.test('bad edits and reactions get the documented errors', async () => {

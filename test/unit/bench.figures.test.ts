@@ -2,7 +2,7 @@
  * The pure parts of the benchmarks' figures: the heap census by kind and its difference per
  * socket (connect-memory), the CPU and heap profile summaries (connect), and the large channel's
  * check that every subscriber got every message once, in order; the replication benchmark's
- * windows of one mode added together. A mistake here would report a wrong figure rather than fail,
+ * windows of one mode added together; the reactions benchmark's alone and storm windows. A mistake here would report a wrong figure rather than fail,
  * so each is checked on a small input worked out by hand.
  */
 import { test } from 'node:test';
@@ -12,6 +12,10 @@ import { summarise, summariseHeap } from '../bench/lib/v8-profiles.ts';
 import { orderViolations } from '../bench/lib/large-channel-fanout.ts';
 import { combine, type Case } from '../bench/lib/replication-cases.ts';
 import type { Pauses } from '../bench/process-pauses.ts';
+import * as hdr from 'hdr-histogram-js';
+import { combine as combineReactions, type Window } from '../bench/lib/reaction-report.ts';
+import type { PhaseFigures } from '../bench/lib/reaction-load.ts';
+import { histogram } from '../bench/lib/figures.ts';
 
 /** A root, an object `Session` (100 B) holding a string (20 B) by a property, and `extra` more sessions. */
 function snapshot(extra: number): Snapshot {
@@ -121,4 +125,33 @@ test("bench replication: a mode's windows added together, per message and weight
   assert.equal(row.commitsPerSecond, 400 / 3);
   assert.equal(row.commitMs, 3.5, "weighted by each window's commits");
   assert.equal(combine(cases, 'alone', 50), undefined);
+});
+
+test('bench reactions: alone and storm windows added together; CPU per publish alone, per reaction beyond the alone rate', () => {
+  // a phase whose requests all took `ms` (µs in the histogram), `ok` of them
+  const phase = (ok: number, ms: number): PhaseFigures => {
+    const h = histogram(3_600_000_000);
+    h.recordValueWithCount(ms * 1000, ok);
+    return { sent: ok, ok, failed: [], samples: [], latency: hdr.encodeIntoCompressedBase64(h), latenessP99: 0, latenessMax: 0, loopDelayP99Ms: 0, mostInFlight: 1, connections: 1, elapsedMs: 10_000 };
+  };
+  const frames = (summaries: number) => ({ messages: 0, summaries, other: 0, lastSummaryTotal: 0 });
+  const window = (name: string, publish: PhaseFigures, cpu: Record<string, number>, storm?: PhaseFigures): Window => ({
+    name, publish, ...(storm && { storm }), frames: frames(storm ? 30 : 0), cpu, machineBusy: 0, seconds: 10, ownerCommands: 0, pauses: [],
+  });
+  const c = combineReactions([
+    window('alone 1', phase(2_000, 4), { gateway: 1, 'channel-node': 2 }),
+    window('storm 1', phase(2_000, 40), { gateway: 3, 'channel-node': 1.5 }, phase(10_000, 250)),
+    window('alone 2', phase(1_000, 10), { gateway: 1, 'channel-node': 2 }),
+  ]);
+  // alone: 2,000 at 4 ms and 1,000 at 10 ms: the median is 4, the 99th percentile 10
+  assert.equal(Math.round(c.alone.p50), 4);
+  assert.equal(Math.round(c.alone.p99), 10);
+  assert.deepEqual([Math.round(c.storm.p50), Math.round(c.storm.p99)], [40, 40], 'the storm windows alone');
+  assert.equal(c.alone.publishes, 3_000);
+  assert.equal(c.storm.reactions, 10_000);
+  assert.equal(Math.round(c.storm.reactionP99), 250);
+  assert.equal(c.storm.summaries, 30);
+  assert.deepEqual(c.perPublish, [['gateway', 2 / 3_000 * 1e6], ['channel-node', 4 / 3_000 * 1e6]]);
+  // the alone rate is 0.1 s/s of gateway and 0.2 s/s of channel-node: 10 s of storm spent 2 s and −0.5 s beyond it
+  assert.deepEqual(c.perReaction.map(([group, micros]) => [group, Math.round(micros)]), [['gateway', 200], ['channel-node', -50]]);
 });

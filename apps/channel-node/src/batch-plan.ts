@@ -40,6 +40,9 @@ export type NodeReply = CommandReply | GroupReply;
 /** What a partition actor commits: the bus's commands, and the reaction groups it makes of its `react` commands. */
 export type NodeCommand = ChannelCommand | ReactionGroup;
 
+/** A reaction group: the heaviest command a transaction carries (it reads, writes and summarises a message's reactions). */
+export const isReactionGroup = (command: NodeCommand): command is ReactionGroup => command.op === 'reactions';
+
 export interface ChannelState {
   pk: number;
   lastSeq: number;

@@ -47,11 +47,15 @@ export const CHANGE_FENCE_SQL = `update channels set last_seq = $3
 
 /**
  * What the users of a reaction group already have on the message ($1 channel pk, $2 seq, $3 user
- * ids), and how many distinct types the message carries.
+ * ids): one lookup per user in message_reactions_message_user_idx, so the read costs the group's
+ * size whatever the message holds. `offset 0` keeps the lookup a subquery run per user: flattened
+ * into a join, a generic plan over a table without statistics (a new deployment, a storm before
+ * autovacuum's analyze) scanned every reaction of the message once per user.
  */
-export const REACTIONS_READ_SQL = `select type, user_id, (select count(distinct type) from message_reactions where channel_pk = $1 and seq = $2)::int as types
-       from message_reactions where channel_pk = $1 and seq = $2 and user_id = any($3::text[])
-       union all select null, null, (select count(distinct type) from message_reactions where channel_pk = $1 and seq = $2)::int`;
+export const REACTIONS_READ_SQL = `select r.type, u.user_id
+       from unnest($3::text[]) as u(user_id)
+       cross join lateral (select type from message_reactions m
+                           where m.channel_pk = $1 and m.seq = $2 and m.user_id = u.user_id offset 0) r`;
 
 /** Adds ($3 types, $4 users) and removes ($5 types, $6 users) reactions of one message ($1, $2) at $7. */
 export const REACTIONS_WRITE_SQL = `with added as (

@@ -170,19 +170,17 @@ export async function react(ctx: ChangeContext, index: number, g: ReactionGroup,
   if (!row) return answer(g.items.map(() => NOT_FOUND));
   if (row.retracted) return answer(g.items.map(() => ({ ok: false, code: 'conflict', reason: 'the message was retracted' })));
   const users = [...new Set(g.items.map((item) => item.userId))];
-  const { rows } = await ctx.client.query<{ type: string | null; user_id: string | null; types: number }>(REACTIONS_READ_SQL, [state.pk, row.seq, users]);
+  const { rows } = await ctx.client.query<{ type: string; user_id: string }>(REACTIONS_READ_SQL, [state.pk, row.seq, users]);
   const mine = new Map<string, Set<string>>();
-  let typeCount = 0;
-  const present = new Set<string>();
   for (const r of rows) {
-    typeCount = r.types;
-    if (r.type === null || r.user_id === null) continue;
-    present.add(r.type);
     let set = mine.get(r.user_id);
     if (!set) mine.set(r.user_id, (set = new Set()));
     set.add(r.type);
   }
-  const typesKnown = new Set(present);
+  // the types the message carries are its summary's (rewritten with its reactions in every
+  // transaction that changes them), not a count over all of its reactions
+  const typesKnown = new Set(row.reactions === null ? [] : Object.keys(JSON.parse(row.reactions) as Record<string, unknown>));
+  let typeCount = typesKnown.size;
   const adds = new Map<string, [string, string]>();
   const removes = new Map<string, [string, string]>();
   const items = g.items.map((item): CommandReply => {

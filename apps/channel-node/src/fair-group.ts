@@ -31,3 +31,16 @@ export function takeFairGroup(pending: readonly (readonly Pick<ChannelCommand, '
   }
   return taken;
 }
+
+/**
+ * `taken` (takeFairGroup's indices) without mixing slow submissions with the others: a slow one
+ * first in line goes alone; otherwise the slow ones wait for a transaction of their own. A slow
+ * submission is one holding a reaction group (its reads and summary are the heaviest work a
+ * transaction carries): merged with other partitions' batches, it held their publishes until
+ * its summary was written.
+ */
+export function apartFromSlow(taken: readonly number[], slow: (index: number) => boolean): number[] {
+  if (taken.length === 0) return [];
+  if (slow(taken[0]!)) return [taken[0]!];
+  return taken.filter((i) => !slow(i));
+}

@@ -19,6 +19,10 @@
  * - at most `lanes` transactions run at once, and a lane takes first the submissions that carry
  *   the environments with the least work waiting (fair-group.ts), so an environment that floods
  *   many partitions cannot keep a quiet one's batch waiting behind its own;
+ * - a reaction group (the heaviest command: reads, writes and a summary over a message's
+ *   reactions) never shares a transaction with other submissions, and a lane opens at once beside
+ *   lanes that only commit such groups (fair-group.ts apartFromSlow): another partition's
+ *   publishes do not wait for a summary;
  * - a further lane opens only once every transaction running has taken `laneOpensAfterMs`: what
  *   arrives while one commits waits for it and goes in the next transaction together (a lane
  *   that opened at once took each arrival alone: twice the transactions, half their size, more
@@ -34,10 +38,10 @@
 import type { Counter, Histogram } from 'prom-client';
 import type { Pool } from '@rtm/db';
 import { ArrivalRate, lingerMs, type LingerOptions, type Logger } from '@rtm/ops';
-import type { NodeCommand } from './batch-plan.ts';
+import { isReactionGroup, type NodeCommand } from './batch-plan.ts';
 import type { NoticeDelivery } from '@rtm/webhooks';
 import { FenceError, WebhookBelief, channelKey, writeBatch, writesInOneStatement, type BatchOutcome, type ChannelState } from './commit-batch.ts';
-import { takeFairGroup } from './fair-group.ts';
+import { apartFromSlow, takeFairGroup } from './fair-group.ts';
 import { isSplittable, isolateFailures, replyForFailure } from './isolate-failures.ts';
 
 interface Submission {
@@ -89,8 +93,8 @@ export class NodeCommitter {
   private readonly options: CommitterOptions;
   private readonly pending: Submission[] = [];
   private running = 0;
-  /** performance.now() when each running lane's transaction group started. */
-  private readonly groupsSince = new Set<{ at: number }>();
+  /** performance.now() when each running lane's transaction group started, and whether it carries a reaction group. */
+  private readonly groupsSince = new Set<{ at: number; slow: boolean }>();
   /** Opens a lane when the running ones have taken laneOpensAfterMs (pending work, no new arrival). */
   private laneTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly webhooks = new WebhookBelief();
@@ -127,8 +131,13 @@ export class NodeCommitter {
     if (this.pending.length === 0 || this.running >= this.options.lanes) return;
     const after = this.options.laneOpensAfterMs ?? 0;
     let newest = -Infinity;
-    for (const group of this.groupsSince) newest = Math.max(newest, group.at);
-    const left = this.running === 0 ? 0 : after - (performance.now() - newest);
+    let allSlow = true;
+    for (const group of this.groupsSince) {
+      newest = Math.max(newest, group.at);
+      allSlow &&= group.slow;
+    }
+    // a lane busy with a reaction group does not make the others wait for it (apartFromSlow)
+    const left = this.running === 0 || allSlow ? 0 : after - (performance.now() - newest);
     if (left <= 0) {
       void this.lane();
       return;
@@ -143,7 +152,7 @@ export class NodeCommitter {
 
   private async lane(): Promise<void> {
     this.running++;
-    const since = { at: performance.now() };
+    const since = { at: performance.now(), slow: false };
     this.groupsSince.add(since);
     try {
       for (let first = true; ; first = false) {
@@ -151,10 +160,14 @@ export class NodeCommitter {
         if (!first) await this.linger();
         if (this.pending.length === 0) break;
         since.at = performance.now();
-        const taken = takeFairGroup(
-          this.pending.map((s) => s.commands),
-          this.options.maxCommands,
+        const taken = apartFromSlow(
+          takeFairGroup(
+            this.pending.map((s) => s.commands),
+            this.options.maxCommands,
+          ),
+          (i) => this.pending[i]!.commands.some(isReactionGroup),
         );
+        since.slow = this.pending[taken[0]!]!.commands.some(isReactionGroup);
         const group = taken.map((i) => this.pending[i]!);
         for (const i of [...taken].sort((a, b) => b - a)) this.pending.splice(i, 1);
         for (const s of group) this.pendingCommands -= s.commands.length;
@@ -163,7 +176,10 @@ export class NodeCommitter {
           const now = performance.now();
           for (const s of group) timings.laneWaitSeconds.observe((now - s.submittedAt) / 1000);
         }
+        // others waiting may now take a lane of their own (see openLane)
+        if (since.slow) this.openLane();
         await this.commitGroup(group);
+        since.slow = false;
       }
     } finally {
       this.running--;

@@ -24,7 +24,7 @@ import { decodeRequest, ReplyCollector } from './command-request.ts';
 import { FairMailbox } from './fair-mailbox.ts';
 import type { Logger } from '@rtm/ops';
 import { SUMMARY_INTERVAL_MS, type CommandReply } from '@rtm/schemas';
-import { isGroupReply, type NodeCommand, type NodeReply, type ReactCommand } from './batch-plan.ts';
+import { isGroupReply, isReactionGroup, type NodeCommand, type NodeReply, type ReactCommand } from './batch-plan.ts';
 import { ReactionGate } from './reaction-gate.ts';
 import {
   ephemeralBatch,
@@ -169,7 +169,15 @@ export class PartitionActor {
         continue;
       }
       const batch = this.dropExpired(this.mailbox.take(this.deps.maxBatch));
-      if (batch.length > 0) await this.process(batch);
+      // reaction groups commit after the commands taken with them, in a batch of their own: those
+      // (publishes, mostly) keep the quick path (one statement, no transaction) and are answered
+      // without waiting for the groups' reads and summaries. Only their order changes, as the
+      // reaction gate already changes it (reactions wait for their message's next group).
+      const groups = batch.filter((pending) => isReactionGroup(pending.command));
+      if (groups.length > 0 && groups.length < batch.length) {
+        await this.process(batch.filter((pending) => !isReactionGroup(pending.command)));
+        await this.process(groups);
+      } else if (batch.length > 0) await this.process(batch);
     }
   }
 

@@ -14,7 +14,12 @@
  *   connection, which the bus keeps in order);
  * - a request carries at most MAX_PER_REQUEST commands and stays under the server's message
  *   size limit; a lone command travels as a request of one (answered by one reply, no array);
- * - a request waits for the earliest deadline among its commands.
+ * - a request waits for the earliest deadline among its commands;
+ * - a command its owner answers late on purpose (`deferred`: a reaction, held by the owner until
+ *   its message's next summary, up to 250 ms) never shares a request or a bundle with one it
+ *   answers at its commit: a reply leaves only once every command it carries is answered, so a
+ *   publish that travelled with a reaction waited for the reaction's summary. Deferred commands
+ *   go in requests and bundles of their own, at once (never held back by the linger below).
  *
  * Requests of one turn for partitions that the same channel-node owns (as the nodes announce it,
  * libs/bus owner-directory.ts) leave as ONE bundle to that node's subject and come back as one
@@ -81,6 +86,8 @@ interface Entry {
   command: Uint8Array;
   deadline: number;
   waiter: ReplyWaiter;
+  /** Answered late on purpose by its owner (see the header): travels apart from the others. */
+  deferred: boolean;
 }
 
 /** Who waits for a command's reply: told exactly once, `settle` or `fail`. */
@@ -167,9 +174,13 @@ export class OwnerBatcher {
     for (const node of [...this.#held.keys()]) this.#release(node, 'timed_out');
   }
 
-  /** Sends `command` (one, encoded, for `partition`) in this turn's request for the partition; `waiter` is told the reply or the error. */
-  submit(partition: number, command: Uint8Array, deadline: number, waiter: ReplyWaiter): void {
-    this.#turn.push({ partition, command, deadline, waiter });
+  /**
+   * Sends `command` (one, encoded, for `partition`) in this turn's request for the partition;
+   * `waiter` is told the reply or the error. `deferred`: its owner answers it late on purpose
+   * (a reaction): it goes in this turn's requests of such commands (see the header).
+   */
+  submit(partition: number, command: Uint8Array, deadline: number, waiter: ReplyWaiter, deferred = false): void {
+    this.#turn.push({ partition, command, deadline, waiter, deferred });
     this.#flushSoon();
   }
 
@@ -187,16 +198,22 @@ export class OwnerBatcher {
     const now = Date.now();
     const direct = new Map<number, Entry[]>();
     const byNode = new Map<string, Entry[]>();
+    // deferred commands apart: their own requests and bundles (see the header)
+    const deferredDirect = new Map<number, Entry[]>();
+    const deferredByNode = new Map<string, Entry[]>();
     for (const entry of turn) {
       // while the directory names a node for a partition, everything for it goes by that node,
       // even alone: two routes to one owner could overtake each other if the node had to forward
       const node = this.#heldFor.get(entry.partition) ?? this.#directory.nodeOf(entry.partition, now);
-      if (node === undefined) append(direct, entry.partition, entry);
-      else append(byNode, node, entry);
+      if (node === undefined) append(entry.deferred ? deferredDirect : direct, entry.partition, entry);
+      else append(entry.deferred ? deferredByNode : byNode, node, entry);
     }
     const maxBytes = this.#maxBytes();
-    for (const [partition, entries] of direct) for (const unit of this.#units(partition, entries, maxBytes)) this.#toPartition(unit);
+    for (const map of [direct, deferredDirect]) {
+      for (const [partition, entries] of map) for (const unit of this.#units(partition, entries, maxBytes)) this.#toPartition(unit);
+    }
     for (const [node, entries] of byNode) this.#toNodeSoon(node, entries);
+    for (const [node, entries] of deferredByNode) this.#sendToNode(node, entries);
   }
 
   /** The largest request or bundle: the server's limit, less room for the protocol line and headers. */

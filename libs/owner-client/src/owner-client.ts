@@ -74,7 +74,9 @@ export class OwnerClient {
     const partition = partitionOf(command.environmentId, command.channelId, this.#partitions);
     startAsk(
       // commands of this turn for the same partition (and node) leave together (owner-batcher.ts)
-      (encoded, deadline, waiter) => this.#batcher.submit(partition, encoded, deadline, waiter),
+      // a reaction is held by its owner until its message's next summary: it travels apart, so
+      // that no publish waits for that summary's reply
+      (encoded, deadline, waiter) => this.#batcher.submit(partition, encoded, deadline, waiter, command.op === 'react'),
       // header + the content's bytes as sent (libs/schemas command-codec.ts), encoded once for any repeat
       encodeCommand(command),
       Date.now() + this.#timeoutMs,
