@@ -114,7 +114,8 @@ test('dashboard messages, members and bans - browse, filter, retract, moderate; 
     assert.equal(retracted.body.content, null);
     assert.ok(retracted.body.retractedAt);
     const frame = await socket.waitFor('retract frame', (f) => f.op === 'retract');
-    assert.deepEqual(frame, { op: 'retract', id: first.id, seq: first.seq, reason: 'spam' });
+    assert.deepEqual(frame, { op: 'retract', id: first.id, seq: first.seq, eventSeq: frame.eventSeq, reason: 'spam' });
+    assert.ok(frame.eventSeq > first.seq, 'the retraction took a later seq of the channel');
     const history = await request(gateway.controlUrl, 'GET', '/v1/channels/room-1/history', { token: secretKey });
     assert.equal(history.body.messages.find((m: any) => m.id === first.id).retracted, true);
     // again: answered, nothing new recorded

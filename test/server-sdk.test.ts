@@ -109,7 +109,7 @@ test('server SDK - every method against a real cluster', async (t) => {
     const retracted = await rtm.retract('room.1', first.id);
     assert.deepEqual(retracted, { id: first.id, seq: 1, retracted: true, eventSeq: 3 });
     assert.deepEqual(await rtm.retract('room.1', second.id, { reason: 'off topic' }), { id: second.id, seq: 2, retracted: true, eventSeq: 4 });
-    assert.deepEqual(await rtm.retract('room.1', second.id), { id: second.id, seq: 2, retracted: true });
+    assert.deepEqual(await rtm.retract('room.1', second.id), { id: second.id, seq: 2, retracted: true, eventSeq: 4 }, 'answered as the first');
     const after = await rtm.history('room.1');
     assert.deepEqual(after.messages.map((m) => [m.retracted, m.content]), [
       [true, null],
