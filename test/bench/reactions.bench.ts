@@ -16,7 +16,7 @@
  * of the publisher and of the storm together, WARMUP_MS, so both paths are compiled before
  * anything is measured, and a pause after each change of load). The baseline is every alone
  * window together, the storm every storm window together: alternating, symmetric around each storm,
- * so neither a drift of the machine's other work nor the tables' growth favours one side.
+ * so neither a drift of the machine's load nor the tables' growth favours one side.
  * Each window reports the publishes' rate, p50, p99 and failures; a storm window also the
  * reactions sent and answered (their rate actually achieved), their ack latency (which includes
  * up to 250 ms held for the message's next group, by design), the generator's own lateness,
@@ -29,7 +29,8 @@
  * Goal: the channel's publish p99 during the storm ≤ 2× its p99 alone (same run). Options:
  * BENCH_PUBLISH_RATE (200), BENCH_REACTION_RATE (1000), BENCH_REACTION_CONNECTIONS (1536),
  * BENCH_PUBLISH_CONNECTIONS (64), BENCH_REACTIONS_VIA (edge | control), BENCH_REACTION_TARGET
- * (same | other: the storm on a message of another channel), BENCH_REACTION_WINDOW_MS (10000),
+ * (same | other: the storm on a message of another channel), BENCH_REACTION_PUBLISH_GATEWAY (own:
+ * the publisher through a second gateway), BENCH_REACTION_WINDOW_MS (10000),
  * BENCH_REACTION_ROUNDS (3), BENCH_REACTION_WARMUP_MS (4000), BENCH_CPU_PROF_DIR (the gateway
  * and the channel-node write CPU profiles there).
  */
@@ -39,7 +40,7 @@ import { deployLimits } from '@rtm/limits';
 import { partitionOf } from '@rtm/bus';
 import { Pool as HttpPool } from 'undici';
 import { createTestDatabase } from '../helpers/database.ts';
-import { dropNatsPrefix, type RunningProcess } from '../helpers/cluster.ts';
+import { dropNatsPrefix, startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';
 import { byName, cpuWindow, machineCpuMicros, self } from './cpu-meter.ts';
 import { pausesWindow } from './process-pauses.ts';
 import { fmt, sleep } from './lib/figures.ts';
@@ -68,6 +69,12 @@ const CHANNEL = 'storm-room';
  * channel's actor: what the storm costs them through CPU alone.
  */
 const OTHER_TARGET = process.env.BENCH_REACTION_TARGET === 'other';
+/**
+ * BENCH_REACTION_PUBLISH_GATEWAY=own: the publisher goes through a second gateway, as a load
+ * balancer that spreads connections would have some publishers: the storm then shares the machine
+ * and the channel-node with the publishes, not the gateway's event loop.
+ */
+const OWN_GATEWAY = process.env.BENCH_REACTION_PUBLISH_GATEWAY === 'own';
 
 async function main(): Promise<void> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -83,6 +90,12 @@ async function main(): Promise<void> {
     const common = { DATABASE_URL: db.url, NATS_URL, NATS_PREFIX: prefix };
     const profiling = profilingEnv();
     const [gateway, node] = await startGatewayAndNode(processes, { ...common, ...profiling }, { ...common, ...profiling });
+    let publishGateway = gateway;
+    if (OWN_GATEWAY) {
+      publishGateway = await startProcess('gateway', { ...common, ...profiling });
+      processes.push(publishGateway);
+      await waitReady(publishGateway);
+    }
 
     const { rows } = await db.pool.query<{ id: string; secret: Buffer }>(
       'select id, secret from signing_keys where environment_id = $1 and retired_at is null order by created_at desc limit 1',
@@ -111,12 +124,12 @@ async function main(): Promise<void> {
     // every reaction a different user: tokens for the warm-up and the storm window, and some spare
     const users = Math.ceil(((REACTION_RATE * (WARMUP_MS + ROUNDS * (WINDOW_MS + 2 * SETTLE_MS))) / 1000) * 1.1);
     process.stdout.write(
-      `reactions: ${OTHER_TARGET ? `the storm on a message of ${targetChannel} (another partition), the publishes to ${CHANNEL}` : 'one channel'}; ${PUBLISH_RATE} publishes/s (server publish, open loop) throughout; the storm ${REACTION_RATE} reactions/s to ONE message ` +
+      `reactions: ${OWN_GATEWAY ? 'the publisher through a gateway of its own; ' : ''}${OTHER_TARGET ? `the storm on a message of ${targetChannel} (another partition), the publishes to ${CHANNEL}` : 'one channel'}; ${PUBLISH_RATE} publishes/s (server publish, open loop) throughout; the storm ${REACTION_RATE} reactions/s to ONE message ` +
         `over ${REACTION_CONNECTIONS} keep-alive connections, ${VIA === 'edge' ? 'realtime edge, each user with its own token' : 'control plane, secret key and userId'}, ` +
         `every reaction a different user (${fmt(users)} users); ${WARMUP_MS / 1000}s warm-up of both, then windows of ${WINDOW_MS / 1000}s: alone, then ${ROUNDS} × (storm, alone).\n` +
         'The machine has 2 cores shared by the service, Postgres, NATS and the generators: read the ratio to the same run\'s alone windows.\n',
     );
-    const publisher = await generator({ mode: 'publish', url: gateway.controlUrl, secretKey: env.secretKey, rate: PUBLISH_RATE, channelId: CHANNEL, connections: PUBLISH_CONNECTIONS });
+    const publisher = await generator({ mode: 'publish', url: publishGateway.controlUrl, secretKey: env.secretKey, rate: PUBLISH_RATE, channelId: CHANNEL, connections: PUBLISH_CONNECTIONS });
     generators.push(publisher);
     const storm = await generator({
       mode: 'react',
@@ -134,6 +147,7 @@ async function main(): Promise<void> {
 
     const groups = {
       gateway: () => [gateway.child.pid!],
+      ...(OWN_GATEWAY && { "publishers' gateway": () => [publishGateway.child.pid!] }),
       'channel-node': () => [node.child.pid!],
       postgres: byName('postgres'),
       nats: byName('nats-server'),
@@ -200,7 +214,7 @@ function report(c: Combined, lastSummaryTotal: number): void {
   const ratio = c.storm.p99 / c.alone.p99;
   const reactionRate = c.storm.reactions / c.storm.seconds;
   reportGoal({
-    path: `publish p99 on a channel during a reaction storm on one ${OTHER_TARGET ? "of another channel's messages" : 'of its messages'} (${PUBLISH_RATE} publishes/s, ${REACTION_RATE} reactions/s via ${VIA})`,
+    path: `publish p99 on a channel during a reaction storm on one ${OTHER_TARGET ? "of another channel's messages" : 'of its messages'} (${PUBLISH_RATE} publishes/s, ${REACTION_RATE} reactions/s via ${VIA}${OWN_GATEWAY ? ', publishes through another gateway' : ''})`,
     goal: `≤ ${GOAL}× alone`,
     measured: `p99 ${c.storm.p99.toFixed(1)} ms, p50 ${c.storm.p50.toFixed(1)} ms (${fmt(reactionRate)} reactions/s answered)`,
     baseline: `alone p99 ${c.alone.p99.toFixed(1)} ms, p50 ${c.alone.p50.toFixed(1)} ms`,
