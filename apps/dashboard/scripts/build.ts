@@ -3,16 +3,19 @@
  * apps/dashboard/dist/, and the gateway builds the same files in memory when dist/ has none
  * (apps/gateway/src/dashboard-ui/dashboard-ui.ts).
  *
- * index.html and app.css are copied as they are; src/main.ts and what it imports become one
- * minified ES module, app.js, with a linked source map. No dependencies reach the browser.
+ * index.html is copied as it is; app.css is src/app.css followed by uPlot's stylesheet (the usage
+ * charts); src/main.ts and what it imports become one minified ES module, app.js, with a linked
+ * source map. Nothing is loaded from elsewhere: uPlot is bundled into app.js.
  */
 import { build } from 'esbuild';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 export const DASHBOARD_ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const DIST_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
 const SRC_DIR = fileURLToPath(new URL('../src/', import.meta.url));
+const UPLOT_CSS = createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css');
 
 /** The file names of a build, as served under /dashboard/assets/ (index.html: every page). */
 export const DASHBOARD_FILES = ['index.html', 'app.js', 'app.js.map', 'app.css'] as const;
@@ -40,7 +43,7 @@ export async function buildDashboard(options: { write: boolean }): Promise<Recor
     'index.html': await readFile(`${SRC_DIR}index.html`),
     'app.js': js.contents,
     'app.js.map': map.contents,
-    'app.css': await readFile(`${SRC_DIR}app.css`),
+    'app.css': Buffer.concat([await readFile(`${SRC_DIR}app.css`), Buffer.from('\n'), await readFile(UPLOT_CSS)]),
   };
   if (options.write) {
     await mkdir(DIST_DIR, { recursive: true });

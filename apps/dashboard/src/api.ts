@@ -1,3 +1,5 @@
+import type { StatsEntry, StatsUnit } from './usage-series.ts';
+
 /**
  * The dashboard API (/v1/dashboard/… on the same origin): the session cookie goes along by itself,
  * the CSRF token is added to every change. Errors arrive as `{code, reason}` and are thrown as
@@ -62,6 +64,9 @@ export interface WebhookTask {
 /** A delivery ledger's filter: its status, and its endpoint (`ep_…`, or `default` for the configuration's URL). */
 export interface DeliveryFilter { status?: DeliveryStatus; endpointId?: string }
 export interface LogsToken { token: string; expiresAt: string; socketUrl: string | null }
+/** One monthly quota: `limit` null when unlimited. */
+export interface QuotaItem { limit: number | null; used: number; remaining: number | null }
+export interface Quota { period: { start: string; resetsAt: string }; quotas: { messages: QuotaItem; connectionMinutes: QuotaItem } }
 
 let csrfToken: string | undefined;
 let signedOut: () => void = () => {};
@@ -210,6 +215,10 @@ export const api = {
   recoverEndpoint: (envId: string, endpointId: string, window: { since: string; until?: string }) =>
     call<{ taskId: string }>('POST', `${endpointsPath(envId)}/${enc(endpointId)}/recover`, window),
   webhookTask: (envId: string, taskId: string) => call<WebhookTask>('GET', `/environments/${enc(envId)}/webhook-tasks/${enc(taskId)}`),
+
+  stats: (envId: string, q: { unit: StatsUnit; start: string; end: string; limit: number; direction: 'forwards' | 'backwards' }) =>
+    call<List<StatsEntry>>('GET', `/environments/${enc(envId)}/stats${query(q)}`),
+  quota: (envId: string) => call<Quota>('GET', `/environments/${enc(envId)}/quota`),
 
   logsToken: (envId: string) => call<LogsToken>('POST', `/v1/environments/${enc(envId)}/logs-token`),
 

@@ -22,6 +22,7 @@ import { deliveryPage } from './pages/delivery.ts';
 import { webhookEndpointsPage } from './pages/webhook-endpoints.ts';
 import { webhookEndpointPage } from './pages/webhook-endpoint.ts';
 import { logsPage } from './pages/logs.ts';
+import { usagePage } from './pages/usage.ts';
 
 const ROUTES: Route[] = [
   {
@@ -54,6 +55,7 @@ const ROUTES: Route[] = [
   { path: '/environments/:envId/webhooks/endpoints', title: 'Webhook endpoints', page: webhookEndpointsPage },
   { path: '/environments/:envId/webhooks/endpoints/:endpointId', title: 'Webhook endpoint', page: webhookEndpointPage },
   { path: '/environments/:envId/logs', title: 'Live log', page: logsPage },
+  { path: '/environments/:envId/usage', title: 'Usage', page: usagePage },
 ];
 
 const header = document.getElementById('top')!;

@@ -8,6 +8,7 @@ const VIEWS = [
   { path: '/bans', name: 'Bans' },
   { path: '/webhooks', name: 'Webhooks' },
   { path: '/logs', name: 'Live log' },
+  { path: '/usage', name: 'Usage' },
 ] as const;
 
 export type EnvironmentView = (typeof VIEWS)[number]['path'];
