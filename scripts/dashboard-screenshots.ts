@@ -2,7 +2,8 @@
  * Takes the screenshots of docs/dashboard.md (docs/dashboard/*.png): starts a cluster of its
  * own (a fresh database, as the tests do), signs in as a new owner in headless Chromium, makes a
  * project, environments, a key and an origin through the UI, publishes a few messages through
- * the public API, moderates and retracts through the UI, and photographs the main pages.
+ * the public API, moderates and retracts through the UI, sets a monthly quota, and photographs
+ * the main pages (the usage page from what the cluster counted).
  *
  *   node --import tsx scripts/dashboard-screenshots.ts
  *
@@ -20,7 +21,7 @@ const OUT = fileURLToPath(new URL('../docs/dashboard/', import.meta.url));
 const PASSWORD = 'correct horse battery';
 
 test('dashboard screenshots', { timeout: 120_000 }, async (t) => {
-  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, env: { USAGE_FLUSH_MS: '300' } });
   const base = cluster.gateways[0]!.controlUrl;
   await createUser(cluster.db.pool, { email: 'ada@example.com', password: PASSWORD, organization: 'Acme', role: 'owner' });
   await createUser(cluster.db.pool, { email: 'grace@example.com', password: PASSWORD, organization: 'Acme', role: 'admin' });
@@ -131,6 +132,16 @@ test('dashboard screenshots', { timeout: 120_000 }, async (t) => {
   await publish('support', 'dave', 'Fixed, thanks!');
   await page.locator('tr[data-event="message.published"]').nth(1).waitFor();
   await shot('live-log');
+
+  // the usage page: what the cluster counted for this environment (flushed every 300 ms here), and a quota
+  const quota = await request(base, 'PATCH', '/v1/config', { token: secretKey, body: { limits: { monthlyMessages: 10_000 } } });
+  if (quota.status !== 200) throw new Error(`quota: ${quota.status} ${JSON.stringify(quota.body)}`);
+  for (let i = 0; i < 24; i++) await publish(i % 3 === 0 ? 'support' : 'general', ['alice', 'bob', 'carol'][i % 3]!, `message ${i}`);
+  await page.waitForTimeout(1_500);
+  await env.getByRole('link', { name: 'Usage' }).click();
+  await heading(page, 'Usage');
+  await page.locator('#usage-messages-chart canvas').waitFor();
+  await shot('usage');
   // the refused URL's 400 is the browser's own console line; nothing else may be there
   const unexpected = browser.errors.filter((line) => !/status of 400\b/.test(line));
   if (unexpected.length > 0) throw new Error(`console errors:\n${unexpected.join('\n')}`);

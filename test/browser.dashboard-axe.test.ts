@@ -160,6 +160,12 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
     await page.getByRole('table', { name: 'Log events' }).locator('tr[data-event="message.published"]').first().waitFor({ timeout: 10_000 });
     await expectNoSeriousAxeViolations(page, 'the live log with an event');
 
+    await check('/environments/:envId/usage', `/environments/${envId}/usage`, 'Usage');
+    for (const chart of ['usage-messages', 'usage-connections', 'usage-webhooks']) await page.locator(`#${chart}-chart canvas`).waitFor({ timeout: 10_000 });
+    await page.getByTestId('quota-messages').waitFor({ timeout: 10_000 });
+    await page.locator('#usage-messages-chart details summary').click();
+    await expectNoSeriousAxeViolations(page, 'the usage page with its charts and the numbers shown');
+
     // no view for the address, and a view whose data cannot be read
     await page.goto(`${base}/dashboard/no-such-page`);
     await expectHeading(page, 'Not found');
