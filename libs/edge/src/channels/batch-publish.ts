@@ -13,7 +13,7 @@
  *   (libs/owner-client owner-batcher.ts);
  * - idempotency keys work per message, as on the single route.
  */
-import { ServiceError } from '@rtm/errors';
+import { ServiceError, type QuotaDetail } from '@rtm/errors';
 import type { ChannelCommand, PublishResult, RetractResult } from '@rtm/schemas';
 import type { ResolvedNamespace } from '@rtm/auth';
 import type { EdgeDeps } from '../edge-deps.ts';
@@ -171,7 +171,7 @@ function resultOf(result: PublishResult): BatchResult {
   return result.ephemeral ? { id: result.id, ephemeral: true } : { id: result.id, seq: result.seq, timestamp: result.timestamp };
 }
 
-function errorOf(error: unknown): { code: string; reason?: string } {
-  if (error instanceof ServiceError) return error.reason === undefined ? { code: error.code } : { code: error.code, reason: error.reason };
+function errorOf(error: unknown): { code: string; reason?: string; quota?: QuotaDetail } {
+  if (error instanceof ServiceError) return error.toJSON();
   return { code: 'internal' };
 }

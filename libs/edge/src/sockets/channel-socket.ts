@@ -21,7 +21,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
-import { ServiceError, isServiceError } from '@rtm/errors';
+import { ServiceError, isServiceError, type QuotaDetail } from '@rtm/errors';
 import { publishLog } from '@rtm/bus';
 import { ChannelId, ClientFrame, SocketQuery } from '@rtm/schemas';
 import type { ZodApp } from '../zod-app.ts';
@@ -172,12 +172,13 @@ class ChannelConnection {
     this.link.sendText(text);
   }
 
-  private error(ref: unknown, code: string, reason?: string, retryAfter?: number): void {
+  private error(ref: unknown, code: string, reason?: string, retryAfter?: number, quota?: QuotaDetail): void {
     const frame: Record<string, unknown> = { op: 'error' };
     if (typeof ref === 'string' || typeof ref === 'number') frame.ref = ref;
     frame.code = code;
     if (reason !== undefined) frame.reason = reason;
     if (retryAfter !== undefined) frame.retryAfter = retryAfter;
+    if (quota !== undefined) frame.quota = quota;
     this.sendText(JSON.stringify(frame));
   }
 
@@ -233,7 +234,7 @@ class ChannelConnection {
     } catch (error) {
       const serviceError = isServiceError(error) ? error : new ServiceError('internal');
       if (!isServiceError(error)) this.deps.log.error({ err: error }, 'channel socket frame failed');
-      this.error(frame.ref, serviceError.code, serviceError.reason, serviceError.retryAfter);
+      this.error(frame.ref, serviceError.code, serviceError.reason, serviceError.retryAfter, serviceError.quota);
     }
   }
 

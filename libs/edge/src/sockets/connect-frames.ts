@@ -64,6 +64,7 @@ export function refusalFrame(ref: Ref | undefined, channelId: string | undefined
   frame.code = serviceError.code;
   frame.reason = serviceError.reason ?? serviceError.code;
   if (serviceError.retryAfter !== undefined) frame.retryAfter = serviceError.retryAfter;
+  if (serviceError.quota !== undefined) frame.quota = serviceError.quota;
   return frame;
 }
 
