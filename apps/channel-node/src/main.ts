@@ -4,7 +4,7 @@ import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { ADVISORY_LOCKS, createPool, migrateAtStart, locatorFor, PartitionOwnership } from '@rtm/db';
 import { connectBus, watchLogInterest, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl, watchDatabase } from '@rtm/ops';
-import { pushNotices } from '@rtm/webhooks';
+import { pushNotices, QuotaThresholds } from '@rtm/webhooks';
 import { PartitionActor } from './partition-actor.ts';
 import { LANE_OPENS_AFTER_MS, NodeCommitter } from './node-committer.ts';
 import { NodeInbox } from './node-inbox.ts';
@@ -52,7 +52,12 @@ const SHORT_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 
 // one lane, and a further one while every transaction running has taken LANE_OPENS_AFTER_MS: what
 // arrives meanwhile gathers into the next transaction, and a stalled one does not hold the rest
+// the usage.threshold events of the monthly message quota (docs/quotas.md)
+const quotaThresholds = new QuotaThresholds(pool, log);
 const committer = new NodeCommitter(pool, {
+  quotaCounted: (counts) => {
+    for (const [environmentId, used, limit] of counts) quotaThresholds.counted({ environmentId, quota: 'monthlyMessages', used, limit });
+  },
   maxCommands: config.MAX_BATCH * 4,
   lanes: config.COMMIT_LANES,
   laneOpensAfterMs: LANE_OPENS_AFTER_MS,

@@ -44,3 +44,4 @@ export {
   type QuotaThreshold,
   type QuotaRefusal,
 } from './quota-table.ts';
+export { readQuotaState, type QuotaState } from './quota-usage.ts';

@@ -32,6 +32,7 @@ export { LOGS_TOKEN_TTL_DEFAULT_SECONDS, EnvironmentParams, LogsTokenBody, LogsT
 export * from './channels.ts';
 export * from './message-changes.ts';
 export { DeployConfigBody, PatchConfigBody, ActiveConfig, ConfigDeployment, LimitOverrides, EffectiveLimits } from './config.ts';
+export { QuotaResponse } from './quota.ts';
 export {
   DeliveryStatus,
   DeliveryId,

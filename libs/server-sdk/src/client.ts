@@ -9,6 +9,7 @@ import type {
   ChannelAccess,
   ChannelSettings,
   ConfigDeployment,
+  Quota,
   DeliveriesQuery,
   DeployConfigInput,
   PatchConfigInput,
@@ -134,6 +135,8 @@ export interface ServerClient extends WebhookEndpointMethods, MessageChangeMetho
   patchConfig(patch: PatchConfigInput): Promise<ConfigDeployment>;
   /** The active configuration (`deploymentId: null` before the first deploy). */
   getConfig(): Promise<ConfigDeployment>;
+  /** The monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what was used of them this month. */
+  quota(): Promise<Quota>;
 
   /** The webhook signing secret `whsec_…`. 404 `webhooks_not_configured` before a webhook is deployed. */
   webhookSecret(): Promise<string>;
@@ -292,6 +295,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     deployConfig: (config) => expect(api.PUT('/v1/config', { body: config })),
     patchConfig: (patch) => expect(api.PATCH('/v1/config', { body: patch })),
     getConfig: () => expect(api.GET('/v1/config')),
+    quota: () => expect(api.GET('/v1/quota')),
 
     webhookSecret: async () => (await expect(api.GET('/v1/webhooks/secret'))).secret,
     rotateWebhookSecret: async () => (await expect(api.POST('/v1/webhooks/secret/rotate'))).secret,

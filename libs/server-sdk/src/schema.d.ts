@@ -656,6 +656,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/environments/{envId}/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Monthly quotas and usage of an environment
+         * @description The environment's monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what it used of them in this calendar month (UTC), counted whether or not a limit is set. Messages are exact; connection-minutes lag by at most QUOTA_FLUSH_MS (docs/quotas.md). Any member.
+         */
+        get: operations["dashboardGetQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/environments/{envId}/webhook": {
         parameters: {
             query?: never;
@@ -1438,6 +1458,26 @@ export interface paths {
          * @description Secret key. Stores one notification per distinct user id (repeats are sent once), then delivers it live to every open /inbox socket of that user on every gateway. Users are not registered anywhere, so any well-formed user id is accepted: a user who has never connected finds it in GET /v1/inbox or when their inbox socket opens. Kept 7 days. 1-1000 user ids (400 otherwise); `payload` at most 64 KiB serialized (413 otherwise). Answered once stored. Each user is sent at most `notificationsPerUserPerMinute` notifications per minute (mentions included; docs/limits.md): users over it get nothing and are listed in `dropped`; when every user is over it, nothing is stored and the answer is 429 `rate_limited` with `retry-after` (seconds until the minute ends).
          */
         post: operations["sendNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Monthly quotas and usage
+         * @description The environment's monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what it used of them in this calendar month (UTC), counted whether or not a limit is set. Messages are exact; connection-minutes lag by at most QUOTA_FLUSH_MS (docs/quotas.md).
+         */
+        get: operations["getQuota"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2246,6 +2286,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "usage.threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `usage.threshold` event
+         * @description The environment used 80 % or 100 % of a monthly quota (`limits.monthlyMessages` or `limits.monthlyConnectionMinutes`, docs/quotas.md): once per environment, quota, threshold and calendar month (UTC), whatever the limit is changed to later in the month. `used` is the count when the threshold was seen (messages, or whole connection-minutes). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["usageThresholdEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "user.messages-erased": {
         parameters: {
             query?: never;
@@ -2302,6 +2362,7 @@ export interface components {
         BatchItemError: {
             error: {
                 code: string;
+                quota?: components["schemas"]["QuotaRefusal"];
                 reason?: string;
             };
         };
@@ -2356,6 +2417,10 @@ export interface components {
                 anonymousMintsPerKeyPerSecond?: number | null;
                 environmentEdgeReadsPerSecond?: number | null;
                 environmentMessagesPerSecond?: number | null;
+                /** @description Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+                monthlyConnectionMinutes?: number | null;
+                /** @description Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+                monthlyMessages?: number | null;
                 notificationsPerUserPerMinute?: number | null;
                 secretKeyRequestsPerSecond?: number | null;
                 socketsPerEnvironment?: number | null;
@@ -2771,6 +2836,7 @@ export interface components {
         /** @description Every non-2xx response; the header x-service-error repeats code. */
         Error: {
             code: string;
+            quota?: components["schemas"]["QuotaRefusal"];
             reason?: string;
         };
         History: {
@@ -2783,7 +2849,7 @@ export interface components {
             hasMore: boolean;
             notifications: components["schemas"]["Notification"][];
         };
-        /** @description Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults. */
+        /** @description Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults. `monthlyMessages` and `monthlyConnectionMinutes` are monthly quotas (docs/quotas.md): omitted or null is unlimited. */
         LimitOverridesInput: {
             /** @description Anonymous tokens minted with publishable keys from one client IP, per second. Default 10. */
             anonymousMintsPerIpPerSecond?: number;
@@ -2793,6 +2859,10 @@ export interface components {
             environmentEdgeReadsPerSecond?: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond?: number;
+            /** @description Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+            monthlyConnectionMinutes?: number | null;
+            /** @description Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+            monthlyMessages?: number | null;
             /** @description Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120. */
             notificationsPerUserPerMinute?: number;
             /** @description Requests made with one secret key, per second. Default 10000. */
@@ -2828,6 +2898,10 @@ export interface components {
             environmentEdgeReadsPerSecond: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond: number;
+            /** @description Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+            monthlyConnectionMinutes: number | null;
+            /** @description Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+            monthlyMessages: number | null;
             /** @description Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120. */
             notificationsPerUserPerMinute: number;
             /** @description Requests made with one secret key, per second. Default 10000. */
@@ -3016,6 +3090,54 @@ export interface components {
             seq: number;
             timestamp: number;
         };
+        /** @description The monthly quotas of the environment and what it used of them this month. */
+        Quota: {
+            period: {
+                /**
+                 * Format: date-time
+                 * @description The first instant of the next month: every count starts again from 0.
+                 */
+                resetsAt: string;
+                /**
+                 * Format: date-time
+                 * @description The first instant of this calendar month (UTC).
+                 */
+                start: string;
+            };
+            quotas: {
+                /** @description `limits.monthlyConnectionMinutes`: minutes of realtime connections, summed over every socket (flushed by each gateway every QUOTA_FLUSH_MS). */
+                connectionMinutes: {
+                    /** @description The monthly limit in whole minutes; null: unlimited. */
+                    limit: number | null;
+                    /** @description limit − used, never below 0; null when unlimited. */
+                    remaining: number | null;
+                    /** @description Used this month, in whole minutes. */
+                    used: number;
+                };
+                /** @description `limits.monthlyMessages`: messages stored (publishes on every route and edits). */
+                messages: {
+                    /** @description The monthly limit in messages; null: unlimited. */
+                    limit: number | null;
+                    /** @description limit − used, never below 0; null when unlimited. */
+                    remaining: number | null;
+                    /** @description Used this month, in messages. */
+                    used: number;
+                };
+            };
+        };
+        /** @description The monthly quota that is spent (only with the code `quota_exceeded`). */
+        QuotaRefusal: {
+            limit: number;
+            /** @enum {string} */
+            quota: "monthlyMessages" | "monthlyConnectionMinutes";
+            /**
+             * Format: date-time
+             * @description The first instant of the next month (UTC): the quota starts again from 0.
+             */
+            resetsAt: string;
+            /** @description Used this month when refused (messages, or whole connection-minutes). */
+            used: number;
+        };
         Reaction: {
             id: string;
             /** @description Whether the user now has this reaction on the message. */
@@ -3133,7 +3255,7 @@ export interface components {
             endpointId: string | null;
             eventId: string;
             /** @enum {string} */
-            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
             id: string;
             /** @description At most 1 KiB. */
             lastError?: string;
@@ -3171,7 +3293,7 @@ export interface components {
             endpointId: string | null;
             eventId: string;
             /** @enum {string} */
-            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
             id: string;
             /** @description At most 1 KiB. */
             lastError?: string;
@@ -3357,7 +3479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3468,7 +3590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3565,7 +3687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3662,7 +3784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3770,7 +3892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3871,7 +3993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3984,7 +4106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4083,7 +4205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4189,7 +4311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4266,7 +4388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4368,7 +4490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4458,7 +4580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4587,7 +4709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4695,7 +4817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4816,7 +4938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4935,7 +5057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5050,7 +5172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5160,7 +5282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5232,7 +5354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5336,7 +5458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5418,7 +5540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5505,7 +5627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5605,7 +5727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5705,7 +5827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5789,7 +5911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5870,7 +5992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5977,7 +6099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6085,7 +6207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6171,7 +6293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6287,7 +6409,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6389,7 +6511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6475,7 +6597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6563,7 +6685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6681,7 +6803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6785,7 +6907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6873,7 +6995,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6989,7 +7111,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7093,7 +7215,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7189,7 +7311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7274,7 +7396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7387,7 +7509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7468,7 +7590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7577,7 +7699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7681,7 +7803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7762,7 +7884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7879,7 +8001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7982,7 +8104,88 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quota"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8063,7 +8266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8172,7 +8375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8258,7 +8461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8304,7 +8507,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -8385,7 +8588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8468,7 +8671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8570,7 +8773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8618,7 +8821,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -8699,7 +8902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8818,7 +9021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8901,7 +9104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9005,7 +9208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9051,7 +9254,7 @@ export interface operations {
                      * @description Send the catalogue's example of this type instead of `webhook.test`.
                      * @enum {string}
                      */
-                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
                 };
             };
         };
@@ -9119,7 +9322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9200,7 +9403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9283,7 +9486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9373,7 +9576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9456,7 +9659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9560,7 +9763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9641,7 +9844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9743,7 +9946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9806,7 +10009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9916,7 +10119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9994,7 +10197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10075,7 +10278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10161,7 +10364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10242,7 +10445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10352,7 +10555,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10456,7 +10659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10537,7 +10740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10647,7 +10850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10749,7 +10952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10830,7 +11033,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10938,7 +11141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11019,7 +11222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11103,7 +11306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11198,7 +11401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11279,7 +11482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11379,7 +11582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11487,7 +11690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11568,7 +11771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11676,7 +11879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11754,7 +11957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11848,7 +12051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11945,7 +12148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12054,7 +12257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12153,7 +12356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12233,7 +12436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12309,7 +12512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12459,7 +12662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12559,7 +12762,67 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quota"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12646,7 +12909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12740,7 +13003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12842,7 +13105,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12936,7 +13199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13032,7 +13295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13142,7 +13405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13239,7 +13502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13338,7 +13601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13432,7 +13695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13526,7 +13789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13625,7 +13888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13715,7 +13978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13789,7 +14052,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13829,7 +14092,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -13901,7 +14164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13982,7 +14245,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14061,7 +14324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14104,7 +14367,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -14185,7 +14448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14299,7 +14562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14380,7 +14643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14479,7 +14742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14520,7 +14783,7 @@ export interface operations {
                      * @description Send the catalogue's example of this type instead of `webhook.test`.
                      * @enum {string}
                      */
-                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
                 };
             };
         };
@@ -14588,7 +14851,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14657,7 +14920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14738,7 +15001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14816,7 +15079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14897,7 +15160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14996,7 +15259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -15074,7 +15337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -15170,7 +15433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -16048,6 +16311,64 @@ export interface operations {
                     timestamp: number;
                     /** @constant */
                     type: "presence.left";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    usageThresholdEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        limit: number;
+                        period: {
+                            /**
+                             * Format: date-time
+                             * @description The next month's first instant.
+                             */
+                            resetsAt: string;
+                            /**
+                             * Format: date-time
+                             * @description The month's first instant (UTC).
+                             */
+                            start: string;
+                        };
+                        /** @enum {string} */
+                        quota: "monthlyMessages" | "monthlyConnectionMinutes";
+                        threshold: 80 | 100;
+                        used: number;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "usage.threshold";
                 };
             };
         };

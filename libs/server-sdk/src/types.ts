@@ -30,6 +30,7 @@ export type ChannelSettings = Schemas['ChannelSettings'];
 export type Ban = Schemas['Ban'];
 export type NotificationsCreated = Schemas['NotificationsCreated'];
 export type ConfigDeployment = Schemas['ConfigDeployment'];
+export type Quota = Schemas['Quota'];
 export type WebhookSecret = Schemas['WebhookSecret'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail'];

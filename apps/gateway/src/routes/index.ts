@@ -5,6 +5,7 @@ import { erasureRoutes } from './erasure.ts';
 import { tokenKeyRoutes } from './token-keys.ts';
 import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
+import { dashboardQuotaRoutes, quotaRoutes } from './quota.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 import { controlChannelMessageRoutes, realtimeChannelMessageRoutes } from './channel-messages.ts';
@@ -34,6 +35,8 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   erasureRoutes,
   tokenKeyRoutes,
   configRoutes,
+  quotaRoutes,
+  dashboardQuotaRoutes,
   webhookRoutes,
   webhookEndpointRoutes,
   controlChannelMessageRoutes,

@@ -32,7 +32,7 @@ export interface BatchItem extends PublishFields {
 export type BatchResult =
   | { id: string; seq: number; timestamp: number }
   | { id: string; ephemeral: true }
-  | { error: { code: string; reason?: string } };
+  | { error: { code: string; reason?: string; quota?: QuotaDetail } };
 
 export interface BatchCaller {
   environmentId: string;
@@ -98,6 +98,13 @@ export async function publishBatch(deps: BatchDeps, caller: BatchCaller, items: 
     commands.forEach((command, index) => command && sent.submit(index, command));
     sent.close();
   });
+  // nothing published because the monthly quota is spent: the whole request is refused, as a
+  // single publish would be (a batch that crosses the limit answers item by item instead)
+  const refusals = results.map((r) => (r && 'error' in r ? r.error : undefined));
+  const first = refusals[0];
+  if (first?.code === 'quota_exceeded' && refusals.every((e) => e?.code === 'quota_exceeded')) {
+    throw new ServiceError('quota_exceeded', first.reason, first.quota && { quota: first.quota });
+  }
   return results as BatchResult[];
 }
 

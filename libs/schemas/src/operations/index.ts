@@ -29,6 +29,7 @@ import { dashboardMessageOperations } from './dashboard/messages.ts';
 import { dashboardModerationOperations, dashboardChannelBanOperations, dashboardEnvironmentBanOperations } from './dashboard/moderation.ts';
 import { dashboardWebhookOperations } from './dashboard/webhooks.ts';
 import { dashboardWebhookEndpointOperations } from './dashboard/webhook-endpoints.ts';
+import { dashboardQuotaOperations, quotaOperations } from './quota.ts';
 
 export { type Operation, type Operations } from './operation.ts';
 export * from './bans.ts';
@@ -61,6 +62,7 @@ export * from './dashboard/messages.ts';
 export * from './dashboard/moderation.ts';
 export * from './dashboard/webhooks.ts';
 export * from './dashboard/webhook-endpoints.ts';
+export * from './quota.ts';
 
 /**
  * The catalogue: every operation each listener serves, by host. An operation served on both
@@ -74,6 +76,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     tokenKeyOperations,
     erasureOperations,
     configOperations,
+    quotaOperations,
     webhookOperations,
     webhookEndpointOperations,
     controlMessageOperations,
@@ -98,6 +101,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     dashboardEnvironmentBanOperations,
     dashboardWebhookOperations,
     dashboardWebhookEndpointOperations,
+    dashboardQuotaOperations,
   ].flatMap((group) => Object.values(group)),
   realtime: [
     realtimeTokenOperations,
