@@ -153,3 +153,64 @@ test('quotas - the limits: validated like the others, null or absent is unlimite
   const put = await api.put('/v1/config', {});
   assert.deepEqual([put.body.config.limits.monthlyMessages, put.body.config.limits.monthlyConnectionMinutes], [null, null], 'absent: unlimited');
 });
+
+test('quotas - monthlyConnectionMinutes: socket time is flushed and counted, new connections past it are refused', async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, env: { QUOTA_FLUSH_MS: '300' } });
+  const gw = cluster.gateways[0]!;
+  const env = await cluster.createEnvironment('quota-minutes');
+  const api = client(gw.controlUrl, env.secretKey);
+  assert.equal((await api.patch('/v1/config', { limits: { monthlyConnectionMinutes: 1 } })).status, 200);
+  // 55 seconds of this month already used (another gateway's flushes): one open socket reaches the minute
+  await cluster.db.pool.query(
+    `insert into quota_usage (environment_id, period_start, connection_seconds) values ($1, date_trunc('month', now() at time zone 'UTC')::date, 55)`,
+    [env.environmentId],
+  );
+  const alice = await mintToken(gw.controlUrl, env.secretKey, 'alice');
+  const first = openSocket(gw.realtimeUrl, `/v1/connect?token=${alice}`);
+  await first.waitFor('connected', (f) => f.op === 'connected');
+  // its seconds reach quota_usage by the flushes, without a close
+  const quota = await eventually('the minute flushed', async () => {
+    const res = await api.get('/v1/quota');
+    return res.body.quotas.connectionMinutes.used >= 1 ? res : undefined;
+  }, 30_000);
+  assert.deepEqual(quota.body.quotas.connectionMinutes, { limit: 1, used: 1, remaining: 0 });
+  assert.deepEqual(quota.body.quotas.messages, { limit: null, used: 0, remaining: null });
+
+  // a new socket: refused with 4429 and the reason; the open one stays
+  const refused = await eventually('a refused socket', async () => {
+    const socket = openSocket(gw.realtimeUrl, `/v1/connect?token=${alice}`);
+    const closed = await Promise.race([socket.closed, socket.waitFor('connected', (f) => f.op === 'connected').then(() => undefined, () => undefined)]);
+    if (!closed) await socket.close();
+    return closed?.code === 4429 ? closed : undefined;
+  });
+  assert.match(refused.reason, new RegExp(`^quota_exceeded: monthlyConnectionMinutes 1 of 1 used; resets ${nextMonth().replaceAll('.', '\\.')}$`));
+  assert.ok(!first.ws.readyState || first.ws.readyState === first.ws.OPEN, 'the open socket is not closed');
+  // the event stream answers before its body: 429 in the envelope, with the quota
+  const stream = await fetch(`${gw.realtimeUrl}/v1/events?channels=room&token=${alice}`);
+  assert.equal(stream.status, 429);
+  const body = (await stream.json()) as { code: string; quota: unknown };
+  assert.equal(body.code, 'quota_exceeded');
+  assert.deepEqual(body.quota, { quota: 'monthlyConnectionMinutes', limit: 1, used: 1, resetsAt: nextMonth() });
+
+  // the SDK stops: one error event with the reason and resetsAt, no reconnect loop
+  let opens = 0;
+  const errors: { code: string; resetsAt?: string }[] = [];
+  const { sdkClient } = await import('./helpers/sdk.ts');
+  const sdk = sdkClient(t, gw.realtimeUrl, async () => {
+    opens++;
+    return alice;
+  });
+  sdk.on('error', (error) => void errors.push({ code: error.code, ...(error.resetsAt !== undefined && { resetsAt: error.resetsAt }) }));
+  await eventually('the SDK closed', async () => (sdk.state === 'closed' ? true : undefined));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.equal(sdk.state, 'closed');
+  assert.deepEqual(errors, [{ code: 'quota_exceeded', resetsAt: nextMonth() }]);
+  assert.equal(opens, 1, 'the token was asked for once: no second attempt');
+
+  // 80 % and 100 % of the minute: recorded once each
+  await eventually('connection thresholds recorded', async () => {
+    const { rows } = await cluster.db.pool.query(`select threshold from quota_thresholds where environment_id = $1 and quota = 'monthlyConnectionMinutes' order by threshold`, [env.environmentId]);
+    return rows.length === 2 ? rows.map((r) => r.threshold) : undefined;
+  });
+  await first.close();
+});

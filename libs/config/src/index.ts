@@ -176,6 +176,11 @@ const gateway = base.extend({
   SOCKET_BYTES_PER_SECOND: z.coerce.number().int().min(131_072).default(2 * 1024 * 1024),
   /** Time from upgrade to authenticated, access checked and replay started; over it: 4503. */
   SOCKET_HANDSHAKE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * How often a gateway flushes its sockets' connection seconds into the monthly quota's count, and
+   * how long it trusts an environment's connection-minute limit and count before reading them again (docs/quotas.md).
+   */
+  QUOTA_FLUSH_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   /** How long a closed socket's peer has to finish the close handshake before the connection is reset. */
   SOCKET_CLOSE_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   /** A gateway's presence entries expire this long after its last heartbeat (it refreshes at a third). */
