@@ -11,6 +11,7 @@ import { client, errorCode, mintToken } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
 import { eventually } from './helpers/eventually.ts';
+import { DashboardClient, createUser } from './helpers/dashboard.ts';
 
 const LIMIT = 10;
 
@@ -152,6 +153,33 @@ test('quotas - the limits: validated like the others, null or absent is unlimite
   assert.equal((await api.post('/v1/channels/a/messages', { content: {} })).status, 201);
   const put = await api.put('/v1/config', {});
   assert.deepEqual([put.body.config.limits.monthlyMessages, put.body.config.limits.monthlyConnectionMinutes], [null, null], 'absent: unlimited');
+});
+
+test('quotas - the dashboard reads an environment\'s quota as GET /v1/quota does, members only', async (t) => {
+  const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
+  const gw = cluster.gateways[0]!;
+  const password = 'correct horse battery';
+  const owner = await createUser(cluster.db.pool, { email: 'olivia@example.com', password, organization: 'acme', role: 'owner' });
+  await createUser(cluster.db.pool, { email: 'victor@example.com', password, organization: owner.organizationId, role: 'viewer' });
+  await createUser(cluster.db.pool, { email: 'oscar@example.com', password, organization: 'globex', role: 'owner' });
+  const [admin, viewer, outsider] = [new DashboardClient(gw.controlUrl), new DashboardClient(gw.controlUrl), new DashboardClient(gw.controlUrl)];
+  for (const [who, email] of [[admin, 'olivia'], [viewer, 'victor'], [outsider, 'oscar']] as const) {
+    assert.equal((await who.signIn(`${email}@example.com`, password)).status, 200);
+  }
+  const project = await admin.post(`/v1/dashboard/organizations/${owner.organizationId}/projects`, { name: 'chat' });
+  const envId: string = (await admin.post(`/v1/dashboard/projects/${project.body.id}/environments`, { name: 'prod' })).body.id;
+  const secretKey: string = (await admin.post(`/v1/dashboard/environments/${envId}/keys`, { kind: 'secret' })).body.key;
+  const api = client(gw.controlUrl, secretKey);
+  assert.equal((await api.patch('/v1/config', { limits: { monthlyMessages: 5 } })).status, 200);
+  for (let n = 0; n < 3; n++) assert.equal((await api.post('/v1/channels/a/messages', { content: { n } })).status, 201);
+  const control = await api.get('/v1/quota');
+  assert.deepEqual(control.body.quotas.messages, { limit: 5, used: 3, remaining: 2 });
+  const shown = await viewer.get(`/v1/dashboard/environments/${envId}/quota`);
+  assert.equal(shown.status, 200);
+  assert.deepEqual(shown.body, control.body);
+  assert.equal(errorCode(await outsider.get(`/v1/dashboard/environments/${envId}/quota`)), 'not_found');
+  assert.equal((await new DashboardClient(gw.controlUrl).get(`/v1/dashboard/environments/${envId}/quota`)).status, 401);
+  assert.equal((await client(gw.controlUrl).get('/v1/quota')).status, 401);
 });
 
 test('quotas - monthlyConnectionMinutes: socket time is flushed and counted, new connections past it are refused', async (t) => {
