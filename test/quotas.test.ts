@@ -70,6 +70,13 @@ test('quotas - monthlyMessages: the publish past the limit is refused on every r
   assert.equal(frame.op, 'error');
   assert.equal(frame.code, 'quota_exceeded');
   assert.deepEqual(frame.quota, { quota: 'monthlyMessages', limit: LIMIT, used: LIMIT, resetsAt: nextMonth() });
+  // the channel socket: its error frame, the socket stays open
+  const channelSocket = openSocket(gw.realtimeUrl, `/v1/channels/room-b?token=${alice}`);
+  await channelSocket.waitFor('ready', (f) => f.op === 'ready');
+  channelSocket.send({ op: 'publish', ref: 'c1', content: { late: true } });
+  const channelRefusal = await channelSocket.waitFor('channel socket refusal', (f) => f.ref === 'c1');
+  assert.deepEqual([channelRefusal.op, channelRefusal.code, channelRefusal.quota?.quota], ['error', 'quota_exceeded', 'monthlyMessages']);
+  await channelSocket.close();
   const batch = await api.post('/v1/messages/batch', { messages: [{ channelId: 'room-c', content: { late: true } }] });
   assert.equal(batch.status, 429, JSON.stringify(batch.body));
   assert.equal(errorCode(batch), 'quota_exceeded');
