@@ -148,6 +148,15 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 	}
 }
 
+// call is do for an answer decoded into a new T (nil with the error).
+func call[T any](ctx context.Context, c *Client, r request) (*T, error) {
+	var out T
+	if _, err := c.do(ctx, r, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 func (c *Client) send(ctx context.Context, method, target string, payload []byte) (int, http.Header, []byte, error) {
 	var body io.Reader
 	if payload != nil {
@@ -213,4 +222,12 @@ func path(segments ...string) string {
 		b.WriteString(url.PathEscape(s))
 	}
 	return b.String()
+}
+
+
+func decodeInto(raw []byte, out any) error {
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("rtm: decoding the answer: %w", err)
+	}
+	return nil
 }

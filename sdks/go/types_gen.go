@@ -845,7 +845,7 @@ type PutTokenKeyInput struct {
 	Alg TokenKeyAlg `json:"alg"`
 	// The public key as a JWK (RSA ≥ 2048 bits for RS256, EC P-256 for ES256, OKP Ed25519 for
 	// EdDSA). A private key is refused.
-	Jwk json.RawMessage `json:"jwk"`
+	JWK json.RawMessage `json:"jwk"`
 }
 
 type Reaction struct {
@@ -1015,7 +1015,7 @@ type TokenJWKS struct {
 type TokenKey struct {
 	Alg       TokenKeyAlg     `json:"alg"`
 	CreatedAt time.Time       `json:"createdAt"`
-	Jwk       json.RawMessage `json:"jwk"`
+	JWK       json.RawMessage `json:"jwk"`
 	KID       string          `json:"kid"`
 }
 
