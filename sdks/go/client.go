@@ -224,7 +224,6 @@ func path(segments ...string) string {
 	return b.String()
 }
 
-
 func decodeInto(raw []byte, out any) error {
 	if err := json.Unmarshal(raw, out); err != nil {
 		return fmt.Errorf("rtm: decoding the answer: %w", err)
