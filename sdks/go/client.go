@@ -91,14 +91,15 @@ type request struct {
 	path       string
 	query      url.Values
 	body       any
+	encoded    []byte // the body already encoded (used instead of body)
 	idempotent bool
 }
 
 // do sends r, retrying as the options say, and decodes a 2xx answer's JSON into out (when not
 // nil). It returns the answer's status.
 func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
-	var payload []byte
-	if r.body != nil {
+	payload := r.encoded
+	if payload == nil && r.body != nil {
 		var err error
 		if payload, err = json.Marshal(r.body); err != nil {
 			return 0, fmt.Errorf("rtm: encoding the request body: %w", err)

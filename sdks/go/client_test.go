@@ -231,3 +231,24 @@ func TestNullableSendsNullOrNothing(t *testing.T) {
 		t.Fatalf("%s", q)
 	}
 }
+
+func TestContentIsSentByteForByte(t *testing.T) {
+	var bodies []string
+	c, _ := fake(t, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, string(body))
+		io.WriteString(w, `{"results":[]}`)
+	})
+	spaced := json.RawMessage(`{ "b": 1,  "a": "\"content\":0" }`)
+	_, err := c.PublishBatch(context.Background(), []PublishBatchInputMessage{
+		{ChannelID: "x", Content: spaced, IdempotencyKey: Ptr("k")},
+		{ChannelID: "y", Content: json.RawMessage(`{"n":2}`), IdempotencyKey: Ptr("l")},
+	})
+	want := `{"messages":[{"channelId":"x","content":{ "b": 1,  "a": "\"content\":0" },"idempotencyKey":"k"},{"channelId":"y","content":{"n":2},"idempotencyKey":"l"}]}`
+	if err != nil || len(bodies) != 1 || bodies[0] != want {
+		t.Fatalf("%v\n%s\nwant\n%s", err, bodies, want)
+	}
+	if _, err := c.Publish(context.Background(), "x", PublishMessageInput{Content: json.RawMessage(`{"a":`)}); err == nil || len(bodies) != 1 {
+		t.Fatalf("invalid content was sent: %v", err)
+	}
+}

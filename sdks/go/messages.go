@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 )
 
@@ -23,11 +24,17 @@ func (c *Client) Publish(ctx context.Context, channelID string, message PublishM
 	if c.retries > 0 && !isTrue(message.Ephemeral) && message.IdempotencyKey == nil {
 		message.IdempotencyKey = Ptr(c.randomUUID())
 	}
+	contents := []json.RawMessage{message.Content}
+	message.Content = json.RawMessage("0")
+	encoded, err := exactContent(message, contents)
+	if err != nil {
+		return nil, err
+	}
 	var raw json.RawMessage
 	status, err := c.do(ctx, request{
 		method:     http.MethodPost,
 		path:       path("v1", "channels", channelID, "messages"),
-		body:       message,
+		encoded:    encoded,
 		idempotent: message.IdempotencyKey != nil && !isTrue(message.Ephemeral),
 	}, &raw)
 	if err != nil {
@@ -54,15 +61,21 @@ type BatchResult struct {
 // persisted message without an idempotency key is given one, which makes the batch safe to retry.
 func (c *Client) PublishBatch(ctx context.Context, messages []PublishBatchInputMessage) ([]BatchResult, error) {
 	keyed := make([]PublishBatchInputMessage, len(messages))
+	contents := make([]json.RawMessage, len(messages))
 	allKeyed := true
 	for i, m := range messages {
+		contents[i], m.Content = m.Content, json.RawMessage(strconv.Itoa(i))
 		if c.retries > 0 && !isTrue(m.Ephemeral) && m.IdempotencyKey == nil {
 			m.IdempotencyKey = Ptr(c.randomUUID())
 		}
 		allKeyed = allKeyed && (isTrue(m.Ephemeral) || m.IdempotencyKey != nil)
 		keyed[i] = m
 	}
-	answer, err := call[BatchPublishResults](ctx, c, request{method: http.MethodPost, path: "/v1/messages/batch", body: PublishBatchInput{Messages: keyed}, idempotent: allKeyed})
+	encoded, err := exactContent(PublishBatchInput{Messages: keyed}, contents)
+	if err != nil {
+		return nil, err
+	}
+	answer, err := call[BatchPublishResults](ctx, c, request{method: http.MethodPost, path: "/v1/messages/batch", encoded: encoded, idempotent: allKeyed})
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +144,13 @@ func (c *Client) Retract(ctx context.Context, channelID, messageID string, input
 // EditMessage replaces a message's content with a new version. Not idempotent: two calls make
 // two versions, so it is not retried after a 503 or a lost answer.
 func (c *Client) EditMessage(ctx context.Context, channelID, messageID string, input EditMessageInput) (*EditedMessage, error) {
-	return call[EditedMessage](ctx, c, request{method: http.MethodPatch, path: path("v1", "channels", channelID, "messages", messageID), body: input})
+	contents := []json.RawMessage{input.Content}
+	input.Content = json.RawMessage("0")
+	encoded, err := exactContent(input, contents)
+	if err != nil {
+		return nil, err
+	}
+	return call[EditedMessage](ctx, c, request{method: http.MethodPatch, path: path("v1", "channels", channelID, "messages", messageID), encoded: encoded})
 }
 
 // AddReaction adds userID's reaction of reactionType; adding it again changes nothing.
@@ -162,6 +181,38 @@ func (c *Client) MessageVersions(ctx context.Context, channelID, messageID strin
 // Notify stores a notification in each user's inbox and delivers it to their open inbox sockets.
 func (c *Client) Notify(ctx context.Context, input SendNotificationsInput) (*NotificationsCreated, error) {
 	return call[NotificationsCreated](ctx, c, request{method: http.MethodPost, path: "/v1/notifications", body: input})
+}
+
+// contentSlot is where exactContent puts a content back: `"content":<its index>`. A string value
+// cannot hold it unescaped (its quotes would be \").
+var contentSlot = regexp.MustCompile(`"content":[0-9]+`)
+
+// exactContent encodes v, whose Content fields hold their index (0, 1, …), and puts each content
+// back byte for byte: encoding/json compacts a json.RawMessage, and the service keeps a message's
+// content exactly as sent (spacing included) on sockets, in history and in webhook bodies.
+func exactContent(v any, contents []json.RawMessage) ([]byte, error) {
+	for i, content := range contents {
+		if !json.Valid(content) {
+			return nil, fmt.Errorf("rtm: the content of message %d is not valid JSON", i)
+		}
+	}
+	encoded, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("rtm: encoding the request body: %w", err)
+	}
+	failed := false
+	out := contentSlot.ReplaceAllFunc(encoded, func(slot []byte) []byte {
+		i, err := strconv.Atoi(string(slot[len(`"content":`):]))
+		if err != nil || i >= len(contents) {
+			failed = true
+			return slot
+		}
+		return append([]byte(`"content":`), contents[i]...)
+	})
+	if failed {
+		return nil, fmt.Errorf("rtm: encoding the request body: a content slot is out of range")
+	}
+	return out, nil
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
