@@ -47,7 +47,11 @@ class Generator {
   private readonly enums = new Map<string, string>(); // values key → type name
   private readonly pending = new Set<string>();
 
-  constructor(private readonly doc: Document) {}
+  private readonly doc: Document;
+
+  constructor(doc: Document) {
+    this.doc = doc;
+  }
 
   /** The component schemas and operations a secret key may call, in document order. */
   run(): GoDecl[] {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCluster } from './helpers/cluster.ts';
+import { runSetup } from './helpers/setup-script.ts';
 import { client } from './helpers/http.ts';
 import { openSocket, type TestSocket } from './helpers/ws.ts';
 
@@ -54,6 +55,24 @@ function run(command: string, args: string[], options: { cwd: string; env?: Reco
 function generate(args: string[]): { status: number | null; stdout: string; stderr: string } {
   return spawnSync(process.execPath, ['--import', 'tsx', GENERATOR, ...args], { cwd: ROOT, encoding: 'utf8' });
 }
+
+test('Go SDK - npm test installs Debian golang-go only when go is missing, and goes on when it cannot', () => {
+  const present = runSetup(`RTM_GO=${process.execPath}; setup_go && echo DONE`);
+  assert.deepEqual([present.code, present.output.trim()], [0, 'DONE']);
+  const missing = runSetup('RTM_GO=/nonexistent/go; setup_go && echo DONE');
+  assert.equal(missing.code, 0, missing.output);
+  assert.match(missing.output, /no \/nonexistent\/go: installing golang-go for the Go SDK's tests/);
+  assert.match(missing.output, /dry run: .*apt-get install -y -qq golang-go\n/);
+  const failing = runSetup('RTM_GO=/nonexistent/go; setup_apt_install() { return 1; }; setup_go && echo DONE', { real: true });
+  assert.equal(failing.code, 0, failing.output);
+  assert.match(failing.output, /golang-go was not installed: the Go SDK's tests will be skipped\n/);
+  assert.match(failing.output, /^DONE$/m);
+  // `npm test` asks for it, with the generator's check; `npm start` does not
+  const testScript = readFileSync(join(ROOT, 'scripts/test.sh'), 'utf8');
+  assert.match(testScript, /^setup_go$/m);
+  assert.match(testScript, /^npx tsx scripts\/generate-go-sdk\.ts --check$/m);
+  assert.doesNotMatch(readFileSync(join(ROOT, 'scripts/start.sh'), 'utf8'), /setup_go/);
+});
 
 test('Go SDK - changing a schema changes the generated types; the check fails until regenerated', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rtm-go-drift-'));

@@ -14,10 +14,26 @@ export interface GoField {
   query?: string;
 }
 
-export type GoDecl =
-  | { kind: 'struct' | 'params'; name: string; doc?: string; fields: GoField[] }
-  | { kind: 'alias'; name: string; doc?: string; type: string }
-  | { kind: 'enum'; name: string; doc?: string; values: string[] };
+/** A struct; `params` also gets a `Values() url.Values` method (a query string). */
+export interface StructDecl {
+  kind: 'struct' | 'params';
+  name: string;
+  doc?: string;
+  fields: GoField[];
+}
+export interface AliasDecl {
+  kind: 'alias';
+  name: string;
+  doc?: string;
+  type: string;
+}
+export interface EnumDecl {
+  kind: 'enum';
+  name: string;
+  doc?: string;
+  values: string[];
+}
+export type GoDecl = StructDecl | AliasDecl | EnumDecl;
 
 const WIDTH = 100;
 
@@ -66,7 +82,7 @@ function typeDoc(name: string, doc: string | undefined): string[] {
   return doc ? comment(`${name}: ${doc}`) : [];
 }
 
-function struct(decl: Extract<GoDecl, { kind: 'struct' | 'params' }>): string[] {
+function struct(decl: StructDecl): string[] {
   const rows: (string | string[])[] = [];
   for (const field of decl.fields) {
     rows.push(...comment(field.doc, '\t'));
@@ -96,7 +112,7 @@ function formatted(type: string, value: string): string {
   }
 }
 
-function valuesMethod(decl: Extract<GoDecl, { kind: 'params' }>): string[] {
+function valuesMethod(decl: StructDecl): string[] {
   const lines = [
     `// Values encodes the parameters that are set as a query string (nil: none).`,
     `func (p *${decl.name}) Values() url.Values {`,
@@ -124,7 +140,7 @@ function constantName(type: string, value: string): string {
   return type + (/^[0-9]/.test(tail) ? `V${tail}` : tail);
 }
 
-function enumeration(decl: Extract<GoDecl, { kind: 'enum' }>): string[] {
+function enumeration(decl: EnumDecl): string[] {
   const names = decl.values.map((v) => constantName(decl.name, v));
   if (new Set(names).size !== names.length) throw new Error(`enum ${decl.name}: two values give the same constant name`);
   return [
@@ -145,9 +161,9 @@ export function emitGoFile(decls: GoDecl[], source: string): string {
   const body: string[] = [];
   for (const decl of decls) {
     body.push('');
-    if (decl.kind === 'struct' || decl.kind === 'params') body.push(...struct(decl));
-    else if (decl.kind === 'enum') body.push(...enumeration(decl));
-    else body.push(...typeDoc(decl.name, decl.doc), `type ${decl.name} ${decl.type}`);
+    if (decl.kind === 'enum') body.push(...enumeration(decl));
+    else if (decl.kind === 'alias') body.push(...typeDoc(decl.name, decl.doc), `type ${decl.name} ${decl.type}`);
+    else body.push(...struct(decl));
   }
   const text = body.join('\n');
   const imports = [
