@@ -16,6 +16,8 @@
 # `npm test` also calls `setup_chromium`: the browser tests drive the system Chromium (through
 # playwright-core, which never downloads a browser of its own), so the Debian package `chromium`
 # is installed when /usr/bin/chromium is missing (CHROMIUM_PATH names another binary instead).
+# `npm test` also calls `setup_go`: the Go SDK's tests (test/sdk.go.test.ts) need `go`, so Debian's
+# `golang-go` is installed when it is missing; when that fails the run goes on and those tests skip.
 # `npm run test:cluster` also calls `setup_haproxy`: Debian's `haproxy` when it is missing, and
 # `setup_auto_failover`: Debian's `postgresql-<major>-auto-failover` when pg_autoctl is missing.
 # A remote host that does not answer is an error: we never install a service for someone else's
@@ -252,6 +254,17 @@ setup_chromium() {
     setup_fail "the chromium package is installed but $RTM_CHROMIUM_DEFAULT is not there; set CHROMIUM_PATH"
     return 1
   fi
+}
+
+# For `npm test` only: Go for the Go SDK (sdks/go) and its tests, from Debian's `golang-go` (Go 1.19
+# on bookworm; the module needs 1.19) when `go` is missing (RTM_GO names the binary to check
+# instead). Never fatal: without Go the Go SDK's tests skip, saying so, and the rest still runs.
+setup_go() {
+  local bin="${RTM_GO:-$(command -v go 2>/dev/null || echo /usr/bin/go)}"
+  [ -x "$bin" ] && return 0
+  setup_log "no $bin: installing golang-go for the Go SDK's tests"
+  setup_apt_install golang-go || setup_log "golang-go was not installed: the Go SDK's tests will be skipped"
+  return 0
 }
 
 # For `npm run test:cluster` only: HAProxy (the load balancer in front of the gateways there), from
