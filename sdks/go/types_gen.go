@@ -373,6 +373,54 @@ func (p *GetRosterParams) Values() url.Values {
 	return q
 }
 
+// GetStatsParams: The query string of getStats.
+type GetStatsParams struct {
+	// The interval of each entry (UTC; a month is a calendar month). Default `minute`.
+	Unit *StatsEntryUnit `json:"unit,omitempty"`
+	// Epoch milliseconds or ISO 8601. Intervals that start at or after it. Default: `end` less
+	// `limit` units.
+	Start *string `json:"start,omitempty"`
+	// Epoch milliseconds or ISO 8601. Intervals that start at or before it. Default: now.
+	End *string `json:"end,omitempty"`
+	// `backwards` (default): newest first; `forwards`: oldest first.
+	Direction *GetStatsParamsDirection `json:"direction,omitempty"`
+	// Entries at most. Default 100, maximum 1000.
+	Limit *int64 `json:"limit,omitempty"`
+}
+
+// Values encodes the parameters that are set as a query string (nil: none).
+func (p *GetStatsParams) Values() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Unit != nil {
+		q.Set("unit", string(*p.Unit))
+	}
+	if p.Start != nil {
+		q.Set("start", *p.Start)
+	}
+	if p.End != nil {
+		q.Set("end", *p.End)
+	}
+	if p.Direction != nil {
+		q.Set("direction", string(*p.Direction))
+	}
+	if p.Limit != nil {
+		q.Set("limit", strconv.FormatInt(*p.Limit, 10))
+	}
+	return q
+}
+
+// GetStatsParamsDirection: one of the constants below.
+type GetStatsParamsDirection string
+
+// The values of GetStatsParamsDirection.
+const (
+	GetStatsParamsDirectionForwards  GetStatsParamsDirection = "forwards"
+	GetStatsParamsDirectionBackwards GetStatsParamsDirection = "backwards"
+)
+
 type History struct {
 	// More messages exist beyond this page in the paging direction.
 	HasMore bool `json:"hasMore"`
@@ -1001,6 +1049,55 @@ const (
 	SigningKeyStateGrace   SigningKeyState = "grace"
 	SigningKeyStateRetired SigningKeyState = "retired"
 )
+
+// StatsEntry: One interval of an environment's usage; the meaning of each counter is in
+// docs/stats.md.
+type StatsEntry struct {
+	APIRequestsControl  int64 `json:"apiRequestsControl"`
+	APIRequestsRealtime int64 `json:"apiRequestsRealtime"`
+	BytesDelivered      int64 `json:"bytesDelivered"`
+	// Over an hour, day or month: the highest of its minutes.
+	ChannelsActive int64 `json:"channelsActive"`
+	// Connection-seconds / 60, 2 decimals.
+	ConnectionMinutes float64 `json:"connectionMinutes"`
+	// Connection-seconds over the interval's seconds (the whole interval, the current one
+	// included), 2 decimals.
+	ConnectionsAverage float64 `json:"connectionsAverage"`
+	// Over an hour, day or month: the highest of its minutes.
+	ConnectionsPeak   int64 `json:"connectionsPeak"`
+	HistoryReads      int64 `json:"historyReads"`
+	MessagesDelivered int64 `json:"messagesDelivered"`
+	// Messages published by every route: the sum of the three below.
+	MessagesPublished       int64 `json:"messagesPublished"`
+	MessagesPublishedBatch  int64 `json:"messagesPublishedBatch"`
+	MessagesPublishedHTTP   int64 `json:"messagesPublishedHttp"`
+	MessagesPublishedSocket int64 `json:"messagesPublishedSocket"`
+	Notifications           int64 `json:"notifications"`
+	PresenceEvents          int64 `json:"presenceEvents"`
+	// The interval's start, ISO 8601 UTC.
+	Start                 string         `json:"start"`
+	Unit                  StatsEntryUnit `json:"unit"`
+	WebhookDeliveries     int64          `json:"webhookDeliveries"`
+	WebhookDropped        int64          `json:"webhookDropped"`
+	WebhookEvents         int64          `json:"webhookEvents"`
+	WebhookFailedAttempts int64          `json:"webhookFailedAttempts"`
+}
+
+// StatsEntryUnit: one of the constants below.
+type StatsEntryUnit string
+
+// The values of StatsEntryUnit.
+const (
+	StatsEntryUnitMinute StatsEntryUnit = "minute"
+	StatsEntryUnitHour   StatsEntryUnit = "hour"
+	StatsEntryUnitDay    StatsEntryUnit = "day"
+	StatsEntryUnitMonth  StatsEntryUnit = "month"
+)
+
+type StatsList struct {
+	// One entry per interval with usage, in `direction` order; an interval with none is left out.
+	Data []StatsEntry `json:"data"`
+}
 
 // TestWebhookEndpointInput: The body of testWebhookEndpoint.
 type TestWebhookEndpointInput struct {
