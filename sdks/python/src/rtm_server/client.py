@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Dict, Iterator, List, Literal, Optional, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Union
 
 from ._http import Core
 from ._key_methods import KeyMethods
@@ -83,7 +83,7 @@ class RtmClient(WebhookMethods, KeyMethods, Core):
         safe = not body.get("ephemeral", False) and "idempotencyKey" in body
         return self._call("publishMessage", {"channelId": channel_id}, body=body, retry_safe=safe)
 
-    def publish_batch(self, messages: List[PublishBatchBodyMessage]) -> List[BatchPublishResult]:
+    def publish_batch(self, messages: Sequence[PublishBatchBodyMessage]) -> List[BatchPublishResult]:
         """Publishes up to 100 messages in one request: one result per message, in order (`{error}` for a refused one)."""
         batch: List[PublishBatchBodyMessage] = []
         for message in messages:
