@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from './helpers/cluster.ts';
@@ -77,7 +77,10 @@ test('Python server SDK', async (t) => {
     }
     const dir = await mkdtemp(join(tmpdir(), 'rtm-python-sdk-'));
     st.after(() => rm(dir, { recursive: true, force: true }));
-    const built = await run(SDK_VENV_PYTHON, ['-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '--no-index', '-w', join(dir, 'dist'), PYTHON_SDK], {
+    // built from a copy: setuptools leaves build/ and *.egg-info beside the sources, and reuses them
+    const source = join(dir, 'source');
+    await cp(PYTHON_SDK, source, { recursive: true, filter: (path) => !/(^|\/)(\.venv|build|dist|__pycache__|[^/]*\.egg-info)$/.test(path) });
+    const built = await run(SDK_VENV_PYTHON, ['-m', 'pip', 'wheel', '--no-deps', '--no-build-isolation', '--no-index', '-w', join(dir, 'dist'), source], {
       env: pythonEnv({}),
       timeoutMs: 180_000,
     });
