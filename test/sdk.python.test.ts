@@ -7,12 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from './helpers/cluster.ts';
 import { openSocket } from './helpers/ws.ts';
+import { runSetup } from './helpers/setup-script.ts';
 import { PYTHON, PYTHON_SDK, SDK_VENV_PYTHON, converse, pythonMissing, run } from './helpers/python.ts';
 
 const ROOT = join(PYTHON_SDK, '../..');
@@ -22,6 +23,17 @@ const pythonEnv = (extra: Record<string, string>) => {
   if (!('PYTHONPATH' in extra)) delete env.PYTHONPATH;
   return env;
 };
+
+test('Python server SDK - npm test sets it up and checks its models; without python3 nothing fails', () => {
+  const missing = runSetup('PYTHON=/nonexistent/python3; setup_python_sdk && echo DONE');
+  assert.equal(missing.code, 0, missing.output);
+  assert.match(missing.output, /no \/nonexistent\/python3: the Python SDK's tests will be skipped/);
+  assert.match(missing.output, /^DONE$/m);
+  const testScript = readFileSync(join(ROOT, 'scripts/test.sh'), 'utf8');
+  assert.match(testScript, /^setup_python_sdk$/m);
+  assert.match(testScript, /^npx tsx scripts\/generate-python-sdk\.ts --check$/m);
+  assert.doesNotMatch(readFileSync(join(ROOT, 'scripts/start.sh'), 'utf8'), /setup_python_sdk/);
+});
 
 test('Python server SDK', async (t) => {
   const missing = pythonMissing();
