@@ -19,7 +19,7 @@ async function publish(
   sender: { id: string; anon: boolean },
 ): Promise<{ id: string; seq: number; timestamp: number } | { id: string; ephemeral: true }> {
   // the content goes on as the text it arrived as
-  const result = await sendPublish(deps, environmentId, channelId, { ...body, content: contentText(bodyText) }, kind, sender);
+  const result = await sendPublish(deps, environmentId, channelId, { ...body, content: contentText(bodyText) }, kind, sender, 'http');
   if (result.ephemeral) return { id: result.id, ephemeral: true };
   return { id: result.id, seq: result.seq, timestamp: result.timestamp };
 }
