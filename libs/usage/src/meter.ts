@@ -17,6 +17,8 @@ const MINUTE_MS = 60_000;
 const PEAK = USAGE_COLUMNS.indexOf('connections_peak');
 const CHANNELS = USAGE_COLUMNS.indexOf('channels_active');
 const SECONDS = USAGE_COLUMNS.indexOf('connection_seconds');
+const DELIVERED = USAGE_COLUMNS.indexOf('messages_delivered');
+const BYTES = USAGE_COLUMNS.indexOf('bytes_delivered');
 
 /** One environment's minute as a take hands it over: `values` in USAGE_COLUMNS order, deltas to add. */
 export interface UsageRow {
@@ -30,6 +32,8 @@ export interface UsageRow {
 export interface Usage {
   /** Adds `n` to a summed counter of the environment's current minute. */
   add(environmentId: string, counter: UsageCounter, n?: number): void;
+  /** One message frame of `bytes` handed to a subscriber: `messages_delivered` and `bytes_delivered` in one lookup. */
+  delivered(environmentId: string, bytes: number): void;
   /** A channel was active (a message or change of it committed) in the current minute. */
   channel(environmentId: string, channelId: string): void;
   /** A connection of the environment opened / closed (its peak and its seconds). */
@@ -81,6 +85,13 @@ export class UsageMeter implements Usage {
     if (n === 0) return;
     const slot = this.#slot(environmentId, Math.floor(this.#now() / MINUTE_MS));
     slot.sums[SUMMED_INDEX[counter]]! += n;
+    slot.dirty = true;
+  }
+
+  delivered(environmentId: string, bytes: number): void {
+    const slot = this.#slot(environmentId, Math.floor(this.#now() / MINUTE_MS));
+    slot.sums[DELIVERED]! += 1;
+    slot.sums[BYTES]! += bytes;
     slot.dirty = true;
   }
 
@@ -205,6 +216,7 @@ function takeSlot(slot: Slot, rows: UsageRow[]): void {
 /** USAGE_COUNTING=off: counts nothing. */
 export const NO_USAGE: Usage = {
   add() {},
+  delivered() {},
   channel() {},
   opened() {},
   closed() {},

@@ -91,6 +91,7 @@ function messageRoutes(host: Host) {
         // a replica answers once it has every change committed before the request, retractions
         // and erasures included (docs/read-replicas.md)
         const rows = await deps.reads.current('history', (db) => readMessages(db, environmentId, channelId, range));
+        deps.usage.add(environmentId, 'history_reads');
         const hasMore = rows.length > limit;
         const page = rows.slice(0, limit);
         if (after === undefined) page.reverse();
