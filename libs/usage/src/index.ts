@@ -10,7 +10,7 @@ import { NO_USAGE, UsageMeter, type Usage } from './meter.ts';
 
 export { USAGE_COLUMNS, PUBLISHED_BY_ROUTE, type PublishRoute, type UsageColumn, type UsageCounter } from './columns.ts';
 export { NO_USAGE, UsageMeter, type Usage, type UsageRow } from './meter.ts';
-export { FLUSH_SQL, UsageFlusher, flushParams, type FlusherOptions } from './flusher.ts';
+export { FLUSH_SQL, UsageFlusher, flushParams, type FlusherOptions, type Queryable } from './flusher.ts';
 
 export interface ProcessUsage {
   usage: Usage;
