@@ -126,3 +126,21 @@ export async function runRollup(pool: Pool): Promise<void> {
 export async function requestPrune(pool: Pool): Promise<void> {
   await pool.query(`select graphile_worker.add_job('prune_usage', '{}'::json, queue_name := 'prune_usage', job_key := 'prune_usage')`);
 }
+
+/** What the processes counted for one environment, over every minute of `usage_minutes`. */
+export type UsageTotals = Record<Counter, number>;
+
+/**
+ * Totals over the minutes of `usage_minutes` for one environment: summed columns add;
+ * `connections_peak` and `channels_active` are the largest of their minutes, as an hour's are.
+ */
+export async function readUsageTotals(pool: Pool, environmentId: string): Promise<UsageTotals> {
+  const select = COUNTERS.map((c) => `${PEAKS.has(c) ? 'max' : 'sum'}(${c})::float8 as ${c}`).join(', ');
+  const { rows } = await pool.query<Record<Counter, number | null>>(`select ${select} from usage_minutes where environment_id = $1`, [environmentId]);
+  return Object.fromEntries(COUNTERS.map((c) => [c, rows[0]?.[c] ?? 0])) as UsageTotals;
+}
+
+/** The totals' columns that `expected` names, for a deepEqual on those only. */
+export function pick(totals: UsageTotals, expected: Partial<UsageTotals>): Partial<UsageTotals> {
+  return Object.fromEntries(Object.keys(expected).map((c) => [c, totals[c as Counter]]));
+}

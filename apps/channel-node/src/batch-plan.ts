@@ -87,6 +87,8 @@ export interface BatchOutcome {
   states: Map<string, ChannelState>;
   /** Webhook deliveries the commit recorded without a job: they go out in a notice after commit (push-notice.ts). */
   deliveries?: NoticeDelivery[];
+  /** The environment of each webhook delivery the commit wrote (one per event and receiving endpoint), counted once committed. */
+  webhookEvents?: string[];
   /** Mention notifications the commit did not store: not a reader of the channel, or over the recipient's cap. */
   mentionsDropped?: { unreadable: number; overCap: number };
 }
