@@ -13,7 +13,7 @@ import { client, mintToken } from './helpers/http.ts';
 import { openSocket, type TestSocket } from './helpers/ws.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
 import { eventually } from './helpers/eventually.ts';
-import { pick, readUsageTotals, type UsageTotals } from './helpers/usage.ts';
+import { pick, readUsageTotals, runRollup, statsTotals, type UsageTotals } from './helpers/usage.ts';
 
 const FLUSH_MS = 300;
 
@@ -130,6 +130,13 @@ test('usage - every counter of known traffic, exactly, through two gateways and 
   assert.deepEqual(pick(totals, expected), expected);
   // 4 sockets held for at least the traffic's time, at most the test's
   assert.ok(totals.connection_seconds > 0, `connection_seconds ${totals.connection_seconds}`);
+  // the stats API answers the same, by minute and by hour, before and after the dispatcher's rollup
+  // (the control requests below are counted too: read once per unit before comparing)
+  const stats = (path: string) => api[0].get(path);
+  const { api_requests_control: _control, ...rest } = expected;
+  for (const unit of ['minute', 'hour'] as const) assert.deepEqual(pick((await statsTotals(stats, unit)) as UsageTotals, rest), rest, `by ${unit}`);
+  await runRollup(cluster.db.pool);
+  assert.deepEqual(pick((await statsTotals(stats, 'hour')) as UsageTotals, rest), rest, 'by hour after the rollup');
   const otherTotals = await readUsageTotals(cluster.db.pool, other.environmentId);
   assert.equal(otherTotals.messages_published_http, 2);
   assert.equal(otherTotals.messages_delivered, 0);

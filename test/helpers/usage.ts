@@ -144,3 +144,22 @@ export async function readUsageTotals(pool: Pool, environmentId: string): Promis
 export function pick(totals: UsageTotals, expected: Partial<UsageTotals>): Partial<UsageTotals> {
   return Object.fromEntries(Object.keys(expected).map((c) => [c, totals[c as Counter]]));
 }
+
+const camel = (counter: Counter) => counter.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * The same totals read through `GET /v1/stats` by `unit` (every entry of the last `limit`
+ * intervals): entries add, but `connectionsPeak` and `channelsActive` are the largest entry's.
+ * Answers them under the table's column names, for comparing with `readUsageTotals`.
+ */
+export async function statsTotals(get: (path: string) => Promise<{ status: number; body: any }>, unit: Unit, limit = 10): Promise<Partial<UsageTotals>> {
+  const res = await get(`/v1/stats?unit=${unit}&limit=${limit}`);
+  if (res.status !== 200) throw new Error(`GET /v1/stats: ${res.status} ${JSON.stringify(res.body)}`);
+  const totals: Partial<UsageTotals> = {};
+  for (const counter of COUNTERS) {
+    if (counter === 'connection_seconds') continue;
+    const values = (res.body.data as Record<string, number>[]).map((entry) => entry[camel(counter)] ?? 0);
+    totals[counter] = PEAKS.has(counter) ? Math.max(0, ...values) : values.reduce((a, b) => a + b, 0);
+  }
+  return totals;
+}
