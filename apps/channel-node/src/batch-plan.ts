@@ -90,6 +90,8 @@ export interface BatchOutcome {
   deliveries?: NoticeDelivery[];
   /** `[environmentId, used, limit]` of each environment with a monthly message quota this commit counted in. */
   quotaCounts?: [string, number, number][];
+  /** The environment of each webhook delivery the commit wrote (one per event and receiving endpoint), counted once committed. */
+  webhookEvents?: string[];
   /** Mention notifications the commit did not store: not a reader of the channel, or over the recipient's cap. */
   mentionsDropped?: { unreadable: number; overCap: number };
 }

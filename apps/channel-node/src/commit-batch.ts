@@ -183,6 +183,7 @@ export async function writeBatch(
   // no job for these: the committer publishes them after commit (a notice to the dispatchers,
   // carrying each row of the delivery log: push-notice.ts)
   if (answer.pushed.length > 0) {
+    outcome.webhookEvents = answer.pushed.map((row) => row[1] as string);
     const byEvent = new Map(hooked.map((event, i) => [event.eventId, bodies[i]!]));
     outcome.deliveries = loggedDeliveries(answer.pushed, (eventId) => byEvent.get(eventId));
   }
@@ -234,7 +235,7 @@ export async function writeBatch(
 
   // the publishes' deliveries are recorded by the statement above, the changes' here (their
   // batch is in a transaction; the join skips environments without a webhook)
-  if (events.length > published) await enqueueWebhookEvents(client, events.slice(published));
+  if (events.length > published) await enqueueWebhookEvents(client, events.slice(published), (outcome.webhookEvents ??= []));
   return outcome;
 }
 

@@ -35,6 +35,8 @@
  *   load the partitions' next batches arrive just after a commit's replies go out, and without
  *   the wait the next transaction would leave with the first one or two of them.
  */
+import type { Usage } from '@rtm/usage';
+import { countWebhookEvents } from './usage-count.ts';
 import type { Counter, Histogram } from 'prom-client';
 import type { Pool } from '@rtm/db';
 import { ArrivalRate, lingerMs, type LingerOptions, type Logger } from '@rtm/ops';
@@ -76,6 +78,8 @@ export interface CommitterOptions {
   deliveriesCommitted?: (deliveries: NoticeDelivery[]) => void;
   /** Called after each commit that counted messages of environments with a monthly quota: `[environmentId, used, limit]` (the threshold events). */
   quotaCounted?: (counts: [string, number, number][]) => void;
+  /** Counts each committed transaction's webhook deliveries written (usage-count.ts). */
+  usage?: Usage;
   /** A publish's deliveries are committed leased to their webhook partition's owner for this long (push-notice.ts). */
   pushLeaseMs?: number;
   /** A lane beyond the first opens once every transaction running has run this long (default 0: at once). */
@@ -313,6 +317,7 @@ export class NodeCommitter {
       }
       if (outcome.deliveries) this.notifyDeliveries(outcome.deliveries);
       if (outcome.quotaCounts) this.options.quotaCounted?.(outcome.quotaCounts);
+      if (this.options.usage) countWebhookEvents(this.options.usage, outcome);
       const dropped = outcome.mentionsDropped;
       if (dropped) {
         if (dropped.unreadable > 0) this.options.mentionsDropped?.inc({ reason: 'unreadable' }, dropped.unreadable);

@@ -60,6 +60,15 @@ const base = z.object({
   /** PEM client certificate and key, for servers that verify clients. */
   NATS_TLS_CERT: z.string().min(1).optional(),
   NATS_TLS_KEY: z.string().min(1).optional(),
+  /**
+   * How often the process writes what its usage meter counted (libs/usage, docs/stats.md): a
+   * minute is complete in `usage_minutes` this long (plus the write) after it ends, and a kill -9
+   * loses at most this much of the process's counts. At most a minute: the meter's connection
+   * time and peaks are carried into each minute by these ticks.
+   */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** `off`: nothing is counted or written (the publish benchmark's baseline). */
+  USAGE_COUNTING: z.enum(['on', 'off']).default('on'),
 });
 
 const boolean = (fallback: boolean) =>

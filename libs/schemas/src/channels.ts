@@ -312,6 +312,11 @@ export type ChannelCommand =
       mentions?: string[];
       ephemeral: boolean;
       idempotencyKey?: string;
+      /**
+       * How the publish reached the gateway (the channel socket or /v1/connect, one HTTP publish, a
+       * batch): the owner counts each committed message under it (docs/stats.md).
+       */
+      route?: 'socket' | 'http' | 'batch';
     }
   | {
       op: 'retract';

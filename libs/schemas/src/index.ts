@@ -30,6 +30,7 @@ export {
 } from './notifications.ts';
 export { LOGS_TOKEN_TTL_DEFAULT_SECONDS, EnvironmentParams, LogsTokenBody, LogsTokenResponse, LogsSocketQuery } from './logs.ts';
 export * from './channels.ts';
+export * from './stats.ts';
 export * from './message-changes.ts';
 export { DeployConfigBody, PatchConfigBody, ActiveConfig, ConfigDeployment, LimitOverrides, EffectiveLimits } from './config.ts';
 export { QuotaResponse } from './quota.ts';

@@ -11,6 +11,8 @@ import type {
   ConfigDeployment,
   Quota,
   DeliveriesQuery,
+  StatsQuery,
+  StatsList,
   DeployConfigInput,
   PatchConfigInput,
   EphemeralMessage,
@@ -150,6 +152,9 @@ export interface ServerClient extends WebhookEndpointMethods, MessageChangeMetho
   delivery(deliveryId: string): Promise<WebhookDeliveryDetail>;
   /** Re-queues a `dropped` delivery for one immediate attempt. */
   retryDelivery(deliveryId: string): Promise<WebhookDelivery>;
+
+  /** The environment's usage by `unit` (minute by default), one entry per interval with usage, newest first by default. */
+  stats(query?: StatsQuery): Promise<StatsList>;
 
   /** A token for the live logs socket of the key's own environment. */
   mintLogsToken(environmentId: string, input?: LogsTokenInput): Promise<LogsToken>;
@@ -304,6 +309,8 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     delivery: (deliveryId) => expect(api.GET('/v1/webhooks/deliveries/{deliveryId}', { params: { path: { deliveryId } } })),
     retryDelivery: (deliveryId) =>
       expect(api.POST('/v1/webhooks/deliveries/{deliveryId}/retry', { params: { path: { deliveryId } } })),
+    stats: ({ start, end, ...query } = {}) =>
+      expect(api.GET('/v1/stats', { params: { query: { ...query, ...(start !== undefined && { start: statsTime(start) }), ...(end !== undefined && { end: statsTime(end) }) } } })),
 
     mintLogsToken: (environmentId, input) =>
       expect(api.POST('/v1/environments/{envId}/logs-token', { params: { path: { envId: environmentId } }, body: input })),
@@ -345,3 +352,6 @@ async function finishedChannelDeletion(channelId: string, job: ErasureJob, read:
   if (job.deleted === null) throw new ServerError({ status: 404, code: 'not_found', reason: 'no such channel' });
   return { channelId, deleted: job.deleted };
 }
+
+/** A time as GET /v1/stats takes it: a Date or a number as epoch milliseconds, a string as given. */
+const statsTime = (time: string | number | Date) => (time instanceof Date ? String(time.getTime()) : String(time));

@@ -676,6 +676,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/environments/{envId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage by minute, hour, day or month
+         * @description As GET /v1/stats. The environment's usage, one entry per interval of `unit` (UTC; `month` is a calendar month) whose start lies between `start` and `end`, at most `limit` (default 100, maximum 1000), newest first unless `direction` is `forwards`. Defaults: `unit` `minute`, `end` now, `start` `end` less `limit` units. An interval without usage is left out. The current hour, day and month are computed from the finer intervals at read time, so the newest entry holds every minute flushed so far (a process flushes its counts every few seconds). Minutes are kept 48 hours, hours 90 days, days and months 2 years (docs/stats.md). A bad `unit`, `direction`, `limit` or time, or `start` after `end`: 400 `invalid_request`. Any member.
+         */
+        get: operations["dashboardGetStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/environments/{envId}/webhook": {
         parameters: {
             query?: never;
@@ -1518,6 +1538,26 @@ export interface paths {
          * @description Secret key. A new key signs every token minted from now on. Tokens signed by the previous key keep working for `graceSeconds` (default 86400, at most 604800), then every gateway refuses them with 401; sockets opened with them keep running until their token expires. With `graceSeconds: 0` they are refused at once and their open sockets close with 4401 `token revoked` on every gateway. The body may be left out.
          */
         post: operations["rotateSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage by minute, hour, day or month
+         * @description The environment's usage, one entry per interval of `unit` (UTC; `month` is a calendar month) whose start lies between `start` and `end`, at most `limit` (default 100, maximum 1000), newest first unless `direction` is `forwards`. Defaults: `unit` `minute`, `end` now, `start` `end` less `limit` units. An interval without usage is left out. The current hour, day and month are computed from the finer intervals at read time, so the newest entry holds every minute flushed so far (a process flushes its counts every few seconds). Minutes are kept 48 hours, hours 90 days, days and months 2 years (docs/stats.md). A bad `unit`, `direction`, `limit` or time, or `start` after `end`: 400 `invalid_request`.
+         */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3219,6 +3259,41 @@ export interface components {
         };
         SigningKeyList: {
             keys: components["schemas"]["SigningKey"][];
+        };
+        /** @description One interval of an environment's usage; the meaning of each counter is in docs/stats.md. */
+        StatsEntry: {
+            apiRequestsControl: number;
+            apiRequestsRealtime: number;
+            bytesDelivered: number;
+            /** @description Over an hour, day or month: the highest of its minutes. */
+            channelsActive: number;
+            /** @description Connection-seconds / 60, 2 decimals. */
+            connectionMinutes: number;
+            /** @description Connection-seconds over the interval's seconds (the whole interval, the current one included), 2 decimals. */
+            connectionsAverage: number;
+            /** @description Over an hour, day or month: the highest of its minutes. */
+            connectionsPeak: number;
+            historyReads: number;
+            messagesDelivered: number;
+            /** @description Messages published by every route: the sum of the three below. */
+            messagesPublished: number;
+            messagesPublishedBatch: number;
+            messagesPublishedHttp: number;
+            messagesPublishedSocket: number;
+            notifications: number;
+            presenceEvents: number;
+            /** @description The interval's start, ISO 8601 UTC. */
+            start: string;
+            /** @enum {string} */
+            unit: "minute" | "hour" | "day" | "month";
+            webhookDeliveries: number;
+            webhookDropped: number;
+            webhookEvents: number;
+            webhookFailedAttempts: number;
+        };
+        StatsList: {
+            /** @description One entry per interval with usage, in `direction` order; an interval with none is left out. */
+            data: components["schemas"]["StatsEntry"][];
         };
         TokenJwks: {
             url: string;
@@ -8209,6 +8284,98 @@ export interface operations {
             };
         };
     };
+    dashboardGetStats: {
+        parameters: {
+            query?: {
+                /** @description The interval of each entry (UTC; a month is a calendar month). Default `minute`. */
+                unit?: "minute" | "hour" | "day" | "month";
+                /** @description Epoch milliseconds or ISO 8601. Intervals that start at or after it. Default: `end` less `limit` units. */
+                start?: string;
+                /** @description Epoch milliseconds or ISO 8601. Intervals that start at or before it. Default: now. */
+                end?: string;
+                /** @description `backwards` (default): newest first; `forwards`: oldest first. */
+                direction?: "forwards" | "backwards";
+                /** @description Entries at most. Default 100, maximum 1000. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsList"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     dashboardGetWebhook: {
         parameters: {
             query?: never;
@@ -12996,6 +13163,86 @@ export interface operations {
             };
             /** @description Error envelope; `code`: `unsupported_media_type` */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                /** @description The interval of each entry (UTC; a month is a calendar month). Default `minute`. */
+                unit?: "minute" | "hour" | "day" | "month";
+                /** @description Epoch milliseconds or ISO 8601. Intervals that start at or after it. Default: `end` less `limit` units. */
+                start?: string;
+                /** @description Epoch milliseconds or ISO 8601. Intervals that start at or before it. Default: now. */
+                end?: string;
+                /** @description `backwards` (default): newest first; `forwards`: oldest first. */
+                direction?: "forwards" | "backwards";
+                /** @description Entries at most. Default 100, maximum 1000. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsList"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

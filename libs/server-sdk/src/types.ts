@@ -69,6 +69,10 @@ export type NotifyInput = RequestBody<'sendNotifications'>;
 export type DeployConfigInput = RequestBody<'deployConfig'>;
 export type PatchConfigInput = RequestBody<'patchConfig'>;
 export type DeliveriesQuery = QueryOf<'listDeliveries'>;
+/** GET /v1/stats's query; `start` and `end` also as a Date or epoch milliseconds. */
+export type StatsQuery = Omit<QueryOf<'getStats'>, 'start' | 'end'> & { start?: string | number | Date; end?: string | number | Date };
+export type StatsEntry = Schemas['StatsEntry'];
+export type StatsList = Schemas['StatsList'];
 export type DeliveryStatus = NonNullable<DeliveriesQuery['status']>;
 export type LogsTokenInput = RequestBody<'mintLogsToken'>;
 export type RotateSigningKeyInput = RequestBody<'rotateSigningKey'>;

@@ -20,6 +20,7 @@ import { occupancyRoutes, controlOccupancyRoutes } from './occupancy.ts';
 import { notificationRoutes } from './notifications.ts';
 import { inboxRoutes } from './inbox.ts';
 import { logsTokenRoutes } from './logs-token.ts';
+import { statsRoutes } from './stats.ts';
 import { logsSocket } from '../sockets/logs-socket.ts';
 import { presenceEntryRoutes } from './presence-entries.ts';
 import { sdkBundleRoutes } from '../sdk/sdk-bundle.ts';
@@ -49,6 +50,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   controlOccupancyRoutes,
   notificationRoutes,
   logsTokenRoutes,
+  statsRoutes,
   ...DASHBOARD_ROUTES,
   dashboardUiRoutes,
 ];

@@ -78,7 +78,7 @@ export async function publishBatch(deps: BatchDeps, caller: BatchCaller, items: 
       if ('refused' in namespace) throw namespace.refused;
       checkContentSize(item);
       const sender = caller.user ?? { id: item.senderId ?? 'server', anon: false };
-      commands[index] = buildPublish(namespace, caller.environmentId, item.channelId, item, caller.kind, sender);
+      commands[index] = buildPublish(namespace, caller.environmentId, item.channelId, item, caller.kind, sender, 'batch');
     } catch (error) {
       refuse(index, error);
     }

@@ -69,7 +69,7 @@ export interface Sessions {
  * so `deps` may be the object this becomes part of.
  */
 export function createSessions(
-  deps: Pick<EdgeDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects'>,
+  deps: Pick<EdgeDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects' | 'usage'>,
 ): Sessions {
   const feed = new SubjectFeed(deps.nc);
   const kicks = new KickListener(deps, feed);
@@ -87,7 +87,8 @@ export function createSessions(
     log: deps.log,
     entries: deps.sessionMetrics.presenceEntries,
     joinLeave: async (environmentId, channelId) => (await namespaceOf(deps, environmentId, channelId)).joinLeave,
-    hooks: { pool: deps.pool, namespaces: (environmentId) => namespacesOf(deps, environmentId) },
+    hooks: { pool: deps.pool, namespaces: (environmentId) => namespacesOf(deps, environmentId), usage: deps.usage },
+    usage: deps.usage,
   });
   const metrics = deps.sessionMetrics;
   const budget = new SendBudget(deps.config.SOCKET_SEND_BUDGET, {

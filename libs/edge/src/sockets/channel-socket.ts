@@ -43,7 +43,7 @@ import { sendPublish, type PublishDeps } from '../channels/publish.ts';
 import { historyUnits } from '@rtm/limits';
 
 /** What one channel socket uses: token checks, access decisions, publishing, replay, limits, the bus and the log. */
-export type ChannelSocketDeps = AuthDeps & AccessDeps & PublishDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessions' | 'subjects'>;
+export type ChannelSocketDeps = AuthDeps & AccessDeps & PublishDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessions' | 'subjects' | 'usage'>;
 
 type Request = FastifyRequest;
 
@@ -205,7 +205,7 @@ class ChannelConnection {
         await authorize(this.deps, auth, this.channelId, 'publish');
         if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) return this.close(SOCKET_CLOSE.publishRateLimited);
         const fields = { ...frame, content: contentText(read.text) };
-        const result = await sendPublish(this.deps, auth.environmentId, this.channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
+        const result = await sendPublish(this.deps, auth.environmentId, this.channelId, fields, 'user', { id: auth.userId, anon: auth.anon }, 'socket');
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
       } else if (frame.op === 'edit') {
         await authorize(this.deps, auth, this.channelId, 'edit');

@@ -30,6 +30,8 @@ import { dashboardModerationOperations, dashboardChannelBanOperations, dashboard
 import { dashboardWebhookOperations } from './dashboard/webhooks.ts';
 import { dashboardWebhookEndpointOperations } from './dashboard/webhook-endpoints.ts';
 import { dashboardQuotaOperations, quotaOperations } from './quota.ts';
+import { statsOperations } from './stats.ts';
+import { dashboardStatsOperations } from './dashboard/stats.ts';
 
 export { type Operation, type Operations } from './operation.ts';
 export * from './bans.ts';
@@ -63,6 +65,8 @@ export * from './dashboard/moderation.ts';
 export * from './dashboard/webhooks.ts';
 export * from './dashboard/webhook-endpoints.ts';
 export * from './quota.ts';
+export * from './stats.ts';
+export * from './dashboard/stats.ts';
 
 /**
  * The catalogue: every operation each listener serves, by host. An operation served on both
@@ -89,6 +93,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     controlOccupancyOperations,
     notificationOperations,
     logsTokenOperations,
+    statsOperations,
     dashboardSessionOperations,
     dashboardOrganizationOperations,
     dashboardInvitationOperations,
@@ -102,6 +107,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     dashboardWebhookOperations,
     dashboardWebhookEndpointOperations,
     dashboardQuotaOperations,
+    dashboardStatsOperations,
   ].flatMap((group) => Object.values(group)),
   realtime: [
     realtimeTokenOperations,
