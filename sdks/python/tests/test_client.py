@@ -149,6 +149,16 @@ class RequestTest(unittest.TestCase):
         self.assertEqual(listed["data"][0]["messagesPublished"], 7)
         self.assertEqual(service.calls[0], ("GET", "/v1/stats?unit=hour&start=1796634000000&end=1796641200000&limit=2", None))
 
+    def test_quota_reads_the_monthly_quotas(self) -> None:
+        quota = {
+            "period": {"start": "2026-12-01T00:00:00.000Z", "resetsAt": "2027-01-01T00:00:00.000Z"},
+            "quotas": {"messages": {"limit": 10, "used": 4, "remaining": 6}, "connectionMinutes": {"limit": None, "used": 0, "remaining": None}},
+        }
+        service = FakeService(always(answer(200, quota)))
+        rtm, _ = client(service)
+        self.assertEqual(rtm.quota()["quotas"]["messages"]["remaining"], 6)
+        self.assertEqual(service.calls[0], ("GET", "/v1/quota", None))
+
     def test_get_ban_answers_none_for_not_found_only(self) -> None:
         rtm, _ = client(FakeService(always(answer(404, {"code": "not_found"}))))
         self.assertIsNone(rtm.get_ban("room", "ann"))

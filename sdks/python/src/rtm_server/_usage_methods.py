@@ -1,11 +1,11 @@
-"""Usage: the environment's stats by minute, hour, day or month."""
+"""Usage: the environment's stats by minute, hour, day or month, and its monthly quotas."""
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Literal, Optional, Union
 
 from ._http import Core
-from .models import StatsList
+from .models import Quota, StatsList
 
 Instant = Union[datetime, int, str]
 
@@ -32,3 +32,7 @@ class UsageMethods(Core):
     ) -> StatsList:
         """One entry per UTC interval with usage (an interval with none is left out); default: the last 100 minutes, newest first."""
         return self._call("getStats", query={"unit": unit, "start": _instant(start), "end": _instant(end), "direction": direction, "limit": limit})
+
+    def quota(self) -> Quota:
+        """The monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what was used of them this month."""
+        return self._call("getQuota")

@@ -20,6 +20,7 @@ class _BatchItemErrorErrorRequired(TypedDict):
 
 
 class BatchItemErrorError(_BatchItemErrorErrorRequired, total=False):
+    quota: QuotaRefusal
     reason: str
 
 
@@ -80,6 +81,10 @@ class ConfigPatchInputLimits(TypedDict, total=False):
     anonymousMintsPerKeyPerSecond: Optional[int]
     environmentEdgeReadsPerSecond: Optional[int]
     environmentMessagesPerSecond: Optional[int]
+    monthlyConnectionMinutes: Optional[int]
+    """Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default)."""
+    monthlyMessages: Optional[int]
+    """Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default)."""
     notificationsPerUserPerMinute: Optional[int]
     secretKeyRequestsPerSecond: Optional[int]
     socketsPerEnvironment: Optional[int]
@@ -231,7 +236,7 @@ class History(TypedDict):
 
 
 class LimitOverridesInput(TypedDict, total=False):
-    """Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults."""
+    """Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults. `monthlyMessages` and `monthlyConnectionMinutes` are monthly quotas (docs/quotas.md): omitted or null is unlimited."""
 
     anonymousMintsPerIpPerSecond: int
     """Anonymous tokens minted with publishable keys from one client IP, per second. Default 10."""
@@ -241,6 +246,10 @@ class LimitOverridesInput(TypedDict, total=False):
     """Units of the six per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000."""
     environmentMessagesPerSecond: int
     """Messages published in the environment from every source, per second. Default 20000."""
+    monthlyConnectionMinutes: Optional[int]
+    """Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default)."""
+    monthlyMessages: Optional[int]
+    """Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default)."""
     notificationsPerUserPerMinute: int
     """Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120."""
     secretKeyRequestsPerSecond: int
@@ -278,6 +287,10 @@ class Limits(TypedDict):
     """Units of the six per-user realtime-edge limits above taken by every user of the environment together, per second. Default 20000."""
     environmentMessagesPerSecond: int
     """Messages published in the environment from every source, per second. Default 20000."""
+    monthlyConnectionMinutes: Optional[int]
+    """Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default)."""
+    monthlyMessages: Optional[int]
+    """Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default)."""
     notificationsPerUserPerMinute: int
     """Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120."""
     secretKeyRequestsPerSecond: int
@@ -462,6 +475,60 @@ class PublishedMessage(TypedDict):
     timestamp: int
 
 
+class QuotaPeriod(TypedDict):
+    resetsAt: str
+    """The first instant of the next month: every count starts again from 0."""
+    start: str
+    """The first instant of this calendar month (UTC)."""
+
+
+class QuotaQuotasConnectionMinutes(TypedDict):
+    """`limits.monthlyConnectionMinutes`: minutes of realtime connections, summed over every socket (flushed by each gateway every QUOTA_FLUSH_MS)."""
+
+    limit: Optional[int]
+    """The monthly limit in whole minutes; null: unlimited."""
+    remaining: Optional[int]
+    """limit − used, never below 0; null when unlimited."""
+    used: int
+    """Used this month, in whole minutes."""
+
+
+class QuotaQuotasMessages(TypedDict):
+    """`limits.monthlyMessages`: messages stored (publishes on every route and edits)."""
+
+    limit: Optional[int]
+    """The monthly limit in messages; null: unlimited."""
+    remaining: Optional[int]
+    """limit − used, never below 0; null when unlimited."""
+    used: int
+    """Used this month, in messages."""
+
+
+class QuotaQuotas(TypedDict):
+    connectionMinutes: QuotaQuotasConnectionMinutes
+    """`limits.monthlyConnectionMinutes`: minutes of realtime connections, summed over every socket (flushed by each gateway every QUOTA_FLUSH_MS)."""
+    messages: QuotaQuotasMessages
+    """`limits.monthlyMessages`: messages stored (publishes on every route and edits)."""
+
+
+class Quota(TypedDict):
+    """The monthly quotas of the environment and what it used of them this month."""
+
+    period: QuotaPeriod
+    quotas: QuotaQuotas
+
+
+class QuotaRefusal(TypedDict):
+    """The monthly quota that is spent (only with the code `quota_exceeded`)."""
+
+    limit: int
+    quota: Literal["monthlyMessages", "monthlyConnectionMinutes"]
+    resetsAt: str
+    """The first instant of the next month (UTC): the quota starts again from 0."""
+    used: int
+    """Used this month when refused (messages, or whole connection-minutes)."""
+
+
 class Reaction(TypedDict):
     id: str
     reacted: bool
@@ -614,7 +681,7 @@ class _WebhookDeliveryRequired(TypedDict):
     endpointId: Optional[str]
     """The endpoint (`ep_…`); null for the default one (the configuration's webhook URL)."""
     eventId: str
-    eventType: Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "webhook.test", "endpoint.disabled", "delivery.dropped"]
+    eventType: Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "usage.threshold", "webhook.test", "endpoint.disabled", "delivery.dropped"]
     id: str
     status: Literal["pending", "delivered", "dropped", "cancelled"]
     """`pending`: waiting for its first attempt or a retry; `delivered`: a 2xx came back; `dropped`: the retries ran out (or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered: `lastError` is `message_retracted`, its stored body is redacted and it is never sent again (a manual retry or a recovery refuses or skips it). A delivered delivery of such a message stays `delivered`, its stored body redacted too."""
@@ -650,7 +717,7 @@ class _WebhookDeliveryDetailRequired(TypedDict):
     endpointId: Optional[str]
     """The endpoint (`ep_…`); null for the default one (the configuration's webhook URL)."""
     eventId: str
-    eventType: Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "webhook.test", "endpoint.disabled", "delivery.dropped"]
+    eventType: Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "usage.threshold", "webhook.test", "endpoint.disabled", "delivery.dropped"]
     id: str
     status: Literal["pending", "delivered", "dropped", "cancelled"]
     """`pending`: waiting for its first attempt or a retry; `delivered`: a 2xx came back; `dropped`: the retries ran out (or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user's erasure) or deleted with its channel before it was delivered: `lastError` is `message_retracted`, its stored body is redacted and it is never sent again (a manual retry or a recovery refuses or skips it). A delivered delivery of such a message stays `delivered`, its stored body redacted too."""
@@ -801,7 +868,7 @@ class CreateWebhookEndpointBody(_CreateWebhookEndpointBodyRequired, total=False)
     description: str
     disabled: bool
     """Create it disabled (it gets nothing until enabled)."""
-    eventTypes: Optional[List[Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "webhook.test", "endpoint.disabled", "delivery.dropped"]]]
+    eventTypes: Optional[List[Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "usage.threshold", "webhook.test", "endpoint.disabled", "delivery.dropped"]]]
     """Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named."""
     rateLimitPerSecond: Optional[int]
     """At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own."""
@@ -854,6 +921,9 @@ GetErasureJobResponse = ErasureJob
 
 
 GetOccupancyResponse = Occupancy
+
+
+GetQuotaResponse = Quota
 
 
 class GetRosterQuery(TypedDict, total=False):
@@ -1177,7 +1247,7 @@ SetChannelAccessResponse = ChannelSettings
 class TestWebhookEndpointBody(TypedDict, total=False):
     """Request body of `testWebhookEndpoint`."""
 
-    eventType: Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "webhook.test", "endpoint.disabled", "delivery.dropped"]
+    eventType: Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "usage.threshold", "webhook.test", "endpoint.disabled", "delivery.dropped"]
     """Send the catalogue's example of this type instead of `webhook.test`."""
 
 
@@ -1192,7 +1262,7 @@ class UpdateWebhookEndpointBody(TypedDict, total=False):
     description: str
     disabled: bool
     """Create it disabled (it gets nothing until enabled)."""
-    eventTypes: Optional[List[Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "webhook.test", "endpoint.disabled", "delivery.dropped"]]]
+    eventTypes: Optional[List[Literal["message.published", "message.retracted", "message.updated", "message.reactions", "member.added", "member.removed", "member.banned", "member.unbanned", "channel.deleted", "channel.occupied", "channel.vacated", "channel.occupancy", "presence.entered", "presence.left", "user.messages_erased", "usage.threshold", "webhook.test", "endpoint.disabled", "delivery.dropped"]]]
     """Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named."""
     rateLimitPerSecond: Optional[int]
     """At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own."""
@@ -1668,6 +1738,33 @@ class PresenceLeftEvent(TypedDict):
     type: Literal["presence.left"]
 
 
+class UsageThresholdEventDataPeriod(TypedDict):
+    resetsAt: str
+    """The next month's first instant."""
+    start: str
+    """The month's first instant (UTC)."""
+
+
+class UsageThresholdEventData(TypedDict):
+    limit: int
+    period: UsageThresholdEventDataPeriod
+    quota: Literal["monthlyMessages", "monthlyConnectionMinutes"]
+    threshold: Union[Literal[80], Literal[100]]
+    used: int
+
+
+class UsageThresholdEvent(TypedDict):
+    """The environment used 80 % or 100 % of a monthly quota (`limits.monthlyMessages` or `limits.monthlyConnectionMinutes`, docs/quotas.md): once per environment, quota, threshold and calendar month (UTC), whatever the limit is changed to later in the month. `used` is the count when the threshold was seen (messages, or whole connection-minutes). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried."""
+
+    data: UsageThresholdEventData
+    environmentId: str
+    id: str
+    """The event id (`webhook-id`)."""
+    timestamp: int
+    """Milliseconds since the epoch."""
+    type: Literal["usage.threshold"]
+
+
 class UserMessagesErasedEventData(TypedDict):
     erasureId: str
     retracted: int
@@ -1720,6 +1817,7 @@ WebhookEvent = Union[
     MessageUpdatedEvent,
     PresenceEnteredEvent,
     PresenceLeftEvent,
+    UsageThresholdEvent,
     UserMessagesErasedEvent,
     WebhookTestEventBody,
 ]
@@ -1742,6 +1840,7 @@ WEBHOOK_EVENT_TYPES: Tuple[str, ...] = (
     "message.updated",
     "presence.entered",
     "presence.left",
+    "usage.threshold",
     "user.messages-erased",
     "webhook.test",
 )

@@ -161,6 +161,15 @@ OPERATIONS: Dict[str, Operation] = {
         statuses=(200,),
         summary="Read a channel's occupancy",
     ),
+    "getQuota": Operation(
+        method="GET",
+        path="/v1/quota",
+        path_params=(),
+        query_params=(),
+        body=None,
+        statuses=(200,),
+        summary="Monthly quotas and usage",
+    ),
     "getRoster": Operation(
         method="GET",
         path="/v1/channels/{channelId}/members",
