@@ -131,8 +131,9 @@ func (c *Client) do(ctx context.Context, r request, out any) (int, error) {
 			return status, nil
 		}
 		failure := errorFromResponse(status, header, body, c.now())
-		// 429 refused the request before doing it; a 503 may have come after doing it
-		again := status == http.StatusTooManyRequests || (status == http.StatusServiceUnavailable && idempotent)
+		// 429 rate_limited refused the request before doing it (a spent monthly quota, 429
+		// quota_exceeded, is not tried again); a 503 may have come after doing it
+		again := (status == http.StatusTooManyRequests && failure.Code == "rate_limited") || (status == http.StatusServiceUnavailable && idempotent)
 		if !again || attempt >= c.retries {
 			return status, failure
 		}

@@ -22,6 +22,9 @@ type Error struct {
 	Reason string
 	// RetryAfter is the answer's retry-after (429 rate_limited, 503 unavailable); 0 when not sent.
 	RetryAfter time.Duration
+	// Quota is the spent monthly quota of a 429 quota_exceeded (its limit, what was used, when
+	// it resets); nil otherwise.
+	Quota *QuotaRefusal
 }
 
 func (e *Error) Error() string {
@@ -44,11 +47,13 @@ func IsCode(err error, code string) bool {
 func errorFromResponse(status int, header http.Header, body []byte, now time.Time) *Error {
 	e := &Error{Status: status, RetryAfter: parseRetryAfter(header.Get("retry-after"), now)}
 	var envelope struct {
-		Code   *string `json:"code"`
-		Reason *string `json:"reason"`
+		Code   *string       `json:"code"`
+		Reason *string       `json:"reason"`
+		Quota  *QuotaRefusal `json:"quota"`
 	}
 	if json.Unmarshal(body, &envelope) == nil && envelope.Code != nil {
 		e.Code = *envelope.Code
+		e.Quota = envelope.Quota
 		if envelope.Reason != nil {
 			e.Reason = *envelope.Reason
 		}

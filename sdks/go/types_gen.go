@@ -48,8 +48,9 @@ type BatchItemError struct {
 }
 
 type BatchItemErrorError struct {
-	Code   string  `json:"code"`
-	Reason *string `json:"reason,omitempty"`
+	Code   string        `json:"code"`
+	Quota  *QuotaRefusal `json:"quota,omitempty"`
+	Reason *string       `json:"reason,omitempty"`
 }
 
 type BatchPublishResults struct {
@@ -145,6 +146,15 @@ type ConfigPatchInputLimits struct {
 	AnonymousMintsPerKeyPerSecond *Nullable[int64] `json:"anonymousMintsPerKeyPerSecond,omitempty"`
 	EnvironmentEdgeReadsPerSecond *Nullable[int64] `json:"environmentEdgeReadsPerSecond,omitempty"`
 	EnvironmentMessagesPerSecond  *Nullable[int64] `json:"environmentMessagesPerSecond,omitempty"`
+	// Minutes of realtime connections (every socket, summed) the environment may use per calendar
+	// month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md).
+	// Null or absent: unlimited (the default).
+	MonthlyConnectionMinutes *Nullable[int64] `json:"monthlyConnectionMinutes,omitempty"`
+	// Messages the environment may store per calendar month (UTC), every route together (socket,
+	// HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a
+	// publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the
+	// default).
+	MonthlyMessages               *Nullable[int64] `json:"monthlyMessages,omitempty"`
 	NotificationsPerUserPerMinute *Nullable[int64] `json:"notificationsPerUserPerMinute,omitempty"`
 	SecretKeyRequestsPerSecond    *Nullable[int64] `json:"secretKeyRequestsPerSecond,omitempty"`
 	SocketsPerEnvironment         *Nullable[int64] `json:"socketsPerEnvironment,omitempty"`
@@ -432,7 +442,8 @@ type History struct {
 // cluster. Rates are per fixed one-second window; a request over one is refused with 429
 // `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a
 // socket over a quota is closed with 4429. Some events weigh more than one unit (a history page, a
-// publish with mentions; docs/limits.md). Omitted fields take their defaults.
+// publish with mentions; docs/limits.md). Omitted fields take their defaults. `monthlyMessages` and
+// `monthlyConnectionMinutes` are monthly quotas (docs/quotas.md): omitted or null is unlimited.
 type LimitOverridesInput struct {
 	// Anonymous tokens minted with publishable keys from one client IP, per second. Default 10.
 	AnonymousMintsPerIPPerSecond *int64 `json:"anonymousMintsPerIpPerSecond,omitempty"`
@@ -443,6 +454,15 @@ type LimitOverridesInput struct {
 	EnvironmentEdgeReadsPerSecond *int64 `json:"environmentEdgeReadsPerSecond,omitempty"`
 	// Messages published in the environment from every source, per second. Default 20000.
 	EnvironmentMessagesPerSecond *int64 `json:"environmentMessagesPerSecond,omitempty"`
+	// Minutes of realtime connections (every socket, summed) the environment may use per calendar
+	// month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md).
+	// Null or absent: unlimited (the default).
+	MonthlyConnectionMinutes *Nullable[int64] `json:"monthlyConnectionMinutes,omitempty"`
+	// Messages the environment may store per calendar month (UTC), every route together (socket,
+	// HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a
+	// publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the
+	// default).
+	MonthlyMessages *Nullable[int64] `json:"monthlyMessages,omitempty"`
 	// Notifications stored for one user (mentions and POST /v1/notifications together), per fixed
 	// one-minute window; the rest are not stored. Default 120.
 	NotificationsPerUserPerMinute *int64 `json:"notificationsPerUserPerMinute,omitempty"`
@@ -488,6 +508,15 @@ type Limits struct {
 	EnvironmentEdgeReadsPerSecond int64 `json:"environmentEdgeReadsPerSecond"`
 	// Messages published in the environment from every source, per second. Default 20000.
 	EnvironmentMessagesPerSecond int64 `json:"environmentMessagesPerSecond"`
+	// Minutes of realtime connections (every socket, summed) the environment may use per calendar
+	// month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md).
+	// Null or absent: unlimited (the default).
+	MonthlyConnectionMinutes *int64 `json:"monthlyConnectionMinutes"`
+	// Messages the environment may store per calendar month (UTC), every route together (socket,
+	// HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a
+	// publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the
+	// default).
+	MonthlyMessages *int64 `json:"monthlyMessages"`
 	// Notifications stored for one user (mentions and POST /v1/notifications together), per fixed
 	// one-minute window; the rest are not stored. Default 120.
 	NotificationsPerUserPerMinute int64 `json:"notificationsPerUserPerMinute"`
@@ -896,6 +925,68 @@ type PutTokenKeyInput struct {
 	JWK json.RawMessage `json:"jwk"`
 }
 
+// Quota: The monthly quotas of the environment and what it used of them this month.
+type Quota struct {
+	Period QuotaPeriod `json:"period"`
+	Quotas QuotaQuotas `json:"quotas"`
+}
+
+type QuotaPeriod struct {
+	// The first instant of the next month: every count starts again from 0.
+	ResetsAt time.Time `json:"resetsAt"`
+	// The first instant of this calendar month (UTC).
+	Start time.Time `json:"start"`
+}
+
+type QuotaQuotas struct {
+	// `limits.monthlyConnectionMinutes`: minutes of realtime connections, summed over every socket
+	// (flushed by each gateway every QUOTA_FLUSH_MS).
+	ConnectionMinutes QuotaQuotasConnectionMinutes `json:"connectionMinutes"`
+	// `limits.monthlyMessages`: messages stored (publishes on every route and edits).
+	Messages QuotaQuotasMessages `json:"messages"`
+}
+
+// QuotaQuotasConnectionMinutes: `limits.monthlyConnectionMinutes`: minutes of realtime connections,
+// summed over every socket (flushed by each gateway every QUOTA_FLUSH_MS).
+type QuotaQuotasConnectionMinutes struct {
+	// The monthly limit in whole minutes; null: unlimited.
+	Limit *int64 `json:"limit"`
+	// limit − used, never below 0; null when unlimited.
+	Remaining *int64 `json:"remaining"`
+	// Used this month, in whole minutes.
+	Used int64 `json:"used"`
+}
+
+// QuotaQuotasMessages: `limits.monthlyMessages`: messages stored (publishes on every route and
+// edits).
+type QuotaQuotasMessages struct {
+	// The monthly limit in messages; null: unlimited.
+	Limit *int64 `json:"limit"`
+	// limit − used, never below 0; null when unlimited.
+	Remaining *int64 `json:"remaining"`
+	// Used this month, in messages.
+	Used int64 `json:"used"`
+}
+
+// QuotaRefusal: The monthly quota that is spent (only with the code `quota_exceeded`).
+type QuotaRefusal struct {
+	Limit int64             `json:"limit"`
+	Quota QuotaRefusalQuota `json:"quota"`
+	// The first instant of the next month (UTC): the quota starts again from 0.
+	ResetsAt time.Time `json:"resetsAt"`
+	// Used this month when refused (messages, or whole connection-minutes).
+	Used int64 `json:"used"`
+}
+
+// QuotaRefusalQuota: one of the constants below.
+type QuotaRefusalQuota string
+
+// The values of QuotaRefusalQuota.
+const (
+	QuotaRefusalQuotaMonthlyMessages          QuotaRefusalQuota = "monthlyMessages"
+	QuotaRefusalQuotaMonthlyConnectionMinutes QuotaRefusalQuota = "monthlyConnectionMinutes"
+)
+
 type Reaction struct {
 	ID string `json:"id"`
 	// Whether the user now has this reaction on the message.
@@ -1239,6 +1330,7 @@ const (
 	WebhookDeliveryEventTypePresenceEntered    WebhookDeliveryEventType = "presence.entered"
 	WebhookDeliveryEventTypePresenceLeft       WebhookDeliveryEventType = "presence.left"
 	WebhookDeliveryEventTypeUserMessagesErased WebhookDeliveryEventType = "user.messages_erased"
+	WebhookDeliveryEventTypeUsageThreshold     WebhookDeliveryEventType = "usage.threshold"
 	WebhookDeliveryEventTypeWebhookTest        WebhookDeliveryEventType = "webhook.test"
 	WebhookDeliveryEventTypeEndpointDisabled   WebhookDeliveryEventType = "endpoint.disabled"
 	WebhookDeliveryEventTypeDeliveryDropped    WebhookDeliveryEventType = "delivery.dropped"

@@ -10,3 +10,9 @@ import (
 func (c *Client) Stats(ctx context.Context, params *GetStatsParams) (*StatsList, error) {
 	return call[StatsList](ctx, c, request{method: http.MethodGet, path: path("v1", "stats"), query: params.Values()})
 }
+
+// Quota is this month's use of the environment's monthly quotas (messages, connection-minutes)
+// against their limits (nil: unlimited), and when they reset.
+func (c *Client) Quota(ctx context.Context) (*Quota, error) {
+	return call[Quota](ctx, c, request{method: http.MethodGet, path: path("v1", "quota")})
+}

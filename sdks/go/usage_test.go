@@ -2,6 +2,7 @@ package rtm
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"testing"
@@ -25,5 +26,32 @@ func TestStatsAsksByUnitAndDecodesEveryCounter(t *testing.T) {
 	entry := list.Data[0]
 	if entry.MessagesPublished != 7 || entry.ConnectionsAverage != 1.25 || entry.WebhookFailedAttempts != 2 || entry.Unit != StatsEntryUnitHour {
 		t.Fatalf("entry: %+v", entry)
+	}
+}
+
+func TestQuotaAndASpentQuotaIsNotRetried(t *testing.T) {
+	calls := 0
+	c, waits := fake(t, func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if r.URL.Path == "/v1/quota" {
+			io.WriteString(w, `{"period":{"start":"2026-12-01T00:00:00Z","resetsAt":"2027-01-01T00:00:00Z"},"quotas":{"messages":{"limit":10,"used":10,"remaining":0},"connectionMinutes":{"limit":null,"used":3,"remaining":null}}}`)
+			return
+		}
+		w.Header().Set("content-type", "application/json")
+		w.Header().Set("retry-after", "1")
+		w.WriteHeader(http.StatusTooManyRequests)
+		io.WriteString(w, `{"code":"quota_exceeded","reason":"monthly message quota spent","quota":{"quota":"monthlyMessages","limit":10,"used":10,"resetsAt":"2027-01-01T00:00:00Z"}}`)
+	})
+	quota, err := c.Quota(context.Background())
+	if err != nil || *quota.Quotas.Messages.Limit != 10 || quota.Quotas.ConnectionMinutes.Limit != nil || quota.Period.ResetsAt.Month() != 1 {
+		t.Fatalf("Quota: %+v %v", quota, err)
+	}
+	_, err = c.Publish(context.Background(), "room", PublishMessageInput{Content: []byte(`{}`)})
+	var refusal *Error
+	if !errors.As(err, &refusal) || refusal.Code != "quota_exceeded" || refusal.Quota == nil || refusal.Quota.Quota != QuotaRefusalQuotaMonthlyMessages || refusal.Quota.Used != 10 {
+		t.Fatalf("Publish: %v", err)
+	}
+	if calls != 2 || len(*waits) != 0 {
+		t.Fatalf("a spent quota was tried again: %d calls, waits %v", calls, *waits)
 	}
 }

@@ -159,6 +159,14 @@ class RequestTest(unittest.TestCase):
         self.assertEqual(rtm.quota()["quotas"]["messages"]["remaining"], 6)
         self.assertEqual(service.calls[0], ("GET", "/v1/quota", None))
 
+    def test_a_spent_quota_is_not_retried_and_says_which(self) -> None:
+        refusal = {"quota": "monthlyMessages", "limit": 10, "used": 10, "resetsAt": "2027-01-01T00:00:00.000Z"}
+        service = FakeService(always(answer(429, {"code": "quota_exceeded", "reason": "spent", "quota": refusal}, {"retry-after": "1"})))
+        rtm, sleeps = client(service)
+        with self.assertRaises(RtmError) as caught:
+            rtm.publish("room", {"content": {}, "idempotencyKey": "k"})
+        self.assertEqual((caught.exception.code, caught.exception.quota, len(service.calls), sleeps), ("quota_exceeded", refusal, 1, []))
+
     def test_get_ban_answers_none_for_not_found_only(self) -> None:
         rtm, _ = client(FakeService(always(answer(404, {"code": "not_found"}))))
         self.assertIsNone(rtm.get_ban("room", "ann"))

@@ -5,7 +5,10 @@ import json
 import math
 import time
 from email.utils import parsedate_to_datetime
-from typing import Dict, Mapping, Optional, cast
+from typing import TYPE_CHECKING, Dict, Mapping, Optional, cast
+
+if TYPE_CHECKING:
+    from .models import QuotaRefusal
 
 NETWORK_ERROR = "network_error"
 """`RtmError.code` when no answer came back (refused connection, reset, time-out); `status` is 0."""
@@ -24,13 +27,16 @@ class RtmError(Exception):
     """HTTP status of the answer (0 when there was none)."""
     retry_after: Optional[float]
     """Seconds from the `retry-after` header (429 `rate_limited`, 503 `unavailable`), when sent."""
+    quota: Optional["QuotaRefusal"]
+    """The spent monthly quota of a 429 `quota_exceeded` (its limit, what was used, when it resets)."""
 
-    def __init__(self, code: str, reason: Optional[str], status: int, retry_after: Optional[float] = None) -> None:
+    def __init__(self, code: str, reason: Optional[str], status: int, retry_after: Optional[float] = None, quota: Optional["QuotaRefusal"] = None) -> None:
         super().__init__(f"{status} {code}" if reason is None else f"{status} {code}: {reason}")
         self.code = code
         self.reason = reason
         self.status = status
         self.retry_after = retry_after
+        self.quota = quota
 
     @property
     def retryable(self) -> bool:
@@ -50,7 +56,9 @@ class RtmError(Exception):
             fields = cast(Dict[str, object], envelope)
             code, reason = fields.get("code"), fields.get("reason")
             if isinstance(code, str):
-                return cls(code, reason if isinstance(reason, str) else None, status, retry_after)
+                quota = fields.get("quota")
+                refusal = cast("QuotaRefusal", quota) if isinstance(quota, dict) else None
+                return cls(code, reason if isinstance(reason, str) else None, status, retry_after, refusal)
         text = body.decode("utf-8", "replace").strip()[:200]
         return cls(headers.get("x-service-error") or HTTP_ERROR, text or None, status, retry_after)
 
