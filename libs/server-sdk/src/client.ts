@@ -192,7 +192,10 @@ export interface ServerClient extends WebhookEndpointMethods, MessageChangeMetho
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** `fetch` that retries 429 and 503 answers as `options` say. */
+/**
+ * `fetch` that retries 429 and 503 answers as `options` say; never a spent monthly quota (429
+ * `quota_exceeded`), which answers the same until the month ends.
+ */
 function retrying(fetch: (input: Request) => Promise<Response>, options: RetryOptions): (input: Request) => Promise<Response> {
   const retries = options.retries ?? 2;
   const maxDelayMs = options.maxDelayMs ?? 10_000;
@@ -201,6 +204,7 @@ function retrying(fetch: (input: Request) => Promise<Response>, options: RetryOp
       // the body of a Request can be read once: every try but the last sends a copy
       const response = await fetch(attempt < retries ? request.clone() : request);
       if ((response.status !== 429 && response.status !== 503) || attempt >= retries) return response;
+      if (response.headers.get('x-service-error') === 'quota_exceeded') return response;
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       const delayMs = retryAfter === undefined ? 500 * 2 ** attempt : retryAfter * 1000;
       if (delayMs > maxDelayMs) return response;
