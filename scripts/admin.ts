@@ -20,7 +20,7 @@ import { createPool, migrate, type Pool } from '@rtm/db';
 import { Accounts, CLI_ACTOR, isRole } from '@rtm/accounts';
 import { isServiceError } from '@rtm/errors';
 import { connectBus, subjects, type NatsSettings } from '@rtm/bus';
-import { deployLimits, encodeInvalidation, LIMIT_NAMES } from '@rtm/limits';
+import { deployLimits, encodeInvalidation, LIMIT_NAMES, QUOTA_NAMES } from '@rtm/limits';
 import { LimitOverrides } from '@rtm/schemas';
 
 const USAGE = `usage: admin <command> [options]
@@ -32,7 +32,7 @@ const USAGE = `usage: admin <command> [options]
   revoke-key (--key KEY | --id KEY_ID)
   add-origin --env ENV_ID --origin ORIGIN
   remove-origin --env ENV_ID --origin ORIGIN
-  set-limits --env ENV_ID [--set NAME=VALUE]...   (replaces every override; names: ${LIMIT_NAMES.join(', ')})`;
+  set-limits --env ENV_ID [--set NAME=VALUE]...   (replaces every override; names: ${[...LIMIT_NAMES, ...QUOTA_NAMES].join(', ')})`;
 
 class UsageError extends Error {}
 

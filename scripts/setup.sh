@@ -13,9 +13,12 @@
 #   6. the dashboard's web UI (apps/dashboard/dist, `npm run build:dashboard`) when it is missing
 #      or older than any file of apps/dashboard/src or its build script; the gateway serves it at
 #      /dashboard on the control plane.
-# `npm test` also calls `setup_chromium`: the browser tests drive the system Chromium (through
+# `npm test` also calls `setup_python_sdk` (sdks/python/.venv with setuptools and wheel, never
+# fatal) and `setup_chromium`: the browser tests drive the system Chromium (through
 # playwright-core, which never downloads a browser of its own), so the Debian package `chromium`
 # is installed when /usr/bin/chromium is missing (CHROMIUM_PATH names another binary instead).
+# `npm test` also calls `setup_go`: the Go SDK's tests (test/sdk.go.test.ts) need `go`, so Debian's
+# `golang-go` is installed when it is missing; when that fails the run goes on and those tests skip.
 # `npm run test:cluster` also calls `setup_haproxy`: Debian's `haproxy` when it is missing, and
 # `setup_auto_failover`: Debian's `postgresql-<major>-auto-failover` when pg_autoctl is missing.
 # A remote host that does not answer is an error: we never install a service for someone else's
@@ -254,6 +257,17 @@ setup_chromium() {
   fi
 }
 
+# For `npm test` only: Go for the Go SDK (sdks/go) and its tests, from Debian's `golang-go` (Go 1.19
+# on bookworm; the module needs 1.19) when `go` is missing (RTM_GO names the binary to check
+# instead). Never fatal: without Go the Go SDK's tests skip, saying so, and the rest still runs.
+setup_go() {
+  local bin="${RTM_GO:-$(command -v go 2>/dev/null || echo /usr/bin/go)}"
+  [ -x "$bin" ] && return 0
+  setup_log "no $bin: installing golang-go for the Go SDK's tests"
+  setup_apt_install golang-go || setup_log "golang-go was not installed: the Go SDK's tests will be skipped"
+  return 0
+}
+
 # For `npm run test:cluster` only: HAProxy (the load balancer in front of the gateways there), from
 # Debian's package when it is missing. It is looked for on PATH, then at Debian's /usr/sbin/haproxy
 # (RTM_HAPROXY names the binary to check instead).
@@ -311,6 +325,28 @@ setup_dashboard_ui() {
   fi
   setup_log "building the dashboard UI (npm run build:dashboard)"
   setup_run npm run --silent build:dashboard >/dev/null
+}
+
+# For `npm test`: the Python server SDK's own environment, sdks/python/.venv (git-ignored), with
+# setuptools and wheel from whatever index pip is configured with, to build the SDK's wheel in
+# test/sdk.python.test.ts. Never fatal: without python3 the Python SDK's tests are skipped, and
+# without the environment (no venv module, no index) only the wheel test is, each saying why.
+setup_python_sdk() {
+  local dir="$RTM_ROOT/sdks/python" py="${PYTHON:-python3}"
+  if ! command -v "$py" >/dev/null 2>&1; then
+    setup_log "no $py: the Python SDK's tests will be skipped"
+    return 0
+  fi
+  if [ -x "$dir/.venv/bin/python" ] && "$dir/.venv/bin/python" -c 'import setuptools, wheel' 2>/dev/null; then return 0; fi
+  if [ -n "${SETUP_DRY_RUN:-}" ]; then
+    setup_log "would create sdks/python/.venv with setuptools and wheel"
+    return 0
+  fi
+  setup_log "creating sdks/python/.venv (setuptools, wheel) for the Python SDK's wheel"
+  if ! "$py" -m venv "$dir/.venv" >&2 || ! "$dir/.venv/bin/python" -m pip install --quiet setuptools wheel >&2; then
+    setup_log "could not set up sdks/python/.venv: the Python SDK's wheel test will be skipped"
+  fi
+  return 0
 }
 
 setup_all() {

@@ -6,15 +6,19 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 setup_all
 setup_chromium
+setup_go
+setup_python_sdk
 echo "== unit tests (no processes, one process for all)"
 node --import tsx test/unit/all.ts
 echo "== typecheck"
 npx tsc -p tsconfig.json
 npx tsc -p apps/dashboard/tsconfig.json
-echo "== generated documents (OpenAPI, AsyncAPI, server SDK types)"
+echo "== generated documents (OpenAPI, AsyncAPI, server SDK types, Go SDK types, Python SDK models)"
 npx tsx scripts/write-openapi.ts --check
 npx tsx scripts/write-asyncapi.ts --check
 npx tsx libs/server-sdk/scripts/generate.ts --check
+npx tsx scripts/generate-go-sdk.ts --check
+npx tsx scripts/generate-python-sdk.ts --check
 echo "== tests against real processes"
 # test files run in parallel (each on its own database and NATS prefix); 2 cores: keep it modest
 exec node --import tsx --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=240000 \

@@ -89,6 +89,7 @@ test('channels - the commit statements keep to their keys with generic plans', a
       advanced: [{ pk, expected: 10, next: 11 }],
       messages: [{ channel_pk: pk, seq: 11, id: 'msg_new', type: 'message', kind: 'user', content: '{"a":1}', sender_id: 'sam', sender_anon: false, to: null, mentions: ['bob'], ts: 1 }],
       keys: [{ channel_pk: pk, key: 'fresh', message_id: 'msg_new', seq: 11, ts: 1 }],
+      counted: new Map([[env.environmentId, 1]]),
     };
     const hooked = [{ environmentId: env.environmentId, channelId: 'room-1', eventId: 'msg_new', type: 'message.published' as const, timestamp: 1, data: '{}' }];
     const statements: [string, string, unknown[]][] = [

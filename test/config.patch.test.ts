@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_LIMITS } from '@rtm/limits';
+
+// every limit at its default, the monthly quotas unlimited
+const ALL_LIMITS = { ...DEFAULT_LIMITS, monthlyMessages: null, monthlyConnectionMinutes: null };
 import { createServerClient } from '@rtm/server';
 import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode } from './helpers/http.ts';
@@ -26,7 +29,7 @@ test('config - PATCH /v1/config merges into the active configuration, validates 
     assert.deepEqual(patched.config, {
       webhooks: { url: 'http://127.0.0.1:9/hooks' },
       channels: { access: 'members', presence: true, joinLeave: true },
-      limits: { ...DEFAULT_LIMITS, socketsPerUser: 7 },
+      limits: { ...ALL_LIMITS, socketsPerUser: 7 },
       namespaces: [{ prefix: 'public.', access: 'open' }],
     });
     assert.deepEqual((await api.get('/v1/config')).body, patched, 'GET shows the patched deployment as active');
@@ -39,7 +42,7 @@ test('config - PATCH /v1/config merges into the active configuration, validates 
     assert.deepEqual(res.body.config, {
       webhooks: null,
       channels: { access: 'members', presence: true, joinLeave: false },
-      limits: { ...DEFAULT_LIMITS, userPublishesPerSecond: 9 },
+      limits: { ...ALL_LIMITS, userPublishesPerSecond: 9 },
       namespaces: [{ prefix: 'x.' }],
     });
   });

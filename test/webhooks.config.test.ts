@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_LIMITS } from '@rtm/limits';
+
+// every limit at its default, the monthly quotas unlimited
+const ALL_LIMITS = { ...DEFAULT_LIMITS, monthlyMessages: null, monthlyConnectionMinutes: null };
 import { startCluster } from './helpers/cluster.ts';
 import { allPages, client, errorCode, request } from './helpers/http.ts';
 import { closedPort, enqueue, eventually, publishedEvent } from './helpers/webhook-receiver.ts';
@@ -16,7 +19,7 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
   await t.test('config: defaults, deploy, GET returns the active one; the secret appears with the first webhook and stays', async () => {
     const initial = await apiA.get('/v1/config');
     assert.equal(initial.status, 200);
-    assert.deepEqual(initial.body, { deploymentId: null, activatedAt: null, config: { webhooks: null, channels: { access: 'open', presence: true, joinLeave: false }, limits: DEFAULT_LIMITS, namespaces: [] } });
+    assert.deepEqual(initial.body, { deploymentId: null, activatedAt: null, config: { webhooks: null, channels: { access: 'open', presence: true, joinLeave: false }, limits: ALL_LIMITS, namespaces: [] } });
     assert.equal(errorCode(await apiA.get('/v1/webhooks/secret')), 'webhooks_not_configured');
     assert.equal((await apiA.get('/v1/webhooks/secret')).status, 404);
     assert.equal(errorCode(await apiA.post('/v1/webhooks/secret/rotate')), 'webhooks_not_configured');
@@ -35,7 +38,7 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
 
     const membersOnly = await apiA.put('/v1/config', { channels: { access: 'members' } });
     assert.equal(membersOnly.status, 200);
-    assert.deepEqual(membersOnly.body.config, { webhooks: null, channels: { access: 'members', presence: true, joinLeave: false }, limits: DEFAULT_LIMITS, namespaces: [] });
+    assert.deepEqual(membersOnly.body.config, { webhooks: null, channels: { access: 'members', presence: true, joinLeave: false }, limits: ALL_LIMITS, namespaces: [] });
     assert.match(membersOnly.body.deploymentId, /^dep_/);
     assert.equal(errorCode(await apiA.get('/v1/webhooks/secret')), 'webhooks_not_configured', 'no webhook, no secret');
     const envRow = await cluster.db.pool.query('select default_access, webhook_url, active_deployment_id from environments where id = $1', [
@@ -46,7 +49,7 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
     const port = await closedPort();
     const withHook = await apiA.put('/v1/config', { webhooks: { url: `http://127.0.0.1:${port}/one` } });
     assert.equal(withHook.status, 200);
-    assert.deepEqual(withHook.body.config, { webhooks: { url: `http://127.0.0.1:${port}/one` }, channels: { access: 'open', presence: true, joinLeave: false }, limits: DEFAULT_LIMITS, namespaces: [] });
+    assert.deepEqual(withHook.body.config, { webhooks: { url: `http://127.0.0.1:${port}/one` }, channels: { access: 'open', presence: true, joinLeave: false }, limits: ALL_LIMITS, namespaces: [] });
     assert.ok(Date.parse(withHook.body.activatedAt) > 0);
     const got = await apiA.get('/v1/config');
     assert.deepEqual(got.body, withHook.body);

@@ -62,7 +62,8 @@ async function main(): Promise<void> {
   try {
     const env = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'publish' });
     // the benchmark measures the service, not its rate limits: both limits a publish takes, out of the way
-    await deployLimits(db.pool, env.environmentId, { environmentMessagesPerSecond: 1_000_000_000, secretKeyRequestsPerSecond: 1_000_000_000 });
+    const unlimited = { environmentMessagesPerSecond: 1_000_000_000, secretKeyRequestsPerSecond: 1_000_000_000 };
+    await deployLimits(db.pool, env.environmentId, unlimited);
     const common = { DATABASE_URL: db.url, NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', NATS_PREFIX: `bench${process.pid}` };
     // the commit and bundle policies, when set for the run: COMMIT_* for the channel-node, OWNER_* for the gateway
     const passed = (names: string[]) => Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
@@ -115,6 +116,11 @@ async function main(): Promise<void> {
     results.hops = await load(`bare hops, ${CHANNELS} channels`, hops.url, {}, random, short);
     results.hopsMany = await load(`bare hops, ${CHANNELS} channels, ${MANY_CLIENTS} clients`, hops.url, {}, random, many);
     results.rtm = await load(`rtm server publish, ${CHANNELS} channels`, gateway.controlUrl, auth, random);
+    // the same case with a monthly message quota (docs/quotas.md): each commit's count is checked
+    // against the limit (without one the count is kept all the same); set far above the run
+    await deployLimits(db.pool, env.environmentId, { ...unlimited, monthlyMessages: 1_000_000_000_000 });
+    results.rtmQuota = await load(`rtm server publish (monthlyMessages set), ${CHANNELS} channels`, gateway.controlUrl, auth, random);
+    await deployLimits(db.pool, env.environmentId, unlimited);
     results.rtmMany = await load(`rtm server publish, ${CHANNELS} channels, ${MANY_CLIENTS} clients`, gateway.controlUrl, auth, random, many);
     results.rtmBatch = await loadBatch(`rtm batch publish, ${BATCH_SIZE} per request, ${CHANNELS} channels`, gateway.controlUrl, auth);
     results.hopsBatch = await loadBatch(`bare batch hops, ${BATCH_SIZE} per request, ${CHANNELS} channels`, hops.url, {}, short);

@@ -18,6 +18,7 @@ const plan = (mentions: boolean) => ({
   ],
   keys: [{ channel_pk: 7, key: 'k1', message_id: 'msg_1', seq: 4, ts: 1000 }],
   notifications: mentions ? [{ id: 'ntf_1', channel_pk: 7, environment_id: 'env_a', user_id: 'bob', payload: '{"seq":5}' }] : [],
+  counted: new Map([['env_a', 2]]),
 });
 const batch = {
   now: 1000,
@@ -33,7 +34,8 @@ test('the write statement: each form numbers exactly the parameters given, in or
     assert.equal(statement.name, mentions ? 'rtm_write_batch_mentions' : 'rtm_write_batch');
     assert.equal(statement.text, mentions ? WRITE_MENTIONS_SQL : WRITE_SQL);
     const used = placeholders(statement.text);
-    assert.equal(statement.values.length, mentions ? 40 : 38);
+    assert.equal(statement.values.length, mentions ? 42 : 40);
+    assert.deepEqual(statement.values.slice(-2), [['env_a'], [2]], 'the monthly count: each environment and the messages it stores');
     assert.deepEqual([...used].sort((a, b) => a - b), Array.from({ length: statement.values.length }, (_, i) => i + 1), 'every parameter is used, none is missing');
   }
 });

@@ -8,6 +8,7 @@
  *   lane opens at once beside a lane that commits a group (node-committer.ts, fair-group.ts).
  * Fakes for the bus, the committer and the pool (no NATS, no Postgres).
  */
+import { NO_USAGE } from '@rtm/usage';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Counter, Histogram } from 'prom-client';
@@ -67,6 +68,7 @@ test('reactions apart - the actor commits the publishes it took with a reaction 
     log,
     maxBatch: 500,
     metrics: { batchSize: metric as unknown as Histogram, commitSeconds: metric as unknown as Histogram, messages: metric as unknown as Counter<'outcome'> },
+    usage: NO_USAGE,
   });
   await actor.start();
   const answered: string[] = [];

@@ -9,6 +9,7 @@
  * - a reader that joins mid-stream gets its first message whole;
  * - the delta of a message is encoded once for every delta reader of the feed (the same bytes).
  */
+import { NO_USAGE } from '@rtm/usage';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyDelta } from 'fossil-delta';
@@ -149,7 +150,8 @@ async function feedOf(stored: MessageRow[]) {
   const join = async (userId: string, options: { tagged: boolean; delta: boolean }) => {
     const link = fakeLink();
     const reader = new ChannelReplay({
-      deps: {} as never,
+      // a replay's reads are not used here; delivered frames are counted (nowhere)
+      deps: { usage: NO_USAGE } as never,
       feeds,
       link,
       environmentId: 'env_a',

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { GatewayServices, type ServicesDeps } from '../../apps/gateway/src/services.ts';
 import { SocketEvents } from '../../libs/edge/src/socket-events.ts';
 import { TokenSockets } from '../../libs/edge/src/sessions/token-sockets.ts';
+import { NO_USAGE } from '@rtm/usage';
 
 function fakeDeps(calls: string[], failing?: string): ServicesDeps {
   const part = (name: string) => ({
@@ -37,6 +38,8 @@ function fakeDeps(calls: string[], failing?: string): ServicesDeps {
     dashboard: part('dashboard'),
     logInterest: part('live-log interest'),
     events: new SocketEvents(),
+    usage: NO_USAGE,
+    usageWriter: { start: () => void calls.push('start usage'), stop: async () => void calls.push('stop usage') },
   };
 }
 
@@ -47,6 +50,7 @@ test('gateway services: nothing runs until start; start in order, once; stop in 
   services.start();
   services.start();
   assert.deepEqual(calls, [
+    'start usage',
     'subscribe invalidate',
     'subscribe revocations',
     'start access cache',
@@ -67,6 +71,7 @@ test('gateway services: nothing runs until start; start in order, once; stop in 
     'stop access cache',
     'unsubscribe invalidate',
     'unsubscribe revocations',
+    'stop usage',
   ]);
   calls.length = 0;
   await services.stop();

@@ -112,6 +112,10 @@ test('server SDK unit - retries are opt-in, resend the same body, and add an ide
   await assert.rejects(tooLong.rtm.getConfig(), (e: unknown) => e instanceof ServerError && e.retryAfter === 60);
   assert.equal(tooLong.sent.length, 1, 'a retry-after beyond maxDelayMs is not waited for');
 
+  const spent = fake([envelope(429, 'quota_exceeded', { 'retry-after': '0' }), published], { retries: 3 });
+  await assert.rejects(spent.rtm.publish('room', { content: {} }), (e: unknown) => e instanceof ServerError && e.code === 'quota_exceeded');
+  assert.equal(spent.sent.length, 1, 'a spent monthly quota is not tried again');
+
   const other = fake([envelope(400, 'invalid_request'), json(200, {})], { retries: 3 });
   await assert.rejects(other.rtm.getConfig());
   assert.equal(other.sent.length, 1, 'only 429 and 503 are retried');

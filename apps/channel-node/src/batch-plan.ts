@@ -8,6 +8,7 @@
  */
 import type { NoticeDelivery, WebhookEventInput } from '@rtm/webhooks';
 import { messageEnvelopeBytes, type ChannelCommand, type CommandReply } from '@rtm/schemas';
+import { quotaReasonText, type QuotaRefusal } from '@rtm/limits';
 
 export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;
@@ -87,6 +88,10 @@ export interface BatchOutcome {
   states: Map<string, ChannelState>;
   /** Webhook deliveries the commit recorded without a job: they go out in a notice after commit (push-notice.ts). */
   deliveries?: NoticeDelivery[];
+  /** `[environmentId, used, limit]` of each environment with a monthly message quota this commit counted in. */
+  quotaCounts?: [string, number, number][];
+  /** The environment of each webhook delivery the commit wrote (one per event and receiving endpoint), counted once committed. */
+  webhookEvents?: string[];
   /** Mention notifications the commit did not store: not a reader of the channel, or over the recipient's cap. */
   mentionsDropped?: { unreadable: number; overCap: number };
 }
@@ -125,9 +130,31 @@ export interface NotificationRow {
   payload: string;
 }
 
+/**
+ * What an environment with a monthly message quota may still store in this commit, learnt after
+ * a commit the quota refused (quota-allowance.ts): `left` messages, then `quota_exceeded`.
+ */
+export interface QuotaAllowance {
+  left: number;
+  limit: number;
+  /** Used this month when read. */
+  used: number;
+  resetsAt: string;
+}
+
+/** The reply of a message past its environment's monthly quota (docs/quotas.md). */
+export function quotaReply(allowance: QuotaAllowance): CommandReply {
+  const quota: QuotaRefusal = { quota: 'monthlyMessages', limit: allowance.limit, used: Math.max(allowance.used, allowance.limit), resetsAt: allowance.resetsAt };
+  return { ok: false, code: 'quota_exceeded', reason: quotaReasonText(quota), quota };
+}
+
 export interface BatchPlan {
   /** Replies of publishes; changes' slots are left for the writer. */
   outcome: BatchOutcome;
+  /** Messages to store by environment: what the commit adds to each one's monthly count (commit-sql.ts). */
+  counted: Map<string, number>;
+  /** The allowances after the plan's publishes took theirs (an edit takes its own from them). */
+  allowance: Map<string, QuotaAllowance>;
   messages: MessageRow[];
   keys: KeyRow[];
   notifications: NotificationRow[];
@@ -202,6 +229,8 @@ export function mentionCandidates(command: Pick<PublishCommand, 'mentions' | 'to
  * modified; the plan's outcome carries the states after commit. A persisted publish on a channel
  * in `deleting` (keys by channelKey) is refused with CHANNEL_DELETING_REPLY and writes nothing;
  * such a channel's state is not in the outcome (not cached: it is read again next time).
+ * `allowance` (by environment): a persisted publish past its environment's `left` is refused with
+ * `quota_exceeded` and takes no seq; publishes take the allowance in command order.
  */
 export function planBatch(
   commands: readonly NodeCommand[],
@@ -210,6 +239,7 @@ export function planBatch(
   now: number,
   makeId: (prefix: 'msg' | 'ntf') => string,
   deleting: ReadonlySet<string> = new Set(),
+  allowance: ReadonlyMap<string, QuotaAllowance> = new Map(),
 ): BatchPlan {
   // only the batch's channels: `states` may be an actor's whole cache
   const after = new Map<string, ChannelState>();
@@ -219,7 +249,8 @@ export function planBatch(
     if (state && !after.has(key)) after.set(key, { ...state });
   }
   const outcome: BatchOutcome = { replies: new Array(commands.length), frames: [], notifications: [], logs: [], states: after };
-  const plan: BatchPlan = { outcome, messages: [], keys: [], notifications: [], events: [], advanced: [] };
+  const left = new Map([...allowance].map(([environmentId, a]) => [environmentId, { ...a }]));
+  const plan: BatchPlan = { outcome, counted: new Map(), allowance: left, messages: [], keys: [], notifications: [], events: [], advanced: [] };
   const used = new Map(seen);
   commands.forEach((c, index) => {
     if (c.op !== 'publish') return;
@@ -244,6 +275,15 @@ export function planBatch(
         return;
       }
     }
+    const quota = left.get(c.environmentId);
+    if (quota) {
+      if (quota.left <= 0) {
+        outcome.replies[index] = quotaReply(quota);
+        return;
+      }
+      quota.left--;
+    }
+    plan.counted.set(c.environmentId, (plan.counted.get(c.environmentId) ?? 0) + 1);
     const id = makeId('msg');
     const seq = ++state.lastSeq;
     const contentBytes = contentBytesOf(c);

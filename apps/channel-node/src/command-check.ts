@@ -67,7 +67,7 @@ export function checkCommand(value: unknown, legacy = false): CheckResult {
   if (c.op === 'edit') return checkEdit(c, legacy);
   if (c.op === 'react') return checkReact(c);
   if (c.op !== 'publish') return fail('op must be publish, retract, edit or react');
-  const allowed = new Set(['op', 'environmentId', 'channelId', 'type', 'kind', 'content', 'sender', 'to', 'mentions', 'ephemeral', 'idempotencyKey']);
+  const allowed = new Set(['op', 'environmentId', 'channelId', 'type', 'kind', 'content', 'sender', 'to', 'mentions', 'ephemeral', 'idempotencyKey', 'route']);
   const extra = Object.keys(c).find((k) => !allowed.has(k));
   if (extra !== undefined) return fail(`unknown field ${extra}`);
   if (!MessageType.safeParse(c.type).success) return fail('type is malformed');
@@ -84,6 +84,7 @@ export function checkCommand(value: unknown, legacy = false): CheckResult {
     }
   }
   if (c.idempotencyKey !== undefined && !isText(c.idempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH)) return fail('idempotencyKey is malformed');
+  if (c.route !== undefined && c.route !== 'socket' && c.route !== 'http' && c.route !== 'batch') return fail('route must be socket, http or batch');
   return withContent(c, legacy);
 }
 

@@ -29,13 +29,17 @@ import {
   channelKey,
   keyOf,
   planBatch,
+  quotaReply,
   type BatchOutcome,
+  type QuotaAllowance,
   type ChannelState,
   type NodeCommand,
   type PublishCommand,
 } from './batch-plan.ts';
 import { edit, finishChanges, react, retract, type ChangeContext } from './change-writer.ts';
 import { FENCE_STATE, LOAD_CHANNELS_SQL, SEEN_KEYS_SQL, WEBHOOK_STATE, writeStatement } from './commit-sql.ts';
+import { QUOTA_ADD_SQL, QUOTA_STATE, type QuotaCounts } from './quota-sql.ts';
+import { QuotaError } from './quota-allowance.ts';
 import type { WebhookBelief } from './webhook-belief.ts';
 
 export { channelKey, type BatchOutcome, type ChannelState, type PublishCommand } from './batch-plan.ts';
@@ -110,6 +114,7 @@ export async function writeBatch(
   cache: Map<string, ChannelState>,
   webhooks: WebhookBelief,
   pushLeaseMs = 0,
+  allowance: ReadonlyMap<string, QuotaAllowance> = new Map(),
 ): Promise<BatchOutcome> {
   const now = Date.now();
 
@@ -147,7 +152,7 @@ export async function writeBatch(
   }
 
   // 3. publishes, in command order (pure: batch-plan.ts)
-  const plan = planBatch(commands, states, seen, now, newId, deleting);
+  const plan = planBatch(commands, states, seen, now, newId, deleting, allowance);
   const outcome = plan.outcome;
   const { notifications, events } = plan;
 
@@ -159,12 +164,13 @@ export async function writeBatch(
   // each event's body, made once: the statement writes it, the notice carries it
   const bodies = hooked.map(webhookBody);
   const written = await client
-    .query<{ hooked: string[]; pushed: unknown[][]; notified?: string[]; readers?: number }>(
+    .query<{ hooked: string[]; pushed: unknown[][]; notified?: string[]; readers?: number; quotas?: QuotaCounts }>(
       writeStatement(plan, { now, environments, hooked, bodies, hookless, pushLeaseMs }),
     )
     .catch((error: unknown) => {
       const state = (error as { code?: unknown }).code;
       if (state === FENCE_STATE) throw new FenceError('a channel moved under this writer');
+      if (state === QUOTA_STATE) throw new QuotaError('a monthly message quota would be exceeded');
       if (state === WEBHOOK_STATE) {
         webhooks.forget(hookless);
         throw new FenceError('an environment has a webhook this writer did not know of');
@@ -173,9 +179,11 @@ export async function writeBatch(
     });
   const answer = written.rows[0]!;
   webhooks.learn(environments, answer.hooked);
+  if (answer.quotas?.length) outcome.quotaCounts = answer.quotas;
   // no job for these: the committer publishes them after commit (a notice to the dispatchers,
   // carrying each row of the delivery log: push-notice.ts)
   if (answer.pushed.length > 0) {
+    outcome.webhookEvents = answer.pushed.map((row) => row[1] as string);
     const byEvent = new Map(hooked.map((event, i) => [event.eventId, bodies[i]!]));
     outcome.deliveries = loggedDeliveries(answer.pushed, (eventId) => byEvent.get(eventId));
   }
@@ -190,6 +198,7 @@ export async function writeBatch(
   // in this batch can be changed; each takes the channel's next seq, after the publishes'
   const published = events.length;
   const ctx: ChangeContext = { client, outcome, events, before: new Map(), now };
+  const edits = new Map<string, number>();
   for (const [index, c] of commands.entries()) {
     if (c.op === 'publish') continue;
     const key = channelKey(c.environmentId, c.channelId);
@@ -199,7 +208,20 @@ export async function writeBatch(
     }
     const state = outcome.states.get(key);
     if (c.op === 'retract') outcome.replies[index] = await retract(ctx, index, c, state);
-    else if (c.op === 'edit') outcome.replies[index] = await edit(ctx, index, c, state);
+    else if (c.op === 'edit') {
+      // an edit counts as a message against the monthly quota, as it does against the publish rate
+      const quota = plan.allowance.get(c.environmentId);
+      if (quota && quota.left <= 0) {
+        outcome.replies[index] = quotaReply(quota);
+        continue;
+      }
+      const reply = await edit(ctx, index, c, state);
+      if (reply.ok) {
+        if (quota) quota.left--;
+        edits.set(c.environmentId, (edits.get(c.environmentId) ?? 0) + 1);
+      }
+      outcome.replies[index] = reply;
+    }
     else if (c.op === 'reactions') outcome.replies[index] = await react(ctx, index, c, state);
     else {
       // a reaction on its own (the actor gathers them into groups: reaction-gate.ts)
@@ -209,9 +231,24 @@ export async function writeBatch(
     }
   }
   if (!(await finishChanges(ctx, outcome.states))) throw new FenceError('a channel moved under this writer');
+  if (edits.size > 0) await countEdits(client, edits, outcome);
 
   // the publishes' deliveries are recorded by the statement above, the changes' here (their
   // batch is in a transaction; the join skips environments without a webhook)
-  if (events.length > published) await enqueueWebhookEvents(client, events.slice(published));
+  if (events.length > published) await enqueueWebhookEvents(client, events.slice(published), (outcome.webhookEvents ??= []));
   return outcome;
+}
+
+/** The batch's edits added to their environments' monthly counts (a QuotaError when one would pass its limit). */
+async function countEdits(client: PoolClient, edits: Map<string, number>, outcome: BatchOutcome): Promise<void> {
+  const { rows } = await client
+    .query<{ quotas: QuotaCounts }>({ name: 'rtm_count_edits', text: QUOTA_ADD_SQL, values: [[...edits.keys()], [...edits.values()]] })
+    .catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === QUOTA_STATE) throw new QuotaError('a monthly message quota would be exceeded');
+      throw error;
+    });
+  // the later count of an environment is the one to keep
+  const counts = new Map((outcome.quotaCounts ?? []).map((entry) => [entry[0], entry]));
+  for (const entry of rows[0]!.quotas) counts.set(entry[0], entry);
+  if (counts.size > 0) outcome.quotaCounts = [...counts.values()];
 }

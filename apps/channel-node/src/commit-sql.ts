@@ -9,6 +9,7 @@ import { webhookPartitionOf } from '@rtm/bus';
 import { namespaceOfSql, userReadsChannelSql } from '@rtm/auth';
 import { DEFAULT_LIMITS } from '@rtm/limits';
 import type { BatchPlan } from './batch-plan.ts';
+import { QUOTA_ANSWER_SQL, quotaCtes } from './quota-sql.ts';
 
 /** SQLSTATEs raised by `rtm_check` inside the write statement (migration 000006). */
 export const FENCE_STATE = 'RTM01';
@@ -78,8 +79,10 @@ const writeSql = (mentions: boolean) => `with fence as (
          where idempotency_keys.created_at <= now() - interval '24 hours'
        returning 1),
      ${mentions ? MENTIONS_SQL : NO_MENTIONS_SQL},
-     ${logSql(27, '(select count(*) from fence) = $26')}
-     select rtm_check((select count(*) from fence) = $26, '${FENCE_STATE}', 'a channel moved under this writer') as fenced,
+     ${logSql(27, '(select count(*) from fence) = $26')},
+     ${quotaCtes(`$${mentions ? 41 : 39}`, `$${mentions ? 42 : 40}`, '(select count(*) from fence) = $26')}
+     select ${QUOTA_ANSWER_SQL},
+            rtm_check((select count(*) from fence) = $26, '${FENCE_STATE}', 'a channel moved under this writer') as fenced,
             rtm_check(not exists (select 1 from unnest($38::text[]) as h(id) where ${environmentHookedSql('h.id')}),
                       '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
             array(select h.id from unnest($25::text[]) as h(id) where ${environmentHookedSql('h.id')}) as hooked,
@@ -160,10 +163,11 @@ export const WRITE_MENTIONS_SQL = writeSql(true);
  * `environments`: every environment of the batch ($25); `hooked`: the webhook events of those
  * not believed hookless ($27-$37, their deliveries appended to the delivery log, logSql:
  * docs/webhooks.md, "The delivery log"); `hookless`: the environments believed to have no
- * webhook ($38), checked by the statement.
+ * webhook ($38), checked by the statement; `counted`: the messages each environment stores (the
+ * last two parameters, quota-sql.ts).
  */
 export function writeStatement(
-  plan: Pick<BatchPlan, 'messages' | 'keys' | 'notifications' | 'advanced'>,
+  plan: Pick<BatchPlan, 'messages' | 'keys' | 'notifications' | 'advanced' | 'counted'>,
   batch: {
     now: number;
     environments: readonly string[];
@@ -212,6 +216,8 @@ export function writeStatement(
       ...logParameters(batch.hooked, webhookPartitionOf, batch.bodies),
       batch.hookless,
       ...(mentions ? [notifications.map((n) => n.channel_pk), DEFAULT_LIMITS[NOTIFICATION_CAP_LIMIT]] : []),
+      [...plan.counted.keys()],
+      [...plan.counted.values()],
     ],
   };
 }

@@ -8,6 +8,7 @@
  * replayed alone. Errors that are no command's fault (the connection broke, a transient
  * conflict) are not split: they fail the range and every range not tried yet.
  */
+import { QuotaError } from './quota-allowance.ts';
 import { isConnectionError } from '@rtm/db';
 import type { CommandReply } from '@rtm/schemas';
 
@@ -62,7 +63,7 @@ const sqlState = (error: unknown): string | undefined => {
 
 /** Whether bisecting can isolate the cause: anything but a broken connection or a transient conflict. */
 export function isSplittable(error: unknown): boolean {
-  if (isConnectionError(error)) return false;
+  if (isConnectionError(error) || error instanceof QuotaError) return false;
   return !TRANSIENT.test(sqlState(error) ?? '');
 }
 
@@ -72,6 +73,7 @@ export function replyForFailure(error: unknown, fenced: boolean): Extract<Comman
     return { ok: false, code: 'unavailable', reason: 'another writer is moving this channel (owner hand-over); retry with an idempotencyKey' };
   }
   if (isConnectionError(error)) return { ok: false, code: 'unavailable', reason: 'the database is not reachable; retry' };
+  if (error instanceof QuotaError) return { ok: false, code: 'unavailable', reason: 'other commits kept taking the monthly quota; retry' };
   const state = sqlState(error) ?? '';
   if (TRANSIENT.test(state)) return { ok: false, code: 'unavailable', reason: 'the commit met a conflicting writer; retry' };
   if (DATA_FAULT.test(state)) return { ok: false, code: 'invalid_request', reason: 'the database refused this command' };

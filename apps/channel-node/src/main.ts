@@ -4,7 +4,8 @@ import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { ADVISORY_LOCKS, createPool, migrateAtStart, locatorFor, PartitionOwnership } from '@rtm/db';
 import { connectBus, watchLogInterest, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl, watchDatabase } from '@rtm/ops';
-import { pushNotices } from '@rtm/webhooks';
+import { pushNotices, QuotaThresholds } from '@rtm/webhooks';
+import { createUsage } from '@rtm/usage';
 import { PartitionActor } from './partition-actor.ts';
 import { LANE_OPENS_AFTER_MS, NodeCommitter } from './node-committer.ts';
 import { NodeInbox } from './node-inbox.ts';
@@ -25,6 +26,8 @@ const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_
 // live-log events only for the environments someone listens to (libs/bus log-interest.ts)
 watchLogInterest(nc, subjects(config.NATS_PREFIX));
 const subjectsOf = subjects(config.NATS_PREFIX);
+// what this node commits, per environment and minute, written every USAGE_FLUSH_MS (docs/stats.md)
+const usage = createUsage({ config, db: pool, metrics, log });
 
 const actorMetrics = {
   batchSize: new Histogram({
@@ -52,7 +55,12 @@ const SHORT_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 
 // one lane, and a further one while every transaction running has taken LANE_OPENS_AFTER_MS: what
 // arrives meanwhile gathers into the next transaction, and a stalled one does not hold the rest
+// the usage.threshold events of the monthly message quota (docs/quotas.md)
+const quotaThresholds = new QuotaThresholds(pool, log);
 const committer = new NodeCommitter(pool, {
+  quotaCounted: (counts) => {
+    for (const [environmentId, used, limit] of counts) quotaThresholds.counted({ environmentId, quota: 'monthlyMessages', used, limit });
+  },
   maxCommands: config.MAX_BATCH * 4,
   lanes: config.COMMIT_LANES,
   laneOpensAfterMs: LANE_OPENS_AFTER_MS,
@@ -100,6 +108,7 @@ const committer = new NodeCommitter(pool, {
       registers: [metrics],
     }),
   },
+  usage: usage.usage,
   deliveriesCommitted: (deliveries) => {
     for (const { partition, entries } of pushNotices(deliveries, webhookPartitionOf)) {
       nc.publish(subjectsOf.webhookNotices(partition), encodeJson(entries));
@@ -139,6 +148,7 @@ const ownership = new PartitionOwnership({
       log,
       maxBatch: config.MAX_BATCH,
       metrics: actorMetrics,
+      usage: usage.usage,
     });
     actors.set(partition, actor);
     try {
@@ -199,12 +209,15 @@ onShutdown(log, async () => {
   // stop taking commands, finish the batches in hand, then unlock so another node takes over
   await ownership.stop();
   await inbox.stop();
+  // the batches in hand are committed: their counts are the last to write
+  await usage.stop();
   await nc.drain();
   await pool.end();
   internal.close();
 });
 
 inbox.start();
+usage.start();
 await ownership.start();
 const internalPort = await listen(internal, config.INTERNAL_PORT);
 announce({ kind: 'channel-node', node: name, internalPort });

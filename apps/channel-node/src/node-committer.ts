@@ -35,10 +35,13 @@
  *   load the partitions' next batches arrive just after a commit's replies go out, and without
  *   the wait the next transaction would leave with the first one or two of them.
  */
+import type { Usage } from '@rtm/usage';
+import { countWebhookEvents } from './usage-count.ts';
 import type { Counter, Histogram } from 'prom-client';
 import type { Pool } from '@rtm/db';
 import { ArrivalRate, lingerMs, type LingerOptions, type Logger } from '@rtm/ops';
-import { isReactionGroup, type NodeCommand } from './batch-plan.ts';
+import { isReactionGroup, type NodeCommand, type QuotaAllowance } from './batch-plan.ts';
+import { QUOTA_RETRIES, QuotaError, readAllowance } from './quota-allowance.ts';
 import type { NoticeDelivery } from '@rtm/webhooks';
 import { FenceError, WebhookBelief, channelKey, writeBatch, writesInOneStatement, type BatchOutcome, type ChannelState } from './commit-batch.ts';
 import { apartFromSlow, takeFairGroup } from './fair-group.ts';
@@ -73,6 +76,10 @@ export interface CommitterOptions {
    * post-commit notice that wakes a dispatcher (a lost one is caught by its owner's catch-up).
    */
   deliveriesCommitted?: (deliveries: NoticeDelivery[]) => void;
+  /** Called after each commit that counted messages of environments with a monthly quota: `[environmentId, used, limit]` (the threshold events). */
+  quotaCounted?: (counts: [string, number, number][]) => void;
+  /** Counts each committed transaction's webhook deliveries written (usage-count.ts). */
+  usage?: Usage;
   /** A publish's deliveries are committed leased to their webhook partition's owner for this long (push-notice.ts). */
   pushLeaseMs?: number;
   /** A lane beyond the first opens once every transaction running has run this long (default 0: at once). */
@@ -225,12 +232,14 @@ export class NodeCommitter {
     const committed = new Map<string, ChannelState>();
     const fenced = new Set<number>();
     let attempts = 0;
+    // what environments with a spent monthly quota may still store, once a commit met one
+    let allowance = new Map<string, QuotaAllowance>();
 
     const failures = await isolateFailures(
       flat.length,
       async (from, to) => {
         const part = flat.slice(from, to);
-        for (let retry = 0; ; retry++) {
+        for (let retry = 0, spent = 0; ; retry++) {
           attempts++;
           try {
             const view = new Map<string, ChannelState>();
@@ -239,10 +248,17 @@ export class NodeCommitter {
               const state = committed.get(key) ?? group[at]!.cache.get(key);
               if (state) view.set(key, state);
             }
-            const outcome = await this.transaction(part.map((p) => p.command), view);
+            const outcome = await this.transaction(part.map((p) => p.command), view, allowance);
             distribute(outcome, part, results, committed);
             return;
           } catch (error) {
+            if (error instanceof QuotaError && spent++ < QUOTA_RETRIES) {
+              // nothing was written: learn what each environment may still store and plan again
+              // (the channel states read stay right, the statement failed before any change)
+              allowance = await readAllowance(this.pool, [...new Set(part.map((p) => p.command.environmentId))]);
+              retry--;
+              continue;
+            }
             // whatever the submitters believed about these channels may be stale now
             for (const p of part) {
               const key = channelKey(p.command.environmentId, p.command.channelId);
@@ -284,7 +300,7 @@ export class NodeCommitter {
     }
   }
 
-  private async transaction(commands: NodeCommand[], view: Map<string, ChannelState>): Promise<BatchOutcome> {
+  private async transaction(commands: NodeCommand[], view: Map<string, ChannelState>, allowance: Map<string, QuotaAllowance>): Promise<BatchOutcome> {
     const started = performance.now();
     const client = await this.pool.connect();
     // one statement needs no begin/commit: it is atomic on its own (commit-batch.ts)
@@ -292,7 +308,7 @@ export class NodeCommitter {
     let broken = false;
     try {
       if (transaction) await client.query('begin');
-      const outcome = await writeBatch(client, commands, view, this.webhooks, this.options.pushLeaseMs);
+      const outcome = await writeBatch(client, commands, view, this.webhooks, this.options.pushLeaseMs, allowance);
       if (transaction) await client.query('commit');
       const timings = this.options.timings;
       if (timings) {
@@ -300,6 +316,8 @@ export class NodeCommitter {
         timings.transactionCommands.observe(commands.length);
       }
       if (outcome.deliveries) this.notifyDeliveries(outcome.deliveries);
+      if (outcome.quotaCounts) this.options.quotaCounted?.(outcome.quotaCounts);
+      if (this.options.usage) countWebhookEvents(this.options.usage, outcome);
       const dropped = outcome.mentionsDropped;
       if (dropped) {
         if (dropped.unreadable > 0) this.options.mentionsDropped?.inc({ reason: 'unreadable' }, dropped.unreadable);

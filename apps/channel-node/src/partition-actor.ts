@@ -33,6 +33,8 @@ import {
   type ChannelState,
   type PublishCommand,
 } from './commit-batch.ts';
+import type { Usage } from '@rtm/usage';
+import { countCommitted } from './usage-count.ts';
 
 export interface ActorDeps {
   /** Merges this actor's batches with other actors' into node-wide transactions. */
@@ -42,6 +44,8 @@ export interface ActorDeps {
   log: Logger;
   maxBatch: number;
   metrics: { batchSize: Histogram; commitSeconds: Histogram; messages: Counter<'outcome'> };
+  /** The node's usage meter (libs/usage): what each batch committed is counted after commit. */
+  usage: Usage;
 }
 
 interface Pending {
@@ -208,6 +212,7 @@ export class PartitionActor {
     this.deps.metrics.batchSize.observe(batch.length);
     this.deps.metrics.commitSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     for (const [key, state] of outcome.states) this.cache.set(key, state);
+    countCommitted(this.deps.usage, commands, outcome);
 
     // after commit: frames, notifications, logs, then replies (a frame may beat its ack, never precede its commit)
     const { nc, subjects } = this.deps;

@@ -17,6 +17,7 @@ import type { Pool } from '@rtm/db';
 import { logListened, publishLogs, type NatsConnection, type Subjects } from '@rtm/bus';
 import { materializeLogged, recordAttempts, recordLoggedSuccesses } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
+import type { Usage } from '@rtm/usage';
 import { StatementBatcher } from './statement-batcher.ts';
 import { attemptLogs, attemptRecord, type Outcome } from './attempt-outcome.ts';
 import type { DeliveryMetrics } from './delivery-metrics.ts';
@@ -37,6 +38,8 @@ export interface AttemptRecordsDeps {
   logged?: LogPositions;
   /** How long a ledger row made for a failed first attempt is leased to this dispatcher. */
   leaseMs: number;
+  /** Counts recorded attempts per environment (docs/stats.md); unset: nothing counted. */
+  usage?: Usage;
 }
 
 export class AttemptRecords {
@@ -78,6 +81,13 @@ export class AttemptRecords {
     }
     // counted once recorded (a record that fails is attempted again, and counted then)
     for (const outcome of outcomes) if (outcome.status === 'dropped') this.#deps.metrics.dropped.inc();
+    const usage = this.#deps.usage;
+    if (usage) {
+      for (const { row, result, status } of outcomes) {
+        usage.add(row.environment_id, result.ok ? 'webhook_deliveries' : 'webhook_failed_attempts');
+        if (status === 'dropped') usage.add(row.environment_id, 'webhook_dropped');
+      }
+    }
     this.#announce(outcomes);
   }
 

@@ -19,6 +19,8 @@ import { RECOVER_TASK, recoverWebhooks } from './tasks/recover-webhooks.ts';
 import { TEND_ERASURES_TASK, tendErasures } from './tasks/tend-erasures.ts';
 import { SWEEP_NOTIFICATIONS_JOB, SWEEP_NOTIFICATIONS_TASK, sweepNotifications } from './tasks/sweep-notifications.ts';
 import { DISABLE_ENDPOINTS_JOB, DISABLE_ENDPOINTS_TASK, disableFailingEndpoints } from './tasks/disable-failing-endpoints.ts';
+import { USAGE_ROLLUP_JOB, USAGE_ROLLUP_TASK, usageRollup } from './tasks/usage-rollup.ts';
+import { PRUNE_USAGE_JOB, PRUNE_USAGE_TASK, pruneUsageTask } from './tasks/prune-usage.ts';
 
 /** How often a worker looks for jobs whose `run_at` has come (retries are scheduled jobs). */
 const POLL_INTERVAL_MS = 500;
@@ -43,7 +45,8 @@ export interface Workers {
  * `tend_erasures` every minute, and the notification
  * sweep (`sweep_notifications`, every NOTIFICATION_SWEEP_MS, one job that schedules the next), and
  * the check that disables endpoints failing for WEBHOOK_DISABLE_AFTER (`disable_failing_endpoints`,
- * every WEBHOOK_DISABLE_CHECK_MS, the same way).
+ * every WEBHOOK_DISABLE_CHECK_MS, the same way), and usage: its rollup (`usage_rollup`, every
+ * minute, the same way) and its retention (`prune_usage`, cron every 15 minutes and once at start).
  *
  * Two runners, each with WORKER_CONCURRENCY slots: one for `deliver_webhooks` batches (a
  * retraction's deliveries, those handed back by a dispatcher giving up a partition; a publish's
@@ -112,10 +115,13 @@ export async function buildWorker(deps: {
       [SWEEP_NOTIFICATIONS_TASK]: sweepNotifications(pool, config, log),
       [RECOVER_TASK]: recoverWebhooks(pool, log),
       [DISABLE_ENDPOINTS_TASK]: disableFailingEndpoints({ pool, config, nc, subjects, log }),
+      [USAGE_ROLLUP_TASK]: usageRollup(pool, log),
+      [PRUNE_USAGE_TASK]: pruneUsageTask(pool, log),
     },
     crontab:
       `*/15 * * * * ${PRUNE_TASK}\n*/15 * * * * ${PRUNE_MESSAGES_TASK} ?jobKey=${PRUNE_MESSAGES_TASK}&queue=${PRUNE_MESSAGES_TASK}\n` +
-      `* * * * * ${TEND_ERASURES_TASK} ?jobKey=${TEND_ERASURES_TASK}\n`,
+      `* * * * * ${TEND_ERASURES_TASK} ?jobKey=${TEND_ERASURES_TASK}\n` +
+      `*/15 * * * * ${PRUNE_USAGE_TASK} ?jobKey=${PRUNE_USAGE_TASK}&queue=${PRUNE_USAGE_TASK}\n`,
   });
   // the cron lives in the first runner; no cron items keeps this one from looking for a crontab file
   const retries = await run({ ...common, parsedCronItems: [], taskList: { [DELIVER_ONE_TASK]: deliverWebhook(intake) } });
@@ -126,6 +132,9 @@ export async function buildWorker(deps: {
   // a sweep now (one waiting job under the key: a dispatcher starting moves it to now), then every NOTIFICATION_SWEEP_MS
   await first.addJob(SWEEP_NOTIFICATIONS_TASK, {}, SWEEP_NOTIFICATIONS_JOB);
   await first.addJob(DISABLE_ENDPOINTS_TASK, {}, DISABLE_ENDPOINTS_JOB);
+  // a rollup now (then every minute, the job adds its next), and the usage retention
+  await first.addJob(USAGE_ROLLUP_TASK, {}, USAGE_ROLLUP_JOB);
+  await first.addJob(PRUNE_USAGE_TASK, {}, PRUNE_USAGE_JOB);
   return {
     promise: Promise.race([first.promise, retries.promise]),
     poolIds,

@@ -41,6 +41,7 @@
  * lease released, `next_attempt_at` (and the keyed job) a little later, `attempts` untouched: it
  * is not an attempt, and it never drops a delivery.
  */
+import type { Usage } from '@rtm/usage';
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
 import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
@@ -102,6 +103,8 @@ export interface DelivererDeps {
   pushed?: PushedRows;
   /** The deliveries of the log held (shared with push-intake.ts): told when their outcomes are durable. */
   logged?: LogPositions;
+  /** Counts the attempts recorded (attempt-records.ts). */
+  usage?: Usage;
 }
 
 export class Deliverer {

@@ -1,4 +1,5 @@
 import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
+import { createUsage } from '@rtm/usage';
 import { HostResolver, loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
 import { ADVISORY_LOCKS, createPool, migrateAtStart, locatorFor, PartitionOwnership } from '@rtm/db';
 import { connectBus, watchLogInterest, Requester, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
@@ -55,7 +56,9 @@ const endpoints = new EndpointGuard(config);
 const pushed = new PushedRows(config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
 // where this dispatcher stands in the delivery log of the partitions it owns
 const logged = new LogPositions();
-const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring, endpoints, pushed, logged });
+// the attempts this dispatcher records, per environment and minute, written every USAGE_FLUSH_MS (docs/stats.md)
+const usage = createUsage({ config, db: pool, metrics, log });
+const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring, endpoints, pushed, logged, usage: usage.usage });
 backlogGauge(pool, metrics, log);
 const recovery = new WorkerRecovery({
   pool,
@@ -113,6 +116,7 @@ const workers = new WorkerSupervisor({
 });
 await workers.start();
 recovery.start();
+usage.start();
 await ownership.start();
 intake.start();
 
@@ -138,6 +142,8 @@ onShutdown(log, async () => {
   // sends left running in the background by their jobs end (within WEBHOOK_TIMEOUT_MS) and are recorded
   await deliverer.settled();
   await recovery.stop();
+  // every send is recorded: their counts are the last to write
+  await usage.stop();
   owners.stop();
   await sender.close();
   await nc.drain();

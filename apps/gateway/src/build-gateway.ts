@@ -42,6 +42,13 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     [realtime, REALTIME_ROUTES],
   ] as const) {
     const host = app === control ? 'control' : 'realtime';
+    // every answered request made with an environment's credential, by host (docs/stats.md);
+    // a socket's upgrade is a connection, counted as one, not a request
+    const counter = host === 'control' ? 'api_requests_control' : 'api_requests_realtime';
+    app.addHook('onResponse', async (request) => {
+      const environmentId = request.auth?.environmentId;
+      if (environmentId !== undefined && !request.ws) deps.usage.add(environmentId, counter);
+    });
     await referenceRoutes(app, host, deps, openapi);
     deps.limits.install(app, host);
     if (app === control) deps.dashboard.install(app);

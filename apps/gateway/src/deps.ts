@@ -6,6 +6,7 @@ import type { SecretKeyring } from '@rtm/webhooks';
 import type { Logger } from '@rtm/ops';
 import type { Registry } from 'prom-client';
 import { createEdgeDeps, type EdgeDeps } from '@rtm/edge';
+import type { ProcessUsage } from '@rtm/usage';
 import { Dashboard } from './dashboard/dashboard.ts';
 import { PublicEndpoint } from './http/public-endpoint.ts';
 import { revokeLogsTokens, revokeLogsTokensOfEndedSessions } from './auth/logs-access.ts';
@@ -30,6 +31,8 @@ export interface GatewayDeps extends EdgeDeps {
    * so that this gateway's own live-log events go only where someone listens (libs/bus log-interest.ts).
    */
   logInterest: { start(): void; stop(): void };
+  /** Writes the usage meter (`usage`) every USAGE_FLUSH_MS; started first and stopped last by services.ts. */
+  usageWriter: { start(): void; stop(): Promise<void> };
 }
 
 /**
@@ -46,8 +49,11 @@ export function createGatewayDeps(parts: {
   log: Logger;
   metrics: Registry;
   secretKeyring: SecretKeyring;
+  /** The process's usage meter and its writer (libs/usage); unset: nothing counted. */
+  usage?: ProcessUsage;
 }): GatewayDeps {
-  const edge = createEdgeDeps(parts);
+  const { usage, ...rest } = parts;
+  const edge = createEdgeDeps({ ...rest, ...(usage && { usage: usage.usage }) });
   const { credentials, tenantKeys, nc, subjects } = edge;
   const deps: GatewayDeps = {
     ...edge,
@@ -68,6 +74,7 @@ export function createGatewayDeps(parts: {
     realtimeEndpoint: new PublicEndpoint(parts.config.REALTIME_PUBLIC_URL, parts.config.REALTIME_PORT),
     controlEndpoint: new PublicEndpoint(parts.config.CONTROL_PUBLIC_URL, parts.config.CONTROL_PORT),
     logListeners: new LogListeners(nc, subjects),
+    usageWriter: usage ?? { start() {}, async stop() {} },
     logInterest: {
       start: () => {
         deps.logListeners.start();

@@ -8,6 +8,7 @@ import { createGatewayDeps } from './deps.ts';
 import { GatewayServices } from './services.ts';
 import { replicaLagGauges } from './replica-lag.ts';
 import { trustProxyWarning } from './http/trust-proxy.ts';
+import { createUsage } from '@rtm/usage';
 
 /** Both public listeners bind every interface. */
 const PUBLIC_HOST = '0.0.0.0';
@@ -31,7 +32,9 @@ if (!('readOnly' in migrated)) {
   await orExit(log, 'cannot re-encrypt webhook secrets under the current key', reencryptWebhookSecrets(pool, secretKeyring).catch(exitOnConfigError));
 }
 const nc = await orExit(log, `cannot connect to NATS at ${redactUrl(config.NATS_URL)}`, connectBus(config, name));
-const deps = createGatewayDeps({ config, pool, readPool, nc, log, metrics, secretKeyring });
+// what this gateway sees, per environment and minute, written every USAGE_FLUSH_MS (docs/stats.md)
+const usage = createUsage({ config, db: pool, metrics, log });
+const deps = createGatewayDeps({ config, pool, readPool, nc, log, metrics, secretKeyring, usage });
 
 // subscriptions and timers start here, before anything listens (the order: services.ts)
 const services = new GatewayServices(deps);

@@ -6,6 +6,7 @@
  *
  * | order | part | what start begins |
  * |---|---|---|
+ * | 0 | usage (libs/usage) | counting the sockets' connections per environment, the meter's writes every USAGE_FLUSH_MS (stopped last: the sockets' closes are counted, then written) |
  * | 1 | credential invalidations (auth/credential-invalidations.ts) | bus: key, origin and token revocations |
  * | 2 | access cache (libs/edge access/access-cache.ts) | bus: access changes of any gateway |
  * | 3 | owner directory (libs/owner-client owner-batcher.ts) | bus: the channel-nodes' announcements of their partitions |
@@ -18,7 +19,8 @@
  * notification sweep are graphile-worker tasks of the dispatcher (apps/dispatcher/src/tasks).
  */
 import { CredentialInvalidations, type InvalidationDeps } from './auth/credential-invalidations.ts';
-import type { SocketEvents } from '@rtm/edge';
+import { countConnections, type SocketEvents } from '@rtm/edge';
+import type { Usage } from '@rtm/usage';
 
 interface Service {
   start(): void;
@@ -41,6 +43,8 @@ export interface ServicesDeps extends InvalidationDeps {
   dashboard: Service;
   events: SocketEvents;
   logInterest: Service;
+  usage: Usage;
+  usageWriter: { start(): void; stop(): Promise<void> };
 }
 
 export class GatewayServices {
@@ -50,6 +54,14 @@ export class GatewayServices {
   constructor(deps: ServicesDeps) {
     const invalidations = new CredentialInvalidations(deps);
     this.#parts = [
+      {
+        name: 'usage',
+        start: () => {
+          countConnections(deps.events, deps.usage);
+          deps.usageWriter.start();
+        },
+        stop: () => deps.usageWriter.stop(),
+      },
       { name: 'credential invalidations', start: () => invalidations.start(), stop: () => invalidations.stop() },
       { name: 'access cache', start: () => deps.accessCache.start(), stop: () => deps.accessCache.stop() },
       { name: 'owner directory', start: () => deps.owners.start(), stop: () => deps.owners.stop() },

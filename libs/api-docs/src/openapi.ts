@@ -65,6 +65,7 @@ export const TAGS = [
     description: 'Endpoints beside the default one, each with its own secret and filters; test events, recovery, the event types.',
   },
   { name: 'logs', description: 'Tokens for the live environment-logs socket.' },
+  { name: 'stats', description: 'The environment\'s usage by minute, hour, day or month.' },
   { name: 'dashboard', description: 'Session-authenticated management for people: sign-in, organizations and roles, projects, environments, API keys, allowed origins, the audit log.' },
 ];
 

@@ -3,7 +3,7 @@ import { Channel } from './channel.ts';
 import { Timer, type Clock } from './clock.ts';
 import type { Core } from './core.ts';
 import { Emitter } from './emitter.ts';
-import { asRtmError, RtmError } from './errors.ts';
+import { asRtmError, quotaRefusal, RtmError } from './errors.ts';
 import type { HttpContext } from './http.ts';
 import { CHANNEL_ID } from './ids.ts';
 import { Inbox } from './inbox.ts';
@@ -36,7 +36,7 @@ export function createClient(options: ClientOptions): Client {
  *        └──refused (retryable)──▶ disconnected
  *   disconnected / connecting, no connection for suspendAfterMs ──▶ suspended (retries go on;
  *        publishes reject at once; the queued ones are rejected)
- *   any ──close() / 4400 / 4403──▶ closed (no reconnect until connect())
+ *   any ──close() / 4400 / 4403 / 4429 quota_exceeded──▶ closed (no reconnect until connect())
  *
  * Retries wait a full-jitter exponential backoff (backoff.ts); 4429 waits at least the
  * `retryAfter` of the error frame before it (1 s without one); a 4401 fetches a new token and,
@@ -284,8 +284,10 @@ export class Client {
     const link = this.#link;
     this.#connectionLost();
     if (retryAfter !== undefined) this.#retryAfterHint = retryAfter;
-    if (code === 4400 || code === 4403) {
-      const error = new RtmError(code === 4403 ? 'forbidden' : 'invalid_request', reason || `closed with ${code}`);
+    // a spent monthly quota is not retried: reconnecting cannot succeed before `resetsAt`
+    const quota = quotaRefusal(code, reason);
+    if (code === 4400 || code === 4403 || quota) {
+      const error = quota ?? new RtmError(code === 4403 ? 'forbidden' : 'invalid_request', reason || `closed with ${code}`);
       this.#events.emit('error', error);
       this.#terminate(error, { code, reason });
       return;

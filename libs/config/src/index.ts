@@ -60,6 +60,15 @@ const base = z.object({
   /** PEM client certificate and key, for servers that verify clients. */
   NATS_TLS_CERT: z.string().min(1).optional(),
   NATS_TLS_KEY: z.string().min(1).optional(),
+  /**
+   * How often the process writes what its usage meter counted (libs/usage, docs/stats.md): a
+   * minute is complete in `usage_minutes` this long (plus the write) after it ends, and a kill -9
+   * loses at most this much of the process's counts. At most a minute: the meter's connection
+   * time and peaks are carried into each minute by these ticks.
+   */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** `off`: nothing is counted or written (the publish benchmark's baseline). */
+  USAGE_COUNTING: z.enum(['on', 'off']).default('on'),
 });
 
 const boolean = (fallback: boolean) =>
@@ -176,6 +185,11 @@ const gateway = base.extend({
   SOCKET_BYTES_PER_SECOND: z.coerce.number().int().min(131_072).default(2 * 1024 * 1024),
   /** Time from upgrade to authenticated, access checked and replay started; over it: 4503. */
   SOCKET_HANDSHAKE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * How often a gateway flushes its sockets' connection seconds into the monthly quota's count, and
+   * how long it trusts an environment's connection-minute limit and count before reading them again (docs/quotas.md).
+   */
+  QUOTA_FLUSH_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   /** How long a closed socket's peer has to finish the close handshake before the connection is reset. */
   SOCKET_CLOSE_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   /** A gateway's presence entries expire this long after its last heartbeat (it refreshes at a third). */

@@ -68,3 +68,6 @@ export function createPool(
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
+export { USAGE_UNITS, USAGE_TABLES, truncateTo, addUnits, ceilTo, intervalSeconds, rowBounds, type UsageUnit } from './usage-intervals.ts';
+export { USAGE_COLUMNS, USAGE_SUM_COLUMNS, USAGE_MAX_COLUMNS, SETTLE_MS, USAGE_RETENTION, rollupSql, rollupPlan, rollUpUsage, pruneCutoffs, pruneUsage, type RollupPlan } from './usage-rollup.ts';
+export { statsSql, statsEntry, readStats, type StatsEntry, type StatsRow } from './usage-stats.ts';

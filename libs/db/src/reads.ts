@@ -11,7 +11,7 @@
 import type pg from 'pg';
 import { afterBehind, replayedTo } from './read-freshness.ts';
 
-export type ReadKind = 'history' | 'replay' | 'browse' | 'roster' | 'ledger';
+export type ReadKind = 'history' | 'replay' | 'browse' | 'roster' | 'ledger' | 'stats';
 
 /** Where a read went: the replica (`current`, or current after a wait) or the primary (why). */
 export type ReadServed =

@@ -6,6 +6,7 @@ import { OwnerClient } from '@rtm/owner-client';
 import { counterOf, type Logger } from '@rtm/ops';
 import { HostResolver } from '@rtm/webhooks';
 import type { Registry } from 'prom-client';
+import { NO_USAGE, type Usage } from '@rtm/usage';
 import { SocketEvents } from './socket-events.ts';
 import { GatewayLimits } from './limits/gateway-limits.ts';
 import { publishSeconds } from './channels/publish.ts';
@@ -45,6 +46,8 @@ export interface EdgeDeps {
   events: SocketEvents;
   /** Rate limits and socket quotas. */
   limits: GatewayLimits;
+  /** The gateway's usage meter (libs/usage, docs/stats.md): deliveries, connections, requests, presence, history. */
+  usage: Usage;
 }
 
 /**
@@ -52,7 +55,16 @@ export interface EdgeDeps {
  * rest; no cast, no half-built object). Building them has no side effects (no query, no
  * subscription): whatever must run (subscriptions, timers) is started by the gateway's services.
  */
-export function createEdgeDeps(parts: { config: GatewayConfig; pool: Pool; readPool?: Pool | undefined; nc: NatsConnection; log: Logger; metrics: Registry }): EdgeDeps {
+export function createEdgeDeps(parts: {
+  config: GatewayConfig;
+  pool: Pool;
+  readPool?: Pool | undefined;
+  nc: NatsConnection;
+  log: Logger;
+  metrics: Registry;
+  /** Unset: nothing counted (the offline build of the documents). */
+  usage?: Usage;
+}): EdgeDeps {
   const { config, pool, nc, metrics } = parts;
   const lookups = counterOf(metrics, {
     name: 'gateway_credential_cache_lookups_total',
@@ -67,9 +79,10 @@ export function createEdgeDeps(parts: { config: GatewayConfig; pool: Pool; readP
     help: 'Reads that may use the read pool (DATABASE_READ_URL), by read, the pool that answered and why: replica current or waited; primary no_replica, behind or failed',
     labelNames: ['read', 'pool', 'reason'],
   });
-  const { readPool, ...rest } = parts;
+  const { readPool, usage, ...rest } = parts;
   const base: Omit<EdgeDeps, 'sessions'> = {
     ...rest,
+    usage: usage ?? NO_USAGE,
     reads: new Reads(pool, readPool, (read, served) => reads.inc({ read, pool: served.pool, reason: served.reason })),
     requester,
     owners: new OwnerClient({

@@ -34,3 +34,4 @@ export * from './sockets/events-stream.ts';
 export * from './sockets/inbox-socket.ts';
 export * from './sockets/frame-limits.ts';
 export * from './sockets/gateway-web-socket.ts';
+export { countConnections } from './usage-events.ts';

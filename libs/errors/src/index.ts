@@ -19,6 +19,7 @@ export const ERRORS = {
   unsupported_media_type: { status: 415, message: 'the body must be application/json' },
   invalid_webhook_url: { status: 422, message: 'the webhook URL is not allowed' },
   rate_limited: { status: 429, message: 'rate limit exceeded' },
+  quota_exceeded: { status: 429, message: 'a monthly quota of the environment is spent' },
   internal: { status: 500, message: 'internal error' },
   unavailable: { status: 503, message: 'temporarily unavailable; safe to retry' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -26,6 +27,15 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** A spent monthly quota, as a `quota_exceeded` refusal names it (docs/quotas.md). */
+export interface QuotaDetail {
+  quota: 'monthlyMessages' | 'monthlyConnectionMinutes';
+  limit: number;
+  used: number;
+  /** ISO 8601: the first instant of the next month (UTC). */
+  resetsAt: string;
+}
 
 export class ServiceError extends Error {
   override name = 'ServiceError';
@@ -35,13 +45,16 @@ export class ServiceError extends Error {
   readonly reason: string | undefined;
   /** Seconds for the `retry-after` header (rate limits, draining). */
   readonly retryAfter: number | undefined;
+  /** For `quota_exceeded`: which quota, its limit, what was used and when it resets (the envelope's `quota`). */
+  readonly quota: QuotaDetail | undefined;
 
-  constructor(code: ErrorCode, reason?: string, options?: { cause?: unknown; retryAfter?: number }) {
+  constructor(code: ErrorCode, reason?: string, options?: { cause?: unknown; retryAfter?: number; quota?: QuotaDetail }) {
     super(reason ?? ERRORS[code].message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = ERRORS[code].status;
     this.reason = reason;
     this.retryAfter = options?.retryAfter;
+    this.quota = options?.quota;
   }
 
   /** Transient failures: the same request may succeed later. */
@@ -49,8 +62,11 @@ export class ServiceError extends Error {
     return this.code === 'unavailable' || this.code === 'rate_limited';
   }
 
-  toJSON(): { code: ErrorCode; reason?: string } {
-    return this.reason === undefined ? { code: this.code } : { code: this.code, reason: this.reason };
+  toJSON(): { code: ErrorCode; reason?: string; quota?: QuotaDetail } {
+    const body: { code: ErrorCode; reason?: string; quota?: QuotaDetail } = { code: this.code };
+    if (this.reason !== undefined) body.reason = this.reason;
+    if (this.quota !== undefined) body.quota = this.quota;
+    return body;
   }
 }
 

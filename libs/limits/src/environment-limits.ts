@@ -1,9 +1,13 @@
 import { newId, withTransaction, type Pool } from '@rtm/db';
+import { cleanQuotas, effectiveQuotas, type Quotas } from './quota-table.ts';
 import { effectiveLimits, LIMIT_NAMES, type LimitOverrides, type Limits } from './limit-table.ts';
 
-/** Only known names with whole positive values: what a deployment stores under `limits`. */
-export function cleanOverrides(overrides: LimitOverrides | null | undefined): LimitOverrides {
-  const clean: LimitOverrides = {};
+/**
+ * Only known names with whole positive values, and the monthly quotas set (whole numbers from 0;
+ * null is unlimited and not stored): what a deployment stores under `limits`.
+ */
+export function cleanOverrides(overrides: Record<string, unknown> | null | undefined): LimitOverrides {
+  const clean: LimitOverrides = { ...cleanQuotas(overrides) };
   for (const name of LIMIT_NAMES) {
     const value = overrides?.[name];
     if (typeof value === 'number' && Number.isInteger(value) && value >= 1) clean[name] = value;
@@ -30,8 +34,8 @@ export async function readLimitOverrides(pool: Pool, environmentId: string): Pro
 export async function deployLimits(
   pool: Pool,
   environmentId: string,
-  overrides: LimitOverrides,
-): Promise<{ deploymentId: string; limits: Limits } | null> {
+  overrides: Record<string, unknown>,
+): Promise<{ deploymentId: string; limits: Limits & Quotas } | null> {
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query<{ config: Record<string, unknown> | null }>(
       `select d.config from environments e left join config_deployments d on d.id = e.active_deployment_id
@@ -46,7 +50,7 @@ export async function deployLimits(
       [deploymentId, environmentId, JSON.stringify(config)],
     );
     await client.query('update environments set active_deployment_id = $2 where id = $1', [environmentId, deploymentId]);
-    return { deploymentId, limits: effectiveLimits(config.limits) };
+    return { deploymentId, limits: { ...effectiveLimits(config.limits), ...effectiveQuotas(config.limits) } };
   });
 }
 

@@ -1,3 +1,5 @@
+import type { QuotaName } from './quota-table.ts';
+
 /**
  * Every rate limit and quota of an environment, with its default. An environment's deployed
  * configuration may override any of them (`limits` in `PUT /v1/config`, or the admin CLI's
@@ -43,7 +45,8 @@ export const DEFAULT_LIMITS = Object.freeze({
 
 export type Limits = { readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 export type LimitName = keyof Limits;
-export type LimitOverrides = Partial<Record<LimitName, number>>;
+/** What a deployment stores under `limits`: the rate-limit overrides and the monthly quotas set (quota-table.ts). */
+export type LimitOverrides = Partial<Record<LimitName, number>> & Partial<Record<QuotaName, number>>;
 
 export const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as LimitName[];
 

@@ -99,7 +99,7 @@ class ReplyOutcome implements AskDone {
   answered(reply: CommandReply): void {
     if (reply.ok) return this.#done.answered(reply.result);
     const code: ErrorCode = reply.code in ERRORS ? (reply.code as ErrorCode) : 'internal';
-    this.#done.failed(new ServiceError(code, reply.reason));
+    this.#done.failed(new ServiceError(code, reply.reason, reply.quota && { quota: reply.quota }));
   }
 
   failed(error: ServiceError): void {

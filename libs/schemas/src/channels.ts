@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { UserId, ChannelId, storableText } from './common.ts';
+import { UserId, ChannelId, QuotaRefusal, storableText } from './common.ts';
+import type { QuotaDetail } from '@rtm/errors';
 import { NOT_STORABLE, isStorableText } from './json-text.ts';
 import { ReactionSummary, ReactionType, type EditCommand, type EditResult, type ReactCommand, type ReactResult } from './message-changes.ts';
 import { RewindText } from './rewind.ts';
@@ -79,7 +80,7 @@ export const ServerBatchPublishBody = z
   })
   .strict();
 export const BatchItemError = z
-  .object({ error: z.object({ code: z.string(), reason: z.string().optional() }) })
+  .object({ error: z.object({ code: z.string(), reason: z.string().optional(), quota: QuotaRefusal.optional() }) })
   .meta({ id: 'BatchItemError', description: 'This message was not published; the others are unaffected.' });
 export const BatchPublishResponse = z
   .object({ results: z.array(z.union([PublishResponse, EphemeralPublishResponse, BatchItemError])) })
@@ -311,6 +312,11 @@ export type ChannelCommand =
       mentions?: string[];
       ephemeral: boolean;
       idempotencyKey?: string;
+      /**
+       * How the publish reached the gateway (the channel socket or /v1/connect, one HTTP publish, a
+       * batch): the owner counts each committed message under it (docs/stats.md).
+       */
+      route?: 'socket' | 'http' | 'batch';
     }
   | {
       op: 'retract';
@@ -336,4 +342,4 @@ export type RetractResult = { id: string; seq: number; retracted: true; eventSeq
 /** Owner → gateway. Error codes are those of the error table (libs/errors). */
 export type CommandReply =
   | { ok: true; result: PublishResult | RetractResult | EditResult | ReactResult }
-  | { ok: false; code: string; reason?: string };
+  | { ok: false; code: string; reason?: string; quota?: QuotaDetail };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IsoTime } from './common.ts';
 import { ChannelAccess } from './members.ts';
-import { DEFAULT_LIMITS, type LimitName } from '@rtm/limits';
+import { DEFAULT_LIMITS, QUOTA_MAX, type LimitName, type QuotaName } from '@rtm/limits';
 import { MAX_CONTENT_BYTES } from './channels.ts';
 import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, PRESENCE_WEBHOOKS_DEFAULT, namespacesProblem } from '@rtm/auth';
 
@@ -38,10 +38,31 @@ const JOIN_LEAVE_HELP =
 const limitValue = (name: LimitName) =>
   z.number().int().min(1).max(1_000_000_000).describe(`${LIMIT_HELP[name]} Default ${DEFAULT_LIMITS[name]}.`);
 
+const QUOTA_HELP: Record<QuotaName, string> = {
+  monthlyMessages:
+    'Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts ' +
+    'as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md).',
+  monthlyConnectionMinutes:
+    'Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new ' +
+    'connections are refused with 429 `quota_exceeded` (docs/quotas.md).',
+};
+
+/** A monthly quota: a whole number from 0, or null (unlimited). */
+const quotaValue = (name: QuotaName) =>
+  z.number().int().min(0).max(QUOTA_MAX).nullable().describe(`${QUOTA_HELP[name]} Null or absent: unlimited (the default).`);
+
+const quotaFields = (optional: boolean) =>
+  Object.fromEntries((['monthlyMessages', 'monthlyConnectionMinutes'] as const).map((name) => [name, optional ? quotaValue(name).optional() : quotaValue(name)])) as {
+    [K in QuotaName]: z.ZodNullable<z.ZodNumber>;
+  };
+
 /** Per-environment overrides of the limits; every one is optional (omitted: the default). */
 export const LimitOverrides = z
-  .object(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName).optional()])) as {
-    [K in LimitName]: z.ZodOptional<z.ZodNumber>;
+  .object({
+    ...(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName).optional()])) as {
+      [K in LimitName]: z.ZodOptional<z.ZodNumber>;
+    }),
+    ...(quotaFields(true) as unknown as { [K in QuotaName]: z.ZodOptional<z.ZodNullable<z.ZodNumber>> }),
   })
   .strict()
   .meta({
@@ -50,13 +71,17 @@ export const LimitOverrides = z
       'Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed ' +
       'one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket ' +
       'publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh ' +
-      'more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults.',
+      'more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults. ' +
+      '`monthlyMessages` and `monthlyConnectionMinutes` are monthly quotas (docs/quotas.md): omitted or null is unlimited.',
   });
 
 /** Every limit in force (overrides over defaults). */
 export const EffectiveLimits = z
-  .object(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName)])) as {
-    [K in LimitName]: z.ZodNumber;
+  .object({
+    ...(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName)])) as {
+      [K in LimitName]: z.ZodNumber;
+    }),
+    ...quotaFields(false),
   })
   .meta({ id: 'Limits', description: 'The limits in force: the deployed overrides over the defaults.' });
 
@@ -173,8 +198,11 @@ export const PatchConfigBody = z
       .optional()
       .describe(`Merged field by field. Null: every channel setting back to its default (\`{access: "open", presence: ${PRESENCE_DEFAULT}, joinLeave: ${JOIN_LEAVE_DEFAULT}}\`).`),
     limits: z
-      .object(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName).nullable().optional()])) as {
-        [K in LimitName]: z.ZodOptional<z.ZodNullable<z.ZodNumber>>;
+      .object({
+        ...(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName).nullable().optional()])) as {
+          [K in LimitName]: z.ZodOptional<z.ZodNullable<z.ZodNumber>>;
+        }),
+        ...(quotaFields(true) as unknown as { [K in QuotaName]: z.ZodOptional<z.ZodNullable<z.ZodNumber>> }),
       })
       .strict()
       .nullable()

@@ -4,7 +4,7 @@
  * plus `channelId` on every channel frame.
  */
 import { z } from 'zod';
-import { ChannelId, IsoTime, UserId } from './common.ts';
+import { ChannelId, IsoTime, QuotaRefusal, UserId } from './common.ts';
 import { DeltaFormat, MessageEnvelopeFields, MessageId, Ref, publishFields } from './channels.ts';
 import { storableText } from './common.ts';
 import { NotificationId } from './notifications.ts';
@@ -229,6 +229,7 @@ export const SERVER_FRAMES = {
       code: z.string(),
       reason: z.string(),
       retryAfter: z.number().int().optional().describe('Seconds to wait before trying again (rate_limited).'),
+      quota: QuotaRefusal.optional().describe('With `quota_exceeded`: the monthly quota that is spent (docs/quotas.md).'),
     })
     .strict()
     .describe('A request was refused; the connection stays open.'),

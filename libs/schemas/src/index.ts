@@ -1,4 +1,4 @@
-export { UserId, ChannelId, ErrorBody, IsoTime, jsonSize } from './common.ts';
+export { UserId, ChannelId, ErrorBody, QuotaRefusal, IsoTime, jsonSize } from './common.ts';
 export { CreateTokenBody, CreateAnonymousTokenBody, TokenResponse, TTL_DEFAULT_SECONDS, RevokeTokenBody, RevokedToken, RevokedUserTokens, SigningKeyInfo, SigningKeyList, RotateSigningKeyBody, RotatedSigningKey, TokenKeyParams, PutTokenKeyBody, TokenKey, TokenKeyList, PutJwksBody, JwksSetting } from './tokens.ts';
 export {
   MemberRole,
@@ -30,8 +30,10 @@ export {
 } from './notifications.ts';
 export { LOGS_TOKEN_TTL_DEFAULT_SECONDS, EnvironmentParams, LogsTokenBody, LogsTokenResponse, LogsSocketQuery } from './logs.ts';
 export * from './channels.ts';
+export * from './stats.ts';
 export * from './message-changes.ts';
 export { DeployConfigBody, PatchConfigBody, ActiveConfig, ConfigDeployment, LimitOverrides, EffectiveLimits } from './config.ts';
+export { QuotaResponse } from './quota.ts';
 export {
   DeliveryStatus,
   DeliveryId,

@@ -148,6 +148,26 @@ export const WEBHOOK_EVENT_TYPES = {
     data: z.object({ userId: z.string(), erasureId: z.string(), retracted: z.number().int() }),
     example: { userId: 'alice', erasureId: 'erj_01j9zq3v8k6m2p4r7t9w1x3y5z', retracted: 17 },
   },
+  'usage.threshold': {
+    description:
+      'The environment used 80 % or 100 % of a monthly quota (`limits.monthlyMessages` or `limits.monthlyConnectionMinutes`, ' +
+      'docs/quotas.md): once per environment, quota, threshold and calendar month (UTC), whatever the limit is changed to later ' +
+      'in the month. `used` is the count when the threshold was seen (messages, or whole connection-minutes).',
+    data: z.object({
+      quota: z.enum(['monthlyMessages', 'monthlyConnectionMinutes']),
+      threshold: z.union([z.literal(80), z.literal(100)]),
+      limit: z.number().int(),
+      used: z.number().int(),
+      period: z.object({ start: IsoTime.describe('The month\'s first instant (UTC).'), resetsAt: IsoTime.describe('The next month\'s first instant.') }),
+    }),
+    example: {
+      quota: 'monthlyMessages',
+      threshold: 80,
+      limit: 100000,
+      used: 80000,
+      period: { start: '2026-01-01T00:00:00.000Z', resetsAt: '2026-02-01T00:00:00.000Z' },
+    },
+  },
   'webhook.test': {
     description: 'Sent by POST /v1/webhook-endpoints/{endpointId}/test to that endpoint only.',
     data: z.object({ endpointId: z.string(), message: z.string() }),

@@ -9,7 +9,10 @@ import type {
   ChannelAccess,
   ChannelSettings,
   ConfigDeployment,
+  Quota,
   DeliveriesQuery,
+  StatsQuery,
+  StatsList,
   DeployConfigInput,
   PatchConfigInput,
   EphemeralMessage,
@@ -134,6 +137,8 @@ export interface ServerClient extends WebhookEndpointMethods, MessageChangeMetho
   patchConfig(patch: PatchConfigInput): Promise<ConfigDeployment>;
   /** The active configuration (`deploymentId: null` before the first deploy). */
   getConfig(): Promise<ConfigDeployment>;
+  /** The monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what was used of them this month. */
+  quota(): Promise<Quota>;
 
   /** The webhook signing secret `whsec_…`. 404 `webhooks_not_configured` before a webhook is deployed. */
   webhookSecret(): Promise<string>;
@@ -147,6 +152,9 @@ export interface ServerClient extends WebhookEndpointMethods, MessageChangeMetho
   delivery(deliveryId: string): Promise<WebhookDeliveryDetail>;
   /** Re-queues a `dropped` delivery for one immediate attempt. */
   retryDelivery(deliveryId: string): Promise<WebhookDelivery>;
+
+  /** The environment's usage by `unit` (minute by default), one entry per interval with usage, newest first by default. */
+  stats(query?: StatsQuery): Promise<StatsList>;
 
   /** A token for the live logs socket of the key's own environment. */
   mintLogsToken(environmentId: string, input?: LogsTokenInput): Promise<LogsToken>;
@@ -184,7 +192,10 @@ export interface ServerClient extends WebhookEndpointMethods, MessageChangeMetho
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** `fetch` that retries 429 and 503 answers as `options` say. */
+/**
+ * `fetch` that retries 429 and 503 answers as `options` say; never a spent monthly quota (429
+ * `quota_exceeded`), which answers the same until the month ends.
+ */
 function retrying(fetch: (input: Request) => Promise<Response>, options: RetryOptions): (input: Request) => Promise<Response> {
   const retries = options.retries ?? 2;
   const maxDelayMs = options.maxDelayMs ?? 10_000;
@@ -193,6 +204,7 @@ function retrying(fetch: (input: Request) => Promise<Response>, options: RetryOp
       // the body of a Request can be read once: every try but the last sends a copy
       const response = await fetch(attempt < retries ? request.clone() : request);
       if ((response.status !== 429 && response.status !== 503) || attempt >= retries) return response;
+      if (response.headers.get('x-service-error') === 'quota_exceeded') return response;
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
       const delayMs = retryAfter === undefined ? 500 * 2 ** attempt : retryAfter * 1000;
       if (delayMs > maxDelayMs) return response;
@@ -292,6 +304,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     deployConfig: (config) => expect(api.PUT('/v1/config', { body: config })),
     patchConfig: (patch) => expect(api.PATCH('/v1/config', { body: patch })),
     getConfig: () => expect(api.GET('/v1/config')),
+    quota: () => expect(api.GET('/v1/quota')),
 
     webhookSecret: async () => (await expect(api.GET('/v1/webhooks/secret'))).secret,
     rotateWebhookSecret: async () => (await expect(api.POST('/v1/webhooks/secret/rotate'))).secret,
@@ -300,6 +313,8 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     delivery: (deliveryId) => expect(api.GET('/v1/webhooks/deliveries/{deliveryId}', { params: { path: { deliveryId } } })),
     retryDelivery: (deliveryId) =>
       expect(api.POST('/v1/webhooks/deliveries/{deliveryId}/retry', { params: { path: { deliveryId } } })),
+    stats: ({ start, end, ...query } = {}) =>
+      expect(api.GET('/v1/stats', { params: { query: { ...query, ...(start !== undefined && { start: statsTime(start) }), ...(end !== undefined && { end: statsTime(end) }) } } })),
 
     mintLogsToken: (environmentId, input) =>
       expect(api.POST('/v1/environments/{envId}/logs-token', { params: { path: { envId: environmentId } }, body: input })),
@@ -341,3 +356,6 @@ async function finishedChannelDeletion(channelId: string, job: ErasureJob, read:
   if (job.deleted === null) throw new ServerError({ status: 404, code: 'not_found', reason: 'no such channel' });
   return { channelId, deleted: job.deleted };
 }
+
+/** A time as GET /v1/stats takes it: a Date or a number as epoch milliseconds, a string as given. */
+const statsTime = (time: string | number | Date) => (time instanceof Date ? String(time.getTime()) : String(time));

@@ -656,6 +656,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/environments/{envId}/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Monthly quotas and usage of an environment
+         * @description The environment's monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what it used of them in this calendar month (UTC), counted whether or not a limit is set. Messages are exact; connection-minutes lag by at most QUOTA_FLUSH_MS (docs/quotas.md). Any member.
+         */
+        get: operations["dashboardGetQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/environments/{envId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage by minute, hour, day or month
+         * @description As GET /v1/stats. The environment's usage, one entry per interval of `unit` (UTC; `month` is a calendar month) whose start lies between `start` and `end`, at most `limit` (default 100, maximum 1000), newest first unless `direction` is `forwards`. Defaults: `unit` `minute`, `end` now, `start` `end` less `limit` units. An interval without usage is left out. The current hour, day and month are computed from the finer intervals at read time, so the newest entry holds every minute flushed so far (a process flushes its counts every few seconds). Minutes are kept 48 hours, hours 90 days, days and months 2 years (docs/stats.md). A bad `unit`, `direction`, `limit` or time, or `start` after `end`: 400 `invalid_request`. Any member.
+         */
+        get: operations["dashboardGetStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/environments/{envId}/webhook": {
         parameters: {
             query?: never;
@@ -1444,6 +1484,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Monthly quotas and usage
+         * @description The environment's monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what it used of them in this calendar month (UTC), counted whether or not a limit is set. Messages are exact; connection-minutes lag by at most QUOTA_FLUSH_MS (docs/quotas.md).
+         */
+        get: operations["getQuota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/signing-keys": {
         parameters: {
             query?: never;
@@ -1478,6 +1538,26 @@ export interface paths {
          * @description Secret key. A new key signs every token minted from now on. Tokens signed by the previous key keep working for `graceSeconds` (default 86400, at most 604800), then every gateway refuses them with 401; sockets opened with them keep running until their token expires. With `graceSeconds: 0` they are refused at once and their open sockets close with 4401 `token revoked` on every gateway. The body may be left out.
          */
         post: operations["rotateSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage by minute, hour, day or month
+         * @description The environment's usage, one entry per interval of `unit` (UTC; `month` is a calendar month) whose start lies between `start` and `end`, at most `limit` (default 100, maximum 1000), newest first unless `direction` is `forwards`. Defaults: `unit` `minute`, `end` now, `start` `end` less `limit` units. An interval without usage is left out. The current hour, day and month are computed from the finer intervals at read time, so the newest entry holds every minute flushed so far (a process flushes its counts every few seconds). Minutes are kept 48 hours, hours 90 days, days and months 2 years (docs/stats.md). A bad `unit`, `direction`, `limit` or time, or `start` after `end`: 400 `invalid_request`.
+         */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2246,6 +2326,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "usage.threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `usage.threshold` event
+         * @description The environment used 80 % or 100 % of a monthly quota (`limits.monthlyMessages` or `limits.monthlyConnectionMinutes`, docs/quotas.md): once per environment, quota, threshold and calendar month (UTC), whatever the limit is changed to later in the month. `used` is the count when the threshold was seen (messages, or whole connection-minutes). Any 2xx answer acknowledges the delivery; anything else (redirects included) fails the attempt, which is retried.
+         */
+        post: operations["usageThresholdEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "user.messages-erased": {
         parameters: {
             query?: never;
@@ -2302,6 +2402,7 @@ export interface components {
         BatchItemError: {
             error: {
                 code: string;
+                quota?: components["schemas"]["QuotaRefusal"];
                 reason?: string;
             };
         };
@@ -2356,6 +2457,10 @@ export interface components {
                 anonymousMintsPerKeyPerSecond?: number | null;
                 environmentEdgeReadsPerSecond?: number | null;
                 environmentMessagesPerSecond?: number | null;
+                /** @description Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+                monthlyConnectionMinutes?: number | null;
+                /** @description Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+                monthlyMessages?: number | null;
                 notificationsPerUserPerMinute?: number | null;
                 secretKeyRequestsPerSecond?: number | null;
                 socketsPerEnvironment?: number | null;
@@ -2771,6 +2876,7 @@ export interface components {
         /** @description Every non-2xx response; the header x-service-error repeats code. */
         Error: {
             code: string;
+            quota?: components["schemas"]["QuotaRefusal"];
             reason?: string;
         };
         History: {
@@ -2783,7 +2889,7 @@ export interface components {
             hasMore: boolean;
             notifications: components["schemas"]["Notification"][];
         };
-        /** @description Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults. */
+        /** @description Rate limits and socket quotas of the environment, enforced across the whole cluster. Rates are per fixed one-second window; a request over one is refused with 429 `rate_limited` (`retry-after` set), a socket publish over one closes the socket with 4429, a socket over a quota is closed with 4429. Some events weigh more than one unit (a history page, a publish with mentions; docs/limits.md). Omitted fields take their defaults. `monthlyMessages` and `monthlyConnectionMinutes` are monthly quotas (docs/quotas.md): omitted or null is unlimited. */
         LimitOverridesInput: {
             /** @description Anonymous tokens minted with publishable keys from one client IP, per second. Default 10. */
             anonymousMintsPerIpPerSecond?: number;
@@ -2793,6 +2899,10 @@ export interface components {
             environmentEdgeReadsPerSecond?: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond?: number;
+            /** @description Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+            monthlyConnectionMinutes?: number | null;
+            /** @description Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+            monthlyMessages?: number | null;
             /** @description Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120. */
             notificationsPerUserPerMinute?: number;
             /** @description Requests made with one secret key, per second. Default 10000. */
@@ -2828,6 +2938,10 @@ export interface components {
             environmentEdgeReadsPerSecond: number;
             /** @description Messages published in the environment from every source, per second. Default 20000. */
             environmentMessagesPerSecond: number;
+            /** @description Minutes of realtime connections (every socket, summed) the environment may use per calendar month (UTC). Past it new connections are refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+            monthlyConnectionMinutes: number | null;
+            /** @description Messages the environment may store per calendar month (UTC), every route together (socket, HTTP, batch; an edit counts as one, reactions and ephemeral messages do not). Past it a publish is refused with 429 `quota_exceeded` (docs/quotas.md). Null or absent: unlimited (the default). */
+            monthlyMessages: number | null;
             /** @description Notifications stored for one user (mentions and POST /v1/notifications together), per fixed one-minute window; the rest are not stored. Default 120. */
             notificationsPerUserPerMinute: number;
             /** @description Requests made with one secret key, per second. Default 10000. */
@@ -3016,6 +3130,54 @@ export interface components {
             seq: number;
             timestamp: number;
         };
+        /** @description The monthly quotas of the environment and what it used of them this month. */
+        Quota: {
+            period: {
+                /**
+                 * Format: date-time
+                 * @description The first instant of the next month: every count starts again from 0.
+                 */
+                resetsAt: string;
+                /**
+                 * Format: date-time
+                 * @description The first instant of this calendar month (UTC).
+                 */
+                start: string;
+            };
+            quotas: {
+                /** @description `limits.monthlyConnectionMinutes`: minutes of realtime connections, summed over every socket (flushed by each gateway every QUOTA_FLUSH_MS). */
+                connectionMinutes: {
+                    /** @description The monthly limit in whole minutes; null: unlimited. */
+                    limit: number | null;
+                    /** @description limit − used, never below 0; null when unlimited. */
+                    remaining: number | null;
+                    /** @description Used this month, in whole minutes. */
+                    used: number;
+                };
+                /** @description `limits.monthlyMessages`: messages stored (publishes on every route and edits). */
+                messages: {
+                    /** @description The monthly limit in messages; null: unlimited. */
+                    limit: number | null;
+                    /** @description limit − used, never below 0; null when unlimited. */
+                    remaining: number | null;
+                    /** @description Used this month, in messages. */
+                    used: number;
+                };
+            };
+        };
+        /** @description The monthly quota that is spent (only with the code `quota_exceeded`). */
+        QuotaRefusal: {
+            limit: number;
+            /** @enum {string} */
+            quota: "monthlyMessages" | "monthlyConnectionMinutes";
+            /**
+             * Format: date-time
+             * @description The first instant of the next month (UTC): the quota starts again from 0.
+             */
+            resetsAt: string;
+            /** @description Used this month when refused (messages, or whole connection-minutes). */
+            used: number;
+        };
         Reaction: {
             id: string;
             /** @description Whether the user now has this reaction on the message. */
@@ -3098,6 +3260,41 @@ export interface components {
         SigningKeyList: {
             keys: components["schemas"]["SigningKey"][];
         };
+        /** @description One interval of an environment's usage; the meaning of each counter is in docs/stats.md. */
+        StatsEntry: {
+            apiRequestsControl: number;
+            apiRequestsRealtime: number;
+            bytesDelivered: number;
+            /** @description Over an hour, day or month: the highest of its minutes. */
+            channelsActive: number;
+            /** @description Connection-seconds / 60, 2 decimals. */
+            connectionMinutes: number;
+            /** @description Connection-seconds over the interval's seconds (the whole interval, the current one included), 2 decimals. */
+            connectionsAverage: number;
+            /** @description Over an hour, day or month: the highest of its minutes. */
+            connectionsPeak: number;
+            historyReads: number;
+            messagesDelivered: number;
+            /** @description Messages published by every route: the sum of the three below. */
+            messagesPublished: number;
+            messagesPublishedBatch: number;
+            messagesPublishedHttp: number;
+            messagesPublishedSocket: number;
+            notifications: number;
+            presenceEvents: number;
+            /** @description The interval's start, ISO 8601 UTC. */
+            start: string;
+            /** @enum {string} */
+            unit: "minute" | "hour" | "day" | "month";
+            webhookDeliveries: number;
+            webhookDropped: number;
+            webhookEvents: number;
+            webhookFailedAttempts: number;
+        };
+        StatsList: {
+            /** @description One entry per interval with usage, in `direction` order; an interval with none is left out. */
+            data: components["schemas"]["StatsEntry"][];
+        };
         TokenJwks: {
             url: string;
         };
@@ -3133,7 +3330,7 @@ export interface components {
             endpointId: string | null;
             eventId: string;
             /** @enum {string} */
-            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
             id: string;
             /** @description At most 1 KiB. */
             lastError?: string;
@@ -3171,7 +3368,7 @@ export interface components {
             endpointId: string | null;
             eventId: string;
             /** @enum {string} */
-            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+            eventType: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
             id: string;
             /** @description At most 1 KiB. */
             lastError?: string;
@@ -3357,7 +3554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3468,7 +3665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3565,7 +3762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3662,7 +3859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3770,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3871,7 +4068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3984,7 +4181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4083,7 +4280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4189,7 +4386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4266,7 +4463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4368,7 +4565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4458,7 +4655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4587,7 +4784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4695,7 +4892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4816,7 +5013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4935,7 +5132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5050,7 +5247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5160,7 +5357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5232,7 +5429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5336,7 +5533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5418,7 +5615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5505,7 +5702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5605,7 +5802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5705,7 +5902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5789,7 +5986,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5870,7 +6067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5977,7 +6174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6085,7 +6282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6171,7 +6368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6287,7 +6484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6389,7 +6586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6475,7 +6672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6563,7 +6760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6681,7 +6878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6785,7 +6982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6873,7 +7070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6989,7 +7186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7093,7 +7290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7189,7 +7386,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7274,7 +7471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7387,7 +7584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7468,7 +7665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7577,7 +7774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7681,7 +7878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7762,7 +7959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7879,7 +8076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7982,7 +8179,180 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quota"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dashboardGetStats: {
+        parameters: {
+            query?: {
+                /** @description The interval of each entry (UTC; a month is a calendar month). Default `minute`. */
+                unit?: "minute" | "hour" | "day" | "month";
+                /** @description Epoch milliseconds or ISO 8601. Intervals that start at or after it. Default: `end` less `limit` units. */
+                start?: string;
+                /** @description Epoch milliseconds or ISO 8601. Intervals that start at or before it. Default: now. */
+                end?: string;
+                /** @description `backwards` (default): newest first; `forwards`: oldest first. */
+                direction?: "forwards" | "backwards";
+                /** @description Entries at most. Default 100, maximum 1000. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description An environment of one of the user's organizations (another one: 404). */
+                envId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsList"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `not_found`, `webhooks_not_configured` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8063,7 +8433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8172,7 +8542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8258,7 +8628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8304,7 +8674,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -8385,7 +8755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8468,7 +8838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8570,7 +8940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8618,7 +8988,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -8699,7 +9069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8818,7 +9188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -8901,7 +9271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9005,7 +9375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9051,7 +9421,7 @@ export interface operations {
                      * @description Send the catalogue's example of this type instead of `webhook.test`.
                      * @enum {string}
                      */
-                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
                 };
             };
         };
@@ -9119,7 +9489,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9200,7 +9570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9283,7 +9653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9373,7 +9743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9456,7 +9826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9560,7 +9930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9641,7 +10011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9743,7 +10113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9806,7 +10176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9916,7 +10286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -9994,7 +10364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10075,7 +10445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10161,7 +10531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10242,7 +10612,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10352,7 +10722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10456,7 +10826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10537,7 +10907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10647,7 +11017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10749,7 +11119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10830,7 +11200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -10938,7 +11308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11019,7 +11389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11103,7 +11473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11198,7 +11568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11279,7 +11649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11379,7 +11749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11487,7 +11857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11568,7 +11938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11676,7 +12046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11754,7 +12124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11848,7 +12218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -11945,7 +12315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12054,7 +12424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12153,7 +12523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12233,7 +12603,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12309,7 +12679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12459,7 +12829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12559,7 +12929,67 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quota"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12646,7 +13076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12740,7 +13170,87 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unavailable` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                /** @description The interval of each entry (UTC; a month is a calendar month). Default `minute`. */
+                unit?: "minute" | "hour" | "day" | "month";
+                /** @description Epoch milliseconds or ISO 8601. Intervals that start at or after it. Default: `end` less `limit` units. */
+                start?: string;
+                /** @description Epoch milliseconds or ISO 8601. Intervals that start at or before it. Default: now. */
+                end?: string;
+                /** @description `backwards` (default): newest first; `forwards`: oldest first. */
+                direction?: "forwards" | "backwards";
+                /** @description Entries at most. Default 100, maximum 1000. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsList"];
+                };
+            };
+            /** @description Error envelope; `code`: `invalid_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `origin_forbidden`, `origin_not_allowed`, `forbidden`, `banned` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12842,7 +13352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -12936,7 +13446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13032,7 +13542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13142,7 +13652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13239,7 +13749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13338,7 +13848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13432,7 +13942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13526,7 +14036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13625,7 +14135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13715,7 +14225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13789,7 +14299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13829,7 +14339,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -13901,7 +14411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -13982,7 +14492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14061,7 +14571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14104,7 +14614,7 @@ export interface operations {
                     /** @description Create it disabled (it gets nothing until enabled). */
                     disabled?: boolean;
                     /** @description Only these event types (GET /v1/webhook-event-types lists them). Omitted or null: every type, except those the catalogue marks `optIn` (the presence-driven `channel.*` and `presence.*` events), which must be named. */
-                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
+                    eventTypes?: ("message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped")[] | null;
                     /** @description At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own. */
                     rateLimitPerSecond?: number | null;
                     /** @description Checked as the configuration's webhook URL is (422 `invalid_webhook_url`). */
@@ -14185,7 +14695,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14299,7 +14809,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14380,7 +14890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14479,7 +14989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14520,7 +15030,7 @@ export interface operations {
                      * @description Send the catalogue's example of this type instead of `webhook.test`.
                      * @enum {string}
                      */
-                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
+                    eventType?: "message.published" | "message.retracted" | "message.updated" | "message.reactions" | "member.added" | "member.removed" | "member.banned" | "member.unbanned" | "channel.deleted" | "channel.occupied" | "channel.vacated" | "channel.occupancy" | "presence.entered" | "presence.left" | "user.messages_erased" | "usage.threshold" | "webhook.test" | "endpoint.disabled" | "delivery.dropped";
                 };
             };
         };
@@ -14588,7 +15098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14657,7 +15167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14738,7 +15248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14816,7 +15326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14897,7 +15407,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -14996,7 +15506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -15074,7 +15584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -15170,7 +15680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error envelope; `code`: `rate_limited` */
+            /** @description Error envelope; `code`: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -16048,6 +16558,64 @@ export interface operations {
                     timestamp: number;
                     /** @constant */
                     type: "presence.left";
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    usageThresholdEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt and every endpoint: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of the attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first. */
+                "webhook-signature": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret string; during a rotation one `v1` per secret. */
+                "service-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: {
+                        limit: number;
+                        period: {
+                            /**
+                             * Format: date-time
+                             * @description The next month's first instant.
+                             */
+                            resetsAt: string;
+                            /**
+                             * Format: date-time
+                             * @description The month's first instant (UTC).
+                             */
+                            start: string;
+                        };
+                        /** @enum {string} */
+                        quota: "monthlyMessages" | "monthlyConnectionMinutes";
+                        threshold: 80 | 100;
+                        used: number;
+                    };
+                    environmentId: string;
+                    /** @description The event id (`webhook-id`). */
+                    id: string;
+                    /** @description Milliseconds since the epoch. */
+                    timestamp: number;
+                    /** @constant */
+                    type: "usage.threshold";
                 };
             };
         };

@@ -211,19 +211,22 @@ export function webhookBody(event: WebhookEventInput): string {
 /**
  * Records webhook deliveries for a batch of events and enqueues the jobs that send them, on the
  * caller's transaction, in one statement (see enqueueSql). Returns the ids of the deliveries
- * recorded (one per event and receiving endpoint).
+ * recorded (one per event and receiving endpoint); `environments`, when given, gets each one's
+ * environment (in the same order), for the usage count made once the caller's transaction commits.
  */
-export async function recordWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<string[]> {
+export async function recordWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[], environments?: string[]): Promise<string[]> {
   if (events.length === 0) return [];
-  const { rows } = await client.query<{ ids: string[] }>(
+  const { rows } = await client.query<{ ids: string[]; environments: string[] }>(
     `with ${enqueueSql(1)}
-     select array(select id from deliveries) as ids, (select count(*) from delivery_jobs) as jobs`,
+     select array(select id from deliveries) as ids, array(select environment_id from deliveries) as environments,
+            (select count(*) from delivery_jobs) as jobs`,
     enqueueParameters(events),
   );
+  environments?.push(...rows[0]!.environments);
   return rows[0]!.ids;
 }
 
 /** As recordWebhookEvents, answering how many deliveries were recorded. */
-export async function enqueueWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[]): Promise<number> {
-  return (await recordWebhookEvents(client, events)).length;
+export async function enqueueWebhookEvents(client: PoolClient, events: readonly WebhookEventInput[], environments?: string[]): Promise<number> {
+  return (await recordWebhookEvents(client, events, environments)).length;
 }

@@ -96,3 +96,4 @@ export { recordEvent, sendTestEvent } from './events.ts';
 export { RECOVER_TASK, startRecovery, getWebhookTask, runRecovery, failWebhookTask } from './webhook-tasks.ts';
 export { recordLoggedSuccesses, materializeLogged, logAbove, logRows, logPositions, advanceLogPositions, type LoggedSuccess, type LogRow, type LogPlace } from './delivery-log.ts';
 export { endpointTakes, readPresenceEndpoints, type PresenceEndpoint } from './presence-interest.ts';
+export { QuotaThresholds, recordThresholds, type QuotaCount } from './usage-threshold.ts';

@@ -8,7 +8,7 @@ import { activateDeployment, insertDeployment, lockActiveDeployment, lockDeploys
 import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
 import { checkWebhookUrl, createWebhookSecret, redactWebhookUrl, requeueWaitingDeliveries } from '@rtm/webhooks';
-import { effectiveLimits, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
+import { effectiveLimits, effectiveQuotas, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
 import { JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type Namespace } from '@rtm/auth';
 import type { GatewayDeps } from '../deps.ts';
 import { recheckEnvironment } from '@rtm/edge';
@@ -31,7 +31,7 @@ export const shownConfig = (config: Config) => ({
     presence: config.channels.presence ?? PRESENCE_DEFAULT,
     joinLeave: config.channels.joinLeave ?? JOIN_LEAVE_DEFAULT,
   },
-  limits: effectiveLimits(config.limits),
+  limits: { ...effectiveLimits(config.limits), ...effectiveQuotas(config.limits) },
   namespaces: config.namespaces ?? [],
 });
 

@@ -19,7 +19,7 @@ async function publish(
   sender: { id: string; anon: boolean },
 ): Promise<{ id: string; seq: number; timestamp: number } | { id: string; ephemeral: true }> {
   // the content goes on as the text it arrived as
-  const result = await sendPublish(deps, environmentId, channelId, { ...body, content: contentText(bodyText) }, kind, sender);
+  const result = await sendPublish(deps, environmentId, channelId, { ...body, content: contentText(bodyText) }, kind, sender, 'http');
   if (result.ephemeral) return { id: result.id, ephemeral: true };
   return { id: result.id, seq: result.seq, timestamp: result.timestamp };
 }
@@ -91,6 +91,7 @@ function messageRoutes(host: Host) {
         // a replica answers once it has every change committed before the request, retractions
         // and erasures included (docs/read-replicas.md)
         const rows = await deps.reads.current('history', (db) => readMessages(db, environmentId, channelId, range));
+        deps.usage.add(environmentId, 'history_reads');
         const hasMore = rows.length > limit;
         const page = rows.slice(0, limit);
         if (after === undefined) page.reverse();

@@ -5,6 +5,7 @@ import { erasureRoutes } from './erasure.ts';
 import { tokenKeyRoutes } from './token-keys.ts';
 import { meRoutes } from './me.ts';
 import { configRoutes } from './config.ts';
+import { dashboardQuotaRoutes, quotaRoutes } from './quota.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 import { controlChannelMessageRoutes, realtimeChannelMessageRoutes } from './channel-messages.ts';
@@ -19,6 +20,7 @@ import { occupancyRoutes, controlOccupancyRoutes } from './occupancy.ts';
 import { notificationRoutes } from './notifications.ts';
 import { inboxRoutes } from './inbox.ts';
 import { logsTokenRoutes } from './logs-token.ts';
+import { statsRoutes } from './stats.ts';
 import { logsSocket } from '../sockets/logs-socket.ts';
 import { presenceEntryRoutes } from './presence-entries.ts';
 import { sdkBundleRoutes } from '../sdk/sdk-bundle.ts';
@@ -34,6 +36,8 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   erasureRoutes,
   tokenKeyRoutes,
   configRoutes,
+  quotaRoutes,
+  dashboardQuotaRoutes,
   webhookRoutes,
   webhookEndpointRoutes,
   controlChannelMessageRoutes,
@@ -46,6 +50,7 @@ export const CONTROL_ROUTES: RouteGroup[] = [
   controlOccupancyRoutes,
   notificationRoutes,
   logsTokenRoutes,
+  statsRoutes,
   ...DASHBOARD_ROUTES,
   dashboardUiRoutes,
 ];

@@ -43,6 +43,7 @@ export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
         );
       }
       countStored.inc(stored.size);
+      deps.usage.add(environmentId, 'notifications', stored.size);
       const storedIds: string[] = [];
       userIds.forEach((userId, i) => {
         if (!stored.has(userId)) return;

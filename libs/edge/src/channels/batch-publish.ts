@@ -13,7 +13,7 @@
  *   (libs/owner-client owner-batcher.ts);
  * - idempotency keys work per message, as on the single route.
  */
-import { ServiceError } from '@rtm/errors';
+import { ServiceError, type QuotaDetail } from '@rtm/errors';
 import type { ChannelCommand, PublishResult, RetractResult } from '@rtm/schemas';
 import type { ResolvedNamespace } from '@rtm/auth';
 import type { EdgeDeps } from '../edge-deps.ts';
@@ -32,7 +32,7 @@ export interface BatchItem extends PublishFields {
 export type BatchResult =
   | { id: string; seq: number; timestamp: number }
   | { id: string; ephemeral: true }
-  | { error: { code: string; reason?: string } };
+  | { error: { code: string; reason?: string; quota?: QuotaDetail } };
 
 export interface BatchCaller {
   environmentId: string;
@@ -78,7 +78,7 @@ export async function publishBatch(deps: BatchDeps, caller: BatchCaller, items: 
       if ('refused' in namespace) throw namespace.refused;
       checkContentSize(item);
       const sender = caller.user ?? { id: item.senderId ?? 'server', anon: false };
-      commands[index] = buildPublish(namespace, caller.environmentId, item.channelId, item, caller.kind, sender);
+      commands[index] = buildPublish(namespace, caller.environmentId, item.channelId, item, caller.kind, sender, 'batch');
     } catch (error) {
       refuse(index, error);
     }
@@ -98,6 +98,13 @@ export async function publishBatch(deps: BatchDeps, caller: BatchCaller, items: 
     commands.forEach((command, index) => command && sent.submit(index, command));
     sent.close();
   });
+  // nothing published because the monthly quota is spent: the whole request is refused, as a
+  // single publish would be (a batch that crosses the limit answers item by item instead)
+  const refusals = results.map((r) => (r && 'error' in r ? r.error : undefined));
+  const first = refusals[0];
+  if (first?.code === 'quota_exceeded' && refusals.every((e) => e?.code === 'quota_exceeded')) {
+    throw new ServiceError('quota_exceeded', first.reason, first.quota && { quota: first.quota });
+  }
   return results as BatchResult[];
 }
 
@@ -171,7 +178,7 @@ function resultOf(result: PublishResult): BatchResult {
   return result.ephemeral ? { id: result.id, ephemeral: true } : { id: result.id, seq: result.seq, timestamp: result.timestamp };
 }
 
-function errorOf(error: unknown): { code: string; reason?: string } {
-  if (error instanceof ServiceError) return error.reason === undefined ? { code: error.code } : { code: error.code, reason: error.reason };
+function errorOf(error: unknown): { code: string; reason?: string; quota?: QuotaDetail } {
+  if (error instanceof ServiceError) return error.toJSON();
   return { code: 'internal' };
 }

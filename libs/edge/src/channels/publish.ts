@@ -5,6 +5,7 @@
  */
 import { ServiceError } from '@rtm/errors';
 import { MAX_CONTENT_BYTES, type ChannelCommand, type PublishResult } from '@rtm/schemas';
+import type { PublishRoute } from '@rtm/usage';
 import { Histogram, type Registry } from 'prom-client';
 import type { EdgeDeps } from '../edge-deps.ts';
 import type { ResolvedNamespace } from '@rtm/auth';
@@ -22,7 +23,14 @@ export interface PublishFields {
 }
 
 /** A publish's channel, fields and sender, as every entry point hands them over. */
-type PublishArgs = [environmentId: string, channelId: string, fields: PublishFields, kind: 'server' | 'user', sender: { id: string; anon: boolean }];
+type PublishArgs = [
+  environmentId: string,
+  channelId: string,
+  fields: PublishFields,
+  kind: 'server' | 'user',
+  sender: { id: string; anon: boolean },
+  route: PublishRoute,
+];
 
 /** What a publish reads (the channel's namespace), sends through (the owners) and records (metrics). */
 export type PublishDeps = Pick<EdgeDeps, 'accessCache' | 'metrics' | 'owners' | 'pool'>;
@@ -79,9 +87,10 @@ export async function preparePublish(
   fields: PublishFields,
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
+  route: PublishRoute,
 ): Promise<Extract<ChannelCommand, { op: 'publish' }>> {
   checkContentSize(fields);
-  return buildPublish(await namespaceOf(deps, environmentId, channelId), environmentId, channelId, fields, kind, sender);
+  return buildPublish(await namespaceOf(deps, environmentId, channelId), environmentId, channelId, fields, kind, sender, route);
 }
 
 /** 413 for content over 64 KiB as sent, whatever its namespace (checked before the namespace is read). */
@@ -97,6 +106,7 @@ export function buildPublish(
   fields: PublishFields,
   kind: 'server' | 'user',
   sender: { id: string; anon: boolean },
+  route: PublishRoute,
 ): Extract<ChannelCommand, { op: 'publish' }> {
   const size = Buffer.byteLength(fields.content, 'utf8');
   if (namespace.maxContentBytes !== null && size > namespace.maxContentBytes) {
@@ -117,5 +127,7 @@ export function buildPublish(
     mentions: fields.mentions,
     ephemeral: (fields.ephemeral ?? false) || !namespace.persist,
     idempotencyKey: fields.idempotencyKey,
+    // the owner counts the message under it once committed (an idempotent repeat is not)
+    route,
   };
 }

@@ -19,6 +19,7 @@
  *   of the tracked channels whose occupancy is wanted; the event id is the slot's, so a channel
  *   gets at most one per slot even if two gateways both think they report it.
  */
+import type { Usage } from '@rtm/usage';
 import { decodeToken } from '@rtm/bus';
 import { derivedId, withTransaction, type Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
@@ -46,6 +47,8 @@ export interface PresenceHooksDeps {
   occupancyMs: number;
   /** An environment's namespaces and presence defaults (the access cache's, channel-access.ts). */
   namespaces(environmentId: string): Promise<{ namespaces: Namespace[]; defaults: PresenceDefaults | null }>;
+  /** Counts the deliveries recorded, once committed (docs/stats.md, `webhook_events`). */
+  usage?: Usage;
 }
 
 interface Wanted {
@@ -173,7 +176,9 @@ export class PresenceHooks {
     this.pending = [];
     this.flushing = (async () => {
       try {
-        await withTransaction(this.deps.pool, (client) => recordWebhookEvents(client, events));
+        const environments: string[] = [];
+        await withTransaction(this.deps.pool, (client) => recordWebhookEvents(client, events, environments));
+        for (const environmentId of environments) this.deps.usage?.add(environmentId, 'webhook_events');
         this.failing = false;
       } catch (error) {
         if (!this.failing) this.deps.log.warn({ err: error }, 'presence webhooks: recording failed; trying again with the next window');

@@ -45,6 +45,7 @@ import {
   type ShardWrite,
 } from '@rtm/presence';
 import type { Gauge } from 'prom-client';
+import type { Usage } from '@rtm/usage';
 import type { ChannelSocketHandle } from '../socket-events.ts';
 import { PresenceHooks, type PresenceHooksDeps } from './presence-hooks.ts';
 
@@ -63,7 +64,9 @@ export interface PresenceDeps {
   config: { NATS_PREFIX: string; PRESENCE_TTL_MS: number; PRESENCE_OCCUPANCY_WEBHOOK_MS: number };
   log: Logger;
   /** Where webhook events are recorded and namespaces read (presence-hooks.ts); without it, none are. */
-  hooks?: Pick<PresenceHooksDeps, 'pool' | 'namespaces'>;
+  hooks?: Pick<PresenceHooksDeps, 'pool' | 'namespaces' | 'usage'>;
+  /** Counts the presence changes this gateway publishes (docs/stats.md). */
+  usage?: Usage;
   /** Set to the (channel, user) pairs this gateway holds. */
   entries: Gauge;
   /** Whether the channel's subscribers get presence frames: its namespace's `joinLeave` (cached). */
@@ -303,6 +306,8 @@ export class Presence {
     if (!batch) return;
     const { environmentId, channelId } = out;
     this.deps.nc.publish(this.deps.subjects.channel(environmentId, channelId), encodeJson({ op: 'presence', changes: batch.changes }));
+    // each user's change once, by the gateway that decided it (one per cluster)
+    this.deps.usage?.add(environmentId, 'presence_events', batch.changes.length);
     for (const { userId, online, entryOnly } of batch.changes) {
       // the log tells comings and goings; an entry's data is the application's, not the log's
       if (entryOnly) continue;

@@ -49,7 +49,7 @@ export interface ReplayOptions {
    * the read pool once it has replayed every change committed before the page is read (so every
    * message up to the snapshot, and every retraction and erasure of them), else from the primary.
    */
-  deps: Pick<EdgeDeps, 'reads' | 'sessions'>;
+  deps: Pick<EdgeDeps, 'reads' | 'sessions' | 'usage'>;
   feeds: FeedRegistry;
   link: Link;
   environmentId: string;
@@ -160,7 +160,7 @@ export class ChannelReplay implements FeedMember {
         changed.length === REPLAY_PAGE ? changed[changed.length - 1]!.position : Infinity,
       );
       const merged = [
-        ...messages.map((m) => ({ position: m.seq, text: m.text })),
+        ...messages.map((m) => ({ position: m.seq, text: m.text, message: true })),
         ...changed,
       ].filter((item) => item.position <= upTo).sort((a, b) => a.position - b.position);
       for (const item of merged) {
@@ -169,6 +169,7 @@ export class ChannelReplay implements FeedMember {
         // the envelope's text as stored (content spliced as published), never re-serialised
         const text = this.options.tagged ? tagChannel(item.text, {}, channelId) : item.text;
         link.sendText(text, channelId, item.position);
+        if ('message' in item) deps.usage.delivered(environmentId, Buffer.byteLength(text, 'utf8'));
       }
       if (this.options.delta) this.replayedBase(merged);
       if (upTo === Infinity) break;
@@ -223,13 +224,17 @@ export class ChannelReplay implements FeedMember {
   private forward(text: FrameText, frame: Frame, tagged: () => FrameText, delta: DeltaOffer | undefined): void {
     const { link, tagged: isTagged, channelId } = this.options;
     const position = positionOf(frame);
+    if (position !== undefined && position <= this.sent) return;
+    const out = this.options.delta ? this.withDelta(text, frame, tagged, delta) : isTagged ? tagged() : text;
     if (position !== undefined) {
-      if (position <= this.sent) return;
       this.sent = position;
       // the channel's position moves with it (an event stream's ids carry it)
-      return link.sendText(this.options.delta ? this.withDelta(text, frame, tagged, delta) : isTagged ? tagged() : text, channelId, position);
+      link.sendText(out, channelId, position);
+    } else link.sendText(out);
+    // a message (persisted or ephemeral; not a change, a skip or presence) reached a subscriber
+    if (frame.op === undefined && !link.closed) {
+      this.options.deps.usage.delivered(this.options.environmentId, typeof out === 'string' ? Buffer.byteLength(out, 'utf8') : out.length);
     }
-    link.sendText(this.options.delta ? this.withDelta(text, frame, tagged, delta) : isTagged ? tagged() : text);
   }
 
   /** A delta reader's form of a frame: the delta when its base is this reader's, else the frame; moves the base. */

@@ -14,6 +14,8 @@ import type { ChannelSocketHandle } from '../socket-events.ts';
 import { FeedRegistry } from '../channels/channel-feed.ts';
 import { readChanges, readLastSeq, readMessages } from '@rtm/channels';
 import { TokenSockets } from './token-sockets.ts';
+import { ConnectionQuota } from '../limits/connection-quota.ts';
+import { QuotaThresholds } from '@rtm/webhooks';
 import { namespaceOf, namespacesOf } from '../access/channel-access.ts';
 
 /** What a gateway keeps about its live sockets: the registry, presence, kicks and the user feed. */
@@ -46,11 +48,14 @@ export interface Sessions {
    * Arms the token's expiry (4401) and watches it for revocations (4401), and counts the socket
    * against its user's socket-open rate (userSocketOpensPerSecond). A quota on sockets per user or per environment is checked
    * here: a ServiceError thrown from here refuses the socket with its close code (4429 for
-   * `rate_limited`).
+   * `rate_limited` and `quota_exceeded`). The environment's monthly connection-minutes are
+   * checked first; an admitted socket counts in them until it closes.
    */
   admit(link: Link, auth: UserAuth, kind: 'channel' | 'inbox' | 'connect'): Promise<void>;
   /** Each socket's token, so a revocation closes its sockets (4401). */
   tokens: TokenSockets;
+  /** The monthly connection-minute quota: socket time counted and flushed, new sockets refused past it (docs/quotas.md). */
+  connectionQuota: ConnectionQuota;
   /** Starts presence's refresh rounds (the gateway's services.ts). */
   start(): void;
   /** Graceful drain: presence is given up at once (see Presence.stop). */
@@ -64,7 +69,7 @@ export interface Sessions {
  * so `deps` may be the object this becomes part of.
  */
 export function createSessions(
-  deps: Pick<EdgeDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects'>,
+  deps: Pick<EdgeDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects' | 'usage'>,
 ): Sessions {
   const feed = new SubjectFeed(deps.nc);
   const kicks = new KickListener(deps, feed);
@@ -82,7 +87,8 @@ export function createSessions(
     log: deps.log,
     entries: deps.sessionMetrics.presenceEntries,
     joinLeave: async (environmentId, channelId) => (await namespaceOf(deps, environmentId, channelId)).joinLeave,
-    hooks: { pool: deps.pool, namespaces: (environmentId) => namespacesOf(deps, environmentId) },
+    hooks: { pool: deps.pool, namespaces: (environmentId) => namespacesOf(deps, environmentId), usage: deps.usage },
+    usage: deps.usage,
   });
   const metrics = deps.sessionMetrics;
   const budget = new SendBudget(deps.config.SOCKET_SEND_BUDGET, {
@@ -125,6 +131,12 @@ export function createSessions(
   deps.events.on('inbox.close', (handle) => sockets.remove(handle));
   deps.events.on('connect.open', (handle) => sockets.add(handle));
   deps.events.on('connect.close', (handle) => sockets.remove(handle));
+  const connectionQuota = new ConnectionQuota({
+    pool: deps.pool,
+    flushMs: deps.config.QUOTA_FLUSH_MS,
+    log: deps.log,
+    thresholds: new QuotaThresholds(deps.pool, deps.log),
+  });
   const sessions: Sessions = {
     sockets,
     // a feed's store is Postgres: the channel's last seq when it starts, the messages and changes of a gap
@@ -142,8 +154,12 @@ export function createSessions(
     budget,
     admission,
     handshakes: new HandshakePacer({ perTurn: HANDSHAKES_PER_TURN, inFlight: HANDSHAKES_IN_FLIGHT, holdMs: deps.config.SOCKET_HANDSHAKE_MS }),
-    tokens: new TokenSockets(),
+    // its watch is where an authenticated socket starts and stops counting connection time
+    tokens: new TokenSockets(connectionQuota),
+    connectionQuota,
     async admit(link, auth) {
+      // past the month's connection-minutes nothing else is worth checking
+      await connectionQuota.admit(auth.environmentId);
       // the environment's share of the send budget counts this socket from now on
       link.environmentId = auth.environmentId;
       link.expireAt(auth.claims.expiresAt);
@@ -153,10 +169,14 @@ export function createSessions(
       // the user's socket opens per second (4429 over it), before the socket joins presence
       await deps.limits.admitSocketOpen(auth);
     },
-    start: () => presence.start(),
-    stop: () => {
+    start: () => {
+      connectionQuota.start();
+      presence.start();
+    },
+    stop: async () => {
       sessions.occupancy.stop();
-      return presence.stop();
+      await presence.stop();
+      await connectionQuota.stop();
     },
   };
   return sessions;

@@ -12,13 +12,22 @@ import type { Link, TokenWatch } from './link.ts';
  */
 export class TokenSockets implements TokenWatch {
   private readonly byEnvironment = new Map<string, Set<Link>>();
+  /** Told when a link joins and leaves an environment's set: the connection time it counts (connection-quota.ts). */
+  private readonly counted: { opened(environmentId: string): void; closed(environmentId: string): void } | undefined;
+
+  constructor(counted?: { opened(environmentId: string): void; closed(environmentId: string): void }) {
+    this.counted = counted;
+  }
 
   watch(link: Link, claims: UserClaims): void {
     if (link.closed) return;
     if (link.claims && link.claims.environmentId !== claims.environmentId) this.forget(link);
     let links = this.byEnvironment.get(claims.environmentId);
     if (!links) this.byEnvironment.set(claims.environmentId, (links = new Set()));
-    links.add(link);
+    if (!links.has(link)) {
+      links.add(link);
+      this.counted?.opened(claims.environmentId);
+    }
     link.claims = claims;
     link.tokens = this;
   }
@@ -28,7 +37,7 @@ export class TokenSockets implements TokenWatch {
     const environmentId = link.claims?.environmentId;
     if (environmentId === undefined) return;
     const links = this.byEnvironment.get(environmentId);
-    links?.delete(link);
+    if (links?.delete(link)) this.counted?.closed(environmentId);
     if (links?.size === 0) this.byEnvironment.delete(environmentId);
   }
 

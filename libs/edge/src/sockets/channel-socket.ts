@@ -21,7 +21,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { RawData } from 'ws';
-import { ServiceError, isServiceError } from '@rtm/errors';
+import { ServiceError, isServiceError, type QuotaDetail } from '@rtm/errors';
 import { publishLog } from '@rtm/bus';
 import { ChannelId, ClientFrame, SocketQuery } from '@rtm/schemas';
 import type { ZodApp } from '../zod-app.ts';
@@ -43,7 +43,7 @@ import { sendPublish, type PublishDeps } from '../channels/publish.ts';
 import { historyUnits } from '@rtm/limits';
 
 /** What one channel socket uses: token checks, access decisions, publishing, replay, limits, the bus and the log. */
-export type ChannelSocketDeps = AuthDeps & AccessDeps & PublishDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessions' | 'subjects'>;
+export type ChannelSocketDeps = AuthDeps & AccessDeps & PublishDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessions' | 'subjects' | 'usage'>;
 
 type Request = FastifyRequest;
 
@@ -172,12 +172,13 @@ class ChannelConnection {
     this.link.sendText(text);
   }
 
-  private error(ref: unknown, code: string, reason?: string, retryAfter?: number): void {
+  private error(ref: unknown, code: string, reason?: string, retryAfter?: number, quota?: QuotaDetail): void {
     const frame: Record<string, unknown> = { op: 'error' };
     if (typeof ref === 'string' || typeof ref === 'number') frame.ref = ref;
     frame.code = code;
     if (reason !== undefined) frame.reason = reason;
     if (retryAfter !== undefined) frame.retryAfter = retryAfter;
+    if (quota !== undefined) frame.quota = quota;
     this.sendText(JSON.stringify(frame));
   }
 
@@ -204,7 +205,7 @@ class ChannelConnection {
         await authorize(this.deps, auth, this.channelId, 'publish');
         if (!(await this.deps.limits.admitPublish(auth, frame.mentions?.length ?? 0))) return this.close(SOCKET_CLOSE.publishRateLimited);
         const fields = { ...frame, content: contentText(read.text) };
-        const result = await sendPublish(this.deps, auth.environmentId, this.channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
+        const result = await sendPublish(this.deps, auth.environmentId, this.channelId, fields, 'user', { id: auth.userId, anon: auth.anon }, 'socket');
         this.sendText(JSON.stringify({ op: 'ack', ref: frame.ref, ...result }));
       } else if (frame.op === 'edit') {
         await authorize(this.deps, auth, this.channelId, 'edit');
@@ -233,7 +234,7 @@ class ChannelConnection {
     } catch (error) {
       const serviceError = isServiceError(error) ? error : new ServiceError('internal');
       if (!isServiceError(error)) this.deps.log.error({ err: error }, 'channel socket frame failed');
-      this.error(frame.ref, serviceError.code, serviceError.reason, serviceError.retryAfter);
+      this.error(frame.ref, serviceError.code, serviceError.reason, serviceError.retryAfter, serviceError.quota);
     }
   }
 

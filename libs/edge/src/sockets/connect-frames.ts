@@ -64,6 +64,7 @@ export function refusalFrame(ref: Ref | undefined, channelId: string | undefined
   frame.code = serviceError.code;
   frame.reason = serviceError.reason ?? serviceError.code;
   if (serviceError.retryAfter !== undefined) frame.retryAfter = serviceError.retryAfter;
+  if (serviceError.quota !== undefined) frame.quota = serviceError.quota;
   return frame;
 }
 
@@ -82,7 +83,7 @@ export async function command(
         throw new ServiceError('rate_limited', SOCKET_CLOSE.publishRateLimited.reason, { retryAfter: 1 });
       }
       const fields = { ...frame, content: contentText(text) };
-      const result = await sendPublish(deps, auth.environmentId, channelId, fields, 'user', { id: auth.userId, anon: auth.anon });
+      const result = await sendPublish(deps, auth.environmentId, channelId, fields, 'user', { id: auth.userId, anon: auth.anon }, 'socket');
       owner.send({ op: 'ack', ref, channelId, ...result });
     } else if (frame.op === 'edit') {
       await authorize(deps, auth, channelId, 'edit');

@@ -45,7 +45,7 @@ import { command, moderate, presenceEntry, readConnectFrame, refusalFrame, type 
 import { Subscription, type SubscriptionOwner } from './connect-subscription.ts';
 
 /** What a multiplexed connection and its subscriptions use: token checks, access, publishing, both replays, limits, the bus and the log. */
-export type ConnectDeps = AuthDeps & AccessDeps & PublishDeps & InboxReplayDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessionMetrics'>;
+export type ConnectDeps = AuthDeps & AccessDeps & PublishDeps & InboxReplayDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessionMetrics' | 'usage'>;
 
 /** One multiplexed connection; it is its own handle for kicks (SocketHandle), with no closure of its own. */
 export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {

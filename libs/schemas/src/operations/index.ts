@@ -29,6 +29,9 @@ import { dashboardMessageOperations } from './dashboard/messages.ts';
 import { dashboardModerationOperations, dashboardChannelBanOperations, dashboardEnvironmentBanOperations } from './dashboard/moderation.ts';
 import { dashboardWebhookOperations } from './dashboard/webhooks.ts';
 import { dashboardWebhookEndpointOperations } from './dashboard/webhook-endpoints.ts';
+import { dashboardQuotaOperations, quotaOperations } from './quota.ts';
+import { statsOperations } from './stats.ts';
+import { dashboardStatsOperations } from './dashboard/stats.ts';
 
 export { type Operation, type Operations } from './operation.ts';
 export * from './bans.ts';
@@ -61,6 +64,9 @@ export * from './dashboard/messages.ts';
 export * from './dashboard/moderation.ts';
 export * from './dashboard/webhooks.ts';
 export * from './dashboard/webhook-endpoints.ts';
+export * from './quota.ts';
+export * from './stats.ts';
+export * from './dashboard/stats.ts';
 
 /**
  * The catalogue: every operation each listener serves, by host. An operation served on both
@@ -74,6 +80,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     tokenKeyOperations,
     erasureOperations,
     configOperations,
+    quotaOperations,
     webhookOperations,
     webhookEndpointOperations,
     controlMessageOperations,
@@ -86,6 +93,7 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     controlOccupancyOperations,
     notificationOperations,
     logsTokenOperations,
+    statsOperations,
     dashboardSessionOperations,
     dashboardOrganizationOperations,
     dashboardInvitationOperations,
@@ -98,6 +106,8 @@ export const OPERATIONS: { readonly control: readonly Operation[]; readonly real
     dashboardEnvironmentBanOperations,
     dashboardWebhookOperations,
     dashboardWebhookEndpointOperations,
+    dashboardQuotaOperations,
+    dashboardStatsOperations,
   ].flatMap((group) => Object.values(group)),
   realtime: [
     realtimeTokenOperations,

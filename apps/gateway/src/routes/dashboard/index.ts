@@ -8,7 +8,8 @@ import { dashboardMessageRoutes } from './messages.ts';
 import { dashboardModerationRoutes } from './moderation.ts';
 import { dashboardWebhookRoutes } from './webhooks.ts';
 import { dashboardWebhookEndpointRoutes } from './webhook-endpoints.ts';
+import { dashboardStatsRoutes } from './stats.ts';
 
 /** Route groups of the dashboard (control plane, session cookie), one encapsulated plugin each. */
 export const DASHBOARD_ROUTES = [dashboardSessionRoutes, dashboardOrganizationRoutes, dashboardInvitationRoutes, dashboardEmailCodeRoutes, dashboardProjectRoutes, dashboardKeyRoutes,
-  dashboardMessageRoutes, dashboardModerationRoutes, dashboardWebhookRoutes, dashboardWebhookEndpointRoutes];
+  dashboardMessageRoutes, dashboardModerationRoutes, dashboardWebhookRoutes, dashboardWebhookEndpointRoutes, dashboardStatsRoutes];

@@ -1,0 +1,3 @@
+module rtm.local/rtm
+
+go 1.19
