@@ -13,18 +13,21 @@ import { openSocket } from './helpers/ws.ts';
 const PASSWORD = 'correct horse battery';
 const QUOTA = 10;
 
-/** How many pixels of the canvas inside `chart` are drawn in `rgb` (the colour of one series). */
-async function pixelsOf(page: Page, chartId: string, rgb: [number, number, number]): Promise<number> {
+/**
+ * How many rows of the canvas inside `chart` hold a pixel drawn in `rgb` (the colour of one
+ * series): a line of zeros lies flat along 2 or 3 rows; a line that rises to a count spans many.
+ */
+async function rowsDrawnIn(page: Page, chartId: string, rgb: [number, number, number]): Promise<number> {
   return page.evaluate(
     ({ chartId, rgb }) => {
       const canvas = (globalThis as any).document.querySelector(`#${chartId}-chart canvas`);
       if (!canvas) return -1;
       const data: Uint8ClampedArray = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-      let count = 0;
+      const rows = new Set<number>();
       for (let i = 0; i < data.length; i += 4) {
-        if (Math.abs(data[i]! - rgb[0]) < 8 && Math.abs(data[i + 1]! - rgb[1]) < 8 && Math.abs(data[i + 2]! - rgb[2]) < 8 && data[i + 3]! > 200) count++;
+        if (Math.abs(data[i]! - rgb[0]) < 8 && Math.abs(data[i + 1]! - rgb[1]) < 8 && Math.abs(data[i + 2]! - rgb[2]) < 8 && data[i + 3]! > 200) rows.add(Math.floor(i / 4 / canvas.width));
       }
-      return count;
+      return rows.size;
     },
     { chartId, rgb },
   );
@@ -86,9 +89,10 @@ test('dashboard usage - charts drawn from real counters, the monthly quota and i
     assert.ok(Number(await counterText(page, 'usage-messages', 'messagesDelivered')) >= published);
     assert.ok(Number(await counterText(page, 'usage-connections', 'connectionsPeak')) >= 1, 'the subscriber is a connection');
     assert.equal(await counterText(page, 'usage-webhooks', 'webhookFailedAttempts'), String(totals.failed));
-    // the lines are drawn in the series' colours: published #1f5fbf, failed attempts #b3261e
-    assert.ok((await pixelsOf(page, 'usage-messages', [0x1f, 0x5f, 0xbf])) > 20, 'the published line is drawn');
-    assert.ok((await pixelsOf(page, 'usage-webhooks', [0xb3, 0x26, 0x1e])) > 20, 'the failed-attempts line is drawn');
+    // the lines are drawn in the series' colours (the last drawn on top where they coincide):
+    // delivered #1e7a3c over published, failed attempts #b3261e
+    await eventually('the delivered line rises', async () => (await rowsDrawnIn(page, 'usage-messages', [0x1e, 0x7a, 0x3c])) > 20, 5_000);
+    await eventually('the failed-attempts line rises', async () => (await rowsDrawnIn(page, 'usage-webhooks', [0xb3, 0x26, 0x1e])) > 20, 5_000);
     // the table of numbers says the same as the chart
     const cells = await page.locator('#usage-messages-chart td[data-counter="messagesPublished"]').allTextContents();
     assert.equal(cells.reduce((n, text) => n + Number(text), 0), published);
