@@ -215,4 +215,4 @@ inbox.start();
 usage.start();
 await ownership.start();
 const internalPort = await listen(internal, config.INTERNAL_PORT, config.HOST);
-announce({ kind: 'channel-node', node: name, host: config.HOST, internalPort });
+announce({ kind: 'channel-node', node: name, internalPort, host: config.HOST });

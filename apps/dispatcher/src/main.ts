@@ -152,4 +152,4 @@ onShutdown(log, async () => {
 });
 
 const internalPort = await listen(internal, config.INTERNAL_PORT, config.HOST);
-announce({ kind: 'dispatcher', node: name, host: config.HOST, internalPort });
+announce({ kind: 'dispatcher', node: name, internalPort, host: config.HOST });

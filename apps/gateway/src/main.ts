@@ -78,8 +78,8 @@ const realtimePort = gateway.realtime.server.address();
 announce({
   kind: 'gateway',
   node: name,
-  host: config.HOST,
   controlPort: typeof controlPort === 'object' && controlPort ? controlPort.port : config.CONTROL_PORT,
   realtimePort: typeof realtimePort === 'object' && realtimePort ? realtimePort.port : config.REALTIME_PORT,
   internalPort,
+  host: config.HOST,
 });
