@@ -23,7 +23,8 @@ import type { Logger } from '@rtm/ops';
 import { DASHBOARD_FILES, DIST_DIR, type DashboardFile } from '../../../dashboard/scripts/build.ts';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { assetOf, createBuiltAssets, notModified, type Asset, type BuiltAssets } from '../http/built-assets.ts';
+import { assetOf, createBuiltAssets, type Asset, type BuiltAssets } from '../http/built-assets.ts';
+import { sendAsset } from '../http/compression.ts';
 
 /**
  * The UI's Content-Security-Policy: scripts, styles and requests from this origin only, plus
@@ -106,10 +107,9 @@ export async function dashboardUiRoutes(app: ZodApp, deps: GatewayDeps) {
     const asset = ui.asset(name);
     if (!asset) throw new ServiceError('unavailable', ui.problem ?? 'the dashboard UI is not available');
     const page = name === 'index.html' || name === SIGNED_OUT_PAGE;
-    reply.header('etag', asset.etag).header('cache-control', page ? 'no-cache' : 'public, max-age=300');
+    reply.header('cache-control', page ? 'no-cache' : 'public, max-age=300');
     if (page) reply.header('vary', 'cookie');
-    if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+    return sendAsset(request, reply, asset);
   };
   const page = async (request: FastifyRequest, reply: FastifyReply) =>
     send(request, reply, SESSION_COOKIE.test(request.headers.cookie ?? '') ? 'index.html' : SIGNED_OUT_PAGE);

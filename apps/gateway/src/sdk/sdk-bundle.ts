@@ -15,7 +15,8 @@ import { ServiceError } from '@rtm/errors';
 import type { Logger } from '@rtm/ops';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { assetOf, createBuiltAssets, notModified, type BuiltAssets } from '../http/built-assets.ts';
+import { assetOf, createBuiltAssets, type BuiltAssets } from '../http/built-assets.ts';
+import { sendAsset } from '../http/compression.ts';
 
 const DIST_DIR = fileURLToPath(new URL('../../../../libs/client/dist/', import.meta.url));
 const BUNDLE = 'client.js';
@@ -66,9 +67,8 @@ export async function sdkBundleRoutes(app: ZodApp, deps: GatewayDeps) {
   const serve = (name: BundleFile) => async (request: FastifyRequest, reply: FastifyReply) => {
     const asset = bundle.asset(name);
     if (!asset) throw new ServiceError('unavailable', bundle.problem ?? 'the SDK bundle is not available');
-    reply.header('etag', asset.etag).header('cache-control', CACHE_CONTROL).header('x-content-type-options', 'nosniff');
-    if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+    reply.header('cache-control', CACHE_CONTROL).header('x-content-type-options', 'nosniff');
+    return sendAsset(request, reply, asset);
   };
   // not API operations: hidden from OpenAPI like the sockets, documented in libs/client/README.md
   app.get('/sdk/client.js', { schema: { hide: true } }, serve(BUNDLE));
