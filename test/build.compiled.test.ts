@@ -59,7 +59,8 @@ test('build - npm run build emits JavaScript that plain node runs: publish, hist
   await mkdir(join(ROOT, '.data'), { recursive: true });
   const out = await mkdtemp(join(ROOT, '.data', 'build-test-'));
   t.after(() => rm(out, { recursive: true, force: true }));
-  const built = await run('npm', ['run', '--silent', 'build', '--', '--out', out]);
+  // --no-check: npm test type-checks the same sources before this file runs; the image's build checks
+  const built = await run('npm', ['run', '--silent', 'build', '--', '--out', out, '--no-check']);
   assert.equal(built.code, 0, built.output);
 
   // JavaScript only, and nothing in it reaches for tsx, esbuild or a build script
@@ -109,8 +110,18 @@ test('build - npm run build emits JavaScript that plain node runs: publish, hist
   const docs = await fetch(`${gw.controlUrl}/docs`);
   assert.equal(docs.status, 200, 'the API reference page (files copied beside the compiled code)');
 
+  // the gateway only serves what the build wrote: a file missing is a 503 naming it, never a bundler
+  await rm(join(out, 'apps/dashboard/dist/app.js'));
+  const bare = await cluster.start('gateway');
+  const missing = await fetch(`${bare.controlUrl}/dashboard`);
+  assert.equal(missing.status, 503);
+  const envelope = (await missing.json()) as { code: string; reason: string };
+  assert.equal(envelope.code, 'unavailable', JSON.stringify(envelope));
+  assert.match(envelope.reason, /build\/apps\/dashboard\/dist\/app\.js is missing.*npm run build/);
+  assert.equal((await fetch(`${bare.realtimeUrl}/sdk/client.js`)).status, 200, 'the SDK bundle is still there');
+
   // each process is node on a compiled entry point, with nothing preloaded and no esbuild service
-  for (const proc of [gw, cluster.channelNodes[0]!, cluster.dispatchers[0]!]) {
+  for (const proc of [gw, bare, cluster.channelNodes[0]!, cluster.dispatchers[0]!]) {
     const facts = await processFacts(proc);
     assert.equal(facts.argv[0], process.execPath);
     assert.match(facts.argv.at(-1)!, /\/apps\/(gateway|channel-node|dispatcher)\/src\/main\.js$/);

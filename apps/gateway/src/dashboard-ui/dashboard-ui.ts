@@ -46,6 +46,8 @@ export function dashboardCsp(realtimeOrigin: string | null): string {
 
 /** Where the dashboard's build writes its files, relative to this module in both trees. */
 const DIST_DIR = fileURLToPath(new URL('../../../dashboard/dist/', import.meta.url));
+/** Compiled (build/…/dashboard-ui.js): the build's files, which `npm run build` writes. */
+const COMPILED = import.meta.url.endsWith('.js');
 
 /**
  * The files of a build, as served under /dashboard/assets/ (index.html: every page). The same
@@ -87,8 +89,8 @@ export function createDashboardUi(log: Logger, options: { dir?: string } = {}): 
     title: 'the dashboard UI',
     label: 'dashboard ui',
     dir: options.dir ?? DIST_DIR,
-    dirName: 'apps/dashboard/dist',
-    command: 'npm run build:dashboard (npm run build for the compiled gateway)',
+    dirName: COMPILED ? 'build/apps/dashboard/dist' : 'apps/dashboard/dist',
+    command: COMPILED ? 'npm run build' : 'npm run build:dashboard',
     files: DASHBOARD_FILES,
     assetsOf,
     main: 'app.js',

@@ -19,6 +19,8 @@ import type { GatewayDeps } from '../deps.ts';
 import { assetOf, createBuiltAssets, notModified, type BuiltAssets } from '../http/built-assets.ts';
 
 const DIST_DIR = fileURLToPath(new URL('../../../../libs/client/dist/', import.meta.url));
+/** Compiled (build/…/sdk-bundle.js): the build's bundle, which `npm run build` writes. */
+const COMPILED = import.meta.url.endsWith('.js');
 const BUNDLE = 'client.js';
 const FILES = [BUNDLE, `${BUNDLE}.map`] as const;
 type BundleFile = (typeof FILES)[number];
@@ -32,8 +34,8 @@ export function createSdkBundle(log: Logger, options: { dir?: string } = {}): Sd
     title: 'the SDK bundle',
     label: 'sdk bundle',
     dir: options.dir ?? DIST_DIR,
-    dirName: 'libs/client/dist',
-    command: 'npm run build:sdk (npm run build for the compiled gateway)',
+    dirName: COMPILED ? 'build/libs/client/dist' : 'libs/client/dist',
+    command: COMPILED ? 'npm run build' : 'npm run build:sdk',
     files: FILES,
     assetsOf: (files) =>
       new Map([
