@@ -105,6 +105,8 @@ test('http - compression, ETags per encoding, the access log, failed webhook att
     assert.equal(stream.status, 200);
     assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
     assert.equal(stream.headers['content-encoding'], undefined);
+    // a message published before the subscription joined the channel would not be sent (no `since`)
+    await stream.waitFor('subscribed', (frame) => frame.op === 'subscribed' && frame.channelId === 'sse-room');
     await client(gateway.controlUrl, env.secretKey).post('/v1/channels/sse-room/messages', { content: { text: 'over the stream' } });
     await stream.waitFor('the message', (frame) => frame.channelId === 'sse-room' && frame.content?.text === 'over the stream');
     stream.cut();
