@@ -18,7 +18,7 @@
  * First attempts come from the channel-nodes' post-commit notices (push-intake.ts), without a
  * job; a failed attempt's retry is a job.
  *
- * The statements are libs/webhooks' (delivery-leases.ts); what a result means is
+ * The statements are delivery/delivery-leases.ts; what a result means is
  * attempt-outcome.ts; where an outcome is written, attempt-records.ts. This file decides when
  * each runs.
  *
@@ -45,13 +45,9 @@ import type { Usage } from '@rtm/usage';
 import type { Pool } from '@rtm/db';
 import type { DispatcherConfig } from '@rtm/config';
 import { publishLog, type NatsConnection, type Subjects } from '@rtm/bus';
-import {
-  handBackDeliveries,
-  redactWebhookUrl,
-  deliverySignatures,
-  type ClaimedDelivery,
-  type SecretKeyring,
-} from '@rtm/webhooks';
+import { redactWebhookUrl, type SecretKeyring } from '@rtm/webhooks';
+import { handBackDeliveries, type ClaimedDelivery } from './delivery/delivery-leases.ts';
+import { deliverySignatures } from './delivery/delivery-headers.ts';
 import type { Logger } from '@rtm/ops';
 import type { Registry } from 'prom-client';
 import { SendDeadline, type WebhookSender, type SendResult } from './send-webhook.ts';
@@ -195,7 +191,7 @@ export class Deliverer {
         continue;
       }
       // a place for its environment and host: at once (the common case, no promise), or after a
-      // short wait (concurrency-gate.ts)
+      // short wait (delivery/concurrency-gate.ts)
       const endpoint = endpointOf(row);
       const now = this.#endpoints.acquireNow(row.environment_id, endpoint);
       if (now) {

@@ -36,7 +36,10 @@
  * Sending twice at once is prevented by the claim's lease, as for any job.
  */
 import { decodeJson, encodeJson, webhookPartitionOf, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
-import { dueDeliveries, handBackDeliveries, logPositions, overdueUnleased, readNotice, releaseClaims } from '@rtm/webhooks';
+import { readNotice } from '@rtm/webhooks';
+import { dueDeliveries, overdueUnleased } from './intake/pending-reads.ts';
+import { handBackDeliveries, releaseClaims } from './delivery/delivery-leases.ts';
+import { logPositions } from './intake/delivery-log.ts';
 import type { LogPositions } from './log-positions.ts';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
