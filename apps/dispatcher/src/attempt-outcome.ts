@@ -1,6 +1,6 @@
 /**
- * What an attempt's result means for its delivery (deliverer.ts), without I/O: the delivery's
- * new state and the wait before its next attempt, the row the ledger records for it, the
+ * What an attempt's result means for its delivery (delivery/delivery-life.ts), without I/O: the
+ * delivery's new state and the wait before its next attempt, the row the ledger records for it, the
  * live-log events it is announced with, and the keys by which its endpoint's circuit and
  * concurrency places are counted.
  */

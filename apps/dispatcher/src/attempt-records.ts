@@ -1,6 +1,6 @@
 /**
- * What happens to a send's outcome (deliverer.ts): recorded in the ledger's own terms, counted,
- * and told to the live log.
+ * What happens to a send's outcome (delivery/delivery-life.ts): recorded in the ledger's own
+ * terms, counted, and told to the live log.
  *
  * Records are group-committed (statement-batcher.ts): each send's outcome is added as soon as the
  * send ends, waits RECORD_GATHER_MS for others to share its statement (nobody waits for a record:

@@ -2,9 +2,9 @@
  * What one dispatcher knows of the endpoints it owns (push-intake.ts: an endpoint's sends are made
  * by its owner only, so all of this holds cluster-wide): the sends in flight per environment and
  * endpoint (delivery/concurrency-gate.ts), each endpoint's circuit (delivery/circuit-breaker.ts)
- * and send rate (delivery/rate-buckets.ts), and when its sends last came back. From these: how many deliveries an
- * endpoint may be handed now (`room`), until when it refuses any (`refusedUntil`), and whether a
- * claimed delivery may go (`admit`).
+ * and send rate (delivery/rate-buckets.ts), and when its sends last came back. From these: how
+ * many deliveries an endpoint may be handed now (`room`), until when it refuses any
+ * (`refusedUntil`), and whether a claimed delivery may go (`admit`).
  *
  * An endpoint of the `webhook_endpoints` table may have its own rate (`rateLimitPerSecond`), kept
  * in a bucket of its own keyed by endpoint id, on top of WEBHOOK_MAX_RATE_PER_ENDPOINT (keyed by

@@ -4,7 +4,7 @@
  * Environments are hashed to WEBHOOK_PARTITIONS webhook partitions (libs/bus), and each partition
  * is owned by one live dispatcher at a time (PartitionOwnership in libs/db: a Postgres advisory lock, as
  * the channel-nodes own theirs). So every send to an environment's endpoint is made by one
- * process, and its concurrency limit and circuit breaker (deliverer.ts) hold cluster-wide.
+ * process, and its concurrency limit and circuit breaker (endpoint-guard.ts) hold cluster-wide.
  *
  * - A channel-node that commits webhook deliveries adds no job for them: after commit it
  *   publishes them (`[id, environmentId]` pairs) on `webhookNotices(partition)`, which only the
@@ -307,8 +307,9 @@ export class PushIntake {
   }
 
   /**
-   * Claimed deliveries whose endpoint had no room after all (deliverer.ts): back to the front of
-   * their queue (their endpoint's own, `endpointId`, when its rate held them), to go when it has.
+   * Claimed deliveries whose endpoint had no room after all (delivery/delivery-life.ts): back to
+   * the front of their queue (their endpoint's own, `endpointId`, when its rate held them), to go
+   * when it has.
    * Handed back as a job if this dispatcher no longer owns them.
    */
   #requeue(environmentId: string, ids: string[], endpointId?: string): void {

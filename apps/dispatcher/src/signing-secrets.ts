@@ -1,5 +1,5 @@
 /**
- * A claimed delivery's signing secrets, decrypted (deliverer.ts). Every delivery of an
+ * A claimed delivery's signing secrets, decrypted (delivery/delivery-life.ts). Every delivery of an
  * environment carries the same ciphertext until the secret is rotated (then the stored text, and
  * so the key, changes), so AES-GCM runs once per secret, not once per delivery. A failure is not
  * kept: it is thrown each time, for the caller to defer the delivery.

@@ -11,7 +11,7 @@ import { SETTINGS_COLUMNS, type StoredSecrets } from '@rtm/webhooks';
  * Where a row of `webhook_deliveries` (alias `d`) is sent now, as `target_url`: its endpoint's
  * URL as it is now (for the default endpoint, the configuration's), so a retry follows a changed
  * URL; null while the endpoint is disabled (the default one: while the configuration has no
- * webhook URL) or gone: then nothing is sent (the deliverer defers it, deliverer.ts). The row's
+ * webhook URL) or gone: then nothing is sent (it is deferred, delivery-life.ts). The row's
  * own `url` stays the one it was created with.
  */
 export const TARGET_COLUMN = (d: string): string => `case when ${d}.endpoint_id is null
