@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEnvironment } from '@rtm/auth';
-import { CLAIM_SQL, RECORD_SQL } from '../libs/webhooks/src/delivery-leases.ts';
-import { SETTINGS_SQL } from '../libs/webhooks/src/endpoint-settings.ts';
+import { CLAIM_SQL, RECORD_SQL } from '../apps/dispatcher/src/delivery/delivery-leases.ts';
+import { SETTINGS_SQL } from '../apps/dispatcher/src/delivery/endpoint-settings.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**

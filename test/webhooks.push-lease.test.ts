@@ -1,18 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEnvironment } from '@rtm/auth';
-import {
-  claimDeliveries,
-  committedDeliveries,
-  enqueueParameters,
-  enqueueSql,
-  overdueUnleased,
-  PUSHED_SQL,
-  recordAttempts,
-  releaseClaims,
-  webhookBody,
-  type NoticeDelivery,
-} from '@rtm/webhooks';
+import { committedDeliveries, enqueueParameters, enqueueSql, PUSHED_SQL, webhookBody, type NoticeDelivery } from '@rtm/webhooks';
+import { claimDeliveries, recordAttempts, releaseClaims } from '../apps/dispatcher/src/delivery/delivery-leases.ts';
+import { overdueUnleased } from '../apps/dispatcher/src/intake/pending-reads.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**

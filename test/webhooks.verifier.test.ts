@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { computeSignature, generateWebhookSecret, signatureHeader, verifyWebhookSignature, webhookSecrets } from '@rtm/webhooks';
+import { computeSignature, generateWebhookSecret, signatureHeader, verifyWebhookSignature } from '@rtm/webhooks';
+import { webhookSecrets } from '../apps/dispatcher/src/delivery/secrets-in-grace.ts';
 
 const NOW = 1_800_000_000_000;
 const T = Math.floor(NOW / 1000);

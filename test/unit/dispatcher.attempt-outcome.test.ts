@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ClaimedDelivery } from '@rtm/webhooks';
+import type { ClaimedDelivery } from '../../apps/dispatcher/src/delivery/delivery-leases.ts';
 import { attemptLogs, attemptRecord, circuitKey, endpointOf, failedAttemptLine, settleAttempt } from '../../apps/dispatcher/src/attempt-outcome.ts';
 
 const SCHEDULE = [30_000, 300_000];

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { webhookPartitionOf } from '@rtm/bus';
-import { RateBuckets } from '../../libs/webhooks/src/rate-buckets.ts';
+import { RateBuckets } from '../../apps/dispatcher/src/delivery/rate-buckets.ts';
 import { EndpointGuard } from '../../apps/dispatcher/src/endpoint-guard.ts';
 import { EndpointQueues } from '../../apps/dispatcher/src/endpoint-queues.ts';
 import { SendWindow, type SendWindowDeps } from '../../apps/dispatcher/src/send-window.ts';

@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import {
-  deliverySignatures,
   generateWebhookSecret,
   HostResolver,
   SIGNATURE_HEADER,
@@ -11,6 +10,7 @@ import {
   verifyStandardWebhook,
   verifyWebhookSignature,
 } from '@rtm/webhooks';
+import { deliverySignatures } from '../../apps/dispatcher/src/delivery/delivery-headers.ts';
 import { SendDeadline, WebhookSender } from '../../apps/dispatcher/src/send-webhook.ts';
 
 async function receiver(answer: (n: number, destroy: () => void, respond: (status: number) => void) => void) {

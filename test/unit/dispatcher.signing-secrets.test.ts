@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createSecretKeyring, encryptSecret, PREVIOUS_SECRET_GRACE_MS } from '@rtm/webhooks';
+import { createSecretKeyring, encryptSecret } from '@rtm/webhooks';
+import { PREVIOUS_SECRET_GRACE_MS } from '../../apps/dispatcher/src/delivery/secrets-in-grace.ts';
 import { SigningSecrets } from '../../apps/dispatcher/src/signing-secrets.ts';
 
 const keyring = createSecretKeyring(randomBytes(32).toString('base64'));

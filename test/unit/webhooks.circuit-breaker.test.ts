@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CircuitBreaker } from '@rtm/webhooks';
+import { CircuitBreaker } from '../../apps/dispatcher/src/delivery/circuit-breaker.ts';
 
 const options = { threshold: 3, coolDownMs: 1_000 };
 

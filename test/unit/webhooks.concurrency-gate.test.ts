@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ConcurrencyGate } from '@rtm/webhooks';
+import { ConcurrencyGate } from '../../apps/dispatcher/src/delivery/concurrency-gate.ts';
 
 test('concurrency gate - refuses over the per-environment limit; other environments go', () => {
   const gate = new ConcurrencyGate({ perEnvironment: 2, perHost: 100 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RateBuckets } from '../../libs/webhooks/src/rate-buckets.ts';
+import { RateBuckets } from '../../apps/dispatcher/src/delivery/rate-buckets.ts';
 
 test('a bucket holds one second of sends and refills continuously', () => {
   const rates = new RateBuckets(10);

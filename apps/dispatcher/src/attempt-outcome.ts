@@ -1,11 +1,12 @@
 /**
- * What an attempt's result means for its delivery (deliverer.ts), without I/O: the delivery's
- * new state and the wait before its next attempt, the row the ledger records for it, the
+ * What an attempt's result means for its delivery (delivery/delivery-life.ts), without I/O: the
+ * delivery's new state and the wait before its next attempt, the row the ledger records for it, the
  * live-log events it is announced with, and the keys by which its endpoint's circuit and
  * concurrency places are counted.
  */
 import type { LogLevel } from '@rtm/bus';
-import { redactWebhookUrl, type AttemptRecord, type ClaimedDelivery } from '@rtm/webhooks';
+import { redactWebhookUrl } from '@rtm/webhooks';
+import { type AttemptRecord, type ClaimedDelivery } from './delivery/delivery-leases.ts';
 import type { SendResult } from './send-webhook.ts';
 
 /** A receiver answering 410 Gone stops the retries of that delivery (dropped, lastError `status 410`). */
@@ -35,7 +36,7 @@ export function settleAttempt(row: ClaimedDelivery, at: Date, result: SendResult
   return { row, n, at, result, status, delay };
 }
 
-/** The ledger's record of an outcome (recordAttempts in libs/webhooks, fenced by the claim's lease). */
+/** The ledger's record of an outcome (recordAttempts in delivery/delivery-leases.ts, fenced by the claim's lease). */
 export function attemptRecord(outcome: Outcome): AttemptRecord {
   const { row, n, at, result, status, delay } = outcome;
   return {

@@ -1,12 +1,12 @@
 /**
- * What happens to a send's outcome (deliverer.ts): recorded in the ledger's own terms, counted,
- * and told to the live log.
+ * What happens to a send's outcome (delivery/delivery-life.ts): recorded in the ledger's own
+ * terms, counted, and told to the live log.
  *
  * Records are group-committed (statement-batcher.ts): each send's outcome is added as soon as the
  * send ends, waits RECORD_GATHER_MS for others to share its statement (nobody waits for a record:
  * the send has happened) and only for the statement of its kind already running; then everything
  * that gathered meanwhile goes in one statement, of any number of chunks. Each statement is fenced
- * by the leases the deliveries were sent under (delivery-leases.ts in libs/webhooks), so a stale
+ * by the leases the deliveries were sent under (delivery/delivery-leases.ts), so a stale
  * outcome changes nothing.
  *
  * Where an outcome goes: a ledger row's attempt (RECORD_SQL); a first attempt of the delivery log
@@ -15,7 +15,8 @@
  */
 import type { Pool } from '@rtm/db';
 import { logListened, publishLogs, type NatsConnection, type Subjects } from '@rtm/bus';
-import { materializeLogged, recordAttempts, recordLoggedSuccesses } from '@rtm/webhooks';
+import { materializeLogged, recordLoggedSuccesses } from './intake/delivery-log.ts';
+import { recordAttempts } from './delivery/delivery-leases.ts';
 import type { Logger } from '@rtm/ops';
 import type { Usage } from '@rtm/usage';
 import { StatementBatcher } from './statement-batcher.ts';

@@ -1,7 +1,7 @@
 /**
  * How a chunk's deliveries become the sender's to attempt, and how they are given back without an
- * attempt (deliverer.ts decides when): the lease side of the ledger, over libs/webhooks'
- * statements (delivery-leases.ts).
+ * attempt (deliverer.ts decides when): the lease side of the ledger, over the statements of
+ * delivery/delivery-leases.ts.
  *
  * - A delivery its post-commit notice carried (push-notice.ts, pushed-rows.ts) is already leased
  *   to this owner by its commit: while that lease leaves as long as a claim would take, it goes
@@ -16,17 +16,9 @@
  * meanwhile goes in one statement.
  */
 import type { Pool } from '@rtm/db';
-import {
-  materializeLogged,
-  claimDeliveries,
-  deferDeliveries,
-  endpointSettings,
-  endpointSettingsKey,
-  releaseClaims,
-  rescheduleUnclaimed,
-  type ClaimedDelivery,
-  type EndpointSettings,
-} from '@rtm/webhooks';
+import { materializeLogged } from './intake/delivery-log.ts';
+import { claimDeliveries, deferDeliveries, releaseClaims, rescheduleUnclaimed, type ClaimedDelivery } from './delivery/delivery-leases.ts';
+import { endpointSettings, endpointSettingsKey, type EndpointSettings } from './delivery/endpoint-settings.ts';
 import { StatementBatcher } from './statement-batcher.ts';
 import type { DeliveryMetrics } from './delivery-metrics.ts';
 import { letGo, type HeldRow, type PushedRows } from './pushed-rows.ts';

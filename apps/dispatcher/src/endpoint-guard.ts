@@ -1,10 +1,10 @@
 /**
  * What one dispatcher knows of the endpoints it owns (push-intake.ts: an endpoint's sends are made
  * by its owner only, so all of this holds cluster-wide): the sends in flight per environment and
- * endpoint (concurrency-gate.ts), each endpoint's circuit (circuit-breaker.ts) and send rate
- * (rate-buckets.ts), and when its sends last came back. From these: how many deliveries an
- * endpoint may be handed now (`room`), until when it refuses any (`refusedUntil`), and whether a
- * claimed delivery may go (`admit`).
+ * endpoint (delivery/concurrency-gate.ts), each endpoint's circuit (delivery/circuit-breaker.ts)
+ * and send rate (delivery/rate-buckets.ts), and when its sends last came back. From these: how
+ * many deliveries an endpoint may be handed now (`room`), until when it refuses any
+ * (`refusedUntil`), and whether a claimed delivery may go (`admit`).
  *
  * An endpoint of the `webhook_endpoints` table may have its own rate (`rateLimitPerSecond`), kept
  * in a bucket of its own keyed by endpoint id, on top of WEBHOOK_MAX_RATE_PER_ENDPOINT (keyed by
@@ -21,7 +21,9 @@
  */
 import type { DispatcherConfig } from '@rtm/config';
 import { webhookPartitionOf } from '@rtm/bus';
-import { CircuitBreaker, ConcurrencyGate, RateBuckets, type CircuitState } from '@rtm/webhooks';
+import { CircuitBreaker, type CircuitState } from './delivery/circuit-breaker.ts';
+import { ConcurrencyGate } from './delivery/concurrency-gate.ts';
+import { RateBuckets } from './delivery/rate-buckets.ts';
 
 /**
  * How long a delivery may wait for a concurrency place before it is deferred: places of sends that

@@ -6,7 +6,8 @@
  * them back into a job shortly after.
  */
 import { decodeJson, encodeJson, isNoResponders, isTimeout, webhookPartitionOf, type NatsConnection, type Subjects } from '@rtm/bus';
-import { handBackDeliveries, pendingDeliveries } from '@rtm/webhooks';
+import { handBackDeliveries } from './delivery/delivery-leases.ts';
+import { pendingDeliveries } from './intake/pending-reads.ts';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import type { Counter } from 'prom-client';

@@ -1,6 +1,6 @@
 /**
  * The owner's reads of the delivery log (docs/webhooks.md, "The delivery log"; the statements in
- * libs/webhooks delivery-log.ts), every LOG_READ_MS and when it takes a partition: the rows of
+ * intake/delivery-log.ts), every LOG_READ_MS and when it takes a partition: the rows of
  * its partitions above where it has read, without a durable outcome, that it does not hold (their
  * notice lost, or never sent: a body too large to carry) join its memory queues like a notice's;
  * then each partition's position is stored (log-positions.ts decides where it may stand).
@@ -8,7 +8,8 @@
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, type Registry } from 'prom-client';
-import { advanceLogPositions, logAbove, loggedRow, logRows } from '@rtm/webhooks';
+import { loggedRow } from '@rtm/webhooks';
+import { advanceLogPositions, logAbove, logRows } from './intake/delivery-log.ts';
 import type { LogPositions } from './log-positions.ts';
 import type { PushedRows } from './pushed-rows.ts';
 import type { Delivery } from './push-notices.ts';

@@ -4,7 +4,7 @@
  * Environments are hashed to WEBHOOK_PARTITIONS webhook partitions (libs/bus), and each partition
  * is owned by one live dispatcher at a time (PartitionOwnership in libs/db: a Postgres advisory lock, as
  * the channel-nodes own theirs). So every send to an environment's endpoint is made by one
- * process, and its concurrency limit and circuit breaker (deliverer.ts) hold cluster-wide.
+ * process, and its concurrency limit and circuit breaker (endpoint-guard.ts) hold cluster-wide.
  *
  * - A channel-node that commits webhook deliveries adds no job for them: after commit it
  *   publishes them (`[id, environmentId]` pairs) on `webhookNotices(partition)`, which only the
@@ -36,7 +36,10 @@
  * Sending twice at once is prevented by the claim's lease, as for any job.
  */
 import { decodeJson, encodeJson, webhookPartitionOf, type Msg, type NatsConnection, type Subjects, type Subscription } from '@rtm/bus';
-import { dueDeliveries, handBackDeliveries, logPositions, overdueUnleased, readNotice, releaseClaims } from '@rtm/webhooks';
+import { readNotice } from '@rtm/webhooks';
+import { dueDeliveries, overdueUnleased } from './intake/pending-reads.ts';
+import { handBackDeliveries, releaseClaims } from './delivery/delivery-leases.ts';
+import { logPositions } from './intake/delivery-log.ts';
 import type { LogPositions } from './log-positions.ts';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
@@ -304,8 +307,9 @@ export class PushIntake {
   }
 
   /**
-   * Claimed deliveries whose endpoint had no room after all (deliverer.ts): back to the front of
-   * their queue (their endpoint's own, `endpointId`, when its rate held them), to go when it has.
+   * Claimed deliveries whose endpoint had no room after all (delivery/delivery-life.ts): back to
+   * the front of their queue (their endpoint's own, `endpointId`, when its rate held them), to go
+   * when it has.
    * Handed back as a job if this dispatcher no longer owns them.
    */
   #requeue(environmentId: string, ids: string[], endpointId?: string): void {

@@ -2,7 +2,7 @@
  * The rows the post-commit notices carried (push-notice.ts in libs/webhooks), kept by the
  * partition's owner from the notice until their delivery is handed to a send. A row was committed
  * leased to this owner: while enough of that lease is left, the deliverer sends it as it is,
- * without a claim, and records it fenced by the commit's lease (deliverer.ts).
+ * without a claim, and records it fenced by the commit's lease (delivery/delivery-life.ts).
  *
  * The lease is counted on this process's clock from the notice's arrival, less SLACK_MS for the
  * commit's own duration and the notice's way here (the commit began the lease a little earlier),

@@ -1,10 +1,12 @@
 /**
- * A claimed delivery's signing secrets, decrypted (deliverer.ts). Every delivery of an
+ * A claimed delivery's signing secrets, decrypted (delivery/delivery-life.ts). Every delivery of an
  * environment carries the same ciphertext until the secret is rotated (then the stored text, and
  * so the key, changes), so AES-GCM runs once per secret, not once per delivery. A failure is not
  * kept: it is thrown each time, for the caller to defer the delivery.
  */
-import { decryptSecret, webhookSecrets, type ClaimedDelivery, type SecretKeyring, type SecretSlot } from '@rtm/webhooks';
+import { decryptSecret, type SecretKeyring, type SecretSlot } from '@rtm/webhooks';
+import { webhookSecrets } from './delivery/secrets-in-grace.ts';
+import { type ClaimedDelivery } from './delivery/delivery-leases.ts';
 
 /** Decrypted secrets kept at most; the whole cache is let go beyond (they are decrypted again). */
 const MAX_KEPT = 10_000;

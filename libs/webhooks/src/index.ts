@@ -21,24 +21,11 @@ export {
   type VerifyOptions,
   type VerifyResult,
 } from './signature.ts';
-export { deliverySignatures } from './delivery-headers.ts';
+export { SETTINGS_COLUMNS, type StoredSecrets } from './endpoint-settings.ts';
 export { PUSHED_SQL, LOGGED_SQL, committedDeliveries, loggedDeliveries, loggedRow, pushNotices, readNotice, withdrawnEntries, type NoticeDelivery, type PushedRow, type LoggedPosition } from './push-notice.ts';
 export { MESSAGE_RETRACTED, REDACT_SQL, redactMessageDeliveries, type WithdrawnDelivery } from './redaction.ts';
-export { webhookSecrets, PREVIOUS_SECRET_GRACE_MS, type WebhookSecrets } from './secrets.ts';
 export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
 export { listDeliveries, getDelivery, retryDelivery, requeueWaitingDeliveries, type DeliveryStatus } from './delivery-ledger.ts';
-export { endpointSettings, endpointSettingsKey, type EndpointSettings, type StoredSecrets } from './endpoint-settings.ts';
-export { pendingDeliveries, overdueUnleased, dueDeliveries } from './pending-reads.ts';
-export {
-  claimDeliveries,
-  rescheduleUnclaimed,
-  releaseClaims,
-  deferDeliveries,
-  recordAttempts,
-  handBackDeliveries,
-  type ClaimedDelivery,
-  type AttemptRecord,
-} from './delivery-leases.ts';
 export {
   createSecretKeyring,
   encryptSecret,
@@ -73,9 +60,6 @@ export {
   DNS_FAILURE_CODE,
   type FailureClass,
 } from './failure-class.ts';
-export { CircuitBreaker, type CircuitState, type Admission, type CircuitBreakerOptions } from './circuit-breaker.ts';
-export { ConcurrencyGate, type ConcurrencyLimits } from './concurrency-gate.ts';
-export { RateBuckets } from './rate-buckets.ts';
 export {
   MAX_ENDPOINTS_PER_ENVIRONMENT,
   createEndpoint,
@@ -94,6 +78,5 @@ export {
 } from './endpoints.ts';
 export { recordEvent, sendTestEvent } from './events.ts';
 export { RECOVER_TASK, startRecovery, getWebhookTask, runRecovery, failWebhookTask } from './webhook-tasks.ts';
-export { recordLoggedSuccesses, materializeLogged, logAbove, logRows, logPositions, advanceLogPositions, type LoggedSuccess, type LogRow, type LogPlace } from './delivery-log.ts';
 export { endpointTakes, readPresenceEndpoints, type PresenceEndpoint } from './presence-interest.ts';
 export { QuotaThresholds, recordThresholds, type QuotaCount } from './usage-threshold.ts';

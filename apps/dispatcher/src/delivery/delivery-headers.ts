@@ -1,14 +1,13 @@
 /**
  * The signature headers of one delivery attempt, as the dispatcher sends them: `service-signature`
- * (signature.ts) and the Standard Webhooks three (standard-webhooks.ts), as one flat
+ * (libs/webhooks' signature.ts) and the Standard Webhooks three (standard-webhooks.ts), as one flat
  * `[name, value, …]` list (the shape the HTTP client takes without copying). Byte for byte what
  * `signatureHeader` and `standardHeaders` give; only cheaper per delivery: each secret's two HMAC
  * keys are prepared once (the Standard Webhooks key is the secret's base64 part, decoded), and
  * the body is hashed from the bytes that are sent.
  */
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
-import { SIGNATURE_HEADER } from './signature.ts';
-import { standardKey, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from './standard-webhooks.ts';
+import { SIGNATURE_HEADER, standardKey, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '@rtm/webhooks';
 
 interface Keys {
   service: KeyObject;

@@ -1,10 +1,10 @@
 /**
- * The owner's reads of pending ledger rows (apps/dispatcher/src/push-intake.ts): which of a job's
+ * The owner's reads of pending ledger rows (push-intake.ts): which of a job's
  * deliveries are still pending (to route them), those whose notice was lost (the catch-up), and
  * the due rows a dead owner left (the takeover).
  */
 import type { Pool } from '@rtm/db';
-import { stillPending } from './delivery-leases.ts';
+import { stillPending } from '../delivery/delivery-leases.ts';
 
 /** Which of `ids` are still pending, with their environments (a job's deliveries, to route). */
 export async function pendingDeliveries(pool: Pool, ids: readonly string[]): Promise<{ id: string; environment_id: string }[]> {

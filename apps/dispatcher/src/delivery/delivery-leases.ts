@@ -3,16 +3,14 @@
  * retry jobs): the claim that leases deliveries for a send, and the record, deferral and release
  * that end a claim, each fenced by the lease the claim set; the reschedule of deliveries a caller
  * could not claim; and the hand-back of ids as a `deliver_webhooks` job. The dispatcher decides
- * when each runs (apps/dispatcher/src/deliverer.ts, push-intake.ts); the SQL is here, with the
- * table's other statements (delivery-ledger.ts, enqueue.ts; the owner's reads of pending rows:
- * pending-reads.ts; an endpoint's settings as a send reads them: endpoint-settings.ts).
+ * when each runs (deliverer.ts, push-intake.ts); the SQL is here. The table's other statements
+ * are libs/webhooks' (delivery-ledger.ts, enqueue.ts); the owner's reads of pending rows are
+ * intake/pending-reads.ts; an endpoint's settings as a send reads them, endpoint-settings.ts.
  */
 import { newId, type Pool } from '@rtm/db';
 import { OPERATIONAL_EVENT_TYPES } from '@rtm/schemas';
-import { deliverBatchJobSql, deliverOneJobSql } from './jobs.ts';
-import { recordWebhookEvents } from './enqueue.ts';
-import type { LoggedPosition } from './push-notice.ts';
-import { SETTINGS_COLUMNS, TARGET_COLUMN, type StoredSecrets } from './endpoint-settings.ts';
+import { deliverBatchJobSql, deliverOneJobSql, recordWebhookEvents, SETTINGS_COLUMNS, type LoggedPosition, type StoredSecrets } from '@rtm/webhooks';
+import { TARGET_COLUMN } from './endpoint-settings.ts';
 
 /**
  * "Still pending", for statements that find their rows by id. Written as `coalesce(status, '')`
@@ -166,7 +164,7 @@ export interface ClaimedDelivery {
   rate_limit: number | null;
   /** Where it goes now (TARGET_COLUMN): the endpoint's current URL; null: disabled, send nothing. */
   target_url: string | null;
-  /** A delivery of the log (delivery-log.ts), held from its notice or the owner's read: no lease. */
+  /** A delivery of the log (intake/delivery-log.ts), held from its notice or the owner's read: no lease. */
   logged?: LoggedPosition;
 }
 

@@ -6,7 +6,7 @@
  * read of the log above its position, and the position it advances.
  */
 import type { Pool } from '@rtm/db';
-import { SETTINGS_COLUMNS, type StoredSecrets } from './endpoint-settings.ts';
+import { SETTINGS_COLUMNS, type StoredSecrets } from '@rtm/webhooks';
 
 /** A first attempt that succeeded, to append to `webhook_outcomes`. */
 export interface LoggedSuccess {
