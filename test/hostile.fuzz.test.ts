@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { Pool as HttpPool } from 'undici';
 import { startCluster } from './helpers/cluster.ts';
 import { mintToken, request } from './helpers/http.ts';
-import { LIMIT_NAMES } from '@rtm/limits';
+import { LIMIT_NAMES, QUOTA_NAMES } from '@rtm/limits';
 import { clientFrames, hostileCredential, nastyValue, operationsOf, pathSegment, queryValue, rawBody, type Operation } from './helpers/fuzz-inputs.ts';
 import { DOCUMENTED_CLOSE, assertAcceptable, internalErrors, openSocket, type Answer } from './helpers/fuzz-checks.ts';
 
@@ -132,7 +132,8 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
     const resolve = (schema: any): any => (schema?.$ref ? resolve(doc.components.schemas[schema.$ref.split('/').pop()]) : schema);
     const deployBody = resolve(doc.paths['/v1/config'].put.requestBody.content['application/json'].schema);
     const names = Object.keys(resolve(deployBody.properties.limits).properties);
-    assert.deepEqual([...names].sort(), [...LIMIT_NAMES].sort(), 'every limit is in the document');
+    assert.deepEqual([...names].sort(), [...LIMIT_NAMES, ...QUOTA_NAMES].sort(), 'every limit and monthly quota is in the document');
+    const quotas: ReadonlySet<string> = new Set(QUOTA_NAMES);
     const headers = { authorization: `Bearer ${attacker.secretKey}`, 'content-type': 'application/json' };
     await fc.assert(
       fc.asyncProperty(
@@ -147,6 +148,7 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
           for (const name of names) {
             const asked = limits[name];
             if (asked !== undefined) assert.equal(inForce[name], asked, name);
+            else if (quotas.has(name)) assert.equal(inForce[name], null, `${name}: not asked, unlimited`);
             else assert.ok(Number.isInteger(inForce[name]) && inForce[name] >= 1, name);
           }
         },
