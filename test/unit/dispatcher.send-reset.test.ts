@@ -4,13 +4,13 @@ import { createServer } from 'node:http';
 import {
   deliverySignatures,
   generateWebhookSecret,
-  HostResolver,
   SIGNATURE_HEADER,
   signatureHeader,
   standardHeaders,
   verifyStandardWebhook,
   verifyWebhookSignature,
 } from '@rtm/webhooks';
+import { HostResolver } from '@rtm/rules';
 import { SendDeadline, WebhookSender } from '../../apps/dispatcher/src/send-webhook.ts';
 
 async function receiver(answer: (n: number, destroy: () => void, respond: (status: number) => void) => void) {

@@ -25,7 +25,7 @@ import type { RawData } from 'ws';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, isServiceError } from '@rtm/errors';
 import { ConnectQuery } from '@rtm/schemas';
-import { capabilityAllows } from '@rtm/auth';
+import { capabilityAllows } from '@rtm/rules';
 import type { ZodApp } from '../zod-app.ts';
 import type { EdgeDeps } from '../edge-deps.ts';
 import type { SocketHandle } from '../socket-events.ts';
