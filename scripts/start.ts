@@ -1,8 +1,9 @@
 /**
  * `npm start` (after scripts/setup.sh): one gateway, one channel-node and one dispatcher as
  * supervised children, each with its own internal port counting up from INTERNAL_PORT; a dev
- * environment and a dashboard login (owner of its organization) created on first start and
- * shown (URLs, ids, keys, the login, a curl example) on every start.
+ * environment and a dashboard login (owner of its organization) created on first start; every
+ * start shows URLs, ids, the login and a curl example, and the secret key and the password only
+ * when it made them (later starts say where they are kept and how to make new ones).
  *
  *   node --import tsx scripts/start.ts [gateway] [channel-node] [dispatcher] [--state-file PATH]
  *
@@ -83,10 +84,10 @@ supervisor.on('stopped', (code) => {
 
 const pool = createPool(config.DATABASE_URL, { max: 1, name: 'start' });
 let dev: { environment: CreatedEnvironment; created: boolean };
-let devLogin: DevLogin;
+let devLogin: { login: DevLogin; created: boolean };
 try {
   dev = await ensureDevEnvironment(pool, values['state-file']!);
-  ({ login: devLogin } = await ensureDevLogin(pool, values['state-file']!, dev.environment.organizationId));
+  devLogin = await ensureDevLogin(pool, values['state-file']!, dev.environment.organizationId);
 } finally {
   await pool.end();
 }
@@ -113,21 +114,40 @@ supervisor.on('listening', (name, info) => {
   const controlPort = Number(info.controlPort);
   const realtimePort = Number(info.realtimePort);
   // every time the gateway (re)starts, since port 0 gives it new ports: `npm run example:chat`
-  // follows this record while this process runs (the gateway listens on every interface)
+  // follows this record while this process runs (at HOST, or loopback when HOST is every interface)
+  const host = reachableHost(config.HOST);
   recordRunning(values['state-file']!, {
     pid: process.pid,
-    controlUrl: `http://127.0.0.1:${controlPort}`,
-    realtimeUrl: `http://127.0.0.1:${realtimePort}`,
+    controlUrl: `http://${host}:${controlPort}`,
+    realtimeUrl: `http://${host}:${realtimePort}`,
   }).catch((error: unknown) => process.stderr.write(`[start] could not record the ports in ${values['state-file']}: ${(error as Error).message}\n`));
   if (bannerShown) return;
   bannerShown = true;
   process.stdout.write(banner(dev.environment, dev.created, devLogin, controlPort, realtimePort));
 });
 
-function banner(environment: CreatedEnvironment, created: boolean, login: DevLogin, controlPort: number, realtimePort: number): string {
+/** Where this machine reaches a listener bound to `host`: a wildcard address is reached on loopback. */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function banner(environment: CreatedEnvironment, created: boolean, devLogin: { login: DevLogin; created: boolean }, controlPort: number, realtimePort: number): string {
   const b = (text: string) => (colour ? `\u001b[1m${text}\u001b[0m` : text);
-  const controlUrl = `http://localhost:${controlPort}`;
-  const realtimeUrl = `http://localhost:${realtimePort}`;
+  const stateFile = values['state-file']!;
+  const host = reachableHost(config.HOST);
+  const controlUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${controlPort}`;
+  const realtimeUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${realtimePort}`;
+  const { login } = devLogin;
+  // secrets are shown when made; later starts say where they are (the state file, mode 0600)
+  const secretKeyLine = created
+    ? `  secret key       ${environment.secretKey}`
+    : `  secret key       shown when created; kept in ${stateFile} (a new one: npm run admin -- create-key --env ${environment.environmentId} --kind secret)`;
+  const loginLine = devLogin.created
+    ? `  dev login        ${login.email} / ${login.password}`
+    : `  dev login        ${login.email} (password shown when created; kept in ${stateFile}: delete its "login" for a new one)`;
+  const keyText = created ? environment.secretKey : '$SECRET_KEY';
   return [
     '',
     b(`Realtime messaging service is running${created ? ' (dev environment created)' : ''}`),
@@ -135,14 +155,15 @@ function banner(environment: CreatedEnvironment, created: boolean, login: DevLog
     `  realtime edge    ${realtimeUrl}`,
     `  API reference    ${controlUrl}/docs  (OpenAPI: /openapi.json, AsyncAPI: /asyncapi.json)`,
     `  environment      ${environment.environmentId}`,
-    `  secret key       ${environment.secretKey}`,
+    secretKeyLine,
     `  publishable key  ${environment.publishableKey}`,
     `  dashboard        ${controlUrl}/dashboard  (API: ${controlUrl}/v1/dashboard/…)`,
-    `  dev login        ${login.email} / ${login.password}`,
-    `  (kept in ${values['state-file']})`,
+    loginLine,
+    `  (kept in ${stateFile})`,
     '',
     'Mint a user token, then use it on the realtime edge:',
-    `  TOKEN=$(curl -s -X POST ${controlUrl}/v1/tokens -H "authorization: Bearer ${environment.secretKey}" \\`,
+    ...(created ? [] : [`  SECRET_KEY=$(node -pe 'require(${JSON.stringify(stateFile)}).secretKey')`]),
+    `  TOKEN=$(curl -s -X POST ${controlUrl}/v1/tokens -H "authorization: Bearer ${keyText}" \\`,
     `    -H 'content-type: application/json' -d '{"userId":"alice"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).token')`,
     `  curl -s ${realtimeUrl}/v1/me -H "authorization: Bearer $TOKEN"`,
     '',

@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+setup_node
 setup_all
 setup_haproxy
 setup_auto_failover

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# `npm test`: the same set-up as `npm start` (dependencies, Postgres, NATS) plus Chromium for the
-# browser tests, then the typecheck and the whole suite against real processes.
+# `npm test`: the same set-up as `npm start` (Node 24, dependencies, Postgres, NATS) plus Chromium
+# for the browser tests, then the typecheck and the whole suite against real processes, all on
+# Node 24 (RTM_NODE=22 for Node 22, RTM_NODE=system for the machine's own node).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+setup_node
 setup_all
 setup_chromium
 setup_go
 setup_python_sdk
+echo "== node $(node -v)"
 echo "== unit tests (no processes, one process for all)"
 node --import tsx test/unit/all.ts
 echo "== typecheck"

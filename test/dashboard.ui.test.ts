@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat, utimes } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@rtm/ops';
 import { runSetup } from './helpers/setup-script.ts';
-import { createDashboardUi } from '../apps/gateway/src/dashboard-ui/dashboard-ui.ts';
+import { createDashboardUi, DASHBOARD_FILES } from '../apps/gateway/src/dashboard-ui/dashboard-ui.ts';
+import { buildDashboard } from '../apps/dashboard/scripts/build.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'apps/dashboard/dist');
@@ -35,22 +36,32 @@ test('dashboard ui - setup builds apps/dashboard/dist when it is missing or olde
   assert.ok(!/innerHTML|outerHTML|insertAdjacentHTML|document\.write/.test(js), 'no markup from strings in the UI');
 });
 
-test('dashboard ui - without a build the gateway builds the files in memory; without either, a reason for the 503', async (t) => {
+test('dashboard ui - the gateway only serves the build: a missing file is a 503 reason naming it', async (t) => {
   assert.equal(setup('setup_dashboard_ui', true).code, 0);
+  // the gateway's list of files is the one the build writes (it does not import the build script)
+  const built = await buildDashboard({ write: false });
+  assert.deepEqual(Object.keys(built).sort(), [...DASHBOARD_FILES].sort());
+
   const empty = await mkdtemp(join(tmpdir(), 'rtm-dashboard-empty-'));
   t.after(() => rm(empty, { recursive: true, force: true }));
-  const inMemory = createDashboardUi(log, { dir: `${empty}/` });
-  await inMemory.start();
-  t.after(() => inMemory.stop());
-  for (const name of ['index.html', 'app.js', 'app.js.map', 'app.css'] as const) {
-    const asset = inMemory.asset(name);
-    assert.ok(asset, inMemory.problem);
-    assert.equal(asset.body.toString(), await readFile(join(DIST, name), 'utf8'), `${name}: the same as npm run build:dashboard`);
-  }
+  const none = createDashboardUi(log, { dir: `${empty}/` });
+  await none.start();
+  t.after(() => none.stop());
+  assert.equal(none.asset('index.html'), undefined, 'nothing is built in memory');
+  assert.match(none.problem!, /apps\/dashboard\/dist\/index\.html is missing.*npm run build:dashboard/);
 
-  const broken = createDashboardUi(log, { dir: `${empty}/`, build: async () => Promise.reject(new Error('esbuild is not installed')) });
-  await broken.start();
-  t.after(() => broken.stop());
-  assert.equal(broken.asset('index.html'), undefined);
-  assert.match(broken.problem!, /esbuild is not installed.*npm run build:dashboard/);
+  // half a build (app.js missing) is not served either
+  await writeFile(join(empty, 'index.html'), await readFile(join(DIST, 'index.html')));
+  const half = createDashboardUi(log, { dir: `${empty}/` });
+  await half.start();
+  t.after(() => half.stop());
+  assert.equal(half.asset('index.html'), undefined);
+  assert.match(half.problem!, /app\.js is missing/);
+
+  const served = createDashboardUi(log, { dir: `${DIST}/` });
+  await served.start();
+  t.after(() => served.stop());
+  for (const name of DASHBOARD_FILES) {
+    assert.equal(served.asset(name)?.body.toString(), await readFile(join(DIST, name), 'utf8'), `${name}: the file of npm run build:dashboard`);
+  }
 });

@@ -51,7 +51,7 @@ function broken(text: string, from: string | RegExp, to: string): string {
   return result;
 }
 
-test('deploy - Dockerfile: multi-stage on node:20, npm ci --omit=dev, non-root, tini, healthcheck, node directly', () => {
+test('deploy - Dockerfile: multi-stage on node:24, the compiled build, npm ci --omit=dev, non-root, tini, healthcheck, node directly', () => {
   const text = read('deploy/Dockerfile');
   assert.deepEqual(checkDockerfile(text), []);
   assert.match(checkDockerfile(broken(text, /^USER .*$/m, '')).join('\n'), /runs as root/);
@@ -60,9 +60,15 @@ test('deploy - Dockerfile: multi-stage on node:20, npm ci --omit=dev, non-root, 
   assert.match(checkDockerfile(broken(text, /^ENTRYPOINT .*$/m, '')).join('\n'), /init process/);
   assert.match(checkDockerfile(broken(text, /--no-install-recommends tini/, '--no-install-recommends curl')).join('\n'), /not installed/);
   assert.match(checkDockerfile(broken(text, /^CMD .*$/m, 'CMD ["npm", "run", "gateway"]')).join('\n'), /package manager/);
-  assert.match(checkDockerfile(broken(text, /^CMD .*$/m, 'CMD node --import tsx apps/gateway/src/main.ts')).join('\n'), /exec form/);
+  assert.match(checkDockerfile(broken(text, /^CMD .*$/m, 'CMD node build/apps/gateway/src/main.js')).join('\n'), /exec form/);
   assert.match(checkDockerfile(broken(text, 'npm ci --omit=dev', 'npm ci')).join('\n'), /--omit=dev/);
-  assert.match(checkDockerfile(broken(text, /^FROM node:20-bookworm-slim$/m, 'FROM node:18-slim')).join('\n'), /node:20/);
+  assert.match(checkDockerfile(broken(text, /^FROM node:24-slim AS build$/m, 'FROM node:20-slim AS build')).join('\n'), /node:24/);
+  assert.match(checkDockerfile(broken(text, /&& npm run build \\\n/, '')).join('\n'), /no `npm run build`/);
+  assert.match(checkDockerfile(broken(text, /^COPY --from=build --chown.*$/m, 'COPY --from=deps /app /app')).join('\n'), /copies no build\//);
+  assert.match(checkDockerfile(broken(text, /^COPY --from=build --chown.*$/m, 'COPY . .\nCOPY --from=build /app/build /app/build')).join('\n'), /copies the sources/);
+  const tsx = broken(text, /^CMD .*$/m, 'CMD ["node", "--initial-old-space-size=192", "--import", "tsx", "apps/gateway/src/main.ts"]');
+  assert.match(checkDockerfile(tsx).join('\n'), /loads code before the entry point \(tsx\?\)/);
+  assert.match(checkDockerfile(broken(text, 'build/apps/gateway/src/main.js"]', 'build/apps/gateway/src/nothing.js"]')).join('\n'), /not built from anything/);
 });
 
 test('deploy - compose.yaml: valid against the Compose schema, the production shape, node started directly', () => {
@@ -80,7 +86,7 @@ test('deploy - compose.yaml: valid against the Compose schema, the production sh
   assert.match(checkCompose(broken(text, 'condition: service_completed_successfully', 'condition: service_started')).join('\n'), /does not wait for migrate/);
   assert.match(checkCompose(broken(text, 'stop_grace_period: 20s', 'stop_grace_period: 10s')).join('\n'), /not above the drain timeout/);
   // commands and variables
-  assert.match(checkCompose(broken(text, '["node", "--import", "tsx", "apps/dispatcher/src/main.ts"]', '["npm", "run", "dispatcher"]')).join('\n'), /package manager/);
+  assert.match(checkCompose(broken(text, '["node", "build/apps/dispatcher/src/main.js"]', '["npm", "run", "dispatcher"]')).join('\n'), /package manager/);
   assert.match(checkCompose(broken(text, 'NATS_PREFIX: rtm', 'NATS_PREFIX: rtm\n  NATS_SUBJECT_PREFIX: rtm')).join('\n'), /NATS_SUBJECT_PREFIX is not a configuration variable/);
 });
 
@@ -178,9 +184,9 @@ test('deploy - Kubernetes manifests: valid against the Kubernetes schemas, probe
   assert.match((await checkKubernetes(breakFile('dispatcher.yaml', /---\napiVersion: policy\/v1\n(.*\n)*?(?=---)/, ''), servedPaths)).join('\n'), /dispatcher: no PodDisruptionBudget/);
   assert.match((await checkKubernetes(breakFile('gateway.yaml', /---\napiVersion: autoscaling\/v2\n(.*\n)*/, ''), servedPaths)).join('\n'), /no HorizontalPodAutoscaler/);
   assert.match((await checkKubernetes(breakFile('gateway.yaml', 'runAsNonRoot: true', 'runAsNonRoot: false'), servedPaths)).join('\n'), /may run as root/);
-  assert.match((await checkKubernetes(breakFile('dispatcher.yaml', '"node", "--import", "tsx", "apps/dispatcher/src/main.ts"', '"npm", "run", "dispatcher"'), servedPaths)).join('\n'), /package manager/);
+  assert.match((await checkKubernetes(breakFile('dispatcher.yaml', '"node", "build/apps/dispatcher/src/main.js"', '"npm", "run", "dispatcher"'), servedPaths)).join('\n'), /package manager/);
   assert.match((await checkKubernetes(breakFile('config.yaml', 'LOG_LEVEL: info', 'LOGLEVEL: info'), servedPaths)).join('\n'), /LOGLEVEL is not a configuration variable/);
-  assert.match((await checkKubernetes(breakFile('migrate-job.yaml', 'scripts/migrate.ts', 'apps/gateway/src/main.ts'), servedPaths)).join('\n'), /does not run scripts\/migrate.ts/);
+  assert.match((await checkKubernetes(breakFile('migrate-job.yaml', 'build/scripts/migrate.js', 'build/apps/gateway/src/main.js'), servedPaths)).join('\n'), /does not run build\/scripts\/migrate.js/);
 });
 
 test('deploy - NATS chart values: a 3-node cluster with JetStream', () => {

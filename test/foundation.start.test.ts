@@ -189,10 +189,15 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
   await t.test('a second start shows the same environment and keys; a doubled Ctrl-C still stops cleanly', async () => {
     const second = startSupervisor(env, ['gateway', '--state-file', stateFile]);
     running.push(second.child);
-    const again = (await second.waitFor(/secret key\s+(sk_\S+)/))[1];
-    assert.equal(again, secretKey);
-    const login = await second.waitFor(/dev login\s+(\S+@\S+) \/ (\S+)$/);
-    assert.deepEqual([login[1], login[2]], [devEmail, devPassword], 'the same dev login on every start');
+    // the secrets were shown when made: now only where they are kept, and how to make new ones
+    await second.waitFor(/secret key\s+shown when created; kept in .*create-key --env env_\S+ --kind secret/);
+    const login = await second.waitFor(/dev login\s+(\S+@\S+) \(password shown when created; kept in /);
+    assert.equal(login[1], devEmail, 'the same dev login on every start');
+    await second.waitFor(/SECRET_KEY=\$\(node -pe/);
+    assert.ok(!second.lines.some((l) => l.includes(secretKey)), 'the secret key is not printed again');
+    assert.ok(!second.lines.some((l) => l.includes(devPassword!)), 'the password is not printed again');
+    const kept = JSON.parse(readFileSync(stateFile, 'utf8'));
+    assert.deepEqual([kept.secretKey, kept.login.password], [secretKey, devPassword], 'still kept in the state file');
     assert.ok(!second.lines.some((l) => l.includes('dev environment created')));
     // Ctrl-C under npm arrives twice at once (terminal + npm's forwarding): still one clean stop
     second.child.kill('SIGINT');

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { NODE_FLAGS, type ProcessKind } from '@rtm/ops';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { createEnvironment, type CreatedEnvironment } from '@rtm/auth';
@@ -36,6 +37,11 @@ export interface ClusterOptions {
   dispatchers?: number;
   /** Extra environment for every process (e.g. a short WEBHOOK_RETRY_SCHEDULE). */
   env?: Record<string, string>;
+  /**
+   * A directory `npm run build` wrote: run its compiled processes with plain node (no tsx)
+   * instead of the sources.
+   */
+  build?: string;
 }
 
 export interface Cluster {
@@ -91,10 +97,13 @@ const TEST_DEFAULTS = {
 export async function startProcess(
   kind: ProcessKind,
   env: Record<string, string>,
-  options: { readyTimeoutMs?: number } = {},
+  options: { readyTimeoutMs?: number; build?: string } = {},
 ): Promise<RunningProcess> {
   const name = `${kind}-${++counter}`;
-  const child = spawn(process.execPath, [...NODE_FLAGS[kind], '--import', 'tsx', ENTRY[kind]], {
+  // process.execPath: the children run on the test's own Node (set-up may have put Node 24 first on PATH)
+  const entry = options.build ? [join(options.build, ENTRY[kind].replace(/\.ts$/, '.js'))] : ['--import', 'tsx', ENTRY[kind]];
+  // a fresh environment, NODE_OPTIONS included: nothing is preloaded that the command does not say
+  const child = spawn(process.execPath, [...NODE_FLAGS[kind], ...entry], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -200,7 +209,7 @@ export async function startCluster(t: TestContext, options: ClusterOptions = {})
     await dropNatsPrefix(env.NATS_URL, prefix).catch(() => {});
   });
   const start = async (kind: ProcessKind, extra: Record<string, string> = {}) => {
-    const proc = await startProcess(kind, { ...env, ...extra });
+    const proc = await startProcess(kind, { ...env, ...extra }, { build: options.build });
     all.push(proc);
     await waitReady(proc);
     return proc;

@@ -78,6 +78,7 @@ export async function checkClientConnectionCap(layout: string, env: LayoutEnv): 
     keepAliveTimeoutMs: 5_000,
     maxConnectionsPerIp: cap,
     trustProxy: Array.isArray(trust) ? [...trust, '127.0.0.1'] : trust,
+    accessLog: false,
   });
   // an exchange held open, as an event stream is
   app.get('/held', (_request, reply) => {

@@ -109,7 +109,7 @@ export async function checkKubernetes(files: Record<string, string>, servedPaths
   else {
     const container = job.spec.template.spec.containers[0];
     const { kind } = checkCommand('k8s Job migrate', [...(container.command ?? []), ...(container.args ?? [])]);
-    if (kind !== 'migrate') problems.push('k8s Job migrate: does not run scripts/migrate.ts');
+    if (kind !== 'migrate') problems.push('k8s Job migrate: does not run build/scripts/migrate.js');
   }
   // the probes ask what the processes serve
   const answers = await servedPaths([...probePaths]);

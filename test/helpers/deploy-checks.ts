@@ -33,9 +33,12 @@ export function checkDockerfile(text: string): string[] {
     });
   const froms = instructions.filter((i) => i.op === 'FROM');
   if (froms.length < 2) problems.push('Dockerfile: not multi-stage (one FROM)');
-  for (const from of froms) if (!/^node:20([.-]|$)/.test(from.args.split(/\s+/)[0]!)) problems.push(`Dockerfile: stage not on node:20 (${from.args})`);
+  for (const from of froms) if (!/^node:24([.-]|$)/.test(from.args.split(/\s+/)[0]!)) problems.push(`Dockerfile: stage not on node:24 (${from.args})`);
+  if (!instructions.some((i) => i.op === 'RUN' && /npm run build\b(?!:)/.test(i.args))) problems.push('Dockerfile: no `npm run build` (the image runs the compiled build)');
   if (!instructions.some((i) => i.op === 'RUN' && /npm ci\b[^&]*--omit=dev/.test(i.args))) problems.push('Dockerfile: no `npm ci --omit=dev`');
   const last = instructions.slice(instructions.lastIndexOf(froms.at(-1)!));
+  if (!last.some((i) => i.op === 'COPY' && /--from=\S+.*\/build\b/.test(i.args))) problems.push('Dockerfile: the last stage copies no build/ from the build stage');
+  if (last.some((i) => i.op === 'COPY' && /^(--\S+\s+)*\.\s/.test(i.args))) problems.push('Dockerfile: the last stage copies the sources (only build/ and production node_modules belong there)');
   const users = last.filter((i) => i.op === 'USER');
   if (users.length === 0) problems.push('Dockerfile: the image runs as root (no USER in the last stage)');
   else if (/^(root|0)(:|$)/.test(users.at(-1)!.args)) problems.push('Dockerfile: USER is root');

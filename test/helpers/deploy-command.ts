@@ -31,8 +31,10 @@ export function unknownVariables(where: string, kind: Kind | 'any', names: Itera
 // ---------------------------------------------------------------- process commands
 
 /**
- * Which process a command line starts, or a problem: it must be node itself running an entry
- * point, with the node options that process runs with (libs/ops/src/node-flags.ts) before `--import`.
+ * Which process a command line starts, or a problem: it must be node itself running a compiled
+ * entry point of `npm run build` (build/apps/<kind>/src/main.js, build/scripts/migrate.js) with
+ * no loader (no tsx: production runs JavaScript), and with the node options that process runs
+ * with (libs/ops/src/node-flags.ts) before the entry point.
  */
 export function checkCommand(where: string, words: readonly string[]): { kind?: Kind; problems: string[] } {
   let rest = [...words];
@@ -41,13 +43,17 @@ export function checkCommand(where: string, words: readonly string[]): { kind?: 
   const problems: string[] = [];
   if (words.some((w) => /(^|\/)(npm|npx|yarn|pnpm)$/.test(w))) problems.push(`${where}: starts the process through a package manager (${words.join(' ')})`);
   if (!/^(\/usr\/(local\/)?bin\/)?node$/.test(rest[0] ?? '')) problems.push(`${where}: does not start node directly (${words.join(' ')})`);
-  const i = rest.indexOf('--import');
-  const entry = i >= 0 && rest[i + 1] === 'tsx' ? rest[i + 2] : undefined;
-  if (!entry) return { problems: [...problems, `${where}: no 'node --import tsx <entry point>' (${words.join(' ')})`] };
-  if (!existsSync(`${ROOT}${entry}`)) problems.push(`${where}: ${entry} does not exist`);
-  const kind = /^apps\/(gateway|channel-node|dispatcher)\/src\/main\.ts$/.exec(entry)?.[1] as (typeof KINDS)[number] | undefined;
-  const options = rest.slice(1, i).join(' ');
-  if (entry === 'scripts/migrate.ts') {
+  if (rest.some((w) => w === 'tsx' || /^--(import|loader|require)\b/.test(w) || w === '-r')) {
+    problems.push(`${where}: loads code before the entry point (tsx?): production runs the build with plain node (${words.join(' ')})`);
+  }
+  const i = rest.findIndex((w, n) => n > 0 && !w.startsWith('-') && rest[n - 1] !== '--import');
+  const entry = i > 0 ? rest[i] : undefined;
+  if (!entry || !/^build\/.*\.js$/.test(entry)) return { problems: [...problems, `${where}: no 'node build/<entry point>.js' of npm run build (${words.join(' ')})`] };
+  const source = entry.replace(/^build\//, '').replace(/\.js$/, '.ts');
+  if (!existsSync(`${ROOT}${source}`)) problems.push(`${where}: ${entry} is not built from anything (no ${source})`);
+  const kind = /^build\/apps\/(gateway|channel-node|dispatcher)\/src\/main\.js$/.exec(entry)?.[1] as (typeof KINDS)[number] | undefined;
+  const options = rest.slice(1, i).filter((w) => !/^--(import|loader|require)$/.test(w) && w !== 'tsx').join(' ');
+  if (entry === 'build/scripts/migrate.js') {
     if (options) problems.push(`${where}: migrate runs with node's defaults, not '${options}'`);
     return { kind: 'migrate', problems };
   }

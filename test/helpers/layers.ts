@@ -6,8 +6,10 @@
  *   table's `sameLayer` allows that pair;
  * - `undeclared` / `unused`: an @rtm import its package.json does not list, or a listed @rtm
  *   dependency nothing imports (dependencies, devDependencies or peerDependencies);
- * - `cross-package`: a relative import that leaves its package (`../../libs/x/src/…`); a
- *   package's build script may reach the repository's build helpers (`buildHelpers`) only;
+ * - `cross-package`: a relative import that leaves its package (`../../libs/x/src/…`). Build
+ *   scripts are no package's surface, so two exceptions: a package's build script may reach the
+ *   repository's build helpers (`buildHelpers`), and a dev script (`devScripts`, e.g. the build)
+ *   may reach a package's build scripts;
  * - `build-script` / `test-helper`: a run-time import of a build script (a `scripts/` folder)
  *   from an app's or a lib's src or from a production script, or of test/ from anything but a dev
  *   script (`devScripts`). `import type` and `export type` are erased before anything runs, so
@@ -229,7 +231,8 @@ export function checkLayers(tree: Tree, table: LayerTable): Violation[] {
         continue;
       }
       const targetOwner = ownerOf(path, tree.packages);
-      if (targetOwner !== owner && !(isBuildScript(file) && !isSrc && buildHelpers.has(path))) {
+      const buildReach = (isBuildScript(file) && !isSrc && buildHelpers.has(path)) || (devScripts.has(file) && isBuildScript(path));
+      if (targetOwner !== owner && !buildReach) {
         report('cross-package', `a relative import from ${owner.name} into ${targetOwner.name}: import it by its package name`);
       }
       if (!typeOnly && isBuildScript(path) && (isSrc || (isProductionScript && (!path.startsWith('scripts/') || devScripts.has(path))))) {

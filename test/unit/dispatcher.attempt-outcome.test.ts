@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ClaimedDelivery } from '@rtm/webhooks';
-import { attemptLogs, attemptRecord, circuitKey, endpointOf, settleAttempt } from '../../apps/dispatcher/src/attempt-outcome.ts';
+import { attemptLogs, attemptRecord, circuitKey, endpointOf, failedAttemptLine, settleAttempt } from '../../apps/dispatcher/src/attempt-outcome.ts';
 
 const SCHEDULE = [30_000, 300_000];
 const at = new Date('2026-01-01T00:00:00Z');
@@ -102,4 +102,24 @@ test("circuits are per environment and URL; places per environment and origin, n
   assert.equal(endpointOf(row), 'env_1 https://hooks.example.com');
   assert.notEqual(endpointOf({ ...row, environment_id: 'env_2' }), endpointOf(row));
   assert.equal(endpointOf({ environment_id: 'env_1', url: 'not a url' }), 'env_1 not a url');
+});
+
+test('the log line of a failed attempt: ids, attempt, status or class, next attempt or dropped; URL redacted, no body', () => {
+  const row = claimed({ endpoint_id: 'whe_1', body: '{"secret-body":1}', url: 'https://u:p@hooks.example.com/in?token=abc' });
+  assert.equal(failedAttemptLine(settleAttempt(row, at, { ok: true, statusCode: 200, durationMs: 5 }, SCHEDULE)), null);
+  const pending = failedAttemptLine(settleAttempt(row, at, { ok: false, statusCode: 502, error: 'status 5xx' as never, durationMs: 1_000 }, SCHEDULE))!;
+  assert.deepEqual(pending, {
+    deliveryId: 'dlv_1',
+    endpointId: 'whe_1',
+    eventType: 'message.published',
+    attempt: 1,
+    statusCode: 502,
+    error: 'status 5xx',
+    url: 'https://***@hooks.example.com/in?token=***',
+    // the attempt's end plus the schedule's first wait
+    nextAttemptAt: '2026-01-01T00:00:31.000Z',
+  });
+  const dropped = failedAttemptLine(settleAttempt(claimed({ attempts: 2 }), at, { ok: false, error: 'timeout', durationMs: 10 }, SCHEDULE))!;
+  assert.deepEqual([dropped.attempt, dropped.statusCode, dropped.error, dropped.dropped, dropped.nextAttemptAt], [3, null, 'timeout', true, undefined]);
+  assert.ok(!JSON.stringify(pending).includes('secret-body'));
 });

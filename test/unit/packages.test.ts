@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,19 @@ import { build } from 'esbuild';
 import { checkDeclarations, declaredDependencies, packageNameOf, REPO_ROOT, specifiersOf, type Manifest } from '../../scripts/package-build.ts';
 
 const PUBLISHED: Record<string, string> = { 'libs/client': '@rtm/client', 'libs/server-sdk': '@rtm/server', 'libs/react': '@rtm/react' };
+
+/** The Node lines `npm test` runs on (setup_node: 24 by default, RTM_NODE=22): the root's `engines`. */
+const NODE_ENGINES = '^22.12.0 || >=24.0.0';
+
+test('packages - every package.json (root, apps, libs) says the same tested Node versions', async () => {
+  const dirs = ['.', ...(['apps', 'libs'] as const).flatMap((top) => readdirSync(join(REPO_ROOT, top)).map((name) => `${top}/${name}`))];
+  for (const dir of dirs) {
+    const file = join(REPO_ROOT, dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as PackageJson;
+    assert.deepEqual(manifest.engines, { node: NODE_ENGINES }, `${dir}/package.json engines`);
+  }
+});
 
 interface PackageJson extends Manifest {
   private?: boolean;
@@ -31,7 +45,7 @@ for (const [dir, name] of Object.entries(PUBLISHED)) {
     assert.equal(manifest.private, undefined, 'not private');
     assert.equal(manifest.license, 'MIT');
     assert.equal(manifest.type, 'module');
-    assert.deepEqual(manifest.engines, { node: '>=20.18' });
+    assert.deepEqual(manifest.engines, { node: NODE_ENGINES }, 'the Node versions the root says are tested');
     assert.ok(manifest.files?.includes('dist'), 'files holds dist');
     assert.ok(manifest.files?.includes('README.md'), 'files holds README.md');
     assert.match(await readFile(join(REPO_ROOT, dir, 'README.md'), 'utf8'), /## Installing|Installing outside this repository/);

@@ -219,5 +219,5 @@ onShutdown(log, async () => {
 inbox.start();
 usage.start();
 await ownership.start();
-const internalPort = await listen(internal, config.INTERNAL_PORT);
-announce({ kind: 'channel-node', node: name, internalPort });
+const internalPort = await listen(internal, config.INTERNAL_PORT, config.HOST);
+announce({ kind: 'channel-node', node: name, internalPort, host: config.HOST });

@@ -1,7 +1,8 @@
 /**
  * The dashboard's static files, in one place: `npm run build:dashboard` writes them to
- * apps/dashboard/dist/, and the gateway builds the same files in memory when dist/ has none
- * (apps/gateway/src/dashboard-ui/dashboard-ui.ts).
+ * apps/dashboard/dist/ (set-up runs it for development), and `npm run build` (scripts/build.ts)
+ * writes the same files into build/apps/dashboard/dist/. The gateway only serves them
+ * (apps/gateway/src/dashboard-ui/dashboard-ui.ts, whose DASHBOARD_FILES lists the same names).
  *
  * index.html is copied as it is; app.css is src/app.css followed by uPlot's stylesheet (the usage
  * charts); src/main.ts and what it imports become one minified ES module, app.js, with a linked

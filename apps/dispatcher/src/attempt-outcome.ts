@@ -82,6 +82,44 @@ export function attemptLogs(outcomes: readonly Outcome[], listened: (environment
   return byEnvironment;
 }
 
+/** The process log's line for an attempt that failed (failedAttemptLine). */
+export interface FailedAttemptLine {
+  deliveryId: string;
+  /** null: the environment's default endpoint (its configuration's URL). */
+  endpointId: string | null;
+  eventType: string;
+  attempt: number;
+  /** What went wrong: the receiver's status, or the class of failure (timeout, refused, …). */
+  statusCode: number | null;
+  error: string | null;
+  /** When the next attempt is due, or that there is none (`dropped`). */
+  nextAttemptAt?: string;
+  dropped?: true;
+  url: string;
+}
+
+/**
+ * What the process log says of a failed attempt (the operator's view; the tenant's is the live
+ * log above): never the body or a secret, and the URL redacted as every log shows it.
+ * Null for an attempt that delivered.
+ */
+export function failedAttemptLine(outcome: Outcome): FailedAttemptLine | null {
+  const { row, n, at, result, status, delay } = outcome;
+  if (result.ok) return null;
+  const line: FailedAttemptLine = {
+    deliveryId: row.id,
+    endpointId: row.endpoint_id,
+    eventType: row.event_type,
+    attempt: n,
+    statusCode: result.statusCode ?? null,
+    error: result.error ?? null,
+    url: redactWebhookUrl(row.url),
+  };
+  if (status === 'dropped') line.dropped = true;
+  else if (delay !== null) line.nextAttemptAt = new Date(at.getTime() + result.durationMs + delay).toISOString();
+  return line;
+}
+
 /** One circuit per endpoint: the environment and the URL it delivers to. */
 export const circuitKey = (row: Pick<ClaimedDelivery, 'environment_id' | 'url'>): string => `${row.environment_id} ${row.url}`;
 

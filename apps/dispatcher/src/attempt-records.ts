@@ -19,7 +19,7 @@ import { materializeLogged, recordAttempts, recordLoggedSuccesses } from '@rtm/w
 import type { Logger } from '@rtm/ops';
 import type { Usage } from '@rtm/usage';
 import { StatementBatcher } from './statement-batcher.ts';
-import { attemptLogs, attemptRecord, type Outcome } from './attempt-outcome.ts';
+import { attemptLogs, attemptRecord, failedAttemptLine, type Outcome } from './attempt-outcome.ts';
 import type { DeliveryMetrics } from './delivery-metrics.ts';
 import type { LogPositions } from './log-positions.ts';
 
@@ -89,6 +89,17 @@ export class AttemptRecords {
       }
     }
     this.#announce(outcomes);
+    this.#logFailures(outcomes);
+  }
+
+  /** A line per failed attempt, once it is recorded: `warn`, or `error` when it dropped the delivery. */
+  #logFailures(outcomes: readonly Outcome[]): void {
+    for (const outcome of outcomes) {
+      const line = failedAttemptLine(outcome);
+      if (line === null) continue;
+      if (line.dropped) this.#deps.log.error(line, 'webhook attempt failed; delivery dropped');
+      else this.#deps.log.warn(line, 'webhook attempt failed');
+    }
   }
 
   /**

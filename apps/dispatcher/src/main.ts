@@ -164,5 +164,5 @@ onShutdown(log, async () => {
   internal.close();
 });
 
-const internalPort = await listen(internal, config.INTERNAL_PORT);
-announce({ kind: 'dispatcher', node: name, internalPort });
+const internalPort = await listen(internal, config.INTERNAL_PORT, config.HOST);
+announce({ kind: 'dispatcher', node: name, internalPort, host: config.HOST });

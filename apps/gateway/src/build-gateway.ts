@@ -21,6 +21,8 @@ export async function buildGateway(deps: GatewayDeps): Promise<Gateway> {
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP,
     trustProxy: config.TRUST_PROXY,
+    // unset: on in production only, so `npm start` stays readable
+    accessLog: (config.ACCESS_LOG ?? (config.NODE_ENV === 'production' ? 'on' : 'off')) === 'on',
   };
   const control = await createPublicApp('control', deps.log, deps.metrics, listener);
   const realtime = await createPublicApp('realtime', deps.log, deps.metrics, listener);

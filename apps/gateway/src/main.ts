@@ -10,9 +10,6 @@ import { replicaLagGauges } from './replica-lag.ts';
 import { trustProxyWarning } from './http/trust-proxy.ts';
 import { createUsage } from '@rtm/usage';
 
-/** Both public listeners bind every interface. */
-const PUBLIC_HOST = '0.0.0.0';
-
 const config = configOrExit(loadGatewayConfig);
 const name = config.NODE_NAME ?? `gateway-${process.pid}`;
 const log = createLogger({ level: config.LOG_LEVEL, name });
@@ -65,15 +62,16 @@ onShutdown(log, async () => {
 
 // a port already taken is an operator error: name the variable instead of a stack trace
 const listenOn = (variable: string, port: number) => `cannot listen on ${variable}=${port}`;
-const trustProxyRisk = trustProxyWarning(config.TRUST_PROXY, config.NODE_ENV, PUBLIC_HOST);
-if (trustProxyRisk) log.warn({ trustProxy: true, host: PUBLIC_HOST }, trustProxyRisk);
+// every listener binds HOST (loopback unless set; deploy/ sets 0.0.0.0)
+const trustProxyRisk = trustProxyWarning(config.TRUST_PROXY, config.NODE_ENV, config.HOST);
+if (trustProxyRisk) log.warn({ trustProxy: true, host: config.HOST }, trustProxyRisk);
 // a storm of connections (every client of a gateway that went away comes back at once) must not
 // overflow the accept queue: Node's default of 511 drops the rest's SYNs, and each dropped client
 // waits out TCP's retransmission back-off (1 s, 3 s, 7 s, …); the kernel caps it at somaxconn
 const BACKLOG = 4096;
-await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: PUBLIC_HOST, backlog: BACKLOG }));
-await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: PUBLIC_HOST, backlog: BACKLOG }));
-const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT));
+await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: config.HOST, backlog: BACKLOG }));
+await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: config.HOST, backlog: BACKLOG }));
+const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT, config.HOST));
 const controlPort = gateway.control.server.address();
 const realtimePort = gateway.realtime.server.address();
 
@@ -83,4 +81,5 @@ announce({
   controlPort: typeof controlPort === 'object' && controlPort ? controlPort.port : config.CONTROL_PORT,
   realtimePort: typeof realtimePort === 'object' && realtimePort ? realtimePort.port : config.REALTIME_PORT,
   internalPort,
+  host: config.HOST,
 });

@@ -1,6 +1,7 @@
 /**
- * The browser bundle of @rtm/client, in one place: `npm run build` writes it to dist/, and the
- * gateway builds the same bundle in memory when dist/ has none (apps/gateway/src/sdk/sdk-bundle.ts).
+ * The browser bundle of @rtm/client, in one place: `npm run build:sdk` writes it to dist/, and the
+ * root's `npm run build` (scripts/build.ts) writes it into build/libs/client/dist/. The gateway
+ * only serves it (apps/gateway/src/sdk/sdk-bundle.ts), never builds it.
  * One ES module, minified, with a linked source map; no dependencies (the SDK has none in browsers).
  */
 import { build } from 'esbuild';

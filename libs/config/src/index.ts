@@ -3,6 +3,7 @@
  * `load*Config` functions below. Each parses with zod and returns a frozen object that is
  * passed down explicitly; nothing else in the codebase reads the environment.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 export { parseDuration, parseSchedule } from './duration.ts';
@@ -46,6 +47,17 @@ const base = z.object({
     .regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1-32 of [A-Za-z0-9_-] (it starts subjects, buckets and streams)')
     .default('rtm'),
   INTERNAL_PORT: port.default(9090),
+  /**
+   * The address every listener of the process binds (the gateway's public ports and each process's
+   * internal port): loopback unless set, so a development process is not reachable from the
+   * network; deploy/ sets 0.0.0.0 (every IPv4 interface) or `::` where the network must reach it.
+   */
+  HOST: z
+    .string()
+    .default('127.0.0.1')
+    .refine((value) => isIP(value) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(value), {
+      message: 'must be an IP address (0.0.0.0, 127.0.0.1, ::) or a host name',
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Name of this process in logs and metrics; `npm start` sets it per child. */
   NODE_NAME: z.string().min(1).max(64).optional(),
@@ -142,6 +154,12 @@ const gateway = base.extend({
     .transform((value) => (value === undefined ? undefined : withSessionAttrs(value, 'prefer-standby'))),
   CONTROL_PORT: port.default(8080),
   REALTIME_PORT: port.default(8081),
+  /**
+   * One structured line per answered request (and per WebSocket upgrade) at info level: method,
+   * route pattern, status, time, environment and request id (docs/operations.md). Unset: on with
+   * NODE_ENV=production, off otherwise (`npm start` stays readable).
+   */
+  ACCESS_LOG: z.enum(['on', 'off']).optional(),
   /** Issuer written into user JWTs. */
   TOKEN_ISSUER: z.string().min(1).default('rtm'),
   /** How long a credential lookup may be served from the in-process cache. */

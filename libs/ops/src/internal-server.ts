@@ -94,7 +94,8 @@ export function createInternalServer(options: {
   });
 }
 
-export async function listen(server: Server, port: number, host = '0.0.0.0'): Promise<number> {
+/** Binds `server` to `port` on `host` (HOST: every process's listeners bind the same address); the port bound. */
+export async function listen(server: Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

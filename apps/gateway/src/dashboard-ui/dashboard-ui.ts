@@ -1,10 +1,12 @@
 /**
  * The dashboard's web UI at `/dashboard` on the control plane: the static files of
  * apps/dashboard (index.html, app.js, app.js.map, app.css), written by `npm run build:dashboard`
- * (which `npm start` and `npm test` run when the build is missing or older than the source).
+ * (which `npm start` and `npm test` run when the build is missing or older than the source) and
+ * by `npm run build` (into build/apps/dashboard/dist/ for the compiled gateway).
  *
- * They are read from apps/dashboard/dist/, built in memory with esbuild when a file is missing,
- * and reloaded when rebuilt (http/built-assets.ts).
+ * They are read from ../../../dashboard/dist/ beside this module (apps/dashboard/dist/ from the
+ * sources, build/apps/dashboard/dist/ from the build) and reloaded when rebuilt
+ * (http/built-assets.ts). The gateway never builds them: no bundler runs in production.
  *
  * Routes: `/dashboard/assets/<file>` serves a file (ETag, 304 on If-None-Match,
  * `cache-control: public, max-age=300`); every other path under `/dashboard` (the UI's own
@@ -14,16 +16,17 @@
  * shows the sign-in form without asking for the session (whose 401 browsers log as an error).
  * Every answer carries a strict Content-Security-Policy: scripts, styles and requests only from
  * this origin (WebSockets also to the realtime edge, for the live views), no inline script or
- * style, no frames, no plugins, no base or form target elsewhere. If neither the files nor a
- * build is available, 503 `unavailable` with the reason.
+ * style, no frames, no plugins, no base or form target elsewhere. Without the files, 503
+ * `unavailable` naming the missing file and the command that writes it.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@rtm/errors';
 import type { Logger } from '@rtm/ops';
-import { DASHBOARD_FILES, DIST_DIR, type DashboardFile } from '../../../dashboard/scripts/build.ts';
+import { fileURLToPath } from 'node:url';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { assetOf, createBuiltAssets, notModified, type Asset, type BuiltAssets } from '../http/built-assets.ts';
+import { assetOf, createBuiltAssets, type Asset, type BuiltAssets } from '../http/built-assets.ts';
+import { sendAsset } from '../http/compression.ts';
 
 /**
  * The UI's Content-Security-Policy: scripts, styles and requests from this origin only, plus
@@ -41,6 +44,19 @@ export function dashboardCsp(realtimeOrigin: string | null): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
+
+/** Where the dashboard's build writes its files, relative to this module in both trees. */
+const DIST_DIR = fileURLToPath(new URL('../../../dashboard/dist/', import.meta.url));
+/** Compiled (build/…/dashboard-ui.js): the build's files, which `npm run build` writes. */
+const COMPILED = import.meta.url.endsWith('.js');
+
+/**
+ * The files of a build, as served under /dashboard/assets/ (index.html: every page). The same
+ * list as apps/dashboard/scripts/build.ts writes (test/dashboard.ui.test.ts compares them): the
+ * gateway does not import the build script, which needs esbuild.
+ */
+export const DASHBOARD_FILES = ['index.html', 'app.js', 'app.js.map', 'app.css'] as const;
+export type DashboardFile = (typeof DASHBOARD_FILES)[number];
 
 const TYPES: Record<DashboardFile, string> = {
   'index.html': 'text/html; charset=utf-8',
@@ -68,24 +84,15 @@ function assetsOf(files: Record<DashboardFile, Uint8Array>): Map<AssetName, Asse
 
 const SESSION_COOKIE = /(?:^|;\s*)dashboard_session=[^;\s]/;
 
-async function buildInMemory(): Promise<Record<DashboardFile, Uint8Array>> {
-  const { buildDashboard } = await import('../../../dashboard/scripts/build.ts');
-  return buildDashboard({ write: false });
-}
-
-export function createDashboardUi(
-  log: Logger,
-  options: { dir?: string; build?: () => Promise<Record<DashboardFile, Uint8Array>> } = {},
-): DashboardUi {
+export function createDashboardUi(log: Logger, options: { dir?: string } = {}): DashboardUi {
   return createBuiltAssets({
     log,
     title: 'the dashboard UI',
     label: 'dashboard ui',
     dir: options.dir ?? DIST_DIR,
-    dirName: 'apps/dashboard/dist',
-    command: 'npm run build:dashboard',
+    dirName: COMPILED ? 'build/apps/dashboard/dist' : 'apps/dashboard/dist',
+    command: COMPILED ? 'npm run build' : 'npm run build:dashboard',
     files: DASHBOARD_FILES,
-    build: options.build ?? buildInMemory,
     assetsOf,
     main: 'app.js',
   });
@@ -106,10 +113,9 @@ export async function dashboardUiRoutes(app: ZodApp, deps: GatewayDeps) {
     const asset = ui.asset(name);
     if (!asset) throw new ServiceError('unavailable', ui.problem ?? 'the dashboard UI is not available');
     const page = name === 'index.html' || name === SIGNED_OUT_PAGE;
-    reply.header('etag', asset.etag).header('cache-control', page ? 'no-cache' : 'public, max-age=300');
+    reply.header('cache-control', page ? 'no-cache' : 'public, max-age=300');
     if (page) reply.header('vary', 'cookie');
-    if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+    return sendAsset(request, reply, asset);
   };
   const page = async (request: FastifyRequest, reply: FastifyReply) =>
     send(request, reply, SESSION_COOKIE.test(request.headers.cookie ?? '') ? 'index.html' : SIGNED_OUT_PAGE);

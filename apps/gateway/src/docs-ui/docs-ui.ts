@@ -9,9 +9,11 @@
  *   localhost.
  * - `GET /asyncapi.json`: the AsyncAPI document of the socket `/v1/connect` (docs/asyncapi.yaml), its
  *   server the realtime edge as above.
+ *   Both documents are serialised once per pair of origins (a few kept), with an ETag (304 on
+ *   If-None-Match) and `cache-control: no-cache`, and compressed once per encoding (http/compression.ts).
  * - `GET /docs` (and `/docs/`): the API reference, Swagger UI (swagger-ui-dist from node_modules)
  *   drawing `/openapi.json`. `GET /docs/assets/<file>`: its files (ETag, 304 on If-None-Match,
- *   `cache-control: public, max-age=300`, gzip when the client accepts it). Every answer under
+ *   `cache-control: public, max-age=300`, brotli or gzip when the client accepts it). Every answer under
  *   /docs carries a strict Content-Security-Policy: scripts, styles, images, fonts and requests
  *   from this origin only, nothing inline, no frames, no forms. An unknown asset is 404 `not_found`;
  *   swagger-ui-dist missing is 503 `unavailable`.
@@ -20,13 +22,12 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '@rtm/errors';
 import type { ZodApp, Host } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { assetOf, notModified, type Asset } from '../http/built-assets.ts';
+import { assetOf, type Asset } from '../http/built-assets.ts';
+import { sendAsset } from '../http/compression.ts';
 import { ASYNCAPI_PATH, DEFAULT_ORIGINS, asyncApiServers, buildAsyncApiDocument, withServers, type ServerOrigins } from '@rtm/api-docs';
 
 /** The reference page's Content-Security-Policy: everything from this origin, nothing inline. */
@@ -56,27 +57,18 @@ const ASSETS: Record<string, { from: 'page' | 'swagger-ui'; type: string }> = {
 };
 const PAGE = 'index.html';
 
-interface Served extends Asset {
-  /** The gzip form, for text files. */
-  gzip?: Buffer;
-}
+/** Documents kept per pair of origins (each a few hundred KB, and its compressed forms). */
+const DOCUMENTS_KEPT = 8;
 
-/** The page and its files, read (and gzipped) once, on the first request for any of them. */
-async function loadAssets(): Promise<Map<string, Served>> {
+/** The page and its files, read once, on the first request for any of them. */
+async function loadAssets(): Promise<Map<string, Asset>> {
   try {
     const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
     const files: [string, string, string][] = [
       [PAGE, join(PAGE_DIR, PAGE), 'text/html; charset=utf-8'],
       ...Object.entries(ASSETS).map(([name, { from, type }]): [string, string, string] => [name, join(from === 'page' ? PAGE_DIR : swaggerUiDir, name), type]),
     ];
-    const compress = promisify(gzip);
-    const entries = await Promise.all(
-      files.map(async ([name, path, type]): Promise<[string, Served]> => {
-        const asset: Served = assetOf(await readFile(path), type);
-        if (!type.startsWith('image/')) asset.gzip = await compress(asset.body);
-        return [name, asset];
-      }),
-    );
+    const entries = await Promise.all(files.map(async ([name, path, type]): Promise<[string, Asset]> => [name, assetOf(await readFile(path), type)]));
     return new Map(entries);
   } catch (error) {
     throw new ServiceError('unavailable', `the API reference is not available (is swagger-ui-dist installed? run npm ci): ${(error as Error).message}`);
@@ -90,7 +82,23 @@ export async function referenceRoutes(app: ZodApp, host: Host, deps: GatewayDeps
     realtime: deps.realtimeEndpoint.httpOriginFor(request, host === 'realtime') ?? DEFAULT_ORIGINS.realtime,
   });
   let asyncapi: Record<string, unknown> | undefined;
-  let assets: Promise<Map<string, Served>> | undefined;
+  let assets: Promise<Map<string, Asset>> | undefined;
+  // the documents as served, by origins: the origins come from the request (its Host header when
+  // no public URL is set), so only a few are kept, the oldest dropped first
+  const documents = new Map<string, Asset>();
+  const documentAsset = (key: string, make: () => unknown): Asset => {
+    let asset = documents.get(key);
+    if (!asset) {
+      if (documents.size >= DOCUMENTS_KEPT) documents.delete(documents.keys().next().value!);
+      documents.set(key, (asset = assetOf(Buffer.from(JSON.stringify(make())), 'application/json; charset=utf-8')));
+    }
+    return asset;
+  };
+  const sendDocument = (request: FastifyRequest, reply: FastifyReply, name: string, make: (origins: ServerOrigins) => unknown) => {
+    const origins = originsFor(request);
+    reply.header('cache-control', 'no-cache');
+    return sendAsset(request, reply, documentAsset(`${name} ${origins.control} ${origins.realtime}`, () => make(origins)));
+  };
 
   const send = async (request: FastifyRequest, reply: FastifyReply, name: string) => {
     reply
@@ -104,23 +112,19 @@ export async function referenceRoutes(app: ZodApp, host: Host, deps: GatewayDeps
       throw error;
     }));
     const asset = (await loaded).get(name)!;
-    // the gzip form is another representation: its own ETag, and caches key on Accept-Encoding
-    const gzipped = asset.gzip !== undefined && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    const etag = gzipped ? asset.etag.replace(/"$/, '-gzip"') : asset.etag;
-    if (asset.gzip !== undefined) reply.header('vary', 'accept-encoding');
-    reply.header('etag', etag).header('cache-control', name === PAGE ? 'no-cache' : 'public, max-age=300');
-    if (notModified(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    reply.type(asset.type);
-    return gzipped ? reply.header('content-encoding', 'gzip').send(asset.gzip) : reply.send(asset.body);
+    reply.header('cache-control', name === PAGE ? 'no-cache' : 'public, max-age=300');
+    return sendAsset(request, reply, asset);
   };
 
   // not API operations: hidden from OpenAPI like the sockets, described in docs/interface.md
   const hidden = { schema: { hide: true } };
-  app.get('/openapi.json', hidden, async (request) => withServers(openapi(), originsFor(request)));
-  app.get(ASYNCAPI_PATH, hidden, async (request) => {
-    asyncapi ??= buildAsyncApiDocument();
-    return { ...asyncapi, servers: asyncApiServers(originsFor(request).realtime) };
-  });
+  app.get('/openapi.json', hidden, async (request, reply) => sendDocument(request, reply, 'openapi', (origins) => withServers(openapi(), origins)));
+  app.get(ASYNCAPI_PATH, hidden, async (request, reply) =>
+    sendDocument(request, reply, 'asyncapi', (origins) => {
+      asyncapi ??= buildAsyncApiDocument();
+      return { ...asyncapi, servers: asyncApiServers(origins.realtime) };
+    }),
+  );
   app.get('/docs', hidden, async (request, reply) => send(request, reply, PAGE));
   app.get('/docs/', hidden, async (request, reply) => send(request, reply, PAGE));
   app.get('/docs/assets/:file', hidden, async (request, reply) => {

@@ -2,11 +2,12 @@
  * Static files a build step writes into a directory (the SDK bundle, the dashboard UI), served
  * by the gateway with strong ETags.
  *
- * start(): reads the files from `dir`. When one is missing the same files are built in memory
- *          with `build` (nothing is written: a read-only checkout and many gateways starting at
- *          once are fine); when that fails too, `problem` says why and how to build them. The
- *          directory is watched, so a rebuild while the gateway runs is served at once (the
- *          files are read again 200 ms after the last change, once the build has written them all).
+ * start(): reads the files from `dir`. The gateway only serves them: it never builds them (no
+ *          bundler at run time; `npm run build` writes them for production, set-up for
+ *          development). When one is missing, `problem` says which and how to build it, and the
+ *          routes answer 503 with it. The directory is watched, so a rebuild while the gateway
+ *          runs is served at once (the files are read again 200 ms after the last change, once
+ *          the build has written them all).
  * stop():  stops watching.
  */
 import { createHash } from 'node:crypto';
@@ -53,8 +54,6 @@ export function createBuiltAssets<F extends string, N extends string>(options: {
   command: string;
   /** The files the build writes. */
   files: readonly F[];
-  /** Builds the same files in memory. */
-  build: () => Promise<Record<F, Uint8Array>>;
   /** The assets served from the files' bytes. */
   assetsOf: (files: Record<F, Uint8Array>) => Map<N, Asset>;
   /** The asset whose ETag a reload logs. */
@@ -66,13 +65,18 @@ export function createBuiltAssets<F extends string, N extends string>(options: {
   let watcher: FSWatcher | undefined;
   let reloadTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const readDist = async (): Promise<Map<N, Asset> | undefined> => {
-    try {
-      const bodies = await Promise.all(options.files.map((name) => readFile(dir + name)));
-      return options.assetsOf(Object.fromEntries(options.files.map((name, i) => [name, bodies[i]!])) as unknown as Record<F, Uint8Array>);
-    } catch {
-      return undefined;
+  /** The assets, or why there are none (the first file that could not be read). */
+  const readDist = async (): Promise<Map<N, Asset> | string> => {
+    const bodies: Uint8Array[] = [];
+    for (const name of options.files) {
+      try {
+        bodies.push(await readFile(dir + name));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        return code === 'ENOENT' ? `${options.dirName}/${name} is missing` : `${options.dirName}/${name} cannot be read (${code ?? String(error)})`;
+      }
     }
+    return options.assetsOf(Object.fromEntries(options.files.map((name, i) => [name, bodies[i]!])) as unknown as Record<F, Uint8Array>);
   };
 
   const watchDist = () => {
@@ -81,7 +85,7 @@ export function createBuiltAssets<F extends string, N extends string>(options: {
         clearTimeout(reloadTimer);
         reloadTimer = setTimeout(async () => {
           const fresh = await readDist();
-          if (fresh) {
+          if (typeof fresh !== 'string') {
             assets = fresh;
             problem = undefined;
             log.info({ etag: fresh.get(options.main)?.etag }, `${options.label} reloaded`);
@@ -100,16 +104,12 @@ export function createBuiltAssets<F extends string, N extends string>(options: {
       return problem;
     },
     async start() {
-      assets = await readDist();
-      if (!assets) {
-        try {
-          assets = options.assetsOf(await options.build());
-          log.info(`${options.label}: ${options.dirName} has no build (run ${options.command}); built in memory`);
-        } catch (error) {
-          const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-          problem = `${options.title} is not built and could not be built here (${why}): run ${options.command}`;
-          log.error({ err: error }, `${options.label} unavailable`);
-        }
+      const read = await readDist();
+      if (typeof read === 'string') {
+        problem = `${options.title} is not built (${read}): run ${options.command}`;
+        log.error({ dir }, `${options.label} unavailable: ${problem}`);
+      } else {
+        assets = read;
       }
       watchDist();
     },

@@ -15,6 +15,8 @@ import { SECURITY_SCHEMES, openApiRouteTransform } from '@rtm/api-docs';
 import { installCors } from './cors.ts';
 import { compiledSerializerCompiler } from './response-serializer.ts';
 import { lazyChildLoggerFactory } from './lazy-request-logger.ts';
+import { installAccessLog } from './access-log.ts';
+import { installCompression } from './compression.ts';
 import { GatewayWebSocket, MAX_FRAME_BYTES, SOCKET_CLOSE, type Host, type ZodApp } from '@rtm/edge';
 
 export const BODY_LIMIT = 256 * 1024;
@@ -55,6 +57,8 @@ export interface ListenerOptions {
   /** Per client address as TRUST_PROXY resolves it (connection-limit.ts); 0: no limit. */
   maxConnectionsPerIp: number;
   trustProxy: TrustProxy;
+  /** One line per request and per socket upgrade (ACCESS_LOG, access-log.ts). */
+  accessLog: boolean;
 }
 
 /** Path parameters are checked by their schemas (ids up to 128 chars, percent-encoded up to 3×). */
@@ -87,6 +91,10 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
+
+  // first: its onRequest hook sees every request, also those the hooks below refuse; before the
+  // WebSocket plugin and the routes, whose socket handlers it wraps as they are added
+  if (options.accessLog) installAccessLog(app, appLog);
 
   // fastify hands a missing body to the validator as null; routes declare optional bodies with
   // `.optional()`, so a missing body is validated as undefined
@@ -144,6 +152,9 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
       reply.elapsedTime / 1000,
     );
   });
+
+  // before the WebSocket plugin and every route: it hooks routes as they are added
+  await installCompression(app);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -2,12 +2,13 @@
  * `GET /sdk/client.js` and `GET /sdk/client.js.map` on the realtime edge: the browser bundle of
  * @rtm/client, so a page can `import { createClient } from '<realtime edge>/sdk/client.js'`.
  *
- * The files are libs/client/dist/client.js (+ .map), written by `npm run build:sdk` (which
- * `npm start` and `npm test` run when the bundle is missing or older than the source), built in
- * memory when missing and reloaded when rebuilt (http/built-assets.ts).
+ * The files are libs/client/dist/client.js (+ .map) beside this module's tree, written by
+ * `npm run build:sdk` (which `npm start` and `npm test` run when the bundle is missing or older
+ * than the source) and by `npm run build` (build/libs/client/dist/ for the compiled gateway), and
+ * reloaded when rebuilt (http/built-assets.ts). The gateway never bundles: no esbuild at run time.
  * Served with `content-type: text/javascript`, a strong ETag (304 on If-None-Match) and
  * `cache-control: public, max-age=300`: the URL is not versioned, so browsers revalidate within
- * five minutes of a deploy. If neither the file nor a build is available, 503 `unavailable`.
+ * five minutes of a deploy. Without the files, 503 `unavailable` naming the missing one.
  */
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -15,9 +16,12 @@ import { ServiceError } from '@rtm/errors';
 import type { Logger } from '@rtm/ops';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { assetOf, createBuiltAssets, notModified, type BuiltAssets } from '../http/built-assets.ts';
+import { assetOf, createBuiltAssets, type BuiltAssets } from '../http/built-assets.ts';
+import { sendAsset } from '../http/compression.ts';
 
 const DIST_DIR = fileURLToPath(new URL('../../../../libs/client/dist/', import.meta.url));
+/** Compiled (build/…/sdk-bundle.js): the build's bundle, which `npm run build` writes. */
+const COMPILED = import.meta.url.endsWith('.js');
 const BUNDLE = 'client.js';
 const FILES = [BUNDLE, `${BUNDLE}.map`] as const;
 type BundleFile = (typeof FILES)[number];
@@ -25,29 +29,15 @@ const CACHE_CONTROL = 'public, max-age=300';
 
 export type SdkBundle = BuiltAssets<BundleFile>;
 
-/** Builds the bundle in memory (esbuild, the options of `npm run build:sdk`). */
-async function buildInMemory(): Promise<{ js: Uint8Array; map: Uint8Array }> {
-  const { bundleClient } = await import('../../../../libs/client/scripts/bundle.ts');
-  return bundleClient({ write: false });
-}
-
-export function createSdkBundle(
-  log: Logger,
-  options: { dir?: string; build?: () => Promise<{ js: Uint8Array; map: Uint8Array }> } = {},
-): SdkBundle {
-  const build = options.build ?? buildInMemory;
+export function createSdkBundle(log: Logger, options: { dir?: string } = {}): SdkBundle {
   return createBuiltAssets({
     log,
     title: 'the SDK bundle',
     label: 'sdk bundle',
     dir: options.dir ?? DIST_DIR,
-    dirName: 'libs/client/dist',
-    command: 'npm run build:sdk',
+    dirName: COMPILED ? 'build/libs/client/dist' : 'libs/client/dist',
+    command: COMPILED ? 'npm run build' : 'npm run build:sdk',
     files: FILES,
-    build: async () => {
-      const { js, map } = await build();
-      return { [BUNDLE]: js, [`${BUNDLE}.map`]: map } as Record<BundleFile, Uint8Array>;
-    },
     assetsOf: (files) =>
       new Map([
         [BUNDLE, assetOf(files[BUNDLE], 'text/javascript; charset=utf-8')],
@@ -66,9 +56,8 @@ export async function sdkBundleRoutes(app: ZodApp, deps: GatewayDeps) {
   const serve = (name: BundleFile) => async (request: FastifyRequest, reply: FastifyReply) => {
     const asset = bundle.asset(name);
     if (!asset) throw new ServiceError('unavailable', bundle.problem ?? 'the SDK bundle is not available');
-    reply.header('etag', asset.etag).header('cache-control', CACHE_CONTROL).header('x-content-type-options', 'nosniff');
-    if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+    reply.header('cache-control', CACHE_CONTROL).header('x-content-type-options', 'nosniff');
+    return sendAsset(request, reply, asset);
   };
   // not API operations: hidden from OpenAPI like the sockets, documented in libs/client/README.md
   app.get('/sdk/client.js', { schema: { hide: true } }, serve(BUNDLE));

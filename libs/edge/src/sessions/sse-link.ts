@@ -190,6 +190,7 @@ export class SseLink implements Link {
   }
 
   uncork(): void {
+    if (!this.corked) return;
     this.corked = false;
     this.raw.uncork();
   }
@@ -217,6 +218,9 @@ export class SseLink implements Link {
     }
     this.write(`retry: ${retryAfterClose(closing)}\n\n`);
     this.event(JSON.stringify({ op: 'closed', code: closing.code, reason: closing.reason }));
+    // out before the end: on Node 24 end() on a corked response sends the last chunk of the
+    // chunked body ahead of what the cork held, and the client reads the close as garbage
+    this.uncork();
     this.raw.end();
     deadlines.set(new Deadline<SseLink>(this, GRACE), Date.now() + this.options.closeGraceMs);
   }
