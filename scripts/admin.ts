@@ -20,7 +20,8 @@ import { createPool, migrate, type Pool } from '@rtm/db';
 import { Accounts, CLI_ACTOR, isRole } from '@rtm/accounts';
 import { isServiceError } from '@rtm/errors';
 import { connectBus, subjects, type NatsSettings } from '@rtm/bus';
-import { deployLimits, encodeInvalidation, LIMIT_NAMES, QUOTA_NAMES } from '@rtm/limits';
+import { deployLimits, encodeInvalidation } from '@rtm/limits';
+import { LIMIT_NAMES, QUOTA_NAMES } from '@rtm/rules';
 import { LimitOverrides } from '@rtm/schemas';
 
 const USAGE = `usage: admin <command> [options]

@@ -5,7 +5,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument } from '../apps/gateway/src/http/build-openapi-document.ts';
+import { buildOpenApiDocument } from '@rtm/gateway/openapi-document';
 
 const FILE = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 

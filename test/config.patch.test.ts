@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_LIMITS } from '@rtm/limits';
+import { DEFAULT_LIMITS } from '@rtm/rules';
 
 // every limit at its default, the monthly quotas unlimited
 const ALL_LIMITS = { ...DEFAULT_LIMITS, monthlyMessages: null, monthlyConnectionMinutes: null };

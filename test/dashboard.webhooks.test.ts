@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_LIMITS } from '@rtm/limits';
+import { DEFAULT_LIMITS } from '@rtm/rules';
 import { startCluster } from './helpers/cluster.ts';
 import { errorCode, request } from './helpers/http.ts';
 import { DashboardClient, createUser } from './helpers/dashboard.ts';

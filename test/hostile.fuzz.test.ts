@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { Pool as HttpPool } from 'undici';
 import { startCluster } from './helpers/cluster.ts';
 import { mintToken, request } from './helpers/http.ts';
-import { LIMIT_NAMES, QUOTA_NAMES } from '@rtm/limits';
+import { LIMIT_NAMES, QUOTA_NAMES } from '@rtm/rules';
 import { clientFrames, hostileCredential, nastyValue, operationsOf, pathSegment, queryValue, rawBody, type Operation } from './helpers/fuzz-inputs.ts';
 import { DOCUMENTED_CLOSE, assertAcceptable, internalErrors, openSocket, type Answer } from './helpers/fuzz-checks.ts';
 

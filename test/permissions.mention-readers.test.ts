@@ -1,16 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  createEnvironment,
-  decide,
-  effectiveAccess,
-  namespaceOfSql,
-  resolveNamespace,
-  userReadsChannelSql,
-  type ChannelAccessMode,
-  type ChannelRole,
-  type Namespace,
-} from '@rtm/auth';
+import { createEnvironment, namespaceOfSql, userReadsChannelSql } from '@rtm/auth';
+import { decide, effectiveAccess, resolveNamespace, type ChannelAccessMode, type ChannelRole, type Namespace } from '@rtm/rules';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**

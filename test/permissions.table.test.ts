@@ -1,15 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import {
-  CHANNEL_OPS,
-  decide,
-  encodeCapabilities,
-  resolveNamespace,
-  type ChannelFacts,
-  type ChannelRole,
-  type Namespace,
-} from '@rtm/auth';
+import { CHANNEL_OPS, decide, encodeCapabilities, resolveNamespace, type ChannelFacts, type ChannelRole, type Namespace } from '@rtm/rules';
 
 const CHANNEL = 'room:1';
 

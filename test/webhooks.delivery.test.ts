@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
-import { addressRefusal } from '@rtm/webhooks';
+import { addressRefusal } from '@rtm/rules';
 import { connectBus, decodeText, logFramesOf, LogListeners, subjects, type LogFrame } from '@rtm/bus';
 import { startCluster, type Cluster } from './helpers/cluster.ts';
 import { client, errorCode } from './helpers/http.ts';

@@ -49,7 +49,8 @@
 import { randomBytes } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createEnvironment, signToken, USER_TOKEN_AUDIENCE, type SigningKey } from '@rtm/auth';
-import { deployLimits, DEFAULT_LIMITS } from '@rtm/limits';
+import { deployLimits } from '@rtm/limits';
+import { DEFAULT_LIMITS } from '@rtm/rules';
 import { Pool as HttpPool } from 'undici';
 import { createTestDatabase } from '../helpers/database.ts';
 import { dropNatsPrefix, startProcess, waitReady, type RunningProcess } from '../helpers/cluster.ts';

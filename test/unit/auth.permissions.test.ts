@@ -15,7 +15,7 @@ import {
   type CapabilityOp,
   type ChannelFacts,
   type Namespace,
-} from '@rtm/auth';
+} from '@rtm/rules';
 
 const channelChar = fc.constantFrom(...'abcxyz019_.:@=-'.split(''));
 const channelId = fc.string({ unit: channelChar, minLength: 1, maxLength: 12 });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import { jwkRefusal } from '@rtm/auth';
 import dns from 'node:dns';
-import { BLOCKED_ADDRESS_CODE, HostResolver } from '@rtm/webhooks';
+import { BLOCKED_ADDRESS_CODE, HostResolver, capabilityAllows } from '@rtm/rules';
 import { JwksCache } from '../../libs/auth/src/jwks.ts';
 import { startDnsServer } from '../helpers/dns-server.ts';
 
@@ -70,7 +70,7 @@ test('JwksCache: JWKS hosts are resolved through c-ares on the configured name s
 
 test('a tenant-signed token carries capabilities in the same `cap` claim as a minted one', async () => {
   const { generateKeyPair, exportJWK, SignJWT } = await import('jose');
-  const { verifyTenantToken, capabilityAllows } = await import('@rtm/auth');
+  const { verifyTenantToken } = await import('@rtm/auth');
   const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
   const jwk = await exportJWK(publicKey);
   const environmentId = 'env_01h2x3y4z5abcdefghjkmnpqrs';

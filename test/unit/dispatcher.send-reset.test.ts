@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import {
   generateWebhookSecret,
-  HostResolver,
   SIGNATURE_HEADER,
   signatureHeader,
   standardHeaders,
@@ -11,6 +10,7 @@ import {
   verifyWebhookSignature,
 } from '@rtm/webhooks';
 import { deliverySignatures } from '../../apps/dispatcher/src/delivery/delivery-headers.ts';
+import { HostResolver } from '@rtm/rules';
 import { SendDeadline, WebhookSender } from '../../apps/dispatcher/src/send-webhook.ts';
 
 async function receiver(answer: (n: number, destroy: () => void, respond: (status: number) => void) => void) {

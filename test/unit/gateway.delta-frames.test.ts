@@ -13,7 +13,7 @@ import { NO_USAGE } from '@rtm/usage';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyDelta } from 'fossil-delta';
-import { resolveNamespace } from '@rtm/auth';
+import { resolveNamespace } from '@rtm/rules';
 import { subjects } from '@rtm/bus';
 import { envelopeTextOfRow, type MessageRow } from '@rtm/channels';
 import { messageEnvelopeText } from '@rtm/schemas';

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChannelCommand } from '@rtm/schemas';
-import { cleanOverrides, cleanQuotas, effectiveQuotas, quotaPeriod, quotaReasonText, thresholdsReached } from '@rtm/limits';
+import { cleanOverrides } from '@rtm/limits';
+import { cleanQuotas, effectiveQuotas, quotaPeriod, quotaReasonText, thresholdsReached } from '@rtm/rules';
 import { quotaRefusal } from '../../libs/client/src/errors.ts';
 import { channelKey, planBatch, type ChannelState } from '../../apps/channel-node/src/batch-plan.ts';
 import { connectionQuotaReason } from '../../libs/edge/src/limits/connection-quota.ts';

@@ -1,18 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import {
-  DEFAULT_LIMITS,
-  EDGE_LIMITS,
-  EDGE_TOTAL_LIMIT,
-  LIMIT_NAMES,
-  LocalWindow,
-  MemoryCasStore,
-  RateLimiter,
-  grantLease,
-  historyUnits,
-  publishUnits,
-} from '@rtm/limits';
+import { EDGE_LIMITS, EDGE_TOTAL_LIMIT, LocalWindow, MemoryCasStore, RateLimiter, grantLease, historyUnits, publishUnits } from '@rtm/limits';
+import { DEFAULT_LIMITS, LIMIT_NAMES } from '@rtm/rules';
 
 test('weights - a history read costs one unit per 50 messages asked for, at least one', () => {
   assert.equal(historyUnits(1), 1);

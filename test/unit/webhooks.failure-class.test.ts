@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BLOCKED_ADDRESS_CODE, classifyError, DNS_FAILURE_CODE, FAILURE_CLASSES, statusFailure } from '@rtm/webhooks';
+import { classifyError, FAILURE_CLASSES, statusFailure } from '@rtm/webhooks';
+import { BLOCKED_ADDRESS_CODE, DNS_FAILURE_CODE } from '@rtm/rules';
 
 const err = (code: string, extra: object = {}) => Object.assign(new Error(`raw library text for ${code}: db_password=hunter2`), { code, ...extra });
 

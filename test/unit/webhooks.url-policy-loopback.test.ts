@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkWebhookUrl } from '@rtm/webhooks';
+import { checkWebhookUrl } from '@rtm/rules';
 
 const LOOPBACK = ['http://localhost:3000/hooks', 'https://localhost/hooks', 'http://127.0.0.1:8080/', 'http://[::1]:9000/in'];
 

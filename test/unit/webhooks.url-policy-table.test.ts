@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { addressRefusal, checkWebhookUrl, isLoopbackAddress } from '@rtm/webhooks';
+import { addressRefusal, checkWebhookUrl, isLoopbackAddress } from '@rtm/rules';
 
 /** Reason codes: what a refusal's text must say. */
 const REASON = {

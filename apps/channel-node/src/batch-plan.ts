@@ -8,7 +8,7 @@
  */
 import type { NoticeDelivery, WebhookEventInput } from '@rtm/webhooks';
 import { messageEnvelopeBytes, type ChannelCommand, type CommandReply } from '@rtm/schemas';
-import { quotaReasonText, type QuotaRefusal } from '@rtm/limits';
+import { quotaReasonText, type QuotaRefusal } from '@rtm/rules';
 
 export type PublishCommand = Extract<ChannelCommand, { op: 'publish' }>;
 export type RetractCommand = Extract<ChannelCommand, { op: 'retract' }>;

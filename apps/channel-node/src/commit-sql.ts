@@ -7,7 +7,7 @@ import { admitNotificationsSql, ARRAY_ELEMENT_OID, binaryTextArray, notification
 import { environmentHookedSql, LOGGED_SQL, logParameters, logSql, type WebhookEventInput } from '@rtm/webhooks';
 import { webhookPartitionOf } from '@rtm/bus';
 import { namespaceOfSql, userReadsChannelSql } from '@rtm/auth';
-import { DEFAULT_LIMITS } from '@rtm/limits';
+import { DEFAULT_LIMITS } from '@rtm/rules';
 import type { BatchPlan } from './batch-plan.ts';
 import { QUOTA_ANSWER_SQL, quotaCtes } from './quota-sql.ts';
 

@@ -6,7 +6,7 @@
  * the statement still holds, and the committer reads again.
  */
 import type { Queryable } from '@rtm/db';
-import { quotaPeriod } from '@rtm/limits';
+import { quotaPeriod } from '@rtm/rules';
 import type { QuotaAllowance } from './batch-plan.ts';
 import { QUOTA_LEFT_SQL } from './quota-sql.ts';
 

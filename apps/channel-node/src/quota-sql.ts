@@ -10,7 +10,7 @@
  * The upsert's row lock is held until the commit ends, so the commits of one environment take
  * turns on its row; that turn is the price of exactness (measured in docs/benchmarks.md).
  */
-import { PERIOD_START_SQL, quotaLimitSql } from '@rtm/limits';
+import { PERIOD_START_SQL, quotaLimitSql } from '@rtm/rules';
 
 /** SQLSTATE raised by `rtm_check` when a commit would pass a monthly message quota. */
 export const QUOTA_STATE = 'RTM03';

@@ -1,10 +1,23 @@
 import { configOrExit, exitOnConfigError, loadDispatcherConfig } from '@rtm/config';
 import { createUsage } from '@rtm/usage';
-import { HostResolver, loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
+import { loadSecretKeyring, reencryptWebhookSecrets } from '@rtm/webhooks';
+import { HostResolver } from '@rtm/rules';
 import { ADVISORY_LOCKS, createPool, migrateAtStart, locatorFor, PartitionOwnership } from '@rtm/db';
 import { connectBus, watchLogInterest, Requester, subjects, WEBHOOK_PARTITIONS } from '@rtm/bus';
 import { OwnerClient } from '@rtm/owner-client';
-import { announce, counterOf, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl, watchDatabase } from '@rtm/ops';
+import {
+  announce,
+  counterOf,
+  createInternalServer,
+  createLogger,
+  createMetrics,
+  dependencyChecks,
+  listen,
+  onShutdown,
+  orExit,
+  redactUrl,
+  watchDatabase,
+} from '@rtm/ops';
 import { Deliverer, LEASE_MARGIN_MS } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
 import { WorkerRecovery } from './worker-recovery.ts';

@@ -23,7 +23,8 @@
  * same shape: POST, a byte body, and one flat header list.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { checkWebhookUrl, classifyError, redactWebhookUrl, statusFailure, vettedLookup, type FailureClass, type HostResolver } from '@rtm/webhooks';
+import { classifyError, redactWebhookUrl, statusFailure, type FailureClass } from '@rtm/webhooks';
+import { checkWebhookUrl, vettedLookup, type HostResolver } from '@rtm/rules';
 
 export interface SendResult {
   ok: boolean;

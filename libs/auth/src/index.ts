@@ -13,7 +13,6 @@ export { CredentialStore, type ApiKeyRecord, type LookupObserver } from './crede
 export { SharedLoads } from './shared-loads.ts';
 export { createEnvironment, createEnvironmentIn, insertEnvironment, insertKey, insertKeyRow, type CreatedEnvironment } from './tenancy.ts';
 export { KeyUsage } from './key-usage.ts';
-export * from './permissions.ts';
 export { liveBanSql, bansBarringSql, namespaceOfSql, userReadsChannelSql } from './channel-sql.ts';
 export { MAX_TOKEN_LIFETIME_SECONDS, issuedAtMsOf } from './user-token.ts';
 export { TokenRevocations, encodeRevocation, decodeRevocation, refuses, type Revocation } from './revocations.ts';

@@ -6,7 +6,7 @@
  * connecting, the headers and the whole body together, so a host that drip-feeds its answer a
  * byte at a time is abandoned at the deadline like one that never answers.
  *
- * Host names are resolved through c-ares (HostResolver of @rtm/webhooks, as the dispatcher's webhook
+ * Host names are resolved through c-ares (HostResolver of @rtm/rules, as the dispatcher's webhook
  * sends are), never `dns.lookup`: getaddrinfo runs on libuv's thread pool, which password hashing,
  * the file system and crypto share, so a tenant's slow name server would hold sign-ins behind it.
  *
@@ -16,7 +16,7 @@
  */
 import { Agent, request } from 'undici';
 import type { JWK } from 'jose';
-import { HostResolver, checkWebhookUrl, vettedLookup } from '@rtm/webhooks';
+import { HostResolver, checkWebhookUrl, vettedLookup } from '@rtm/rules';
 import { isTenantAlg, jwkRefusal, type TenantKey } from './tenant-token.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;

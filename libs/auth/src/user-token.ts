@@ -1,7 +1,7 @@
 import { SignJWT, decodeProtectedHeader } from 'jose';
 import { JwtRefused, verifyHs256 } from './hs256.ts';
 import { newId } from '@rtm/db';
-import { decodeCapabilities, type CapabilityClaim } from './permissions.ts';
+import { decodeCapabilities, type CapabilityClaim } from '@rtm/rules';
 
 /** The one algorithm user tokens are signed with; anything else is refused. */
 export const USER_TOKEN_ALG = 'HS256';

@@ -4,7 +4,8 @@
  * channel rule in SQL).
  */
 import type { Pool, Queryable } from '@rtm/db';
-import { bansBarringSql, type ChannelRole } from '@rtm/auth';
+import { bansBarringSql } from '@rtm/auth';
+import { type ChannelRole } from '@rtm/rules';
 
 /**
  * Members (and their role) of the channel after `after` in byte order (collate "C", the same as

@@ -5,7 +5,8 @@
  * (libs/edge/src/access/channel-access.ts).
  */
 import type { Queryable } from '@rtm/db';
-import { bansBarringSql, type ChannelAccessMode, type ChannelRole, type Namespace, type PresenceDefaults } from '@rtm/auth';
+import { bansBarringSql } from '@rtm/auth';
+import { type ChannelAccessMode, type ChannelRole, type Namespace, type PresenceDefaults } from '@rtm/rules';
 
 export interface StandingRow {
   channel_id: string;

@@ -111,7 +111,7 @@ const webhookSecurity = {
 };
 
 /**
- * Name resolution of the hosts tenants name, through c-ares (libs/webhooks host-resolver.ts): the
+ * Name resolution of the hosts tenants name, through c-ares (libs/rules host-resolver.ts): the
  * dispatcher's webhook endpoints, the gateway's JWKS URLs.
  */
 const nameResolution = {

@@ -4,7 +4,7 @@ import { Requester, subjects, type NatsConnection, type Subjects } from '@rtm/bu
 import { CredentialStore, KeyUsage, TenantKeys, TokenRevocations } from '@rtm/auth';
 import { OwnerClient } from '@rtm/owner-client';
 import { counterOf, type Logger } from '@rtm/ops';
-import { HostResolver } from '@rtm/webhooks';
+import { HostResolver } from '@rtm/rules';
 import type { Registry } from 'prom-client';
 import { NO_USAGE, type Usage } from '@rtm/usage';
 import { SocketEvents } from './socket-events.ts';

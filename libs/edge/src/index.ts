@@ -8,30 +8,33 @@
  * (limits/), what membership and ban changes do to live sockets (moderation/), and every
  * credential rule (auth/authenticate.ts). It knows nothing of the dashboard, the back office or
  * how the listeners are built: those are the gateway's.
+ *
+ * Its surface is named here, export by export: what the gateway mounts and calls, nothing more.
+ * Everything else is the engine's own (tests reach it by path).
  */
-export * from './edge-deps.ts';
-export * from './zod-app.ts';
-export * from './access/access-cache.ts';
-export * from './access/bans.ts';
-export * from './access/channel-access.ts';
-export * from './auth/authenticate.ts';
-export * from './channels/batch-publish.ts';
-export * from './channels/publish.ts';
-export * from './channels/message-changes.ts';
-export * from './channels/raw-content.ts';
-export * from './kicks/kicks.ts';
-export * from './moderation/moderation.ts';
-export * from './presence/entry-requests.ts';
-export * from './sessions/accept-link.ts';
-export * from './sessions/client-frame.ts';
-export * from './sessions/token-sockets.ts';
+export { createEdgeDeps, type EdgeDeps } from './edge-deps.ts';
+export type { Host, ZodApp } from './zod-app.ts';
+export { announceAccessChange } from './access/access-cache.ts';
+export { environmentBan } from './access/bans.ts';
+export { authorize, authorizeModeration, authorizeRetract, channelAccessOf, namespaceOf } from './access/channel-access.ts';
+export { keyAuth, requireAnonymousMinter, requireSecretKey, requireUser, userAuth } from './auth/authenticate.ts';
+export { publishBatch } from './channels/batch-publish.ts';
+export { sendPublish } from './channels/publish.ts';
+export { sendEdit, sendReaction, userEdit, userReaction } from './channels/message-changes.ts';
+export { batchContentTexts, contentText } from './channels/raw-content.ts';
+export { recheckChannel, recheckEnvironment } from './kicks/kicks.ts';
+export { ENVIRONMENT_WIDE, putBan, putMember, removeBan, removeMember, type Audit } from './moderation/moderation.ts';
+export { answerEntryRequests, presenceOfConnection } from './presence/entry-requests.ts';
+export { linkAcceptor } from './sessions/accept-link.ts';
+export { readClientFrame } from './sessions/client-frame.ts';
+export { TokenSockets } from './sessions/token-sockets.ts';
 export { HandshakePacer } from './sessions/handshake-pacer.ts';
-export * from './socket-events.ts';
-export * from './sockets/channel-socket.ts';
-export * from './sockets/close-codes.ts';
-export * from './sockets/connect-socket.ts';
-export * from './sockets/events-stream.ts';
-export * from './sockets/inbox-socket.ts';
-export * from './sockets/frame-limits.ts';
-export * from './sockets/gateway-web-socket.ts';
+export { SocketEvents, type SocketHandle } from './socket-events.ts';
+export { channelSocketRoutes } from './sockets/channel-socket.ts';
+export { SOCKET_CLOSE, SOCKET_CLOSE_WITH } from './sockets/close-codes.ts';
+export { connectSocketRoutes } from './sockets/connect-socket.ts';
+export { eventsStreamRoutes } from './sockets/events-stream.ts';
+export { inboxSocket } from './sockets/inbox-socket.ts';
+export { MAX_FRAME_BYTES } from './sockets/frame-limits.ts';
+export { GatewayWebSocket } from './sockets/gateway-web-socket.ts';
 export { countConnections } from './usage-events.ts';

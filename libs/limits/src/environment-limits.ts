@@ -1,6 +1,6 @@
 import { newId, withTransaction, type Pool } from '@rtm/db';
-import { cleanQuotas, effectiveQuotas, type Quotas } from './quota-table.ts';
-import { effectiveLimits, LIMIT_NAMES, type LimitOverrides, type Limits } from './limit-table.ts';
+import { cleanQuotas, effectiveQuotas, type Quotas } from '@rtm/rules';
+import { effectiveLimits, LIMIT_NAMES, type LimitOverrides, type Limits } from '@rtm/rules';
 
 /**
  * Only known names with whole positive values, and the monthly quotas set (whole numbers from 0;

@@ -1,4 +1,3 @@
-export { DEFAULT_LIMITS, LIMIT_NAMES, effectiveLimits, type Limits, type LimitName, type LimitOverrides } from './limit-table.ts';
 export {
   EDGE_LIMITS,
   EDGE_TOTAL_LIMIT,
@@ -26,22 +25,4 @@ export { LiveGateways } from './live-gateways.ts';
 export { EnvironmentLimits, cleanOverrides, readLimitOverrides, deployLimits } from './environment-limits.ts';
 export { encodeInvalidation, decodeInvalidation } from './invalidation.ts';
 export { clientAddressKey, IPV6_CLIENT_PREFIX } from './client-address-key.ts';
-export {
-  QUOTA_NAMES,
-  QUOTA_MAX,
-  QUOTA_THRESHOLDS,
-  PERIOD_START_SQL,
-  cleanQuotas,
-  effectiveQuotas,
-  quotaPeriod,
-  periodStartText,
-  quotaLimitSql,
-  thresholdsReached,
-  quotaReasonText,
-  type QuotaName,
-  type Quotas,
-  type QuotaOverrides,
-  type QuotaThreshold,
-  type QuotaRefusal,
-} from './quota-table.ts';
 export { readQuotaState, type QuotaState } from './quota-usage.ts';

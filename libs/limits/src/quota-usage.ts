@@ -4,7 +4,7 @@
  * `quota_usage` (migration 000023), the month by the database's clock.
  */
 import type { Queryable } from '@rtm/db';
-import { PERIOD_START_SQL, quotaLimitSql, quotaPeriod } from './quota-table.ts';
+import { PERIOD_START_SQL, quotaLimitSql, quotaPeriod } from '@rtm/rules';
 
 export interface QuotaState {
   period: { start: string; resetsAt: string };

@@ -2,7 +2,7 @@
  * What one event weighs against a rate limit, in units of that limit (docs/limits.md, "Weighted
  * events"). Kept pure so the arithmetic is tested on its own; the gateway takes the units.
  */
-import type { LimitName } from './limit-table.ts';
+import type { LimitName } from '@rtm/rules';
 
 /** Messages of history that cost one unit of `userHistoryReadsPerSecond`. */
 export const HISTORY_MESSAGES_PER_UNIT = 50;

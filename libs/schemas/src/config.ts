@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { IsoTime } from './common.ts';
 import { ChannelAccess } from './members.ts';
-import { DEFAULT_LIMITS, QUOTA_MAX, type LimitName, type QuotaName } from '@rtm/limits';
+import { DEFAULT_LIMITS, QUOTA_MAX, type LimitName, type QuotaName } from '@rtm/rules';
 import { MAX_CONTENT_BYTES } from './channels.ts';
-import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, PRESENCE_WEBHOOKS_DEFAULT, namespacesProblem } from '@rtm/auth';
+import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, PRESENCE_WEBHOOKS_DEFAULT, namespacesProblem } from '@rtm/rules';
 
 const LIMIT_HELP: Record<LimitName, string> = {
   userPublishesPerSecond:

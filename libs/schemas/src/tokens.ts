@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capabilitiesProblem, CAPABILITY_OPS, MAX_CAPABILITY_BYTES, MAX_CAPABILITY_PATTERNS } from '@rtm/auth';
+import { capabilitiesProblem, CAPABILITY_OPS, MAX_CAPABILITY_BYTES, MAX_CAPABILITY_PATTERNS } from '@rtm/rules';
 import { UserId, IsoTime, jsonSize, storableText } from './common.ts';
 
 export const TTL_DEFAULT_SECONDS = 3600;

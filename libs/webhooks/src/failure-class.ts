@@ -17,6 +17,8 @@
  *   no_signing_secret  the environment has no webhook signing secret (nothing was sent)
  *   network          any other connection failure
  */
+import { BLOCKED_ADDRESS_CODE, DNS_FAILURE_CODE } from '@rtm/rules';
+
 export type FailureClass =
   | 'timeout'
   | 'refused'
@@ -43,10 +45,6 @@ export const FAILURE_CLASSES: readonly string[] = [
   'no_signing_secret',
   'network',
 ];
-
-/** The code the dispatcher's address check and resolver put on their errors. */
-export const BLOCKED_ADDRESS_CODE = 'ERTM_BLOCKED_ADDRESS';
-export const DNS_FAILURE_CODE = 'ERTM_DNS';
 
 export const statusFailure = (status: number): FailureClass => `status ${status}`;
 

@@ -8,8 +8,6 @@ export {
   standardKey,
   verifyStandardWebhook,
 } from './standard-webhooks.ts';
-export { checkWebhookUrl, addressRefusal, isLoopbackAddress, isNamedLocalHost, type UrlVerdict, type UrlPolicyOptions } from './url-policy.ts';
-export { HostResolver, vettedLookup, type HostResolverOptions } from './host-resolver.ts';
 export { redactWebhookUrl, withRedactedUrl, REDACTED } from './url-redaction.ts';
 export {
   SIGNATURE_HEADER,
@@ -56,8 +54,6 @@ export {
   classifyError,
   statusFailure,
   FAILURE_CLASSES,
-  BLOCKED_ADDRESS_CODE,
-  DNS_FAILURE_CODE,
   type FailureClass,
 } from './failure-class.ts';
 export {

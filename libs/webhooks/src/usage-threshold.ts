@@ -7,7 +7,7 @@
  * record leaves it to the next count of that environment, on any process.
  */
 import { newId, withTransaction, type Pool } from '@rtm/db';
-import { PERIOD_START_SQL, quotaPeriod, thresholdsReached, type QuotaName, type QuotaThreshold } from '@rtm/limits';
+import { PERIOD_START_SQL, quotaPeriod, thresholdsReached, type QuotaName, type QuotaThreshold } from '@rtm/rules';
 import type { Logger } from '@rtm/ops';
 import { recordWebhookEvents, type WebhookEventInput } from './enqueue.ts';
 

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
-import { resolveNamespace, type Namespace } from '@rtm/auth';
+import { resolveNamespace, type Namespace } from '@rtm/rules';
 
 /** Rows examined (and at most deleted) per statement: each statement is its own short transaction. */
 export const PRUNE_MESSAGES_BATCH = 1000;

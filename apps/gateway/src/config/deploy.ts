@@ -4,12 +4,23 @@
  * the webhook signing secret at the first activation with a webhook), then makes every gateway
  * apply it at once.
  */
-import { activateDeployment, insertDeployment, lockActiveDeployment, lockDeploys, newId, readActiveDeployment, withTransaction, type PoolClient } from '@rtm/db';
+import {
+  activateDeployment,
+  insertDeployment,
+  lockActiveDeployment,
+  lockDeploys,
+  newId,
+  readActiveDeployment,
+  withTransaction,
+  type PoolClient,
+} from '@rtm/db';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
-import { checkWebhookUrl, createWebhookSecret, redactWebhookUrl, requeueWaitingDeliveries } from '@rtm/webhooks';
-import { effectiveLimits, effectiveQuotas, encodeInvalidation, type LimitOverrides } from '@rtm/limits';
-import { JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type Namespace } from '@rtm/auth';
+import { createWebhookSecret, redactWebhookUrl, requeueWaitingDeliveries } from '@rtm/webhooks';
+import { checkWebhookUrl } from '@rtm/rules';
+import { encodeInvalidation } from '@rtm/limits';
+import { effectiveLimits, effectiveQuotas, type LimitOverrides } from '@rtm/rules';
+import { JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type Namespace } from '@rtm/rules';
 import type { GatewayDeps } from '../deps.ts';
 import { recheckEnvironment } from '@rtm/edge';
 

@@ -1,6 +1,6 @@
 import { encodeJson, publishLog } from '@rtm/bus';
 import { newId, NOTIFICATION_CAP_LIMIT, storeNotifications } from '@rtm/db';
-import { DEFAULT_LIMITS } from '@rtm/limits';
+import { DEFAULT_LIMITS } from '@rtm/rules';
 import { ServiceError } from '@rtm/errors';
 import { jsonSize, MAX_NOTIFICATION_PAYLOAD_BYTES, NOTIFICATION_TYPE_DEFAULT, notificationOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';

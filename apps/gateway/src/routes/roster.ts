@@ -2,7 +2,7 @@ import { ROSTER_PAGE_MAX, UserId, controlRosterOperations, realtimeRosterOperati
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { authorize, channelAccessOf, keyAuth, namespaceOf, requireSecretKey, requireUser, userAuth } from '@rtm/edge';
-import type { ChannelRole } from '@rtm/auth';
+import type { ChannelRole } from '@rtm/rules';
 import { bannedAmong, memberPage } from '@rtm/channels';
 import { decodeCursor, encodeCursor } from '../http/list-cursor.ts';
 

@@ -1,8 +1,17 @@
-import { DEFAULT_SIGNING_KEY_GRACE_SECONDS, deleteTokenKey, jwkRefusal, listSigningKeys, listTokenKeys, putTokenKey, rotateSigningKey, setJwksUrl } from '@rtm/auth';
+import {
+  DEFAULT_SIGNING_KEY_GRACE_SECONDS,
+  deleteTokenKey,
+  jwkRefusal,
+  listSigningKeys,
+  listTokenKeys,
+  putTokenKey,
+  rotateSigningKey,
+  setJwksUrl,
+} from '@rtm/auth';
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
 import { encodeInvalidation } from '@rtm/limits';
-import { checkWebhookUrl } from '@rtm/webhooks';
+import { checkWebhookUrl } from '@rtm/rules';
 import { tokenKeyOperations } from '@rtm/schemas';
 import type { JWK } from 'jose';
 import type { ZodApp } from '../http/public-app.ts';

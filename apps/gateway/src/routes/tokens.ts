@@ -1,5 +1,6 @@
 import { newId } from '@rtm/db';
-import { encodeCapabilities, signToken, USER_TOKEN_AUDIENCE } from '@rtm/auth';
+import { signToken, USER_TOKEN_AUDIENCE } from '@rtm/auth';
+import { encodeCapabilities } from '@rtm/rules';
 import { ServiceError } from '@rtm/errors';
 import { TTL_DEFAULT_SECONDS, tokenOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';

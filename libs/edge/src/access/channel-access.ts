@@ -12,7 +12,7 @@ import {
   type Namespace,
   type PresenceDefaults,
   type ResolvedNamespace,
-} from '@rtm/auth';
+} from '@rtm/rules';
 import type { EdgeDeps } from '../edge-deps.ts';
 
 /** What an access decision reads: the per-gateway cache, the standing loader, Postgres for a target's role. */

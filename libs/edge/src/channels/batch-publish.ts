@@ -15,7 +15,7 @@
  */
 import { ServiceError, type QuotaDetail } from '@rtm/errors';
 import type { ChannelCommand, PublishResult, RetractResult } from '@rtm/schemas';
-import type { ResolvedNamespace } from '@rtm/auth';
+import type { ResolvedNamespace } from '@rtm/rules';
 import type { EdgeDeps } from '../edge-deps.ts';
 import { namespaceOf } from '../access/channel-access.ts';
 import type { CommandDone } from '@rtm/owner-client';

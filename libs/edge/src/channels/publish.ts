@@ -8,7 +8,7 @@ import { MAX_CONTENT_BYTES, type ChannelCommand, type PublishResult } from '@rtm
 import type { PublishRoute } from '@rtm/usage';
 import { Histogram, type Registry } from 'prom-client';
 import type { EdgeDeps } from '../edge-deps.ts';
-import type { ResolvedNamespace } from '@rtm/auth';
+import type { ResolvedNamespace } from '@rtm/rules';
 import { namespaceOf } from '../access/channel-access.ts';
 
 /** The fields of a publish as the HTTP body and the socket frames carry them. */

@@ -11,7 +11,8 @@
  */
 import type { Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import { PERIOD_START_SQL, quotaLimitSql, quotaPeriod, readQuotaState } from '@rtm/limits';
+import { readQuotaState } from '@rtm/limits';
+import { PERIOD_START_SQL, quotaLimitSql, quotaPeriod } from '@rtm/rules';
 import type { Logger } from '@rtm/ops';
 import type { QuotaThresholds } from '@rtm/webhooks';
 

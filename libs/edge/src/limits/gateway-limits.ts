@@ -35,9 +35,8 @@ import {
   historyUnits,
   publishUnits,
   type EdgeOperation,
-  type LimitName,
-  type Limits,
 } from '@rtm/limits';
+import { type LimitName, type Limits } from '@rtm/rules';
 import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX } from '@rtm/schemas';
 import type { GatewayConfig } from '@rtm/config';
 import { counterOf, type Logger } from '@rtm/ops';

@@ -8,7 +8,7 @@
  */
 import { publishLog } from '@rtm/bus';
 import { ServiceError } from '@rtm/errors';
-import type { ChannelRole } from '@rtm/auth';
+import type { ChannelRole } from '@rtm/rules';
 import { ENVIRONMENT_WIDE, deleteBan, deleteMember, upsertBan, upsertMember, type Audit } from '@rtm/channels';
 import type { EdgeDeps } from '../edge-deps.ts';
 import { kickFromChannel, kickFromEnvironment } from '../kicks/kicks.ts';

@@ -23,6 +23,9 @@ export const ASK_TIMEOUT_MS = 2_000;
 
 export type EntryOp = 'presence-enter' | 'presence-leave';
 
+/** Asking the gateway that holds a connection, and answering when it is this one. */
+export type EntryRequestDeps = Pick<EdgeDeps, 'log' | 'nc' | 'sessions' | 'subjects'>;
+
 interface EntryRequest {
   op: EntryOp;
   environmentId: string;
@@ -37,7 +40,7 @@ type EntryAnswer = { ok: true } | { code: ErrorCode; reason: string; retryAfter?
 const notFound = () => new ServiceError('not_found', 'no open connection of yours has this connectionId (it closed, or is not yours)');
 
 /** The user's open connection of that id on this gateway. */
-function localConnection(deps: EdgeDeps, environmentId: string, userId: string, connectionId: string): Connection | undefined {
+function localConnection(deps: Pick<EdgeDeps, 'sessions'>, environmentId: string, userId: string, connectionId: string): Connection | undefined {
   for (const handle of deps.sessions.sockets.ofUser(environmentId, userId)) {
     if (handle.socketId === connectionId && handle instanceof Connection && !handle.link.closed) return handle;
   }
@@ -55,7 +58,7 @@ async function answerOf(connection: Connection, request: EntryRequest): Promise<
 }
 
 /** Every gateway answers for the connections it holds; the subscription ends with the listener. */
-export function answerEntryRequests(deps: EdgeDeps): Subscription {
+export function answerEntryRequests(deps: EntryRequestDeps): Subscription {
   return deps.nc.subscribe(deps.subjects.connectionRequests, {
     callback: (error, msg) => {
       if (!error) void answerRequest(deps, msg);
@@ -63,7 +66,7 @@ export function answerEntryRequests(deps: EdgeDeps): Subscription {
   });
 }
 
-async function answerRequest(deps: EdgeDeps, msg: Msg): Promise<void> {
+async function answerRequest(deps: EntryRequestDeps, msg: Msg): Promise<void> {
   let request: EntryRequest;
   try {
     request = decodeJson<EntryRequest>(msg.data);
@@ -83,7 +86,7 @@ async function answerRequest(deps: EdgeDeps, msg: Msg): Promise<void> {
 }
 
 /** Acts on the entry of `connectionId`'s subscription of the channel, wherever it is; throws the refusal. */
-export async function presenceOfConnection(deps: EdgeDeps, auth: UserAuth, op: EntryOp, channelId: string, connectionId: string, data?: unknown): Promise<void> {
+export async function presenceOfConnection(deps: EntryRequestDeps, auth: UserAuth, op: EntryOp, channelId: string, connectionId: string, data?: unknown): Promise<void> {
   // checked here too, so data over the limit never travels the bus (the holder checks it first as well)
   if (op === 'presence-enter' && serializeData(data) === undefined) {
     throw new ServiceError('payload_too_large', `data must be at most ${PRESENCE_DATA_MAX} bytes serialized`);

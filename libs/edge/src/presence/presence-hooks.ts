@@ -23,7 +23,7 @@ import type { Usage } from '@rtm/usage';
 import { decodeToken } from '@rtm/bus';
 import { derivedId, withTransaction, type Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
-import { resolveNamespace, type Namespace, type PresenceDefaults } from '@rtm/auth';
+import { resolveNamespace, type Namespace, type PresenceDefaults } from '@rtm/rules';
 import { HOOK_WINDOW_MS, HookTracker, HookWindow, type HookEvent, type HookInterest, type HookTransition, type PresenceStore } from '@rtm/presence';
 import type { WebhookEventType } from '@rtm/schemas';
 import { endpointTakes, readPresenceEndpoints, recordWebhookEvents, type PresenceEndpoint, type WebhookEventInput } from '@rtm/webhooks';

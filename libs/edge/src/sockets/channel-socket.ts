@@ -29,7 +29,7 @@ import { readClientFrame } from '../sessions/client-frame.ts';
 import { contentText } from '../channels/raw-content.ts';
 import { userEdit, userReaction } from '../channels/message-changes.ts';
 import type { EdgeDeps } from '../edge-deps.ts';
-import { mountSocketRoute } from '../sessions/accept-link.ts';
+import { mountSocketRoute, type AcceptDeps } from '../sessions/accept-link.ts';
 import type { SocketLink } from '../sessions/socket-link.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { SOCKET_CLOSE, SOCKET_CLOSE_WITH, closingFor, type Closing } from './close-codes.ts';
@@ -264,7 +264,7 @@ class ChannelConnection {
 }
 
 /** Realtime edge: the channel socket (documented in docs/channels.md; WebSockets are outside OpenAPI). */
-export async function channelSocketRoutes(app: ZodApp, deps: EdgeDeps) {
+export async function channelSocketRoutes(app: ZodApp, deps: ChannelSocketDeps & AcceptDeps) {
   const sessions = deps.sessions;
   // draining closes every socket with 4503: reconnect elsewhere and resume with `since`
   mountSocketRoute(app, deps, 'channel', '/v1/channels/:channelId', (link) => new ChannelConnection(deps, sessions, link));

@@ -25,13 +25,13 @@ import type { RawData } from 'ws';
 import { publishLog } from '@rtm/bus';
 import { ServiceError, isServiceError } from '@rtm/errors';
 import { ConnectQuery } from '@rtm/schemas';
-import { capabilityAllows } from '@rtm/auth';
+import { capabilityAllows } from '@rtm/rules';
 import type { ZodApp } from '../zod-app.ts';
 import type { EdgeDeps } from '../edge-deps.ts';
 import type { SocketHandle } from '../socket-events.ts';
 import { authenticateUser, verifyUserToken, type AuthDeps, type UserAuth } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
-import { mountSocketRoute } from '../sessions/accept-link.ts';
+import { mountSocketRoute, type AcceptDeps } from '../sessions/accept-link.ts';
 import { InboxReplay, type InboxReplayDeps } from '../sessions/inbox-replay.ts';
 import type { ReplayStart } from '../sessions/channel-replay.ts';
 import type { AccessDeps } from '../access/channel-access.ts';
@@ -344,7 +344,7 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
 }
 
 /** Realtime edge: the multiplexed socket (documented in docs/protocol.md and docs/asyncapi.yaml). */
-export async function connectSocketRoutes(app: ZodApp, deps: EdgeDeps) {
+export async function connectSocketRoutes(app: ZodApp, deps: ConnectDeps & AcceptDeps) {
   const sessions = deps.sessions;
   mountSocketRoute(app, deps, 'connect', '/v1/connect', (link) => new Connection(deps, sessions, link));
 }

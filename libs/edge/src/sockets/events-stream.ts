@@ -17,11 +17,14 @@
 import { ServiceError, isServiceError } from '@rtm/errors';
 import { eventsOperations } from '@rtm/schemas';
 import type { ZodApp } from '../zod-app.ts';
-import type { EdgeDeps } from '../edge-deps.ts';
-import { authenticateUser } from '../auth/authenticate.ts';
+import type { AcceptDeps } from '../sessions/accept-link.ts';
+import { authenticateUser, type AuthDeps } from '../auth/authenticate.ts';
 import { EventPositions, resumeInbox, resumePositions } from '../sessions/event-positions.ts';
 import { refusalCode, sseAcceptor } from '../sessions/sse-link.ts';
-import { Connection } from './connect-socket.ts';
+import { Connection, type ConnectDeps } from './connect-socket.ts';
+
+/** What the event stream needs: a credential check, the `/v1/connect` connection it runs, its acceptor. */
+export type EventsStreamDeps = AuthDeps & ConnectDeps & AcceptDeps;
 
 /** The `Last-Event-ID` header (EventSource's own on a reconnect), else the `lastEventId` parameter. */
 function lastEventIdOf(header: string | string[] | undefined, query: string | undefined): [string | undefined, string] {
@@ -31,7 +34,7 @@ function lastEventIdOf(header: string | string[] | undefined, query: string | un
 }
 
 /** Realtime edge: the event stream (documented in docs/protocol.md, the OpenAPI and AsyncAPI documents). */
-export async function eventsStreamRoutes(app: ZodApp, deps: EdgeDeps) {
+export async function eventsStreamRoutes(app: ZodApp, deps: EventsStreamDeps) {
   const accept = sseAcceptor(app, deps);
   app.route({
     ...eventsOperations.openEvents,

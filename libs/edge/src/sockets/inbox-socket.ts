@@ -25,16 +25,19 @@ import type { FastifyRequest } from 'fastify';
 import type { ZodApp } from '../zod-app.ts';
 import type { EdgeDeps } from '../edge-deps.ts';
 import type { SocketHandle } from '../socket-events.ts';
-import { authenticateUser } from '../auth/authenticate.ts';
+import { authenticateUser, type AuthDeps } from '../auth/authenticate.ts';
 import { environmentBan } from '../access/bans.ts';
-import { InboxReplay } from '../sessions/inbox-replay.ts';
+import { InboxReplay, type InboxReplayDeps } from '../sessions/inbox-replay.ts';
 import { readClientFrame } from '../sessions/client-frame.ts';
-import { linkAcceptor } from '../sessions/accept-link.ts';
+import { linkAcceptor, type AcceptDeps } from '../sessions/accept-link.ts';
 import { SOCKET_CLOSE_WITH, closingFor } from './close-codes.ts';
 
 const ClientFrame = z.object({ op: z.literal('ping') }).passthrough();
 
-export async function inboxSocket(app: ZodApp, deps: EdgeDeps) {
+/** What the inbox socket needs: a credential check, its acceptor and replay, the bus and the socket events. */
+export type InboxSocketDeps = AuthDeps & AcceptDeps & InboxReplayDeps & Pick<EdgeDeps, 'events' | 'nc' | 'pool' | 'sessions' | 'subjects'>;
+
+export async function inboxSocket(app: ZodApp, deps: InboxSocketDeps) {
   const sessions = deps.sessions;
 
   const accept = linkAcceptor(app, deps, 'inbox');

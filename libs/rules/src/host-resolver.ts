@@ -15,8 +15,11 @@
  */
 import { Resolver } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
-import { BLOCKED_ADDRESS_CODE, DNS_FAILURE_CODE } from './failure-class.ts';
 import { addressRefusal, isLoopbackAddress } from './url-policy.ts';
+
+/** The code the address check and the resolver put on their errors (a delivery's failure classes read them). */
+export const BLOCKED_ADDRESS_CODE = 'ERTM_BLOCKED_ADDRESS';
+export const DNS_FAILURE_CODE = 'ERTM_DNS';
 
 export interface HostResolverOptions {
   /** `ip` or `ip:port` of the name servers; default the system's (/etc/resolv.conf). */
