@@ -15,7 +15,7 @@ import { SECURITY_SCHEMES, openApiRouteTransform } from '@rtm/api-docs';
 import { installCors } from './cors.ts';
 import { compiledSerializerCompiler } from './response-serializer.ts';
 import { lazyChildLoggerFactory } from './lazy-request-logger.ts';
-import { GatewayWebSocket, MAX_FRAME_BYTES, SOCKET_CLOSE, type Host, type ZodApp } from '@rtm/edge';
+import { GatewayWebSocket, MAX_FRAME_BYTES, type Host, type ZodApp } from '@rtm/edge';
 
 export const BODY_LIMIT = 256 * 1024;
 export { MAX_FRAME_BYTES };
@@ -130,7 +130,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
     throw new ServiceError('unavailable', 'this gateway is shutting down; retry', { retryAfter: 1 });
