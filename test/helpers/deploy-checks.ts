@@ -16,7 +16,7 @@ import { checkComposePostgres } from './deploy-checks-postgres.ts';
 export { ROOT, read, checkCommand, configVariables } from './deploy-command.ts';
 export { checkKubernetes, checkNatsValues } from './deploy-checks-k8s.ts';
 export { checkCnpgClusters, checkComposePostgres, parseStandbyNames } from './deploy-checks-postgres.ts';
-export { REQUIRED_ALERTS, checkAlertRules, checkGrafanaDashboard, checkPrometheusConfig, codeMetrics, defaultMetrics, promqlMetrics } from './deploy-checks-metrics.ts';
+export { REQUIRED_ALERTS, checkAlertRules, checkGrafanaDashboard, checkPrometheusConfig, defaultMetrics, promqlMetrics } from './deploy-checks-metrics.ts';
 
 // ---------------------------------------------------------------- Dockerfile
 
