@@ -11,6 +11,8 @@ setup_chromium
 setup_go
 setup_python_sdk
 echo "== node $(node -v)"
+echo "== format and lint (Biome: biome.jsonc; 'npm run format' writes the formatting)"
+npm run --silent lint
 echo "== unit tests (no processes, one process for all)"
 node --import tsx test/unit/all.ts
 echo "== typecheck"

@@ -81,6 +81,7 @@ test('docs - /docs renders the API reference on both hosts, from local files, un
       // the operations, their paths as visible text, grouped under the document's tags
       const operation = page.locator('.opblock-summary-path', { hasText: /^\/v1\/tokens$/ }).first();
       await operation.waitFor({ state: 'visible', timeout: 30_000 });
+      // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose rendered text is the point
       assert.equal((await operation.innerText()).trim(), '/v1/tokens');
       await page.locator('.opblock-summary-path', { hasText: /^\/v1\/channels\/\{channelId\}\/messages$/ }).first().waitFor({ state: 'visible' });
       // the licence and the link to the AsyncAPI document, from the document's info and externalDocs

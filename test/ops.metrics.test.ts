@@ -4,7 +4,8 @@ import { startCluster, type RunningProcess } from './helpers/cluster.ts';
 import { client, request } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';
 import { startReceiver } from './helpers/webhook-receiver.ts';
-import { isDefaultMetric, metricFamilies, readCatalogue, sampleValue, type Kind } from './helpers/metrics-catalogue.ts';
+import { metricsOf, type ProcessKind } from '@rtm/ops';
+import { familyLabels, isDefaultMetric, metricFamilies, sampleValue } from './helpers/metrics-catalogue.ts';
 
 const PARTITIONS = 4;
 
@@ -18,20 +19,27 @@ test('metrics - what the alerts and the dashboard read is exported, and the cata
   // one retry a second after the first attempt: a failing endpoint's delivery is dropped soon
   const cluster = await startCluster(t, { channelNodes: 1, dispatchers: 1, env: { WEBHOOK_RETRY_SCHEDULE: '1s', PARTITIONS: String(PARTITIONS) } });
   const [gateway, node, dispatcher] = [cluster.gateways[0]!, cluster.channelNodes[0]!, cluster.dispatchers[0]!];
-  const byKind: Record<Kind, RunningProcess> = { gateway, 'channel-node': node, dispatcher };
+  const byKind: Record<ProcessKind, RunningProcess> = { gateway, 'channel-node': node, dispatcher };
 
-  await t.test('the metrics catalogue in docs/operations.md is exactly what each process exports', async () => {
-    const catalogue = readCatalogue();
-    for (const kind of Object.keys(byKind) as Kind[]) {
-      const exported = metricFamilies(await scrape(byKind[kind]));
+  await t.test('each process exports exactly its metrics of the catalogue (libs/ops/src/metrics-catalogue.ts), with their labels', async () => {
+    for (const kind of Object.keys(byKind) as ProcessKind[]) {
+      const text = await scrape(byKind[kind]);
+      const exported = metricFamilies(text);
       const own = [...exported].filter(([name]) => !isDefaultMetric(name));
-      const listed = catalogue.filter((row) => row.kinds.includes(kind));
+      const listed = metricsOf(kind);
       assert.deepEqual(
         listed.map((row) => `${row.name} ${row.type}`).sort(),
         own.map(([name, type]) => `${name} ${type}`).sort(),
-        `the ${kind}'s metrics and the catalogue's rows for it differ`,
+        `the ${kind}'s metrics and the catalogue's entries for it differ`,
       );
       assert.ok([...exported.keys()].some(isDefaultMetric), 'the default process metrics are exported too');
+      // every series: the registry's node and kind, a histogram's le, and the entry's own labels
+      const labels = familyLabels(text);
+      for (const row of listed) {
+        const allowed = new Set(['node', 'kind', 'le', ...row.labels]);
+        const extra = [...(labels.get(row.name) ?? [])].filter((label) => !allowed.has(label));
+        assert.deepEqual(extra, [], `${row.name} on the ${kind}: labels the catalogue does not list`);
+      }
     }
   });
 

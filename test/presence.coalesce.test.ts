@@ -88,7 +88,7 @@ test('presence - churn and bursts are coalesced: one frame per listener per 250 
   const burstUsers = Array.from({ length: 30 }, (_, i) => `guest${i}`);
   const burstTokens = await Promise.all(burstUsers.map(token));
   const burstStart = Date.now();
-  const guests = burstUsers.map((userId, i) => openSocket(gw(i).realtimeUrl, `/v1/channels/${CHANNEL}?token=${burstTokens[i]}`));
+  const guests = burstUsers.map((_userId, i) => openSocket(gw(i).realtimeUrl, `/v1/channels/${CHANNEL}?token=${burstTokens[i]}`));
   await Promise.all(guests.map((s, i) => s.waitFor(`${burstUsers[i]} ready`, (f) => f.op === 'ready')));
   for (const listener of listeners) {
     await eventually(`${listener.name} sees the whole burst`, async () => burstUsers.every((u) => listener.online.has(u)));

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RtmError, type Message, type MessageUpdate, type ReactionsUpdate, type Retraction } from '@rtm/client';
+import type { RtmError, Message, MessageUpdate, ReactionsUpdate, Retraction } from '@rtm/client';
 import { startCluster } from './helpers/cluster.ts';
 import { client as http, mintToken } from './helpers/http.ts';
 import { connected, nextState, sdkClient, until } from './helpers/sdk.ts';

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RtmError } from '@rtm/client';
+import type { RtmError } from '@rtm/client';
 import { startCluster } from './helpers/cluster.ts';
 import { client as http, mintToken } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';

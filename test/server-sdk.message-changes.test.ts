@@ -54,7 +54,7 @@ test('server SDK - edits, reactions, versions, and their webhook events', async 
     ],
   );
 
-  await until('the subscriber saw both edits and the last summary', () => updates.length === 2 && summaries.at(-1)?.reactions['party'] === undefined && summaries.length >= 1);
+  await until('the subscriber saw both edits and the last summary', () => updates.length === 2 && summaries.at(-1)?.reactions.party === undefined && summaries.length >= 1);
   assert.deepEqual(updates.map((u) => [u.version, u.updatedBy]), [[2, null], [3, 'alice']]);
   assert.deepEqual(summaries.at(-1)!.reactions, { '👍': { count: 1, users: ['bob'], clipped: false } });
 
@@ -64,7 +64,7 @@ test('server SDK - edits, reactions, versions, and their webhook events', async 
   await until('the last reactions event shows only bob', () => {
     const events = receiver.received.map((r) => parseWebhook(r.raw, r.headers, secret)).filter((e) => e.type === 'message.reactions');
     const last = events.at(-1)?.data as MessageReactionsData | undefined;
-    return last !== undefined && last.reactions['party'] === undefined && last.reactions['👍']?.count === 1;
+    return last !== undefined && last.reactions.party === undefined && last.reactions['👍']?.count === 1;
   });
   const events = receiver.received.map((r) => parseWebhook(r.raw, r.headers, secret));
   const edits = events.filter((e) => e.type === 'message.updated');

@@ -17,7 +17,7 @@ import {
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';
-import { startReceiver, type ReceivedWebhook } from './helpers/webhook-receiver.ts';
+import { startReceiver } from './helpers/webhook-receiver.ts';
 
 /** Runs `call`, which must reject with a ServerError, and returns that error. */
 async function serverError(call: Promise<unknown>): Promise<ServerError> {

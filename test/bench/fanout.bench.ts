@@ -76,7 +76,7 @@ async function run(
       sockets.push(ws);
       const sample = i % SAMPLE_EVERY === 0;
       return new Promise<void>((resolve, reject) => {
-        let ready = socketUrl.includes('/v1/channels/') ? false : true;
+        let ready = !socketUrl.includes('/v1/channels/');
         ws.on('open', () => {
           if (ready) resolve();
         });

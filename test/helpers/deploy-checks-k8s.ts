@@ -96,7 +96,7 @@ export async function checkKubernetes(files: Record<string, string>, servedPaths
     if (kind === 'gateway') {
       if (!of('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === 'gateway')) problems.push('k8s: no HorizontalPodAutoscaler for the gateways');
       const service = of('Service').find((s) => selects(s.spec.selector ?? {}));
-      if (!service || !service.spec.ports.some((p: { targetPort: string | number }) => port(p.targetPort) === 8081)) problems.push('k8s: no Service in front of the gateways\' realtime port');
+      if (!service?.spec.ports.some((p: { targetPort: string | number }) => port(p.targetPort) === 8081)) problems.push('k8s: no Service in front of the gateways\' realtime port');
     }
   }
   for (const service of of('Service')) {

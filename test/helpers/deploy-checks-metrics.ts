@@ -1,32 +1,12 @@
 /**
  * Checks of the monitoring files under deploy/observability/ (re-exported by deploy-checks.ts):
- * every metric an alert rule or a dashboard panel reads is one a process exports (the code's
- * own metrics, found in its source, and prom-client's defaults).
+ * every metric an alert rule or a dashboard panel reads is one a process exports (the metrics
+ * catalogue's, libs/ops/src/metrics-catalogue.ts, and prom-client's defaults).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import YAML from 'yaml';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { ROOT } from './deploy-command.ts';
-
-/** Metric names the code defines (prom-client constructors and counterOf), with their types. */
-export function codeMetrics(): Map<string, string> {
-  const found = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(`${ROOT}${dir}`, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) {
-        const text = readFileSync(`${ROOT}${path}`, 'utf8');
-        for (const m of text.matchAll(/(?:new (Counter|Gauge|Histogram|Summary)\s*\(\s*\{|counterOf\([^,]+,\s*\{)\s*name:\s*'([a-z_:]+)'/g)) {
-          found.set(m[2]!, (m[1] ?? 'Counter').toLowerCase());
-        }
-      }
-    }
-  };
-  for (const top of ['apps', 'libs']) walk(top);
-  return found;
-}
 
 /** prom-client's default metrics, as every process registers them. */
 export async function defaultMetrics(): Promise<Set<string>> {

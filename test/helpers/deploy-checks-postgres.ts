@@ -248,7 +248,7 @@ export function checkCnpgClusters(clusters: any[], configText: string, namespace
   const secretName = initdb.secret?.name;
   const ownerSecret = secretName ? new RegExp(`create secret generic ${secretName}\\b([^\\n]*)`).exec(instructions)?.[1] : undefined;
   if (!secretName) problems.push(`${where}: bootstrap.initdb.secret names no Secret for the owner's password (the operator would make one up, which DATABASE_URL does not carry)`);
-  else if (!ownerSecret || !ownerSecret.includes('--type=kubernetes.io/basic-auth') || !ownerSecret.includes(`--from-literal=username=${initdb.owner}`)) {
+  else if (!ownerSecret?.includes('--type=kubernetes.io/basic-auth') || !ownerSecret.includes(`--from-literal=username=${initdb.owner}`)) {
     problems.push(`${where}: config.yaml's instructions create no basic-auth Secret ${secretName} with username=${initdb.owner}`);
   }
   const url = /--from-literal=DATABASE_URL=(\S+)/.exec(instructions)?.[1]?.replace(/['"]/g, '');

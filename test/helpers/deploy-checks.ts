@@ -16,7 +16,7 @@ import { checkComposePostgres } from './deploy-checks-postgres.ts';
 export { ROOT, read, checkCommand, configVariables } from './deploy-command.ts';
 export { checkKubernetes, checkNatsValues } from './deploy-checks-k8s.ts';
 export { checkCnpgClusters, checkComposePostgres, parseStandbyNames } from './deploy-checks-postgres.ts';
-export { REQUIRED_ALERTS, checkAlertRules, checkGrafanaDashboard, checkPrometheusConfig, codeMetrics, defaultMetrics, promqlMetrics } from './deploy-checks-metrics.ts';
+export { REQUIRED_ALERTS, checkAlertRules, checkGrafanaDashboard, checkPrometheusConfig, defaultMetrics, promqlMetrics } from './deploy-checks-metrics.ts';
 
 // ---------------------------------------------------------------- Dockerfile
 
@@ -28,7 +28,7 @@ export function checkDockerfile(text: string): string[] {
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => {
-      const [, op, args] = /^(\w+)\s+(.*)$/.exec(l) ?? [, l, ''];
+      const [, op, args] = /^(\w+)\s+(.*)$/.exec(l) ?? [undefined, l, ''];
       return { op: op!.toUpperCase(), args: args! };
     });
   const froms = instructions.filter((i) => i.op === 'FROM');
@@ -43,7 +43,7 @@ export function checkDockerfile(text: string): string[] {
   if (users.length === 0) problems.push('Dockerfile: the image runs as root (no USER in the last stage)');
   else if (/^(root|0)(:|$)/.test(users.at(-1)!.args)) problems.push('Dockerfile: USER is root');
   const health = last.find((i) => i.op === 'HEALTHCHECK');
-  if (!health || !health.args.includes('/internal/ready') || !health.args.includes('INTERNAL_PORT')) {
+  if (!health?.args.includes('/internal/ready') || !health.args.includes('INTERNAL_PORT')) {
     problems.push('Dockerfile: no HEALTHCHECK on /internal/ready of INTERNAL_PORT');
   }
   const exec = (op: string) => {

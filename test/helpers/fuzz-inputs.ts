@@ -19,6 +19,7 @@ export const NASTY_STRINGS = [
   '../../etc/passwd',
   '<script>alert(1)</script>',
   "'; drop table messages; --",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, meant literally
   '${jndi:ldap://x}',
   '99999999999999999999999',
   '-1',
@@ -47,6 +48,7 @@ export const pathSegment = fc.oneof(
 export const nastyNumber = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true }),
+  // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 on purpose, the first integer a double cannot hold
   fc.constantFrom(2 ** 53, 2 ** 63, -(2 ** 63) - 1, 1e308, -0, 9007199254740993),
 );
 

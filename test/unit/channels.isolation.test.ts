@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { ChannelCommand } from '@rtm/schemas';
 import { channelKey, planBatch, type ChannelState } from '../../apps/channel-node/src/batch-plan.ts';
 import { isolateFailures, isSplittable, replyForFailure } from '../../apps/channel-node/src/isolate-failures.ts';
 import { serverPublish, type PublishCommand } from '../helpers/commands.ts';

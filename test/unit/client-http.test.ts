@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RtmError, type FetchLike } from '@rtm/client';
+import type { RtmError, FetchLike } from '@rtm/client';
 import { parseRetryAfter } from '../../libs/client/src/http.ts';
 import { fakeClient, settle } from '../helpers/client-fakes.ts';
 

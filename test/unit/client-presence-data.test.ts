@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RtmError } from '@rtm/client';
+import type { RtmError } from '@rtm/client';
 import { fakeClient, lastSocket } from '../helpers/client-fakes.ts';
 
 async function subscribedLobby() {

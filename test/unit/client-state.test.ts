@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RtmError, type ConnectionState, type StateChange } from '@rtm/client';
+import type { RtmError, ConnectionState, StateChange } from '@rtm/client';
 import { FakeSocket, fakeClient, lastSocket, messageFrame, settle } from '../helpers/client-fakes.ts';
 
 function record(client: { on(name: 'state', fn: (state: ConnectionState, change: StateChange) => void): () => void }) {

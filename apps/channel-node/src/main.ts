@@ -4,6 +4,7 @@ import { configOrExit, loadChannelNodeConfig } from '@rtm/config';
 import { ADVISORY_LOCKS, createPool, migrateAtStart, locatorFor, PartitionOwnership } from '@rtm/db';
 import { connectBus, watchLogInterest, encodeJson, subjects, webhookPartitionOf } from '@rtm/bus';
 import { announce, createInternalServer, createLogger, createMetrics, dependencyChecks, listen, onShutdown, orExit, redactUrl, watchDatabase } from '@rtm/ops';
+import { counterSpec, gaugeSpec, histogramSpec } from '@rtm/ops';
 import { pushNotices, QuotaThresholds } from '@rtm/webhooks';
 import { createUsage } from '@rtm/usage';
 import { PartitionActor } from './partition-actor.ts';
@@ -31,21 +32,17 @@ const usage = createUsage({ config, db: pool, metrics, log });
 
 const actorMetrics = {
   batchSize: new Histogram({
-    name: 'channel_commit_batch_size',
-    help: 'Commands per group commit',
+    ...histogramSpec('channel_commit_batch_size'),
     buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
     registers: [metrics],
   }),
   commitSeconds: new Histogram({
-    name: 'channel_commit_seconds',
-    help: 'Duration of one group commit',
+    ...histogramSpec('channel_commit_seconds'),
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
     registers: [metrics],
   }),
   messages: new Counter({
-    name: 'channel_commands_total',
-    help: 'Commands handled by partition actors, by outcome',
-    labelNames: ['outcome'] as const,
+    ...counterSpec('channel_commands_total'),
     registers: [metrics],
   }),
 };
@@ -67,22 +64,16 @@ const committer = new NodeCommitter(pool, {
   // under load, fewer and fuller transactions (COMMIT_LINGER_MS, COMMIT_FILL: docs/channels.md)
   linger: { maxMs: config.COMMIT_LINGER_MS, fill: config.COMMIT_FILL },
   lingered: new Counter({
-    name: 'channel_commit_lingered_total',
-    help: 'Waits of a commit lane for more commands between transactions, by how they ended: filled (COMMIT_FILL commands waiting) or timed_out',
-    labelNames: ['end'] as const,
+    ...counterSpec('channel_commit_lingered_total'),
     registers: [metrics],
   }),
   log,
   isolation: new Counter({
-    name: 'channel_commit_isolation_total',
-    help: 'Extra transactions run to isolate failing commands (transaction), and commands that failed alone (failed_alone)',
-    labelNames: ['event'] as const,
+    ...counterSpec('channel_commit_isolation_total'),
     registers: [metrics],
   }),
   mentionsDropped: new Counter({
-    name: 'channel_mentions_dropped_total',
-    help: 'Mention notifications not stored: the user may not read the channel (unreadable), or is over notificationsPerUserPerMinute (over_cap)',
-    labelNames: ['reason'] as const,
+    ...counterSpec('channel_mentions_dropped_total'),
     registers: [metrics],
   }),
   // the post-commit notice: a dispatcher sends these at once (docs/webhooks.md, "First attempts"),
@@ -90,20 +81,17 @@ const committer = new NodeCommitter(pool, {
   pushLeaseMs: config.WEBHOOK_PUSH_LEASE,
   timings: {
     laneWaitSeconds: new Histogram({
-      name: 'channel_commit_lane_wait_seconds',
-      help: 'How long a partition batch waited for one of the COMMIT_LANES',
+      ...histogramSpec('channel_commit_lane_wait_seconds'),
       buckets: SHORT_SECONDS,
       registers: [metrics],
     }),
     transactionSeconds: new Histogram({
-      name: 'channel_transaction_seconds',
-      help: 'Duration of one merged transaction: a pooled connection, the statement, the commit',
+      ...histogramSpec('channel_transaction_seconds'),
       buckets: SHORT_SECONDS,
       registers: [metrics],
     }),
     transactionCommands: new Histogram({
-      name: 'channel_transaction_commands',
-      help: 'Commands per merged transaction (the partition batches of one moment together)',
+      ...histogramSpec('channel_transaction_commands'),
       buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
       registers: [metrics],
     }),
@@ -126,9 +114,7 @@ const inbox = new NodeInbox({
   actorOf: (partition) => actors.get(partition),
   owned: () => [...actors].filter(([, actor]) => actor.running).map(([partition]) => partition),
   parts: new Counter({
-    name: 'channel_bundle_parts_total',
-    help: 'Parts of node bundles (several partitions\' requests from a gateway in one message), by route: local (an actor here) or forwarded (the partition is not owned here)',
-    labelNames: ['route'] as const,
+    ...counterSpec('channel_bundle_parts_total'),
     registers: [metrics],
   }),
 });
@@ -190,16 +176,14 @@ const internal = createInternalServer({
 // partitions held here, and how many there are: summed over the nodes, the difference is the
 // partitions no node owns (no one commits their messages)
 new Gauge({
-  name: 'channel_partitions_owned',
-  help: 'Partitions this channel-node owns (holds the lock of and runs an actor for)',
+  ...gaugeSpec('channel_partitions_owned'),
   registers: [metrics],
   collect() {
     this.set(ownership.partitions.size);
   },
 });
 new Gauge({
-  name: 'channel_partitions',
-  help: 'Partitions of the cluster (PARTITIONS); every node reports the same value',
+  ...gaugeSpec('channel_partitions'),
   registers: [metrics],
 }).set(config.PARTITIONS);
 

@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { gaugeSpec } from '@rtm/ops';
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 
@@ -12,8 +13,7 @@ import type { Logger } from '@rtm/ops';
  */
 export function backlogGauge(pool: Pool, registry: Registry, log: Logger): Gauge {
   return new Gauge({
-    name: 'webhook_backlog_oldest_seconds',
-    help: 'Age of the oldest due, undelivered webhook delivery (seconds past its next attempt time; 0: none waiting)',
+    ...gaugeSpec('webhook_backlog_oldest_seconds'),
     registers: [registry],
     async collect() {
       try {

@@ -8,6 +8,7 @@
 import type { Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 import { Counter, type Registry } from 'prom-client';
+import { counterSpec } from '@rtm/ops';
 import { loggedRow } from '@rtm/webhooks';
 import { advanceLogPositions, logAbove, logRows } from './intake/delivery-log.ts';
 import type { LogPositions } from './log-positions.ts';
@@ -53,8 +54,7 @@ export class LogReader {
     this.#pushed = deps.pushed;
     this.#intake = deps.intake;
     this.#fromLog = new Counter({
-      name: 'webhook_log_read_total',
-      help: 'Deliveries of the delivery log this owner found without an outcome in its reads of the log (their notice lost, or a body too large to carry) and queued',
+      ...counterSpec('webhook_log_read_total'),
       registers: [deps.metrics],
     });
   }

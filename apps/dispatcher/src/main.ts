@@ -18,6 +18,7 @@ import {
   redactUrl,
   watchDatabase,
 } from '@rtm/ops';
+import { counterSpec } from '@rtm/ops';
 import { Deliverer, LEASE_MARGIN_MS } from './deliverer.ts';
 import { WebhookSender } from './send-webhook.ts';
 import { WorkerRecovery } from './worker-recovery.ts';
@@ -113,9 +114,7 @@ const owners = new OwnerClient({
   partitions: config.PARTITIONS,
   ownerTimeoutMs: config.OWNER_TIMEOUT_MS,
   requests: counterOf(metrics, {
-    name: 'dispatcher_owner_requests_total',
-    help: 'Bus requests to channel owners (erasures\' retractions), by route: partition (one partition\'s subject) or node (a bundle for one channel-node)',
-    labelNames: ['route'],
+    ...counterSpec('dispatcher_owner_requests_total'),
   }),
 });
 owners.start();

@@ -7,6 +7,7 @@
  * the last values (and reads go to the primary meanwhile).
  */
 import { Gauge, type Registry } from 'prom-client';
+import { gaugeSpec } from '@rtm/ops';
 import { lagSeconds, type Pool } from '@rtm/db';
 import type { Logger } from '@rtm/ops';
 
@@ -36,9 +37,7 @@ export function replicaLagGauges(readPool: Pool | undefined, registry: Registry,
       }
     })());
   new Gauge({
-    name: 'postgres_replica_lag_seconds',
-    help: 'Seconds the read pool\'s server (DATABASE_READ_URL) is behind its primary: since its last replayed transaction, 0 while it streams and has replayed all it received (an idle primary is no lag)',
-    labelNames: ['pool'] as const,
+    ...gaugeSpec('postgres_replica_lag_seconds'),
     registers: [registry],
     async collect() {
       if (!readPool) return;
@@ -47,9 +46,7 @@ export function replicaLagGauges(readPool: Pool | undefined, registry: Registry,
     },
   });
   new Gauge({
-    name: 'postgres_replica_lag_bytes',
-    help: 'Bytes of WAL the read pool\'s server (DATABASE_READ_URL) has received and not yet replayed',
-    labelNames: ['pool'] as const,
+    ...gaugeSpec('postgres_replica_lag_bytes'),
     registers: [registry],
     async collect() {
       if (!readPool) return;

@@ -2,7 +2,7 @@
  * The control plane's view of an environment's channels and messages (the dashboard's message
  * browser): every message, addressed ones and retracted tombstones included.
  */
-import type { Pool, Queryable } from '@rtm/db';
+import type { Queryable } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { MESSAGE_COLUMNS, type MessageRow } from './messages.ts';
 

@@ -153,7 +153,7 @@ export class WebSocketProbe {
     socket.onclose = failed;
     socket.onmessage = (event: { data: unknown }) => {
       const frame = parseFrame(event.data);
-      if (!frame || frame.op !== 'connected') return failed();
+      if (frame?.op !== 'connected') return failed();
       if (generation !== this.#generation || this.#socket !== socket) return;
       this.#handshake.clear();
       this.#socket = undefined;

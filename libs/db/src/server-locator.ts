@@ -172,6 +172,7 @@ export class LocatingClient extends pg.Client {
 
   override connect(): Promise<pg.Client>;
   override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
+  // biome-ignore lint/suspicious/noConfusingVoidType: pg.Pool's own overloads: a promise without a callback, nothing with one
   override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
     const done = this.#connect();
     if (!callback) return done;

@@ -3,7 +3,7 @@ import { Reads, type Pool } from '@rtm/db';
 import { Requester, subjects, type NatsConnection, type Subjects } from '@rtm/bus';
 import { CredentialStore, KeyUsage, TenantKeys, TokenRevocations } from '@rtm/auth';
 import { OwnerClient } from '@rtm/owner-client';
-import { counterOf, type Logger } from '@rtm/ops';
+import { counterOf, counterSpec, type Logger } from '@rtm/ops';
 import { HostResolver } from '@rtm/rules';
 import type { Registry } from 'prom-client';
 import { NO_USAGE, type Usage } from '@rtm/usage';
@@ -67,17 +67,13 @@ export function createEdgeDeps(parts: {
 }): EdgeDeps {
   const { config, pool, nc, metrics } = parts;
   const lookups = counterOf(metrics, {
-    name: 'gateway_credential_cache_lookups_total',
-    help: 'Credential lookups served from the cache (hit) or loaded from Postgres (miss)',
-    labelNames: ['result'],
+    ...counterSpec('gateway_credential_cache_lookups_total'),
   });
   publishSeconds(metrics);
   const busSubjects = subjects(config.NATS_PREFIX);
   const requester = new Requester(nc);
   const reads = counterOf(metrics, {
-    name: 'postgres_reads_total',
-    help: 'Reads that may use the read pool (DATABASE_READ_URL), by read, the pool that answered and why: replica current or waited; primary no_replica, behind or failed',
-    labelNames: ['read', 'pool', 'reason'],
+    ...counterSpec('postgres_reads_total'),
   });
   const { readPool, usage, ...rest } = parts;
   const base: Omit<EdgeDeps, 'sessions'> = {
@@ -92,16 +88,12 @@ export function createEdgeDeps(parts: {
       partitions: config.PARTITIONS,
       ownerTimeoutMs: config.OWNER_TIMEOUT_MS,
       requests: counterOf(metrics, {
-        name: 'gateway_owner_requests_total',
-        help: 'Bus requests to channel owners, by route: partition (one partition\'s subject) or node (a bundle of several partitions for one channel-node)',
-        labelNames: ['route'],
+        ...counterSpec('gateway_owner_requests_total'),
       }),
       // under load, fuller bundles (OWNER_LINGER_MS, OWNER_FILL: docs/channels.md)
       linger: { maxMs: config.OWNER_LINGER_MS, fill: config.OWNER_FILL },
       lingered: counterOf(metrics, {
-        name: 'gateway_owner_bundles_lingered_total',
-        help: "Bundles of commands for a channel-node held back for the following turns' commands, by how the wait ended: filled (OWNER_FILL commands) or timed_out",
-        labelNames: ['end'],
+        ...counterSpec('gateway_owner_bundles_lingered_total'),
       }),
     }),
     standings: new StandingLoader(pool),

@@ -72,7 +72,7 @@ export class KvCasStore implements CasStore {
     const kv = await this.kv();
     if (this.requester && this.direct) return this.directGet(key);
     const entry = await withDeadline(kv.get(key), this.deadlineMs);
-    if (!entry || entry.operation !== 'PUT') return null;
+    if (entry?.operation !== 'PUT') return null;
     return { value: decoder.decode(entry.value), revision: entry.revision };
   }
 

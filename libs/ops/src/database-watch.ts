@@ -5,6 +5,7 @@
  */
 import type { Registry } from 'prom-client';
 import type { Logger } from './logger.ts';
+import { counterSpec } from './metrics-catalogue.ts';
 import { counterOf } from './internal-server.ts';
 
 /** The locator's events (structurally: libs/ops does not import libs/db). */
@@ -16,14 +17,10 @@ type LocatorEvent =
 export function watchDatabase(locator: { observe(observer: (event: LocatorEvent) => void): unknown }, pool: string, metrics: Registry, log: Logger): void {
   // a gateway watches two pools (primary and replica) on one registry: counterOf makes each counter once
   const searches = counterOf(metrics, {
-    name: 'postgres_server_searches_total',
-    help: 'Searches of the listed Postgres servers for one that fits (after a connection to the last one failed or was refused), by pool and outcome: found or none',
-    labelNames: ['pool', 'outcome'],
+    ...counterSpec('postgres_server_searches_total'),
   });
   const refused = counterOf(metrics, {
-    name: 'postgres_sessions_refused_total',
-    help: 'New Postgres sessions refused after their server said what it is, by pool and reason: read_only (a standby or a read-only server), older_timeline (an old primary back after a promotion), writable (a primary where a standby was asked for)',
-    labelNames: ['pool', 'reason'],
+    ...counterSpec('postgres_sessions_refused_total'),
   });
   let using: string | undefined;
   locator.observe((event) => {

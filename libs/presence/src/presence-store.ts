@@ -191,7 +191,7 @@ export class PresenceStore {
       for (const key of await listKeys(kv, `${channel}.*.*`)) {
         const entry = await withDeadline(kv.get(key), KV_DEADLINE_MS, 'presence read');
         const parts = splitRecordKey(key);
-        if (!entry || entry.operation !== 'PUT' || !parts) continue;
+        if (entry?.operation !== 'PUT' || !parts) continue;
         const users = decodeRecord(entry.value);
         if (users.size > 0) found.push({ gateway: parts.gateway, revision: entry.revision, users, entries: decodeEntries(entry.value) });
       }

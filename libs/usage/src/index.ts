@@ -4,7 +4,7 @@
  * no-op with USAGE_COUNTING=off) and the flusher's start and stop.
  */
 import type { Registry } from 'prom-client';
-import { counterOf } from '@rtm/ops';
+import { counterOf, counterSpec } from '@rtm/ops';
 import { UsageFlusher, type Queryable } from './flusher.ts';
 import { NO_USAGE, UsageMeter, type Usage } from './meter.ts';
 
@@ -33,9 +33,7 @@ export function createUsage(parts: {
     flushMs: parts.config.USAGE_FLUSH_MS,
     log: parts.log,
     flushes: counterOf(parts.metrics, {
-      name: 'usage_flushes_total',
-      help: 'Writes of the usage meter into usage_minutes, by outcome: written, repeated (a retried flush found already committed: nothing added) or failed (kept and written again)',
-      labelNames: ['outcome'],
+      ...counterSpec('usage_flushes_total'),
     }),
   });
   return { usage: meter, start: () => flusher.start(), stop: () => flusher.stop() };

@@ -6,7 +6,8 @@
  */
 import { createServer } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
-import WebSocket, { WebSocketServer } from 'ws';
+import type WebSocket from 'ws';
+import { WebSocketServer } from 'ws';
 import { connectBus, decodeJson, decodeText, encodeJson, type NatsConnection } from '@rtm/bus';
 import { Inspector, type Memory } from '../gateway-memory.ts';
 import { announceListening, spawnListening } from './child-server.ts';

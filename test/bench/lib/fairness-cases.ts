@@ -4,7 +4,7 @@
  * goal in the report.
  */
 import { Pool as HttpPool } from 'undici';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { RunningProcess } from '../../helpers/cluster.ts';
 import { mintToken } from '../../helpers/http.ts';
 import { reportGoal } from '../report.ts';

@@ -120,7 +120,7 @@ export function census(snapshot: Snapshot, scripts: Map<string, string>, explain
       }
       kind = `${partOf(n)} ← ${owned ?? '?'}`;
     }
-    if (explain && explain.kinds.includes(kind) && !explain.old.has(nodes[n * width + idAt]!) && explain.out.length < 400) {
+    if (explain?.kinds.includes(kind) && !explain.old.has(nodes[n * width + idAt]!) && explain.out.length < 400) {
       const chain: string[] = [];
       for (let at = n, depth = 0; at !== -1 && depth < 8; at = retainer[at]!, depth++) chain.push(`${typeOf(at)} ${nameOf(at).slice(0, 50)}${edgeTo(retainer[at]!, at)}`);
       explain.out.push(`${kind} (${nodes[n * width + sizeAt]} B): ${chain.join(' ← ')}`);

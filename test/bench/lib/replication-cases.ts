@@ -11,7 +11,7 @@
  *          still receives and replays everything, a commit no longer waits for it;
  *   alone  the standby stopped (pg_ctl stop -m fast): no WAL sender at all.
  */
-import { ReplicatedPostgres } from '../../cluster/replicated-postgres.ts';
+import type { ReplicatedPostgres } from '../../cluster/replicated-postgres.ts';
 import { postmasterPid, until } from '../../cluster/postgres-node.ts';
 import type { RunningProcess } from '../../helpers/cluster.ts';
 import type { Pool } from '@rtm/db';

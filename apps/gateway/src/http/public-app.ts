@@ -4,6 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
 import { jsonSchemaTransformObject, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Histogram, type Registry } from 'prom-client';
+import { histogramSpec } from '@rtm/ops';
 import type { Logger } from '@rtm/ops';
 import { ServiceError } from '@rtm/errors';
 import { JsonTextError, checkJsonText } from '@rtm/schemas';
@@ -38,9 +39,7 @@ function httpMetric(registry: Registry): Histogram<'host' | 'route' | 'status'> 
   const existing = registry.getSingleMetric('http_request_duration_seconds');
   if (existing) return existing as Histogram<'host' | 'route' | 'status'>;
   return new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP requests by host, route and status',
-    labelNames: ['host', 'route', 'status'],
+    ...histogramSpec('http_request_duration_seconds'),
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
@@ -138,7 +137,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
     throw new ServiceError('unavailable', 'this gateway is shutting down; retry', { retryAfter: 1 });

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { BanBody, banOperations, realtimeBanOperations } from '@rtm/schemas';
+import type { z } from 'zod';
+import { type BanBody, banOperations, realtimeBanOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { authorizeModeration, ENVIRONMENT_WIDE, keyAuth, putBan, removeBan, requireSecretKey, requireUser, userAuth } from '@rtm/edge';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { HISTORY_LIMIT_DEFAULT, HistoryResponse, PublishBody, controlMessageOperations, realtimeMessageOperations } from '@rtm/schemas';
+import { HISTORY_LIMIT_DEFAULT, type HistoryResponse, type PublishBody, controlMessageOperations, realtimeMessageOperations } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { authorize, authorizeRetract, contentText, keyAuth, requireSecretKey, requireUser, sendPublish, userAuth } from '@rtm/edge';

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from '@rtm/errors';
 import type { z } from 'zod';
-import { controlChangeOperations, realtimeChangeOperations, MessageVersions } from '@rtm/schemas';
+import { controlChangeOperations, realtimeChangeOperations, type MessageVersions } from '@rtm/schemas';
 import { authorize, contentText, keyAuth, requireSecretKey, requireUser, sendEdit, sendReaction, userAuth, userEdit, userReaction } from '@rtm/edge';
 import { readVersions } from '@rtm/channels';
 import type { ZodApp } from '../http/public-app.ts';

@@ -165,6 +165,6 @@ export function keyAuth(request: FastifyRequest): KeyAuth {
 /** The authenticated user of a route behind requireUser. */
 export function userAuth(request: FastifyRequest): UserAuth {
   const auth = request.auth;
-  if (!auth || auth.kind !== 'user') throw new Error('route is not behind requireUser');
+  if (auth?.kind !== 'user') throw new Error('route is not behind requireUser');
   return auth;
 }

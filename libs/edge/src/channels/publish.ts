@@ -7,6 +7,7 @@ import { ServiceError } from '@rtm/errors';
 import { MAX_CONTENT_BYTES, type ChannelCommand, type PublishResult } from '@rtm/schemas';
 import type { PublishRoute } from '@rtm/usage';
 import { Histogram, type Registry } from 'prom-client';
+import { histogramSpec } from '@rtm/ops';
 import type { EdgeDeps } from '../edge-deps.ts';
 import type { ResolvedNamespace } from '@rtm/rules';
 import { namespaceOf } from '../access/channel-access.ts';
@@ -67,9 +68,7 @@ export function publishSeconds(registry: Registry): Histogram<'sender' | 'outcom
   const existing = registry.getSingleMetric('gateway_publish_seconds');
   if (existing) return existing as Histogram<'sender' | 'outcome'>;
   return new Histogram({
-    name: 'gateway_publish_seconds',
-    help: 'Publishes from the moment the gateway sends them to the channel owner until the answer, by sender (server or user) and outcome (ok or error code)',
-    labelNames: ['sender', 'outcome'],
+    ...histogramSpec('gateway_publish_seconds'),
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });

@@ -39,7 +39,7 @@ import {
 import { type LimitName, type Limits } from '@rtm/rules';
 import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX } from '@rtm/schemas';
 import type { GatewayConfig } from '@rtm/config';
-import { counterOf, type Logger } from '@rtm/ops';
+import { counterOf, counterSpec, type Logger } from '@rtm/ops';
 import type { ZodApp, Host } from '../zod-app.ts';
 import type { SocketEvents, SocketHandle } from '../socket-events.ts';
 
@@ -80,9 +80,7 @@ const userKey = (environmentId: string, userId: string) => encodeToken(`${enviro
 
 function refusedCounter(registry: Registry): Counter<'limit'> {
   return counterOf(registry, {
-    name: 'gateway_rate_limited_total',
-    help: 'Requests, socket frames (publishes, retractions, moderation, replays) and socket opens refused by a rate limit or quota, by limit',
-    labelNames: ['limit'],
+    ...counterSpec('gateway_rate_limited_total'),
   });
 }
 

@@ -74,6 +74,7 @@ export function resumeInbox(inbox: string, eventId: string | undefined, where: s
   const fromQuery = inbox === '1' ? undefined : inbox;
   const fromId = eventId === undefined ? undefined : parseEventId(eventId, where).inbox;
   if (fromQuery === undefined || fromId === undefined) return fromQuery ?? fromId;
+  // biome-ignore lint/complexity/useMathMinMax: the ids are strings, which Math.max would turn into numbers
   return fromId > fromQuery ? fromId : fromQuery;
 }
 

@@ -1,6 +1,6 @@
 import { BatchPublishBody, BatchPublishResponse, MAX_BATCH_MESSAGES, ServerBatchPublishBody } from '../channels.ts';
 import { ErrorBody } from '../common.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 

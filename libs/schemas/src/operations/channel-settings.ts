@@ -1,6 +1,6 @@
 import { ChannelParams, ChannelSettings, ChannelSettingsBody } from '../members.ts';
 import { ErrorBody } from '../common.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 

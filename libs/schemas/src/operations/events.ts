@@ -9,7 +9,7 @@ import { ErrorBody } from '../common.ts';
 import { SERVER_FRAMES } from '../connect.ts';
 import { REWIND_TEXT_MAX, parseRewind, type Rewind } from '../rewind.ts';
 import { DeltaFormat } from '../channels.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 
 /** Channels of one stream. */
 export const EVENTS_MAX_CHANNELS = 20;

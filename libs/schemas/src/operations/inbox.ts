@@ -1,6 +1,6 @@
 import { InboxPage, InboxQuery } from '../notifications.ts';
 import { ErrorBody } from '../common.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 

@@ -33,7 +33,7 @@ import { dashboardQuotaOperations, quotaOperations } from './quota.ts';
 import { statsOperations } from './stats.ts';
 import { dashboardStatsOperations } from './dashboard/stats.ts';
 
-export { type Operation, type Operations } from './operation.ts';
+export type { Operation, Operations } from './operation.ts';
 export * from './bans.ts';
 export * from './members.ts';
 export * from './channel-settings.ts';

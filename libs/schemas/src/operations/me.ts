@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IsoTime } from '../common.ts';
 import { ErrorBody } from '../common.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 
 const Me = z
   .object({

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { ErrorBody } from '../common.ts';
 
 /**
  * One HTTP operation of the public API, as the contract states it: the method, the URL (fastify's

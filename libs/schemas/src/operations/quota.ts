@@ -1,7 +1,7 @@
 import { ErrorBody } from '../common.ts';
 import { DashboardEnvParams } from '../dashboard.ts';
 import { QuotaResponse } from '../quota.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 import { common, readErrors } from './dashboard/common.ts';
 
 const DESCRIPTION =

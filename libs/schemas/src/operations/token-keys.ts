@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JwksSetting, PutJwksBody, PutTokenKeyBody, RotateSigningKeyBody, RotatedSigningKey, SigningKeyList, TokenKey, TokenKeyList, TokenKeyParams } from '../tokens.ts';
 import { ErrorBody } from '../common.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 

@@ -1,7 +1,7 @@
 import { UserParams } from '../members.ts';
 import { CreateAnonymousTokenBody, CreateTokenBody, RevokeTokenBody, RevokedToken, RevokedUserTokens, TokenResponse } from '../tokens.ts';
 import { ErrorBody } from '../common.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 503: ErrorBody };
 

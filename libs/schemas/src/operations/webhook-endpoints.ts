@@ -17,7 +17,7 @@ import {
   WebhookTaskAccepted,
   WebhookTaskParams,
 } from '../webhook-endpoints.ts';
-import { type Operations } from './operation.ts';
+import type { Operations } from './operation.ts';
 import { KEY_AUDITED } from './webhooks.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from '../../common.ts';
 import { DashboardCodeRequested, DashboardEmailBody, DashboardResetConfirmBody } from '../../dashboard.ts';
-import { type Operations } from '../operation.ts';
+import type { Operations } from '../operation.ts';
 import { TAGS } from './common.ts';
 
 const SAME_ANSWER =

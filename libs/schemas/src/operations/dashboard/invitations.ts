@@ -11,7 +11,7 @@ import {
   DashboardOrgParams,
   DashboardSession,
 } from '../../dashboard.ts';
-import { type Operations } from '../operation.ts';
+import type { Operations } from '../operation.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
 /** Control plane: invitations to an organization (owners make them; anyone with the link accepts). */

@@ -11,7 +11,7 @@ import {
   DashboardOriginList,
   DashboardOriginQuery,
 } from '../../dashboard.ts';
-import { type Operations } from '../operation.ts';
+import type { Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
 /** Control plane: an environment's API keys and allowed origins. */

@@ -11,7 +11,7 @@ import {
   DashboardRoleList,
   DashboardSetRoleBody,
 } from '../../dashboard.ts';
-import { type Operations } from '../operation.ts';
+import type { Operations } from '../operation.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
 /** Control plane: the user's organizations, their members and roles, and the audit log. */

@@ -10,7 +10,7 @@ import {
   DashboardProjectList,
   DashboardProjectParams,
 } from '../../dashboard.ts';
-import { type Operations } from '../operation.ts';
+import type { Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
 /** Control plane: projects of an organization and environments of a project. */

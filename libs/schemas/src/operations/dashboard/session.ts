@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from '../../common.ts';
 import { DashboardOptionalCsrfHeaders, DashboardSession, DashboardSignInBody } from '../../dashboard.ts';
-import { type Operations } from '../operation.ts';
+import type { Operations } from '../operation.ts';
 import { CSRF_NOTE, SESSION_SECURITY, TAGS, readErrors } from './common.ts';
 
 /** Control plane: `/v1/dashboard/session`: sign in, the current session, sign out. */

@@ -18,7 +18,7 @@ import {
   WebhookTaskAccepted,
   TASK_ID_PATTERN,
 } from '../../webhook-endpoints.ts';
-import { type Operations } from '../operation.ts';
+import type { Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, URL_FOR_VIEWERS, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
 const EnvId = DashboardEnvParams.shape.envId;
