@@ -6,7 +6,7 @@
  */
 import type { LogLevel } from '@rtm/bus';
 import { redactWebhookUrl } from '@rtm/webhooks';
-import { type AttemptRecord, type ClaimedDelivery } from './delivery/delivery-leases.ts';
+import type { AttemptRecord, ClaimedDelivery } from './delivery/delivery-leases.ts';
 import type { SendResult } from './send-webhook.ts';
 
 /** A receiver answering 410 Gone stops the retries of that delivery (dropped, lastError `status 410`). */

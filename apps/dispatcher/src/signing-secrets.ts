@@ -6,7 +6,7 @@
  */
 import { decryptSecret, type SecretKeyring, type SecretSlot } from '@rtm/webhooks';
 import { webhookSecrets } from './delivery/secrets-in-grace.ts';
-import { type ClaimedDelivery } from './delivery/delivery-leases.ts';
+import type { ClaimedDelivery } from './delivery/delivery-leases.ts';
 
 /** Decrypted secrets kept at most; the whole cache is let go beyond (they are decrypted again). */
 const MAX_KEPT = 10_000;

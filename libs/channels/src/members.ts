@@ -5,7 +5,7 @@
  */
 import type { Pool, Queryable } from '@rtm/db';
 import { bansBarringSql } from '@rtm/auth';
-import { type ChannelRole } from '@rtm/rules';
+import type { ChannelRole } from '@rtm/rules';
 
 /**
  * Members (and their role) of the channel after `after` in byte order (collate "C", the same as

@@ -10,7 +10,7 @@
 import { withTransaction, type Pool, type PoolClient, type Queryable } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
 import { liveBanSql } from '@rtm/auth';
-import { type ChannelRole } from '@rtm/rules';
+import type { ChannelRole } from '@rtm/rules';
 import { recordEvent } from '@rtm/webhooks';
 
 /** channel_id '' is the environment-wide ban (schema: channel ids are never empty). */

@@ -6,7 +6,7 @@
  */
 import type { Queryable } from '@rtm/db';
 import { bansBarringSql } from '@rtm/auth';
-import { type ChannelAccessMode, type ChannelRole, type Namespace, type PresenceDefaults } from '@rtm/rules';
+import type { ChannelAccessMode, ChannelRole, Namespace, PresenceDefaults } from '@rtm/rules';
 
 export interface StandingRow {
   channel_id: string;

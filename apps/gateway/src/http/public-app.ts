@@ -18,7 +18,7 @@ import { compiledSerializerCompiler } from './response-serializer.ts';
 import { lazyChildLoggerFactory } from './lazy-request-logger.ts';
 import { installAccessLog } from './access-log.ts';
 import { installCompression } from './compression.ts';
-import { GatewayWebSocket, MAX_FRAME_BYTES, SOCKET_CLOSE, type Host, type ZodApp } from '@rtm/edge';
+import { GatewayWebSocket, MAX_FRAME_BYTES, type Host, type ZodApp } from '@rtm/edge';
 
 export const BODY_LIMIT = 256 * 1024;
 export { MAX_FRAME_BYTES };

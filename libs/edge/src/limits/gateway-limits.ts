@@ -36,7 +36,7 @@ import {
   publishUnits,
   type EdgeOperation,
 } from '@rtm/limits';
-import { type LimitName, type Limits } from '@rtm/rules';
+import type { LimitName, Limits } from '@rtm/rules';
 import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX } from '@rtm/schemas';
 import type { GatewayConfig } from '@rtm/config';
 import { counterOf, counterSpec, type Logger } from '@rtm/ops';
