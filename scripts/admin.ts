@@ -64,7 +64,9 @@ async function readPassword(): Promise<string> {
   }
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 function required(values: Record<string, unknown>, name: string): string {
@@ -77,10 +79,7 @@ async function announceInvalidation(nats: NatsSettings, prefix: string, environm
   const connecting = connectBus(nats, 'admin');
   let timer: NodeJS.Timeout | undefined;
   try {
-    const nc = await Promise.race([
-      connecting,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2_000))),
-    ]);
+    const nc = await Promise.race([connecting, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2_000)))]);
     nc.publish(subjects(prefix).invalidate, encodeInvalidation(environmentId));
     await nc.drain();
   } catch {

@@ -127,5 +127,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const out = resolve(ROOT, values.out!);
   const started = Date.now();
   await buildAll(out, { check: !values['no-check'] });
-  console.log(`built ${relative(ROOT, out) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s: node ${relative(process.cwd(), join(out, 'apps/gateway/src/main.js'))}`);
+  console.log(
+    `built ${relative(ROOT, out) || '.'} in ${((Date.now() - started) / 1000).toFixed(1)} s: node ${relative(process.cwd(), join(out, 'apps/gateway/src/main.js'))}`,
+  );
 }

@@ -98,7 +98,10 @@ test('dashboard screenshots', { timeout: 120_000 }, async (t) => {
   await heading(page, 'Messages');
   await page.getByRole('link', { name: 'general' }).click();
   await heading(page, 'general');
-  await page.getByTestId('live-status').filter({ hasText: /^Live$/ }).waitFor();
+  await page
+    .getByTestId('live-status')
+    .filter({ hasText: /^Live$/ })
+    .waitFor();
   const members = page.getByRole('form', { name: 'Add a member' });
   await members.getByLabel('User id').fill('alice');
   await members.getByLabel('Role').selectOption('moderator');
@@ -127,7 +130,10 @@ test('dashboard screenshots', { timeout: 120_000 }, async (t) => {
 
   await env.getByRole('link', { name: 'Live log' }).click();
   await heading(page, 'Live log');
-  await page.getByTestId('live-status').filter({ hasText: /^Live$/ }).waitFor();
+  await page
+    .getByTestId('live-status')
+    .filter({ hasText: /^Live$/ })
+    .waitFor();
   await publish('general', 'bob', 'See you at the stand-up');
   await publish('support', 'dave', 'Fixed, thanks!');
   await page.locator('tr[data-event="message.published"]').nth(1).waitFor();

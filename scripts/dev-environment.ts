@@ -35,10 +35,7 @@ export interface RunningRecord {
  * The environment `npm start` hands to a developer. A file whose environment or keys no longer
  * exist (a reset database, a revoked key) is replaced by a new environment.
  */
-export async function ensureDevEnvironment(
-  pool: Pool,
-  file: string,
-): Promise<{ environment: CreatedEnvironment; created: boolean }> {
+export async function ensureDevEnvironment(pool: Pool, file: string): Promise<{ environment: CreatedEnvironment; created: boolean }> {
   const state = await readState(file);
   const saved = savedEnvironment(state);
   if (saved && (await stillValid(pool, saved))) return { environment: saved, created: false };
@@ -79,18 +76,22 @@ export async function recordRunning(file: string, running: RunningRecord): Promi
 
 async function joinAsOwner(pool: Pool, organizationId: string, userId: string, email: string): Promise<void> {
   await withTransaction(pool, async (client) => {
-    const joined = await client.query(
-      "insert into organization_members (organization_id, user_id, role) values ($1, $2, 'owner') on conflict do nothing",
-      [organizationId, userId],
-    );
+    const joined = await client.query("insert into organization_members (organization_id, user_id, role) values ($1, $2, 'owner') on conflict do nothing", [
+      organizationId,
+      userId,
+    ]);
     if ((joined.rowCount ?? 0) > 0) {
-      await recordAudit(client, { kind: 'system' }, {
-        organizationId,
-        action: 'member.added',
-        targetType: 'user',
-        targetId: userId,
-        details: { email, role: 'owner', reason: 'npm start dev login' },
-      });
+      await recordAudit(
+        client,
+        { kind: 'system' },
+        {
+          organizationId,
+          action: 'member.added',
+          targetType: 'user',
+          targetId: userId,
+          details: { email, role: 'owner', reason: 'npm start dev login' },
+        },
+      );
     }
   });
 }

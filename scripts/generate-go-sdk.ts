@@ -28,7 +28,24 @@ interface GoType {
   nullable: boolean;
 }
 
-const INITIALISMS = new Map(Object.entries({ id: 'ID', ids: 'IDs', url: 'URL', urls: 'URLs', ip: 'IP', http: 'HTTP', json: 'JSON', jwks: 'JWKS', jwk: 'JWK', jti: 'JTI', api: 'API', ttl: 'TTL', sse: 'SSE', kid: 'KID' }));
+const INITIALISMS = new Map(
+  Object.entries({
+    id: 'ID',
+    ids: 'IDs',
+    url: 'URL',
+    urls: 'URLs',
+    ip: 'IP',
+    http: 'HTTP',
+    json: 'JSON',
+    jwks: 'JWKS',
+    jwk: 'JWK',
+    jti: 'JTI',
+    api: 'API',
+    ttl: 'TTL',
+    sse: 'SSE',
+    kid: 'KID',
+  }),
+);
 
 /** `channelId` → `ChannelID`, `message.published` → `MessagePublished`. */
 export function goName(text: string): string {

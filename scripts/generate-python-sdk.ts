@@ -47,7 +47,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes('--check')) {
     const stale = await staleFiles(input, out);
     if (stale.length > 0) {
-      process.stderr.write(`${stale.map(shown).join(', ')} ${stale.length === 1 ? 'is' : 'are'} stale: run \`npx tsx scripts/generate-python-sdk.ts\` and commit.\n`);
+      process.stderr.write(
+        `${stale.map(shown).join(', ')} ${stale.length === 1 ? 'is' : 'are'} stale: run \`npx tsx scripts/generate-python-sdk.ts\` and commit.\n`,
+      );
       process.exit(1);
     }
     process.stdout.write(`the Python SDK's generated modules are up to date\n`);

@@ -41,8 +41,7 @@ export function packageNameOf(specifier: string): string {
 }
 
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier);
-const declaredOf = (manifest: Manifest) =>
-  new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+const declaredOf = (manifest: Manifest) => new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
 
 /**
  * esbuild plugin: declared packages stay imports, workspaces are bundled, Node built-ins stay
@@ -171,9 +170,26 @@ export async function vendorWorkspaceDeclarations(dist: string, manifest: Manife
     }
     if (wanted.size === 0) return;
     tsc(
-      ['--declaration', '--emitDeclarationOnly', '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
-        '--types', 'node', '--strict', '--skipLibCheck', '--allowImportingTsExtensions', '--rootDir', REPO_ROOT, '--outDir', vendor,
-        ...new Set(wanted.values())],
+      [
+        '--declaration',
+        '--emitDeclarationOnly',
+        '--module',
+        'NodeNext',
+        '--moduleResolution',
+        'NodeNext',
+        '--target',
+        'ES2022',
+        '--types',
+        'node',
+        '--strict',
+        '--skipLibCheck',
+        '--allowImportingTsExtensions',
+        '--rootDir',
+        REPO_ROOT,
+        '--outDir',
+        vendor,
+        ...new Set(wanted.values()),
+      ],
       `the declarations of ${[...wanted.keys()].join(', ')}`,
     );
     for (const file of await declarationFiles(dist)) {

@@ -133,7 +133,13 @@ function reachableHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function banner(environment: CreatedEnvironment, created: boolean, devLogin: { login: DevLogin; created: boolean }, controlPort: number, realtimePort: number): string {
+function banner(
+  environment: CreatedEnvironment,
+  created: boolean,
+  devLogin: { login: DevLogin; created: boolean },
+  controlPort: number,
+  realtimePort: number,
+): string {
   const b = (text: string) => (colour ? `\u001b[1m${text}\u001b[0m` : text);
   const stateFile = values['state-file']!;
   const host = reachableHost(config.HOST);
@@ -175,4 +181,3 @@ function banner(environment: CreatedEnvironment, created: boolean, devLogin: { l
     '',
   ].join('\n');
 }
-

@@ -178,9 +178,7 @@ export class Supervisor extends EventEmitter<Events> {
       const ends = await Promise.all(
         running.map(async (child): Promise<ChildEnd> => {
           const proc = child.process!;
-          const gone = new Promise<ChildEnd>((resolve) =>
-            proc.once('exit', (exitCode, signal) => resolve({ name: child.spec.name, code: exitCode, signal })),
-          );
+          const gone = new Promise<ChildEnd>((resolve) => proc.once('exit', (exitCode, signal) => resolve({ name: child.spec.name, code: exitCode, signal })));
           proc.kill('SIGTERM');
           const timer = setTimeout(() => {
             this.print(child, `still running after ${this.graceMs} ms: SIGKILL`);

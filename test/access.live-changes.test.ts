@@ -65,13 +65,11 @@ test('access - a socket is closed with 4401 when its token expires (channel, inb
   const gw = cluster.gateways[0]!;
   const env = await cluster.createEnvironment();
   // tokens expiring in two seconds, signed with the environment's key as the gateway would sign them
-  const { rows } = await cluster.db.pool.query<{ id: string; secret: Buffer }>(
-    'select id, secret from signing_keys where environment_id = $1',
-    [env.environmentId],
-  );
+  const { rows } = await cluster.db.pool.query<{ id: string; secret: Buffer }>('select id, secret from signing_keys where environment_id = $1', [
+    env.environmentId,
+  ]);
   const key: SigningKey = { id: rows[0]!.id, environmentId: env.environmentId, secret: rows[0]!.secret };
-  const sign = async (audience: string, subject: string) =>
-    (await signToken(key, { issuer: 'rtm', audience, subject, ttlSeconds: 2 })).token;
+  const sign = async (audience: string, subject: string) => (await signToken(key, { issuer: 'rtm', audience, subject, ttlSeconds: 2 })).token;
   const user = await sign(USER_TOKEN_AUDIENCE, 'ephemeral');
   const logs = await sign(LOGS_TOKEN_AUDIENCE, 'key:test');
   const sockets = {

@@ -9,8 +9,7 @@ test('keys - secret keys stay server-side; publishable keys mint anonymous token
   const cluster = await startCluster(t, { gateways: 1 });
   const { controlUrl, realtimeUrl } = cluster.gateways[0]!;
   const env = await cluster.createEnvironment('keys');
-  const post = (path: string, headers: Record<string, string>, body: unknown = {}) =>
-    request(controlUrl, 'POST', path, { headers, body });
+  const post = (path: string, headers: Record<string, string>, body: unknown = {}) => request(controlUrl, 'POST', path, { headers, body });
   const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
   const expectError = (res: Awaited<ReturnType<typeof request>>, status: number, code: string) => {
     assert.equal(res.status, status, JSON.stringify(res.body));
@@ -64,8 +63,7 @@ test('keys - secret keys stay server-side; publishable keys mint anonymous token
   });
 
   await t.test('allowed origins, managed with the admin CLI, gate publishable keys', async () => {
-    const anonymous = (origin?: string) =>
-      post('/v1/tokens/anonymous', { ...bearer(env.publishableKey), ...(origin ? { origin } : {}) });
+    const anonymous = (origin?: string) => post('/v1/tokens/anonymous', { ...bearer(env.publishableKey), ...(origin ? { origin } : {}) });
     // no origins set: any origin may use the key
     assert.equal((await anonymous('https://anywhere.example')).status, 201);
 
@@ -84,11 +82,7 @@ test('keys - secret keys stay server-side; publishable keys mint anonymous token
     // a server-side caller (no Origin) may still use it
     assert.equal((await anonymous()).status, 201);
     // x-service-key is judged the same way
-    expectError(
-      await post('/v1/tokens/anonymous', { 'x-service-key': env.publishableKey, origin: 'https://evil.example' }),
-      403,
-      'origin_not_allowed',
-    );
+    expectError(await post('/v1/tokens/anonymous', { 'x-service-key': env.publishableKey, origin: 'https://evil.example' }), 403, 'origin_not_allowed');
 
     const removed = await admin(cluster.env, ['remove-origin', '--env', env.environmentId, '--origin', 'https://app.example.com']);
     assert.equal(removed.removed, true);

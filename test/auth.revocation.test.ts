@@ -13,10 +13,8 @@ test('revocation - a revoked key stops working on every gateway, other keys keep
   const spare = await admin(cluster.env, ['create-key', '--env', env.environmentId, '--kind', 'secret', '--json']);
   assert.match(spare.key, /^sk_/);
 
-  const mint = (controlUrl: string, key: string) =>
-    request(controlUrl, 'POST', '/v1/tokens', { token: key, body: { userId: 'alice' } });
-  const anonymous = (controlUrl: string, key: string) =>
-    request(controlUrl, 'POST', '/v1/tokens/anonymous', { headers: { 'x-service-key': key } });
+  const mint = (controlUrl: string, key: string) => request(controlUrl, 'POST', '/v1/tokens', { token: key, body: { userId: 'alice' } });
+  const anonymous = (controlUrl: string, key: string) => request(controlUrl, 'POST', '/v1/tokens/anonymous', { headers: { 'x-service-key': key } });
 
   // both gateways have the keys in their credential caches before the revocation
   for (const gateway of cluster.gateways) {
@@ -27,15 +25,18 @@ test('revocation - a revoked key stops working on every gateway, other keys keep
 
   const revoked = await admin(cluster.env, ['revoke-key', '--key', env.secretKey]);
   assert.match(revoked.revoked, /^key_/);
-  const { rows } = await cluster.db.pool.query<{ id: string }>(
-    "select id from api_keys where environment_id = $1 and kind = 'publishable'",
-    [env.environmentId],
-  );
+  const { rows } = await cluster.db.pool.query<{ id: string }>("select id from api_keys where environment_id = $1 and kind = 'publishable'", [
+    env.environmentId,
+  ]);
   await admin(cluster.env, ['revoke-key', '--id', rows[0]!.id]);
 
   for (const gateway of cluster.gateways) {
     await eventually(`${gateway.name} refuses the revoked secret key`, async () => (await mint(gateway.controlUrl, env.secretKey)).status === 401, 10_000);
-    await eventually(`${gateway.name} refuses the revoked publishable key`, async () => (await anonymous(gateway.controlUrl, env.publishableKey)).status === 401, 10_000);
+    await eventually(
+      `${gateway.name} refuses the revoked publishable key`,
+      async () => (await anonymous(gateway.controlUrl, env.publishableKey)).status === 401,
+      10_000,
+    );
     const refused = await mint(gateway.controlUrl, env.secretKey);
     assert.equal(errorCode(refused), 'unauthorized');
     assert.equal(errorCode(await anonymous(gateway.controlUrl, env.publishableKey)), 'unauthorized');

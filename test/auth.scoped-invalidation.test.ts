@@ -11,13 +11,12 @@ async function cacheMisses(gateway: RunningProcess): Promise<number> {
   return match ? Number(match[1]) : 0;
 }
 
-test('invalidation - revoking a key drops only its environment from every gateway\'s credential cache', async (t) => {
+test("invalidation - revoking a key drops only its environment from every gateway's credential cache", async (t) => {
   // entries would live a minute: only an invalidation can explain a refusal or a reload
   const cluster = await startCluster(t, { gateways: 2, env: { CREDENTIAL_CACHE_MS: '60000' } });
   const envA = await cluster.createEnvironment('a');
   const envB = await cluster.createEnvironment('b');
-  const mint = (gateway: RunningProcess, key: string) =>
-    request(gateway.controlUrl, 'POST', '/v1/tokens', { token: key, body: { userId: 'someone' } });
+  const mint = (gateway: RunningProcess, key: string) => request(gateway.controlUrl, 'POST', '/v1/tokens', { token: key, body: { userId: 'someone' } });
 
   for (const gateway of cluster.gateways) {
     assert.equal((await mint(gateway, envA.secretKey)).status, 201);

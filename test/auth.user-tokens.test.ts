@@ -18,10 +18,9 @@ test('user tokens - the realtime edge accepts only HS256 tokens of its own issue
   const gateway = cluster.gateways[0]!;
   const [a, b] = [await cluster.createEnvironment('a'), await cluster.createEnvironment('b')];
   const keyOf = async (environmentId: string) => {
-    const { rows } = await cluster.db.pool.query<{ id: string; secret: Buffer }>(
-      'select id, secret from signing_keys where environment_id = $1',
-      [environmentId],
-    );
+    const { rows } = await cluster.db.pool.query<{ id: string; secret: Buffer }>('select id, secret from signing_keys where environment_id = $1', [
+      environmentId,
+    ]);
     return { kid: rows[0]!.id, secret: new Uint8Array(rows[0]!.secret) };
   };
   const keyA = await keyOf(a.environmentId);

@@ -22,8 +22,14 @@ test('auth - a credential of the wrong kind gets the same status and words on bo
     }
     assert.equal(userOnControl.reason, 'a user token is not accepted here: this route takes a secret key (Authorization: Bearer sk_…)');
     assert.equal(secretOnEdge.reason, 'a secret key is not accepted here: this route takes a user token (Authorization: Bearer <JWT>, or ?token= on sockets)');
-    assert.match(publishableOnEdge.reason, /^a publishable key is not accepted here \(publishable keys are for POST \/v1\/tokens\/anonymous only\): this route takes a user token/);
-    assert.match(publishableOnControl.reason, /^a publishable key is not accepted here \(publishable keys are for POST \/v1\/tokens\/anonymous only\): this route takes a secret key/);
+    assert.match(
+      publishableOnEdge.reason,
+      /^a publishable key is not accepted here \(publishable keys are for POST \/v1\/tokens\/anonymous only\): this route takes a user token/,
+    );
+    assert.match(
+      publishableOnControl.reason,
+      /^a publishable key is not accepted here \(publishable keys are for POST \/v1\/tokens\/anonymous only\): this route takes a secret key/,
+    );
     assert.notEqual(userOnControl.reason, secretOnEdge.reason, 'each case has its own words');
     // a valid key in x-service-key, which only the anonymous mint reads: 403 on both hosts
     const inHeader = (url: string, path: string) => request(url, 'GET', path, { headers: { 'x-service-key': env.publishableKey } });

@@ -22,10 +22,7 @@ test('bans - channel and environment bans refuse access and close live sockets o
   const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
   const ban = await control.put('/v1/channels/general/bans/mallory', { reason: 'spam', expiresAt });
   assert.equal(ban.status, 200);
-  assert.deepEqual(
-    { ...ban.body, createdAt: undefined },
-    { userId: 'mallory', channelId: 'general', reason: 'spam', expiresAt, createdAt: undefined },
-  );
+  assert.deepEqual({ ...ban.body, createdAt: undefined }, { userId: 'mallory', channelId: 'general', reason: 'spam', expiresAt, createdAt: undefined });
   const [closedA, closedB] = await Promise.all([onA.closed, onB.closed]);
   assert.equal(closedA.code, 4403);
   assert.equal(closedB.code, 4403);
@@ -42,7 +39,10 @@ test('bans - channel and environment bans refuse access and close live sockets o
   assert.equal(errorCode(await control.get('/v1/channels/random/bans/mallory')), 'not_found');
   // a banned user is left out of the roster
   await control.put('/v1/channels/general/members/mallory');
-  assert.deepEqual((await control.get('/v1/channels/general/members')).body.members.map((m: any) => m.userId), ['trent']);
+  assert.deepEqual(
+    (await control.get('/v1/channels/general/members')).body.members.map((m: any) => m.userId),
+    ['trent'],
+  );
 
   // lifting it restores access; DELETE is idempotent
   assert.equal((await control.delete('/v1/channels/general/bans/mallory')).status, 204);

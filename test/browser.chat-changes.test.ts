@@ -33,11 +33,19 @@ async function shown(page: Page, id: string) {
     edited: await item.locator('.edited').isVisible(),
     reactions: Object.fromEntries(
       // (the page's DOM types are not this project's: its elements are read as `any`)
-      await item.locator('button.react').evaluateAll((buttons: any[]) =>
-        buttons
-          .map((b) => [b.getAttribute('data-type') as string, `${b.querySelector('.count').textContent}${b.getAttribute('aria-pressed') === 'true' ? ' pressed' : ''}`] as const)
-          .filter(([, state]) => state !== ''),
-      ),
+      await item
+        .locator('button.react')
+        .evaluateAll((buttons: any[]) =>
+          buttons
+            .map(
+              (b) =>
+                [
+                  b.getAttribute('data-type') as string,
+                  `${b.querySelector('.count').textContent}${b.getAttribute('aria-pressed') === 'true' ? ' pressed' : ''}`,
+                ] as const,
+            )
+            .filter(([, state]) => state !== ''),
+        ),
     ),
   };
 }
@@ -75,7 +83,7 @@ test('browser chat - edits and reactions: one user edits inline, the other react
   const id = (await own.getAttribute('data-id'))!;
   assert.match(id, /^msg_/);
   await expectShown(bob, 'bob', id, { text: 'helo wrold', edited: false, reactions: {} });
-  assert.equal(await bob.locator(`#messages li[data-id="${id}"] button.edit`).count(), 0, 'bob cannot edit alice\'s message');
+  assert.equal(await bob.locator(`#messages li[data-id="${id}"] button.edit`).count(), 0, "bob cannot edit alice's message");
 
   // alice edits inline: the field takes the text, Enter saves
   await own.locator('button.edit').click();
@@ -85,7 +93,10 @@ test('browser chat - edits and reactions: one user edits inline, the other react
   await field.fill('hello world');
   await field.press('Enter');
   await own.locator('form.edit').waitFor({ state: 'detached' });
-  for (const [who, page] of [['alice', alice], ['bob', bob]] as const) {
+  for (const [who, page] of [
+    ['alice', alice],
+    ['bob', bob],
+  ] as const) {
     await expectShown(page, who, id, { text: 'hello world', edited: true, reactions: {} });
   }
   assert.equal(await bob.locator(`#messages li[data-id="${id}"]`).getAttribute('data-version'), '2');
@@ -138,5 +149,8 @@ test('browser chat - edits and reactions: one user edits inline, the other react
     new RegExp(`^\\[page 2\\] error: WebSocket connection to 'ws://127\\.0\\.0\\.1:\\d+/v1/connect\\?token=[^']+' failed: .*${failures}$`),
     new RegExp(`^\\[page 2\\] error: Failed to load resource: ${failures}$`),
   ];
-  assert.deepEqual(browser.errors.filter((line) => !refused.some((pattern) => pattern.test(line))), []);
+  assert.deepEqual(
+    browser.errors.filter((line) => !refused.some((pattern) => pattern.test(line))),
+    [],
+  );
 });

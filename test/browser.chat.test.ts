@@ -60,7 +60,10 @@ test('browser chat - the example: two users chat, see each other online, retract
   }
 
   // presence: both see both
-  for (const [name, page] of [['alice', alice], ['bob', bob]] as const) {
+  for (const [name, page] of [
+    ['alice', alice],
+    ['bob', bob],
+  ] as const) {
     await eventually(`${name} sees alice and bob online`, async () => JSON.stringify(await texts(page, '#presence li')) === '["alice","bob"]');
   }
 
@@ -72,7 +75,7 @@ test('browser chat - the example: two users chat, see each other online, retract
   assert.equal(await aliceMessage.locator('.text').textContent(), hostile);
   assert.equal(await bob.locator('#messages img, #messages b').count(), 0, 'message text is never parsed as markup');
   assert.equal(await bob.evaluate(() => (globalThis as any).pwned), undefined);
-  assert.equal(await aliceMessage.locator('button.retract').count(), 0, 'bob cannot retract alice\'s message');
+  assert.equal(await aliceMessage.locator('button.retract').count(), 0, "bob cannot retract alice's message");
   const messageId = await aliceMessage.getAttribute('data-id');
   assert.match(messageId ?? '', /^msg_/);
 
@@ -99,11 +102,17 @@ test('browser chat - the example: two users chat, see each other online, retract
   await bob.press('#room-input', 'Enter');
   await bob.locator('#room-title', { hasText: '#archive' }).waitFor();
   await eventually('bob sees the newest page', async () => (await texts(bob, '#messages li .text')).length === 30);
-  assert.deepEqual(await texts(bob, '#messages li .text'), Array.from({ length: 30 }, (_, i) => `old ${i + 16}`));
+  assert.deepEqual(
+    await texts(bob, '#messages li .text'),
+    Array.from({ length: 30 }, (_, i) => `old ${i + 16}`),
+  );
   await bob.locator('#earlier').waitFor();
   await bob.click('#earlier');
   await eventually('bob paged back to the first message', async () => (await texts(bob, '#messages li .text')).length === 45);
-  assert.deepEqual(await texts(bob, '#messages li .text'), Array.from({ length: 45 }, (_, i) => `old ${i + 1}`));
+  assert.deepEqual(
+    await texts(bob, '#messages li .text'),
+    Array.from({ length: 45 }, (_, i) => `old ${i + 1}`),
+  );
   await bob.locator('#earlier').waitFor({ state: 'hidden' });
   // and live messages still come after it
   assert.equal((await control.post('/v1/channels/archive/messages', { content: { text: 'new 46' } })).status, 201);
@@ -123,7 +132,7 @@ test('browser chat - the example: two users chat, see each other online, retract
   // the README's quick-start snippet gets a token from this example's backend as the page does
   const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
   const getToken = readme.match(/^async function getToken\(\) \{\n[\s\S]*?\n\}$/m)?.[0];
-  assert.ok(getToken, 'README.md\'s quick start has a getToken function');
+  assert.ok(getToken, "README.md's quick start has a getToken function");
   const readmeToken = await alice.evaluate(`(${getToken})()`);
   assert.equal(typeof readmeToken, 'string');
   assert.equal((await request(gw.realtimeUrl, 'GET', '/v1/me', { token: readmeToken as string })).body.userId, 'alice');
@@ -142,7 +151,10 @@ async function expectInViewport(page: Page, selector: string): Promise<void> {
   const box = await page.locator(selector).boundingBox();
   const viewport = page.viewportSize()!;
   assert.ok(box, `${selector} is not rendered`);
-  assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height, `${selector} at ${JSON.stringify(box)} is not inside ${viewport.width}×${viewport.height}`);
+  assert.ok(
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height,
+    `${selector} at ${JSON.stringify(box)} is not inside ${viewport.width}×${viewport.height}`,
+  );
 }
 
 test('browser chat - on a 390×844 phone screen: no sideways scrolling, the composer and messages usable; axe-core finds nothing serious in any state', async (t) => {
@@ -165,7 +177,7 @@ test('browser chat - on a 390×844 phone screen: no sideways scrolling, the comp
   await page.goto(url);
   await page.locator('body[data-ready="true"]').waitFor();
   await expectNoHorizontalOverflow(page, 'the sign-in form');
-  await expectNoSeriousAxeViolations(page, 'the chat\'s sign-in form');
+  await expectNoSeriousAxeViolations(page, "the chat's sign-in form");
 
   await page.fill('#login-user', 'alice');
   await page.click('#login button[type="submit"]');

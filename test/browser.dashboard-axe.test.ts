@@ -50,11 +50,19 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
   assert.equal((await api.post(`${org}/invitations`, { role: 'admin', email: 'bob@example.com' })).status, 201);
   const invitationLink: string = (await api.post(`${org}/invitations`, { role: 'viewer' })).body.link;
   assert.equal((await api.put(`${env}/bans/mallory`, { reason: 'spam' })).status, 200);
-  assert.equal((await api.put(`${env}/channels/room-1/bans/trudy`, { reason: 'off topic', expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).status, 200);
+  assert.equal(
+    (await api.put(`${env}/channels/room-1/bans/trudy`, { reason: 'off topic', expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).status,
+    200,
+  );
   assert.equal((await api.put(`${env}/channels/room-1/members/carol`, { role: 'moderator' })).status, 200);
   const receiver = await startReceiver(t, () => ({ status: 500 }));
   assert.equal((await api.put(`${env}/webhook`, { url: receiver.url })).status, 200);
-  const endpoint = await api.post(`${env}/webhook-endpoints`, { url: receiver.url, description: 'billing', eventTypes: ['message.published'], channels: ['room-*'] });
+  const endpoint = await api.post(`${env}/webhook-endpoints`, {
+    url: receiver.url,
+    description: 'billing',
+    eventTypes: ['message.published'],
+    channels: ['room-*'],
+  });
   assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
   const endpointId: string = endpoint.body.id;
   const published: { id: string; seq: number }[] = [];
@@ -76,7 +84,12 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
   const check = async (route: string, path: string, heading: string, options: { live?: boolean } = {}) => {
     await page.goto(`${base}/dashboard${path}`);
     await expectHeading(page, heading);
-    if (options.live) await page.getByTestId('live-status').filter({ hasText: /^Live$/ }).first().waitFor({ timeout: 10_000 });
+    if (options.live)
+      await page
+        .getByTestId('live-status')
+        .filter({ hasText: /^Live$/ })
+        .first()
+        .waitFor({ timeout: 10_000 });
     await expectNoSeriousAxeViolations(page, `the dashboard's ${route} page`);
     visited.add(route);
   };
@@ -94,7 +107,10 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
     await page.goto(`${base}/dashboard/accept-invitation#${new URL(invitationLink).hash.slice(1)}`);
     await page.getByText('Join acme as viewer.').waitFor({ timeout: 10_000 });
     await expectNoSeriousAxeViolations(page, 'the invitation form');
-    for (const [hash, what] of [['', 'no token'], ['#not-a-token', 'an unknown token']]) {
+    for (const [hash, what] of [
+      ['', 'no token'],
+      ['#not-a-token', 'an unknown token'],
+    ]) {
       await page.goto(`${base}/dashboard/accept-invitation${hash}`);
       await page.locator('main [role="alert"]').filter({ hasText: /\S/ }).waitFor({ timeout: 10_000 });
       await expectNoSeriousAxeViolations(page, `the invitation page with ${what}`);
@@ -130,7 +146,11 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
     await check('/environments/:envId/channels/:channelId', `/environments/${envId}/channels/room-1`, 'room-1', { live: true });
     await page.locator('.tombstone', { hasText: 'retracted' }).first().waitFor({ timeout: 10_000 });
     await expectNoSeriousAxeViolations(page, 'the channel page with a retracted message');
-    await check('/environments/:envId/channels/:channelId/messages/:messageId', `/environments/${envId}/channels/room-1/messages/${published[1]!.id}`, `Message ${published[1]!.seq}`);
+    await check(
+      '/environments/:envId/channels/:channelId/messages/:messageId',
+      `/environments/${envId}/channels/room-1/messages/${published[1]!.id}`,
+      `Message ${published[1]!.seq}`,
+    );
     await page.goto(`${base}/dashboard/environments/${envId}/channels/room-1/messages/${published[2]!.id}`);
     await page.getByTestId('tombstone').waitFor({ timeout: 10_000 });
     await expectNoSeriousAxeViolations(page, 'a retracted message');
@@ -145,7 +165,9 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
     await check('/environments/:envId/webhooks/endpoints', `/environments/${envId}/webhooks/endpoints`, 'Webhook endpoints');
     await page.getByRole('region', { name: 'Endpoints' }).locator('tbody tr').first().waitFor({ timeout: 10_000 });
     await expectNoSeriousAxeViolations(page, 'the endpoints page with an endpoint listed');
-    await check('/environments/:envId/webhooks/endpoints/:endpointId', `/environments/${envId}/webhooks/endpoints/${endpointId}`, 'Webhook endpoint', { live: true });
+    await check('/environments/:envId/webhooks/endpoints/:endpointId', `/environments/${envId}/webhooks/endpoints/${endpointId}`, 'Webhook endpoint', {
+      live: true,
+    });
     await page.getByRole('button', { name: 'Reveal secret' }).click();
     await page.getByTestId('endpoint-secret').waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'Send test event' }).click();
@@ -172,7 +194,7 @@ test('dashboard UI - axe-core finds no serious or critical violation on any page
     await expectNoSeriousAxeViolations(page, 'the dashboard\'s "Not found" page');
     await page.goto(`${base}/dashboard/environments/env_00000000000000000000000000`);
     await expectHeading(page, 'Something went wrong');
-    await expectNoSeriousAxeViolations(page, 'the dashboard\'s error page');
+    await expectNoSeriousAxeViolations(page, "the dashboard's error page");
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor({ timeout: 10_000 });

@@ -16,7 +16,11 @@ const PHONE = { width: 390, height: 844 };
 
 async function expectHeading(page: Page, text: string): Promise<void> {
   // exactly: "Webhook endpoint" is part of "Webhook endpoints"
-  await page.locator('main h1').filter({ hasText: new RegExp(`^${text}$`) }).first().waitFor({ timeout: 10_000 });
+  await page
+    .locator('main h1')
+    .filter({ hasText: new RegExp(`^${text}$`) })
+    .first()
+    .waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('main h1').first().textContent(), text);
 }
 
@@ -89,7 +93,7 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     assert.deepEqual([stored[0].url, stored[0].eventTypes, stored[0].channels, stored[0].disabled], [receiver.url, ['message.published'], ['room-*'], false]);
     endpointId = stored[0].id;
     const byKey = await request(base, 'GET', `/v1/webhook-endpoints/${endpointId}/secret`, { token: secretKey });
-    assert.equal(byKey.body.secret, secret, 'the secret shown is the endpoint\'s');
+    assert.equal(byKey.body.secret, secret, "the secret shown is the endpoint's");
 
     await listed.getByRole('link', { name: /^Open endpoint/ }).click();
     await expectHeading(page, 'Webhook endpoint');
@@ -98,12 +102,15 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     assert.equal(await page.getByTestId('endpoint-secret').textContent({ timeout: 10_000 }), secret);
   });
 
-  await t.test('a test event arrives at the receiver and shows delivered in the endpoint\'s ledger', async () => {
+  await t.test("a test event arrives at the receiver and shows delivered in the endpoint's ledger", async () => {
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByTestId('test-sent').waitFor({ timeout: 10_000 });
     await receiver.waitFor((r) => r.some((x) => typeOf(x) === 'webhook.test'), 'the test event');
     const ledger = page.getByRole('region', { name: 'Deliveries' });
-    await ledger.locator('tbody tr', { hasText: 'webhook.test' }).filter({ has: page.locator('.badge.delivered') }).waitFor({ timeout: 20_000 });
+    await ledger
+      .locator('tbody tr', { hasText: 'webhook.test' })
+      .filter({ has: page.locator('.badge.delivered') })
+      .waitFor({ timeout: 20_000 });
     assert.equal(fallback.received.filter((x) => typeOf(x) === 'webhook.test').length, 0, 'a test goes to its endpoint only');
     await expectFits(page, 'the endpoint page');
   });
@@ -116,7 +123,10 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     await page.getByRole('button', { name: 'Send test event' }).click();
     await page.getByRole('form', { name: 'Send a test event' }).getByRole('alert').filter({ hasText: 'disabled' }).waitFor({ timeout: 10_000 });
     await card.getByRole('button', { name: 'Enable endpoint' }).click();
-    await page.getByTestId('endpoint-state').filter({ hasText: /^enabled$/ }).waitFor({ timeout: 10_000 });
+    await page
+      .getByTestId('endpoint-state')
+      .filter({ hasText: /^enabled$/ })
+      .waitFor({ timeout: 10_000 });
     assert.equal((await api.get(`/v1/dashboard/environments/${envId}/webhook-endpoints/${endpointId}`)).body.disabled, false);
 
     // the change form starts from the endpoint's values; a changed description is saved, the filters kept
@@ -130,7 +140,7 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     assert.deepEqual([changed.description, changed.eventTypes, changed.channels], ['billing, EU', ['message.published'], ['room-*']]);
   });
 
-  await t.test('recovery: deliveries dropped by a failing receiver are sent again and the task\'s progress is shown', async () => {
+  await t.test("recovery: deliveries dropped by a failing receiver are sent again and the task's progress is shown", async () => {
     healthy = false;
     await publish('lobby', 'not for the endpoint');
     await publish('room-1', 'first');
@@ -151,7 +161,15 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     await receiver.waitFor((r) => r.filter((x) => x.headers['webhook-id'] && channelOf(x) === 'room-1').length >= 6, '4 failed attempts, 2 recovered');
     await ledger.getByLabel('Status').selectOption('delivered');
     await ledger.getByRole('button', { name: 'Show' }).click();
-    await eventually('both deliveries are delivered', async () => (await ledger.locator('tbody tr', { hasText: 'room-1' }).filter({ has: page.locator('.badge.delivered') }).count()) === 2, 20_000);
+    await eventually(
+      'both deliveries are delivered',
+      async () =>
+        (await ledger
+          .locator('tbody tr', { hasText: 'room-1' })
+          .filter({ has: page.locator('.badge.delivered') })
+          .count()) === 2,
+      20_000,
+    );
     // a reload shows the task again from the address
     await page.reload();
     await expectHeading(page, 'Webhook endpoint');
@@ -166,17 +184,17 @@ test('dashboard UI - webhook endpoints: create with a filter, test event, disabl
     // the unfiltered list is on screen until the filtered one replaces it: wait for what only the filtered one shows
     await ledger.getByLabel('Endpoint').selectOption('default');
     await ledger.getByRole('button', { name: 'Show' }).click();
-    await eventually('the default endpoint\'s deliveries only', async () => (await rows('lobby')) > 0 && (await rows(endpointId)) === 0);
+    await eventually("the default endpoint's deliveries only", async () => (await rows('lobby')) > 0 && (await rows(endpointId)) === 0);
     assert.equal(await rows('webhook.test'), 0);
     await ledger.getByLabel('Endpoint').selectOption(endpointId);
     await ledger.getByRole('button', { name: 'Show' }).click();
-    await eventually('the endpoint\'s deliveries only', async () => (await rows('lobby')) === 0 && (await rows('webhook.test')) > 0);
+    await eventually("the endpoint's deliveries only", async () => (await rows('lobby')) === 0 && (await rows('webhook.test')) > 0);
     assert.equal(await ledger.locator('tbody tr').count(), 3, 'the test event and the two recovered deliveries');
     assert.equal(await rows(endpointId), 3);
     await expectFits(page, 'the webhooks page');
   });
 
-  await t.test('deleted, the endpoint is gone from the list; every change is in the audit log under the member, the key\'s reveal under the key', async () => {
+  await t.test("deleted, the endpoint is gone from the list; every change is in the audit log under the member, the key's reveal under the key", async () => {
     await page.goto(`${base}/dashboard/environments/${envId}/webhooks/endpoints/${endpointId}`);
     await expectHeading(page, 'Webhook endpoint');
     await page.getByRole('button', { name: 'Delete endpoint' }).click();

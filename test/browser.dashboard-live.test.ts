@@ -18,7 +18,10 @@ async function expectHeading(page: Page, text: string): Promise<void> {
 }
 
 async function waitLive(page: Page): Promise<void> {
-  await page.getByTestId('live-status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 10_000 });
+  await page
+    .getByTestId('live-status')
+    .filter({ hasText: /^Live$/ })
+    .waitFor({ timeout: 10_000 });
 }
 
 test('dashboard UI - live message browser, retraction, webhooks and the live log', async (t) => {
@@ -88,7 +91,7 @@ test('dashboard UI - live message browser, retraction, webhooks and the live log
     assert.equal(await messages.locator('tbody tr').count(), 3);
     await messages.getByLabel('Sender id').fill('bob');
     await messages.getByRole('button', { name: 'Apply filters' }).click();
-    await eventually('only bob\'s message is listed', async () => (await messages.locator('tbody tr').count()) === 1, 10_000);
+    await eventually("only bob's message is listed", async () => (await messages.locator('tbody tr').count()) === 1, 10_000);
     await messages.getByLabel('Sender id').fill('');
     await messages.getByLabel('Type').fill('chat');
     await messages.getByRole('button', { name: 'Apply filters' }).click();
@@ -151,7 +154,7 @@ test('dashboard UI - live message browser, retraction, webhooks and the live log
     await row.waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
-  await t.test('the ledger: a failing receiver\'s delivery is dropped, its attempts are listed, and a retry delivers it', async () => {
+  await t.test("the ledger: a failing receiver's delivery is dropped, its attempts are listed, and a retry delivers it", async () => {
     await page.getByRole('navigation', { name: 'Environment' }).getByRole('link', { name: 'Webhooks' }).click();
     await expectHeading(page, 'Webhooks');
     const ledger = page.getByRole('region', { name: 'Deliveries' });

@@ -93,4 +93,3 @@ test('dashboard UI - a new account through an invitation and a mailed code; a fo
   const unexpected = browser.errors.filter((line) => !EXPECTED_REFUSAL.test(line));
   assert.deepEqual(unexpected, []);
 });
-

@@ -25,7 +25,8 @@ async function rowsDrawnIn(page: Page, chartId: string, rgb: [number, number, nu
       const data: Uint8ClampedArray = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
       const rows = new Set<number>();
       for (let i = 0; i < data.length; i += 4) {
-        if (Math.abs(data[i]! - rgb[0]) < 8 && Math.abs(data[i + 1]! - rgb[1]) < 8 && Math.abs(data[i + 2]! - rgb[2]) < 8 && data[i + 3]! > 200) rows.add(Math.floor(i / 4 / canvas.width));
+        if (Math.abs(data[i]! - rgb[0]) < 8 && Math.abs(data[i + 1]! - rgb[1]) < 8 && Math.abs(data[i + 2]! - rgb[2]) < 8 && data[i + 3]! > 200)
+          rows.add(Math.floor(i / 4 / canvas.width));
       }
       return rows.size;
     },
@@ -33,7 +34,8 @@ async function rowsDrawnIn(page: Page, chartId: string, rgb: [number, number, nu
   );
 }
 
-const counterText = (page: Page, chartId: string, counter: string) => page.locator(`#${chartId}-heading`).locator('xpath=..').locator(`dl dd[data-counter="${counter}"]`).textContent();
+const counterText = (page: Page, chartId: string, counter: string) =>
+  page.locator(`#${chartId}-heading`).locator('xpath=..').locator(`dl dd[data-counter="${counter}"]`).textContent();
 
 test('dashboard usage - charts drawn from real counters, the monthly quota and its warning', async (t) => {
   const cluster = await startCluster(t, { channelNodes: 1, dispatchers: 1, env: { USAGE_FLUSH_MS: '300', QUOTA_FLUSH_MS: '300' } });
@@ -62,13 +64,23 @@ test('dashboard usage - charts drawn from real counters, the monthly quota and i
     assert.equal(res.status, 201, JSON.stringify(res.body));
   }
   await subscriber.waitFor('the last message', (f) => f.content?.text === `hello ${published - 1}`);
-  const totals = await eventually('the counters reach the stats', async () => {
-    const res = await control.get(`/v1/stats?unit=hour&limit=2`);
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    const sum = (name: string) => (res.body.data as Record<string, number>[]).reduce((n, entry) => n + (entry[name] ?? 0), 0);
-    const seen = { published: sum('messagesPublished'), delivered: sum('messagesDelivered'), attempts: sum('webhookDeliveries') + sum('webhookFailedAttempts') };
-    return seen.published === published && seen.delivered >= published && seen.attempts >= published ? { ...seen, failed: sum('webhookFailedAttempts') } : undefined;
-  }, 30_000);
+  const totals = await eventually(
+    'the counters reach the stats',
+    async () => {
+      const res = await control.get(`/v1/stats?unit=hour&limit=2`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const sum = (name: string) => (res.body.data as Record<string, number>[]).reduce((n, entry) => n + (entry[name] ?? 0), 0);
+      const seen = {
+        published: sum('messagesPublished'),
+        delivered: sum('messagesDelivered'),
+        attempts: sum('webhookDeliveries') + sum('webhookFailedAttempts'),
+      };
+      return seen.published === published && seen.delivered >= published && seen.attempts >= published
+        ? { ...seen, failed: sum('webhookFailedAttempts') }
+        : undefined;
+    },
+    30_000,
+  );
   assert.ok(totals.failed >= 1, 'some attempts failed');
 
   const browser = await launchBrowser(t);
@@ -95,7 +107,10 @@ test('dashboard usage - charts drawn from real counters, the monthly quota and i
     await eventually('the failed-attempts line rises', async () => (await rowsDrawnIn(page, 'usage-webhooks', [0xb3, 0x26, 0x1e])) > 20, 5_000);
     // the table of numbers says the same as the chart
     const cells = await page.locator('#usage-messages-chart td[data-counter="messagesPublished"]').allTextContents();
-    assert.equal(cells.reduce((n, text) => n + Number(text), 0), published);
+    assert.equal(
+      cells.reduce((n, text) => n + Number(text), 0),
+      published,
+    );
   });
 
   await t.test('the quota panel shows the month against the limit, and warns at 80 %', async () => {
@@ -121,7 +136,8 @@ test('dashboard usage - charts drawn from real counters, the monthly quota and i
   });
 
   await t.test('at the limit the panel says the quota is used up and when it resets', async () => {
-    for (let i = published; i < QUOTA; i++) assert.equal((await control.post('/v1/channels/room-1/messages', { senderId: 'alice', content: { text: `more ${i}` } })).status, 201);
+    for (let i = published; i < QUOTA; i++)
+      assert.equal((await control.post('/v1/channels/room-1/messages', { senderId: 'alice', content: { text: `more ${i}` } })).status, 201);
     const refused = await control.post('/v1/channels/room-1/messages', { senderId: 'alice', content: { text: 'one too many' } });
     assert.equal(refused.status, 429);
     assert.equal(refused.body.code, 'quota_exceeded');
@@ -132,5 +148,9 @@ test('dashboard usage - charts drawn from real counters, the monthly quota and i
   });
 
   subscriber.ws.close();
-  assert.deepEqual(browser.errors.filter((line) => !/status of 429/.test(line)), [], `console errors:\n${browser.console.join('\n')}`);
+  assert.deepEqual(
+    browser.errors.filter((line) => !/status of 429/.test(line)),
+    [],
+    `console errors:\n${browser.console.join('\n')}`,
+  );
 });

@@ -106,7 +106,7 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
     await expectHeading(page, 'prod');
     await page.getByRole('region', { name: 'API keys' }).locator('tbody tr').first().waitFor();
     assert.equal(await page.getByTestId('new-key').count(), 0);
-    assert.ok(!((await page.content()).includes(key)), 'the key is not on the page after a reload');
+    assert.ok(!(await page.content()).includes(key), 'the key is not on the page after a reload');
   });
 
   await t.test('an allowed origin: a bad one shows the API reason, a good one is listed', async () => {
@@ -120,7 +120,10 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
     const api = new DashboardClient(base);
     await api.signIn('ada@example.com', PASSWORD);
     const listed = await api.get(`/v1/dashboard/environments/${envId}/origins`);
-    assert.deepEqual(listed.body.data.map((o: { origin: string }) => o.origin), ['https://app.example.com']);
+    assert.deepEqual(
+      listed.body.data.map((o: { origin: string }) => o.origin),
+      ['https://app.example.com'],
+    );
   });
 
   await t.test('renaming, and deleting only with the name typed as confirmation', async () => {
@@ -178,7 +181,10 @@ test('dashboard UI - sign in, a project, an environment, a key shown once, an or
     await other.close();
     const members = await new DashboardClient(base).signIn('bob@example.com', VIEWER_PASSWORD);
     assert.equal(members.status, 200);
-    assert.deepEqual(members.body.organizations.map((o: { id: string; role: string }) => [o.id, o.role]), [[owner.organizationId, 'viewer']]);
+    assert.deepEqual(
+      members.body.organizations.map((o: { id: string; role: string }) => [o.id, o.role]),
+      [[owner.organizationId, 'viewer']],
+    );
 
     // the owner changes roles from the member list; demoting the last owner shows the API's reason
     await page.reload();

@@ -32,7 +32,8 @@ async function view(page: Page) {
       textContent: string | null;
       getAttribute(name: string): string | null;
     }
-    const document = (globalThis as unknown as { document: { querySelector(s: string): Element | null; querySelectorAll(s: string): Iterable<Element> } }).document;
+    const document = (globalThis as unknown as { document: { querySelector(s: string): Element | null; querySelectorAll(s: string): Iterable<Element> } })
+      .document;
     return {
       state: document.querySelector('#state')?.textContent ?? null,
       channel: document.querySelector('#channel')?.textContent ?? null,
@@ -44,7 +45,11 @@ async function view(page: Page) {
 
 test('react - @rtm/react from its tarball in Chromium: history then live, presence of two users, connection state and resume', async (t) => {
   // the pack, the type check and the cluster one after the other: all at once starve a small machine
-  const { dir } = await packAndInstall(t, ['libs/client', 'libs/react'], ['react@^19.2.0', 'react-dom@^19.2.0', '@types/react@^19.2.0', '@types/react-dom@^19.2.0']);
+  const { dir } = await packAndInstall(
+    t,
+    ['libs/client', 'libs/react'],
+    ['react@^19.2.0', 'react-dom@^19.2.0', '@types/react@^19.2.0', '@types/react-dom@^19.2.0'],
+  );
 
   // type-checked against the packages' own declarations, then bundled from that directory only
   for (const file of ['react-app.tsx', 'tsconfig.react.json']) await copyFile(join(SCRIPTS, file), join(dir, file));
@@ -66,7 +71,10 @@ test('react - @rtm/react from its tarball in Chromium: history then live, presen
   assert.ok(!app.includes('libs/client/src') && !app.includes('libs/react/src'), 'nothing bundled from the repository');
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
-    if (path === '/') response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><meta charset="utf-8"><title>react</title><div id="root"></div><script type="module" src="/app.js"></script>');
+    if (path === '/')
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><meta charset="utf-8"><title>react</title><div id="root"></div><script type="module" src="/app.js"></script>');
     else if (path === '/app.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
     else response.writeHead(path === '/favicon.ico' ? 204 : 404).end();
   });

@@ -87,11 +87,17 @@ test('browser sdk fallback - window.WebSocket throws: the bundle subscribes, rec
   await eventually('8 live', async () => (await seqs()).includes(8));
   assert.deepEqual(await seqs(), [1, 2, 3, 4, 5, 6, 7, 8], 'each message once, in order');
   const final = await log();
-  assert.ok(final.states.some((s) => s.state === 'disconnected'), `the cut was noticed: ${JSON.stringify(final.states)}`);
+  assert.ok(
+    final.states.some((s) => s.state === 'disconnected'),
+    `the cut was noticed: ${JSON.stringify(final.states)}`,
+  );
   assert.equal(final.states.at(-1)!.state, 'connected');
   assert.deepEqual(final.transports, ['sse']);
   assert.equal(await page.evaluate(() => (globalThis as any).transport()), 'sse');
   assert.deepEqual(final.errors, []);
   // the cut is the one error the page may log (Chromium reports the reset connection); nothing else
-  assert.deepEqual(browser.errors.filter((line) => !line.includes('net::ERR_CONNECTION_RESET') && !line.includes('ERR_EMPTY_RESPONSE')), []);
+  assert.deepEqual(
+    browser.errors.filter((line) => !line.includes('net::ERR_CONNECTION_RESET') && !line.includes('ERR_EMPTY_RESPONSE')),
+    [],
+  );
 });

@@ -100,7 +100,15 @@ test('browser sdk - 50 channels over one connection, acks, gateway restart and c
     return sign('alice', TOKEN_TTL_SECONDS);
   });
   await page.goto(await serveHtml(t, PAGE));
-  const log = () => page.evaluate(() => (globalThis as any).log as { states: { state: string; code?: number; connectionId: string | null }[]; received: Record<string, Received[]>; tokens: number });
+  const log = () =>
+    page.evaluate(
+      () =>
+        (globalThis as any).log as {
+          states: { state: string; code?: number; connectionId: string | null }[];
+          received: Record<string, Received[]>;
+          tokens: number;
+        },
+    );
 
   // ---- one connection, 50 subscriptions
   const firstConnection = await page.evaluate(([url, channels]) => (globalThis as any).start(url, channels), [lb.url, CHANNELS] as const);
@@ -120,7 +128,12 @@ test('browser sdk - 50 channels over one connection, acks, gateway restart and c
   };
   await Promise.all(CHANNELS.map((id) => serverPublish(id, 1)));
   await eventually('the page has every server message', async () => Object.values((await log()).received).every((list) => list.length === 1));
-  for (const [id, list] of Object.entries((await log()).received)) assert.deepEqual(list.map((m) => [m.seq, m.content.n]), [[1, 1]], id);
+  for (const [id, list] of Object.entries((await log()).received))
+    assert.deepEqual(
+      list.map((m) => [m.seq, m.content.n]),
+      [[1, 1]],
+      id,
+    );
 
   // ---- the page publishes to every channel and gets an ack for each; the messages come back live
   const acks = await page.evaluate((channels) => (globalThis as any).publishAll(channels.map((id) => [id, { from: 'page' }])), CHANNELS);
@@ -166,18 +179,26 @@ test('browser sdk - 50 channels over one connection, acks, gateway restart and c
   });
   const rounds = async (count: number) => {
     const target = roundsDone + count;
-    await eventually(`${count} more publish rounds`, async () => {
-      if (publishFailure) throw publishFailure;
-      return roundsDone >= target;
-    }, 60_000);
+    await eventually(
+      `${count} more publish rounds`,
+      async () => {
+        if (publishFailure) throw publishFailure;
+        return roundsDone >= target;
+      },
+      60_000,
+    );
   };
   const pageStream = CHANNELS.slice(0, 5);
   await page.evaluate((channels) => (globalThis as any).startStream(channels, 200), pageStream);
   const reconnectedTo = async (gateway: RunningProcess, what: string) => {
-    await eventually(`${what}: the page is connected again, to ${gateway.name}`, async () => {
-      const state = await page.evaluate(() => (globalThis as any).state());
-      return state === 'connected' && (await connectSockets(gateway.internalUrl)) === 1 && (await subscriptions(gateway.internalUrl)) === CHANNELS.length;
-    }, 30_000);
+    await eventually(
+      `${what}: the page is connected again, to ${gateway.name}`,
+      async () => {
+        const state = await page.evaluate(() => (globalThis as any).state());
+        return state === 'connected' && (await connectSockets(gateway.internalUrl)) === 1 && (await subscriptions(gateway.internalUrl)) === CHANNELS.length;
+      },
+      30_000,
+    );
   };
   await rounds(2);
 
@@ -210,7 +231,7 @@ test('browser sdk - 50 channels over one connection, acks, gateway restart and c
     assert.equal(newest.status, 200);
     lastSeq.set(id, newest.body.messages[0].seq);
   }
-  await eventually('the page has every message up to each channel\'s last', async () => {
+  await eventually("the page has every message up to each channel's last", async () => {
     const { received } = await log();
     return CHANNELS.every((id) => received[id]!.at(-1)?.seq === lastSeq.get(id));
   });
@@ -224,7 +245,11 @@ test('browser sdk - 50 channels over one connection, acks, gateway restart and c
     );
     assert.equal(new Set(list.map((m) => m.id)).size, list.length, `${id}: no message twice`);
     const ns = list.filter((m) => m.content.n !== undefined).map((m) => m.content.n);
-    assert.deepEqual(ns, Array.from({ length: round }, (_, i) => i + 1), `${id}: every server message, in publish order`);
+    assert.deepEqual(
+      ns,
+      Array.from({ length: round }, (_, i) => i + 1),
+      `${id}: every server message, in publish order`,
+    );
     // the page's publishes are acknowledged concurrently, so their seq order is the server's
     // (and re-sent ones after a reconnect may land later): each once is what counts
     const ps = list.filter((m) => m.content.p !== undefined).map((m) => m.content.p!);

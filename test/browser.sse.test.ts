@@ -80,5 +80,8 @@ test('browser - EventSource streams a channel and resumes it with Last-Event-ID 
   assert.match(after.ids.at(-1)!, /^[A-Za-z0-9_-]{8}~7$/);
   await page.evaluate(() => (globalThis as any).source.close());
   // the cut is the one error the page may log (Chromium reports the reset connection); nothing else
-  assert.deepEqual(browser.errors.filter((line) => !line.includes('net::ERR_CONNECTION_RESET')), []);
+  assert.deepEqual(
+    browser.errors.filter((line) => !line.includes('net::ERR_CONNECTION_RESET')),
+    [],
+  );
 });

@@ -65,7 +65,11 @@ test('build - npm run build emits JavaScript that plain node runs: publish, hist
 
   // JavaScript only, and nothing in it reaches for tsx, esbuild or a build script
   const files = (await filesUnder(out)).filter((f) => !f.includes(`${out}/node_modules/`));
-  assert.deepEqual(files.filter((f) => /\.tsx?$/.test(f)).map((f) => relative(out, f)), [], 'no TypeScript in the build');
+  assert.deepEqual(
+    files.filter((f) => /\.tsx?$/.test(f)).map((f) => relative(out, f)),
+    [],
+    'no TypeScript in the build',
+  );
   for (const entry of ['apps/gateway/src/main.js', 'apps/channel-node/src/main.js', 'apps/dispatcher/src/main.js', 'scripts/migrate.js', 'scripts/admin.js']) {
     assert.ok(existsSync(join(out, entry)), `${entry} is built`);
   }
@@ -95,7 +99,10 @@ test('build - npm run build emits JavaScript that plain node runs: publish, hist
   const alice = client(gw.realtimeUrl, await mintToken(gw.controlUrl, env.secretKey, 'alice'));
   const history = await alice.get('/v1/channels/built.room/history');
   assert.equal(history.status, 200, JSON.stringify(history.body));
-  assert.deepEqual(history.body.messages.map((m: any) => [m.seq, m.content.text]), [[1, 'compiled']]);
+  assert.deepEqual(
+    history.body.messages.map((m: any) => [m.seq, m.content.text]),
+    [[1, 'compiled']],
+  );
 
   const page = await fetch(`${gw.controlUrl}/dashboard`);
   assert.equal(page.status, 200);
@@ -127,6 +134,10 @@ test('build - npm run build emits JavaScript that plain node runs: publish, hist
     assert.match(facts.argv.at(-1)!, /\/apps\/(gateway|channel-node|dispatcher)\/src\/main\.js$/);
     assert.ok(!facts.argv.some((a) => a === '--import' || a === '--loader' || a === '--require' || a === '-r'), facts.argv.join(' '));
     assert.ok(!facts.environ.some((v) => v.startsWith('NODE_OPTIONS=')), `${proc.name}: no NODE_OPTIONS`);
-    assert.deepEqual(facts.children.filter((c) => /esbuild|tsx/.test(c)), [], `${proc.name}: no esbuild service`);
+    assert.deepEqual(
+      facts.children.filter((c) => /esbuild|tsx/.test(c)),
+      [],
+      `${proc.name}: no esbuild service`,
+    );
   }
 });

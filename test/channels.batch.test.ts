@@ -19,7 +19,11 @@ test('channels - batch publish on both hosts: one result per message in order, r
     assert.equal(res.body.results.length, 60);
     for (let c = 0; c < 6; c++) {
       const seqs = res.body.results.filter((_: unknown, i: number) => i % 6 === c).map((r: any) => r.seq);
-      assert.deepEqual(seqs, Array.from({ length: 10 }, (_, k) => k + 1), `channel b.${c} in request order`);
+      assert.deepEqual(
+        seqs,
+        Array.from({ length: 10 }, (_, k) => k + 1),
+        `channel b.${c} in request order`,
+      );
       const history = await control.get(`/v1/channels/b.${c}/history`);
       assert.deepEqual(
         history.body.messages.map((m: any) => [m.seq, m.content.i, m.id]),
@@ -47,7 +51,10 @@ test('channels - batch publish on both hosts: one result per message in order, r
     ];
     const first = await control.post('/v1/messages/batch', { messages });
     assert.equal(first.status, 200);
-    assert.deepEqual(first.body.results.map((r: any) => r.seq ?? r.ephemeral), [1, true, 2]);
+    assert.deepEqual(
+      first.body.results.map((r: any) => r.seq ?? r.ephemeral),
+      [1, true, 2],
+    );
     const again = await control.post('/v1/messages/batch', { messages: [messages[0], messages[2]] });
     assert.deepEqual(again.body.results, [first.body.results[0], first.body.results[2]]);
     assert.equal((await control.get('/v1/channels/idem/history')).body.messages.length, 2);
@@ -68,10 +75,13 @@ test('channels - batch publish on both hosts: one result per message in order, r
     assert.equal(res.body.results[1].error.code, 'forbidden');
     assert.equal(res.body.results[2].seq, 2);
     const history = await control.get('/v1/channels/open.1/history');
-    assert.deepEqual(history.body.messages.map((m: any) => [m.sender.id, m.kind, m.type]), [
-      ['alice', 'user', 'message'],
-      ['alice', 'user', 'chat'],
-    ]);
+    assert.deepEqual(
+      history.body.messages.map((m: any) => [m.sender.id, m.kind, m.type]),
+      [
+        ['alice', 'user', 'message'],
+        ['alice', 'user', 'chat'],
+      ],
+    );
     assert.equal((await control.get('/v1/channels/closed.1/history')).body.messages.length, 0);
     // senderId is the control plane's: refused here
     const spoof = await alice.post('/v1/messages/batch', { messages: [{ channelId: 'open.1', content: {}, senderId: 'bob' }] });
@@ -89,13 +99,21 @@ test('channels - batch publish on both hosts: one result per message in order, r
       ],
     });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.results.map((r: any) => r.error?.code ?? r.seq), ['payload_too_large', 1, 'payload_too_large']);
+    assert.deepEqual(
+      res.body.results.map((r: any) => r.error?.code ?? r.seq),
+      ['payload_too_large', 1, 'payload_too_large'],
+    );
 
     const tooMany = await control.post('/v1/messages/batch', { messages: Array.from({ length: 101 }, () => ({ channelId: 'x', content: {} })) });
     assert.equal(tooMany.status, 400);
     assert.equal(errorCode(tooMany), 'invalid_request');
     assert.equal((await control.post('/v1/messages/batch', { messages: [] })).status, 400);
-    const bad = await control.post('/v1/messages/batch', { messages: [{ channelId: 'fine', content: {} }, { channelId: 'bad id!', content: {} }] });
+    const bad = await control.post('/v1/messages/batch', {
+      messages: [
+        { channelId: 'fine', content: {} },
+        { channelId: 'bad id!', content: {} },
+      ],
+    });
     assert.equal(bad.status, 400);
     assert.match(bad.body.reason, /messages/);
     assert.equal((await control.get('/v1/channels/fine/history')).body.messages.length, 0, 'nothing of a refused body is published');
@@ -136,9 +154,7 @@ test('channels - batch publish on both hosts: one result per message in order, r
       messages: Array.from({ length: 25 }, (_, i) => ({ channelId: `h.${i % 3}`, content: { i }, ephemeral: i === 7 })),
     });
     assert.equal(res.status, 200);
-    const { rows } = await cluster.db.pool.query<{ event_id: string }>('select event_id from webhook_ledger where environment_id = $1', [
-      hooked.environmentId,
-    ]);
+    const { rows } = await cluster.db.pool.query<{ event_id: string }>('select event_id from webhook_ledger where environment_id = $1', [hooked.environmentId]);
     const persisted = res.body.results.filter((r: any) => r.seq !== undefined).map((r: any) => r.id);
     assert.equal(persisted.length, 24);
     assert.deepEqual(rows.map((r) => r.event_id).sort(), [...persisted].sort());

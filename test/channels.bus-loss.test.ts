@@ -40,5 +40,9 @@ test('channels - a publish in flight when the gateway loses its NATS server is a
   assert.equal(retried!.status, 201, JSON.stringify(retried!.body));
   assert.equal(retried!.body.seq, 2);
   const { rows } = await cluster.db.pool.query(`select seq from messages order by seq`);
-  assert.deepEqual(rows.map((r) => Number(r.seq)), [1, 2], 'the command was stored once');
+  assert.deepEqual(
+    rows.map((r) => Number(r.seq)),
+    [1, 2],
+    'the command was stored once',
+  );
 });

@@ -29,7 +29,11 @@ async function persisted(pool: import('@rtm/db').Pool, environmentId: string) {
 
 function assertExactlyOnceAndContiguous(acks: Ack[], stored: Awaited<ReturnType<typeof persisted>>) {
   for (const [channel, entry] of stored) {
-    assert.deepEqual(entry.seqs, Array.from({ length: entry.seqs.length }, (_, i) => i + 1), `${channel}: seqs contiguous from 1`);
+    assert.deepEqual(
+      entry.seqs,
+      Array.from({ length: entry.seqs.length }, (_, i) => i + 1),
+      `${channel}: seqs contiguous from 1`,
+    );
     assert.equal(entry.lastSeq, entry.seqs.length, `${channel}: last_seq matches`);
     assert.equal(new Set(entry.ids).size, entry.ids.length, `${channel}: ids unique`);
   }
@@ -119,7 +123,10 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
       pg.release();
     }
     const after = await control.get('/v1/channels/fenced/history');
-    assert.deepEqual(after.body.messages.map((m: any) => [m.seq, m.content]), [[1, { n: 1 }]]);
+    assert.deepEqual(
+      after.body.messages.map((m: any) => [m.seq, m.content]),
+      [[1, { n: 1 }]],
+    );
     assert.equal((await control.post('/v1/channels/fenced/messages', { content: { n: 2 } })).body.seq, 2);
   });
 
@@ -161,7 +168,13 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
        from channels c where environment_id = $1 order by id`,
       [env.environmentId],
     );
-    assert.deepEqual(now.map((r) => [r.id, r.last_seq, r.stored]), [['fresh', 1, 1], ['moved', 1, 1]]);
+    assert.deepEqual(
+      now.map((r) => [r.id, r.last_seq, r.stored]),
+      [
+        ['fresh', 1, 1],
+        ['moved', 1, 1],
+      ],
+    );
     assert.equal((await control.post('/v1/channels/fresh/messages', { content: { n: 2 } })).body.seq, 2);
   });
 
@@ -173,7 +186,10 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
     await cluster.db.pool.query("update environments set webhook_url = 'https://hooks.example.com/in' where id = $1", [env.environmentId]);
     assert.equal((await control.post('/v1/channels/late-hook/messages', { content: { n: 2 } })).status, 201);
     const { rows } = await cluster.db.pool.query<{ body: string }>('select body from webhook_ledger where environment_id = $1', [env.environmentId]);
-    assert.deepEqual(rows.map((r) => JSON.parse(r.body).data.content), [{ n: 2 }]);
+    assert.deepEqual(
+      rows.map((r) => JSON.parse(r.body).data.content),
+      [{ n: 2 }],
+    );
 
     // the same, on writeBatch directly: a belief out of date fails the statement, then is dropped
     const { rows: channel } = await cluster.db.pool.query<{ pk: number }>('select pk from channels where environment_id = $1', [env.environmentId]);
@@ -199,11 +215,13 @@ test('channels - concurrent publishers, a fenced writer, and failover when a cha
     } finally {
       pg.release();
     }
-    const { rows: after } = await cluster.db.pool.query<{ body: string }>(
-      'select body from webhook_ledger where environment_id = $1 order by id',
-      [env.environmentId],
+    const { rows: after } = await cluster.db.pool.query<{ body: string }>('select body from webhook_ledger where environment_id = $1 order by id', [
+      env.environmentId,
+    ]);
+    assert.deepEqual(
+      after.map((r) => JSON.parse(r.body).data.content).sort((a, b) => a.n - b.n),
+      [{ n: 2 }, { n: 3 }],
     );
-    assert.deepEqual(after.map((r) => JSON.parse(r.body).data.content).sort((a, b) => a.n - b.n), [{ n: 2 }, { n: 3 }]);
     // the delivery has no job: it is in the outcome, row and all, for the post-commit notice to
     // the dispatchers (a row of the delivery log: its position, no lease)
     const { rows: recorded } = await cluster.db.pool.query<{ id: string; body: string; tx: string; created_at: string }>(

@@ -70,7 +70,10 @@ test('channels - content keeps its exact bytes from publish to socket frames, re
     `{"messages":[ {"channelId":"${channel}","content":${contents.batchA}},\n{"content" : ${contents.batchB}, "channelId":"${channel}"} ]}`,
   );
   assert.equal(batch.status, 200, JSON.stringify(batch.body));
-  assert.ok(batch.body.results.every((r: { seq?: number }) => typeof r.seq === 'number'), JSON.stringify(batch.body));
+  assert.ok(
+    batch.body.results.every((r: { seq?: number }) => typeof r.seq === 'number'),
+    JSON.stringify(batch.body),
+  );
   // both sockets: the frame is sent as written
   const publisher = openSocket(gw.realtimeUrl, `/v1/channels/${channel}?token=${ann}`);
   await publisher.waitFor('ready', (f) => f.op === 'ready');
@@ -85,14 +88,20 @@ test('channels - content keeps its exact bytes from publish to socket frames, re
   });
 
   await t.test('history on both hosts answers the stored bytes', async () => {
-    for (const [base, token] of [[gw.controlUrl, env.secretKey], [gw.realtimeUrl, ann]] as const) {
+    for (const [base, token] of [
+      [gw.controlUrl, env.secretKey],
+      [gw.realtimeUrl, ann],
+    ] as const) {
       const res = await fetch(`${base}/v1/channels/${channel}/history`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
       const text = await res.text();
       for (const c of ALL) assert.ok(carries(text, c), `history carries ${c}`);
       const parsed = JSON.parse(text);
-      assert.deepEqual(parsed.messages.map((m: { seq: number }) => m.seq), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(
+        parsed.messages.map((m: { seq: number }) => m.seq),
+        [1, 2, 3, 4, 5, 6],
+      );
       assert.equal(parsed.hasMore, false);
     }
   });
@@ -101,13 +110,21 @@ test('channels - content keeps its exact bytes from publish to socket frames, re
     const replay = openSocket(gw.realtimeUrl, `/v1/channels/${channel}?token=${bob}&since=0`);
     const replayed = rawFrames(replay);
     await replay.waitFor('ready', (f) => f.op === 'ready');
-    for (const c of ALL) assert.ok(replayed.some((f) => carries(f, c)), `replay carries ${c}`);
+    for (const c of ALL)
+      assert.ok(
+        replayed.some((f) => carries(f, c)),
+        `replay carries ${c}`,
+      );
     const again = openSocket(gw.realtimeUrl, `/v1/connect?token=${bob}`);
     const againFrames = rawFrames(again);
     await again.waitFor('connected', (f) => f.op === 'connected');
     again.send({ op: 'subscribe', ref: 'r', channelId: channel, since: 0 });
     await again.waitFor('subscribed', (f) => f.op === 'subscribed');
-    for (const c of ALL) assert.ok(againFrames.some((f) => carries(f, c)), `multiplexed replay carries ${c}`);
+    for (const c of ALL)
+      assert.ok(
+        againFrames.some((f) => carries(f, c)),
+        `multiplexed replay carries ${c}`,
+      );
     await Promise.all([replay.close(), again.close()]);
   });
 

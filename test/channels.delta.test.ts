@@ -90,8 +90,14 @@ test('delta - a delta subscriber rebuilds what a plain one gets, for 1,000 state
   while (published < TOTAL) await publish(BATCH);
   await until('both subscribers have every message', () => plainGot.length >= TOTAL && deltaGot.length >= TOTAL, 60_000);
 
-  assert.deepEqual(deltaGot.map((m) => m.seq), plainGot.map((m) => m.seq));
-  assert.deepEqual(plainGot.map((m) => m.seq), Array.from({ length: TOTAL }, (_, i) => i + 1));
+  assert.deepEqual(
+    deltaGot.map((m) => m.seq),
+    plainGot.map((m) => m.seq),
+  );
+  assert.deepEqual(
+    plainGot.map((m) => m.seq),
+    Array.from({ length: TOTAL }, (_, i) => i + 1),
+  );
   // the same content, key order and all, as the service serialises it
   for (let i = 0; i < TOTAL; i++) assert.equal(JSON.stringify(deltaGot[i]!.content), JSON.stringify(plainGot[i]!.content), `message ${i + 1}`);
   assert.deepEqual(plainGot.at(-1)!.content, doc);
@@ -164,10 +170,7 @@ test('delta - refused where the namespace does not turn it on, and for an unknow
     const res = await control.post('/v1/channels/doc:1/messages', { type: 'state', content: documentAt(n, documentAt(0)) });
     assert.equal(res.status, 201, JSON.stringify(res.body));
   }
-  const [first, second] = await Promise.all([
-    socket.waitFor('message 1', (f) => f.seq === 1),
-    socket.waitFor('message 2', (f) => f.seq === 2),
-  ]);
+  const [first, second] = await Promise.all([socket.waitFor('message 1', (f) => f.seq === 1), socket.waitFor('message 2', (f) => f.seq === 2)]);
   assert.deepEqual(first.content, documentAt(1, documentAt(0)));
   assert.equal(second.content, undefined);
   assert.equal(second.delta.format, 'fossil');

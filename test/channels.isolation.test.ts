@@ -18,7 +18,7 @@ function channelsIn(environmentId: string, partition: number, prefix: string, co
   return found;
 }
 
-test('channels isolation - a command that fails a merged commit fails alone; every other environment\'s commands commit with contiguous seqs', async (t) => {
+test("channels isolation - a command that fails a merged commit fails alone; every other environment's commands commit with contiguous seqs", async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, env: { PARTITIONS: String(PARTITIONS) } });
   const [envA, envB] = [await cluster.createEnvironment(), await cluster.createEnvironment()];
   const controlA = client(cluster.gateways[0]!.controlUrl, envA.secretKey);
@@ -85,8 +85,16 @@ test('channels isolation - a command that fails a merged commit fails alone; eve
     assert.equal(rows.length, sent.length);
     for (const channelId of new Set(sent.map((g) => g.channelId))) {
       const stored = rows.filter((r) => r.channel === channelId);
-      assert.deepEqual(stored.map((r) => r.seq), stored.map((_, i) => i + 1), channelId);
-      assert.deepEqual(stored.map((r) => r.n), sent.filter((g) => g.channelId === channelId).map((g) => g.n), channelId);
+      assert.deepEqual(
+        stored.map((r) => r.seq),
+        stored.map((_, i) => i + 1),
+        channelId,
+      );
+      assert.deepEqual(
+        stored.map((r) => r.n),
+        sent.filter((g) => g.channelId === channelId).map((g) => g.n),
+        channelId,
+      );
     }
   }
   for (const [i, reply] of replies.entries()) {

@@ -59,6 +59,9 @@ test('channels - a publish whose request or reply was lost on the bus is sent ag
     ],
   });
   assert.equal(batch.status, 200, JSON.stringify(batch.body));
-  assert.deepEqual(batch.body.results.map((r: any) => r.id), ['msg_b-1', 'msg_b-2']);
+  assert.deepEqual(
+    batch.body.results.map((r: any) => r.id),
+    ['msg_b-1', 'msg_b-2'],
+  );
   assert.deepEqual([received.get('b-1'), received.get('b-2')], [2, 2]);
 });

@@ -37,7 +37,11 @@ function assertDocumented(socket: TestSocket): void {
 }
 
 function assertContiguous(frames: any[], from: number, to: number): void {
-  assert.deepEqual(frames.map(positionOf), Array.from({ length: to - from + 1 }, (_, i) => from + i), 'every position once, in order');
+  assert.deepEqual(
+    frames.map(positionOf),
+    Array.from({ length: to - from + 1 }, (_, i) => from + i),
+    'every position once, in order',
+  );
 }
 
 test('message changes - edits, reactions, retractions in order on two gateways; resume; history; webhooks', async (t) => {
@@ -91,9 +95,16 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
     const seenByAlice = sequenced(alice, 'chat');
     const seenByBob = sequenced(bob, 'chat');
     assertContiguous(seenByAlice, 1, last);
-    assert.deepEqual(seenByBob.map((f) => ({ ...f })), seenByAlice.map((f) => ({ ...f })), 'both gateways sent the same frames in the same order');
+    assert.deepEqual(
+      seenByBob.map((f) => ({ ...f })),
+      seenByAlice.map((f) => ({ ...f })),
+      'both gateways sent the same frames in the same order',
+    );
     const update = seenByAlice.find((f) => f.op === 'update')!;
-    assert.deepEqual([update.id, update.version, update.content, update.updatedBy, update.eventSeq], [published.id, 2, { text: 'hello', edited: true }, 'alice', edited.eventSeq]);
+    assert.deepEqual(
+      [update.id, update.version, update.content, update.updatedBy, update.eventSeq],
+      [published.id, 2, { text: 'hello', edited: true }, 'alice', edited.eventSeq],
+    );
     const summaries = seenByAlice.filter((f) => f.op === 'summary');
     assert.ok(summaries.length >= 1 && summaries.length <= 2, `one summary per 250 ms: ${summaries.length}`);
     assert.deepEqual(summaries.at(-1)!.reactions, { thumbsup: { count: 2, users: ['bob', 'carol'], clipped: false } });
@@ -110,11 +121,18 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
     assert.equal((byId.get(first.body.id) as any).retracted, true);
     assert.equal('version' in (byId.get(third.body.id) as any), false, 'an unedited message has no version fields');
     const versions = await http('carol').get(`/v1/channels/chat/messages/${published.id}/versions`);
-    assert.deepEqual(versions.body.versions.map((v: any) => [v.version, v.content, v.updatedBy]), [
-      [1, { text: 'helo' }, null],
-      [2, { text: 'hello', edited: true }, 'alice'],
-    ]);
-    assert.deepEqual((await control.get(`/v1/channels/chat/messages/${first.body.id}/versions`)).body, { versions: [] }, 'a retracted message keeps no version');
+    assert.deepEqual(
+      versions.body.versions.map((v: any) => [v.version, v.content, v.updatedBy]),
+      [
+        [1, { text: 'helo' }, null],
+        [2, { text: 'hello', edited: true }, 'alice'],
+      ],
+    );
+    assert.deepEqual(
+      (await control.get(`/v1/channels/chat/messages/${first.body.id}/versions`)).body,
+      { versions: [] },
+      'a retracted message keeps no version',
+    );
   });
 
   await t.test('a resume replays what changed while away, exactly once per message', async () => {
@@ -139,11 +157,14 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
     const last = lastEdit.body.eventSeq as number;
 
     for (const [name, open] of [
-      ['/v1/connect', async () => {
-        const s = await connect(gw1.realtimeUrl, tokens.dave!);
-        s.send({ op: 'subscribe', ref: 'again', channelId: 'resume', since: seen });
-        return s;
-      }],
+      [
+        '/v1/connect',
+        async () => {
+          const s = await connect(gw1.realtimeUrl, tokens.dave!);
+          s.send({ op: 'subscribe', ref: 'again', channelId: 'resume', since: seen });
+          return s;
+        },
+      ],
       ['channel socket', async () => openSocket(gw1.realtimeUrl, `/v1/channels/resume?since=${seen}&token=${tokens.dave}`)],
     ] as const) {
       const socket = await open();
@@ -165,7 +186,11 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
       assert.deepEqual(replayed[1].reactions.heart.users.sort(), ['alice', 'bob']);
       assert.deepEqual([replayed[3].content, replayed[3].version], [{ n: 5, v: 3 }, 3], 'the new message as it is now');
       const positions = replayed.map(positionOf) as number[];
-      assert.deepEqual([...positions].sort((a, b) => a - b), positions, `${name}: in the sequence's order`);
+      assert.deepEqual(
+        [...positions].sort((a, b) => a - b),
+        positions,
+        `${name}: in the sequence's order`,
+      );
       assert.ok(positions.every((p) => p > seen && p <= last));
       await socket.close();
     }
@@ -191,7 +216,11 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
     );
     const elapsed = Date.now() - started;
     assert.ok(answers.every((a) => a.status === 200 && a.body.reacted === true));
-    const summary = await watcher.waitFor('full summary', (f) => f.op === 'summary' && f.reactions.fire?.count === 60 && f.reactions.clap?.count === 60, 20_000);
+    const summary = await watcher.waitFor(
+      'full summary',
+      (f) => f.op === 'summary' && f.reactions.fire?.count === 60 && f.reactions.clap?.count === 60,
+      20_000,
+    );
     assert.equal(summary.reactions.fire.users.length, 10);
     assert.equal(summary.reactions.fire.clipped, true);
     const summaries = watcher.frames.filter((f) => f.op === 'summary');
@@ -241,10 +270,20 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
       ['another user edits', http('bob').patch(`/v1/channels/errors/messages/${own.body.id}`, { content: { x: 1 } }), 403, 'forbidden'],
       ['unknown message', control.patch('/v1/channels/errors/messages/msg_nope', { content: { x: 1 } }), 404, 'not_found'],
       ['content not an object', http('alice').patch(`/v1/channels/errors/messages/${own.body.id}`, { content: 'text' }), 400, 'invalid_request'],
-      ['content too large', http('alice').patch(`/v1/channels/errors/messages/${own.body.id}`, { content: { x: 'y'.repeat(70_000) } }), 413, 'payload_too_large'],
+      [
+        'content too large',
+        http('alice').patch(`/v1/channels/errors/messages/${own.body.id}`, { content: { x: 'y'.repeat(70_000) } }),
+        413,
+        'payload_too_large',
+      ],
       ['reaction type with a space', http('bob').post(`/v1/channels/errors/messages/${own.body.id}/reactions`, { type: 'a b' }), 400, 'invalid_request'],
       ['reaction type too long', http('bob').post(`/v1/channels/errors/messages/${own.body.id}/reactions`, { type: 'x'.repeat(33) }), 400, 'invalid_request'],
-      ['reaction without a user on the control plane', control.post(`/v1/channels/errors/messages/${own.body.id}/reactions`, { type: 'ok' }), 400, 'invalid_request'],
+      [
+        'reaction without a user on the control plane',
+        control.post(`/v1/channels/errors/messages/${own.body.id}/reactions`, { type: 'ok' }),
+        400,
+        'invalid_request',
+      ],
       ['reaction to an unknown message', http('bob').post('/v1/channels/errors/messages/msg_nope/reactions', { type: 'ok' }), 404, 'not_found'],
     ];
     for (const [what, pending, status, code] of cases) {
@@ -262,11 +301,15 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
 
   await t.test('webhook endpoints get message.updated and message.reactions, verified by the Standard Webhooks library', async () => {
     const secret = endpoint.body.secret as string;
-    const events = await eventually('the events of the changes', async () => {
-      const bodies: any[] = receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')));
-      const storm = bodies.filter((b) => b.type === 'message.reactions' && b.channelId === 'storm');
-      return bodies.some((b) => b.type === 'message.updated') && storm.at(-1)?.data.reactions.fire?.count === 59 && bodies;
-    }, 30_000);
+    const events = await eventually(
+      'the events of the changes',
+      async () => {
+        const bodies: any[] = receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')));
+        const storm = bodies.filter((b) => b.type === 'message.reactions' && b.channelId === 'storm');
+        return bodies.some((b) => b.type === 'message.updated') && storm.at(-1)?.data.reactions.fire?.count === 59 && bodies;
+      },
+      30_000,
+    );
     for (const received of receiver.received) {
       const headers = {
         'webhook-id': String(received.headers['webhook-id']),
@@ -275,7 +318,10 @@ test('message changes - edits, reactions, retractions in order on two gateways; 
       };
       assert.deepEqual(new Webhook(secret).verify(received.raw.toString('utf8'), headers), JSON.parse(received.raw.toString('utf8')));
     }
-    assert.ok(events.every((e: any) => e.type === 'message.updated' || e.type === 'message.reactions'), 'the endpoint\'s filter holds');
+    assert.ok(
+      events.every((e: any) => e.type === 'message.updated' || e.type === 'message.reactions'),
+      "the endpoint's filter holds",
+    );
     const update = events.find((e: any) => e.type === 'message.updated' && e.channelId === 'chat');
     assert.deepEqual([update.data.version, update.data.content], [2, { text: 'hello', edited: true }]);
     const storm = events.filter((e: any) => e.type === 'message.reactions' && e.channelId === 'storm');

@@ -39,19 +39,34 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
   await t.test('history pages with limit, before and after', async () => {
     for (let i = 0; i < 7; i++) assert.equal((await control.post('/v1/channels/pages/messages', { content: { i } })).status, 201);
     const newest = await control.get('/v1/channels/pages/history?limit=3');
-    assert.deepEqual(newest.body.messages.map((m: any) => m.seq), [5, 6, 7]);
+    assert.deepEqual(
+      newest.body.messages.map((m: any) => m.seq),
+      [5, 6, 7],
+    );
     assert.equal(newest.body.hasMore, true);
     const older = await control.get('/v1/channels/pages/history?limit=3&before=5');
-    assert.deepEqual(older.body.messages.map((m: any) => m.seq), [2, 3, 4]);
+    assert.deepEqual(
+      older.body.messages.map((m: any) => m.seq),
+      [2, 3, 4],
+    );
     assert.equal(older.body.hasMore, true);
     const oldest = await control.get('/v1/channels/pages/history?limit=3&before=2');
-    assert.deepEqual(oldest.body.messages.map((m: any) => m.seq), [1]);
+    assert.deepEqual(
+      oldest.body.messages.map((m: any) => m.seq),
+      [1],
+    );
     assert.equal(oldest.body.hasMore, false);
     const after = await control.get('/v1/channels/pages/history?after=2&limit=2');
-    assert.deepEqual(after.body.messages.map((m: any) => m.seq), [3, 4]);
+    assert.deepEqual(
+      after.body.messages.map((m: any) => m.seq),
+      [3, 4],
+    );
     assert.equal(after.body.hasMore, true);
     const between = await control.get('/v1/channels/pages/history?after=2&before=5');
-    assert.deepEqual(between.body.messages.map((m: any) => m.seq), [3, 4]);
+    assert.deepEqual(
+      between.body.messages.map((m: any) => m.seq),
+      [3, 4],
+    );
     assert.equal(between.body.hasMore, false);
     const empty = await control.get('/v1/channels/never-used/history');
     assert.deepEqual(empty.body, { messages: [], hasMore: false });
@@ -69,7 +84,10 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
     );
     assert.equal(new Set(concurrent.map((r) => r.body.id)).size, 1);
     const history = await control.get('/v1/channels/idem/history');
-    assert.deepEqual(history.body.messages.map((m: any) => m.seq), [1, 2]);
+    assert.deepEqual(
+      history.body.messages.map((m: any) => m.seq),
+      [1, 2],
+    );
   });
 
   await t.test('ephemeral messages are accepted but never stored and do not advance seq', async () => {
@@ -80,7 +98,10 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
     assert.match(eph.body.id, /^msg_/);
     assert.equal((await control.post('/v1/channels/eph/messages', { content: { a: 2 } })).body.seq, 2);
     const history = await control.get('/v1/channels/eph/history');
-    assert.deepEqual(history.body.messages.map((m: any) => m.content.a), [1, 2]);
+    assert.deepEqual(
+      history.body.messages.map((m: any) => m.content.a),
+      [1, 2],
+    );
   });
 
   await t.test('a user retracts their own message once; not someone else’s', async () => {
@@ -113,8 +134,7 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
   await t.test('`to` limits who sees a message in history; the control plane sees all', async () => {
     await alice.post('/v1/channels/dm/messages', { content: { text: 'for bob' }, to: ['bob'] });
     await alice.post('/v1/channels/dm/messages', { content: { text: 'for all' } });
-    const seen = async (api: typeof alice) =>
-      (await api.get('/v1/channels/dm/history')).body.messages.map((m: any) => m.content.text);
+    const seen = async (api: typeof alice) => (await api.get('/v1/channels/dm/history')).body.messages.map((m: any) => m.content.text);
     assert.deepEqual(await seen(alice), ['for bob', 'for all']);
     assert.deepEqual(await seen(bob), ['for bob', 'for all']);
     assert.deepEqual(await seen(carol), ['for all']);
@@ -180,17 +200,23 @@ test('channels - publish, history, idempotency, ephemeral, retraction, `to` and 
         "select event_id, event_type, body, status from webhook_ledger where channel_id = 'hooks' order by id",
       );
     const before = (await stored()).rows;
-    assert.deepEqual(before.map((r) => [r.event_id, r.event_type]), [[sent.body.id, 'message.published']]);
+    assert.deepEqual(
+      before.map((r) => [r.event_id, r.event_type]),
+      [[sent.body.id, 'message.published']],
+    );
     const published = JSON.parse(before[0]!.body);
     assert.equal(published.data.ephemeral, false);
     assert.deepEqual(published.data.content, { text: 'x' });
     await alice.delete(`/v1/channels/hooks/messages/${sent.body.id}`, { reason: 'secret' });
     await alice.delete(`/v1/channels/hooks/messages/${sent.body.id}`);
     const { rows } = await stored();
-    assert.deepEqual(rows.map((r) => [r.event_id, r.event_type]), [
-      [sent.body.id, 'message.published'],
-      [`retract_${sent.body.id}`, 'message.retracted'],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.event_id, r.event_type]),
+      [
+        [sent.body.id, 'message.published'],
+        [`retract_${sent.body.id}`, 'message.retracted'],
+      ],
+    );
     // the retraction redacted the published body and, the URL being unreachable, cancelled its delivery
     assert.equal(rows[0]!.body.includes('"x"'), false);
     assert.equal(JSON.parse(rows[0]!.body).redacted, true);

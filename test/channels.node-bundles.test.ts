@@ -1,16 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type NatsConnection } from 'nats';
-import {
-  PART_STATUS,
-  decodeBundleReply,
-  decodeJson,
-  encodeBundle,
-  encodeText,
-  partitionOf,
-  subjects as subjectsOf,
-  type OwnerAnnouncement,
-} from '@rtm/bus';
+import { PART_STATUS, decodeBundleReply, decodeJson, encodeBundle, encodeText, partitionOf, subjects as subjectsOf, type OwnerAnnouncement } from '@rtm/bus';
 import { startCluster } from './helpers/cluster.ts';
 import { client } from './helpers/http.ts';
 import { eventually } from './helpers/eventually.ts';
@@ -18,18 +9,21 @@ import { metricTotal } from './helpers/metrics.ts';
 
 const PARTITIONS = 32;
 const bundles = (internalUrl: string) => metricTotal(internalUrl, /^gateway_owner_requests_total\{[^}]*route="node"[^}]*\} (\d+)/);
-const parts = (internalUrl: string, route: string) => metricTotal(internalUrl, new RegExp(`^channel_bundle_parts_total\\{[^}]*route="${route}"[^}]*\\} (\\d+)`));
+const parts = (internalUrl: string, route: string) =>
+  metricTotal(internalUrl, new RegExp(`^channel_bundle_parts_total\\{[^}]*route="${route}"[^}]*\\} (\\d+)`));
 
 /** The channel-nodes' latest announcements, as gateways hear them. */
 async function listenToOwners(nc: NatsConnection, prefix: string) {
   const latest = new Map<string, OwnerAnnouncement>();
-  nc.subscribe(subjectsOf(prefix).owners, { callback: (error, msg) => error || latest.set(decodeJson<OwnerAnnouncement>(msg.data).node, decodeJson(msg.data)) });
+  nc.subscribe(subjectsOf(prefix).owners, {
+    callback: (error, msg) => error || latest.set(decodeJson<OwnerAnnouncement>(msg.data).node, decodeJson(msg.data)),
+  });
   await nc.flush();
   nc.publish(subjectsOf(prefix).ownersQuery);
   return latest;
 }
 
-test('channels - node bundles: a turn\'s commands for one node travel in one message, parts for partitions a node does not own are forwarded', async (t) => {
+test("channels - node bundles: a turn's commands for one node travel in one message, parts for partitions a node does not own are forwarded", async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 2, env: { REBALANCE_MS: '200' } });
   const env = await cluster.createEnvironment();
   const gw = cluster.gateways[0]!;
@@ -39,15 +33,26 @@ test('channels - node bundles: a turn\'s commands for one node travel in one mes
   const owners = await listenToOwners(nc, cluster.prefix);
   // both nodes own a share, and the gateway has heard it (its next announcement is ≤ 5 s away)
   await eventually(
-    async () => owners.size === 2 && [...owners.values()].every((a) => a.partitions.length > 0) && [...owners.values()].reduce((n, a) => n + a.partitions.length, 0) === PARTITIONS,
+    async () =>
+      owners.size === 2 &&
+      [...owners.values()].every((a) => a.partitions.length > 0) &&
+      [...owners.values()].reduce((n, a) => n + a.partitions.length, 0) === PARTITIONS,
     { timeoutMs: 30_000, what: 'the partitions shared by the two nodes' },
   );
 
   await t.test('a batch over many channels: every message committed in request order, in bundles both nodes answered', async () => {
-    await eventually(async () => {
-      const res = await control.post('/v1/messages/batch', { messages: [{ channelId: 'warm', content: {} }, { channelId: 'warm-2', content: {} }] });
-      return res.status === 200 && (await bundles(gw.internalUrl)) > 0;
-    }, { timeoutMs: 15_000, what: 'the gateway bundling per node' });
+    await eventually(
+      async () => {
+        const res = await control.post('/v1/messages/batch', {
+          messages: [
+            { channelId: 'warm', content: {} },
+            { channelId: 'warm-2', content: {} },
+          ],
+        });
+        return res.status === 200 && (await bundles(gw.internalUrl)) > 0;
+      },
+      { timeoutMs: 15_000, what: 'the gateway bundling per node' },
+    );
     const before = await bundles(gw.internalUrl);
     const channels = Array.from({ length: 50 }, (_, i) => `bundle-${i}`);
     const messages = channels.flatMap((channelId) => [0, 1].map((n) => ({ channelId, content: { n } })));
@@ -70,9 +75,20 @@ test('channels - node bundles: a turn\'s commands for one node travel in one mes
     const [a, b] = [...owners.values()];
     const channelId = Array.from({ length: 500 }, (_, i) => `stray-${i}`).find((c) => b!.partitions.includes(partitionOf(env.environmentId, c, PARTITIONS)))!;
     const partition = partitionOf(env.environmentId, channelId, PARTITIONS);
-    const command = { op: 'publish', environmentId: env.environmentId, channelId, type: 'message', kind: 'server', content: { via: 'a' }, sender: { id: 'server', anon: false }, ephemeral: false };
+    const command = {
+      op: 'publish',
+      environmentId: env.environmentId,
+      channelId,
+      type: 'message',
+      kind: 'server',
+      content: { via: 'a' },
+      sender: { id: 'server', anon: false },
+      ephemeral: false,
+    };
     const forwardedBefore = await Promise.all(cluster.channelNodes.map((node) => parts(node.internalUrl, 'forwarded')));
-    const reply = await nc.request(subjectsOf(cluster.prefix).node(a!.node), encodeBundle([{ partition, data: encodeText(JSON.stringify(command)) }]), { timeout: 5_000 });
+    const reply = await nc.request(subjectsOf(cluster.prefix).node(a!.node), encodeBundle([{ partition, data: encodeText(JSON.stringify(command)) }]), {
+      timeout: 5_000,
+    });
     const [part] = decodeBundleReply(reply.data);
     assert.equal(part!.status, PART_STATUS.ANSWERED);
     const answer = decodeJson<{ ok: boolean; result: { seq: number } }>(part!.data);
@@ -82,7 +98,10 @@ test('channels - node bundles: a turn\'s commands for one node travel in one mes
     assert.equal(forwardedAfter.reduce((x, y) => x + y, 0) - forwardedBefore.reduce((x, y) => x + y, 0), 1);
     // the channel's history has it once
     const history = await control.get(`/v1/channels/${channelId}/history`);
-    assert.deepEqual(history.body.messages.map((m: { content: unknown }) => m.content), [{ via: 'a' }]);
+    assert.deepEqual(
+      history.body.messages.map((m: { content: unknown }) => m.content),
+      [{ via: 'a' }],
+    );
   });
 
   await t.test('a malformed bundle is answered with an error, and the node goes on', async () => {
@@ -95,11 +114,14 @@ test('channels - node bundles: a turn\'s commands for one node travel in one mes
   await t.test('a node killed: the gateway stops bundling to it and every channel is served by the survivor', async () => {
     const victim = cluster.channelNodes[0]!;
     await victim.kill();
-    await eventually(async () => {
-      const results = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => control.post(`/v1/channels/after-kill-${i}/messages`, { content: { i }, idempotencyKey: `k-${i}` })),
-      );
-      return results.every((res) => res.status === 201);
-    }, { timeoutMs: 30_000, what: 'every channel served after the kill' });
+    await eventually(
+      async () => {
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => control.post(`/v1/channels/after-kill-${i}/messages`, { content: { i }, idempotencyKey: `k-${i}` })),
+        );
+        return results.every((res) => res.status === 201);
+      },
+      { timeoutMs: 30_000, what: 'every channel served after the kill' },
+    );
   });
 });

@@ -113,7 +113,11 @@ test('channels - kill -9 of a channel-node: in-flight publishes are answered wit
   const byChannel = new Map<string, typeof rows>();
   for (const row of rows) (byChannel.get(row.channel) ?? byChannel.set(row.channel, []).get(row.channel)!).push(row);
   for (const [channel, list] of byChannel) {
-    assert.deepEqual(list.map((r) => r.seq), Array.from({ length: list.length }, (_, i) => i + 1), `${channel}: seqs contiguous from 1`);
+    assert.deepEqual(
+      list.map((r) => r.seq),
+      Array.from({ length: list.length }, (_, i) => i + 1),
+      `${channel}: seqs contiguous from 1`,
+    );
     assert.equal(list[0]!.last_seq, list.length, `${channel}: last_seq matches`);
   }
   assert.equal(new Set(rows.map((r) => r.key)).size, rows.length, 'no message stored twice');

@@ -26,10 +26,12 @@ interface PlanNode {
 }
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
-test('channels - a reaction group reads its users\' reactions by index, whatever the message holds, with generic plans and no statistics', async (t) => {
+test("channels - a reaction group reads its users' reactions by index, whatever the message holds, with generic plans and no statistics", async (t) => {
   const db = await createTestDatabase(t);
   const env = await createEnvironment(db.pool, { organization: 'plan', project: 'plan', environment: 'plan' });
-  const { rows } = await db.pool.query<{ pk: number }>(`insert into channels (environment_id, id, last_seq) values ($1, 'storm', 1) returning pk`, [env.environmentId]);
+  const { rows } = await db.pool.query<{ pk: number }>(`insert into channels (environment_id, id, last_seq) values ($1, 'storm', 1) returning pk`, [
+    env.environmentId,
+  ]);
   const pk = rows[0]!.pk;
   await db.pool.query(
     `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, ts) values ($1, 1, 'msg_1', 'message', 'server', '{}', 'server', false, 0)`,
@@ -50,7 +52,7 @@ test('channels - a reaction group reads its users\' reactions by index, whatever
   try {
     const users = Array.from({ length: 500 }, (_, i) => `fan-${9_800 + i}`);
     const read = await client.query<{ type: string; user_id: string }>({ name: 'reactions_read', text: REACTIONS_READ_SQL, values: [pk, 1, users] });
-    assert.equal(read.rows.length, 201, 'the group\'s users that have a reaction (fan-9800 … fan-10000), each once');
+    assert.equal(read.rows.length, 201, "the group's users that have a reaction (fan-9800 … fan-10000), each once");
     assert.deepEqual(new Set(read.rows.map((r) => r.user_id)).size, 201);
     const literal = `{${users.map((u) => `"${u}"`).join(',')}}`;
     const explained = await client.query(`explain (costs off, format json) execute reactions_read(${pk}, 1, ${client.escapeLiteral(literal)})`);
@@ -62,7 +64,10 @@ test('channels - a reaction group reads its users\' reactions by index, whatever
       assert.equal(node['Index Name'], 'message_reactions_message_user_idx', JSON.stringify(node));
       assert.match(node['Index Cond'] ?? '', /user_id/, `each user is a lookup, not a filter over the message's reactions: ${JSON.stringify(node)}`);
     }
-    assert.ok(nodes(root).every((n) => !n['Join Filter']), `no join that compares every reaction with every user: ${JSON.stringify(root)}`);
+    assert.ok(
+      nodes(root).every((n) => !n['Join Filter']),
+      `no join that compares every reaction with every user: ${JSON.stringify(root)}`,
+    );
   } finally {
     client.release();
   }

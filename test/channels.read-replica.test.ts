@@ -80,7 +80,7 @@ test('read replica - reads go to the replica when it is current, to the primary 
     assert.equal(await reads(gateway, { read: 'history', pool: 'primary' }), 0);
   });
 
-  await t.test('replay paused: reads after a commit the replica has not replayed are the primary\'s', async (paused) => {
+  await t.test("replay paused: reads after a commit the replica has not replayed are the primary's", async (paused) => {
     await servers.pause();
     // resumed when this part ends, whatever happens in it
     paused.after(() => servers.resume().catch(() => {}));
@@ -100,17 +100,26 @@ test('read replica - reads go to the replica when it is current, to the primary 
     const token = await mintToken(gateway.controlUrl, env.secretKey, 'alice');
     const socket = openSocket(gateway.realtimeUrl, `/v1/channels/room?token=${token}&since=0`);
     await socket.waitFor('ready', (f) => f.op === 'ready');
-    assert.deepEqual(socket.frames.filter((f) => f.op === undefined && typeof f.seq === 'number').map((f) => f.seq), [1, 2, 3, 4]);
+    assert.deepEqual(
+      socket.frames.filter((f) => f.op === undefined && typeof f.seq === 'number').map((f) => f.seq),
+      [1, 2, 3, 4],
+    );
     await socket.close();
     assert.equal(await reads(gateway, { read: 'replay', pool: 'primary', reason: 'behind' }), 1);
 
     // a roster after a membership change: every change committed before the request
     assert.equal((await api.put('/v1/channels/room/members/bob', {})).status, 200);
     const roster = await api.get('/v1/channels/room/members');
-    assert.ok(roster.body.members.some((m: { userId: string }) => m.userId === 'bob'), JSON.stringify(roster.body));
+    assert.ok(
+      roster.body.members.some((m: { userId: string }) => m.userId === 'bob'),
+      JSON.stringify(roster.body),
+    );
     assert.equal(await reads(gateway, { read: 'roster', pool: 'primary', reason: 'behind' }), 1);
 
-    await eventually('the lag metrics see the paused replay', async () => ((await metric(gateway, 'postgres_replica_lag_bytes')) ?? 0) > 0 && ((await metric(gateway, 'postgres_replica_lag_seconds')) ?? 0) > 0);
+    await eventually(
+      'the lag metrics see the paused replay',
+      async () => ((await metric(gateway, 'postgres_replica_lag_bytes')) ?? 0) > 0 && ((await metric(gateway, 'postgres_replica_lag_seconds')) ?? 0) > 0,
+    );
     await servers.resume();
     await servers.caughtUp();
   });
@@ -144,7 +153,10 @@ test('read replica - reads go to the replica when it is current, to the primary 
       const page = await api.get(`/v1/channels/secrets/history${query}`);
       assert.equal(page.status, 200);
       assert.ok(!shown(page.body).includes('RETRACTED-TEXT'), `history${query} after the retraction: ${shown(page.body)}`);
-      assert.ok(page.body.messages.some((m: { seq: number; retracted?: boolean }) => m.seq === retracted.body.seq && m.retracted), shown(page.body));
+      assert.ok(
+        page.body.messages.some((m: { seq: number; retracted?: boolean }) => m.seq === retracted.body.seq && m.retracted),
+        shown(page.body),
+      );
     }
     assert.equal(await behind(), fellBack + 3);
 
@@ -155,19 +167,25 @@ test('read replica - reads go to the replica when it is current, to the primary 
     assert.match(await onReplica(), /ERASED-TEXT/, 'the paused replica still holds the erased content');
     const page = await api.get('/v1/channels/secrets/history');
     assert.ok(!shown(page.body).includes('ERASED-TEXT'), `history after the erasure: ${shown(page.body)}`);
-    assert.deepEqual(page.body.messages.map((m: { retracted?: boolean }) => m.retracted === true), [true, true]);
+    assert.deepEqual(
+      page.body.messages.map((m: { retracted?: boolean }) => m.retracted === true),
+      [true, true],
+    );
     const socket = openSocket(gateway.realtimeUrl, `/v1/channels/secrets?token=${await mintToken(gateway.controlUrl, env.secretKey, 'bob')}&since=0`);
     await socket.waitFor('ready', (f) => f.op === 'ready');
     await socket.close();
     const replayed = socket.frames.filter((f) => f.op === undefined && typeof f.seq === 'number');
-    assert.deepEqual(replayed.map((f) => f.seq), [retracted.body.seq, erased.body.seq]);
+    assert.deepEqual(
+      replayed.map((f) => f.seq),
+      [retracted.body.seq, erased.body.seq],
+    );
     assert.ok(!shown(replayed).includes('RETRACTED-TEXT') && !shown(replayed).includes('ERASED-TEXT'), `replayed: ${shown(replayed)}`);
 
     await servers.resume();
     await servers.caughtUp();
   });
 
-  await t.test('caught up again: replay and rosters are the replica\'s', async () => {
+  await t.test("caught up again: replay and rosters are the replica's", async () => {
     const token = await mintToken(gateway.controlUrl, env.secretKey, 'alice');
     const socket = openSocket(gateway.realtimeUrl, `/v1/channels/room?token=${token}&since=2`);
     await socket.waitFor('ready', (f) => f.op === 'ready');

@@ -37,7 +37,10 @@ class Ledger {
 
   /** The seqs alice may see in [from, to], ascending. */
   seen(from: number, to: number): number[] {
-    return [...this.visible].filter(([seq, visible]) => visible && seq >= from && seq <= to).map(([seq]) => seq).sort((a, b) => a - b);
+    return [...this.visible]
+      .filter(([seq, visible]) => visible && seq >= from && seq <= to)
+      .map(([seq]) => seq)
+      .sort((a, b) => a - b);
   }
 
   get last(): number {
@@ -78,7 +81,10 @@ function split(frames: any[], channelId: string, readyOp: 'ready' | 'subscribed'
   assert.ok(cut >= 0, `no ${readyOp} in ${JSON.stringify(mine).slice(0, 400)}`);
   const before = mine.slice(0, cut);
   const after = mine.slice(cut + 1);
-  assert.ok(before.every((f) => f.op === undefined), 'only messages before the hand-off');
+  assert.ok(
+    before.every((f) => f.op === undefined),
+    'only messages before the hand-off',
+  );
   return {
     lastSeq: mine[cut].lastSeq,
     replayed: before.map((f) => f.seq),
@@ -244,7 +250,14 @@ test('rewind - bad values are refused on every transport; since (or an event id)
   connect.send({ op: 'subscribe', ref: 'both', channelId: 'room', since: 9, rewind: 5 });
   const both = await connect.waitFor('both', (f) => f.ref === 'both');
   assert.deepEqual(both, { op: 'subscribed', ref: 'both', channelId: 'room', lastSeq: 12 });
-  assert.deepEqual(split(connect.frames.filter((f) => f.op !== 'error'), 'room', 'subscribed').replayed, [10, 11, 12]);
+  assert.deepEqual(
+    split(
+      connect.frames.filter((f) => f.op !== 'error'),
+      'room',
+      'subscribed',
+    ).replayed,
+    [10, 11, 12],
+  );
   connect.ws.close();
 
   // the channel socket: since wins too

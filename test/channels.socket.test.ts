@@ -95,8 +95,14 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     for (let n = 1; n <= 100; n++) await publish('resume', { n });
     const again = open('resume', 'alice', 1);
     const replayed = await again.messagesUntil(101);
-    assert.deepEqual(replayed.map((m) => m.seq), Array.from({ length: 100 }, (_, i) => i + 2));
-    assert.deepEqual(replayed.map((m) => m.content.n), Array.from({ length: 100 }, (_, i) => i + 1));
+    assert.deepEqual(
+      replayed.map((m) => m.seq),
+      Array.from({ length: 100 }, (_, i) => i + 2),
+    );
+    assert.deepEqual(
+      replayed.map((m) => m.content.n),
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
     const readyAgain = await again.take((f) => f.op === 'ready');
     assert.equal(readyAgain.lastSeq, 101);
     assert.equal(again.frames.indexOf(readyAgain), 100, 'ready comes right after the replay');
@@ -120,7 +126,10 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     const sock = open('handoff', 'bob', 0);
     await Promise.all(publishers);
     const frames = await sock.messagesUntil(total);
-    assert.deepEqual(frames.map((m) => m.seq), Array.from({ length: total }, (_, i) => i + 1));
+    assert.deepEqual(
+      frames.map((m) => m.seq),
+      Array.from({ length: total }, (_, i) => i + 1),
+    );
     const readyAt = sock.frames.findIndex((f) => f.op === 'ready');
     assert.ok(readyAt > 0);
     sock.close();
@@ -175,7 +184,10 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     // and on replay
     const late = open('dm', 'carol', 0);
     await late.take((f) => f.op === 'ready');
-    assert.deepEqual(late.frames.filter((f) => f.op === undefined).map((f) => f.seq), [2]);
+    assert.deepEqual(
+      late.frames.filter((f) => f.op === undefined).map((f) => f.seq),
+      [2],
+    );
     for (const s of [...Object.values(socks), late]) s.close();
   });
 
@@ -192,7 +204,10 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     assert.deepEqual([frame.ephemeral, frame.seq, frame.content], [true, 1, { typing: true }]);
     const replay = open('eph', 'carol', 0);
     await replay.take((f) => f.op === 'ready');
-    assert.deepEqual(replay.frames.filter((f) => f.op === undefined).map((f) => f.content), [{ n: 1 }]);
+    assert.deepEqual(
+      replay.frames.filter((f) => f.op === undefined).map((f) => f.content),
+      [{ n: 1 }],
+    );
     for (const s of [alice, bob, replay]) s.close();
   });
 
@@ -228,7 +243,16 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     await sock.take((f) => f.op === 'ready');
     const acks = [];
     for (let i = 1; i <= 5; i++) acks.push(await sock.take((f) => f.op === 'ack'));
-    assert.deepEqual(acks.map((a) => [a.ref, a.seq]), [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    assert.deepEqual(
+      acks.map((a) => [a.ref, a.seq]),
+      [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+        [4, 4],
+        [5, 5],
+      ],
+    );
     sock.close();
   });
 
@@ -274,11 +298,17 @@ test('channels - the channel socket: replay, ready, live, resume, acks, `to`, ep
     // it resumes where it stopped
     const seen = slow.frames.filter((f) => f.op === undefined).map((f) => f.seq);
     const last = seen.length ? seen[seen.length - 1] : 0;
-    assert.deepEqual(seen, Array.from({ length: last }, (_, i) => i + 1));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: last }, (_, i) => i + 1),
+    );
     const resumed = new Sock(`${wsUrl2}/v1/channels/slow?token=${tokens.alice}&since=${last}`);
     const ready = await resumed.take((f) => f.op === 'ready');
     const replayed = resumed.frames.filter((f) => f.op === undefined).map((f) => f.seq);
-    assert.deepEqual(replayed, Array.from({ length: ready.lastSeq - last }, (_, i) => last + i + 1));
+    assert.deepEqual(
+      replayed,
+      Array.from({ length: ready.lastSeq - last }, (_, i) => last + i + 1),
+    );
     resumed.close();
   });
 

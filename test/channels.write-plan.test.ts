@@ -46,7 +46,9 @@ test('channels - the commit statements keep to their keys with generic plans', a
   await db.pool.query(
     `insert into memberships (environment_id, channel_id, user_id) select 'env_other_' || (g % 500 + 1), 'room-' || g, 'user-' || g from generate_series(1, 5000) g`,
   );
-  await db.pool.query(`insert into bans (environment_id, channel_id, user_id) select 'env_other_' || (g % 500 + 1), '', 'user-' || g from generate_series(1, 1000) g`);
+  await db.pool.query(
+    `insert into bans (environment_id, channel_id, user_id) select 'env_other_' || (g % 500 + 1), '', 'user-' || g from generate_series(1, 1000) g`,
+  );
   await db.pool.query(
     `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, ts)
      select c.pk, s, 'msg_' || c.pk || '_' || s, 'message', 'server', '{}'::json, 'server', false, 0
@@ -87,11 +89,27 @@ test('channels - the commit statements keep to their keys with generic plans', a
     };
     const batch = {
       advanced: [{ pk, expected: 10, next: 11 }],
-      messages: [{ channel_pk: pk, seq: 11, id: 'msg_new', type: 'message', kind: 'user', content: '{"a":1}', sender_id: 'sam', sender_anon: false, to: null, mentions: ['bob'], ts: 1 }],
+      messages: [
+        {
+          channel_pk: pk,
+          seq: 11,
+          id: 'msg_new',
+          type: 'message',
+          kind: 'user',
+          content: '{"a":1}',
+          sender_id: 'sam',
+          sender_anon: false,
+          to: null,
+          mentions: ['bob'],
+          ts: 1,
+        },
+      ],
       keys: [{ channel_pk: pk, key: 'fresh', message_id: 'msg_new', seq: 11, ts: 1 }],
       counted: new Map([[env.environmentId, 1]]),
     };
-    const hooked = [{ environmentId: env.environmentId, channelId: 'room-1', eventId: 'msg_new', type: 'message.published' as const, timestamp: 1, data: '{}' }];
+    const hooked = [
+      { environmentId: env.environmentId, channelId: 'room-1', eventId: 'msg_new', type: 'message.published' as const, timestamp: 1, data: '{}' },
+    ];
     const statements: [string, string, unknown[]][] = [
       ['load', LOAD_CHANNELS_SQL, [[env.environmentId], ['room-new'], [env.environmentId], ['room-2']]],
       ['seen', SEEN_KEYS_SQL, [[pk], ['k1']]],
@@ -104,13 +122,29 @@ test('channels - the commit statements keep to their keys with generic plans', a
     }
     for (const [name, text, values] of statements) {
       const root = (await planOf(name, text, values))[0]!.Plan;
-      const scans = nodes(root).filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']);
+      const scans = nodes(root)
+        .filter((n) => n['Node Type'] === 'Seq Scan')
+        .map((n) => n['Relation Name']);
       const grown = scans.filter((table) =>
-        ['channels', 'messages', 'idempotency_keys', 'webhook_deliveries', 'notifications', 'environments', 'webhook_endpoints', 'config_deployments', 'memberships', 'bans'].includes(table ?? ''),
+        [
+          'channels',
+          'messages',
+          'idempotency_keys',
+          'webhook_deliveries',
+          'notifications',
+          'environments',
+          'webhook_endpoints',
+          'config_deployments',
+          'memberships',
+          'bans',
+        ].includes(table ?? ''),
       );
-      assert.deepEqual(grown, [], `${name}: no sequential scan of a table that grows (${grown.join(", ")} in ${JSON.stringify(root)})`);
+      assert.deepEqual(grown, [], `${name}: no sequential scan of a table that grows (${grown.join(', ')} in ${JSON.stringify(root)})`);
       const keyed = name === 'seen' ? 'idempotency_keys' : 'channels';
-      assert.ok(nodes(root).some((n) => n['Relation Name'] === keyed && /Index/.test(n['Node Type'])), `${name}: ${keyed} by an index`);
+      assert.ok(
+        nodes(root).some((n) => n['Relation Name'] === keyed && /Index/.test(n['Node Type'])),
+        `${name}: ${keyed} by an index`,
+      );
     }
   } finally {
     client.release();

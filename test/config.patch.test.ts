@@ -37,7 +37,12 @@ test('config - PATCH /v1/config merges into the active configuration, validates 
   });
 
   await t.test('null takes a setting back to its default; an array is replaced whole', async () => {
-    const res = await api.patch('/v1/config', { webhooks: null, channels: { joinLeave: null }, limits: { socketsPerUser: null, userPublishesPerSecond: 9 }, namespaces: [{ prefix: 'x.' }] });
+    const res = await api.patch('/v1/config', {
+      webhooks: null,
+      channels: { joinLeave: null },
+      limits: { socketsPerUser: null, userPublishesPerSecond: 9 },
+      namespaces: [{ prefix: 'x.' }],
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.config, {
       webhooks: null,
@@ -87,9 +92,7 @@ test('config - PATCH /v1/config merges into the active configuration, validates 
     const whole = { channels: { access: active.channels.access }, limits: active.limits, namespaces: active.namespaces };
     for (let round = 0; round < 5; round++) {
       const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          i % 2 === 0 ? api.put('/v1/config', whole) : api.patch('/v1/config', { channels: { joinLeave: i % 4 === 1 } }),
-        ),
+        Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? api.put('/v1/config', whole) : api.patch('/v1/config', { channels: { joinLeave: i % 4 === 1 } }))),
       );
       answers.forEach((answer, i) => assert.equal(answer.status, 200, `round ${round}, ${i % 2 === 0 ? 'PUT' : 'PATCH'}: ${JSON.stringify(answer.body)}`));
     }

@@ -44,7 +44,7 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
   assert.match(hello.connectionId, /^sock_/);
   // and docs/protocol.md shows the prefix the server sends
   const documented = (await readFile(new URL('../docs/protocol.md', import.meta.url), 'utf8')).match(/"connectionId":"([a-z]+_)…"/)?.[1];
-  assert.equal(documented, hello.connectionId.slice(0, hello.connectionId.indexOf('_') + 1), 'docs/protocol.md\'s connected frame');
+  assert.equal(documented, hello.connectionId.slice(0, hello.connectionId.indexOf('_') + 1), "docs/protocol.md's connected frame");
   assert.ok(Date.parse(hello.expiresAt) > Date.now());
 
   // publishes race the subscription's hand-off from replay to live: every seq arrives once, in order
@@ -104,7 +104,10 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
   assert.deepEqual(Object.keys(presence).sort(), ['channelId', 'joined', 'left', 'op']);
   assert.equal(presence.channelId, 'b');
   assert.deepEqual(presence.left, []);
-  assert.ok(presence.joined.every((userId: string) => userId === 'alice' || userId === 'bob'), JSON.stringify(presence));
+  assert.ok(
+    presence.joined.every((userId: string) => userId === 'alice' || userId === 'bob'),
+    JSON.stringify(presence),
+  );
   // a message addressed to bob only: bob gets it, alice gets only its seq, so her seqs stay contiguous
   const dm = await control.post('/v1/channels/b/messages', { content: { secret: 1 }, to: ['bob'] });
   assert.equal((await other.waitFor('dm for bob', (f) => f.op === undefined && f.seq === dm.body.seq)).content.secret, 1);
@@ -112,11 +115,23 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
   assert.equal(socket.frames.filter((f) => f.content?.secret).length, 0);
   // both users are in the roster over HTTP
   const roster = await client(gw.realtimeUrl, alice).get('/v1/channels/b/members');
-  assert.deepEqual(roster.body.members.map((m: any) => [m.userId, m.online]), [['alice', true], ['bob', true]]);
+  assert.deepEqual(
+    roster.body.members.map((m: any) => [m.userId, m.online]),
+    [
+      ['alice', true],
+      ['bob', true],
+    ],
+  );
 
   // refusals are error frames; the connection stays open
   socket.send({ op: 'subscribe', ref: 'dup', channelId: 'a' });
-  assert.deepEqual(await answer(socket, 'dup'), { op: 'error', ref: 'dup', channelId: 'a', code: 'invalid_request', reason: 'already subscribed to this channel on this connection' });
+  assert.deepEqual(await answer(socket, 'dup'), {
+    op: 'error',
+    ref: 'dup',
+    channelId: 'a',
+    code: 'invalid_request',
+    reason: 'already subscribed to this channel on this connection',
+  });
   socket.send({ op: 'subscribe', ref: 'bad', channelId: 'x'.repeat(200) });
   assert.equal((await answer(socket, 'bad')).code, 'invalid_request');
   socket.send({ op: 'subscribe', ref: 'neg', channelId: 'c', since: -1 });
@@ -138,7 +153,13 @@ test('connect - one socket, many channels: replay then live with no gap or dupli
   socket.send({ op: 'subscribe', ref: 'd', channelId: 'd' });
   socket.send({ op: 'subscribe', ref: 'e', channelId: 'e' });
   await answer(socket, 'd', 'subscribed');
-  assert.deepEqual(await answer(socket, 'e'), { op: 'error', ref: 'e', channelId: 'e', code: 'rate_limited', reason: 'at most 4 subscriptions per connection' });
+  assert.deepEqual(await answer(socket, 'e'), {
+    op: 'error',
+    ref: 'e',
+    channelId: 'e',
+    code: 'rate_limited',
+    reason: 'at most 4 subscriptions per connection',
+  });
 
   // unsubscribe: answered, and nothing more of that channel arrives
   socket.send({ op: 'unsubscribe', ref: 'u', channelId: 'd' });
@@ -198,12 +219,20 @@ test('connect - subscriptions (and channel sockets) opened while the channel is 
   for (const { socket, since } of channelSockets) {
     await socket.waitFor(`seq ${TOTAL}`, (f) => f.op === undefined && f.seq === TOTAL, 20_000);
     const seqs = socket.frames.filter((f) => f.op === undefined).map((m) => m.seq);
-    assert.deepEqual(seqs, Array.from({ length: TOTAL - since }, (_, i) => since + i + 1), `channel socket since ${since}`);
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: TOTAL - since }, (_, i) => since + i + 1),
+      `channel socket since ${since}`,
+    );
     await socket.close();
   }
   for (const { socket, since } of sockets) {
     const seqs = (await messagesUntil(socket, 'hot', TOTAL)).map((m) => m.seq);
-    assert.deepEqual(seqs, Array.from({ length: TOTAL - since }, (_, i) => since + i + 1), `since ${since}`);
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: TOTAL - since }, (_, i) => since + i + 1),
+      `since ${since}`,
+    );
     await socket.close();
   }
 });
@@ -211,7 +240,7 @@ test('connect - subscriptions (and channel sockets) opened while the channel is 
 test('connect - a ban or removal ends one subscription; an environment ban closes the connection', async (t) => {
   const cluster = await startCluster(t, { gateways: 2, channelNodes: 1 });
   const env = await cluster.createEnvironment();
-  const [gwA, gwB] = cluster.gateways as [typeof cluster.gateways[0], typeof cluster.gateways[0]];
+  const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const control = client(gwA.controlUrl, env.secretKey);
   const mallory = await mintToken(gwA.controlUrl, env.secretKey, 'mallory');
   const socket = openSocket(gwB.realtimeUrl, `/v1/connect?token=${mallory}`);
@@ -221,10 +250,12 @@ test('connect - a ban or removal ends one subscription; an environment ban close
 
   // a channel ban (control plane on gateway A, socket on gateway B)
   await control.put('/v1/channels/general/bans/mallory', { reason: 'spam' });
-  assert.deepEqual(
-    await socket.waitFor('banned', (f) => f.op === 'unsubscribed' && f.channelId === 'general'),
-    { op: 'unsubscribed', channelId: 'general', code: 'banned', reason: 'spam' },
-  );
+  assert.deepEqual(await socket.waitFor('banned', (f) => f.op === 'unsubscribed' && f.channelId === 'general'), {
+    op: 'unsubscribed',
+    channelId: 'general',
+    code: 'banned',
+    reason: 'spam',
+  });
   // removal from a members-only channel
   await control.put('/v1/channels/club/members/mallory');
   await control.put('/v1/channels/club', { access: 'members' });
@@ -263,7 +294,10 @@ test('connect - inbox over the connection, token renewal in place, expiry, refus
   const hello = await connected(socket);
   socket.send({ op: 'subscribe-inbox', ref: 'in', since: first.body.ids[0] });
   await answer(socket, 'in', 'inbox-subscribed');
-  assert.deepEqual(socket.frames.filter((f) => f.op === 'notification').map((f) => f.payload.n), [2]);
+  assert.deepEqual(
+    socket.frames.filter((f) => f.op === 'notification').map((f) => f.payload.n),
+    [2],
+  );
   await control.post('/v1/notifications', { userIds: ['alice'], payload: { n: 3 } });
   await socket.waitFor('live notification', (f) => f.op === 'notification' && f.payload.n === 3);
   socket.send({ op: 'subscribe-inbox', ref: 'in2' });

@@ -31,7 +31,10 @@ test('dashboard admin CLI - create-user reads the password from standard input o
     const client = new DashboardClient(controlUrl);
     const signedIn = await client.signIn('ada@example.com', PASSWORD);
     assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
-    assert.deepEqual(signedIn.body.organizations.map((o: { name: string; role: string }) => [o.name, o.role]), [['acme', 'owner']]);
+    assert.deepEqual(
+      signedIn.body.organizations.map((o: { name: string; role: string }) => [o.name, o.role]),
+      [['acme', 'owner']],
+    );
     // the trailing newline of the input is not part of the password
     assert.equal(errorCode(await new DashboardClient(controlUrl).signIn('ada@example.com', `${PASSWORD}\n`)), 'unauthorized');
 
@@ -72,7 +75,10 @@ test('dashboard admin CLI - create-user reads the password from standard input o
     assert.equal(badRole.code, 64);
     const badEmail = await createUser(['--email', 'eve', '--org', 'acme', '--role', 'owner', '--password-stdin'], PASSWORD);
     assert.equal(badEmail.code, 64);
-    const unknownOrg = await createUser(['--email', 'eve@example.com', '--org', 'org_00000000000000000000000000', '--role', 'owner', '--password-stdin'], PASSWORD);
+    const unknownOrg = await createUser(
+      ['--email', 'eve@example.com', '--org', 'org_00000000000000000000000000', '--role', 'owner', '--password-stdin'],
+      PASSWORD,
+    );
     assert.equal(unknownOrg.code, 64);
     assert.match(unknownOrg.stderr, /no organization/);
     const taken = await createUser(['--email', 'ADA@example.com', '--org', 'acme', '--role', 'owner', '--password-stdin'], PASSWORD);

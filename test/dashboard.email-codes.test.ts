@@ -88,7 +88,9 @@ test('dashboard e-mail codes - no account without a proven address, the same ans
     // an address without an account has no usable reset code
     assert.equal(errorCode(await confirm({ email: 'nobody@example.com', code, password: 'a new password' })), 'unauthorized');
     const audit = await owner.get(`/v1/dashboard/organizations/${acme}/audit?limit=50`);
-    assert.ok(audit.body.data.some((e: { action: string; actor: { email: string } }) => e.action === 'user.password_reset' && e.actor.email === 'rita@example.com'));
+    assert.ok(
+      audit.body.data.some((e: { action: string; actor: { email: string } }) => e.action === 'user.password_reset' && e.actor.email === 'rita@example.com'),
+    );
   });
 
   await t.test('wrong guesses kill the codes; codes expire', async () => {
@@ -117,12 +119,18 @@ test('dashboard e-mail codes - no account without a proven address, the same ans
     }
     const proxied = await cluster.start('gateway', { TRUST_PROXY: 'true', DASHBOARD_EMAIL_CODES_PER_IP: '3' });
     const from = (i: number) =>
-      request(proxied.controlUrl, 'POST', '/v1/dashboard/email-verifications', { body: { email: `spray${i}@example.com` }, headers: { 'x-forwarded-for': '203.0.113.9' } });
+      request(proxied.controlUrl, 'POST', '/v1/dashboard/email-verifications', {
+        body: { email: `spray${i}@example.com` },
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
     for (let i = 0; i < 3; i++) assert.equal((await from(i)).status, 202);
     const refused = await from(3);
     assert.equal(errorCode(refused), 'rate_limited');
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    const other = await request(proxied.controlUrl, 'POST', '/v1/dashboard/email-verifications', { body: { email: 'spray9@example.com' }, headers: { 'x-forwarded-for': '203.0.113.10' } });
+    const other = await request(proxied.controlUrl, 'POST', '/v1/dashboard/email-verifications', {
+      body: { email: 'spray9@example.com' },
+      headers: { 'x-forwarded-for': '203.0.113.10' },
+    });
     assert.equal(other.status, 202, 'another client address is not refused');
   });
 });

@@ -11,7 +11,8 @@ test('dashboard invitations - single-use links made by owners; accepting creates
   const cluster = await startCluster(t, { gateways: 1, env: { LOG_LEVEL: 'info', DASHBOARD_EMAIL_CODES_PER_IP: '1000' } });
   const { controlUrl, output } = cluster.gateways[0]!;
   /** A verification code for `email`, as its owner reads it from the mail (the gateway's log). */
-  const codeFor = (email: string) => askForCode(output, email, 'verify', () => request(controlUrl, 'POST', '/v1/dashboard/email-verifications', { body: { email } }));
+  const codeFor = (email: string) =>
+    askForCode(output, email, 'verify', () => request(controlUrl, 'POST', '/v1/dashboard/email-verifications', { body: { email } }));
   const olivia = await createUser(cluster.db.pool, { email: 'olivia@example.com', password: PASSWORD, organization: 'acme', role: 'owner' });
   const acme = olivia.organizationId;
   await createUser(cluster.db.pool, { email: 'oscar@example.com', password: PASSWORD, organization: 'globex', role: 'owner' });
@@ -36,7 +37,11 @@ test('dashboard invitations - single-use links made by owners; accepting creates
     const newcomer = new DashboardClient(controlUrl);
     const noEmail = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { password: PASSWORD });
     assert.equal(errorCode(noEmail), 'invalid_request', 'the invitation names no address: the body must');
-    const short = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'nina@example.com', password: 'short', code: await codeFor('nina@example.com') });
+    const short = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, {
+      email: 'nina@example.com',
+      password: 'short',
+      code: await codeFor('nina@example.com'),
+    });
     assert.equal(errorCode(short), 'invalid_request');
     const unproven = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'nina@example.com', password: PASSWORD });
     assert.equal(errorCode(unproven), 'unauthorized', 'a new account needs a code mailed to the address');
@@ -44,13 +49,19 @@ test('dashboard invitations - single-use links made by owners; accepting creates
     const accepted = await newcomer.post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'nina@example.com', password: PASSWORD, code });
     assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
     assert.match(accepted.headers.get('set-cookie') ?? '', /^dashboard_session=/);
-    assert.deepEqual(accepted.body.organizations.map((o: { id: string; role: string }) => [o.id, o.role]), [[acme, 'admin']]);
+    assert.deepEqual(
+      accepted.body.organizations.map((o: { id: string; role: string }) => [o.id, o.role]),
+      [[acme, 'admin']],
+    );
     // signed in: the session works, and so does a later sign-in with the chosen password
     assert.equal((await newcomer.get(`/v1/dashboard/organizations/${acme}/projects`)).status, 200);
     assert.equal((await new DashboardClient(controlUrl).signIn('nina@example.com', PASSWORD)).status, 200);
 
     // single use: neither a second acceptance nor a preview finds it
-    const again = await new DashboardClient(controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'mallory@example.com', password: PASSWORD });
+    const again = await new DashboardClient(controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, {
+      email: 'mallory@example.com',
+      password: PASSWORD,
+    });
     assert.equal(errorCode(again), 'not_found');
     assert.equal(errorCode(await request(controlUrl, 'GET', `/v1/dashboard/invitations/${made.body.token}`)), 'not_found');
     const { rows: users } = await cluster.db.pool.query("select 1 from users where email = 'mallory@example.com'");
@@ -104,9 +115,17 @@ test('dashboard invitations - single-use links made by owners; accepting creates
     const made = await invite({ role: 'admin' });
     const revoked = await owner.delete(`/v1/dashboard/organizations/${acme}/invitations/${made.body.id}`);
     assert.deepEqual([revoked.status, revoked.body.status], [200, 'revoked']);
-    const accept = await new DashboardClient(controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'late@example.com', password: PASSWORD });
+    const accept = await new DashboardClient(controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, {
+      email: 'late@example.com',
+      password: PASSWORD,
+    });
     assert.equal(errorCode(accept), 'not_found');
-    assert.equal(errorCode(await new DashboardClient(controlUrl).post(`/v1/dashboard/invitations/${'x'.repeat(43)}/accept`, { email: 'a@example.com', password: PASSWORD })), 'not_found');
+    assert.equal(
+      errorCode(
+        await new DashboardClient(controlUrl).post(`/v1/dashboard/invitations/${'x'.repeat(43)}/accept`, { email: 'a@example.com', password: PASSWORD }),
+      ),
+      'not_found',
+    );
     assert.equal(errorCode(await request(controlUrl, 'GET', '/v1/dashboard/invitations/short')), 'invalid_request');
   });
 
@@ -117,12 +136,21 @@ test('dashboard invitations - single-use links made by owners; accepting creates
     assert.equal(made.status, 201);
     await eventually('the link is logged', async () => quick.output.some((line) => line.includes(made.body.link) && line.includes('invitation created')));
     // a refused acceptance is logged without the token (it is still usable)
-    const wrong = await new DashboardClient(quick.controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, { email: 'olivia@example.com', password: 'not her password' });
+    const wrong = await new DashboardClient(quick.controlUrl).post(`/v1/dashboard/invitations/${made.body.token}/accept`, {
+      email: 'olivia@example.com',
+      password: 'not her password',
+    });
     assert.equal(errorCode(wrong), 'unauthorized');
     await eventually('the refusal is logged', async () => quick.output.some((line) => line.includes('/v1/dashboard/invitations/…/accept')));
-    assert.ok(!quick.output.some((line) => line.includes(made.body.token) && !line.includes('invitation created')), 'the token appears only in the dev log line');
+    assert.ok(
+      !quick.output.some((line) => line.includes(made.body.token) && !line.includes('invitation created')),
+      'the token appears only in the dev log line',
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const late = await new DashboardClient(quick.controlUrl).post(`/v1/dashboard/invitations/${tokenOf(made.body.link)}/accept`, { email: 'late@example.com', password: PASSWORD });
+    const late = await new DashboardClient(quick.controlUrl).post(`/v1/dashboard/invitations/${tokenOf(made.body.link)}/accept`, {
+      email: 'late@example.com',
+      password: PASSWORD,
+    });
     assert.equal(errorCode(late), 'not_found');
     const list = await client.get(`/v1/dashboard/organizations/${acme}/invitations`);
     assert.equal(list.body.data.find((i: { id: string }) => i.id === made.body.id).status, 'expired');
@@ -131,7 +159,12 @@ test('dashboard invitations - single-use links made by owners; accepting creates
   await t.test('the audit log records invitations made, revoked and accepted', async () => {
     const audit = await owner.get(`/v1/dashboard/organizations/${acme}/audit?limit=200`);
     const actions = audit.body.data.map((e: { actor: { email: string | null }; action: string }) => `${e.actor.email} ${e.action}`);
-    for (const expected of ['olivia@example.com invitation.created', 'olivia@example.com invitation.revoked', 'nina@example.com invitation.accepted', 'oscar@example.com invitation.accepted']) {
+    for (const expected of [
+      'olivia@example.com invitation.created',
+      'olivia@example.com invitation.revoked',
+      'nina@example.com invitation.accepted',
+      'oscar@example.com invitation.accepted',
+    ]) {
       assert.ok(actions.includes(expected), `${expected} in ${actions.join(', ')}`);
     }
   });

@@ -71,19 +71,31 @@ test('dashboard keys - a key made in the dashboard works, shows its last use, an
     const added = await admin.post(`/v1/dashboard/environments/${envId}/origins`, { origin: 'https://app.example.com' });
     assert.equal(added.status, 201);
     for (const gateway of [a, b]) {
-      await eventually(`${gateway.name} restricts the publishable key`, async () => (await anonymous(gateway.controlUrl, publishable.body.key, 'https://evil.example')).status === 403, 10_000);
+      await eventually(
+        `${gateway.name} restricts the publishable key`,
+        async () => (await anonymous(gateway.controlUrl, publishable.body.key, 'https://evil.example')).status === 403,
+        10_000,
+      );
       assert.equal((await anonymous(gateway.controlUrl, publishable.body.key, 'https://app.example.com')).status, 201);
     }
     assert.equal((await admin.delete(`/v1/dashboard/environments/${envId}/origins?origin=https://app.example.com`)).status, 204);
     for (const gateway of [a, b]) {
-      await eventually(`${gateway.name} lifts the restriction`, async () => (await anonymous(gateway.controlUrl, publishable.body.key, 'https://evil.example')).status === 201, 10_000);
+      await eventually(
+        `${gateway.name} lifts the restriction`,
+        async () => (await anonymous(gateway.controlUrl, publishable.body.key, 'https://evil.example')).status === 201,
+        10_000,
+      );
     }
   });
 
   await t.test('deleting the environment stops its keys on both gateways at once', async () => {
     assert.equal((await admin.delete(`/v1/dashboard/environments/${envId}`, { confirm: 'prod' })).status, 204);
     for (const gateway of [a, b]) {
-      await eventually(`${gateway.name} refuses the deleted environment's key`, async () => (await mint(gateway.controlUrl, spare.body.key)).status === 401, 10_000);
+      await eventually(
+        `${gateway.name} refuses the deleted environment's key`,
+        async () => (await mint(gateway.controlUrl, spare.body.key)).status === 401,
+        10_000,
+      );
       assert.equal(errorCode(await anonymous(gateway.controlUrl, publishable.body.key)), 'unauthorized');
     }
   });

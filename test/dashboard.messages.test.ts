@@ -42,13 +42,25 @@ test('dashboard messages, members and bans - browse, filter, retract, moderate; 
   await t.test('channels: message count and last activity, paged', async () => {
     const all = await viewer.get(`${base}/channels`);
     assert.equal(all.status, 200, JSON.stringify(all.body));
-    assert.deepEqual(all.body.data.map((c: any) => [c.channelId, c.messageCount, c.lastSeq]), [['room-1', 3, 3], ['room-2', 1, 1]]);
+    assert.deepEqual(
+      all.body.data.map((c: any) => [c.channelId, c.messageCount, c.lastSeq]),
+      [
+        ['room-1', 3, 3],
+        ['room-2', 1, 1],
+      ],
+    );
     assert.equal(all.body.data[0].lastActivityAt, new Date(third.timestamp).toISOString());
     assert.equal(all.body.nextCursor, null);
     const page1 = await viewer.get(`${base}/channels?limit=1`);
-    assert.deepEqual(page1.body.data.map((c: any) => c.channelId), ['room-1']);
+    assert.deepEqual(
+      page1.body.data.map((c: any) => c.channelId),
+      ['room-1'],
+    );
     const page2 = await viewer.get(`${base}/channels?limit=1&cursor=${page1.body.nextCursor}`);
-    assert.deepEqual(page2.body.data.map((c: any) => c.channelId), ['room-2']);
+    assert.deepEqual(
+      page2.body.data.map((c: any) => c.channelId),
+      ['room-2'],
+    );
     assert.equal(page2.body.nextCursor, null);
     assert.equal(errorCode(await viewer.get(`${base}/channels?cursor=${Buffer.from('a b').toString('base64url')}`)), 'invalid_request');
   });
@@ -61,7 +73,10 @@ test('dashboard messages, members and bans - browse, filter, retract, moderate; 
     };
     assert.deepEqual(await ids(''), [third.id, second.id, first.id]);
     const page = await viewer.get(`${base}/channels/room-1/messages?limit=2`);
-    assert.deepEqual(page.body.data.map((m: any) => m.id), [third.id, second.id]);
+    assert.deepEqual(
+      page.body.data.map((m: any) => m.id),
+      [third.id, second.id],
+    );
     assert.equal(page.body.nextBefore, second.seq);
     assert.deepEqual(await ids(`?limit=2&before=${page.body.nextBefore}`), [first.id]);
     assert.deepEqual(await ids('?sender=alice'), [third.id, first.id]);
@@ -89,7 +104,14 @@ test('dashboard messages, members and bans - browse, filter, retract, moderate; 
   });
 
   await t.test('another organization: every route of the environment is 404', async () => {
-    for (const path of [`${base}/channels`, `${base}/channels/room-1/messages`, `${base}/channels/room-1/messages/${first.id}`, `${base}/channels/room-1/members`, `${base}/channels/room-1/bans`, `${base}/bans`]) {
+    for (const path of [
+      `${base}/channels`,
+      `${base}/channels/room-1/messages`,
+      `${base}/channels/room-1/messages/${first.id}`,
+      `${base}/channels/room-1/members`,
+      `${base}/channels/room-1/bans`,
+      `${base}/bans`,
+    ]) {
       assert.equal(errorCode(await outsider.get(path)), 'not_found', path);
     }
     assert.equal(errorCode(await outsider.post(`${base}/channels/room-1/messages/${first.id}/retract`, { reason: 'no' })), 'not_found');
@@ -128,18 +150,27 @@ test('dashboard messages, members and bans - browse, filter, retract, moderate; 
     await socket.close();
   });
 
-  await t.test('channel members: add, list, remove (closing the user\'s sockets); viewers read only', async () => {
+  await t.test("channel members: add, list, remove (closing the user's sockets); viewers read only", async () => {
     const members = `${base}/channels/room-1/members`;
     assert.equal(errorCode(await viewer.put(`${members}/carol`, { role: 'moderator' })), 'forbidden');
     assert.equal(errorCode(await admin.put(`${members}/carol`, { role: 'moderator' }, { 'x-csrf-token': 'wrong' })), 'forbidden');
     const added = await admin.put(`${members}/carol`, { role: 'moderator' });
     assert.equal(added.status, 200, JSON.stringify(added.body));
-    assert.deepEqual({ ...added.body, createdAt: undefined, updatedAt: undefined }, { channelId: 'room-1', userId: 'carol', role: 'moderator', createdAt: undefined, updatedAt: undefined });
+    assert.deepEqual(
+      { ...added.body, createdAt: undefined, updatedAt: undefined },
+      { channelId: 'room-1', userId: 'carol', role: 'moderator', createdAt: undefined, updatedAt: undefined },
+    );
     assert.equal((await admin.put(`${members}/dave`)).status, 200);
     const list = await viewer.get(`${members}?limit=1`);
-    assert.deepEqual(list.body.data.map((m: any) => [m.userId, m.role]), [['carol', 'moderator']]);
+    assert.deepEqual(
+      list.body.data.map((m: any) => [m.userId, m.role]),
+      [['carol', 'moderator']],
+    );
     assert.equal(list.body.nextAfter, 'carol');
-    assert.deepEqual((await viewer.get(`${members}?after=carol`)).body.data.map((m: any) => m.userId), ['dave']);
+    assert.deepEqual(
+      (await viewer.get(`${members}?after=carol`)).body.data.map((m: any) => m.userId),
+      ['dave'],
+    );
 
     const token = await mintToken(gateway.controlUrl, secretKey, 'carol');
     const socket = openSocket(gateway.realtimeUrl, `/v1/channels/room-1?token=${token}`);
@@ -147,7 +178,10 @@ test('dashboard messages, members and bans - browse, filter, retract, moderate; 
     assert.equal(errorCode(await viewer.delete(`${members}/carol`)), 'forbidden');
     assert.equal((await admin.delete(`${members}/carol`)).status, 204);
     assert.equal((await socket.closed).code, 4403);
-    assert.deepEqual((await viewer.get(members)).body.data.map((m: any) => m.userId), ['dave']);
+    assert.deepEqual(
+      (await viewer.get(members)).body.data.map((m: any) => m.userId),
+      ['dave'],
+    );
     assert.equal((await admin.delete(`${members}/carol`)).status, 204, 'idempotent');
     const actions = (await audit()).map((e) => `${e.action}:${e.target.id}:${e.details.channelId ?? ''}`);
     assert.ok(actions.includes('channel_member.put:carol:room-1'), actions.join());
@@ -168,7 +202,10 @@ test('dashboard messages, members and bans - browse, filter, retract, moderate; 
     assert.equal(errorCode(await asMallory('/v1/channels/room-1/history')), 'banned');
     assert.equal((await asMallory('/v1/channels/room-2/history')).status, 200);
     const listed = await viewer.get(`${base}/channels/room-1/bans`);
-    assert.deepEqual(listed.body.data.map((b: any) => [b.userId, b.reason]), [['mallory', 'spam']]);
+    assert.deepEqual(
+      listed.body.data.map((b: any) => [b.userId, b.reason]),
+      [['mallory', 'spam']],
+    );
     assert.equal(errorCode(await admin.put(`${base}/channels/room-1/bans/mallory`, { expiresAt: '2000-01-01T00:00:00Z' })), 'invalid_request');
     assert.equal(errorCode(await viewer.delete(`${base}/channels/room-1/bans/mallory`)), 'forbidden');
     assert.equal((await admin.delete(`${base}/channels/room-1/bans/mallory`)).status, 204);
@@ -179,7 +216,10 @@ test('dashboard messages, members and bans - browse, filter, retract, moderate; 
     assert.equal(envBan.status, 200);
     assert.equal(envBan.body.channelId, null);
     assert.equal(errorCode(await request(gateway.controlUrl, 'POST', '/v1/tokens', { token: secretKey, body: { userId: 'mallory' } })), 'banned');
-    assert.deepEqual((await viewer.get(`${base}/bans`)).body.data.map((b: any) => b.userId), ['mallory']);
+    assert.deepEqual(
+      (await viewer.get(`${base}/bans`)).body.data.map((b: any) => b.userId),
+      ['mallory'],
+    );
     assert.deepEqual((await viewer.get(`${base}/channels/room-1/bans`)).body.data, [], 'environment bans are listed apart');
     assert.equal(errorCode(await admin.delete(`${base}/bans/mallory`, undefined, { 'x-csrf-token': undefined })), 'forbidden');
     assert.equal((await admin.delete(`${base}/bans/mallory`)).status, 204);

@@ -5,14 +5,19 @@ import { allPages, errorCode, type HttpResult } from './helpers/http.ts';
 import { DashboardClient, createUser } from './helpers/dashboard.ts';
 
 const PASSWORD = 'correct horse battery';
-const UNKNOWN = { org: 'org_00000000000000000000000000', prj: 'prj_00000000000000000000000000', env: 'env_00000000000000000000000000', key: 'key_00000000000000000000000000' };
+const UNKNOWN = {
+  org: 'org_00000000000000000000000000',
+  prj: 'prj_00000000000000000000000000',
+  env: 'env_00000000000000000000000000',
+  key: 'key_00000000000000000000000000',
+};
 
 function expectError(res: HttpResult, status: number, code: string, what: string): void {
   assert.equal(res.status, status, `${what}: ${res.status} ${JSON.stringify(res.body)}`);
   assert.equal(errorCode(res), code, what);
 }
 
-test('dashboard roles - owners, admins and viewers; every route scoped to the user\'s organizations', async (t) => {
+test("dashboard roles - owners, admins and viewers; every route scoped to the user's organizations", async (t) => {
   const cluster = await startCluster(t, { gateways: 1 });
   const { controlUrl } = cluster.gateways[0]!;
   const pool = cluster.db.pool;
@@ -29,9 +34,7 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
     assert.equal(res.status, 200, `${email}: ${JSON.stringify(res.body)}`);
     return client;
   };
-  const [owner, admin, viewer, outsider] = await Promise.all(
-    ['olivia@example.com', 'adam@example.com', 'vera@example.com', 'oscar@example.com'].map(signedIn),
-  );
+  const [owner, admin, viewer, outsider] = await Promise.all(['olivia@example.com', 'adam@example.com', 'vera@example.com', 'oscar@example.com'].map(signedIn));
 
   // what the tests below share: a project with an environment, a key and an origin, made by the admin
   const project = await admin!.post(`/v1/dashboard/organizations/${acme}/projects`, { name: 'chat' });
@@ -45,9 +48,12 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
   const keyId: string = key.body.id;
   assert.equal((await admin!.post(`/v1/dashboard/environments/${envId}/origins`, { origin: 'https://app.example.com' })).status, 201);
 
-  await t.test('the session lists each user\'s organizations with their role', async () => {
+  await t.test("the session lists each user's organizations with their role", async () => {
     const list = await viewer!.get('/v1/dashboard/organizations');
-    assert.deepEqual(list.body.data.map((o: { id: string; role: string }) => [o.id, o.role]), [[acme, 'viewer']]);
+    assert.deepEqual(
+      list.body.data.map((o: { id: string; role: string }) => [o.id, o.role]),
+      [[acme, 'viewer']],
+    );
     const org = await viewer!.get(`/v1/dashboard/organizations/${acme}`);
     assert.equal(org.status, 200);
     assert.deepEqual([org.body.name, org.body.role, org.body.memberCount, org.body.projectCount], ['acme', 'viewer', 3, 1]);
@@ -100,7 +106,10 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
     for (const [method, path, body] of writes) expectError(await viewer!.call(method, path, body), 403, 'forbidden', `viewer ${method} ${path}`);
     // nothing changed
     const envs = await viewer!.get(`/v1/dashboard/projects/${projectId}/environments`);
-    assert.deepEqual(envs.body.data.map((e: { name: string; activeKeyCount: number; originCount: number }) => [e.name, e.activeKeyCount, e.originCount]), [['staging', 1, 1]]);
+    assert.deepEqual(
+      envs.body.data.map((e: { name: string; activeKeyCount: number; originCount: number }) => [e.name, e.activeKeyCount, e.originCount]),
+      [['staging', 1, 1]],
+    );
   });
 
   await t.test('an admin manages projects, environments, keys and origins, but not members', async () => {
@@ -134,7 +143,10 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
     expectError(await admin!.post(`/v1/dashboard/environments/${envId}/origins`, { origin: 'ftp://x.example.com' }), 400, 'invalid_request', 'a scheme');
     assert.equal((await admin!.delete(`/v1/dashboard/environments/${envId}/origins?origin=${encodeURIComponent('https://other.example.com')}`)).status, 204);
     const origins = await admin!.get(`/v1/dashboard/environments/${envId}/origins`);
-    assert.deepEqual(origins.body.data.map((o: { origin: string }) => o.origin), ['https://app.example.com']);
+    assert.deepEqual(
+      origins.body.data.map((o: { origin: string }) => o.origin),
+      ['https://app.example.com'],
+    );
 
     expectError(await admin!.post(`/v1/dashboard/organizations/${acme}/invitations`, { role: 'viewer' }), 403, 'forbidden', 'admin invites');
     expectError(await admin!.put(`/v1/dashboard/organizations/${acme}/members/${vera.userId}`, { role: 'admin' }), 403, 'forbidden', 'admin sets a role');
@@ -142,7 +154,7 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
     expectError(await admin!.delete(`/v1/dashboard/organizations/${acme}/members/${vera.userId}`), 403, 'forbidden', 'admin removes a member');
   });
 
-  await t.test('another organization\'s ids, or anything in it, are 404 like unknown ids; malformed ids 400', async () => {
+  await t.test("another organization's ids, or anything in it, are 404 like unknown ids; malformed ids 400", async () => {
     const attempts: [string, string, unknown?][] = [
       ['GET', `/v1/dashboard/organizations/${acme}`],
       ['GET', `/v1/dashboard/organizations/${acme}/members`],
@@ -190,7 +202,12 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
   });
 
   await t.test('owners change roles and remove members, never the last owner', async () => {
-    expectError(await owner!.put(`/v1/dashboard/organizations/${acme}/members/${olivia.userId}`, { role: 'admin' }), 400, 'invalid_request', 'the last owner demoted');
+    expectError(
+      await owner!.put(`/v1/dashboard/organizations/${acme}/members/${olivia.userId}`, { role: 'admin' }),
+      400,
+      'invalid_request',
+      'the last owner demoted',
+    );
     expectError(await owner!.delete(`/v1/dashboard/organizations/${acme}/members/${olivia.userId}`), 400, 'invalid_request', 'the last owner removed');
     expectError(await owner!.put(`/v1/dashboard/organizations/${acme}/members/${oscar.userId}`, { role: 'admin' }), 404, 'not_found', 'not a member');
     expectError(await owner!.put(`/v1/dashboard/organizations/${acme}/members/${vera.userId}`, { role: 'superuser' }), 400, 'invalid_request', 'no such role');
@@ -212,13 +229,23 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
     assert.deepEqual((await viewer!.get('/v1/dashboard/session')).body.organizations, []);
     assert.equal((await admin!.delete(`/v1/dashboard/organizations/${acme}/members/${adam.userId}`)).status, 204);
     const members = await owner!.get(`/v1/dashboard/organizations/${acme}/members`);
-    assert.deepEqual(members.body.data.map((m: { email: string; role: string }) => [m.email, m.role]), [['olivia@example.com', 'owner']]);
+    assert.deepEqual(
+      members.body.data.map((m: { email: string; role: string }) => [m.email, m.role]),
+      [['olivia@example.com', 'owner']],
+    );
   });
 
   await t.test('every change is in the audit log: who, what, when, target; paged newest first', async () => {
     const page = await owner!.get(`/v1/dashboard/organizations/${acme}/audit?limit=200`);
     assert.equal(page.status, 200);
-    const entries = page.body.data as { id: string; at: string; actor: { kind: string; email: string | null }; action: string; target: { type: string; id: string | null }; details: Record<string, unknown> }[];
+    const entries = page.body.data as {
+      id: string;
+      at: string;
+      actor: { kind: string; email: string | null };
+      action: string;
+      target: { type: string; id: string | null };
+      details: Record<string, unknown>;
+    }[];
     const actions = entries.map((e) => `${e.actor.email ?? e.actor.kind} ${e.action}`).reverse();
     for (const expected of [
       'cli organization.created',
@@ -248,7 +275,10 @@ test('dashboard roles - owners, admins and viewers; every route scoped to the us
     // pages: newest first, no overlap, the last page has no cursor
     const pages = await allPages(owner!, `/v1/dashboard/organizations/${acme}/audit?limit=5`);
     const seen: string[] = pages.flatMap((page) => page.body.data.map((e: { id: string }) => e.id));
-    assert.deepEqual(seen, entries.map((e) => e.id));
+    assert.deepEqual(
+      seen,
+      entries.map((e) => e.id),
+    );
     expectError(await owner!.get(`/v1/dashboard/organizations/${acme}/audit?cursor=nonsense`), 400, 'invalid_request', 'a bad cursor');
     expectError(await owner!.get(`/v1/dashboard/organizations/${acme}/audit?limit=0`), 400, 'invalid_request', 'limit 0');
     // another organization's log is its own

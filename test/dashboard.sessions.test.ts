@@ -99,7 +99,7 @@ test('dashboard sessions - sign-in, cookie, sign-out, CSRF, throttling and expir
     assert.equal(errorCode(await garbage.get('/v1/dashboard/session')), 'unauthorized');
   });
 
-  await t.test('changes need the session\'s CSRF token and the dashboard\'s own Origin', async () => {
+  await t.test("changes need the session's CSRF token and the dashboard's own Origin", async () => {
     const client = new DashboardClient(controlUrl, { ip: '10.0.0.4' });
     assert.equal((await client.signIn('alice@example.com', PASSWORD)).status, 200);
     const other = new DashboardClient(controlUrl, { ip: '10.0.0.4' });
@@ -112,7 +112,7 @@ test('dashboard sessions - sign-in, cookie, sign-out, CSRF, throttling and expir
     };
     await refused({ 'x-csrf-token': undefined }, 'no token');
     await refused({ 'x-csrf-token': 'A'.repeat(43) }, 'a wrong token');
-    await refused({ 'x-csrf-token': other.csrfToken }, 'another session\'s token');
+    await refused({ 'x-csrf-token': other.csrfToken }, "another session's token");
     await refused({ origin: 'https://evil.example' }, 'a foreign Origin');
     await refused({ origin: controlUrl.replace('127.0.0.1', 'localhost') }, 'another host');
     await refused({ origin: 'null' }, 'Origin null');
@@ -174,7 +174,7 @@ test('dashboard sessions - sign-in, cookie, sign-out, CSRF, throttling and expir
     assert.equal((await from('10.5.0.2').signIn('dave@example.com', PASSWORD)).status, 200);
   });
 
-  await t.test('a right password forgives the address\'s earlier failures on the account', async () => {
+  await t.test("a right password forgives the address's earlier failures on the account", async () => {
     await createUser(cluster.db.pool, { email: 'carol@example.com', password: PASSWORD, organization: alice.organizationId, role: 'viewer' });
     const carol = (password: string) => new DashboardClient(controlUrl, { ip: '10.2.0.1' }).signIn('carol@example.com', password);
     assert.equal((await carol('wrong password')).status, 401);
@@ -196,7 +196,10 @@ test('dashboard sessions - sign-in, cookie, sign-out, CSRF, throttling and expir
       const invite = await owner.post(`/v1/dashboard/organizations/${alice.organizationId}/invitations`, { role: 'viewer', email });
       assert.equal(invite.status, 400, `invitation ${JSON.stringify(email)}: ${JSON.stringify(invite.body)}`);
       assert.equal(errorCode(invite), 'invalid_request');
-      const accept = await new DashboardClient(controlUrl, { ip: '10.6.0.3' }).post(`/v1/dashboard/invitations/${'A'.repeat(43)}/accept`, { email, password: PASSWORD });
+      const accept = await new DashboardClient(controlUrl, { ip: '10.6.0.3' }).post(`/v1/dashboard/invitations/${'A'.repeat(43)}/accept`, {
+        email,
+        password: PASSWORD,
+      });
       assert.equal(accept.status, 400, `acceptance ${JSON.stringify(email)}: ${JSON.stringify(accept.body)}`);
       assert.equal(errorCode(accept), 'invalid_request');
     }

@@ -27,8 +27,10 @@ test('dashboard sign-in flood - unknown e-mails cost no hashing, IPv6 counts by 
     for (let i = 0; i < 8; i++) {
       for (const kind of ['wrong', 'unknown'] as const) {
         const started = performance.now();
-        const res = await new DashboardClient(controlUrl, { ip: `203.0.113.${i * 2 + (kind === 'wrong' ? 1 : 2)}` })
-          .signIn(kind === 'wrong' ? 'owner@example.com' : `nobody-${i}@example.com`, 'not the password');
+        const res = await new DashboardClient(controlUrl, { ip: `203.0.113.${i * 2 + (kind === 'wrong' ? 1 : 2)}` }).signIn(
+          kind === 'wrong' ? 'owner@example.com' : `nobody-${i}@example.com`,
+          'not the password',
+        );
         assert.equal(res.status, 401, `${kind} ${i}: ${JSON.stringify(res.body)}`);
         took[kind].push(performance.now() - started);
       }
@@ -39,7 +41,7 @@ test('dashboard sign-in flood - unknown e-mails cost no hashing, IPv6 counts by 
     assert.ok(unknown > wrong / 3 && unknown < wrong * 3, `medians: wrong password ${wrong.toFixed(0)} ms, unknown e-mail ${unknown.toFixed(0)} ms`);
   });
 
-  await t.test('the owner\'s right password signs in while unknown e-mails flood from one /64 and many', async () => {
+  await t.test("the owner's right password signs in while unknown e-mails flood from one /64 and many", async () => {
     const statuses = { oneNet: new Map<number, number>(), manyNets: new Map<number, number>() };
     let stop = false;
     const flooder = async (n: number) => {
@@ -48,9 +50,10 @@ test('dashboard sign-in flood - unknown e-mails cost no hashing, IPv6 counts by 
         // ~250 addresses of 2001:db8:1:2::/64, or an address of a fresh /64 each time
         const ip = oneNet ? `2001:db8:1:2::${((n * 7 + i) % 250).toString(16)}:1` : `2001:db8:${hex()}:${hex()}::1`;
         // a request of the flood that fails outright is counted as status 0: the owner's answer is what is judged
-        const status = await new DashboardClient(controlUrl, { ip })
-          .signIn(`nobody-${n}-${i}@example.com`, 'a guess at a password')
-          .then((res) => res.status, () => 0);
+        const status = await new DashboardClient(controlUrl, { ip }).signIn(`nobody-${n}-${i}@example.com`, 'a guess at a password').then(
+          (res) => res.status,
+          () => 0,
+        );
         const counts = oneNet ? statuses.oneNet : statuses.manyNets;
         counts.set(status, (counts.get(status) ?? 0) + 1);
       }

@@ -21,7 +21,11 @@ test('dashboard webhook endpoints - viewers read, admins change with CSRF, other
   const admin = new DashboardClient(gateway.controlUrl);
   const viewer = new DashboardClient(gateway.controlUrl);
   const outsider = new DashboardClient(gateway.controlUrl);
-  for (const [who, email] of [[admin, 'olivia'], [viewer, 'victor'], [outsider, 'oscar']] as const) {
+  for (const [who, email] of [
+    [admin, 'olivia'],
+    [viewer, 'victor'],
+    [outsider, 'oscar'],
+  ] as const) {
     assert.equal((await who.signIn(`${email}@example.com`, PASSWORD)).status, 200);
   }
   const project = await admin.post(`/v1/dashboard/organizations/${owner.organizationId}/projects`, { name: 'chat' });
@@ -54,7 +58,10 @@ test('dashboard webhook endpoints - viewers read, admins change with CSRF, other
   await t.test('reads: any member; another organization 404', async () => {
     const listed = await viewer.get(base);
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.data.map((e: any) => e.id), [id]);
+    assert.deepEqual(
+      listed.body.data.map((e: any) => e.id),
+      [id],
+    );
     assert.equal((await viewer.get(`${base}/${id}`)).body.description, 'billing');
     const types = await viewer.get(`/v1/dashboard/environments/${envId}/webhook-event-types`);
     assert.ok(types.body.data.some((e: any) => e.name === 'webhook.test'));
@@ -105,7 +112,10 @@ test('dashboard webhook endpoints - viewers read, admins change with CSRF, other
     assert.equal(sent.status, 202, JSON.stringify(sent.body));
     assert.equal(sent.body.eventType, 'webhook.test');
     const ledger = `/v1/dashboard/environments/${envId}/webhook/deliveries`;
-    assert.deepEqual((await viewer.get(`${ledger}?endpointId=${id}`)).body.data.map((d: any) => d.id), [sent.body.deliveryId]);
+    assert.deepEqual(
+      (await viewer.get(`${ledger}?endpointId=${id}`)).body.data.map((d: any) => d.id),
+      [sent.body.deliveryId],
+    );
     assert.deepEqual((await viewer.get(`${ledger}?endpointId=default`)).body.data, [], 'the default endpoint has none');
     assert.equal(errorCode(await viewer.get(`${ledger}?endpointId=ep_nope`)), 'invalid_request');
 
@@ -117,7 +127,10 @@ test('dashboard webhook endpoints - viewers read, admins change with CSRF, other
     assert.equal(task.status, 200);
     assert.deepEqual([task.body.endpointId, task.body.kind], [id, 'recover']);
     assert.equal(errorCode(await outsider.get(taskPath)), 'not_found');
-    assert.equal(errorCode(await admin.post(`${base}/${id}/recover`, { since: new Date().toISOString(), until: new Date(Date.now() - 3_600_000).toISOString() })), 'invalid_request');
+    assert.equal(
+      errorCode(await admin.post(`${base}/${id}/recover`, { since: new Date().toISOString(), until: new Date(Date.now() - 3_600_000).toISOString() })),
+      'invalid_request',
+    );
 
     assert.equal((await admin.delete(`${base}/${id}`)).status, 204);
     assert.equal(errorCode(await viewer.get(`${base}/${id}`)), 'not_found');
@@ -127,12 +140,16 @@ test('dashboard webhook endpoints - viewers read, admins change with CSRF, other
     const all = (await audit()).filter((entry) => entry.target.type === 'webhook_endpoint');
     // the secret key's two reads of the secret above are audited too, under the key
     const byKey = all.filter((entry) => entry.actor.kind === 'key');
-    assert.deepEqual(byKey.map((entry) => entry.action), ['webhook_endpoint.secret_revealed', 'webhook_endpoint.secret_revealed']);
+    assert.deepEqual(
+      byKey.map((entry) => entry.action),
+      ['webhook_endpoint.secret_revealed', 'webhook_endpoint.secret_revealed'],
+    );
     const entries = all.filter((entry) => entry.actor.kind === 'user');
     assert.deepEqual(
       entries.map((entry) => entry.action).sort(),
-      ['created', 'deleted', 'recovery_started', 'secret_revealed', 'secret_rotated', 'tested', 'updated', 'updated', 'updated']
-        .map((action) => `webhook_endpoint.${action}`),
+      ['created', 'deleted', 'recovery_started', 'secret_revealed', 'secret_rotated', 'tested', 'updated', 'updated', 'updated'].map(
+        (action) => `webhook_endpoint.${action}`,
+      ),
     );
     assert.ok(entries.every((entry) => entry.target.id === id && entry.actor.email === 'olivia@example.com' && entry.details.environmentId === envId));
     assert.ok(!JSON.stringify(entries).includes('whsec_'), 'no secret in the audit log');

@@ -10,7 +10,7 @@ import { openSocket } from './helpers/ws.ts';
 
 const PASSWORD = 'correct horse battery';
 
-test('dashboard webhooks and logs token - deploy with the validator\'s reason, secret, ledger, retry; sessions mint logs tokens', async (t) => {
+test("dashboard webhooks and logs token - deploy with the validator's reason, secret, ledger, retry; sessions mint logs tokens", async (t) => {
   // one retry 1 s after the first attempt, then dropped
   const cluster = await startCluster(t, { channelNodes: 1, dispatchers: 1, env: { WEBHOOK_RETRY_SCHEDULE: '1s' } });
   const gateway = cluster.gateways[0]!;
@@ -20,7 +20,11 @@ test('dashboard webhooks and logs token - deploy with the validator\'s reason, s
   const admin = new DashboardClient(gateway.controlUrl);
   const viewer = new DashboardClient(gateway.controlUrl);
   const outsider = new DashboardClient(gateway.controlUrl);
-  for (const [who, email] of [[admin, 'olivia'], [viewer, 'victor'], [outsider, 'oscar']] as const) {
+  for (const [who, email] of [
+    [admin, 'olivia'],
+    [viewer, 'victor'],
+    [outsider, 'oscar'],
+  ] as const) {
     assert.equal((await who.signIn(`${email}@example.com`, PASSWORD)).status, 200);
   }
   const project = await admin.post(`/v1/dashboard/organizations/${owner.organizationId}/projects`, { name: 'chat' });
@@ -32,38 +36,41 @@ test('dashboard webhooks and logs token - deploy with the validator\'s reason, s
   const receiver = await startReceiver(t, () => ({ status: failing ? 500 : 204 }));
   const audit = async () => (await admin.get(`/v1/dashboard/organizations/${owner.organizationId}/audit?limit=100`)).body.data as any[];
 
-  await t.test('deploy: a refused URL is 400 with the validator\'s reason and deploys nothing; viewers, other organizations and missing CSRF refused', async () => {
-    const before = await viewer.get(base);
-    assert.deepEqual(before.body, { url: null, deploymentId: null, activatedAt: null, secretConfigured: false });
-    assert.equal(errorCode(await admin.get(`${base}/secret`)), 'webhooks_not_configured');
+  await t.test(
+    "deploy: a refused URL is 400 with the validator's reason and deploys nothing; viewers, other organizations and missing CSRF refused",
+    async () => {
+      const before = await viewer.get(base);
+      assert.deepEqual(before.body, { url: null, deploymentId: null, activatedAt: null, secretConfigured: false });
+      assert.equal(errorCode(await admin.get(`${base}/secret`)), 'webhooks_not_configured');
 
-    const refused = await admin.put(base, { url: 'https://10.1.2.3/hook' });
-    assert.equal(refused.status, 400);
-    assert.equal(refused.body.code, 'invalid_request');
-    assert.match(refused.body.reason, /private|not allowed|address/i);
-    const plain = await admin.put(base, { url: 'http://example.com/hook' });
-    assert.equal(plain.status, 400);
-    assert.match(plain.body.reason, /https/);
-    assert.equal(errorCode(await viewer.put(base, { url: receiver.url })), 'forbidden');
-    assert.equal(errorCode(await admin.put(base, { url: receiver.url }, { 'x-csrf-token': undefined })), 'forbidden');
-    assert.equal(errorCode(await outsider.put(base, { url: receiver.url })), 'not_found');
-    assert.equal(errorCode(await outsider.get(base)), 'not_found');
-    assert.deepEqual((await viewer.get(base)).body, before.body, 'nothing deployed');
-    assert.equal((await request(gateway.controlUrl, 'GET', '/v1/config', { token: secretKey })).body.config.webhooks, null);
+      const refused = await admin.put(base, { url: 'https://10.1.2.3/hook' });
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.code, 'invalid_request');
+      assert.match(refused.body.reason, /private|not allowed|address/i);
+      const plain = await admin.put(base, { url: 'http://example.com/hook' });
+      assert.equal(plain.status, 400);
+      assert.match(plain.body.reason, /https/);
+      assert.equal(errorCode(await viewer.put(base, { url: receiver.url })), 'forbidden');
+      assert.equal(errorCode(await admin.put(base, { url: receiver.url }, { 'x-csrf-token': undefined })), 'forbidden');
+      assert.equal(errorCode(await outsider.put(base, { url: receiver.url })), 'not_found');
+      assert.equal(errorCode(await outsider.get(base)), 'not_found');
+      assert.deepEqual((await viewer.get(base)).body, before.body, 'nothing deployed');
+      assert.equal((await request(gateway.controlUrl, 'GET', '/v1/config', { token: secretKey })).body.config.webhooks, null);
 
-    // channel access set with the secret key survives a webhook deploy from the dashboard
-    assert.equal((await request(gateway.controlUrl, 'PUT', '/v1/config', { token: secretKey, body: { channels: { access: 'members' } } })).status, 200);
-    const deployed = await admin.put(base, { url: receiver.url });
-    assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
-    assert.equal(deployed.body.url, receiver.url);
-    assert.equal(deployed.body.secretConfigured, true);
-    const config = (await request(gateway.controlUrl, 'GET', '/v1/config', { token: secretKey })).body;
-    assert.equal(config.deploymentId, deployed.body.deploymentId);
-    assert.deepEqual(config.config.webhooks, { url: receiver.url });
-    assert.deepEqual(config.config.channels, { access: 'members', presence: true, joinLeave: false });
-    const entry = (await audit()).find((e) => e.action === 'webhook.deployed');
-    assert.deepEqual(entry.details, { url: receiver.url, deploymentId: deployed.body.deploymentId });
-  });
+      // channel access set with the secret key survives a webhook deploy from the dashboard
+      assert.equal((await request(gateway.controlUrl, 'PUT', '/v1/config', { token: secretKey, body: { channels: { access: 'members' } } })).status, 200);
+      const deployed = await admin.put(base, { url: receiver.url });
+      assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
+      assert.equal(deployed.body.url, receiver.url);
+      assert.equal(deployed.body.secretConfigured, true);
+      const config = (await request(gateway.controlUrl, 'GET', '/v1/config', { token: secretKey })).body;
+      assert.equal(config.deploymentId, deployed.body.deploymentId);
+      assert.deepEqual(config.config.webhooks, { url: receiver.url });
+      assert.deepEqual(config.config.channels, { access: 'members', presence: true, joinLeave: false });
+      const entry = (await audit()).find((e) => e.action === 'webhook.deployed');
+      assert.deepEqual(entry.details, { url: receiver.url, deploymentId: deployed.body.deploymentId });
+    },
+  );
 
   await t.test('the signing secret: revealed and rotated by admins only, the same one the secret-key API shows', async () => {
     assert.equal(errorCode(await viewer.get(`${base}/secret`)), 'forbidden');
@@ -87,18 +94,25 @@ test('dashboard webhooks and logs token - deploy with the validator\'s reason, s
     const published = await request(gateway.controlUrl, 'POST', '/v1/channels/room-1/messages', { token: secretKey, body: { content: { text: 'hi' } } });
     assert.equal(published.status, 201);
     let dropped: any;
-    await eventually('the delivery is dropped', async () => {
-      const list = await viewer.get(`${base}/deliveries?status=dropped`);
-      dropped = list.body.data[0];
-      return list.body.data.length === 1;
-    }, 20_000);
+    await eventually(
+      'the delivery is dropped',
+      async () => {
+        const list = await viewer.get(`${base}/deliveries?status=dropped`);
+        dropped = list.body.data[0];
+        return list.body.data.length === 1;
+      },
+      20_000,
+    );
     assert.equal(dropped.attempts, 2);
     assert.equal(dropped.lastError, 'status 500');
     assert.deepEqual((await viewer.get(`${base}/deliveries?status=delivered`)).body.data, []);
     assert.equal(errorCode(await viewer.get(`${base}/deliveries?status=lost`)), 'invalid_request');
     const detail = await viewer.get(`${base}/deliveries/${dropped.id}`);
     assert.equal(detail.status, 200);
-    assert.deepEqual(detail.body.attemptLog.map((a: any) => a.statusCode), [500, 500]);
+    assert.deepEqual(
+      detail.body.attemptLog.map((a: any) => a.statusCode),
+      [500, 500],
+    );
     assert.equal(errorCode(await outsider.get(`${base}/deliveries`)), 'not_found');
     assert.equal(errorCode(await outsider.get(`${base}/deliveries/${dropped.id}`)), 'not_found');
 
@@ -110,7 +124,11 @@ test('dashboard webhooks and logs token - deploy with the validator\'s reason, s
     const retried = await admin.post(retry);
     assert.equal(retried.status, 200, JSON.stringify(retried.body));
     assert.equal(retried.body.status, 'pending');
-    await eventually('the retried delivery is delivered', async () => (await viewer.get(`${base}/deliveries/${dropped.id}`)).body.status === 'delivered', 20_000);
+    await eventually(
+      'the retried delivery is delivered',
+      async () => (await viewer.get(`${base}/deliveries/${dropped.id}`)).body.status === 'delivered',
+      20_000,
+    );
     assert.equal(errorCode(await admin.post(retry)), 'invalid_request', 'only a dropped delivery');
     const entry = (await audit()).find((e) => e.action === 'delivery.retried');
     assert.deepEqual(entry.target, { type: 'delivery', id: dropped.id });

@@ -31,24 +31,39 @@ test('db - server locator: a dead host skipped, a connect-time refusal answered 
   await admin.connect();
   try {
     assert.deepEqual((await pool.query('select 1 as one')).rows, [{ one: 1 }]);
-    assert.deepEqual(events.filter((e) => e.kind === 'search').map((e) => [e.outcome, e.kind === 'search' && e.host]), [['found', '127.0.0.1:5432']]);
+    assert.deepEqual(
+      events.filter((e) => e.kind === 'search').map((e) => [e.outcome, e.kind === 'search' && e.host]),
+      [['found', '127.0.0.1:5432']],
+    );
 
     // the database closes to new sessions and its open ones end
     await admin.query(`alter database ${db.name} allow_connections false`);
     await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [db.name]);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const error = await pool.query('select 1').then(() => undefined, (e: unknown) => e);
+      const error = await pool.query('select 1').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(error, 'no session can be opened');
-      assert.ok(isConnectionError(error), `attempt ${attempt}: ${(error as Error).name} ${(error as { code?: string }).code} ${(error as Error).message} is a connection error (503)`);
+      assert.ok(
+        isConnectionError(error),
+        `attempt ${attempt}: ${(error as Error).name} ${(error as { code?: string }).code} ${(error as Error).message} is a connection error (503)`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 120));
     }
-    assert.ok(events.some((e) => e.kind === 'search' && e.outcome === 'none'), 'the locator searched again and found no server');
+    assert.ok(
+      events.some((e) => e.kind === 'search' && e.outcome === 'none'),
+      'the locator searched again and found no server',
+    );
 
     // open again: found at the next search (back-off at most 1 s)
     await admin.query(`alter database ${db.name} allow_connections true`);
     const started = Date.now();
     for (;;) {
-      const ok = await pool.query('select 1').then(() => true, () => false);
+      const ok = await pool.query('select 1').then(
+        () => true,
+        () => false,
+      );
       if (ok) break;
       assert.ok(Date.now() - started < 10_000, 'the server is found again');
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -63,7 +63,10 @@ test('deploy - Dockerfile: multi-stage on node:24, the compiled build, npm ci --
   assert.match(checkDockerfile(broken(text, /^FROM node:24-slim AS build$/m, 'FROM node:20-slim AS build')).join('\n'), /node:24/);
   assert.match(checkDockerfile(broken(text, /&& npm run build \\\n/, '')).join('\n'), /no `npm run build`/);
   assert.match(checkDockerfile(broken(text, /^COPY --from=build --chown.*$/m, 'COPY --from=deps /app /app')).join('\n'), /copies no build\//);
-  assert.match(checkDockerfile(broken(text, /^COPY --from=build --chown.*$/m, 'COPY . .\nCOPY --from=build /app/build /app/build')).join('\n'), /copies the sources/);
+  assert.match(
+    checkDockerfile(broken(text, /^COPY --from=build --chown.*$/m, 'COPY . .\nCOPY --from=build /app/build /app/build')).join('\n'),
+    /copies the sources/,
+  );
   const tsx = broken(text, /^CMD .*$/m, 'CMD ["node", "--initial-old-space-size=192", "--import", "tsx", "apps/gateway/src/main.ts"]');
   assert.match(checkDockerfile(tsx).join('\n'), /loads code before the entry point \(tsx\?\)/);
   assert.match(checkDockerfile(broken(text, 'build/apps/gateway/src/main.js"]', 'build/apps/gateway/src/nothing.js"]')).join('\n'), /not built from anything/);
@@ -80,12 +83,18 @@ test('deploy - compose.yaml: valid against the Compose schema, the production sh
   const withoutNats3 = checkCompose(broken(text, /^  nats-3:\n(    .*\n|              .*\n)*/m, '')).join('\n');
   assert.match(withoutNats3, /2 NATS servers/);
   assert.match(withoutNats3, /depends on nats-3, which is not a service/);
-  assert.match(checkCompose(broken(text, '"--routes", "nats://nats-1:6222,nats://nats-2:6222"', '"--port", "4222"')).join('\n'), /nats-3: not a clustered JetStream/);
+  assert.match(
+    checkCompose(broken(text, '"--routes", "nats://nats-1:6222,nats://nats-2:6222"', '"--port", "4222"')).join('\n'),
+    /nats-3: not a clustered JetStream/,
+  );
   assert.match(checkCompose(broken(text, 'condition: service_completed_successfully', 'condition: service_started')).join('\n'), /does not wait for migrate/);
   assert.match(checkCompose(broken(text, 'stop_grace_period: 20s', 'stop_grace_period: 10s')).join('\n'), /not above the drain timeout/);
   // commands and variables
   assert.match(checkCompose(broken(text, '["node", "build/apps/dispatcher/src/main.js"]', '["npm", "run", "dispatcher"]')).join('\n'), /package manager/);
-  assert.match(checkCompose(broken(text, 'NATS_PREFIX: rtm', 'NATS_PREFIX: rtm\n  NATS_SUBJECT_PREFIX: rtm')).join('\n'), /NATS_SUBJECT_PREFIX is not a configuration variable/);
+  assert.match(
+    checkCompose(broken(text, 'NATS_PREFIX: rtm', 'NATS_PREFIX: rtm\n  NATS_SUBJECT_PREFIX: rtm')).join('\n'),
+    /NATS_SUBJECT_PREFIX is not a configuration variable/,
+  );
 });
 
 test('deploy - compose.yaml Postgres: a synchronous standby made with pg_basebackup, DATABASE_URL listing both servers', () => {
@@ -100,21 +109,48 @@ test('deploy - compose.yaml Postgres: a synchronous standby made with pg_basebac
   assert.match(problems(text, scripts.primary, broken(scripts.standby, /pg_basebackup/g, 'pg_dumpall')), /2 Postgres primaries/);
   assert.match(problems(text, scripts.primary, broken(scripts.standby, ' --write-recovery-conf', '')), /pg_basebackup without -R/);
   assert.match(problems(text, scripts.primary, broken(scripts.standby, ' --slot="$REPLICATION_SLOT"', '')), /does not stream through the slot/);
-  assert.match(problems(text, scripts.primary, broken(scripts.standby, 'if [ ! -s "$PGDATA/PG_VERSION" ]', 'if true')), /even when its data directory is not empty/);
-  assert.match(problems(broken(text, /REPLICATION_SLOT: postgres_standby\n(?![\s\S]*REPLICATION_SLOT)/, 'REPLICATION_SLOT: standby_1\n')), /REPLICATION_SLOT standby_1 is not the slot postgres creates/);
-  assert.match(problems(broken(text, '"-c", "max_connections=200", "-c", "hot_standby=on"', '"-c", "hot_standby=on"')), /max_connections 100 below the primary's 200/);
+  assert.match(
+    problems(text, scripts.primary, broken(scripts.standby, 'if [ ! -s "$PGDATA/PG_VERSION" ]', 'if true')),
+    /even when its data directory is not empty/,
+  );
+  assert.match(
+    problems(broken(text, /REPLICATION_SLOT: postgres_standby\n(?![\s\S]*REPLICATION_SLOT)/, 'REPLICATION_SLOT: standby_1\n')),
+    /REPLICATION_SLOT standby_1 is not the slot postgres creates/,
+  );
+  assert.match(
+    problems(broken(text, '"-c", "max_connections=200", "-c", "hot_standby=on"', '"-c", "hot_standby=on"')),
+    /max_connections 100 below the primary's 200/,
+  );
   // the primary: its set-up script, synchronous replication that names the standby
   assert.match(problems(text, broken(scripts.primary, /^ALTER SYSTEM .*\n/m, '')), /does not set synchronous_standby_names/);
   assert.match(problems(text, broken(scripts.primary, /^SELECT pg_create_physical_replication_slot.*\n.*\n/m, '')), /creates no physical replication slot/);
   assert.match(problems(text, broken(scripts.primary, /^grep .*pg_hba.*\n/m, '')), /lets no replication connection in/);
-  assert.match(problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-replica"'`)), /synchronous_standby_names "\\"postgres-replica\\"" does not name its application_name postgres-standby/);
+  assert.match(
+    problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-replica"'`)),
+    /synchronous_standby_names "\\"postgres-replica\\"" does not name its application_name postgres-standby/,
+  );
   assert.match(problems(broken(text, '"-c", "cluster_name=postgres-standby"', '"-c", "cluster_name=standby"')), /does not name its application_name standby/);
-  assert.match(problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, 'SYNCHRONOUS_STANDBY_NAMES: postgres-standby')), /not a synchronous_standby_names Postgres takes/);
-  assert.match(problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, `SYNCHRONOUS_STANDBY_NAMES: ''`)), /names no standby: replication is asynchronous/);
-  assert.match(problems(broken(text, '"synchronous_commit=on"', '"synchronous_commit=local"')), /synchronous_commit=local: a commit would return before the standby has flushed it/);
-  assert.match(problems(broken(text, '"synchronous_commit=on"', '"synchronous_commit=on", "-c", "synchronous_standby_names=postgres_standby"')), /on the command line, where ALTER SYSTEM cannot clear it/);
+  assert.match(
+    problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, 'SYNCHRONOUS_STANDBY_NAMES: postgres-standby')),
+    /not a synchronous_standby_names Postgres takes/,
+  );
+  assert.match(
+    problems(broken(text, `SYNCHRONOUS_STANDBY_NAMES: '"postgres-standby"'`, `SYNCHRONOUS_STANDBY_NAMES: ''`)),
+    /names no standby: replication is asynchronous/,
+  );
+  assert.match(
+    problems(broken(text, '"synchronous_commit=on"', '"synchronous_commit=local"')),
+    /synchronous_commit=local: a commit would return before the standby has flushed it/,
+  );
+  assert.match(
+    problems(broken(text, '"synchronous_commit=on"', '"synchronous_commit=on", "-c", "synchronous_standby_names=postgres_standby"')),
+    /on the command line, where ALTER SYSTEM cannot clear it/,
+  );
   // every process's DATABASE_URL: both servers, the writable one
-  assert.match(problems(broken(text, '@postgres:5432,postgres-standby:5432/rtm', '@postgres:5432/rtm')), /DATABASE_URL lists postgres:5432, not postgres-standby/);
+  assert.match(
+    problems(broken(text, '@postgres:5432,postgres-standby:5432/rtm', '@postgres:5432/rtm')),
+    /DATABASE_URL lists postgres:5432, not postgres-standby/,
+  );
   assert.match(problems(broken(text, 'target_session_attrs=read-write', 'target_session_attrs=any')), /target_session_attrs=any/);
   // the grammar Postgres parses synchronous_standby_names with
   assert.deepEqual(parseStandbyNames('ANY 1 ("a-1", b)'), { number: 1, names: ['a-1', 'b'] });
@@ -128,16 +164,26 @@ test('deploy - Kubernetes Postgres: a CloudNativePG Cluster with synchronous rep
   const files = k8sFiles();
   const cluster = files['postgres-cluster.yaml']!;
   const config = files['config.yaml']!;
-  const check = async (clusterText: string, configText = config) => (await checkKubernetes({ ...files, 'postgres-cluster.yaml': clusterText, 'config.yaml': configText }, servedPaths)).join('\n');
+  const check = async (clusterText: string, configText = config) =>
+    (await checkKubernetes({ ...files, 'postgres-cluster.yaml': clusterText, 'config.yaml': configText }, servedPaths)).join('\n');
   assert.equal(await check(cluster), '');
-  assert.match((await checkKubernetes(Object.fromEntries(Object.entries(files).filter(([f]) => f !== 'postgres-cluster.yaml')), servedPaths)).join('\n'), /0 CloudNativePG Clusters/);
-  assert.match(await check(broken(cluster, 'apiVersion: postgresql.cnpg.io/v1', 'apiVersion: postgresql.cnpg.io/v2')), /postgresql.cnpg.io\/v2 Cluster is not a kind/);
+  assert.match(
+    (await checkKubernetes(Object.fromEntries(Object.entries(files).filter(([f]) => f !== 'postgres-cluster.yaml')), servedPaths)).join('\n'),
+    /0 CloudNativePG Clusters/,
+  );
+  assert.match(
+    await check(broken(cluster, 'apiVersion: postgresql.cnpg.io/v1', 'apiVersion: postgresql.cnpg.io/v2')),
+    /postgresql.cnpg.io\/v2 Cluster is not a kind/,
+  );
   // replication: instances, synchronous, durability, a spare standby, the deprecated form
   assert.match(await check(broken(cluster, 'instances: 3', 'instances: 1')), /1 instance\(s\): no standby/);
   assert.match(await check(broken(cluster, /    synchronous:\n(      .*\n)*/, '')), /synchronous replication off/);
   assert.match(await check(broken(cluster, 'dataDurability: required', 'dataDurability: preferred')), /dataDurability preferred/);
   assert.match(await check(broken(cluster, 'number: 1', 'number: 2')), /number 2 with 3 instances: every standby must be up for a commit/);
-  assert.match(await check(broken(cluster, /    synchronous:\n(      .*\n)*/, '').replace('instances: 3', 'instances: 3\n  minSyncReplicas: 1\n  maxSyncReplicas: 1')), /minSyncReplicas\/maxSyncReplicas \(deprecated\)/);
+  assert.match(
+    await check(broken(cluster, /    synchronous:\n(      .*\n)*/, '').replace('instances: 3', 'instances: 3\n  minSyncReplicas: 1\n  maxSyncReplicas: 1')),
+    /minSyncReplicas\/maxSyncReplicas \(deprecated\)/,
+  );
   assert.match(await check(broken(cluster, 'max_connections: "200"', 'max_connections: "200"\n      synchronous_commit: "off"')), /synchronous_commit=off/);
   assert.match(await check(broken(cluster, /  storage:\n    size: .*\n/, '')), /no storage.size/);
   // what DATABASE_URL says against the Cluster: database, owner, rw Service, the owner's Secret
@@ -145,21 +191,36 @@ test('deploy - Kubernetes Postgres: a CloudNativePG Cluster with synchronous rep
   assert.match(otherOwner, /DATABASE_URL's user rtm is not the Cluster's owner app/);
   assert.match(otherOwner, /no basic-auth Secret rtm-postgres-owner with username=app/);
   assert.match(await check(broken(cluster, 'database: rtm', 'database: app')), /DATABASE_URL's database rtm is not the Cluster's app/);
-  assert.match(await check(cluster, broken(config, '@rtm-postgres-rw:5432/rtm', '@rtm-postgres-ro:5432/rtm')), /host rtm-postgres-ro:5432 is not rtm-postgres-rw:5432/);
-  assert.match(await check(cluster, broken(config, '@rtm-postgres-rw:5432/rtm', '@rtm-postgres-1:5432,rtm-postgres-2:5432/rtm')), /is not rtm-postgres-rw:5432/);
+  assert.match(
+    await check(cluster, broken(config, '@rtm-postgres-rw:5432/rtm', '@rtm-postgres-ro:5432/rtm')),
+    /host rtm-postgres-ro:5432 is not rtm-postgres-rw:5432/,
+  );
+  assert.match(
+    await check(cluster, broken(config, '@rtm-postgres-rw:5432/rtm', '@rtm-postgres-1:5432,rtm-postgres-2:5432/rtm')),
+    /is not rtm-postgres-rw:5432/,
+  );
   assert.match(await check(broken(cluster, 'name: rtm-postgres\n', 'name: postgres\n')), /host rtm-postgres-rw:5432 is not postgres-rw:5432/);
   assert.match(await check(cluster, broken(config, ' --type=kubernetes.io/basic-auth', '')), /no basic-auth Secret rtm-postgres-owner with username=rtm/);
   assert.match(await check(broken(cluster, /      secret:\n        name: .*\n/, '')), /names no Secret for the owner's password/);
   assert.match(await check(broken(cluster, 'namespace: rtm', 'namespace: db')), /in namespace db, the processes in rtm/);
   // the check alone, on a Cluster with nothing but its name
-  assert.match(checkCnpgClusters([{ metadata: { name: 'x', namespace: 'rtm' }, spec: {} }], config, 'rtm').join('\n'), /undefined instance\(s\)[\s\S]*synchronous replication off[\s\S]*no storage.size/);
+  assert.match(
+    checkCnpgClusters([{ metadata: { name: 'x', namespace: 'rtm' }, spec: {} }], config, 'rtm').join('\n'),
+    /undefined instance\(s\)[\s\S]*synchronous replication off[\s\S]*no storage.size/,
+  );
 });
 
 test('deploy - haproxy.cfg: both gateways on both public ports, readiness checks, WebSocket tunnel timeout, refusals in the service envelope', () => {
   const text = read('deploy/haproxy/haproxy.cfg');
   assert.deepEqual(checkHaproxy(text, ['gateway-1', 'gateway-2']), []);
-  assert.match(checkHaproxy(broken(text, '  server gateway-2 gateway-2:8081\n', ''), ['gateway-1', 'gateway-2']).join('\n'), /gateway-2 missing from the backend of port 8081/);
-  assert.match(checkHaproxy(broken(text, /option httpchk GET \/internal\/ready/, 'option httpchk GET /'), ['gateway-1', 'gateway-2']).join('\n'), /does not check \/internal\/ready/);
+  assert.match(
+    checkHaproxy(broken(text, '  server gateway-2 gateway-2:8081\n', ''), ['gateway-1', 'gateway-2']).join('\n'),
+    /gateway-2 missing from the backend of port 8081/,
+  );
+  assert.match(
+    checkHaproxy(broken(text, /option httpchk GET \/internal\/ready/, 'option httpchk GET /'), ['gateway-1', 'gateway-2']).join('\n'),
+    /does not check \/internal\/ready/,
+  );
   assert.match(checkHaproxy(broken(text, /timeout tunnel 60s/, ''), ['gateway-1', 'gateway-2']).join('\n'), /timeout tunnel/);
   assert.match(checkHaproxy(broken(text, /^\s*option forwardfor$/m, ''), ['gateway-1', 'gateway-2']).join('\n'), /no `option forwardfor`/);
   assert.match(checkHaproxy(broken(text, /errorfile 503 .*/, ''), ['gateway-1', 'gateway-2']).join('\n'), /no errorfile 503/);
@@ -170,21 +231,75 @@ test('deploy - Kubernetes manifests: valid against the Kubernetes schemas, probe
   assert.deepEqual(await checkKubernetes(files, servedPaths), []);
   const breakFile = (file: string, from: string | RegExp, to: string) => ({ ...files, [file]: broken(files[file]!, from, to) });
   // the schemas: a wrong type, a missing required field, an unknown kind
-  assert.match((await checkKubernetes(breakFile('gateway.yaml', 'containerPort: 8081', 'containerPort: "eighty"'), servedPaths)).join('\n'), /containerPort must be integer/);
-  assert.match((await checkKubernetes(breakFile('channel-node.yaml', '        - name: channel-node\n          image:', '        - image:'), servedPaths)).join('\n'), /must have required property '?name/);
-  assert.match((await checkKubernetes(breakFile('gateway.yaml', 'apiVersion: autoscaling/v2', 'apiVersion: autoscaling/v9'), servedPaths)).join('\n'), /not a kind/);
+  assert.match(
+    (await checkKubernetes(breakFile('gateway.yaml', 'containerPort: 8081', 'containerPort: "eighty"'), servedPaths)).join('\n'),
+    /containerPort must be integer/,
+  );
+  assert.match(
+    (await checkKubernetes(breakFile('channel-node.yaml', '        - name: channel-node\n          image:', '        - image:'), servedPaths)).join('\n'),
+    /must have required property '?name/,
+  );
+  assert.match(
+    (await checkKubernetes(breakFile('gateway.yaml', 'apiVersion: autoscaling/v2', 'apiVersion: autoscaling/v9'), servedPaths)).join('\n'),
+    /not a kind/,
+  );
   // probes: a path the processes do not serve, liveness on readiness
-  assert.match((await checkKubernetes(breakFile('dispatcher.yaml', /path: \/internal\/health\n              port: internal\n            periodSeconds: 10/, 'path: /internal/live\n              port: internal\n            periodSeconds: 10'), servedPaths)).join('\n'), /\/internal\/live answers 404/);
-  assert.match((await checkKubernetes(breakFile('gateway.yaml', /path: \/internal\/health\n              port: internal\n            periodSeconds: 10/, 'path: /internal/ready\n              port: internal\n            periodSeconds: 10'), servedPaths)).join('\n'), /liveness on \/internal\/ready/);
+  assert.match(
+    (
+      await checkKubernetes(
+        breakFile(
+          'dispatcher.yaml',
+          /path: \/internal\/health\n              port: internal\n            periodSeconds: 10/,
+          'path: /internal/live\n              port: internal\n            periodSeconds: 10',
+        ),
+        servedPaths,
+      )
+    ).join('\n'),
+    /\/internal\/live answers 404/,
+  );
+  assert.match(
+    (
+      await checkKubernetes(
+        breakFile(
+          'gateway.yaml',
+          /path: \/internal\/health\n              port: internal\n            periodSeconds: 10/,
+          'path: /internal/ready\n              port: internal\n            periodSeconds: 10',
+        ),
+        servedPaths,
+      )
+    ).join('\n'),
+    /liveness on \/internal\/ready/,
+  );
   // grace shorter than the drain, a missing PDB, no HPA, root, a package manager, an unknown variable
-  assert.match((await checkKubernetes(breakFile('gateway.yaml', 'terminationGracePeriodSeconds: 25', 'terminationGracePeriodSeconds: 15'), servedPaths)).join('\n'), /terminationGracePeriodSeconds 15 does not match/);
-  assert.match((await checkKubernetes(breakFile('channel-node.yaml', 'terminationGracePeriodSeconds: 20', 'terminationGracePeriodSeconds: 60'), servedPaths)).join('\n'), /terminationGracePeriodSeconds 60 does not match/);
-  assert.match((await checkKubernetes(breakFile('dispatcher.yaml', /---\napiVersion: policy\/v1\n(.*\n)*?(?=---)/, ''), servedPaths)).join('\n'), /dispatcher: no PodDisruptionBudget/);
-  assert.match((await checkKubernetes(breakFile('gateway.yaml', /---\napiVersion: autoscaling\/v2\n(.*\n)*/, ''), servedPaths)).join('\n'), /no HorizontalPodAutoscaler/);
+  assert.match(
+    (await checkKubernetes(breakFile('gateway.yaml', 'terminationGracePeriodSeconds: 25', 'terminationGracePeriodSeconds: 15'), servedPaths)).join('\n'),
+    /terminationGracePeriodSeconds 15 does not match/,
+  );
+  assert.match(
+    (await checkKubernetes(breakFile('channel-node.yaml', 'terminationGracePeriodSeconds: 20', 'terminationGracePeriodSeconds: 60'), servedPaths)).join('\n'),
+    /terminationGracePeriodSeconds 60 does not match/,
+  );
+  assert.match(
+    (await checkKubernetes(breakFile('dispatcher.yaml', /---\napiVersion: policy\/v1\n(.*\n)*?(?=---)/, ''), servedPaths)).join('\n'),
+    /dispatcher: no PodDisruptionBudget/,
+  );
+  assert.match(
+    (await checkKubernetes(breakFile('gateway.yaml', /---\napiVersion: autoscaling\/v2\n(.*\n)*/, ''), servedPaths)).join('\n'),
+    /no HorizontalPodAutoscaler/,
+  );
   assert.match((await checkKubernetes(breakFile('gateway.yaml', 'runAsNonRoot: true', 'runAsNonRoot: false'), servedPaths)).join('\n'), /may run as root/);
-  assert.match((await checkKubernetes(breakFile('dispatcher.yaml', '"node", "build/apps/dispatcher/src/main.js"', '"npm", "run", "dispatcher"'), servedPaths)).join('\n'), /package manager/);
-  assert.match((await checkKubernetes(breakFile('config.yaml', 'LOG_LEVEL: info', 'LOGLEVEL: info'), servedPaths)).join('\n'), /LOGLEVEL is not a configuration variable/);
-  assert.match((await checkKubernetes(breakFile('migrate-job.yaml', 'build/scripts/migrate.js', 'build/apps/gateway/src/main.js'), servedPaths)).join('\n'), /does not run build\/scripts\/migrate.js/);
+  assert.match(
+    (await checkKubernetes(breakFile('dispatcher.yaml', '"node", "build/apps/dispatcher/src/main.js"', '"npm", "run", "dispatcher"'), servedPaths)).join('\n'),
+    /package manager/,
+  );
+  assert.match(
+    (await checkKubernetes(breakFile('config.yaml', 'LOG_LEVEL: info', 'LOGLEVEL: info'), servedPaths)).join('\n'),
+    /LOGLEVEL is not a configuration variable/,
+  );
+  assert.match(
+    (await checkKubernetes(breakFile('migrate-job.yaml', 'build/scripts/migrate.js', 'build/apps/gateway/src/main.js'), servedPaths)).join('\n'),
+    /does not run build\/scripts\/migrate.js/,
+  );
 });
 
 test('deploy - NATS chart values: a 3-node cluster with JetStream', () => {
@@ -199,7 +314,10 @@ test('deploy - Procfile, systemd units and example.env start node directly and s
   assert.deepEqual(checkProcfile(procfile), []);
   assert.match(checkProcfile(broken(procfile, /^release: .*$/m, 'release: npm run migrate')).join('\n'), /package manager/);
   assert.match(checkProcfile(broken(procfile, 'INTERNAL_PORT=9091', 'INTERNAL_PORTS=9091')).join('\n'), /INTERNAL_PORTS is not a configuration variable/);
-  assert.match(checkProcfile(broken(procfile, ' --max-semi-space-size=64', '')).join('\n'), /the channel-node runs with node options '--max-semi-space-size=64'/);
+  assert.match(
+    checkProcfile(broken(procfile, ' --max-semi-space-size=64', '')).join('\n'),
+    /the channel-node runs with node options '--max-semi-space-size=64'/,
+  );
   for (const file of readdirSync(new URL('../deploy/systemd/', import.meta.url))) {
     const text = read(`deploy/systemd/${file}`);
     assert.deepEqual(checkSystemdUnit(file, text), [], file);
@@ -223,13 +341,22 @@ test('deploy - Prometheus config and alert rules read metrics the processes expo
 
   const alerts = read('deploy/observability/alerts.yaml');
   assert.deepEqual(checkAlertRules(alerts, known), []);
-  assert.match(checkAlertRules(broken(alerts, 'max(webhook_backlog_oldest_seconds)', 'max(webhook_backlog_age_seconds)'), known).join('\n'), /webhook_backlog_age_seconds is exported by no process/);
-  assert.match(checkAlertRules(broken(alerts, /      - alert: WebhookDeliveriesDropped\n(        .*\n|          .*\n)*/, ''), known).join('\n'), /no alert on dropped deliveries/);
+  assert.match(
+    checkAlertRules(broken(alerts, 'max(webhook_backlog_oldest_seconds)', 'max(webhook_backlog_age_seconds)'), known).join('\n'),
+    /webhook_backlog_age_seconds is exported by no process/,
+  );
+  assert.match(
+    checkAlertRules(broken(alerts, /      - alert: WebhookDeliveriesDropped\n(        .*\n|          .*\n)*/, ''), known).join('\n'),
+    /no alert on dropped deliveries/,
+  );
   assert.throws(() => checkAlertRules(broken(alerts, 'groups:', 'groups: ['), known));
 
   const dashboard = read('deploy/observability/grafana-dashboard.json');
   assert.deepEqual(checkGrafanaDashboard(dashboard, known), []);
-  assert.match(checkGrafanaDashboard(broken(dashboard, 'gateway_open_sockets', 'gateway_sockets_open'), known).join('\n'), /gateway_sockets_open is exported by no process/);
+  assert.match(
+    checkGrafanaDashboard(broken(dashboard, 'gateway_open_sockets', 'gateway_sockets_open'), known).join('\n'),
+    /gateway_sockets_open is exported by no process/,
+  );
   assert.match(checkGrafanaDashboard(broken(dashboard, /\}\s*$/, ''), known).join('\n'), /JSON/);
 });
 

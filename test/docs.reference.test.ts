@@ -83,7 +83,10 @@ test('docs - /docs renders the API reference on both hosts, from local files, un
       await operation.waitFor({ state: 'visible', timeout: 30_000 });
       // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, whose rendered text is the point
       assert.equal((await operation.innerText()).trim(), '/v1/tokens');
-      await page.locator('.opblock-summary-path', { hasText: /^\/v1\/channels\/\{channelId\}\/messages$/ }).first().waitFor({ state: 'visible' });
+      await page
+        .locator('.opblock-summary-path', { hasText: /^\/v1\/channels\/\{channelId\}\/messages$/ })
+        .first()
+        .waitFor({ state: 'visible' });
       // the licence and the link to the AsyncAPI document, from the document's info and externalDocs
       await page.getByText('MIT', { exact: true }).first().waitFor({ state: 'visible' });
       const asyncapiLinks = page.locator('a[href="/asyncapi.json"]');
@@ -148,7 +151,7 @@ test('docs - /docs renders the API reference on both hosts, from local files, un
     assert.deepEqual(asyncapi.servers.realtime, { ...asyncapi.servers.realtime, host: `localhost:${realtime}`, protocol: 'ws' });
   });
 
-  await t.test('CONTROL_PUBLIC_URL and REALTIME_PUBLIC_URL win; unset, a trusted proxy\'s X-Forwarded-Host and -Proto decide', async () => {
+  await t.test("CONTROL_PUBLIC_URL and REALTIME_PUBLIC_URL win; unset, a trusted proxy's X-Forwarded-Host and -Proto decide", async () => {
     const configured = await cluster.start('gateway', { CONTROL_PUBLIC_URL: 'https://api.example.com', REALTIME_PUBLIC_URL: 'wss://rt.example.com:8443' });
     for (const base of [configured.controlUrl, configured.realtimeUrl]) {
       const doc = (await request<OpenApiDoc>(base, 'GET', '/openapi.json')).body;

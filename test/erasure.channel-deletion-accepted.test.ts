@@ -41,10 +41,14 @@ test('erasure - a channel deletion not finished within the wait: 202 with the jo
   assert.equal((await control.get(`/v1/erasures/${job.id}`)).body.status, 'running');
 
   await cluster.start('dispatcher');
-  const done = await eventually('a dispatcher finishes the deletion', async () => {
-    const read = (await control.get(`/v1/erasures/${job.id}`)).body;
-    return read.status === 'done' ? read : undefined;
-  }, 60_000);
+  const done = await eventually(
+    'a dispatcher finishes the deletion',
+    async () => {
+      const read = (await control.get(`/v1/erasures/${job.id}`)).body;
+      return read.status === 'done' ? read : undefined;
+    },
+    60_000,
+  );
   assert.deepEqual(done.deleted, { messages: 3, members: 1, bans: 0 });
   assert.ok(done.finishedAt);
   assert.deepEqual((await control.get('/v1/channels/slow/history')).body.messages, []);

@@ -33,10 +33,14 @@ test('erasure - a dispatcher killed mid channel deletion: the other one finishes
   const key = `erasure:${erasure.id}`;
 
   // mid-deletion: some batches done, the job locked by a worker pool; whose, by its liveness lock's connection
-  const holder = await eventually('the deletion is under way on a dispatcher', async () => {
-    const row = await erasureRunner(pool, erasure.id);
-    return row && row.deleted >= 5 * BATCH && row.deleted < MESSAGES / 2 ? row : undefined;
-  }, 120_000);
+  const holder = await eventually(
+    'the deletion is under way on a dispatcher',
+    async () => {
+      const row = await erasureRunner(pool, erasure.id);
+      return row && row.deleted >= 5 * BATCH && row.deleted < MESSAGES / 2 ? row : undefined;
+    },
+    120_000,
+  );
   const victim = cluster.dispatchers.find((d) => d.name === holder.name);
   assert.ok(victim, `the job's holder ${holder.name} is one of the dispatchers`);
   const survivor = cluster.dispatchers.find((d) => d !== victim)!;
@@ -51,10 +55,14 @@ test('erasure - a dispatcher killed mid channel deletion: the other one finishes
   assert.ok(Number(atKill.rows[0]!.deleted) < MESSAGES, 'killed mid-deletion');
   assert.equal(atKill.rows[0]!.marked, true, 'the channel was marked when its deleter died');
 
-  const done = await eventually('the deletion finishes on the other dispatcher', async () => {
-    const job = (await control.get(`/v1/erasures/${erasure.id}`)).body;
-    return job.status === 'done' ? job : undefined;
-  }, 180_000);
+  const done = await eventually(
+    'the deletion finishes on the other dispatcher',
+    async () => {
+      const job = (await control.get(`/v1/erasures/${erasure.id}`)).body;
+      return job.status === 'done' ? job : undefined;
+    },
+    180_000,
+  );
   assert.equal(done.kind, 'channel');
   assert.equal(done.channelId, 'room-0');
   assert.equal(done.userId, null);

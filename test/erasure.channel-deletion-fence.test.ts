@@ -22,7 +22,7 @@ import { writeUserMessages } from './helpers/stored-messages.ts';
  * one (a batch, its count, the last transaction, lifting the mark, ending it) changes nothing,
  * while the newer run's steps go on; the counts are those of the batches that deleted.
  */
-test('erasure - a channel deletion\'s steps are fenced by the run\'s token', { timeout: 120_000 }, async (t) => {
+test("erasure - a channel deletion's steps are fenced by the run's token", { timeout: 120_000 }, async (t) => {
   const db = await createTestDatabase(t);
   const pool = db.pool;
   await pool.query(`insert into organizations (id, name) values ('org_f', 'o')`);
@@ -31,7 +31,8 @@ test('erasure - a channel deletion\'s steps are fenced by the run\'s token', { t
   await writeUserMessages(pool, { environmentId: 'env_f', userId: 'alice', channels: 1, perChannel: 100, tag: 'fence' });
   await pool.query(`insert into memberships (environment_id, channel_id, user_id) values ('env_f', 'room-0', 'bob')`);
   await pool.query(`insert into bans (environment_id, channel_id, user_id) values ('env_f', 'room-0', 'mallory')`);
-  const markOf = async () => (await pool.query(`select coalesce(deleting_until > now(), false) as marked from channels where id = 'room-0'`)).rows[0].marked as boolean;
+  const markOf = async () =>
+    (await pool.query(`select coalesce(deleting_until > now(), false) as marked from channels where id = 'room-0'`)).rows[0].marked as boolean;
 
   const created = await createChannelDeletion(pool, 'env_f', 'room-0');
   assert.equal(created.kind, 'channel');
@@ -41,7 +42,10 @@ test('erasure - a channel deletion\'s steps are fenced by the run\'s token', { t
   // a job lost meanwhile is given back under the same task
   await pool.query(`select graphile_worker.remove_job($1)`, [`erasure:${created.id}`]);
   assert.deepEqual(await reconcileErasureJobs(pool), { given: 1, failed: 0 });
-  assert.equal((await pool.query(`select task_identifier from graphile_worker.jobs where key = $1`, [`erasure:${created.id}`])).rows[0].task_identifier, 'delete_channel');
+  assert.equal(
+    (await pool.query(`select task_identifier from graphile_worker.jobs where key = $1`, [`erasure:${created.id}`])).rows[0].task_identifier,
+    'delete_channel',
+  );
 
   const older = (await takeChannelDeletion(pool, created.id, '1:1')) as ErasureJob;
   const marked = await markChannel(pool, older);
@@ -51,12 +55,12 @@ test('erasure - a channel deletion\'s steps are fenced by the run\'s token', { t
 
   // the job runs again elsewhere (its dispatcher was taken for dead): the newer run takes the deletion
   const newer = (await takeChannelDeletion(pool, created.id, '1:2')) as ErasureJob;
-  assert.equal(newer.deleted.messages, 30, 'the older run\'s batch was counted');
+  assert.equal(newer.deleted.messages, 30, "the older run's batch was counted");
   assert.equal(await deleteMessageBatch(pool, older, marked.pk!, 30), LOST);
   assert.equal(await markChannel(pool, older), LOST);
   assert.equal(await finishChannelRows(pool, older, marked.pk!), LOST);
   assert.equal(await releaseChannelDeletion(pool, older, 'late'), false);
-  assert.equal(await markOf(), true, 'the older run did not lift the newer run\'s mark');
+  assert.equal(await markOf(), true, "the older run did not lift the newer run's mark");
   assert.equal(await endChannelDeletion(pool, older), false);
   const left = await pool.query(`select count(*)::int as n from messages m join channels c on c.pk = m.channel_pk where c.id = 'room-0'`);
   assert.equal(left.rows[0].n, 70, 'the older run deleted nothing more');
@@ -76,7 +80,7 @@ test('erasure - a channel deletion\'s steps are fenced by the run\'s token', { t
   assert.equal(done.status, 'done');
   assert.equal(done.channelFound, true);
   assert.deepEqual(done.deleted, { messages: 100, members: 1, bans: 1 });
-  assert.equal((await takeChannelDeletion(pool, created.id, '1:3')), 'gone');
+  assert.equal(await takeChannelDeletion(pool, created.id, '1:3'), 'gone');
 
   // nothing to delete: the deletion ends at its first step, found nothing
   const nothing = await createChannelDeletion(pool, 'env_f', 'never-was');

@@ -26,10 +26,14 @@ test('erasure - a dispatcher killed mid-erasure: the job finishes on the other o
   const key = `erasure:${erasureId}`;
 
   // mid-job: some retracted, the job locked by a worker pool; whose pool it is, by its liveness lock's connection
-  const holder = await eventually('the erasure is under way on a dispatcher', async () => {
-    const row = await erasureRunner(pool, erasureId);
-    return row && row.retracted >= 200 && row.retracted < total / 2 ? row : undefined;
-  }, 120_000);
+  const holder = await eventually(
+    'the erasure is under way on a dispatcher',
+    async () => {
+      const row = await erasureRunner(pool, erasureId);
+      return row && row.retracted >= 200 && row.retracted < total / 2 ? row : undefined;
+    },
+    120_000,
+  );
   const victim = cluster.dispatchers.find((d) => d.name === holder.name);
   assert.ok(victim, `the job's holder ${holder.name} is one of the dispatchers`);
   const survivor = cluster.dispatchers.find((d) => d !== victim)!;
@@ -41,7 +45,11 @@ test('erasure - a dispatcher killed mid-erasure: the job finishes on the other o
   assert.equal(atKill.rows[0]!.locked_by, holder.lockedBy, 'the dead dispatcher still held the job when it died');
   assert.ok(Number(atKill.rows[0]!.retracted) < total, 'killed mid-erasure');
 
-  await eventually('the erasure finishes on the other dispatcher', async () => (await control.get(`/v1/erasures/${erasureId}`)).body.status === 'done', 180_000);
+  await eventually(
+    'the erasure finishes on the other dispatcher',
+    async () => (await control.get(`/v1/erasures/${erasureId}`)).body.status === 'done',
+    180_000,
+  );
   const job = (await control.get(`/v1/erasures/${erasureId}`)).body;
   const { rows } = await pool.query<{ retracted: string; left: string }>(
     `select count(*) filter (where m.retracted_at is not null) as retracted, count(*) filter (where m.retracted_at is null) as left

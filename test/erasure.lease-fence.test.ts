@@ -16,7 +16,9 @@ const PER_CHANNEL = 1_000;
  * that lost the erasure noticed (the channel owner refused their retractions, their cursor writes
  * found another token).
  */
-test('erasure - a run whose job was run again changes nothing: retracted stays exact while dispatchers take the job from each other', { timeout: 300_000 }, async (t) => {
+test('erasure - a run whose job was run again changes nothing: retracted stays exact while dispatchers take the job from each other', {
+  timeout: 300_000,
+}, async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, dispatchers: 2 });
   const env = await cluster.createEnvironment();
   const pool = cluster.db.pool;
@@ -66,7 +68,10 @@ test('erasure - a run whose job was run again changes nothing: retracted stays e
     assert.match(attempt ?? '', /^\d+$/, `token ${token}`);
     byJob.set(id!, (byJob.get(id!) ?? new Set()).add(attempt!));
   }
-  assert.ok([...byJob.values()].some((attempts) => attempts.size >= 2), `a re-run of one job took a new token (${[...tokens].join(', ')})`);
+  assert.ok(
+    [...byJob.values()].some((attempts) => attempts.size >= 2),
+    `a re-run of one job took a new token (${[...tokens].join(', ')})`,
+  );
   // the runs that lost the erasure found out (their retractions refused, their cursor writes fenced) and stopped
   const output = cluster.dispatchers.flatMap((d) => d.output).join('\n');
   assert.match(output, /taken over by a newer run/);

@@ -111,7 +111,10 @@ test('erasure - a job whose dispatcher died after its first batch is resumed at 
     [crashed, env.environmentId, rows[0]!.pk, seqs[59]],
   );
   await pool.query(`select graphile_worker.add_job('erase_user_messages', json_build_object('erasureId', $1::text), job_key := 'erasure:' || $1)`, [crashed]);
-  await pool.query(`update graphile_worker._private_jobs set locked_by = 'worker-pool-that-died', locked_at = now() - interval '1 minute', attempts = 1 where key = $1`, [`erasure:${crashed}`]);
+  await pool.query(
+    `update graphile_worker._private_jobs set locked_by = 'worker-pool-that-died', locked_at = now() - interval '1 minute', attempts = 1 where key = $1`,
+    [`erasure:${crashed}`],
+  );
   // an erasure accepted by a gateway of the previous release: a row and no job
   const orphan = 'erj_00000000000000000000000001';
   await pool.query(`insert into erasure_jobs (id, environment_id, kind, user_id) values ($1, $2, 'user_messages', 'erin')`, [orphan, env.environmentId]);
@@ -123,7 +126,10 @@ test('erasure - a job whose dispatcher died after its first batch is resumed at 
   assert.equal((await control.get(`/v1/erasures/${orphan}`)).body.retracted, 20);
   const history = (await control.get('/v1/channels/log/history?limit=500')).body.messages as any[];
   // the first 60 were the dead run's batch (not retracted in this simulation): the job resumed after them
-  assert.deepEqual(history.slice(0, 150).map((m) => m.retracted), [...Array(60).fill(false), ...Array(90).fill(true)]);
+  assert.deepEqual(
+    history.slice(0, 150).map((m) => m.retracted),
+    [...Array(60).fill(false), ...Array(90).fill(true)],
+  );
   assert.ok(history.slice(150).every((m) => m.retracted && m.sender.id === 'erin'));
   // a finished erasure's job is gone
   await eventually('no erasure job is left', async () => (await pool.query(`select 1 from graphile_worker.jobs where key like 'erasure:%'`)).rowCount === 0);

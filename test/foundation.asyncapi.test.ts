@@ -10,7 +10,11 @@ test('foundation - docs/asyncapi.yaml is current, AsyncAPI 3.0, and every refere
   assert.equal(text, renderAsyncApi(), 'docs/asyncapi.yaml is out of date: run `npm run asyncapi`');
   const doc = parse(text);
   assert.equal(doc.asyncapi, '3.0.0');
-  const resolve = (ref: string) => ref.replace(/^#\//, '').split('/').reduce((node: any, key) => node?.[key], doc);
+  const resolve = (ref: string) =>
+    ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node: any, key) => node?.[key], doc);
   const names = new Set<string>();
   for (const operation of Object.values<any>(doc.operations)) {
     assert.ok(resolve(operation.channel.$ref), operation.channel.$ref);

@@ -12,8 +12,6 @@ function assertEnvelope(res: HttpResult, status: number, code: string): void {
   assert.doesNotMatch(JSON.stringify(res.body), /(\\n|\n)\s*at |node_modules|\.[jt]s:\d+:\d+/, 'no stack trace');
 }
 
-
-
 test('errors - every failure on both public listeners answers the envelope', async (t) => {
   const cluster = await startCluster(t, { gateways: 1 });
   const { controlUrl, realtimeUrl } = cluster.gateways[0]!;

@@ -107,22 +107,16 @@ test('internal - health, readiness and metrics on the internal port; bad configu
   });
 
   await t.test('a bad configuration variable stops the process with a message naming it', async () => {
-    await assert.rejects(
-      startProcess('gateway', { ...cluster.env, CONTROL_PORT: 'abc' }),
-      (error: Error) => {
-        assert.match(error.message, /exited \(78\)/);
-        assert.match(error.message, /CONTROL_PORT/);
-        return true;
-      },
-    );
-    await assert.rejects(
-      startProcess('gateway', { ...cluster.env, NATS_PREFIX: 'has.dots', LOG_LEVEL: 'loud' }),
-      (error: Error) => {
-        assert.match(error.message, /NATS_PREFIX/);
-        assert.match(error.message, /LOG_LEVEL/);
-        return true;
-      },
-    );
+    await assert.rejects(startProcess('gateway', { ...cluster.env, CONTROL_PORT: 'abc' }), (error: Error) => {
+      assert.match(error.message, /exited \(78\)/);
+      assert.match(error.message, /CONTROL_PORT/);
+      return true;
+    });
+    await assert.rejects(startProcess('gateway', { ...cluster.env, NATS_PREFIX: 'has.dots', LOG_LEVEL: 'loud' }), (error: Error) => {
+      assert.match(error.message, /NATS_PREFIX/);
+      assert.match(error.message, /LOG_LEVEL/);
+      return true;
+    });
   });
 
   await t.test('an unreachable Postgres at start stops the gateway with a message naming it', async () => {

@@ -24,11 +24,19 @@ test('migrations - several processes migrating one fresh database at once apply 
     rows.map((r) => r.id),
     MIGRATIONS,
   );
-  const tables = await pool.query<{ table_name: string }>(
-    "select table_name from information_schema.tables where table_schema = 'public'",
-  );
+  const tables = await pool.query<{ table_name: string }>("select table_name from information_schema.tables where table_schema = 'public'");
   const names = new Set(tables.rows.map((r) => r.table_name));
-  for (const table of ['organizations', 'projects', 'environments', 'api_keys', 'allowed_origins', 'signing_keys', 'channels', 'messages', 'webhook_deliveries']) {
+  for (const table of [
+    'organizations',
+    'projects',
+    'environments',
+    'api_keys',
+    'allowed_origins',
+    'signing_keys',
+    'channels',
+    'messages',
+    'webhook_deliveries',
+  ]) {
     assert.ok(names.has(table), `table ${table}`);
   }
   // graphile-worker's own schema is migrated too

@@ -69,8 +69,14 @@ test('openapi lint - the document passes Redocly with redocly.yaml and suits cod
     delete anonymous.operationId;
     broken.components.schemas.Unused = { type: 'object' };
     const problems = await lint(JSON.stringify(broken, null, 2));
-    assert.ok(problems.some((p) => p.includes('operation-operationId') && p.includes('~1v1~1tokens~1anonymous/post')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.includes('no-unused-components') && p.includes('Unused')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.includes('operation-operationId') && p.includes('~1v1~1tokens~1anonymous/post')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.includes('no-unused-components') && p.includes('Unused')),
+      problems.join('\n'),
+    );
 
     const snakeCase = structuredClone(doc);
     snakeCase.paths['/v1/tokens']!.post!.operationId = 'mint_token';

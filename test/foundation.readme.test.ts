@@ -17,7 +17,8 @@ test('readme - the configuration table names the processes that read each variab
   for (const [, name, processes] of readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]+) \|/gm)) {
     const documented = processes!.trim() === 'all' ? kinds : processes!.split(',').map((p) => p.trim());
     const actual = kinds.filter((kind) => CONFIG_VARIABLES[kind].includes(name!));
-    if ([...documented].sort().join() !== [...actual].sort().join()) wrong.push(`${name}: README says ${processes!.trim()}, read by ${actual.length === kinds.length ? 'all' : actual.join(', ') || 'none'}`);
+    if ([...documented].sort().join() !== [...actual].sort().join())
+      wrong.push(`${name}: README says ${processes!.trim()}, read by ${actual.length === kinds.length ? 'all' : actual.join(', ') || 'none'}`);
   }
   assert.deepEqual(wrong, []);
 });

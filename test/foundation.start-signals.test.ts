@@ -129,19 +129,33 @@ test('start - SIGTERM to the npm start process stops the whole local cluster and
   tree = treeOf(npm.pid!);
   const services = tree.filter((p) => /apps\/(gateway|channel-node|dispatcher)\/src\/main\.ts/.test(p.args));
   assert.equal(services.length, 3, `three service processes under npm start:\n${tree.map((p) => `${p.pid} ${p.args}`).join('\n')}`);
-  assert.ok(tree.some((p) => p.args.includes('scripts/start.ts')), 'the supervisor runs under npm start');
+  assert.ok(
+    tree.some((p) => p.args.includes('scripts/start.ts')),
+    'the supervisor runs under npm start',
+  );
   for (const port of [control, realtime, internal, internal + 1, internal + 2]) assert.equal(await portFree(port), false, `port ${port} in use while running`);
 
   // what a process manager does: SIGTERM to the process it started, which is npm
   npm.kill('SIGTERM');
   await exited;
   // every process npm started (the shell, the supervisor, each service and its tsx helpers) ends
-  await gone(tree.map((p) => p.pid), 30_000).catch((error: Error) => {
-    assert.fail(`${error.message}\n${tree.filter((p) => alive(p.pid)).map((p) => `${p.pid} ${p.args}`).join('\n')}\n${lines.slice(-20).join('\n')}`);
+  await gone(
+    tree.map((p) => p.pid),
+    30_000,
+  ).catch((error: Error) => {
+    assert.fail(
+      `${error.message}\n${tree
+        .filter((p) => alive(p.pid))
+        .map((p) => `${p.pid} ${p.args}`)
+        .join('\n')}\n${lines.slice(-20).join('\n')}`,
+    );
   });
   for (const port of [control, realtime, internal, internal + 1, internal + 2]) assert.equal(await portFree(port), true, `port ${port} still held`);
   // and they drained rather than being killed
   for (const kind of ['gateway', 'channel-node', 'dispatcher']) {
-    assert.ok(lines.some((l) => l.startsWith(`[${kind}`) && /INFO  stopped/.test(l)), `the ${kind} drained:\n${lines.slice(-30).join('\n')}`);
+    assert.ok(
+      lines.some((l) => l.startsWith(`[${kind}`) && /INFO  stopped/.test(l)),
+      `the ${kind} drained:\n${lines.slice(-30).join('\n')}`,
+    );
   }
 });

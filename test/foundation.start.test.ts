@@ -45,7 +45,10 @@ function startSupervisor(env: Record<string, string>, args: string[]) {
     exited,
     /** The next line (after the `from`-th) matching `pattern`; fails after a generous bound. */
     waitFor(pattern: RegExp, from = 0, limitMs = 40_000): Promise<RegExpMatchArray> {
-      const seen = lines.slice(from).map((l) => l.match(pattern)).find(Boolean);
+      const seen = lines
+        .slice(from)
+        .map((l) => l.match(pattern))
+        .find(Boolean);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no line matching ${pattern}:\n${lines.slice(-30).join('\n')}`)), limitMs);
@@ -82,7 +85,15 @@ const childrenOf = (pid: number) =>
     .map(Number);
 
 test('start - formatLogLine turns pino JSON into prefixed readable lines', () => {
-  const line = JSON.stringify({ level: 40, time: '2026-01-01T12:00:01.000Z', node: 'gateway', msg: 'slow query', ms: 250, table: 'messages', note: 'two words' });
+  const line = JSON.stringify({
+    level: 40,
+    time: '2026-01-01T12:00:01.000Z',
+    node: 'gateway',
+    msg: 'slow query',
+    ms: 250,
+    table: 'messages',
+    note: 'two words',
+  });
   const formatted = formatLogLine('gateway', line, { colour: false });
   assert.match(formatted, /^\[gateway\] \d\d:\d\d:\d\d WARN  slow query ms=250 table=messages note="two words"$/);
   assert.equal(formatLogLine('gateway', 'plain text', { colour: false }), '[gateway] plain text');
@@ -128,7 +139,7 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     assert.equal(me.body.userId, 'alice');
   });
 
-  await t.test('the printed dev login signs in to the dashboard as owner of the dev environment\'s organization', async () => {
+  await t.test("the printed dev login signs in to the dashboard as owner of the dev environment's organization", async () => {
     assert.equal(dashboardUrl, `${controlUrl}/dashboard`);
     const signedIn = await request(controlUrl, 'POST', '/v1/dashboard/session', { body: { email: devEmail, password: devPassword } });
     assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
@@ -168,7 +179,10 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     assert.equal(restarted.status, 201);
     assert.ok(!alive(gatewayPid));
     // the new ports are recorded for the example
-    await eventually('the restarted gateway\'s ports are recorded', async () => JSON.parse(readFileSync(stateFile, 'utf8')).running.controlUrl === `http://127.0.0.1:${relisten[1]}`);
+    await eventually(
+      "the restarted gateway's ports are recorded",
+      async () => JSON.parse(readFileSync(stateFile, 'utf8')).running.controlUrl === `http://127.0.0.1:${relisten[1]}`,
+    );
   });
 
   await t.test('SIGTERM stops every child (each drains) and exits 0', async () => {
@@ -203,7 +217,10 @@ test('start - npm start supervises, shows the dev environment, restarts a crashe
     second.child.kill('SIGINT');
     second.child.kill('SIGINT');
     assert.equal(await second.exited, 0);
-    assert.ok(second.lines.some((l) => /\[gateway\].*INFO  stopped/.test(l)), 'the gateway drained');
+    assert.ok(
+      second.lines.some((l) => /\[gateway\].*INFO  stopped/.test(l)),
+      'the gateway drained',
+    );
   });
 
   await t.test('a bad configuration variable stops npm start with a message naming it', async () => {

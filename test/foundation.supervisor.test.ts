@@ -44,7 +44,7 @@ test('supervisor - stop ends 0 when every child drained', async () => {
   assert.ok(!lines.some((l) => l.includes('did not drain')), lines.join('\n'));
 });
 
-test('supervisor - a child killed by the stop\'s SIGTERM (no handler) is named and the stop ends non-zero', async () => {
+test("supervisor - a child killed by the stop's SIGTERM (no handler) is named and the stop ends non-zero", async () => {
   const { supervisor, lines } = await supervise({ good: 'drain', bare: 'none' });
   let stoppedWith: number | undefined;
   supervisor.on('stopped', (code) => (stoppedWith = code));
@@ -59,7 +59,10 @@ test('supervisor - a child killed by the stop\'s SIGTERM (no handler) is named a
 test('supervisor - a child that exits non-zero on SIGTERM is reported', async () => {
   const { supervisor, lines } = await supervise({ failing: 'fail' });
   assert.notEqual(await supervisor.stop(0), 0);
-  assert.ok(lines.some((l) => /^\[failing\].*exited with code 3 during stop/.test(l)), lines.join('\n'));
+  assert.ok(
+    lines.some((l) => /^\[failing\].*exited with code 3 during stop/.test(l)),
+    lines.join('\n'),
+  );
 });
 
 test('supervisor - every service drains on a SIGTERM sent the moment it announces that it listens', async (t) => {
@@ -99,8 +102,14 @@ test('supervisor - every service drains on a SIGTERM sent the moment it announce
       });
       const { code, signal } = await ended;
       assert.deepEqual({ code, signal }, { code: 0, signal: null }, output.slice(-20).join('\n'));
-      assert.ok(output.some((l) => l.includes('"msg":"draining"')), 'it drained');
-      assert.ok(output.some((l) => l.includes('"msg":"stopped"')), output.slice(-20).join('\n'));
+      assert.ok(
+        output.some((l) => l.includes('"msg":"draining"')),
+        'it drained',
+      );
+      assert.ok(
+        output.some((l) => l.includes('"msg":"stopped"')),
+        output.slice(-20).join('\n'),
+      );
     });
   }
 });

@@ -95,16 +95,18 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
         fc.asyncProperty(
           fc.array(pathSegment, { minLength: segments.length, maxLength: segments.length }),
           fc.array(fc.tuple(fc.constantFrom(...op.queryKeys, 'limit', 'junk'), queryValue), { maxLength: 3 }),
-          fc.oneof(
-            { weight: 4, arbitrary: fc.constant(undefined) },
-            { weight: 1, arbitrary: hostileCredential },
-          ),
+          fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: hostileCredential }),
           fc.oneof(
             { weight: 4, arbitrary: fc.constant('application/json') },
             { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', '') },
           ),
           fc.oneof(
-            { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...(op.bodyKeys?.length ? op.bodyKeys : ['x'])), nastyValue, { maxKeys: 6 }).map((o) => JSON.stringify(o)) },
+            {
+              weight: 3,
+              arbitrary: fc
+                .dictionary(fc.constantFrom(...(op.bodyKeys?.length ? op.bodyKeys : ['x'])), nastyValue, { maxKeys: 6 })
+                .map((o) => JSON.stringify(o)),
+            },
             { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
             { weight: 1, arbitrary: rawBody },
             { weight: 1, arbitrary: fc.constant(undefined) },
@@ -138,7 +140,11 @@ test('fuzz - generated bad input on every route and socket frame: 4xx envelopes 
     await fc.assert(
       fc.asyncProperty(
         // the key's own rate stays high, so a low one generated here does not turn the next cases into 429s
-        fc.dictionary(fc.constantFrom(...names.filter((name) => name !== 'secretKeyRequestsPerSecond')), fc.oneof(nastyValue, fc.integer({ min: -2, max: 1_000_000_002 })), { maxKeys: names.length }),
+        fc.dictionary(
+          fc.constantFrom(...names.filter((name) => name !== 'secretKeyRequestsPerSecond')),
+          fc.oneof(nastyValue, fc.integer({ min: -2, max: 1_000_000_002 })),
+          { maxKeys: names.length },
+        ),
         async (generated) => {
           const limits: Record<string, unknown> = { ...generated, secretKeyRequestsPerSecond: 1_000_000_000 };
           const answer = await send('control', 'PUT', '/v1/config', headers, JSON.stringify({ limits }));

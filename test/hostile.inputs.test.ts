@@ -4,8 +4,6 @@ import { startCluster } from './helpers/cluster.ts';
 import { errorCode, mintToken, request, rawHttp } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
 
-
-
 /** The sum of a metric's samples whose line matches `pattern` (labels included). */
 async function metric(internalUrl: string, pattern: string): Promise<number> {
   const text = await (await fetch(`${internalUrl}/internal/metrics`)).text();
@@ -38,7 +36,12 @@ test('inputs - every valid id works, every invalid input is a 400 envelope, and 
   });
 
   await t.test('bad percent-encoding and over-long parameters answer the envelope', async () => {
-    for (const path of ['/v1/channels/%ZZ/history', '/v1/channels/%C0%AE/history', '/v1/channels/a%ED%A0%80/history', `/v1/channels/${'y'.repeat(2_000)}/history`]) {
+    for (const path of [
+      '/v1/channels/%ZZ/history',
+      '/v1/channels/%C0%AE/history',
+      '/v1/channels/a%ED%A0%80/history',
+      `/v1/channels/${'y'.repeat(2_000)}/history`,
+    ]) {
       const res = await request(realtimeUrl, 'GET', path, { token: user });
       assert.equal(res.status, 400, `${path}: ${JSON.stringify(res.body)}`);
       assert.equal(errorCode(res), 'invalid_request');
@@ -64,7 +67,10 @@ test('inputs - every valid id works, every invalid input is a 400 envelope, and 
     const published = await request(controlUrl, 'POST', '/v1/channels/nul/messages', { token: sk, body: { content: odd } });
     assert.equal(published.status, 201, JSON.stringify(published.body));
     const page = await request(controlUrl, 'GET', '/v1/channels/nul/history', { token: sk });
-    assert.deepEqual(page.body.messages.map((m: any) => m.content), [odd]);
+    assert.deepEqual(
+      page.body.messages.map((m: any) => m.content),
+      [odd],
+    );
     const notified = await request(controlUrl, 'POST', '/v1/notifications', { token: sk, body: { userIds: ['alice'], payload: odd } });
     assert.equal(notified.status, 202);
     const inbox = await request(realtimeUrl, 'GET', '/v1/inbox', { token: user });
@@ -155,7 +161,10 @@ test('inputs - every valid id works, every invalid input is a 400 envelope, and 
   await t.test('the gateway and channel-node are still healthy and logged no internal error', async () => {
     for (const proc of [...cluster.gateways, ...cluster.channelNodes]) {
       assert.equal(proc.child.exitCode, null);
-      assert.deepEqual(proc.output.filter((l) => /internal error|"level":50/.test(l)), []);
+      assert.deepEqual(
+        proc.output.filter((l) => /internal error|"level":50/.test(l)),
+        [],
+      );
     }
   });
 });

@@ -82,7 +82,10 @@ test('hostile sockets - frame size, early frames, inbound rate, send budget: the
       for (let i = 0; i < 2000 && flood.ws.readyState === flood.ws.OPEN; i++) flood.send({ op: 'ping' });
       const closed = await within(flood.closed, `${kind} flood close`);
       assert.deepEqual(closed, { code: 4429, reason: 'rate limited: too many frames or bytes per second' }, kind);
-      assert.ok(flood.frames.some((f) => f.op === 'error' && f.code === 'rate_limited'), kind);
+      assert.ok(
+        flood.frames.some((f) => f.op === 'error' && f.code === 'rate_limited'),
+        kind,
+      );
     }
     normal.send({ op: 'publish', ref: 'still', content: { ok: true } });
     assert.equal((await normal.waitFor('ack', (f) => f.op === 'ack')).ref, 'still');

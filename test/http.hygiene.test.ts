@@ -123,7 +123,11 @@ test('http - compression, ETags per encoding, the access log, failed webhook att
       const all = linesOf(gateway, 'request');
       return all.some((l) => l.route === '/v1/events') && all.some((l) => l.route === '/v1/connect') ? all : undefined;
     }).catch((error: Error) => {
-      throw new Error(`${error.message}; logged: ${linesOf(gateway, 'request').map((l) => `${l.method} ${l.route} ${l.status}`).join(', ')}`);
+      throw new Error(
+        `${error.message}; logged: ${linesOf(gateway, 'request')
+          .map((l) => `${l.method} ${l.route} ${l.status}`)
+          .join(', ')}`,
+      );
     });
     const openapi = lines.find((l) => l.route === '/openapi.json' && l.status === 200)!;
     assert.equal(openapi.method, 'GET');
@@ -142,7 +146,10 @@ test('http - compression, ETags per encoding, the access log, failed webhook att
     assert.ok(lines.some((l) => l.route === '/v1/events' && l.status === 200 && l.aborted === true));
     // the upgrade once, as 101; the frames after it are not requests
     const upgrades = lines.filter((l) => l.route === '/v1/connect');
-    assert.deepEqual(upgrades.map((l) => l.status), [101]);
+    assert.deepEqual(
+      upgrades.map((l) => l.status),
+      [101],
+    );
     // an explicit request id is the line's
     await rawGet(`${gateway.controlUrl}/openapi.json`, { 'x-request-id': 'req-hygiene-1' });
     await eventually('the request id', async () => linesOf(gateway, 'request').some((l) => l.reqId === 'req-hygiene-1'));
@@ -169,7 +176,10 @@ test('http - compression, ETags per encoding, the access log, failed webhook att
       },
       30_000,
     );
-    assert.deepEqual(failed.map((l) => l.attempt), [1, 2, 3]);
+    assert.deepEqual(
+      failed.map((l) => l.attempt),
+      [1, 2, 3],
+    );
     for (const line of failed) {
       assert.equal(line.statusCode, 503);
       assert.equal(typeof line.deliveryId, 'string');

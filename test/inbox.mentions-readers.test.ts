@@ -74,7 +74,10 @@ test('inbox - mentions reach only readers of the channel: members-only channels,
     ],
   });
   assert.equal(eveBatch.status, 200, JSON.stringify(eveBatch.body));
-  assert.deepEqual(eveBatch.body.results.map((r: any) => typeof r.seq), ['number', 'number']);
+  assert.deepEqual(
+    eveBatch.body.results.map((r: any) => typeof r.seq),
+    ['number', 'number'],
+  );
   const eveSocket = openSocket(gw.realtimeUrl, `/v1/connect?token=${eve}`);
   await eveSocket.waitFor('connected', (f) => f.op === 'connected');
   eveSocket.send({ op: 'publish', ref: 1, channelId: 'staff:1', content: {}, mentions: ['ann'] });
@@ -117,7 +120,10 @@ test('inbox - mentions reach only readers of the channel: members-only channels,
  * body that fails across a minute's end is run again too: its counts spanned two windows (each may
  * hold the cap). One that fails within a minute is a failure.
  */
-async function withinOneMinute<T>(pool: { query: (sql: string) => Promise<{ rows: { minute: string }[] }> }, body: (attempt: number) => Promise<T>): Promise<T> {
+async function withinOneMinute<T>(
+  pool: { query: (sql: string) => Promise<{ rows: { minute: string }[] }> },
+  body: (attempt: number) => Promise<T>,
+): Promise<T> {
   const minute = async () => (await pool.query(`select floor(extract(epoch from now()) / 60)::text as minute`)).rows[0]!.minute;
   for (let attempt = 0; ; attempt++) {
     const before = await minute();
@@ -155,11 +161,17 @@ test('inbox - a recipient gets at most notificationsPerUserPerMinute notificatio
       messages: Array.from({ length: 8 }, (_, i) => ({ channelId: 'room', content: { i }, mentions: [victim, `bystander-${attempt}`] })),
     });
     assert.equal(batch.status, 200);
-    assert.ok(batch.body.results.every((r: any) => typeof r.seq === 'number'), 'every message is published: only notifications are dropped');
+    assert.ok(
+      batch.body.results.every((r: any) => typeof r.seq === 'number'),
+      'every message is published: only notifications are dropped',
+    );
     assert.equal(await count(victim), 5);
     // the first five in publish order are kept (one channel: one owner commits them in order)
     const kept = await pool.query(`select payload ->> 'channelId' as channel from notifications where user_id = $1 order by id`, [victim]);
-    assert.deepEqual(kept.rows.map((r) => r.channel), ['lobby', 'lobby', 'lobby', 'lobby', 'room']);
+    assert.deepEqual(
+      kept.rows.map((r) => r.channel),
+      ['lobby', 'lobby', 'lobby', 'lobby', 'room'],
+    );
     assert.equal(await count(`bystander-${attempt}`), 5);
 
     // the control plane counts in the same window: the victim alone → 429 with retry-after, nothing stored
@@ -189,18 +201,20 @@ test('inbox - a recipient gets at most notificationsPerUserPerMinute notificatio
     const asSenderB = client(cluster.gateways[1]!.realtimeUrl, sender);
     const [published, sent] = await Promise.all([
       Promise.all(
-        Array.from({ length: 24 }, (_, i) =>
-          (i % 2 ? asSender : asSenderB).post(`/v1/channels/spread.${i}/messages`, { content: { i }, mentions: [crowded] }),
-        ),
+        Array.from({ length: 24 }, (_, i) => (i % 2 ? asSender : asSenderB).post(`/v1/channels/spread.${i}/messages`, { content: { i }, mentions: [crowded] })),
       ),
       Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? control : controlB).post('/v1/notifications', { userIds: [crowded], payload: {} }))),
     ]);
-    assert.ok(published.every((res) => res.status === 201), JSON.stringify(published.map((res) => res.status)));
-    assert.ok(sent.every((res) => res.status === 202 || res.status === 429), JSON.stringify(sent.map((res) => res.status)));
-    assert.equal(await count(crowded), 5);
-    const storedByControl = Number(
-      (await pool.query(`select count(*) from notifications where user_id = $1 and type <> 'mention'`, [crowded])).rows[0].count,
+    assert.ok(
+      published.every((res) => res.status === 201),
+      JSON.stringify(published.map((res) => res.status)),
     );
+    assert.ok(
+      sent.every((res) => res.status === 202 || res.status === 429),
+      JSON.stringify(sent.map((res) => res.status)),
+    );
+    assert.equal(await count(crowded), 5);
+    const storedByControl = Number((await pool.query(`select count(*) from notifications where user_id = $1 and type <> 'mention'`, [crowded])).rows[0].count);
     assert.equal(sent.filter((res) => res.status === 202).length, storedByControl);
   });
 

@@ -24,7 +24,13 @@ test('inbox - notifications reach every socket of a user on every gateway, repla
   const otherEnvAnn = openSocket(gwB.realtimeUrl, `/inbox?token=${annElsewhere}`);
   await Promise.all([onA, onB, otherEnvAnn].map((s) => s.waitFor('ready', (f) => f.op === 'ready')));
   for (const socket of [onA, onB]) {
-    assert.deepEqual(socket.frames[0], { op: 'notification', id: first.body.ids[0], type: 'welcome', payload: { n: 1 }, timestamp: socket.frames[0].timestamp });
+    assert.deepEqual(socket.frames[0], {
+      op: 'notification',
+      id: first.body.ids[0],
+      type: 'welcome',
+      payload: { n: 1 },
+      timestamp: socket.frames[0].timestamp,
+    });
     assert.equal(socket.frames[1].op, 'ready');
   }
 
@@ -38,7 +44,7 @@ test('inbox - notifications reach every socket of a user on every gateway, repla
     assert.deepEqual({ ...frame, timestamp: 0 }, { op: 'notification', id: annId, type: 'notification', payload: { n: 2 }, timestamp: 0 });
     assert.equal(socket.frames.filter((f) => f.op === 'notification').length, 2);
   }
-  assert.ok(!onA.frames.some((f) => f.id === benId), 'ben\'s notification is not ann\'s');
+  assert.ok(!onA.frames.some((f) => f.id === benId), "ben's notification is not ann's");
 
   // a mention in a channel message becomes a `mention` notification
   const posted = await client(gwB.realtimeUrl, ben).post('/v1/channels/chat/messages', { content: { text: 'hi @ann' }, mentions: ['ann'] });
@@ -52,14 +58,15 @@ test('inbox - notifications reach every socket of a user on every gateway, repla
   // replay from `since`: exactly what came after it, no duplicates
   const resumed = openSocket(gwB.realtimeUrl, `/inbox?token=${ann}&since=${first.body.ids[0]}`);
   await resumed.waitFor('resumed ready', (f) => f.op === 'ready');
-  assert.deepEqual(resumed.frames.filter((f) => f.op === 'notification').map((f) => f.id), [annId, mention.id]);
+  assert.deepEqual(
+    resumed.frames.filter((f) => f.op === 'notification').map((f) => f.id),
+    [annId, mention.id],
+  );
 
   // a socket opened in the middle of a burst: every notification exactly once, whether it came by replay,
   // during the hand-off or live
   const zoe = await mintToken(gwA.controlUrl, env.secretKey, 'zoe');
-  const burst = Promise.all(
-    Array.from({ length: 60 }, (_, i) => control.post('/v1/notifications', { userIds: ['zoe'], payload: { i } })),
-  );
+  const burst = Promise.all(Array.from({ length: 60 }, (_, i) => control.post('/v1/notifications', { userIds: ['zoe'], payload: { i } })));
   const zoeSocket = openSocket(gwB.realtimeUrl, `/inbox?token=${zoe}`);
   const burstIds = (await burst).map((res) => res.body.ids[0] as string);
   for (const id of burstIds) await zoeSocket.waitFor(`burst notification ${id}`, (f) => f.id === id);
@@ -72,16 +79,28 @@ test('inbox - notifications reach every socket of a user on every gateway, repla
   const asAnn = client(gwA.realtimeUrl, ann);
   const all = await asAnn.get('/v1/inbox');
   assert.equal(all.status, 200);
-  assert.deepEqual(all.body.notifications.map((n: any) => n.id), [first.body.ids[0], annId, mention.id]);
+  assert.deepEqual(
+    all.body.notifications.map((n: any) => n.id),
+    [first.body.ids[0], annId, mention.id],
+  );
   assert.equal(all.body.hasMore, false);
   const newest = await asAnn.get('/v1/inbox?limit=2');
-  assert.deepEqual(newest.body.notifications.map((n: any) => n.id), [annId, mention.id]);
+  assert.deepEqual(
+    newest.body.notifications.map((n: any) => n.id),
+    [annId, mention.id],
+  );
   assert.equal(newest.body.hasMore, true);
   const older = await asAnn.get(`/v1/inbox?limit=2&before=${annId}`);
-  assert.deepEqual(older.body.notifications.map((n: any) => n.id), [first.body.ids[0]]);
+  assert.deepEqual(
+    older.body.notifications.map((n: any) => n.id),
+    [first.body.ids[0]],
+  );
   assert.equal(older.body.hasMore, false);
   const forward = await asAnn.get(`/v1/inbox?limit=1&after=${first.body.ids[0]}`);
-  assert.deepEqual(forward.body.notifications.map((n: any) => n.id), [annId]);
+  assert.deepEqual(
+    forward.body.notifications.map((n: any) => n.id),
+    [annId],
+  );
   assert.equal(forward.body.hasMore, true);
 
   // 7-day retention: an old notification is never returned and gets swept

@@ -33,7 +33,9 @@ function openWs(url: string, client: string): Promise<Opened> {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined, close: () => ws.terminate() }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined, close: () => ws.terminate() }),
+      );
     });
     ws.once('close', (code, reason) => reject(new Error(`socket closed ${code} ${reason.toString()} before its first frame`)));
     ws.on('error', () => {});

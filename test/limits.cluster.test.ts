@@ -71,7 +71,10 @@ test('limits - sockets per user hold across gateways', async (t) => {
   const codes: (number | undefined)[] = sockets.map(() => undefined);
   sockets.forEach((socket, i) => void socket.closed.then((closed) => (codes[i] = closed.code)));
   await eventually('two sockets refused', async () => codes.filter((code) => code !== undefined).length >= 2, 10_000);
-  assert.deepEqual(codes.filter((code) => code !== undefined), [4429, 4429]);
+  assert.deepEqual(
+    codes.filter((code) => code !== undefined),
+    [4429, 4429],
+  );
   const kept = sockets.filter((_, i) => codes[i] === undefined);
 
   // a place freed on one gateway can be taken on either (the freeing reaches the shared count

@@ -77,7 +77,9 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     assert.equal((await dave.get('/v1/channels/room/members')).status, 200);
 
     // retracting a message that is not there is 404 while under the rate, 429 past it
-    const [retracts, retractsWindows] = await timed(() => Promise.all(Array.from({ length: 20 }, () => mod.delete('/v1/channels/room/messages/msg_00000000000000000000000000'))));
+    const [retracts, retractsWindows] = await timed(() =>
+      Promise.all(Array.from({ length: 20 }, () => mod.delete('/v1/channels/room/messages/msg_00000000000000000000000000'))),
+    );
     assertBounded('retract', statuses(retracts)[404] ?? 0, statuses(retracts)[429] ?? 0, 20, 3, retractsWindows);
     assertRefused(retracts.find((res) => res.status === 429)!, 'userRetractsPerSecond');
 
@@ -91,7 +93,9 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     const [answers, frameWindows] = await timed(() => {
       for (let i = 0; i < 20; i++) connect.send({ op: 'retract', ref: `r${i}`, channelId: 'room', id: 'msg_00000000000000000000000000' });
       for (let i = 0; i < 20; i++) connect.send({ op: 'unban-member', ref: `b${i}`, channelId: 'room', userId: `user-${i}` });
-      return Promise.all([...Array.from({ length: 20 }, (_, i) => `r${i}`), ...Array.from({ length: 20 }, (_, i) => `b${i}`)].map((ref) => answer(connect, ref)));
+      return Promise.all(
+        [...Array.from({ length: 20 }, (_, i) => `r${i}`), ...Array.from({ length: 20 }, (_, i) => `b${i}`)].map((ref) => answer(connect, ref)),
+      );
     });
     const limited = answers.filter((f) => f.op === 'error' && f.code === 'rate_limited');
     const limitedRetracts = limited.filter((f) => f.ref.startsWith('r')).length;
@@ -162,9 +166,25 @@ test('limits - reads, retractions and moderation on the realtime edge are limite
     // the channel socket: refused at open with 4429
     const channels = Array.from({ length: 5 }, () => openSocket(gw.realtimeUrl, `/v1/channels/long?token=${token}&since=0`));
     const [codes, openWindows] = await timed(() =>
-      Promise.all(channels.map((socket) => socket.waitFor('ready', (f) => f.op === 'ready').then(() => 'ready', () => socket.closed.then((c) => c.code)))),
+      Promise.all(
+        channels.map((socket) =>
+          socket
+            .waitFor('ready', (f) => f.op === 'ready')
+            .then(
+              () => 'ready',
+              () => socket.closed.then((c) => c.code),
+            ),
+        ),
+      ),
     );
-    assertBounded('channel sockets with a replay of 120', codes.filter((code) => code === 'ready').length, codes.filter((code) => code === 4429).length, 5, 1, openWindows);
+    assertBounded(
+      'channel sockets with a replay of 120',
+      codes.filter((code) => code === 'ready').length,
+      codes.filter((code) => code === 4429).length,
+      5,
+      1,
+      openWindows,
+    );
     await Promise.all([...sockets, ...channels].map((socket) => socket.close()));
   });
 });
@@ -199,9 +219,11 @@ test('limits - socket opens are limited per user: churn is refused with 4429 bef
   const results: Awaited<ReturnType<typeof once>>[] = [];
   const [, windows] = await timed(async () => {
     const until = Date.now() + 3_000;
-    await Promise.all(Array.from({ length: 5 }, async () => {
-      while (Date.now() < until) results.push(await once(`/v1/channels/lobby?token=${churner}`, (f) => f.op === 'ready'));
-    }));
+    await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        while (Date.now() < until) results.push(await once(`/v1/channels/lobby?token=${churner}`, (f) => f.op === 'ready'));
+      }),
+    );
   });
   const refused = results.filter((r) => r.outcome === 4429);
   const live = results.filter((r) => r.outcome === 'live');

@@ -48,7 +48,16 @@ test('limits - the inbox is rate-limited per user: GET /v1/inbox by page size, a
   await t.test('inbox sockets replay within the limit: the rest close with 4429', async () => {
     const sockets = Array.from({ length: 10 }, () => openSocket(gw.realtimeUrl, `/inbox?token=${aliceToken}`));
     const [outcomes, windows] = await timed(() =>
-      Promise.all(sockets.map((socket) => socket.waitFor('ready', (f) => f.op === 'ready').then(() => 'ready' as const, () => socket.closed.then((c) => c.code)))),
+      Promise.all(
+        sockets.map((socket) =>
+          socket
+            .waitFor('ready', (f) => f.op === 'ready')
+            .then(
+              () => 'ready' as const,
+              () => socket.closed.then((c) => c.code),
+            ),
+        ),
+      ),
     );
     assertBounded('inbox sockets', outcomes.filter((o) => o === 'ready').length, outcomes.filter((o) => o === 4429).length, 10, LIMIT, windows);
     await Promise.all(sockets.map((socket) => socket.close()));
@@ -72,7 +81,9 @@ test('limits - the inbox is rate-limited per user: GET /v1/inbox by page size, a
 
   await t.test("an event stream's inbox=1: past the limit its stream carries the error frame rate_limited and stays open", async () => {
     const [streams, windows] = await timed(async () => {
-      const opened = await Promise.all(Array.from({ length: 10 }, () => openStream(gw.realtimeUrl, '/v1/events?channels=&inbox=1', { authorization: `Bearer ${aliceToken}` })));
+      const opened = await Promise.all(
+        Array.from({ length: 10 }, () => openStream(gw.realtimeUrl, '/v1/events?channels=&inbox=1', { authorization: `Bearer ${aliceToken}` })),
+      );
       await Promise.all(opened.map((stream) => stream.waitFor('the inbox answer', (f) => f.op === 'inbox-subscribed' || f.op === 'error')));
       return opened;
     });

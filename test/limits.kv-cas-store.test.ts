@@ -48,9 +48,15 @@ test('KV compare-and-set store: lean requests and nats.js agree on values, revis
     });
   }
 
-  await t.test('the lean store read and wrote through the requester, on the bucket\'s own subjects', () => {
-    assert.ok(subjects.some((subject) => subject.startsWith(`$JS.API.DIRECT.GET.KV_${bucket}.`)), 'direct gets');
-    assert.ok(subjects.some((subject) => subject.startsWith(`$KV.${bucket}.`)), 'puts');
+  await t.test("the lean store read and wrote through the requester, on the bucket's own subjects", () => {
+    assert.ok(
+      subjects.some((subject) => subject.startsWith(`$JS.API.DIRECT.GET.KV_${bucket}.`)),
+      'direct gets',
+    );
+    assert.ok(
+      subjects.some((subject) => subject.startsWith(`$KV.${bucket}.`)),
+      'puts',
+    );
   });
 
   await t.test('many concurrent creates of one key: exactly one wins', async () => {

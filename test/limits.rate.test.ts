@@ -98,9 +98,7 @@ test('limits - anonymous mints are limited per client IP and per publishable key
 
   // per key: two addresses together are held to the key's limit
   assert.equal((await deploy(cluster, env.secretKey, { anonymousMintsPerIpPerSecond: 1000, anonymousMintsPerKeyPerSecond: 4 })).status, 200);
-  const mints = await Promise.all(
-    Array.from({ length: 40 }, (_, i) => mintFrom(gateway.controlUrl, env.publishableKey, i % 2 ? '127.0.0.1' : '127.0.0.3')),
-  );
+  const mints = await Promise.all(Array.from({ length: 40 }, (_, i) => mintFrom(gateway.controlUrl, env.publishableKey, i % 2 ? '127.0.0.1' : '127.0.0.3')));
   assert.ok(mints.filter((res) => res.status === 201).length <= 8);
   assert.ok(mints.filter((res) => res.status === 429).every((res) => /anonymousMintsPerKeyPerSecond/.test(res.reason ?? '')));
 });
@@ -110,9 +108,7 @@ test('limits - the secret key default is high: a burst of a few hundred requests
   const gateway = cluster.gateways[0]!;
   const env = await cluster.createEnvironment('backend');
   const burst = await Promise.all(
-    Array.from({ length: 300 }, (_, i) =>
-      request(gateway.controlUrl, 'POST', '/v1/tokens', { token: env.secretKey, body: { userId: `u${i}` } }),
-    ),
+    Array.from({ length: 300 }, (_, i) => request(gateway.controlUrl, 'POST', '/v1/tokens', { token: env.secretKey, body: { userId: `u${i}` } })),
   );
   assert.deepEqual([...new Set(burst.map((res) => res.status))], [201]);
   const config = await request(gateway.controlUrl, 'GET', '/v1/config', { token: env.secretKey });

@@ -75,7 +75,7 @@ test('logs - access follows dashboard membership on every gateway, and logs sock
     }
   });
 
-  await t.test('logs sockets count in the environment\'s socket quota, with the other sockets', async () => {
+  await t.test("logs sockets count in the environment's socket quota, with the other sockets", async () => {
     const deployed = await request(a.controlUrl, 'PUT', '/v1/config', { token: env.secretKey, body: { limits: { socketsPerEnvironment: 3 } } });
     assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
     const token = (await request(a.controlUrl, 'POST', `/v1/environments/${envId}/logs-token`, { token: env.secretKey })).body.token as string;

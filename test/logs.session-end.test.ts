@@ -35,7 +35,7 @@ test('logs - a logs socket minted from a dashboard session closes when that sess
     for (const gateway of [a, b]) assert.deepEqual(await closeOf(logsOn(gateway, token)), REVOKED, 'the token opens no new socket');
   };
 
-  await t.test('signing out on another gateway closes the session\'s logs sockets on both (4401), and its token opens none', async () => {
+  await t.test("signing out on another gateway closes the session's logs sockets on both (4401), and its token opens none", async () => {
     const { dashboard, token, sockets } = await watching(a);
     // another session of the same member keeps its own socket
     const other = await watching(b);
@@ -44,7 +44,7 @@ test('logs - a logs socket minted from a dashboard session closes when that sess
     for (const socket of sockets) assert.deepEqual(await closeOf(socket), REVOKED);
     await refusedEverywhere(token);
     await sleep(300);
-    for (const socket of other.sockets) assert.equal(socket.ws.readyState, socket.ws.OPEN, 'another session\'s socket stays open');
+    for (const socket of other.sockets) assert.equal(socket.ws.readyState, socket.ws.OPEN, "another session's socket stays open");
     for (const socket of other.sockets) await socket.close();
   });
 

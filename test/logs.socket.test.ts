@@ -5,7 +5,7 @@ import { startCluster } from './helpers/cluster.ts';
 import { client, errorCode, mintToken } from './helpers/http.ts';
 import { openSocket } from './helpers/ws.ts';
 
-test('logs - a logs token opens its own environment\'s live log on any gateway, and nothing else', async (t) => {
+test("logs - a logs token opens its own environment's live log on any gateway, and nothing else", async (t) => {
   const cluster = await startCluster(t, { gateways: 2, channelNodes: 1 });
   const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const envA = await cluster.createEnvironment();
@@ -51,7 +51,10 @@ test('logs - a logs token opens its own environment\'s live log on any gateway, 
     ],
   });
   assert.equal(batch.status, 200);
-  assert.deepEqual(batch.body.results.map((r: any) => r.seq ?? r.error.code), [1, 1, 'payload_too_large', 2]);
+  assert.deepEqual(
+    batch.body.results.map((r: any) => r.seq ?? r.error.code),
+    [1, 1, 'payload_too_large', 2],
+  );
   const published = () => logsA.frames.filter((f) => f.op === 'log' && f.event === 'message.published' && f.data.channelId?.startsWith('logged.'));
   await logsA.waitFor('three message.published logs', () => published().length === 3);
   assert.deepEqual(

@@ -73,7 +73,10 @@ test('metrics - what the alerts and the dashboard read is exported, and the cata
     assert.equal((await api.post('/v1/channels/room-2/messages', { content: { text: 'to a failing endpoint' } })).status, 201);
     await eventually('the delivery is dropped and counted', async () => sampleValue(await scrape(dispatcher), 'webhook_dropped_total') === 1);
     const rows = await cluster.db.pool.query(`select status from webhook_deliveries`);
-    assert.deepEqual(rows.rows.map((r) => r.status), ['dropped']);
+    assert.deepEqual(
+      rows.rows.map((r) => r.status),
+      ['dropped'],
+    );
   });
 
   await t.test('webhook_backlog_oldest_seconds is the age of the oldest due delivery, 0 when none waits', async () => {

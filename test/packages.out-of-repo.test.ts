@@ -56,19 +56,32 @@ test('packages - @rtm/server and @rtm/client packed, installed outside the repos
   const gw = cluster.gateways[0]!;
   const env = await cluster.createEnvironment();
   const channel = 'outside.room';
-  const backendRun = await runIn(dir, process.execPath, ['out/backend.mjs'], { RTM_CONTROL_URL: gw.controlUrl, RTM_SECRET_KEY: env.secretKey, RTM_CHANNEL: channel });
+  const backendRun = await runIn(dir, process.execPath, ['out/backend.mjs'], {
+    RTM_CONTROL_URL: gw.controlUrl,
+    RTM_SECRET_KEY: env.secretKey,
+    RTM_CHANNEL: channel,
+  });
   assert.equal(backendRun.code, 0, `node out/backend.mjs:\n${backendRun.stdout}${backendRun.stderr}`);
   const backend = JSON.parse(backendRun.stdout.trim());
   assert.equal(backend.userId, 'outside-user');
   assert.match(backend.token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
   assert.equal(backend.published.seq, 1);
-  assert.deepEqual(backend.event, { id: backend.published.id, type: 'message.published', channelId: channel, content: { text: 'from a backend outside the repository' } });
+  assert.deepEqual(backend.event, {
+    id: backend.published.id,
+    type: 'message.published',
+    channelId: channel,
+    content: { text: 'from a backend outside the repository' },
+  });
   assert.equal(backend.tamperedVerifies, false);
   assert.deepEqual(backend.history, [{ id: backend.published.id, seq: 1, sender: 'backend' }]);
   assert.equal(backend.refusal, 'invalid_request');
 
   // the client, with the token the backend minted
-  const clientRun = await runIn(dir, process.execPath, ['out/client.mjs'], { RTM_REALTIME_URL: gw.realtimeUrl, RTM_TOKEN: backend.token, RTM_CHANNEL: channel });
+  const clientRun = await runIn(dir, process.execPath, ['out/client.mjs'], {
+    RTM_REALTIME_URL: gw.realtimeUrl,
+    RTM_TOKEN: backend.token,
+    RTM_CHANNEL: channel,
+  });
   assert.equal(clientRun.code, 0, `node out/client.mjs:\n${clientRun.stdout}${clientRun.stderr}`);
   const client = JSON.parse(clientRun.stdout.trim());
   assert.deepEqual(client.states, ['connected', 'closed']);

@@ -36,7 +36,10 @@ test('capabilities - the mint refuses malformed capabilities, and the token carr
   assert.equal(res.status, 201);
   assert.deepEqual(decodeJwt(res.body.token).cap, { 'room:*': 5, lobby: 10, '*': 8 });
   assert.equal(decodeJwt((await mint(undefined)).body.token).cap, undefined);
-  const anonymous = await request(gw.controlUrl, 'POST', '/v1/tokens/anonymous', { token: env.publishableKey, body: { capabilities: { lobby: ['subscribe'] } } });
+  const anonymous = await request(gw.controlUrl, 'POST', '/v1/tokens/anonymous', {
+    token: env.publishableKey,
+    body: { capabilities: { lobby: ['subscribe'] } },
+  });
   assert.equal(anonymous.status, 201);
   assert.deepEqual(decodeJwt(anonymous.body.token).cap, { lobby: 1 });
 });

@@ -21,10 +21,7 @@ test('retention - the dispatcher deletes messages older than their namespace kee
   const channels = ['old:a', 'old:keep:b', 'plain:c'];
   for (const channel of channels) assert.equal((await control.post(`/v1/channels/${channel}/messages`, { content: { n: 1 } })).status, 201);
   const old = Date.now() - 3 * DAY;
-  await pool.query(
-    `update messages m set ts = $2 from channels c where c.pk = m.channel_pk and c.environment_id = $1`,
-    [env.environmentId, old],
-  );
+  await pool.query(`update messages m set ts = $2 from channels c where c.pk = m.channel_pk and c.environment_id = $1`, [env.environmentId, old]);
   await pool.query(
     `insert into messages (channel_pk, seq, id, type, kind, content, sender_id, sender_anon, ts)
      select c.pk, s, 'msg_old_' || c.pk || '_' || s, 'message', 'server', '{"old":true}', 'server', false, $2::bigint + s
@@ -43,10 +40,10 @@ test('retention - the dispatcher deletes messages older than their namespace kee
   const count = async (channel: string) =>
     Number(
       (
-        await pool.query(
-          `select count(*) from messages m join channels c on c.pk = m.channel_pk where c.environment_id = $1 and c.id = $2`,
-          [env.environmentId, channel],
-        )
+        await pool.query(`select count(*) from messages m join channels c on c.pk = m.channel_pk where c.environment_id = $1 and c.id = $2`, [
+          env.environmentId,
+          channel,
+        ])
       ).rows[0].count,
     );
   assert.equal(await count('old:a'), 2502);

@@ -114,7 +114,10 @@ test('roles - a moderator retracts any message, removes and bans members from th
   const ended = await bobConnection.waitFor('club ended', (f) => f.op === 'unsubscribed' && f.ref === undefined);
   assert.equal(ended.code, 'forbidden');
   const { rows } = await cluster.db.pool.query(`select user_id from memberships where channel_id = 'club' order by user_id`);
-  assert.deepEqual(rows.map((row) => row.user_id), ['max', 'mona']);
+  assert.deepEqual(
+    rows.map((row) => row.user_id),
+    ['max', 'mona'],
+  );
 
   // a channel ban from the realtime edge, then lifted
   const ban = await asMona.put('/v1/channels/club/bans/carl', { reason: 'flooding' });

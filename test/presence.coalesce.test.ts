@@ -60,7 +60,11 @@ test('presence - churn and bursts are coalesced: one frame per listener per 250 
   const env = await cluster.createEnvironment();
   // the churn measures coalescing, not the per-user socket-open rate (tested in limits.edge)
   const limits = { userSocketOpensPerSecond: 10_000 };
-  assert.equal((await request(gateways[0]!.controlUrl, 'PUT', '/v1/config', { token: env.secretKey, body: { limits, channels: { access: 'open', joinLeave: true } } })).status, 200);
+  assert.equal(
+    (await request(gateways[0]!.controlUrl, 'PUT', '/v1/config', { token: env.secretKey, body: { limits, channels: { access: 'open', joinLeave: true } } }))
+      .status,
+    200,
+  );
   const gw = (i: number) => gateways[i % 2]!;
   const token = (userId: string) => mintToken(gateways[0]!.controlUrl, env.secretKey, userId);
 
@@ -127,12 +131,17 @@ test('presence - churn and bursts are coalesced: one frame per listener per 250 
   const marker = openSocket(gw(1).realtimeUrl, `/v1/channels/${CHANNEL}?token=${await token('marker')}`);
   await marker.waitFor('marker ready', (f) => f.op === 'ready');
   for (const listener of listeners) {
-    await eventually(`${listener.name} sees the marker and the churner gone`, async () => listener.online.has('marker') && !listener.online.has('churner')).catch((error) => {
+    await eventually(
+      `${listener.name} sees the marker and the churner gone`,
+      async () => listener.online.has('marker') && !listener.online.has('churner'),
+    ).catch((error) => {
       throw new Error(`${error.message}; frames since the churn: ${JSON.stringify(listener.frames.filter((f) => f.at >= churnStart))}`);
     });
   }
 
-  t.diagnostic(`${cycles} churn cycles (${refused} refused); presence frames per listener since: ${listeners.map((l) => framesSince(l, churnStart).count).join(' ')}`);
+  t.diagnostic(
+    `${cycles} churn cycles (${refused} refused); presence frames per listener since: ${listeners.map((l) => framesSince(l, churnStart).count).join(' ')}`,
+  );
   for (const listener of listeners) {
     const { count, bound } = framesSince(listener, churnStart);
     assert.ok(count <= bound, `${listener.name}: ${count} presence frames during ${cycles} churn cycles, at most ${bound} allowed`);
@@ -150,7 +159,11 @@ test('presence - churn and bursts are coalesced: one frame per listener per 250 
   for (const listener of listeners) {
     for (const { frame } of listener.frames) {
       const keys = Object.keys(frame);
-      assert.deepEqual(keys, listener.name === 'listener0' || listener.name === 'listener1' ? ['channelId', 'op', 'joined', 'left'] : ['op', 'joined', 'left'], JSON.stringify(frame));
+      assert.deepEqual(
+        keys,
+        listener.name === 'listener0' || listener.name === 'listener1' ? ['channelId', 'op', 'joined', 'left'] : ['op', 'joined', 'left'],
+        JSON.stringify(frame),
+      );
       const users = [...frame.joined, ...frame.left];
       assert.equal(new Set(users).size, users.length, JSON.stringify(frame));
     }

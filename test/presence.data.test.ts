@@ -58,7 +58,10 @@ test('presence data - enter, update and leave are seen on every gateway, in fram
     const onEdge = await client(gw.realtimeUrl, tokens.get(reader)).get(`/v1/channels/${CHANNEL}/members`);
     assert.equal(onControl.status, 200, JSON.stringify(onControl.body));
     assert.equal(onEdge.status, 200, JSON.stringify(onEdge.body));
-    return [onControl, onEdge].map((res) => res.body.members.find((m: any) => m.userId === userId)) as ({ userId: string; online: boolean; data?: any } | undefined)[];
+    return [onControl, onEdge].map((res) => res.body.members.find((m: any) => m.userId === userId)) as (
+      | { userId: string; online: boolean; data?: any }
+      | undefined
+    )[];
   };
   const rosterEntry = async (gw: typeof gwA, userId: string) => (await rosterEntries(gw, userId))[0];
   /** Waits until both hosts of both gateways show an entry of `userId` that `match` accepts. */
@@ -74,7 +77,10 @@ test('presence data - enter, update and leave are seen on every gateway, in fram
   const ann = await connect(gwA, 'ann', [CHANNEL, 'quiet:1']);
   const data = { status: 'away', tags: ['x', 1, null], nested: { ok: true } };
   assert.deepEqual(await ask(ann, { op: 'presence-enter', channelId: CHANNEL, data }), { op: 'presence-entered', ref: ref, channelId: CHANNEL });
-  await bob.waitFor('ann entered, with her data', (f) => f.op === 'presence' && f.entered?.some((e: any) => e.userId === 'ann' && JSON.stringify(e.data) === JSON.stringify(data)));
+  await bob.waitFor(
+    'ann entered, with her data',
+    (f) => f.op === 'presence' && f.entered?.some((e: any) => e.userId === 'ann' && JSON.stringify(e.data) === JSON.stringify(data)),
+  );
   await everywhere('ann', (entry) => entry?.online === true && JSON.stringify(entry.data) === JSON.stringify(data));
   assert.equal((await rosterEntry(gwA, 'bob'))?.data, undefined, 'a user who did not enter has no data');
   assert.equal('data' in (await rosterEntry(gwB, 'bob'))!, false);
@@ -83,7 +89,10 @@ test('presence data - enter, update and leave are seen on every gateway, in fram
   assert.equal((await ask(ann, { op: 'presence-update', channelId: CHANNEL, data: 'back' })).op, 'presence-updated');
   await bob.waitFor('ann updated', (f) => f.op === 'presence' && f.updated?.some((e: any) => e.userId === 'ann' && e.data === 'back'));
   await everywhere('ann', (entry) => entry?.data === 'back');
-  assert.ok(presenceFrames(bob).every((f) => Array.isArray(f.joined) && Array.isArray(f.left)), 'joined and left are in every frame');
+  assert.ok(
+    presenceFrames(bob).every((f) => Array.isArray(f.joined) && Array.isArray(f.left)),
+    'joined and left are in every frame',
+  );
   assert.ok(!presenceFrames(bob).some((f) => f.joined.includes('ann') && f.updated), 'an update is not a join');
 
   // an explicit leave: the entry goes, ann stays online

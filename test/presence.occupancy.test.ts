@@ -26,7 +26,13 @@ test('presence - join/leave frames are opt-in per namespace; occupancy counts bo
   assert.equal(deployed.status, 200);
   assert.deepEqual(
     [deployed.body.config.channels, deployed.body.config.namespaces],
-    [{ access: 'open', presence: true, joinLeave: false }, [{ prefix: 'chat:', joinLeave: true }, { prefix: 'quiet:', presence: false, joinLeave: true }]],
+    [
+      { access: 'open', presence: true, joinLeave: false },
+      [
+        { prefix: 'chat:', joinLeave: true },
+        { prefix: 'quiet:', presence: false, joinLeave: true },
+      ],
+    ],
   );
   const tokens = new Map<string, string>();
   for (const user of ['ann', 'bob', 'cid', 'dee']) tokens.set(user, await mintToken(gwA.controlUrl, env.secretKey, user));
@@ -71,7 +77,11 @@ test('presence - join/leave frames are opt-in per namespace; occupancy counts bo
   assert.deepEqual(await occupancy(gwA, 'nobody'), { channelId: 'nobody', connections: 0, users: 0 });
   // the default namespace sends no presence frames, however long one waits
   await sleep(1_000);
-  assert.deepEqual(ann.frames.filter((f) => f.op === 'presence' && f.channelId === 'room'), [], 'no presence frame on room (joinLeave off)');
+  assert.deepEqual(
+    ann.frames.filter((f) => f.op === 'presence' && f.channelId === 'room'),
+    [],
+    'no presence frame on room (joinLeave off)',
+  );
 
   // the realtime edge: the `presence` capability, as for the roster
   const withPresence = await mintToken(gwA.controlUrl, env.secretKey, 'eve', { capabilities: { '*': ['subscribe', 'presence'] } });
@@ -110,7 +120,10 @@ test('presence - join/leave frames are opt-in per namespace; occupancy counts bo
   const quietRefusal = await quiet.waitFor('occupancy where presence is off', (f) => f.ref === 9);
   assert.deepEqual([quietRefusal.op, quietRefusal.code], ['error', 'forbidden']);
   await sleep(600);
-  assert.deepEqual(quiet.frames.filter((f) => f.op === 'presence'), []);
+  assert.deepEqual(
+    quiet.frames.filter((f) => f.op === 'presence'),
+    [],
+  );
 
   // leaving: the frame where joinLeave is on, and the counts fall
   await sockets[1]!.close(); // bob's first connection: chat:1 and room

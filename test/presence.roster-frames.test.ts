@@ -74,11 +74,11 @@ test('presence - a roster read while a user reconnects, plus the frames after it
     roamer = openSocket(gw.realtimeUrl, `/v1/channels/${CHANNEL}?token=${roamerToken}`);
     await roamer.waitFor('roamer ready again', (f) => f.op === 'ready');
     await eventually('the roster has the roamer back', async () => (await rosterOnline()).has('roamer'));
-    await eventually(`round ${round}: roster read in the gap + later frames show the roamer online`, async () => viewOf(roster, frames, from).has('roamer')).catch(
-      (error: Error) => {
-        throw new Error(`${error.message}; frames since the roster read: ${JSON.stringify(frames.slice(from))}`);
-      },
-    );
+    await eventually(`round ${round}: roster read in the gap + later frames show the roamer online`, async () =>
+      viewOf(roster, frames, from).has('roamer'),
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; frames since the roster read: ${JSON.stringify(frames.slice(from))}`);
+    });
     // and a client that followed the frames all along ends with the roamer online too
     assert.ok(viewOf(new Set(), frames, 0).has('roamer'), `round ${round}: frames alone end with the roamer online`);
   }

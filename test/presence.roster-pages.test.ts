@@ -50,8 +50,16 @@ test('presence - a big roster is read in pages: every entry once, in order, onli
     return guests.every((g) => pages.flat().some((e) => e.userId === g && e.online));
   });
   const byControl = await readAll((cursor) => control.get(`/v1/channels/stage/members${cursor ? `?cursor=${cursor}` : ''}`));
-  assert.deepEqual(byControl.map((p) => p.length), [1_000, 1_000, 348], 'default page: 1,000');
-  assert.deepEqual(byControl.flat().map((e) => e.userId), everyone, 'every member and online guest once, in byte order');
+  assert.deepEqual(
+    byControl.map((p) => p.length),
+    [1_000, 1_000, 348],
+    'default page: 1,000',
+  );
+  assert.deepEqual(
+    byControl.flat().map((e) => e.userId),
+    everyone,
+    'every member and online guest once, in byte order',
+  );
   const entry = (id: string) => byControl.flat().find((e) => e.userId === id)!;
   assert.deepEqual(entry('U00000.x'), { userId: 'U00000.x', role: 'member', online: false });
   assert.deepEqual(entry('U00099'), { userId: 'U00099', role: 'moderator', online: false });
@@ -60,7 +68,10 @@ test('presence - a big roster is read in pages: every entry once, in order, onli
   const reader = await mintToken(gwA.controlUrl, env.secretKey, 'reader');
   const edge = client(gwB.realtimeUrl, reader!);
   const byEdge = await readAll((cursor) => edge.get(`/v1/channels/stage/members?limit=700${cursor ? `&cursor=${cursor}` : ''}`));
-  assert.deepEqual(byEdge.map((p) => p.length), [700, 700, 700, 248]);
+  assert.deepEqual(
+    byEdge.map((p) => p.length),
+    [700, 700, 700, 248],
+  );
   assert.deepEqual(byEdge.flat(), byControl.flat());
 
   // refusals: a limit out of range, a cursor that is not one of this list

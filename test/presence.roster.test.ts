@@ -55,11 +55,7 @@ test('presence - rosters show who is online on any gateway, presence frames cros
   await aliceAgain.close();
   await bobSocket.waitFor('alice offline frame', (f) => f.op === 'presence' && f.left.includes('alice'));
   assert.equal((await roster(bob!, 'room.1', gwB)).body.members.find((m: any) => m.userId === 'alice').online, false);
-  assert.equal(
-    bobSocket.frames.filter((f) => f.op === 'presence' && f.left.includes('alice')).length,
-    1,
-    'one offline frame though alice had two sockets',
-  );
+  assert.equal(bobSocket.frames.filter((f) => f.op === 'presence' && f.left.includes('alice')).length, 1, 'one offline frame though alice had two sockets');
 
   // an open channel lists members plus whoever is online, as role member
   await controlA.put('/v1/channels/lobby/members/bob', { role: 'moderator' });
@@ -71,7 +67,10 @@ test('presence - rosters show who is online on any gateway, presence frames cros
     { userId: 'carol', role: 'member', online: true },
   ]);
   // the control plane reads the same roster with a secret key
-  assert.deepEqual((await controlA.get('/v1/channels/lobby/members')).body.members.map((m: any) => m.userId), ['bob', 'carol']);
+  assert.deepEqual(
+    (await controlA.get('/v1/channels/lobby/members')).body.members.map((m: any) => m.userId),
+    ['bob', 'carol'],
+  );
 
   // bad input
   assert.equal(errorCode(await controlA.put('/v1/channels/room.1/members/bad%20id')), 'invalid_request');
@@ -86,7 +85,10 @@ test('presence - rosters show who is online on any gateway, presence frames cros
   assert.equal(await gwB.stop(), 0);
   assert.equal((await carolLobby.closed).code, 4503);
   await bobLobby.waitFor('carol offline after drain', (f) => f.op === 'presence' && f.left.includes('carol'));
-  assert.equal((await roster(alice!, 'lobby')).body.members.find((m: any) => m.userId === 'carol'), undefined);
+  assert.equal(
+    (await roster(alice!, 'lobby')).body.members.find((m: any) => m.userId === 'carol'),
+    undefined,
+  );
 
   // gateway C dies without a goodbye: carol's presence there expires instead of leaking
   const gwC = await cluster.start('gateway');

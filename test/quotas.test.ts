@@ -87,20 +87,24 @@ test('quotas - monthlyMessages: the publish past the limit is refused on every r
   assert.equal((await api.post(`/v1/channels/room-a/messages/${first.body.id}/reactions`, { type: 'heart', userId: 'bob' })).status, 200);
 
   // history holds exactly the limit
-  const stored = await cluster.db.pool.query(
-    `select count(*)::int as n from messages m join channels c on c.pk = m.channel_pk where c.environment_id = $1`,
-    [env.environmentId],
-  );
+  const stored = await cluster.db.pool.query(`select count(*)::int as n from messages m join channels c on c.pk = m.channel_pk where c.environment_id = $1`, [
+    env.environmentId,
+  ]);
   assert.equal(stored.rows[0].n, LIMIT);
   const history = await api.get('/v1/channels/room-c/history');
-  assert.deepEqual(history.body.messages.map((m: { content: { n: number } }) => m.content.n), [1, 2]);
+  assert.deepEqual(
+    history.body.messages.map((m: { content: { n: number } }) => m.content.n),
+    [1, 2],
+  );
 
   // usage.threshold at 80 % and at 100 %, once each
-  const thresholds = () =>
-    receiver.received.map((r) => JSON.parse(r.raw.toString())).filter((body) => body.type === 'usage.threshold');
+  const thresholds = () => receiver.received.map((r) => JSON.parse(r.raw.toString())).filter((body) => body.type === 'usage.threshold');
   await receiver.waitFor(() => thresholds().length >= 2, 'usage.threshold 80 and 100');
   const events = thresholds().sort((a, b) => a.data.threshold - b.data.threshold);
-  assert.deepEqual(events.map((e) => e.data.threshold), [80, 100]);
+  assert.deepEqual(
+    events.map((e) => e.data.threshold),
+    [80, 100],
+  );
   const month = new Date();
   const start = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1)).toISOString();
   for (const event of events) {
@@ -162,7 +166,7 @@ test('quotas - the limits: validated like the others, null or absent is unlimite
   assert.deepEqual([put.body.config.limits.monthlyMessages, put.body.config.limits.monthlyConnectionMinutes], [null, null], 'absent: unlimited');
 });
 
-test('quotas - the dashboard reads an environment\'s quota as GET /v1/quota does, members only', async (t) => {
+test("quotas - the dashboard reads an environment's quota as GET /v1/quota does, members only", async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1 });
   const gw = cluster.gateways[0]!;
   const password = 'correct horse battery';
@@ -170,7 +174,11 @@ test('quotas - the dashboard reads an environment\'s quota as GET /v1/quota does
   await createUser(cluster.db.pool, { email: 'victor@example.com', password, organization: owner.organizationId, role: 'viewer' });
   await createUser(cluster.db.pool, { email: 'oscar@example.com', password, organization: 'globex', role: 'owner' });
   const [admin, viewer, outsider] = [new DashboardClient(gw.controlUrl), new DashboardClient(gw.controlUrl), new DashboardClient(gw.controlUrl)];
-  for (const [who, email] of [[admin, 'olivia'], [viewer, 'victor'], [outsider, 'oscar']] as const) {
+  for (const [who, email] of [
+    [admin, 'olivia'],
+    [viewer, 'victor'],
+    [outsider, 'oscar'],
+  ] as const) {
     assert.equal((await who.signIn(`${email}@example.com`, password)).status, 200);
   }
   const project = await admin.post(`/v1/dashboard/organizations/${owner.organizationId}/projects`, { name: 'chat' });
@@ -204,17 +212,29 @@ test('quotas - monthlyConnectionMinutes: socket time is flushed and counted, new
   const first = openSocket(gw.realtimeUrl, `/v1/connect?token=${alice}`);
   await first.waitFor('connected', (f) => f.op === 'connected');
   // its seconds reach quota_usage by the flushes, without a close
-  const quota = await eventually('the minute flushed', async () => {
-    const res = await api.get('/v1/quota');
-    return res.body.quotas.connectionMinutes.used >= 1 ? res : undefined;
-  }, 30_000);
+  const quota = await eventually(
+    'the minute flushed',
+    async () => {
+      const res = await api.get('/v1/quota');
+      return res.body.quotas.connectionMinutes.used >= 1 ? res : undefined;
+    },
+    30_000,
+  );
   assert.deepEqual(quota.body.quotas.connectionMinutes, { limit: 1, used: 1, remaining: 0 });
   assert.deepEqual(quota.body.quotas.messages, { limit: null, used: 0, remaining: null });
 
   // a new socket: refused with 4429 and the reason; the open one stays
   const refused = await eventually('a refused socket', async () => {
     const socket = openSocket(gw.realtimeUrl, `/v1/connect?token=${alice}`);
-    const closed = await Promise.race([socket.closed, socket.waitFor('connected', (f) => f.op === 'connected').then(() => undefined, () => undefined)]);
+    const closed = await Promise.race([
+      socket.closed,
+      socket
+        .waitFor('connected', (f) => f.op === 'connected')
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
+    ]);
     if (!closed) await socket.close();
     return closed?.code === 4429 ? closed : undefined;
   });
@@ -244,7 +264,10 @@ test('quotas - monthlyConnectionMinutes: socket time is flushed and counted, new
 
   // 80 % and 100 % of the minute: recorded once each
   await eventually('connection thresholds recorded', async () => {
-    const { rows } = await cluster.db.pool.query(`select threshold from quota_thresholds where environment_id = $1 and quota = 'monthlyConnectionMinutes' order by threshold`, [env.environmentId]);
+    const { rows } = await cluster.db.pool.query(
+      `select threshold from quota_thresholds where environment_id = $1 and quota = 'monthlyConnectionMinutes' order by threshold`,
+      [env.environmentId],
+    );
     return rows.length === 2 ? rows.map((r) => r.threshold) : undefined;
   });
   await first.close();

@@ -75,7 +75,10 @@ test('sdk bundle - the gateway serves /sdk/client.js with ETag, caching and CORS
   assert.equal(map.headers.get('content-type'), 'application/json; charset=utf-8');
   const parsed = map.body;
   assert.equal(parsed.version, 3);
-  assert.ok(parsed.sources.some((source: string) => source.endsWith('src/client.ts')), JSON.stringify(parsed.sources));
+  assert.ok(
+    parsed.sources.some((source: string) => source.endsWith('src/client.ts')),
+    JSON.stringify(parsed.sources),
+  );
   // not an API route: absent from the OpenAPI document, and nothing else under /sdk
   const openapi = await request(gw.realtimeUrl, 'GET', '/openapi.json');
   assert.ok(!Object.keys(openapi.body.paths).some((path) => path.startsWith('/sdk')));
@@ -87,7 +90,15 @@ test('sdk bundle - the gateway serves /sdk/client.js with ETag, caching and CORS
   await writeFile(join(dir, 'client.mjs'), js.body);
   const sdk = (await import(pathToFileURL(join(dir, 'client.mjs')).href)) as typeof import('@rtm/client');
   // with delta on in the channel's namespace, the bundle's decoder (fossil-delta) rebuilds the second message
-  assert.equal((await request(gw.controlUrl, 'PUT', '/v1/config', { headers: { authorization: `Bearer ${env.secretKey}` }, body: { namespaces: [{ prefix: 'bundled', delta: true }] } })).status, 200);
+  assert.equal(
+    (
+      await request(gw.controlUrl, 'PUT', '/v1/config', {
+        headers: { authorization: `Bearer ${env.secretKey}` },
+        body: { namespaces: [{ prefix: 'bundled', delta: true }] },
+      })
+    ).status,
+    200,
+  );
   const wire: string[] = [];
   class RecordingWebSocket extends WebSocket {
     constructor(address: string) {
@@ -103,8 +114,14 @@ test('sdk bundle - the gateway serves /sdk/client.js with ETag, caching and CORS
   await client.channel('bundled').publish(content(1));
   const ack = await client.channel('bundled').publish(content(2));
   await until('the bundle receives its own messages', () => got.some((m) => m.seq === ack.seq));
-  assert.deepEqual(got.map((m) => m.content), [content(1), content(2)]);
-  assert.ok(wire.some((text) => text.includes(`"seq":${ack.seq},`) && text.includes('"delta":{"format":"fossil"')), 'the second came as a delta');
+  assert.deepEqual(
+    got.map((m) => m.content),
+    [content(1), content(2)],
+  );
+  assert.ok(
+    wire.some((text) => text.includes(`"seq":${ack.seq},`) && text.includes('"delta":{"format":"fossil"')),
+    'the second came as a delta',
+  );
   assert.ok(new sdk.RtmError('x') instanceof Error);
 });
 

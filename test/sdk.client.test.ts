@@ -24,7 +24,10 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     assert.equal(alice.userId, 'alice');
     assert.match(alice.connectionId!, /^sock_/);
     const acks = await Promise.all(Array.from({ length: 10 }, (_, n) => bob.channel('room').publish({ n }, { type: 'chat' })));
-    assert.deepEqual(acks.map((a) => a.seq).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(
+      acks.map((a) => a.seq).sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
     for (const ack of acks) {
       assert.match(ack.id, /^msg_/);
       assert.equal(typeof ack.timestamp, 'number');
@@ -83,7 +86,10 @@ test('sdk client - one connection for channels, inbox, history and presence agai
       assert.equal(message.channelId, 'hist');
       newestFirst.push(message.seq);
     }
-    assert.deepEqual(newestFirst, Array.from({ length: 23 }, (_, i) => 23 - i));
+    assert.deepEqual(
+      newestFirst,
+      Array.from({ length: 23 }, (_, i) => 23 - i),
+    );
     const pages: number[][] = [];
     for await (const page of alice.channel('hist').history({ limit: 10, after: 5 }).pages()) pages.push(page.map((m) => m.seq));
     assert.deepEqual(pages, [
@@ -100,7 +106,10 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     const empty: unknown[] = [];
     for await (const message of alice.channel('never-used').history()) empty.push(message);
     assert.deepEqual(empty, []);
-    assert.throws(() => alice.channel('hist').history({ limit: 501 }), (error: RtmError) => error.code === 'invalid_request');
+    assert.throws(
+      () => alice.channel('hist').history({ limit: 501 }),
+      (error: RtmError) => error.code === 'invalid_request',
+    );
     await control.put('/v1/channels/hidden', { access: 'members' });
     await assert.rejects(
       (async () => {
@@ -141,9 +150,18 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     ]);
     bob.close();
     await until('bob leaves', () => leaves.includes('bob'));
-    assert.deepEqual((await lobby.presence.get()).map((m) => [m.userId, m.online]), [['alice', true]]);
-    assert.deepEqual(batches.flatMap((b) => b.joined), joins);
-    assert.deepEqual(batches.flatMap((b) => b.left), leaves);
+    assert.deepEqual(
+      (await lobby.presence.get()).map((m) => [m.userId, m.online]),
+      [['alice', true]],
+    );
+    assert.deepEqual(
+      batches.flatMap((b) => b.joined),
+      joins,
+    );
+    assert.deepEqual(
+      batches.flatMap((b) => b.left),
+      leaves,
+    );
     assert.ok(batches.every((b) => b.channelId === 'lobby'));
   });
 
@@ -155,7 +173,10 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     const got: Notification[] = [];
     const sub = dora.inbox.subscribe((n) => got.push(n), { since: first.body.ids[0] });
     await sub.ready;
-    assert.deepEqual(got.map((n) => n.payload), [{ n: 2 }]);
+    assert.deepEqual(
+      got.map((n) => n.payload),
+      [{ n: 2 }],
+    );
     await control.post('/v1/notifications', { userIds: ['dora'], payload: { n: 3 }, type: 'ping' });
     await until('live notification', () => got.length === 2);
     assert.equal(got[1]!.type, 'ping');
@@ -167,7 +188,10 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     await connected(dora);
     await until('resumed', () => got.length === 3);
     await sleep(300);
-    assert.deepEqual(got.map((n) => (n.payload as { n: number }).n), [2, 3, 4]);
+    assert.deepEqual(
+      got.map((n) => (n.payload as { n: number }).n),
+      [2, 3, 4],
+    );
   });
 
   await t.test('retract: the sender retracts, subscribers get a retract event, history shows the tombstone', async (t) => {
@@ -240,7 +264,10 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     assert.deepEqual(changes, ['connected'], 'never disconnected');
     assert.equal(erin.connectionId, connectionId);
     await until('all fifteen', () => got.length === 15);
-    assert.deepEqual(got, Array.from({ length: 15 }, (_, i) => i + 1));
+    assert.deepEqual(
+      got,
+      Array.from({ length: 15 }, (_, i) => i + 1),
+    );
   });
 
   await t.test('4401: an expired token closes the connection; getToken is called and the client reconnects and resumes', async (t) => {
@@ -262,7 +289,10 @@ test('sdk client - one connection for channels, inbox, history and presence agai
     const closed = await nextState(frank, 'disconnected', 10_000);
     assert.equal(closed.code, 4401);
     assert.equal(closed.retryInMs, 0, 'a token that expired while connected: reconnect at once');
-    assert.ok(errors.some((e) => /token service unavailable/.test(e.message)), 'failed renewals were reported');
+    assert.ok(
+      errors.some((e) => /token service unavailable/.test(e.message)),
+      'failed renewals were reported',
+    );
     renewals = true;
     await control.post('/v1/channels/expiry/messages', { content: { while: 'away' } });
     await connected(frank);

@@ -36,7 +36,12 @@ async function streamThroughOutage(options: {
   for (let i = 0; i < total; i++) {
     const channelId = channels[i % channels.length]!;
     const n = Math.floor(i / channels.length);
-    acks.push(publisher.channel(channelId).publish({ n }).then((ack) => ({ ...ack, channelId, n })));
+    acks.push(
+      publisher
+        .channel(channelId)
+        .publish({ n })
+        .then((ack) => ({ ...ack, channelId, n })),
+    );
     if (i === burst + 6) outage = options.outage();
     await sleep(i >= burst && i < burst + 12 ? 2 : 33);
   }
@@ -45,8 +50,15 @@ async function streamThroughOutage(options: {
 
   const control = http(options.controlUrl, options.secretKey);
   for (const channelId of channels) {
-    const acked = results.filter((r) => r.channelId === channelId).map((r) => r.seq).sort((a, b) => a - b);
-    assert.deepEqual(acked, Array.from({ length: perChannel }, (_, i) => i + 1), `${channelId}: each publish committed once, seqs contiguous`);
+    const acked = results
+      .filter((r) => r.channelId === channelId)
+      .map((r) => r.seq)
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      acked,
+      Array.from({ length: perChannel }, (_, i) => i + 1),
+      `${channelId}: each publish committed once, seqs contiguous`,
+    );
     await until(`${channelId}: the subscriber has every acknowledged message`, () => received.get(channelId)!.length >= perChannel, 30_000);
     await sleep(200);
     const seen = received.get(channelId)!;
@@ -57,7 +69,11 @@ async function streamThroughOutage(options: {
     );
     const { body } = await control.get(`/v1/channels/${channelId}/history?limit=500`);
     const ns = body.messages.map((m: Message) => (m.content as { n: number }).n).sort((a: number, b: number) => a - b);
-    assert.deepEqual(ns, Array.from({ length: perChannel }, (_, i) => i), `${channelId}: history holds each publish exactly once`);
+    assert.deepEqual(
+      ns,
+      Array.from({ length: perChannel }, (_, i) => i),
+      `${channelId}: history holds each publish exactly once`,
+    );
     assert.deepEqual(
       seen.map((m) => m.id),
       body.messages.map((m: Message) => m.id),

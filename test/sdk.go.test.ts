@@ -126,7 +126,8 @@ test('Go SDK - vet, unit and integration tests against a real cluster; a program
     // the integration test ran (it skips itself without RTM_TEST_CONTROL_URL)
     assert.match(result.out, /--- PASS: TestIntegration /);
     assert.doesNotMatch(result.out, /--- SKIP/);
-    for (const name of ['minted_token', 'history', 'bans', 'refuses_an_altered_body']) assert.match(result.out, new RegExp(`--- PASS: TestIntegration/\\S*${name}`));
+    for (const name of ['minted_token', 'history', 'bans', 'refuses_an_altered_body'])
+      assert.match(result.out, new RegExp(`--- PASS: TestIntegration/\\S*${name}`));
   });
 
   await t.test('a Go program outside the repository, with the module by a replace path', async (t) => {
@@ -149,7 +150,10 @@ test('Go SDK - vet, unit and integration tests against a real cluster; a program
     const me = await client(gw.realtimeUrl, token).get('/v1/me');
     assert.deepEqual([me.status, me.body.userId], [200, 'outside']);
     const history = await client(gw.controlUrl, env.secretKey).get('/v1/channels/outside.room/history');
-    assert.deepEqual(history.body.messages.map((m: { id: string }) => m.id), [id]);
+    assert.deepEqual(
+      history.body.messages.map((m: { id: string }) => m.id),
+      [id],
+    );
   });
 });
 

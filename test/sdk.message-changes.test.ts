@@ -27,13 +27,19 @@ test('sdk message changes - edits, reactions and resume against a real cluster',
   const env = await cluster.createEnvironment();
   const gw = cluster.gateways[0]!;
   const control = http(gw.controlUrl, env.secretKey);
-  const tokenFor = (userId: string, extra: object = {}) => () => mintToken(gw.controlUrl, env.secretKey, userId, extra);
+  const tokenFor =
+    (userId: string, extra: object = {}) =>
+    () =>
+      mintToken(gw.controlUrl, env.secretKey, userId, extra);
 
   await t.test('live: the sender edits, everyone gets the update; reactions come as summaries; versions lists both contents', async (t) => {
     const alice = sdkClient(t, gw.realtimeUrl, tokenFor('alice'));
     const bob = sdkClient(t, gw.realtimeUrl, tokenFor('bob'));
     const seen = { alice: recorder(), bob: recorder() };
-    for (const [name, client] of [['alice', alice], ['bob', bob]] as const) {
+    for (const [name, client] of [
+      ['alice', alice],
+      ['bob', bob],
+    ] as const) {
       const room = client.channel('changes');
       room.on('update', (u) => seen[name].updates.push(u));
       room.on('summary', (s) => seen[name].summaries.push(s));
@@ -44,13 +50,21 @@ test('sdk message changes - edits, reactions and resume against a real cluster',
     assert.equal(edited.id, sent.id);
     assert.equal(edited.seq, sent.seq);
     assert.equal(edited.version, 2);
-    assert.equal(edited.eventSeq, sent.seq + 1, 'the edit takes the channel\'s next place');
+    assert.equal(edited.eventSeq, sent.seq + 1, "the edit takes the channel's next place");
     assert.equal(typeof edited.updatedAt, 'number');
     for (const name of ['alice', 'bob'] as const) {
       await until(`${name} gets the update`, () => seen[name].updates.length === 1);
       const [update] = seen[name].updates;
       assert.deepEqual(
-        { id: update!.id, seq: update!.seq, eventSeq: update!.eventSeq, content: update!.content, version: update!.version, updatedBy: update!.updatedBy, channelId: update!.channelId },
+        {
+          id: update!.id,
+          seq: update!.seq,
+          eventSeq: update!.eventSeq,
+          content: update!.content,
+          version: update!.version,
+          updatedBy: update!.updatedBy,
+          channelId: update!.channelId,
+        },
         { id: sent.id, seq: sent.seq, eventSeq: edited.eventSeq, content: { text: 'hello' }, version: 2, updatedBy: 'alice', channelId: 'changes' },
       );
     }
@@ -73,13 +87,20 @@ test('sdk message changes - edits, reactions and resume against a real cluster',
     // every place of the channel was delivered in order: the position is the last change's
     const last = seen.bob.summaries[1]!.eventSeq;
     assert.equal(bob.channel('changes').lastSeq, last);
-    assert.deepEqual(seen.bob.messages.map((m) => m.seq), [sent.seq], 'changes are not messages');
+    assert.deepEqual(
+      seen.bob.messages.map((m) => m.seq),
+      [sent.seq],
+      'changes are not messages',
+    );
 
     const versions = await bob.channel('changes').versions(sent.id);
-    assert.deepEqual(versions.map((v) => [v.version, v.content, v.updatedBy]), [
-      [1, { text: 'helo' }, null],
-      [2, { text: 'hello' }, 'alice'],
-    ]);
+    assert.deepEqual(
+      versions.map((v) => [v.version, v.content, v.updatedBy]),
+      [
+        [1, { text: 'helo' }, null],
+        [2, { text: 'hello' }, 'alice'],
+      ],
+    );
     // a token without the react capability is refused
     const reader = sdkClient(t, gw.realtimeUrl, tokenFor('carol', { capabilities: { '*': ['subscribe', 'history'] } }));
     await assert.rejects(reader.channel('changes').react(sent.id, 'ok'), (error: RtmError) => error.code === 'forbidden');
@@ -121,9 +142,15 @@ test('sdk message changes - edits, reactions and resume against a real cluster',
         [first.id, again.eventSeq, 3, { text: 'one, edited twice' }],
       ],
     );
-    assert.deepEqual(seen.messages.map((m) => m.seq), [first.seq, second.seq, third.seq]);
-    assert.deepEqual(seen.retractions.map((r) => [r.id, r.seq, r.eventSeq]), [[second.id, second.seq, retracted.eventSeq]]);
-    assert.equal(room.lastSeq, retracted.eventSeq, 'the position is the retraction\'s place');
+    assert.deepEqual(
+      seen.messages.map((m) => m.seq),
+      [first.seq, second.seq, third.seq],
+    );
+    assert.deepEqual(
+      seen.retractions.map((r) => [r.id, r.seq, r.eventSeq]),
+      [[second.id, second.seq, retracted.eventSeq]],
+    );
+    assert.equal(room.lastSeq, retracted.eventSeq, "the position is the retraction's place");
     // and live again from there
     const fourth = await alice.channel('resume').publish({ text: 'four' });
     await until('carol gets the next message live', () => seen.messages.length === 4);

@@ -21,7 +21,10 @@ test('sdk presence data - enter, update, leave, get and events over two gateways
     namespaces: [{ prefix: 'room:', joinLeave: true }],
   });
   assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
-  const tokenFor = (userId: string, extra: object = {}) => () => mintToken(gwA.controlUrl, env.secretKey, userId, extra);
+  const tokenFor =
+    (userId: string, extra: object = {}) =>
+    () =>
+      mintToken(gwA.controlUrl, env.secretKey, userId, extra);
 
   const alice = sdkClient(t, gwA.realtimeUrl, tokenFor('alice'));
   const bob = sdkClient(t, gwB.realtimeUrl, tokenFor('bob'));
@@ -44,7 +47,10 @@ test('sdk presence data - enter, update, leave, get and events over two gateways
 
   await room.presence.update({ status: 'busy' });
   await until('bob saw the update', () => events.some((e) => JSON.stringify(e) === JSON.stringify(['update', 'alice', { status: 'busy' }])));
-  await eventually('the roster on both gateways', async () => (await dataOf(bob, 'alice'))?.status === 'busy' && (await dataOf(alice, 'alice'))?.status === 'busy');
+  await eventually(
+    'the roster on both gateways',
+    async () => (await dataOf(bob, 'alice'))?.status === 'busy' && (await dataOf(alice, 'alice'))?.status === 'busy',
+  );
 
   // a dropped connection: the server forgets the entry with the subscription, the SDK enters again
   dropConnection(alice);

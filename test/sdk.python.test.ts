@@ -109,17 +109,25 @@ test('Python server SDK', async (t) => {
     // no index: the wheel has no dependencies
     const installed = await run(python, ['-m', 'pip', 'install', '--no-index', '--no-deps', join(dir, 'dist', wheel!)], { cwd: dir, env: pythonEnv({}) });
     assert.equal(installed.status, 0, installed.stdout + installed.stderr);
-    const where = await run(python, ['-c', 'import rtm_server, os; print(rtm_server.__file__); print(os.path.exists(os.path.join(os.path.dirname(rtm_server.__file__), "py.typed")))'], {
-      cwd: dir,
-      env: pythonEnv({}),
-    });
+    const where = await run(
+      python,
+      ['-c', 'import rtm_server, os; print(rtm_server.__file__); print(os.path.exists(os.path.join(os.path.dirname(rtm_server.__file__), "py.typed")))'],
+      {
+        cwd: dir,
+        env: pythonEnv({}),
+      },
+    );
     const [file, typedMarker] = where.stdout.trim().split('\n');
     assert.ok(file?.startsWith(join(dir, 'venv')), `imported from ${file}`);
     assert.equal(typedMarker, 'True', 'py.typed is in the wheel');
 
     const env = await cluster.createEnvironment();
     await copyFile(join(PYTHON_SDK, 'examples/quickstart.py'), join(dir, 'quickstart.py'));
-    const quick = await run(python, ['quickstart.py'], { cwd: dir, env: pythonEnv({ RTM_CONTROL_URL: gw.controlUrl, RTM_SECRET_KEY: env.secretKey }), timeoutMs: 120_000 });
+    const quick = await run(python, ['quickstart.py'], {
+      cwd: dir,
+      env: pythonEnv({ RTM_CONTROL_URL: gw.controlUrl, RTM_SECRET_KEY: env.secretKey }),
+      timeoutMs: 120_000,
+    });
     assert.equal(quick.status, 0, quick.stdout + quick.stderr);
     assert.match(quick.stdout, /^token for alice expires at /m);
     assert.match(quick.stdout, /^verified delivery of msg_\w+$/m);

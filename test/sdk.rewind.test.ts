@@ -32,7 +32,11 @@ test('sdk rewind - rewind once, then resume from the last seq after the gateway 
     assert.equal(res.status, 201);
     visible.set(res.body.seq, !toCarol);
   };
-  const seen = (from: number, to: number) => [...visible].filter(([seq, v]) => v && seq >= from && seq <= to).map(([seq]) => seq).sort((a, b) => a - b);
+  const seen = (from: number, to: number) =>
+    [...visible]
+      .filter(([seq, v]) => v && seq >= from && seq <= to)
+      .map(([seq]) => seq)
+      .sort((a, b) => a - b);
   for (let i = 0; i < 20; i++) await publish();
 
   // what each client asked for: the WebSocket's subscribe frames, the event streams' channels

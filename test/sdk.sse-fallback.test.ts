@@ -55,7 +55,10 @@ test('sdk sse fallback - WebSockets blocked: subscribe, receive, publish over HT
   const received = new Map<string, Message[]>(channels.map((c) => [c, []]));
   const ready = await Promise.all(channels.map((c) => reader.channel(c).subscribe((m) => received.get(c)!.push(m), { since: 0 }).ready));
   assert.deepEqual(ready, [{ lastSeq: 3 }, { lastSeq: 0 }]);
-  assert.deepEqual(received.get('sse-a')!.map((m) => m.seq), [1, 2, 3]);
+  assert.deepEqual(
+    received.get('sse-a')!.map((m) => m.seq),
+    [1, 2, 3],
+  );
   assert.equal(proxy.open(first.realtimeUrl) >= 1, true, 'the reader streams from the first gateway');
 
   // the writer publishes over HTTP, ~30/s, racing a kill -9 of the gateway both clients are on
@@ -64,7 +67,12 @@ test('sdk sse fallback - WebSockets blocked: subscribe, receive, publish over HT
   for (let i = 0; i < perChannel * channels.length; i++) {
     const channelId = channels[i % channels.length]!;
     const n = Math.floor(i / channels.length);
-    acks.push(writer.channel(channelId).publish({ n }).then((ack) => ({ ...ack, channelId, n })));
+    acks.push(
+      writer
+        .channel(channelId)
+        .publish({ n })
+        .then((ack) => ({ ...ack, channelId, n })),
+    );
     if (i === 30) await first.kill();
     await sleep(33);
   }
@@ -75,8 +83,15 @@ test('sdk sse fallback - WebSockets blocked: subscribe, receive, publish over HT
 
   for (const channelId of channels) {
     const offset = channelId === 'sse-a' ? 3 : 0;
-    const acked = results.filter((r) => r.channelId === channelId).map((r) => r.seq).sort((a, b) => a - b);
-    assert.deepEqual(acked, Array.from({ length: perChannel }, (_, i) => offset + i + 1), `${channelId}: each publish committed once (re-sent with its key when the answer was lost)`);
+    const acked = results
+      .filter((r) => r.channelId === channelId)
+      .map((r) => r.seq)
+      .sort((a, b) => a - b);
+    assert.deepEqual(
+      acked,
+      Array.from({ length: perChannel }, (_, i) => offset + i + 1),
+      `${channelId}: each publish committed once (re-sent with its key when the answer was lost)`,
+    );
     await until(`${channelId}: the reader has every message`, () => received.get(channelId)!.length >= offset + perChannel, 30_000);
     await sleep(300);
     const { body } = await control.get(`/v1/channels/${channelId}/history?limit=500`);
@@ -136,7 +151,11 @@ test('sdk sse fallback - on SSE the client tries WebSockets again and moves to o
   assert.equal(sockets.made(), 1, 'the probe socket is the connection now');
   await until('every message', () => seen.length >= n);
   await sleep(300);
-  assert.deepEqual(seen, Array.from({ length: n }, (_, i) => i + 1), 'each message once, in order, across the move');
+  assert.deepEqual(
+    seen,
+    Array.from({ length: n }, (_, i) => i + 1),
+    'each message once, in order, across the move',
+  );
   assert.deepEqual(transports, ['sse', 'websocket']);
   assert.equal(reader.state, 'connected');
   // publishing works on the socket too
@@ -164,11 +183,16 @@ test('sdk sse fallback - WebSockets reset before they open: after two the client
   }
   const sign = await tokenSigner(cluster.db.pool, env.environmentId);
   const tokens: string[] = [];
-  const reader = sseClient(t, gw.realtimeUrl, async () => {
-    const token = await sign('reader', 6);
-    tokens.push(token);
-    return token;
-  }, { WebSocket: ResetWebSocket as unknown as WebSocketConstructor });
+  const reader = sseClient(
+    t,
+    gw.realtimeUrl,
+    async () => {
+      const token = await sign('reader', 6);
+      tokens.push(token);
+      return token;
+    },
+    { WebSocket: ResetWebSocket as unknown as WebSocketConstructor },
+  );
   const transports: string[] = [];
   reader.on('transport', (transport) => transports.push(transport));
   const seen: number[] = [];
@@ -187,7 +211,11 @@ test('sdk sse fallback - WebSockets reset before they open: after two the client
   }
   await until('every message', () => seen.length >= n);
   await sleep(300);
-  assert.deepEqual(seen, Array.from({ length: n }, (_, i) => i + 1), 'each message once, in order, across the renewals');
+  assert.deepEqual(
+    seen,
+    Array.from({ length: n }, (_, i) => i + 1),
+    'each message once, in order, across the renewals',
+  );
   assert.deepEqual(states, [], 'renewed in place: the connection never dropped');
   assert.equal(reader.state, 'connected');
 });

@@ -47,7 +47,7 @@ test('server SDK - webhook endpoints, test events, recovery, and both signature 
   assert.equal(verifyWebhook(delivery!.raw, new Headers(standardOnly), created.secret).ok, true, 'a fetch Headers');
   assert.equal(verifyWebhook(delivery!.raw, delivery!.headers['service-signature'] as string, created.secret).ok, true, 'the header value, as before');
   assert.equal(verifyWebhook(Buffer.from(delivery!.raw.toString().replace('3', '4')), standardOnly, created.secret).ok, false, 'other bytes');
-  assert.equal(verifyWebhook(delivery!.raw, standardOnly, second.secret!).ok, false, 'another endpoint\'s secret');
+  assert.equal(verifyWebhook(delivery!.raw, standardOnly, second.secret!).ok, false, "another endpoint's secret");
   assert.equal(verifyWebhook(delivery!.raw, {}, created.secret).ok, false, 'no signature at all');
   const event = parseWebhook(delivery!.raw, standardOnly, created.secret);
   assert.deepEqual([event.type, event.channelId], ['message.published', 'orders-1']);

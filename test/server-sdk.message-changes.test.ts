@@ -22,7 +22,11 @@ test('server SDK - edits, reactions, versions, and their webhook events', async 
   const endpoint = await rtm.createWebhookEndpoint({ url: receiver.url, eventTypes: ['message.updated', 'message.reactions'] });
 
   // a subscriber on the realtime edge sees each change as it commits
-  const subscriber = createClient({ url: gw.realtimeUrl, getToken: async () => (await rtm.mintToken({ userId: 'watcher' })).token, WebSocket: WebSocket as never });
+  const subscriber = createClient({
+    url: gw.realtimeUrl,
+    getToken: async () => (await rtm.mintToken({ userId: 'watcher' })).token,
+    WebSocket: WebSocket as never,
+  });
   t.after(() => subscriber.close());
   const updates: MessageUpdate[] = [];
   const summaries: ReactionsUpdate[] = [];
@@ -54,8 +58,17 @@ test('server SDK - edits, reactions, versions, and their webhook events', async 
     ],
   );
 
-  await until('the subscriber saw both edits and the last summary', () => updates.length === 2 && summaries.at(-1)?.reactions.party === undefined && summaries.length >= 1);
-  assert.deepEqual(updates.map((u) => [u.version, u.updatedBy]), [[2, null], [3, 'alice']]);
+  await until(
+    'the subscriber saw both edits and the last summary',
+    () => updates.length === 2 && summaries.at(-1)?.reactions.party === undefined && summaries.length >= 1,
+  );
+  assert.deepEqual(
+    updates.map((u) => [u.version, u.updatedBy]),
+    [
+      [2, null],
+      [3, 'alice'],
+    ],
+  );
   assert.deepEqual(summaries.at(-1)!.reactions, { '👍': { count: 1, users: ['bob'], clipped: false } });
 
   // the endpoint gets the edits as message.updated, the reactions as message.reactions
@@ -68,10 +81,13 @@ test('server SDK - edits, reactions, versions, and their webhook events', async 
   });
   const events = receiver.received.map((r) => parseWebhook(r.raw, r.headers, secret));
   const edits = events.filter((e) => e.type === 'message.updated');
-  assert.deepEqual(edits.map((e) => [e.channelId, (e.data as MessageEnvelope).version, (e.data as MessageEnvelope).content]), [
-    ['board', 2, { text: 'first edit' }],
-    ['board', 3, { text: 'second edit' }],
-  ]);
+  assert.deepEqual(
+    edits.map((e) => [e.channelId, (e.data as MessageEnvelope).version, (e.data as MessageEnvelope).content]),
+    [
+      ['board', 2, { text: 'first edit' }],
+      ['board', 3, { text: 'second edit' }],
+    ],
+  );
   for (const edit of edits) assert.equal(edit.id, `${edit.data.id}_v${edit.data.version}`, "an edit's event id names its message and version");
   const reactions = events.filter((e) => e.type === 'message.reactions');
   assert.match(reactions[0]!.id, /^rct_/);

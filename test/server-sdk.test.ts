@@ -78,7 +78,10 @@ test('server SDK - every method against a real cluster', async (t) => {
       results.map((r) => ('error' in r ? r.error.code : 'ephemeral' in r ? 'ephemeral' : r.seq)),
       [1, 1, 'ephemeral', 'payload_too_large', 2],
     );
-    assert.deepEqual((await rtm.history('batch.1')).messages.map((m) => m.content?.n), [1, 5]);
+    assert.deepEqual(
+      (await rtm.history('batch.1')).messages.map((m) => m.content?.n),
+      [1, 5],
+    );
   });
 
   await t.test('publish, ephemeral publish, history pages, retract with and without a reason', async () => {
@@ -111,10 +114,13 @@ test('server SDK - every method against a real cluster', async (t) => {
     assert.deepEqual(await rtm.retract('room.1', second.id, { reason: 'off topic' }), { id: second.id, seq: 2, retracted: true, eventSeq: 4 });
     assert.deepEqual(await rtm.retract('room.1', second.id), { id: second.id, seq: 2, retracted: true, eventSeq: 4 }, 'answered as the first');
     const after = await rtm.history('room.1');
-    assert.deepEqual(after.messages.map((m) => [m.retracted, m.content]), [
-      [true, null],
-      [true, null],
-    ]);
+    assert.deepEqual(
+      after.messages.map((m) => [m.retracted, m.content]),
+      [
+        [true, null],
+        [true, null],
+      ],
+    );
     const missing = await serverError(rtm.retract('room.1', 'msg_00000000000000000000000000'));
     assert.deepEqual([missing.status, missing.code], [404, 'not_found']);
   });
@@ -136,7 +142,10 @@ test('server SDK - every method against a real cluster', async (t) => {
 
     assert.equal(await rtm.removeMember('club', 'ann'), undefined);
     await rtm.removeMember('club', 'ann'); // idempotent
-    assert.deepEqual((await rtm.roster('club')).members.map((m) => m.userId), ['bob']);
+    assert.deepEqual(
+      (await rtm.roster('club')).members.map((m) => m.userId),
+      ['bob'],
+    );
     assert.equal((await ann.get('/v1/channels/club/history')).status, 403, 'removed');
     assert.equal((await rtm.setChannelAccess('club', 'open')).access, 'open');
     assert.equal((await ann.get('/v1/channels/club/history')).status, 200, 'open again');
@@ -183,7 +192,7 @@ test('server SDK - every method against a real cluster', async (t) => {
     );
   });
 
-  await t.test('mintLogsToken for the key\'s own environment only', async () => {
+  await t.test("mintLogsToken for the key's own environment only", async () => {
     const logs = await rtm.mintLogsToken(env.environmentId);
     assert.ok(logs.token.split('.').length === 3);
     const short = await rtm.mintLogsToken(env.environmentId, { ttlSeconds: 60 });
@@ -224,7 +233,10 @@ test('server SDK - every method against a real cluster', async (t) => {
     assert.deepEqual(verifyWebhook(received.raw, header, 'whsec_other'), { ok: false, reason: 'signature mismatch' });
     assert.equal(verifyWebhook(Buffer.concat([received.raw, Buffer.from(' ')]), header, secret).ok, false);
     assert.equal(verifyWebhook(received.raw, header, secret, { now: Date.now() + 3_600_000 }).ok, false);
-    assert.throws(() => parseWebhook(received.raw, undefined, secret), (error: unknown) => error instanceof WebhookVerificationError && error.reason === 'missing signature header');
+    assert.throws(
+      () => parseWebhook(received.raw, undefined, secret),
+      (error: unknown) => error instanceof WebhookVerificationError && error.reason === 'missing signature header',
+    );
 
     // the ledger: list, one, paging through every delivery
     let delivered: Awaited<ReturnType<ServerClient['delivery']>> | undefined;

@@ -111,7 +111,10 @@ test('neighbours - one environment storming subscribes or not reading does not h
     });
     await Promise.all(subs.map((sub) => sub.ready));
     assert.ok(codes.length > 0, 'some subscribes were refused and retried');
-    assert.ok(codes.every((code) => code === 'rate_limited'), codes.join(' '));
+    assert.ok(
+      codes.every((code) => code === 'rate_limited'),
+      codes.join(' '),
+    );
     sdk.close();
     await gw.stop();
   });

@@ -33,7 +33,8 @@ test('events - two channels streamed, cut, resumed on another gateway from Last-
   const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const control = client(gwA.controlUrl, env.secretKey);
   const alice = await mintToken(gwA.controlUrl, env.secretKey, 'alice');
-  const publish = async (channelId: string, n: number) => assert.equal((await control.post(`/v1/channels/${channelId}/messages`, { content: { n } })).status, 201);
+  const publish = async (channelId: string, n: number) =>
+    assert.equal((await control.post(`/v1/channels/${channelId}/messages`, { content: { n } })).status, 201);
   for (let n = 1; n <= 3; n++) {
     await publish('a', n);
     await publish('b', n);
@@ -120,7 +121,10 @@ test('events - two channels streamed, cut, resumed on another gateway from Last-
   await fourth.waitFor('three subscribed', () => fourth.frames.filter((f) => f.op === 'subscribed').length === 3);
   assert.deepEqual(seqsOf(fourth, 'a'), upTo(6, last + 1));
   assert.deepEqual(seqsOf(fourth, 'b'), upTo(cutB! + 1, last + 2));
-  assert.deepEqual(fourth.frames.find((f) => f.op === 'subscribed' && f.channelId === 'c'), { op: 'subscribed', channelId: 'c', lastSeq: 0 });
+  assert.deepEqual(
+    fourth.frames.find((f) => f.op === 'subscribed' && f.channelId === 'c'),
+    { op: 'subscribed', channelId: 'c', lastSeq: 0 },
+  );
   fourth.cut();
   for (const stream of [first, second, third, fourth]) assertDocumented(stream);
 });
@@ -193,7 +197,12 @@ test('events - a kick ends one channel, a refused channel leaves the others, an 
 
   // a channel ban (control plane on gateway A, stream on gateway B) ends that subscription alone
   await control.put('/v1/channels/general/bans/mallory', { reason: 'spam' });
-  assert.deepEqual(await stream.waitFor('banned', (f) => f.op === 'unsubscribed'), { op: 'unsubscribed', channelId: 'general', code: 'banned', reason: 'spam' });
+  assert.deepEqual(await stream.waitFor('banned', (f) => f.op === 'unsubscribed'), {
+    op: 'unsubscribed',
+    channelId: 'general',
+    code: 'banned',
+    reason: 'spam',
+  });
   await control.post('/v1/channels/general/messages', { content: { banned: 'not seen' } });
   await control.post('/v1/channels/random/messages', { content: { still: 'here' } });
   await stream.waitFor('random goes on', (f) => f.channelId === 'random' && f.content?.still === 'here');
@@ -225,7 +234,12 @@ test('events - a kick ends one channel, a refused channel leaves the others, an 
   await draining.waitFor('subscribed', (f) => f.op === 'subscribed');
   const stopped = gwB.stop();
   assert.deepEqual(await draining.waitFor('drained', (f) => f.op === 'closed'), { op: 'closed', code: 4503, reason: 'gateway draining' });
-  const retry = Number(draining.lines.filter((line) => line.startsWith('retry: ')).at(-1)!.slice('retry: '.length));
+  const retry = Number(
+    draining.lines
+      .filter((line) => line.startsWith('retry: '))
+      .at(-1)!
+      .slice('retry: '.length),
+  );
   assert.ok(retry >= 1000 && retry <= 3000, `retry ${retry}`);
   await stopped;
 });

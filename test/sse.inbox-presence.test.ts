@@ -39,7 +39,10 @@ test('events inbox - notifications on a stream with inbox=1, resumed from Last-E
   const first = await openStream(gwA.realtimeUrl, `/v1/events?inbox=1&token=${ann}`);
   assert.equal(first.status, 200);
   await first.waitFor('inbox subscribed', (f) => f.op === 'inbox-subscribed');
-  assert.deepEqual(first.frames.find((f) => f.op === 'inbox-subscribed'), { op: 'inbox-subscribed' });
+  assert.deepEqual(
+    first.frames.find((f) => f.op === 'inbox-subscribed'),
+    { op: 'inbox-subscribed' },
+  );
   // inbox=1 is subscribe-inbox without since: the retained one, then live
   assert.deepEqual(notificationsOf(first.frames), [1]);
   assert.equal(first.events.find((e) => e.data.op === 'notification')!.id, `inbox~${before}`);
@@ -109,7 +112,10 @@ test('presence over HTTP - a stream on gateway A enters through gateway B: seen 
   const entered = await viaB.put(`/v1/channels/${CHANNEL}/presence`, { connectionId, data });
   assert.equal(entered.status, 200, JSON.stringify(entered.body));
   assert.deepEqual(entered.body, { channelId: CHANNEL, userId: 'ann', data });
-  await watcher.waitFor('ann entered with data', (f) => f.op === 'presence' && f.entered?.some((e: any) => e.userId === 'ann' && JSON.stringify(e.data) === JSON.stringify(data)));
+  await watcher.waitFor(
+    'ann entered with data',
+    (f) => f.op === 'presence' && f.entered?.some((e: any) => e.userId === 'ann' && JSON.stringify(e.data) === JSON.stringify(data)),
+  );
   await eventually('ann in the roster with her data', async () => JSON.stringify((await rosterEntry('ann'))?.data) === JSON.stringify(data));
 
   // an update through the gateway that holds it, then a leave through the other
@@ -176,13 +182,19 @@ test('sdk on sse - presence enter with data and leave over HTTP, and inbox notif
   const before = await control.post('/v1/notifications', { userIds: ['ann'], type: 'hello', payload: { n: 1 } });
   assert.equal(before.status, 202);
   await ann.inbox.subscribe((n) => notifications.push(n)).ready;
-  assert.deepEqual(notifications.map((n) => n.payload), [{ n: 1 }]);
+  assert.deepEqual(
+    notifications.map((n) => n.payload),
+    [{ n: 1 }],
+  );
 
   const room = ann.channel(CHANNEL);
   await room.subscribe(() => {}).ready;
   const data = { status: 'here', n: 7 };
   await room.presence.enter(data);
-  await watcher.waitFor('ann entered with data', (f) => f.op === 'presence' && f.entered?.some((e: any) => e.userId === 'ann' && JSON.stringify(e.data) === JSON.stringify(data)));
+  await watcher.waitFor(
+    'ann entered with data',
+    (f) => f.op === 'presence' && f.entered?.some((e: any) => e.userId === 'ann' && JSON.stringify(e.data) === JSON.stringify(data)),
+  );
   await room.presence.update('busy');
   await watcher.waitFor('ann updated', (f) => f.op === 'presence' && f.updated?.some((e: any) => e.userId === 'ann' && e.data === 'busy'));
 
@@ -190,8 +202,14 @@ test('sdk on sse - presence enter with data and leave over HTTP, and inbox notif
   const live = await control.post('/v1/notifications', { userIds: ['ann'], type: 'hello', payload: { n: 2 } });
   assert.equal(live.status, 202);
   await until('the live notification', () => notifications.length >= 2);
-  assert.deepEqual(notifications.map((n) => n.payload), [{ n: 1 }, { n: 2 }]);
-  assert.deepEqual(notifications.map((n) => n.id), [before.body.ids[0], live.body.ids[0]]);
+  assert.deepEqual(
+    notifications.map((n) => n.payload),
+    [{ n: 1 }, { n: 2 }],
+  );
+  assert.deepEqual(
+    notifications.map((n) => n.id),
+    [before.body.ids[0], live.body.ids[0]],
+  );
 
   await room.presence.leave();
   await watcher.waitFor('ann exited', (f) => f.op === 'presence' && f.exited?.includes('ann'));

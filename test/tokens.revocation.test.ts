@@ -68,7 +68,7 @@ test('token revocation - one token by jti: refused on every gateway, its sockets
   await survivor.close();
 });
 
-test('token revocation - all of a user\'s tokens: sockets close on every gateway, tokens minted afterwards work', { timeout: 120_000 }, async (t) => {
+test("token revocation - all of a user's tokens: sockets close on every gateway, tokens minted afterwards work", { timeout: 120_000 }, async (t) => {
   const cluster = await startCluster(t, { gateways: 2 });
   const [gwA, gwB] = cluster.gateways as [(typeof cluster.gateways)[0], (typeof cluster.gateways)[0]];
   const env = await cluster.createEnvironment();
@@ -131,10 +131,9 @@ test('token revocation - expired revocations are swept from Postgres', { timeout
   const gw = cluster.gateways[0]!;
   const env = await cluster.createEnvironment();
   const control = client(gw.controlUrl, env.secretKey);
-  await cluster.db.pool.query(
-    `insert into revoked_tokens (environment_id, jti, expires_at) values ($1, 'jti_old', now() - interval '1 second')`,
-    [env.environmentId],
-  );
+  await cluster.db.pool.query(`insert into revoked_tokens (environment_id, jti, expires_at) values ($1, 'jti_old', now() - interval '1 second')`, [
+    env.environmentId,
+  ]);
   await cluster.db.pool.query(
     `insert into user_token_cutoffs (environment_id, user_id, valid_after, expires_at)
      values ($1, 'gone', now() - interval '2 days', now() - interval '1 second')`,
@@ -142,7 +141,10 @@ test('token revocation - expired revocations are swept from Postgres', { timeout
   );
   assert.equal((await control.post('/v1/tokens/revoke', { jti: 'jti_new' })).status, 200);
   const { rows } = await cluster.db.pool.query<{ jti: string }>('select jti from revoked_tokens where environment_id = $1', [env.environmentId]);
-  assert.deepEqual(rows.map((r) => r.jti), ['jti_new']);
+  assert.deepEqual(
+    rows.map((r) => r.jti),
+    ['jti_new'],
+  );
   const cutoffs = await cluster.db.pool.query('select 1 from user_token_cutoffs where environment_id = $1', [env.environmentId]);
   assert.equal(cutoffs.rowCount, 0);
 });

@@ -18,7 +18,10 @@ test('signing keys - rotation keeps the old key verifying for its grace period, 
 
   const listed = await control.get('/v1/signing-keys');
   assert.equal(listed.status, 200);
-  assert.deepEqual(listed.body.keys.map((k: any) => [k.id, k.state]), [[kidOf(old), 'active']]);
+  assert.deepEqual(
+    listed.body.keys.map((k: any) => [k.id, k.state]),
+    [[kidOf(old), 'active']],
+  );
 
   const rotated = await control.post('/v1/signing-keys/rotate', { graceSeconds: 3600 });
   assert.equal(rotated.status, 200);
@@ -38,7 +41,10 @@ test('signing keys - rotation keeps the old key verifying for its grace period, 
     assert.equal((await client(gw.realtimeUrl, old).get('/v1/me')).status, 200);
   }
   const states = (await control.get('/v1/signing-keys')).body.keys.map((k: any) => [k.id, k.state]);
-  assert.deepEqual(states, [[rotated.body.id, 'active'], [kidOf(old), 'grace']]);
+  assert.deepEqual(states, [
+    [rotated.body.id, 'active'],
+    [kidOf(old), 'grace'],
+  ]);
 
   // the grace period ends (moved to now, as time would): every gateway refuses the old token
   await cluster.db.pool.query('update signing_keys set retired_at = now() where id = $1', [kidOf(old)]);

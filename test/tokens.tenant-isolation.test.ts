@@ -96,8 +96,14 @@ test('token keys - a kid is per environment: another environment registering it 
     await eventually(`${gw.name} accepts B's registered key`, async () => (await statusOf(gw, tokenB2)) === 200);
     assert.equal(await statusOf(gw, tokenA), 200, `${gw.name}: A's token after B registered the kid`);
   }
-  assert.deepEqual((await controlA.get('/v1/token-keys')).body.keys.map((k: any) => k.kid), ['shared']);
-  assert.deepEqual((await controlB.get('/v1/token-keys')).body.keys.map((k: any) => k.kid), ['shared']);
+  assert.deepEqual(
+    (await controlA.get('/v1/token-keys')).body.keys.map((k: any) => k.kid),
+    ['shared'],
+  );
+  assert.deepEqual(
+    (await controlB.get('/v1/token-keys')).body.keys.map((k: any) => k.kid),
+    ['shared'],
+  );
   assert.deepEqual((await controlA.get('/v1/token-keys')).body.keys[0].jwk.x, (await exportJWK(keyA.publicKey)).x);
 
   // B removes its registered key: A's tokens are untouched, B's JWKS key of that kid verifies again
@@ -138,7 +144,10 @@ test('token revocation - a tenant-signed token dated ahead cannot outlive DELETE
   const revoked = await control.delete('/v1/users/alice/tokens');
   assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
   for (const gw of cluster.gateways) {
-    for (const [what, token] of [['dated 50 s ahead', ahead], ['dated now', current]] as const) {
+    for (const [what, token] of [
+      ['dated 50 s ahead', ahead],
+      ['dated now', current],
+    ] as const) {
       await eventually(`${gw.name} refuses the token ${what}`, async () => (await client(gw.realtimeUrl, token).get('/v1/me')).status === 401);
       const res = await client(gw.realtimeUrl, token).get('/v1/me');
       assert.equal(errorCode(res), 'unauthorized', `${gw.name}: ${what}`);

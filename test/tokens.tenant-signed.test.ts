@@ -46,7 +46,10 @@ test('tenant-signed tokens - a registered public key signs user tokens; the same
   const put = await control.put('/v1/token-keys/k1', { alg: 'ES256', jwk: publicJwk });
   assert.equal(put.status, 200, JSON.stringify(put.body));
   assert.equal(put.body.kid, 'k1');
-  assert.deepEqual((await control.get('/v1/token-keys')).body.keys.map((k: any) => [k.kid, k.alg]), [['k1', 'ES256']]);
+  assert.deepEqual(
+    (await control.get('/v1/token-keys')).body.keys.map((k: any) => [k.kid, k.alg]),
+    [['k1', 'ES256']],
+  );
 
   // accepted on every gateway at once (a cached "unknown kid" was forgotten), for HTTP and sockets
   const token = await sign({ ext: { plan: 'pro' } });
@@ -62,11 +65,17 @@ test('tenant-signed tokens - a registered public key signs user tokens; the same
   // the refusals: each is a 401 with its reason
   const now = Math.floor(Date.now() / 1000);
   const refusals: [string, string, RegExp][] = [
-    ['alg none', new UnsecuredJWT({ iss: env.environmentId, aud: 'realtime', sub: 'alice', jti: 'x' }).setIssuedAt().setExpirationTime('10m').encode(), /algorithm/],
+    [
+      'alg none',
+      new UnsecuredJWT({ iss: env.environmentId, aud: 'realtime', sub: 'alice', jti: 'x' }).setIssuedAt().setExpirationTime('10m').encode(),
+      /algorithm/,
+    ],
     [
       'HS256 with the public key as the secret',
       await new SignJWT({ iss: env.environmentId, aud: 'realtime', sub: 'alice', jti: 'x' })
-        .setProtectedHeader({ alg: 'HS256', kid: 'k1' }).setIssuedAt().setExpirationTime('10m')
+        .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+        .setIssuedAt()
+        .setExpirationTime('10m')
         .sign(new TextEncoder().encode(JSON.stringify(publicJwk))),
       /key id/,
     ],
@@ -97,9 +106,15 @@ test('tenant-signed tokens - a registered public key signs user tokens; the same
   const otherControl = client(cluster.gateways[0]!.controlUrl, other.secretKey);
   assert.equal((await otherControl.put('/v1/token-keys/k1', { alg: 'ES256', jwk: await exportJWK(otherKey.publicKey) })).status, 200);
   const otherToken = await tenantToken(otherKey.privateKey, { alg: 'ES256', kid: 'k1' }, { iss: other.environmentId });
-  await eventually('the other environment\'s k1 is accepted', async () => (await client(cluster.gateways[0]!.realtimeUrl, otherToken).get('/v1/me')).status === 200);
+  await eventually(
+    "the other environment's k1 is accepted",
+    async () => (await client(cluster.gateways[0]!.realtimeUrl, otherToken).get('/v1/me')).status === 200,
+  );
   assert.equal((await client(cluster.gateways[0]!.realtimeUrl, token).get('/v1/me')).status, 200);
-  for (const crossed of [await sign({ iss: other.environmentId }), await tenantToken(otherKey.privateKey, { alg: 'ES256', kid: 'k1' }, { iss: env.environmentId })]) {
+  for (const crossed of [
+    await sign({ iss: other.environmentId }),
+    await tenantToken(otherKey.privateKey, { alg: 'ES256', kid: 'k1' }, { iss: env.environmentId }),
+  ]) {
     assert.equal((await client(cluster.gateways[0]!.realtimeUrl, crossed).get('/v1/me')).status, 401);
   }
 
@@ -110,14 +125,20 @@ test('tenant-signed tokens - a registered public key signs user tokens; the same
   await revocableSocket.waitFor('connected', (f) => f.op === 'connected');
   assert.equal((await control.post('/v1/tokens/revoke', { jti })).status, 200);
   assert.equal((await revocableSocket.closed).code, 4401);
-  await eventually('the other gateway refuses the revoked token', async () => (await client(cluster.gateways[1]!.realtimeUrl, revocable).get('/v1/me')).status === 401);
+  await eventually(
+    'the other gateway refuses the revoked token',
+    async () => (await client(cluster.gateways[1]!.realtimeUrl, revocable).get('/v1/me')).status === 401,
+  );
 
   // removing the key refuses its tokens on every gateway at once and closes their sockets
   assert.equal(socket.ws.readyState, socket.ws.OPEN);
   assert.equal((await control.delete('/v1/token-keys/k1')).status, 204);
   assert.equal((await socket.closed).code, 4401);
   assert.equal((await client(cluster.gateways[0]!.realtimeUrl, token).get('/v1/me')).status, 401);
-  await eventually('the other gateway refuses the removed key', async () => (await client(cluster.gateways[1]!.realtimeUrl, token).get('/v1/me')).status === 401);
+  await eventually(
+    'the other gateway refuses the removed key',
+    async () => (await client(cluster.gateways[1]!.realtimeUrl, token).get('/v1/me')).status === 401,
+  );
   assert.equal(errorCode(await control.delete('/v1/token-keys/k1')), 'not_found');
 });
 
@@ -162,7 +183,9 @@ test('tenant-signed tokens - a JWKS URL, fetched under the webhook URL policy an
   assert.equal((await client(gw.realtimeUrl, tokenA).get('/v1/me')).status, 401);
 });
 
-test('tenant-signed tokens - the gateway resolves a JWKS host through c-ares on DNS_SERVERS, and refuses a name that resolves to a private address', { timeout: 120_000 }, async (t) => {
+test('tenant-signed tokens - the gateway resolves a JWKS host through c-ares on DNS_SERVERS, and refuses a name that resolves to a private address', {
+  timeout: 120_000,
+}, async (t) => {
   const names = await startDnsServer(t, { 'jwks.tenant.test': ['10.0.0.1'] });
   const cluster = await startCluster(t, { gateways: 1, env: { DNS_SERVERS: names.address, DNS_TIMEOUT_MS: '500', DNS_TRIES: '1' } });
   const gw = cluster.gateways[0]!;

@@ -74,7 +74,12 @@ test('usage - every counter of known traffic, exactly, through two gateways and 
   }
   publisher.send({ op: 'publish', ref: 'again', channelId: 'room', content: { n: 0 }, idempotencyKey: 'sock-0' });
   await publisher.waitFor('ack again', (f) => f.ref === 'again' && f.op === 'ack');
-  const bodies = [{ content: { fail: true } }, { content: { fail: true } }, { content: { ok: 1 }, mentions: ['bob'] }, { content: { ok: 2 }, idempotencyKey: 'http-1' }];
+  const bodies = [
+    { content: { fail: true } },
+    { content: { fail: true } },
+    { content: { ok: 1 }, mentions: ['bob'] },
+    { content: { ok: 2 }, idempotencyKey: 'http-1' },
+  ];
   for (const [i, body] of bodies.entries()) assert.equal((await api[i % 2]!.post('/v1/channels/room/messages', body)).status, 201);
   assert.equal((await api[1].post('/v1/channels/room/messages', bodies[3])).status, 201, 'the repeat answers as the first');
   control += 5;
@@ -97,7 +102,9 @@ test('usage - every counter of known traffic, exactly, through two gateways and 
   const failing = () => receiver.received.filter((r) => r.raw.includes('"fail":true')).length;
   await receiver.waitFor(() => failing() === 4 && receiver.received.length === 15, '15 attempts');
   await eventually('the failing deliveries dropped', async () => {
-    const { rows } = await cluster.db.pool.query(`select count(*)::int as n from webhook_ledger where environment_id = $1 and status = 'dropped'`, [env.environmentId]);
+    const { rows } = await cluster.db.pool.query(`select count(*)::int as n from webhook_ledger where environment_id = $1 and status = 'dropped'`, [
+      env.environmentId,
+    ]);
     return rows[0].n === 2;
   });
 
@@ -120,10 +127,13 @@ test('usage - every counter of known traffic, exactly, through two gateways and 
     notifications: 3,
   };
   let totals: UsageTotals | undefined;
-  await eventually(async () => {
-    totals = await readUsageTotals(cluster.db.pool, env.environmentId);
-    return JSON.stringify(pick(totals, expected)) === JSON.stringify(expected);
-  }, { what: 'the counts', timeoutMs: 30_000 }).catch(() => assert.deepEqual(pick(totals!, expected), expected));
+  await eventually(
+    async () => {
+      totals = await readUsageTotals(cluster.db.pool, env.environmentId);
+      return JSON.stringify(pick(totals, expected)) === JSON.stringify(expected);
+    },
+    { what: 'the counts', timeoutMs: 30_000 },
+  ).catch(() => assert.deepEqual(pick(totals!, expected), expected));
   // a few more flushes change nothing: nothing counted twice
   await new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 4));
   totals = await readUsageTotals(cluster.db.pool, env.environmentId);

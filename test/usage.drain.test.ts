@@ -28,7 +28,13 @@ test('usage - a flush repeated after its answer was lost adds nothing', async (t
     },
   };
   const outcomes: string[] = [];
-  const flusher = new UsageFlusher({ db: flaky, meter, flushMs: 60_000, source: 'lost-answer', flushes: { inc: ({ outcome }) => void outcomes.push(outcome) } });
+  const flusher = new UsageFlusher({
+    db: flaky,
+    meter,
+    flushMs: 60_000,
+    source: 'lost-answer',
+    flushes: { inc: ({ outcome }) => void outcomes.push(outcome) },
+  });
   assert.equal(await flusher.flush(), false);
   assert.equal((await readUsageTotals(db.pool, 'env_lost')).messages_published_http, 7, 'it had committed');
   lose = false;
@@ -41,7 +47,10 @@ test('usage - a flush repeated after its answer was lost adds nothing', async (t
   assert.equal(totals.channels_active, 1);
   assert.deepEqual(outcomes, ['failed', 'repeated', 'written']);
   const { rows } = await db.pool.query(`select flush from usage_flushes where source = 'lost-answer' order by flush`);
-  assert.deepEqual(rows.map((r) => Number(r.flush)), [1, 2]);
+  assert.deepEqual(
+    rows.map((r) => Number(r.flush)),
+    [1, 2],
+  );
 });
 
 test('usage - kill -9 of a gateway and a channel-node mid-traffic: nothing counted twice, at most the unflushed lost', async (t) => {
@@ -86,10 +95,13 @@ test('usage - kill -9 of a gateway and a channel-node mid-traffic: nothing count
   // what the killed node may have committed and not flushed: its last flush period (and a margin)
   const unflushable = await committed(`m.ts between ${killedAt - FLUSH_MS - 2_000} and ${killedAt + 2_000}`);
   let counted = 0;
-  await eventually(async () => {
-    counted = (await readUsageTotals(cluster.db.pool, env.environmentId)).messages_published_http;
-    return counted >= truth - unflushable;
-  }, { what: `counted ${counted} of ${truth} (at most ${unflushable} lost)`, timeoutMs: 30_000 });
+  await eventually(
+    async () => {
+      counted = (await readUsageTotals(cluster.db.pool, env.environmentId)).messages_published_http;
+      return counted >= truth - unflushable;
+    },
+    { what: `counted ${counted} of ${truth} (at most ${unflushable} lost)`, timeoutMs: 30_000 },
+  );
   await new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 3));
   counted = (await readUsageTotals(cluster.db.pool, env.environmentId)).messages_published_http;
   assert.ok(counted <= truth, `never more than committed: counted ${counted}, committed ${truth}`);

@@ -40,13 +40,20 @@ test('usage retention: prune_usage deletes what outlived its retention, keeps th
   await runRollup(pool);
   await requestPrune(pool);
   const ats = async (table: string) => (await storedUsage(pool, table, env)).map((r) => r.at);
-  await eventually('the old usage pruned', async () => {
-    for (const [table, { gone }] of Object.entries(seeded)) if ((await ats(table)).includes(gone)) return false;
-    const flushes = await pool.query(`select source from usage_flushes`);
-    return flushes.rows.every((r) => r.source !== 'old');
-  }, 60_000);
+  await eventually(
+    'the old usage pruned',
+    async () => {
+      for (const [table, { gone }] of Object.entries(seeded)) if ((await ats(table)).includes(gone)) return false;
+      const flushes = await pool.query(`select source from usage_flushes`);
+      return flushes.rows.every((r) => r.source !== 'old');
+    },
+    60_000,
+  );
 
   for (const [table, { kept }] of Object.entries(seeded)) assert.ok((await ats(table)).includes(kept), `${table} keeps ${new Date(kept).toISOString()}`);
   const flushes = await pool.query(`select source from usage_flushes`);
-  assert.deepEqual(flushes.rows.map((r) => r.source), ['recent']);
+  assert.deepEqual(
+    flushes.rows.map((r) => r.source),
+    ['recent'],
+  );
 });

@@ -33,9 +33,15 @@ test('stats: rolled-up usage by minute, hour, day and month, per environment', a
   let seed = 1;
   const row = (at: number) => usageRow(at, seed++);
   const aMinutes: UsageRow[] = [
-    row(hour - 30 * HOUR), row(hour - 30 * HOUR + MIN), row(hour - 30 * HOUR + 59 * MIN), row(hour - 29 * HOUR + 5 * MIN),
-    row(hour - 5 * HOUR + 2 * MIN), row(hour - 5 * HOUR + 3 * MIN), row(hour - 3 * HOUR + 10 * MIN),
-    row(minute - 10 * MIN), row(minute - 3 * MIN),
+    row(hour - 30 * HOUR),
+    row(hour - 30 * HOUR + MIN),
+    row(hour - 30 * HOUR + 59 * MIN),
+    row(hour - 29 * HOUR + 5 * MIN),
+    row(hour - 5 * HOUR + 2 * MIN),
+    row(hour - 5 * HOUR + 3 * MIN),
+    row(hour - 3 * HOUR + 10 * MIN),
+    row(minute - 10 * MIN),
+    row(minute - 3 * MIN),
   ];
   // days of earlier months (their minutes and hours long pruned): months add them up
   const aDays: UsageRow[] = [row(startOf('day', now) - 70 * DAY), row(startOf('day', now) - 71 * DAY), row(startOf('day', now) - 100 * DAY)];
@@ -88,12 +94,18 @@ test('stats: rolled-up usage by minute, hour, day and month, per environment', a
     const to = hour - 5 * HOUR + 2 * MIN;
     assert.deepEqual(
       await stats(`unit=minute&start=${encodeURIComponent(from)}&end=${to}&limit=1000`),
-      expectedEntries('minute', aMinutes.filter((r) => r.at >= hour - 30 * HOUR + MIN && r.at <= to)),
+      expectedEntries(
+        'minute',
+        aMinutes.filter((r) => r.at >= hour - 30 * HOUR + MIN && r.at <= to),
+      ),
     );
     // an hour starting after `start` is in; the one `start` falls inside is not
     assert.deepEqual(
       await stats(`unit=hour&start=${hour - 30 * HOUR + 1}&end=${encodeURIComponent(new Date(hour - 5 * HOUR).toISOString())}`),
-      expectedEntries('hour', aMinutes.filter((r) => r.at >= hour - 29 * HOUR && r.at < hour - 4 * HOUR)),
+      expectedEntries(
+        'hour',
+        aMinutes.filter((r) => r.at >= hour - 29 * HOUR && r.at < hour - 4 * HOUR),
+      ),
     );
     // nothing in the window: an empty list
     assert.deepEqual(await stats(`unit=day&start=2001-01-01&end=2001-02-01T00:00:00Z`), []);
@@ -115,7 +127,10 @@ test('stats: rolled-up usage by minute, hour, day and month, per environment', a
     aMinutes.push(late);
     await runRollup(pool);
     const rolledHour = (await storedUsage(pool, 'usage_hours', a.environmentId)).find((r) => r.at === hour - HOUR);
-    assert.deepEqual(rolledHour, rollUp('hour', aMinutes).find((r) => r.at === hour - HOUR));
+    assert.deepEqual(
+      rolledHour,
+      rollUp('hour', aMinutes).find((r) => r.at === hour - HOUR),
+    );
     const tables = async () => Promise.all(['usage_hours', 'usage_days', 'usage_months'].map((table) => storedUsage(pool, table, a.environmentId)));
     const before = await tables();
     await runRollup(pool);
@@ -125,14 +140,29 @@ test('stats: rolled-up usage by minute, hour, day and month, per environment', a
   await t.test('a killed dispatcher leaves the chain to the other', async () => {
     await cluster.dispatchers[0]!.kill();
     await runRollup(pool);
-    const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'usage_rollup' and locked_at is null`);
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from graphile_worker.jobs where task_identifier = 'usage_rollup' and locked_at is null`,
+    );
     assert.equal(rows[0]!.n, 1, 'one waiting rollup job');
   });
 
   await t.test('bad queries are 400 invalid_request', async () => {
     for (const query of [
-      'unit=week', 'unit=', 'direction=up', 'limit=0', 'limit=1001', 'limit=abc', 'limit=1.5', 'start=yesterday', 'end=2026-02-30T00:00:00Z',
-      'start=2026-01-01T00:00:00', 'start=-5', `start=${now}&end=${now - 1}`, 'start=2026-03-01&end=2026-02-01', 'foo=1', 'end=99999999999999999',
+      'unit=week',
+      'unit=',
+      'direction=up',
+      'limit=0',
+      'limit=1001',
+      'limit=abc',
+      'limit=1.5',
+      'start=yesterday',
+      'end=2026-02-30T00:00:00Z',
+      'start=2026-01-01T00:00:00',
+      'start=-5',
+      `start=${now}&end=${now - 1}`,
+      'start=2026-03-01&end=2026-02-01',
+      'foo=1',
+      'end=99999999999999999',
     ]) {
       const res = await api.get(`/v1/stats?${query}`);
       assert.equal(res.status, 400, query);

@@ -51,12 +51,16 @@ async function streamThrough(t: TestContext, cluster: Cluster, outage: () => Pro
   );
   assert.equal(persisted.length, MESSAGES, 'every message persisted once');
   const started = Date.now();
-  await eventually(async () => {
-    const got = new Set(receiver.received.map((r) => idOf(r.raw)));
-    return persisted.every((row) => got.has(row.id));
-  }, { timeoutMs: 40_000, what: 'every persisted message at the receiver' });
+  await eventually(
+    async () => {
+      const got = new Set(receiver.received.map((r) => idOf(r.raw)));
+      return persisted.every((row) => got.has(row.id));
+    },
+    { timeoutMs: 40_000, what: 'every persisted message at the receiver' },
+  );
   await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId)) === MESSAGES, {
-    timeoutMs: 60_000, what: 'every delivery recorded delivered',
+    timeoutMs: 60_000,
+    what: 'every delivery recorded delivered',
   });
   const { rows: twice } = await cluster.db.pool.query<{ n: number }>(
     `select count(*)::int as n from (

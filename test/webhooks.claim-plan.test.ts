@@ -34,15 +34,39 @@ test('webhooks - claim and record go by the primary key, not through a pending b
     const plan = async (name: string, sql: string, values: unknown[]) => {
       await client.query({ name, text: sql, values }); // prepares it (and runs it once)
       const types = (await client.query(`select parameter_types::text[] as t from pg_prepared_statements where name = $1`, [name])).rows[0].t as string[];
-      const args = values.map((v, i) => `${client.escapeLiteral(Array.isArray(v) ? `{${v.map((x) => (x === null ? 'NULL' : `"${String(x)}"`)).join(',')}}` : String(v))}::${types[i]}`);
+      const args = values.map(
+        (v, i) =>
+          `${client.escapeLiteral(Array.isArray(v) ? `{${v.map((x) => (x === null ? 'NULL' : `"${String(x)}"`)).join(',')}}` : String(v))}::${types[i]}`,
+      );
       const { rows } = await client.query(`explain (analyze, costs off, format json) execute ${name}(${args.join(', ')})`);
       return JSON.stringify(rows[0]['QUERY PLAN']);
     };
     const ids = ['dlv_pending5', 'dlv_pending6', 'dlv_pending7'];
     for (const [name, sql, values] of [
       ['claim', CLAIM_SQL, [ids, 15_000, [null, null, new Date().toISOString()]]],
-      ['settings', SETTINGS_SQL, [['env_a', 'env_a'], ['', 'ep_1']]],
-      ['record', RECORD_SQL, [ids, [1, 1, 1], [new Date().toISOString(), new Date().toISOString(), new Date().toISOString()], [200, 200, 200], [null, null, null], [3, 3, 3], ['delivered', 'delivered', 'delivered'], [null, null, null], [new Date().toISOString(), new Date().toISOString(), new Date().toISOString()]]],
+      [
+        'settings',
+        SETTINGS_SQL,
+        [
+          ['env_a', 'env_a'],
+          ['', 'ep_1'],
+        ],
+      ],
+      [
+        'record',
+        RECORD_SQL,
+        [
+          ids,
+          [1, 1, 1],
+          [new Date().toISOString(), new Date().toISOString(), new Date().toISOString()],
+          [200, 200, 200],
+          [null, null, null],
+          [3, 3, 3],
+          ['delivered', 'delivered', 'delivered'],
+          [null, null, null],
+          [new Date().toISOString(), new Date().toISOString(), new Date().toISOString()],
+        ],
+      ],
     ] as const) {
       const text = await plan(name, sql, values as unknown as unknown[]);
       if (name === 'settings') {

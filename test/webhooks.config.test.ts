@@ -19,7 +19,11 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
   await t.test('config: defaults, deploy, GET returns the active one; the secret appears with the first webhook and stays', async () => {
     const initial = await apiA.get('/v1/config');
     assert.equal(initial.status, 200);
-    assert.deepEqual(initial.body, { deploymentId: null, activatedAt: null, config: { webhooks: null, channels: { access: 'open', presence: true, joinLeave: false }, limits: ALL_LIMITS, namespaces: [] } });
+    assert.deepEqual(initial.body, {
+      deploymentId: null,
+      activatedAt: null,
+      config: { webhooks: null, channels: { access: 'open', presence: true, joinLeave: false }, limits: ALL_LIMITS, namespaces: [] },
+    });
     assert.equal(errorCode(await apiA.get('/v1/webhooks/secret')), 'webhooks_not_configured');
     assert.equal((await apiA.get('/v1/webhooks/secret')).status, 404);
     assert.equal(errorCode(await apiA.post('/v1/webhooks/secret/rotate')), 'webhooks_not_configured');
@@ -29,27 +33,42 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
     assert.equal(errorCode(empty), 'invalid_request');
     const text = await request(controlUrl, 'PUT', '/v1/config', { token: a.secretKey, raw: 'webhooks', headers: { 'content-type': 'text/plain' } });
     assert.equal(errorCode(text), 'unsupported_media_type');
-    const malformed = await request(controlUrl, 'PUT', '/v1/config', { token: a.secretKey, raw: '{"webhooks":', headers: { 'content-type': 'application/json' } });
+    const malformed = await request(controlUrl, 'PUT', '/v1/config', {
+      token: a.secretKey,
+      raw: '{"webhooks":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(errorCode(malformed), 'invalid_request');
     assert.equal(errorCode(await apiA.put('/v1/config', { channels: { access: 'private' } })), 'invalid_request');
-    assert.equal(errorCode(await apiA.put('/v1/config', { webhooks: { url: 'https://example.com' } }, { origin: 'https://app.example.com' })), 'origin_forbidden');
+    assert.equal(
+      errorCode(await apiA.put('/v1/config', { webhooks: { url: 'https://example.com' } }, { origin: 'https://app.example.com' })),
+      'origin_forbidden',
+    );
     assert.equal(errorCode(await apiA.put('/v1/config', [])), 'invalid_request');
     assert.equal((await cluster.db.pool.query('select count(*)::int as n from config_deployments')).rows[0].n, 0);
 
     const membersOnly = await apiA.put('/v1/config', { channels: { access: 'members' } });
     assert.equal(membersOnly.status, 200);
-    assert.deepEqual(membersOnly.body.config, { webhooks: null, channels: { access: 'members', presence: true, joinLeave: false }, limits: ALL_LIMITS, namespaces: [] });
+    assert.deepEqual(membersOnly.body.config, {
+      webhooks: null,
+      channels: { access: 'members', presence: true, joinLeave: false },
+      limits: ALL_LIMITS,
+      namespaces: [],
+    });
     assert.match(membersOnly.body.deploymentId, /^dep_/);
     assert.equal(errorCode(await apiA.get('/v1/webhooks/secret')), 'webhooks_not_configured', 'no webhook, no secret');
-    const envRow = await cluster.db.pool.query('select default_access, webhook_url, active_deployment_id from environments where id = $1', [
-      a.environmentId,
-    ]);
+    const envRow = await cluster.db.pool.query('select default_access, webhook_url, active_deployment_id from environments where id = $1', [a.environmentId]);
     assert.deepEqual(envRow.rows[0], { default_access: 'members', webhook_url: null, active_deployment_id: membersOnly.body.deploymentId });
 
     const port = await closedPort();
     const withHook = await apiA.put('/v1/config', { webhooks: { url: `http://127.0.0.1:${port}/one` } });
     assert.equal(withHook.status, 200);
-    assert.deepEqual(withHook.body.config, { webhooks: { url: `http://127.0.0.1:${port}/one` }, channels: { access: 'open', presence: true, joinLeave: false }, limits: ALL_LIMITS, namespaces: [] });
+    assert.deepEqual(withHook.body.config, {
+      webhooks: { url: `http://127.0.0.1:${port}/one` },
+      channels: { access: 'open', presence: true, joinLeave: false },
+      limits: ALL_LIMITS,
+      namespaces: [],
+    });
     assert.ok(Date.parse(withHook.body.activatedAt) > 0);
     const got = await apiA.get('/v1/config');
     assert.deepEqual(got.body, withHook.body);
@@ -81,7 +100,10 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
     assert.equal(seen.length, 7);
     assert.deepEqual(seen, [...seen].sort().reverse(), 'newest first');
     const all = await apiA.get('/v1/webhooks/deliveries');
-    assert.deepEqual(all.body.data.map((r: any) => r.eventId), events.map((e) => e.eventId).reverse());
+    assert.deepEqual(
+      all.body.data.map((r: any) => r.eventId),
+      events.map((e) => e.eventId).reverse(),
+    );
     assert.equal(all.body.nextCursor, null);
     const row = all.body.data[0];
     assert.equal(row.status, 'pending');
@@ -143,9 +165,7 @@ test('webhooks - config deploy, the signing secret, the ledger API, isolation be
       `update webhook_deliveries set status = 'delivered', delivered_at = now(), updated_at = now() - interval '2 hours' where id = $1`,
       [oldDelivered],
     );
-    await cluster.db.pool.query(`update webhook_deliveries set status = 'dropped', updated_at = now() - interval '2 hours' where id = $1`, [
-      oldDropped,
-    ]);
+    await cluster.db.pool.query(`update webhook_deliveries set status = 'dropped', updated_at = now() - interval '2 hours' where id = $1`, [oldDropped]);
     await cluster.db.pool.query(`update webhook_deliveries set status = 'delivered', delivered_at = now() where id = $1`, [freshDelivered]);
     await cluster.db.pool.query(`update webhook_deliveries set updated_at = now() - interval '3 hours' where status = 'pending'`);
     await cluster.start('dispatcher', { WEBHOOK_RETENTION: '1h', WEBHOOK_RETRY_SCHEDULE: '1h' });

@@ -96,7 +96,9 @@ test('webhooks - kill -9 of a dispatcher and of a channel-node under load loses 
     // deadline is under the overdue backstop (WEBHOOK_STALE_AFTER, 60 s), so this fails if only
     // the backstop would find it
     await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId)) === MESSAGES, {
-      intervalMs: 250, timeoutMs: 30_000, what: 'every delivery recorded as delivered',
+      intervalMs: 250,
+      timeoutMs: 30_000,
+      what: 'every delivery recorded as delivered',
     });
     t.diagnostic(`every delivery recorded as delivered ${Date.now() - dispatcherKilledAt} ms after the dispatcher was killed`);
   });

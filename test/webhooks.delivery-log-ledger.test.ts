@@ -32,10 +32,14 @@ async function logRow(pool: Pool, environmentId: string, eventId: string, endpoi
 /** A `webhook_outcomes` row: the first attempt of a log row succeeded. */
 async function outcome(pool: Pool, id: string, createdAt: string, at: string, statusCode = 200, durationMs = 12): Promise<void> {
   const { rows } = await pool.query<{ environment_id: string }>('select environment_id from webhook_log where id = $1', [id]);
-  await pool.query(
-    `insert into webhook_outcomes (delivery_id, created_at, environment_id, at, status_code, duration_ms) values ($1, $2, $3, $4, $5, $6)`,
-    [id, createdAt, rows[0]!.environment_id, at, statusCode, durationMs],
-  );
+  await pool.query(`insert into webhook_outcomes (delivery_id, created_at, environment_id, at, status_code, duration_ms) values ($1, $2, $3, $4, $5, $6)`, [
+    id,
+    createdAt,
+    rows[0]!.environment_id,
+    at,
+    statusCode,
+    durationMs,
+  ]);
 }
 
 /** A full `webhook_deliveries` row with the given id. */
@@ -95,9 +99,15 @@ test('webhooks - the ledger answers over full rows and the delivery log, as one 
 
   // everything, newest first, each delivery once
   const all = await listDeliveries(pool, env, { before: null, limit: 10 });
-  assert.deepEqual(all.data.map((row) => row.id), [d5, d4, d3, d2, d1]);
+  assert.deepEqual(
+    all.data.map((row) => row.id),
+    [d5, d4, d3, d2, d1],
+  );
   assert.equal(all.more, false);
-  assert.deepEqual(all.data.map((row) => row.status), ['delivered', 'pending', 'dropped', 'pending', 'delivered']);
+  assert.deepEqual(
+    all.data.map((row) => row.status),
+    ['delivered', 'pending', 'dropped', 'pending', 'delivered'],
+  );
 
   // the fields of a log delivery
   const [row4, row3, row2, row1] = all.data.slice(1);

@@ -74,10 +74,21 @@ test('webhooks - a retraction redacts the delivery log and cancels a delivery no
   assert.match(bodies.get(`${other}/${elsewhere}`)!, /secret/);
 
   const ledger = new Map(
-    (await pool.query<{ id: string; status: string; attempts: number; last_error: string | null; body: string; endpoint_id: string | null; created_at: Date; log_created_at: Date }>(
-      `select d.id, d.status, d.attempts, d.last_error, d.body, d.endpoint_id, d.created_at, l.created_at as log_created_at
+    (
+      await pool.query<{
+        id: string;
+        status: string;
+        attempts: number;
+        last_error: string | null;
+        body: string;
+        endpoint_id: string | null;
+        created_at: Date;
+        log_created_at: Date;
+      }>(
+        `select d.id, d.status, d.attempts, d.last_error, d.body, d.endpoint_id, d.created_at, l.created_at as log_created_at
        from webhook_deliveries d join webhook_log l on l.id = d.id`,
-    )).rows.map((row) => [row.id, row]),
+      )
+    ).rows.map((row) => [row.id, row]),
   );
   // the one not yet attempted is a cancelled ledger row now, with the log row's identity
   assert.equal(ledger.get(fresh)?.status, 'cancelled');
@@ -105,7 +116,10 @@ test('webhooks - a retraction redacts the delivery log and cancels a delivery no
 
   // again: nothing left to cancel; only the orphan is still not attempted, withdrawn again
   const again = await withTransaction(pool, (client) => redactMessageDeliveries(client, env, [m]));
-  assert.deepEqual(again.map((w) => w.id), [orphan]);
+  assert.deepEqual(
+    again.map((w) => w.id),
+    [orphan],
+  );
   assert.equal((await pool.query('select count(*)::int as n from webhook_deliveries')).rows[0].n, 2);
 
   // the id range brackets a message's ids in byte order and in a locale's collation alike
@@ -149,7 +163,10 @@ test('webhooks - a ledger row its owner commits during a redaction is cancelled 
     const redaction = withTransaction(pool, (client) => redactMessageDeliveries(client, env, [m]));
     await new Promise((resolve) => setTimeout(resolve, 300));
     await owner.query('commit');
-    assert.deepEqual((await redaction).map((w) => w.id), [id]);
+    assert.deepEqual(
+      (await redaction).map((w) => w.id),
+      [id],
+    );
   } finally {
     owner.release();
   }

@@ -22,7 +22,9 @@ function signaturesOf(received: ReceivedWebhook): { t: string; v1: string[] } {
   return { t: t[0]!, v1: parts.filter(([k]) => k === 'v1').map(([, v]) => v) };
 }
 const hmac = (secret: string, t: string, raw: Buffer) =>
-  createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), raw])).digest('hex');
+  createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from(`${t}.`), raw]))
+    .digest('hex');
 
 async function setUp(cluster: Cluster, url: string) {
   const env = await cluster.createEnvironment();
@@ -55,8 +57,12 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     const { env, api, secret } = await setUp(cluster, receiver.url);
     assert.match(secret, /^whsec_/);
     const events = [publishedEvent(env.environmentId, 'room.a'), publishedEvent(env.environmentId, 'room:b', { text: 'héllo ✓' })];
-    const retracted = { ...events[0]!, eventId: `retract_${events[0]!.eventId}`, type: 'message.retracted' as const,
-      data: JSON.stringify({ ...JSON.parse(events[0]!.data), content: null, retracted: true }) };
+    const retracted = {
+      ...events[0]!,
+      eventId: `retract_${events[0]!.eventId}`,
+      type: 'message.retracted' as const,
+      data: JSON.stringify({ ...JSON.parse(events[0]!.data), content: null, retracted: true }),
+    };
     assert.equal(await enqueue(cluster.db.pool, [...events, retracted]), 3);
     await receiver.waitFor((r) => r.length >= 3, '3 deliveries');
 
@@ -120,7 +126,10 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     assert.equal(done.lastError, 'status 500', 'the last error stays as history');
     assert.ok(done.deliveredAt);
     assert.equal(done.nextAttemptAt, undefined);
-    assert.deepEqual(done.attemptLog.map((a: any) => a.statusCode), [500, 500, 500, 204]);
+    assert.deepEqual(
+      done.attemptLog.map((a: any) => a.statusCode),
+      [500, 500, 500, 204],
+    );
     assert.equal(receiver.received.length, 4);
     for (let i = 1; i < 4; i++) {
       const gap = receiver.received[i]!.at - receiver.received[i - 1]!.at;
@@ -152,12 +161,21 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     assert.equal(dropped.deliveredAt, undefined);
     const log = dropped.attemptLog as any[];
     assert.equal(log.length, 6);
-    assert.deepEqual(log.map((a) => a.statusCode ?? null), [302, null, 400, 503, 301, 500]);
-    assert.deepEqual(log.map((a) => a.error), ['status 302', 'timeout', 'status 400', 'status 503', 'status 301', 'status 500']);
+    assert.deepEqual(
+      log.map((a) => a.statusCode ?? null),
+      [302, null, 400, 503, 301, 500],
+    );
+    assert.deepEqual(
+      log.map((a) => a.error),
+      ['status 302', 'timeout', 'status 400', 'status 503', 'status 301', 'status 500'],
+    );
     assert.equal(dropped.lastError, 'status 500');
     assert.equal(redirectFollowed, false);
     const droppedList = await api.get('/v1/webhooks/deliveries?status=dropped');
-    assert.deepEqual(droppedList.body.data.map((r: any) => r.id), [dropped.id]);
+    assert.deepEqual(
+      droppedList.body.data.map((r: any) => r.id),
+      [dropped.id],
+    );
 
     const retry = await api.post(`/v1/webhooks/deliveries/${dropped.id}/retry`);
     assert.equal(retry.status, 200);
@@ -193,7 +211,10 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     }
     await eventually(async () => frames.some((f) => f.event === 'webhook.dropped'));
     const attempts = frames.filter((f) => f.event === 'webhook.attempt');
-    assert.deepEqual(attempts.map((f) => f.data.attempt), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      attempts.map((f) => f.data.attempt),
+      [1, 2, 3, 4, 5, 6],
+    );
     for (const frame of attempts) {
       assert.equal(frame.data.deliveryId, dropped.id);
       assert.equal(frame.data.eventId, event.eventId);
@@ -204,7 +225,10 @@ test('webhooks - delivery, signatures, retries on the configured schedule, dead 
     const droppedFrame = frames.find((f) => f.event === 'webhook.dropped')!;
     assert.equal(droppedFrame.level, 'error');
     assert.equal(droppedFrame.data.deliveryId, dropped.id);
-    assert.equal(frames.some((f) => f.event === 'webhook.delivered'), false);
+    assert.equal(
+      frames.some((f) => f.event === 'webhook.delivered'),
+      false,
+    );
   });
 
   await t.test('send time: a host name that resolves to a non-public address is refused without connecting', async (t) => {

@@ -56,18 +56,28 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     await arrived(limited, (r) => r.length >= 10, 'the limited endpoint: all 10');
     // arrivals carry up to ARRIVAL_JITTER_MS of scheduling jitter; without the limit all 10 come
     // within a few hundred ms, far over the 2 + 2 x (window + jitter) a bucket of 2/s allows
-    const excess = excessOverBucket(limited.received.map((r) => r.at), 2, ARRIVAL_JITTER_MS);
-    assert.ok(excess <= 0, `arrivals exceed the bucket of 2/s by ${excess.toFixed(2)}: ${limited.received.map((r) => r.at - limited.received[0]!.at).join(', ')} ms`);
+    const excess = excessOverBucket(
+      limited.received.map((r) => r.at),
+      2,
+      ARRIVAL_JITTER_MS,
+    );
+    assert.ok(
+      excess <= 0,
+      `arrivals exceed the bucket of 2/s by ${excess.toFixed(2)}: ${limited.received.map((r) => r.at - limited.received[0]!.at).join(', ')} ms`,
+    );
     assert.ok(
       Math.max(...free.received.map((r) => r.at)) < Math.max(...limited.received.map((r) => r.at)),
       'the unlimited endpoint got all of its deliveries before the limited one got its last',
     );
     // held deliveries waited: not attempts
-    const ledger = await eventually('the limited endpoint\'s ledger: 10 delivered', async () => {
+    const ledger = await eventually("the limited endpoint's ledger: 10 delivered", async () => {
       const res = await api.get(`/v1/webhooks/deliveries?endpointId=${slow.body.id}&status=delivered`);
       return res.body.data.length === 10 ? res.body.data : undefined;
     });
-    assert.deepEqual(ledger.map((d: any) => d.attempts), Array(10).fill(1));
+    assert.deepEqual(
+      ledger.map((d: any) => d.attempts),
+      Array(10).fill(1),
+    );
     const one = await api.get(`/v1/webhooks/deliveries/${ledger[0].id}`);
     assert.equal(one.body.attemptLog.length, 1);
     assert.equal(limited.received.length, 10, 'each sent once');
@@ -96,7 +106,7 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     // the flaky one fails first, so had its success not cleared the streak it would be disabled no later than the other
     const flakyEndpoint = await api.post('/v1/webhook-endpoints', { url: flaky.url, channels: ['flaky'] });
     await api.post('/v1/channels/flaky/messages', { content: { n: 0 } });
-    await arrived(flaky, (r) => r.length >= 1, 'the flaky endpoint\'s first, failed attempt');
+    await arrived(flaky, (r) => r.length >= 1, "the flaky endpoint's first, failed attempt");
     const failingEndpoint = await api.post('/v1/webhook-endpoints', { url: failing.url, channels: ['down'] });
     await api.post('/v1/channels/down/messages', { content: { n: 1 } });
 
@@ -105,7 +115,7 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     const event = bodyOf(received);
     assert.equal(event.type, 'endpoint.disabled');
     assert.equal(event.environmentId, env.environmentId);
-    assert.deepEqual(standardVerify(watching.body.secret, received), event, 'signed with the watching endpoint\'s secret');
+    assert.deepEqual(standardVerify(watching.body.secret, received), event, "signed with the watching endpoint's secret");
     assert.equal(verifyWebhookSignature(received.raw, received.headers['service-signature'], watching.body.secret).ok, true);
     assert.deepEqual(Object.keys(event.data).sort(), ['disabledAt', 'endpointId', 'failingSince', 'url']);
     assert.deepEqual([event.data.endpointId, event.data.url], [failingEndpoint.body.id, failing.url]);
@@ -122,9 +132,9 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     );
     assert.deepEqual(audit, [{ actor_kind: 'system', target_type: 'webhook_endpoint', same_org: true }]);
     const stillOn = await api.get(`/v1/webhook-endpoints/${flakyEndpoint.body.id}`);
-    assert.deepEqual([stillOn.body.disabled, 'failingSince' in stillOn.body], [false, false], 'a success ended the flaky endpoint\'s streak');
+    assert.deepEqual([stillOn.body.disabled, 'failingSince' in stillOn.body], [false, false], "a success ended the flaky endpoint's streak");
     assert.equal(watcher.received.length, 1, 'one endpoint disabled, one event');
-    const warned = await logs.waitFor('the live log\'s warning', (f) => f.op === 'log' && f.event === 'webhook.endpoint_disabled');
+    const warned = await logs.waitFor("the live log's warning", (f) => f.op === 'log' && f.event === 'webhook.endpoint_disabled');
     assert.deepEqual([warned.level, warned.data.endpointId, warned.data.reason], ['warn', failingEndpoint.body.id, 'failing']);
 
     const enabled = await api.patch(`/v1/webhook-endpoints/${failingEndpoint.body.id}`, { disabled: false });
@@ -166,7 +176,7 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
 
     // the failing endpoint's copy of the report drops too: once that is visible, so would be any
     // report of it (written in the drop's transaction)
-    await eventually('the failing endpoint\'s report dropped', async () => {
+    await eventually("the failing endpoint's report dropped", async () => {
       const res = await api.get(`/v1/webhooks/deliveries?endpointId=${failingReports.body.id}&status=dropped`);
       return res.body.data.length === 1 ? true : undefined;
     });
@@ -176,11 +186,17 @@ test('webhook endpoint limits - rate limit, auto-disable, delivery.dropped', { c
     );
     assert.deepEqual(
       rows.map((r) => [r.endpoint_id, r.n]),
-      [[failingReports.body.id, 1], [witnessing.body.id, 1]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      [
+        [failingReports.body.id, 1],
+        [witnessing.body.id, 1],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
       'one report, to the two other endpoints; none of the dropped report',
     );
-    assert.ok(dropping.received.every((r) => bodyOf(r).type === 'message.published'), 'the source never gets its own report');
-    await eventually('the witness\'s delivery recorded', async () => {
+    assert.ok(
+      dropping.received.every((r) => bodyOf(r).type === 'message.published'),
+      'the source never gets its own report',
+    );
+    await eventually("the witness's delivery recorded", async () => {
       const res = await api.get(`/v1/webhooks/deliveries?endpointId=${witnessing.body.id}&status=delivered`);
       return res.body.data.length === 1 ? true : undefined;
     });

@@ -13,7 +13,7 @@ import { startReceiver, type ReceivedWebhook } from './helpers/webhook-receiver.
 
 const contentOf = (r: ReceivedWebhook) => JSON.parse(r.raw.toString('utf8')).data?.content;
 
-test('webhooks - retries follow an endpoint\'s current URL; a disabled endpoint gets no sends until enabled', { timeout: 120_000 }, async (t) => {
+test("webhooks - retries follow an endpoint's current URL; a disabled endpoint gets no sends until enabled", { timeout: 120_000 }, async (t) => {
   // retries 3 s apart: time enough to change the endpoint between two attempts
   const cluster = await startCluster(t, {
     gateways: 1,

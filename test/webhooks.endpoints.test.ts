@@ -65,7 +65,13 @@ test('webhook endpoints - filters, secrets, test events, disabling, recovery, th
     await api.post('/v1/channels/room-a1/messages', { content: { last: true } });
     await only.waitFor((r) => r.length >= 2, 'A: the last one');
     await fallback.waitFor((r) => r.length >= 5, 'the default endpoint: the last one');
-    assert.deepEqual(typesAt(fallback.received), ['message.published@room-a1', 'message.published@room-a1', 'message.published@room-b', 'message.published@room-c', 'message.retracted@room-b']);
+    assert.deepEqual(typesAt(fallback.received), [
+      'message.published@room-a1',
+      'message.published@room-a1',
+      'message.published@room-b',
+      'message.published@room-c',
+      'message.retracted@room-b',
+    ]);
     assert.deepEqual(typesAt(only.received), ['message.published@room-a1', 'message.published@room-a1']);
     assert.deepEqual(typesAt(room.received), ['message.published@room-b', 'message.retracted@room-b']);
 
@@ -75,7 +81,7 @@ test('webhook endpoints - filters, secrets, test events, disabling, recovery, th
       assert.equal(verifyWebhookSignature(received.raw, received.headers['service-signature'], a.body.secret).ok, true);
       assert.deepEqual(standardVerify(a.body.secret, received), bodyOf(received), 'standardwebhooks verifies it');
       assert.equal(received.headers['webhook-id'], bodyOf(received).id, 'webhook-id is the event id');
-      assert.throws(() => standardVerify(b.body.secret, received), 'another endpoint\'s secret does not verify it');
+      assert.throws(() => standardVerify(b.body.secret, received), "another endpoint's secret does not verify it");
     }
     for (const received of fallback.received) assert.deepEqual(standardVerify(defaultSecret, received), bodyOf(received));
     const event = bodyOf(room.received[0]!);
@@ -83,11 +89,20 @@ test('webhook endpoints - filters, secrets, test events, disabling, recovery, th
 
     // the ledger per endpoint: a receiver holds an event a moment before its dispatcher records
     // the outcome (outcomes are written in gathered batches), so the ledger is read until it has
-    const ledgerA = await eventually(async () => {
-      const page = await api.get(`/v1/webhooks/deliveries?endpointId=${a.body.id}`);
-      return page.body.data.every((d: any) => d.status !== 'pending') && page;
-    }, { what: "endpoint A's deliveries recorded", timeoutMs: 10_000 });
-    assert.deepEqual(ledgerA.body.data.map((d: any) => [d.endpointId, d.channelId, d.status]), [[a.body.id, 'room-a1', 'delivered'], [a.body.id, 'room-a1', 'delivered']]);
+    const ledgerA = await eventually(
+      async () => {
+        const page = await api.get(`/v1/webhooks/deliveries?endpointId=${a.body.id}`);
+        return page.body.data.every((d: any) => d.status !== 'pending') && page;
+      },
+      { what: "endpoint A's deliveries recorded", timeoutMs: 10_000 },
+    );
+    assert.deepEqual(
+      ledgerA.body.data.map((d: any) => [d.endpointId, d.channelId, d.status]),
+      [
+        [a.body.id, 'room-a1', 'delivered'],
+        [a.body.id, 'room-a1', 'delivered'],
+      ],
+    );
     const ledgerDefault = await api.get('/v1/webhooks/deliveries?endpointId=default');
     assert.equal(ledgerDefault.body.data.length, 5);
     assert.ok(ledgerDefault.body.data.every((d: any) => d.endpointId === null && d.url === fallback.url));
@@ -129,7 +144,7 @@ test('webhook endpoints - filters, secrets, test events, disabling, recovery, th
     const example = await api.post(`/v1/webhook-endpoints/${created.body.id}/test`, { eventType: 'member.banned' });
     assert.equal(example.status, 202);
     await receiver.waitFor((r) => r.length >= 2, 'the example');
-    assert.equal(bodyOf(receiver.received[1]!).type, 'member.banned', 'an example goes even past the endpoint\'s type filter');
+    assert.equal(bodyOf(receiver.received[1]!).type, 'member.banned', "an example goes even past the endpoint's type filter");
     const one = await api.get(`/v1/webhooks/deliveries/${example.body.deliveryId}`);
     assert.equal(one.body.endpointId, created.body.id);
     assert.equal(other.received.length, 0, 'a test goes to its endpoint only');
@@ -137,8 +152,19 @@ test('webhook endpoints - filters, secrets, test events, disabling, recovery, th
     const catalogue = await api.get('/v1/webhook-event-types');
     assert.equal(catalogue.status, 200);
     const names = catalogue.body.data.map((e: any) => e.name);
-    for (const name of ['message.published', 'message.retracted', 'member.added', 'member.removed', 'member.banned', 'member.unbanned',
-      'channel.deleted', 'user.messages_erased', 'webhook.test', 'endpoint.disabled', 'delivery.dropped']) {
+    for (const name of [
+      'message.published',
+      'message.retracted',
+      'member.added',
+      'member.removed',
+      'member.banned',
+      'member.unbanned',
+      'channel.deleted',
+      'user.messages_erased',
+      'webhook.test',
+      'endpoint.disabled',
+      'delivery.dropped',
+    ]) {
       assert.ok(names.includes(name), name);
     }
     const banned = catalogue.body.data.find((e: any) => e.name === 'member.banned');
@@ -162,7 +188,11 @@ test('webhook endpoints - filters, secrets, test events, disabling, recovery, th
     assert.deepEqual([enabled.body.disabled, 'disabledReason' in enabled.body], [false, false]);
     await api.post('/v1/channels/off/messages', { content: { n: 2 } });
     await receiver.waitFor((r) => r.length >= 1, 'the second');
-    assert.deepEqual(receiver.received.map((r) => bodyOf(r).data.content), [{ n: 2 }], 'only what came after enabling');
+    assert.deepEqual(
+      receiver.received.map((r) => bodyOf(r).data.content),
+      [{ n: 2 }],
+      'only what came after enabling',
+    );
   });
 
   await t.test('recovery: dropped deliveries sent again by a dispatcher task', async (t) => {
@@ -192,7 +222,10 @@ test('webhook endpoints - filters, secrets, test events, disabling, recovery, th
       return list.body.data.length === 3 ? true : undefined;
     });
     const before = new Date(Date.now() - 3_600_000).toISOString();
-    assert.equal(errorCode(await api.post(`/v1/webhook-endpoints/${created.body.id}/recover`, { since: new Date().toISOString(), until: before })), 'invalid_request');
+    assert.equal(
+      errorCode(await api.post(`/v1/webhook-endpoints/${created.body.id}/recover`, { since: new Date().toISOString(), until: before })),
+      'invalid_request',
+    );
     assert.equal(errorCode(await api.get('/v1/webhook-tasks/wtk_00000000000000000000000000')), 'not_found');
   });
 
@@ -206,12 +239,20 @@ test('webhook endpoints - filters, secrets, test events, disabling, recovery, th
     const created = await api.post('/v1/webhook-endpoints', { url: 'https://example.com/one', rateLimitPerSecond: 5 });
     const id = created.body.id as string;
     assert.equal(created.body.rateLimitPerSecond, 5);
-    for (const call of [stranger.get(`/v1/webhook-endpoints/${id}`), stranger.patch(`/v1/webhook-endpoints/${id}`, { description: 'x' }),
-      stranger.delete(`/v1/webhook-endpoints/${id}`), stranger.get(`/v1/webhook-endpoints/${id}/secret`), stranger.post(`/v1/webhook-endpoints/${id}/test`, {})]) {
+    for (const call of [
+      stranger.get(`/v1/webhook-endpoints/${id}`),
+      stranger.patch(`/v1/webhook-endpoints/${id}`, { description: 'x' }),
+      stranger.delete(`/v1/webhook-endpoints/${id}`),
+      stranger.get(`/v1/webhook-endpoints/${id}/secret`),
+      stranger.post(`/v1/webhook-endpoints/${id}/test`, {}),
+    ]) {
       assert.equal(errorCode(await call), 'not_found');
     }
     const patched = await api.patch(`/v1/webhook-endpoints/${id}`, { description: 'renamed', channels: ['x*'], rateLimitPerSecond: null });
-    assert.deepEqual([patched.body.description, patched.body.channels, patched.body.rateLimitPerSecond, patched.body.url], ['renamed', ['x*'], null, 'https://example.com/one']);
+    assert.deepEqual(
+      [patched.body.description, patched.body.channels, patched.body.rateLimitPerSecond, patched.body.url],
+      ['renamed', ['x*'], null, 'https://example.com/one'],
+    );
     assert.equal(errorCode(await api.patch(`/v1/webhook-endpoints/${id}`, {})), 'invalid_request');
     assert.equal(errorCode(await api.patch(`/v1/webhook-endpoints/${id}`, { url: 'http://169.254.169.254/' })), 'invalid_webhook_url');
     for (let i = 1; i < 50; i++) assert.equal((await api.post('/v1/webhook-endpoints', { url: `https://example.com/${i}` })).status, 201);

@@ -119,13 +119,17 @@ test('webhooks - erasure and channel deletion redact stored bodies; recovery and
   await eventually('no recovered delivery pending', async () => (await ledger('status=pending')).length === 0, 30_000);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const after = receiver.received.slice(seenBefore);
-  assert.deepEqual(after.filter(mentionsPrivate).map((x) => bodyOf(x).type), [], 'no erased content after the receiver came up');
+  assert.deepEqual(
+    after.filter(mentionsPrivate).map((x) => bodyOf(x).type),
+    [],
+    'no erased content after the receiver came up',
+  );
   assert.equal(after.filter((x) => bodyOf(x).type === 'message.published' && [secret.body.id, doomed.body.id].includes(bodyOf(x).data.id)).length, 0);
   // and the ledger still says cancelled
   assert.equal((await ledger('status=cancelled')).length, 2);
 });
 
-test('webhooks - a first attempt waiting in its owner\'s memory is withdrawn when its message is retracted', { timeout: 120_000 }, async (t) => {
+test("webhooks - a first attempt waiting in its owner's memory is withdrawn when its message is retracted", { timeout: 120_000 }, async (t) => {
   const cluster = await startCluster(t, { gateways: 1, channelNodes: 1, dispatchers: 1 });
   const gateway = cluster.gateways[0]!;
   const env = await cluster.createEnvironment();
@@ -148,12 +152,20 @@ test('webhooks - a first attempt waiting in its owner\'s memory is withdrawn whe
   const sentBeforeRetraction = receiver.received.some(mentionsPrivate);
   // the others and the retraction arrive, one a second; the retracted message's content never
   await receiver.waitFor(
-    (r) => r.some((x) => bodyOf(x).type === 'message.retracted' && bodyOf(x).data.id === last) && r.filter((x) => bodyOf(x).type === 'message.published').length >= 5,
+    (r) =>
+      r.some((x) => bodyOf(x).type === 'message.retracted' && bodyOf(x).data.id === last) &&
+      r.filter((x) => bodyOf(x).type === 'message.published').length >= 5,
     'the five others and the retraction',
   );
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   assert.equal(sentBeforeRetraction, false, 'the burst was slow enough that the last one still waited');
-  assert.deepEqual(receiver.received.filter(mentionsPrivate).map((x) => bodyOf(x).type), []);
+  assert.deepEqual(
+    receiver.received.filter(mentionsPrivate).map((x) => bodyOf(x).type),
+    [],
+  );
   const delivery = (await api.get(`/v1/webhooks/deliveries?endpointId=${endpoint.body.id}&status=cancelled`)).body.data;
-  assert.deepEqual(delivery.map((d: { eventId: string }) => d.eventId), [last]);
+  assert.deepEqual(
+    delivery.map((d: { eventId: string }) => d.eventId),
+    [last],
+  );
 });

@@ -5,7 +5,6 @@ import { client } from './helpers/http.ts';
 import { eventually, startReceiver, deliveredCount } from './helpers/webhook-receiver.ts';
 import { metricTotal } from './helpers/metrics.ts';
 
-
 test("webhooks - fair by construction: an endpoint's held-back deliveries wait in its owner's memory, never in front of another's", async (t) => {
   const cluster = await startCluster(t, {
     gateways: 1,
@@ -40,10 +39,13 @@ test("webhooks - fair by construction: an endpoint's held-back deliveries wait i
     assert.equal(res.status, 201);
     ids.push(res.body.id);
   }
-  await eventually(async () => {
-    const got = new Set(healthy.received.map((r) => JSON.parse(r.raw.toString('utf8')).id));
-    return ids.every((id) => got.has(id));
-  }, { timeoutMs: 20_000, what: "B's ten deliveries" });
+  await eventually(
+    async () => {
+      const got = new Set(healthy.received.map((r) => JSON.parse(r.raw.toString('utf8')).id));
+      return ids.every((id) => got.has(id));
+    },
+    { timeoutMs: 20_000, what: "B's ten deliveries" },
+  );
 
   // long enough for reconcile passes (every 10 s) to see A's held rows overdue: they belong to
   // their owner, so they get no job either
@@ -100,7 +102,8 @@ test("webhooks - retries held back by their endpoint's limit wait in the owner's
     ids.push(res.body.id);
   }
   await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 2)) === ids.length, {
-    timeoutMs: 30_000, what: 'every delivery delivered by its retry',
+    timeoutMs: 30_000,
+    what: 'every delivery delivered by its retry',
   });
   // the retries ran as jobs on the owner, which queued them behind the endpoint's one place
   assert.ok((await metricTotal(dispatcher.internalUrl, /^webhook_forwards_total\{[^}]*result="queued_here"[^}]*\} (\d+)/)) >= ids.length);

@@ -32,13 +32,24 @@ test("webhooks - fairness: one environment's hanging endpoint and unresolvable h
   // A: 60 deliveries to an endpoint that never answers, then 60 to a host that never resolves,
   // one publishing transaction (one job) each
   assert.equal((await apiA.put('/v1/config', { webhooks: { url: hanging.url } })).status, 200);
-  await enqueue(cluster.db.pool, Array.from({ length: 60 }, (_, i) => publishedEvent(a.environmentId, `hang-${i}`)), 1);
+  await enqueue(
+    cluster.db.pool,
+    Array.from({ length: 60 }, (_, i) => publishedEvent(a.environmentId, `hang-${i}`)),
+    1,
+  );
   assert.equal((await apiA.put('/v1/config', { webhooks: { url: 'https://never.test/hooks' } })).status, 200);
-  await enqueue(cluster.db.pool, Array.from({ length: 60 }, (_, i) => publishedEvent(a.environmentId, `dns-${i}`)), 1);
+  await enqueue(
+    cluster.db.pool,
+    Array.from({ length: 60 }, (_, i) => publishedEvent(a.environmentId, `dns-${i}`)),
+    1,
+  );
   await hanging.waitFor((r) => r.length >= 1, "A's first hanging request");
 
   assert.equal((await apiB.put('/v1/config', { webhooks: { url: healthy.url } })).status, 200);
-  await enqueue(cluster.db.pool, Array.from({ length: 5 }, (_, i) => publishedEvent(b.environmentId, `b-${i}`)));
+  await enqueue(
+    cluster.db.pool,
+    Array.from({ length: 5 }, (_, i) => publishedEvent(b.environmentId, `b-${i}`)),
+  );
   // generous: without the limits B waits behind A's jobs for minutes (4 slots, 10 s each)
   await eventually("B's five deliveries", async () => healthy.received.length >= 5, 20_000);
 

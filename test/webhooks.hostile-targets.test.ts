@@ -14,15 +14,19 @@ const LEAK = 'db_password=hunter2';
 /** The first attempt of the delivery of `eventId`, once there is one. */
 async function firstAttempt(pool: Pool, eventId: string): Promise<{ error: string; status_code: number | null; last_error: string }> {
   let row: { error: string; status_code: number | null; last_error: string } | undefined;
-  await eventually(`an attempt of ${eventId}`, async () => {
-    const { rows } = await pool.query(
-      `select a.error, a.status_code, d.last_error from webhook_deliveries d join webhook_attempts a on a.delivery_id = d.id
+  await eventually(
+    `an attempt of ${eventId}`,
+    async () => {
+      const { rows } = await pool.query(
+        `select a.error, a.status_code, d.last_error from webhook_deliveries d join webhook_attempts a on a.delivery_id = d.id
        where d.event_id = $1 and a.n = 1`,
-      [eventId],
-    );
-    row = rows[0];
-    return row !== undefined;
-  }, 20_000);
+        [eventId],
+      );
+      row = rows[0];
+      return row !== undefined;
+    },
+    20_000,
+  );
   return row!;
 }
 

@@ -22,15 +22,15 @@ test("webhooks - a slow endpoint's retries fill only the retry slots: another en
   assert.equal((await apiA.put('/v1/config', { webhooks: { url: slow.url } })).status, 200);
   assert.equal((await apiB.put('/v1/config', { webhooks: { url: fast.url } })).status, 200);
 
-  await enqueue(cluster.db.pool, Array.from({ length: 4 }, (_, i) => publishedEvent(a.environmentId, `slow-${i}`)));
+  await enqueue(
+    cluster.db.pool,
+    Array.from({ length: 4 }, (_, i) => publishedEvent(a.environmentId, `slow-${i}`)),
+  );
   // 4 first attempts fail after SLOW_MS; then two retries take both retry slots for SLOW_MS more
   await slow.waitFor((r) => r.length >= 6, 'two retries in flight');
   const retriesStarted = Math.max(slow.received[4]!.at, slow.received[5]!.at);
 
   await enqueue(cluster.db.pool, [publishedEvent(b.environmentId)]);
   await fast.waitFor((r) => r.length === 1, "the other environment's delivery");
-  assert.ok(
-    fast.received[0]!.at < retriesStarted + SLOW_MS,
-    'the first attempt went out while both retry slots were still held by the slow endpoint',
-  );
+  assert.ok(fast.received[0]!.at < retriesStarted + SLOW_MS, 'the first attempt went out while both retry slots were still held by the slow endpoint');
 });

@@ -35,8 +35,7 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
   );
   const retracted = published.slice(0, 10);
   for (const id of retracted) {
-    const channel = (await cluster.db.pool.query('select c.id from messages m join channels c on c.pk = m.channel_pk where m.id = $1', [id]))
-      .rows[0].id;
+    const channel = (await cluster.db.pool.query('select c.id from messages m join channels c on c.pk = m.channel_pk where m.id = $1', [id])).rows[0].id;
     assert.equal((await api.delete(`/v1/channels/${channel}/messages/${id}`)).status, 200);
   }
   t.diagnostic(`published in ${Date.now() - started} ms`);
@@ -53,25 +52,34 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
 
   // the receiver was down the whole time: deliveries have been failing against the closed port
   // (a few suffice: once the endpoint's circuit opens, the rest wait without being attempted)
-  const failing = await eventually(async () => {
-    const { rows } = await cluster.db.pool.query(
-      `select count(*)::int as n from webhook_ledger where environment_id = $1 and attempts >= 1 and status = 'pending'`,
-      [env.environmentId],
-    );
-    return rows[0].n >= 1 ? rows[0].n : undefined;
-  }, { intervalMs: 250, what: 'a failed attempt against the closed port' });
+  const failing = await eventually(
+    async () => {
+      const { rows } = await cluster.db.pool.query(
+        `select count(*)::int as n from webhook_ledger where environment_id = $1 and attempts >= 1 and status = 'pending'`,
+        [env.environmentId],
+      );
+      return rows[0].n >= 1 ? rows[0].n : undefined;
+    },
+    { intervalMs: 250, what: 'a failed attempt against the closed port' },
+  );
   t.diagnostic(`${failing} deliveries had failed at least once after ${Date.now() - started} ms`);
   // the ledger lists newest first and the first attempts go to the oldest rows: read all of it
   const ledger = (await allPages(api, '/v1/webhooks/deliveries?limit=500', 10)).flatMap((page) => page.body.data);
   assert.equal(ledger.length, MESSAGES + retracted.length, 'every persisted message and retraction has one delivery in the ledger');
-  assert.ok(ledger.some((row: any) => row.lastError === 'refused'), 'a failed attempt is named `refused`');
+  assert.ok(
+    ledger.some((row: any) => row.lastError === 'refused'),
+    'a failed attempt is named `refused`',
+  );
   const retractedPublish = (row: any) => row.eventType === 'message.published' && cancelled.has(row.eventId);
   assert.deepEqual(
     ledger.filter(retractedPublish).map((row: any) => [row.status, row.lastError]),
     retracted.map(() => ['cancelled', 'message_retracted']),
     'the deliveries of a retracted message are cancelled',
   );
-  assert.ok(ledger.filter((row: any) => !retractedPublish(row)).every((row: any) => row.status === 'pending'), 'nothing delivered or dropped while the receiver is down');
+  assert.ok(
+    ledger.filter((row: any) => !retractedPublish(row)).every((row: any) => row.status === 'pending'),
+    'nothing delivered or dropped while the receiver is down',
+  );
 
   const receiver = await startReceiver(t, () => ({ status: 200 }), port);
   await receiver.waitFor((received) => {
@@ -97,14 +105,16 @@ test('webhooks - 1,000 messages published while the receiver is down all arrive 
       assert.equal(typeof event.data.content.i, 'number');
     }
   }
-  await eventually(async () => {
-    const { rows } = await cluster.db.pool.query(
-      `select status, count(*)::int as n from webhook_ledger where environment_id = $1 group by status`,
-      [env.environmentId],
-    );
-    const counts = Object.fromEntries(rows.map((row) => [row.status, row.n]));
-    return JSON.stringify(counts) === JSON.stringify({ cancelled: retracted.length, delivered: expected.size }) || undefined;
-  }, { intervalMs: 250, what: `${expected.size} delivered and ${retracted.length} cancelled, nothing else` });
+  await eventually(
+    async () => {
+      const { rows } = await cluster.db.pool.query(`select status, count(*)::int as n from webhook_ledger where environment_id = $1 group by status`, [
+        env.environmentId,
+      ]);
+      const counts = Object.fromEntries(rows.map((row) => [row.status, row.n]));
+      return JSON.stringify(counts) === JSON.stringify({ cancelled: retracted.length, delivered: expected.size }) || undefined;
+    },
+    { intervalMs: 250, what: `${expected.size} delivered and ${retracted.length} cancelled, nothing else` },
+  );
   const page = await api.get('/v1/webhooks/deliveries?status=delivered&limit=500');
   assert.equal(page.body.data.length, 500);
   assert.ok(page.body.nextCursor);

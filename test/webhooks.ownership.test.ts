@@ -7,7 +7,6 @@ import { metricTotal, partitionsShared } from './helpers/metrics.ts';
 
 const idOf = (raw: Buffer) => JSON.parse(raw.toString('utf8')).id as string;
 
-
 const DELIVERED = /^webhook_attempts_total\{[^}]*result="delivered"[^}]*\} (\d+)/;
 
 test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-wide, a killed owner loses nothing', async (t) => {
@@ -44,10 +43,13 @@ test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-w
         return res.body.id as string;
       }),
     );
-    await eventually(async () => {
-      const got = new Set(receiver.received.map((r) => idOf(r.raw)));
-      return ids.every((id) => got.has(id));
-    }, { timeoutMs: 60_000, what: 'every delivery' });
+    await eventually(
+      async () => {
+        const got = new Set(receiver.received.map((r) => idOf(r.raw)));
+        return ids.every((id) => got.has(id));
+      },
+      { timeoutMs: 60_000, what: 'every delivery' },
+    );
     t.diagnostic(`at most ${most} requests at once at the receiver (limit 4 per endpoint, 2 dispatchers)`);
     assert.ok(most <= 4, `at most 4 sends at once across both dispatchers, saw ${most}`);
     const senders = await Promise.all(cluster.dispatchers.map((d) => metricTotal(d.internalUrl, DELIVERED)));
@@ -88,10 +90,13 @@ test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-w
     );
     assert.ok(killed, 'the owner was killed mid-stream');
     const killedAt = Date.now();
-    await eventually(async () => {
-      const got = new Set(receiver.received.map((r) => idOf(r.raw)));
-      return ids.every((id) => got.has(id));
-    }, { timeoutMs: 60_000, what: 'every delivery after the owner was killed' });
+    await eventually(
+      async () => {
+        const got = new Set(receiver.received.map((r) => idOf(r.raw)));
+        return ids.every((id) => got.has(id));
+      },
+      { timeoutMs: 60_000, what: 'every delivery after the owner was killed' },
+    );
     t.diagnostic(`every delivery made ${Date.now() - killedAt} ms after the publishing ended`);
     const counts = new Map<string, number>();
     for (const r of receiver.received) counts.set(idOf(r.raw), (counts.get(idOf(r.raw)) ?? 0) + 1);
@@ -102,7 +107,8 @@ test('webhooks - each endpoint is owned by one dispatcher: limits hold cluster-w
     // generous bound, kept from when the window was 16 chunks of 16
     assert.ok(duplicates <= 16 * 16, `duplicates (${duplicates}) bounded by the claimed window`);
     await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId)) === MESSAGES, {
-      timeoutMs: 60_000, what: 'every delivery recorded delivered',
+      timeoutMs: 60_000,
+      what: 'every delivery recorded delivered',
     });
   });
 });

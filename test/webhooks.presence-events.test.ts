@@ -115,16 +115,23 @@ test('presence webhook events - occupied, vacated, occupancy, entered and left, 
 
   // each gateway reads which endpoints want the events every few seconds: until both do, a fresh
   // channel's first subscriber on each gateway is tried again
-  for (const [name, gw] of [['a', gwA], ['b', gwB]] as const) {
+  for (const [name, gw] of [
+    ['a', gwA],
+    ['b', gwB],
+  ] as const) {
     let attempt = 0;
-    await eventually(`gateway ${name} reports channel.occupied`, async () => {
-      const channelId = `hooks:warm-${name}-${++attempt}`;
-      const socket = await connect(gw, 'warm');
-      await subscribe(socket, channelId);
-      await sleep(1_500);
-      await socket.close();
-      return of('channel.occupied', channelId).length > 0;
-    }, 30_000);
+    await eventually(
+      `gateway ${name} reports channel.occupied`,
+      async () => {
+        const channelId = `hooks:warm-${name}-${++attempt}`;
+        const socket = await connect(gw, 'warm');
+        await subscribe(socket, channelId);
+        await sleep(1_500);
+        await socket.close();
+        return of('channel.occupied', channelId).length > 0;
+      },
+      30_000,
+    );
   }
 
   // first subscribers on both gateways at once: one channel.occupied
@@ -178,13 +185,17 @@ test('presence webhook events - occupied, vacated, occupancy, entered and left, 
   const gwC = await cluster.start('gateway');
   const eve = await connect(gwC, 'eve');
   let crash = '';
-  await eventually('gateway c reports', async () => {
-    crash = `hooks:crash-${++ref}`;
-    await subscribe(eve, crash);
-    await ask(eve, { op: 'presence-enter', channelId: crash, data: { on: 'c' } }, 'presence-entered');
-    await sleep(1_500);
-    return of('presence.entered', crash).length > 0;
-  }, 30_000);
+  await eventually(
+    'gateway c reports',
+    async () => {
+      crash = `hooks:crash-${++ref}`;
+      await subscribe(eve, crash);
+      await ask(eve, { op: 'presence-enter', channelId: crash, data: { on: 'c' } }, 'presence-entered');
+      await sleep(1_500);
+      return of('presence.entered', crash).length > 0;
+    },
+    30_000,
+  );
   const crashedAt = Date.now();
   await gwC.kill();
   await waitFor(`${crash} vacated`, 'channel.vacated', crash);
@@ -196,12 +207,16 @@ test('presence webhook events - occupied, vacated, occupancy, entered and left, 
   const gwD = await cluster.start('gateway');
   const fay = await connect(gwD, 'fay');
   let drained = '';
-  await eventually('gateway d reports', async () => {
-    drained = `hooks:drain-${++ref}`;
-    await subscribe(fay, drained);
-    await sleep(1_500);
-    return of('channel.occupied', drained).length > 0;
-  }, 30_000);
+  await eventually(
+    'gateway d reports',
+    async () => {
+      drained = `hooks:drain-${++ref}`;
+      await subscribe(fay, drained);
+      await sleep(1_500);
+      return of('channel.occupied', drained).length > 0;
+    },
+    30_000,
+  );
   assert.equal(await gwD.stop(), 0);
   const ledger = await api.get(`/v1/webhooks/deliveries?endpointId=${allEp.id}&limit=500`);
   assert.ok(
@@ -213,12 +228,19 @@ test('presence webhook events - occupied, vacated, occupancy, entered and left, 
   // exactly once per cluster, with the data
   await sleep(2_000);
   for (const type of ['channel.occupied', 'channel.vacated'] as const) {
-    for (const channelId of ['hooks:room', crash, drained]) assert.equal(of(type, channelId).length, 1, `one ${type} of ${channelId}: ${JSON.stringify(of(type, channelId))}`);
+    for (const channelId of ['hooks:room', crash, drained])
+      assert.equal(of(type, channelId).length, 1, `one ${type} of ${channelId}: ${JSON.stringify(of(type, channelId))}`);
   }
   assert.equal(of('channel.occupied', 'plain:room').length, 1);
-  assert.deepEqual(events().filter((e) => e.channelId === 'hooks:flap'), [], 'a flap within one second sends nothing');
+  assert.deepEqual(
+    events().filter((e) => e.channelId === 'hooks:flap'),
+    [],
+    'a flap within one second sends nothing',
+  );
   const members = (type: WebhookEventType, channelId: string) =>
-    of(type, channelId).flatMap((e) => e.data.members).sort((x: any, y: any) => (x.userId < y.userId ? -1 : 1));
+    of(type, channelId)
+      .flatMap((e) => e.data.members)
+      .sort((x: any, y: any) => (x.userId < y.userId ? -1 : 1));
   assert.deepEqual(members('presence.entered', 'hooks:room'), [
     { userId: 'ann', data: { status: 'here', n: 1 } },
     { userId: 'bob', data: null },
@@ -228,9 +250,17 @@ test('presence webhook events - occupied, vacated, occupancy, entered and left, 
     { userId: 'bob', data: null },
   ]);
   assert.deepEqual(members('presence.left', crash), [{ userId: 'eve', data: { on: 'c' } }]);
-  assert.deepEqual(events().filter((e) => e.channelId === 'plain:room' && e.type.startsWith('presence.')), [], 'not opted in: no presence events');
+  assert.deepEqual(
+    events().filter((e) => e.channelId === 'plain:room' && e.type.startsWith('presence.')),
+    [],
+    'not opted in: no presence events',
+  );
   // the others: not their channels, not their types, not named (opt-in): nothing in their ledgers
-  for (const [name, ep, receiver] of [['elsewhere', elsewhereEp, elsewhere], ['other types', otherTypesEp, otherTypes], ['catch-all', catchAllEp, catchAll]] as const) {
+  for (const [name, ep, receiver] of [
+    ['elsewhere', elsewhereEp, elsewhere],
+    ['other types', otherTypesEp, otherTypes],
+    ['catch-all', catchAllEp, catchAll],
+  ] as const) {
     const ledger = await api.get(`/v1/webhooks/deliveries?endpointId=${ep.id}&limit=500`);
     assert.equal(ledger.status, 200);
     assert.deepEqual(ledger.body.data, [], `${name}: no deliveries`);

@@ -37,7 +37,9 @@ test('webhooks - push leases: committed with the row, claimed only by their hold
   assert.equal(fresh.length, 3);
   for (const { id, pushed } of fresh) {
     assert.ok(pushed, 'each row travels with the notice');
-    const { rows } = await db.pool.query<{ lease: string; body: string }>(`select locked_until::text as lease, body from webhook_deliveries where id = $1`, [id]);
+    const { rows } = await db.pool.query<{ lease: string; body: string }>(`select locked_until::text as lease, body from webhook_deliveries where id = $1`, [
+      id,
+    ]);
     assert.equal(pushed.lease, rows[0]!.lease, "the notice's lease is the row's, to the microsecond");
     assert.equal(pushed.body, rows[0]!.body, 'and so is its body');
   }
@@ -52,7 +54,9 @@ test('webhooks - push leases: committed with the row, claimed only by their hold
 
   // the record of a send made under the commit's lease is fenced by it
   const record = (id: string, lease: string) =>
-    recordAttempts(db.pool, [{ id, n: 1, at: new Date(), statusCode: 204, error: null, durationMs: 1, status: 'delivered', delay: null, lease, eventType: 'message.published' }]);
+    recordAttempts(db.pool, [
+      { id, n: 1, at: new Date(), statusCode: 204, error: null, durationMs: 1, status: 'delivered', delay: null, lease, eventType: 'message.published' },
+    ]);
   await record(b.id, '2001-01-01 00:00:00+00');
   await record(b.id, b.pushed!.lease);
   const { rows: recorded } = await db.pool.query<{ status: string; locked: boolean; attempts: number }>(

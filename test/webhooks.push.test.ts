@@ -8,8 +8,7 @@ import { metricTotal } from './helpers/metrics.ts';
 const idOf = (raw: Buffer) => JSON.parse(raw.toString('utf8')).id as string;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-
-test('webhooks - first attempts are pushed after commit; a lost notice is caught by the owner\'s catch-up', async (t) => {
+test("webhooks - first attempts are pushed after commit; a lost notice is caught by the owner's catch-up", async (t) => {
   const cluster = await startCluster(t, {
     gateways: 1,
     channelNodes: 1,
@@ -45,12 +44,18 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     // rows from the delivery log above the partitions' positions as it takes them
     const started = Date.now();
     await cluster.start('dispatcher');
-    await eventually(async () => {
-      const got = new Set(receiver.received.map((r) => idOf(r.raw)));
-      return ids.every((id) => got.has(id));
-    }, { timeoutMs: 40_000, what: 'every delivery whose notice was lost' });
+    await eventually(
+      async () => {
+        const got = new Set(receiver.received.map((r) => idOf(r.raw)));
+        return ids.every((id) => got.has(id));
+      },
+      { timeoutMs: 40_000, what: 'every delivery whose notice was lost' },
+    );
     t.diagnostic(`delivered ${Date.now() - started} ms after a dispatcher started (taking the partitions, then one read of the log)`);
-    await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 20, { timeoutMs: 20_000, what: 'every delivery recorded once' });
+    await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 20, {
+      timeoutMs: 20_000,
+      what: 'every delivery recorded once',
+    });
   });
 
   await t.test('with a dispatcher subscribed, deliveries are sent from the notice: no job, one attempt each', async (t) => {
@@ -75,7 +80,10 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     }, 'every pushed delivery');
     const after = await metricTotal(dispatcher.internalUrl, /^webhook_notices_total\{[^}]*result="queued"[^}]*\} (\d+)/);
     assert.ok(after > before, 'the dispatcher took post-commit notices');
-    await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 40, { timeoutMs: 20_000, what: 'every delivery recorded delivered' });
+    await eventually(async () => (await deliveredCount(cluster.db.pool, env.environmentId, 1)) === 40, {
+      timeoutMs: 20_000,
+      what: 'every delivery recorded delivered',
+    });
     // each went as its notice carried it: no claim, and nothing but an outcome written for it
     assert.equal((await leased('notice')) - noticeBefore, 40, 'every delivery sent from its notice');
     assert.equal((await leased('claim')) - claimBefore, 0, 'none claimed');
@@ -96,10 +104,13 @@ test('webhooks - first attempts are pushed after commit; a lost notice is caught
     assert.equal((await control.put('/v1/config', { webhooks: { url: receiver.url } })).status, 200);
     const res = await control.post('/v1/channels/gone/messages', { content: { gone: true } });
     assert.equal(res.status, 201);
-    const row = await eventually(async () => {
-      const list = await control.get('/v1/webhooks/deliveries');
-      return list.body.data[0]?.status === 'dropped' ? list.body.data[0] : undefined;
-    }, { timeoutMs: 30_000, what: 'the delivery dropped' });
+    const row = await eventually(
+      async () => {
+        const list = await control.get('/v1/webhooks/deliveries');
+        return list.body.data[0]?.status === 'dropped' ? list.body.data[0] : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the delivery dropped' },
+    );
     assert.equal(row.attempts, 1);
     assert.equal(row.lastError, 'status 410');
     // the schedule would retry after 1 s: nothing comes

@@ -16,10 +16,7 @@ test('webhooks - pending deliveries whose jobs were lost are re-enqueued by the 
   // lose every job (as if a queue were wiped): only the ledger still knows about the deliveries
   const jobs = await cluster.db.pool.query<{ id: string }>('select id from graphile_worker.jobs');
   assert.equal(jobs.rows.length, 2);
-  await cluster.db.pool.query('select graphile_worker.permanently_fail_jobs($1::bigint[], $2)', [
-    jobs.rows.map((row) => row.id),
-    'lost on purpose',
-  ]);
+  await cluster.db.pool.query('select graphile_worker.permanently_fail_jobs($1::bigint[], $2)', [jobs.rows.map((row) => row.id), 'lost on purpose']);
 
   await cluster.start('dispatcher', { WEBHOOK_STALE_AFTER: '1s' });
   await receiver.waitFor((r) => new Set(r.map((x) => JSON.parse(x.raw.toString('utf8')).id)).size === 10, 'all 10');
@@ -36,17 +33,18 @@ test('webhooks - an outcome recorded after its lease was taken over changes noth
 
   assert.equal(await enqueue(cluster.db.pool, [publishedEvent(env.environmentId, 'fenced')]), 1);
   await receiver.waitFor((r) => r.length === 1, 'the first send');
-  const { rows } = await cluster.db.pool.query<{ id: string }>(
-    `update webhook_deliveries set locked_until = now() + interval '1 hour' returning id`,
-  );
+  const { rows } = await cluster.db.pool.query<{ id: string }>(`update webhook_deliveries set locked_until = now() + interval '1 hour' returning id`);
   assert.equal(rows.length, 1);
   // the send ends (~1.5 s) and the dispatcher records its (now stale) outcome at once: wait for
   // the send to be counted, then the record must change nothing, now or a moment later
   const dispatcher = cluster.dispatchers[0]!;
-  await eventually(async () => {
-    const text = await (await fetch(`${dispatcher.internalUrl}/internal/metrics`)).text();
-    return /webhook_attempts_total\{[^}]*result="delivered"[^}]*\} [1-9]/.test(text);
-  }, { timeoutMs: 30_000, what: 'the send ended' });
+  await eventually(
+    async () => {
+      const text = await (await fetch(`${dispatcher.internalUrl}/internal/metrics`)).text();
+      return /webhook_attempts_total\{[^}]*result="delivered"[^}]*\} [1-9]/.test(text);
+    },
+    { timeoutMs: 30_000, what: 'the send ended' },
+  );
   for (let i = 0; i < 5; i++) {
     const current = (await api.get(`/v1/webhooks/deliveries/${rows[0]!.id}`)).body;
     assert.equal(current.status, 'pending', 'a stale outcome does not mark the delivery delivered');

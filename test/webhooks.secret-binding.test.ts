@@ -35,7 +35,11 @@ test('webhooks - secrets at rest are bound to their row and column; the earlier 
     assert.notEqual(swapped.body.secret, first, 'the previous secret must not read as the current one');
     assert.equal(swapped.status, 500);
     assert.equal(errorCode(swapped), 'internal');
-    await pool.query('update webhook_secrets set secret = $2, previous_secret = $3 where environment_id = $1', [env.environmentId, saved.secret, saved.previous_secret]);
+    await pool.query('update webhook_secrets set secret = $2, previous_secret = $3 where environment_id = $1', [
+      env.environmentId,
+      saved.secret,
+      saved.previous_secret,
+    ]);
     assert.equal((await api.get('/v1/webhooks/secret')).body.secret, second);
   });
 
@@ -43,10 +47,12 @@ test('webhooks - secrets at rest are bound to their row and column; the earlier 
     const legacyEnv = await cluster.createEnvironment('legacy');
     const current = `whsec_${randomBytes(32).toString('base64url')}`;
     const previous = `whsec_${randomBytes(32).toString('base64url')}`;
-    await pool.query(
-      `insert into webhook_secrets (environment_id, secret, previous_secret, rotated_at, key_id) values ($1, $2, $3, now(), $4)`,
-      [legacyEnv.environmentId, encryptV1(encryptionKey, current, legacyEnv.environmentId), encryptV1(encryptionKey, previous, legacyEnv.environmentId), keyId(encryptionKey)],
-    );
+    await pool.query(`insert into webhook_secrets (environment_id, secret, previous_secret, rotated_at, key_id) values ($1, $2, $3, now(), $4)`, [
+      legacyEnv.environmentId,
+      encryptV1(encryptionKey, current, legacyEnv.environmentId),
+      encryptV1(encryptionKey, previous, legacyEnv.environmentId),
+      keyId(encryptionKey),
+    ]);
     await cluster.gateways[0]!.stop();
     const gateway = await cluster.start('gateway', { SECRET_ENCRYPTION_KEY: encryptionKey });
     api = client(gateway.controlUrl, env.secretKey);

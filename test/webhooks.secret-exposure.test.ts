@@ -72,7 +72,7 @@ test('webhook secrets - a URL credential reaches only managers; secret-key revea
     assert.ok((await admin.get(base)).body.data.some((e: any) => e.url === secretUrl));
     assert.equal((await admin.get(`/v1/dashboard/environments/${envId}/webhook`)).body.url, `${fallback.url}/?key=${CREDENTIAL}`);
     // a viewer: redacted, wherever a URL is read
-    const ledger = await eventually('the failing endpoint\'s delivery in the ledger', async () => {
+    const ledger = await eventually("the failing endpoint's delivery in the ledger", async () => {
       const res = await viewer.get(`/v1/dashboard/environments/${envId}/webhook/deliveries?endpointId=${id}`);
       return res.body.data?.length >= 1 ? res : undefined;
     });
@@ -93,10 +93,13 @@ test('webhook secrets - a URL credential reaches only managers; secret-key revea
     assert.equal(reads.webhook.body.url, `${fallback.url}/?key=***`);
 
     // the live log: the creation, the attempts, the disable, the deploy
-    await logs.waitFor('the live log\'s endpoint_disabled', (f) => f.op === 'log' && f.event === 'webhook.endpoint_disabled');
+    await logs.waitFor("the live log's endpoint_disabled", (f) => f.op === 'log' && f.event === 'webhook.endpoint_disabled');
     const events = logs.frames.filter((f) => f.op === 'log');
     for (const name of ['webhook.endpoint_created', 'webhook.attempt', 'webhook.endpoint_disabled', 'config.deployed']) {
-      assert.ok(events.some((f) => f.event === name), `${name} on the live log: ${JSON.stringify(events.map((f) => f.event))}`);
+      assert.ok(
+        events.some((f) => f.event === name),
+        `${name} on the live log: ${JSON.stringify(events.map((f) => f.event))}`,
+      );
     }
     assert.ok(!JSON.stringify(events).includes(CREDENTIAL), JSON.stringify(events));
     assert.equal(events.find((f) => f.event === 'webhook.endpoint_disabled').data.url, shownUrl);
@@ -104,7 +107,10 @@ test('webhook secrets - a URL credential reaches only managers; secret-key revea
     // the audit log, as a viewer reads it
     const entries = await auditLog(viewer);
     for (const action of ['webhook_endpoint.created', 'webhook_endpoint.disabled', 'webhook.deployed']) {
-      assert.ok(entries.some((e) => e.action === action), `${action} audited`);
+      assert.ok(
+        entries.some((e) => e.action === action),
+        `${action} audited`,
+      );
     }
     assert.ok(!JSON.stringify(entries).includes(CREDENTIAL), JSON.stringify(entries));
   });

@@ -114,7 +114,10 @@ test('webhooks - secrets: encrypted at rest, signatures verify, the encryption k
 
     const { rows } = await cluster.db.pool.query('select environment_id, secret, key_id from webhook_secrets');
     assert.equal(rows.length, 2);
-    assert.ok(rows.every((row) => row.key_id !== null && row.key_id !== before.rows[0].key_id), 're-encrypted under the new key');
+    assert.ok(
+      rows.every((row) => row.key_id !== null && row.key_id !== before.rows[0].key_id),
+      're-encrypted under the new key',
+    );
     assert.ok(rows.every((row) => row.secret.startsWith(`enc:v2:${row.key_id}:`)));
     const stored = await cluster.db.pool.query('select secret, previous_secret, key_id from webhook_endpoints where id = $1', [endpoint.body.id]);
     assert.notEqual(stored.rows[0].key_id, before.rows[0].key_id, "the endpoint's secrets re-encrypted under the new key");
@@ -128,7 +131,13 @@ test('webhooks - secrets: encrypted at rest, signatures verify, the encryption k
   });
 
   await t.test('a key that opens nothing stored, or none in production, stops the process with 78 naming the variable', async () => {
-    const unrelated = await startProcess('gateway', { ...cluster.env, NATS_URL: natsUrl, NATS_USER: 'rtm', NATS_PASSWORD: natsPassword, SECRET_ENCRYPTION_KEY: key() }).then(
+    const unrelated = await startProcess('gateway', {
+      ...cluster.env,
+      NATS_URL: natsUrl,
+      NATS_USER: 'rtm',
+      NATS_PASSWORD: natsPassword,
+      SECRET_ENCRYPTION_KEY: key(),
+    }).then(
       () => assert.fail('started'),
       (error: Error) => error.message,
     );

@@ -37,21 +37,21 @@ test('webhooks - a dispatcher whose worker pool stopped during a Postgres outage
   // dispatcher under test tries to forward to the frozen owner
   const first = publishedEvent(env.environmentId, 'w');
   assert.equal(await enqueue(cluster.db.pool, [first]), 1);
-  await eventually('the dispatcher under test running the job', async () => {
-    const { rows } = await cluster.db.pool.query(`select 1 from graphile_worker.jobs where task_identifier = 'deliver_webhooks' and locked_at is not null`);
-    return rows.length > 0;
-  }, 20_000);
+  await eventually(
+    'the dispatcher under test running the job',
+    async () => {
+      const { rows } = await cluster.db.pool.query(`select 1 from graphile_worker.jobs where task_identifier = 'deliver_webhooks' and locked_at is not null`);
+      return rows.length > 0;
+    },
+    20_000,
+  );
   proxy.refuse(true);
   proxy.cut();
   // the job ends while nothing can be written: graphile-worker gives up on its pool
   await eventually('the worker pool gave up', async () => dispatcher.output.some((line) => /Failed to (complete|fail) jobs/.test(line)), 30_000);
   proxy.refuse(false);
 
-  await eventually(
-    'the dispatcher is ready again',
-    async () => (await fetch(`${dispatcher.internalUrl}/internal/ready`)).ok,
-    30_000,
-  );
+  await eventually('the dispatcher is ready again', async () => (await fetch(`${dispatcher.internalUrl}/internal/ready`)).ok, 30_000);
   // the owner comes back for the second message's notice
   owner.child.kill('SIGCONT');
   const second = await api.post('/v1/channels/w/messages', { content: { n: 2 } });

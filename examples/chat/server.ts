@@ -228,7 +228,9 @@ async function main(): Promise<void> {
   });
   server.listen(port, '127.0.0.1', () => {
     const { port: actual } = server.address() as { port: number };
-    const from = { environment: 'from the environment', 'npm start': `as the running npm start recorded in ${stateFile}`, defaults: 'the default ports' }[options.source];
+    const from = { environment: 'from the environment', 'npm start': `as the running npm start recorded in ${stateFile}`, defaults: 'the default ports' }[
+      options.source
+    ];
     process.stdout.write(`chat example: http://127.0.0.1:${actual}  (realtime edge ${options.realtimeUrl}, control plane ${options.controlUrl}: ${from})\n`);
     process.stdout.write(`chat example: ${joinLeave}\n`);
   });

@@ -110,7 +110,8 @@ function integer(env: Record<string, string | undefined>, name: string, fallback
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new SettingsError(`${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new SettingsError(`${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   return value;
 }
 

@@ -63,7 +63,8 @@ function aligned(items: (string | string[])[], indent: string): string[] {
   const flush = () => {
     const widths: number[] = [];
     for (const row of run) row.slice(0, -1).forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
-    for (const row of run) out.push(indent + row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]! + 1 + cell.length - [...cell].length) : cell)).join(''));
+    for (const row of run)
+      out.push(indent + row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]! + 1 + cell.length - [...cell].length) : cell)).join(''));
     run = [];
   };
   for (const item of items) {

@@ -8,7 +8,9 @@
 import { refName, type JsonSchema } from './openapi-model.ts';
 
 const KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '),
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
 );
 
 export const pascal = (text: string): string =>

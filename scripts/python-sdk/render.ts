@@ -35,9 +35,7 @@ function querySchema(operation: Operation): JsonSchema {
   return {
     type: 'object',
     description: `Query parameters of \`${operation.operationId}\`.`,
-    properties: Object.fromEntries(
-      operation.queryParams.map((p) => [p.name, { ...p.schema, ...(p.description && { description: p.description }) }]),
-    ),
+    properties: Object.fromEntries(operation.queryParams.map((p) => [p.name, { ...p.schema, ...(p.description && { description: p.description }) }])),
     required: operation.queryParams.filter((p) => p.required).map((p) => p.name),
   };
 }

@@ -98,10 +98,16 @@ for (const [name, expected, call] of cases) {
   const histogram = hdr.build();
   const { ok, bad } = await run(call, expected, DURATION_MS, histogram);
   rows.push(
-    `| ${name.padEnd(6)} | ${Math.round(ok / (DURATION_MS / 1000)).toString().padStart(7)} | ${(histogram.getValueAtPercentile(50) / 1000).toFixed(2).padStart(6)} | ${(histogram.getValueAtPercentile(99) / 1000).toFixed(2).padStart(6)} | ${bad} |`,
+    `| ${name.padEnd(6)} | ${Math.round(ok / (DURATION_MS / 1000))
+      .toString()
+      .padStart(
+        7,
+      )} | ${(histogram.getValueAtPercentile(50) / 1000).toFixed(2).padStart(6)} | ${(histogram.getValueAtPercentile(99) / 1000).toFixed(2).padStart(6)} | ${bad} |`,
   );
 }
-process.stdout.write(`${CLIENTS} clients, ${DURATION_MS} ms each\n| case   |   req/s | p50 ms | p99 ms | unexpected |\n|---|---|---|---|---|\n${rows.join('\n')}\n`);
+process.stdout.write(
+  `${CLIENTS} clients, ${DURATION_MS} ms each\n| case   |   req/s | p50 ms | p99 ms | unexpected |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
+);
 
 await http.close();
 await realtime.close();

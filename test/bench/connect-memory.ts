@@ -85,7 +85,13 @@ async function memoryOnce(gateway: RunningProcess, inspector: Inspector): Promis
     const space = /^nodejs_heap_space_size_total_bytes\{[^}]*space="(\w+)"/.exec(line)?.[1];
     if (space) spaces[space] = Number(line.slice(line.lastIndexOf(' ') + 1));
   }
-  return { heap: read('nodejs_heap_size_used_bytes'), rss: read('process_resident_memory_bytes'), committed: read('nodejs_heap_size_total_bytes'), external: read('nodejs_external_memory_bytes'), spaces };
+  return {
+    heap: read('nodejs_heap_size_used_bytes'),
+    rss: read('process_resident_memory_bytes'),
+    committed: read('nodejs_heap_size_total_bytes'),
+    external: read('nodejs_external_memory_bytes'),
+    spaces,
+  };
 }
 
 /** Read after a forced GC every second until two readings of the heap agree within 1 % (or 256 KiB). */
@@ -148,14 +154,21 @@ async function main(): Promise<void> {
     const bus = subjects(prefix);
     // the channel exists and its owner has it cached before anything is measured
     const reply = decodeJson<CommandReply>(
-      (await nc.request(bus.partition(partitionOf(env.environmentId, CHANNEL, PARTITIONS)), frameRequest([encodeCommand(serverPublish(env.environmentId, CHANNEL, 0))]), { timeout: 20_000 })).data,
+      (
+        await nc.request(
+          bus.partition(partitionOf(env.environmentId, CHANNEL, PARTITIONS)),
+          frameRequest([encodeCommand(serverPublish(env.environmentId, CHANNEL, 0))]),
+          { timeout: 20_000 },
+        )
+      ).data,
     );
     if (!reply.ok) throw new Error(`publish: ${reply.code}`);
 
     const started = Date.now();
     const users = Array.from({ length: CONNECTIONS + 1 }, (_, i) => `m${i}`);
     const tokens: string[] = [];
-    for (let i = 0; i < users.length; i += 50) tokens.push(...(await Promise.all(users.slice(i, i + 50).map((user) => mintToken(gateway.controlUrl, env.secretKey, user)))));
+    for (let i = 0; i < users.length; i += 50)
+      tokens.push(...(await Promise.all(users.slice(i, i + 50).map((user) => mintToken(gateway.controlUrl, env.secretKey, user)))));
     process.stdout.write(`minted ${fmt(tokens.length)} tokens in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     const url = (i: number) => `${gateway.realtimeUrl.replace('http', 'ws')}/v1/connect?token=${tokens[i]}`;
 
@@ -190,15 +203,21 @@ async function main(): Promise<void> {
           .map((space) => [space, ((subscribed.spaces[space] ?? 0) - (before.spaces[space] ?? 0)) / CONNECTIONS] as const)
           .filter(([, bytes]) => Math.abs(bytes) >= 1)
           .map(([space, bytes]) => `${space} ${fmt(bytes)}`)
-          .join(', ')}); outside V8's heap: ${fmt((subscribed.rss - subscribed.committed - (before.rss - before.committed)) / CONNECTIONS)} B, of which Buffers ${per(before, subscribed, 'external')} B\n`,
+          .join(
+            ', ',
+          )}); outside V8's heap: ${fmt((subscribed.rss - subscribed.committed - (before.rss - before.committed)) / CONNECTIONS)} B, of which Buffers ${per(before, subscribed, 'external')} B\n`,
     );
     if (AFTER_CLOSE_MS > 0) {
       await Promise.all(
-        clients.map(({ ws }) => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(undefined) : (ws.once('close', resolve), ws.close(1000))))),
+        clients.map(
+          ({ ws }) => new Promise((resolve) => (ws.readyState === WebSocket.CLOSED ? resolve(undefined) : (ws.once('close', resolve), ws.close(1000)))),
+        ),
       );
       await sleep(AFTER_CLOSE_MS);
       const after = await memory(gateway, gatewayInspector);
-      process.stdout.write(`  after closing and ${AFTER_CLOSE_MS} ms: heap ${fmt(after.heap - before.heap)} B over the start (${fmt((after.heap - before.heap) / CONNECTIONS)} B per socket)\n`);
+      process.stdout.write(
+        `  after closing and ${AFTER_CLOSE_MS} ms: heap ${fmt(after.heap - before.heap)} B over the start (${fmt((after.heap - before.heap) / CONNECTIONS)} B per socket)\n`,
+      );
     }
     if (first) {
       const last = await inspector.snapshot();

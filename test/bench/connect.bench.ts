@@ -181,7 +181,13 @@ async function main(): Promise<void> {
 
     const cases: Case[] = [
       { key: 'solo', label: `1 × ${fmt(SOLO_SUBSCRIPTIONS)}`, connections: 1, channels: soloChannels, messagesPerChannel: MESSAGES_PER_CHANNEL_SOLO },
-      { key: 'shared', label: `${CONNECTIONS} × ${SUBSCRIPTIONS_EACH}`, connections: CONNECTIONS, channels: sharedChannels, messagesPerChannel: MESSAGES_PER_CHANNEL_SHARED },
+      {
+        key: 'shared',
+        label: `${CONNECTIONS} × ${SUBSCRIPTIONS_EACH}`,
+        connections: CONNECTIONS,
+        channels: sharedChannels,
+        messagesPerChannel: MESSAGES_PER_CHANNEL_SHARED,
+      },
     ].filter((c) => CASES.includes(c.key));
     process.stdout.write(
       `multiplexed fan-out: ${WINDOW} publishes in flight over NATS; subscribing ${SUBSCRIBE_WAVE} connection(s) at a time; ` +
@@ -193,7 +199,13 @@ async function main(): Promise<void> {
     for (const c of cases) {
       const single = c.connections === 1;
       results.push(await run(bareServer, c, options));
-      results.push(await run(rtm((i) => connectUrl(single ? 'solo' : `u${i}`)), c, options));
+      results.push(
+        await run(
+          rtm((i) => connectUrl(single ? 'solo' : `u${i}`)),
+          c,
+          options,
+        ),
+      );
     }
 
     printResults(results);

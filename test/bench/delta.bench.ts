@@ -91,7 +91,11 @@ async function round(options: {
   const all = new Promise<void>((resolve) => (done = resolve));
   await Promise.all(
     Array.from({ length: SUBSCRIBERS }, (_, i) => {
-      const sub: Subscriber = { ws: new WebSocket(`${options.realtimeUrl.replace('http', 'ws')}/v1/channels/${channelId}?token=${options.token}${query}`), frames: 0, bytes: 0 };
+      const sub: Subscriber = {
+        ws: new WebSocket(`${options.realtimeUrl.replace('http', 'ws')}/v1/channels/${channelId}?token=${options.token}${query}`),
+        frames: 0,
+        bytes: 0,
+      };
       if (i === 0) sub.check = { reader: new DeltaReader(), contents: new Map(), deltas: 0 };
       subs.push(sub);
       return new Promise<void>((resolve, reject) => {
@@ -176,14 +180,19 @@ async function main(): Promise<void> {
       method: 'PUT',
       path: '/v1/config',
       headers,
-      body: JSON.stringify({ namespaces: [{ prefix: 'doc:', delta: true }], limits: { secretKeyRequestsPerSecond: 1_000_000, environmentMessagesPerSecond: 1_000_000, socketsPerUser: 100_000, userSocketOpensPerSecond: 100_000 } }),
+      body: JSON.stringify({
+        namespaces: [{ prefix: 'doc:', delta: true }],
+        limits: { secretKeyRequestsPerSecond: 1_000_000, environmentMessagesPerSecond: 1_000_000, socketsPerUser: 100_000, userSocketOpensPerSecond: 100_000 },
+      }),
     });
     if (deploy.statusCode !== 200) throw new Error(`config deploy answered ${deploy.statusCode}: ${await deploy.body.text()}`);
     await deploy.body.text();
     const token = await mintToken(pubGateway.controlUrl, env.secretKey, 'subscriber');
     const nats = pidsNamed('nats-server');
     const cpu = () => cpuNow(subGateway, pubGateway, node, nats);
-    process.stdout.write(`delta: ${SUBSCRIBERS} channel sockets on one gateway, ${MESSAGES} messages a round (a ${JSON.stringify(startDocument()).length}-byte document, one field changed each), publishes through another gateway (${WINDOW} in flight), ${ROUNDS} rounds of each\n`);
+    process.stdout.write(
+      `delta: ${SUBSCRIBERS} channel sockets on one gateway, ${MESSAGES} messages a round (a ${JSON.stringify(startDocument()).length}-byte document, one field changed each), publishes through another gateway (${WINDOW} in flight), ${ROUNDS} rounds of each\n`,
+    );
     const results: Record<'plain' | 'delta', RoundResult[]> = { plain: [], delta: [] };
     // round 0 warms the processes up (JIT, pools, the feed's paths) and is not counted
     for (let r = 0; r <= ROUNDS; r++) {
@@ -197,7 +206,12 @@ async function main(): Promise<void> {
           cpu,
           messages: r === 0 ? Math.min(200, MESSAGES) : MESSAGES,
           publish: async (content) => {
-            const res = await http.request({ method: 'POST', path: `/v1/channels/${channelId}/messages`, headers, body: JSON.stringify({ type: 'state', content }) });
+            const res = await http.request({
+              method: 'POST',
+              path: `/v1/channels/${channelId}/messages`,
+              headers,
+              body: JSON.stringify({ type: 'state', content }),
+            });
             await res.body.text();
             if (res.statusCode !== 201) throw new Error(`publish answered ${res.statusCode}`);
           },
@@ -214,13 +228,20 @@ async function main(): Promise<void> {
     const plain = summary(results.plain);
     const delta = summary(results.delta);
     process.stdout.write(`\nmedians of ${ROUNDS}:\n`);
-    for (const [name, s] of [['plain', plain], ['delta', delta]] as const) {
-      process.stdout.write(`${name.padEnd(5)} ${s.bytes.toFixed(0).padStart(6)} bytes/msg  CPU µs/msg: ${CPU_GROUPS.map((group) => `${group} ${s.cpu[group].toFixed(1)}`).join(', ')}\n`);
+    for (const [name, s] of [
+      ['plain', plain],
+      ['delta', delta],
+    ] as const) {
+      process.stdout.write(
+        `${name.padEnd(5)} ${s.bytes.toFixed(0).padStart(6)} bytes/msg  CPU µs/msg: ${CPU_GROUPS.map((group) => `${group} ${s.cpu[group].toFixed(1)}`).join(', ')}\n`,
+      );
     }
     const saved = 1 - delta.bytes / plain.bytes;
     const cpuRatio = delta.cpu['subscribers gateway'] / plain.cpu['subscribers gateway'];
     const each = (group: keyof Cpu) => results.delta.map((r, i) => (r.cpu[group] / results.plain[i]!.cpu[group]).toFixed(2)).join(' / ');
-    process.stdout.write(`bytes saved ${(saved * 100).toFixed(1)} %; subscribers' gateway CPU delta / plain ${cpuRatio.toFixed(2)} [rounds: ${each('subscribers gateway')}]\n`);
+    process.stdout.write(
+      `bytes saved ${(saved * 100).toFixed(1)} %; subscribers' gateway CPU delta / plain ${cpuRatio.toFixed(2)} [rounds: ${each('subscribers gateway')}]\n`,
+    );
     reportGoal({
       path: `delta, state-sync 4 KB document, ${SUBSCRIBERS} subscribers: bytes per message`,
       goal: '≤ 0.2× plain (≥ 80 % saved)',

@@ -7,7 +7,6 @@ import WebSocket from 'ws';
 import type { RunningProcess } from '../helpers/cluster.ts';
 import { sleep } from './lib/figures.ts';
 
-
 /** A minimal Chrome DevTools Protocol client over the gateway's inspector socket. */
 export class Inspector {
   private readonly ws: WebSocket;

@@ -58,7 +58,20 @@ import { Inspector, gatewayMemory } from './gateway-memory.ts';
 import { pidsNamed } from './cpu-meter.ts';
 import { fmt, sleep } from './lib/figures.ts';
 import { profileImport, profilingEnv, startGatewayAndNode, stopAll } from './lib/services.ts';
-import { ALONE_MS, CHANNEL, CONNECTIONS, MESSAGES, NATS_URL, NEIGHBOUR_CHANNEL, NEIGHBOUR_RATE, OPEN_WINDOW, RATE, SETTLE_MS, STORM_LIMIT_MS, ms } from './lib/large-channel-options.ts';
+import {
+  ALONE_MS,
+  CHANNEL,
+  CONNECTIONS,
+  MESSAGES,
+  NATS_URL,
+  NEIGHBOUR_CHANNEL,
+  NEIGHBOUR_RATE,
+  OPEN_WINDOW,
+  RATE,
+  SETTLE_MS,
+  STORM_LIMIT_MS,
+  ms,
+} from './lib/large-channel-options.ts';
 import { Sub, openQueue, outcomes, storm } from './lib/large-channel-subs.ts';
 import { neighbour, observer, type Occupancy } from './lib/large-channel-peers.ts';
 import { cpuSnapshot, fanOut } from './lib/large-channel-fanout.ts';
@@ -134,7 +147,10 @@ async function main(): Promise<void> {
       return { status: res.statusCode, seq: body.seq };
     };
     // both channels exist (and their owner has them cached) before anything is measured
-    for (const [secretKey, channelId] of [[large.secretKey, CHANNEL], [other.secretKey, NEIGHBOUR_CHANNEL]] as const) {
+    for (const [secretKey, channelId] of [
+      [large.secretKey, CHANNEL],
+      [other.secretKey, NEIGHBOUR_CHANNEL],
+    ] as const) {
       const { status } = await publish(secretKey, channelId, { warmUp: true });
       if (status !== 201) throw new Error(`warm-up publish to ${channelId}: ${status}`);
     }
@@ -212,7 +228,11 @@ async function main(): Promise<void> {
     const occupancyFrame = watcher.last() ?? `n/a (${watcher.note || 'no occupancy frame'})`;
 
     // ---- the fan-out
-    const fan = await fanOut(subs, (n) => publish(large.secretKey, CHANNEL, { n, text: 'large channel benchmark message' }), () => cpuSnapshot(gateway, node, nats));
+    const fan = await fanOut(
+      subs,
+      (n) => publish(large.secretKey, CHANNEL, { n, text: 'large channel benchmark message' }),
+      () => cpuSnapshot(gateway, node, nats),
+    );
 
     report({
       subscribedNow: storm.subscribedNow,

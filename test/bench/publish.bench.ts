@@ -46,7 +46,20 @@ import { createTestDatabase } from '../helpers/database.ts';
 import type { RunningProcess } from '../helpers/cluster.ts';
 import { byName, self } from './cpu-meter.ts';
 import { serveBaseline, startBaseline } from './lib/publish-baselines.ts';
-import { BATCH_SIZE, CHANNELS, CLIENTS, DURATION_MS, MANY_CLIENTS, ONLY, SHORT_DURATION_MS, WARMUP_MS, load, loadBatch, loadContext, type Result } from './lib/publish-load.ts';
+import {
+  BATCH_SIZE,
+  CHANNELS,
+  CLIENTS,
+  DURATION_MS,
+  MANY_CLIENTS,
+  ONLY,
+  SHORT_DURATION_MS,
+  WARMUP_MS,
+  load,
+  loadBatch,
+  loadContext,
+  type Result,
+} from './lib/publish-load.ts';
 import { LATENCY_CHANNELS, latencyAt } from './lib/publish-latency.ts';
 import { serveHopsEdge, serveHopsOwner, startHops } from './lib/publish-hops.ts';
 import { reportPublishGoals, type LatencyPair } from './lib/publish-goals.ts';

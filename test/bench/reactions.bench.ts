@@ -86,7 +86,11 @@ async function main(): Promise<void> {
     const env = await createEnvironment(db.pool, { organization: 'bench', project: 'bench', environment: 'reactions' });
     // the benchmark measures the path, not its rate limits: the environment's and the key's out of
     // the way (each user's 20 reactions a second is not reached: every user reacts once)
-    await deployLimits(db.pool, env.environmentId, { environmentMessagesPerSecond: 1_000_000_000, secretKeyRequestsPerSecond: 1_000_000_000, environmentEdgeReadsPerSecond: 1_000_000_000 });
+    await deployLimits(db.pool, env.environmentId, {
+      environmentMessagesPerSecond: 1_000_000_000,
+      secretKeyRequestsPerSecond: 1_000_000_000,
+      environmentEdgeReadsPerSecond: 1_000_000_000,
+    });
     const common = { DATABASE_URL: db.url, NATS_URL, NATS_PREFIX: prefix };
     const profiling = profilingEnv();
     const [gateway, node] = await startGatewayAndNode(processes, { ...common, ...profiling }, { ...common, ...profiling });
@@ -103,7 +107,10 @@ async function main(): Promise<void> {
     );
     const signing = { id: rows[0]!.id, environmentId: env.environmentId, secretHex: rows[0]!.secret.toString('hex') };
     const watcherToken = (
-      await signToken({ id: signing.id, environmentId: env.environmentId, secret: new Uint8Array(rows[0]!.secret) }, { issuer: process.env.TOKEN_ISSUER ?? 'rtm', audience: USER_TOKEN_AUDIENCE, subject: 'watcher', ttlSeconds: 3_600 })
+      await signToken(
+        { id: signing.id, environmentId: env.environmentId, secret: new Uint8Array(rows[0]!.secret) },
+        { issuer: process.env.TOKEN_ISSUER ?? 'rtm', audience: USER_TOKEN_AUDIENCE, subject: 'watcher', ttlSeconds: 3_600 },
+      )
     ).token;
 
     // the storm's target: the channel's first message (or another channel's, of another partition)
@@ -127,9 +134,16 @@ async function main(): Promise<void> {
       `reactions: ${OWN_GATEWAY ? 'the publisher through a gateway of its own; ' : ''}${OTHER_TARGET ? `the storm on a message of ${targetChannel} (another partition), the publishes to ${CHANNEL}` : 'one channel'}; ${PUBLISH_RATE} publishes/s (server publish, open loop) throughout; the storm ${REACTION_RATE} reactions/s to ONE message ` +
         `over ${REACTION_CONNECTIONS} keep-alive connections, ${VIA === 'edge' ? 'realtime edge, each user with its own token' : 'control plane, secret key and userId'}, ` +
         `every reaction a different user (${fmt(users)} users); ${WARMUP_MS / 1000}s warm-up of both, then windows of ${WINDOW_MS / 1000}s: alone, then ${ROUNDS} × (storm, alone).\n` +
-        'The machine has 2 cores shared by the service, Postgres, NATS and the generators: read the ratio to the same run\'s alone windows.\n',
+        "The machine has 2 cores shared by the service, Postgres, NATS and the generators: read the ratio to the same run's alone windows.\n",
     );
-    const publisher = await generator({ mode: 'publish', url: publishGateway.controlUrl, secretKey: env.secretKey, rate: PUBLISH_RATE, channelId: CHANNEL, connections: PUBLISH_CONNECTIONS });
+    const publisher = await generator({
+      mode: 'publish',
+      url: publishGateway.controlUrl,
+      secretKey: env.secretKey,
+      rate: PUBLISH_RATE,
+      channelId: CHANNEL,
+      connections: PUBLISH_CONNECTIONS,
+    });
     generators.push(publisher);
     const storm = await generator({
       mode: 'react',
@@ -170,7 +184,17 @@ async function main(): Promise<void> {
       const frames = watcher.take();
       const ownerCommands = (await counterSum(node.internalUrl, 'channel_commands_total')) - commandsBefore;
       const [publish, stormFigures] = await Promise.all([publisher.take(), stormOn ? storm.take() : Promise.resolve(undefined)]);
-      return { name, publish, ...(stormFigures && { storm: stormFigures }), frames, cpu: spent, machineBusy, seconds, ownerCommands, pauses: await Promise.all(pauses.map((w) => w.end())) };
+      return {
+        name,
+        publish,
+        ...(stormFigures && { storm: stormFigures }),
+        frames,
+        cpu: spent,
+        machineBusy,
+        seconds,
+        ownerCommands,
+        pauses: await Promise.all(pauses.map((w) => w.end())),
+      };
     };
 
     // warm-up: both paths compiled, the message already reacted to

@@ -62,7 +62,10 @@ async function main(): Promise<void> {
         `modes in the order ${ORDER.join(', ')} at each number of clients.\n` +
         'The machine has 2 cores shared by everything: the standby (receiving, flushing, replaying) competes with the primary, the service and the generator for them.\n',
     );
-    const set = await ReplicatedPostgres.start({ after: (fn) => void cleanups.push(fn) }, { settings: ['shared_buffers = 128MB', `fsync = ${FSYNC ? 'on' : 'off'}`] });
+    const set = await ReplicatedPostgres.start(
+      { after: (fn) => void cleanups.push(fn) },
+      { settings: ['shared_buffers = 128MB', `fsync = ${FSYNC ? 'on' : 'off'}`] },
+    );
     await set.primary.query('create database rtm_bench');
     const pool = createPool(set.primary.url('rtm_bench'), { max: 4, name: 'bench' });
     cleanups.push(() => pool.end());

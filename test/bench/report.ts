@@ -25,7 +25,10 @@ export interface GoalRow {
 export function reportGoal(row: GoalRow): void {
   const file = process.env.BENCH_REPORT;
   if (file) appendFileSync(file, `${JSON.stringify(row)}\n`);
-  else process.stdout.write(`goal: ${row.path}: ${row.measured} vs ${row.baseline || '—'} → ${formatRatio(row.ratio)} (${row.goal}: ${row.met ? 'met' : 'not met'})\n`);
+  else
+    process.stdout.write(
+      `goal: ${row.path}: ${row.measured} vs ${row.baseline || '—'} → ${formatRatio(row.ratio)} (${row.goal}: ${row.met ? 'met' : 'not met'})\n`,
+    );
 }
 
 export function formatRatio(ratio: number): string {

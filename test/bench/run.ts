@@ -37,7 +37,15 @@ for (let run = 0; run < repeat; run++) {
     });
     if (result.status !== 0) failed = true;
   }
-  runs.push(existsSync(report) ? readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as GoalRow) : []);
+  runs.push(
+    existsSync(report)
+      ? readFileSync(report, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as GoalRow)
+      : [],
+  );
 }
 rmSync(scratch, { recursive: true, force: true });
 printTable(runs);

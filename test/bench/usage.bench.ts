@@ -55,14 +55,22 @@ async function main(): Promise<void> {
       for (const mode of ['off', 'on'] as const) {
         const { gateway, node, pool, secretKey } = services[mode];
         loadContext.analyze = () => pool.query('analyze channels, messages');
-        loadContext.cpuGroups = { gateway: pid(gateway), 'channel-node': pid(node), postgres: byName('postgres'), nats: byName('nats-server'), generator: self };
+        loadContext.cpuGroups = {
+          gateway: pid(gateway),
+          'channel-node': pid(node),
+          postgres: byName('postgres'),
+          nats: byName('nats-server'),
+          generator: self,
+        };
         results[mode].push(await load(`server publish, counting ${mode}, run ${run}`, gateway.controlUrl, { authorization: `Bearer ${secretKey}` }, random));
       }
     }
     const off = median(results.off.map((r) => r.perSecond));
     const on = median(results.on.map((r) => r.perSecond));
     const ratio = on / off;
-    process.stdout.write(`medians of ${RUNS}: counting off ${perSecond(off)}, on ${perSecond(on)}: on/off ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %)\n`);
+    process.stdout.write(
+      `medians of ${RUNS}: counting off ${perSecond(off)}, on ${perSecond(on)}: on/off ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %)\n`,
+    );
     const { rows } = await services.on.pool.query<{ n: number }>('select coalesce(sum(messages_published_http), 0)::int as n from usage_minutes');
     process.stdout.write(`usage_minutes: ${rows[0]!.n} publishes counted by the counting service (priming and warm-ups included)\n`);
     reportGoal({

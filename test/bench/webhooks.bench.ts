@@ -205,15 +205,25 @@ async function main() {
   // as the channel-node commits them: appended to the delivery log, the rows in the notice
   const writeSql = `with ${logSql(1, 'true')}
      select ${LOGGED_SQL} as pushed, (select count(*) from delivery_jobs) as jobs`;
-  const eventsNamed = (prefix: string): WebhookEventInput[] => Array.from({ length: DELIVERIES }, (_, i) => ({
-    environmentId: tenant.environmentId,
-    channelId: `bench-${i % 100}`,
-    eventId: `${prefix}_${i}`,
-    type: 'message.published',
-    timestamp: Date.now(),
-    data: JSON.stringify({ id: `${prefix}_${i}`, seq: i + 1, type: 'message', kind: 'server', content: { i, text: 'x'.repeat(200) },
-      sender: { id: 'server', anon: false }, timestamp: Date.now(), retracted: false, ephemeral: false }),
-  }));
+  const eventsNamed = (prefix: string): WebhookEventInput[] =>
+    Array.from({ length: DELIVERIES }, (_, i) => ({
+      environmentId: tenant.environmentId,
+      channelId: `bench-${i % 100}`,
+      eventId: `${prefix}_${i}`,
+      type: 'message.published',
+      timestamp: Date.now(),
+      data: JSON.stringify({
+        id: `${prefix}_${i}`,
+        seq: i + 1,
+        type: 'message',
+        kind: 'server',
+        content: { i, text: 'x'.repeat(200) },
+        sender: { id: 'server', anon: false },
+        timestamp: Date.now(),
+        retracted: false,
+        ephemeral: false,
+      }),
+    }));
   const events = eventsNamed('evt_bench');
   // 8 writers, like channel-node partitions committing side by side, batches of 50; `notify`:
   // each batch's notice published to the owning dispatcher after its commit
@@ -221,7 +231,7 @@ async function main() {
     let nextBatch = 0;
     await Promise.all(
       Array.from({ length: 8 }, async () => {
-        for (let i = (nextBatch++) * 50; i < list.length; i = (nextBatch++) * 50) {
+        for (let i = nextBatch++ * 50; i < list.length; i = nextBatch++ * 50) {
           const batch = list.slice(i, i + 50);
           const bodies = batch.map(webhookBody);
           const { rows } = await pool.query<{ pushed: unknown[][] }>(writeSql, logParameters(batch, webhookPartitionOf, bodies));
@@ -244,7 +254,9 @@ async function main() {
     'whole machine': machineCpuMicros(),
   });
   const cpuPer = (from: Record<string, number>, to: Record<string, number>, n: number) =>
-    Object.keys(from).map((k) => `${k} ${Math.round((to[k]! - from[k]!) / n)}`).join(', ');
+    Object.keys(from)
+      .map((k) => `${k} ${Math.round((to[k]! - from[k]!) / n)}`)
+      .join(', ');
   const cpuBefore = cpu();
   const deliveryStart = performance.now();
   await commitAll(events, true);
@@ -267,7 +279,9 @@ async function main() {
     await pool.query<{ n: number }>(`select count(*)::int as n from webhook_ledger where status = 'delivered' and event_id like 'evt\\_bench\\_%'`)
   ).rows[0]!.n;
   const servicePer = (k: string) => (cpuRecorded[k]! - cpuBefore[k]!) / Math.max(1, succeeded);
-  process.stdout.write(`deliveries/s phase, CPU µs per successful delivery (${succeeded} recorded delivered): ${cpuPer(cpuBefore, cpuRecorded, Math.max(1, succeeded))}\n`);
+  process.stdout.write(
+    `deliveries/s phase, CPU µs per successful delivery (${succeeded} recorded delivered): ${cpuPer(cpuBefore, cpuRecorded, Math.max(1, succeeded))}\n`,
+  );
 
   // the whole path's maximum: publishes from 32 clients for 4 s while their webhooks go out;
   // rate = published ÷ (first publish → last webhook received)
@@ -307,10 +321,13 @@ async function main() {
     for (; i < due; i++) {
       const sent = Date.now();
       inflight.push(
-        call('POST', `/v1/channels/lat-${i % 100}/messages`, { content: { i } }).then((body) => {
-          sentAt.set(body.id as string, sent);
-          publishMs.push(Date.now() - sent);
-        }, () => void publishErrors++),
+        call('POST', `/v1/channels/lat-${i % 100}/messages`, { content: { i } }).then(
+          (body) => {
+            sentAt.set(body.id as string, sent);
+            publishMs.push(Date.now() - sent);
+          },
+          () => void publishErrors++,
+        ),
       );
     }
     await sleep(1);
@@ -372,10 +389,14 @@ async function main() {
     const bareAfter = bareMeter();
     barePerSecond = DELIVERIES / ((bareEnd - bareStart) / 1000);
     bareAnswered = stats.answered;
-    bareCpu = Object.fromEntries(Object.keys(bareBefore).map((k) => [k, (bareAfter[k as keyof typeof bareAfter] - bareBefore[k as keyof typeof bareBefore]) / Math.max(1, bareAnswered)]));
+    bareCpu = Object.fromEntries(
+      Object.keys(bareBefore).map((k) => [k, (bareAfter[k as keyof typeof bareAfter] - bareBefore[k as keyof typeof bareBefore]) / Math.max(1, bareAnswered)]),
+    );
     process.stdout.write(
       `bare outbox dispatcher: ${Math.round(barePerSecond)} deliveries/s, CPU µs per successful delivery (${bareAnswered}): ` +
-        `${Object.entries(bareCpu).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')} (bench: the 8 writers, the receiver and the loop); ` +
+        `${Object.entries(bareCpu)
+          .map(([k, v]) => `${k} ${Math.round(v)}`)
+          .join(', ')} (bench: the 8 writers, the receiver and the loop); ` +
         `${stats.reads} reads, ${stats.cursorUpdates} cursor updates, ${stats.failures} POSTs not answered 2xx\n`,
     );
   } finally {

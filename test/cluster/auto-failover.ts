@@ -77,7 +77,18 @@ export class FormationNode extends PostgresNode {
     rmSync(join(this.dataDir, 'standby.signal'), { force: true });
     await this.formation.exec(
       join(this.formation.bin, 'pg_ctl'),
-      ['start', '-w', '-t', '60', '-D', this.dataDir, '-l', join(this.dir, 'alone.log'), '-o', `-p ${this.port} -k ${this.dir} -c synchronous_standby_names='' -c default_transaction_read_only=off`],
+      [
+        'start',
+        '-w',
+        '-t',
+        '60',
+        '-D',
+        this.dataDir,
+        '-l',
+        join(this.dir, 'alone.log'),
+        '-o',
+        `-p ${this.port} -k ${this.dir} -c synchronous_standby_names='' -c default_transaction_read_only=off`,
+      ],
       { cwd: this.dir },
     );
   }
@@ -116,7 +127,11 @@ export class AutoFailover extends PostgresSet {
       await formation.waitForState('a', 'primary', 30_000);
       // the keeper names the secondary in synchronous_standby_names once the monitor has it primary
       const a = formation.node('a');
-      await until('the secondary streaming synchronously', async () => (await a.query(`select 1 from pg_stat_replication where sync_state in ('sync', 'quorum')`)).length === 1, 30_000);
+      await until(
+        'the secondary streaming synchronously',
+        async () => (await a.query(`select 1 from pg_stat_replication where sync_state in ('sync', 'quorum')`)).length === 1,
+        30_000,
+      );
     } catch (error) {
       const logs = ['monitor', 'a', 'b', 'c'].map((name) => `== ${name}\n${formation.logs(name)}`).join('\n');
       throw new Error(`${(error as Error).message}\n${logs}`);
@@ -132,7 +147,10 @@ export class AutoFailover extends PostgresSet {
 
   /** Both nodes that can be the writer, in libpq's multi-host form, target_session_attrs=read-write. */
   multiHostUrl(database: string): string {
-    const hosts = this.nodes.filter((n) => n.name !== 'c').map((n) => `127.0.0.1:${n.port}`).join(',');
+    const hosts = this.nodes
+      .filter((n) => n.name !== 'c')
+      .map((n) => `127.0.0.1:${n.port}`)
+      .join(',');
     return `postgres://postgres@${hosts}/${database}?target_session_attrs=read-write`;
   }
 
@@ -204,7 +222,21 @@ export class AutoFailover extends PostgresSet {
     const env = this.home(dir);
     await this.exec(
       'pg_autoctl',
-      ['create', 'monitor', '--pgdata', dataDir, '--pgctl', join(this.bin, 'pg_ctl'), '--pgport', String(this.monitorPort), '--hostname', '127.0.0.1', '--auth', 'trust', '--no-ssl'],
+      [
+        'create',
+        'monitor',
+        '--pgdata',
+        dataDir,
+        '--pgctl',
+        join(this.bin, 'pg_ctl'),
+        '--pgport',
+        String(this.monitorPort),
+        '--hostname',
+        '127.0.0.1',
+        '--auth',
+        'trust',
+        '--no-ssl',
+      ],
       { cwd: dir, env },
     );
     // pg_autoctl starts the monitor's Postgres with `-h <listen_addresses>`, '*' unless told otherwise
@@ -223,9 +255,26 @@ export class AutoFailover extends PostgresSet {
     await this.exec(
       'pg_autoctl',
       [
-        'create', 'postgres', '--pgdata', node.dataDir, '--pgctl', join(this.bin, 'pg_ctl'), '--pgport', String(node.port),
-        '--listen', '127.0.0.1', '--hostname', '127.0.0.1', '--name', name, '--monitor', `${this.monitorUrl.replace('postgres@', 'autoctl_node@')}?sslmode=disable`,
-        '--auth', 'trust', '--no-ssl', ...extra,
+        'create',
+        'postgres',
+        '--pgdata',
+        node.dataDir,
+        '--pgctl',
+        join(this.bin, 'pg_ctl'),
+        '--pgport',
+        String(node.port),
+        '--listen',
+        '127.0.0.1',
+        '--hostname',
+        '127.0.0.1',
+        '--name',
+        name,
+        '--monitor',
+        `${this.monitorUrl.replace('postgres@', 'autoctl_node@')}?sslmode=disable`,
+        '--auth',
+        'trust',
+        '--no-ssl',
+        ...extra,
       ],
       { cwd: dir, env: this.home(dir) },
     );

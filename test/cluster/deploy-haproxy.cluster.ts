@@ -27,5 +27,8 @@ test('deploy - HAProxy accepts deploy/haproxy/haproxy.cfg', async (t) => {
   assert.match(result.output, /Configuration file is valid/);
   // only the gateways' names, which exist in Compose's network and not here, may be warned about
   const warnings = result.output.split('\n').filter((line) => line.includes('[WARNING]'));
-  assert.ok(warnings.every((line) => /could not resolve address 'gateway-\d'/.test(line)), warnings.join('\n'));
+  assert.ok(
+    warnings.every((line) => /could not resolve address 'gateway-\d'/.test(line)),
+    warnings.join('\n'),
+  );
 });

@@ -100,7 +100,13 @@ export async function setUpFailover(t: TestContext): Promise<FailoverWorld> {
   });
   assert.equal(config.status, 200, await config.text());
   // every publisher keeps its gateway: the gateways' ports do not change when one is restarted
-  const publishers = new Publishers(gateways.map((g) => g.proc.controlUrl), env.secretKey, CHANNELS, PUBLISHERS, 100);
+  const publishers = new Publishers(
+    gateways.map((g) => g.proc.controlUrl),
+    env.secretKey,
+    CHANNELS,
+    PUBLISHERS,
+    100,
+  );
   return { formation, fleet, receiver, publishers, environmentId: env.environmentId, channels: CHANNELS, pathToB };
 }
 
@@ -122,7 +128,11 @@ export async function verifyOn(world: Checked, primary: PostgresNode, label: str
   const byId = new Map(rows.map((r) => [r.id, r]));
   assert.equal(new Set(rows.map((r) => r.key)).size, rows.length, `${label}: no message stored twice (one row per idempotency key)`);
   const lost = publishers.acks.filter((ack) => !byId.has(ack.id));
-  assert.deepEqual(lost.map((a) => `${a.key} ${a.id}`), [], `${label}: every acknowledged message (${publishers.acks.length}) is on ${primary.name}`);
+  assert.deepEqual(
+    lost.map((a) => `${a.key} ${a.id}`),
+    [],
+    `${label}: every acknowledged message (${publishers.acks.length}) is on ${primary.name}`,
+  );
   for (const ack of publishers.acks) {
     const row = byId.get(ack.id)!;
     assert.equal(row.key, ack.key);
@@ -131,17 +141,25 @@ export async function verifyOn(world: Checked, primary: PostgresNode, label: str
   assert.equal(rows.length, publishers.acks.length, `${label}: every stored message was acknowledged once`);
   for (const channelId of world.channels) {
     const seqs = rows.filter((r) => r.channel_id === channelId).map((r) => Number(r.seq));
-    assert.deepEqual(seqs, Array.from({ length: seqs.length }, (_, i) => i + 1), `${label}: ${channelId} seqs contiguous from 1`);
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: seqs.length }, (_, i) => i + 1),
+      `${label}: ${channelId} seqs contiguous from 1`,
+    );
   }
   if (!receiver) {
     publishers.resume();
     return { messages: rows.length, deliveries: 0, waitedMs: 0 };
   }
   const received = () => new Set(receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')).id as string));
-  const waitedMs = await until(`${label}: every message.published event received`, () => {
-    const got = received();
-    return rows.every((r) => got.has(r.id));
-  }, 90_000).catch((error: Error) => {
+  const waitedMs = await until(
+    `${label}: every message.published event received`,
+    () => {
+      const got = received();
+      return rows.every((r) => got.has(r.id));
+    },
+    90_000,
+  ).catch((error: Error) => {
     const got = received();
     throw new Error(`${error.message}: ${rows.filter((r) => !got.has(r.id)).length} of ${rows.length} missing`);
   });
@@ -221,5 +239,9 @@ export function refusalCounts(publishers: Publishers, from = 0, to = Infinity): 
 /** Every refusal a publisher may see through a gateway while Postgres fails over: 503 unavailable, or a connection error (status 0). */
 export function assertOnlyUnavailable(publishers: Publishers, label: string): void {
   const wrong = publishers.refusals.filter((r) => !(r.status === 503 && r.code === 'unavailable') && !(r.status === 0 && r.code === 'connection'));
-  assert.deepEqual(wrong.map((r) => `${r.status} ${r.code} ${r.reason}`), [], `${label}: every refusal was 503 unavailable or a connection error`);
+  assert.deepEqual(
+    wrong.map((r) => `${r.status} ${r.code} ${r.reason}`),
+    [],
+    `${label}: every refusal was 503 unavailable or a connection error`,
+  );
 }

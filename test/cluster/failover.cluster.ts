@@ -19,7 +19,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sleep, until } from './fleet.ts';
-import { assertOnlyUnavailable, firstWritable, refusalCounts, rowCounts, serviceSessions, setUpFailover, verifyOn, watchSessions, PUBLISHERS, CHANNELS } from './failover-world.ts';
+import {
+  assertOnlyUnavailable,
+  firstWritable,
+  refusalCounts,
+  rowCounts,
+  serviceSessions,
+  setUpFailover,
+  verifyOn,
+  watchSessions,
+  PUBLISHERS,
+  CHANNELS,
+} from './failover-world.ts';
 
 /** Promotion to the first acknowledged publish: the goal is 5 s; bounded generously (2 busy cores). */
 const FIRST_ACK_BOUND_MS = 15_000;
@@ -63,7 +74,9 @@ test('failover - kill -9 of the primary under load, pg_auto_failover promotes; n
   report(`1. kill -9 of the primary: the secondary writable ${promotedAt - killedAt} ms after the kill`);
   report(`   first acknowledged publish ${ackMs} ms after the promotion (goal 5000, bound ${FIRST_ACK_BOUND_MS}), ${firstAck.at - killedAt} ms after the kill`);
   report(`   longest publish gap ${publishers.longestGap(killedAt - 1_000, to)} ms; refusals ${refusalCounts(publishers, killedAt, to).line}`);
-  report(`   ${checked.messages} messages acknowledged and stored once, seqs contiguous; ${checked.deliveries} webhook deliveries received (all events within ${checked.waitedMs} ms of the check)`);
+  report(
+    `   ${checked.messages} messages acknowledged and stored once, seqs contiguous; ${checked.deliveries} webhook deliveries received (all events within ${checked.waitedMs} ms of the check)`,
+  );
   assertOnlyUnavailable(publishers, 'the fail-over');
   assert.ok(ackMs <= FIRST_ACK_BOUND_MS, `first publish acknowledged ${ackMs} ms after the promotion (bound ${FIRST_ACK_BOUND_MS} ms)`);
 
@@ -103,7 +116,9 @@ test('failover - kill -9 of the primary under load, pg_auto_failover promotes; n
   report(`2b. old primary started alone (timeline ${oldTimeline}, new primary's ${oldTimeline + 1})`);
   report(`   path to the new primary cut for ${cutTo - cutAt} ms (${ended} connections reset): refusals ${refusedWhileCut.line}, ${acksWhileCut} acknowledged`);
   report(`   then a gateway and a channel-node restarted; ${acksWhileAlone} publishes sent and acknowledged in the last 3 s`);
-  report(`   on the old primary: service sessions seen ${JSON.stringify(seen)} in ${probes} probes; row counts ${JSON.stringify(before) === JSON.stringify(after) ? 'unchanged' : 'CHANGED'}`);
+  report(
+    `   on the old primary: service sessions seen ${JSON.stringify(seen)} in ${probes} probes; row counts ${JSON.stringify(before) === JSON.stringify(after) ? 'unchanged' : 'CHANGED'}`,
+  );
   report(`   longest publish gap ${publishers.longestGap(aloneAt, aloneTo)} ms; refusals ${refusalCounts(publishers, aloneAt, aloneTo).line}`);
   assert.deepEqual(seen, [], 'no session of the service on the old primary');
   assert.deepEqual(after, before, 'no row written to the old primary');
@@ -120,10 +135,14 @@ test('failover - kill -9 of the primary under load, pg_auto_failover promotes; n
   const watchBack = watchSessions(t, a);
   await a.start();
   let writableSeen = 0;
-  const secondaryMs = await until('the old primary a secondary again', async () => {
-    if (await a.writable().catch(() => false)) writableSeen++;
-    return (await formation.states()).some((s) => s.name === 'a' && s.goal === 'secondary' && s.reported === 'secondary');
-  }, 60_000);
+  const secondaryMs = await until(
+    'the old primary a secondary again',
+    async () => {
+      if (await a.writable().catch(() => false)) writableSeen++;
+      return (await formation.states()).some((s) => s.name === 'a' && s.goal === 'secondary' && s.reported === 'secondary');
+    },
+    60_000,
+  );
   await sleep(3_000);
   publishers.check();
   const backTo = Date.now();
@@ -131,8 +150,14 @@ test('failover - kill -9 of the primary under load, pg_auto_failover promotes; n
   const final = await verifyOn(world, b, 'with the old primary a secondary');
   // what the old primary holds now came from the new one: it reaches the new primary's count
   const [onB] = await b.query<{ n: number }>(`select count(*)::int as n from messages`, [], 'rtm');
-  await until('the secondary has every message of the primary', async () => (await a.query<{ n: number }>(`select count(*)::int as n from messages`, [], 'rtm'))[0]!.n >= onB!.n, 20_000);
-  report(`2a. old primary's keeper started: a secondary after ${secondaryMs} ms (writable in ${writableSeen} probes); service sessions seen ${JSON.stringify(back.seen)} in ${back.probes} probes`);
+  await until(
+    'the secondary has every message of the primary',
+    async () => (await a.query<{ n: number }>(`select count(*)::int as n from messages`, [], 'rtm'))[0]!.n >= onB!.n,
+    20_000,
+  );
+  report(
+    `2a. old primary's keeper started: a secondary after ${secondaryMs} ms (writable in ${writableSeen} probes); service sessions seen ${JSON.stringify(back.seen)} in ${back.probes} probes`,
+  );
   report(`   longest publish gap ${publishers.longestGap(backAt, backTo)} ms; refusals ${refusalCounts(publishers, backAt, backTo).line}`);
   report(`   ${final.messages} messages acknowledged and stored once, ${final.deliveries} webhook deliveries received`);
   assert.equal(writableSeen, 0, 'the old primary never accepted writes on its way back');

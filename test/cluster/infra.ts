@@ -43,11 +43,19 @@ function which(name: string, fallbacks: string[]): string {
 /** initdb and pg_ctl: PATH first, then Debian's versioned layout, newest first (as scripts/setup.sh). */
 function postgresBinaries(): { initdb: string; pgCtl: string } {
   const versions = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin`)
+    ? readdirSync('/usr/lib/postgresql')
+        .sort((a, b) => Number(b) - Number(a))
+        .map((v) => `/usr/lib/postgresql/${v}/bin`)
     : [];
   return {
-    initdb: which('initdb', versions.map((dir) => `${dir}/initdb`)),
-    pgCtl: which('pg_ctl', versions.map((dir) => `${dir}/pg_ctl`)),
+    initdb: which(
+      'initdb',
+      versions.map((dir) => `${dir}/initdb`),
+    ),
+    pgCtl: which(
+      'pg_ctl',
+      versions.map((dir) => `${dir}/pg_ctl`),
+    ),
   };
 }
 
@@ -316,6 +324,9 @@ export class Infra {
 
   /** The last lines a child printed, for failure reports. */
   logs(name: string): string {
-    return [...this.children].filter((c) => c.name === name).flatMap((c) => c.log.slice(-30)).join('\n');
+    return [...this.children]
+      .filter((c) => c.name === name)
+      .flatMap((c) => c.log.slice(-30))
+      .join('\n');
   }
 }

@@ -199,7 +199,15 @@ export async function startSubscribers(
       getToken: () => token,
       WebSocket: WebSocket as never,
     });
-    const sub: Subscriber = { index, channelId: channels[index % channels.length]!, client, received: [], resumes: [], downSince: undefined, downCode: undefined };
+    const sub: Subscriber = {
+      index,
+      channelId: channels[index % channels.length]!,
+      client,
+      received: [],
+      resumes: [],
+      downSince: undefined,
+      downCode: undefined,
+    };
     client.on('state', (state, change) => {
       if (state === 'connected') {
         if (sub.downSince !== undefined) sub.resumes.push({ at: sub.downSince, ms: Date.now() - sub.downSince, code: sub.downCode });
@@ -211,8 +219,6 @@ export async function startSubscribers(
     });
     subscribers.push(sub);
   }
-  await Promise.all(
-    subscribers.map((sub) => sub.client.channel(sub.channelId).subscribe((message) => sub.received.push(message), { since: 0 }).ready),
-  );
+  await Promise.all(subscribers.map((sub) => sub.client.channel(sub.channelId).subscribe((message) => sub.received.push(message), { since: 0 }).ready));
   return subscribers;
 }

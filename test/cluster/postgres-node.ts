@@ -24,7 +24,12 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export async function until(what: string, probe: () => boolean | Promise<boolean>, limitMs = 30_000, stepMs = 50): Promise<number> {
   const started = Date.now();
   for (;;) {
-    if (await Promise.resolve().then(probe).catch(() => false)) return Date.now() - started;
+    if (
+      await Promise.resolve()
+        .then(probe)
+        .catch(() => false)
+    )
+      return Date.now() - started;
     if (Date.now() - started > limitMs) throw new Error(`${what}: not true after ${limitMs} ms`);
     await sleep(stepMs);
   }
@@ -35,7 +40,9 @@ export function postgresBinDir(): string {
   // a link on PATH (/usr/local/bin/initdb) stands for the whole directory it points into
   for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, 'initdb'))) return dirname(realpathSync(join(dir, 'initdb')));
   const versions = existsSync('/usr/lib/postgresql')
-    ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin`)
+    ? readdirSync('/usr/lib/postgresql')
+        .sort((a, b) => Number(b) - Number(a))
+        .map((v) => `/usr/lib/postgresql/${v}/bin`)
     : [];
   const dir = versions.find((d) => existsSync(join(d, 'initdb')));
   if (!dir) throw new Error('initdb not found (PATH, /usr/lib/postgresql/*/bin)');
@@ -161,7 +168,13 @@ export class PostgresSet {
    * (`pg_autoctl create` starts a Postgres of its own while it runs).
    */
   async exec(command: string, args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<string> {
-    const child = spawn(command, args, { ...this.user, cwd: options.cwd ?? this.dir, env: this.env(options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      ...this.user,
+      cwd: options.cwd ?? this.dir,
+      env: this.env(options.env),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const output: string[] = [];
     child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -241,7 +254,10 @@ export class PostgresSet {
 
   /** The last lines a daemon printed, for failure reports. */
   logs(name: string): string {
-    return [...this.daemons].filter((d) => d.name === name).flatMap((d) => d.log.slice(-40)).join('\n');
+    return [...this.daemons]
+      .filter((d) => d.name === name)
+      .flatMap((d) => d.log.slice(-40))
+      .join('\n');
   }
 }
 
@@ -351,7 +367,11 @@ export class PostgresNode {
   /** Pauses WAL replay on a standby (it keeps receiving): it falls behind its primary until resumed. */
   async pauseReplay(): Promise<void> {
     await this.query('select pg_wal_replay_pause()');
-    await until(`${this.name} replay paused`, async () => (await this.query<{ s: string }>('select pg_get_wal_replay_pause_state() as s'))[0]!.s === 'paused', 10_000);
+    await until(
+      `${this.name} replay paused`,
+      async () => (await this.query<{ s: string }>('select pg_get_wal_replay_pause_state() as s'))[0]!.s === 'paused',
+      10_000,
+    );
   }
 
   async resumeReplay(): Promise<void> {

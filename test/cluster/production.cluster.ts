@@ -60,7 +60,11 @@ test('cluster in production shape: rolling restart, NATS node lost, Postgres res
     const to = Date.now();
     const { messages, deliveries } = await verify(world, 'rolling restart');
     report(world, t, `a. rolling restart (3 channel-nodes, 2 dispatchers, 2 gateways, 3 NATS servers) in ${to - from} ms`);
-    report(world, t, `   longest publish gap ${publishers.longestGap(from, to)} ms; refused/failed attempts re-sent ${publishers.refusals.filter((r) => r.at >= from && r.at <= to).length}`);
+    report(
+      world,
+      t,
+      `   longest publish gap ${publishers.longestGap(from, to)} ms; refused/failed attempts re-sent ${publishers.refusals.filter((r) => r.at >= from && r.at <= to).length}`,
+    );
     for (const line of gatewaySockets) report(world, t, `   ${line}`);
     report(world, t, `   ${resumeFigures(world, from)}`);
     report(world, t, `   ${messages} messages stored and acknowledged, ${deliveries} webhook deliveries received`);
@@ -79,8 +83,9 @@ test('cluster in production shape: rolling restart, NATS node lost, Postgres res
     const victim = world.nats[counts.indexOf(Math.max(...counts))]!;
     const killedAt = Date.now();
     await victim.kill();
-    const resumed = await until('publishing resumed after the NATS server died', () => publishers.resumedAfter(killedAt) !== undefined, 30_000)
-      .then(() => publishers.resumedAfter(killedAt)!);
+    const resumed = await until('publishing resumed after the NATS server died', () => publishers.resumedAfter(killedAt) !== undefined, 30_000).then(
+      () => publishers.resumedAfter(killedAt)!,
+    );
     await sleep(3_000);
     publishers.check();
     const to = Date.now();
@@ -88,7 +93,11 @@ test('cluster in production shape: rolling restart, NATS node lost, Postgres res
     await victim.start();
     await world.infra.natsHealthy(world.nats);
     const { messages, deliveries } = await verify(world, 'NATS server killed');
-    report(world, t, `b. kill -9 of ${victim.name} (${Math.max(...counts)} gateway connections on it): every publisher acknowledged again ${resumed} ms after the kill (bound ${NATS_RESUME_BOUND_MS} ms)`);
+    report(
+      world,
+      t,
+      `b. kill -9 of ${victim.name} (${Math.max(...counts)} gateway connections on it): every publisher acknowledged again ${resumed} ms after the kill (bound ${NATS_RESUME_BOUND_MS} ms)`,
+    );
     report(world, t, `   longest publish gap ${gap} ms; re-sent attempts ${publishers.refusals.filter((r) => r.at >= from && r.at <= to).length}`);
     report(world, t, `   ${resumeFigures(world, from)}`);
     report(world, t, `   ${messages} messages stored and acknowledged, ${deliveries} webhook deliveries received`);
@@ -140,7 +149,11 @@ test('cluster in production shape: rolling restart, NATS node lost, Postgres res
     const codes = [...new Set(whileDown.map((r) => `${r.status} ${r.code}`))].join(', ');
     report(world, t, `c. Postgres stopped (-m fast) ${downFrom - stoppedAt} ms, down ${downTo - downFrom} ms, started in ${backAt - downTo} ms`);
     const fromBalancer = whileDown.filter((r) => r.reason.startsWith('no gateway answered')).length;
-    report(world, t, `   while down: ${whileDown.length} refusals (${codes}; ${fromBalancer} from HAProxy with no gateway ready, ${whileDown.length - fromBalancer} from a gateway), ${acksWhileDown.length} acks`);
+    report(
+      world,
+      t,
+      `   while down: ${whileDown.length} refusals (${codes}; ${fromBalancer} from HAProxy with no gateway ready, ${whileDown.length - fromBalancer} from a gateway), ${acksWhileDown.length} acks`,
+    );
     report(world, t, `   full service ${fullService} ms after it was back (bound ${POSTGRES_FULL_SERVICE_BOUND_MS} ms)`);
     report(world, t, `   longest publish gap ${publishers.longestGap(from, to)} ms`);
     report(world, t, `   ${resumeFigures(world, from)}`);
@@ -148,7 +161,10 @@ test('cluster in production shape: rolling restart, NATS node lost, Postgres res
     assert.ok(whileDown.length > 0, 'publishes were refused while Postgres was down');
     assert.deepEqual(codes, '503 unavailable', 'every publish while Postgres was down was refused with 503 unavailable');
     assert.equal(acksWhileDown.length, 0, 'nothing acknowledged while Postgres was down');
-    assert.ok(fullService <= POSTGRES_FULL_SERVICE_BOUND_MS, `full service ${fullService} ms after Postgres was back (bound ${POSTGRES_FULL_SERVICE_BOUND_MS} ms)`);
+    assert.ok(
+      fullService <= POSTGRES_FULL_SERVICE_BOUND_MS,
+      `full service ${fullService} ms after Postgres was back (bound ${POSTGRES_FULL_SERVICE_BOUND_MS} ms)`,
+    );
   });
 
   await t.test('d. channel-nodes scaled 3 → 5 → 2 under load', scenario('d'), async (t) => {
@@ -182,9 +198,21 @@ test('cluster in production shape: rolling restart, NATS node lost, Postgres res
     publishers.check();
     const to = Date.now();
     const { messages, deliveries } = await verify(world, 'channel-nodes scaled');
-    report(world, t, `d. 3 → 5 channel-nodes: partitions per node ${at5.perHolder.join('/')} ${spread5} ms after the new ones were ready (${Date.now() - grownAt} ms incl. start)`);
-    report(world, t, `   5 → 2 (SIGTERM one at a time): partitions per node ${at2.perHolder.join('/')}, all held ${spread2} ms after the last stop (${Date.now() - shrunkAt} ms incl. drains)`);
-    report(world, t, `   longest publish gap ${publishers.longestGap(from, to)} ms; re-sent attempts ${publishers.refusals.filter((r) => r.at >= from && r.at <= to).length}`);
+    report(
+      world,
+      t,
+      `d. 3 → 5 channel-nodes: partitions per node ${at5.perHolder.join('/')} ${spread5} ms after the new ones were ready (${Date.now() - grownAt} ms incl. start)`,
+    );
+    report(
+      world,
+      t,
+      `   5 → 2 (SIGTERM one at a time): partitions per node ${at2.perHolder.join('/')}, all held ${spread2} ms after the last stop (${Date.now() - shrunkAt} ms incl. drains)`,
+    );
+    report(
+      world,
+      t,
+      `   longest publish gap ${publishers.longestGap(from, to)} ms; re-sent attempts ${publishers.refusals.filter((r) => r.at >= from && r.at <= to).length}`,
+    );
     report(world, t, `   ${messages} messages stored and acknowledged, ${deliveries} webhook deliveries received`);
   });
 

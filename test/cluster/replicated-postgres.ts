@@ -41,7 +41,7 @@ function settings(name: string, port: number, socketDir: string, extra: readonly
     'hot_standby = on',
     'wal_log_hints = on',
     'synchronous_commit = on',
-    'log_line_prefix = \'%m [%p] \'',
+    "log_line_prefix = '%m [%p] '",
     ...extra,
     '',
   ].join('\n');
@@ -131,7 +131,8 @@ export class ReplicatedPostgres extends PostgresSet {
     const state = on ? 'sync' : 'async';
     await until(
       `the standby streaming ${on ? 'synchronously' : 'asynchronously'}`,
-      async () => (await this.primary.query<{ s: string }>(`select sync_state as s from pg_stat_replication where application_name = 'standby'`))[0]?.s === state,
+      async () =>
+        (await this.primary.query<{ s: string }>(`select sync_state as s from pg_stat_replication where application_name = 'standby'`))[0]?.s === state,
       20_000,
     );
   }
@@ -178,14 +179,22 @@ export class ReplicatedPostgres extends PostgresSet {
     const synchronous = name === 'standby' ? `synchronous_standby_names = '${SYNCHRONOUS_STANDBYS}'\n` : '';
     appendFileSync(join(node.dataDir, 'postgresql.conf'), `${settings(name, node.port, dir, this.extraSettings)}${synchronous}`);
     await node.start();
-    await until(`${name} streaming`, async () => (await this.primary.query(`select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'`, [name])).length === 1, 20_000);
+    await until(
+      `${name} streaming`,
+      async () => (await this.primary.query(`select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'`, [name])).length === 1,
+      20_000,
+    );
     return node;
   }
 
   /** Waits until a standby has replayed everything the primary had written when this was called. */
   async caughtUp(node: ReplicatedNode, limitMs = 30_000): Promise<void> {
     const lsn = (await this.primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'))[0]!.lsn;
-    await until(`${node.name} replayed ${lsn}`, async () => (await node.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [lsn]))[0]!.done, limitMs);
+    await until(
+      `${node.name} replayed ${lsn}`,
+      async () => (await node.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [lsn]))[0]!.done,
+      limitMs,
+    );
   }
 
   /**
@@ -212,10 +221,16 @@ export class ReplicatedPostgres extends PostgresSet {
    * the new timeline.
    */
   async follow(replica: ReplicatedNode, primary: ReplicatedNode): Promise<void> {
-    await primary.query(`select pg_create_physical_replication_slot($1) where not exists (select 1 from pg_replication_slots where slot_name = $1)`, [replica.name]);
+    await primary.query(`select pg_create_physical_replication_slot($1) where not exists (select 1 from pg_replication_slots where slot_name = $1)`, [
+      replica.name,
+    ]);
     await replica.query(`alter system set primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${replica.name}'`);
     await replica.query(`alter system set primary_slot_name = '${replica.name}'`);
     await replica.query('select pg_reload_conf()');
-    await until(`${replica.name} streaming from ${primary.name}`, async () => (await primary.query(`select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'`, [replica.name])).length === 1, 30_000);
+    await until(
+      `${replica.name} streaming from ${primary.name}`,
+      async () => (await primary.query(`select 1 from pg_stat_replication where application_name = $1 and state = 'streaming'`, [replica.name])).length === 1,
+      30_000,
+    );
   }
 }

@@ -49,7 +49,9 @@ async function storedIds(node: PostgresNode): Promise<Set<number>> {
 
 const settled = <T>(promise: Promise<T>, ms: number) => Promise.race([promise.then(() => 'committed' as const), sleep(ms).then(() => 'waiting' as const)]);
 
-test('replication - synchronous standby promoted after kill -9, paused replica lags, old primary alone on the older timeline', { timeout: 180_000 }, async (t) => {
+test('replication - synchronous standby promoted after kill -9, paused replica lags, old primary alone on the older timeline', {
+  timeout: 180_000,
+}, async (t) => {
   const started = Date.now();
   const set = await ReplicatedPostgres.start(t, { replica: true });
   const { primary, standby, replica } = set;
@@ -57,8 +59,13 @@ test('replication - synchronous standby promoted after kill -9, paused replica l
   assert.equal(await primary.role(), 'primary');
   assert.equal(await standby.role(), 'standby');
   assert.equal(await replica!.role(), 'standby');
-  const streams = await primary.query<{ name: string; sync: string }>('select application_name as name, sync_state as sync from pg_stat_replication order by 1');
-  assert.deepEqual(streams, [{ name: 'replica', sync: 'async' }, { name: 'standby', sync: 'sync' }]);
+  const streams = await primary.query<{ name: string; sync: string }>(
+    'select application_name as name, sync_state as sync from pg_stat_replication order by 1',
+  );
+  assert.deepEqual(streams, [
+    { name: 'replica', sync: 'async' },
+    { name: 'standby', sync: 'sync' },
+  ]);
   await primary.query('create table acked (id int primary key)');
 
   // synchronous: with its standby down, a commit on the primary waits for it
@@ -75,7 +82,11 @@ test('replication - synchronous standby promoted after kill -9, paused replica l
   assert.equal((await replica!.query('select 1 from acked where id >= 100000')).length, 0, 'a paused replica does not show new rows');
   const lag = await replica!.replayLag();
   await replica!.resumeReplay();
-  await until('the replica caught up', async () => (await replica!.query('select 1 from acked where id >= 100000')).length === 1_000 && (await replica!.replayLag()).bytes === 0, 10_000);
+  await until(
+    'the replica caught up',
+    async () => (await replica!.query('select 1 from acked where id >= 100000')).length === 1_000 && (await replica!.replayLag()).bytes === 0,
+    10_000,
+  );
   t.diagnostic(`paused replica: ${lag.bytes} bytes behind, caught up once resumed`);
 
   // kill -9 of the primary under concurrent writes; promoted, the standby holds every acknowledged commit
@@ -86,7 +97,7 @@ test('replication - synchronous standby promoted after kill -9, paused replica l
   await writers.done;
   const promoteMs = await set.promote();
   assert.equal(set.primary, standby);
-  assert.equal(set.standby, primary, 'the old primary is the pair\'s other server now');
+  assert.equal(set.standby, primary, "the old primary is the pair's other server now");
   const stored = await storedIds(standby);
   const lost = [...writers.acked].filter((id) => !stored.has(id));
   assert.deepEqual(lost, [], `every acknowledged commit (${writers.acked.size}) is on the promoted standby`);
@@ -96,7 +107,7 @@ test('replication - synchronous standby promoted after kill -9, paused replica l
 
   // the replica follows the new primary onto its timeline
   await set.follow(replica!, standby);
-  await until('the replica has the new primary\'s row', async () => (await replica!.query('select 1 from acked where id = -2')).length === 1, 20_000);
+  await until("the replica has the new primary's row", async () => (await replica!.query('select 1 from acked where id = -2')).length === 1, 20_000);
   assert.equal(await replica!.timeline(), oldTimeline + 1);
 
   // the worst case: the old primary started alone accepts writes, on the older timeline
@@ -123,9 +134,17 @@ test('replication - pg_auto_failover promotes the secondary after kill -9 and ta
   assert.equal(await a.role(), 'primary');
   assert.equal(await b.role(), 'standby');
   assert.equal(await c.role(), 'standby');
-  assert.match((await a.query<{ s: string }>(`select current_setting('synchronous_standby_names') as s`))[0]!.s, /^ANY 1 \(pgautofailover_standby_\d+\)$/, 'one synchronous secondary');
+  assert.match(
+    (await a.query<{ s: string }>(`select current_setting('synchronous_standby_names') as s`))[0]!.s,
+    /^ANY 1 \(pgautofailover_standby_\d+\)$/,
+    'one synchronous secondary',
+  );
   const streams = await a.query<{ sync: string }>('select sync_state as sync from pg_stat_replication order by sync_state');
-  assert.deepEqual(streams.map((s) => s.sync), ['async', 'quorum'], 'the secondary synchronous, the replica not');
+  assert.deepEqual(
+    streams.map((s) => s.sync),
+    ['async', 'quorum'],
+    'the secondary synchronous, the replica not',
+  );
   await a.query('create table acked (id int primary key)');
 
   const writers = startWriters(a, 4);
@@ -138,7 +157,11 @@ test('replication - pg_auto_failover promotes the secondary after kill -9 and ta
   t.diagnostic(`kill -9 of the primary (keeper, postmaster, backends): the secondary writable ${ms} ms later`);
   assert.ok(ms < AUTO_FAILOVER_BOUND_MS, `promoted within ${AUTO_FAILOVER_BOUND_MS} ms (took ${ms})`);
   const stored = await storedIds(b);
-  assert.deepEqual([...writers.acked].filter((id) => !stored.has(id)), [], `every acknowledged commit (${writers.acked.size}) is on the new primary`);
+  assert.deepEqual(
+    [...writers.acked].filter((id) => !stored.has(id)),
+    [],
+    `every acknowledged commit (${writers.acked.size}) is on the new primary`,
+  );
   assert.equal(await b.timeline(), oldTimeline + 1);
   assert.equal(await settled(b.query('insert into acked values (-2)'), 5_000), 'committed', 'the new primary commits with no secondary left');
   await until('the replica follows the new primary', async () => (await c.query('select 1 from acked where id = -2')).length === 1, 30_000);
@@ -155,17 +178,28 @@ test('replication - pg_auto_failover promotes the secondary after kill -9 and ta
   await a.start();
   let writableSeen = 0;
   let probes = 0;
-  await until('a secondary again', async () => {
-    probes++;
-    if (await a.writable().catch(() => false)) writableSeen++;
-    return (await formation.states()).some((s) => s.name === 'a' && s.goal === 'secondary' && s.reported === 'secondary');
-  }, 60_000);
+  await until(
+    'a secondary again',
+    async () => {
+      probes++;
+      if (await a.writable().catch(() => false)) writableSeen++;
+      return (await formation.states()).some((s) => s.name === 'a' && s.goal === 'secondary' && s.reported === 'secondary');
+    },
+    60_000,
+  );
   t.diagnostic(`old primary's keeper started: secondary after ${Date.now() - back} ms (${probes} probes, writable in ${writableSeen})`);
   assert.equal(writableSeen, 0, 'the old primary never accepted writes on its way back');
   assert.equal(await a.role(), 'standby');
-  await until('a on the new timeline, with the new primary\'s rows', async () => (await a.timeline()) === oldTimeline + 1 && (await a.query('select 1 from acked where id = -2')).length === 1, 20_000);
+  await until(
+    "a on the new timeline, with the new primary's rows",
+    async () => (await a.timeline()) === oldTimeline + 1 && (await a.query('select 1 from acked where id = -2')).length === 1,
+    20_000,
+  );
   assert.equal((await a.query('select 1 from acked where id = -3')).length, 0, 'what it took alone was rewound away');
   const aStored = await storedIds(a);
-  assert.deepEqual([...writers.acked].filter((id) => !aStored.has(id)), []);
+  assert.deepEqual(
+    [...writers.acked].filter((id) => !aStored.has(id)),
+    [],
+  );
   assert.match(formation.logs('a'), /pg_rewind/);
 });

@@ -25,9 +25,15 @@ import { assertOnlyUnavailable, privateNats, refusalCounts, verifyOn } from './f
 /** Promotion (or the reset) to the first 201: "within a few seconds", bounded for 2 busy cores. */
 const RESUME_BOUND_MS = 10_000;
 const CHANNELS = ['sb-0', 'sb-1', 'sb-2', 'sb-3'];
-const LATEST_MIGRATION = readdirSync(new URL('../../libs/db/migrations/', import.meta.url)).filter((f) => /^\d{6}\.sql$/.test(f)).sort().at(-1)!.slice(0, 6);
+const LATEST_MIGRATION = readdirSync(new URL('../../libs/db/migrations/', import.meta.url))
+  .filter((f) => /^\d{6}\.sql$/.test(f))
+  .sort()
+  .at(-1)!
+  .slice(0, 6);
 
-test('standby sessions - a process on a standby alone answers 503 and finds the promoted primary; a primary turned read-only answers 503', { timeout: 300_000 }, async (t) => {
+test('standby sessions - a process on a standby alone answers 503 and finds the promoted primary; a primary turned read-only answers 503', {
+  timeout: 300_000,
+}, async (t) => {
   const started = Date.now();
   const set = await ReplicatedPostgres.start(t);
   const { primary, standby } = set;
@@ -36,10 +42,16 @@ test('standby sessions - a process on a standby alone answers 503 and finds the 
   const env = await migrate(pool)
     .then(() => createEnvironment(pool, { organization: 'standby-org', project: 'standby', environment: 'load' }))
     .finally(() => pool.end());
-  await until('the standby has the schema and the environment', async () => {
-    const [row] = await standby.query<{ id: string }>('select max(id) as id from migrations', [], 'rtm');
-    return row?.id === LATEST_MIGRATION && (await standby.query('select 1 from signing_keys where environment_id = $1', [env.environmentId], 'rtm')).length > 0;
-  }, 20_000);
+  await until(
+    'the standby has the schema and the environment',
+    async () => {
+      const [row] = await standby.query<{ id: string }>('select max(id) as id from migrations', [], 'rtm');
+      return (
+        row?.id === LATEST_MIGRATION && (await standby.query('select 1 from signing_keys where environment_id = $1', [env.environmentId], 'rtm')).length > 0
+      );
+    },
+    20_000,
+  );
 
   const procs: RunningProcess[] = [];
   let publishers: Publishers | undefined;
@@ -53,11 +65,18 @@ test('standby sessions - a process on a standby alone answers 503 and finds the 
   procs.push(channelNode, gateway);
   t.diagnostic(`streaming pair up, gateway and channel-node on the standby alone listening, ${Date.now() - started} ms`);
   for (const proc of procs) {
-    assert.ok(proc.output.some((line) => line.includes('no listed Postgres server accepts writes')), `${proc.name} says it starts without a server that accepts writes`);
+    assert.ok(
+      proc.output.some((line) => line.includes('no listed Postgres server accepts writes')),
+      `${proc.name} says it starts without a server that accepts writes`,
+    );
     assert.equal((await fetch(`${proc.internalUrl}/internal/ready`)).status, 503, `${proc.name} is not ready`);
   }
   const headers = { authorization: `Bearer ${env.secretKey}`, 'content-type': 'application/json' };
-  const publish = await fetch(`${gateway.controlUrl}/v1/channels/sb-0/messages`, { method: 'POST', headers, body: JSON.stringify({ content: { key: 'probe' } }) });
+  const publish = await fetch(`${gateway.controlUrl}/v1/channels/sb-0/messages`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ content: { key: 'probe' } }),
+  });
   const publishBody = (await publish.json()) as { code?: string };
   const history = await fetch(`${gateway.controlUrl}/v1/channels/sb-0/history`, { headers });
   const historyBody = (await history.json()) as { code?: string };
@@ -80,8 +99,9 @@ test('standby sessions - a process on a standby alone answers 503 and finds the 
   await primary.kill();
   const promoteMs = await set.promote();
   const promotedAt = Date.now();
-  const firstAckMs = await until('a publish acknowledged after the promotion', () => publishers!.acks.length > 0, 30_000)
-    .then(() => publishers!.acks[0]!.at - promotedAt);
+  const firstAckMs = await until('a publish acknowledged after the promotion', () => publishers!.acks.length > 0, 30_000).then(
+    () => publishers!.acks[0]!.at - promotedAt,
+  );
   await sleep(2_000);
   publishers.check();
   const promoted = await verifyOn(checked, standby, 'after the promotion');
@@ -103,8 +123,9 @@ test('standby sessions - a process on a standby alone answers 503 and finds the 
   const whileReadOnly = refusalCounts(publishers, readOnlyAt, resetAt);
   // a publish sent 1 s after the switch meets it (the reload reaches every session by then)
   const acksWhileReadOnly = publishers.acks.filter((ack) => ack.startedAt >= readOnlyAt + 1_000 && ack.at <= resetAt).length;
-  const resumedMs = await until('a publish acknowledged after the reset', () => publishers!.acks.some((ack) => ack.at >= resetAt), 30_000)
-    .then(() => publishers!.acks.find((ack) => ack.at >= resetAt)!.at - resetAt);
+  const resumedMs = await until('a publish acknowledged after the reset', () => publishers!.acks.some((ack) => ack.at >= resetAt), 30_000).then(
+    () => publishers!.acks.find((ack) => ack.at >= resetAt)!.at - resetAt,
+  );
   await sleep(2_000);
   publishers.check();
   const final = await verifyOn(checked, server, 'after read-only and back');

@@ -61,7 +61,11 @@ export async function verify(world: World, scenario: string): Promise<{ messages
   const lastSeq = new Map<string, number>();
   for (const channelId of CHANNELS) {
     const seqs = rows.filter((r) => r.channel_id === channelId).map((r) => Number(r.seq));
-    assert.deepEqual(seqs, Array.from({ length: seqs.length }, (_, i) => i + 1), `${scenario}: ${channelId} seqs contiguous from 1`);
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: seqs.length }, (_, i) => i + 1),
+      `${scenario}: ${channelId} seqs contiguous from 1`,
+    );
     lastSeq.set(channelId, seqs.length);
   }
   await until(
@@ -78,14 +82,20 @@ export async function verify(world: World, scenario: string): Promise<{ messages
     const seqs = s.received.map((m) => m.seq);
     const want = Array.from({ length: lastSeq.get(s.channelId)! }, (_, i) => i + 1);
     if (seqs.length !== want.length || seqs.some((seq, i) => seq !== want[i])) {
-      assert.fail(`${scenario}: socket #${s.index} on ${s.channelId} got seqs ${JSON.stringify(seqs.slice(0, 5))}… (${seqs.length}) instead of 1..${want.length} exactly once`);
+      assert.fail(
+        `${scenario}: socket #${s.index} on ${s.channelId} got seqs ${JSON.stringify(seqs.slice(0, 5))}… (${seqs.length}) instead of 1..${want.length} exactly once`,
+      );
     }
   }
   const received = () => new Set(world.receiver.received.map((r) => JSON.parse(r.raw.toString('utf8')).id as string));
-  await until(`${scenario}: every message.published event delivered`, () => {
-    const got = received();
-    return rows.every((r) => got.has(r.id));
-  }, 90_000).catch((error: Error) => {
+  await until(
+    `${scenario}: every message.published event delivered`,
+    () => {
+      const got = received();
+      return rows.every((r) => got.has(r.id));
+    },
+    90_000,
+  ).catch((error: Error) => {
     const got = received();
     throw new Error(`${error.message}: ${rows.filter((r) => !got.has(r.id)).length} of ${rows.length} missing`);
   });
@@ -130,7 +140,10 @@ export async function setUp(t: TestContext): Promise<World> {
     // what the processes logged at error level, for whoever reads a failure
     for (const proc of fleet?.everStarted ?? []) {
       const errors = proc.output.filter((line) => /"level":(50|60)/.test(line));
-      if (errors.length) process.stderr.write(`\n== ${proc.name}: ${errors.length} error lines\n${[...errors.slice(0, 5), ...(errors.length > 15 ? ['…'] : []), ...errors.slice(Math.max(5, errors.length - 10))].join('\n')}\n`);
+      if (errors.length)
+        process.stderr.write(
+          `\n== ${proc.name}: ${errors.length} error lines\n${[...errors.slice(0, 5), ...(errors.length > 15 ? ['…'] : []), ...errors.slice(Math.max(5, errors.length - 10))].join('\n')}\n`,
+        );
     }
     await fleet?.killAll();
     await pool?.end().catch(() => {});
@@ -179,7 +192,15 @@ export async function setUp(t: TestContext): Promise<World> {
       }),
     ),
   ]);
-  await until('HAProxy sees both gateways up', () => gatewaysUp(balancer, slots.map((_slot, i) => `gw${i + 1}`)), 20_000);
+  await until(
+    'HAProxy sees both gateways up',
+    () =>
+      gatewaysUp(
+        balancer,
+        slots.map((_slot, i) => `gw${i + 1}`),
+      ),
+    20_000,
+  );
 
   const receiver = await startReceiver(t);
   const config = await fetch(`${balancer.controlUrl}/v1/config`, {
@@ -196,6 +217,10 @@ export async function setUp(t: TestContext): Promise<World> {
   subscribersRef.publishers = publishers;
   publishers.start();
   const world: World = { infra, postgres, nats, balancer, fleet, pool, environmentId: env.environmentId, receiver, publishers, subscribers, figures: [] };
-  report(world, t, `cluster up in ${Date.now() - started} ms: 3 NATS, HAProxy, 2 gateways, 3 channel-nodes, 2 dispatchers; ${SUBSCRIBERS} sockets, ${PUBLISHERS} publishers`);
+  report(
+    world,
+    t,
+    `cluster up in ${Date.now() - started} ms: 3 NATS, HAProxy, 2 gateways, 3 channel-nodes, 2 dispatchers; ${SUBSCRIBERS} sockets, ${PUBLISHERS} publishers`,
+  );
   return world;
 }

@@ -39,5 +39,6 @@ export function describeViolations(violations: Result[]): string {
  */
 export async function expectNoSeriousAxeViolations(page: Page, where: string): Promise<void> {
   const failing = (await axeViolations(page)).filter((violation) => FAILING.includes(violation.impact ?? null));
-  if (failing.length > 0) throw new Error(`axe-core: ${failing.length} serious or critical violation(s) on ${where} (${page.url()}):\n${describeViolations(failing)}`);
+  if (failing.length > 0)
+    throw new Error(`axe-core: ${failing.length} serious or critical violation(s) on ${where} (${page.url()}):\n${describeViolations(failing)}`);
 }

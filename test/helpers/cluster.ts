@@ -233,8 +233,7 @@ export async function startCluster(t: TestContext, options: ClusterOptions = {})
       ({ gateway: gateways, 'channel-node': channelNodes, dispatcher: dispatchers })[kind].push(proc);
       return proc;
     },
-    createEnvironment: (name) =>
-      createEnvironment(db.pool, { organization: 'test-org', project: 'test-project', environment: name ?? `env-${++envCount}` }),
+    createEnvironment: (name) => createEnvironment(db.pool, { organization: 'test-org', project: 'test-project', environment: name ?? `env-${++envCount}` }),
   };
 }
 

@@ -27,13 +27,22 @@ const PROBE_CAP = 3;
 export type LayoutEnv = Record<string, string | undefined>;
 
 /** The environment of every gateway of every layout under deploy/, by where it is written. */
-export function gatewayLayouts(files: { compose: string; k8sGateway: string; k8sConfig: string; exampleEnv: string; procfile: string; systemdGateway: string }): Record<string, LayoutEnv> {
+export function gatewayLayouts(files: {
+  compose: string;
+  k8sGateway: string;
+  k8sConfig: string;
+  exampleEnv: string;
+  procfile: string;
+  systemdGateway: string;
+}): Record<string, LayoutEnv> {
   const layouts: Record<string, LayoutEnv> = {};
   const compose = YAML.parse(files.compose, { merge: true }) as { services: Record<string, { command?: string[]; environment?: LayoutEnv }> };
   for (const [name, service] of Object.entries(compose.services)) {
     if ((service.command ?? []).some((word) => word.includes('apps/gateway/'))) layouts[`compose.yaml ${name}`] = { ...service.environment };
   }
-  const shared = (YAML.parseAllDocuments(files.k8sConfig).map((doc) => doc.toJS()).find((doc) => doc?.kind === 'ConfigMap')?.data ?? {}) as LayoutEnv;
+  const shared = (YAML.parseAllDocuments(files.k8sConfig)
+    .map((doc) => doc.toJS())
+    .find((doc) => doc?.kind === 'ConfigMap')?.data ?? {}) as LayoutEnv;
   for (const doc of YAML.parseAllDocuments(files.k8sGateway).map((d) => d.toJS())) {
     if (doc?.kind !== 'Deployment') continue;
     for (const container of doc.spec.template.spec.containers as { name: string; env?: { name: string; value?: string }[] }[]) {

@@ -70,7 +70,13 @@ export async function checkKubernetes(files: Record<string, string>, servedPaths
     const { kind: started, problems: commandProblems } = checkCommand(where, [...(container.command ?? []), ...(container.args ?? [])]);
     problems.push(...commandProblems);
     if (started !== kind) problems.push(`${where}: starts ${started}`);
-    problems.push(...unknownVariables(where, kind, (container.env ?? []).map((e: { name: string }) => e.name)));
+    problems.push(
+      ...unknownVariables(
+        where,
+        kind,
+        (container.env ?? []).map((e: { name: string }) => e.name),
+      ),
+    );
     const labels = deployment.spec.template.metadata.labels;
     const selects = (selector: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
     const port = (p: string | number) => (typeof p === 'number' ? p : container.ports?.find((x: { name: string }) => x.name === p)?.containerPort);
@@ -85,25 +91,38 @@ export async function checkKubernetes(files: Record<string, string>, servedPaths
       if (port(get.port) !== internal) problems.push(`${where}: ${probe} is not on INTERNAL_PORT ${internal}`);
     }
     if (container.readinessProbe?.httpGet?.path !== '/internal/ready') problems.push(`${where}: readiness is not /internal/ready`);
-    if (container.livenessProbe?.httpGet?.path === '/internal/ready') problems.push(`${where}: liveness on /internal/ready would restart every pod while Postgres or NATS is down`);
+    if (container.livenessProbe?.httpGet?.path === '/internal/ready')
+      problems.push(`${where}: liveness on /internal/ready would restart every pod while Postgres or NATS is down`);
     const preStop = container.lifecycle?.preStop?.exec?.command as string[] | undefined;
     const pause = preStop?.[0] === 'sleep' ? Number(preStop[1]) : 0;
     const needed = DRAIN_TIMEOUT_MS / 1000 + pause;
     const grace = spec.terminationGracePeriodSeconds ?? 30;
-    if (grace <= needed || grace > needed + 15) problems.push(`${where}: terminationGracePeriodSeconds ${grace} does not match the drain (${DRAIN_TIMEOUT_MS / 1000} s) plus the pre-stop pause (${pause} s)`);
+    if (grace <= needed || grace > needed + 15)
+      problems.push(
+        `${where}: terminationGracePeriodSeconds ${grace} does not match the drain (${DRAIN_TIMEOUT_MS / 1000} s) plus the pre-stop pause (${pause} s)`,
+      );
     if (!of('PodDisruptionBudget').some((p) => selects(p.spec.selector.matchLabels))) problems.push(`${where}: no PodDisruptionBudget`);
     if (spec.securityContext?.runAsNonRoot !== true) problems.push(`${where}: may run as root`);
     if (kind === 'gateway') {
-      if (!of('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === 'gateway')) problems.push('k8s: no HorizontalPodAutoscaler for the gateways');
+      if (!of('HorizontalPodAutoscaler').some((h) => h.spec.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === 'gateway'))
+        problems.push('k8s: no HorizontalPodAutoscaler for the gateways');
       const service = of('Service').find((s) => selects(s.spec.selector ?? {}));
-      if (!service?.spec.ports.some((p: { targetPort: string | number }) => port(p.targetPort) === 8081)) problems.push('k8s: no Service in front of the gateways\' realtime port');
+      if (!service?.spec.ports.some((p: { targetPort: string | number }) => port(p.targetPort) === 8081))
+        problems.push("k8s: no Service in front of the gateways' realtime port");
     }
   }
   for (const service of of('Service')) {
-    if (!deployments.some((d) => Object.entries(service.spec.selector ?? {}).every(([k, v]) => d.spec.template.metadata.labels[k] === v))) problems.push(`k8s Service ${service.metadata.name}: selects no Deployment`);
+    if (!deployments.some((d) => Object.entries(service.spec.selector ?? {}).every(([k, v]) => d.spec.template.metadata.labels[k] === v)))
+      problems.push(`k8s Service ${service.metadata.name}: selects no Deployment`);
   }
   // Postgres: the Cluster the processes' DATABASE_URL (config.yaml's instructions) names
-  problems.push(...checkCnpgClusters(docs.filter((d) => `${d.doc.apiVersion} ${d.doc.kind}` === CNPG_CLUSTER).map((d) => d.doc), files['config.yaml'] ?? '', deployments[0]?.metadata.namespace));
+  problems.push(
+    ...checkCnpgClusters(
+      docs.filter((d) => `${d.doc.apiVersion} ${d.doc.kind}` === CNPG_CLUSTER).map((d) => d.doc),
+      files['config.yaml'] ?? '',
+      deployments[0]?.metadata.namespace,
+    ),
+  );
   const job = of('Job').find((j) => j.metadata.name.includes('migrate'));
   if (!job) problems.push('k8s: no migrate Job');
   else {
@@ -113,7 +132,8 @@ export async function checkKubernetes(files: Record<string, string>, servedPaths
   }
   // the probes ask what the processes serve
   const answers = await servedPaths([...probePaths]);
-  for (const [path, status] of Object.entries(answers)) if (status !== 200) problems.push(`k8s: probe path ${path} answers ${status} on a process's internal server`);
+  for (const [path, status] of Object.entries(answers))
+    if (status !== 200) problems.push(`k8s: probe path ${path} answers ${status} on a process's internal server`);
   return problems;
 }
 

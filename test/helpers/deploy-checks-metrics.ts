@@ -16,7 +16,9 @@ export async function defaultMetrics(): Promise<Set<string>> {
 }
 
 const PROMQL_WORDS = new Set(
-  'sum min max avg count stddev stdvar topk bottomk quantile count_values group by without on ignoring group_left group_right bool and or unless offset rate irate increase delta idelta deriv histogram_quantile abs absent absent_over_time ceil floor round clamp clamp_min clamp_max label_replace label_join sort sort_desc time timestamp vector scalar sum_over_time avg_over_time max_over_time min_over_time count_over_time last_over_time changes resets predict_linear exp ln log2 log10 sqrt day_of_month day_of_week hour minute month year inf nan'.split(' '),
+  'sum min max avg count stddev stdvar topk bottomk quantile count_values group by without on ignoring group_left group_right bool and or unless offset rate irate increase delta idelta deriv histogram_quantile abs absent absent_over_time ceil floor round clamp clamp_min clamp_max label_replace label_join sort sort_desc time timestamp vector scalar sum_over_time avg_over_time max_over_time min_over_time count_over_time last_over_time changes resets predict_linear exp ln log2 log10 sqrt day_of_month day_of_week hour minute month year inf nan'.split(
+    ' ',
+  ),
 );
 
 /** The metric names a PromQL expression reads. */
@@ -57,8 +59,15 @@ export function checkAlertRules(text: string, known: Set<string>): string[] {
     if (!rule.alert || typeof rule.expr !== 'string') problems.push(`alerts.yaml: a rule without alert or expr (${JSON.stringify(rule)})`);
     if (rule.for !== undefined && !/^\d+[smhd]$/.test(rule.for)) problems.push(`alerts.yaml ${rule.alert}: bad duration ${rule.for}`);
   }
-  problems.push(...unknownMetrics('alerts.yaml', rules.map((r) => r.expr ?? ''), known));
-  for (const [what, pattern] of Object.entries(REQUIRED_ALERTS)) if (!rules.some((r) => pattern.test(r.expr ?? ''))) problems.push(`alerts.yaml: no alert on ${what}`);
+  problems.push(
+    ...unknownMetrics(
+      'alerts.yaml',
+      rules.map((r) => r.expr ?? ''),
+      known,
+    ),
+  );
+  for (const [what, pattern] of Object.entries(REQUIRED_ALERTS))
+    if (!rules.some((r) => pattern.test(r.expr ?? ''))) problems.push(`alerts.yaml: no alert on ${what}`);
   return problems;
 }
 

@@ -57,7 +57,9 @@ const lists = (names: string[], applicationName: string) => names.some((n) => n 
 /** A commit returns only once the synchronous standbys have flushed it: `on` (the default) or `remote_apply`. */
 function synchronousCommitProblem(where: string, value: string | undefined): string[] {
   if (value === undefined || value === 'on' || value === 'remote_apply') return [];
-  return [`${where}: synchronous_commit=${value}: a commit would return before the standby has flushed it (the service acknowledges a write once its commit returns)`];
+  return [
+    `${where}: synchronous_commit=${value}: a commit would return before the standby has flushed it (the service acknowledges a write once its commit returns)`,
+  ];
 }
 
 // ---------------------------------------------------------------- Compose
@@ -118,17 +120,25 @@ export function checkComposePostgres(services: Record<string, Service>, readFile
   const standbys = postgres.filter(([, s]) => invocations(entrypointScript(s) ?? '', 'pg_basebackup').length > 0);
   const primaries = postgres.filter((entry) => !standbys.includes(entry));
   if (primaries.length !== 1) return [...problems, `compose.yaml: ${primaries.length} Postgres primaries, expected 1`];
-  if (standbys.length === 0) return [...problems, 'compose.yaml: no Postgres standby (a postgres service made from the primary with pg_basebackup): an acknowledged write would be on one machine only'];
+  if (standbys.length === 0)
+    return [
+      ...problems,
+      'compose.yaml: no Postgres standby (a postgres service made from the primary with pg_basebackup): an acknowledged write would be on one machine only',
+    ];
   const [primaryName, primary] = primaries[0]!;
   const env = primary.environment ?? {};
   const primarySettings = settings(primary);
 
   // the primary: replication on, its set-up script, synchronous_standby_names from its environment
-  if (!['replica', 'logical'].includes(primarySettings.wal_level ?? 'replica')) problems.push(`compose.yaml ${primaryName}: wal_level=${primarySettings.wal_level}: no WAL for a standby`);
-  if (primarySettings.max_wal_senders !== undefined && Number(primarySettings.max_wal_senders) < standbys.length) problems.push(`compose.yaml ${primaryName}: max_wal_senders=${primarySettings.max_wal_senders}: fewer than its standbys`);
+  if (!['replica', 'logical'].includes(primarySettings.wal_level ?? 'replica'))
+    problems.push(`compose.yaml ${primaryName}: wal_level=${primarySettings.wal_level}: no WAL for a standby`);
+  if (primarySettings.max_wal_senders !== undefined && Number(primarySettings.max_wal_senders) < standbys.length)
+    problems.push(`compose.yaml ${primaryName}: max_wal_senders=${primarySettings.max_wal_senders}: fewer than its standbys`);
   problems.push(...synchronousCommitProblem(`compose.yaml ${primaryName}`, primarySettings.synchronous_commit));
   if (primarySettings.synchronous_standby_names !== undefined) {
-    problems.push(`compose.yaml ${primaryName}: synchronous_standby_names on the command line, where ALTER SYSTEM cannot clear it in an emergency (the set-up script puts it into postgresql.auto.conf)`);
+    problems.push(
+      `compose.yaml ${primaryName}: synchronous_standby_names on the command line, where ALTER SYSTEM cannot clear it in an emergency (the set-up script puts it into postgresql.auto.conf)`,
+    );
   }
   const initFile = Object.entries(mounts(primary)).find(([target]) => target.startsWith('/docker-entrypoint-initdb.d/'))?.[1];
   const init = initFile ? readFile(initFile) : undefined;
@@ -146,12 +156,17 @@ export function checkComposePostgres(services: Record<string, Service>, readFile
     for (const [pattern, problem] of needs) if (!pattern.test(init)) problems.push(`compose.yaml ${primaryName}: ${initFile} ${problem}`);
   }
   const slot = String(env.REPLICATION_SLOT ?? '');
-  if (!/^[a-z0-9_]+$/.test(slot)) problems.push(`compose.yaml ${primaryName}: REPLICATION_SLOT ${JSON.stringify(slot)} is not a slot name (lower-case letters, digits and _)`);
+  if (!/^[a-z0-9_]+$/.test(slot))
+    problems.push(`compose.yaml ${primaryName}: REPLICATION_SLOT ${JSON.stringify(slot)} is not a slot name (lower-case letters, digits and _)`);
   const standbyNames = parseStandbyNames(String(env.SYNCHRONOUS_STANDBY_NAMES ?? ''));
   if (!standbyNames) {
-    problems.push(`compose.yaml ${primaryName}: SYNCHRONOUS_STANDBY_NAMES ${JSON.stringify(env.SYNCHRONOUS_STANDBY_NAMES)} is not a synchronous_standby_names Postgres takes (a name other than letters, digits, _ and $ must be double-quoted)`);
+    problems.push(
+      `compose.yaml ${primaryName}: SYNCHRONOUS_STANDBY_NAMES ${JSON.stringify(env.SYNCHRONOUS_STANDBY_NAMES)} is not a synchronous_standby_names Postgres takes (a name other than letters, digits, _ and $ must be double-quoted)`,
+    );
   } else if (standbyNames.number < 1 || standbyNames.names.length === 0) {
-    problems.push(`compose.yaml ${primaryName}: SYNCHRONOUS_STANDBY_NAMES names no standby: replication is asynchronous, an acknowledged write may be on one machine only`);
+    problems.push(
+      `compose.yaml ${primaryName}: SYNCHRONOUS_STANDBY_NAMES names no standby: replication is asynchronous, an acknowledged write may be on one machine only`,
+    );
   }
 
   // each standby: made from this primary through its slot, named in synchronous_standby_names
@@ -161,23 +176,32 @@ export function checkComposePostgres(services: Record<string, Service>, readFile
     const own = standby.environment ?? {};
     const standbySettings = settings(standby);
     const copy = invocations(script, 'pg_basebackup').join('\n');
-    if (!/(--write-recovery-conf|\s-R)(\s|$)/.test(copy)) problems.push(`${where}: pg_basebackup without -R: the copy would start as a second primary, not a standby`);
+    if (!/(--write-recovery-conf|\s-R)(\s|$)/.test(copy))
+      problems.push(`${where}: pg_basebackup without -R: the copy would start as a second primary, not a standby`);
     if (!/(--slot=|\s-S\s*)"\$REPLICATION_SLOT"/.test(copy)) problems.push(`${where}: pg_basebackup does not stream through the slot REPLICATION_SLOT`);
     if (!/if \[ ! -s "\$PGDATA\/PG_VERSION" \]/.test(script)) problems.push(`${where}: copies the primary even when its data directory is not empty`);
-    if (!/^exec docker-entrypoint\.sh "\$@"$/m.test(script)) problems.push(`${where}: does not hand over to the image's entrypoint (exec docker-entrypoint.sh "$@")`);
+    if (!/^exec docker-entrypoint\.sh "\$@"$/m.test(script))
+      problems.push(`${where}: does not hand over to the image's entrypoint (exec docker-entrypoint.sh "$@")`);
     if (own.PRIMARY_HOST !== primaryName) problems.push(`${where}: PRIMARY_HOST ${own.PRIMARY_HOST} is not the primary ${primaryName}`);
-    if (own.REPLICATION_SLOT !== env.REPLICATION_SLOT) problems.push(`${where}: REPLICATION_SLOT ${own.REPLICATION_SLOT} is not the slot ${primaryName} creates (${env.REPLICATION_SLOT})`);
-    if (own.REPLICATION_USER !== env.REPLICATION_USER) problems.push(`${where}: REPLICATION_USER ${own.REPLICATION_USER} is not the role ${primaryName} creates (${env.REPLICATION_USER})`);
-    if (!interpolated(own.PGPASSWORD) || interpolated(own.PGPASSWORD) !== interpolated(env.REPLICATION_PASSWORD)) problems.push(`${where}: PGPASSWORD is not the replication role's password (${env.REPLICATION_PASSWORD})`);
+    if (own.REPLICATION_SLOT !== env.REPLICATION_SLOT)
+      problems.push(`${where}: REPLICATION_SLOT ${own.REPLICATION_SLOT} is not the slot ${primaryName} creates (${env.REPLICATION_SLOT})`);
+    if (own.REPLICATION_USER !== env.REPLICATION_USER)
+      problems.push(`${where}: REPLICATION_USER ${own.REPLICATION_USER} is not the role ${primaryName} creates (${env.REPLICATION_USER})`);
+    if (!interpolated(own.PGPASSWORD) || interpolated(own.PGPASSWORD) !== interpolated(env.REPLICATION_PASSWORD))
+      problems.push(`${where}: PGPASSWORD is not the replication role's password (${env.REPLICATION_PASSWORD})`);
     if (standby.depends_on?.[primaryName]?.condition !== 'service_healthy') problems.push(`${where}: does not wait for ${primaryName} to be healthy`);
     if (Number(standbySettings.max_connections ?? 100) < Number(primarySettings.max_connections ?? 100)) {
-      problems.push(`${where}: max_connections ${standbySettings.max_connections ?? 100} below the primary's ${primarySettings.max_connections ?? 100}: a hot standby does not start`);
+      problems.push(
+        `${where}: max_connections ${standbySettings.max_connections ?? 100} below the primary's ${primarySettings.max_connections ?? 100}: a hot standby does not start`,
+      );
     }
     // pg_basebackup -R writes a primary_conninfo without application_name: the walreceiver
     // then streams under cluster_name, else as "walreceiver"
     const applicationName = standbySettings.cluster_name ?? 'walreceiver';
     if (standbyNames && standbyNames.number >= 1 && !lists(standbyNames.names, applicationName)) {
-      problems.push(`${where}: ${primaryName}'s synchronous_standby_names ${JSON.stringify(env.SYNCHRONOUS_STANDBY_NAMES)} does not name its application_name ${applicationName}: commits would not wait for it`);
+      problems.push(
+        `${where}: ${primaryName}'s synchronous_standby_names ${JSON.stringify(env.SYNCHRONOUS_STANDBY_NAMES)} does not name its application_name ${applicationName}: commits would not wait for it`,
+      );
     }
   }
 
@@ -196,8 +220,14 @@ export function checkComposePostgres(services: Record<string, Service>, readFile
     }
     const listed = address.hosts.map((h) => `${h.host}:${h.port}`);
     const missing = servers.filter((server) => !listed.includes(`${server}:5432`));
-    if (missing.length) problems.push(`compose.yaml ${name}: DATABASE_URL lists ${listed.join(',')}, not ${missing.join(', ')}: after a promotion the processes would not find the new primary`);
-    if (!['read-write', 'primary'].includes(address.sessionAttrs)) problems.push(`compose.yaml ${name}: DATABASE_URL's target_session_attrs=${address.sessionAttrs}: the processes write, they need the server that accepts writes`);
+    if (missing.length)
+      problems.push(
+        `compose.yaml ${name}: DATABASE_URL lists ${listed.join(',')}, not ${missing.join(', ')}: after a promotion the processes would not find the new primary`,
+      );
+    if (!['read-write', 'primary'].includes(address.sessionAttrs))
+      problems.push(
+        `compose.yaml ${name}: DATABASE_URL's target_session_attrs=${address.sessionAttrs}: the processes write, they need the server that accepts writes`,
+      );
   }
   return problems;
 }
@@ -219,16 +249,21 @@ export function checkCnpgClusters(clusters: any[], configText: string, namespace
   const instances = spec.instances;
   if (!Number.isInteger(instances) || instances < 2) problems.push(`${where}: ${instances} instance(s): no standby to fail over to or to hold a second copy`);
   if (spec.minSyncReplicas !== undefined || spec.maxSyncReplicas !== undefined) {
-    problems.push(`${where}: minSyncReplicas/maxSyncReplicas (deprecated) are dropped by the operator when too few standbys are ready, which lets commits return unreplicated: use postgresql.synchronous`);
+    problems.push(
+      `${where}: minSyncReplicas/maxSyncReplicas (deprecated) are dropped by the operator when too few standbys are ready, which lets commits return unreplicated: use postgresql.synchronous`,
+    );
   }
   const sync = spec.postgresql?.synchronous;
   if (!sync) problems.push(`${where}: synchronous replication off (no postgresql.synchronous): an acknowledged write may be on one machine only`);
   else {
     if (!['any', 'first'].includes(sync.method)) problems.push(`${where}: postgresql.synchronous.method ${sync.method} is not any or first`);
-    if (!Number.isInteger(sync.number) || sync.number < 1) problems.push(`${where}: postgresql.synchronous.number ${sync.number}: no standby confirms a commit`);
+    if (!Number.isInteger(sync.number) || sync.number < 1)
+      problems.push(`${where}: postgresql.synchronous.number ${sync.number}: no standby confirms a commit`);
     // a commit needs `number` standbys up: keep one spare, or any standby's restart stops writes
     else if (Number.isInteger(instances) && sync.number > instances - 2) {
-      problems.push(`${where}: postgresql.synchronous.number ${sync.number} with ${instances} instances: every standby must be up for a commit, so one standby's restart (a drain, an upgrade) stops writes`);
+      problems.push(
+        `${where}: postgresql.synchronous.number ${sync.number} with ${instances} instances: every standby must be up for a commit, so one standby's restart (a drain, an upgrade) stops writes`,
+      );
     }
     if (sync.dataDurability === 'preferred') problems.push(`${where}: dataDurability preferred: without ready standbys commits return unreplicated`);
   }
@@ -247,7 +282,10 @@ export function checkCnpgClusters(clusters: any[], configText: string, namespace
     .replace(/\\\n\s*/g, ' ');
   const secretName = initdb.secret?.name;
   const ownerSecret = secretName ? new RegExp(`create secret generic ${secretName}\\b([^\\n]*)`).exec(instructions)?.[1] : undefined;
-  if (!secretName) problems.push(`${where}: bootstrap.initdb.secret names no Secret for the owner's password (the operator would make one up, which DATABASE_URL does not carry)`);
+  if (!secretName)
+    problems.push(
+      `${where}: bootstrap.initdb.secret names no Secret for the owner's password (the operator would make one up, which DATABASE_URL does not carry)`,
+    );
   else if (!ownerSecret?.includes('--type=kubernetes.io/basic-auth') || !ownerSecret.includes(`--from-literal=username=${initdb.owner}`)) {
     problems.push(`${where}: config.yaml's instructions create no basic-auth Secret ${secretName} with username=${initdb.owner}`);
   }
@@ -262,11 +300,16 @@ export function checkCnpgClusters(clusters: any[], configText: string, namespace
   // one host is enough: the -rw Service follows the primary through every fail-over
   const rw = new RegExp(`^${name}-rw(\\.${namespace}(\\.svc(\\.cluster\\.local)?)?)?$`);
   if (address.hosts.length !== 1 || !rw.test(address.hosts[0]!.host) || address.hosts[0]!.port !== 5432) {
-    problems.push(`config.yaml: DATABASE_URL's host ${address.hosts.map((h) => `${h.host}:${h.port}`).join(',')} is not ${name}-rw:5432, the Service that follows the primary`);
+    problems.push(
+      `config.yaml: DATABASE_URL's host ${address.hosts.map((h) => `${h.host}:${h.port}`).join(',')} is not ${name}-rw:5432, the Service that follows the primary`,
+    );
   }
   const parsed = new URL(address.hosts[0]!.url);
-  if (decodeURIComponent(parsed.username) !== initdb.owner) problems.push(`config.yaml: DATABASE_URL's user ${parsed.username} is not the Cluster's owner ${initdb.owner}`);
-  if (parsed.pathname.slice(1) !== initdb.database) problems.push(`config.yaml: DATABASE_URL's database ${parsed.pathname.slice(1)} is not the Cluster's ${initdb.database}`);
-  if (!['read-write', 'primary'].includes(address.sessionAttrs)) problems.push(`config.yaml: DATABASE_URL's target_session_attrs=${address.sessionAttrs}: the processes need the server that accepts writes`);
+  if (decodeURIComponent(parsed.username) !== initdb.owner)
+    problems.push(`config.yaml: DATABASE_URL's user ${parsed.username} is not the Cluster's owner ${initdb.owner}`);
+  if (parsed.pathname.slice(1) !== initdb.database)
+    problems.push(`config.yaml: DATABASE_URL's database ${parsed.pathname.slice(1)} is not the Cluster's ${initdb.database}`);
+  if (!['read-write', 'primary'].includes(address.sessionAttrs))
+    problems.push(`config.yaml: DATABASE_URL's target_session_attrs=${address.sessionAttrs}: the processes need the server that accepts writes`);
   return problems;
 }

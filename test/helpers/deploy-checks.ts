@@ -34,11 +34,14 @@ export function checkDockerfile(text: string): string[] {
   const froms = instructions.filter((i) => i.op === 'FROM');
   if (froms.length < 2) problems.push('Dockerfile: not multi-stage (one FROM)');
   for (const from of froms) if (!/^node:24([.-]|$)/.test(from.args.split(/\s+/)[0]!)) problems.push(`Dockerfile: stage not on node:24 (${from.args})`);
-  if (!instructions.some((i) => i.op === 'RUN' && /npm run build\b(?!:)/.test(i.args))) problems.push('Dockerfile: no `npm run build` (the image runs the compiled build)');
+  if (!instructions.some((i) => i.op === 'RUN' && /npm run build\b(?!:)/.test(i.args)))
+    problems.push('Dockerfile: no `npm run build` (the image runs the compiled build)');
   if (!instructions.some((i) => i.op === 'RUN' && /npm ci\b[^&]*--omit=dev/.test(i.args))) problems.push('Dockerfile: no `npm ci --omit=dev`');
   const last = instructions.slice(instructions.lastIndexOf(froms.at(-1)!));
-  if (!last.some((i) => i.op === 'COPY' && /--from=\S+.*\/build\b/.test(i.args))) problems.push('Dockerfile: the last stage copies no build/ from the build stage');
-  if (last.some((i) => i.op === 'COPY' && /^(--\S+\s+)*\.\s/.test(i.args))) problems.push('Dockerfile: the last stage copies the sources (only build/ and production node_modules belong there)');
+  if (!last.some((i) => i.op === 'COPY' && /--from=\S+.*\/build\b/.test(i.args)))
+    problems.push('Dockerfile: the last stage copies no build/ from the build stage');
+  if (last.some((i) => i.op === 'COPY' && /^(--\S+\s+)*\.\s/.test(i.args)))
+    problems.push('Dockerfile: the last stage copies the sources (only build/ and production node_modules belong there)');
   const users = last.filter((i) => i.op === 'USER');
   if (users.length === 0) problems.push('Dockerfile: the image runs as root (no USER in the last stage)');
   else if (/^(root|0)(:|$)/.test(users.at(-1)!.args)) problems.push('Dockerfile: USER is root');
@@ -116,25 +119,30 @@ export function checkCompose(text: string, readFile: (path: string) => string | 
     counts[kind] = (counts[kind] ?? 0) + (service.deploy?.replicas ?? 1);
     problems.push(...unknownVariables(`compose.yaml ${name}`, kind, Object.keys(service.environment ?? {})));
     if (kind !== 'migrate') {
-      if (service.depends_on?.migrate?.condition !== 'service_completed_successfully') problems.push(`compose.yaml ${name}: does not wait for migrate to complete`);
+      if (service.depends_on?.migrate?.condition !== 'service_completed_successfully')
+        problems.push(`compose.yaml ${name}: does not wait for migrate to complete`);
       if (!service.stop_grace_period) problems.push(`compose.yaml ${name}: no stop_grace_period (Docker kills after 10 s)`);
-      else if (seconds(service.stop_grace_period) * 1000 <= DRAIN_TIMEOUT_MS) problems.push(`compose.yaml ${name}: stop_grace_period ${service.stop_grace_period} is not above the drain timeout`);
+      else if (seconds(service.stop_grace_period) * 1000 <= DRAIN_TIMEOUT_MS)
+        problems.push(`compose.yaml ${name}: stop_grace_period ${service.stop_grace_period} is not above the drain timeout`);
     } else if (service.restart !== 'no') problems.push('compose.yaml migrate: must run once (restart: "no")');
   }
   const expected = { gateway: 2, 'channel-node': 3, dispatcher: 2, migrate: 1 };
-  for (const [kind, n] of Object.entries(expected)) if (counts[kind] !== n) problems.push(`compose.yaml: ${counts[kind] ?? 0} ${kind} processes, expected ${n}`);
+  for (const [kind, n] of Object.entries(expected))
+    if (counts[kind] !== n) problems.push(`compose.yaml: ${counts[kind] ?? 0} ${kind} processes, expected ${n}`);
   const nats = Object.entries(services).filter(([, s]) => String(s.image).startsWith('nats'));
   if (nats.length !== 3) problems.push(`compose.yaml: ${nats.length} NATS servers, expected 3`);
   for (const [name, s] of nats) {
     const args = (s.command as string[]).join(' ');
-    if (!/--jetstream\b/.test(args) || !/--cluster\b/.test(args) || !/--routes\b/.test(args)) problems.push(`compose.yaml ${name}: not a clustered JetStream server`);
+    if (!/--jetstream\b/.test(args) || !/--cluster\b/.test(args) || !/--routes\b/.test(args))
+      problems.push(`compose.yaml ${name}: not a clustered JetStream server`);
   }
   problems.push(...checkComposePostgres(services, readFile));
   const haproxy = Object.values(services).find((s: any) => String(s.image).startsWith('haproxy')) as any;
   if (!haproxy) problems.push('compose.yaml: no HAProxy');
   else {
     const mount = (haproxy.volumes as string[]).find((v) => v.includes('haproxy.cfg'));
-    if (!mount || !existsSync(`${ROOT}deploy/${mount.split(':')[0]!.replace(/^\.\//, '')}`)) problems.push('compose.yaml: HAProxy does not mount deploy/haproxy/haproxy.cfg');
+    if (!mount || !existsSync(`${ROOT}deploy/${mount.split(':')[0]!.replace(/^\.\//, '')}`))
+      problems.push('compose.yaml: HAProxy does not mount deploy/haproxy/haproxy.cfg');
   }
   return problems;
 }
@@ -160,7 +168,8 @@ export function checkHaproxy(text: string, gateways: string[]): string[] {
     }
     const servers = [...backend.matchAll(/^\s*server \S+ (\S+):\d+/gm)].map((m) => m[1]);
     for (const gateway of gateways) if (!servers.includes(gateway)) problems.push(`haproxy.cfg: ${gateway} missing from the backend of port ${port}`);
-    if (!/option httpchk GET \/internal\/ready/.test(backend) || !/check port 9090/.test(backend)) problems.push(`haproxy.cfg: the backend of port ${port} does not check /internal/ready on the internal port`);
+    if (!/option httpchk GET \/internal\/ready/.test(backend) || !/check port 9090/.test(backend))
+      problems.push(`haproxy.cfg: the backend of port ${port} does not check /internal/ready on the internal port`);
   }
   if (!/^\s*mode http/m.test(text)) problems.push('haproxy.cfg: not in HTTP mode (WebSocket upgrades are handled there)');
   if (!/^\s*timeout tunnel \d+s/m.test(text)) problems.push('haproxy.cfg: no `timeout tunnel` for WebSockets');
@@ -209,7 +218,13 @@ export function checkSystemdUnit(file: string, text: string): string[] {
   const problems: string[] = [];
   let kind: Kind | undefined;
   for (const [, key, value] of text.matchAll(/^(ExecStart|ExecStartPre)=(.*)$/gm)) {
-    const result = checkCommand(`${file} ${key}`, value!.replace(/^[-@:+!]+/, '').trim().split(/\s+/));
+    const result = checkCommand(
+      `${file} ${key}`,
+      value!
+        .replace(/^[-@:+!]+/, '')
+        .trim()
+        .split(/\s+/),
+    );
     problems.push(...result.problems);
     if (key === 'ExecStart') kind = result.kind;
   }

@@ -25,7 +25,9 @@ const ALL_VARIABLES = new Set(KINDS.flatMap((k) => CONFIG_VARIABLES[k]));
 
 export function unknownVariables(where: string, kind: Kind | 'any', names: Iterable<string>): string[] {
   const known = kind === 'any' ? ALL_VARIABLES : configVariables(kind);
-  return [...names].filter((n) => !known.has(n)).map((n) => `${where}: ${n} is not a configuration variable of ${kind === 'any' ? 'any process' : `the ${kind}`}`);
+  return [...names]
+    .filter((n) => !known.has(n))
+    .map((n) => `${where}: ${n} is not a configuration variable of ${kind === 'any' ? 'any process' : `the ${kind}`}`);
 }
 
 // ---------------------------------------------------------------- process commands
@@ -48,16 +50,21 @@ export function checkCommand(where: string, words: readonly string[]): { kind?: 
   }
   const i = rest.findIndex((w, n) => n > 0 && !w.startsWith('-') && rest[n - 1] !== '--import');
   const entry = i > 0 ? rest[i] : undefined;
-  if (!entry || !/^build\/.*\.js$/.test(entry)) return { problems: [...problems, `${where}: no 'node build/<entry point>.js' of npm run build (${words.join(' ')})`] };
+  if (!entry || !/^build\/.*\.js$/.test(entry))
+    return { problems: [...problems, `${where}: no 'node build/<entry point>.js' of npm run build (${words.join(' ')})`] };
   const source = entry.replace(/^build\//, '').replace(/\.js$/, '.ts');
   if (!existsSync(`${ROOT}${source}`)) problems.push(`${where}: ${entry} is not built from anything (no ${source})`);
   const kind = /^build\/apps\/(gateway|channel-node|dispatcher)\/src\/main\.js$/.exec(entry)?.[1] as (typeof KINDS)[number] | undefined;
-  const options = rest.slice(1, i).filter((w) => !/^--(import|loader|require)$/.test(w) && w !== 'tsx').join(' ');
+  const options = rest
+    .slice(1, i)
+    .filter((w) => !/^--(import|loader|require)$/.test(w) && w !== 'tsx')
+    .join(' ');
   if (entry === 'build/scripts/migrate.js') {
     if (options) problems.push(`${where}: migrate runs with node's defaults, not '${options}'`);
     return { kind: 'migrate', problems };
   }
   if (!kind) problems.push(`${where}: ${entry} is not a process entry point`);
-  else if (options !== NODE_FLAGS[kind].join(' ')) problems.push(`${where}: the ${kind} runs with node options '${NODE_FLAGS[kind].join(' ')}' (libs/ops/src/node-flags.ts), not '${options}'`);
+  else if (options !== NODE_FLAGS[kind].join(' '))
+    problems.push(`${where}: the ${kind} runs with node options '${NODE_FLAGS[kind].join(' ')}' (libs/ops/src/node-flags.ts), not '${options}'`);
   return { kind, problems };
 }

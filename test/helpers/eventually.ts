@@ -20,7 +20,12 @@ export async function eventually<T>(first: string | Probe<T>, second?: Probe<T> 
   const [what, probe, timeoutMs, intervalMs] =
     typeof first === 'string'
       ? [first, second as Probe<T>, third ?? 15_000, 100]
-      : [(second as EventuallyOptions | undefined)?.what ?? 'condition', first, (second as EventuallyOptions | undefined)?.timeoutMs ?? 60_000, (second as EventuallyOptions | undefined)?.intervalMs ?? 100];
+      : [
+          (second as EventuallyOptions | undefined)?.what ?? 'condition',
+          first,
+          (second as EventuallyOptions | undefined)?.timeoutMs ?? 60_000,
+          (second as EventuallyOptions | undefined)?.intervalMs ?? 100,
+        ];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

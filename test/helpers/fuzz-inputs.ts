@@ -32,11 +32,7 @@ export const NASTY_STRINGS = [
 /** Percent-encodes every UTF-8 byte (encodeURIComponent throws on lone surrogates). */
 export const encodeAll = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
 
-export const nastyString = fc.oneof(
-  fc.constantFrom(...NASTY_STRINGS),
-  fc.string({ maxLength: 40 }),
-  fc.string({ unit: 'binary', maxLength: 40 }),
-);
+export const nastyString = fc.oneof(fc.constantFrom(...NASTY_STRINGS), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
 
 /** Raw path segments: valid ids, encoded nasty strings, and percent-encoding that decodes to nothing valid. */
 export const pathSegment = fc.oneof(

@@ -192,7 +192,8 @@ export function checkLayers(tree: Tree, table: LayerTable): Violation[] {
   });
   const known = new Set(tree.packages.map((p) => p.name));
   for (const p of tree.packages) if (!layerOf.has(p.name)) violations.push({ rule: 'unlisted', at: p.name, message: `${p.name} has no layer in layers.json` });
-  for (const name of layerOf.keys()) if (!known.has(name)) violations.push({ rule: 'unlisted', at: name, message: `layers.json places ${name}, which is not a package` });
+  for (const name of layerOf.keys())
+    if (!known.has(name)) violations.push({ rule: 'unlisted', at: name, message: `layers.json places ${name}, which is not a package` });
   const sameLayer = new Set(table.sameLayer.map((edge) => `${edge.from} ${edge.to}`));
   const excepted = new Set(table.temporaryExceptions.map((e) => `${e.file} ${e.import}`));
   const devScripts = new Set(table.devScripts);
@@ -247,7 +248,8 @@ export function checkLayers(tree: Tree, table: LayerTable): Violation[] {
       if (!imported.get(p.name)!.has(dep)) violations.push({ rule: 'unused', at: p.name, message: `${p.name} lists ${dep}, which none of its files imports` });
     }
   }
-  for (const circle of circles(imported)) violations.push({ rule: 'circle', at: circle[0]!, message: `packages import each other: ${[...circle, circle[0]].join(' -> ')}` });
+  for (const circle of circles(imported))
+    violations.push({ rule: 'circle', at: circle[0]!, message: `packages import each other: ${[...circle, circle[0]].join(' -> ')}` });
   return violations;
 }
 

@@ -21,8 +21,11 @@ export const partitionsOwned = (internalUrl: string): Promise<number> => metricT
 
 /** Waits until each dispatcher owns a share of the 16 webhook partitions, and together all of them. */
 export async function partitionsShared(dispatchers: readonly { internalUrl: string }[]): Promise<void> {
-  await eventually(async () => {
-    const owned = await Promise.all(dispatchers.map((d) => partitionsOwned(d.internalUrl)));
-    return owned.every((n) => n > 0) && owned.reduce((a, b) => a + b, 0) === 16;
-  }, { timeoutMs: 30_000, what: 'the webhook partitions shared by the dispatchers' });
+  await eventually(
+    async () => {
+      const owned = await Promise.all(dispatchers.map((d) => partitionsOwned(d.internalUrl)));
+      return owned.every((n) => n > 0) && owned.reduce((a, b) => a + b, 0) === 16;
+    },
+    { timeoutMs: 30_000, what: 'the webhook partitions shared by the dispatchers' },
+  );
 }

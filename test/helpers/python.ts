@@ -27,7 +27,11 @@ export interface Ran {
 }
 
 /** Runs a command to its end (asynchronously, so the test's cluster keeps being served). */
-export function run(command: string, args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<Ran> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

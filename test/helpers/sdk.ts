@@ -28,7 +28,12 @@ export function dropConnection(client: Client): void {
 }
 
 /** Resolves with the next `state` event into `state` (optionally one that matches `match`). */
-export function nextState(client: Client, state: ConnectionState, limitMs = 20_000, match: (change: StateChange) => boolean = () => true): Promise<StateChange> {
+export function nextState(
+  client: Client,
+  state: ConnectionState,
+  limitMs = 20_000,
+  match: (change: StateChange) => boolean = () => true,
+): Promise<StateChange> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();

@@ -141,7 +141,12 @@ export class FakeFetch {
   readonly requests: FakeRequest[] = [];
   /** How `GET /v1/me` is answered (at once); undefined: the test answers it. */
   me: ((request: FakeRequest) => void) | undefined = (request) =>
-    request.reply(200, { userId: request.token === 'bad' ? 'nobody' : 'alice', environmentId: 'env', anon: false, expiresAt: new Date(Date.UTC(2100, 0, 1)).toISOString() });
+    request.reply(200, {
+      userId: request.token === 'bad' ? 'nobody' : 'alice',
+      environmentId: 'env',
+      anon: false,
+      expiresAt: new Date(Date.UTC(2100, 0, 1)).toISOString(),
+    });
 
   readonly fetch: FetchLike = (url, init) => {
     const request = new FakeRequest(url, init);

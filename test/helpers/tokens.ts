@@ -8,6 +8,5 @@ import type { Pool } from 'pg';
 export async function tokenSigner(pool: Pool, environmentId: string): Promise<(userId: string, ttlSeconds: number) => Promise<string>> {
   const { rows } = await pool.query<{ id: string; secret: Buffer }>('select id, secret from signing_keys where environment_id = $1', [environmentId]);
   const key: SigningKey = { id: rows[0]!.id, environmentId, secret: rows[0]!.secret };
-  return async (userId, ttlSeconds) =>
-    (await signToken(key, { issuer: 'rtm', audience: USER_TOKEN_AUDIENCE, subject: userId, ttlSeconds })).token;
+  return async (userId, ttlSeconds) => (await signToken(key, { issuer: 'rtm', audience: USER_TOKEN_AUDIENCE, subject: userId, ttlSeconds })).token;
 }

@@ -7,9 +7,23 @@ import type { Pool } from 'pg';
 import { eventually } from './eventually.ts';
 
 export const COUNTERS = [
-  'messages_published_socket', 'messages_published_http', 'messages_published_batch', 'messages_delivered', 'bytes_delivered',
-  'connections_peak', 'connection_seconds', 'channels_active', 'presence_events', 'history_reads', 'api_requests_control',
-  'api_requests_realtime', 'webhook_events', 'webhook_deliveries', 'webhook_failed_attempts', 'webhook_dropped', 'notifications',
+  'messages_published_socket',
+  'messages_published_http',
+  'messages_published_batch',
+  'messages_delivered',
+  'bytes_delivered',
+  'connections_peak',
+  'connection_seconds',
+  'channels_active',
+  'presence_events',
+  'history_reads',
+  'api_requests_control',
+  'api_requests_realtime',
+  'webhook_events',
+  'webhook_deliveries',
+  'webhook_failed_attempts',
+  'webhook_dropped',
+  'notifications',
 ] as const;
 export type Counter = (typeof COUNTERS)[number];
 export type UsageRow = { at: number } & Record<Counter, number>;
@@ -28,10 +42,11 @@ export function usageRow(at: number, seed: number): UsageRow {
 
 export async function insertUsage(pool: Pool, table: string, environmentId: string, rows: UsageRow[]): Promise<void> {
   for (const row of rows) {
-    await pool.query(
-      `insert into ${table} (environment_id, at, ${COUNTERS.join(', ')}) values ($1, $2, ${COUNTERS.map((_, i) => `$${i + 3}`).join(', ')})`,
-      [environmentId, new Date(row.at).toISOString(), ...COUNTERS.map((c) => row[c])],
-    );
+    await pool.query(`insert into ${table} (environment_id, at, ${COUNTERS.join(', ')}) values ($1, $2, ${COUNTERS.map((_, i) => `$${i + 3}`).join(', ')})`, [
+      environmentId,
+      new Date(row.at).toISOString(),
+      ...COUNTERS.map((c) => row[c]),
+    ]);
   }
 }
 
@@ -49,7 +64,7 @@ function seconds(unit: Unit, start: number): number {
   if (unit === 'hour') return 3600;
   if (unit === 'day') return 86_400;
   const d = new Date(start);
-  return ((Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - start) / 1000);
+  return (Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - start) / 1000;
 }
 
 /** Rows grouped into intervals of `unit`: sums, and the largest for the two peaks. */
@@ -116,10 +131,14 @@ export async function settledBefore(pool: Pool): Promise<number | null> {
 export async function runRollup(pool: Pool): Promise<void> {
   const before = await settledBefore(pool);
   await pool.query(`select graphile_worker.add_job('usage_rollup', '{}'::json, queue_name := 'usage_rollup', job_key := 'usage_rollup')`);
-  await eventually('a usage rollup run', async () => {
-    const after = await settledBefore(pool);
-    return after !== null && (before === null || after > before);
-  }, 60_000);
+  await eventually(
+    'a usage rollup run',
+    async () => {
+      const after = await settledBefore(pool);
+      return after !== null && (before === null || after > before);
+    },
+    60_000,
+  );
 }
 
 /** Asks the dispatchers for a `prune_usage` run now. */

@@ -115,7 +115,17 @@ export function publishedEvent(environmentId: string, channelId = 'room-1', cont
     eventId: id,
     type: 'message.published',
     timestamp,
-    data: JSON.stringify({ id, seq, type: 'message', kind: 'server', content, sender: { id: 'server', anon: false }, timestamp, retracted: false, ephemeral: false }),
+    data: JSON.stringify({
+      id,
+      seq,
+      type: 'message',
+      kind: 'server',
+      content,
+      sender: { id: 'server', anon: false },
+      timestamp,
+      retracted: false,
+      ephemeral: false,
+    }),
   };
 }
 

@@ -48,12 +48,10 @@ export function openSocket(baseUrl: string, path: string, headers: Record<string
         const check = () => {
           const found = frames.find(match);
           if (found !== undefined) return done(() => resolve(found));
-          if (closedInfo) return done(() => reject(new Error(`${what}: socket closed ${closedInfo!.code} ${closedInfo!.reason}; frames ${JSON.stringify(frames)}`)));
+          if (closedInfo)
+            return done(() => reject(new Error(`${what}: socket closed ${closedInfo!.code} ${closedInfo!.reason}; frames ${JSON.stringify(frames)}`)));
         };
-        const timer = setTimeout(
-          () => done(() => reject(new Error(`${what}: not received in ${limitMs} ms; frames ${JSON.stringify(frames)}`))),
-          limitMs,
-        );
+        const timer = setTimeout(() => done(() => reject(new Error(`${what}: not received in ${limitMs} ms; frames ${JSON.stringify(frames)}`))), limitMs);
         const done = (finish: () => void) => {
           clearTimeout(timer);
           waiters.delete(check);

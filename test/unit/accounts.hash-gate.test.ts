@@ -6,7 +6,14 @@ import { CheckTimes, HashGate, HashingBusyError } from '@rtm/accounts';
 function held(log: string[], name: string) {
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
-  return { run: async () => { log.push(name); await done; return name; }, finish };
+  return {
+    run: async () => {
+      log.push(name);
+      await done;
+      return name;
+    },
+    finish,
+  };
 }
 
 test('hash gate - a check from a clean address goes before every ordinary one waiting', async () => {
@@ -38,14 +45,22 @@ test('hash gate - each lane has its own bounded queue: a full ordinary queue ref
   const runs = jobs.map((job) => gate.run(job.run, 'ordinary'));
   assert.equal(gate.full('ordinary'), true);
   assert.equal(gate.full('first'), false);
-  await assert.rejects(gate.run(async () => 'refused', 'ordinary'), HashingBusyError);
+  await assert.rejects(
+    gate.run(async () => 'refused', 'ordinary'),
+    HashingBusyError,
+  );
   const first = held(log, 'first');
   const firstRun = gate.run(first.run, 'first');
   for (const job of [...jobs, first]) job.finish();
   assert.deepEqual(await Promise.all([...runs, firstRun]), ['a', 'b', 'c', 'first']);
   assert.equal(gate.full('ordinary'), false);
   // a thrown check frees its slot too
-  await assert.rejects(gate.run(async () => { throw new Error('boom'); }), /boom/);
+  await assert.rejects(
+    gate.run(async () => {
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
   assert.equal(await gate.run(async () => 'after'), 'after');
 });
 
@@ -53,7 +68,7 @@ test('check times - a check that did not happen lasts one of the recent measured
   const times = new CheckTimes(3, 350);
   assert.equal(times.draw('first'), 350, 'nothing measured yet: the fallback');
   times.record('ordinary', 900);
-  assert.equal(times.draw('first'), 900, 'no measurement of its own lane: the other lane\'s');
+  assert.equal(times.draw('first'), 900, "no measurement of its own lane: the other lane's");
   for (const ms of [100, 200, 300, 400]) times.record('first', ms);
   // only the most recent three are kept; the draw picks among them by `random`
   assert.deepEqual([0, 0.34, 0.67].map((r) => times.draw('first', () => r)).sort(), [200, 300, 400]);

@@ -1,14 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  PASSWORD_PARAMS,
-  generatePassword,
-  hashPassword,
-  needsRehash,
-  parsePasswordHash,
-  passwordProblem,
-  verifyPassword,
-} from '@rtm/accounts';
+import { PASSWORD_PARAMS, generatePassword, hashPassword, needsRehash, parsePasswordHash, passwordProblem, verifyPassword } from '@rtm/accounts';
 
 // most cases use cheap parameters: the format and comparison do not depend on the cost
 const CHEAP = { log2N: 10, r: 8, p: 1 };

@@ -19,7 +19,7 @@ test('roles - a lower role is one with fewer rights; every role may read the liv
   for (const role of ROLES) assert.ok(allows(role, LOGS_RIGHT));
 });
 
-test('logs access - the subject of a member\'s logs token names the member; a key\'s names none', () => {
+test("logs access - the subject of a member's logs token names the member; a key's names none", () => {
   assert.equal(logsSubjectOf('usr_01'), 'dashboard:usr_01');
   assert.equal(dashboardUserOf(logsSubjectOf('usr_01')), 'usr_01');
   assert.equal(dashboardUserOf('key:key_01'), null);

@@ -38,7 +38,10 @@ test('session expiry: a session in use ends at its absolute lifetime', () => {
   const seen = replay(every500);
   const lastLive = every500[seen.lastIndexOf('live')]!;
   assert.equal(lastLive, 6_500, 'answered while in use, up to the last request before 7 s');
-  assert.ok(seen.slice(seen.indexOf('expired')).every((v) => v === 'expired'), 'ended for good at 7 s');
+  assert.ok(
+    seen.slice(seen.indexOf('expired')).every((v) => v === 'expired'),
+    'ended for good at 7 s',
+  );
   assert.equal(seen[every500.indexOf(7_000)], 'expired');
 });
 

@@ -68,7 +68,10 @@ const rules: LoginRules = { pair: rule, ip: { limit: 20, windowMs: rule.windowMs
 const ago = (...seconds: number[]) => seconds.map((s) => now - s * 1_000);
 
 test('slow-down - no delay below the threshold, then 1 s doubling per failure, capped', () => {
-  assert.deepEqual([0, 4, 5, 6, 7, 10, 11, 12, 100].map((n) => slowdownDelayMs(n, slow)), [0, 0, 1_000, 2_000, 4_000, 32_000, 60_000, 60_000, 60_000]);
+  assert.deepEqual(
+    [0, 4, 5, 6, 7, 10, 11, 12, 100].map((n) => slowdownDelayMs(n, slow)),
+    [0, 0, 1_000, 2_000, 4_000, 32_000, 60_000, 60_000, 60_000],
+  );
   // enough recent failures are read to reach the cap, no more
   assert.equal(slowdownSample(slow), 12);
   assert.equal(slowdownDelayMs(slowdownSample(slow), slow), slow.maxDelayMs);
@@ -83,10 +86,21 @@ test('slow-down - an attempt waits the delay after the most recent failure, neve
   assert.deepEqual(slowdownVerdict([...ago(1, 2, 3, 4), now - rule.windowMs, now - rule.windowMs - 5], slow, now), { allowed: true });
   fc.assert(
     fc.property(fc.array(fc.integer({ min: 0, max: 2 * rule.windowMs }), { maxLength: 40 }), (ages) => {
-      const verdict = slowdownVerdict(ages.map((age) => now - age), slow, now);
+      const verdict = slowdownVerdict(
+        ages.map((age) => now - age),
+        slow,
+        now,
+      );
       if (!verdict.allowed) {
         assert.ok(verdict.retryAfterMs > 0 && verdict.retryAfterMs <= slow.maxDelayMs, 'a delay, never a lock-out');
-        assert.equal(slowdownVerdict(ages.map((age) => now - age), slow, now + verdict.retryAfterMs).allowed, true);
+        assert.equal(
+          slowdownVerdict(
+            ages.map((age) => now - age),
+            slow,
+            now + verdict.retryAfterMs,
+          ).allowed,
+          true,
+        );
       }
     }),
   );

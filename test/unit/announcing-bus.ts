@@ -13,6 +13,7 @@ export function announcingBus(): { nc: NatsConnection; announce: (node: string, 
     },
     publish: () => {},
   } as unknown as NatsConnection;
-  const announce = (node: string, partitions: number[]) => announcements!(null, { data: new TextEncoder().encode(JSON.stringify(ownerAnnouncement(node, partitions))) });
+  const announce = (node: string, partitions: number[]) =>
+    announcements!(null, { data: new TextEncoder().encode(JSON.stringify(ownerAnnouncement(node, partitions))) });
   return { nc, announce };
 }

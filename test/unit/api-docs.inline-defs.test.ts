@@ -20,7 +20,10 @@ function refsOf(node: unknown, at = '#', out: [string, string][] = []): [string,
 function resolves(doc: unknown, ref: string): boolean {
   if (!ref.startsWith('#/')) return false;
   let node: unknown = doc;
-  for (const key of ref.slice(2).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+  for (const key of ref
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))) {
     if (node === null || typeof node !== 'object' || !(key in node)) return false;
     node = (node as Record<string, unknown>)[key];
   }
@@ -56,7 +59,10 @@ test('api-docs - inlineDefs replaces references into $defs by their definitions,
 test('api-docs - every $ref of the AsyncAPI document and of docs/openapi.json resolves from the document root', () => {
   const asyncapi = buildAsyncApiDocument();
   const openapi = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
-  for (const [name, doc] of [['the AsyncAPI document', asyncapi], ['docs/openapi.json', openapi]] as const) {
+  for (const [name, doc] of [
+    ['the AsyncAPI document', asyncapi],
+    ['docs/openapi.json', openapi],
+  ] as const) {
     const broken = refsOf(doc).filter(([, ref]) => !resolves(doc, ref));
     assert.deepEqual(broken, [], `${name}: references that resolve to nothing`);
   }

@@ -75,7 +75,8 @@ test('api-docs - withServers points every server object at a deployment and chan
   const merged = mergeOpenApi(hostDoc({ '/v1/c': { get: { operationId: 'c' } } }), hostDoc({ '/v1/r': { get: { operationId: 'r' } } }));
   const origins = { control: 'https://api.example.test', realtime: 'https://rt.example.test' };
   const moved = withServers(merged, origins);
-  const defaults = (servers: unknown) => (servers as { variables: Record<string, { default: string }> }[]).map((server) => Object.values(server.variables)[0]!.default);
+  const defaults = (servers: unknown) =>
+    (servers as { variables: Record<string, { default: string }> }[]).map((server) => Object.values(server.variables)[0]!.default);
   assert.deepEqual(defaults(moved.servers), [origins.control, origins.realtime]);
   assert.deepEqual(defaults(moved.paths!['/v1/r']!.servers), [origins.realtime]);
   assert.deepEqual(defaults(merged.servers), [DEFAULT_ORIGINS.control, DEFAULT_ORIGINS.realtime], 'the original is untouched');

@@ -59,10 +59,18 @@ test('credential store - a load overtaken by an invalidation answers its callers
 
 test('credential store - a failed load fails its callers and is not cached', async () => {
   let queries = 0;
-  const pool = { query: async () => { queries++; throw new Error('postgres away'); } } as unknown as Pool;
+  const pool = {
+    query: async () => {
+      queries++;
+      throw new Error('postgres away');
+    },
+  } as unknown as Pool;
   const store = new CredentialStore(pool, 60_000);
   const results = await Promise.allSettled([store.signingKey('sk_1'), store.signingKey('sk_1')]);
-  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
   assert.equal(queries, 1);
   await assert.rejects(store.signingKey('sk_1'), /postgres away/);
   assert.equal(queries, 2, 'the next look-up tries again');

@@ -47,7 +47,18 @@ test('HS256 verification answers as jose does, token by token', async () => {
   const [h, p, s] = valid.split('.') as [string, string, string];
   const cases: [string, string][] = [
     ['valid', valid],
-    ['signed by jose itself', await new SignJWT({ env: 'env_1' }).setProtectedHeader({ alg: 'HS256', kid: 'k' }).setIssuer('rtm').setAudience('realtime').setSubject('u').setIssuedAt(NOW - 1).setExpirationTime(NOW + 5).setJti('j').sign(secret)],
+    [
+      'signed by jose itself',
+      await new SignJWT({ env: 'env_1' })
+        .setProtectedHeader({ alg: 'HS256', kid: 'k' })
+        .setIssuer('rtm')
+        .setAudience('realtime')
+        .setSubject('u')
+        .setIssuedAt(NOW - 1)
+        .setExpirationTime(NOW + 5)
+        .setJti('j')
+        .sign(secret),
+    ],
     ['expired a second ago', raw(HEADER, claims({ exp: NOW - 1 }))],
     ['expiring now', raw(HEADER, claims({ exp: NOW }))],
     ['not before a future time', raw(HEADER, claims({ nbf: NOW + 10 }))],
@@ -80,15 +91,25 @@ test('HS256 verification answers as jose does, token by token', async () => {
     ['payload a string', raw(HEADER, '"text"')],
     ['header not JSON', raw('{alg', claims())],
     ['header an array', raw('["HS256"]', claims())],
-    ['payload not UTF-8', (() => {
-      const input = `${h}.${b64(Buffer.concat([Buffer.from('{"sub":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]))}`;
-      return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
-    })()],
+    [
+      'payload not UTF-8',
+      (() => {
+        const input = `${h}.${b64(Buffer.concat([Buffer.from('{"sub":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]))}`;
+        return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+      })(),
+    ],
   ];
   for (const [name, token] of cases) assert.equal(ours(token), await jose(token), name);
   // the cases cover both answers and every refusal kind the gateway tells apart
   const answers = new Set(await Promise.all(cases.map(([, token]) => jose(token))));
-  for (const code of ['ok', 'ERR_JWT_EXPIRED', 'ERR_JWT_CLAIM_VALIDATION_FAILED', 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'ERR_JWS_INVALID', 'ERR_JWT_INVALID']) {
+  for (const code of [
+    'ok',
+    'ERR_JWT_EXPIRED',
+    'ERR_JWT_CLAIM_VALIDATION_FAILED',
+    'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    'ERR_JWS_INVALID',
+    'ERR_JWT_INVALID',
+  ]) {
     assert.ok(answers.has(code), `a case answered ${code}`);
   }
 });

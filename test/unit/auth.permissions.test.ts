@@ -22,15 +22,17 @@ const channelId = fc.string({ unit: channelChar, minLength: 1, maxLength: 12 });
 const op = fc.constantFrom(...CAPABILITY_OPS);
 
 test('capabilities - encoding keeps every pattern and operation, and the decoded claim grants exactly the union of matching patterns', () => {
-  const pattern = fc.oneof(channelId, channelId.map((id) => `${id}*`), fc.constant('*'));
+  const pattern = fc.oneof(
+    channelId,
+    channelId.map((id) => `${id}*`),
+    fc.constant('*'),
+  );
   const capabilities = fc.dictionary(pattern, fc.uniqueArray(op, { minLength: 1, maxLength: 4 }), { maxKeys: 8 });
   fc.assert(
     fc.property(capabilities, channelId, op, (caps, channel, wanted) => {
       assert.equal(capabilitiesProblem(caps), null);
       const claim = decodeCapabilities(JSON.parse(JSON.stringify(encodeCapabilities(caps))));
-      const expected = Object.entries(caps).some(
-        ([p, ops]) => ops.includes(wanted) && (p.endsWith('*') ? channel.startsWith(p.slice(0, -1)) : channel === p),
-      );
+      const expected = Object.entries(caps).some(([p, ops]) => ops.includes(wanted) && (p.endsWith('*') ? channel.startsWith(p.slice(0, -1)) : channel === p));
       assert.equal(capabilityAllows(claim, channel, wanted), expected);
     }),
   );

@@ -123,7 +123,7 @@ test('a tenant-signed token may be dated at most MAX_IAT_AHEAD_SECONDS ahead of 
   }
 });
 
-test('TenantKeys: a kid is looked up among its environment\'s keys only; invalidating one environment keeps the others', async () => {
+test("TenantKeys: a kid is looked up among its environment's keys only; invalidating one environment keeps the others", async () => {
   const { TenantKeys } = await import('@rtm/auth');
   const a = 'env_01h2x3y4z5abcdefghjkmnpqra';
   const b = 'env_01h2x3y4z5abcdefghjkmnpqrb';

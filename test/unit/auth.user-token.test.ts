@@ -7,7 +7,7 @@ import { TokenError, signToken, verifyToken, type SigningKey } from '../../libs/
 const options = { issuer: 'rtm', audience: 'realtime' };
 const keyOf = (environmentId: string): SigningKey => ({ id: newId('sgk'), environmentId, secret: new Uint8Array(randomBytes(32)) });
 
-test('user tokens: a key verifies its tokens again and again, and never another key\'s (its imported secret is reused, not shared)', async () => {
+test("user tokens: a key verifies its tokens again and again, and never another key's (its imported secret is reused, not shared)", async () => {
   const a = keyOf('env_a');
   const b = keyOf('env_b');
   const keys = new Map([a, b].map((key) => [key.id, key]));

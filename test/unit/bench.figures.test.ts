@@ -88,7 +88,12 @@ test('bench profiles: a CPU profile summarised by self time per frame and per fi
 
 test('bench large channel: every subscribed subscriber holds every published seq once, in order; others are not counted', () => {
   const published = [3, 1, 2];
-  assert.deepEqual(orderViolations([{ state: 'subscribed', seqs: [1, 2, 3] }], published), { missing: 0, duplicates: 0, outOfOrder: 0, subscribersAffected: 0 });
+  assert.deepEqual(orderViolations([{ state: 'subscribed', seqs: [1, 2, 3] }], published), {
+    missing: 0,
+    duplicates: 0,
+    outOfOrder: 0,
+    subscribersAffected: 0,
+  });
   const violations = orderViolations(
     [
       { state: 'subscribed', seqs: [1, 3] }, // 2 missing
@@ -111,9 +116,24 @@ test("bench replication: a mode's windows added together, per message and weight
   });
   const result = (ok: number, p50: number, p99: number) => ({ name: 'x', ok, errors: 0, perSecond: 0, p50, p99 });
   const cases: Case[] = [
-    { mode: 'sync', clients: 50, result: result(1_000, 10, 20), window: { seconds: 1, cpu: { gateway: 0.1 }, walBytes: 600_000, node: pauses(100, 10, 2), gateway: pauses(0, 0, 0) } },
-    { mode: 'sync', clients: 50, result: result(3_000, 20, 40), window: { seconds: 2, cpu: { gateway: 0.2 }, walBytes: 1_800_000, node: pauses(300, 10, 4), gateway: pauses(0, 0, 0) } },
-    { mode: 'async', clients: 50, result: result(9_999, 1, 1), window: { seconds: 1, cpu: { gateway: 9 }, walBytes: 1, node: pauses(1, 1, 1), gateway: pauses(0, 0, 0) } },
+    {
+      mode: 'sync',
+      clients: 50,
+      result: result(1_000, 10, 20),
+      window: { seconds: 1, cpu: { gateway: 0.1 }, walBytes: 600_000, node: pauses(100, 10, 2), gateway: pauses(0, 0, 0) },
+    },
+    {
+      mode: 'sync',
+      clients: 50,
+      result: result(3_000, 20, 40),
+      window: { seconds: 2, cpu: { gateway: 0.2 }, walBytes: 1_800_000, node: pauses(300, 10, 4), gateway: pauses(0, 0, 0) },
+    },
+    {
+      mode: 'async',
+      clients: 50,
+      result: result(9_999, 1, 1),
+      window: { seconds: 1, cpu: { gateway: 9 }, walBytes: 1, node: pauses(1, 1, 1), gateway: pauses(0, 0, 0) },
+    },
   ];
   const row = combine(cases, 'sync', 50)!;
   assert.equal(row.windows, 2);
@@ -132,11 +152,31 @@ test('bench reactions: alone and storm windows added together; CPU per publish a
   const phase = (ok: number, ms: number): PhaseFigures => {
     const h = histogram(3_600_000_000);
     h.recordValueWithCount(ms * 1000, ok);
-    return { sent: ok, ok, failed: [], samples: [], latency: hdr.encodeIntoCompressedBase64(h), latenessP99: 0, latenessMax: 0, loopDelayP99Ms: 0, mostInFlight: 1, connections: 1, elapsedMs: 10_000 };
+    return {
+      sent: ok,
+      ok,
+      failed: [],
+      samples: [],
+      latency: hdr.encodeIntoCompressedBase64(h),
+      latenessP99: 0,
+      latenessMax: 0,
+      loopDelayP99Ms: 0,
+      mostInFlight: 1,
+      connections: 1,
+      elapsedMs: 10_000,
+    };
   };
   const frames = (summaries: number) => ({ messages: 0, summaries, other: 0, lastSummaryTotal: 0 });
   const window = (name: string, publish: PhaseFigures, cpu: Record<string, number>, storm?: PhaseFigures): Window => ({
-    name, publish, ...(storm && { storm }), frames: frames(storm ? 30 : 0), cpu, machineBusy: 0, seconds: 10, ownerCommands: 0, pauses: [],
+    name,
+    publish,
+    ...(storm && { storm }),
+    frames: frames(storm ? 30 : 0),
+    cpu,
+    machineBusy: 0,
+    seconds: 10,
+    ownerCommands: 0,
+    pauses: [],
   });
   const c = combineReactions([
     window('alone 1', phase(2_000, 4), { gateway: 1, 'channel-node': 2 }),
@@ -151,7 +191,16 @@ test('bench reactions: alone and storm windows added together; CPU per publish a
   assert.equal(c.storm.reactions, 10_000);
   assert.equal(Math.round(c.storm.reactionP99), 250);
   assert.equal(c.storm.summaries, 30);
-  assert.deepEqual(c.perPublish, [['gateway', 2 / 3_000 * 1e6], ['channel-node', 4 / 3_000 * 1e6]]);
+  assert.deepEqual(c.perPublish, [
+    ['gateway', (2 / 3_000) * 1e6],
+    ['channel-node', (4 / 3_000) * 1e6],
+  ]);
   // the alone rate is 0.1 s/s of gateway and 0.2 s/s of channel-node: 10 s of storm spent 2 s and −0.5 s beyond it
-  assert.deepEqual(c.perReaction.map(([group, micros]) => [group, Math.round(micros)]), [['gateway', 200], ['channel-node', -50]]);
+  assert.deepEqual(
+    c.perReaction.map(([group, micros]) => [group, Math.round(micros)]),
+    [
+      ['gateway', 200],
+      ['channel-node', -50],
+    ],
+  );
 });

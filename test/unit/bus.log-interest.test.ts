@@ -62,7 +62,10 @@ test('a watching publisher sends only the environments a gateway announced; othe
   t.mock.timers.enable({ apis: ['Date'], now: 5_000_000 });
   watchLogInterest(nc, names);
   t.after(() => stopWatchingLogInterest(nc));
-  assert.ok(published.some((m) => m.subject === names.logInterestAsk), 'a starting publisher asks');
+  assert.ok(
+    published.some((m) => m.subject === names.logInterestAsk),
+    'a starting publisher asks',
+  );
   t.mock.timers.tick(STARTING_MS);
   assert.equal(logListened(nc, 'env_a'), false);
   t.mock.timers.reset();

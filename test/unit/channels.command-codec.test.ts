@@ -32,7 +32,10 @@ const retract: ChannelCommand = { op: 'retract', environmentId: 'env_1', channel
 
 /** Content texts as clients write them: odd spacing, integer-like keys out of order, escapes, unicode. */
 const contentText = fc
-  .tuple(fc.dictionary(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 6 }), fc.constantFrom('10', '2', '1')), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }), fc.constantFrom('', ' ', '\n  ', '\t'))
+  .tuple(
+    fc.dictionary(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 6 }), fc.constantFrom('10', '2', '1')), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
+    fc.constantFrom('', ' ', '\n  ', '\t'),
+  )
   .map(([object, gap]) => {
     const members = Object.entries(object).map(([k, v]) => `${JSON.stringify(k)}${gap}:${gap}${JSON.stringify(v)}`);
     return `{${gap}${members.join(`${gap},`)}${gap}}`.replace(/é/g, '\\u00e9');
@@ -40,20 +43,29 @@ const contentText = fc
 
 test('command codec: a request of any commands decodes to the same commands, content text byte for byte', () => {
   fc.assert(
-    fc.property(fc.array(fc.oneof(contentText.map((c) => publish(c)), fc.constant(retract)), { minLength: 1, maxLength: 20 }), (commands) => {
-      const decoded = decodeRequest(frameRequest(commands.map(encodeCommand)));
-      assert.ok(decoded.ok, JSON.stringify(decoded));
-      assert.equal(decoded.many, commands.length > 1, 'a request of one is answered by one reply');
-      assert.deepEqual(
-        decoded.commands.map((c) => (c.ok ? withoutBytes(c.command) : c)),
-        commands,
-      );
-      // a publish keeps the bytes it arrived as, for the frames and the commit: its text's UTF-8
-      for (const c of decoded.commands) {
-        if (!c.ok || c.command.op !== 'publish') continue;
-        assert.ok(c.command.contentBytes && Buffer.from(c.command.contentBytes).equals(Buffer.from(c.command.content, 'utf8')));
-      }
-    }),
+    fc.property(
+      fc.array(
+        fc.oneof(
+          contentText.map((c) => publish(c)),
+          fc.constant(retract),
+        ),
+        { minLength: 1, maxLength: 20 },
+      ),
+      (commands) => {
+        const decoded = decodeRequest(frameRequest(commands.map(encodeCommand)));
+        assert.ok(decoded.ok, JSON.stringify(decoded));
+        assert.equal(decoded.many, commands.length > 1, 'a request of one is answered by one reply');
+        assert.deepEqual(
+          decoded.commands.map((c) => (c.ok ? withoutBytes(c.command) : c)),
+          commands,
+        );
+        // a publish keeps the bytes it arrived as, for the frames and the commit: its text's UTF-8
+        for (const c of decoded.commands) {
+          if (!c.ok || c.command.op !== 'publish') continue;
+          assert.ok(c.command.contentBytes && Buffer.from(c.command.contentBytes).equals(Buffer.from(c.command.content, 'utf8')));
+        }
+      },
+    ),
     { numRuns: 300 },
   );
   const odd = '{ "10" : "ten",\n\t"2":[1, [2, {"x" :null}]], "\\u00e9t\\u00e9":"\\ud83d\\ude00", "a":"\u00e9\u2028" }';
@@ -83,7 +95,10 @@ test('command codec: malformed requests and commands are refused with a reason, 
     b.write(content, 8 + Buffer.byteLength(h));
     return b;
   };
-  const invalidUtf8 = Buffer.concat([header(JSON.stringify({ ...publish(''), content: undefined })).subarray(0, 8), Buffer.from(JSON.stringify({ ...publish(''), content: undefined }))]);
+  const invalidUtf8 = Buffer.concat([
+    header(JSON.stringify({ ...publish(''), content: undefined })).subarray(0, 8),
+    Buffer.from(JSON.stringify({ ...publish(''), content: undefined })),
+  ]);
   invalidUtf8.writeUInt32BE(3, 4);
   const withBadContent = Buffer.concat([invalidUtf8, Buffer.from([0x7b, 0xff, 0x7d])]);
   const refusedRequests: [string, Uint8Array, RegExp][] = [

@@ -13,8 +13,32 @@ const placeholders = (sql: string) => new Set([...sql.matchAll(/\$(\d+)/g)].map(
 const plan = (mentions: boolean) => ({
   advanced: [{ pk: 7, expected: 3, next: 5 }],
   messages: [
-    { channel_pk: 7, seq: 4, id: 'msg_1', type: 'message', kind: 'user', content: '{"a":1}', sender_id: 'sam', sender_anon: false, to: ['ann'], mentions: null, ts: 1000 },
-    { channel_pk: 7, seq: 5, id: 'msg_2', type: 'message', kind: 'user', content: '{}', sender_id: 'sam', sender_anon: false, to: null, mentions: ['bob'], ts: 1000 },
+    {
+      channel_pk: 7,
+      seq: 4,
+      id: 'msg_1',
+      type: 'message',
+      kind: 'user',
+      content: '{"a":1}',
+      sender_id: 'sam',
+      sender_anon: false,
+      to: ['ann'],
+      mentions: null,
+      ts: 1000,
+    },
+    {
+      channel_pk: 7,
+      seq: 5,
+      id: 'msg_2',
+      type: 'message',
+      kind: 'user',
+      content: '{}',
+      sender_id: 'sam',
+      sender_anon: false,
+      to: null,
+      mentions: ['bob'],
+      ts: 1000,
+    },
   ],
   keys: [{ channel_pk: 7, key: 'k1', message_id: 'msg_1', seq: 4, ts: 1000 }],
   notifications: mentions ? [{ id: 'ntf_1', channel_pk: 7, environment_id: 'env_a', user_id: 'bob', payload: '{"seq":5}' }] : [],
@@ -36,7 +60,11 @@ test('the write statement: each form numbers exactly the parameters given, in or
     const used = placeholders(statement.text);
     assert.equal(statement.values.length, mentions ? 42 : 40);
     assert.deepEqual(statement.values.slice(-2), [['env_a'], [2]], 'the monthly count: each environment and the messages it stores');
-    assert.deepEqual([...used].sort((a, b) => a - b), Array.from({ length: statement.values.length }, (_, i) => i + 1), 'every parameter is used, none is missing');
+    assert.deepEqual(
+      [...used].sort((a, b) => a - b),
+      Array.from({ length: statement.values.length }, (_, i) => i + 1),
+      'every parameter is used, none is missing',
+    );
   }
 });
 
@@ -89,6 +117,9 @@ test('the webhook belief: learnt from each answer, dropped when the statement fi
   belief.learn(['env_c', 'env_d'], []);
   belief.forget(['env_c']);
   assert.deepEqual([belief.hookless('env_c'), belief.hookless('env_d')], [false, true]);
-  belief.learn(Array.from({ length: 100_001 }, (_, i) => `env_${i}`), []);
+  belief.learn(
+    Array.from({ length: 100_001 }, (_, i) => `env_${i}`),
+    [],
+  );
   assert.equal(belief.hookless('env_5'), false, 'past 100,000 the belief starts over');
 });

@@ -55,20 +55,37 @@ function fakeDatabase(options: { poisoned: Set<number>; delays: number[] }) {
         query: async (statement: string | { name?: string; text: string; values: unknown[] }, params?: unknown[]) => {
           await pause();
           const text = typeof statement === 'string' ? statement : statement.text;
-          if (text === 'begin') return void (inTransaction = true), { rows: [] };
+          if (text === 'begin') return (void (inTransaction = true), { rows: [] });
           if (text === 'commit') {
             if (buffered) apply(buffered);
             buffered = undefined;
             return { rows: [] };
           }
-          if (text === 'rollback') return void (buffered = undefined), { rows: [] };
+          if (text === 'rollback') return (void (buffered = undefined), { rows: [] });
           if (text.includes('insert into channels')) {
             const [, , environments, ids] = params as string[][];
-            return { rows: ids!.map((id, i) => ({ environment_id: environments![i], id, pk: pkOf(environments![i]!, id), last_seq: lastSeq.get(pkOf(environments![i]!, id)) })) };
+            return {
+              rows: ids!.map((id, i) => ({
+                environment_id: environments![i],
+                id,
+                pk: pkOf(environments![i]!, id),
+                last_seq: lastSeq.get(pkOf(environments![i]!, id)),
+              })),
+            };
           }
           assert.equal(typeof statement === 'object' && statement.name, 'rtm_write_batch', `unexpected statement: ${text.slice(0, 60)}`);
           const v = (statement as { values: unknown[] }).values as unknown[][];
-          const [fencePks, expected, next, channelPks, seqs, , , , packed] = v as [number[], number[], number[], number[], number[], unknown, unknown, unknown, Buffer];
+          const [fencePks, expected, next, channelPks, seqs, , , , packed] = v as [
+            number[],
+            number[],
+            number[],
+            number[],
+            number[],
+            unknown,
+            unknown,
+            unknown,
+            Buffer,
+          ];
           const contents = readBinaryTextArray(packed).values as string[];
           for (const [i, pk] of fencePks.entries()) {
             if (lastSeq.get(pk) !== expected[i]) throw Object.assign(new Error('a channel moved under this writer'), { code: 'RTM01' });
@@ -111,9 +128,7 @@ test('committer lanes - every command in exactly one transaction, batches whole,
   await fc.assert(
     fc.asyncProperty(scenario, async ({ lanes, maxCommands, delays, actors, poison }) => {
       let counter = 0;
-      const batches = actors.map((batchesOfActor, a) =>
-        batchesOfActor.map((cells) => cells.map(([env, k]) => serverPublish(env, `ch_${a}_${k}`, counter++))),
-      );
+      const batches = actors.map((batchesOfActor, a) => batchesOfActor.map((cells) => cells.map(([env, k]) => serverPublish(env, `ch_${a}_${k}`, counter++))));
       const poisoned = new Set(poison.filter((n) => n < counter));
       const db = fakeDatabase({ poisoned, delays });
       const committer = new NodeCommitter(db.pool, { lanes, maxCommands, log });
@@ -142,7 +157,10 @@ test('committer lanes - every command in exactly one transaction, batches whole,
 
       // exactly once: every good command in one committed transaction, bad ones in none
       const committed = db.transactions.flat().sort((a, b) => a - b);
-      assert.deepEqual(committed, [...Array(counter).keys()].filter((n) => !poisoned.has(n)));
+      assert.deepEqual(
+        committed,
+        [...Array(counter).keys()].filter((n) => !poisoned.has(n)),
+      );
 
       // per channel: seqs 1..m, in the order the actor submitted its commands, and the reply is that seq
       const all = batches.flat(2) as PublishCommand[];
@@ -150,8 +168,14 @@ test('committer lanes - every command in exactly one transaction, batches whole,
       for (const r of db.rows) byChannel.set(r.pk, [...(byChannel.get(r.pk) ?? []), r]);
       for (const list of byChannel.values()) {
         const sorted = [...list].sort((a, b) => a.seq - b.seq);
-        assert.deepEqual(sorted.map((r) => r.seq), sorted.map((_, i) => i + 1));
-        assert.deepEqual(sorted.map((r) => r.n), sorted.map((r) => r.n).sort((a, b) => a - b));
+        assert.deepEqual(
+          sorted.map((r) => r.seq),
+          sorted.map((_, i) => i + 1),
+        );
+        assert.deepEqual(
+          sorted.map((r) => r.n),
+          sorted.map((r) => r.n).sort((a, b) => a - b),
+        );
         for (const r of list) {
           const reply = replies.get(r.n)!;
           assert.ok(reply.ok && reply.result.seq === r.seq);

@@ -26,7 +26,10 @@ test('channels plan - a persisted publish on a channel being deleted is refused,
   assert.deepEqual(plan.outcome.replies[1], { ok: true, result: { id: plan.messages[0]!.id, seq: 4, timestamp: 1 } });
   // an ephemeral publish is never stored: it still goes out
   assert.equal(plan.outcome.replies[3]!.ok, true);
-  assert.deepEqual(plan.messages.map((m) => m.channel_pk), [2]);
+  assert.deepEqual(
+    plan.messages.map((m) => m.channel_pk),
+    [2],
+  );
   assert.equal(plan.keys.length, 0);
   assert.deepEqual(plan.advanced, [{ pk: 2, expected: 3, next: 4 }]);
   assert.ok(!plan.outcome.states.has(doomed), 'read again next time');

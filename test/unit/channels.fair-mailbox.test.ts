@@ -12,7 +12,10 @@ test('channels fair mailbox - a quiet environment is taken in the next batch how
   assert.equal(batch.length, 500);
   assert.ok(batch.includes('q0'));
   // the flood keeps its own order
-  assert.deepEqual(batch.filter((x) => x.startsWith('f')), Array.from({ length: 499 }, (_, i) => `f${i}`));
+  assert.deepEqual(
+    batch.filter((x) => x.startsWith('f')),
+    Array.from({ length: 499 }, (_, i) => `f${i}`),
+  );
 });
 
 test('channels fair mailbox - the flooding environment is refused, a quiet one is still admitted', () => {
@@ -30,42 +33,50 @@ test('channels fair mailbox - the flooding environment is refused, a quiet one i
 
 test('channels fair mailbox - every item is taken exactly once, each environment in order, shares within one per round', () => {
   fc.assert(
-    fc.property(
-      fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.boolean()), { maxLength: 400 }),
-      fc.integer({ min: 1, max: 50 }),
-      (ops, max) => {
-        const mailbox = new FairMailbox<{ env: string; n: number }>({ perEnvironment: 60, total: 150 });
-        const offered: { env: string; n: number }[] = [];
-        const taken: { env: string; n: number }[] = [];
-        ops.forEach(([env, takeNow], n) => {
-          const item = { env, n };
-          if (mailbox.offer(env, item)) offered.push(item);
-          if (takeNow) {
-            const waiting = new Map<string, number>();
-            // what each environment has waiting before the take
-            for (const item of offered.filter((o) => !taken.includes(o))) waiting.set(item.env, (waiting.get(item.env) ?? 0) + 1);
-            const batch = mailbox.take(max);
-            assert.equal(batch.length, Math.min(max, [...waiting.values()].reduce((a, b) => a + b, 0)));
-            // round-robin: an environment left with items waiting got at most one fewer than any other
-            const got = new Map<string, number>();
-            for (const item of batch) got.set(item.env, (got.get(item.env) ?? 0) + 1);
-            for (const [env, had] of waiting) {
-              const mine = got.get(env) ?? 0;
-              if (mine === had) continue;
-              for (const count of got.values()) assert.ok(count <= mine + 1, `${env} got ${mine} of ${had}, another ${count}`);
-            }
-            taken.push(...batch);
+    fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.boolean()), { maxLength: 400 }), fc.integer({ min: 1, max: 50 }), (ops, max) => {
+      const mailbox = new FairMailbox<{ env: string; n: number }>({ perEnvironment: 60, total: 150 });
+      const offered: { env: string; n: number }[] = [];
+      const taken: { env: string; n: number }[] = [];
+      ops.forEach(([env, takeNow], n) => {
+        const item = { env, n };
+        if (mailbox.offer(env, item)) offered.push(item);
+        if (takeNow) {
+          const waiting = new Map<string, number>();
+          // what each environment has waiting before the take
+          for (const item of offered.filter((o) => !taken.includes(o))) waiting.set(item.env, (waiting.get(item.env) ?? 0) + 1);
+          const batch = mailbox.take(max);
+          assert.equal(
+            batch.length,
+            Math.min(
+              max,
+              [...waiting.values()].reduce((a, b) => a + b, 0),
+            ),
+          );
+          // round-robin: an environment left with items waiting got at most one fewer than any other
+          const got = new Map<string, number>();
+          for (const item of batch) got.set(item.env, (got.get(item.env) ?? 0) + 1);
+          for (const [env, had] of waiting) {
+            const mine = got.get(env) ?? 0;
+            if (mine === had) continue;
+            for (const count of got.values()) assert.ok(count <= mine + 1, `${env} got ${mine} of ${had}, another ${count}`);
           }
-        });
-        taken.push(...mailbox.drain());
-        assert.equal(mailbox.length, 0);
-        assert.deepEqual([...taken].sort((a, b) => a.n - b.n), offered);
-        for (const env of ['a', 'b', 'c', 'd']) {
-          const mine = taken.filter((t) => t.env === env).map((t) => t.n);
-          assert.deepEqual(mine, [...mine].sort((a, b) => a - b));
+          taken.push(...batch);
         }
-      },
-    ),
+      });
+      taken.push(...mailbox.drain());
+      assert.equal(mailbox.length, 0);
+      assert.deepEqual(
+        [...taken].sort((a, b) => a.n - b.n),
+        offered,
+      );
+      for (const env of ['a', 'b', 'c', 'd']) {
+        const mine = taken.filter((t) => t.env === env).map((t) => t.n);
+        assert.deepEqual(
+          mine,
+          [...mine].sort((a, b) => a - b),
+        );
+      }
+    }),
     { numRuns: 300 },
   );
 });
@@ -85,7 +96,7 @@ test('channels fair mailbox - the admission bound holds: at most 2 × total wait
   );
 });
 
-test('channels fair group - a lane takes the batch carrying a quiet environment before the flood\'s', () => {
+test("channels fair group - a lane takes the batch carrying a quiet environment before the flood's", () => {
   const flood = (n: number) => Array.from({ length: n }, () => ({ environmentId: 'flood' }));
   const pending = [flood(500), flood(500), flood(500), [...flood(300), { environmentId: 'quiet' }], flood(500)];
   const group = takeFairGroup(pending, 1000);

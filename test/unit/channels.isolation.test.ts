@@ -62,13 +62,22 @@ test('channels isolation - for any failing commands, every other command commits
       failures.forEach((error, i) => assert.equal(error !== undefined, bad.has(i), `command ${i}`));
       // exactly once: each good command's content appears once among the rows, bad ones never
       const written = writer.rows.map((r) => r.n).sort((a, b) => a - b);
-      assert.deepEqual(written, commands.map((_, i) => i).filter((i) => !bad.has(i)));
+      assert.deepEqual(
+        written,
+        commands.map((_, i) => i).filter((i) => !bad.has(i)),
+      );
       // per channel: seqs 1..m with no gap or repeat, in command order
       const byChannel = new Map<string, { seq: number; n: number }[]>();
       for (const r of writer.rows) byChannel.set(r.key, [...(byChannel.get(r.key) ?? []), r]);
       for (const list of byChannel.values()) {
-        assert.deepEqual(list.map((r) => r.seq), list.map((_, i) => i + 1));
-        assert.deepEqual(list.map((r) => r.n), [...list.map((r) => r.n)].sort((a, b) => a - b));
+        assert.deepEqual(
+          list.map((r) => r.seq),
+          list.map((_, i) => i + 1),
+        );
+        assert.deepEqual(
+          list.map((r) => r.n),
+          [...list.map((r) => r.n)].sort((a, b) => a - b),
+        );
       }
       // the reply a good command gets is the seq it was written with
       for (const r of writer.rows) assert.equal(writer.replies.get(r.n), r.seq);
@@ -84,12 +93,21 @@ test('channels isolation - a repeated idempotency key split across retried parts
   const commands = [publish('env_a', 'x', 0, 'k'), publish('env_a', 'x', 1), publish('env_a', 'x', 2, 'k'), publish('env_a', 'x', 3)];
   const writer = fakeWriter(commands, new Set([1]));
   const failures = await isolateFailures(commands.length, writer.attempt, isSplittable);
-  assert.deepEqual(failures.map((e) => e !== undefined), [false, true, false, false]);
-  assert.deepEqual(writer.rows.map((r) => [r.n, r.seq]), [[0, 1], [3, 2]]);
+  assert.deepEqual(
+    failures.map((e) => e !== undefined),
+    [false, true, false, false],
+  );
+  assert.deepEqual(
+    writer.rows.map((r) => [r.n, r.seq]),
+    [
+      [0, 1],
+      [3, 2],
+    ],
+  );
   assert.equal(writer.replies.get(2), 1); // the repeat answers with the first command's seq
 });
 
-test('channels isolation - an error that is no command\'s fault is not bisected: the rest fails, what committed stays', async () => {
+test("channels isolation - an error that is no command's fault is not bisected: the rest fails, what committed stays", async () => {
   const broken = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
   let attempts = 0;
   const committed: number[] = [];
@@ -108,7 +126,7 @@ test('channels isolation - an error that is no command\'s fault is not bisected:
   assert.equal(attempts, 3);
 });
 
-test('channels isolation - replies: the data\'s fault is invalid_request, a transient conflict unavailable, the rest internal', () => {
+test("channels isolation - replies: the data's fault is invalid_request, a transient conflict unavailable, the rest internal", () => {
   assert.equal(replyForFailure(dataFault(), false).code, 'invalid_request');
   assert.equal(replyForFailure(Object.assign(new Error('x'), { code: '22021' }), false).code, 'invalid_request');
   assert.equal(replyForFailure(Object.assign(new Error('x'), { code: '40P01' }), false).code, 'unavailable');

@@ -88,7 +88,7 @@ test('reactions apart - the actor commits the publishes it took with a reaction 
   assert.deepEqual(batches[2]!.names, ['reactions']);
   assert.deepEqual(answered, ['p1', 'p2'], 'the publish is answered before the group commits');
   batches[2]!.finish();
-  await until(() => answered.length === 3, 'the reaction\'s answer');
+  await until(() => answered.length === 3, "the reaction's answer");
   await actor.drain();
 });
 
@@ -115,7 +115,9 @@ function gatedPool() {
           if (text === 'commit' || text === 'rollback' || text.startsWith('select seq, id')) return { rows: [] };
           assert.equal(typeof statement === 'object' && statement.name, 'rtm_write_batch', `unexpected statement: ${text.slice(0, 60)}`);
           if (transaction) return answer;
-          const ns = readBinaryTextArray((statement as { values: unknown[][] }).values[8] as unknown as Buffer).values.map((c) => (JSON.parse(c!) as { n: number }).n);
+          const ns = readBinaryTextArray((statement as { values: unknown[][] }).values[8] as unknown as Buffer).values.map(
+            (c) => (JSON.parse(c!) as { n: number }).n,
+          );
           await hold(`publishes ${ns.join(',')}`);
           return answer;
         },
@@ -126,9 +128,15 @@ function gatedPool() {
 }
 
 const cacheOf = (channel: string, pk: number) => new Map<string, ChannelState>([[channelKey('env_a', channel), { pk, lastSeq: 1 }]]);
-const group = (channel: string): ReactionGroup => ({ op: 'reactions', environmentId: 'env_a', channelId: channel, messageId: 'msg_1', items: [reaction(channel, 'u1')] });
+const group = (channel: string): ReactionGroup => ({
+  op: 'reactions',
+  environmentId: 'env_a',
+  channelId: channel,
+  messageId: 'msg_1',
+  items: [reaction(channel, 'u1')],
+});
 
-test('reactions apart - the committer never shares a group\'s transaction, and opens a lane beside it at once', async () => {
+test("reactions apart - the committer never shares a group's transaction, and opens a lane beside it at once", async () => {
   const db = gatedPool();
   // a second lane would otherwise open only after 5 s
   const committer = new NodeCommitter(db.pool, { lanes: 2, maxCommands: 100, log, laneOpensAfterMs: 5_000 });
@@ -139,13 +147,20 @@ test('reactions apart - the committer never shares a group\'s transaction, and o
   const second = committer.commit([serverPublish('env_a', 'c', 3)], cacheOf('c', 3));
   db.held[0]!.finish();
   await first;
-  await until(() => db.held.length === 3, 'the group\'s transaction and the publish\'s write');
-  assert.deepEqual(db.held.slice(1).map((h) => h.what).sort(), ['publishes 3', 'transaction'], 'apart, each in its own lane');
+  await until(() => db.held.length === 3, "the group's transaction and the publish's write");
+  assert.deepEqual(
+    db.held
+      .slice(1)
+      .map((h) => h.what)
+      .sort(),
+    ['publishes 3', 'transaction'],
+    'apart, each in its own lane',
+  );
   db.held.find((h) => h.what === 'publishes 3')!.finish();
-  assert.ok((await second).replies[0]!.ok, 'the publish is answered while the group\'s transaction waits');
+  assert.ok((await second).replies[0]!.ok, "the publish is answered while the group's transaction waits");
   // a publish that arrives while the group commits gets a lane at once
   const third = committer.commit([serverPublish('env_a', 'd', 4)], cacheOf('d', 4));
-  await until(() => db.held.some((h) => h.what === 'publishes 4'), 'a lane beside the group\'s');
+  await until(() => db.held.some((h) => h.what === 'publishes 4'), "a lane beside the group's");
   db.held.find((h) => h.what === 'publishes 4')!.finish();
   assert.ok((await third).replies[0]!.ok);
   db.held.find((h) => h.what === 'transaction')!.finish();

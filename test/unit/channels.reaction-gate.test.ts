@@ -14,7 +14,11 @@ function harness(t: TestContext) {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   let now = 1_000;
   const released: { key: string; ns: number[]; at: number }[] = [];
-  const gate = new ReactionGate<Held>((key, group) => released.push({ key, ns: group.map((h) => h.command.n), at: now }), 250, () => now);
+  const gate = new ReactionGate<Held>(
+    (key, group) => released.push({ key, ns: group.map((h) => h.command.n), at: now }),
+    250,
+    () => now,
+  );
   return {
     gate,
     released,
@@ -31,7 +35,10 @@ test('reaction gate - the first reaction goes at once with those of the same tur
   gate.offer(reaction('m1', 2));
   assert.equal(released.length, 0, 'not before the current turn ends');
   await flushMicrotasks();
-  assert.deepEqual(released.map((r) => r.ns), [[1, 2]]);
+  assert.deepEqual(
+    released.map((r) => r.ns),
+    [[1, 2]],
+  );
   const key = released[0]!.key;
 
   // while the group commits, and for 250 ms after, the message's reactions wait together
@@ -44,7 +51,13 @@ test('reaction gate - the first reaction goes at once with those of the same tur
   assert.equal(released.length, 1, 'still within the interval after the commit');
   advance(1);
   await flushMicrotasks();
-  assert.deepEqual(released.map((r) => r.ns), [[1, 2], [3, 4]]);
+  assert.deepEqual(
+    released.map((r) => r.ns),
+    [
+      [1, 2],
+      [3, 4],
+    ],
+  );
   assert.equal(gate.size, 0);
 });
 
@@ -53,7 +66,11 @@ test('reaction gate - messages have their own intervals; a quiet message goes at
   gate.offer(reaction('m1', 1));
   gate.offer(reaction('m2', 2));
   await flushMicrotasks();
-  assert.deepEqual(released.map((r) => r.ns), [[1], [2]], 'one group per message');
+  assert.deepEqual(
+    released.map((r) => r.ns),
+    [[1], [2]],
+    'one group per message',
+  );
   for (const r of released) gate.committed(r.key);
   advance(300);
   gate.offer(reaction('m1', 3));
@@ -76,7 +93,10 @@ test('reaction gate - at most one group per message per interval under a steady 
     advance(1);
   }
   const gaps = released.slice(1).map((r, i) => r.at - released[i]!.at);
-  assert.ok(gaps.every((gap) => gap >= 250), `groups ${gaps.join(',')} ms apart`);
+  assert.ok(
+    gaps.every((gap) => gap >= 250),
+    `groups ${gaps.join(',')} ms apart`,
+  );
   assert.ok(released.length <= 9 && released.length >= 6, `${released.length} groups in 2 s`);
   assert.equal(released.flatMap((r) => r.ns).length + gate.size, n, 'every reaction is in a group or still held');
 });
@@ -90,6 +110,9 @@ test('reaction gate - flush lets every held group go; abandon hands back what is
   gate.flush();
   assert.deepEqual(released.map((r) => r.ns).sort(), [[1], [2], [3]]);
   gate.offer(reaction('m3', 4));
-  assert.deepEqual(gate.abandon().map((h) => h.command.n), [4]);
+  assert.deepEqual(
+    gate.abandon().map((h) => h.command.n),
+    [4],
+  );
   assert.equal(gate.size, 0);
 });

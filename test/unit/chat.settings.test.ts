@@ -14,7 +14,7 @@ const STATE = {
 const running = (pid: number) => pid === 4242;
 const input = (over: Partial<SettingsInput>): SettingsInput => ({ env: {}, state: STATE, stateFile: '/x/state.json', alive: running, ...over });
 
-test('chat settings - a running npm start\'s record gives the URLs, the state file the secret key', () => {
+test("chat settings - a running npm start's record gives the URLs, the state file the secret key", () => {
   const settings = resolveChatSettings(input({}));
   assert.equal(settings.controlUrl, 'http://127.0.0.1:9080');
   assert.equal(settings.realtimeUrl, 'http://127.0.0.1:9081');
@@ -48,7 +48,10 @@ test('chat settings - the environment wins over the record: URLs, then ports, th
 });
 
 test('chat settings - what it cannot run with is refused, naming the variable or the file', () => {
-  assert.throws(() => resolveChatSettings(input({ state: undefined })), (e: Error) => e instanceof SettingsError && e.message.includes('/x/state.json'));
+  assert.throws(
+    () => resolveChatSettings(input({ state: undefined })),
+    (e: Error) => e instanceof SettingsError && e.message.includes('/x/state.json'),
+  );
   assert.throws(() => resolveChatSettings(input({ env: { RTM_CONTROL_URL: 'ws://x' } })), /RTM_CONTROL_URL/);
   assert.throws(() => resolveChatSettings(input({ env: { REALTIME_PORT: 'ninety' } })), /REALTIME_PORT/);
   assert.throws(() => resolveChatSettings(input({ env: { CHAT_TOKEN_TTL: '5' } })), /CHAT_TOKEN_TTL/);

@@ -30,11 +30,17 @@ test('client backoff - the ceiling doubles per attempt up to the maximum', () =>
 
 test('client backoff - full jitter: the whole window is used, from 0 to the ceiling', () => {
   // the two ends of the random range reach the two ends of the window
-  assert.equal(backoffDelay(3, 500, 30_000, () => 0), 0);
-  assert.equal(backoffDelay(3, 500, 30_000, () => 0.999_999_9), 4_000);
+  assert.equal(
+    backoffDelay(3, 500, 30_000, () => 0),
+    0,
+  );
+  assert.equal(
+    backoffDelay(3, 500, 30_000, () => 0.999_999_9),
+    4_000,
+  );
   // and a seeded spread of randomness covers it: not clustered near the ceiling (as "equal jitter" would be)
   let seed = 42;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const delays = Array.from({ length: 2_000 }, () => backoffDelay(4, 500, 30_000, random));
   assert.ok(Math.min(...delays) < 800, `smallest ${Math.min(...delays)}`);
   assert.ok(Math.max(...delays) > 7_200, `largest ${Math.max(...delays)}`);

@@ -4,7 +4,11 @@ import type { RtmError, WebSocketConstructor } from '@rtm/client';
 import { fakeClient, lastSocket, settle } from '../helpers/client-fakes.ts';
 import { FakeFetch, ThrowingSocket } from '../helpers/sse-fakes.ts';
 
-const code = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: RtmError) => error.code);
+const code = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: RtmError) => error.code,
+  );
 
 test('client change requests - edit, react and unreact go as socket frames and resolve with their ack', async () => {
   const { client, clock } = fakeClient();
@@ -51,7 +55,10 @@ test('client change requests - bad arguments are refused at once with invalid_re
     room.retract('msg/1'),
   ];
   for (const promise of refused) assert.equal(await code(promise), 'invalid_request');
-  assert.deepEqual(socket.sent.filter((frame) => frame.op !== 'ping'), []);
+  assert.deepEqual(
+    socket.sent.filter((frame) => frame.op !== 'ping'),
+    [],
+  );
   client.close();
 });
 

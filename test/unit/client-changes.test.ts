@@ -7,7 +7,11 @@ import { connectedFrame, FakeFetch, ThrowingSocket } from '../helpers/sse-fakes.
 
 /** An `update` frame: message `seq` of `channelId` as it is now, at `eventSeq` of the channel's sequence. */
 function updateFrame(channelId: string, seq: number, eventSeq: number, extra: Record<string, unknown> = {}) {
-  return { op: 'update', eventSeq, ...messageFrame(channelId, seq, { version: 2, updatedAt: 5, updatedBy: 'bob', content: { n: seq, edited: true }, ...extra }) };
+  return {
+    op: 'update',
+    eventSeq,
+    ...messageFrame(channelId, seq, { version: 2, updatedAt: 5, updatedBy: 'bob', content: { n: seq, edited: true }, ...extra }),
+  };
 }
 
 function summaryFrame(channelId: string, seq: number, eventSeq: number, reactions: Record<string, unknown>) {
@@ -53,7 +57,9 @@ test('client changes - update, summary and retract frames are events and each ad
     [['msg_room_6', 6, 7, 2, { n: 6, edited: true }, 'room']],
   );
   assert.equal((got.updates[0] as unknown as { op?: string }).op, undefined, 'the event is the message, not the frame');
-  assert.deepEqual(got.summaries, [{ channelId: 'room', id: 'msg_room_6', seq: 6, eventSeq: 8, reactions: { '👍': { count: 1, users: ['bob'], clipped: false } } }]);
+  assert.deepEqual(got.summaries, [
+    { channelId: 'room', id: 'msg_room_6', seq: 6, eventSeq: 8, reactions: { '👍': { count: 1, users: ['bob'], clipped: false } } },
+  ]);
   assert.deepEqual(got.retractions, [{ channelId: 'room', id: 'msg_room_6', seq: 6, eventSeq: 10, reason: 'typo' }]);
   assert.equal(room.lastSeq, 10, 'the position is the highest place seen: a change eventSeq counts');
   assert.equal(socket.ops('unsubscribe').length, 0, 'contiguous places: no gap');
@@ -74,7 +80,13 @@ test('client changes - update, summary and retract frames are events and each ad
   second.push(messageFrame('room', 12));
   second.push({ op: 'subscribed', ref: again.ref, channelId: 'room', lastSeq: 12 });
   second.push(summaryFrame('room', 12, 13, {}));
-  assert.deepEqual(got.updates.map((u) => [u.seq, u.eventSeq]), [[6, 7], [3, 11]]);
+  assert.deepEqual(
+    got.updates.map((u) => [u.seq, u.eventSeq]),
+    [
+      [6, 7],
+      [3, 11],
+    ],
+  );
   assert.deepEqual(got.messages, [6, 12]);
   assert.deepEqual(got.summaries.at(-1)!.reactions, {}, 'the last reaction taken back: an empty summary');
   assert.equal(room.lastSeq, 13);
@@ -96,8 +108,14 @@ test('client changes - a change that jumps past the position live is a gap: re-s
   socket.push({ op: 'subscribed', ref: again.ref, channelId: 'room', lastSeq: 7 });
   socket.push(summaryFrame('room', 2, 8, { ok: { count: 1, users: ['bob'], clipped: false } }));
   assert.deepEqual(got.messages, [6]);
-  assert.deepEqual(got.updates.map((u) => u.eventSeq), [7]);
-  assert.deepEqual(got.summaries.map((s) => s.eventSeq), [8]);
+  assert.deepEqual(
+    got.updates.map((u) => u.eventSeq),
+    [7],
+  );
+  assert.deepEqual(
+    got.summaries.map((s) => s.eventSeq),
+    [8],
+  );
   assert.equal(room.lastSeq, 8);
 
   // a retraction's eventSeq is a place too: one past a gap is held back the same way
@@ -118,9 +136,16 @@ test('client changes - an update older than the version already seen arrived lat
   assert.equal(room.lastSeq, 21, 'its place still counts');
   socket.push(updateFrame('room', 3, 22, { version: 3, content: { n: 3, v: 3 } }));
   socket.push(updateFrame('room', 3, 23, { version: 4, content: { n: 3, v: 4 } }));
-  assert.deepEqual(got.updates.map((u) => u.version), [3, 4]);
+  assert.deepEqual(
+    got.updates.map((u) => u.version),
+    [3, 4],
+  );
   socket.push(updateFrame('room', 3, 24, { version: 3 }));
-  assert.deepEqual(got.updates.map((u) => u.version), [3, 4], 'lower than an update seen: late');
+  assert.deepEqual(
+    got.updates.map((u) => u.version),
+    [3, 4],
+    'lower than an update seen: late',
+  );
   // an update without version (a reaction change in a replay, never edited) is version 1
   socket.push(updateFrame('room', 5, 25, { version: undefined }));
   assert.equal(got.updates.at(-1)!.seq, 5);
@@ -164,7 +189,10 @@ test('client changes - on Server-Sent Events a change advances the position a re
   await clock.advance(0);
   const first = fake.lastStream();
   first.open().frame(connectedFrame()).frame({ op: 'subscribed', channelId: 'room', lastSeq: 1 });
-  first.frame(messageFrame('room', 2)).frame(updateFrame('room', 2, 3)).frame(summaryFrame('room', 2, 4, {}));
+  first
+    .frame(messageFrame('room', 2))
+    .frame(updateFrame('room', 2, 3))
+    .frame(summaryFrame('room', 2, 4, {}));
   await settle();
   assert.deepEqual(updates, [3]);
   assert.equal(room.lastSeq, 4);

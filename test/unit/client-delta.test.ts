@@ -32,7 +32,10 @@ test('client delta - subscribe asks for it; deltas reach listeners whole; a base
   socket.accept();
   const got: Message[] = [];
   const channel = client.channel('doc');
-  assert.throws(() => channel.subscribe(() => {}, { delta: 'gzip' as 'fossil' }), (error: RtmError) => error.code === 'invalid_request');
+  assert.throws(
+    () => channel.subscribe(() => {}, { delta: 'gzip' as 'fossil' }),
+    (error: RtmError) => error.code === 'invalid_request',
+  );
   channel.subscribe((message) => got.push(message), { delta: 'fossil' });
   const [subscribe] = socket.ops('subscribe');
   assert.equal(subscribe.delta, 'fossil');
@@ -41,7 +44,10 @@ test('client delta - subscribe asks for it; deltas reach listeners whole; a base
   raw(fullText(1));
   raw(deltaText(2, 1));
   raw(deltaText(3, 2));
-  assert.deepEqual(got.map((m) => m.content), [1, 2, 3].map((n) => JSON.parse(contentOf(n))));
+  assert.deepEqual(
+    got.map((m) => m.content),
+    [1, 2, 3].map((n) => JSON.parse(contentOf(n))),
+  );
   assert.ok(got.every((m) => !('delta' in m)));
 
   // a delta against a message this subscription did not last receive: not shown, subscribed again from seq 3
@@ -81,7 +87,10 @@ test('client delta - a reconnect starts without a base: the first whole message 
   socket.onmessage?.({ data: fullText(3) });
   socket.push({ op: 'subscribed', ref: resubscribe.ref, channelId: 'doc', lastSeq: 3 });
   socket.onmessage?.({ data: deltaText(4, 3) });
-  assert.deepEqual(got.map((m) => m.seq), [1, 2, 3, 4]);
+  assert.deepEqual(
+    got.map((m) => m.seq),
+    [1, 2, 3, 4],
+  );
   assert.deepEqual(got.at(-1)!.content, JSON.parse(contentOf(4)));
   assert.equal(socket.ops('unsubscribe').length, 0);
   client.close();

@@ -23,7 +23,20 @@ function scriptedFetch(answers: Answer[]) {
 
 const page = (seqs: number[], hasMore: boolean) => ({
   status: 200,
-  body: { messages: seqs.map((seq) => ({ id: `m${seq}`, seq, type: 'message', kind: 'user', content: {}, sender: { id: 'a', anon: false }, timestamp: 1, retracted: false, ephemeral: false })), hasMore },
+  body: {
+    messages: seqs.map((seq) => ({
+      id: `m${seq}`,
+      seq,
+      type: 'message',
+      kind: 'user',
+      content: {},
+      sender: { id: 'a', anon: false },
+      timestamp: 1,
+      retracted: false,
+      ephemeral: false,
+    })),
+    hasMore,
+  },
 });
 
 test('client http - history pages newest first with before, oldest first with after, and stops when hasMore is false', async () => {
@@ -32,7 +45,10 @@ test('client http - history pages newest first with before, oldest first with af
   const seqs: number[] = [];
   for await (const message of client.channel('a:b').history({ limit: 3 })) seqs.push(message.seq);
   assert.deepEqual(seqs, [6, 5, 4, 3, 2, 1]);
-  assert.deepEqual(calls.map((c) => c.url), ['https://edge.test/rt/v1/channels/a%3Ab/history?limit=3', 'https://edge.test/rt/v1/channels/a%3Ab/history?limit=3&before=4']);
+  assert.deepEqual(
+    calls.map((c) => c.url),
+    ['https://edge.test/rt/v1/channels/a%3Ab/history?limit=3', 'https://edge.test/rt/v1/channels/a%3Ab/history?limit=3&before=4'],
+  );
   assert.equal(calls[0]!.authorization, 'Bearer tok-1');
   const forward: number[][] = [];
   for await (const messages of client.channel('a:b').history({ after: 2, limit: 2 }).pages()) forward.push(messages.map((m) => m.seq));
@@ -46,9 +62,18 @@ test('client http - history direction: forwards from the first message without a
   const seqs: number[] = [];
   for await (const message of client.channel('c').history({ direction: 'forwards', limit: 2 })) seqs.push(message.seq);
   assert.deepEqual(seqs, [1, 2, 3], 'oldest first, as the route returns each page');
-  assert.deepEqual(calls.map((c) => c.url), ['https://edge.test/v1/channels/c/history?limit=2&after=0', 'https://edge.test/v1/channels/c/history?limit=2&after=2']);
-  assert.throws(() => client.channel('c').history({ direction: 'backwards', after: 3 }), (error: RtmError) => error.code === 'invalid_request');
-  assert.throws(() => client.channel('c').history({ direction: 'up' as 'forwards' }), (error: RtmError) => error.code === 'invalid_request');
+  assert.deepEqual(
+    calls.map((c) => c.url),
+    ['https://edge.test/v1/channels/c/history?limit=2&after=0', 'https://edge.test/v1/channels/c/history?limit=2&after=2'],
+  );
+  assert.throws(
+    () => client.channel('c').history({ direction: 'backwards', after: 3 }),
+    (error: RtmError) => error.code === 'invalid_request',
+  );
+  assert.throws(
+    () => client.channel('c').history({ direction: 'up' as 'forwards' }),
+    (error: RtmError) => error.code === 'invalid_request',
+  );
 });
 
 test('client http - 429 waits its retry-after, 401 asks getToken again, 503 is retried, other refusals throw the envelope', async () => {

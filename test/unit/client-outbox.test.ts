@@ -16,7 +16,11 @@ const entry = (n: number, ephemeral = false) => ({
 test('client outbox - offline entries are bounded; online ones are not held', () => {
   const outbox = new Outbox(3);
   for (let n = 1; n <= 3; n++) outbox.add(entry(n), false);
-  assert.throws(() => outbox.add(entry(4), false), (error: RtmError) => error.code === 'queue_full', 'the SDK\'s own code, not the server\'s rate_limited');
+  assert.throws(
+    () => outbox.add(entry(4), false),
+    (error: RtmError) => error.code === 'queue_full',
+    "the SDK's own code, not the server's rate_limited",
+  );
   assert.equal(outbox.size, 3);
   // online entries go out at once: taken, they no longer count as held
   let ref = 0;
@@ -35,12 +39,22 @@ test('client outbox - a lost connection queues sent entries again, in order, kee
   outbox.add(entry(3), true);
   let ref = 0;
   const first = outbox.takeQueued(() => ++ref);
-  assert.deepEqual(first.map((e) => e.ref), [1, 2, 3]);
+  assert.deepEqual(
+    first.map((e) => e.ref),
+    [1, 2, 3],
+  );
   outbox.connectionLost();
   assert.deepEqual(rejected, ['unavailable']);
   const again = outbox.takeQueued(() => ++ref);
-  assert.deepEqual(again.map((e) => e.frame.idempotencyKey), ['k1', 'k3']);
-  assert.deepEqual(again.map((e) => e.ref), [4, 5], 'new refs, same keys');
+  assert.deepEqual(
+    again.map((e) => e.frame.idempotencyKey),
+    ['k1', 'k3'],
+  );
+  assert.deepEqual(
+    again.map((e) => e.ref),
+    [4, 5],
+    'new refs, same keys',
+  );
 });
 
 test('client outbox - publishes made while offline are held up to maxQueuedPublishes and sent after connecting', async () => {
@@ -55,7 +69,10 @@ test('client outbox - publishes made while offline are held up to maxQueuedPubli
   assert.equal(socket.sent.length, 0, 'nothing goes out before connected');
   socket.accept();
   const sent = socket.ops('publish');
-  assert.deepEqual(sent.map((f) => f.content.n), [1, 2]);
+  assert.deepEqual(
+    sent.map((f) => f.content.n),
+    [1, 2],
+  );
   for (const frame of sent) {
     assert.match(frame.idempotencyKey, /^k_[0-9a-f]{32}$/);
     assert.equal(frame.channelId, 'room');
@@ -109,7 +126,11 @@ test('client outbox - rate_limited refusals are retried with the same key, not b
   assert.equal(socket.ops('publish').length, 1, 'nothing is sent while paused');
   await clock.advance(1);
   const resent = socket.ops('publish').slice(1);
-  assert.deepEqual(resent.map((f) => f.content.n), [1, 2], 'in order once the pause is over');
+  assert.deepEqual(
+    resent.map((f) => f.content.n),
+    [1, 2],
+    'in order once the pause is over',
+  );
   assert.equal(resent[0].idempotencyKey, first.idempotencyKey);
   socket.push({ op: 'ack', ref: resent[0].ref, channelId: 'room', id: 'm1', seq: 1, timestamp: 1 });
   socket.push({ op: 'ack', ref: resent[1].ref, channelId: 'room', id: 'm2', seq: 2, timestamp: 1 });
@@ -137,9 +158,15 @@ test('client outbox - suspended rejects queued and new publishes; closed rejects
   await clock.advance(0);
   lastSocket().accept();
   // errors are collected as they come (a rejection nobody handles yet would fail the test)
-  const inFlight = client.channel('room').publish({ n: 1 }).catch((error: RtmError) => error);
+  const inFlight = client
+    .channel('room')
+    .publish({ n: 1 })
+    .catch((error: RtmError) => error);
   lastSocket().drop(1006);
-  const queued = client.channel('room').publish({ n: 2 }).catch((error: RtmError) => error);
+  const queued = client
+    .channel('room')
+    .publish({ n: 2 })
+    .catch((error: RtmError) => error);
   for (let i = 0; i < 20 && client.state !== 'suspended'; i++) {
     await clock.advance(clock.nextIn()!);
     if (client.state === 'connecting') lastSocket().drop(1006);
@@ -173,7 +200,11 @@ test('client outbox - what is sent is paced under the server inbound rate: 200 f
   await clock.advance(500);
   assert.equal(socket.ops('publish').length, 400);
   await clock.advance(250);
-  assert.deepEqual(socket.ops('publish').map((f) => f.content.n), Array.from({ length: 450 }, (_, n) => n), 'all of them, in order');
+  assert.deepEqual(
+    socket.ops('publish').map((f) => f.content.n),
+    Array.from({ length: 450 }, (_, n) => n),
+    'all of them, in order',
+  );
   // bytes too: a burst of one second's worth (1 MiB: fifteen 64 KiB contents), then 1 MiB per second
   await clock.advance(2_000);
   const big = 'é'.repeat(32 * 1024); // 64 KiB in UTF-8

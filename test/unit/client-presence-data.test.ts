@@ -114,7 +114,10 @@ test('client presence data - frames fire enter, update and exit with data, and t
         channelId: 'lobby',
         joined: ['ann'],
         left: [],
-        entered: [{ userId: 'ann', data: { v: 1 } }, { userId: 'bob', data: null }],
+        entered: [
+          { userId: 'ann', data: { v: 1 } },
+          { userId: 'bob', data: null },
+        ],
         updated: [{ userId: 'cy', data: [2] }],
         exited: ['dee'],
       },

@@ -39,9 +39,15 @@ test('client rewind - bad values, since with rewind, and a rewind for a second l
       JSON.stringify(rewind),
     );
   }
-  assert.throws(() => channel.subscribe(() => {}, { since: 3, rewind: 10 }), (error: RtmError) => error.code === 'invalid_request' && /not both/.test(error.message));
+  assert.throws(
+    () => channel.subscribe(() => {}, { since: 3, rewind: 10 }),
+    (error: RtmError) => error.code === 'invalid_request' && /not both/.test(error.message),
+  );
   channel.subscribe(() => {}, { rewind: 5 });
-  assert.throws(() => channel.subscribe(() => {}, { rewind: 5 }), (error: RtmError) => error.code === 'invalid_request' && /first subscription/.test(error.message));
+  assert.throws(
+    () => channel.subscribe(() => {}, { rewind: 5 }),
+    (error: RtmError) => error.code === 'invalid_request' && /first subscription/.test(error.message),
+  );
   channel.subscribe(() => {});
   client.close();
 });
@@ -94,7 +100,13 @@ test('client rewind - on Server-Sent Events the stream names ~rewind: first, the
   client.channel('room').subscribe((m) => got.push(m.seq), { rewind: '2m' });
   await clock.advance(0);
   assert.equal(fake.lastStream().channels, 'room~rewind:2m');
-  fake.lastStream().open().frame(connectedFrame()).frame(messageFrame('room', 5)).frame(messageFrame('room', 6)).frame({ op: 'subscribed', channelId: 'room', lastSeq: 6 });
+  fake
+    .lastStream()
+    .open()
+    .frame(connectedFrame())
+    .frame(messageFrame('room', 5))
+    .frame(messageFrame('room', 6))
+    .frame({ op: 'subscribed', channelId: 'room', lastSeq: 6 });
   await settle();
   fake.lastStream().frame({ op: 'closed', code: 4503, reason: 'draining' });
   await settle();

@@ -62,8 +62,16 @@ test('sse stream reader - UTF-8 split across chunks is decoded whole; every chun
   body.end();
   const events: SseEvent[] = [];
   let chunks = 0;
-  await readEventStream(body, new SseParser({ event: (e) => events.push(e) }), () => chunks++, () => false);
-  assert.deepEqual(events.map((e) => JSON.parse(e.data)), [{ text: 'héllo 🌍' }]);
+  await readEventStream(
+    body,
+    new SseParser({ event: (e) => events.push(e) }),
+    () => chunks++,
+    () => false,
+  );
+  assert.deepEqual(
+    events.map((e) => JSON.parse(e.data)),
+    [{ text: 'héllo 🌍' }],
+  );
   assert.equal(chunks, Math.ceil(bytes.length / 3));
 });
 

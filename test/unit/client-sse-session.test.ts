@@ -35,7 +35,12 @@ test('client sse - a WebSocket that cannot be made: SSE at once; subscribing ope
   assert.equal(stream.channels, 'room~1');
   assert.equal(stream.token, 'tok-1');
   assert.equal(stream.init.headers.accept, 'text/event-stream');
-  stream.open().frame(connectedFrame()).frame(messageFrame('room', 2)).frame(messageFrame('room', 2)).frame({ op: 'subscribed', channelId: 'room', lastSeq: 3 });
+  stream
+    .open()
+    .frame(connectedFrame())
+    .frame(messageFrame('room', 2))
+    .frame(messageFrame('room', 2))
+    .frame({ op: 'subscribed', channelId: 'room', lastSeq: 3 });
   stream.frame(messageFrame('room', 4)).frame({ op: 'skip', channelId: 'room', seq: 5 }).frame(messageFrame('room', 6));
   await settle();
   assert.deepEqual(await sub.ready, { lastSeq: 3 });
@@ -230,10 +235,16 @@ test('client sse - moderation goes to the member and ban routes; other frames ar
   removal.reply(204, '');
   await settle();
   const byOp = (op: string) => frames.filter((f) => f.op === op);
-  assert.deepEqual(byOp('connected'), [{ op: 'connected', userId: 'alice', expiresAt: '2100-01-01T00:00:00.000Z' }], 'no stream: GET /v1/me says who and until when');
+  assert.deepEqual(
+    byOp('connected'),
+    [{ op: 'connected', userId: 'alice', expiresAt: '2100-01-01T00:00:00.000Z' }],
+    'no stream: GET /v1/me says who and until when',
+  );
   assert.deepEqual(byOp('member-banned'), [{ op: 'member-banned', ref: 3, channelId: 'room', userId: 'bob', reason: 'spam', expiresAt: null }]);
   assert.deepEqual(byOp('member-removed'), [{ op: 'member-removed', ref: 5, channelId: 'room', userId: 'cid' }]);
-  assert.deepEqual(byOp('error'), [{ op: 'error', ref: 6, code: 'unsupported', reason: 'frob needs the WebSocket transport; the client is on Server-Sent Events' }]);
+  assert.deepEqual(byOp('error'), [
+    { op: 'error', ref: 6, code: 'unsupported', reason: 'frob needs the WebSocket transport; the client is on Server-Sent Events' },
+  ]);
   assert.deepEqual(byOp('pong'), [{ op: 'pong', ref: 4 }]);
   assert.equal(fake.mes.length, 2, 'with no stream open a ping asks the server');
 });
@@ -261,7 +272,11 @@ test('client sse - the inbox rides a stream (inbox=1, no channel), and a reopene
   assert.equal(first.aborted, true);
   assert.equal(second.channels, 'room');
   assert.equal(second.url.searchParams.get('inbox'), 'ntf_2');
-  second.open().frame(connectedFrame()).frame({ op: 'notification', id: 'ntf_2', type: 't', payload: {}, timestamp: 2 }).frame({ op: 'notification', id: 'ntf_3', type: 't', payload: {}, timestamp: 3 });
+  second
+    .open()
+    .frame(connectedFrame())
+    .frame({ op: 'notification', id: 'ntf_2', type: 't', payload: {}, timestamp: 2 })
+    .frame({ op: 'notification', id: 'ntf_3', type: 't', payload: {}, timestamp: 3 });
   await settle();
   assert.deepEqual(got, ['ntf_1', 'ntf_2', 'ntf_3'], 'once each');
 });
@@ -293,7 +308,11 @@ test('client sse - presence goes over HTTP with the connectionId of the stream c
   room.subscribe((m) => got.push(m.seq));
   const entering = room.presence.enter({ status: 'here' });
   await clock.advance(0);
-  fake.lastStream().open().frame(connectedFrame({ connectionId: 'sock_s1' })).frame({ op: 'subscribed', channelId: 'room', lastSeq: 0 });
+  fake
+    .lastStream()
+    .open()
+    .frame(connectedFrame({ connectionId: 'sock_s1' }))
+    .frame({ op: 'subscribed', channelId: 'room', lastSeq: 0 });
   await settle();
   const put = fake.requests.find((r) => r.path === '/v1/channels/room/presence')!;
   assert.ok(put, 'entered over HTTP once subscribed');

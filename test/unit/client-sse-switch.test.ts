@@ -185,7 +185,11 @@ test('client sse - publishes and retractions go over HTTP with their idempotency
 
 test('client sse - a 401 on a publish fetches a new token once and sends again', async () => {
   const fake = new FakeFetch();
-  const { client, clock, tokens } = fakeClient({ WebSocket: ThrowingSocket as unknown as WebSocketConstructor, fetch: fake.fetch, transports: ['websocket', 'sse'] });
+  const { client, clock, tokens } = fakeClient({
+    WebSocket: ThrowingSocket as unknown as WebSocketConstructor,
+    fetch: fake.fetch,
+    transports: ['websocket', 'sse'],
+  });
   await clock.advance(0);
   const published = client.channel('room').publish({ n: 1 });
   await settle();
@@ -228,7 +232,10 @@ test('client sse - token renewal reopens every stream with the new token; the fi
   assert.equal(first.aborted, true);
   assert.equal(second.token, issued[1]);
   assert.equal(second.channels, 'room~2');
-  second.open().frame(connectedFrame({ expiresAt: new Date(clock.now() + 60_000).toISOString() })).frame(messageFrame('room', 3));
+  second
+    .open()
+    .frame(connectedFrame({ expiresAt: new Date(clock.now() + 60_000).toISOString() }))
+    .frame(messageFrame('room', 3));
   await settle();
   assert.deepEqual(got, [2, 3]);
   await fake.advanceAlive(clock, 47_999);
@@ -254,7 +261,10 @@ test('client sse - a publish request with no answer in 30 s is abandoned and sen
   assert.equal(second.json().idempotencyKey, first!.json().idempotencyKey);
   second.reply(201, { id: 'm', seq: 1, timestamp: 1 });
   assert.equal((await published).id, 'm');
-  const pending = client.channel('room').publish({ n: 2 }).catch((error) => error.code);
+  const pending = client
+    .channel('room')
+    .publish({ n: 2 })
+    .catch((error) => error.code);
   await settle();
   client.close();
   assert.equal(fake.messages[2]!.aborted, true);

@@ -58,7 +58,10 @@ for (const [code, errorCode] of [
     const errors: RtmError[] = [];
     client.on('error', (error) => errors.push(error));
     const seen = record(client);
-    const publish = client.channel('a').publish({ n: 1 }).catch((error: RtmError) => error);
+    const publish = client
+      .channel('a')
+      .publish({ n: 1 })
+      .catch((error: RtmError) => error);
     await clock.advance(0);
     lastSocket().drop(code, 'go away');
     assert.equal(client.state, 'closed');
@@ -169,12 +172,21 @@ test('client state - banned ends a subscription for good; unavailable re-subscri
   assert.equal(a.subscribed, false);
   await clock.advance(30_000);
   const again = socket.ops('subscribe').slice(2);
-  assert.deepEqual(again.map((f) => [f.channelId, f.since]), [['b', 9]], 'only b, from its last seq');
+  assert.deepEqual(
+    again.map((f) => [f.channelId, f.since]),
+    [['b', 9]],
+    'only b, from its last seq',
+  );
   // and after a reconnect a is still not subscribed
   socket.drop(1006);
   await clock.advance(clock.nextIn()!);
   lastSocket().accept();
-  assert.deepEqual(lastSocket().ops('subscribe').map((f) => f.channelId), ['b']);
+  assert.deepEqual(
+    lastSocket()
+      .ops('subscribe')
+      .map((f) => f.channelId),
+    ['b'],
+  );
   client.close();
 });
 
@@ -210,7 +222,10 @@ test('client state - unsubscribe is answered, and the channel is not re-subscrib
   const got: number[] = [];
   const sub = client.channel('a').subscribe((m) => got.push(m.seq));
   const second = client.channel('a').subscribe(() => {});
-  assert.throws(() => client.channel('a').subscribe(() => {}, { since: 1 }), (error: RtmError) => error.code === 'invalid_request');
+  assert.throws(
+    () => client.channel('a').subscribe(() => {}, { since: 1 }),
+    (error: RtmError) => error.code === 'invalid_request',
+  );
   const [s] = socket.ops('subscribe');
   assert.equal(socket.ops('subscribe').length, 1, 'one subscription on the wire for both listeners');
   socket.push({ op: 'subscribed', ref: s.ref, channelId: 'a', lastSeq: 0 });
@@ -264,7 +279,10 @@ test('client state - nothing is written to a socket that is closing; what was no
   assert.notEqual(next, socket);
   next.accept();
   await clock.advance(100);
-  assert.deepEqual(next.ops('subscribe').map((f) => f.channelId), ['a']);
+  assert.deepEqual(
+    next.ops('subscribe').map((f) => f.channelId),
+    ['a'],
+  );
   const [sent] = next.ops('publish');
   assert.deepEqual(sent.content, { n: 1 });
   next.push({ op: 'ack', ref: sent.ref, channelId: 'a', id: 'msg_1', seq: 1, timestamp: 1 });

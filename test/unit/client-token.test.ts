@@ -84,7 +84,10 @@ test('client token - a refused renewal or a failing getToken is retried with bac
   await clock.advance(8_000);
   const [auth] = socket.ops('auth');
   socket.push({ op: 'error', ref: auth.ref, code: 'unauthorized', reason: 'token expired' });
-  assert.deepEqual(errors.map((e) => e.code), ['unauthorized']);
+  assert.deepEqual(
+    errors.map((e) => e.code),
+    ['unauthorized'],
+  );
   fail = true;
   await clock.advance(1_000); // renewal backoff: at most 1 s for the first retry
   assert.equal(errors.length, 2);

@@ -10,14 +10,27 @@ import { loadGatewayConfig } from '../../libs/config/src/index.ts';
 test('database url: several hosts, each with its own URL and port', () => {
   const address = parseDatabaseUrl('postgres://rtm:s%40cret@db1:5432,db2:5433,[::1]:5434/rtm?sslmode=require&target_session_attrs=read-write');
   assert.equal(address.sessionAttrs, 'read-write');
-  assert.deepEqual(address.hosts.map((h) => [h.host, h.port]), [['db1', 5432], ['db2', 5433], ['::1', 5434]]);
+  assert.deepEqual(
+    address.hosts.map((h) => [h.host, h.port]),
+    [
+      ['db1', 5432],
+      ['db2', 5433],
+      ['::1', 5434],
+    ],
+  );
   assert.equal(address.hosts[1]!.url, 'postgres://rtm:s%40cret@db2:5433/rtm?sslmode=require');
   assert.equal(address.hosts[2]!.url, 'postgres://rtm:s%40cret@[::1]:5434/rtm?sslmode=require');
 });
 
 test('database url: a host without a port takes the port parameter, else 5432', () => {
-  assert.deepEqual(parseDatabaseUrl('postgresql://a,b:6000/x').hosts.map((h) => h.port), [5432, 6000]);
-  assert.deepEqual(parseDatabaseUrl('postgresql://a,b/x?port=7000').hosts.map((h) => h.url), ['postgresql://a:7000/x', 'postgresql://b:7000/x']);
+  assert.deepEqual(
+    parseDatabaseUrl('postgresql://a,b:6000/x').hosts.map((h) => h.port),
+    [5432, 6000],
+  );
+  assert.deepEqual(
+    parseDatabaseUrl('postgresql://a,b/x?port=7000').hosts.map((h) => h.url),
+    ['postgresql://a:7000/x', 'postgresql://b:7000/x'],
+  );
 });
 
 test('database url: one host is kept as written; the session attrs default to the fallback', () => {
@@ -43,7 +56,10 @@ test('database url: what is wrong is said', () => {
 
 test('database url: the read URL takes prefer-standby unless it names target_session_attrs', () => {
   assert.equal(withSessionAttrs('postgres://u@h1,h2:5433/rtm', 'prefer-standby'), 'postgres://u@h1,h2:5433/rtm?target_session_attrs=prefer-standby');
-  assert.equal(withSessionAttrs('postgres://u@h/rtm?sslmode=disable', 'prefer-standby'), 'postgres://u@h/rtm?sslmode=disable&target_session_attrs=prefer-standby');
+  assert.equal(
+    withSessionAttrs('postgres://u@h/rtm?sslmode=disable', 'prefer-standby'),
+    'postgres://u@h/rtm?sslmode=disable&target_session_attrs=prefer-standby',
+  );
   assert.equal(withSessionAttrs('postgres://u@h/rtm?target_session_attrs=standby', 'prefer-standby'), 'postgres://u@h/rtm?target_session_attrs=standby');
   assert.equal(parseDatabaseUrl(loadGatewayConfig({ DATABASE_READ_URL: 'postgres://u@h1,h2/rtm' }).DATABASE_READ_URL!).sessionAttrs, 'prefer-standby');
   assert.equal(loadGatewayConfig({ DATABASE_READ_URL: '' }).DATABASE_READ_URL, undefined);

@@ -30,7 +30,27 @@ const ACCEPTED: [string, number][] = [
   ['0.0004s', 0],
 ];
 
-const REFUSED = ['30S', '5M', '-5s', '+5s', '', '  ', '5w', '30sec', 's', '1e3', '.5s', '5.s', 'PT30S', 'P1D', '1h30m', '5 m 3s', '5_000', '1,000', `${'9'.repeat(400)}d`];
+const REFUSED = [
+  '30S',
+  '5M',
+  '-5s',
+  '+5s',
+  '',
+  '  ',
+  '5w',
+  '30sec',
+  's',
+  '1e3',
+  '.5s',
+  '5.s',
+  'PT30S',
+  'P1D',
+  '1h30m',
+  '5 m 3s',
+  '5_000',
+  '1,000',
+  `${'9'.repeat(400)}d`,
+];
 
 test('parseDuration - table of accepted inputs and their milliseconds', () => {
   for (const [text, ms] of ACCEPTED) assert.equal(parseDuration(text), ms, JSON.stringify(text));
@@ -38,7 +58,11 @@ test('parseDuration - table of accepted inputs and their milliseconds', () => {
 
 test('parseDuration - refused inputs throw and name the input', () => {
   for (const text of REFUSED) {
-    assert.throws(() => parseDuration(text), (error: Error) => error.message.includes(JSON.stringify(text)), JSON.stringify(text));
+    assert.throws(
+      () => parseDuration(text),
+      (error: Error) => error.message.includes(JSON.stringify(text)),
+      JSON.stringify(text),
+    );
   }
   assert.throws(() => parseDuration(`${'9'.repeat(400)}d`), /out of range/);
 });

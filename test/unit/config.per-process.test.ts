@@ -28,9 +28,7 @@ const LOADERS: Record<Kind, (env: NodeJS.ProcessEnv) => Readonly<Record<string, 
 
 /** TypeScript sources under `dir`, without generated declarations, comments stripped. */
 function sources(dir: string): string[] {
-  const files = (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
-    .sort();
+  const files = (readdirSync(join(ROOT, dir), { recursive: true }) as string[]).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts')).sort();
   return files.map((name) =>
     readFileSync(join(ROOT, dir, name), 'utf8')
       .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -86,7 +84,11 @@ for (const kind of KINDS) {
     const present = NOT_READ[kind].filter((name) => CONFIG_VARIABLES[kind].includes(name));
     assert.deepEqual(present, [], `the ${kind} schema has variables it does not read`);
     // each of them is some other kind's variable, so the case tests a real boundary
-    for (const name of NOT_READ[kind]) assert.ok(KINDS.some((other) => CONFIG_VARIABLES[other].includes(name)), `${name} is no kind's variable`);
+    for (const name of NOT_READ[kind])
+      assert.ok(
+        KINDS.some((other) => CONFIG_VARIABLES[other].includes(name)),
+        `${name} is no kind's variable`,
+      );
   });
 }
 
@@ -94,7 +96,11 @@ test('config per process - each kind loads from an empty environment with its de
   for (const kind of KINDS) {
     const config = LOADERS[kind]({});
     assert.ok(Object.isFrozen(config), kind);
-    assert.deepEqual(Object.keys(config).filter((name) => !CONFIG_VARIABLES[kind].includes(name)), [], `${kind}: keys outside its schema`);
+    assert.deepEqual(
+      Object.keys(config).filter((name) => !CONFIG_VARIABLES[kind].includes(name)),
+      [],
+      `${kind}: keys outside its schema`,
+    );
     assert.equal(config.DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/rtm', kind);
     assert.equal(config.INTERNAL_PORT, 9090, kind);
   }

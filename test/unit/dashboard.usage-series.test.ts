@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_INTERVALS, USAGE_RANGES, addUnits, floorTo, intervalStarts, seriesOf, statsQuery, total, type StatsEntry } from '../../apps/dashboard/src/usage-series.ts';
+import {
+  MAX_INTERVALS,
+  USAGE_RANGES,
+  addUnits,
+  floorTo,
+  intervalStarts,
+  seriesOf,
+  statsQuery,
+  total,
+  type StatsEntry,
+} from '../../apps/dashboard/src/usage-series.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const range = (id: string) => USAGE_RANGES.find((r) => r.id === id)!;
@@ -48,7 +58,10 @@ test('usage series - an interval the API left out draws as zero; totals add what
     { start: '2026-03-31T22:03:00.000Z', unit: 'minute', messagesPublished: 2, messagesDelivered: 7 },
   ];
   const [xs, published, delivered] = seriesOf(entries, starts, ['messagesPublished', 'messagesDelivered']);
-  assert.deepEqual(xs, starts.map((s) => s / 1000));
+  assert.deepEqual(
+    xs,
+    starts.map((s) => s / 1000),
+  );
   assert.deepEqual(published, [0, 5, 0, 2]);
   assert.deepEqual(delivered, [0, 50, 0, 7]);
   assert.equal(total(entries, 'messagesPublished'), 7);

@@ -18,9 +18,11 @@ test('binary array: the layout array_recv reads, byte for byte', () => {
     ...int(114), // of json
     ...int(3), // three elements
     ...int(1), // from index 1
-    ...int(7), ...Buffer.from('{"a":1}'),
+    ...int(7),
+    ...Buffer.from('{"a":1}'),
     ...int(-1),
-    ...int(8), ...Buffer.from('{"é":2}'), // é is two bytes
+    ...int(8),
+    ...Buffer.from('{"é":2}'), // é is two bytes
   ]);
   assert.deepEqual([...bytes], [...expected]);
   assert.deepEqual([...binaryTextArray(ARRAY_ELEMENT_OID.text, [])], [...int(0), ...int(0), ...int(25)], 'empty: no dimension, as Postgres sends one');

@@ -24,7 +24,7 @@ test('channel deletion outcome: running until the job ends; then the counts, 404
   assert.deepEqual(channelDeletionOutcome({ status: 'failed', channelFound: null, deleted: counts, lastError: null }), { state: 'failed', error: 'gave up' });
 });
 
-test('channel deletion outcome: the counts are a copy, not the job\'s object', () => {
+test("channel deletion outcome: the counts are a copy, not the job's object", () => {
   const job = { status: 'done' as const, channelFound: true, deleted: { ...counts }, lastError: null };
   const outcome = channelDeletionOutcome(job);
   assert.ok(outcome.state === 'deleted');
@@ -35,7 +35,10 @@ test('channel deletion outcome: the counts are a copy, not the job\'s object', (
 test('poll delays: short first, doubling up to the cap, summing to exactly the budget', () => {
   const delays = pollDelays(30_000);
   assert.deepEqual(delays.slice(0, 6), [25, 50, 100, 200, 400, 500]);
-  assert.equal(delays.reduce((a, b) => a + b, 0), 30_000);
+  assert.equal(
+    delays.reduce((a, b) => a + b, 0),
+    30_000,
+  );
   assert.ok(delays.every((d) => d > 0 && d <= 500));
   assert.deepEqual(pollDelays(100), [25, 50, 25]);
   assert.deepEqual(pollDelays(0), []);

@@ -48,14 +48,17 @@ function fakePool(name: string, log: string[]) {
   } as never;
 }
 
-test('reads: without a read pool every read is the primary\'s, asking nothing more', async () => {
+test("reads: without a read pool every read is the primary's, asking nothing more", async () => {
   const log: string[] = [];
   const served: ReadServed[] = [];
   const reads = new Reads(fakePool('primary', log), undefined, (_, s) => served.push(s));
   assert.equal(await reads.current('history', async (db) => (await db.query('x'), 'history page')), 'history page');
   assert.equal(await reads.current('ledger', async (db) => (await db.query('x'), 'ledger page')), 'ledger page');
   assert.deepEqual(log, ['primary', 'primary']);
-  assert.deepEqual(served, [{ pool: 'primary', reason: 'no_replica' }, { pool: 'primary', reason: 'no_replica' }]);
+  assert.deepEqual(served, [
+    { pool: 'primary', reason: 'no_replica' },
+    { pool: 'primary', reason: 'no_replica' },
+  ]);
 });
 
 /**
@@ -89,7 +92,7 @@ function servers(lsn: string, replayed: string[], options: { down?: boolean } = 
   return { primary, replica, log, looks: () => looks };
 }
 
-test('reads: the replica answers once it has replayed the primary\'s position, waits once, then the primary', async () => {
+test("reads: the replica answers once it has replayed the primary's position, waits once, then the primary", async () => {
   const served: ReadServed[] = [];
   const page = async (db: { query(sql: string): Promise<unknown> }) => (await db.query('page'), 'page');
   const read = async (lsn: string, replayed: string[], options: { down?: boolean } = {}) => {

@@ -68,7 +68,12 @@ test("the record carries the attempt, the new state and the claim's lease; absen
 test('the live log: every attempt per environment, then delivered or dropped when it ended the delivery; URLs redacted', () => {
   const outcomes = [
     settleAttempt(claimed(), at, { ok: true, statusCode: 200, durationMs: 3 }, SCHEDULE),
-    settleAttempt(claimed({ id: 'dlv_2', environment_id: 'env_2', attempts: 2 }), at, { ok: false, statusCode: 503, error: 'status 503', durationMs: 4 }, SCHEDULE),
+    settleAttempt(
+      claimed({ id: 'dlv_2', environment_id: 'env_2', attempts: 2 }),
+      at,
+      { ok: false, statusCode: 503, error: 'status 503', durationMs: 4 },
+      SCHEDULE,
+    ),
     settleAttempt(claimed({ id: 'dlv_3', attempts: 0 }), at, { ok: false, error: 'timeout', durationMs: 9 }, SCHEDULE),
   ];
   const logs = attemptLogs(outcomes);
@@ -96,7 +101,7 @@ test('the live log: every attempt per environment, then delivered or dropped whe
   assert.equal('error' in logs.get('env_1')![0]!.data, false, 'a success names no error');
 });
 
-test("circuits are per environment and URL; places per environment and origin, never the bare host", () => {
+test('circuits are per environment and URL; places per environment and origin, never the bare host', () => {
   const row = claimed();
   assert.equal(circuitKey(row), 'env_1 https://hooks.example.com/in?x=1');
   assert.equal(endpointOf(row), 'env_1 https://hooks.example.com');

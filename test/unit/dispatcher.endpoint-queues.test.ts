@@ -6,20 +6,36 @@ const everyone = () => 16;
 
 test('environments are served in turns, each up to its room and the chunk size, in arrival order', () => {
   const queues = new EndpointQueues();
-  queues.push([['a1', 'A'], ['a2', 'A'], ['a3', 'A'], ['b1', 'B'], ['c1', 'C'], ['a4', 'A']]);
+  queues.push([
+    ['a1', 'A'],
+    ['a2', 'A'],
+    ['a3', 'A'],
+    ['b1', 'B'],
+    ['c1', 'C'],
+    ['a4', 'A'],
+  ]);
   assert.equal(queues.size, 6);
   assert.deepEqual(queues.next(everyone, 2), { environmentId: 'A', ids: ['a1', 'a2'] });
   assert.deepEqual(queues.next(everyone, 2), { environmentId: 'B', ids: ['b1'] });
   // then A's rest and C, one turn each
   const rest = [queues.next(everyone, 2), queues.next(everyone, 2)].sort((x, y) => x!.environmentId.localeCompare(y!.environmentId));
-  assert.deepEqual(rest, [{ environmentId: 'A', ids: ['a3', 'a4'] }, { environmentId: 'C', ids: ['c1'] }]);
+  assert.deepEqual(rest, [
+    { environmentId: 'A', ids: ['a3', 'a4'] },
+    { environmentId: 'C', ids: ['c1'] },
+  ]);
   assert.equal(queues.next(everyone, 2), undefined);
   assert.equal(queues.size, 0);
 });
 
-test("an environment without room is passed over without losing its place, and gives only what fits", () => {
+test('an environment without room is passed over without losing its place, and gives only what fits', () => {
   const queues = new EndpointQueues();
-  queues.push([['h1', 'hanging'], ['h2', 'hanging'], ['q1', 'quiet'], ['q2', 'quiet'], ['q3', 'quiet']]);
+  queues.push([
+    ['h1', 'hanging'],
+    ['h2', 'hanging'],
+    ['q1', 'quiet'],
+    ['q2', 'quiet'],
+    ['q3', 'quiet'],
+  ]);
   const room = (environmentId: string) => (environmentId === 'hanging' ? 0 : 2);
   assert.deepEqual(queues.next(room, 16), { environmentId: 'quiet', ids: ['q1', 'q2'] });
   assert.deepEqual(queues.next(room, 16), { environmentId: 'quiet', ids: ['q3'] });
@@ -30,7 +46,12 @@ test("an environment without room is passed over without losing its place, and g
 
 test('an id waits once; one put back goes first; removing by environment returns what waited', () => {
   const queues = new EndpointQueues();
-  queues.push([['x1', 'X'], ['x1', 'X'], ['x2', 'X'], ['y1', 'Y']]);
+  queues.push([
+    ['x1', 'X'],
+    ['x1', 'X'],
+    ['x2', 'X'],
+    ['y1', 'Y'],
+  ]);
   assert.equal(queues.size, 3);
   assert.equal(queues.has('x1'), true);
   const taken = queues.next(everyone, 1)!;
@@ -40,7 +61,10 @@ test('an id waits once; one put back goes first; removing by environment returns
   assert.equal(queues.size, 3, 'x2 was still waiting: not twice');
   queues.unshift('Z', []);
   assert.deepEqual(queues.environments, ['X', 'Y'], 'nothing put back: no empty queue');
-  assert.deepEqual(queues.removeWhere((environmentId) => environmentId === 'X'), ['x1', 'x2']);
+  assert.deepEqual(
+    queues.removeWhere((environmentId) => environmentId === 'X'),
+    ['x1', 'x2'],
+  );
   assert.deepEqual([queues.size, queues.has('x2'), queues.environments], [1, false, ['Y']]);
 });
 

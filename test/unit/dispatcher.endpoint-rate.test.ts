@@ -59,15 +59,24 @@ test("the guard holds an endpoint's own rate, learnt from the claim, on top of t
 
 test("an endpoint's queue is its own: served in turn beside its environment's, removed with the environment", () => {
   const queues = new EndpointQueues();
-  queues.push([['a1', 'E'], ['a2', 'E']]);
+  queues.push([
+    ['a1', 'E'],
+    ['a2', 'E'],
+  ]);
   queues.unshift('E', ['h1', 'h2'], 'ep_slow');
   assert.deepEqual(queues.environments, ['E'], 'one environment, two queues');
   const room = (_environmentId: string, endpointId: string | null) => (endpointId === 'ep_slow' ? 0 : 16);
   assert.deepEqual(queues.next(room, 16), { environmentId: 'E', ids: ['a1', 'a2'] }, 'the held endpoint does not stand in front');
   assert.equal(queues.next(room, 16), undefined);
-  assert.deepEqual(queues.next(() => 1, 16), { environmentId: 'E', endpointId: 'ep_slow', ids: ['h1'] });
+  assert.deepEqual(
+    queues.next(() => 1, 16),
+    { environmentId: 'E', endpointId: 'ep_slow', ids: ['h1'] },
+  );
   queues.unshift('E', ['h1'], 'ep_slow');
-  assert.deepEqual(queues.removeWhere((environmentId) => environmentId === 'E'), ['h1', 'h2']);
+  assert.deepEqual(
+    queues.removeWhere((environmentId) => environmentId === 'E'),
+    ['h1', 'h2'],
+  );
   assert.equal(queues.size, 0);
 });
 
@@ -96,17 +105,28 @@ test("the window hands an endpoint's queue what its rate allows, puts held ones 
     },
     failed: () => {},
   });
-  window.push([['d1', 'E'], ['d2', 'E']]);
-  assert.deepEqual(chunks.map((c) => c.ids), [['d1', 'd2']], 'unknown endpoint: from the environment\'s queue');
+  window.push([
+    ['d1', 'E'],
+    ['d2', 'E'],
+  ]);
+  assert.deepEqual(
+    chunks.map((c) => c.ids),
+    [['d1', 'd2']],
+    "unknown endpoint: from the environment's queue",
+  );
   chunks[0]!.requeue(['d2'], 'ep_slow');
   assert.deepEqual(back, [['E', ['d2'], 'ep_slow']]);
   await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(chunks.length, 1, 'no token: it waits in its endpoint\'s queue');
+  assert.equal(chunks.length, 1, "no token: it waits in its endpoint's queue");
   assert.equal(window.queued, 1);
   tokens = 1;
   // the window's wake timer (at endpointRefusedUntil) is what sends it; nothing else pumps
   for (let i = 0; i < 500 && chunks.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.deepEqual(chunks.map((c) => c.ids), [['d1', 'd2'], ['d2']], 'the wake at the next token sent it');
+  assert.deepEqual(
+    chunks.map((c) => c.ids),
+    [['d1', 'd2'], ['d2']],
+    'the wake at the next token sent it',
+  );
   listener();
   window.stop();
 });

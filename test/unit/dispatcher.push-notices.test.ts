@@ -12,9 +12,18 @@ test('rows are grouped by the partition of their environment, in their order', (
     ],
     partitionOf,
   );
-  assert.deepEqual([...groups], [
-    [1, [['d1', 'e1'], ['d3', 'e3']]],
-    [2, [['d2', 'e2']]],
-  ]);
+  assert.deepEqual(
+    [...groups],
+    [
+      [
+        1,
+        [
+          ['d1', 'e1'],
+          ['d3', 'e3'],
+        ],
+      ],
+      [2, [['d2', 'e2']]],
+    ],
+  );
   assert.equal(byPartition([], partitionOf).size, 0);
 });

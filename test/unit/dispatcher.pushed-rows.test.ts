@@ -6,7 +6,17 @@ import { PushedRows, SLACK_MS } from '../../apps/dispatcher/src/pushed-rows.ts';
 const delivery = (id: string, body = '{}', leaseMs = 30_000): NoticeDelivery => ({
   id,
   environmentId: 'env_a',
-  pushed: { lease: `lease-${id}`, leaseMs, endpointId: null, url: 'https://h/x', eventType: 'message.published', eventId: `m-${id}`, body, secrets: null, rateLimit: null },
+  pushed: {
+    lease: `lease-${id}`,
+    leaseMs,
+    endpointId: null,
+    url: 'https://h/x',
+    eventType: 'message.published',
+    eventId: `m-${id}`,
+    body,
+    secrets: null,
+    rateLimit: null,
+  },
 });
 
 test("a notice's rows are held until taken, their lease counted from arrival less the slack", () => {

@@ -1,14 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import {
-  generateWebhookSecret,
-  SIGNATURE_HEADER,
-  signatureHeader,
-  standardHeaders,
-  verifyStandardWebhook,
-  verifyWebhookSignature,
-} from '@rtm/webhooks';
+import { generateWebhookSecret, SIGNATURE_HEADER, signatureHeader, standardHeaders, verifyStandardWebhook, verifyWebhookSignature } from '@rtm/webhooks';
 import { deliverySignatures } from '../../apps/dispatcher/src/delivery/delivery-headers.ts';
 import { HostResolver } from '@rtm/rules';
 import { SendDeadline, WebhookSender } from '../../apps/dispatcher/src/send-webhook.ts';
@@ -17,7 +10,13 @@ async function receiver(answer: (n: number, destroy: () => void, respond: (statu
   let n = 0;
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => answer(++n, () => req.socket.destroy(), (status) => res.writeHead(status).end()));
+    req.on('end', () =>
+      answer(
+        ++n,
+        () => req.socket.destroy(),
+        (status) => res.writeHead(status).end(),
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -32,7 +31,7 @@ const sender = (refused?: (url: string, reason: string) => void) =>
     ...(refused && { refused }),
   });
 
-test('a connection reset before any answer is sent once more at once; a second reset is the attempt\'s result', async () => {
+test("a connection reset before any answer is sent once more at once; a second reset is the attempt's result", async () => {
   const flaky = await receiver((n, destroy, respond) => (n === 1 ? destroy() : respond(204)));
   const webhooks = sender();
   try {
@@ -96,7 +95,13 @@ test('a group deadline ends every send still out as a timeout; a send after it e
   try {
     const started = performance.now();
     const results = await Promise.all([webhooks.send(hanging.url, '{}', [], deadline), webhooks.send(hanging.url, '{}', [], deadline)]);
-    assert.deepEqual(results.map((r) => [r.ok, r.error]), [[false, 'timeout'], [false, 'timeout']]);
+    assert.deepEqual(
+      results.map((r) => [r.ok, r.error]),
+      [
+        [false, 'timeout'],
+        [false, 'timeout'],
+      ],
+    );
     assert.ok(performance.now() - started < 1_900, 'ended by the group deadline, not the sender timeout');
     assert.deepEqual(await webhooks.send(hanging.url, '{}', [], deadline), { ok: false, error: 'timeout', durationMs: 0 });
   } finally {
@@ -138,10 +143,15 @@ test('the signed headers are the bytes and values both verifiers accept', async 
   assert.equal(headers[SIGNATURE_HEADER], signatureHeader([secret, previous], timestamp, body.toString('utf8')));
   assert.deepEqual(
     { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] },
-    Object.fromEntries(Object.entries(standardHeaders([secret, previous], 'evt_1', timestamp, body.toString('utf8'))).map(([k, v]) => [k.replace('webhook-', ''), v])),
+    Object.fromEntries(
+      Object.entries(standardHeaders([secret, previous], 'evt_1', timestamp, body.toString('utf8'))).map(([k, v]) => [k.replace('webhook-', ''), v]),
+    ),
   );
   for (const key of [secret, previous]) {
     assert.equal(verifyWebhookSignature(body, headers[SIGNATURE_HEADER], key).ok, true);
-    assert.equal(verifyStandardWebhook(body, { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] }, key).ok, true);
+    assert.equal(
+      verifyStandardWebhook(body, { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] }, key).ok,
+      true,
+    );
   }
 });

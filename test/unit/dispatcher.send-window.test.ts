@@ -25,12 +25,16 @@ function sender() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const deliveries = (environmentId: string, n: number) => Array.from({ length: n }, (_, i) => [`${environmentId}${i + 1}`, environmentId] as const);
 
-test("an endpoint is handed what it has room for, less what was handed over and has not started sending", async () => {
+test('an endpoint is handed what it has room for, less what was handed over and has not started sending', async () => {
   const guard = endpoints({ A: 3 });
   const { chunks, send } = sender();
   const window = new SendWindow({ endpoints: guard, send, putBack: () => {}, failed: () => {}, chunk: 2 });
   window.push(deliveries('A', 5));
-  assert.deepEqual(chunks.map((c) => c.ids), [['A1', 'A2'], ['A3']], 'room 3: two chunks, the second cut to what is left');
+  assert.deepEqual(
+    chunks.map((c) => c.ids),
+    [['A1', 'A2'], ['A3']],
+    'room 3: two chunks, the second cut to what is left',
+  );
   assert.equal(window.queued, 2);
   guard.set('A', 1); // the first chunk's two sends hold their places now: the guard counts them
   chunks[0]!.sending();
@@ -44,10 +48,16 @@ test('a full window starts nothing more until a chunk ends; then the environment
   const { chunks, send } = sender();
   const window = new SendWindow({ endpoints: endpoints({ A: 100, B: 100 }), send, putBack: () => {}, failed: () => {}, chunk: 1, window: 2 });
   window.push([...deliveries('A', 3), ...deliveries('B', 1)]);
-  assert.deepEqual(chunks.map((c) => c.ids[0]), ['A1', 'B1']);
+  assert.deepEqual(
+    chunks.map((c) => c.ids[0]),
+    ['A1', 'B1'],
+  );
   chunks[0]!.end();
   await tick();
-  assert.deepEqual(chunks.map((c) => c.ids[0]), ['A1', 'B1', 'A2']);
+  assert.deepEqual(
+    chunks.map((c) => c.ids[0]),
+    ['A1', 'B1', 'A2'],
+  );
   assert.equal(window.queued, 1);
 });
 
@@ -64,10 +74,16 @@ test("ids the sender puts back go to the owner's putBack with their environment;
   assert.deepEqual(chunks[1]!.ids, ['A2', 'A3']);
 });
 
-test("a failed chunk is reported and frees its place in the window; settled waits for the last chunk", async () => {
+test('a failed chunk is reported and frees its place in the window; settled waits for the last chunk', async () => {
   const failures: [string, string[]][] = [];
   const { chunks, send } = sender();
-  const window = new SendWindow({ endpoints: endpoints({ A: 1 }), send, putBack: () => {}, failed: (e, ids) => failures.push([(e as Error).message, ids]), window: 1 });
+  const window = new SendWindow({
+    endpoints: endpoints({ A: 1 }),
+    send,
+    putBack: () => {},
+    failed: (e, ids) => failures.push([(e as Error).message, ids]),
+    window: 1,
+  });
   window.push(deliveries('A', 2));
   let settled = false;
   const done = window.settled().then(() => (settled = true));
@@ -90,10 +106,16 @@ test('an endpoint without room waits: a freed place sends it at once, a refusal 
   assert.equal(chunks.length, 0);
   guard.set('A', 1);
   guard.free();
-  assert.deepEqual(chunks.map((c) => c.ids), [['A1']]);
+  assert.deepEqual(
+    chunks.map((c) => c.ids),
+    [['A1']],
+  );
   guard.set('B', 1); // nobody frees a place of B: only the timer set for its refusal looks again
   await new Promise((resolve) => setTimeout(resolve, 80));
-  assert.deepEqual(chunks.map((c) => c.ids), [['A1'], ['B1']]);
+  assert.deepEqual(
+    chunks.map((c) => c.ids),
+    [['A1'], ['B1']],
+  );
   window.stop();
 });
 
@@ -104,6 +126,9 @@ test('after stop nothing starts; what waits can be taken out by environment', ()
   window.push([...deliveries('A', 2), ...deliveries('B', 1)]);
   assert.equal(chunks.length, 0);
   assert.deepEqual([window.queued, window.has('A1'), window.environments], [3, true, ['A', 'B']]);
-  assert.deepEqual(window.removeWhere((e) => e === 'A'), ['A1', 'A2']);
+  assert.deepEqual(
+    window.removeWhere((e) => e === 'A'),
+    ['A1', 'A2'],
+  );
   assert.equal(window.queued, 1);
 });

@@ -37,9 +37,11 @@ test("a secret is bound to its environment: another environment's ciphertext doe
   assert.deepEqual(secrets.of({ ...row, environment_id: 'env_1' }), ['whsec_a']);
 });
 
-test("a key this process lacks throws, for the caller to defer; the same text decrypts once it is readable", () => {
+test('a key this process lacks throws, for the caller to defer; the same text decrypts once it is readable', () => {
   const other = createSecretKeyring(randomBytes(32).toString('base64'));
   const foreign = encryptSecret(other, 'whsec_b', { environmentId: 'env_1', column: 'secret' });
   assert.throws(() => new SigningSecrets(keyring).of({ environment_id: 'env_1', secrets: { secret: foreign, previous_secret: null, rotated_at: null } }));
-  assert.deepEqual(new SigningSecrets(other).of({ environment_id: 'env_1', secrets: { secret: foreign, previous_secret: null, rotated_at: null } }), ['whsec_b']);
+  assert.deepEqual(new SigningSecrets(other).of({ environment_id: 'env_1', secrets: { secret: foreign, previous_secret: null, rotated_at: null } }), [
+    'whsec_b',
+  ]);
 });

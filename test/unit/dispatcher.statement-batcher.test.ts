@@ -15,7 +15,11 @@ test('at rest an item goes at once; while statements run, callers wait and leave
   const { statements, run } = controlled();
   const batcher = new StatementBatcher(run, { concurrency: 1, maxItems: 100 });
   const first = batcher.add([1]);
-  assert.deepEqual(statements.map((s) => s.items), [[1]], 'the first item goes without waiting for company');
+  assert.deepEqual(
+    statements.map((s) => s.items),
+    [[1]],
+    'the first item goes without waiting for company',
+  );
   const second = batcher.add([2, 3]);
   const third = batcher.add([4]);
   assert.equal(statements.length, 1, 'nothing more runs while the one statement allowed runs');
@@ -23,7 +27,11 @@ test('at rest an item goes at once; while statements run, callers wait and leave
   statements[0]!.end();
   assert.deepEqual(await first, [10]);
   await tick();
-  assert.deepEqual(statements.map((s) => s.items), [[1], [2, 3, 4]], 'the waiting callers share the next statement');
+  assert.deepEqual(
+    statements.map((s) => s.items),
+    [[1], [2, 3, 4]],
+    'the waiting callers share the next statement',
+  );
   statements[1]!.end();
   assert.deepEqual(await second, [20, 30, 40]);
   assert.deepEqual(await third, [20, 30, 40]);
@@ -33,7 +41,10 @@ test('a statement carries whole callers up to maxItems, and never more than `con
   const { statements, run } = controlled();
   const batcher = new StatementBatcher(run, { concurrency: 2, maxItems: 4 });
   const all = [batcher.add([1]), batcher.add([2]), batcher.add([3, 4, 5]), batcher.add([6]), batcher.add([7, 8, 9, 10, 11])];
-  assert.deepEqual(statements.map((s) => s.items), [[1], [2]]);
+  assert.deepEqual(
+    statements.map((s) => s.items),
+    [[1], [2]],
+  );
   statements[0]!.end();
   await tick();
   assert.deepEqual(statements.map((s) => s.items).slice(2), [[3, 4, 5, 6]], 'callers are not split; 4 items at most');
@@ -69,11 +80,12 @@ test('share hands a taken result to the first caller that asked for it only', as
     {
       concurrency: 1,
       maxItems: 100,
-      share: (rows, ids) => ids.flatMap((id) => {
-        const row = rows.get(id);
-        rows.delete(id);
-        return row === undefined ? [] : [row];
-      }),
+      share: (rows, ids) =>
+        ids.flatMap((id) => {
+          const row = rows.get(id);
+          rows.delete(id);
+          return row === undefined ? [] : [row];
+        }),
     },
   );
   const blocker = batcher.add(['x']);
@@ -95,7 +107,11 @@ test('with gatherMs, an item waits until the first is that old, unless maxItems 
   batcher.add([2]);
   assert.equal(statements.length, 0, 'nothing goes before the first item is 5 ms old');
   t.mock.timers.tick(5);
-  assert.deepEqual(statements.map((s) => s.items), [[1, 2]], 'then the two gathered go in one statement');
+  assert.deepEqual(
+    statements.map((s) => s.items),
+    [[1, 2]],
+    'then the two gathered go in one statement',
+  );
   batcher.add([3]);
   assert.equal(statements.length, 1, 'a new gathering waits again');
   batcher.add([4, 5]);

@@ -27,8 +27,14 @@ for (const path of ['apps/gateway', 'libs/edge']) {
     const row = contributing.split('\n').find((line) => line.startsWith(`| \`${path}\` |`));
     assert.ok(row, `a row for ${path}`);
     const folders = foldersOf(`${path}/src`);
-    assert.deepEqual(folders.filter((name) => !row.includes(`\`${name}/\``)), []);
+    assert.deepEqual(
+      folders.filter((name) => !row.includes(`\`${name}/\``)),
+      [],
+    );
     const named = [...row.matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1]!);
-    assert.deepEqual(named.filter((name) => !folders.includes(name)), []);
+    assert.deepEqual(
+      named.filter((name) => !folders.includes(name)),
+      [],
+    );
   });
 }

@@ -19,7 +19,13 @@ test('fuzz inputs: operationsOf lists every method of every path, with body keys
     paths: {
       '/v1/channels/{channelId}/messages': {
         parameters: [{ in: 'path', name: 'channelId' }],
-        get: { parameters: [{ in: 'query', name: 'limit' }, { in: 'path', name: 'channelId' }, { in: 'query', name: 'before' }] },
+        get: {
+          parameters: [
+            { in: 'query', name: 'limit' },
+            { in: 'path', name: 'channelId' },
+            { in: 'query', name: 'before' },
+          ],
+        },
         post: {
           requestBody: {
             content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/Publish' }, { $ref: '#/components/schemas/Extra' }] } } },

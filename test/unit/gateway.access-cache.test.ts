@@ -16,8 +16,7 @@ function cacheWithBus(ttlMs = 60_000) {
     },
   });
   cache.start();
-  const changed = (environmentId: string) =>
-    callbacks.get('access')!(null, { data: new TextEncoder().encode(JSON.stringify({ environmentId })) });
+  const changed = (environmentId: string) => callbacks.get('access')!(null, { data: new TextEncoder().encode(JSON.stringify({ environmentId })) });
   return { cache, changed };
 }
 

@@ -46,10 +46,7 @@ test('close table: only close-codes.ts names a close code', () => {
 
 test('close table: every entry has a documented code and a reason within the 123 bytes a close frame carries', () => {
   const documented = new Set([...readFileSync(join(ROOT, 'docs/limits.md'), 'utf8').matchAll(/^\| (4\d\d\d) \|/gm)].map((m) => Number(m[1])));
-  const entries = [
-    ...Object.entries(SOCKET_CLOSE),
-    ...Object.entries(SOCKET_CLOSE_WITH).map(([name, make]) => [name, make('x')] as const),
-  ];
+  const entries = [...Object.entries(SOCKET_CLOSE), ...Object.entries(SOCKET_CLOSE_WITH).map(([name, make]) => [name, make('x')] as const)];
   assert.ok(entries.length >= 20);
   for (const [name, closing] of entries) {
     assert.ok(documented.has(closing.code), `${name}: ${closing.code} is not in docs/limits.md's close-code table`);

@@ -13,7 +13,11 @@ test('config merge patch - objects merge member by member; omitted members are u
 });
 
 test('config merge patch - null removes a member; an array replaces the target whole', () => {
-  const active = { webhooks: { url: 'https://a.example/h' }, limits: { socketsPerUser: 5, userPublishesPerSecond: 9 }, namespaces: [{ prefix: 'a' }, { prefix: 'b' }] };
+  const active = {
+    webhooks: { url: 'https://a.example/h' },
+    limits: { socketsPerUser: 5, userPublishesPerSecond: 9 },
+    namespaces: [{ prefix: 'a' }, { prefix: 'b' }],
+  };
   assert.deepEqual(mergePatch(active, { webhooks: null, limits: { socketsPerUser: null }, namespaces: [{ prefix: 'c' }] }), {
     limits: { userPublishesPerSecond: 9 },
     namespaces: [{ prefix: 'c' }],

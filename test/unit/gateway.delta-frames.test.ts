@@ -51,7 +51,10 @@ test('delta frame - content replaced by a fossil delta that rebuilds it; every o
   const frame = JSON.parse(text) as Record<string, unknown>;
   const full = JSON.parse(target.text) as Record<string, unknown>;
   assert.equal(frame.content, undefined);
-  assert.deepEqual(Object.keys(frame), Object.keys(full).map((key) => (key === 'content' ? 'delta' : key)));
+  assert.deepEqual(
+    Object.keys(frame),
+    Object.keys(full).map((key) => (key === 'content' ? 'delta' : key)),
+  );
   const delta = frame.delta as { format: string; base: string; data: string };
   assert.equal(delta.format, 'fossil');
   assert.equal(delta.base, 'msg_1');
@@ -67,14 +70,26 @@ test('content span - the two searches find what a walk over the keys finds, in a
   const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', ',', ':', '{', '}', 'é', ' ') });
   fc.assert(
     fc.property(
-      fc.dictionary(fc.oneof(text, fc.constantFrom('sender', 'content', 'id')), fc.oneof(fc.jsonValue(), fc.constant({ before: {}, sender: { id: 'x' }, content: {} }))),
+      fc.dictionary(
+        fc.oneof(text, fc.constantFrom('sender', 'content', 'id')),
+        fc.oneof(fc.jsonValue(), fc.constant({ before: {}, sender: { id: 'x' }, content: {} })),
+      ),
       fc.oneof(text, fc.constant('"content":{}')),
       fc.option(fc.array(text, { minLength: 1, maxLength: 3 }), { nil: undefined }),
       fc.boolean(),
       (content, type, to, tagged) => {
         let frame = messageEnvelopeText({
-          id: 'msg_1', seq: 3, type, kind: 'user', content: JSON.stringify(content), sender: { id: 'u"1', anon: false },
-          timestamp: 1, retracted: false, ephemeral: false, to, mentions: to,
+          id: 'msg_1',
+          seq: 3,
+          type,
+          kind: 'user',
+          content: JSON.stringify(content),
+          sender: { id: 'u"1', anon: false },
+          timestamp: 1,
+          retracted: false,
+          ephemeral: false,
+          to,
+          mentions: to,
         });
         if (tagged) frame = `{"channelId":"doc:1",${frame.slice(1)}`;
         const walked = walkedContentSpan(frame)!;
@@ -97,7 +112,16 @@ test('delta bases - a message with object content and no `to`; not a retraction,
 test('namespaces - delta is off unless the channel namespace turns it on', () => {
   assert.equal(resolveNamespace([], 'doc:1').delta, false);
   assert.equal(resolveNamespace([{ prefix: 'doc:', delta: true }], 'doc:1').delta, true);
-  assert.equal(resolveNamespace([{ prefix: 'doc:', delta: true }, { prefix: 'doc:x', presence: true }], 'doc:x1').delta, false);
+  assert.equal(
+    resolveNamespace(
+      [
+        { prefix: 'doc:', delta: true },
+        { prefix: 'doc:x', presence: true },
+      ],
+      'doc:x1',
+    ).delta,
+    false,
+  );
 });
 
 test('client - the content text of a frame, whatever its spacing and nesting', () => {
@@ -197,7 +221,21 @@ function rebuild(sent: string[]): { contents: (string | null)[]; deltas: number;
 
 test('feed and readers - delta readers rebuild what plain readers get; addressed, retract and skip frames leave the base; a gap repair goes whole', async () => {
   const rowOf = (seq: number, content: string): MessageRow => ({
-    id: `msg_${seq}`, seq, type: 'state', kind: 'user', content, sender_id: 'writer', sender_anon: false, to: null, mentions: null, ts: 1_000 + seq, retracted: false, version: 1, updated_at: null, updated_by: null, reactions: null,
+    id: `msg_${seq}`,
+    seq,
+    type: 'state',
+    kind: 'user',
+    content,
+    sender_id: 'writer',
+    sender_anon: false,
+    to: null,
+    mentions: null,
+    ts: 1_000 + seq,
+    retracted: false,
+    version: 1,
+    updated_at: null,
+    updated_by: null,
+    reactions: null,
   });
   const stored: MessageRow[] = [];
   const feed = await feedOf(stored);
@@ -240,14 +278,24 @@ test('feed and readers - delta readers rebuild what plain readers get; addressed
     assert.deepEqual(got.contents, expected.contents);
     assert.ok(got.bytes * 2 < expected.bytes, `delta readers receive far fewer bytes (${got.bytes} vs ${expected.bytes})`);
   }
-  const whole = (link: ReturnType<typeof fakeLink>) => link.sent.filter((text) => !text.includes('"delta":{')).map((text) => (JSON.parse(text) as { id?: string; op?: string }).op ?? (JSON.parse(text) as { id: string }).id);
-  assert.deepEqual(whole(deltaTagged), ['msg_1', 'msg_7', 'retract', 'skip', 'msg_11', 'msg_12'], 'whole: the first, the addressed one, the gap repair; the skip and retract frames as they are');
+  const whole = (link: ReturnType<typeof fakeLink>) =>
+    link.sent
+      .filter((text) => !text.includes('"delta":{'))
+      .map((text) => (JSON.parse(text) as { id?: string; op?: string }).op ?? (JSON.parse(text) as { id: string }).id);
+  assert.deepEqual(
+    whole(deltaTagged),
+    ['msg_1', 'msg_7', 'retract', 'skip', 'msg_11', 'msg_12'],
+    'whole: the first, the addressed one, the gap repair; the skip and retract frames as they are',
+  );
   assert.deepEqual(whole(deltaPlain), ['msg_1', 'msg_7', 'retract', 'msg_11', 'msg_12'], 'the channel socket sends no skip');
   assert.ok(deltaTagged.sent.every((text) => text.startsWith('{"channelId":"doc:1",')));
   assert.ok(deltaPlain.sent.every((text) => !text.includes('"channelId"')));
   const lateGot = rebuild(late.sent);
   assert.deepEqual(lateGot.contents, expected.contents.slice(-2));
-  assert.deepEqual(late.sent.map((text) => text.includes('"delta":{')), [false, true]);
+  assert.deepEqual(
+    late.sent.map((text) => text.includes('"delta":{')),
+    [false, true],
+  );
 });
 
 test('feed - the delta of a message is encoded once for every delta reader', async () => {
@@ -266,5 +314,8 @@ test('feed - the delta of a message is encoded once for every delta reader', asy
   await feed.settle();
   const deltas = sentBuffers.map((buffers) => buffers[1]!);
   assert.ok(deltas[0]!.toString().includes('"delta":{'));
-  assert.ok(deltas.every((buffer) => buffer === deltas[0]), 'one Buffer for every reader');
+  assert.ok(
+    deltas.every((buffer) => buffer === deltas[0]),
+    'one Buffer for every reader',
+  );
 });

@@ -27,7 +27,7 @@ test('event positions - a channel hash is the first 8 characters of base64url(sh
   assert.notEqual(channelHash('a'), channelHash('b'));
 });
 
-test('event positions - docs/protocol.md\'s example shows the real hashes of its channels', () => {
+test("event positions - docs/protocol.md's example shows the real hashes of its channels", () => {
   const protocol = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
   const example = protocol.slice(protocol.indexOf('## Server-sent events'));
   assert.ok(example.includes(`id: ${channelHash('general')}~42,${channelHash('random')}~8`));
@@ -50,11 +50,21 @@ test('event positions - a reconnect resumes each channel: its own ~seq first, th
   assert.deepEqual(resumePositions([{ channelId: 'a' }], undefined, 'x'), [undefined]);
   assert.deepEqual(resumePositions([{ channelId: 'a' }], '', 'x'), [undefined]);
   // the id read back is the id written
-  assert.deepEqual([...parseEventId(id, 'x').channels], [[channelHash('a'), 10], [channelHash('b'), 20], [channelHash('gone'), 30]]);
+  assert.deepEqual(
+    [...parseEventId(id, 'x').channels],
+    [
+      [channelHash('a'), 10],
+      [channelHash('b'), 20],
+      [channelHash('gone'), 30],
+    ],
+  );
 });
 
 test('event positions - a malformed id is refused, never read as "start live" (that would be a gap)', () => {
-  assert.match(refused(() => parseEventId('garbage', 'Last-Event-ID')), /^Last-Event-ID: /);
+  assert.match(
+    refused(() => parseEventId('garbage', 'Last-Event-ID')),
+    /^Last-Event-ID: /,
+  );
   refused(() => parseEventId(`${channelHash('a')}~-1`, 'x'));
   refused(() => parseEventId(`${channelHash('a')}~01`, 'x'));
   refused(() => parseEventId(`${channelHash('a')}~99999999999999999`, 'x'));

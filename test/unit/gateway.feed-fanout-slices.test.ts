@@ -7,7 +7,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subjects } from '@rtm/bus';
-import { FANOUT_MIN, FANOUT_SLICE, FANOUT_TURN_MS, FeedRegistry, type FeedDeps, type FeedMember, type Frame } from '../../libs/edge/src/channels/channel-feed.ts';
+import {
+  FANOUT_MIN,
+  FANOUT_SLICE,
+  FANOUT_TURN_MS,
+  FeedRegistry,
+  type FeedDeps,
+  type FeedMember,
+  type Frame,
+} from '../../libs/edge/src/channels/channel-feed.ts';
 
 interface Member extends FeedMember {
   frames: Frame[];
@@ -78,10 +86,17 @@ test("feed fan-out - a channel with many members is handed out in slices; anothe
   for (let n = 1; n <= 3; n++) publish('env_a', 'crowded', { id: `a${n}`, ephemeral: true, seq: 0 });
   publish('env_b', 'quiet', { id: 'b1', ephemeral: true, seq: 0 });
   // in this turn: the first slice of the crowded channel's first frame, and the quiet channel's frame
-  assert.deepEqual(neighbour.frames.map((f) => f.id), ['b1']);
+  assert.deepEqual(
+    neighbour.frames.map((f) => f.id),
+    ['b1'],
+  );
   assert.equal(crowd.filter((m) => m.frames.length > 0).length, FANOUT_SLICE);
   assert.equal(crowd.at(-1)!.frames.length, 0);
 
   for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
-  for (const m of crowd) assert.deepEqual(m.frames.map((f) => f.id), ['a1', 'a2', 'a3']);
+  for (const m of crowd)
+    assert.deepEqual(
+      m.frames.map((f) => f.id),
+      ['a1', 'a2', 'a3'],
+    );
 });

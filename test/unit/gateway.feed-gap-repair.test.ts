@@ -106,22 +106,24 @@ const seqsOf = (frames: Frame[]) => frames.filter((f) => f.op === undefined && f
 type Arrival = { kind: 'seq'; seq: number } | { kind: 'ephemeral'; n: number } | { kind: 'op'; n: number };
 
 test('feed gap repair - for any arrival order, duplicates and gaps: each seq once, in order, other frames in arrival order', async () => {
-  const scenario = fc
-    .record({ total: fc.integer({ min: 0, max: 40 }), start: fc.nat({ max: 40 }) })
-    .chain(({ total, start }) =>
-      fc.record({
-        total: fc.constant(total),
-        lastSeq: fc.constant(Math.min(start, total)),
-        arrivals: fc.array(
-          fc.oneof(
-            { weight: 4, arbitrary: total === 0 ? fc.constant<Arrival>({ kind: 'op', n: 0 }) : fc.integer({ min: 1, max: total }).map((seq): Arrival => ({ kind: 'seq', seq })) },
-            { weight: 1, arbitrary: fc.nat().map((n): Arrival => ({ kind: 'ephemeral', n })) },
-            { weight: 1, arbitrary: fc.nat().map((n): Arrival => ({ kind: 'op', n })) },
-          ),
-          { maxLength: 60 },
+  const scenario = fc.record({ total: fc.integer({ min: 0, max: 40 }), start: fc.nat({ max: 40 }) }).chain(({ total, start }) =>
+    fc.record({
+      total: fc.constant(total),
+      lastSeq: fc.constant(Math.min(start, total)),
+      arrivals: fc.array(
+        fc.oneof(
+          {
+            weight: 4,
+            arbitrary:
+              total === 0 ? fc.constant<Arrival>({ kind: 'op', n: 0 }) : fc.integer({ min: 1, max: total }).map((seq): Arrival => ({ kind: 'seq', seq })),
+          },
+          { weight: 1, arbitrary: fc.nat().map((n): Arrival => ({ kind: 'ephemeral', n })) },
+          { weight: 1, arbitrary: fc.nat().map((n): Arrival => ({ kind: 'op', n })) },
         ),
-      }),
-    );
+        { maxLength: 60 },
+      ),
+    }),
+  );
   await fc.assert(
     fc.asyncProperty(scenario, async ({ total, lastSeq, arrivals }) => {
       const rows = Array.from({ length: total }, (_, i) => row(i + 1));
@@ -129,7 +131,11 @@ test('feed gap repair - for any arrival order, duplicates and gaps: each seq onc
       const sent: Frame[] = [];
       for (const a of arrivals) {
         const frame: Frame =
-          a.kind === 'seq' ? { ...envelopeOfRow(rows[a.seq - 1]!) } : a.kind === 'ephemeral' ? { id: `eph_${a.n}`, ephemeral: true, seq: 0 } : { op: 'retract', id: `op_${a.n}` };
+          a.kind === 'seq'
+            ? { ...envelopeOfRow(rows[a.seq - 1]!) }
+            : a.kind === 'ephemeral'
+              ? { id: `eph_${a.n}`, ephemeral: true, seq: 0 }
+              : { op: 'retract', id: `op_${a.n}` };
         sent.push(frame);
         feed.publish(frame);
       }
@@ -192,7 +198,10 @@ test('feed gap repair - a failed read makes members resync; the revealing frame 
   await feed.settle();
   assert.equal(feed.members[0]!.resyncs, 1);
   assert.deepEqual(seqsOf(feed.members[0]!.frames), [3]);
-  assert.deepEqual(feed.reads.map((r) => [r.after, r.before, r.limit]), [[0, 3, 2]]);
+  assert.deepEqual(
+    feed.reads.map((r) => [r.after, r.before, r.limit]),
+    [[0, 3, 2]],
+  );
 });
 
 test('feed gap repair - a repaired message addressed to others reaches them, and is a skip for the rest', async () => {
@@ -210,7 +219,9 @@ test('feed gap repair - a repaired message addressed to others reaches them, and
 test('feed gap repair - a gap over changes: each change as its message is now, a skip where a change was superseded', async () => {
   const rows = [row(1), row(2), row(3, ['bob'])];
   // position 4: an edit of 2 (the store shows 2 as it is now); 5: superseded (nothing); 6: the frame that arrives
-  const changes = [{ position: 4, text: `{"op":"update","eventSeq":4,${envelopeTextOfRow({ ...rows[1]!, version: 2, updated_at: 9, updated_by: 'u1' }).slice(1)}` }];
+  const changes = [
+    { position: 4, text: `{"op":"update","eventSeq":4,${envelopeTextOfRow({ ...rows[1]!, version: 2, updated_at: 9, updated_by: 'u1' }).slice(1)}` },
+  ];
   const alice = member('alice');
   const bob = member('bob');
   const feed = await feedOf(rows, 1, { changes, members: [alice, bob] });
@@ -227,5 +238,8 @@ test('feed gap repair - a gap over changes: each change as its message is now, a
   feed.publish({ op: 'retract', id: 'msg_1', seq: 1, eventSeq: 6 });
   feed.publish({ op: 'retract', id: 'msg_1', seq: 1, eventSeq: 7 });
   await feed.settle();
-  assert.deepEqual(alice.frames.slice(3).map((f) => f.eventSeq), [7]);
+  assert.deepEqual(
+    alice.frames.slice(3).map((f) => f.eventSeq),
+    [7],
+  );
 });

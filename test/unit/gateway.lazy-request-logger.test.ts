@@ -41,7 +41,13 @@ test('a request that logs gets its lines with the request id, from one child', a
   log.debug('still below');
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(parent.children(), 1);
-  assert.deepEqual(parent.lines.map((l) => [l.reqId, l.msg, l.path]), [['req-2', 'refused', '/v1/x'], ['req-2', 'again', undefined]]);
+  assert.deepEqual(
+    parent.lines.map((l) => [l.reqId, l.msg, l.path]),
+    [
+      ['req-2', 'refused', '/v1/x'],
+      ['req-2', 'again', undefined],
+    ],
+  );
 });
 
 test('a route log level is honoured without a child until something logs at it', async () => {
@@ -51,5 +57,8 @@ test('a route log level is honoured without a child until something logs at it',
   assert.equal(parent.children(), 0);
   log.debug('now logged');
   await new Promise((resolve) => setImmediate(resolve));
-  assert.deepEqual(parent.lines.map((l) => [l.reqId, l.msg]), [['req-3', 'now logged']]);
+  assert.deepEqual(
+    parent.lines.map((l) => [l.reqId, l.msg]),
+    [['req-3', 'now logged']],
+  );
 });

@@ -5,7 +5,7 @@ import { PublicEndpoint } from '../../apps/gateway/src/http/public-endpoint.ts';
 
 const BASE = { DATABASE_URL: 'postgres://localhost/x', NATS_URL: 'nats://127.0.0.1:4222' };
 
-test('the realtime origin: the request\'s host name with the listening port, ws or wss after the scheme', () => {
+test("the realtime origin: the request's host name with the listening port, ws or wss after the scheme", () => {
   const endpoint = new PublicEndpoint(undefined, 8081);
   assert.equal(endpoint.wsOriginFor({ protocol: 'http', host: 'localhost:8080' }), 'ws://localhost:8081');
   assert.equal(endpoint.wsOriginFor({ protocol: 'https', host: 'dash.example.com' }), 'wss://dash.example.com:8081');
@@ -14,7 +14,7 @@ test('the realtime origin: the request\'s host name with the listening port, ws 
   assert.equal(endpoint.wsOriginFor({ protocol: 'http', host: '127.0.0.1:9' }), 'ws://127.0.0.1:40123', 'the port it really listens on');
 });
 
-test('the http origin: the request\'s own origin on this listener, its host name with the port on the other', () => {
+test("the http origin: the request's own origin on this listener, its host name with the port on the other", () => {
   const endpoint = new PublicEndpoint(undefined, 8080);
   assert.equal(endpoint.httpOriginFor({ protocol: 'http', host: 'localhost:8080' }, true), 'http://localhost:8080');
   assert.equal(endpoint.httpOriginFor({ protocol: 'https', host: 'api.example.com' }, true), 'https://api.example.com', 'as the proxy reports it');

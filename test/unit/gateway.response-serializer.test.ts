@@ -25,7 +25,10 @@ test('history pages with any content carry what the zod serializer carried, cont
   const envelope = fc.record({
     // "__proto__" as a key of content: zod's copy of the record loses it (it sets the prototype),
     // the compiled serializer writes it as it is; bodies holding it are refused at the edge anyway
-    content: fc.dictionary(fc.string().filter((key) => key !== '__proto__'), fc.jsonValue()),
+    content: fc.dictionary(
+      fc.string().filter((key) => key !== '__proto__'),
+      fc.jsonValue(),
+    ),
     retracted: fc.boolean(),
     to: fc.option(fc.array(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 3 }), { nil: undefined }),
     seq: fc.nat(),
@@ -33,7 +36,18 @@ test('history pages with any content carry what the zod serializer carried, cont
   fc.assert(
     fc.property(fc.array(envelope, { maxLength: 5 }), fc.boolean(), (parts, hasMore) => {
       const messages = parts.map((p) =>
-        messageEnvelope({ id: `msg_${p.seq}`, seq: p.seq, type: 'message', kind: 'user', content: p.content, sender: { id: 'u', anon: false }, timestamp: 1, retracted: p.retracted, ephemeral: false, to: p.to }),
+        messageEnvelope({
+          id: `msg_${p.seq}`,
+          seq: p.seq,
+          type: 'message',
+          kind: 'user',
+          content: p.content,
+          sender: { id: 'u', anon: false },
+          timestamp: 1,
+          retracted: p.retracted,
+          ephemeral: false,
+          to: p.to,
+        }),
       );
       const page = { messages, hasMore };
       const text = history.compiled(page);

@@ -55,7 +55,10 @@ test('standing loader: a failed query fails the lookups it carried, and only tho
   const failing = fakePool(true);
   const loader = new StandingLoader(failing.pool);
   const results = await Promise.allSettled([loader.load('env_a', 'x', 'u1'), loader.load('env_a', 'y', 'u2')]);
-  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
   const ok = fakePool();
   const next = new StandingLoader(ok.pool);
   assert.equal((await next.load('env_a', 'x', 'u1')).ban, null);
@@ -80,7 +83,10 @@ test('batched reads: look-ups arriving one per turn while reads run go together 
     answers.push(batched.load('env', ask));
     await new Promise((resolve) => setImmediate(resolve));
   }
-  assert.deepEqual(await Promise.all(answers), asked.map(({ ask }) => `answer ${ask}`));
+  assert.deepEqual(
+    await Promise.all(answers),
+    asked.map(({ ask }) => `answer ${ask}`),
+  );
   assert.ok(reads.length < 40, `${reads.length} reads for 200 look-ups arriving one per turn`);
   for (const { ask, at } of asked) {
     const read = reads.find((r) => r.asks.includes(ask))!;
@@ -109,6 +115,9 @@ test('batched reads: a key read moments ago gathers the look-ups that keep arriv
     answers.push(batched.load('env', ask));
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
-  assert.deepEqual(await Promise.all(answers), Array.from({ length: 60 }, (_, ask) => `answer ${ask}`));
+  assert.deepEqual(
+    await Promise.all(answers),
+    Array.from({ length: 60 }, (_, ask) => `answer ${ask}`),
+  );
   assert.ok(reads.length - 1 <= 60 / 2, `${reads.length - 1} reads for 60 look-ups ~1 ms apart, gathering ${GATHER_MS} ms`);
 });

@@ -38,6 +38,12 @@ test('stats window: defaults are minutes, backwards, 100, end now, start limit u
 });
 
 test('stats window: a start after the end is 400 invalid_request', () => {
-  assert.throws(() => statsWindow({ start: '2024-02-01', end: '2024-01-01' }, Date.now()), (error: Error & { code?: string }) => error.code === 'invalid_request');
-  assert.throws(() => statsWindow({ end: '999999999999999' }, Date.now()), (error: Error & { code?: string }) => error.code === 'invalid_request');
+  assert.throws(
+    () => statsWindow({ start: '2024-02-01', end: '2024-01-01' }, Date.now()),
+    (error: Error & { code?: string }) => error.code === 'invalid_request',
+  );
+  assert.throws(
+    () => statsWindow({ end: '999999999999999' }, Date.now()),
+    (error: Error & { code?: string }) => error.code === 'invalid_request',
+  );
 });

@@ -38,5 +38,13 @@ test('trust proxy - the start-up warning: true, in production, on a listener oth
   assert.equal(trustProxyWarning(['10.0.0.0/8'], 'production', '0.0.0.0'), null);
   assert.equal(trustProxyWarning(1, 'production', '0.0.0.0'), null);
   assert.equal(trustProxyWarning(false, 'production', '0.0.0.0'), null);
-  assert.deepEqual(['127.0.0.1', '127.1.2.3', '::1', 'localhost', '0.0.0.0', '::', '10.0.0.1'].map(isLoopbackHost), [true, true, true, true, false, false, false]);
+  assert.deepEqual(['127.0.0.1', '127.1.2.3', '::1', 'localhost', '0.0.0.0', '::', '10.0.0.1'].map(isLoopbackHost), [
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+  ]);
 });

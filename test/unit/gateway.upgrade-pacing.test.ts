@@ -35,7 +35,10 @@ test('upgrade pacing: a burst of upgrades is taken a few per turn, in order, non
     await turn();
     perTurn.push(taken.length - before);
   }
-  assert.ok(perTurn.every((n) => n <= 4), `taken per turn: ${perTurn.join(', ')}`);
+  assert.ok(
+    perTurn.every((n) => n <= 4),
+    `taken per turn: ${perTurn.join(', ')}`,
+  );
   assert.deepEqual(taken, [...Array(18).keys()]);
 });
 

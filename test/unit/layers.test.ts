@@ -60,11 +60,14 @@ test('a run-time import of a build script or a test helper fails; a type-only on
     }),
     TABLE,
   );
-  assert.deepEqual(rules(violations).filter((r) => !r.startsWith('cross-package')), [
-    'build-script libs/client/src/planted.ts:1',
-    `build-script scripts/admin.ts:${REAL.files.get('scripts/admin.ts')!.split('\n').length + 1}`,
-    'test-helper scripts/planted.ts:1',
-  ]);
+  assert.deepEqual(
+    rules(violations).filter((r) => !r.startsWith('cross-package')),
+    [
+      'build-script libs/client/src/planted.ts:1',
+      `build-script scripts/admin.ts:${REAL.files.get('scripts/admin.ts')!.split('\n').length + 1}`,
+      'test-helper scripts/planted.ts:1',
+    ],
+  );
   // a dev script may load test helpers (the screenshots drive a test cluster)
   assert.ok(TABLE.devScripts.includes('scripts/dashboard-screenshots.ts'));
   assert.ok(importsOf(REAL.files.get('scripts/dashboard-screenshots.ts')!).some((i) => i.specifier.startsWith('../test/')));
@@ -143,8 +146,8 @@ test('imports are read from code only: not from comments or templates; type-only
     "export * from './all.ts';",
     "import './side-effect.ts';",
     "const lazy = await import('./lazy.ts');",
-    'const re = /\'/;',
-    "export {",
+    "const re = /'/;",
+    'export {',
     '  b,',
     "} from './b.ts';",
   ].join('\n');

@@ -27,7 +27,13 @@ test('client address key - an IPv4-mapped IPv6 address is its IPv4 address; what
 
 test('client address key - an IPv6 address counts by its /64 however it is written (zone, case, embedded IPv4 tail)', () => {
   const key = '2001:db8:7:9::/64';
-  for (const address of ['2001:db8:7:9::1', '2001:0db8:0007:0009:0000:0000:0000:0001', '2001:DB8:7:9:ffff:ffff:ffff:ffff', '2001:db8:7:9::1%eth0', '2001:db8:7:9::10.0.0.1']) {
+  for (const address of [
+    '2001:db8:7:9::1',
+    '2001:0db8:0007:0009:0000:0000:0000:0001',
+    '2001:DB8:7:9:ffff:ffff:ffff:ffff',
+    '2001:db8:7:9::1%eth0',
+    '2001:db8:7:9::10.0.0.1',
+  ]) {
     assert.equal(clientAddressKey(address), key, address);
   }
   assert.notEqual(clientAddressKey('2001:db8:7:a::1'), key);

@@ -9,7 +9,10 @@ import { connectionQuotaReason } from '../../libs/edge/src/limits/connection-quo
 import { serverPublish } from '../helpers/commands.ts';
 
 test('quotas - the month is the UTC calendar month; it resets at the next one', () => {
-  assert.deepEqual(quotaPeriod(Date.parse('2026-01-31T23:59:59.999Z')), { start: new Date('2026-01-01T00:00:00Z'), resetsAt: new Date('2026-02-01T00:00:00Z') });
+  assert.deepEqual(quotaPeriod(Date.parse('2026-01-31T23:59:59.999Z')), {
+    start: new Date('2026-01-01T00:00:00Z'),
+    resetsAt: new Date('2026-02-01T00:00:00Z'),
+  });
   assert.deepEqual(quotaPeriod(Date.parse('2026-02-01T00:00:00Z')).start, new Date('2026-02-01T00:00:00Z'));
   assert.deepEqual(quotaPeriod(Date.parse('2026-12-15T12:00:00+05:00')).resetsAt, new Date('2027-01-01T00:00:00Z'), 'December to January');
 });
@@ -33,7 +36,10 @@ test('quotas - as stored: whole numbers from 0 kept, null and the rest unlimited
 
 test('quotas - a plan with an allowance stores up to it and refuses the rest with quota_exceeded, no seq taken', () => {
   const room = channelKey('env_q', 'room');
-  const states = new Map<string, ChannelState>([[room, { pk: 1, lastSeq: 5 }], [channelKey('env_free', 'room'), { pk: 2, lastSeq: 0 }]]);
+  const states = new Map<string, ChannelState>([
+    [room, { pk: 1, lastSeq: 5 }],
+    [channelKey('env_free', 'room'), { pk: 2, lastSeq: 0 }],
+  ]);
   const commands: ChannelCommand[] = [
     serverPublish('env_q', 'room', 1),
     serverPublish('env_free', 'room', 2),
@@ -44,12 +50,26 @@ test('quotas - a plan with an allowance stores up to it and refuses the rest wit
   const allowance = new Map([['env_q', { left: 2, limit: 10, used: 8, resetsAt: '2026-02-01T00:00:00.000Z' }]]);
   let ids = 0;
   const plan = planBatch(commands, states, new Map(), 1, (prefix) => `${prefix}_${++ids}`, new Set(), allowance);
-  assert.deepEqual(plan.messages.map((m) => [m.channel_pk, m.seq]), [[1, 6], [2, 1], [1, 7]]);
+  assert.deepEqual(
+    plan.messages.map((m) => [m.channel_pk, m.seq]),
+    [
+      [1, 6],
+      [2, 1],
+      [1, 7],
+    ],
+  );
   const refused = plan.outcome.replies[3]!;
   const quota = { quota: 'monthlyMessages', limit: 10, used: 10, resetsAt: '2026-02-01T00:00:00.000Z' } as const;
   assert.deepEqual(refused, { ok: false, code: 'quota_exceeded', reason: quotaReasonText(quota), quota });
   assert.equal(plan.outcome.replies[4]!.ok, true, 'an ephemeral message is not counted');
-  assert.deepEqual([...plan.counted], [['env_q', 2], ['env_free', 1]], 'what the commit adds to each month');
+  assert.deepEqual(
+    [...plan.counted],
+    [
+      ['env_q', 2],
+      ['env_free', 1],
+    ],
+    'what the commit adds to each month',
+  );
   assert.equal(plan.allowance.get('env_q')!.left, 0, 'what is left for the edits');
   assert.equal(allowance.get('env_q')!.left, 2, 'the input is not modified');
   assert.match(quotaReasonText(quota), /monthlyMessages.*10 of 10 messages.*2026-02-01T00:00:00\.000Z/);

@@ -32,7 +32,10 @@ test('limits - gateways sharing a quota never hold more sockets than the limit t
               }
               if (await quotas[at]!.acquire('q', limit)) {
                 held[at]!++;
-                peak = Math.max(peak, held.reduce((a, b) => a + b, 0));
+                peak = Math.max(
+                  peak,
+                  held.reduce((a, b) => a + b, 0),
+                );
               }
             }),
           );
@@ -96,7 +99,14 @@ test('limits - an entry is believed past BELIEVED_MS while its gateway is heard 
   const doc = withCount({}, 'other', 3, 1_000);
   const later = 1_000 + BELIEVED_MS + 1;
   assert.equal(othersTotal(doc, 'me', later), 0, 'not heard: believed only for BELIEVED_MS');
-  assert.equal(othersTotal(doc, 'me', later, (gateway) => gateway === 'other'), 3, 'alive: still counted');
-  assert.deepEqual(withCount(doc, 'me', 1, later, (gateway) => gateway === 'other'), { other: doc.other, me: { n: 1, until: later + BELIEVED_MS } });
+  assert.equal(
+    othersTotal(doc, 'me', later, (gateway) => gateway === 'other'),
+    3,
+    'alive: still counted',
+  );
+  assert.deepEqual(
+    withCount(doc, 'me', 1, later, (gateway) => gateway === 'other'),
+    { other: doc.other, me: { n: 1, until: later + BELIEVED_MS } },
+  );
   assert.deepEqual(withCount(doc, 'me', 1, later), { me: { n: 1, until: later + BELIEVED_MS } });
 });

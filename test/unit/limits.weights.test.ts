@@ -68,24 +68,24 @@ test('weights - a local window admits whole weights only', () => {
 
 test('weights - a limiter admits at most the limit in units per window, whatever the weights', async () => {
   await fc.assert(
-    fc.asyncProperty(
-      fc.integer({ min: 1, max: 200 }),
-      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 200 }),
-      async (limit, weights) => {
-        const limiter = new RateLimiter({ store: new MemoryCasStore(), liveGateways: () => 1, now: () => 7_000 });
-        let units = 0;
-        let refused = false;
-        for (const weight of weights) {
-          const admitted = await limiter.take('rate', 'k', limit, weight);
-          if (admitted) units += Math.min(weight, limit);
-          // one gateway alone: a refusal means the window cannot hold this weight
-          else refused = true;
-          if (!admitted) assert.ok(units + Math.min(weight, limit) > limit, `refused ${weight} with ${units} of ${limit} used`);
-        }
-        assert.ok(units <= limit, `${units} units admitted of a limit of ${limit}`);
-        if (!refused) assert.equal(units, weights.reduce((sum, w) => sum + Math.min(w, limit), 0));
-      },
-    ),
+    fc.asyncProperty(fc.integer({ min: 1, max: 200 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 200 }), async (limit, weights) => {
+      const limiter = new RateLimiter({ store: new MemoryCasStore(), liveGateways: () => 1, now: () => 7_000 });
+      let units = 0;
+      let refused = false;
+      for (const weight of weights) {
+        const admitted = await limiter.take('rate', 'k', limit, weight);
+        if (admitted) units += Math.min(weight, limit);
+        // one gateway alone: a refusal means the window cannot hold this weight
+        else refused = true;
+        if (!admitted) assert.ok(units + Math.min(weight, limit) > limit, `refused ${weight} with ${units} of ${limit} used`);
+      }
+      assert.ok(units <= limit, `${units} units admitted of a limit of ${limit}`);
+      if (!refused)
+        assert.equal(
+          units,
+          weights.reduce((sum, w) => sum + Math.min(w, limit), 0),
+        );
+    }),
     { numRuns: 100 },
   );
 });
@@ -110,14 +110,18 @@ test('weights - gateways sharing one counter admit at most the limit in units pe
       async (limit, gateways, arrivals, delays) => {
         const shared = new MemoryCasStore();
         const wait = () => new Promise<void>((resolve) => setTimeout(resolve, delays.next().value as number));
-        const limiters = Array.from({ length: gateways }, () => new RateLimiter({
-          store: {
-            get: async (key) => (await wait(), shared.get(key)),
-            swap: async (key, value, revision) => (await wait(), shared.swap(key, value, revision)),
-          },
-          liveGateways: () => gateways,
-          now: () => 9_000,
-        }));
+        const limiters = Array.from(
+          { length: gateways },
+          () =>
+            new RateLimiter({
+              store: {
+                get: async (key) => (await wait(), shared.get(key)),
+                swap: async (key, value, revision) => (await wait(), shared.swap(key, value, revision)),
+              },
+              liveGateways: () => gateways,
+              now: () => 9_000,
+            }),
+        );
         const results = await Promise.all(arrivals.map(([g, weight]) => limiters[g % gateways]!.take('rate', 'k', limit, weight)));
         const units = arrivals.reduce((sum, [, weight], i) => sum + (results[i] ? Math.min(weight, limit) : 0), 0);
         assert.ok(units <= limit, `${gateways} gateways admitted ${units} units of a limit of ${limit}`);

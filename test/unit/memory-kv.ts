@@ -33,7 +33,12 @@ export function memoryBucket(options: { deliveryMs?: number } = {}) {
       counts.listings++;
       const prefix = filter.replace(/(\.[*>])+$/, '.');
       const found = [...live.keys()].filter((k) => k.startsWith(prefix));
-      return Object.assign((async function* () { yield* found; })(), { stop() {} });
+      return Object.assign(
+        (async function* () {
+          yield* found;
+        })(),
+        { stop() {} },
+      );
     },
     watch: async (opts: { initializedFn?: () => void } = {}) => {
       counts.watches++;

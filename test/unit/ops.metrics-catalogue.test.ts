@@ -14,10 +14,7 @@ const describe = (row: { name: string; type: string; kinds: readonly string[]; l
 
 test('metrics catalogue: the table of docs/operations.md lists each entry with its type, processes and labels', () => {
   const docs = readDocsTable();
-  assert.deepEqual(
-    docs.map(describe).sort(),
-    METRIC_ROWS.map((row) => describe({ ...row, kinds: row.processes })).sort(),
-  );
+  assert.deepEqual(docs.map(describe).sort(), METRIC_ROWS.map((row) => describe({ ...row, kinds: row.processes })).sort());
   assert.equal(new Set(docs.map((row) => row.name)).size, docs.length, 'a metric listed twice in the docs');
 });
 

@@ -12,7 +12,11 @@ type SendOnce = (subject: string, command: Uint8Array, deadline: number) => Prom
 function askOwner(send: SendOnce, subject: string, command: Uint8Array, deadline: number, options: AskOptions): Promise<CommandReply> {
   return new Promise((resolve, reject) =>
     startAsk(
-      (encoded, until, waiter) => void send(subject, encoded, until).then((reply) => waiter.settle(reply), (error: unknown) => waiter.fail(error)),
+      (encoded, until, waiter) =>
+        void send(subject, encoded, until).then(
+          (reply) => waiter.settle(reply),
+          (error: unknown) => waiter.fail(error),
+        ),
       command,
       deadline,
       options,

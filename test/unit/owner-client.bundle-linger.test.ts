@@ -44,7 +44,7 @@ const waiter = { settle: () => {}, fail: () => {} };
 const submit = (batcher: OwnerBatcher, partition: number, n: number) =>
   batcher.submit(partition, encodeCommand(serverPublish('env_a', `c${partition}`, n)), Date.now() + 60_000, waiter);
 
-test('bundle linger - under load a node\'s commands of several turns leave as one bundle once `fill` are held', async () => {
+test("bundle linger - under load a node's commands of several turns leave as one bundle once `fill` are held", async () => {
   const bus = fakeBus();
   const { counter, ended } = endings();
   // a bound far above scheduling delays: four commands in a turn count as load here, and filling
@@ -59,7 +59,11 @@ test('bundle linger - under load a node\'s commands of several turns leave as on
   await turn();
   assert.equal(bus.sent.length, 1, 'one bundle for both turns');
   assert.equal(bus.sent[0]!.subject, names.node('n1'));
-  assert.deepEqual(bus.sent[0]!.commands.filter((c) => c.partition === 1).map((c) => c.n), [1, 3, 5, 7], 'a partition\'s commands in order');
+  assert.deepEqual(
+    bus.sent[0]!.commands.filter((c) => c.partition === 1).map((c) => c.n),
+    [1, 3, 5, 7],
+    "a partition's commands in order",
+  );
   assert.equal(bus.sent[0]!.commands.length, 8);
   assert.deepEqual(ended, ['filled']);
   batcher.stop();
@@ -97,10 +101,17 @@ test('bundle linger - a wait ends at its bound when nothing more comes', async (
   batcher.stop();
 });
 
-test('bundle linger - a partition\'s commands held for a node keep going to it, in order, when the directory forgets it', async () => {
+test("bundle linger - a partition's commands held for a node keep going to it, in order, when the directory forgets it", async () => {
   const bus = fakeBus();
   const { counter } = endings();
-  const batcher = new OwnerBatcher({ nc: bus.nc, requester: bus.requester, subjects: names, requests, linger: { fill: 1_000, maxMs: 2_000 }, lingered: counter });
+  const batcher = new OwnerBatcher({
+    nc: bus.nc,
+    requester: bus.requester,
+    subjects: names,
+    requests,
+    linger: { fill: 1_000, maxMs: 2_000 },
+    lingered: counter,
+  });
   batcher.start();
   bus.announce('n1', [0, 1]);
   for (let n = 1; n <= 4; n++) submit(batcher, 0, n);
@@ -112,5 +123,8 @@ test('bundle linger - a partition\'s commands held for a node keep going to it, 
   batcher.stop(); // sends what is held
   assert.equal(bus.sent.length, 1);
   assert.equal(bus.sent[0]!.subject, names.node('n1'));
-  assert.deepEqual(bus.sent[0]!.commands.map((c) => c.n), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    bus.sent[0]!.commands.map((c) => c.n),
+    [1, 2, 3, 4, 5],
+  );
 });

@@ -54,7 +54,14 @@ function fakeBus() {
   return { nc, requester, sent, announce };
 }
 
-const react = (channelId: string, userId: string): ChannelCommand => ({ op: 'react', environmentId: 'env_a', channelId, messageId: 'msg_1', type: 'fire', userId });
+const react = (channelId: string, userId: string): ChannelCommand => ({
+  op: 'react',
+  environmentId: 'env_a',
+  channelId,
+  messageId: 'msg_1',
+  type: 'fire',
+  userId,
+});
 
 /** Submits `command` for `partition` and returns whether its reply has come. */
 function submit(batcher: OwnerBatcher, partition: number, command: ChannelCommand): { settled: () => boolean } {
@@ -64,7 +71,7 @@ function submit(batcher: OwnerBatcher, partition: number, command: ChannelComman
   return { settled: () => settled };
 }
 
-test('deferred commands - a turn\'s reactions travel in a bundle of their own; the publishes\' bundle is answered without them', async () => {
+test("deferred commands - a turn's reactions travel in a bundle of their own; the publishes' bundle is answered without them", async () => {
   const bus = fakeBus();
   const batcher = new OwnerBatcher({ nc: bus.nc, requester: bus.requester, subjects: names, requests });
   batcher.start();
@@ -89,7 +96,7 @@ test('deferred commands - a turn\'s reactions travel in a bundle of their own; t
   batcher.stop();
 });
 
-test('deferred commands - without a known node, a partition\'s publish and reaction go in two requests on its subject', async () => {
+test("deferred commands - without a known node, a partition's publish and reaction go in two requests on its subject", async () => {
   const bus = fakeBus();
   const batcher = new OwnerBatcher({ nc: bus.nc, requester: bus.requester, subjects: names, requests });
   batcher.start();
@@ -123,5 +130,11 @@ test('deferred commands - never held back by the linger: reactions leave in thei
     'only the reaction left; the publishes are held for the next turns',
   );
   batcher.stop(); // sends what is held
-  assert.deepEqual(bus.sent.at(-1)!.parts.flatMap((part) => part.names).sort(), ['publish:1', 'publish:2', 'publish:3', 'publish:4']);
+  assert.deepEqual(
+    bus.sent
+      .at(-1)!
+      .parts.flatMap((part) => part.names)
+      .sort(),
+    ['publish:1', 'publish:2', 'publish:3', 'publish:4'],
+  );
 });

@@ -24,7 +24,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const noResponders = () => NatsError.errorForCode(ErrorCode.NoResponders);
 const REPLY = (n: number): CommandReply => ({ ok: true, result: { id: `msg_${n}`, seq: n, timestamp: n } }) as CommandReply;
 
-test('owner directory: a claim of a partition another node still held names that node; a node\'s own change or a partition given back first does not', () => {
+test("owner directory: a claim of a partition another node still held names that node; a node's own change or a partition given back first does not", () => {
   const directory = new OwnerDirectory();
   assert.deepEqual(directory.apply(ownerAnnouncement('a', [0, 1, 2]), 0), []);
   assert.deepEqual(directory.apply(ownerAnnouncement('b', [3]), 0), []);
@@ -65,10 +65,16 @@ function drivenAsk(repeatable: boolean, deadlineMs = 3_000) {
   const sends: { at: number; waiter: ReplyWaiter }[] = [];
   const started = Date.now();
   const outcome = new Promise<CommandReply>((resolve, reject) =>
-    startAsk((_command, _deadline, waiter) => void sends.push({ at: Date.now() - started, waiter }), new Uint8Array([1]), started + deadlineMs, {
-      repeatable,
-      resendAfterMs: [1_000, 2_000],
-    }, { answered: resolve, failed: reject }),
+    startAsk(
+      (_command, _deadline, waiter) => void sends.push({ at: Date.now() - started, waiter }),
+      new Uint8Array([1]),
+      started + deadlineMs,
+      {
+        repeatable,
+        resendAfterMs: [1_000, 2_000],
+      },
+      { answered: resolve, failed: reject },
+    ),
   );
   outcome.catch(() => {});
   return { sends, outcome };
@@ -104,7 +110,7 @@ test('askOwner: a refused command goes again when its partition is announced, on
     ask.sends[0]!.waiter.ownerAnnounced!();
     assert.equal(ask.sends.length, 2, 'a second announcement with a send in flight does nothing');
     await sleep(80);
-    assert.equal(ask.sends.length, 2, 'the back-off\'s own send (after 20 ms) was called off');
+    assert.equal(ask.sends.length, 2, "the back-off's own send (after 20 ms) was called off");
     ask.sends[1]!.waiter.settle(REPLY(1));
     assert.deepEqual(await ask.outcome, REPLY(1));
   }
@@ -163,10 +169,13 @@ test('owner batcher: when another node claims a partition of a node with bundles
   submit(0, 1);
   submit(1, 2);
   await turn();
-  assert.deepEqual(bus.sent.map((s) => s.subject), [names.node('n1')]);
+  assert.deepEqual(
+    bus.sent.map((s) => s.subject),
+    [names.node('n1')],
+  );
   bus.announce('n2', [0, 2]);
   const probe = bus.sent[1]!;
-  assert.deepEqual([probe.subject, probe.payload.length], [names.node('n1'), 0], 'an empty message to n1\'s subject');
+  assert.deepEqual([probe.subject, probe.payload.length], [names.node('n1'), 0], "an empty message to n1's subject");
   bus.announce('n3', [1]);
   assert.equal(bus.sent.length, 2, 'one probe at a time');
   probe.done(noResponders());
@@ -198,7 +207,7 @@ test('owner batcher: a node that answers the probe is still there, and its comma
   batcher.stop();
 });
 
-test('owner batcher: a node found gone by a later bundle: the commands it held go again first, in order, before the turn\'s own', async () => {
+test("owner batcher: a node found gone by a later bundle: the commands it held go again first, in order, before the turn's own", async () => {
   const bus = fakeBus();
   const batcher = new OwnerBatcher({ nc: bus.nc, requester: bus.requester, subjects: names, requests });
   const { told, submit } = recorder(() => batcher, true);
@@ -209,7 +218,10 @@ test('owner batcher: a node found gone by a later bundle: the commands it held g
   await turn();
   submit(0, 3);
   await turn();
-  assert.deepEqual(bus.sent.map((s) => bus.commandsOf(s.payload)), [[1, 2], [3]]);
+  assert.deepEqual(
+    bus.sent.map((s) => bus.commandsOf(s.payload)),
+    [[1, 2], [3]],
+  );
   // partition 0 moves to n2; then, in one turn, a new command and the news that n1 is gone
   bus.announce('n2', [0]);
   submit(0, 4);

@@ -75,12 +75,18 @@ test('packages - checkDeclarations refuses an undeclared package and a missing r
   t.after(() => rm(dir, { recursive: true, force: true }));
   await mkdir(join(dir, 'dist/vendor'), { recursive: true });
   const manifest: Manifest = { name: '@rtm/x', dependencies: { 'openapi-fetch': '1' }, peerDependencies: { react: '>=18' } };
-  await writeFile(join(dir, 'dist/index.d.ts'), `import type { Client } from 'openapi-fetch';\nimport type { FC } from 'react';\nimport type { K } from 'node:crypto';\nexport * from './a.ts';\nexport * from './vendor/b.js';\n`);
+  await writeFile(
+    join(dir, 'dist/index.d.ts'),
+    `import type { Client } from 'openapi-fetch';\nimport type { FC } from 'react';\nimport type { K } from 'node:crypto';\nexport * from './a.ts';\nexport * from './vendor/b.js';\n`,
+  );
   await writeFile(join(dir, 'dist/a.d.ts'), 'export type A = 1;\n');
   await writeFile(join(dir, 'dist/vendor/b.d.ts'), 'export type B = 1;\n');
   assert.deepEqual(await checkDeclarations(join(dir, 'dist'), manifest), []);
 
-  await writeFile(join(dir, 'dist/a.d.ts'), `import type { ErrorCode } from '@rtm/errors';\nimport type { X } from 'zod';\nexport type { Y } from './gone.js';\n`);
+  await writeFile(
+    join(dir, 'dist/a.d.ts'),
+    `import type { ErrorCode } from '@rtm/errors';\nimport type { X } from 'zod';\nexport type { Y } from './gone.js';\n`,
+  );
   assert.deepEqual(await checkDeclarations(join(dir, 'dist'), manifest), [
     'dist/a.d.ts imports @rtm/errors, which @rtm/x does not declare',
     'dist/a.d.ts imports zod, which @rtm/x does not declare',
@@ -96,9 +102,20 @@ test('packages - the bundle refuses an undeclared import and keeps declared ones
   t.after(() => rm(dir, { recursive: true, force: true }));
   const entry = join(dir, 'index.ts');
   const bundle = (manifest: Manifest) =>
-    build({ entryPoints: [entry], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'silent', plugins: [declaredDependencies(manifest, { node: true })] });
+    build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      logLevel: 'silent',
+      plugins: [declaredDependencies(manifest, { node: true })],
+    });
 
-  await writeFile(entry, `import createClient from 'openapi-fetch';\nimport { createHmac } from 'node:crypto';\nexport const x = [createClient, createHmac];\n`);
+  await writeFile(
+    entry,
+    `import createClient from 'openapi-fetch';\nimport { createHmac } from 'node:crypto';\nexport const x = [createClient, createHmac];\n`,
+  );
   const ok = await bundle({ name: '@rtm/x', dependencies: { 'openapi-fetch': '^0.17.0' } });
   const js = ok.outputFiles[0]!.text;
   assert.match(js, /from "openapi-fetch"/);

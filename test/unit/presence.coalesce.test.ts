@@ -41,7 +41,11 @@ test('PresenceWindow: churn within one window costs at most its latest state, on
   feed.drain(300);
   for (let round = 0; round < 10; round++) {
     for (let i = 0; i < 20; i++) feed.add({ userId: 'churner', online: i % 2 === 0, at: 1_000 * (round + 1) + i });
-    assert.deepEqual(feed.drain(1_000 * (round + 1) + 250), { joined: [], left: ['churner'], changes: [{ userId: 'churner', online: false, at: 1_000 * (round + 1) + 19 }] }, `round ${round}`);
+    assert.deepEqual(
+      feed.drain(1_000 * (round + 1) + 250),
+      { joined: [], left: ['churner'], changes: [{ userId: 'churner', online: false, at: 1_000 * (round + 1) + 19 }] },
+      `round ${round}`,
+    );
   }
   // an odd number of flips ends online
   for (let i = 0; i < 7; i++) feed.add({ userId: 'churner', online: i % 2 === 0, at: 30_000 + i });
@@ -161,7 +165,13 @@ test('changesOf: the coalesced form, the single-change form of the previous rele
     changesOf(
       {
         op: 'presence',
-        changes: [{ userId: 'a', online: true, at: 5 }, { userId: 'b', online: 'yes', at: 5 }, null, { userId: 'c', online: false, at: Number.NaN }, { userId: 'd', online: false, at: 7 }],
+        changes: [
+          { userId: 'a', online: true, at: 5 },
+          { userId: 'b', online: 'yes', at: 5 },
+          null,
+          { userId: 'c', online: false, at: Number.NaN },
+          { userId: 'd', online: false, at: 7 },
+        ],
       },
       100,
     ),

@@ -18,10 +18,14 @@ test('decideFromIndex: an arrival is announced unless another gateway held the u
   index.apply(put('env.chan.gw-me.1', 5, { ann: 1, bob: 1, cid: 1 }));
   index.apply(put('env.chan.gw-other.2', 6, { bob: 1 })); // bob held elsewhere only since after our write
   const decided = decideFromIndex(index, 'env.chan', 'gw-me', { arrived: ['ann', 'bob', 'cid'], departed: [], revision: 5 }, now);
-  assert.deepEqual(decided, [
-    { userId: 'bob', online: true },
-    { userId: 'cid', online: true },
-  ], 'ann was held on gw-other since revision 3: its arrival was announced there');
+  assert.deepEqual(
+    decided,
+    [
+      { userId: 'bob', online: true },
+      { userId: 'cid', online: true },
+    ],
+    'ann was held on gw-other since revision 3: its arrival was announced there',
+  );
 
   index.apply(put('env.chan.gw-me.1', 7, {}));
   const departures = decideFromIndex(index, 'env.chan', 'gw-me', { arrived: [], departed: ['ann', 'bob', 'cid'], revision: 7 }, now);
@@ -31,7 +35,10 @@ test('decideFromIndex: an arrival is announced unless another gateway held the u
 test('decideFromIndex: arrivals come before departures, each in the order given', () => {
   const index = new PresenceRecordIndex(15_000);
   const decided = decideFromIndex(index, 'env.chan', 'gw-me', { arrived: ['b', 'a'], departed: ['d', 'c'], revision: 1 }, now);
-  assert.deepEqual(decided.map((d) => `${d.userId}:${d.online}`), ['b:true', 'a:true', 'd:false', 'c:false']);
+  assert.deepEqual(
+    decided.map((d) => `${d.userId}:${d.online}`),
+    ['b:true', 'a:true', 'd:false', 'c:false'],
+  );
 });
 
 test("decideFromRecords: the bucket's records, an arrival held elsewhere only by a record written before ours", () => {

@@ -34,8 +34,21 @@ test('records with entries: data under "#", read back as written; users without 
   const written = value({ ann: 2, bob: 1 }, { ann: { mood: 'busy', n: [1, 2] }, bob: null, gone: 'x' });
   const parsed = JSON.parse(new TextDecoder().decode(written));
   assert.deepEqual(parsed, { ann: 2, bob: 1, '#': { ann: { mood: 'busy', n: [1, 2] }, bob: null } }, 'an entry of a user not held is not written');
-  assert.deepEqual(decodeRecord(written), new Map([['ann', 2], ['bob', 1]]), 'the users are what they were: "#" is no user');
-  assert.deepEqual(decodeEntries(written), new Map([['ann', '{"mood":"busy","n":[1,2]}'], ['bob', 'null']]));
+  assert.deepEqual(
+    decodeRecord(written),
+    new Map([
+      ['ann', 2],
+      ['bob', 1],
+    ]),
+    'the users are what they were: "#" is no user',
+  );
+  assert.deepEqual(
+    decodeEntries(written),
+    new Map([
+      ['ann', '{"mood":"busy","n":[1,2]}'],
+      ['bob', 'null'],
+    ]),
+  );
   assert.equal(new TextDecoder().decode(value({ ann: 1 })), '{"ann":1}', 'no entries: the record of the previous release, byte for byte');
 });
 
@@ -48,7 +61,7 @@ test('serializeData: at most PRESENCE_DATA_MAX bytes serialized (UTF-8), undefin
   assert.equal(serializeData('é'.repeat(512)), undefined, 'counted in bytes, not characters');
 });
 
-test('RecordShard: an entry is its user\'s latest holder\'s; a write carries enter, update and leave against what the bucket holds', () => {
+test("RecordShard: an entry is its user's latest holder's; a write carries enter, update and leave against what the bucket holds", () => {
   const shard = new RecordShard('env.chan.gw.3', 'env.chan', 'env', 'chan', T0);
   const tab1 = {};
   const tab2 = {};
@@ -98,7 +111,7 @@ test('RecordShard: a failed write gives its entry changes back to the next one',
   assert.deepEqual([retry.arrived, retry.entries], [['ann'], [{ userId: 'ann', action: 'enter', data: '1' }]]);
 });
 
-test('PresenceRecordIndex: a user\'s entry is the latest written over every gateway; a rewrite keeps when it was set', () => {
+test("PresenceRecordIndex: a user's entry is the latest written over every gateway; a rewrite keeps when it was set", () => {
   const index = new PresenceRecordIndex(15_000);
   index.apply(put('env.chan.gw-a.1', 3, { ann: 1, bob: 1 }, { ann: 'from a' }));
   index.apply(put('env.chan.gw-b.1', 5, { ann: 1 }, { ann: 'from b' }));
@@ -106,13 +119,19 @@ test('PresenceRecordIndex: a user\'s entry is the latest written over every gate
   assert.deepEqual(index.entries('env.chan', now), new Map([['ann', { data: '"from b"', at: 5, time: now }]]));
   assert.deepEqual(index.entryElsewhere('env.chan', 'ann', 'gw-b', now), { data: '"from a"', at: 3, time: now });
   index.apply(put('env.chan.gw-a.1', 9, { ann: 1, bob: 1 }, { ann: 'newer a', bob: [1] }));
-  assert.deepEqual(index.entries('env.chan', now), new Map([['ann', { data: '"newer a"', at: 9, time: now }], ['bob', { data: '[1]', at: 9, time: now }]]));
+  assert.deepEqual(
+    index.entries('env.chan', now),
+    new Map([
+      ['ann', { data: '"newer a"', at: 9, time: now }],
+      ['bob', { data: '[1]', at: 9, time: now }],
+    ]),
+  );
   index.apply(put('env.chan.gw-a.1', 10, { bob: 1 }, { bob: [1] })); // ann gone from a: b's entry again
   assert.deepEqual(index.entries('env.chan', now).get('ann'), { data: '"from b"', at: 5, time: now });
   assert.equal(index.entries('env.chan', now + 20_000).size, 0, 'aged-out records hold no entries');
 });
 
-test('decide: entry changes ride with arrivals and departures, alone otherwise; a leave falls back to another gateway\'s entry', () => {
+test("decide: entry changes ride with arrivals and departures, alone otherwise; a leave falls back to another gateway's entry", () => {
   const index = new PresenceRecordIndex(15_000);
   index.apply(put('env.chan.gw-other.1', 3, { cid: 1, dan: 1 }, { dan: 'dan elsewhere' }));
   index.apply(put('env.chan.gw-me.1', 5, { ann: 1, bob: 1, cid: 1 }, { ann: 1, bob: 2, cid: 3 }));
@@ -136,7 +155,17 @@ test('decide: entry changes ride with arrivals and departures, alone otherwise; 
     { userId: 'bob', online: true, entryOnly: true, entry: { action: 'update', data: '2' } },
   ];
   assert.deepEqual(decideFromIndex(index, 'env.chan', 'gw-me', changes, now), expected);
-  const others = [{ gateway: 'gw-other', revision: 3, users: new Map([['cid', 1], ['dan', 1]]), entries: new Map([['dan', '"dan elsewhere"']]) }];
+  const others = [
+    {
+      gateway: 'gw-other',
+      revision: 3,
+      users: new Map([
+        ['cid', 1],
+        ['dan', 1],
+      ]),
+      entries: new Map([['dan', '"dan elsewhere"']]),
+    },
+  ];
   assert.deepEqual(decideFromRecords(others, changes), expected, 'the bucket listing decides the same');
 });
 
@@ -155,7 +184,10 @@ test('PresenceWindow with entries: enter then update is an enter with the newer 
     op: 'presence',
     joined: ['ann', 'bob'],
     left: ['cid'],
-    entered: [{ userId: 'ann', data: { v: 2 } }, { userId: 'bob', data: null }],
+    entered: [
+      { userId: 'ann', data: { v: 2 } },
+      { userId: 'bob', data: null },
+    ],
     exited: ['cid', 'dan'],
   });
   // an entry change after a departure proves a return: joined again
@@ -187,7 +219,7 @@ test('changesOf: entries cross the bus; an entry-only change without a valid ent
   ]);
 });
 
-test('RecordShard: a record\'s entries stay under RECORD_ENTRY_BYTES_MAX; an enter past it changes nothing, a smaller one still fits', () => {
+test("RecordShard: a record's entries stay under RECORD_ENTRY_BYTES_MAX; an enter past it changes nothing, a smaller one still fits", () => {
   const shard = new RecordShard('env.chan.gw.3', 'env.chan', 'env', 'chan', T0);
   const full = JSON.stringify('d'.repeat(PRESENCE_DATA_MAX - 2));
   const fit = Math.floor(RECORD_ENTRY_BYTES_MAX / PRESENCE_DATA_MAX);
@@ -202,5 +234,7 @@ test('RecordShard: a record\'s entries stay under RECORD_ENTRY_BYTES_MAX; an ent
   assert.equal(shard.enter('u0', holder, '1'), true, 'a smaller entry replacing a big one fits');
   assert.equal(shard.enter('late', {}, '2'), true, 'and frees room');
   assert.equal(shard.exit('u0', holder), true);
-  assert.ok(new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(shard.begin(T0).value))['#'])).length <= RECORD_ENTRY_BYTES_MAX + 20 * fit);
+  assert.ok(
+    new TextEncoder().encode(JSON.stringify(JSON.parse(new TextDecoder().decode(shard.begin(T0).value))['#'])).length <= RECORD_ENTRY_BYTES_MAX + 20 * fit,
+  );
 });

@@ -68,7 +68,7 @@ test('hook tracker: records that age out are reported by every gateway alike; th
   // two dead gateways hold ann (entered on both) and bob
   everywhere([a, b], put('env.ch.gw-dead.1', 1, { ann: 1 }, { ann: 'hi' }));
   everywhere([a, b], put('env.ch.gw-dead2.1', 2, { ann: 1, bob: 1 }, { ann: 'hi' }, T0 + 5_000));
-  assert.deepEqual([a.take(), b.take()], [[], []], 'the dead gateways\' own writes: reported by nobody alive');
+  assert.deepEqual([a.take(), b.take()], [[], []], "the dead gateways' own writes: reported by nobody alive");
   a.tracker.sweep(a.index, T0 + 1 + TTL - 1);
   assert.deepEqual(a.take(), [], 'not aged out yet');
   a.tracker.sweep(a.index, T0 + 1 + TTL + 1); // the first record only: ann's entry is still in the other
@@ -86,7 +86,14 @@ test('hook tracker: records that age out are reported by every gateway alike; th
   // a watcher's first values are not transitions (not armed), nor is the arming of an untracked channel
   const fresh = new PresenceRecordIndex(TTL);
   const seen: HookTransition[] = [];
-  const tracker = new HookTracker({ self: 'gw-c', ttlMs: TTL, interest: () => ALL, version: () => 1, anyWanted: () => true, emit: (list) => seen.push(...list) });
+  const tracker = new HookTracker({
+    self: 'gw-c',
+    ttlMs: TTL,
+    interest: () => ALL,
+    version: () => 1,
+    anyWanted: () => true,
+    emit: (list) => seen.push(...list),
+  });
   tracker.apply(fresh, put('env.ch.gw-c.1', 7, { cid: 1 }, { cid: 1 }));
   tracker.arm(fresh, T0 + 7);
   assert.deepEqual(seen, []);
@@ -118,7 +125,7 @@ test('hook tracker: a gateway that saw a record age out reports the next writes 
   h.apply(put('env.ch.gw-g.1', 2, { bob: 1 }, {}, expiredAt + 1_000));
   assert.deepEqual(h.take(), ['occupied@2/write']);
   h.apply(put('env.ch.gw-g.1', 3, {}, {}, expiredAt + TTL + 500));
-  assert.deepEqual(h.take(), [], 'a TTL later, another gateway\'s writes are its own to report again');
+  assert.deepEqual(h.take(), [], "a TTL later, another gateway's writes are its own to report again");
 });
 
 test('hook tracker: only wanted channels are tracked, from what the index holds when they become wanted', () => {
@@ -131,28 +138,28 @@ test('hook tracker: only wanted channels are tracked, from what the index holds 
   a.apply(put('env.ch.gw-a.1', 2, { ann: 1, bob: 1 }, { ann: 1 })); // a refresh: the channel was occupied already
   assert.deepEqual([a.take(), a.tracker.size], [[], 1]);
   a.apply(put('env.ch.gw-a.1', 3, {}));
-  assert.deepEqual(a.take(), ['vacated@1/own', 'left:ann@1/own'], 'dated from the record\'s first write and the entry\'s');
+  assert.deepEqual(a.take(), ['vacated@1/own', 'left:ann@1/own'], "dated from the record's first write and the entry's");
   a.apply(put('env.quiet.gw-a.1', 4, { cid: 1 }));
   assert.deepEqual(a.take(), [], 'another channel is not wanted');
   const entriesOff = gateway('gw-a', () => ({ channel: true, occupancy: false, entries: false }));
   entriesOff.apply(put('env.ch.gw-a.1', 1, { ann: 1 }, { ann: 1 }));
-  assert.deepEqual(entriesOff.take(), ['occupied@1/own'], 'no entries where they are not wanted (the namespace\'s presenceWebhooks)');
+  assert.deepEqual(entriesOff.take(), ['occupied@1/own'], "no entries where they are not wanted (the namespace's presenceWebhooks)");
 });
 
 test('hook tracker: occupancy counts go once per change, from the gateway of lowest id holding the channel', () => {
   const a = gateway('gw-a');
   const b = gateway('gw-b');
   everywhere([a, b], put('env.ch.gw-b.1', 1, { ann: 2 }));
-  assert.deepEqual([a.tracker.occupancyRound(a.index, T0 + 2), b.tracker.occupancyRound(b.index, T0 + 2)], [
-    [],
-    [{ channel: 'env.ch', connections: 2, users: 1 }],
-  ]);
+  assert.deepEqual(
+    [a.tracker.occupancyRound(a.index, T0 + 2), b.tracker.occupancyRound(b.index, T0 + 2)],
+    [[], [{ channel: 'env.ch', connections: 2, users: 1 }]],
+  );
   assert.deepEqual(b.tracker.occupancyRound(b.index, T0 + 3), [], 'unchanged: nothing');
   everywhere([a, b], put('env.ch.gw-a.1', 2, { bob: 1 }));
-  assert.deepEqual([a.tracker.occupancyRound(a.index, T0 + 4), b.tracker.occupancyRound(b.index, T0 + 4)], [
-    [{ channel: 'env.ch', connections: 3, users: 2 }],
-    [],
-  ]);
+  assert.deepEqual(
+    [a.tracker.occupancyRound(a.index, T0 + 4), b.tracker.occupancyRound(b.index, T0 + 4)],
+    [[{ channel: 'env.ch', connections: 3, users: 2 }], []],
+  );
   everywhere([a, b], put('env.ch.gw-a.1', 3, {}));
   everywhere([a, b], put('env.ch.gw-b.1', 4, {}));
   assert.deepEqual(b.tracker.occupancyRound(b.index, T0 + 5), [], 'vacated: no counts (channel.vacated says it)');

@@ -12,7 +12,10 @@ test('withDeadline: the promise when it settles in time, a rejection naming the 
   // pending in this process: without a timer of its own the test runner would find the event loop
   // empty and cancel the test
   const keepAlive = setTimeout(() => {}, 1_000);
-  await assert.rejects(withDeadline(never, 20, 'presence write', () => (timedOut = true)), /presence write took over 20 ms/);
+  await assert.rejects(
+    withDeadline(never, 20, 'presence write', () => (timedOut = true)),
+    /presence write took over 20 ms/,
+  );
   clearTimeout(keepAlive);
   assert.equal(timedOut, true);
 });
@@ -34,7 +37,10 @@ test('Slots: at most `limit` tasks run at once, the others start in turn as plac
   const results = await Promise.allSettled([1, 2, 3, 4, 5].map((n) => slots.run(task(n))));
   assert.equal(most, 2);
   assert.deepEqual(order.sort(), [1, 2, 3, 4, 5], 'a failing task frees its place too');
-  assert.deepEqual(results.map((r) => r.status), ['rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
+  );
   assert.equal(await slots.run(async () => 'after'), 'after', 'every place was given back');
 });
 
@@ -43,7 +49,12 @@ test('listKeys: every key of the listing under the filter', async () => {
   const kv = {
     keys: async (filter: string) => {
       filtered = filter;
-      return Object.assign((async function* () { yield* ['env.chan.gw-a.1', 'env.chan.gw-b.7']; })(), { stop() {} });
+      return Object.assign(
+        (async function* () {
+          yield* ['env.chan.gw-a.1', 'env.chan.gw-b.7'];
+        })(),
+        { stop() {} },
+      );
     },
   } as unknown as KV;
   assert.deepEqual(await listKeys(kv, 'env.chan.*.*'), ['env.chan.gw-a.1', 'env.chan.gw-b.7']);

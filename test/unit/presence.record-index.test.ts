@@ -14,7 +14,10 @@ const put = (key: string, revision: number, users: Record<string, number>, creat
 const purge = (key: string, revision: number): IndexedRecord => ({ key, revision, operation: 'PURGE', created: at, value: new Uint8Array() });
 
 test('records: encoded as a JSON object of socket counts; anything malformed reads as nobody', () => {
-  const users = new Map([['ann', 2], ['b"o\\b', 1]]);
+  const users = new Map([
+    ['ann', 2],
+    ['b"o\\b', 1],
+  ]);
   assert.deepEqual(decodeRecord(encodeRecord(users)), users);
   assert.deepEqual(JSON.parse(new TextDecoder().decode(encodeRecord(users))), { ann: 2, 'b"o\\b': 1 });
   assert.equal(decodeRecord(encodeRecord(new Map())).size, 0);

@@ -23,7 +23,13 @@ test('RecordShard: a write carries the users as they are and changes only what t
   shard.add('bob');
   const first = shard.begin(T0);
   assert.equal(shard.writing, true);
-  assert.deepEqual(decodeRecord(first.value), new Map([['ann', 1], ['bob', 2]]));
+  assert.deepEqual(
+    decodeRecord(first.value),
+    new Map([
+      ['ann', 1],
+      ['bob', 2],
+    ]),
+  );
   assert.deepEqual([first.arrived.sort(), first.departed], [['ann', 'bob'], []]);
   shard.succeeded(first);
   assert.equal(shard.writing, false);

@@ -57,7 +57,7 @@ test('PresenceStore: with no live watcher, reads and decisions list the bucket',
   assert.equal(bucket.counts.watches, 1, 'a stopped store opens no new watcher');
 });
 
-test('PresenceStore: the webhook tracker takes the watcher\'s first values as they are, and each change after as a transition', async () => {
+test("PresenceStore: the webhook tracker takes the watcher's first values as they are, and each change after as a transition", async () => {
   const bucket = memoryBucket();
   await bucket.kv.put(recordKey('env', 'room', 'gw-me', 'ann'), users({ ann: 1 })); // our own record, before a watcher reopened
   const reported: HookTransition[] = [];
@@ -76,10 +76,13 @@ test('PresenceStore: the webhook tracker takes the watcher\'s first values as th
   await store.put(recordKey('env', 'room', 'gw-me', 'bob'), users({ bob: 1 }));
   await store.put(recordKey('env', 'hall', 'gw-me', 'bob'), users({ bob: 1 }));
   await sleep(5);
-  assert.deepEqual(reported.map((t) => `${t.kind} ${t.channel} ${t.source}`), [`occupied ${recordChannel('env', 'hall')} own`], 'room was occupied before: not a transition');
+  assert.deepEqual(
+    reported.map((t) => `${t.kind} ${t.channel} ${t.source}`),
+    [`occupied ${recordChannel('env', 'hall')} own`],
+    'room was occupied before: not a transition',
+  );
   bucket.endWatchers();
   await sleep(5);
   assert.equal(tracker.armed, false, 'no watcher: nothing is a transition');
   store.stop();
 });
-

@@ -50,7 +50,10 @@ describe('presence watcher', { concurrency: true }, () => {
     const ann = handle('s1', 'ann');
     presence.join(ann);
     await settle(() => published.length === 1);
-    assert.deepEqual(published.map(({ userId, online }) => ({ userId, online })), [{ userId: 'ann', online: true }]);
+    assert.deepEqual(
+      published.map(({ userId, online }) => ({ userId, online })),
+      [{ userId: 'ann', online: true }],
+    );
     presence.leave(ann);
     presence.leave(ann); // a second close changes nothing
     await settle(() => published.length === 2);
@@ -110,13 +113,20 @@ describe('presence watcher', { concurrency: true }, () => {
     await settle(() => all().length === 1);
     b.presence.join(onB);
     await sleep(400);
-    assert.deepEqual(all().map((c) => c.online), [true], 'the second gateway sees ann held elsewhere since before');
+    assert.deepEqual(
+      all().map((c) => c.online),
+      [true],
+      'the second gateway sees ann held elsewhere since before',
+    );
     a.presence.leave(onA);
     await sleep(400);
     assert.equal(all().length, 1, 'still held on b');
     b.presence.leave(onB);
     await settle(() => all().length === 2);
-    assert.deepEqual(all().map((c) => c.online), [true, false]);
+    assert.deepEqual(
+      all().map((c) => c.online),
+      [true, false],
+    );
     await Promise.all([a.presence.stop(100), b.presence.stop(100)]);
   });
 

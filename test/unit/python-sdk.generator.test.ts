@@ -30,7 +30,11 @@ test('python sdk generator - a changed schema or route in the document changes t
   assert.notEqual(after['models.py'], before['models.py']);
   assert.match(after['models.py']!, /class UserToken\(TypedDict\):\n(?:    .*\n)*    region: str\n    """Where the token was minted\."""/);
   assert.equal(after['operations.py'], before['operations.py']);
-  assert.deepEqual((await staleFiles(changedSchema)).map((f) => f.split('/').pop()), ['models.py'], 'the --check fails before regeneration');
+  assert.deepEqual(
+    (await staleFiles(changedSchema)).map((f) => f.split('/').pop()),
+    ['models.py'],
+    'the --check fails before regeneration',
+  );
 
   // a route moved
   const item = document.paths['/v1/tokens'];

@@ -54,7 +54,9 @@ test('server SDK unit - messageVersions resolves with the list; a 409 is a Serve
   assert.deepEqual(await rtm.messageVersions('room', 'msg_1'), versions);
   assert.equal(sent[0]!.method, 'GET');
   assert.equal(sent[0]!.url, 'http://control.test/v1/channels/room/messages/msg_1/versions');
-  const conflict = await fake(json(409, { code: 'conflict', reason: 'retracted' })).rtm.editMessage('room', 'msg_1', { text: 'x' }).catch((e: unknown) => e);
+  const conflict = await fake(json(409, { code: 'conflict', reason: 'retracted' }))
+    .rtm.editMessage('room', 'msg_1', { text: 'x' })
+    .catch((e: unknown) => e);
   assert.ok(conflict instanceof ServerError);
   assert.deepEqual([conflict.status, conflict.code, conflict.reason], [409, 'conflict', 'retracted']);
 });

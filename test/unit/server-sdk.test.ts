@@ -29,8 +29,10 @@ function fake(answers: Array<() => Response>, retry?: Parameters<typeof createSe
   return { rtm, sent };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 const envelope = (status: number, code: string, headers: Record<string, string> = {}) =>
   json(status, { code, reason: `${code} here` }, { 'x-service-error': code, ...headers });
 
@@ -53,14 +55,18 @@ test('server SDK unit - requests: secret key, paths encoded, no body when none i
 });
 
 test('server SDK unit - errors: the envelope, retry-after, answers without an envelope', async () => {
-  const limited = await fake([envelope(429, 'rate_limited', { 'retry-after': '3' })]).rtm.getConfig().catch((e: unknown) => e);
+  const limited = await fake([envelope(429, 'rate_limited', { 'retry-after': '3' })])
+    .rtm.getConfig()
+    .catch((e: unknown) => e);
   assert.ok(limited instanceof ServerError);
   assert.deepEqual(
     [limited.status, limited.code, limited.reason, limited.retryAfter, limited.retryable, limited.message],
     [429, 'rate_limited', 'rate_limited here', 3, true, '429 rate_limited: rate_limited here'],
   );
 
-  const forbidden = await fake([envelope(403, 'forbidden')]).rtm.getConfig().catch((e: unknown) => e);
+  const forbidden = await fake([envelope(403, 'forbidden')])
+    .rtm.getConfig()
+    .catch((e: unknown) => e);
   assert.ok(forbidden instanceof ServerError);
   assert.deepEqual([forbidden.code, forbidden.retryAfter, forbidden.retryable], ['forbidden', undefined, false]);
 
@@ -77,7 +83,9 @@ test('server SDK unit - errors: the envelope, retry-after, answers without an en
   assert.deepEqual([empty.code, empty.retryable], ['unavailable', true]);
 
   assert.equal(await fake([envelope(404, 'not_found')]).rtm.getBan('room', 'bob'), null, 'no live ban');
-  const noWebhook = await fake([envelope(404, 'webhooks_not_configured')]).rtm.getBan('room', 'bob').catch((e: unknown) => e);
+  const noWebhook = await fake([envelope(404, 'webhooks_not_configured')])
+    .rtm.getBan('room', 'bob')
+    .catch((e: unknown) => e);
   assert.ok(noWebhook instanceof ServerError, 'only not_found means "no ban"');
 });
 
@@ -99,7 +107,10 @@ test('server SDK unit - retries are opt-in, resend the same body, and add an ide
 
   const own = fake([busy, published], true);
   await own.rtm.publish('room', { content: {}, idempotencyKey: 'mine' });
-  assert.deepEqual(own.sent.map((s) => JSON.parse(s.body).idempotencyKey), ['mine', 'mine']);
+  assert.deepEqual(
+    own.sent.map((s) => JSON.parse(s.body).idempotencyKey),
+    ['mine', 'mine'],
+  );
   const ephemeral = fake([json(202, { id: 'msg_2', ephemeral: true })], true);
   await ephemeral.rtm.publish('room', { content: {}, ephemeral: true });
   assert.equal(JSON.parse(ephemeral.sent[0]!.body).idempotencyKey, undefined, 'ephemeral messages ignore keys');
@@ -141,7 +152,9 @@ async function withoutWaiting<T>(t: TestContext, work: () => Promise<T>): Promis
   t.mock.timers.enable({ apis: ['setTimeout'] });
   try {
     let settled = false;
-    const result = work().finally(() => { settled = true; });
+    const result = work().finally(() => {
+      settled = true;
+    });
     while (!settled) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       t.mock.timers.tick(1_000);
@@ -152,7 +165,7 @@ async function withoutWaiting<T>(t: TestContext, work: () => Promise<T>): Promis
   }
 }
 
-test('server SDK unit - deleteChannel: a 200 is the answer; a 202 is followed to the job\'s end', async (t) => {
+test("server SDK unit - deleteChannel: a 200 is the answer; a 202 is followed to the job's end", async (t) => {
   const counts = { messages: 7, members: 1, bans: 0 };
   const direct = fake([json(200, { channelId: 'room', deleted: counts })]);
   assert.deepEqual(await direct.rtm.deleteChannel('room'), { channelId: 'room', deleted: counts });
@@ -167,10 +180,18 @@ test('server SDK unit - deleteChannel: a 200 is the answer; a 202 is followed to
     ['DELETE http://control.test/v1/channels/room', 'GET http://control.test/v1/erasures/erj_1', 'GET http://control.test/v1/erasures/erj_1'],
   );
 
-  const nothing = await withoutWaiting(t, () => fake([json(202, running), json(200, { ...job, status: 'done', deleted: null })]).rtm.deleteChannel('room').catch((e: unknown) => e));
+  const nothing = await withoutWaiting(t, () =>
+    fake([json(202, running), json(200, { ...job, status: 'done', deleted: null })])
+      .rtm.deleteChannel('room')
+      .catch((e: unknown) => e),
+  );
   assert.ok(nothing instanceof ServerError);
   assert.deepEqual([nothing.status, nothing.code], [404, 'not_found']);
-  const failed = await withoutWaiting(t, () => fake([json(202, running), json(200, { ...running, status: 'failed', lastError: 'boom' })]).rtm.deleteChannel('room').catch((e: unknown) => e));
+  const failed = await withoutWaiting(t, () =>
+    fake([json(202, running), json(200, { ...running, status: 'failed', lastError: 'boom' })])
+      .rtm.deleteChannel('room')
+      .catch((e: unknown) => e),
+  );
   assert.ok(failed instanceof ServerError);
   assert.deepEqual([failed.status, failed.code, failed.retryable], [503, 'unavailable', true]);
   assert.match(failed.reason ?? '', /boom/);

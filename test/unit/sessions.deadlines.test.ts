@@ -7,7 +7,10 @@ import { Deadline, Deadlines } from '../../libs/edge/src/sessions/deadlines.ts';
 function harness() {
   const clock = { now: 0 };
   const fired: [string, number, number][] = [];
-  const deadlines = new Deadlines<string>((item, kind) => fired.push([item, kind, clock.now]), () => clock.now);
+  const deadlines = new Deadlines<string>(
+    (item, kind) => fired.push([item, kind, clock.now]),
+    () => clock.now,
+  );
   return { clock, fired, deadlines };
 }
 
@@ -24,13 +27,19 @@ test('sessions - deadlines: entries fire once, in time order, only when due', ()
   assert.equal(fired.length, 0);
   clock.now = 25;
   deadlines.runDue();
-  assert.deepEqual(fired, [['b', 1, 25], ['c', 2, 25]]);
+  assert.deepEqual(fired, [
+    ['b', 1, 25],
+    ['c', 2, 25],
+  ]);
   assert.equal(b.scheduled, false);
   assert.equal(deadlines.size, 1);
   clock.now = 100;
   deadlines.runDue();
   deadlines.runDue();
-  assert.deepEqual(fired.map(([item]) => item), ['b', 'c', 'a']);
+  assert.deepEqual(
+    fired.map(([item]) => item),
+    ['b', 'c', 'a'],
+  );
   assert.equal(deadlines.size, 0);
 });
 
@@ -55,10 +64,13 @@ test('sessions - deadlines: an entry set again from its own firing (a heartbeat)
   const clock = { now: 0 };
   const beats: number[] = [];
   const entry = new Deadline('beat', 0);
-  const deadlines: Deadlines<string> = new Deadlines<string>(() => {
-    beats.push(clock.now);
-    deadlines.set(entry, clock.now + 10);
-  }, () => clock.now);
+  const deadlines: Deadlines<string> = new Deadlines<string>(
+    () => {
+      beats.push(clock.now);
+      deadlines.set(entry, clock.now + 10);
+    },
+    () => clock.now,
+  );
   deadlines.set(entry, 10);
   for (clock.now = 0; clock.now <= 45; clock.now += 5) deadlines.runDue();
   assert.deepEqual(beats, [10, 20, 30, 40]);
@@ -67,7 +79,9 @@ test('sessions - deadlines: an entry set again from its own firing (a heartbeat)
 test('sessions - deadlines: any sequence of sets and clears fires exactly the entries left, in order', () => {
   fc.assert(
     fc.property(
-      fc.array(fc.record({ entry: fc.integer({ min: 0, max: 15 }), at: fc.option(fc.integer({ min: 0, max: 1_000 }), { nil: undefined }) }), { maxLength: 200 }),
+      fc.array(fc.record({ entry: fc.integer({ min: 0, max: 15 }), at: fc.option(fc.integer({ min: 0, max: 1_000 }), { nil: undefined }) }), {
+        maxLength: 200,
+      }),
       (steps) => {
         const { clock, fired, deadlines } = harness();
         const entries = Array.from({ length: 16 }, (_, i) => new Deadline(String(i), i));
@@ -84,9 +98,16 @@ test('sessions - deadlines: any sequence of sets and clears fires exactly the en
         assert.equal(deadlines.size, expected.size);
         clock.now = 1_000;
         deadlines.runDue();
-        assert.deepEqual(fired.map(([item]) => Number(item)).sort((x, y) => x - y), [...expected.keys()].sort((x, y) => x - y));
+        assert.deepEqual(
+          fired.map(([item]) => Number(item)).sort((x, y) => x - y),
+          [...expected.keys()].sort((x, y) => x - y),
+        );
         const times = fired.map(([item]) => expected.get(Number(item))!);
-        assert.deepEqual(times, [...times].sort((x, y) => x - y), 'fired in time order');
+        assert.deepEqual(
+          times,
+          [...times].sort((x, y) => x - y),
+          'fired in time order',
+        );
         assert.equal(deadlines.size, 0);
       },
     ),

@@ -82,7 +82,10 @@ test("sessions - fair gate: past an environment's queue the unit is refused at o
 
 test('sessions - fair gate: run() releases when the work fails; release is idempotent', async () => {
   const g = gate(1, 1);
-  await assert.rejects(g.run('a', async () => Promise.reject(new Error('boom'))), /boom/);
+  await assert.rejects(
+    g.run('a', async () => Promise.reject(new Error('boom'))),
+    /boom/,
+  );
   assert.equal(g.running, 0);
   const release = await g.acquire('a');
   release();

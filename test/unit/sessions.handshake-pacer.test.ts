@@ -27,7 +27,10 @@ test('handshake pacer: a burst begins a few per turn, in order, never inside the
     await turn();
     perTurn.push(begun.length - before);
   }
-  assert.ok(perTurn.every((n) => n <= 3), `begun per turn: ${perTurn.join(', ')}`);
+  assert.ok(
+    perTurn.every((n) => n <= 3),
+    `begun per turn: ${perTurn.join(', ')}`,
+  );
   assert.deepEqual(begun, [...Array(10).keys()]);
   assert.equal(pacer.waiting, 0);
   assert.equal(pacer.running, 10);

@@ -8,7 +8,10 @@ function harness(handshakeMs: number, beatMs: number) {
   const time = { now: 1_000 };
   const said: (Closing | boolean)[] = [];
   let clock: LinkClock<string> | undefined;
-  const deadlines = new Deadlines<string>(() => said.push(clock!.due(time.now)), () => time.now);
+  const deadlines = new Deadlines<string>(
+    () => said.push(clock!.due(time.now)),
+    () => time.now,
+  );
   const entry = new Deadline('link', 0);
   clock = new LinkClock(deadlines, entry, handshakeMs, beatMs, time.now);
   const advance = (to: number) => {

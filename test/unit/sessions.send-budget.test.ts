@@ -43,7 +43,7 @@ test('sessions - send budget: check() sheds registered sockets once and stops co
   budget.remove(a);
 });
 
-test("sessions - send budget: an environment over its share loses its own largest sockets, even while the whole budget has room", () => {
+test('sessions - send budget: an environment over its share loses its own largest sockets, even while the whole budget has room', () => {
   assert.deepEqual(pickOverShares([30, 50, 10, 40], ['a', 'a', 'b', 'a'], 60), [1, 3]);
   // no share for sockets not yet authenticated
   assert.deepEqual(pickOverShares([500, 10], ['', 'b'], 60), []);
@@ -63,7 +63,13 @@ test('sessions - send budget: after the shares, every group fits its share and t
       fc.array(fc.record({ queued: fc.integer({ min: 0, max: 100_000 }), group: fc.constantFrom('', 'a', 'b', 'c') }), { maxLength: 100 }),
       fc.integer({ min: 0, max: 300_000 }),
       (entries, share) => {
-        const picked = new Set(pickOverShares(entries.map((e) => e.queued), entries.map((e) => e.group), share));
+        const picked = new Set(
+          pickOverShares(
+            entries.map((e) => e.queued),
+            entries.map((e) => e.group),
+            share,
+          ),
+        );
         for (const group of ['a', 'b', 'c']) {
           const kept = entries.filter((e, i) => e.group === group && !picked.has(i)).reduce((sum, e) => sum + e.queued, 0);
           assert.ok(kept <= share);

@@ -12,7 +12,10 @@ test('early frames: held in order, handed over on release, live afterwards', () 
   assert.equal(early.hold(Buffer.from('b'), true), 'held');
   assert.deepEqual(early.next(), [Buffer.from('a'), false]);
   assert.equal(early.hold(Buffer.from('c'), false), 'held', 'frames arriving while earlier ones are handled queue behind them');
-  assert.deepEqual(early.release().map(([data]) => data.toString()), ['b', 'c']);
+  assert.deepEqual(
+    early.release().map(([data]) => data.toString()),
+    ['b', 'c'],
+  );
   assert.equal(early.hold(Buffer.from('d'), false), 'live');
   assert.equal(early.next(), undefined);
 });

@@ -42,7 +42,7 @@ test('usage meter: sums per environment and minute; a take hands each delta over
   assert.equal(col(rowOf(rows, 'env_a', T0 + MINUTE), 'messages_published_http'), 5, 'the boundary starts the next minute');
 });
 
-test('usage meter: a peak hands over its rise since the minute\'s last take; a new minute starts at the connections open', () => {
+test("usage meter: a peak hands over its rise since the minute's last take; a new minute starts at the connections open", () => {
   const c = clock();
   const meter = new UsageMeter(c.now);
   meter.opened('env_a');

@@ -73,7 +73,7 @@ test('circuit breaker - property: never admits while open, and admits at most on
   );
 });
 
-test('circuit breaker - refusedUntil: the end of an open circuit\'s cool-down, null once it admits a probe', () => {
+test("circuit breaker - refusedUntil: the end of an open circuit's cool-down, null once it admits a probe", () => {
   const breaker = new CircuitBreaker(options);
   assert.equal(breaker.refusedUntil('e', 0), null, 'no circuit: nothing refused');
   for (let i = 0; i < 3; i++) breaker.record('e', false, 100);

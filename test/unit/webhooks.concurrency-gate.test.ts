@@ -91,7 +91,7 @@ test('concurrency gate - acquire gives up after its wait, and does not wait at a
   assert.ok(await gate.acquire('B', 'hung', 250), 'once a place comes back it goes at once');
 });
 
-test('concurrency gate - inFlightOf counts one environment\'s places, whatever their hosts', () => {
+test("concurrency gate - inFlightOf counts one environment's places, whatever their hosts", () => {
   const gate = new ConcurrencyGate({ perEnvironment: 5, perHost: 5 });
   assert.equal(gate.inFlightOf('A'), 0);
   const a1 = gate.tryAcquire('A', 'a.example')!;
@@ -104,7 +104,7 @@ test('concurrency gate - inFlightOf counts one environment\'s places, whatever t
   assert.equal(gate.inFlightOf('B'), 1);
 });
 
-test('concurrency gate - a place that comes back serves its own environment\'s and host\'s waiters in arrival order, and no others\' places are taken', async (t) => {
+test("concurrency gate - a place that comes back serves its own environment's and host's waiters in arrival order, and no others' places are taken", async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
   const gate = new ConcurrencyGate({ perEnvironment: 2, perHost: 2 });
   const a1 = gate.tryAcquire('A', 'ha')!;

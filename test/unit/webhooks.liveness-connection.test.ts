@@ -36,7 +36,10 @@ test('worker recovery - worker pools taking their liveness locks at once share o
   assert.equal(clients[0]!.queries.filter((q) => q.includes('pg_advisory_lock')).length, 2, 'both locks on it');
   await recovery.stop();
   // every connection taken from the pool went back to it: nothing keeps pool.end() waiting
-  assert.deepEqual(clients.map((c) => c.released), [1]);
+  assert.deepEqual(
+    clients.map((c) => c.released),
+    [1],
+  );
 });
 
 test('worker recovery - a stop while the liveness connection is still opening releases it', async () => {
@@ -45,5 +48,8 @@ test('worker recovery - a stop while the liveness connection is still opening re
   const holding = recovery.holdLiveness('pool-a');
   await recovery.stop();
   await holding;
-  assert.deepEqual(clients.map((c) => c.released), [1]);
+  assert.deepEqual(
+    clients.map((c) => c.released),
+    [1],
+  );
 });

@@ -19,7 +19,10 @@ test('standard webhooks: the library verifies what we sign, with each secret of 
   assert.equal(headers['webhook-signature']!.split(' ').length, 2);
   for (const secret of [current, previous]) {
     assert.deepEqual(new Webhook(secret).verify(body, headers), JSON.parse(body));
-    assert.deepEqual(verifyStandardWebhook(body, { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] }, secret).ok, true);
+    assert.deepEqual(
+      verifyStandardWebhook(body, { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] }, secret).ok,
+      true,
+    );
   }
   assert.throws(() => new Webhook(generateWebhookSecret()).verify(body, headers), 'a third secret');
 });
@@ -52,7 +55,11 @@ test('endpoint filters: channel patterns are an id, a prefix with *, or *; types
   const names = webhookEventCatalogue().map((entry) => entry.name);
   assert.equal(CreateWebhookEndpointBody.safeParse({ url: 'https://x.example', eventTypes: names }).success, true);
   assert.equal(CreateWebhookEndpointBody.safeParse({ url: 'https://x.example', eventTypes: ['message.sent'] }).success, false);
-  assert.equal(CreateWebhookEndpointBody.safeParse({ url: 'https://x.example', eventTypes: [] }).success, false, 'an empty list filters out everything: null means every type');
+  assert.equal(
+    CreateWebhookEndpointBody.safeParse({ url: 'https://x.example', eventTypes: [] }).success,
+    false,
+    'an empty list filters out everything: null means every type',
+  );
   assert.equal(UpdateWebhookEndpointBody.safeParse({}).success, false, 'a change names something');
   assert.equal(UpdateWebhookEndpointBody.safeParse({ channels: null }).success, true, 'null clears');
   for (const entry of webhookEventCatalogue()) assert.equal(typeof entry.schema, 'object', entry.name);

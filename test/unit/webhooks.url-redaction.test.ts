@@ -21,7 +21,7 @@ test('redactWebhookUrl masks what may carry a credential and keeps what tells en
   for (const [url] of cases) assert.ok(!redactWebhookUrl(url).includes('s3cr3t') && !redactWebhookUrl(url).includes('pa55'), url);
 });
 
-test('withRedactedUrl redacts a row\'s url and leaves its other fields and a null url alone', () => {
+test("withRedactedUrl redacts a row's url and leaves its other fields and a null url alone", () => {
   assert.deepEqual(withRedactedUrl({ id: 'ep_1', url: 'https://h.example.com/?t=x' }), { id: 'ep_1', url: 'https://h.example.com/?t=***' });
   const none = { url: null, deploymentId: null };
   assert.equal(withRedactedUrl(none), none);

@@ -144,7 +144,12 @@ export interface QuotaAllowance {
 
 /** The reply of a message past its environment's monthly quota (docs/quotas.md). */
 export function quotaReply(allowance: QuotaAllowance): CommandReply {
-  const quota: QuotaRefusal = { quota: 'monthlyMessages', limit: allowance.limit, used: Math.max(allowance.used, allowance.limit), resetsAt: allowance.resetsAt };
+  const quota: QuotaRefusal = {
+    quota: 'monthlyMessages',
+    limit: allowance.limit,
+    used: Math.max(allowance.used, allowance.limit),
+    resetsAt: allowance.resetsAt,
+  };
   return { ok: false, code: 'quota_exceeded', reason: quotaReasonText(quota), quota };
 }
 

@@ -12,12 +12,7 @@
 import { messageEventIds, newId, type PoolClient } from '@rtm/db';
 import { envelopeTextOfRow, type MessageRow } from '@rtm/channels';
 import { redactMessageDeliveries, withdrawnEntries, type WebhookEventInput } from '@rtm/webhooks';
-import {
-  MAX_REACTION_TYPES,
-  MAX_REACTIONS_PER_USER,
-  type CommandReply,
-  type EditCommand,
-} from '@rtm/schemas';
+import { MAX_REACTION_TYPES, MAX_REACTIONS_PER_USER, type CommandReply, type EditCommand } from '@rtm/schemas';
 import type { BatchOutcome, ChannelState, GroupReply, ReactionGroup, RetractCommand } from './batch-plan.ts';
 import { ERASURE_COUNT_SQL } from './commit-sql.ts';
 import {
@@ -127,7 +122,12 @@ export async function retract(ctx: ChangeContext, index: number, c: RetractComma
     timestamp: ctx.now,
     data: envelopeText(row, { retracted: true, content: null, reactions: null }),
   });
-  ctx.outcome.logs.push({ index, environmentId: c.environmentId, event: 'message.retracted', data: { channelId: c.channelId, messageId: row.id, seq: row.seq } });
+  ctx.outcome.logs.push({
+    index,
+    environmentId: c.environmentId,
+    event: 'message.retracted',
+    data: { channelId: c.channelId, messageId: row.id, seq: row.seq },
+  });
   return { ok: true, result: { id: row.id, seq: row.seq, retracted: true, eventSeq } };
 }
 
@@ -154,7 +154,12 @@ export async function edit(ctx: ChangeContext, index: number, c: EditCommand, st
     timestamp: ctx.now,
     data: envelope,
   });
-  ctx.outcome.logs.push({ index, environmentId: c.environmentId, event: 'message.updated', data: { channelId: c.channelId, messageId: row.id, seq: row.seq, version } });
+  ctx.outcome.logs.push({
+    index,
+    environmentId: c.environmentId,
+    event: 'message.updated',
+    data: { channelId: c.channelId, messageId: row.id, seq: row.seq, version },
+  });
   return { ok: true, result: { id: row.id, seq: row.seq, version, updatedAt: ctx.now, eventSeq } };
 }
 

@@ -22,7 +22,17 @@
  * Content numbers need no bound: `content` is stored as json text, which keeps any number as it
  * was written; no integer of a command goes into a bigint column.
  */
-import { ChannelId, MAX_ADDRESSEES, MAX_CONTENT_BYTES, MessageType, ReactionType, UserId, isStorableText, jsonObjectProblem, type ChannelCommand } from '@rtm/schemas';
+import {
+  ChannelId,
+  MAX_ADDRESSEES,
+  MAX_CONTENT_BYTES,
+  MessageType,
+  ReactionType,
+  UserId,
+  isStorableText,
+  jsonObjectProblem,
+  type ChannelCommand,
+} from '@rtm/schemas';
 
 /** Deepest nesting of objects and arrays inside `content` (the object itself is depth 1). */
 export const MAX_CONTENT_DEPTH = 64;
@@ -36,8 +46,7 @@ const ENVIRONMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export type CheckResult = { ok: true; command: ChannelCommand } | { ok: false; reason: string };
 
 const fail = (reason: string): CheckResult => ({ ok: false, reason });
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Checks a decoded command; `ok` means every field is safe to write as it is. `content` is JSON

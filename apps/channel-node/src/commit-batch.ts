@@ -63,9 +63,7 @@ export function writesInOneStatement(commands: readonly NodeCommand[], cache: Ma
 
 /** A batch of ephemeral publishes on cached channels needs no transaction at all. */
 export function ephemeralOnly(commands: readonly NodeCommand[], cache: Map<string, ChannelState>): boolean {
-  return commands.every(
-    (c) => c.op === 'publish' && c.ephemeral && cache.has(channelKey(c.environmentId, c.channelId)),
-  );
+  return commands.every((c) => c.op === 'publish' && c.ephemeral && cache.has(channelKey(c.environmentId, c.channelId)));
 }
 
 /** Ephemeral frames only (see ephemeralOnly): no I/O. */
@@ -124,15 +122,12 @@ export async function writeBatch(
   if (toLoad.length > 0) {
     // one round trip: create the rows a persisted publish needs, read every missing one
     const creating = toLoad.filter((v) => v.create);
-    const { rows } = await client.query<{ environment_id: string; id: string; pk: number; last_seq: number; deleting: boolean }>(
-      LOAD_CHANNELS_SQL,
-      [
-        creating.map((v) => v.environmentId),
-        creating.map((v) => v.channelId),
-        toLoad.map((v) => v.environmentId),
-        toLoad.map((v) => v.channelId),
-      ],
-    );
+    const { rows } = await client.query<{ environment_id: string; id: string; pk: number; last_seq: number; deleting: boolean }>(LOAD_CHANNELS_SQL, [
+      creating.map((v) => v.environmentId),
+      creating.map((v) => v.channelId),
+      toLoad.map((v) => v.environmentId),
+      toLoad.map((v) => v.channelId),
+    ]);
     for (const row of rows) {
       states.set(channelKey(row.environment_id, row.id), { pk: row.pk, lastSeq: row.last_seq });
       if (row.deleting) deleting.add(channelKey(row.environment_id, row.id));
@@ -144,10 +139,10 @@ export async function writeBatch(
   const seen = new Map<string, { id: string; seq: number; timestamp: number }>();
   if (keyed.length > 0) {
     const pks = keyed.map((c) => states.get(channelKey(c.environmentId, c.channelId))!.pk);
-    const { rows } = await client.query<{ channel_pk: number; key: string; message_id: string; seq: number; ts: number }>(
-      SEEN_KEYS_SQL,
-      [pks, keyed.map((c) => c.idempotencyKey!)],
-    );
+    const { rows } = await client.query<{ channel_pk: number; key: string; message_id: string; seq: number; ts: number }>(SEEN_KEYS_SQL, [
+      pks,
+      keyed.map((c) => c.idempotencyKey!),
+    ]);
     for (const row of rows) seen.set(keyOf(row.channel_pk, row.key), { id: row.message_id, seq: row.seq, timestamp: row.ts });
   }
 
@@ -221,8 +216,7 @@ export async function writeBatch(
         edits.set(c.environmentId, (edits.get(c.environmentId) ?? 0) + 1);
       }
       outcome.replies[index] = reply;
-    }
-    else if (c.op === 'reactions') outcome.replies[index] = await react(ctx, index, c, state);
+    } else if (c.op === 'reactions') outcome.replies[index] = await react(ctx, index, c, state);
     else {
       // a reaction on its own (the actor gathers them into groups: reaction-gate.ts)
       const { op: _, ...rest } = c;

@@ -87,9 +87,13 @@ const writeSql = (mentions: boolean) => `with fence as (
                       '${WEBHOOK_STATE}', 'an environment has a webhook this writer did not know of') as webhooks_known,
             array(select h.id from unnest($25::text[]) as h(id) where ${environmentHookedSql('h.id')}) as hooked,
             (select count(*) from delivery_jobs) as jobs,
-            ${LOGGED_SQL} as pushed${mentions ? `,
+            ${LOGGED_SQL} as pushed${
+              mentions
+                ? `,
             array(select id from notified) as notified,
-            (select count(*)::int from readers) as readers` : ''}`;
+            (select count(*)::int from readers) as readers`
+                : ''
+            }`;
 
 /** The hot path: no notification to store ($20-$23 are empty). */
 const NO_MENTIONS_SQL = `notified as (
@@ -195,7 +199,10 @@ export function writeStatement(
       messages.map((m) => m.kind),
       // every content in ONE binary parameter, each as its bytes behind its length: no escaping
       // here, no array literal to parse in Postgres (binary-array.ts)
-      binaryTextArray(ARRAY_ELEMENT_OID.json, messages.map((m) => m.contentBytes ?? m.content)),
+      binaryTextArray(
+        ARRAY_ELEMENT_OID.json,
+        messages.map((m) => m.contentBytes ?? m.content),
+      ),
       messages.map((m) => m.sender_id),
       messages.map((m) => m.sender_anon),
       messages.map((m) => list(m.to)),

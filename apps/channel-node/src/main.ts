@@ -168,9 +168,7 @@ let draining = false;
 const internal = createInternalServer({
   registry: metrics,
   isDraining: () => draining,
-  checks: [
-    ...dependencyChecks(pool, nc),
-  ],
+  checks: [...dependencyChecks(pool, nc)],
 });
 
 // partitions held here, and how many there are: summed over the nodes, the difference is the

@@ -221,13 +221,16 @@ export class NodeCommitter {
   private async commitGroup(group: Submission[]): Promise<void> {
     // every command of the group, in submission then command order, with where its result goes
     const flat = group.flatMap((s, at) => s.commands.map((command, index) => ({ command, at, index })));
-    const results = group.map((s) => ({
-      replies: new Array(s.commands.length),
-      frames: [],
-      notifications: [],
-      logs: [],
-      states: new Map(),
-    }) as BatchOutcome);
+    const results = group.map(
+      (s) =>
+        ({
+          replies: new Array(s.commands.length),
+          frames: [],
+          notifications: [],
+          logs: [],
+          states: new Map(),
+        }) as BatchOutcome,
+    );
     // channel states after the parts committed so far: a later part plans on top of them
     const committed = new Map<string, ChannelState>();
     const fenced = new Set<number>();
@@ -248,7 +251,11 @@ export class NodeCommitter {
               const state = committed.get(key) ?? group[at]!.cache.get(key);
               if (state) view.set(key, state);
             }
-            const outcome = await this.transaction(part.map((p) => p.command), view, allowance);
+            const outcome = await this.transaction(
+              part.map((p) => p.command),
+              view,
+              allowance,
+            );
             distribute(outcome, part, results, committed);
             return;
           } catch (error) {

@@ -26,13 +26,7 @@ import type { Logger } from '@rtm/ops';
 import { SUMMARY_INTERVAL_MS, type CommandReply } from '@rtm/schemas';
 import { isGroupReply, isReactionGroup, type NodeCommand, type NodeReply, type ReactCommand } from './batch-plan.ts';
 import { ReactionGate } from './reaction-gate.ts';
-import {
-  ephemeralBatch,
-  ephemeralOnly,
-  type BatchOutcome,
-  type ChannelState,
-  type PublishCommand,
-} from './commit-batch.ts';
+import { ephemeralBatch, ephemeralOnly, type BatchOutcome, type ChannelState, type PublishCommand } from './commit-batch.ts';
 import type { Usage } from '@rtm/usage';
 import { countCommitted } from './usage-count.ts';
 
@@ -226,7 +220,8 @@ export class PartitionActor {
       else logs.set(environmentId, [entry]);
     };
     // (only for environments someone listens to: libs/bus log-interest.ts)
-    for (const entry of outcome.logs) if (logListened(nc, entry.environmentId)) log(entry.environmentId, { level: 'info', event: entry.event, data: entry.data });
+    for (const entry of outcome.logs)
+      if (logListened(nc, entry.environmentId)) log(entry.environmentId, { level: 'info', event: entry.event, data: entry.data });
     let ok = 0;
     batch.forEach((pending, index) => {
       const reply = outcome.replies[index]!;

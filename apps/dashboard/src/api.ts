@@ -19,54 +19,225 @@ export class ApiError extends Error {
 }
 
 export type Role = 'owner' | 'admin' | 'viewer';
-export interface Membership { id: string; name: string; role: Role; createdAt: string }
-export interface Session { user: { id: string; email: string; createdAt: string }; organizations: Membership[]; csrfToken: string; expiresAt: string; idleExpiresAt: string }
-export interface Organization { id: string; name: string; role: Role; projectCount: number; memberCount: number; createdAt: string }
-export interface Member { userId: string; email: string; role: Role; joinedAt: string }
-export interface Invitation { id: string; role: Role; email: string | null; status: string; createdAt: string; expiresAt: string; createdBy: string | null }
-export interface CreatedInvitation extends Invitation { token: string; link: string }
-export interface InvitationPreview { organization: { id: string; name: string }; role: Role; email: string | null; expiresAt: string }
-export interface Project { id: string; organizationId: string; name: string; environmentCount: number; createdAt: string }
-export interface Environment { id: string; organizationId: string; projectId: string; name: string; activeKeyCount: number; originCount: number; createdAt: string }
-export interface Key { id: string; environmentId: string; kind: 'secret' | 'publishable'; prefix: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null }
-export interface CreatedKey extends Key { key: string }
-export interface Origin { origin: string; createdAt: string }
-export interface AuditEntry { id: string; at: string; actor: { kind: string; id: string | null; email: string | null }; action: string; target: { type: string; id: string | null }; details: Record<string, unknown> }
-export interface List<T> { data: T[] }
-export interface Channel { channelId: string; messageCount: number; lastSeq: number; lastActivityAt: string | null; createdAt: string }
-export interface Message {
-  id: string; seq: number; type: string; kind: 'user' | 'server' | 'system'; content: Record<string, unknown> | null;
-  sender: { id: string; anon: boolean }; timestamp: number; to?: string[]; mentions?: string[];
-  retracted: boolean; ephemeral: boolean; channelId: string; retractedAt: string | null;
+export interface Membership {
+  id: string;
+  name: string;
+  role: Role;
+  createdAt: string;
 }
-export interface MessageFilters { sender?: string; type?: string; since?: string; until?: string; before?: number }
+export interface Session {
+  user: { id: string; email: string; createdAt: string };
+  organizations: Membership[];
+  csrfToken: string;
+  expiresAt: string;
+  idleExpiresAt: string;
+}
+export interface Organization {
+  id: string;
+  name: string;
+  role: Role;
+  projectCount: number;
+  memberCount: number;
+  createdAt: string;
+}
+export interface Member {
+  userId: string;
+  email: string;
+  role: Role;
+  joinedAt: string;
+}
+export interface Invitation {
+  id: string;
+  role: Role;
+  email: string | null;
+  status: string;
+  createdAt: string;
+  expiresAt: string;
+  createdBy: string | null;
+}
+export interface CreatedInvitation extends Invitation {
+  token: string;
+  link: string;
+}
+export interface InvitationPreview {
+  organization: { id: string; name: string };
+  role: Role;
+  email: string | null;
+  expiresAt: string;
+}
+export interface Project {
+  id: string;
+  organizationId: string;
+  name: string;
+  environmentCount: number;
+  createdAt: string;
+}
+export interface Environment {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  name: string;
+  activeKeyCount: number;
+  originCount: number;
+  createdAt: string;
+}
+export interface Key {
+  id: string;
+  environmentId: string;
+  kind: 'secret' | 'publishable';
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+export interface CreatedKey extends Key {
+  key: string;
+}
+export interface Origin {
+  origin: string;
+  createdAt: string;
+}
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: { kind: string; id: string | null; email: string | null };
+  action: string;
+  target: { type: string; id: string | null };
+  details: Record<string, unknown>;
+}
+export interface List<T> {
+  data: T[];
+}
+export interface Channel {
+  channelId: string;
+  messageCount: number;
+  lastSeq: number;
+  lastActivityAt: string | null;
+  createdAt: string;
+}
+export interface Message {
+  id: string;
+  seq: number;
+  type: string;
+  kind: 'user' | 'server' | 'system';
+  content: Record<string, unknown> | null;
+  sender: { id: string; anon: boolean };
+  timestamp: number;
+  to?: string[];
+  mentions?: string[];
+  retracted: boolean;
+  ephemeral: boolean;
+  channelId: string;
+  retractedAt: string | null;
+}
+export interface MessageFilters {
+  sender?: string;
+  type?: string;
+  since?: string;
+  until?: string;
+  before?: number;
+}
 export type ChannelRole = 'member' | 'moderator' | 'readonly';
-export interface ChannelMember { channelId: string; userId: string; role: ChannelRole; createdAt: string; updatedAt: string }
-export interface Ban { userId: string; channelId: string | null; reason: string | null; expiresAt: string | null; createdAt: string }
-export interface Webhook { url: string | null; deploymentId: string | null; activatedAt: string | null; secretConfigured: boolean }
+export interface ChannelMember {
+  channelId: string;
+  userId: string;
+  role: ChannelRole;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface Ban {
+  userId: string;
+  channelId: string | null;
+  reason: string | null;
+  expiresAt: string | null;
+  createdAt: string;
+}
+export interface Webhook {
+  url: string | null;
+  deploymentId: string | null;
+  activatedAt: string | null;
+  secretConfigured: boolean;
+}
 export type DeliveryStatus = 'pending' | 'delivered' | 'dropped' | 'cancelled';
 export interface Delivery {
-  id: string; eventId: string; eventType: string; endpointId: string | null; channelId?: string; url: string; status: DeliveryStatus; attempts: number;
-  lastError?: string; lastStatusCode?: number; nextAttemptAt?: string; createdAt: string; updatedAt: string; deliveredAt?: string;
+  id: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string | null;
+  channelId?: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastError?: string;
+  lastStatusCode?: number;
+  nextAttemptAt?: string;
+  createdAt: string;
+  updatedAt: string;
+  deliveredAt?: string;
 }
-export interface DeliveryDetail extends Delivery { attemptLog: { at: string; statusCode?: number; error?: string; durationMs: number }[] }
+export interface DeliveryDetail extends Delivery {
+  attemptLog: { at: string; statusCode?: number; error?: string; durationMs: number }[];
+}
 export interface Endpoint {
-  id: string; url: string; description: string; eventTypes: string[] | null; channels: string[] | null; disabled: boolean;
-  disabledReason?: 'manual' | 'failing'; disabledAt?: string; rateLimitPerSecond: number | null; failingSince?: string; createdAt: string; updatedAt: string;
+  id: string;
+  url: string;
+  description: string;
+  eventTypes: string[] | null;
+  channels: string[] | null;
+  disabled: boolean;
+  disabledReason?: 'manual' | 'failing';
+  disabledAt?: string;
+  rateLimitPerSecond: number | null;
+  failingSince?: string;
+  createdAt: string;
+  updatedAt: string;
 }
-export interface EndpointInput { url?: string; description?: string; eventTypes?: string[] | null; channels?: string[] | null; disabled?: boolean; rateLimitPerSecond?: number | null }
+export interface EndpointInput {
+  url?: string;
+  description?: string;
+  eventTypes?: string[] | null;
+  channels?: string[] | null;
+  disabled?: boolean;
+  rateLimitPerSecond?: number | null;
+}
 /** `optIn`: sent only to endpoints that name it (none checked does not take it). */
-export interface EventTypeInfo { name: string; description: string; optIn: boolean }
+export interface EventTypeInfo {
+  name: string;
+  description: string;
+  optIn: boolean;
+}
 export interface WebhookTask {
-  id: string; kind: 'recover'; endpointId: string; since: string; until: string | null; status: 'running' | 'completed' | 'failed';
-  recovered: number; error?: string; createdAt: string; finishedAt?: string;
+  id: string;
+  kind: 'recover';
+  endpointId: string;
+  since: string;
+  until: string | null;
+  status: 'running' | 'completed' | 'failed';
+  recovered: number;
+  error?: string;
+  createdAt: string;
+  finishedAt?: string;
 }
 /** A delivery ledger's filter: its status, and its endpoint (`ep_…`, or `default` for the configuration's URL). */
-export interface DeliveryFilter { status?: DeliveryStatus; endpointId?: string }
-export interface LogsToken { token: string; expiresAt: string; socketUrl: string | null }
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  endpointId?: string;
+}
+export interface LogsToken {
+  token: string;
+  expiresAt: string;
+  socketUrl: string | null;
+}
 /** One monthly quota: `limit` null when unlimited. */
-export interface QuotaItem { limit: number | null; used: number; remaining: number | null }
-export interface Quota { period: { start: string; resetsAt: string }; quotas: { messages: QuotaItem; connectionMinutes: QuotaItem } }
+export interface QuotaItem {
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+}
+export interface Quota {
+  period: { start: string; resetsAt: string };
+  quotas: { messages: QuotaItem; connectionMinutes: QuotaItem };
+}
 
 let csrfToken: string | undefined;
 let signedOut: () => void = () => {};
@@ -143,7 +314,8 @@ export const api = {
   setRole: (orgId: string, userId: string, role: Role) => call<Member>('PUT', `/organizations/${enc(orgId)}/members/${enc(userId)}`, { role }),
   removeMember: (orgId: string, userId: string) => call<void>('DELETE', `/organizations/${enc(orgId)}/members/${enc(userId)}`),
   invitations: (orgId: string) => call<List<Invitation>>('GET', `/organizations/${enc(orgId)}/invitations`),
-  invite: (orgId: string, role: Role, email?: string) => call<CreatedInvitation>('POST', `/organizations/${enc(orgId)}/invitations`, { role, ...(email && { email }) }),
+  invite: (orgId: string, role: Role, email?: string) =>
+    call<CreatedInvitation>('POST', `/organizations/${enc(orgId)}/invitations`, { role, ...(email && { email }) }),
   revokeInvitation: (orgId: string, id: string) => call<Invitation>('DELETE', `/organizations/${enc(orgId)}/invitations/${enc(id)}`),
   previewInvitation: (token: string) => call<InvitationPreview>('GET', `/invitations/${enc(token)}`, undefined, { quiet401: true }),
   acceptInvitation: (token: string, body: { email?: string; password: string; code?: string }) =>
@@ -171,7 +343,8 @@ export const api = {
   addOrigin: (envId: string, origin: string) => call<Origin>('POST', `/environments/${enc(envId)}/origins`, { origin }),
   removeOrigin: (envId: string, origin: string) => call<void>('DELETE', `/environments/${enc(envId)}/origins?origin=${enc(origin)}`),
 
-  channels: (envId: string, cursor?: string) => call<{ data: Channel[]; nextCursor: string | null }>('GET', `/environments/${enc(envId)}/channels${query({ cursor })}`),
+  channels: (envId: string, cursor?: string) =>
+    call<{ data: Channel[]; nextCursor: string | null }>('GET', `/environments/${enc(envId)}/channels${query({ cursor })}`),
   messages: (envId: string, channelId: string, filters: MessageFilters = {}) =>
     call<{ data: Message[]; nextBefore: number | null }>('GET', `/environments/${enc(envId)}/channels/${enc(channelId)}/messages${query({ ...filters })}`),
   message: (envId: string, channelId: string, messageId: string) =>
@@ -202,8 +375,7 @@ export const api = {
   retryDelivery: (envId: string, deliveryId: string) => call<Delivery>('POST', `/environments/${enc(envId)}/webhook/deliveries/${enc(deliveryId)}/retry`),
 
   eventTypes: (envId: string) => call<List<EventTypeInfo>>('GET', `/environments/${enc(envId)}/webhook-event-types`),
-  endpoints: (envId: string, cursor?: string) =>
-    call<{ data: Endpoint[]; nextCursor: string | null }>('GET', `${endpointsPath(envId)}${query({ cursor })}`),
+  endpoints: (envId: string, cursor?: string) => call<{ data: Endpoint[]; nextCursor: string | null }>('GET', `${endpointsPath(envId)}${query({ cursor })}`),
   createEndpoint: (envId: string, body: EndpointInput & { url: string }) => call<Endpoint & { secret: string }>('POST', endpointsPath(envId), body),
   endpoint: (envId: string, endpointId: string) => call<Endpoint>('GET', `${endpointsPath(envId)}/${enc(endpointId)}`),
   updateEndpoint: (envId: string, endpointId: string, body: EndpointInput) => call<Endpoint>('PATCH', `${endpointsPath(envId)}/${enc(endpointId)}`, body),

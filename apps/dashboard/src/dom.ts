@@ -48,7 +48,11 @@ export function selectField(label: string, name: string, options: readonly strin
     'label',
     { for: id },
     h('span', { class: 'label-text' }, label),
-    h('select', { id, name }, options.map((option) => h('option', { value: option, selected: option === value }, option))),
+    h(
+      'select',
+      { id, name },
+      options.map((option) => h('option', { value: option, selected: option === value }, option)),
+    ),
   );
 }
 

@@ -10,11 +10,7 @@ export interface LogFrame {
   data: Record<string, unknown>;
 }
 
-export type LiveState =
-  | { state: 'connecting' }
-  | { state: 'live' }
-  | { state: 'reconnecting'; inMs: number; why: string }
-  | { state: 'stopped'; why: string };
+export type LiveState = { state: 'connecting' } | { state: 'live' } | { state: 'reconnecting'; inMs: number; why: string } | { state: 'stopped'; why: string };
 
 const CLOSE_UNAUTHORIZED = 4401;
 const CLOSE_FORBIDDEN = 4403;
@@ -81,7 +77,7 @@ export function openLiveLog(envId: string, onFrame: (frame: LogFrame) => void, o
     });
     opened.addEventListener('close', (event) => {
       if (closed || socket !== opened) return;
-      if (event.code === CLOSE_FORBIDDEN) return stop(event.reason || 'no access to this environment\'s log');
+      if (event.code === CLOSE_FORBIDDEN) return stop(event.reason || "no access to this environment's log");
       // 4401: the token expired; anything else: the gateway went away, or the network
       retry(event.code === CLOSE_UNAUTHORIZED ? 'the logs token expired' : `the connection closed (${event.code})`);
     });

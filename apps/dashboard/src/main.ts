@@ -38,7 +38,11 @@ const ROUTES: Route[] = [
         h('h1', {}, 'Organizations'),
         session.organizations.length === 0
           ? h('p', {}, 'You belong to no organization. Ask an owner for an invitation link.')
-          : h('ul', { class: 'plain' }, session.organizations.map((org) => h('li', {}, link(`/dashboard/orgs/${org.id}`, org.name), ` (${org.role})`))),
+          : h(
+              'ul',
+              { class: 'plain' },
+              session.organizations.map((org) => h('li', {}, link(`/dashboard/orgs/${org.id}`, org.name), ` (${org.role})`)),
+            ),
       ];
     },
   },
@@ -93,7 +97,11 @@ function drawHeader(): void {
   replace(
     header,
     h('a', { href: '/dashboard', 'data-link': true, class: 'brand' }, 'Dashboard'),
-    h('nav', { 'aria-label': 'Organizations' }, orgs.map((org) => link(`/dashboard/orgs/${org.id}`, org.name))),
+    h(
+      'nav',
+      { 'aria-label': 'Organizations' },
+      orgs.map((org) => link(`/dashboard/orgs/${org.id}`, org.name)),
+    ),
     h('span', { class: 'muted', 'data-testid': 'signed-in-as' }, session.user.email),
     actionButton('Sign out', { class: 'secondary' }, errors, async () => {
       await api.signOut();

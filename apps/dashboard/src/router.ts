@@ -26,10 +26,12 @@ export function match(routes: Route[], pathname: string): { route: Route; params
   for (const route of routes) {
     const names: string[] = [];
     const pattern = new RegExp(
-      `^${route.path.replace(/\/+$/, '').replace(/:([a-zA-Z]+)/g, (_, name: string) => {
-        names.push(name);
-        return '([^/]+)';
-      }) || '/'}$`,
+      `^${
+        route.path.replace(/\/+$/, '').replace(/:([a-zA-Z]+)/g, (_, name: string) => {
+          names.push(name);
+          return '([^/]+)';
+        }) || '/'
+      }$`,
     );
     const found = pattern.exec(rest);
     if (found) {

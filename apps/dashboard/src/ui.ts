@@ -33,7 +33,12 @@ export function form(
 }
 
 /** A button that runs `action`; an error is shown in `errorTarget` (the section's alert region). */
-export function actionButton(label: string, attrs: { class?: string; 'aria-label'?: string }, errorTarget: HTMLElement, action: () => Promise<void>): HTMLButtonElement {
+export function actionButton(
+  label: string,
+  attrs: { class?: string; 'aria-label'?: string },
+  errorTarget: HTMLElement,
+  action: () => Promise<void>,
+): HTMLButtonElement {
   const button = h('button', { type: 'button', ...attrs }, label);
   button.addEventListener('click', async () => {
     replace(errorTarget);
@@ -71,8 +76,26 @@ export function table(headers: string[], rows: Node[][], empty: string): HTMLEle
     h(
       'table',
       {},
-      h('thead', {}, h('tr', {}, headers.map((header) => h('th', { scope: 'col' }, header)))),
-      h('tbody', {}, rows.map((cells) => h('tr', {}, cells.map((cell) => h('td', {}, cell))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          headers.map((header) => h('th', { scope: 'col' }, header)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((cells) =>
+          h(
+            'tr',
+            {},
+            cells.map((cell) => h('td', {}, cell)),
+          ),
+        ),
+      ),
     ),
   );
 }
@@ -151,5 +174,9 @@ export function isoOfLocal(value: string | undefined): string | undefined {
 
 /** A list of named facts (`<dl>`): a record's fields on its own view. */
 export function facts(rows: [string, Node | string][]): HTMLElement {
-  return h('dl', { class: 'facts' }, rows.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+  return h(
+    'dl',
+    { class: 'facts' },
+    rows.map(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+  );
 }

@@ -53,12 +53,26 @@ function numbers(spec: ChartSpec, entries: readonly StatsEntry[], unit: StatsUni
           h(
             'table',
             {},
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, `Interval (${unit})`), spec.series.map((series) => h('th', { scope: 'col' }, series.label)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'col' }, `Interval (${unit})`),
+                spec.series.map((series) => h('th', { scope: 'col' }, series.label)),
+              ),
+            ),
             h(
               'tbody',
               {},
               rows.map((entry) =>
-                h('tr', {}, h('td', {}, label(unit, Date.parse(entry.start) / 1000)), spec.series.map((series) => h('td', { 'data-counter': series.counter }, String(entry[series.counter] ?? 0)))),
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, label(unit, Date.parse(entry.start) / 1000)),
+                  spec.series.map((series) => h('td', { 'data-counter': series.counter }, String(entry[series.counter] ?? 0))),
+                ),
               ),
             ),
           ),
@@ -79,10 +93,17 @@ export function drawChart(container: HTMLElement, spec: ChartSpec, entries: read
       tzDate: utc,
       scales: { x: { time: true }, y: { range: (_u, min, max) => [0, Math.max(1, max, min)] } },
       axes: [{}, { size: 60 }],
-      series: [{ label: 'UTC', value: (_u, seconds) => (seconds == null ? '—' : label(unit, seconds)) }, ...spec.series.map((series) => ({ label: series.label, stroke: series.color, width: 2, points: { show: starts.length <= 60 } }))],
+      series: [
+        { label: 'UTC', value: (_u, seconds) => (seconds == null ? '—' : label(unit, seconds)) },
+        ...spec.series.map((series) => ({ label: series.label, stroke: series.color, width: 2, points: { show: starts.length <= 60 } })),
+      ],
       legend: { live: true },
     },
-    seriesOf(entries, starts, spec.series.map((series) => series.counter)),
+    seriesOf(
+      entries,
+      starts,
+      spec.series.map((series) => series.counter),
+    ),
     plot,
   );
   return {

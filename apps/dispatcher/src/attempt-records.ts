@@ -152,12 +152,17 @@ export class AttemptRecords {
     // the ledger row stands for them now (or already did: cancelled meanwhile, made elsewhere)
     this.#deps.logged?.done(failed.map(({ row }) => row.id));
     const made = failed.filter(({ row }) => leases.has(row.id));
-    if (made.length > 0) await recordAttempts(this.#deps.pool, made.map((outcome) => ({ ...attemptRecord(outcome), lease: leases.get(outcome.row.id)! })));
+    if (made.length > 0)
+      await recordAttempts(
+        this.#deps.pool,
+        made.map((outcome) => ({ ...attemptRecord(outcome), lease: leases.get(outcome.row.id)! })),
+      );
   }
 
   /** The live-log events of recorded attempts, of the environments someone listens to: one bus message per environment (publishLogs). */
   #announce(outcomes: readonly Outcome[]): void {
     const { nc, subjects } = this.#deps;
-    for (const [environmentId, entries] of attemptLogs(outcomes, (environmentId) => logListened(nc, environmentId))) publishLogs(nc, subjects, environmentId, entries);
+    for (const [environmentId, entries] of attemptLogs(outcomes, (environmentId) => logListened(nc, environmentId)))
+      publishLogs(nc, subjects, environmentId, entries);
   }
 }

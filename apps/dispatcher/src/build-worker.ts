@@ -197,7 +197,9 @@ export class WorkerSupervisor {
     this.#healthy = false;
     this.#log.error({ err: error }, 'worker pool stopped; starting new runners');
     await old.stop().catch(() => {});
-    await this.#release(old.poolIds).catch((releaseError: unknown) => this.#log.warn({ err: releaseError }, 'could not let go of the old runners\' liveness locks'));
+    await this.#release(old.poolIds).catch((releaseError: unknown) =>
+      this.#log.warn({ err: releaseError }, "could not let go of the old runners' liveness locks"),
+    );
     for (let attempt = 0; !this.#stopping; attempt++) {
       try {
         const workers = await this.#build();

@@ -73,7 +73,13 @@ export class ChunkLeases {
     this.#pushed = deps.pushed;
     this.#metrics = deps.metrics;
     this.#claims = new StatementBatcher(
-      (items) => claimDeliveries(deps.pool, items.map(([id]) => id), this.#leaseMs, items.map(([, lease]) => lease)),
+      (items) =>
+        claimDeliveries(
+          deps.pool,
+          items.map(([id]) => id),
+          this.#leaseMs,
+          items.map(([, lease]) => lease),
+        ),
       {
         ...deps.batching,
         // an id asked for by two callers in one statement (a job's and the push's) is claimed once:
@@ -121,10 +127,7 @@ export class ChunkLeases {
         }
       } else claim.push([id, row?.row.lease ?? this.#pushed?.inherited(id) ?? null]);
     }
-    const [claimed, fresh] = await Promise.all([
-      claim.length > 0 ? this.#claims.add(claim) : [],
-      stale.length > 0 ? this.#settings.add(stale) : undefined,
-    ]);
+    const [claimed, fresh] = await Promise.all([claim.length > 0 ? this.#claims.add(claim) : [], stale.length > 0 ? this.#settings.add(stale) : undefined]);
     if (fresh) {
       if (this.#read.size > 10_000) this.#read.clear();
       for (const key of stale) {

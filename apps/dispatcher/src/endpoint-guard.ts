@@ -61,8 +61,7 @@ export class EndpointGuard {
 
   constructor(limits: Limits) {
     this.#limit = Math.min(limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENVIRONMENT, limits.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT);
-    const takenAt = (environmentId: string | undefined) =>
-      environmentId === undefined ? undefined : this.#tookOverAt.get(webhookPartitionOf(environmentId));
+    const takenAt = (environmentId: string | undefined) => (environmentId === undefined ? undefined : this.#tookOverAt.get(webhookPartitionOf(environmentId)));
     this.#rates = new RateBuckets(limits.WEBHOOK_MAX_RATE_PER_ENDPOINT, { emptySince: takenAt });
     this.#endpointRates = new RateBuckets(0, { emptySince: (endpointId) => takenAt(this.#environmentOf.get(endpointId)) });
     this.#breaker = new CircuitBreaker({ threshold: limits.WEBHOOK_BREAKER_THRESHOLD, coolDownMs: limits.WEBHOOK_BREAKER_COOLDOWN });

@@ -14,8 +14,7 @@ export interface Lane {
   endpointId: string | null;
 }
 
-const laneKey = (environmentId: string, endpointId: string | null): string =>
-  endpointId === null ? environmentId : `${environmentId}\n${endpointId}`;
+const laneKey = (environmentId: string, endpointId: string | null): string => (endpointId === null ? environmentId : `${environmentId}\n${endpointId}`);
 
 /**
  * Ids in order, taken from the front in chunks: a read position instead of `splice(0, n)`, which

@@ -62,7 +62,10 @@ const sender = new WebhookSender({
   allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
   resolver,
   refused: (url, reason) =>
-    log.error({ url, reason, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK }, 'this dispatcher refuses a webhook URL at send time (blocked_address); check that every dispatcher has the same WEBHOOK_ALLOW_LOOPBACK'),
+    log.error(
+      { url, reason, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK },
+      'this dispatcher refuses a webhook URL at send time (blocked_address); check that every dispatcher has the same WEBHOOK_ALLOW_LOOPBACK',
+    ),
 });
 // the owned endpoints' places, circuits and rates: read by the intake, kept by the deliverer's sends
 const endpoints = new EndpointGuard(config);
@@ -72,7 +75,20 @@ const pushed = new PushedRows(config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
 const logged = new LogPositions();
 // the attempts this dispatcher records, per environment and minute, written every USAGE_FLUSH_MS (docs/stats.md)
 const usage = createUsage({ config, db: pool, metrics, log });
-const deliverer = new Deliverer({ pool, nc, subjects: subjects(config.NATS_PREFIX), config, log, metrics, sender, secretKeyring, endpoints, pushed, logged, usage: usage.usage });
+const deliverer = new Deliverer({
+  pool,
+  nc,
+  subjects: subjects(config.NATS_PREFIX),
+  config,
+  log,
+  metrics,
+  sender,
+  secretKeyring,
+  endpoints,
+  pushed,
+  logged,
+  usage: usage.usage,
+});
 backlogGauge(pool, metrics, log);
 const recovery = new WorkerRecovery({
   pool,
@@ -137,7 +153,12 @@ const internal = createInternalServer({
   isDraining: () => draining,
   checks: [
     ...dependencyChecks(pool, nc),
-    { name: 'worker', check: async () => { if (!workers.healthy) throw new Error('worker pool stopped; starting new runners'); } },
+    {
+      name: 'worker',
+      check: async () => {
+        if (!workers.healthy) throw new Error('worker pool stopped; starting new runners');
+      },
+    },
   ],
 });
 // handlers before the listener and the announcement: a SIGTERM at any moment after this drains

@@ -116,13 +116,19 @@ export class PushIntake {
     this.#adopted = metrics.adopted;
     const { pool, log, nc, subjects, logged, pushed } = deps;
     this.#router = new JobRouter({
-      pool, log, nc, subjects,
+      pool,
+      log,
+      nc,
+      subjects,
       forwards: metrics.forwards,
       deliver: (ids) => this.#deliverer.deliver(ids),
       intake: { owns: (partition) => this.owns(partition), take: (deliveries) => this.#take(deliveries, false), stopped: () => this.#stopped },
     });
     this.#logReader = new LogReader({
-      pool, log, logged, pushed,
+      pool,
+      log,
+      logged,
+      pushed,
       metrics: deps.metrics,
       intake: {
         partitions: () => [...this.#subscriptions.keys()],

@@ -8,10 +8,7 @@
 export type Delivery = [id: string, environmentId: string];
 
 /** Rows of the ledger as deliveries, by the webhook partition of their environment (`partitionOf`). */
-export function byPartition(
-  rows: readonly { id: string; environment_id: string }[],
-  partitionOf: (environmentId: string) => number,
-): Map<number, Delivery[]> {
+export function byPartition(rows: readonly { id: string; environment_id: string }[], partitionOf: (environmentId: string) => number): Map<number, Delivery[]> {
   const groups = new Map<number, Delivery[]>();
   for (const row of rows) {
     const partition = partitionOf(row.environment_id);

@@ -131,10 +131,13 @@ export class SendWindow {
     }, this.#chunk);
     if (chunk) return chunk;
     if (earliest !== Infinity && !this.#wake) {
-      this.#wake = setTimeout(() => {
-        this.#wake = undefined;
-        this.#pump();
-      }, Math.max(10, earliest - now));
+      this.#wake = setTimeout(
+        () => {
+          this.#wake = undefined;
+          this.#pump();
+        },
+        Math.max(10, earliest - now),
+      );
       this.#wake.unref();
     }
     return undefined;

@@ -73,26 +73,28 @@ export class StatementBatcher<I, R, T = R> {
       this.#waitingItems -= count;
       this.#running++;
       const items = callers.length === 1 ? callers[0]!.items : callers.flatMap((caller) => caller.items);
-      this.#run(items).then(
-        (result) => {
-          for (const caller of callers) {
-            let share: T;
-            try {
-              share = this.#share(result, caller.items);
-            } catch (error) {
-              caller.reject(error);
-              continue;
+      this.#run(items)
+        .then(
+          (result) => {
+            for (const caller of callers) {
+              let share: T;
+              try {
+                share = this.#share(result, caller.items);
+              } catch (error) {
+                caller.reject(error);
+                continue;
+              }
+              caller.resolve(share);
             }
-            caller.resolve(share);
-          }
-        },
-        (error: unknown) => {
-          for (const caller of callers) caller.reject(error);
-        },
-      ).finally(() => {
-        this.#running--;
-        this.#next();
-      });
+          },
+          (error: unknown) => {
+            for (const caller of callers) caller.reject(error);
+          },
+        )
+        .finally(() => {
+          this.#running--;
+          this.#next();
+        });
     }
   }
 }

@@ -42,9 +42,7 @@ const gateway = await buildGateway(deps);
 const internal = createInternalServer({
   registry: metrics,
   isDraining: () => draining,
-  checks: [
-    ...dependencyChecks(pool, nc),
-  ],
+  checks: [...dependencyChecks(pool, nc)],
 });
 
 // handlers before the listeners and the announcement: a SIGTERM at any moment after this drains
@@ -70,7 +68,11 @@ if (trustProxyRisk) log.warn({ trustProxy: true, host: config.HOST }, trustProxy
 // waits out TCP's retransmission back-off (1 s, 3 s, 7 s, …); the kernel caps it at somaxconn
 const BACKLOG = 4096;
 await orExit(log, listenOn('CONTROL_PORT', config.CONTROL_PORT), gateway.control.listen({ port: config.CONTROL_PORT, host: config.HOST, backlog: BACKLOG }));
-await orExit(log, listenOn('REALTIME_PORT', config.REALTIME_PORT), gateway.realtime.listen({ port: config.REALTIME_PORT, host: config.HOST, backlog: BACKLOG }));
+await orExit(
+  log,
+  listenOn('REALTIME_PORT', config.REALTIME_PORT),
+  gateway.realtime.listen({ port: config.REALTIME_PORT, host: config.HOST, backlog: BACKLOG }),
+);
 const internalPort = await orExit(log, listenOn('INTERNAL_PORT', config.INTERNAL_PORT), listen(internal, config.INTERNAL_PORT, config.HOST));
 const controlPort = gateway.control.server.address();
 const realtimePort = gateway.realtime.server.address();

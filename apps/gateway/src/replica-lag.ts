@@ -23,7 +23,9 @@ export function replicaLagGauges(readPool: Pool | undefined, registry: Registry,
   const read = () =>
     (reading ??= (async () => {
       try {
-        const { rows } = await readPool!.query<{ standby: boolean; streaming: boolean; unreplayed_bytes: number; since_replay: number | null }>(REPLAY_STATE_SQL);
+        const { rows } = await readPool!.query<{ standby: boolean; streaming: boolean; unreplayed_bytes: number; since_replay: number | null }>(
+          REPLAY_STATE_SQL,
+        );
         const row = rows[0]!;
         return {
           seconds: lagSeconds({ standby: row.standby, streaming: row.streaming, unreplayedBytes: row.unreplayed_bytes, sinceReplay: row.since_replay }),

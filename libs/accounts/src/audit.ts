@@ -9,11 +9,7 @@ import { newId, type Pool, type PoolClient } from '@rtm/db';
  * Who acts: a signed-in user, the operator's admin CLI, a secret key (`keyId`: its `key_…` id; a
  * server acting through the control plane), or the service itself.
  */
-export type Actor =
-  | { kind: 'user'; userId: string; email: string }
-  | { kind: 'cli' }
-  | { kind: 'key'; keyId: string }
-  | { kind: 'system' };
+export type Actor = { kind: 'user'; userId: string; email: string } | { kind: 'cli' } | { kind: 'key'; keyId: string } | { kind: 'system' };
 
 export const CLI_ACTOR: Actor = Object.freeze({ kind: 'cli' });
 

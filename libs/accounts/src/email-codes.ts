@@ -122,7 +122,11 @@ export class EmailCodes {
       [value, rule.windowMs, rule.limit],
     );
     if (!rows[0]) return;
-    const verdict = throttleVerdict(rows.map((row) => row.at), rule, rows[0].now);
+    const verdict = throttleVerdict(
+      rows.map((row) => row.at),
+      rule,
+      rows[0].now,
+    );
     if (!verdict.allowed) {
       const which = column === 'email' ? 'this e-mail address' : 'this client address';
       throw new ServiceError('rate_limited', `too many codes asked for ${which}; try again later`, { retryAfter: retryAfterSeconds(verdict.retryAfterMs) });

@@ -30,7 +30,17 @@ export {
 } from './password.ts';
 export { ROLES, RIGHTS, ROLE_DESCRIPTIONS, LOGS_RIGHT, allows, isLowerRole, rightsOf, isRole, type Role, type Right } from './roles.ts';
 export { SessionLogsTokens, endedSessionsIntervalMs, type SessionLogsToken } from './session-logs-tokens.ts';
-export { SessionStore, judgeSession, newSessionToken, hashSessionToken, isSessionTokenFormat, touchIntervalMs, type Session, type SessionRules, type SessionVerdict } from './sessions.ts';
+export {
+  SessionStore,
+  judgeSession,
+  newSessionToken,
+  hashSessionToken,
+  isSessionTokenFormat,
+  touchIntervalMs,
+  type Session,
+  type SessionRules,
+  type SessionVerdict,
+} from './sessions.ts';
 export {
   LoginThrottle,
   throttleVerdict,

@@ -55,7 +55,11 @@ export class Invitations {
   }
 
   /** Owners only: a single-use invitation; the token is answered here once and stored hashed. */
-  async invite(actor: Actor, organizationId: string, options: { role: Role; email?: string | undefined }): Promise<{ invitation: InvitationView; token: string }> {
+  async invite(
+    actor: Actor,
+    organizationId: string,
+    options: { role: Role; email?: string | undefined },
+  ): Promise<{ invitation: InvitationView; token: string }> {
     const email = options.email === undefined ? null : checkedEmail(options.email);
     const token = randomBytes(32).toString('base64url');
     return auditedChange(this.access, actor, { organizationId }, 'administer', async ({ client, audit }) => {
@@ -66,7 +70,12 @@ export class Invitations {
         [id, organizationId, hashInvitationToken(token), options.role, email, actor.kind === 'user' ? actor.userId : null, this.ttlMs],
       );
       const { created_at: createdAt, expires_at: expiresAt } = rows[0]!;
-      await audit({ action: 'invitation.created', targetType: 'invitation', targetId: id, details: { role: options.role, email, expiresAt: expiresAt.toISOString() } });
+      await audit({
+        action: 'invitation.created',
+        targetType: 'invitation',
+        targetId: id,
+        details: { role: options.role, email, expiresAt: expiresAt.toISOString() },
+      });
       const createdBy = actor.kind === 'user' ? actor.email : null;
       return { invitation: { id, organizationId, role: options.role, email, status: 'pending', createdAt, expiresAt, createdBy }, token };
     });
@@ -159,22 +168,32 @@ export class Invitations {
         }
       }
       const created = !existing;
-      const joined = await client.query(
-        `insert into organization_members (organization_id, user_id, role) values ($1, $2, $3) on conflict do nothing`,
-        [row.organization_id, user.id, row.role],
-      );
+      const joined = await client.query(`insert into organization_members (organization_id, user_id, role) values ($1, $2, $3) on conflict do nothing`, [
+        row.organization_id,
+        user.id,
+        row.role,
+      ]);
       await client.query('update invitations set accepted_at = now(), accepted_by = $2 where id = $1', [row.id, user.id]);
       const alreadyMember = (joined.rowCount ?? 0) === 0;
       const role: Role = alreadyMember
-        ? (await client.query<{ role: Role }>('select role from organization_members where organization_id = $1 and user_id = $2', [row.organization_id, user.id])).rows[0]!.role
+        ? (
+            await client.query<{ role: Role }>('select role from organization_members where organization_id = $1 and user_id = $2', [
+              row.organization_id,
+              user.id,
+            ])
+          ).rows[0]!.role
         : row.role;
-      await recordAudit(client, { kind: 'user', userId: user.id, email: user.email }, {
-        organizationId: row.organization_id,
-        action: 'invitation.accepted',
-        targetType: 'user',
-        targetId: user.id,
-        details: { invitationId: row.id, email: user.email, role, accountCreated: created, alreadyMember },
-      });
+      await recordAudit(
+        client,
+        { kind: 'user', userId: user.id, email: user.email },
+        {
+          organizationId: row.organization_id,
+          action: 'invitation.accepted',
+          targetType: 'user',
+          targetId: user.id,
+          details: { invitationId: row.id, email: user.email, role, accountCreated: created, alreadyMember },
+        },
+      );
       return { user, organizationId: row.organization_id, role, created };
     });
   }

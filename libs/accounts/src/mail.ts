@@ -37,7 +37,10 @@ export class LogMailSender implements MailSender {
   }
 
   async send(message: MailMessage): Promise<void> {
-    this.log.info({ mail: { to: message.to, subject: message.subject, purpose: message.purpose, text: message.text } }, `mail to ${message.to}: ${message.subject}`);
+    this.log.info(
+      { mail: { to: message.to, subject: message.subject, purpose: message.purpose, text: message.text } },
+      `mail to ${message.to}: ${message.subject}`,
+    );
   }
 }
 

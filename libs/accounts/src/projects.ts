@@ -208,9 +208,8 @@ async function environmentById(client: Queryable, environmentId: string, lock = 
 
 /** The ids of every environment of the organization's projects. */
 export async function environmentIdsOfOrganization(pool: Queryable, organizationId: string): Promise<string[]> {
-  const { rows } = await pool.query<{ id: string }>(
-    'select e.id from environments e join projects p on p.id = e.project_id where p.organization_id = $1',
-    [organizationId],
-  );
+  const { rows } = await pool.query<{ id: string }>('select e.id from environments e join projects p on p.id = e.project_id where p.organization_id = $1', [
+    organizationId,
+  ]);
   return rows.map((row) => row.id);
 }

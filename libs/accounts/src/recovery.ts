@@ -37,7 +37,8 @@ export function codeMail(to: string, purpose: CodePurpose, code: string | null, 
       to,
       purpose,
       subject: `Your verification code: ${code}`,
-      text: `Your code to confirm this e-mail address for the dashboard is ${code}. It works once, for ${minutes(ttlMs)}. ` +
+      text:
+        `Your code to confirm this e-mail address for the dashboard is ${code}. It works once, for ${minutes(ttlMs)}. ` +
         'If you did not ask for it, ignore this message.',
     };
   }
@@ -46,7 +47,8 @@ export function codeMail(to: string, purpose: CodePurpose, code: string | null, 
       to,
       purpose,
       subject: 'Password reset: no account uses this address',
-      text: 'Someone asked to reset the dashboard password of this e-mail address, but no account uses it. ' +
+      text:
+        'Someone asked to reset the dashboard password of this e-mail address, but no account uses it. ' +
         'To join an organization, ask one of its owners for an invitation. If you did not ask, ignore this message.',
     };
   }
@@ -54,7 +56,8 @@ export function codeMail(to: string, purpose: CodePurpose, code: string | null, 
     to,
     purpose,
     subject: `Your password reset code: ${code}`,
-    text: `Your code to set a new dashboard password is ${code}. It works once, for ${minutes(ttlMs)}; ` +
+    text:
+      `Your code to set a new dashboard password is ${code}. It works once, for ${minutes(ttlMs)}; ` +
       'setting the password signs every session of the account out. If you did not ask for it, ignore this message.',
   };
 }
@@ -99,13 +102,17 @@ export class Recovery {
       await setPasswordHash(client, user.id, hash);
       const { rows } = await client.query<{ organization_id: string }>('select organization_id from organization_members where user_id = $1', [user.id]);
       for (const { organization_id: organizationId } of rows) {
-        await recordAudit(client, { kind: 'user', userId: user.id, email: user.email }, {
-          organizationId,
-          action: 'user.password_reset',
-          targetType: 'user',
-          targetId: user.id,
-          details: { email: user.email },
-        });
+        await recordAudit(
+          client,
+          { kind: 'user', userId: user.id, email: user.email },
+          {
+            organizationId,
+            action: 'user.password_reset',
+            targetType: 'user',
+            targetId: user.id,
+            details: { email: user.email },
+          },
+        );
       }
       return { userId: user.id, email: user.email };
     });

@@ -61,10 +61,10 @@ export class SessionLogsTokens {
 
   /** Whether a token was minted by a session that is over now (false for a token no session minted). */
   async sessionEnded(jti: string): Promise<boolean> {
-    const { rows } = await this.pool.query<{ ended: boolean }>(
-      `select not ${LIVE_SESSION} as ended from logs_token_sessions l where l.jti = $2`,
-      [this.rules.idleMs, jti],
-    );
+    const { rows } = await this.pool.query<{ ended: boolean }>(`select not ${LIVE_SESSION} as ended from logs_token_sessions l where l.jti = $2`, [
+      this.rules.idleMs,
+      jti,
+    ]);
     return rows[0]?.ended ?? false;
   }
 }

@@ -127,10 +127,9 @@ export class SessionStore {
 
   /** Deletes expired sessions (expiry is also checked on every lookup; this only frees rows). */
   async sweep(): Promise<void> {
-    await this.pool.query(
-      `delete from dashboard_sessions where expires_at <= now() or last_seen_at <= now() - $1::bigint * interval '1 millisecond'`,
-      [this.rules.idleMs],
-    );
+    await this.pool.query(`delete from dashboard_sessions where expires_at <= now() or last_seen_at <= now() - $1::bigint * interval '1 millisecond'`, [
+      this.rules.idleMs,
+    ]);
     // sessions that idled out or expired since the last sweep ended without a deletion here
     await this.onEnded();
   }

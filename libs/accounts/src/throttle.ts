@@ -133,8 +133,7 @@ export function loginKeys(email: string, ip: string): Record<LoginScope, string>
 
 export type AttemptStart =
   /** `cleanAddress`: the address had no failure within the window before this attempt. */
-  | { allowed: true; attemptId: string; cleanAddress: boolean }
-  | { allowed: false; scope: LoginScope; retryAfterSeconds: number };
+  { allowed: true; attemptId: string; cleanAddress: boolean } | { allowed: false; scope: LoginScope; retryAfterSeconds: number };
 
 // advisory lock namespace (first of the two 32-bit keys); the second is hashtext(key)
 const LOCK_CLASS = ADVISORY_LOCKS.loginThrottle;

@@ -15,11 +15,12 @@ const CLIENT_DESCRIPTIONS: Record<string, string> = {
     'Replays persisted messages with seq > since (or the last N, or those of a duration, with `rewind`; `since` wins), then `subscribed`, then live frames of the channel.',
   unsubscribe: 'Ends a subscription (also one still replaying); answered with `unsubscribed`.',
   publish: 'Publishes to a channel (publish access needed, no subscription); answered with `ack` or `error`.',
-  retract: 'Retracts a message the user sent; answered with `ack` (retracted, with the retraction\'s `eventSeq`) or `error`.',
+  retract: "Retracts a message the user sent; answered with `ack` (retracted, with the retraction's `eventSeq`) or `error`.",
   edit: 'Replaces the content of a message the user sent with a new version (the `edit` capability); answered with `ack` (`version`, `updatedAt`, `eventSeq`) or `error`; subscribers get an `update` frame.',
-  react: 'Adds the user\'s reaction of `type` to a message (the `react` capability); answered with `ack` (`type`, `reacted: true`) when its summary commits (at most 250 ms); subscribers get a `summary` frame.',
-  unreact: 'Takes back the user\'s reaction of `type`; answered with `ack` (`reacted: false`); summarised like `react`.',
-  'remove-member': "A moderator removes a member of the channel; answered with `member-removed` or `error`.",
+  react:
+    "Adds the user's reaction of `type` to a message (the `react` capability); answered with `ack` (`type`, `reacted: true`) when its summary commits (at most 250 ms); subscribers get a `summary` frame.",
+  unreact: "Takes back the user's reaction of `type`; answered with `ack` (`reacted: false`); summarised like `react`.",
+  'remove-member': 'A moderator removes a member of the channel; answered with `member-removed` or `error`.',
   'ban-member': 'A moderator bans a user from the channel (`reason`, `expiresAt` optional); answered with `member-banned` or `error`.',
   'unban-member': 'A moderator lifts a ban on the channel; answered with `member-unbanned` or `error`.',
   'presence-enter': "Enters the channel's presence with `data` (a live subscription, the `presence` capability); answered with `presence-entered`.",
@@ -94,7 +95,7 @@ export function buildAsyncApiDocument(realtimeOrigin = DEFAULT_ORIGINS.realtime)
       version: '1.0.0',
       license: { name: 'MIT' },
       description:
-        'One WebSocket for many channel subscriptions and the user\'s inbox. Every frame is a JSON text frame. ' +
+        "One WebSocket for many channel subscriptions and the user's inbox. Every frame is a JSON text frame. " +
         'The same server frames also come as server-sent events (`GET /v1/events`), for clients whose WebSockets are blocked. ' +
         'Ordering, replay, event ids and close codes are described in docs/protocol.md.',
     },
@@ -117,7 +118,7 @@ export function buildAsyncApiDocument(realtimeOrigin = DEFAULT_ORIGINS.realtime)
         description:
           'Server-sent events (`text/event-stream`) for up to 20 channels named in `channels`. Token in `Authorization: Bearer <jwt>` ' +
           'or `?token=<jwt>`. Each event is `id: <positions>` and `data: <one frame as JSON>` (no `event:` field). The id holds ' +
-          'every channel\'s position, comma-separated `<h>~<seq>` (`<h>`: the first 8 characters of base64url(sha256(channelId))); ' +
+          "every channel's position, comma-separated `<h>~<seq>` (`<h>`: the first 8 characters of base64url(sha256(channelId))); " +
           'a reconnect with `Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals ' +
           'before the stream are HTTP errors (400, 401, 403, 429, 503); the server ends a stream with `retry: <ms>` and ' +
           '`{op:"closed", code, reason}` (4401, 4403, 4429, 4500, 4503).',

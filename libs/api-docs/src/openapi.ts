@@ -51,13 +51,17 @@ export function openApiRouteTransform(input: Parameters<typeof jsonSchemaTransfo
 
 /** Every operation tag, in the order a reader meets them. */
 export const TAGS = [
-  { name: 'tokens', description: 'User tokens for the realtime edge: minted by a tenant backend (secret key) or anonymously (publishable key), and checked by their holder; their revocation and signing keys.' },
-  { name: 'messages', description: 'Publishing, retracting and reading the history of a channel\'s messages.' },
+  {
+    name: 'tokens',
+    description:
+      'User tokens for the realtime edge: minted by a tenant backend (secret key) or anonymously (publishable key), and checked by their holder; their revocation and signing keys.',
+  },
+  { name: 'messages', description: "Publishing, retracting and reading the history of a channel's messages." },
   { name: 'membership', description: 'Channel access (`open` or `members`), members and their roles, and the live roster.' },
-  { name: 'erasure', description: 'Erasing a user\'s messages and deleting channels (resumable jobs on the dispatchers).' },
+  { name: 'erasure', description: "Erasing a user's messages and deleting channels (resumable jobs on the dispatchers)." },
   { name: 'bans', description: 'Bans from one channel or from the whole environment.' },
   { name: 'notifications', description: 'Per-user inbox notifications.' },
-  { name: 'config', description: 'The environment\'s deployed configuration: webhook URL, default channel access, limits.' },
+  { name: 'config', description: "The environment's deployed configuration: webhook URL, default channel access, limits." },
   { name: 'webhooks', description: 'The webhook signing secret and the delivery ledger.' },
   { name: 'webhook events', description: 'What the service POSTs to a webhook endpoint, one entry per event type.' },
   {
@@ -65,8 +69,12 @@ export const TAGS = [
     description: 'Endpoints beside the default one, each with its own secret and filters; test events, recovery, the event types.',
   },
   { name: 'logs', description: 'Tokens for the live environment-logs socket.' },
-  { name: 'stats', description: 'The environment\'s usage by minute, hour, day or month.' },
-  { name: 'dashboard', description: 'Session-authenticated management for people: sign-in, organizations and roles, projects, environments, API keys, allowed origins, the audit log.' },
+  { name: 'stats', description: "The environment's usage by minute, hour, day or month." },
+  {
+    name: 'dashboard',
+    description:
+      'Session-authenticated management for people: sign-in, organizations and roles, projects, environments, API keys, allowed origins, the audit log.',
+  },
 ];
 
 const RETRY_AFTER_HEADER = {
@@ -91,8 +99,7 @@ export const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'cookie',
     name: 'dashboard_session',
-    description:
-      'Dashboard session cookie, set by POST /v1/dashboard/session (HttpOnly). Changes also need the `x-csrf-token` header.',
+    description: 'Dashboard session cookie, set by POST /v1/dashboard/session (HttpOnly). Changes also need the `x-csrf-token` header.',
   },
 } as const;
 
@@ -175,7 +182,9 @@ function serversOf(origins: ServerOrigins) {
 export function withServers(doc: Doc, origins: ServerOrigins): Doc {
   const servers = serversOf(origins);
   const swap = (list: unknown) =>
-    Array.isArray(list) ? list.map((server: { url?: string }) => (server.url === '{base_url}' ? servers.control : server.url === '{realtime_url}' ? servers.realtime : server)) : list;
+    Array.isArray(list)
+      ? list.map((server: { url?: string }) => (server.url === '{base_url}' ? servers.control : server.url === '{realtime_url}' ? servers.realtime : server))
+      : list;
   const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([path, item]) => [path, { ...item, servers: swap(item.servers) }]));
   return { ...doc, servers: swap(doc.servers), paths };
 }

@@ -15,7 +15,7 @@ const HEADERS = [
   header(
     'webhook-signature',
     'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded ' +
-      'part of the endpoint\'s secret after `whsec_`; during a rotation two, space-separated, the new one first.',
+      "part of the endpoint's secret after `whsec_`; during a rotation two, space-separated, the new one first.",
   ),
   header(
     'service-signature',
@@ -48,7 +48,14 @@ export function webhookDocs(): Record<string, unknown> {
                 'application/json': {
                   schema: {
                     type: 'object',
-                    required: ['id', 'type', 'timestamp', 'environmentId', ...(channel && name !== 'member.banned' && name !== 'member.unbanned' ? ['channelId'] : []), 'data'],
+                    required: [
+                      'id',
+                      'type',
+                      'timestamp',
+                      'environmentId',
+                      ...(channel && name !== 'member.banned' && name !== 'member.unbanned' ? ['channelId'] : []),
+                      'data',
+                    ],
                     properties: {
                       id: { type: 'string', description: 'The event id (`webhook-id`).' },
                       type: { type: 'string', const: name },

@@ -90,10 +90,7 @@ export class CredentialStore {
 
   async allowedOrigins(environmentId: string): Promise<ReadonlySet<string>> {
     return this.cached('origins', this.origins, environmentId, async () => {
-      const { rows } = await this.pool.query<{ origin: string }>(
-        'select origin from allowed_origins where environment_id = $1',
-        [environmentId],
-      );
+      const { rows } = await this.pool.query<{ origin: string }>('select origin from allowed_origins where environment_id = $1', [environmentId]);
       return new Set(rows.map((row) => row.origin));
     });
   }

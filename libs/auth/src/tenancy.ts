@@ -14,10 +14,7 @@ export interface CreatedEnvironment {
  * Creates (or reuses, by name) the organization and project, then a new environment with a
  * secret key, a publishable key and a token signing key, in one transaction.
  */
-export async function createEnvironment(
-  pool: Pool,
-  names: { organization: string; project: string; environment: string },
-): Promise<CreatedEnvironment> {
+export async function createEnvironment(pool: Pool, names: { organization: string; project: string; environment: string }): Promise<CreatedEnvironment> {
   return withTransaction(pool, (client) => createEnvironmentIn(client, names));
 }
 
@@ -52,11 +49,7 @@ export async function createEnvironmentIn(
 export async function insertEnvironment(client: PoolClient | Pool, projectId: string, name: string): Promise<string> {
   const environmentId = newId('env');
   await client.query('insert into environments (id, project_id, name) values ($1, $2, $3)', [environmentId, projectId, name]);
-  await client.query('insert into signing_keys (id, environment_id, secret) values ($1, $2, $3)', [
-    newId('kid'),
-    environmentId,
-    randomBytes(32),
-  ]);
+  await client.query('insert into signing_keys (id, environment_id, secret) values ($1, $2, $3)', [newId('kid'), environmentId, randomBytes(32)]);
   return environmentId;
 }
 

@@ -56,10 +56,10 @@ export class TenantKeys {
    */
   async find(environmentId: string, kid: string): Promise<TenantKey | null> {
     const key = await this.cached(this.registered, registeredKey(environmentId, kid), async () => {
-      const { rows } = await this.pool.query<{ alg: TenantTokenAlg; jwk: JWK }>(
-        'select alg, jwk from token_keys where environment_id = $1 and kid = $2',
-        [environmentId, kid],
-      );
+      const { rows } = await this.pool.query<{ alg: TenantTokenAlg; jwk: JWK }>('select alg, jwk from token_keys where environment_id = $1 and kid = $2', [
+        environmentId,
+        kid,
+      ]);
       const row = rows[0];
       return row ? { kid, environmentId, alg: row.alg, jwk: row.jwk } : null;
     });

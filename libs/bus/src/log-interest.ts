@@ -87,7 +87,11 @@ export class LogInterest {
         if (error) return;
         try {
           const environments = JSON.parse(decoder.decode(msg.data)) as unknown;
-          if (Array.isArray(environments)) this.#table.heard(environments.filter((id): id is string => typeof id === 'string'), Date.now());
+          if (Array.isArray(environments))
+            this.#table.heard(
+              environments.filter((id): id is string => typeof id === 'string'),
+              Date.now(),
+            );
         } catch {
           // not an announcement: ignored
         }

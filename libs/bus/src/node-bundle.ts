@@ -73,7 +73,12 @@ export function encodeBundleReply(parts: readonly ReplyPart[]): Uint8Array {
 }
 
 /** `magic`, u16 count, then per part: its `headBytes` (writeHead), u32 length, bytes. */
-function writeParts<P extends { data: Uint8Array }>(magic: number, parts: readonly P[], headBytes: number, writeHead: (out: Buffer, at: number, part: P) => void): Uint8Array {
+function writeParts<P extends { data: Uint8Array }>(
+  magic: number,
+  parts: readonly P[],
+  headBytes: number,
+  writeHead: (out: Buffer, at: number, part: P) => void,
+): Uint8Array {
   let size = 3;
   for (const part of parts) size += headBytes + 4 + part.data.length;
   const out = Buffer.allocUnsafe(size);

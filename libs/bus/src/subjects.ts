@@ -56,8 +56,7 @@ export function subjects(prefix: string) {
      */
     environmentControl: (environmentId: string) => `${prefix}.envctl.${environmentId}`,
     /** Control events for one channel's sockets on every gateway (kicks on ban or removal). */
-    channelControl: (environmentId: string, channelId: string) =>
-      `${prefix}.chctl.${environmentId}.${encodeToken(channelId)}`,
+    channelControl: (environmentId: string, channelId: string) => `${prefix}.chctl.${environmentId}.${encodeToken(channelId)}`,
     /**
      * Requests about one connection, by its id, to every gateway (presence entries over HTTP,
      * `{op, environmentId, userId, connectionId, channelId, data}`): the gateway holding it answers,

@@ -16,7 +16,11 @@ export interface ChannelSummary {
 }
 
 /** Channels by id after `after` (null: from the first), `limit` of them and whether more follow. */
-export async function listChannels(pool: Queryable, environmentId: string, page: { after: string | null; limit: number }): Promise<{ channels: ChannelSummary[]; more: boolean }> {
+export async function listChannels(
+  pool: Queryable,
+  environmentId: string,
+  page: { after: string | null; limit: number },
+): Promise<{ channels: ChannelSummary[]; more: boolean }> {
   const { rows } = await pool.query<{ id: string; last_seq: number; created_at: Date; message_count: number; last_ts: number | null }>(
     `select c.id, c.last_seq, c.created_at,
             (select count(*) from messages m where m.channel_pk = c.pk)::int as message_count,
@@ -55,7 +59,12 @@ export interface BrowseFilter {
 }
 
 /** A page of a channel's messages, newest first, and whether older ones follow. */
-export async function browseMessages(pool: Queryable, environmentId: string, channelId: string, filter: BrowseFilter): Promise<{ rows: BrowsedRow[]; more: boolean }> {
+export async function browseMessages(
+  pool: Queryable,
+  environmentId: string,
+  channelId: string,
+  filter: BrowseFilter,
+): Promise<{ rows: BrowsedRow[]; more: boolean }> {
   const { rows } = await pool.query<BrowsedRow>(
     `select ${BROWSED_COLUMNS} from messages m join channels c on c.pk = m.channel_pk
      where c.environment_id = $1 and c.id = $2 and m.seq < $3

@@ -93,10 +93,7 @@ export async function readMessages(pool: Queryable, environmentId: string, chann
 
 /** The channel's last persisted seq (0 for a channel that has none). */
 export async function readLastSeq(pool: Pool, environmentId: string, channelId: string): Promise<number> {
-  const { rows } = await pool.query<{ last_seq: number }>('select last_seq from channels where environment_id = $1 and id = $2', [
-    environmentId,
-    channelId,
-  ]);
+  const { rows } = await pool.query<{ last_seq: number }>('select last_seq from channels where environment_id = $1 and id = $2', [environmentId, channelId]);
   return rows[0]?.last_seq ?? 0;
 }
 
@@ -137,8 +134,7 @@ export async function readVersions(pool: Queryable, environmentId: string, chann
     if (exists.rowCount === 0) return null;
   }
   const versions = rows.map(
-    (row) =>
-      `{"version":${row.version},"content":${row.content},"updatedAt":${row.updated_at ?? 'null'},"updatedBy":${JSON.stringify(row.updated_by)}}`,
+    (row) => `{"version":${row.version},"content":${row.content},"updatedAt":${row.updated_at ?? 'null'},"updatedBy":${JSON.stringify(row.updated_by)}}`,
   );
   return `{"versions":[${versions.join(',')}]}`;
 }

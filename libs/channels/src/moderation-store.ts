@@ -57,7 +57,14 @@ export type BanView = ReturnType<typeof banOf>;
  * Adds a member or replaces their role (idempotent upsert). A new member, or a new role, is
  * reported as `member.added`; a PUT of the role they already have reports nothing.
  */
-export async function upsertMember(pool: Pool, environmentId: string, channelId: string, userId: string, role: ChannelRole, audit: Audit = noAudit): Promise<MemberView> {
+export async function upsertMember(
+  pool: Pool,
+  environmentId: string,
+  channelId: string,
+  userId: string,
+  role: ChannelRole,
+  audit: Audit = noAudit,
+): Promise<MemberView> {
   const row = await withTransaction(pool, async (client) => {
     const { row, changed } = await writeMember(client, environmentId, channelId, userId, role);
     if (changed) await recordEvent(client, { environmentId, type: 'member.added', channelId, data: { channelId, userId, role } });

@@ -37,11 +37,7 @@ const STANDING_SQL = `
 
 /** One row per pair (in any order), read in one query. */
 export async function standingsOf(pool: Queryable, environmentId: string, pairs: readonly { channelId: string; userId: string }[]): Promise<StandingRow[]> {
-  const { rows } = await pool.query<StandingRow>(STANDING_SQL, [
-    environmentId,
-    pairs.map((pair) => pair.channelId),
-    pairs.map((pair) => pair.userId),
-  ]);
+  const { rows } = await pool.query<StandingRow>(STANDING_SQL, [environmentId, pairs.map((pair) => pair.channelId), pairs.map((pair) => pair.userId)]);
   return rows;
 }
 

@@ -160,7 +160,10 @@ export class Channel {
     if (since !== undefined && rewind !== undefined) throw new RtmError('invalid_request', 'give since or rewind, not both');
     if (delta !== undefined && delta !== 'fossil') throw new RtmError('invalid_request', 'delta must be "fossil" (the one delta format)');
     if (this.#w.listeners.size > 0 && (since !== undefined || rewind !== undefined)) {
-      throw new RtmError('invalid_request', `channel ${this.id} is already subscribed: ${since !== undefined ? 'since' : 'rewind'} applies to its first subscription`);
+      throw new RtmError(
+        'invalid_request',
+        `channel ${this.id} is already subscribed: ${since !== undefined ? 'since' : 'rewind'} applies to its first subscription`,
+      );
     }
     const sub = new ChannelSubscription(this, listener);
     if (this.#w.listeners.size === 0) {
@@ -326,7 +329,10 @@ export class Channel {
   onPresence(frame: { joined: string[]; left: string[]; entered?: PresenceMember[]; updated?: PresenceMember[]; exited?: string[] }): void {
     const { entered = [], updated = [], exited = [] } = frame;
     if (!this.#w.live || frame.joined.length + frame.left.length + entered.length + updated.length + exited.length === 0) return;
-    for (const [users, online] of [[frame.joined, true], [frame.left, false]] as const) {
+    for (const [users, online] of [
+      [frame.joined, true],
+      [frame.left, false],
+    ] as const) {
       for (const userId of users) {
         const change: PresenceChange = { channelId: this.id, userId, online };
         this.#events.emit('presence', change);

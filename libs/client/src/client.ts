@@ -104,7 +104,12 @@ export class Client {
     this.#stableTimer = new Timer(this.#clock);
     this.#handshakeTimer = new Timer(this.#clock);
     this.#heartbeat = new Heartbeat(this.#clock, settings.heartbeatMs, {
-      ping: () => this.#request({ op: 'ping' }, () => {}, () => {}),
+      ping: () =>
+        this.#request(
+          { op: 'ping' },
+          () => {},
+          () => {},
+        ),
       drop: (reason) => this.#drop(reason),
     });
 

@@ -26,11 +26,14 @@ export class Timer {
 
   set(ms: number, callback: () => void): void {
     this.clear();
-    const handle = this.#clock.setTimeout(() => {
-      if (this.#handle !== handle) return;
-      this.#handle = undefined;
-      callback();
-    }, Math.max(0, ms));
+    const handle = this.#clock.setTimeout(
+      () => {
+        if (this.#handle !== handle) return;
+        this.#handle = undefined;
+        callback();
+      },
+      Math.max(0, ms),
+    );
     this.#handle = handle;
   }
 

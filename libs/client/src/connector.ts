@@ -4,14 +4,7 @@ import { asRtmError, RtmError } from './errors.ts';
 import { PacedSender } from './paced-sender.ts';
 import type { ClientSettings } from './settings.ts';
 import { SseSession } from './sse-session.ts';
-import {
-  SocketLink,
-  TransportChoice,
-  WebSocketProbe,
-  type Link,
-  type LinkHandlers,
-  type TransportName,
-} from './transport.ts';
+import { SocketLink, TransportChoice, WebSocketProbe, type Link, type LinkHandlers, type TransportName } from './transport.ts';
 import type { WebSocketLike } from './types.ts';
 
 /** What the connector needs from the client. */

@@ -10,7 +10,13 @@ import type { Message, MessageUpdate, Notification, PresenceMember, ReactionSumm
  * its entries when it has them (`entered`, `updated`: `{userId, data}`; `exited`: ids), or the
  * single-change `{userId, online}` of older servers.
  */
-export function presenceOf(frame: Record<string, unknown>): { joined: string[]; left: string[]; entered?: PresenceMember[]; updated?: PresenceMember[]; exited?: string[] } {
+export function presenceOf(frame: Record<string, unknown>): {
+  joined: string[];
+  left: string[];
+  entered?: PresenceMember[];
+  updated?: PresenceMember[];
+  exited?: string[];
+} {
   const ids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : []);
   const members = (value: unknown): PresenceMember[] =>
     (Array.isArray(value) ? value : [])
@@ -93,7 +99,8 @@ export function routeSubscriptionFrame(frame: Record<string, unknown>, channel: 
       channel?.onPresenceAnswer(frame.ref);
       return true;
     case 'occupancy':
-      if (typeof frame.connections === 'number' && typeof frame.users === 'number') channel?.onOccupancy({ connections: frame.connections, users: frame.users });
+      if (typeof frame.connections === 'number' && typeof frame.users === 'number')
+        channel?.onOccupancy({ connections: frame.connections, users: frame.users });
       return true;
     case 'notification':
       inbox.onNotification(frame as unknown as Notification);
@@ -126,5 +133,11 @@ function updateOf(frame: Record<string, unknown>): MessageUpdate {
 /** A `summary` frame: the message, its reactions now, and the change's place. */
 function summaryOf(frame: Record<string, unknown>): ReactionsUpdate {
   const reactions = frame.reactions !== null && typeof frame.reactions === 'object' && !Array.isArray(frame.reactions) ? frame.reactions : {};
-  return { channelId: String(frame.channelId), id: String(frame.id), seq: Number(frame.seq), eventSeq: frame.eventSeq as number, reactions: reactions as ReactionSummary };
+  return {
+    channelId: String(frame.channelId),
+    id: String(frame.id),
+    seq: Number(frame.seq),
+    eventSeq: frame.eventSeq as number,
+    reactions: reactions as ReactionSummary,
+  };
 }

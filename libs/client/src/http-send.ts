@@ -158,7 +158,11 @@ export class HttpSender {
 /** The answers of the moderation frames (the realtime edge's member and ban routes), by request. */
 const MODERATION_ANSWERS: Record<string, string> = { 'remove-member': 'member-removed', 'ban-member': 'member-banned', 'unban-member': 'member-unbanned' };
 /** The answers of the presence frames, by request. */
-const PRESENCE_ANSWERS: Record<string, string> = { 'presence-enter': 'presence-entered', 'presence-update': 'presence-updated', 'presence-leave': 'presence-left' };
+const PRESENCE_ANSWERS: Record<string, string> = {
+  'presence-enter': 'presence-entered',
+  'presence-update': 'presence-updated',
+  'presence-leave': 'presence-left',
+};
 
 /**
  * The HTTP request of a `publish`, `retract`, `edit`, `react`, `unreact`, presence or moderation
@@ -204,7 +208,8 @@ function ackOf(frame: Frame, body: Frame): Frame {
   const presence = PRESENCE_ANSWERS[String(frame.op)];
   if (presence !== undefined) return { op: presence, ref: frame.ref, channelId: frame.channelId };
   const moderation = MODERATION_ANSWERS[String(frame.op)];
-  if (moderation === 'member-banned') return { op: moderation, ref: frame.ref, channelId: frame.channelId, userId: frame.userId, reason: body.reason ?? null, expiresAt: body.expiresAt ?? null };
+  if (moderation === 'member-banned')
+    return { op: moderation, ref: frame.ref, channelId: frame.channelId, userId: frame.userId, reason: body.reason ?? null, expiresAt: body.expiresAt ?? null };
   if (moderation !== undefined) return { op: moderation, ref: frame.ref, channelId: frame.channelId, userId: frame.userId };
   const ack: Frame = { op: 'ack', ref: frame.ref, channelId: frame.channelId, id: body.id };
   if (typeof body.seq === 'number') ack.seq = body.seq;

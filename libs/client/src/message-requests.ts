@@ -16,7 +16,8 @@ function content(value: unknown): Record<string, unknown> {
 }
 
 function messageId(value: unknown): string {
-  if (typeof value !== 'string' || !MESSAGE_ID.test(value)) throw new RtmError('invalid_request', 'messageId must be a message id (msg_…): 1-64 of A-Z a-z 0-9 _');
+  if (typeof value !== 'string' || !MESSAGE_ID.test(value))
+    throw new RtmError('invalid_request', 'messageId must be a message id (msg_…): 1-64 of A-Z a-z 0-9 _');
   return value;
 }
 

@@ -122,7 +122,8 @@ export class Publisher {
 
 /** The promise's result from the `ack` (RetractResult, EditResult, ReactionResult, PublishResult). */
 function ackResult(entry: OutboxEntry, frame: Record<string, unknown>): unknown {
-  if (entry.kind === 'retract') return typeof frame.eventSeq === 'number' ? { id: frame.id, seq: frame.seq, eventSeq: frame.eventSeq } : { id: frame.id, seq: frame.seq };
+  if (entry.kind === 'retract')
+    return typeof frame.eventSeq === 'number' ? { id: frame.id, seq: frame.seq, eventSeq: frame.eventSeq } : { id: frame.id, seq: frame.seq };
   if (entry.kind === 'edit') return { id: frame.id, seq: frame.seq, version: frame.version, updatedAt: frame.updatedAt, eventSeq: frame.eventSeq };
   if (entry.kind === 'react' || entry.kind === 'unreact') return { id: frame.id, seq: frame.seq, type: frame.type, reacted: frame.reacted };
   // an ephemeral publish over HTTP (the sse transport) is answered without a seq

@@ -12,7 +12,10 @@ interface MeHost {
  * is and when it expires, by the server's word, or the socket close code a refusal (or no answer)
  * amounts to.
  */
-export async function askMe(host: MeHost, token: string): Promise<{ userId: unknown; expiresAt: unknown } | { code: number; reason: string; retryAfter?: number }> {
+export async function askMe(
+  host: MeHost,
+  token: string,
+): Promise<{ userId: unknown; expiresAt: unknown } | { code: number; reason: string; retryAfter?: number }> {
   const fetchImpl = host.fetch;
   try {
     const res = await fetchImpl(`${host.baseUrl}/v1/me`, { method: 'GET', headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
@@ -32,7 +35,12 @@ export async function renewalAnswer(host: MeHost, token: string, ref: unknown): 
     const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
     return res.status === 200
       ? { op: 'authenticated', ref, expiresAt: body.expiresAt }
-      : { op: 'error', ref, code: typeof body.code === 'string' ? body.code : 'unauthorized', reason: String(body.reason ?? `GET /v1/me answered ${res.status}`) };
+      : {
+          op: 'error',
+          ref,
+          code: typeof body.code === 'string' ? body.code : 'unauthorized',
+          reason: String(body.reason ?? `GET /v1/me answered ${res.status}`),
+        };
   } catch (error) {
     return { op: 'error', ref, code: 'unavailable', reason: `GET /v1/me got no answer: ${error instanceof Error ? error.message : String(error)}` };
   }

@@ -90,7 +90,13 @@ export class SseSession {
     this.#host = host;
     this.#token = token;
     this.#flushTimer = new Timer(host.clock);
-    this.#http = new HttpSender({ baseUrl: host.baseUrl, fetch: host.fetch, clock: host.clock, token: (fresh) => host.token(fresh), answer: (frame) => this.#deliver(frame) });
+    this.#http = new HttpSender({
+      baseUrl: host.baseUrl,
+      fetch: host.fetch,
+      clock: host.clock,
+      token: (fresh) => host.token(fresh),
+      answer: (frame) => this.#deliver(frame),
+    });
     for (const channel of channels) {
       const slot = this.#slotWithRoom();
       if (!slot) break; // past MAX_STREAMS: their subscribe is refused when it comes
@@ -181,14 +187,27 @@ export class SseSession {
     let slot = this.#slotOf(channelId);
     const current = slot?.entries.get(channelId);
     // at the start the stream was opened before the channel's subscribe: it answers this one
-    if (current && current.ref === undefined && current.opened && current.since === since && current.rewind === rewind && slot!.carried.get(channelId) === current) {
+    if (
+      current &&
+      current.ref === undefined &&
+      current.opened &&
+      current.since === since &&
+      current.rewind === rewind &&
+      slot!.carried.get(channelId) === current
+    ) {
       current.ref = entry.ref;
       return;
     }
     slot ??= this.#slotWithRoom();
     if (!slot) {
       const most = MAX_STREAMS * MAX_STREAM_CHANNELS;
-      this.#reply({ op: 'error', ref: frame.ref, channelId, code: 'rate_limited', reason: `over ${most} channels on Server-Sent Events (${MAX_STREAMS} streams of ${MAX_STREAM_CHANNELS})` });
+      this.#reply({
+        op: 'error',
+        ref: frame.ref,
+        channelId,
+        code: 'rate_limited',
+        reason: `over ${most} channels on Server-Sent Events (${MAX_STREAMS} streams of ${MAX_STREAM_CHANNELS})`,
+      });
       return;
     }
     slot.entries.set(channelId, entry);
@@ -203,7 +222,13 @@ export class SseSession {
     if (!slot || !entry || slot.carried.get(channelId) !== entry || slot.connectionId === undefined) {
       // no stream holds its subscription: nothing to leave, nothing to enter yet
       if (frame.op === 'presence-leave') return this.#reply({ op: 'presence-left', ref: frame.ref, channelId });
-      return this.#reply({ op: 'error', ref: frame.ref, channelId, code: 'invalid_request', reason: `subscribe to the channel (and wait for \`subscribed\`) before ${String(frame.op)}` });
+      return this.#reply({
+        op: 'error',
+        ref: frame.ref,
+        channelId,
+        code: 'invalid_request',
+        reason: `subscribe to the channel (and wait for \`subscribed\`) before ${String(frame.op)}`,
+      });
     }
     this.#http.send({ ...frame, connectionId: slot.connectionId });
   }
@@ -287,7 +312,14 @@ export class SseSession {
     const inbox = slot === this.#inboxSlot && this.#inbox ? (this.#inbox.since ?? '1') : undefined;
     if (this.#inbox && inbox !== undefined) this.#inbox.ready = false;
     const stream: EventStream = new EventStream(
-      { baseUrl: this.#host.baseUrl, fetch: this.#host.fetch, clock: this.#host.clock, token: this.#token, channels: entries.map(({ channelId, since, rewind }) => ({ channelId, since, rewind })), inbox },
+      {
+        baseUrl: this.#host.baseUrl,
+        fetch: this.#host.fetch,
+        clock: this.#host.clock,
+        token: this.#token,
+        channels: entries.map(({ channelId, since, rewind }) => ({ channelId, since, rewind })),
+        inbox,
+      },
       {
         frame: (frame) => {
           if (!this.#closed && slot.stream === stream) this.#onStreamFrame(slot, serial, frame);

@@ -100,7 +100,12 @@ export class EventStream {
     }
     const parser = new SseParser({ event: (event) => this.#data(event.data) });
     try {
-      await readEventStream(body, parser, () => this.#alive(), () => this.#over);
+      await readEventStream(
+        body,
+        parser,
+        () => this.#alive(),
+        () => this.#over,
+      );
     } catch (error) {
       return this.#end(1006, `the event stream broke: ${error instanceof Error ? error.message : String(error)}`);
     }

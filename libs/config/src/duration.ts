@@ -11,7 +11,10 @@ export function parseDuration(text: string): number {
 
 /** Parses a comma-separated retry schedule (`30s,5m,30m,2h,6h`) into delays in milliseconds. */
 export function parseSchedule(text: string): readonly number[] {
-  const parts = text.split(',').map((part) => part.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (parts.length === 0 || parts.length > 20) throw new Error('must list 1-20 durations, like 30s,5m,30m,2h,6h');
   return Object.freeze(parts.map(parseDuration));
 }

@@ -8,7 +8,15 @@ import { z } from 'zod';
 
 export { parseDuration, parseSchedule } from './duration.ts';
 import { parseDuration, parseSchedule } from './duration.ts';
-export { parseDatabaseUrl, databaseUrlProblem, withSessionAttrs, SESSION_ATTRS, type DatabaseAddress, type DatabaseHost, type SessionAttrs } from './database-url.ts';
+export {
+  parseDatabaseUrl,
+  databaseUrlProblem,
+  withSessionAttrs,
+  SESSION_ATTRS,
+  type DatabaseAddress,
+  type DatabaseHost,
+  type SessionAttrs,
+} from './database-url.ts';
 import { databaseUrlProblem, withSessionAttrs } from './database-url.ts';
 import { publicOrigin } from './public-origin.ts';
 
@@ -55,9 +63,13 @@ const base = z.object({
   HOST: z
     .string()
     .default('127.0.0.1')
-    .refine((value) => isIP(value) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(value), {
-      message: 'must be an IP address (0.0.0.0, 127.0.0.1, ::) or a host name',
-    }),
+    .refine(
+      (value) =>
+        isIP(value) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(value),
+      {
+        message: 'must be an IP address (0.0.0.0, 127.0.0.1, ::) or a host name',
+      },
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Name of this process in logs and metrics; `npm start` sets it per child. */
   NODE_NAME: z.string().min(1).max(64).optional(),
@@ -177,12 +189,24 @@ const gateway = base.extend({
   /** A bundle waiting goes at once when it holds this many commands. */
   OWNER_FILL: z.coerce.number().int().min(1).max(10_000).default(32),
   /** Bytes a socket may have queued before it is closed with 4503. */
-  SOCKET_BUFFER_LIMIT: z.coerce.number().int().min(1024).default(4 * 1024 * 1024),
+  SOCKET_BUFFER_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 * 1024),
   HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
   /** Bytes queued to clients over all of a gateway's sockets; over it the slowest sockets are closed with 4503. */
-  SOCKET_SEND_BUDGET: z.coerce.number().int().min(65_536).default(256 * 1024 * 1024),
+  SOCKET_SEND_BUDGET: z.coerce
+    .number()
+    .int()
+    .min(65_536)
+    .default(256 * 1024 * 1024),
   /** Bytes queued to the sockets of one environment on a gateway; over it that environment's slowest sockets are closed with 4503. */
-  SOCKET_SEND_BUDGET_PER_ENVIRONMENT: z.coerce.number().int().min(65_536).default(64 * 1024 * 1024),
+  SOCKET_SEND_BUDGET_PER_ENVIRONMENT: z.coerce
+    .number()
+    .int()
+    .min(65_536)
+    .default(64 * 1024 * 1024),
   /** Subscribes (access and seq reads) and replay page reads running at once on a gateway, over every environment. */
   SUBSCRIBE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
   /**
@@ -200,7 +224,11 @@ const gateway = base.extend({
   /** Channel subscriptions one multiplexed connection may hold; over it: an error frame `rate_limited`. */
   MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(200),
   /** Bytes per second a socket may send (bursts up to one second's worth); at least one largest frame (128 KiB). */
-  SOCKET_BYTES_PER_SECOND: z.coerce.number().int().min(131_072).default(2 * 1024 * 1024),
+  SOCKET_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(131_072)
+    .default(2 * 1024 * 1024),
   /** Time from upgrade to authenticated, access checked and replay started; over it: 4503. */
   SOCKET_HANDSHAKE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /**
@@ -242,7 +270,10 @@ const gateway = base.extend({
       if (v === 'false' || v === '') return false;
       if (v === 'true') return true;
       if (/^\d+$/.test(v)) return Number(v);
-      const list = v.split(',').map((part) => part.trim()).filter(Boolean);
+      const list = v
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
       if (list.every((part) => /^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(part))) return list;
       ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count, or a comma list of addresses/CIDRs' });
       return z.NEVER;

@@ -113,7 +113,6 @@ async function fenced<T>(pool: Pool, job: ErasureJob, step: (client: PoolClient)
   }
 }
 
-
 /**
  * Step 1, the mark: waits for a commit of the owner in flight on the channel's row, then stops the
  * next ones. Null when the environment has no such channel (no row, no member, no ban): the
@@ -183,20 +182,18 @@ export function messageEventIds(id: string, version: number): string[] {
  * renewed in the same transaction. Returns how many it deleted: fewer than `limit` means the batches
  * are over.
  */
-export async function deleteMessageBatch(
-  pool: Pool,
-  job: ErasureJob,
-  pk: number,
-  limit: number,
-  deleted?: MessagesDeleted,
-): Promise<number | typeof LOST> {
+export async function deleteMessageBatch(pool: Pool, job: ErasureJob, pk: number, limit: number, deleted?: MessagesDeleted): Promise<number | typeof LOST> {
   return fenced(pool, job, async (client) => {
     const { rows } = await client.query<{ id: string; version: number }>(
       `delete from messages where channel_pk = $1 and seq in (select seq from messages where channel_pk = $1 order by seq limit $2) returning id, version`,
       [pk, limit],
     );
     const count = rows.length;
-    if (deleted) await deleted(client, rows.flatMap((row) => messageEventIds(row.id, row.version)));
+    if (deleted)
+      await deleted(
+        client,
+        rows.flatMap((row) => messageEventIds(row.id, row.version)),
+      );
     await client.query(`update erasure_jobs set deleted_messages = deleted_messages + $2, last_error = null, updated_at = now() where id = $1`, [
       job.id,
       count,
@@ -226,7 +223,11 @@ export async function finishChannelRows(
     if (pk !== null) {
       const { rows } = await client.query<{ id: string; version: number }>('delete from messages where channel_pk = $1 returning id, version', [pk]);
       messages = rows.length;
-      if (deleted) await deleted(client, rows.flatMap((row) => messageEventIds(row.id, row.version)));
+      if (deleted)
+        await deleted(
+          client,
+          rows.flatMap((row) => messageEventIds(row.id, row.version)),
+        );
       await client.query('delete from idempotency_keys where channel_pk = $1', [pk]);
     }
     const members = await client.query('delete from memberships where environment_id = $1 and channel_id = $2', [job.environmentId, job.channelId]);

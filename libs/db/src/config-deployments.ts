@@ -8,10 +8,7 @@
 import type { Pool, PoolClient } from 'pg';
 
 /** The active deployment of an environment, or null before the first deploy. */
-export async function readActiveDeployment<Config>(
-  pool: Pool,
-  environmentId: string,
-): Promise<{ id: string; config: Config; activatedAt: Date } | null> {
+export async function readActiveDeployment<Config>(pool: Pool, environmentId: string): Promise<{ id: string; config: Config; activatedAt: Date } | null> {
   const { rows } = await pool.query<{ id: string; config: Config; activated_at: Date }>(
     `select d.id, d.config, d.activated_at
      from environments e join config_deployments d on d.id = e.active_deployment_id
@@ -64,10 +61,12 @@ export async function activateDeployment(
   deploymentId: string,
   settings: { webhookUrl: string | null; defaultAccess: string },
 ): Promise<void> {
-  await client.query(
-    `update environments set active_deployment_id = $2, webhook_url = $3, default_access = $4 where id = $1`,
-    [environmentId, deploymentId, settings.webhookUrl, settings.defaultAccess],
-  );
+  await client.query(`update environments set active_deployment_id = $2, webhook_url = $3, default_access = $4 where id = $1`, [
+    environmentId,
+    deploymentId,
+    settings.webhookUrl,
+    settings.defaultAccess,
+  ]);
 }
 
 /**

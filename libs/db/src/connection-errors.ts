@@ -7,9 +7,25 @@
 const CONNECTION_CODES = new Set([
   // a statement refused by a server that turned read-only (a demoted or fenced primary)
   '25006',
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
-  '57014', '57P01', '57P02', '57P03', '53300',
-  '08000', '08001', '08003', '08004', '08006', '08P01',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTCONN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '08P01',
 ]);
 /**
  * What pg throws without a code when the connection is gone: the socket ended, the connect or the
@@ -27,4 +43,3 @@ export function isConnectionError(error: unknown): boolean {
   if (typeof code !== 'string') return CONNECTION_MESSAGES.test(String(error));
   return CONNECTION_CODES.has(code);
 }
-

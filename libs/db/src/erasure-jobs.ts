@@ -232,10 +232,7 @@ export async function advanceErasureJob(
 
 /** Finished jobs are kept for `days` (their progress stays readable), then deleted. */
 export async function pruneErasureJobs(pool: Pool, days: number): Promise<number> {
-  const { rowCount } = await pool.query(
-    `delete from erasure_jobs where status <> 'running' and finished_at < now() - make_interval(days => $1)`,
-    [days],
-  );
+  const { rowCount } = await pool.query(`delete from erasure_jobs where status <> 'running' and finished_at < now() - make_interval(days => $1)`, [days]);
   return rowCount ?? 0;
 }
 

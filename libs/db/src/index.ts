@@ -8,16 +8,50 @@ export { ARRAY_ELEMENT_OID, binaryTextArray } from './binary-array.ts';
 export { ADVISORY_LOCKS } from './advisory-locks.ts';
 export { PartitionOwnership, type OwnershipOptions } from './partition-ownership.ts';
 export {
-  ERASE_TASK, DELETE_CHANNEL_TASK, ERASE_MAX_ATTEMPTS, ERASURE_LEASE_SECONDS, erasureJobKey, eraseJobSql, handOverErasure, createErasureJob, getErasureJob, takeErasureJob, nextErasureBatch, advanceErasureJob,
-  pruneErasureJobs, reconcileErasureJobs, type ErasePayload, type ErasureJob, type ErasureTarget } from './erasure-jobs.ts';
+  ERASE_TASK,
+  DELETE_CHANNEL_TASK,
+  ERASE_MAX_ATTEMPTS,
+  ERASURE_LEASE_SECONDS,
+  erasureJobKey,
+  eraseJobSql,
+  handOverErasure,
+  createErasureJob,
+  getErasureJob,
+  takeErasureJob,
+  nextErasureBatch,
+  advanceErasureJob,
+  pruneErasureJobs,
+  reconcileErasureJobs,
+  type ErasePayload,
+  type ErasureJob,
+  type ErasureTarget,
+} from './erasure-jobs.ts';
 export {
-  createChannelDeletion, takeChannelDeletion, markChannel, deleteMessageBatch, finishChannelRows, endChannelDeletion, releaseChannelDeletion,
-  channelDeletionOutcome, channelExists, noteClosingError, pollDelays, DELETING_LEASE_SECONDS, LOST, type ChannelDeletionOutcome, type MessagesDeleted, messageEventIds } from './channel-deletion.ts';
+  createChannelDeletion,
+  takeChannelDeletion,
+  markChannel,
+  deleteMessageBatch,
+  finishChannelRows,
+  endChannelDeletion,
+  releaseChannelDeletion,
+  channelDeletionOutcome,
+  channelExists,
+  noteClosingError,
+  pollDelays,
+  DELETING_LEASE_SECONDS,
+  LOST,
+  type ChannelDeletionOutcome,
+  type MessagesDeleted,
+  messageEventIds,
+} from './channel-deletion.ts';
 export {
   admitNotificationsSql,
   notificationCapSql,
   NOTIFICATION_CAP_LIMIT,
-  CURRENT_MINUTE_SQL, SWEEP_NOTIFICATION_WINDOWS_SQL, WINDOW_SECONDS_LEFT_SQL } from './notification-windows.ts';
+  CURRENT_MINUTE_SQL,
+  SWEEP_NOTIFICATION_WINDOWS_SQL,
+  WINDOW_SECONDS_LEFT_SQL,
+} from './notification-windows.ts';
 export { readInbox, storeNotifications, type NotificationFrame } from './notifications.ts';
 export { readActiveDeployment, insertDeployment, activateDeployment, readActiveNamespaces, lockActiveDeployment, lockDeploys } from './config-deployments.ts';
 
@@ -69,5 +103,17 @@ export function createPool(
   return pool;
 }
 export { USAGE_UNITS, USAGE_TABLES, truncateTo, addUnits, ceilTo, intervalSeconds, rowBounds, type UsageUnit } from './usage-intervals.ts';
-export { USAGE_COLUMNS, USAGE_SUM_COLUMNS, USAGE_MAX_COLUMNS, SETTLE_MS, USAGE_RETENTION, rollupSql, rollupPlan, rollUpUsage, pruneCutoffs, pruneUsage, type RollupPlan } from './usage-rollup.ts';
+export {
+  USAGE_COLUMNS,
+  USAGE_SUM_COLUMNS,
+  USAGE_MAX_COLUMNS,
+  SETTLE_MS,
+  USAGE_RETENTION,
+  rollupSql,
+  rollupPlan,
+  rollUpUsage,
+  pruneCutoffs,
+  pruneUsage,
+  type RollupPlan,
+} from './usage-rollup.ts';
 export { statsSql, statsEntry, readStats, type StatsEntry, type StatsRow } from './usage-stats.ts';

@@ -27,9 +27,7 @@ export async function migrate(pool: Pool): Promise<string[]> {
     await client.query('begin');
     try {
       await client.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-      await client.query(
-        'create table if not exists migrations (id text primary key, applied_at timestamptz not null default now())',
-      );
+      await client.query('create table if not exists migrations (id text primary key, applied_at timestamptz not null default now())');
       await client.query('commit');
     } catch (error) {
       await client.query('rollback');
@@ -71,7 +69,11 @@ async function migrationFiles(): Promise<string[]> {
  * release, the process starts anyway (`readOnly`, said in `log`): what needs Postgres answers 503
  * `unavailable` until a primary is found (docs/postgres.md). Otherwise the error is thrown, as before.
  */
-export async function migrateAtStart(pool: Pool, databaseUrl: string, log: { warn(message: string): void }): Promise<{ applied: string[] } | { readOnly: true }> {
+export async function migrateAtStart(
+  pool: Pool,
+  databaseUrl: string,
+  log: { warn(message: string): void },
+): Promise<{ applied: string[] } | { readOnly: true }> {
   try {
     return { applied: await migrate(pool) };
   } catch (error) {
@@ -84,7 +86,10 @@ export async function migrateAtStart(pool: Pool, databaseUrl: string, log: { war
 /** Whether a listed server (a standby will do) has every migration of this release. */
 async function schemaIsCurrent(databaseUrl: string): Promise<boolean> {
   const latest = (await migrationFiles()).at(-1)?.slice(0, 6);
-  const answers = await Promise.all(parseDatabaseUrl(databaseUrl).hosts.map((host) =>
-    askServer(host, async (client) => (await client.query<{ id: string | null }>('select max(id) as id from migrations')).rows[0]?.id === latest)));
+  const answers = await Promise.all(
+    parseDatabaseUrl(databaseUrl).hosts.map((host) =>
+      askServer(host, async (client) => (await client.query<{ id: string | null }>('select max(id) as id from migrations')).rows[0]?.id === latest),
+    ),
+  );
   return answers.includes(true);
 }

@@ -80,6 +80,14 @@ export async function storeNotifications(
   notification: { environmentId: string; userIds: string[]; ids: string[]; type: string; payloadText: string; timestamp: number; defaultCap: number },
 ): Promise<{ stored: Set<string>; retryAfter: number }> {
   const { environmentId, userIds, ids, type, payloadText, timestamp, defaultCap } = notification;
-  const { rows } = await pool.query<{ stored: string[]; retry_after: number }>(STORE_SQL, [environmentId, userIds, type, payloadText, timestamp, ids, defaultCap]);
+  const { rows } = await pool.query<{ stored: string[]; retry_after: number }>(STORE_SQL, [
+    environmentId,
+    userIds,
+    type,
+    payloadText,
+    timestamp,
+    ids,
+    defaultCap,
+  ]);
   return { stored: new Set(rows[0]!.stored), retryAfter: rows[0]!.retry_after };
 }

@@ -176,15 +176,17 @@ export class PartitionOwnership {
     );
     if (this.client !== client) return;
     for (const { partition } of locked) this.owned.add(partition);
-    await Promise.all(locked.map(async ({ partition }) => {
-      try {
-        await this.options.acquire(partition, this.options.holders !== undefined ? await this.hold(client, this.options.holders, partition) : false);
-      } catch (error) {
-        this.options.log.error({ err: error, partition }, 'could not start partition');
-        this.owned.delete(partition);
-        await client.query('select pg_advisory_unlock($1, $2)', [this.options.partitionLocks, partition]);
-      }
-    }));
+    await Promise.all(
+      locked.map(async ({ partition }) => {
+        try {
+          await this.options.acquire(partition, this.options.holders !== undefined ? await this.hold(client, this.options.holders, partition) : false);
+        } catch (error) {
+          this.options.log.error({ err: error, partition }, 'could not start partition');
+          this.owned.delete(partition);
+          await client.query('select pg_advisory_unlock($1, $2)', [this.options.partitionLocks, partition]);
+        }
+      }),
+    );
   }
 
   /**

@@ -14,9 +14,7 @@ import { afterBehind, replayedTo } from './read-freshness.ts';
 export type ReadKind = 'history' | 'replay' | 'browse' | 'roster' | 'ledger' | 'stats';
 
 /** Where a read went: the replica (`current`, or current after a wait) or the primary (why). */
-export type ReadServed =
-  | { pool: 'replica'; reason: 'current' | 'waited' }
-  | { pool: 'primary'; reason: 'no_replica' | 'behind' | 'failed' };
+export type ReadServed = { pool: 'replica'; reason: 'current' | 'waited' } | { pool: 'primary'; reason: 'no_replica' | 'behind' | 'failed' };
 
 /** A pool or one of its clients: where a read's statements run. */
 export type Queryable = Pick<pg.Pool, 'query'>;

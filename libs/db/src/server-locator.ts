@@ -119,7 +119,8 @@ export class ServerLocator {
 
 function refusalText(host: string, reason: 'read_only' | 'writable' | 'older_timeline', attrs: string): string {
   if (reason === 'read_only') return `the Postgres server at ${host} does not accept writes (a standby, or read-only); searching for the primary`;
-  if (reason === 'older_timeline') return `the Postgres server at ${host} is on an older timeline than one this process has written to (an old primary); not used`;
+  if (reason === 'older_timeline')
+    return `the Postgres server at ${host} is on an older timeline than one this process has written to (an old primary); not used`;
   return `the Postgres server at ${host} accepts writes, and target_session_attrs=${attrs} asks for one that does not`;
 }
 
@@ -128,7 +129,12 @@ function refusalText(host: string, reason: 'read_only' | 'writable' | 'older_tim
  * or undefined when the server does not answer in time or the question fails.
  */
 export async function askServer<T>(host: DatabaseHost, ask: (client: pg.Client) => Promise<T>): Promise<T | undefined> {
-  const client = new pg.Client({ connectionString: host.url, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS, application_name: 'rtm-probe' });
+  const client = new pg.Client({
+    connectionString: host.url,
+    connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+    query_timeout: PROBE_TIMEOUT_MS,
+    application_name: 'rtm-probe',
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -176,7 +182,10 @@ export class LocatingClient extends pg.Client {
   override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
     const done = this.#connect();
     if (!callback) return done;
-    done.then(() => (callback as (err: null, c: pg.Client) => void)(null, this), (error: Error) => (callback as (err: Error) => void)(error));
+    done.then(
+      () => (callback as (err: null, c: pg.Client) => void)(null, this),
+      (error: Error) => (callback as (err: Error) => void)(error),
+    );
   }
 
   async #connect(): Promise<pg.Client> {

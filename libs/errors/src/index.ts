@@ -14,7 +14,7 @@ export const ERRORS = {
   banned: { status: 403, message: 'the user is banned' },
   not_found: { status: 404, message: 'not found' },
   webhooks_not_configured: { status: 404, message: 'no configuration with a webhook has been activated' },
-  conflict: { status: 409, message: 'the request conflicts with the resource\'s state' },
+  conflict: { status: 409, message: "the request conflicts with the resource's state" },
   payload_too_large: { status: 413, message: 'payload too large' },
   unsupported_media_type: { status: 415, message: 'the body must be application/json' },
   invalid_webhook_url: { status: 422, message: 'the webhook URL is not allowed' },

@@ -45,10 +45,11 @@ export async function deployLimits(
     if (rows.length === 0) return null;
     const config = { webhooks: null, channels: { access: 'open' }, ...rows[0]!.config, limits: cleanOverrides(overrides) };
     const deploymentId = newId('dep');
-    await client.query(
-      `insert into config_deployments (id, environment_id, config, activated_at) values ($1, $2, $3, now())`,
-      [deploymentId, environmentId, JSON.stringify(config)],
-    );
+    await client.query(`insert into config_deployments (id, environment_id, config, activated_at) values ($1, $2, $3, now())`, [
+      deploymentId,
+      environmentId,
+      JSON.stringify(config),
+    ]);
     await client.query('update environments set active_deployment_id = $2 where id = $1', [environmentId, deploymentId]);
     return { deploymentId, limits: { ...effectiveLimits(config.limits), ...effectiveQuotas(config.limits) } };
   });

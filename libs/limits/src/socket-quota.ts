@@ -198,9 +198,11 @@ export class SocketQuota {
   private serially<T>(key: string, step: () => Promise<T>): Promise<T> {
     const next = (this.chains.get(key) ?? Promise.resolve()).catch(() => {}).then(step);
     this.chains.set(key, next);
-    void next.finally(() => {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    }).catch(() => {});
+    void next
+      .finally(() => {
+        if (this.chains.get(key) === next) this.chains.delete(key);
+      })
+      .catch(() => {});
     return next;
   }
 }

@@ -9,9 +9,7 @@ import { counterSpec } from './metrics-catalogue.ts';
 import { counterOf } from './internal-server.ts';
 
 /** The locator's events (structurally: libs/ops does not import libs/db). */
-type LocatorEvent =
-  | { kind: 'search'; outcome: 'found' | 'none'; ms: number; host?: string }
-  | { kind: 'refused'; host: string; reason: string };
+type LocatorEvent = { kind: 'search'; outcome: 'found' | 'none'; ms: number; host?: string } | { kind: 'refused'; host: string; reason: string };
 
 /** `pool`: which of the process's pools (`primary`, or `replica` for DATABASE_READ_URL). */
 export function watchDatabase(locator: { observe(observer: (event: LocatorEvent) => void): unknown }, pool: string, metrics: Registry, log: Logger): void {

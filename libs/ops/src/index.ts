@@ -4,4 +4,15 @@ export { DRAIN_TIMEOUT_MS, onShutdown, announce, orExit, redactUrl } from './lif
 export { NODE_FLAGS, type ProcessKind } from './node-flags.ts';
 export { lingerMs, ArrivalRate, type LingerOptions } from './linger.ts';
 export { watchDatabase } from './database-watch.ts';
-export { METRICS, METRIC_ROWS, counterSpec, gaugeSpec, histogramSpec, metricsOf, type MetricEntry, type MetricName, type MetricRow, type MetricType } from './metrics-catalogue.ts';
+export {
+  METRICS,
+  METRIC_ROWS,
+  counterSpec,
+  gaugeSpec,
+  histogramSpec,
+  metricsOf,
+  type MetricEntry,
+  type MetricName,
+  type MetricRow,
+  type MetricType,
+} from './metrics-catalogue.ts';

@@ -49,11 +49,7 @@ async function runCheck(check: ReadinessCheck): Promise<string | null> {
  * with the failing ones named), `/internal/metrics` (Prometheus text). Served on the process's
  * own internal port only; the public listeners answer 404 for `/internal/*`.
  */
-export function createInternalServer(options: {
-  registry: Registry;
-  checks: ReadinessCheck[];
-  isDraining?: () => boolean;
-}): Server {
+export function createInternalServer(options: { registry: Registry; checks: ReadinessCheck[]; isDraining?: () => boolean }): Server {
   return createServer((req, res) => {
     const send = (status: number, body: unknown, type = 'application/json') => {
       const headers: Record<string, string> = { 'content-type': type };
@@ -76,9 +72,7 @@ export function createInternalServer(options: {
         const checks = Object.fromEntries(options.checks.map((c, i) => [c.name, results[i] === null ? 'ok' : 'failing']));
         send(
           failures.length ? 503 : 200,
-          failures.length
-            ? { code: 'unavailable', reason: failures.join('; '), status: 'unready', checks, failures }
-            : { status: 'ready', checks },
+          failures.length ? { code: 'unavailable', reason: failures.join('; '), status: 'unready', checks, failures } : { status: 'ready', checks },
         );
       });
       return;
@@ -105,10 +99,7 @@ export async function listen(server: Server, port: number, host: string): Promis
 }
 
 /** The readiness checks every process shares: Postgres answers a query, NATS a round trip. */
-export function dependencyChecks(
-  pool: { query(text: string): Promise<unknown> },
-  nc: { flush(): Promise<void> },
-): ReadinessCheck[] {
+export function dependencyChecks(pool: { query(text: string): Promise<unknown> }, nc: { flush(): Promise<void> }): ReadinessCheck[] {
   return [
     { name: 'postgres', check: () => pool.query('select 1') },
     { name: 'nats', check: () => nc.flush() },

@@ -58,7 +58,10 @@ const noOwner = () => new ServiceError('unavailable', 'no channel owner is avail
 function unavailable(error: unknown): ServiceError {
   if (error instanceof NotSentError) return noOwner();
   if (error instanceof ConnectionLostError) {
-    return new ServiceError('unavailable', 'the connection to the message bus was lost with the command in flight; the outcome is unknown (retry with an idempotencyKey)');
+    return new ServiceError(
+      'unavailable',
+      'the connection to the message bus was lost with the command in flight; the outcome is unknown (retry with an idempotencyKey)',
+    );
   }
   if (error instanceof OwnerLostError) {
     return new ServiceError('unavailable', 'the channel owner stopped with the command in flight; the outcome is unknown (retry with an idempotencyKey)');

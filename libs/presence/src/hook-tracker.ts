@@ -180,7 +180,8 @@ export class HookTracker {
         const first = index.firstRecord(channel, now);
         if (first && !tracked.occupied) {
           tracked.occupied = { revision: first.revision, time: first.time };
-          if (tracked.interest.channel) out.push({ kind: 'occupied', channel, since: tracked.occupied, time: first.time, source: 'expiry', group: `a${channel}` });
+          if (tracked.interest.channel)
+            out.push({ kind: 'occupied', channel, since: tracked.occupied, time: first.time, source: 'expiry', group: `a${channel}` });
         } else if (!first && tracked.occupied) tracked.occupiedMissing = now;
       }
       if (!tracked.interest.entries) continue;
@@ -252,7 +253,8 @@ export class HookTracker {
     }
     if (!interest.entries) tracked.entries.clear();
     else if (!before.entries) {
-      for (const [userId, found] of index.entries(channel, now)) tracked.entries.set(userId, { data: found.data, since: { revision: found.at, time: found.time } });
+      for (const [userId, found] of index.entries(channel, now))
+        tracked.entries.set(userId, { data: found.data, since: { revision: found.at, time: found.time } });
     }
     return tracked;
   }

@@ -118,7 +118,13 @@ export class HookWindow {
       const net: HookTransition[] = [];
       for (const { first, last } of own.users.values()) if ((first.kind === 'left') !== (last.kind === 'entered')) net.push(last);
       for (const kind of ['entered', 'left'] as const) {
-        events.push(...memberEvents(channel, kind, net.filter((t) => t.kind === kind)));
+        events.push(
+          ...memberEvents(
+            channel,
+            kind,
+            net.filter((t) => t.kind === kind),
+          ),
+        );
       }
     }
     for (const transition of this.others) events.push(channelEvent(transition));
@@ -133,7 +139,13 @@ export class HookWindow {
 
 function channelEvent(transition: HookTransition): HookEvent {
   const type = TYPES[transition.kind as 'occupied' | 'vacated'];
-  return { type, channel: transition.channel, key: `${type}|${transition.channel}|${stampKey(transition.since)}`, idTime: transition.since.time, time: transition.time };
+  return {
+    type,
+    channel: transition.channel,
+    key: `${type}|${transition.channel}|${stampKey(transition.since)}`,
+    idTime: transition.since.time,
+    time: transition.time,
+  };
 }
 
 /** One kind's members of a channel, sorted by user id, in events of at most HOOK_MEMBERS_MAX. */

@@ -8,8 +8,7 @@
 import { ServiceError } from '@rtm/errors';
 
 /** Occupancy asked of a channel whose namespace does not track presence. */
-export const presenceOff = () =>
-  new ServiceError('forbidden', "presence is off in this channel's namespace (`presence: false`): it has no occupancy");
+export const presenceOff = () => new ServiceError('forbidden', "presence is off in this channel's namespace (`presence: false`): it has no occupancy");
 
 export interface Counts {
   connections: number;

@@ -7,5 +7,9 @@ import { useRealtimeClient } from './provider.ts';
 export function useConnectionState(): ConnectionState {
   const client = useRealtimeClient();
   const subscribe = React.useCallback((changed: () => void) => client.on('state', changed), [client]);
-  return React.useSyncExternalStore(subscribe, () => client.state, () => client.state);
+  return React.useSyncExternalStore(
+    subscribe,
+    () => client.state,
+    () => client.state,
+  );
 }

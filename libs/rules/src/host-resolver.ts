@@ -82,7 +82,10 @@ export class HostResolver {
     ]);
     const addresses: LookupAddress[] = [];
     let ttl = MAX_TTL_MS;
-    for (const [result, family] of [[v4, 4], [v6, 6]] as const) {
+    for (const [result, family] of [
+      [v4, 4],
+      [v6, 6],
+    ] as const) {
       if (result.status !== 'fulfilled') continue;
       for (const record of result.value) {
         addresses.push({ address: record.address, family });
@@ -90,9 +93,7 @@ export class HostResolver {
       }
     }
     const entry: Entry =
-      addresses.length > 0
-        ? { addresses, expires: Date.now() + Math.max(MIN_TTL_MS, ttl) }
-        : { addresses: null, expires: Date.now() + NEGATIVE_TTL_MS };
+      addresses.length > 0 ? { addresses, expires: Date.now() + Math.max(MIN_TTL_MS, ttl) } : { addresses: null, expires: Date.now() + NEGATIVE_TTL_MS };
     if (this.#cache.size >= MAX_ENTRIES) this.#evict();
     this.#cache.set(name, entry);
     return entry;

@@ -183,11 +183,7 @@ export function namespacesProblem(namespaces: readonly Namespace[]): string | nu
  * Presence settings fall back to the environment's (`defaults`), then to PRESENCE_DEFAULT and
  * JOIN_LEAVE_DEFAULT.
  */
-export function resolveNamespace(
-  namespaces: readonly Namespace[] | undefined,
-  channelId: string,
-  defaults?: PresenceDefaults | null,
-): ResolvedNamespace {
+export function resolveNamespace(namespaces: readonly Namespace[] | undefined, channelId: string, defaults?: PresenceDefaults | null): ResolvedNamespace {
   let best: Namespace | undefined;
   for (const namespace of namespaces ?? []) {
     if (channelId.startsWith(namespace.prefix) && (!best || namespace.prefix.length > best.prefix.length)) best = namespace;

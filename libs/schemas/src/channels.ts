@@ -37,8 +37,8 @@ export const publishFields = {
   to: Addressees.optional().describe('Only these users and the sender receive it on sockets and see it in history.'),
   mentions: Addressees.optional().describe(
     'Each mentioned user who may read the message gets an inbox notification of type "mention": decided when the message is ' +
-      'stored, by the channel\'s access, membership and bans (and `to`, when given). Other ids are dropped silently, and so ' +
-      'are notifications past the recipient\'s `notificationsPerUserPerMinute` (docs/limits.md); the message is published ' +
+      "stored, by the channel's access, membership and bans (and `to`, when given). Other ids are dropped silently, and so " +
+      "are notifications past the recipient's `notificationsPerUserPerMinute` (docs/limits.md); the message is published " +
       'either way and the answer does not say who was notified.',
   ),
   idempotencyKey: z
@@ -51,16 +51,10 @@ export const publishFields = {
 };
 
 export const PublishBody = z.object(publishFields).strict();
-export const ServerPublishBody = z
-  .object({ ...publishFields, senderId: UserId.optional().describe('Sender shown to clients; default "server".') })
-  .strict();
+export const ServerPublishBody = z.object({ ...publishFields, senderId: UserId.optional().describe('Sender shown to clients; default "server".') }).strict();
 
-export const PublishResponse = z
-  .object({ id: z.string(), seq: z.number().int(), timestamp: z.number().int() })
-  .meta({ id: 'PublishedMessage' });
-export const EphemeralPublishResponse = z
-  .object({ id: z.string(), ephemeral: z.literal(true) })
-  .meta({ id: 'EphemeralMessage' });
+export const PublishResponse = z.object({ id: z.string(), seq: z.number().int(), timestamp: z.number().int() }).meta({ id: 'PublishedMessage' });
+export const EphemeralPublishResponse = z.object({ id: z.string(), ephemeral: z.literal(true) }).meta({ id: 'EphemeralMessage' });
 
 /** Most messages in one `POST /v1/messages/batch`. */
 export const MAX_BATCH_MESSAGES = 100;
@@ -69,7 +63,12 @@ export const MAX_BATCH_BODY_BYTES = 1024 * 1024;
 
 const batchChannel = { channelId: ChannelId.describe('The channel this message goes to.') };
 export const BatchPublishBody = z
-  .object({ messages: z.array(z.object({ ...batchChannel, ...publishFields }).strict()).min(1).max(MAX_BATCH_MESSAGES) })
+  .object({
+    messages: z
+      .array(z.object({ ...batchChannel, ...publishFields }).strict())
+      .min(1)
+      .max(MAX_BATCH_MESSAGES),
+  })
   .strict();
 export const ServerBatchPublishBody = z
   .object({
@@ -86,40 +85,37 @@ export const BatchPublishResponse = z
   .object({ results: z.array(z.union([PublishResponse, EphemeralPublishResponse, BatchItemError])) })
   .meta({ id: 'BatchPublishResults' });
 
-export const RetractBody = z
-  .object({ reason: storableText(1024, 0).optional().describe('Sent on the socket `retract` frame only.') })
-  .strict();
+export const RetractBody = z.object({ reason: storableText(1024, 0).optional().describe('Sent on the socket `retract` frame only.') }).strict();
 export const RetractResponse = z
   .object({
     id: z.string(),
     seq: z.number().int(),
     retracted: z.literal(true),
-    eventSeq: z.number().int().optional().describe('The retraction\'s place in the channel\'s sequence; absent when the message was already retracted.'),
+    eventSeq: z.number().int().optional().describe("The retraction's place in the channel's sequence; absent when the message was already retracted."),
   })
   .meta({ id: 'RetractedMessage' });
 
 export const MessageEnvelopeFields = z.object({
-    id: z.string(),
-    seq: z.number().int(),
-    type: z.string(),
-    kind: z.enum(['user', 'server', 'system']),
-    content: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .describe('The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted.'),
-    sender: z.object({ id: z.string(), anon: z.boolean() }),
-    timestamp: z.number().int(),
-    to: z.array(z.string()).optional(),
-    mentions: z.array(z.string()).optional(),
-    retracted: z.boolean(),
-    ephemeral: z.boolean(),
-    version: z.number().int().optional().describe('The content\'s version, from 2 once edited; absent for a message never edited (version 1).'),
-    updatedAt: z.number().int().optional().describe('When the last edit committed (ms since the epoch); only on an edited message.'),
-    updatedBy: z.string().nullable().optional().describe('Who made the last edit (null: the backend); only on an edited message.'),
-    reactions: ReactionSummary.optional(),
-  });
-export const MessageEnvelope = MessageEnvelopeFields
-  .meta({ id: 'MessageEnvelope', description: 'A message as history, socket frames and webhooks show it.' });
+  id: z.string(),
+  seq: z.number().int(),
+  type: z.string(),
+  kind: z.enum(['user', 'server', 'system']),
+  content: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('The content exactly as published: its bytes are kept (key order, spacing, escapes). null once retracted.'),
+  sender: z.object({ id: z.string(), anon: z.boolean() }),
+  timestamp: z.number().int(),
+  to: z.array(z.string()).optional(),
+  mentions: z.array(z.string()).optional(),
+  retracted: z.boolean(),
+  ephemeral: z.boolean(),
+  version: z.number().int().optional().describe("The content's version, from 2 once edited; absent for a message never edited (version 1)."),
+  updatedAt: z.number().int().optional().describe('When the last edit committed (ms since the epoch); only on an edited message.'),
+  updatedBy: z.string().nullable().optional().describe('Who made the last edit (null: the backend); only on an edited message.'),
+  reactions: ReactionSummary.optional(),
+});
+export const MessageEnvelope = MessageEnvelopeFields.meta({ id: 'MessageEnvelope', description: 'A message as history, socket frames and webhooks show it.' });
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
 
 /** What an envelope is made of, wherever it comes from (a publish, a stored row, a retraction). */
@@ -262,8 +258,8 @@ export const HistoryResponse = z
 export const DeltaFormat = z
   .enum(['fossil'])
   .describe(
-    'Messages as deltas: `fossil`, each message\'s `content` as a fossil delta against the previous message this subscription received ' +
-      '(`delta: {format, base, data}` in place of `content`). Only where the channel\'s namespace turns `delta` on (else `forbidden`).',
+    "Messages as deltas: `fossil`, each message's `content` as a fossil delta against the previous message this subscription received " +
+      "(`delta: {format, base, data}` in place of `content`). Only where the channel's namespace turns `delta` on (else `forbidden`).",
   );
 
 export const SocketQuery = z.object({

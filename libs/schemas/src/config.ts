@@ -6,8 +6,7 @@ import { MAX_CONTENT_BYTES } from './channels.ts';
 import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, PRESENCE_WEBHOOKS_DEFAULT, namespacesProblem } from '@rtm/rules';
 
 const LIMIT_HELP: Record<LimitName, string> = {
-  userPublishesPerSecond:
-    'Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions.',
+  userPublishesPerSecond: 'Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions.',
   secretKeyRequestsPerSecond: 'Requests made with one secret key, per second.',
   anonymousMintsPerKeyPerSecond: 'Anonymous tokens minted with one publishable key, per second.',
   anonymousMintsPerIpPerSecond: 'Anonymous tokens minted with publishable keys from one client IP, per second.',
@@ -29,14 +28,13 @@ const LIMIT_HELP: Record<LimitName, string> = {
 };
 
 const PRESENCE_HELP =
-  'Track who is online in the channels: the roster\'s `online` flag and the occupancy counts. false: nobody is shown online, ' +
+  "Track who is online in the channels: the roster's `online` flag and the occupancy counts. false: nobody is shown online, " +
   'occupancy is refused (403 `forbidden`) and no presence frames are sent.';
 const JOIN_LEAVE_HELP =
   'Send presence frames (`{op:"presence", joined, left}`, at most one per channel per subscriber every 250 ms) to the ' +
-  'channels\' subscribers. Needs `presence`.';
+  "channels' subscribers. Needs `presence`.";
 
-const limitValue = (name: LimitName) =>
-  z.number().int().min(1).max(1_000_000_000).describe(`${LIMIT_HELP[name]} Default ${DEFAULT_LIMITS[name]}.`);
+const limitValue = (name: LimitName) => z.number().int().min(1).max(1_000_000_000).describe(`${LIMIT_HELP[name]} Default ${DEFAULT_LIMITS[name]}.`);
 
 const QUOTA_HELP: Record<QuotaName, string> = {
   monthlyMessages:
@@ -52,7 +50,9 @@ const quotaValue = (name: QuotaName) =>
   z.number().int().min(0).max(QUOTA_MAX).nullable().describe(`${QUOTA_HELP[name]} Null or absent: unlimited (the default).`);
 
 const quotaFields = (optional: boolean) =>
-  Object.fromEntries((['monthlyMessages', 'monthlyConnectionMinutes'] as const).map((name) => [name, optional ? quotaValue(name).optional() : quotaValue(name)])) as {
+  Object.fromEntries(
+    (['monthlyMessages', 'monthlyConnectionMinutes'] as const).map((name) => [name, optional ? quotaValue(name).optional() : quotaValue(name)]),
+  ) as {
     [K in QuotaName]: z.ZodNullable<z.ZodNumber>;
   };
 
@@ -133,7 +133,7 @@ export const Namespace = z
       .boolean()
       .optional()
       .describe(
-        'Send the `presence.entered` and `presence.left` webhook events of the namespace\'s channels (to the endpoints whose ' +
+        "Send the `presence.entered` and `presence.left` webhook events of the namespace's channels (to the endpoints whose " +
           '`eventTypes` name them; docs/webhook-events.md). Needs `presence`. ' +
           `Omitted: ${PRESENCE_WEBHOOKS_DEFAULT}.`,
       ),
@@ -149,15 +149,11 @@ export const Namespaces = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-const WebhookTarget = z
-  .object({ url: z.string().min(1).max(2048).describe('Receiving endpoint; validated before anything is stored.') })
-  .strict();
+const WebhookTarget = z.object({ url: z.string().min(1).max(2048).describe('Receiving endpoint; validated before anything is stored.') }).strict();
 
 export const DeployConfigBody = z
   .object({
-    webhooks: WebhookTarget.nullable()
-      .optional()
-      .describe('Null or omitted disables delivery.'),
+    webhooks: WebhookTarget.nullable().optional().describe('Null or omitted disables delivery.'),
     channels: z
       .object({
         access: ChannelAccess.describe('Access of channels that have no access of their own.'),
@@ -173,8 +169,7 @@ export const DeployConfigBody = z
   .strict()
   .meta({
     id: 'DeployConfig',
-    description:
-      'A whole configuration: a deploy replaces the active one (omitted parts take their defaults: no webhook, open channels, default limits).',
+    description: 'A whole configuration: a deploy replaces the active one (omitted parts take their defaults: no webhook, open channels, default limits).',
   });
 
 /**
@@ -184,9 +179,7 @@ export const DeployConfigBody = z
  */
 export const PatchConfigBody = z
   .object({
-    webhooks: WebhookTarget.nullable()
-      .optional()
-      .describe('Null disables delivery; omitted: unchanged.'),
+    webhooks: WebhookTarget.nullable().optional().describe('Null disables delivery; omitted: unchanged.'),
     channels: z
       .object({
         access: ChannelAccess.optional().describe('Access of channels that have no access of their own. Omitted: unchanged (it cannot be removed).'),
@@ -196,10 +189,19 @@ export const PatchConfigBody = z
       .strict()
       .nullable()
       .optional()
-      .describe(`Merged field by field. Null: every channel setting back to its default (\`{access: "open", presence: ${PRESENCE_DEFAULT}, joinLeave: ${JOIN_LEAVE_DEFAULT}}\`).`),
+      .describe(
+        `Merged field by field. Null: every channel setting back to its default (\`{access: "open", presence: ${PRESENCE_DEFAULT}, joinLeave: ${JOIN_LEAVE_DEFAULT}}\`).`,
+      ),
     limits: z
       .object({
-        ...(Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((name) => [name, limitValue(name as LimitName).nullable().optional()])) as {
+        ...(Object.fromEntries(
+          Object.keys(DEFAULT_LIMITS).map((name) => [
+            name,
+            limitValue(name as LimitName)
+              .nullable()
+              .optional(),
+          ]),
+        ) as {
           [K in LimitName]: z.ZodOptional<z.ZodNullable<z.ZodNumber>>;
         }),
         ...(quotaFields(true) as unknown as { [K in QuotaName]: z.ZodOptional<z.ZodNullable<z.ZodNumber>> }),
@@ -207,10 +209,10 @@ export const PatchConfigBody = z
       .strict()
       .nullable()
       .optional()
-      .describe('Merged limit by limit: a number overrides that limit, null takes it back to its default, an omitted one is unchanged. Null: every limit at its default.'),
-    namespaces: Namespaces.nullable()
-      .optional()
-      .describe('Replaced whole when given (an array is never merged). Null: none. Omitted: unchanged.'),
+      .describe(
+        'Merged limit by limit: a number overrides that limit, null takes it back to its default, an omitted one is unchanged. Null: every limit at its default.',
+      ),
+    namespaces: Namespaces.nullable().optional().describe('Replaced whole when given (an array is never merged). Null: none. Omitted: unchanged.'),
   })
   .strict()
   .meta({

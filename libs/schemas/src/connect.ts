@@ -18,7 +18,9 @@ export const PRESENCE_DATA_BYTES = 1024;
 const presenceData = () =>
   z
     .unknown()
-    .describe(`Any JSON value, at most ${PRESENCE_DATA_BYTES} bytes serialized (larger: \`payload_too_large\`). Shown on the user's roster entry and in presence frames.`);
+    .describe(
+      `Any JSON value, at most ${PRESENCE_DATA_BYTES} bytes serialized (larger: \`payload_too_large\`). Shown on the user's roster entry and in presence frames.`,
+    );
 
 export const ConnectFrame = z.discriminatedUnion('op', [
   z
@@ -74,15 +76,22 @@ const EventSeq = z
   .describe("The change's place in the channel's sequence (messages and changes share it): resume with `since` = the highest `seq` or `eventSeq` seen.");
 const RefOut = z.union([z.string(), z.number().int()]).describe('The `ref` of the request this answers.');
 const Timestamp = z.string().describe('ISO 8601');
-const PresenceEntryOut = z.object({ userId: z.string(), data: z.unknown().describe('The data as the user set it (any JSON, at most 1 KiB serialized).') }).strict();
+const PresenceEntryOut = z
+  .object({ userId: z.string(), data: z.unknown().describe('The data as the user set it (any JSON, at most 1 KiB serialized).') })
+  .strict();
 const presenceAnswer = (op: string, what: string) =>
-  z.object({ op: z.literal(op), ref: RefOut, channelId: ChannelIdOut }).strict().describe(what);
+  z
+    .object({ op: z.literal(op), ref: RefOut, channelId: ChannelIdOut })
+    .strict()
+    .describe(what);
 
 export const SERVER_FRAMES = {
   connected: z
     .object({
       op: z.literal('connected'),
-      connectionId: z.string().describe('The socket\'s id, `sock_…`: the `socketId` of its `socket.opened` and `socket.closed` live-log events. New on every connection.'),
+      connectionId: z
+        .string()
+        .describe("The socket's id, `sock_…`: the `socketId` of its `socket.opened` and `socket.closed` live-log events. New on every connection."),
       userId: z.string(),
       expiresAt: Timestamp,
     })
@@ -134,7 +143,7 @@ export const SERVER_FRAMES = {
     .strict()
     .describe(
       'A message of a subscribed channel was retracted (live, or in a replay: a message older than `since` retracted since). ' +
-        '`seq` is the message\'s, `eventSeq` the retraction\'s place in the channel\'s sequence.',
+        "`seq` is the message's, `eventSeq` the retraction's place in the channel's sequence.",
     ),
   update: MessageEnvelopeFields.extend({ op: z.literal('update'), channelId: ChannelIdOut, eventSeq: EventSeq })
     .strict()
@@ -170,7 +179,7 @@ export const SERVER_FRAMES = {
         .array(PresenceEntryOut)
         .optional()
         .describe('Users who entered presence (`presence-enter`), with their data (null when entered without). Only when not empty.'),
-      updated: z.array(PresenceEntryOut).optional().describe("Users whose presence data changed (`presence-update`), with the new data. Only when not empty."),
+      updated: z.array(PresenceEntryOut).optional().describe('Users whose presence data changed (`presence-update`), with the new data. Only when not empty.'),
       exited: z
         .array(z.string())
         .optional()
@@ -178,10 +187,13 @@ export const SERVER_FRAMES = {
     })
     .strict()
     .describe(
-      'Who came online in, or left, a subscribed channel, and who entered, updated or left its presence (with their data): at most one frame per channel every 250 ms, carrying each user\'s latest change of that interval. Sent only where the channel\'s namespace turns `joinLeave` on (off by default).',
+      "Who came online in, or left, a subscribed channel, and who entered, updated or left its presence (with their data): at most one frame per channel every 250 ms, carrying each user's latest change of that interval. Sent only where the channel's namespace turns `joinLeave` on (off by default).",
     ),
-  presenceEntered: presenceAnswer('presence-entered', 'The answer to `presence-enter`: the entry is set on this gateway and goes to every gateway within about half a second.'),
-  presenceUpdated: presenceAnswer('presence-updated', 'The answer to `presence-update`: the entry\'s data is replaced.'),
+  presenceEntered: presenceAnswer(
+    'presence-entered',
+    'The answer to `presence-enter`: the entry is set on this gateway and goes to every gateway within about half a second.',
+  ),
+  presenceUpdated: presenceAnswer('presence-updated', "The answer to `presence-update`: the entry's data is replaced."),
   presenceLeft: presenceAnswer('presence-left', 'The answer to `presence-leave` (also when the subscription had not entered: it is idempotent).'),
   occupancy: z
     .object({
@@ -198,8 +210,14 @@ export const SERVER_FRAMES = {
     .object({ op: z.literal('notification'), id: z.string(), type: z.string(), payload: z.record(z.string(), z.unknown()), timestamp: z.number().int() })
     .strict()
     .describe("A notification of the user's inbox, replayed or live (after `subscribe-inbox`)."),
-  inboxSubscribed: z.object({ op: z.literal('inbox-subscribed'), ref: RefOut }).strict().describe('The inbox replay is over; live notifications follow.'),
-  inboxUnsubscribed: z.object({ op: z.literal('inbox-unsubscribed'), ref: RefOut }).strict().describe('The answer to `unsubscribe-inbox`.'),
+  inboxSubscribed: z
+    .object({ op: z.literal('inbox-subscribed'), ref: RefOut })
+    .strict()
+    .describe('The inbox replay is over; live notifications follow.'),
+  inboxUnsubscribed: z
+    .object({ op: z.literal('inbox-unsubscribed'), ref: RefOut })
+    .strict()
+    .describe('The answer to `unsubscribe-inbox`.'),
   ack: z
     .object({
       op: z.literal('ack'),
@@ -252,8 +270,14 @@ export const SERVER_FRAMES = {
     .object({ op: z.literal('member-unbanned'), ref: RefOut, channelId: ChannelIdOut, userId: z.string() })
     .strict()
     .describe('The answer to `unban-member`.'),
-  authenticated: z.object({ op: z.literal('authenticated'), ref: RefOut, expiresAt: Timestamp }).strict().describe('The token was renewed.'),
-  pong: z.object({ op: z.literal('pong'), ref: RefOut.optional() }).strict().describe('The answer to `ping`.'),
+  authenticated: z
+    .object({ op: z.literal('authenticated'), ref: RefOut, expiresAt: Timestamp })
+    .strict()
+    .describe('The token was renewed.'),
+  pong: z
+    .object({ op: z.literal('pong'), ref: RefOut.optional() })
+    .strict()
+    .describe('The answer to `ping`.'),
 };
 
 export const ConnectServerFrame = z.union(Object.values(SERVER_FRAMES) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);

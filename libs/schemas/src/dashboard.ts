@@ -9,8 +9,7 @@ import { Ban, Membership } from './members.ts';
 import { DeliveryId } from './webhooks.ts';
 import { isStorableText, NOT_STORABLE } from './json-text.ts';
 
-const id = (prefix: string, what: string) =>
-  z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be ${what} id (${prefix}_…)`);
+const id = (prefix: string, what: string) => z.string().regex(new RegExp(`^${prefix}_[0-9a-z]{26}$`), `must be ${what} id (${prefix}_…)`);
 
 export const DashboardOrganizationId = id('org', 'an organization');
 export const DashboardProjectId = id('prj', 'a project');
@@ -42,7 +41,10 @@ const Email = z
   .regex(/^[^\s@]+@[^\s@]+$/, 'must be an e-mail address');
 
 /** A code mailed to an address: 8 digits (spaces and dashes as typed are ignored). */
-const EmailCode = z.string().max(32).regex(/^[0-9\s-]+$/, 'must be the 8-digit code from the mail');
+const EmailCode = z
+  .string()
+  .max(32)
+  .regex(/^[0-9\s-]+$/, 'must be the 8-digit code from the mail');
 
 // ---------------------------------------------------------------- params
 
@@ -54,7 +56,12 @@ export const DashboardInvitationParams = z
   .object({ orgId: OrgParam, invitationId: DashboardInvitationId.describe('An invitation of the organization.') })
   .strict();
 export const DashboardInvitationTokenParams = z
-  .object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be an invitation token').describe('The single-use token of an invitation link.') })
+  .object({
+    token: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be an invitation token')
+      .describe('The single-use token of an invitation link.'),
+  })
   .strict();
 export const DashboardProjectParams = z
   .object({ projectId: DashboardProjectId.describe("A project of one of the user's organizations (another one: 404).") })
@@ -72,9 +79,7 @@ export const DashboardSignInBody = z
   })
   .strict();
 
-export const DashboardUser = z
-  .object({ id: z.string(), email: z.string(), createdAt: IsoTime })
-  .meta({ id: 'DashboardUser' });
+export const DashboardUser = z.object({ id: z.string(), email: z.string(), createdAt: IsoTime }).meta({ id: 'DashboardUser' });
 
 export const DashboardMembership = z
   .object({ id: z.string(), name: z.string(), role: DashboardRole, createdAt: IsoTime })
@@ -96,7 +101,7 @@ export const DashboardOrganization = z
   .object({
     id: z.string(),
     name: z.string(),
-    role: DashboardRole.describe('The signed-in user\'s role.'),
+    role: DashboardRole.describe("The signed-in user's role."),
     projectCount: z.number().int(),
     memberCount: z.number().int(),
     createdAt: IsoTime,
@@ -105,9 +110,7 @@ export const DashboardOrganization = z
 
 export const DashboardOrganizationList = z.object({ data: z.array(DashboardMembership) }).meta({ id: 'DashboardOrganizationList' });
 
-export const DashboardMember = z
-  .object({ userId: z.string(), email: z.string(), role: DashboardRole, joinedAt: IsoTime })
-  .meta({ id: 'DashboardMember' });
+export const DashboardMember = z.object({ userId: z.string(), email: z.string(), role: DashboardRole, joinedAt: IsoTime }).meta({ id: 'DashboardMember' });
 
 export const DashboardMemberList = z.object({ data: z.array(DashboardMember) }).meta({ id: 'DashboardMemberList' });
 
@@ -165,10 +168,8 @@ export const DashboardInvitationPreview = z
 export const DashboardAcceptInvitationBody = z
   .object({
     email: Email.optional().describe('Required when the invitation names no address; must match it when it does.'),
-    password: z.string().min(1).max(1024).describe('The account\'s password, or the new account\'s (at least 10 characters).'),
-    code: EmailCode.optional().describe(
-      'A verification code mailed to the address (POST /v1/dashboard/email-verifications): needed to make a new account.',
-    ),
+    password: z.string().min(1).max(1024).describe("The account's password, or the new account's (at least 10 characters)."),
+    code: EmailCode.optional().describe('A verification code mailed to the address (POST /v1/dashboard/email-verifications): needed to make a new account.'),
   })
   .strict();
 
@@ -212,9 +213,7 @@ export const DashboardEnvironment = z
 
 export const DashboardEnvironmentList = z.object({ data: z.array(DashboardEnvironment) }).meta({ id: 'DashboardEnvironmentList' });
 
-export const DashboardDeleteEnvironmentBody = z
-  .object({ confirm: z.string().max(256).describe('The environment\'s exact name.') })
-  .strict();
+export const DashboardDeleteEnvironmentBody = z.object({ confirm: z.string().max(256).describe("The environment's exact name.") }).strict();
 
 // ---------------------------------------------------------------- keys and origins
 
@@ -262,7 +261,7 @@ export const DashboardAuditEntry = z
     actor: z.object({
       kind: z
         .enum(['user', 'cli', 'key', 'system'])
-        .describe('`cli`: the operator\'s admin CLI; `key`: a secret key on the control plane (`id` is the key\'s `key_…` id); `system`: the service itself.'),
+        .describe("`cli`: the operator's admin CLI; `key`: a secret key on the control plane (`id` is the key's `key_…` id); `system`: the service itself."),
       id: z.string().nullable(),
       email: z.string().nullable(),
     }),
@@ -278,12 +277,12 @@ export const DashboardAuditPage = z
 
 /** The CSRF header, documented on every state-changing dashboard route. */
 export const DashboardCsrfHeaders = z.looseObject({
-  'x-csrf-token': z.string().describe('The session\'s `csrfToken` (from GET /v1/dashboard/session).'),
+  'x-csrf-token': z.string().describe("The session's `csrfToken` (from GET /v1/dashboard/session)."),
 });
 
 /** The same, where a request without a live session needs no token (signing out). */
 export const DashboardOptionalCsrfHeaders = z.looseObject({
-  'x-csrf-token': z.string().optional().describe('The session\'s `csrfToken`; required while the session is live.'),
+  'x-csrf-token': z.string().optional().describe("The session's `csrfToken`; required while the session is live."),
 });
 
 // ---------------------------------------------------------------- messages, members, bans, webhooks
@@ -348,7 +347,7 @@ export const DashboardMessagePage = z
   .meta({ id: 'DashboardMessagePage' });
 
 export const DashboardRetractBody = z
-  .object({ reason: storableText(1024).describe('Why: kept in the audit log and sent on the sockets\' `retract` frame.') })
+  .object({ reason: storableText(1024).describe("Why: kept in the audit log and sent on the sockets' `retract` frame.") })
   .strict();
 
 export const DashboardUserPageQuery = z
@@ -375,6 +374,4 @@ export const DashboardWebhook = z
   })
   .meta({ id: 'DashboardWebhook' });
 
-export const DashboardWebhookBody = z
-  .object({ url: z.string().min(1).max(2048).nullable().describe('The receiver\'s URL; null turns delivery off.') })
-  .strict();
+export const DashboardWebhookBody = z.object({ url: z.string().min(1).max(2048).nullable().describe("The receiver's URL; null turns delivery off.") }).strict();

@@ -1,5 +1,23 @@
 export { UserId, ChannelId, ErrorBody, QuotaRefusal, IsoTime, jsonSize } from './common.ts';
-export { CreateTokenBody, CreateAnonymousTokenBody, TokenResponse, TTL_DEFAULT_SECONDS, RevokeTokenBody, RevokedToken, RevokedUserTokens, SigningKeyInfo, SigningKeyList, RotateSigningKeyBody, RotatedSigningKey, TokenKeyParams, PutTokenKeyBody, TokenKey, TokenKeyList, PutJwksBody, JwksSetting } from './tokens.ts';
+export {
+  CreateTokenBody,
+  CreateAnonymousTokenBody,
+  TokenResponse,
+  TTL_DEFAULT_SECONDS,
+  RevokeTokenBody,
+  RevokedToken,
+  RevokedUserTokens,
+  SigningKeyInfo,
+  SigningKeyList,
+  RotateSigningKeyBody,
+  RotatedSigningKey,
+  TokenKeyParams,
+  PutTokenKeyBody,
+  TokenKey,
+  TokenKeyList,
+  PutJwksBody,
+  JwksSetting,
+} from './tokens.ts';
 export {
   MemberRole,
   ChannelAccess,

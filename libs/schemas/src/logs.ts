@@ -28,7 +28,7 @@ export const LogsTokenResponse = z
       .describe(
         'The logs socket of this environment on the realtime edge (`ws://` or `wss://`, without the token): open ' +
           '`socketUrl + "?token=" + token`. From REALTIME_PUBLIC_URL when the gateway has it, else the host name of ' +
-          'this request with the realtime port; null when the request\'s Host header is unusable.',
+          "this request with the realtime port; null when the request's Host header is unusable.",
       ),
   })
   .meta({ id: 'LogsToken' });

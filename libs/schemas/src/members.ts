@@ -17,9 +17,7 @@ export const ChannelParams = z.object({ channelId: ChannelIdParam }).strict();
 export const ChannelUserParams = z.object({ channelId: ChannelIdParam, userId: UserIdParam }).strict();
 export const UserParams = z.object({ userId: UserIdParam }).strict();
 
-export const PutMemberBody = z
-  .object({ role: MemberRole.optional().describe('Defaults to `member`; a PUT replaces the role.') })
-  .strict();
+export const PutMemberBody = z.object({ role: MemberRole.optional().describe('Defaults to `member`; a PUT replaces the role.') }).strict();
 
 export const Membership = z
   .object({
@@ -33,9 +31,7 @@ export const Membership = z
 
 export const ChannelSettingsBody = z.object({ access: ChannelAccess }).strict();
 
-export const ChannelSettings = z
-  .object({ channelId: z.string(), access: ChannelAccess })
-  .meta({ id: 'ChannelSettings' });
+export const ChannelSettings = z.object({ channelId: z.string(), access: ChannelAccess }).meta({ id: 'ChannelSettings' });
 
 export const BanBody = z
   .object({
@@ -71,13 +67,7 @@ export const ROSTER_PAGE_MAX = 1000;
 
 export const RosterQuery = z
   .object({
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(ROSTER_PAGE_MAX)
-      .optional()
-      .describe(`Entries per page. Default and maximum ${ROSTER_PAGE_MAX}.`),
+    limit: z.coerce.number().int().min(1).max(ROSTER_PAGE_MAX).optional().describe(`Entries per page. Default and maximum ${ROSTER_PAGE_MAX}.`),
     cursor: z.string().min(1).max(400).optional().describe('`nextCursor` of the previous page (opaque).'),
   })
   .strict();

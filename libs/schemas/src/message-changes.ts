@@ -37,7 +37,7 @@ export type ReactionSummary = z.infer<typeof ReactionSummary>;
 
 const EditContent = z
   .record(z.string(), z.unknown())
-  .describe('The new content: a JSON object, at most 64 KiB as sent, kept exactly as sent like a publish\'s.');
+  .describe("The new content: a JSON object, at most 64 KiB as sent, kept exactly as sent like a publish's.");
 
 export const EditBody = z.object({ content: EditContent }).strict();
 export const ServerEditBody = z
@@ -52,7 +52,7 @@ export const EditResponse = z
     seq: z.number().int(),
     version: z.number().int().describe('The new version: 2 after the first edit.'),
     updatedAt: z.number().int().describe('When the edit committed (ms since the epoch).'),
-    eventSeq: z.number().int().describe('The edit\'s place in the channel\'s sequence.'),
+    eventSeq: z.number().int().describe("The edit's place in the channel's sequence."),
   })
   .meta({ id: 'EditedMessage' });
 
@@ -72,11 +72,11 @@ export const ReactionResponse = z
 export const MessageVersion = z.object({
   version: z.number().int(),
   content: z.record(z.string(), z.unknown()),
-  updatedAt: z.number().int().nullable().describe('null for version 1 (its time is the message\'s `timestamp`).'),
-  updatedBy: z.string().nullable().describe('Who made this version: the editor\'s user id; null for version 1 and backend edits.'),
+  updatedAt: z.number().int().nullable().describe("null for version 1 (its time is the message's `timestamp`)."),
+  updatedBy: z.string().nullable().describe("Who made this version: the editor's user id; null for version 1 and backend edits."),
 });
 export const MessageVersions = z
-  .object({ versions: z.array(MessageVersion).describe('Oldest first; the last is the message\'s content now.') })
+  .object({ versions: z.array(MessageVersion).describe("Oldest first; the last is the message's content now.") })
   .meta({ id: 'MessageVersions' });
 
 /** Gateway → owner: a new version of a message's content. */

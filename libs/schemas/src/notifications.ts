@@ -13,11 +13,7 @@ export const NotificationType = z
 
 export const CreateNotificationsBody = z
   .object({
-    userIds: z
-      .array(UserId)
-      .min(1)
-      .max(MAX_NOTIFICATION_USERS)
-      .describe('1-1000 user ids. Users need not have connected before; repeated ids are sent once.'),
+    userIds: z.array(UserId).min(1).max(MAX_NOTIFICATION_USERS).describe('1-1000 user ids. Users need not have connected before; repeated ids are sent once.'),
     type: NotificationType.optional().describe('Defaults to `notification`; `mention` is used by channel mentions.'),
     payload: z.record(z.string(), z.unknown()).describe('A JSON object, at most 64 KiB serialized (413 otherwise).'),
   })
@@ -27,15 +23,11 @@ export const CreateNotificationsResponse = z
   .object({
     ids: z
       .array(z.string())
-      .describe(
-        'One notification id per distinct user id that was sent one, in the order of first appearance (the users in `dropped` have none).',
-      ),
+      .describe('One notification id per distinct user id that was sent one, in the order of first appearance (the users in `dropped` have none).'),
     dropped: z
       .array(z.string())
       .optional()
-      .describe(
-        'Present only when some users got nothing: they already had `notificationsPerUserPerMinute` notifications this minute (docs/limits.md).',
-      ),
+      .describe('Present only when some users got nothing: they already had `notificationsPerUserPerMinute` notifications this minute (docs/limits.md).'),
   })
   .meta({ id: 'NotificationsCreated' });
 
@@ -48,7 +40,11 @@ export const Notification = z
   })
   .meta({ id: 'Notification' });
 
-export const NotificationId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_]+$/, 'must be a notification id');
+export const NotificationId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_]+$/, 'must be a notification id');
 
 export const InboxQuery = z
   .object({
@@ -58,11 +54,6 @@ export const InboxQuery = z
   })
   .strict();
 
-export const InboxPage = z
-  .object({ notifications: z.array(Notification), hasMore: z.boolean() })
-  .meta({ id: 'InboxPage' });
+export const InboxPage = z.object({ notifications: z.array(Notification), hasMore: z.boolean() }).meta({ id: 'InboxPage' });
 
-export const InboxSocketQuery = z
-  .object({ since: NotificationId.optional(), token: z.string().optional() })
-  .strict();
-
+export const InboxSocketQuery = z.object({ since: NotificationId.optional(), token: z.string().optional() }).strict();

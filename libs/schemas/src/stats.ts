@@ -26,9 +26,7 @@ export const StatsUnit = z.enum(['minute', 'hour', 'day', 'month']);
 export const StatsQuery = z
   .object({
     unit: StatsUnit.optional().describe('The interval of each entry (UTC; a month is a calendar month). Default `minute`.'),
-    start: StatsTime.optional().describe(
-      'Epoch milliseconds or ISO 8601. Intervals that start at or after it. Default: `end` less `limit` units.',
-    ),
+    start: StatsTime.optional().describe('Epoch milliseconds or ISO 8601. Intervals that start at or after it. Default: `end` less `limit` units.'),
     end: StatsTime.optional().describe('Epoch milliseconds or ISO 8601. Intervals that start at or before it. Default: now.'),
     direction: z.enum(['forwards', 'backwards']).optional().describe('`backwards` (default): newest first; `forwards`: oldest first.'),
     limit: z.coerce.number().int().min(1).max(1000).optional().describe('Entries at most. Default 100, maximum 1000.'),
@@ -39,7 +37,7 @@ const Count = z.number().int();
 
 export const StatsEntry = z
   .object({
-    start: z.string().describe('The interval\'s start, ISO 8601 UTC.'),
+    start: z.string().describe("The interval's start, ISO 8601 UTC."),
     unit: StatsUnit,
     messagesPublished: Count.describe('Messages published by every route: the sum of the three below.'),
     messagesPublishedSocket: Count,
@@ -48,7 +46,7 @@ export const StatsEntry = z
     messagesDelivered: Count,
     bytesDelivered: Count,
     connectionsPeak: Count.describe('Over an hour, day or month: the highest of its minutes.'),
-    connectionsAverage: z.number().describe('Connection-seconds over the interval\'s seconds (the whole interval, the current one included), 2 decimals.'),
+    connectionsAverage: z.number().describe("Connection-seconds over the interval's seconds (the whole interval, the current one included), 2 decimals."),
     connectionMinutes: z.number().describe('Connection-seconds / 60, 2 decimals.'),
     channelsActive: Count.describe('Over an hour, day or month: the highest of its minutes.'),
     presenceEvents: Count,
@@ -61,7 +59,7 @@ export const StatsEntry = z
     webhookDropped: Count,
     notifications: Count,
   })
-  .meta({ id: 'StatsEntry', description: 'One interval of an environment\'s usage; the meaning of each counter is in docs/stats.md.' });
+  .meta({ id: 'StatsEntry', description: "One interval of an environment's usage; the meaning of each counter is in docs/stats.md." });
 
 export const StatsList = z
   .object({ data: z.array(StatsEntry).describe('One entry per interval with usage, in `direction` order; an interval with none is left out.') })

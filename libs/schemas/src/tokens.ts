@@ -38,9 +38,7 @@ export const CreateTokenBody = z
 
 export const CreateAnonymousTokenBody = z.object({ ttlSeconds: TtlSeconds.optional(), capabilities: Capabilities.optional() }).strict();
 
-export const TokenResponse = z
-  .object({ token: z.string(), userId: z.string(), expiresAt: IsoTime })
-  .meta({ id: 'UserToken' });
+export const TokenResponse = z.object({ token: z.string(), userId: z.string(), expiresAt: IsoTime }).meta({ id: 'UserToken' });
 
 export const RevokeTokenBody = z
   .object({
@@ -59,7 +57,7 @@ export const RevokedToken = z
 export const RevokedUserTokens = z
   .object({
     userId: z.string(),
-    validAfter: IsoTime.describe("Tokens of the user issued before this moment (to the millisecond) are refused."),
+    validAfter: IsoTime.describe('Tokens of the user issued before this moment (to the millisecond) are refused.'),
     rememberedUntil: IsoTime,
   })
   .meta({ id: 'RevokedUserTokens' });
@@ -92,7 +90,12 @@ export const RotatedSigningKey = z
   .meta({ id: 'RotatedSigningKey' });
 
 export const TokenKeyParams = z
-  .object({ kid: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1-128 of [A-Za-z0-9._-]').describe('The `kid` tokens signed with this key carry.') })
+  .object({
+    kid: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,128}$/, 'must be 1-128 of [A-Za-z0-9._-]')
+      .describe('The `kid` tokens signed with this key carry.'),
+  })
   .strict();
 
 export const PutTokenKeyBody = z
@@ -109,9 +112,7 @@ export const TokenKey = z
   .object({ kid: z.string(), alg: z.enum(['RS256', 'ES256', 'EdDSA']), jwk: z.record(z.string(), z.unknown()), createdAt: IsoTime })
   .meta({ id: 'TokenKey' });
 
-export const TokenKeyList = z
-  .object({ keys: z.array(TokenKey), jwksUrl: z.string().nullable() })
-  .meta({ id: 'TokenKeyList' });
+export const TokenKeyList = z.object({ keys: z.array(TokenKey), jwksUrl: z.string().nullable() }).meta({ id: 'TokenKeyList' });
 
 export const PutJwksBody = z.object({ url: z.string().min(1).max(2048) }).strict();
 export const JwksSetting = z.object({ url: z.string() }).meta({ id: 'TokenJwks' });

@@ -41,12 +41,14 @@ const RateLimit = z
   .min(1)
   .max(10_000)
   .nullable()
-  .describe('At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own.');
+  .describe(
+    'At most this many attempts per second to this endpoint, cluster-wide; deliveries held back wait (they are not attempts). Null: no limit of its own.',
+  );
 const Description = z.string().max(500);
 
 export const CreateWebhookEndpointBody = z
   .object({
-    url: z.string().min(1).max(2048).describe('Checked as the configuration\'s webhook URL is (422 `invalid_webhook_url`).'),
+    url: z.string().min(1).max(2048).describe("Checked as the configuration's webhook URL is (422 `invalid_webhook_url`)."),
     description: Description.optional(),
     eventTypes: EventTypes.optional(),
     channels: Channels.optional(),
@@ -95,7 +97,7 @@ export const EndpointId = z.string().regex(ENDPOINT_ID_PATTERN, 'must be a webho
 export const WebhookEndpointParams = z.object({ endpointId: EndpointId.describe('The endpoint (`ep_…`).') }).strict();
 
 export const TestEventBody = z
-  .object({ eventType: WebhookEventTypeName.optional().describe('Send the catalogue\'s example of this type instead of `webhook.test`.') })
+  .object({ eventType: WebhookEventTypeName.optional().describe("Send the catalogue's example of this type instead of `webhook.test`.") })
   .strict();
 export const TestEventResponse = z
   .object({ eventType: z.string(), deliveryId: z.string().describe('The delivery in the ledger (`GET /v1/webhooks/deliveries/{deliveryId}`).') })
@@ -134,7 +136,7 @@ export const WebhookEventTypeList = z
         name: z.string(),
         description: z.string(),
         optIn: z.boolean().describe('Sent only to endpoints whose `eventTypes` name it: an endpoint without a type filter does not get it.'),
-        schema: z.record(z.string(), z.unknown()).describe('JSON Schema of the event\'s `data`.'),
+        schema: z.record(z.string(), z.unknown()).describe("JSON Schema of the event's `data`."),
         example: z.unknown().describe('An example `data`.'),
       }),
     ),

@@ -63,17 +63,17 @@ export const WEBHOOK_EVENT_TYPES = {
   'message.updated': {
     description:
       'A message was edited: `data` is the envelope with the new content, `version` (2 after the first edit), `updatedAt` and ' +
-      '`updatedBy`. Sent to webhook endpoints only (not to the configuration\'s URL).',
+      "`updatedBy`. Sent to webhook endpoints only (not to the configuration's URL).",
     data: MessageEnvelope,
     example: { ...MESSAGE_EXAMPLE, content: { text: 'hello, edited' }, version: 2, updatedAt: 1767225660000, updatedBy: 'alice' },
   },
   'message.reactions': {
     description:
-      'A message\'s reactions changed: `data` is its summary now, at most one event per message every 250 ms however many ' +
-      'reactions arrive (coalesced). Sent to webhook endpoints only (not to the configuration\'s URL).',
+      "A message's reactions changed: `data` is its summary now, at most one event per message every 250 ms however many " +
+      "reactions arrive (coalesced). Sent to webhook endpoints only (not to the configuration's URL).",
     data: z.object({
       id: z.string().describe('The message id.'),
-      seq: z.number().int().describe('The message\'s seq.'),
+      seq: z.number().int().describe("The message's seq."),
       reactions: ReactionSummary.describe('Reaction type → count and first users; `{}` once the last reaction is removed.'),
     }),
     example: {
@@ -110,41 +110,46 @@ export const WEBHOOK_EVENT_TYPES = {
   'channel.occupied': {
     description:
       'A channel got its first subscriber: nobody held a subscription of it on any gateway, now someone does. Once per ' +
-      'cluster; a channel that is vacated and occupied again within one second on one gateway sends neither. ' + OPT_IN,
+      'cluster; a channel that is vacated and occupied again within one second on one gateway sends neither. ' +
+      OPT_IN,
     data: ChannelData,
     example: { channelId: 'room-1' },
   },
   'channel.vacated': {
     description:
       'A channel lost its last subscriber on every gateway (they left, or the gateway holding them stopped refreshing ' +
-      'presence and its records expired after PRESENCE_TTL_MS). Once per cluster, after the `channel.occupied` it ends. ' + OPT_IN,
+      'presence and its records expired after PRESENCE_TTL_MS). Once per cluster, after the `channel.occupied` it ends. ' +
+      OPT_IN,
     data: ChannelData,
     example: { channelId: 'room-1' },
   },
   'channel.occupancy': {
     description:
       'The subscriptions of an occupied channel and the distinct users among them, over every gateway: at most once per ' +
-      'channel every PRESENCE_OCCUPANCY_WEBHOOK_MS (15 s by default), only when a count changed since the last one. ' + OPT_IN,
+      'channel every PRESENCE_OCCUPANCY_WEBHOOK_MS (15 s by default), only when a count changed since the last one. ' +
+      OPT_IN,
     data: z.object({ channelId: z.string(), connections: z.number().int(), users: z.number().int() }),
     example: { channelId: 'room-1', connections: 3, users: 2 },
   },
   'presence.entered': {
     description:
-      'Users entered the channel\'s presence (`presence-enter`) with their data, gathered per channel per second. Only for ' +
-      'channels whose namespace turns `presenceWebhooks` on. ' + OPT_IN,
+      "Users entered the channel's presence (`presence-enter`) with their data, gathered per channel per second. Only for " +
+      'channels whose namespace turns `presenceWebhooks` on. ' +
+      OPT_IN,
     data: PresenceMembers,
     example: { channelId: 'room-1', members: [{ userId: 'alice', data: { status: 'online' } }] },
   },
   'presence.left': {
     description:
-      'Users left the channel\'s presence (`presence-leave`, their subscription or connection ended, or their gateway ' +
+      "Users left the channel's presence (`presence-leave`, their subscription or connection ended, or their gateway " +
       'stopped and its records expired), each with the data they had, gathered per channel per second. Only for channels ' +
-      'whose namespace turns `presenceWebhooks` on. ' + OPT_IN,
+      'whose namespace turns `presenceWebhooks` on. ' +
+      OPT_IN,
     data: PresenceMembers,
     example: { channelId: 'room-1', members: [{ userId: 'alice', data: { status: 'online' } }] },
   },
   'user.messages_erased': {
-    description: 'An erasure of a user\'s messages finished: every message they sent is retracted.',
+    description: "An erasure of a user's messages finished: every message they sent is retracted.",
     data: z.object({ userId: z.string(), erasureId: z.string(), retracted: z.number().int() }),
     example: { userId: 'alice', erasureId: 'erj_01j9zq3v8k6m2p4r7t9w1x3y5z', retracted: 17 },
   },
@@ -158,7 +163,7 @@ export const WEBHOOK_EVENT_TYPES = {
       threshold: z.union([z.literal(80), z.literal(100)]),
       limit: z.number().int(),
       used: z.number().int(),
-      period: z.object({ start: IsoTime.describe('The month\'s first instant (UTC).'), resetsAt: IsoTime.describe('The next month\'s first instant.') }),
+      period: z.object({ start: IsoTime.describe("The month's first instant (UTC)."), resetsAt: IsoTime.describe("The next month's first instant.") }),
     }),
     example: {
       quota: 'monthlyMessages',
@@ -176,10 +181,10 @@ export const WEBHOOK_EVENT_TYPES = {
   'endpoint.disabled': {
     description:
       'Operational: an endpoint whose every attempt failed for WEBHOOK_DISABLE_AFTER was disabled. Sent to the ' +
-      'environment\'s other endpoints that take it.',
+      "environment's other endpoints that take it.",
     data: z.object({
       endpointId: z.string(),
-      url: z.string().describe('The disabled endpoint\'s URL, redacted: query values and userinfo masked (`?token=***`).'),
+      url: z.string().describe("The disabled endpoint's URL, redacted: query values and userinfo masked (`?token=***`)."),
       failingSince: IsoTime,
       disabledAt: IsoTime,
     }),
@@ -192,11 +197,11 @@ export const WEBHOOK_EVENT_TYPES = {
   },
   'delivery.dropped': {
     description:
-      'Operational: a delivery was dropped after its last retry. Sent to the environment\'s other endpoints that ' +
+      "Operational: a delivery was dropped after its last retry. Sent to the environment's other endpoints that " +
       'take it; a dropped operational event reports nothing further.',
     data: z.object({
       deliveryId: z.string(),
-      endpointId: z.string().nullable().describe('null for the default endpoint (the configuration\'s webhook URL).'),
+      endpointId: z.string().nullable().describe("null for the default endpoint (the configuration's webhook URL)."),
       eventId: z.string(),
       eventType: z.string(),
       attempts: z.number().int(),
@@ -228,7 +233,13 @@ export const OPERATIONAL_EVENT_TYPES: readonly WebhookEventType[] = ['endpoint.d
  * without a type filter takes every other type). They come from subscribers arriving and leaving,
  * not from changes a backend makes, so a catch-all endpoint does not start receiving them.
  */
-export const OPT_IN_EVENT_TYPES: readonly WebhookEventType[] = ['channel.occupied', 'channel.vacated', 'channel.occupancy', 'presence.entered', 'presence.left'];
+export const OPT_IN_EVENT_TYPES: readonly WebhookEventType[] = [
+  'channel.occupied',
+  'channel.vacated',
+  'channel.occupancy',
+  'presence.entered',
+  'presence.left',
+];
 
 /** The catalogue as served: name, description, whether it must be named (`optIn`), the JSON Schema of `data`, and an example. */
 export function webhookEventCatalogue(): { name: WebhookEventType; description: string; optIn: boolean; schema: Record<string, unknown>; example: unknown }[] {

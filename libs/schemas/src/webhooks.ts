@@ -6,7 +6,7 @@ export const DeliveryStatus = z
   .enum(['pending', 'delivered', 'dropped', 'cancelled'])
   .describe(
     '`pending`: waiting for its first attempt or a retry; `delivered`: a 2xx came back; `dropped`: the retries ran out ' +
-      '(or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user\'s ' +
+      "(or the receiver answered 410); `cancelled`: its message was retracted (by its sender, a moderator or a user's " +
       'erasure) or deleted with its channel before it was delivered: `lastError` is `message_retracted`, its stored body ' +
       'is redacted and it is never sent again (a manual retry or a recovery refuses or skips it). A delivered delivery of ' +
       'such a message stays `delivered`, its stored body redacted too.',
@@ -33,7 +33,7 @@ export const DeliveriesQuery = z
       .string()
       .regex(/^(ep_[0-9a-z]{26}|default)$/, 'must be an endpoint id (ep_…) or default')
       .optional()
-      .describe('Only deliveries to this endpoint; `default` for the configuration\'s webhook URL.'),
+      .describe("Only deliveries to this endpoint; `default` for the configuration's webhook URL."),
     limit: z.coerce.number().int().min(1).max(500).optional().describe('Default 50, maximum 500.'),
     cursor: z.string().min(1).max(200).optional().describe('`nextCursor` of the previous page (opaque).'),
   })
@@ -44,7 +44,7 @@ export const DeliveryRow = z
     id: z.string(),
     eventId: z.string(),
     eventType: WebhookEventTypeName,
-    endpointId: z.string().nullable().describe('The endpoint (`ep_…`); null for the default one (the configuration\'s webhook URL).'),
+    endpointId: z.string().nullable().describe("The endpoint (`ep_…`); null for the default one (the configuration's webhook URL)."),
     channelId: z.string().optional().describe('Absent for an event about no channel.'),
     url: z.string(),
     status: DeliveryStatus,

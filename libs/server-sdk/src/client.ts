@@ -237,10 +237,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
   const channelUser = (channelId: string, userId: string) => ({ path: { channelId, userId } });
 
   function publish(channelId: string, message: PublishInput): Promise<PublishedMessage | EphemeralMessage> {
-    const body =
-      retry && !message.ephemeral && message.idempotencyKey === undefined
-        ? { ...message, idempotencyKey: globalThis.crypto.randomUUID() }
-        : message;
+    const body = retry && !message.ephemeral && message.idempotencyKey === undefined ? { ...message, idempotencyKey: globalThis.crypto.randomUUID() } : message;
     return expect(api.POST('/v1/channels/{channelId}/messages', { params: channel(channelId), body }));
   }
 
@@ -274,8 +271,7 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     publishBatch,
     retract: (channelId, messageId, input) =>
       expect(api.DELETE('/v1/channels/{channelId}/messages/{messageId}', { params: { path: { channelId, messageId } }, body: input })),
-    history: (channelId, query) =>
-      expect(api.GET('/v1/channels/{channelId}/history', { params: { ...channel(channelId), query } })),
+    history: (channelId, query) => expect(api.GET('/v1/channels/{channelId}/history', { params: { ...channel(channelId), query } })),
 
     putMember: (channelId, userId, input) =>
       expect(api.PUT('/v1/channels/{channelId}/members/{userId}', { params: channelUser(channelId, userId), body: input })),
@@ -284,11 +280,9 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     },
     roster: (channelId, query) => expect(api.GET('/v1/channels/{channelId}/members', { params: { ...channel(channelId), query } })),
     occupancy: (channelId) => expect(api.GET('/v1/channels/{channelId}/occupancy', { params: channel(channelId) })),
-    setChannelAccess: (channelId, access) =>
-      expect(api.PUT('/v1/channels/{channelId}', { params: channel(channelId), body: { access } })),
+    setChannelAccess: (channelId, access) => expect(api.PUT('/v1/channels/{channelId}', { params: channel(channelId), body: { access } })),
 
-    ban: (channelId, userId, input) =>
-      expect(api.PUT('/v1/channels/{channelId}/bans/{userId}', { params: channelUser(channelId, userId), body: input })),
+    ban: (channelId, userId, input) => expect(api.PUT('/v1/channels/{channelId}/bans/{userId}', { params: channelUser(channelId, userId), body: input })),
     unban: async (channelId, userId) => {
       await expect(api.DELETE('/v1/channels/{channelId}/bans/{userId}', { params: channelUser(channelId, userId) }));
     },
@@ -311,10 +305,13 @@ export function createServerClient(options: ServerClientOptions): ServerClient {
     deliveries: (query) => expect(api.GET('/v1/webhooks/deliveries', { params: { query } })),
     allDeliveries,
     delivery: (deliveryId) => expect(api.GET('/v1/webhooks/deliveries/{deliveryId}', { params: { path: { deliveryId } } })),
-    retryDelivery: (deliveryId) =>
-      expect(api.POST('/v1/webhooks/deliveries/{deliveryId}/retry', { params: { path: { deliveryId } } })),
+    retryDelivery: (deliveryId) => expect(api.POST('/v1/webhooks/deliveries/{deliveryId}/retry', { params: { path: { deliveryId } } })),
     stats: ({ start, end, ...query } = {}) =>
-      expect(api.GET('/v1/stats', { params: { query: { ...query, ...(start !== undefined && { start: statsTime(start) }), ...(end !== undefined && { end: statsTime(end) }) } } })),
+      expect(
+        api.GET('/v1/stats', {
+          params: { query: { ...query, ...(start !== undefined && { start: statsTime(start) }), ...(end !== undefined && { end: statsTime(end) }) } },
+        }),
+      ),
 
     mintLogsToken: (environmentId, input) =>
       expect(api.POST('/v1/environments/{envId}/logs-token', { params: { path: { envId: environmentId } }, body: input })),
@@ -352,7 +349,8 @@ async function finishedChannelDeletion(channelId: string, job: ErasureJob, read:
     await sleep(FOLLOW_DELETION_MS);
     job = await read(job.id);
   }
-  if (job.status === 'failed') throw new ServerError({ status: 503, code: 'unavailable', reason: `the channel deletion failed: ${job.lastError ?? 'gave up'}` });
+  if (job.status === 'failed')
+    throw new ServerError({ status: 503, code: 'unavailable', reason: `the channel deletion failed: ${job.lastError ?? 'gave up'}` });
   if (job.deleted === null) throw new ServerError({ status: 404, code: 'not_found', reason: 'no such channel' });
   return { channelId, deleted: job.deleted };
 }

@@ -59,17 +59,14 @@ export function webhookEndpointMethods(api: Client<paths>): WebhookEndpointMetho
       } while (cursor !== undefined);
     },
     webhookEndpoint: (endpointId) => expect(api.GET('/v1/webhook-endpoints/{endpointId}', { params: endpoint(endpointId) })),
-    updateWebhookEndpoint: (endpointId, change) =>
-      expect(api.PATCH('/v1/webhook-endpoints/{endpointId}', { params: endpoint(endpointId), body: change })),
+    updateWebhookEndpoint: (endpointId, change) => expect(api.PATCH('/v1/webhook-endpoints/{endpointId}', { params: endpoint(endpointId), body: change })),
     deleteWebhookEndpoint: async (endpointId) => {
       await expect(api.DELETE('/v1/webhook-endpoints/{endpointId}', { params: endpoint(endpointId) }));
     },
-    webhookEndpointSecret: async (endpointId) =>
-      (await expect(api.GET('/v1/webhook-endpoints/{endpointId}/secret', { params: endpoint(endpointId) }))).secret,
+    webhookEndpointSecret: async (endpointId) => (await expect(api.GET('/v1/webhook-endpoints/{endpointId}/secret', { params: endpoint(endpointId) }))).secret,
     rotateWebhookEndpointSecret: async (endpointId) =>
       (await expect(api.POST('/v1/webhook-endpoints/{endpointId}/secret/rotate', { params: endpoint(endpointId) }))).secret,
-    testWebhookEndpoint: (endpointId, input = {}) =>
-      expect(api.POST('/v1/webhook-endpoints/{endpointId}/test', { params: endpoint(endpointId), body: input })),
+    testWebhookEndpoint: (endpointId, input = {}) => expect(api.POST('/v1/webhook-endpoints/{endpointId}/test', { params: endpoint(endpointId), body: input })),
     recoverWebhookEndpoint: (endpointId, window) =>
       expect(
         api.POST('/v1/webhook-endpoints/{endpointId}/recover', {

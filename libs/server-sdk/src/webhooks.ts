@@ -95,12 +95,7 @@ export class WebhookVerificationError extends Error {
  * and returns its event; throws WebhookVerificationError when it does not verify (answer 401
  * then, and do not process it). `rawBody` must be the bytes as received.
  */
-export function parseWebhook(
-  rawBody: string | Uint8Array,
-  signature: HeaderValue | WebhookHeaders,
-  secret: string,
-  options?: VerifyOptions,
-): WebhookEvent {
+export function parseWebhook(rawBody: string | Uint8Array, signature: HeaderValue | WebhookHeaders, secret: string, options?: VerifyOptions): WebhookEvent {
   const verdict = verifyWebhook(rawBody, signature, secret, options);
   if (!verdict.ok) throw new WebhookVerificationError(verdict.reason);
   const text = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);

@@ -37,6 +37,7 @@ export const PUBLISHED_BY_ROUTE: Readonly<Record<PublishRoute, UsageCounter>> = 
 };
 
 /** Each summed counter's index in USAGE_COLUMNS. */
-export const SUMMED_INDEX: Readonly<Record<UsageCounter, number>> = Object.fromEntries(
-  USAGE_COLUMNS.map((column, index) => [column, index]),
-) as Record<UsageCounter, number>;
+export const SUMMED_INDEX: Readonly<Record<UsageCounter, number>> = Object.fromEntries(USAGE_COLUMNS.map((column, index) => [column, index])) as Record<
+  UsageCounter,
+  number
+>;

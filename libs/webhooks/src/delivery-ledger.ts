@@ -95,7 +95,8 @@ export function deliveriesPageQuery(
   const { status, before } = page;
   const after = before === null ? '' : `and %.id < ${param(before)}`;
   // `default`: the configuration's URL (no endpoint id); an endpoint id: that endpoint's
-  const endpoint = page.endpointId === undefined ? '' : page.endpointId === 'default' ? 'and %.endpoint_id is null' : `and %.endpoint_id = ${param(page.endpointId)}`;
+  const endpoint =
+    page.endpointId === undefined ? '' : page.endpointId === 'default' ? 'and %.endpoint_id is null' : `and %.endpoint_id = ${param(page.endpointId)}`;
   const where = (alias: string) => `${after} ${endpoint}`.replaceAll('%', alias);
   const full = `(select ${COLUMNS} from webhook_deliveries d
       where d.environment_id = $1 ${status === undefined ? '' : `and d.status = ${param(status)}`} ${where('d')}
@@ -189,10 +190,10 @@ export async function retryDelivery(
   audit: (client: PoolClient, delivery: z.infer<typeof DeliveryRow>) => Promise<void> = async () => {},
 ): Promise<z.infer<typeof DeliveryRow>> {
   const record = await withTransaction(pool, async (client) => {
-    const current = await client.query<{ status: string }>(
-      'select status from webhook_deliveries where id = $1 and environment_id = $2 for update',
-      [id, environmentId],
-    );
+    const current = await client.query<{ status: string }>('select status from webhook_deliveries where id = $1 and environment_id = $2 for update', [
+      id,
+      environmentId,
+    ]);
     if (!current.rows[0]) {
       // only a log row: pending (not yet attempted) or delivered, never dropped or cancelled
       const logged = await client.query<{ status: DeliveryStatus }>(

@@ -90,8 +90,18 @@ export async function createEndpoint(
                                       rate_limit_per_second, secret, key_id)
        values ($1, $2, $3, $4, $5, $6, $7, case when $7 then 'manual' end, case when $7 then now() end, $8, $9, $10)
        returning ${COLUMNS}`,
-      [id, environmentId, input.url, input.description ?? '', input.eventTypes ?? null, input.channels ?? null, disabled,
-        input.rateLimitPerSecond ?? null, encryptSecret(keyring, secret, slot(id, 'secret')), keyring.currentId],
+      [
+        id,
+        environmentId,
+        input.url,
+        input.description ?? '',
+        input.eventTypes ?? null,
+        input.channels ?? null,
+        disabled,
+        input.rateLimitPerSecond ?? null,
+        encryptSecret(keyring, secret, slot(id, 'secret')),
+        keyring.currentId,
+      ],
     );
     const created = toView(rows[0]!);
     await audit(client, created);
@@ -134,8 +144,9 @@ export async function updateEndpoint(
   return withTransaction(pool, async (client) => {
     const has = (key: keyof EndpointInput) => change[key] !== undefined;
     // enabling: was it disabled? (its pending deliveries waited; they go again now)
-    const enabling = change.disabled === false
-      && (await client.query('select 1 from webhook_endpoints where id = $1 and environment_id = $2 and disabled for update', [id, environmentId])).rowCount === 1;
+    const enabling =
+      change.disabled === false &&
+      (await client.query('select 1 from webhook_endpoints where id = $1 and environment_id = $2 and disabled for update', [id, environmentId])).rowCount === 1;
     const { rows } = await client.query<EndpointRecord>(
       `update webhook_endpoints set
          url = coalesce($3, url),
@@ -151,8 +162,19 @@ export async function updateEndpoint(
          updated_at = now()
        where id = $1 and environment_id = $2
        returning ${COLUMNS}`,
-      [id, environmentId, change.url ?? null, change.description ?? null, has('eventTypes'), change.eventTypes ?? null,
-        has('channels'), change.channels ?? null, has('rateLimitPerSecond'), change.rateLimitPerSecond ?? null, change.disabled ?? null],
+      [
+        id,
+        environmentId,
+        change.url ?? null,
+        change.description ?? null,
+        has('eventTypes'),
+        change.eventTypes ?? null,
+        has('channels'),
+        change.channels ?? null,
+        has('rateLimitPerSecond'),
+        change.rateLimitPerSecond ?? null,
+        change.disabled ?? null,
+      ],
     );
     if (!rows[0]) throw new ServiceError('not_found', 'no such webhook endpoint');
     if (enabling) await requeueWaitingDeliveries(client, environmentId, id);
@@ -165,10 +187,10 @@ export async function updateEndpoint(
 /** Deletes the endpoint with its deliveries and their attempts; 404 for an unknown one. */
 export async function deleteEndpoint(pool: Pool, environmentId: string, id: string, audit: EndpointAudit = async () => {}): Promise<void> {
   await withTransaction(pool, async (client) => {
-    const { rows } = await client.query<EndpointRecord>(
-      `delete from webhook_endpoints where id = $1 and environment_id = $2 returning ${COLUMNS}`,
-      [id, environmentId],
-    );
+    const { rows } = await client.query<EndpointRecord>(`delete from webhook_endpoints where id = $1 and environment_id = $2 returning ${COLUMNS}`, [
+      id,
+      environmentId,
+    ]);
     if (!rows[0]) throw new ServiceError('not_found', 'no such webhook endpoint');
     await audit(client, toView(rows[0]));
   });
@@ -193,10 +215,10 @@ export async function rotateEndpointSecret(
   audit: EndpointAudit = async () => {},
 ): Promise<string> {
   return withTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ secret: string }>(
-      'select secret from webhook_endpoints where id = $1 and environment_id = $2 for update',
-      [id, environmentId],
-    );
+    const { rows } = await client.query<{ secret: string }>('select secret from webhook_endpoints where id = $1 and environment_id = $2 for update', [
+      id,
+      environmentId,
+    ]);
     if (!rows[0]) throw new ServiceError('not_found', 'no such webhook endpoint');
     const previous = decryptSecret(keyring, rows[0].secret, slot(id, 'secret'));
     const secret = generateWebhookSecret();

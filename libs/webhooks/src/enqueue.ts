@@ -38,7 +38,10 @@ const OPT_IN_SQL = `array[${OPT_IN_EVENT_TYPES.map((type) => `'${type}'`).join('
  * an event without a channel passes). A pattern is an exact id, `prefix*` or `*`, as in token
  * capabilities.
  */
-export const endpointTakesSql = (type: string, channel: string) => `(case when ep.event_types is null then ${type} <> all(${OPT_IN_SQL}) else ${type} = any(ep.event_types) end)
+export const endpointTakesSql = (
+  type: string,
+  channel: string,
+) => `(case when ep.event_types is null then ${type} <> all(${OPT_IN_SQL}) else ${type} = any(ep.event_types) end)
          and (ep.channels is null or ${channel} is null or exists (
                select 1 from unnest(ep.channels) p
                where p = '*' or p = ${channel} or (right(p, 1) = '*' and starts_with(${channel}, left(p, -1)))))`;
@@ -50,7 +53,9 @@ export const endpointTakesSql = (type: string, channel: string) => `(case when e
  * endpoint of every tenant to answer for the few environments of one commit (what a generic plan
  * chose, expecting ten rows from an array parameter).
  */
-export const environmentHookedSql = (environment: string) => `(exists (select 1 from environments e where e.id = ${environment} and e.webhook_url is not null offset 0)
+export const environmentHookedSql = (
+  environment: string,
+) => `(exists (select 1 from environments e where e.id = ${environment} and e.webhook_url is not null offset 0)
          or exists (select 1 from webhook_endpoints ep where ep.environment_id = ${environment} and not ep.disabled offset 0))`;
 
 /**
@@ -154,7 +159,8 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
        on conflict (environment_id, event_id, (coalesce(endpoint_id, ''))) do nothing
        returning id, environment_id, endpoint_id, url, event_id, event_type, locked_until::text as lease)`;
   // no job: the two job parameters are still typed, so the parameter list stays the same
-  if (!jobs) return `${deliveries},
+  if (!jobs)
+    return `${deliveries},
      delivery_jobs as (select ${p(6)}::text as task, ${p(7)}::int as per_job where false)`;
   return `${deliveries},
      delivery_jobs as (
@@ -172,11 +178,7 @@ export function enqueueSql(first: number, guard = 'true', jobs = true): string {
  * their partition's owner for that long (the notice's form, `enqueueSql(…, false)`); 0: unleased.
  * `bodies`: each event's `webhookBody`, when the caller made them already (a notice carries them).
  */
-export function enqueueParameters(
-  events: readonly WebhookEventInput[],
-  pushLeaseMs = 0,
-  bodies: readonly string[] = events.map(webhookBody),
-): unknown[] {
+export function enqueueParameters(events: readonly WebhookEventInput[], pushLeaseMs = 0, bodies: readonly string[] = events.map(webhookBody)): unknown[] {
   const ids: string[] = [];
   const environments: string[] = [];
   const eventIds: string[] = [];

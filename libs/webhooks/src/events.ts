@@ -49,9 +49,12 @@ export async function sendTestEvent(
     const endpoint = await getEndpoint(client, environmentId, endpointId);
     if (endpoint.disabled) throw new ServiceError('invalid_request', 'the endpoint is disabled; enable it (PATCH {"disabled": false}) first');
     const data = eventType === 'webhook.test' ? { endpointId, message: 'a test event' } : WEBHOOK_EVENT_TYPES[eventType].example;
-    const channelId = typeof (data as { channelId?: unknown }).channelId === 'string'
-      ? (data as { channelId: string }).channelId
-      : eventType.startsWith('message.') ? 'example-channel' : null;
+    const channelId =
+      typeof (data as { channelId?: unknown }).channelId === 'string'
+        ? (data as { channelId: string }).channelId
+        : eventType.startsWith('message.')
+          ? 'example-channel'
+          : null;
     const [deliveryId] = await recordEvent(client, { environmentId, type: eventType, channelId, data, only: endpointId });
     await audit(client, endpoint);
     return { eventType, deliveryId: deliveryId! };

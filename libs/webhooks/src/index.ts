@@ -1,4 +1,17 @@
-export { enqueueParameters, webhookBody, enqueueSql, logSql, logParameters, logDeliveryIdSql, enqueueWebhookEvents, recordWebhookEvents, endpointTakesSql, environmentHookedSql, type WebhookEventInput, type WebhookEventType } from './enqueue.ts';
+export {
+  enqueueParameters,
+  webhookBody,
+  enqueueSql,
+  logSql,
+  logParameters,
+  logDeliveryIdSql,
+  enqueueWebhookEvents,
+  recordWebhookEvents,
+  endpointTakesSql,
+  environmentHookedSql,
+  type WebhookEventInput,
+  type WebhookEventType,
+} from './enqueue.ts';
 export {
   WEBHOOK_ID_HEADER,
   WEBHOOK_TIMESTAMP_HEADER,
@@ -20,9 +33,29 @@ export {
   type VerifyResult,
 } from './signature.ts';
 export { SETTINGS_COLUMNS, type StoredSecrets } from './endpoint-settings.ts';
-export { PUSHED_SQL, LOGGED_SQL, committedDeliveries, loggedDeliveries, loggedRow, pushNotices, readNotice, withdrawnEntries, type NoticeDelivery, type PushedRow, type LoggedPosition } from './push-notice.ts';
+export {
+  PUSHED_SQL,
+  LOGGED_SQL,
+  committedDeliveries,
+  loggedDeliveries,
+  loggedRow,
+  pushNotices,
+  readNotice,
+  withdrawnEntries,
+  type NoticeDelivery,
+  type PushedRow,
+  type LoggedPosition,
+} from './push-notice.ts';
 export { MESSAGE_RETRACTED, REDACT_SQL, redactMessageDeliveries, type WithdrawnDelivery } from './redaction.ts';
-export { DELIVER_BATCH_TASK, DELIVER_ONE_TASK, PRUNE_TASK, deliverOneJobSql, deliverBatchJobSql, type DeliverBatchPayload, type DeliverOnePayload } from './jobs.ts';
+export {
+  DELIVER_BATCH_TASK,
+  DELIVER_ONE_TASK,
+  PRUNE_TASK,
+  deliverOneJobSql,
+  deliverBatchJobSql,
+  type DeliverBatchPayload,
+  type DeliverOnePayload,
+} from './jobs.ts';
 export { listDeliveries, getDelivery, retryDelivery, requeueWaitingDeliveries, type DeliveryStatus } from './delivery-ledger.ts';
 export {
   createSecretKeyring,

@@ -118,11 +118,7 @@ const MAX_NOTICE_BODIES = 256 * 1024;
  * The rows PUSHED_SQL read (`rows`) as the deliveries a notice announces: with the row itself
  * when it was leased and its body (`bodyOf`, by event id: webhookBody) is not too large to carry.
  */
-export function committedDeliveries(
-  rows: readonly unknown[][],
-  bodyOf: (eventId: string) => string | undefined,
-  leaseMs: number,
-): NoticeDelivery[] {
+export function committedDeliveries(rows: readonly unknown[][], bodyOf: (eventId: string) => string | undefined, leaseMs: number): NoticeDelivery[] {
   type Row = [string, string, string | null, string, string, string, string | null, StoredSecrets | null, number | null];
   return (rows as Row[]).map(([id, environmentId, endpointId, url, eventId, eventType, lease, secrets, rateLimit]) => {
     const body = lease === null ? undefined : bodyOf(eventId);
@@ -156,10 +152,35 @@ export function pushNotices(
       withdrawn
         ? [id, environmentId, WITHDRAWN]
         : pushed?.logged
-        ? [id, environmentId, LOGGED, pushed.logged.tx, pushed.logged.createdAt, pushed.endpointId, pushed.url, pushed.eventType, pushed.eventId, pushed.body, pushed.secrets, pushed.rateLimit]
-        : pushed
-        ? [id, environmentId, pushed.lease, pushed.leaseMs, pushed.endpointId, pushed.url, pushed.eventType, pushed.eventId, pushed.body, pushed.secrets, pushed.rateLimit]
-        : [id, environmentId],
+          ? [
+              id,
+              environmentId,
+              LOGGED,
+              pushed.logged.tx,
+              pushed.logged.createdAt,
+              pushed.endpointId,
+              pushed.url,
+              pushed.eventType,
+              pushed.eventId,
+              pushed.body,
+              pushed.secrets,
+              pushed.rateLimit,
+            ]
+          : pushed
+            ? [
+                id,
+                environmentId,
+                pushed.lease,
+                pushed.leaseMs,
+                pushed.endpointId,
+                pushed.url,
+                pushed.eventType,
+                pushed.eventId,
+                pushed.body,
+                pushed.secrets,
+                pushed.rateLimit,
+              ]
+            : [id, environmentId],
     );
   }
   return notices;
@@ -191,14 +212,24 @@ export function readNotice(body: unknown): NoticeDelivery[] {
     if (entry.length === 12 && entry[2] === LOGGED) {
       const [, , , tx, createdAt, endpointId, url, eventType, eventId, content, secrets, rateLimit] = entry as unknown[];
       if (
-        isString(tx) && /^[0-9]+$/.test(tx) && isString(createdAt) &&
-        (endpointId === null || isString(endpointId)) && isString(url) && isString(eventType) && isString(eventId) && isString(content) &&
-        (secrets === null || isStoredSecrets(secrets)) && (rateLimit === null || (typeof rateLimit === 'number' && rateLimit > 0))
+        isString(tx) &&
+        /^[0-9]+$/.test(tx) &&
+        isString(createdAt) &&
+        (endpointId === null || isString(endpointId)) &&
+        isString(url) &&
+        isString(eventType) &&
+        isString(eventId) &&
+        isString(content) &&
+        (secrets === null || isStoredSecrets(secrets)) &&
+        (rateLimit === null || (typeof rateLimit === 'number' && rateLimit > 0))
       ) {
         deliveries.push({
           id,
           environmentId,
-          pushed: loggedRow({ endpointId: endpointId as string | null, url, eventType, eventId, body: content, secrets, rateLimit: rateLimit as number | null }, { tx, createdAt }),
+          pushed: loggedRow(
+            { endpointId: endpointId as string | null, url, eventType, eventId, body: content, secrets, rateLimit: rateLimit as number | null },
+            { tx, createdAt },
+          ),
         });
       }
       // a malformed log entry is no wake-up: there is no ledger row to claim; the catch-up reads it
@@ -222,7 +253,17 @@ export function readNotice(body: unknown): NoticeDelivery[] {
         ? {
             id,
             environmentId,
-            pushed: { lease, leaseMs, endpointId: endpointId as string | null, url, eventType, eventId, body: content, secrets, rateLimit: rateLimit as number | null },
+            pushed: {
+              lease,
+              leaseMs,
+              endpointId: endpointId as string | null,
+              url,
+              eventType,
+              eventId,
+              body: content,
+              secrets,
+              rateLimit: rateLimit as number | null,
+            },
           }
         : { id, environmentId },
     );

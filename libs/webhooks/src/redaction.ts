@@ -133,6 +133,10 @@ export interface WithdrawnDelivery {
  */
 export async function redactMessageDeliveries(client: PoolClient, environmentId: string, messageIds: readonly string[]): Promise<WithdrawnDelivery[]> {
   if (messageIds.length === 0) return [];
-  const { rows } = await client.query<{ id: string; in_flight: boolean }>({ name: 'rtm_webhook_redact', text: REDACT_SQL, values: [environmentId, messageIds] });
+  const { rows } = await client.query<{ id: string; in_flight: boolean }>({
+    name: 'rtm_webhook_redact',
+    text: REDACT_SQL,
+    values: [environmentId, messageIds],
+  });
   return rows.filter((row) => row.in_flight).map((row) => ({ id: row.id, environmentId }));
 }

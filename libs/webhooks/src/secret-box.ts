@@ -39,8 +39,7 @@ export interface SecretSlot {
 }
 
 /** The AAD of the current form: table, row and column, NUL-separated (none of them holds a NUL). */
-export const secretAad = (slot: SecretSlot): Buffer =>
-  Buffer.from(`${slot.table ?? 'webhook_secrets'}\u0000${slot.environmentId}\u0000${slot.column}`, 'utf8');
+export const secretAad = (slot: SecretSlot): Buffer => Buffer.from(`${slot.table ?? 'webhook_secrets'}\u0000${slot.environmentId}\u0000${slot.column}`, 'utf8');
 
 export interface SecretKeyring {
   /** Id of the key new values are encrypted with. */
@@ -98,8 +97,7 @@ export function storedFormat(stored: string): 'v2' | 'v1' | 'plaintext' | 'unkno
 }
 
 /** Whether a stored value is in the current form under the current key (nothing to rewrite). */
-export const isCurrentForm = (keyring: SecretKeyring, stored: string): boolean =>
-  storedFormat(stored) === 'v2' && storedKeyId(stored) === keyring.currentId;
+export const isCurrentForm = (keyring: SecretKeyring, stored: string): boolean => storedFormat(stored) === 'v2' && storedKeyId(stored) === keyring.currentId;
 
 /** The key id a stored value is encrypted with, or null for a plaintext value. */
 export function storedKeyId(stored: string): string | null {

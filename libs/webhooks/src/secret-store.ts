@@ -55,10 +55,11 @@ export async function ensureDevEncryptionKey(file: string): Promise<string> {
 
 /** Creates the environment's signing secret unless it has one (the first deploy with a webhook). */
 export async function createWebhookSecret(client: PoolClient | Pool, keyring: SecretKeyring, environmentId: string): Promise<void> {
-  await client.query(
-    `insert into webhook_secrets (environment_id, secret, key_id) values ($1, $2, $3) on conflict (environment_id) do nothing`,
-    [environmentId, encryptSecret(keyring, generateWebhookSecret(), { environmentId, column: 'secret' }), keyring.currentId],
-  );
+  await client.query(`insert into webhook_secrets (environment_id, secret, key_id) values ($1, $2, $3) on conflict (environment_id) do nothing`, [
+    environmentId,
+    encryptSecret(keyring, generateWebhookSecret(), { environmentId, column: 'secret' }),
+    keyring.currentId,
+  ]);
 }
 
 /** Whether the environment has a signing secret (without decrypting it). */
@@ -76,23 +77,17 @@ export async function readWebhookSecret(pool: Pool, keyring: SecretKeyring, envi
 /** Replaces the secret, keeping the old one as `previous_secret`; null when there is none. */
 export async function rotateWebhookSecret(pool: Pool, keyring: SecretKeyring, environmentId: string): Promise<string | null> {
   return withTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ secret: string }>(
-      'select secret from webhook_secrets where environment_id = $1 for update',
-      [environmentId],
-    );
+    const { rows } = await client.query<{ secret: string }>('select secret from webhook_secrets where environment_id = $1 for update', [environmentId]);
     if (!rows[0]) return null;
     const previous = decryptSecret(keyring, rows[0].secret, { environmentId, column: 'secret' });
     const secret = generateWebhookSecret();
-    await client.query(
-      `update webhook_secrets set secret = $2, previous_secret = $3, rotated_at = now(), key_id = $4 where environment_id = $1`,
-      [
-        environmentId,
-        encryptSecret(keyring, secret, { environmentId, column: 'secret' }),
-        // the old secret moves column: encrypted again for `previous_secret`
-        encryptSecret(keyring, previous, { environmentId, column: 'previous_secret' }),
-        keyring.currentId,
-      ],
-    );
+    await client.query(`update webhook_secrets set secret = $2, previous_secret = $3, rotated_at = now(), key_id = $4 where environment_id = $1`, [
+      environmentId,
+      encryptSecret(keyring, secret, { environmentId, column: 'secret' }),
+      // the old secret moves column: encrypted again for `previous_secret`
+      encryptSecret(keyring, previous, { environmentId, column: 'previous_secret' }),
+      keyring.currentId,
+    ]);
     return secret;
   });
 }
@@ -129,8 +124,14 @@ async function reencryptTable(pool: Pool, keyring: SecretKeyring, table: 'webhoo
     const result = await pool.query(
       `update ${table} set secret = $2, previous_secret = $3, key_id = $4
        where ${key} = $1 and secret = $5 and previous_secret is not distinct from $6`,
-      [row.row, again('secret', row.secret), row.previous_secret === null ? null : again('previous_secret', row.previous_secret), keyring.currentId,
-        row.secret, row.previous_secret],
+      [
+        row.row,
+        again('secret', row.secret),
+        row.previous_secret === null ? null : again('previous_secret', row.previous_secret),
+        keyring.currentId,
+        row.secret,
+        row.previous_secret,
+      ],
     );
     changed += result.rowCount ?? 0;
   }

@@ -36,7 +36,8 @@ export function standardHeaders(secrets: readonly string[], id: string, timestam
 }
 
 type HeaderValue = string | readonly string[] | null | undefined;
-const one = (value: HeaderValue): string | undefined => (value === null || value === undefined ? undefined : typeof value === 'string' ? value : value.join(' '));
+const one = (value: HeaderValue): string | undefined =>
+  value === null || value === undefined ? undefined : typeof value === 'string' ? value : value.join(' ');
 
 /**
  * Receiver side: checks the three headers against the exact raw bytes received. Refuses a missing

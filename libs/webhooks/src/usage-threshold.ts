@@ -73,15 +73,21 @@ export class QuotaThresholds {
     const due = thresholdsReached(count.used, count.limit).filter((t) => !this.#recorded.has(keyOf(t)) && !this.#recording.has(keyOf(t)));
     if (due.length === 0) return;
     for (const t of due) this.#recording.add(keyOf(t));
-    recordThresholds(this.#pool, count, due).then(
-      (recorded) => {
-        if (this.#recorded.size > 100_000) this.#recorded.clear();
-        for (const t of due) this.#recorded.add(keyOf(t));
-        if (recorded.length > 0) this.#log.info({ ...count, thresholds: recorded }, 'usage.threshold recorded');
-      },
-      (error: unknown) => this.#log.warn({ err: error, environmentId: count.environmentId, quota: count.quota }, 'could not record usage.threshold; the next count tries again'),
-    ).finally(() => {
-      for (const t of due) this.#recording.delete(keyOf(t));
-    });
+    recordThresholds(this.#pool, count, due)
+      .then(
+        (recorded) => {
+          if (this.#recorded.size > 100_000) this.#recorded.clear();
+          for (const t of due) this.#recorded.add(keyOf(t));
+          if (recorded.length > 0) this.#log.info({ ...count, thresholds: recorded }, 'usage.threshold recorded');
+        },
+        (error: unknown) =>
+          this.#log.warn(
+            { err: error, environmentId: count.environmentId, quota: count.quota },
+            'could not record usage.threshold; the next count tries again',
+          ),
+      )
+      .finally(() => {
+        for (const t of due) this.#recording.delete(keyOf(t));
+      });
   }
 }

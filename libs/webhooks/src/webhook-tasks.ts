@@ -58,7 +58,10 @@ export async function startRecovery(
   const id = newId('wtk');
   await withTransaction(pool, async (client) => {
     const endpoint = await getEndpoint(client, environmentId, endpointId);
-    const { rows } = await client.query<{ ok: boolean }>('select coalesce($2::timestamptz, now()) > $1::timestamptz as ok', [window.since, window.until ?? null]);
+    const { rows } = await client.query<{ ok: boolean }>('select coalesce($2::timestamptz, now()) > $1::timestamptz as ok', [
+      window.since,
+      window.until ?? null,
+    ]);
     if (!rows[0]!.ok) throw new ServiceError('invalid_request', 'body.until: must be after since');
     await client.query(
       `insert into webhook_tasks (id, environment_id, endpoint_id, kind, since, until) values ($1, $2, $3, 'recover', $4, coalesce($5::timestamptz, now()))`,
@@ -109,10 +112,11 @@ export async function runRecovery(pool: Pool, taskId: string): Promise<number> {
         return null;
       }
       await client.query(`select ${deliverBatchJobSql('$1::text[]')}`, [ids]);
-      await client.query(
-        `update webhook_tasks set recovered = recovered + $2, cursor = $3, updated_at = now() where id = $1`,
-        [taskId, ids.length, ids[ids.length - 1]],
-      );
+      await client.query(`update webhook_tasks set recovered = recovered + $2, cursor = $3, updated_at = now() where id = $1`, [
+        taskId,
+        ids.length,
+        ids[ids.length - 1],
+      ]);
       return ids.length;
     });
     if (queued === null) return total;
@@ -122,8 +126,8 @@ export async function runRecovery(pool: Pool, taskId: string): Promise<number> {
 
 /** A task that cannot go on (graphile-worker gave up on it): failed, with the reason. */
 export async function failWebhookTask(pool: Pool, taskId: string, error: string): Promise<void> {
-  await pool.query(
-    `update webhook_tasks set status = 'failed', error = $2, finished_at = now(), updated_at = now() where id = $1 and status = 'running'`,
-    [taskId, error.slice(0, 1024)],
-  );
+  await pool.query(`update webhook_tasks set status = 'failed', error = $2, finished_at = now(), updated_at = now() where id = $1 and status = 'running'`, [
+    taskId,
+    error.slice(0, 1024),
+  ]);
 }

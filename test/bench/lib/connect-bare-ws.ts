@@ -63,7 +63,12 @@ export async function serveBareWs(natsUrl: string, prefix: string): Promise<void
  * Starts the bare server as `node <entry> --serve <natsUrl> <prefix>` (the benchmark's own file);
  * with `profile`, it also listens for an inspector (loopback only) and this connects to it.
  */
-export async function startBareWs(entry: string, natsUrl: string, prefix: string, profile: boolean): Promise<{ url: string; child: ChildProcess; inspector?: Inspector }> {
+export async function startBareWs(
+  entry: string,
+  natsUrl: string,
+  prefix: string,
+  profile: boolean,
+): Promise<{ url: string; child: ChildProcess; inspector?: Inspector }> {
   const flags = profile ? ['--expose-gc', '--inspect=127.0.0.1:0'] : ['--expose-gc'];
   const errors: string[] = [];
   const { port, child } = await spawnListening('bare ws', [...flags, '--import', 'tsx', entry, '--serve', natsUrl, prefix], (line) => {

@@ -66,7 +66,11 @@ export interface RunOptions {
  * publish every channel's messages and count the deliveries, then close; memory read around
  * each step.
  */
-export async function run(server: Server, c: Case, { window: WINDOW, subscribeWave: SUBSCRIBE_WAVE, watchAfterCloseMs: WATCH_AFTER_CLOSE_MS }: RunOptions): Promise<Result> {
+export async function run(
+  server: Server,
+  c: Case,
+  { window: WINDOW, subscribeWave: SUBSCRIBE_WAVE, watchAfterCloseMs: WATCH_AFTER_CLOSE_MS }: RunOptions,
+): Promise<Result> {
   const subscriptions = c.connections * c.channels.length;
   const holder: { current: Tally | undefined } = { current: undefined };
   const name = `${server.name}, ${c.label}`;
@@ -187,8 +191,7 @@ export function watchWarnings(gateway: RunningProcess): () => string {
       }
     });
   }
-  return () =>
-    counts.size === 0 ? 'gateway warnings: none\n' : `gateway warnings:\n${[...counts].map(([key, n]) => `  ${fmt(n)} × ${key}`).join('\n')}\n`;
+  return () => (counts.size === 0 ? 'gateway warnings: none\n' : `gateway warnings:\n${[...counts].map(([key, n]) => `  ${fmt(n)} × ${key}`).join('\n')}\n`);
 }
 
 /** The table of every run: subscribe time, throughput, latency, deliveries and memory. */

@@ -9,7 +9,17 @@ import type { RunningProcess } from '../../helpers/cluster.ts';
 import { mintToken } from '../../helpers/http.ts';
 import { reportGoal } from '../report.ts';
 import { sleep } from './figures.ts';
-import { DURATION_MS, QUIET_CLIENTS, QUIET_PAUSE_MS, SLOW_BYTES, SLOW_RATE, SLOW_SOCKETS, STORM_CONNECTIONS, STORM_SUBSCRIBES, WARMUP_MS } from './fairness-options.ts';
+import {
+  DURATION_MS,
+  QUIET_CLIENTS,
+  QUIET_PAUSE_MS,
+  SLOW_BYTES,
+  SLOW_RATE,
+  SLOW_SOCKETS,
+  STORM_CONNECTIONS,
+  STORM_SUBSCRIBES,
+  WARMUP_MS,
+} from './fairness-options.ts';
 import { channelSocket, connectSocket, line, publishToFrame, publisher, subscriber, type Figures } from './fairness-probes.ts';
 
 export async function quietPhase(name: string, gateway: RunningProcess, secretKey: string): Promise<Figures> {

@@ -20,7 +20,13 @@ export interface Figures {
 export const fairHistogram = () => histogram(120_000_000);
 
 /** One publish to `channelId`, timed from `t0` to its answer read in full (µs); status 0 when it failed in transport. */
-async function timedPublish(http: HttpPool, secretKey: string, channelId: string, body: string, t0 = process.hrtime.bigint()): Promise<{ status: number; micros: number }> {
+async function timedPublish(
+  http: HttpPool,
+  secretKey: string,
+  channelId: string,
+  body: string,
+  t0 = process.hrtime.bigint(),
+): Promise<{ status: number; micros: number }> {
   try {
     const res = await http.request({
       method: 'POST',

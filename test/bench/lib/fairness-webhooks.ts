@@ -55,8 +55,7 @@ export async function webhookLatency(name: string, gateway: RunningProcess, secr
           if (res.statusCode === 201 && body.id) {
             sent.set(body.id, t0);
             answered.set(body.id, Date.now());
-          }
-          else errors++;
+          } else errors++;
         })
         .catch(() => void errors++),
     );
@@ -79,7 +78,13 @@ export async function webhookLatency(name: string, gateway: RunningProcess, secr
       after.recordValue(Math.max(1, (at - answered.get(id)!) * 1000));
     }
   }
-  const figures = { n: sent.size - missing, errors: errors + missing, perSecond: rate, p50: h.getValueAtPercentile(50) / 1000, p99: h.getValueAtPercentile(99) / 1000 };
+  const figures = {
+    n: sent.size - missing,
+    errors: errors + missing,
+    perSecond: rate,
+    p50: h.getValueAtPercentile(50) / 1000,
+    p99: h.getValueAtPercentile(99) / 1000,
+  };
   line(name, figures);
   // where the tail is: the publish itself (gateway, channel-node, commit) or the webhook's part
   // after the answer (notice, claim, send); arrival may precede the answer by a little

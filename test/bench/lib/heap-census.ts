@@ -6,7 +6,15 @@
 import { fmt } from './figures.ts';
 
 export interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]]; edge_fields: string[]; edge_types: [string[], ...unknown[]]; location_fields?: string[] } };
+  snapshot: {
+    meta: {
+      node_fields: string[];
+      node_types: [string[], ...unknown[]];
+      edge_fields: string[];
+      edge_types: [string[], ...unknown[]];
+      location_fields?: string[];
+    };
+  };
   nodes: number[];
   edges: number[];
   locations?: number[];
@@ -122,7 +130,8 @@ export function census(snapshot: Snapshot, scripts: Map<string, string>, explain
     }
     if (explain?.kinds.includes(kind) && !explain.old.has(nodes[n * width + idAt]!) && explain.out.length < 400) {
       const chain: string[] = [];
-      for (let at = n, depth = 0; at !== -1 && depth < 8; at = retainer[at]!, depth++) chain.push(`${typeOf(at)} ${nameOf(at).slice(0, 50)}${edgeTo(retainer[at]!, at)}`);
+      for (let at = n, depth = 0; at !== -1 && depth < 8; at = retainer[at]!, depth++)
+        chain.push(`${typeOf(at)} ${nameOf(at).slice(0, 50)}${edgeTo(retainer[at]!, at)}`);
       explain.out.push(`${kind} (${nodes[n * width + sizeAt]} B): ${chain.join(' ← ')}`);
     }
     const entry = out.get(kind) ?? { bytes: 0, count: 0 };
@@ -143,8 +152,6 @@ export function difference(before: Census, after: Census, per: number, top: numb
   }
   for (const [kind, was] of before) if (!after.has(kind)) rows.push([kind, -was.bytes / per, -was.count / per]), (total -= was.bytes);
   rows.sort((a, b) => b[1] - a[1]);
-  const lines = rows
-    .slice(0, top)
-    .map(([kind, bytes, count]) => `  ${bytes.toFixed(0).padStart(7)} B  ${count.toFixed(2).padStart(7)} ×  ${kind}`);
+  const lines = rows.slice(0, top).map(([kind, bytes, count]) => `  ${bytes.toFixed(0).padStart(7)} B  ${count.toFixed(2).padStart(7)} ×  ${kind}`);
   return `heap snapshot difference per socket: ${fmt(total / per)} B\n${lines.join('\n')}\n`;
 }

@@ -35,25 +35,68 @@ export interface LargeChannelRun {
 }
 
 export function report(run: LargeChannelRun): void {
-  const { subscribedNow, complete, stormMs, stormOutcomes, stormPresence, settlePresence, before, after, truth, occupancyRoute, occupancyFrame, alone, during, cpuBefore, cpuAfter, lag } = run;
-  const { deliveries, expected, every, lastSub, violations, publishFailures, ms: fanoutMs, cpuBefore: fanoutCpuBefore, cpuAfter: fanoutCpuAfter, lag: fanoutLag } = run.fan;
+  const {
+    subscribedNow,
+    complete,
+    stormMs,
+    stormOutcomes,
+    stormPresence,
+    settlePresence,
+    before,
+    after,
+    truth,
+    occupancyRoute,
+    occupancyFrame,
+    alone,
+    during,
+    cpuBefore,
+    cpuAfter,
+    lag,
+  } = run;
+  const {
+    deliveries,
+    expected,
+    every,
+    lastSub,
+    violations,
+    publishFailures,
+    ms: fanoutMs,
+    cpuBefore: fanoutCpuBefore,
+    cpuAfter: fanoutCpuAfter,
+    lag: fanoutLag,
+  } = run.fan;
   const stormS = stormMs / 1000;
   const pct = (measured: number, real: number) => `${((measured / real) * 100).toFixed(1)} %`;
   const occ = (value: Occupancy | string) =>
     typeof value === 'string'
       ? value
       : `${fmt(value.connections)} connections (${pct(value.connections, truth.connections)}), ${fmt(value.users)} users (${pct(value.users, truth.users)})`;
-  const codes = (map: Map<string, number>) => (map.size === 0 ? 'none' : [...map].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} × ${fmt(v)}`).join(', '));
+  const codes = (map: Map<string, number>) =>
+    map.size === 0
+      ? 'none'
+      : [...map]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `${k} × ${fmt(v)}`)
+          .join(', ');
   const lines: [string, string][] = [
     ['connections (users), subscribed at the end', `${fmt(subscribedNow)} of ${fmt(CONNECTIONS)}`],
-    ['storm: first open → all subscribed', complete ? `${stormS.toFixed(1)} s (${fmt(CONNECTIONS / stormS)} subscribed/s)` : `not reached in ${STORM_LIMIT_MS / 1000} s`],
+    [
+      'storm: first open → all subscribed',
+      complete ? `${stormS.toFixed(1)} s (${fmt(CONNECTIONS / stormS)} subscribed/s)` : `not reached in ${STORM_LIMIT_MS / 1000} s`,
+    ],
     ['storm: closes and errors (by code)', codes(stormOutcomes)],
-    ['storm: presence frames to subscribers', `${fmt(stormPresence.frames)} (${(stormPresence.frames / CONNECTIONS).toFixed(1)} × n), ${fmt(stormPresence.bytes / 1e6)} MB`],
+    [
+      'storm: presence frames to subscribers',
+      `${fmt(stormPresence.frames)} (${(stormPresence.frames / CONNECTIONS).toFixed(1)} × n), ${fmt(stormPresence.bytes / 1e6)} MB`,
+    ],
     ['presence frames in the second after', `${fmt(settlePresence.frames)}, ${fmt(settlePresence.bytes / 1e6)} MB`],
-    ['gateway RSS per connection (1 subscription)', `${fmt((after.rss - before.rss) / CONNECTIONS)} B (RSS ${fmt(before.rss / 1e6)} → ${fmt(after.rss / 1e6)} MB)`],
+    [
+      'gateway RSS per connection (1 subscription)',
+      `${fmt((after.rss - before.rss) / CONNECTIONS)} B (RSS ${fmt(before.rss / 1e6)} → ${fmt(after.rss / 1e6)} MB)`,
+    ],
     ['gateway heap per connection', `${fmt((after.heap - before.heap) / CONNECTIONS)} B (heap ${fmt(before.heap / 1e6)} → ${fmt(after.heap / 1e6)} MB)`],
     [`occupancy route (truth ${fmt(truth.connections)} / ${fmt(truth.users)}, observer included)`, occ(occupancyRoute)],
-    ['occupancy frames: observer\'s last', typeof occupancyFrame === 'string' ? occupancyFrame : `${occ(occupancyFrame)}; ${run.observerFrames} frames`],
+    ["occupancy frames: observer's last", typeof occupancyFrame === 'string' ? occupancyFrame : `${occ(occupancyFrame)}; ${run.observerFrames} frames`],
     [
       `fan-out: ${MESSAGES} publishes at ${RATE}/s, publish → last subscriber p50 / p99`,
       `${ms(lastSub.getValueAtPercentile(50) / 1000)} / ${ms(lastSub.getValueAtPercentile(99) / 1000)} ms (every delivery ${ms(every.getValueAtPercentile(50) / 1000)} / ${ms(every.getValueAtPercentile(99) / 1000)} ms)`,
@@ -63,7 +106,10 @@ export function report(run: LargeChannelRun): void {
       `${fmt(deliveries)} of ${fmt(expected)}; missing ${fmt(violations.missing)}, duplicates ${fmt(violations.duplicates)}, out of order ${fmt(violations.outOfOrder)} ` +
         `(${fmt(violations.subscribersAffected)} subscribers affected); publish failures: ${codes(publishFailures)}`,
     ],
-    ['fan-out: closes and errors after the storm', codes(new Map([...outcomes].map(([k, v]) => [k, v - (stormOutcomes.get(k) ?? 0)] as [string, number]).filter(([, v]) => v > 0)))],
+    [
+      'fan-out: closes and errors after the storm',
+      codes(new Map([...outcomes].map(([k, v]) => [k, v - (stormOutcomes.get(k) ?? 0)] as [string, number]).filter(([, v]) => v > 0))),
+    ],
     [`neighbour publish p50 / p99, alone (${alone.ok} ok)`, `${ms(alone.p50)} / ${ms(alone.p99)} ms; failures: ${codes(alone.failed)}`],
     [`neighbour publish p50 / p99, during the storm (${during.ok} ok)`, `${ms(during.p50)} / ${ms(during.p99)} ms; failures: ${codes(during.failed)}`],
     ['neighbour p99 during / alone', (during.p99 / Math.max(0.001, alone.p99)).toFixed(2)],
@@ -86,7 +132,10 @@ export function report(run: LargeChannelRun): void {
   const fanoutS = fanoutMs / 1000;
   for (const name of ['gateway', 'load generator (this process)', 'machine (every process)']) {
     const used = fanoutCpuAfter[name]! - fanoutCpuBefore[name]!;
-    lines.push([`fan-out CPU (${fanoutS.toFixed(1)} s): ${name}`, `${((used / 1e6 / fanoutS) * 100).toFixed(0)} % of a core, ${fmt(used / Math.max(1, deliveries))} µs per delivery`]);
+    lines.push([
+      `fan-out CPU (${fanoutS.toFixed(1)} s): ${name}`,
+      `${((used / 1e6 / fanoutS) * 100).toFixed(0)} % of a core, ${fmt(used / Math.max(1, deliveries))} µs per delivery`,
+    ]);
   }
   lines.push([
     'load generator event-loop delay during the fan-out (beyond its 10 ms timer)',

@@ -26,10 +26,7 @@ export async function serveBaseline(kind: 'bare' | 'naive', databaseUrl: string)
         const client = await pool.connect();
         try {
           await client.query('begin');
-          await client.query('insert into channels (environment_id, id) values ($1, $2) on conflict do nothing', [
-            environmentId,
-            request.params.channelId,
-          ]);
+          await client.query('insert into channels (environment_id, id) values ($1, $2) on conflict do nothing', [environmentId, request.params.channelId]);
           const { rows } = await client.query<{ pk: number; last_seq: number }>(
             'update channels set last_seq = last_seq + 1 where environment_id = $1 and id = $2 returning pk, last_seq',
             [environmentId, request.params.channelId],

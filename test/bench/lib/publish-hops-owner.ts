@@ -55,10 +55,13 @@ export async function serveHopsOwner(natsUrl: string, prefix: string, databaseUr
   const commit = async (bundles: readonly Msg[]) => {
     // each bundle's lines: `<channel> <content JSON>`
     const lines = bundles.map((msg) =>
-      decoder.decode(msg.data).split('\n').map((line) => {
-        const space = line.indexOf(' ');
-        return { channel: line.slice(0, space), text: line.slice(space + 1) };
-      }),
+      decoder
+        .decode(msg.data)
+        .split('\n')
+        .map((line) => {
+          const space = line.indexOf(' ');
+          return { channel: line.slice(0, space), text: line.slice(space + 1) };
+        }),
     );
     const unseen = [...new Set(lines.flat().map((m) => m.channel))].filter((channel) => !channels.has(channel));
     if (unseen.length > 0) {

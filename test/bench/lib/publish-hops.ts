@@ -133,7 +133,10 @@ export async function serveHopsEdge(natsUrl: string, prefix: string): Promise<vo
       done: (ts, seqs) => {
         if (!seqs) return void failed(reply);
         const results = seqs.map((seq, i) => `{"id":"${messages[i]!.channelId}:${seq}","seq":${seq},"timestamp":${ts}}`);
-        reply.code(200).header('content-type', 'application/json').send(`{"results":[${results.join(',')}]}`);
+        reply
+          .code(200)
+          .header('content-type', 'application/json')
+          .send(`{"results":[${results.join(',')}]}`);
       },
     });
   });

@@ -91,7 +91,14 @@ async function timed(phase: { measuring: boolean; stop: boolean }, worker: () =>
 
 /** A case's result line. */
 function summary(name: string, ok: number, errors: number, elapsed: number, histogram: hdr.Histogram, note = ''): Result {
-  const result = { name, ok, errors, perSecond: Math.round(ok / elapsed), p50: histogram.getValueAtPercentile(50) / 1000, p99: histogram.getValueAtPercentile(99) / 1000 };
+  const result = {
+    name,
+    ok,
+    errors,
+    perSecond: Math.round(ok / elapsed),
+    p50: histogram.getValueAtPercentile(50) / 1000,
+    p99: histogram.getValueAtPercentile(99) / 1000,
+  };
   process.stdout.write(
     `${name.padEnd(56)} ${String(result.perSecond).padStart(7)} msg/s   p50 ${result.p50.toFixed(1).padStart(6)} ms   p99 ${result.p99.toFixed(1).padStart(6)} ms   errors ${errors}${note}\n` +
       (lastCpu ? `  ${perMessage(lastCpu, ok)}\n` : ''),
@@ -104,7 +111,13 @@ function summary(name: string, ok: number, errors: number, elapsed: number, hist
  * Single publishes from `options.clients` keep-alive clients, each to `channelOf()`, as fast as
  * answers come back; every channel of the 1,000 is primed first (steady state).
  */
-export async function load(name: string, url: string, headers: Record<string, string>, channelOf: () => string, caseOptions: CaseOptions = {}): Promise<Result> {
+export async function load(
+  name: string,
+  url: string,
+  headers: Record<string, string>,
+  channelOf: () => string,
+  caseOptions: CaseOptions = {},
+): Promise<Result> {
   if (skipped(name)) return { name, ok: 0, errors: 0, perSecond: 0, p50: 0, p99: 0 };
   const options = withDefaults(caseOptions);
   const { http, histogram, phase } = caseParts(url, options.clients);
@@ -181,7 +194,12 @@ export async function loadBatch(name: string, url: string, headers: Record<strin
     while (!phase.stop) {
       const started = process.hrtime.bigint();
       try {
-        const res = await http.request({ method: 'POST', path: '/v1/messages/batch', headers: { 'content-type': 'application/json', ...headers }, body: body() });
+        const res = await http.request({
+          method: 'POST',
+          path: '/v1/messages/batch',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: body(),
+        });
         const text = await res.body.text();
         if (!phase.measuring) continue;
         if (res.statusCode !== 200) {

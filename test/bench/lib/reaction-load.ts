@@ -99,7 +99,9 @@ async function main(config: LoadConfig, send: (answer: unknown) => void): Promis
     const { id, environmentId, secretHex } = config.signing!;
     const key = { id, environmentId, secret: new Uint8Array(Buffer.from(secretHex, 'hex')) };
     for (let n = 0; n < config.users; n++) {
-      tokens.push((await signToken(key, { issuer: process.env.TOKEN_ISSUER ?? 'rtm', audience: USER_TOKEN_AUDIENCE, subject: `fan-${n}`, ttlSeconds: 3_600 })).token);
+      tokens.push(
+        (await signToken(key, { issuer: process.env.TOKEN_ISSUER ?? 'rtm', audience: USER_TOKEN_AUDIENCE, subject: `fan-${n}`, ttlSeconds: 3_600 })).token,
+      );
     }
   }
   const request = requestOf(config, tokens);

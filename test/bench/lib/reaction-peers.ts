@@ -37,7 +37,10 @@ export async function generator(config: LoadConfig): Promise<Generator> {
       child.send(order as object);
     });
   await ask(config, 'its config');
-  const op = <T = void>(name: string) => () => ask<T>({ op: name }, name);
+  const op =
+    <T = void>(name: string) =>
+    () =>
+      ask<T>({ op: name }, name);
   return {
     child,
     run: op('run'),

@@ -29,7 +29,17 @@ export interface Window {
 /** The run's figures: the alone windows together against the storm windows together. */
 export interface Combined {
   alone: { p50: number; p99: number; publishes: number; seconds: number };
-  storm: { p50: number; p99: number; publishes: number; seconds: number; reactions: number; reactionsSent: number; reactionP50: number; reactionP99: number; summaries: number };
+  storm: {
+    p50: number;
+    p99: number;
+    publishes: number;
+    seconds: number;
+    reactions: number;
+    reactionsSent: number;
+    reactionP50: number;
+    reactionP99: number;
+    summaries: number;
+  };
   /** CPU µs per publish of each group, over the alone windows. */
   perPublish: [string, number][];
   /**

@@ -39,14 +39,19 @@ export async function enter(set: ReplicatedPostgres, mode: Mode): Promise<void> 
   }
   if (!set.standby.running()) {
     await set.standby.start();
-    await until('the standby streaming again', async () => (await set.primary.query(`select 1 from pg_stat_replication where application_name = 'standby' and state = 'streaming'`)).length === 1, 60_000);
+    await until(
+      'the standby streaming again',
+      async () => (await set.primary.query(`select 1 from pg_stat_replication where application_name = 'standby' and state = 'streaming'`)).length === 1,
+      60_000,
+    );
   }
   await set.synchronous(mode === 'sync');
   // what the last case left to replay is replayed before this one's window, not in it
   const [{ lsn }] = (await set.primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn')) as [{ lsn: string }];
   await until(
     'the standby caught up',
-    async () => (await set.primary.query(`select 1 from pg_stat_replication where application_name = 'standby' and replay_lsn >= $1::pg_lsn`, [lsn])).length === 1,
+    async () =>
+      (await set.primary.query(`select 1 from pg_stat_replication where application_name = 'standby' and replay_lsn >= $1::pg_lsn`, [lsn])).length === 1,
     60_000,
   );
 }
@@ -153,13 +158,37 @@ export function combine(cases: Case[], mode: Mode, clients: number): Row | undef
     cpuPerMessage: Object.fromEntries(groups.map((g) => [g, (sum(mine.map((c) => c.window.cpu[g] ?? 0)) * 1e6) / messages])),
     walPerMessage: sum(mine.map((c) => c.window.walBytes)) / messages,
     commitsPerSecond: sum(commits.map((c) => c.count)) / seconds,
-    messagesPerCommit: weighted(commits, (c) => c.meanMessages, (c) => c.count),
-    commitMs: weighted(commits, (c) => c.meanMs, (c) => c.count),
+    messagesPerCommit: weighted(
+      commits,
+      (c) => c.meanMessages,
+      (c) => c.count,
+    ),
+    commitMs: weighted(
+      commits,
+      (c) => c.meanMs,
+      (c) => c.count,
+    ),
     transactionsPerSecond: sum(transactions.map((t) => t.count)) / seconds,
-    commandsPerTransaction: weighted(transactions, (t) => t.meanCommands, (t) => t.count),
-    transactionMs: weighted(transactions, (t) => t.meanMs, (t) => t.count),
-    laneWaitMs: weighted(transactions, (t) => t.laneWaitMeanMs, (t) => t.count),
-    ownerRoundTripMs: weighted(roundTrips, (r) => r.meanMs, (r) => r.count),
+    commandsPerTransaction: weighted(
+      transactions,
+      (t) => t.meanCommands,
+      (t) => t.count,
+    ),
+    transactionMs: weighted(
+      transactions,
+      (t) => t.meanMs,
+      (t) => t.count,
+    ),
+    laneWaitMs: weighted(
+      transactions,
+      (t) => t.laneWaitMeanMs,
+      (t) => t.count,
+    ),
+    ownerRoundTripMs: weighted(
+      roundTrips,
+      (r) => r.meanMs,
+      (r) => r.count,
+    ),
   };
 }
 

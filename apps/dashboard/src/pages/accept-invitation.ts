@@ -25,7 +25,11 @@ export async function acceptInvitationPage(token: string, done: (session: Sessio
   box.append(
     h('p', {}, 'Join ', h('strong', {}, preview.organization.name), ' as ', h('strong', {}, preview.role), '.'),
     h('p', { class: 'muted' }, 'The link is valid until ', time(preview.expiresAt), '.'),
-    h('p', { class: 'muted' }, 'Have an account? Use its password. New here? Get a code mailed to your address, then type it with the password you choose (at least 10 characters).'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Have an account? Use its password. New here? Get a code mailed to your address, then type it with the password you choose (at least 10 characters).',
+    ),
   );
   const email = field('E-mail', {
     name: 'email',

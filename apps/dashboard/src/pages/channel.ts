@@ -111,7 +111,7 @@ export async function channelPage({ params, session, onLeave }: PageContext): Pr
   const memberErrors = errorRegion();
   const members: PagedTable = pagedTable({
     headers: ['User', 'Role', 'Since', ''],
-    empty: 'No members: access is decided by the channel\'s settings.',
+    empty: "No members: access is decided by the channel's settings.",
     more: 'More members',
     load: async (after?: string) => {
       const page = await api.channelMembers(env.id, channelId, after);
@@ -167,10 +167,18 @@ export async function channelPage({ params, session, onLeave }: PageContext): Pr
       manage &&
         form(
           { label: 'Add a member' },
-          [field('User id', { name: 'userId', required: true, maxlength: 128, autocomplete: 'off' }), selectField('Role', 'role', ['member', 'moderator', 'readonly'], 'member')],
+          [
+            field('User id', { name: 'userId', required: true, maxlength: 128, autocomplete: 'off' }),
+            selectField('Role', 'role', ['member', 'moderator', 'readonly'], 'member'),
+          ],
           'Add member',
           async (values, element) => {
-            await api.putChannelMember(env.id, channelId, (values.userId ?? '').trim(), values.role === 'moderator' || values.role === 'readonly' ? values.role : 'member');
+            await api.putChannelMember(
+              env.id,
+              channelId,
+              (values.userId ?? '').trim(),
+              values.role === 'moderator' || values.role === 'readonly' ? values.role : 'member',
+            );
             element.reset();
             await members.reload();
           },

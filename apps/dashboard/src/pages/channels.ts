@@ -41,11 +41,16 @@ export async function channelsPage({ params, navigate, onLeave }: PageContext): 
       'Channels',
       h('div', { class: 'toolbar' }, status.element),
       channels.element,
-      form({ label: 'Open a channel' }, [field('Channel id', { name: 'channelId', required: true, maxlength: 128, autocomplete: 'off' })], 'Open channel', async (values) => {
-        const channelId = (values.channelId ?? '').trim();
-        if (!/^[A-Za-z0-9_.:@=-]{1,128}$/.test(channelId)) throw new Error('A channel id is 1-128 of A-Z a-z 0-9 _ . : @ = -');
-        navigate(channelPath(channelId));
-      }),
+      form(
+        { label: 'Open a channel' },
+        [field('Channel id', { name: 'channelId', required: true, maxlength: 128, autocomplete: 'off' })],
+        'Open channel',
+        async (values) => {
+          const channelId = (values.channelId ?? '').trim();
+          if (!/^[A-Za-z0-9_.:@=-]{1,128}$/.test(channelId)) throw new Error('A channel id is 1-128 of A-Z a-z 0-9 _ . : @ = -');
+          navigate(channelPath(channelId));
+        },
+      ),
     ),
   ];
 }

@@ -55,11 +55,22 @@ export async function environmentPage({ params, session, navigate, refresh }: Pa
   const deleteSection = card(
     'delete-heading',
     'Delete the environment',
-    h('p', {}, 'This deletes its keys, channels, messages, members, bans and webhook deliveries, at once and for good. Type ', h('strong', {}, env.name), ' to confirm.'),
-    form({ label: 'Delete the environment' }, [field('Name of the environment, to confirm', { name: 'confirm', required: true, autocomplete: 'off' })], 'Delete environment', async (values) => {
-      await api.deleteEnvironment(env.id, values.confirm ?? '');
-      navigate(`/dashboard/projects/${env.projectId}`);
-    }),
+    h(
+      'p',
+      {},
+      'This deletes its keys, channels, messages, members, bans and webhook deliveries, at once and for good. Type ',
+      h('strong', {}, env.name),
+      ' to confirm.',
+    ),
+    form(
+      { label: 'Delete the environment' },
+      [field('Name of the environment, to confirm', { name: 'confirm', required: true, autocomplete: 'off' })],
+      'Delete environment',
+      async (values) => {
+        await api.deleteEnvironment(env.id, values.confirm ?? '');
+        navigate(`/dashboard/projects/${env.projectId}`);
+      },
+    ),
   );
   deleteSection.querySelector('button[type=submit]')!.classList.add('danger');
 
@@ -92,20 +103,30 @@ export async function environmentPage({ params, session, navigate, refresh }: Pa
       h('p', { class: 'muted' }, 'Browser pages of these origins may use the publishable keys (scheme://host[:port]).'),
       table(['Origin', 'Added', ''], originRows, 'No allowed origins.'),
       manage &&
-        form({ label: 'Add an allowed origin' }, [field('Origin', { name: 'origin', required: true, placeholder: 'https://app.example.com' })], 'Add origin', async (values) => {
-          await api.addOrigin(env.id, values.origin ?? '');
-          refresh();
-        }),
+        form(
+          { label: 'Add an allowed origin' },
+          [field('Origin', { name: 'origin', required: true, placeholder: 'https://app.example.com' })],
+          'Add origin',
+          async (values) => {
+            await api.addOrigin(env.id, values.origin ?? '');
+            refresh();
+          },
+        ),
       originErrors,
     ),
     manage &&
       card(
         'env-settings-heading',
         'Rename',
-        form({ label: 'Rename the environment' }, [field('Environment name', { name: 'name', required: true, maxlength: 64, value: env.name })], 'Rename', async (values) => {
-          await api.renameEnvironment(env.id, values.name ?? '');
-          refresh();
-        }),
+        form(
+          { label: 'Rename the environment' },
+          [field('Environment name', { name: 'name', required: true, maxlength: 64, value: env.name })],
+          'Rename',
+          async (values) => {
+            await api.renameEnvironment(env.id, values.name ?? '');
+            refresh();
+          },
+        ),
       ),
     manage && deleteSection,
   ].filter((node): node is Node => node instanceof Node);

@@ -91,7 +91,15 @@ export async function logsPage({ params, onLeave }: PageContext): Promise<Node[]
         h(
           'table',
           { 'aria-label': 'Log events' },
-          h('thead', {}, h('tr', {}, ['Time', 'Level', 'Event', 'Data'].map((name) => h('th', { scope: 'col' }, name)))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['Time', 'Level', 'Event', 'Data'].map((name) => h('th', { scope: 'col' }, name)),
+            ),
+          ),
           body,
         ),
       ),

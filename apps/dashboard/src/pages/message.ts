@@ -40,26 +40,29 @@ export async function messagePage({ params, session, refresh }: PageContext): Pr
     : h('pre', { class: 'json' }, JSON.stringify(message.content, null, 2));
 
   return [
-    ...environmentHeader(
-      env,
-      '/channels',
-      `Message ${message.seq}`,
-      link(`/dashboard/environments/${env.id}/channels`, 'channels'),
-      channelLink,
-    ),
+    ...environmentHeader(env, '/channels', `Message ${message.seq}`, link(`/dashboard/environments/${env.id}/channels`, 'channels'), channelLink),
     card('message-heading', 'Message', factsOf(message), h('h3', {}, 'Content'), content),
     manage &&
       !message.retracted &&
       card(
         'retract-heading',
         'Retract',
-        h('p', { class: 'muted' }, 'Replaces the content with a tombstone for every reader, tells live sockets and sends a message.retracted webhook. The reason is kept in the audit log.'),
-        form({ label: 'Retract the message' }, [field('Reason', { name: 'reason', required: true, maxlength: 512, autocomplete: 'off' })], 'Retract message', async (values) => {
-          const reason = (values.reason ?? '').trim();
-          if (!reason) throw new Error('Give a reason: it is kept in the audit log.');
-          await api.retract(env.id, channelId, message.id, reason);
-          refresh();
-        }),
+        h(
+          'p',
+          { class: 'muted' },
+          'Replaces the content with a tombstone for every reader, tells live sockets and sends a message.retracted webhook. The reason is kept in the audit log.',
+        ),
+        form(
+          { label: 'Retract the message' },
+          [field('Reason', { name: 'reason', required: true, maxlength: 512, autocomplete: 'off' })],
+          'Retract message',
+          async (values) => {
+            const reason = (values.reason ?? '').trim();
+            if (!reason) throw new Error('Give a reason: it is kept in the audit log.');
+            await api.retract(env.id, channelId, message.id, reason);
+            refresh();
+          },
+        ),
       ),
   ].filter((node): node is HTMLElement => node instanceof Node);
 }

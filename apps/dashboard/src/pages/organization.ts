@@ -23,7 +23,11 @@ export async function organizationPage({ params, session, navigate, refresh }: P
     'Projects',
     table(
       ['Name', 'Environments', 'Created'],
-      projects.data.map((project) => [link(`/dashboard/projects/${project.id}`, project.name), document.createTextNode(String(project.environmentCount)), h('span', {}, time(project.createdAt))]),
+      projects.data.map((project) => [
+        link(`/dashboard/projects/${project.id}`, project.name),
+        document.createTextNode(String(project.environmentCount)),
+        h('span', {}, time(project.createdAt)),
+      ]),
       'No projects yet.',
     ),
     canManage(role) &&
@@ -51,12 +55,17 @@ export async function organizationPage({ params, session, navigate, refresh }: P
       : document.createTextNode(member.role);
     const remove =
       canAdminister(role) || self
-        ? actionButton(self ? 'Leave' : 'Remove', { class: 'danger', 'aria-label': self ? 'Leave the organization' : `Remove ${member.email}` }, memberErrors, async () => {
-            if (!confirm(self ? `Leave ${organization.name}?` : `Remove ${member.email} from ${organization.name}?`)) return;
-            await api.removeMember(orgId, member.userId);
-            if (self) location.assign('/dashboard');
-            else refresh();
-          })
+        ? actionButton(
+            self ? 'Leave' : 'Remove',
+            { class: 'danger', 'aria-label': self ? 'Leave the organization' : `Remove ${member.email}` },
+            memberErrors,
+            async () => {
+              if (!confirm(self ? `Leave ${organization.name}?` : `Remove ${member.email} from ${organization.name}?`)) return;
+              await api.removeMember(orgId, member.userId);
+              if (self) location.assign('/dashboard');
+              else refresh();
+            },
+          )
         : document.createTextNode('');
     return [document.createTextNode(member.email + (self ? ' (you)' : '')), roleCell, h('span', {}, time(member.joinedAt)), remove];
   });
@@ -75,10 +84,15 @@ export async function organizationPage({ params, session, navigate, refresh }: P
           document.createTextNode(invitation.status),
           h('span', {}, time(invitation.expiresAt)),
           invitation.status === 'pending' && canAdminister(role)
-            ? actionButton('Revoke', { class: 'danger', 'aria-label': `Revoke the invitation for ${invitation.email ?? invitation.role}` }, invitationErrors, async () => {
-                await api.revokeInvitation(orgId, invitation.id);
-                renderInvitations((await api.invitations(orgId)).data);
-              })
+            ? actionButton(
+                'Revoke',
+                { class: 'danger', 'aria-label': `Revoke the invitation for ${invitation.email ?? invitation.role}` },
+                invitationErrors,
+                async () => {
+                  await api.revokeInvitation(orgId, invitation.id);
+                  renderInvitations((await api.invitations(orgId)).data);
+                },
+              )
             : document.createTextNode(''),
         ]),
         'No invitations.',

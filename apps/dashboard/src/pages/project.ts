@@ -29,19 +29,29 @@ export async function projectPage({ params, session, navigate, refresh }: PageCo
         'No environments yet.',
       ),
       manage &&
-        form({ label: 'New environment' }, [field('Environment name', { name: 'name', required: true, maxlength: 64 })], 'Create environment', async (values) => {
-          const env = await api.createEnvironment(project.id, values.name ?? '');
-          navigate(`/dashboard/environments/${env.id}`);
-        }),
+        form(
+          { label: 'New environment' },
+          [field('Environment name', { name: 'name', required: true, maxlength: 64 })],
+          'Create environment',
+          async (values) => {
+            const env = await api.createEnvironment(project.id, values.name ?? '');
+            navigate(`/dashboard/environments/${env.id}`);
+          },
+        ),
     ),
     manage &&
       card(
         'project-settings-heading',
         'Settings',
-        form({ label: 'Rename the project' }, [field('Project name', { name: 'name', required: true, maxlength: 64, value: project.name })], 'Rename', async (values) => {
-          await api.renameProject(project.id, values.name ?? '');
-          refresh();
-        }),
+        form(
+          { label: 'Rename the project' },
+          [field('Project name', { name: 'name', required: true, maxlength: 64, value: project.name })],
+          'Rename',
+          async (values) => {
+            await api.renameProject(project.id, values.name ?? '');
+            refresh();
+          },
+        ),
         h('p', { class: 'muted' }, 'A project can be deleted once it has no environments.'),
         actionButton('Delete project', { class: 'danger' }, deleteErrors, async () => {
           if (!confirm(`Delete the project ${project.name}?`)) return;

@@ -16,11 +16,20 @@ export function resetPasswordPage(done: () => void): Node {
     'div',
     { class: 'signin' },
     h('h1', {}, 'Reset your password'),
-    h('p', { class: 'muted' }, 'We mail a code to your address; type it here with a new password (at least 10 characters). Every session of the account then ends.'),
-    form({ label: 'Reset the password', class: 'stack' }, [email, mailCodeButton('Mail me a code', email, api.requestPasswordReset), code, password], 'Set the password', async (values) => {
-      await api.confirmPasswordReset({ email: values.email ?? '', code: values.code ?? '', password: values.password ?? '' });
-      done();
-    }),
+    h(
+      'p',
+      { class: 'muted' },
+      'We mail a code to your address; type it here with a new password (at least 10 characters). Every session of the account then ends.',
+    ),
+    form(
+      { label: 'Reset the password', class: 'stack' },
+      [email, mailCodeButton('Mail me a code', email, api.requestPasswordReset), code, password],
+      'Set the password',
+      async (values) => {
+        await api.confirmPasswordReset({ email: values.email ?? '', code: values.code ?? '', password: values.password ?? '' });
+        done();
+      },
+    ),
     h('p', {}, link('/dashboard', 'Back to sign-in')),
   );
 }

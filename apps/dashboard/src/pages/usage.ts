@@ -46,16 +46,33 @@ function fits(unit: StatsUnit, range: UsageRange, now: number): boolean {
 
 function quotaRow(name: string, item: QuotaItem, resetsAt: string): HTMLElement {
   const share = item.limit === null || item.limit === 0 ? null : item.used / item.limit;
-  const text = item.limit === null ? `${number(item.used)} used, no limit` : `${number(item.used)} of ${number(item.limit)} (${Math.floor((share ?? 1) * 100)} %)`;
+  const text =
+    item.limit === null ? `${number(item.used)} used, no limit` : `${number(item.used)} of ${number(item.limit)} (${Math.floor((share ?? 1) * 100)} %)`;
   const row = h(
     'div',
     { class: 'quota', 'data-testid': `quota-${name === 'Messages' ? 'messages' : 'connection-minutes'}` },
     h('span', { class: 'quota-name' }, name),
-    item.limit === null ? null : h('meter', { min: 0, max: item.limit, value: Math.min(item.used, item.limit), low: item.limit * 0.8, high: item.limit * 0.99, optimum: 0, 'aria-label': `${name} used this month` }),
+    item.limit === null
+      ? null
+      : h('meter', {
+          min: 0,
+          max: item.limit,
+          value: Math.min(item.used, item.limit),
+          low: item.limit * 0.8,
+          high: item.limit * 0.99,
+          optimum: 0,
+          'aria-label': `${name} used this month`,
+        }),
     h('span', { class: 'quota-text' }, text),
   );
   if (item.limit !== null && item.used >= item.limit) {
-    row.append(h('p', { class: 'error', role: 'alert' }, `The monthly ${name.toLowerCase()} quota is used up: it is refused with quota_exceeded until ${new Date(resetsAt).toLocaleString()}.`));
+    row.append(
+      h(
+        'p',
+        { class: 'error', role: 'alert' },
+        `The monthly ${name.toLowerCase()} quota is used up: it is refused with quota_exceeded until ${new Date(resetsAt).toLocaleString()}.`,
+      ),
+    );
   } else if (share !== null && share >= 0.8) {
     row.append(h('p', { class: 'warn' }, `Over 80 % of the monthly ${name.toLowerCase()} quota is used.`));
   }
@@ -64,7 +81,11 @@ function quotaRow(name: string, item: QuotaItem, resetsAt: string): HTMLElement 
 
 function quotaPanel(quota: Quota): Node[] {
   return [
-    h('p', { class: 'muted' }, `This month (UTC) since ${new Date(quota.period.start).toLocaleDateString()}; resets at ${new Date(quota.period.resetsAt).toLocaleString()}.`),
+    h(
+      'p',
+      { class: 'muted' },
+      `This month (UTC) since ${new Date(quota.period.start).toLocaleDateString()}; resets at ${new Date(quota.period.resetsAt).toLocaleString()}.`,
+    ),
     quotaRow('Messages', quota.quotas.messages, quota.period.resetsAt),
     quotaRow('Connection-minutes', quota.quotas.connectionMinutes, quota.period.resetsAt),
   ];
@@ -77,8 +98,15 @@ function totals(spec: ChartSpec, entries: StatsEntry[], intervals: number): HTML
     { class: 'facts totals' },
     spec.series.flatMap((series) => {
       const values = entries.map((entry) => (typeof entry[series.counter] === 'number' ? (entry[series.counter] as number) : 0));
-      const value = series.peak ? Math.max(0, ...values) : series.average ? total(entries, series.counter) / Math.max(1, intervals) : total(entries, series.counter);
-      return [h('dt', {}, series.peak ? `${series.label} (largest)` : series.average ? `${series.label} (over the range)` : `${series.label} (total)`), h('dd', { 'data-counter': series.counter }, number(value))];
+      const value = series.peak
+        ? Math.max(0, ...values)
+        : series.average
+          ? total(entries, series.counter) / Math.max(1, intervals)
+          : total(entries, series.counter);
+      return [
+        h('dt', {}, series.peak ? `${series.label} (largest)` : series.average ? `${series.label} (over the range)` : `${series.label} (total)`),
+        h('dd', { 'data-counter': series.counter }, number(value)),
+      ];
     }),
   );
 }
@@ -95,14 +123,23 @@ export async function usagePage({ params, onLeave }: PageContext): Promise<Node[
   let range: UsageRange = USAGE_RANGES.find((r) => r.id === search.get('range')) ?? USAGE_RANGES[0]!;
 
   const unitField = selectField('Unit', 'unit', STATS_UNITS, unit);
-  const rangeSelect = h('select', { id: 'usage-range', name: 'range' }, USAGE_RANGES.map((r) => h('option', { value: r.id, selected: r.id === range.id }, r.label)));
+  const rangeSelect = h(
+    'select',
+    { id: 'usage-range', name: 'range' },
+    USAGE_RANGES.map((r) => h('option', { value: r.id, selected: r.id === range.id }, r.label)),
+  );
   const rangeField = h('label', { for: 'usage-range' }, h('span', { class: 'label-text' }, 'Range'), rangeSelect);
   const refreshButton = h('button', { type: 'button', class: 'secondary' }, 'Refresh');
   const updated = h('p', { class: 'muted', 'aria-live': 'polite', 'data-testid': 'usage-updated' });
   const chartErrors = errorRegion();
   const quotaErrors = errorRegion();
   const quotaBody = h('div', { 'data-testid': 'quota-panel' });
-  const cards = CHARTS.map((spec) => ({ spec, body: h('div', { class: 'chart', id: `${spec.id}-chart` }), totals: h('div', {}), drawn: undefined as DrawnChart | undefined }));
+  const cards = CHARTS.map((spec) => ({
+    spec,
+    body: h('div', { class: 'chart', id: `${spec.id}-chart` }),
+    totals: h('div', {}),
+    drawn: undefined as DrawnChart | undefined,
+  }));
 
   const markRanges = () => {
     const now = Date.now();
@@ -119,7 +156,9 @@ export async function usagePage({ params, onLeave }: PageContext): Promise<Node[
     const now = Date.now();
     const query = statsQuery(unit, range, now);
     const [stats, quota] = await Promise.allSettled([
-      'error' in query ? Promise.reject(new Error(query.error)) : api.stats(env.id, { unit: query.unit, start: query.start, end: query.end, limit: query.limit, direction: query.direction }),
+      'error' in query
+        ? Promise.reject(new Error(query.error))
+        : api.stats(env.id, { unit: query.unit, start: query.start, end: query.end, limit: query.limit, direction: query.direction }),
       api.quota(env.id),
     ]);
     if (mine !== generation) return;

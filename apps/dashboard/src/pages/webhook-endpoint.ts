@@ -75,10 +75,23 @@ export async function webhookEndpointPage({ params, session, navigate, onLeave }
   const ledger = deliveryLedger(env.id, () => ({ endpointId: endpoint.id, ...(status && { status }) }));
   await ledger.reload();
   const live = liveStatus();
-  onLeave(whenLogged(env.id, (frame) => frame.event.startsWith('webhook.') || frame.event.startsWith('message.'), () => void ledger.reload(), live.update));
+  onLeave(
+    whenLogged(
+      env.id,
+      (frame) => frame.event.startsWith('webhook.') || frame.event.startsWith('message.'),
+      () => void ledger.reload(),
+      live.update,
+    ),
+  );
 
   const result: Node[] = [
-    ...environmentHeader(env, '/webhooks', 'Webhook endpoint', link(`/dashboard/environments/${env.id}/webhooks`, 'webhooks'), link(endpointsPath(env.id), 'endpoints')),
+    ...environmentHeader(
+      env,
+      '/webhooks',
+      'Webhook endpoint',
+      link(`/dashboard/environments/${env.id}/webhooks`, 'webhooks'),
+      link(endpointsPath(env.id), 'endpoints'),
+    ),
     card('endpoint-heading', 'Endpoint', details, stateActions, stateErrors),
   ];
 
@@ -95,7 +108,13 @@ export async function webhookEndpointPage({ params, session, navigate, onLeave }
       async (values) => {
         const answer = await api.testEndpoint(env.id, endpoint.id, values.eventType === 'webhook.test' ? undefined : values.eventType);
         sent.replaceChildren(
-          h('p', { class: 'notice', 'data-testid': 'test-sent' }, `A ${answer.eventType} event is on its way: `, link(deliveryPath(env.id, answer.deliveryId), `delivery ${answer.deliveryId}`), '.'),
+          h(
+            'p',
+            { class: 'notice', 'data-testid': 'test-sent' },
+            `A ${answer.eventType} event is on its way: `,
+            link(deliveryPath(env.id, answer.deliveryId), `delivery ${answer.deliveryId}`),
+            '.',
+          ),
         );
         await ledger.reload();
       },
@@ -125,7 +144,19 @@ export async function webhookEndpointPage({ params, session, navigate, onLeave }
       }
       if (left) return;
       progress.hidden = false;
-      progress.replaceChildren(h('p', {}, taskText(task)), h('p', { class: 'muted' }, 'Task ', h('code', {}, task.id), ', started ', time(task.createdAt), task.finishedAt ? [', finished ', time(task.finishedAt)] : null, '.'));
+      progress.replaceChildren(
+        h('p', {}, taskText(task)),
+        h(
+          'p',
+          { class: 'muted' },
+          'Task ',
+          h('code', {}, task.id),
+          ', started ',
+          time(task.createdAt),
+          task.finishedAt ? [', finished ', time(task.finishedAt)] : null,
+          '.',
+        ),
+      );
       if (task.status === 'running') polling = setTimeout(() => void follow(taskId), TASK_POLL_MS);
       else await ledger.reload();
     };
@@ -150,7 +181,13 @@ export async function webhookEndpointPage({ params, session, navigate, onLeave }
 
     result.push(
       card('endpoint-edit-heading', 'Change', editForm),
-      card('endpoint-test-heading', 'Test event', h('p', { class: 'muted' }, 'Sent to this endpoint only, past its filters, through the normal path: signed, in its ledger, retried.'), testForm, sent),
+      card(
+        'endpoint-test-heading',
+        'Test event',
+        h('p', { class: 'muted' }, 'Sent to this endpoint only, past its filters, through the normal path: signed, in its ledger, retried.'),
+        testForm,
+        sent,
+      ),
       card(
         'endpoint-secret-heading',
         'Signing secret',
@@ -161,7 +198,7 @@ export async function webhookEndpointPage({ params, session, navigate, onLeave }
             showSecret((await api.revealEndpointSecret(env.id, endpoint.id)).secret, 'The signing secret (this reveal is recorded in the audit log):');
           }),
           actionButton('Rotate secret', { class: 'danger' }, secretErrors, async () => {
-            if (!confirm('Rotate this endpoint\'s signing secret? For 24 hours its deliveries carry signatures of both the old and the new secret.')) return;
+            if (!confirm("Rotate this endpoint's signing secret? For 24 hours its deliveries carry signatures of both the old and the new secret.")) return;
             showSecret((await api.rotateEndpointSecret(env.id, endpoint.id)).secret, 'The new signing secret. For 24 hours deliveries are signed with both:');
           }),
         ),

@@ -13,7 +13,8 @@ export const filterText = (values: string[] | null, all: string) => (values === 
 
 /** Enabled, or disabled and why. */
 export function endpointState(endpoint: Endpoint): HTMLElement {
-  if (!endpoint.disabled) return h('span', { class: `badge ${endpoint.failingSince ? 'warn' : 'delivered'}` }, endpoint.failingSince ? 'enabled, failing' : 'enabled');
+  if (!endpoint.disabled)
+    return h('span', { class: `badge ${endpoint.failingSince ? 'warn' : 'delivered'}` }, endpoint.failingSince ? 'enabled, failing' : 'enabled');
   return h('span', { class: 'badge dropped' }, endpoint.disabledReason === 'failing' ? 'disabled: kept failing' : 'disabled');
 }
 
@@ -26,7 +27,15 @@ export function endpointState(endpoint: Endpoint): HTMLElement {
 export function endpointFields(types: EventTypeInfo[], current?: Endpoint): Node[] {
   const legend = `ef${++fieldsets}`;
   return [
-    field('Endpoint URL', { name: 'url', required: true, maxlength: 2048, type: 'url', value: current?.url, placeholder: 'https://api.example.com/hooks', autocomplete: 'off' }),
+    field('Endpoint URL', {
+      name: 'url',
+      required: true,
+      maxlength: 2048,
+      type: 'url',
+      value: current?.url,
+      placeholder: 'https://api.example.com/hooks',
+      autocomplete: 'off',
+    }),
     field('Description', { name: 'description', maxlength: 500, value: current?.description, autocomplete: 'off' }),
     h(
       'fieldset',
@@ -44,9 +53,20 @@ export function endpointFields(types: EventTypeInfo[], current?: Endpoint): Node
       ),
     ),
     field('Channels (patterns, comma separated; empty: every channel)', {
-      name: 'channels', maxlength: 13_000, value: current?.channels?.join(', '), placeholder: 'room-*, lobby', autocomplete: 'off',
+      name: 'channels',
+      maxlength: 13_000,
+      value: current?.channels?.join(', '),
+      placeholder: 'room-*, lobby',
+      autocomplete: 'off',
     }),
-    field('Rate limit (attempts per second; empty: none)', { name: 'rateLimitPerSecond', type: 'number', min: 1, max: 10_000, step: 1, value: current?.rateLimitPerSecond ?? undefined }),
+    field('Rate limit (attempts per second; empty: none)', {
+      name: 'rateLimitPerSecond',
+      type: 'number',
+      min: 1,
+      max: 10_000,
+      step: 1,
+      value: current?.rateLimitPerSecond ?? undefined,
+    }),
   ];
 }
 
@@ -124,11 +144,18 @@ export async function webhookEndpointsPage({ params, session }: PageContext): Pr
     card(
       'endpoint-list-heading',
       'Endpoints',
-      h('p', { class: 'muted' }, 'Each endpoint gets its own delivery of every event its filters take, signed with its own secret. ',
-        'The default endpoint is the URL deployed on the ', link(`/dashboard/environments/${env.id}/webhooks`, 'webhooks page'), '.'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Each endpoint gets its own delivery of every event its filters take, signed with its own secret. ',
+        'The default endpoint is the URL deployed on the ',
+        link(`/dashboard/environments/${env.id}/webhooks`, 'webhooks page'),
+        '.',
+      ),
       list.element,
     ),
-    manage ? card('endpoint-create-heading', 'Create an endpoint', createForm, created) : h('p', { class: 'muted' }, 'Admins and owners can create and change endpoints.'),
+    manage
+      ? card('endpoint-create-heading', 'Create an endpoint', createForm, created)
+      : h('p', { class: 'muted' }, 'Admins and owners can create and change endpoints.'),
   ];
 }
-

@@ -118,45 +118,69 @@ export async function webhooksPage({ params, session, onLeave }: PageContext): P
 
   const deployForm =
     manage &&
-    form({ label: 'Deploy a webhook URL' }, [field('Webhook URL', { name: 'url', required: true, maxlength: 2048, type: 'url', placeholder: 'https://api.example.com/hooks/realtime', autocomplete: 'off' })], 'Deploy', async (values, element) => {
-      drawCurrent(await api.deployWebhook(env.id, (values.url ?? '').trim()));
-      element.reset();
-    });
+    form(
+      { label: 'Deploy a webhook URL' },
+      [
+        field('Webhook URL', {
+          name: 'url',
+          required: true,
+          maxlength: 2048,
+          type: 'url',
+          placeholder: 'https://api.example.com/hooks/realtime',
+          autocomplete: 'off',
+        }),
+      ],
+      'Deploy',
+      async (values, element) => {
+        drawCurrent(await api.deployWebhook(env.id, (values.url ?? '').trim()));
+        element.reset();
+      },
+    );
 
   const ledger = deliveryLedger(env.id, () => filter);
   await ledger.reload();
   const live = liveStatus();
-  onLeave(whenLogged(env.id, (frame) => frame.event.startsWith('webhook.') || frame.event.startsWith('message.'), () => void ledger.reload(), live.update));
+  onLeave(
+    whenLogged(
+      env.id,
+      (frame) => frame.event.startsWith('webhook.') || frame.event.startsWith('message.'),
+      () => void ledger.reload(),
+      live.update,
+    ),
+  );
 
   return [
     ...environmentHeader(env, '/webhooks', 'Webhooks'),
-    card(
-      'endpoint-heading',
-      'Endpoint',
-      current,
-      deployForm,
-      deployErrors,
-    ),
+    card('endpoint-heading', 'Endpoint', current, deployForm, deployErrors),
     card('secret-heading', 'Signing secret', secretActions, secretShown, secretErrors),
     card(
       'endpoints-heading',
       'More endpoints',
-      h('p', {}, endpoints.length === 0
-        ? 'Events can also go to endpoints of their own, each with its own secret and filters.'
-        : `${endpoints.length} more endpoint${endpoints.length === 1 ? '' : 's'}, each with its own secret and filters.`),
+      h(
+        'p',
+        {},
+        endpoints.length === 0
+          ? 'Events can also go to endpoints of their own, each with its own secret and filters.'
+          : `${endpoints.length} more endpoint${endpoints.length === 1 ? '' : 's'}, each with its own secret and filters.`,
+      ),
       link(endpointsPath(env.id), 'Manage webhook endpoints'),
     ),
     card(
       'deliveries-heading',
       'Deliveries',
       h('div', { class: 'toolbar' }, live.element),
-      form({ label: 'Filter deliveries', class: 'inline' }, [selectField('Status', 'status', STATUSES, 'all'), endpointField(endpoints)], 'Show', async (values) => {
-        filter = {
-          ...(values.status && values.status !== 'all' && { status: values.status as DeliveryStatus }),
-          ...(values.endpoint && values.endpoint !== 'all' && { endpointId: values.endpoint }),
-        };
-        await ledger.reload();
-      }),
+      form(
+        { label: 'Filter deliveries', class: 'inline' },
+        [selectField('Status', 'status', STATUSES, 'all'), endpointField(endpoints)],
+        'Show',
+        async (values) => {
+          filter = {
+            ...(values.status && values.status !== 'all' && { status: values.status as DeliveryStatus }),
+            ...(values.endpoint && values.endpoint !== 'all' && { endpointId: values.endpoint }),
+          };
+          await ledger.reload();
+        },
+      ),
       ledger.element,
     ),
   ].filter((node): node is HTMLElement => node instanceof Node);

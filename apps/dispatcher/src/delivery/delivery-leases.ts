@@ -24,7 +24,6 @@ import { TARGET_COLUMN } from './endpoint-settings.ts';
  */
 export const stillPending = (alias?: string): string => `coalesce(${alias ? `${alias}.` : ''}status, '') = 'pending'`;
 
-
 /**
  * The claim: leases the due, unleased ones among $1 (ids) for $2 ms; returns what a send needs,
  * with the endpoint's own rate limit, so the owner's guard holds the rate as it is now, a change
@@ -144,7 +143,6 @@ export const RESCHEDULE_SQL = `select ${deliverOneJobSql('id', "greatest(next_at
        from webhook_deliveries
        where id = any($1::text[]) and ${stillPending()}`;
 
-
 /** A claimed delivery: what a send needs, and the lease that fences what is written after it. */
 export interface ClaimedDelivery {
   id: string;
@@ -199,7 +197,6 @@ export async function claimDeliveries(
   const { rows } = await pool.query<ClaimedDelivery>({ name: 'rtm_webhook_claim', text: CLAIM_SQL, values: [ids, leaseMs, leases] });
   return new Map(rows.map((row) => [row.id, { ...row, url: row.target_url ?? row.url }]));
 }
-
 
 /** Deliveries a caller could not claim: their job at the time the row says (RESCHEDULE_SQL). */
 export async function rescheduleUnclaimed(pool: Pool, ids: readonly string[]): Promise<void> {
@@ -279,7 +276,14 @@ export async function recordAttempts(pool: Pool, attempts: readonly AttemptRecor
         eventId: newId('evt'),
         type: 'delivery.dropped' as const,
         timestamp: Date.now(),
-        data: JSON.stringify({ deliveryId: d.id, endpointId: d.endpointId, eventId: d.eventId, eventType: d.eventType, attempts: d.attempts, lastError: d.lastError }),
+        data: JSON.stringify({
+          deliveryId: d.id,
+          endpointId: d.endpointId,
+          eventId: d.eventId,
+          eventType: d.eventType,
+          attempts: d.attempts,
+          lastError: d.lastError,
+        }),
         ...(d.endpointId !== null && { except: d.endpointId }),
       })),
     );
@@ -294,6 +298,8 @@ export async function recordAttempts(pool: Pool, attempts: readonly AttemptRecor
 
 /** Ids handed back as one `deliver_webhooks` job (for another dispatcher, or this one restarted), run `afterMs` from now. */
 export async function handBackDeliveries(pool: Pool, ids: readonly string[], afterMs = 0): Promise<void> {
-  await pool.query(`select ${deliverBatchJobSql('$1::text[]', afterMs > 0 ? "now() + $2::int * interval '1 millisecond'" : undefined)}`, afterMs > 0 ? [ids, afterMs] : [ids]);
+  await pool.query(
+    `select ${deliverBatchJobSql('$1::text[]', afterMs > 0 ? "now() + $2::int * interval '1 millisecond'" : undefined)}`,
+    afterMs > 0 ? [ids, afterMs] : [ids],
+  );
 }
-

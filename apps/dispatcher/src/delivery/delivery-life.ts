@@ -251,7 +251,10 @@ export class DeliveryLife {
     if (requeue) {
       const back = deferrals.filter((d) => !WAITS_IN_LEDGER.has(d.reason));
       if (back.length > 0) {
-        await this.#leases.release(back.map((d) => d.row), held);
+        await this.#leases.release(
+          back.map((d) => d.row),
+          held,
+        );
         // an endpoint with a rate of its own keeps its held deliveries in a queue of its own, so
         // they never stand in front of the environment's other endpoints (endpoint-queues.ts)
         const lanes = new Map<string | undefined, string[]>();

@@ -46,13 +46,17 @@ export const disableFailingEndpoints =
             disabledAt: endpoint.disabled_at.toISOString(),
           };
           await recordEvent(client, { environmentId: endpoint.environment_id, type: 'endpoint.disabled', channelId: null, data, except: endpoint.id });
-          await recordAudit(client, { kind: 'system' }, {
-            organizationId: endpoint.organization_id,
-            action: 'webhook_endpoint.disabled',
-            targetType: 'webhook_endpoint',
-            targetId: endpoint.id,
-            details: { environmentId: endpoint.environment_id, url: data.url, reason: 'failing', failingSince: data.failingSince },
-          });
+          await recordAudit(
+            client,
+            { kind: 'system' },
+            {
+              organizationId: endpoint.organization_id,
+              action: 'webhook_endpoint.disabled',
+              targetType: 'webhook_endpoint',
+              targetId: endpoint.id,
+              details: { environmentId: endpoint.environment_id, url: data.url, reason: 'failing', failingSince: data.failingSince },
+            },
+          );
           return { environmentId: endpoint.environment_id, data };
         });
         if (!disabled) continue;

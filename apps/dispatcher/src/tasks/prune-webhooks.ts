@@ -64,7 +64,10 @@ export async function pruneWebhookLog(pool: Pool, retentionMs: number): Promise<
     try {
       const gone = await withTransaction(pool, async (client) => {
         await client.query('select pg_advisory_xact_lock($1)', [PARTITIONS_LOCK]);
-        const exists = await client.query<{ log: string | null; outcomes: string | null }>('select to_regclass($1)::text as log, to_regclass($2)::text as outcomes', [name, outcomes]);
+        const exists = await client.query<{ log: string | null; outcomes: string | null }>(
+          'select to_regclass($1)::text as log, to_regclass($2)::text as outcomes',
+          [name, outcomes],
+        );
         if (exists.rows[0]!.log === null) return false;
         const check = await client.query<{ droppable: boolean }>(droppableSql(name, exists.rows[0]!.outcomes ?? 'webhook_outcomes'));
         if (!check.rows[0]!.droppable) return false;

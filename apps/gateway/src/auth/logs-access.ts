@@ -31,7 +31,11 @@ export function dashboardUserOf(subject: string): string | null {
 }
 
 /** Revokes the member's logs tokens in every environment of the organization, on every gateway. */
-export async function revokeLogsTokens(deps: Pick<GatewayDeps, 'pool' | 'revocations'> & PublishRevocationDeps, organizationId: string, userId: string): Promise<void> {
+export async function revokeLogsTokens(
+  deps: Pick<GatewayDeps, 'pool' | 'revocations'> & PublishRevocationDeps,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
   for (const id of await environmentIdsOfOrganization(deps.pool, organizationId)) {
     await publishRevocation(deps, await deps.revocations.revokeUser(id, logsSubjectOf(userId)));
   }

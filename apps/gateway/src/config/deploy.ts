@@ -83,7 +83,9 @@ export async function deployConfig(
     const activated = await insertDeployment(client, deploymentId, environmentId, config);
     // webhooks off until now: the default endpoint's pending deliveries waited (no send without a
     // URL, docs/webhooks.md); with a URL again they are due at once
-    const { rows: before } = await client.query<{ off: boolean }>('select webhook_url is null as off from environments where id = $1 for update', [environmentId]);
+    const { rows: before } = await client.query<{ off: boolean }>('select webhook_url is null as off from environments where id = $1 for update', [
+      environmentId,
+    ]);
     await activateDeployment(client, environmentId, deploymentId, {
       webhookUrl: config.webhooks?.url ?? null,
       defaultAccess: config.channels.access,

@@ -65,13 +65,11 @@ const TYPES: Record<DashboardFile, string> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
-
 export type DashboardUi = BuiltAssets<AssetName>;
 
 /** index.html for a request without a session cookie: tells the UI to show the sign-in form at once. */
 export const SIGNED_OUT_PAGE = 'index.signed-out.html';
 type AssetName = DashboardFile | typeof SIGNED_OUT_PAGE;
-
 
 function assetsOf(files: Record<DashboardFile, Uint8Array>): Map<AssetName, Asset> {
   const assets = new Map<AssetName, Asset>(DASHBOARD_FILES.map((name) => [name, assetOf(files[name], TYPES[name])]));

@@ -9,7 +9,16 @@
 import type { GatewayConfig } from '@rtm/config';
 import type { Pool } from '@rtm/db';
 import { ServiceError } from '@rtm/errors';
-import { Accounts, DEFAULT_EMAIL_CODE_RULES, LoginThrottle, SessionLogsTokens, SessionStore, builtInMailSender, endedSessionsIntervalMs, judgeOrigin } from '@rtm/accounts';
+import {
+  Accounts,
+  DEFAULT_EMAIL_CODE_RULES,
+  LoginThrottle,
+  SessionLogsTokens,
+  SessionStore,
+  builtInMailSender,
+  endedSessionsIntervalMs,
+  judgeOrigin,
+} from '@rtm/accounts';
 import type { Logger } from '@rtm/ops';
 import type { ZodApp } from '../http/public-app.ts';
 import { DASHBOARD_PREFIX, UNSAFE_METHODS, requestOrigin } from './session-auth.ts';
@@ -54,7 +63,8 @@ export class Dashboard {
     });
     const sessionRules = { idleMs: config.DASHBOARD_SESSION_IDLE, maxMs: config.DASHBOARD_SESSION_MAX };
     // a failure is logged, never the sign-out's: the tokens stay recorded and the next round revokes them
-    this.sessionsEnded = () => parts.onSessionsEnded().catch((error: unknown) => this.log.warn({ err: error }, 'revoking the logs tokens of ended sessions failed'));
+    this.sessionsEnded = () =>
+      parts.onSessionsEnded().catch((error: unknown) => this.log.warn({ err: error }, 'revoking the logs tokens of ended sessions failed'));
     this.sessions = new SessionStore(pool, sessionRules, this.sessionsEnded);
     this.sessionLogs = new SessionLogsTokens(pool, sessionRules);
     this.endedSessionsMs = endedSessionsIntervalMs(sessionRules.idleMs);
@@ -98,7 +108,7 @@ export class Dashboard {
       const origin = request.headers.origin;
       const referer = request.headers.referer;
       if (judgeOrigin(requestOrigin(request), origin, referer) === 'foreign') {
-        throw new ServiceError('forbidden', 'cross-site request refused: Origin must be the dashboard\'s own');
+        throw new ServiceError('forbidden', "cross-site request refused: Origin must be the dashboard's own");
       }
     });
   }

@@ -97,7 +97,11 @@ export async function referenceRoutes(app: ZodApp, host: Host, deps: GatewayDeps
   const sendDocument = (request: FastifyRequest, reply: FastifyReply, name: string, make: (origins: ServerOrigins) => unknown) => {
     const origins = originsFor(request);
     reply.header('cache-control', 'no-cache');
-    return sendAsset(request, reply, documentAsset(`${name} ${origins.control} ${origins.realtime}`, () => make(origins)));
+    return sendAsset(
+      request,
+      reply,
+      documentAsset(`${name} ${origins.control} ${origins.realtime}`, () => make(origins)),
+    );
   };
 
   const send = async (request: FastifyRequest, reply: FastifyReply, name: string) => {

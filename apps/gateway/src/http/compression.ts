@@ -98,7 +98,12 @@ export function encodedEtag(etag: string, encoding: AssetEncoding | undefined): 
 /** `vary` with `value` added (once). */
 function addVary(reply: FastifyReply, value: string): void {
   const current = reply.getHeader('vary');
-  const names = current === undefined ? [] : String(current).split(',').map((name) => name.trim());
+  const names =
+    current === undefined
+      ? []
+      : String(current)
+          .split(',')
+          .map((name) => name.trim());
   if (!names.some((name) => name.toLowerCase() === value)) reply.header('vary', [...names, value].filter(Boolean).join(', '));
 }
 

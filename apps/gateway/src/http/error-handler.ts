@@ -101,7 +101,13 @@ export function installErrorHandling(app: FastifyInstance): void {
 }
 
 // what a status without our envelope becomes (a refusal some plugin answered by itself)
-const STATUS_CODES: Record<number, ErrorCode> = { 404: 'not_found', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited', 503: 'unavailable' };
+const STATUS_CODES: Record<number, ErrorCode> = {
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
 
 /**
  * The last line of defence: an error status sent without `x-service-error` (e.g. the 404 that

@@ -146,10 +146,7 @@ export async function createPublicApp(host: Host, log: Logger, registry: Registr
   const metric = httpMetric(registry);
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 400 && reply.statusCode !== 500) logRefusal(request, reply.statusCode, reply.getHeader('x-service-error'));
-    metric.observe(
-      { host, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    metric.observe({ host, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
   // before the WebSocket plugin and every route: it hooks routes as they are added

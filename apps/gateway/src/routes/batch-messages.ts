@@ -17,7 +17,11 @@ export async function controlBatchRoutes(app: ZodApp, deps: GatewayDeps): Promis
     onRequest: requireSecretKey(deps),
     bodyLimit: MAX_BATCH_BODY_BYTES,
     handler: async (request) => ({
-      results: await publishBatch(deps, { environmentId: keyAuth(request).environmentId, kind: 'server' }, withContentText(request.body.messages, request.bodyText)),
+      results: await publishBatch(
+        deps,
+        { environmentId: keyAuth(request).environmentId, kind: 'server' },
+        withContentText(request.body.messages, request.bodyText),
+      ),
     }),
   });
 }

@@ -56,4 +56,22 @@ export const CONTROL_ROUTES: RouteGroup[] = [
 ];
 
 /** Route groups of the realtime edge (user JWT; the anonymous mint: a publishable or secret key), one encapsulated plugin each. */
-export const REALTIME_ROUTES: RouteGroup[] = [anonymousTokenRoutes, meRoutes, realtimeChannelMessageRoutes, realtimeChangeRoutes, realtimeBatchRoutes, channelSocketRoutes, rosterRoutes, occupancyRoutes, realtimeMemberRoutes, realtimeBanRoutes, inboxRoutes, inboxSocket, logsSocket, connectSocketRoutes, eventsStreamRoutes, presenceEntryRoutes, sdkBundleRoutes];
+export const REALTIME_ROUTES: RouteGroup[] = [
+  anonymousTokenRoutes,
+  meRoutes,
+  realtimeChannelMessageRoutes,
+  realtimeChangeRoutes,
+  realtimeBatchRoutes,
+  channelSocketRoutes,
+  rosterRoutes,
+  occupancyRoutes,
+  realtimeMemberRoutes,
+  realtimeBanRoutes,
+  inboxRoutes,
+  inboxSocket,
+  logsSocket,
+  connectSocketRoutes,
+  eventsStreamRoutes,
+  presenceEntryRoutes,
+  sdkBundleRoutes,
+];

@@ -19,7 +19,7 @@ export async function logsTokenRoutes(app: ZodApp, deps: GatewayDeps) {
   const eitherCredential = async (request: FastifyRequest) => {
     if (request.headers.authorization !== undefined || sessionToken(request) === undefined) return secretKey(request);
     if (judgeOrigin(requestOrigin(request), request.headers.origin, request.headers.referer) === 'foreign') {
-      throw new ServiceError('forbidden', 'cross-site request refused: Origin must be the dashboard\'s own');
+      throw new ServiceError('forbidden', "cross-site request refused: Origin must be the dashboard's own");
     }
     return session(request);
   };

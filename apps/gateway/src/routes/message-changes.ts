@@ -107,13 +107,7 @@ export async function realtimeChangeRoutes(app: ZodApp, deps: GatewayDeps) {
 }
 
 /** The `{versions}` JSON text of a message; 404 when it is not in the channel (or not for `viewer`). */
-async function versions(
-  deps: GatewayDeps,
-  environmentId: string,
-  channelId: string,
-  messageId: string,
-  viewer?: string,
-) {
+async function versions(deps: GatewayDeps, environmentId: string, channelId: string, messageId: string, viewer?: string) {
   // like history: a replica answers once it has every change committed before the request
   const text = await deps.reads.current('history', (db) => readVersions(db, environmentId, channelId, messageId, viewer));
   if (text === null) throw new ServiceError('not_found', 'no such message in this channel');

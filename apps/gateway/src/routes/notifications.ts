@@ -48,10 +48,7 @@ export async function notificationRoutes(app: ZodApp, deps: GatewayDeps) {
       userIds.forEach((userId, i) => {
         if (!stored.has(userId)) return;
         storedIds.push(ids[i]!);
-        deps.nc.publish(
-          deps.subjects.user(environmentId, userId),
-          encodeJson({ op: 'notification', id: ids[i], type, payload, timestamp }),
-        );
+        deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'notification', id: ids[i], type, payload, timestamp }));
       });
       publishLog(deps.nc, deps.subjects, environmentId, 'info', 'notification.sent', { type, users: stored.size });
       return reply.code(202).send(dropped.length > 0 ? { ids: storedIds, dropped } : { ids: storedIds });

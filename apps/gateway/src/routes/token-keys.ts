@@ -124,9 +124,7 @@ export async function tokenKeyRoutes(app: ZodApp, deps: GatewayDeps) {
       const keys = await listSigningKeys(deps.pool, environmentId);
       return {
         id,
-        retired: keys
-          .filter((key) => retired.includes(key.id) && key.retiresAt)
-          .map((key) => ({ id: key.id, retiresAt: key.retiresAt!.toISOString() })),
+        retired: keys.filter((key) => retired.includes(key.id) && key.retiresAt).map((key) => ({ id: key.id, retiresAt: key.retiresAt!.toISOString() })),
       };
     },
   });

@@ -1,14 +1,5 @@
 import { publishLog } from '@rtm/bus';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  getEndpoint,
-  getWebhookTask,
-  redactWebhookUrl,
-  sendTestEvent,
-  startRecovery,
-  updateEndpoint,
-} from '@rtm/webhooks';
+import { createEndpoint, deleteEndpoint, getEndpoint, getWebhookTask, redactWebhookUrl, sendTestEvent, startRecovery, updateEndpoint } from '@rtm/webhooks';
 import { webhookEndpointOperations as ops } from '@rtm/schemas';
 import type { ZodApp } from '../http/public-app.ts';
 import type { GatewayDeps } from '../deps.ts';

@@ -11,14 +11,7 @@ import { publishLog } from '@rtm/bus';
 import type { Pool, PoolClient } from '@rtm/db';
 import { keyAuth } from '@rtm/edge';
 import { ServiceError } from '@rtm/errors';
-import {
-  getEndpoint,
-  readEndpointSecret,
-  readWebhookSecret,
-  redactWebhookUrl,
-  rotateEndpointSecret,
-  rotateWebhookSecret,
-} from '@rtm/webhooks';
+import { getEndpoint, readEndpointSecret, readWebhookSecret, redactWebhookUrl, rotateEndpointSecret, rotateWebhookSecret } from '@rtm/webhooks';
 import type { GatewayDeps } from '../deps.ts';
 
 /** The audit log's actor of a secret-key request: the key, by its id. */

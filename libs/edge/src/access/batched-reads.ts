@@ -88,7 +88,10 @@ export class BatchedReads<Ask, Answer> {
 
   async #run(key: string, batch: Waiting<Ask, Answer>[]): Promise<void> {
     try {
-      const answers = await this.#read(key, batch.map((w) => w.ask));
+      const answers = await this.#read(
+        key,
+        batch.map((w) => w.ask),
+      );
       batch.forEach((w, i) => w.resolve(answers[i]!));
     } catch (error) {
       for (const w of batch) w.reject(error);

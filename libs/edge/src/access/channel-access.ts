@@ -77,13 +77,7 @@ export async function authorize(deps: AccessDeps, auth: UserAuth, channelId: str
  * capabilities do not change under it): read at or after this call, batched with the other
  * lookups of the moment (a wave of subscribes re-checks with one query, not one each).
  */
-export async function checkUserChannelAccess(
-  standings: StandingLoader,
-  environmentId: string,
-  userId: string,
-  channelId: string,
-  anon = false,
-): Promise<void> {
+export async function checkUserChannelAccess(standings: StandingLoader, environmentId: string, userId: string, channelId: string, anon = false): Promise<void> {
   enforce(factsOf(await standings.load(environmentId, channelId, userId), channelId, { anon }), 'subscribe');
 }
 

@@ -58,7 +58,10 @@ export async function publishBatch(deps: BatchDeps, caller: BatchCaller, items: 
   for (const item of items) {
     if (channels.has(item.channelId)) continue;
     const allowed = caller.authorize ? caller.authorize(item.channelId) : Promise.resolve();
-    channels.set(item.channelId, allowed.then(() => namespaceOf(deps, caller.environmentId, item.channelId)));
+    channels.set(
+      item.channelId,
+      allowed.then(() => namespaceOf(deps, caller.environmentId, item.channelId)),
+    );
   }
   const namespaces = new Map<string, ResolvedNamespace | { refused: unknown }>();
   await Promise.all(
@@ -118,7 +121,13 @@ class BatchSends {
   readonly #started = performance.now();
   #waiting = 1; // until close(): nothing ends before every command was submitted
 
-  constructor(deps: Pick<EdgeDeps, 'metrics' | 'owners'>, kind: 'server' | 'user', results: (BatchResult | undefined)[], refuse: (index: number, error: unknown) => void, allDone: () => void) {
+  constructor(
+    deps: Pick<EdgeDeps, 'metrics' | 'owners'>,
+    kind: 'server' | 'user',
+    results: (BatchResult | undefined)[],
+    refuse: (index: number, error: unknown) => void,
+    allDone: () => void,
+  ) {
     this.#deps = deps;
     this.#kind = kind;
     this.#results = results;

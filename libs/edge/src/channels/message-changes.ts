@@ -31,7 +31,10 @@ export async function sendEdit(deps: Pick<EdgeDeps, 'accessCache' | 'owners' | '
   const namespace = await namespaceOf(deps, args.environmentId, args.channelId);
   const size = Buffer.byteLength(args.content, 'utf8');
   if (namespace.maxContentBytes !== null && size > namespace.maxContentBytes) {
-    throw new ServiceError('payload_too_large', `content is over ${namespace.maxContentBytes} bytes (the limit of namespace ${JSON.stringify(namespace.prefix)})`);
+    throw new ServiceError(
+      'payload_too_large',
+      `content is over ${namespace.maxContentBytes} bytes (the limit of namespace ${JSON.stringify(namespace.prefix)})`,
+    );
   }
   return deps.owners.send({
     op: 'edit',

@@ -35,14 +35,7 @@ export function kickFromEnvironment(deps: BusDeps, environmentId: string, userId
   deps.nc.publish(deps.subjects.user(environmentId, userId), encodeJson({ op: 'kick', code: 'banned', reason }));
 }
 
-export function kickFromChannel(
-  deps: BusDeps,
-  environmentId: string,
-  channelId: string,
-  userId: string,
-  reason: string,
-  code: KickCode,
-): void {
+export function kickFromChannel(deps: BusDeps, environmentId: string, channelId: string, userId: string, reason: string, code: KickCode): void {
   deps.nc.publish(deps.subjects.channelControl(environmentId, channelId), encodeJson({ op: 'kick', userId, code, reason }));
 }
 

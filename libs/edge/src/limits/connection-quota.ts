@@ -118,13 +118,17 @@ export class ConnectionQuota {
     }
     if (taken.size === 0) return;
     try {
-      const { rows } = await this.#pool.query<{ environment_id: string; seconds: string; lim: string | null }>(FLUSH_SQL, [[...taken.keys()], [...taken.values()]]);
+      const { rows } = await this.#pool.query<{ environment_id: string; seconds: string; lim: string | null }>(FLUSH_SQL, [
+        [...taken.keys()],
+        [...taken.values()],
+      ]);
       const resetsAt = quotaPeriod().resetsAt.toISOString();
       for (const row of rows) {
         const limit = row.lim === null ? null : Number(row.lim);
         const seconds = Number(row.seconds);
         this.#known.set(row.environment_id, { limit, seconds, resetsAt, expires: Date.now() + this.#flushMs });
-        if (limit !== null) this.#thresholds.counted({ environmentId: row.environment_id, quota: 'monthlyConnectionMinutes', used: Math.floor(seconds / 60), limit });
+        if (limit !== null)
+          this.#thresholds.counted({ environmentId: row.environment_id, quota: 'monthlyConnectionMinutes', used: Math.floor(seconds / 60), limit });
       }
     } catch (error) {
       // kept for the next flush

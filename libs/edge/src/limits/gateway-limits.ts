@@ -260,7 +260,11 @@ export class GatewayLimits {
    * userSocketOpensPerSecond it throws 429 `rate_limited`, which closes the socket with 4429.
    */
   async admitSocketOpen(auth: { environmentId: string; userId: string }): Promise<void> {
-    await this.require(auth.environmentId, [['userSocketOpensPerSecond', userKey(auth.environmentId, auth.userId)]], 'rate limited: sockets opened per second by this user');
+    await this.require(
+      auth.environmentId,
+      [['userSocketOpensPerSecond', userKey(auth.environmentId, auth.userId)]],
+      'rate limited: sockets opened per second by this user',
+    );
   }
 
   /** `admit`, throwing 429 `rate_limited` (`retryAfter: 1`, the window's end) for a refused check. */

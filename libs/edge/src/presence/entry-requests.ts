@@ -86,7 +86,14 @@ async function answerRequest(deps: EntryRequestDeps, msg: Msg): Promise<void> {
 }
 
 /** Acts on the entry of `connectionId`'s subscription of the channel, wherever it is; throws the refusal. */
-export async function presenceOfConnection(deps: EntryRequestDeps, auth: UserAuth, op: EntryOp, channelId: string, connectionId: string, data?: unknown): Promise<void> {
+export async function presenceOfConnection(
+  deps: EntryRequestDeps,
+  auth: UserAuth,
+  op: EntryOp,
+  channelId: string,
+  connectionId: string,
+  data?: unknown,
+): Promise<void> {
   // checked here too, so data over the limit never travels the bus (the holder checks it first as well)
   if (op === 'presence-enter' && serializeData(data) === undefined) {
     throw new ServiceError('payload_too_large', `data must be at most ${PRESENCE_DATA_MAX} bytes serialized`);

@@ -101,7 +101,13 @@ export class Presence {
     const { NATS_PREFIX, PRESENCE_TTL_MS } = deps.config;
     this.hooks =
       deps.hooks &&
-      new PresenceHooks({ ...deps.hooks, log: deps.log, self: this.instanceId, ttlMs: PRESENCE_TTL_MS, occupancyMs: deps.config.PRESENCE_OCCUPANCY_WEBHOOK_MS });
+      new PresenceHooks({
+        ...deps.hooks,
+        log: deps.log,
+        self: this.instanceId,
+        ttlMs: PRESENCE_TTL_MS,
+        occupancyMs: deps.config.PRESENCE_OCCUPANCY_WEBHOOK_MS,
+      });
     this.store = new PresenceStore({
       nc: deps.nc,
       name: `${NATS_PREFIX}_presence_records`,
@@ -151,7 +157,7 @@ export class Presence {
     const shard = this.joined.has(handle) ? this.shards.get(recordKey(handle.environmentId, handle.channelId, this.instanceId, handle.userId)) : undefined;
     if (!shard) throw new ServiceError('invalid_request', 'subscribe to the channel (and wait for `subscribed`) before entering its presence');
     if (update && !shard.entered(handle.userId, handle)) {
-      throw new ServiceError('invalid_request', "not entered: send `presence-enter` before `presence-update` on this channel");
+      throw new ServiceError('invalid_request', 'not entered: send `presence-enter` before `presence-update` on this channel');
     }
     if (!shard.enter(handle.userId, handle, data)) {
       throw new ServiceError('payload_too_large', "this channel's presence data is full on this gateway: enter with less data, or without");

@@ -90,13 +90,7 @@ export interface SocketSession extends LinkSession {
  * the socket's frames and close go to the session, then it opens. WebSockets are outside OpenAPI
  * (docs/protocol.md, docs/channels.md).
  */
-export function mountSocketRoute(
-  app: ZodApp,
-  deps: AcceptDeps,
-  kind: 'channel' | 'connect',
-  path: string,
-  create: (link: SocketLink) => SocketSession,
-): void {
+export function mountSocketRoute(app: ZodApp, deps: AcceptDeps, kind: 'channel' | 'connect', path: string, create: (link: SocketLink) => SocketSession): void {
   const accept = linkAcceptor(app, deps, kind);
   app.get(path, { websocket: true, schema: { hide: true } }, (socket, request) => {
     const fastifyRequest = request as unknown as FastifyRequest;

@@ -159,10 +159,9 @@ export class ChannelReplay implements FeedMember {
         messages.length === REPLAY_PAGE ? messages[messages.length - 1]!.seq : Infinity,
         changed.length === REPLAY_PAGE ? changed[changed.length - 1]!.position : Infinity,
       );
-      const merged = [
-        ...messages.map((m) => ({ position: m.seq, text: m.text, message: true })),
-        ...changed,
-      ].filter((item) => item.position <= upTo).sort((a, b) => a.position - b.position);
+      const merged = [...messages.map((m) => ({ position: m.seq, text: m.text, message: true })), ...changed]
+        .filter((item) => item.position <= upTo)
+        .sort((a, b) => a.position - b.position);
       for (const item of merged) {
         await link.drained();
         if (this.done) return false;

@@ -58,7 +58,11 @@ export function pickOverShares(queued: readonly number[], groups: readonly strin
   }
   const picked: number[] = [];
   for (const members of byGroup.values()) {
-    for (const at of pickSheddable(members.map((index) => queued[index]!), share)) picked.push(members[at]!);
+    for (const at of pickSheddable(
+      members.map((index) => queued[index]!),
+      share,
+    ))
+      picked.push(members[at]!);
   }
   return picked;
 }
@@ -131,7 +135,14 @@ export class SendBudget {
   private shedOver(): void {
     const members = [...this.members];
     const queued = members.map((member) => member.queued);
-    const overShare = this.share < this.budget ? pickOverShares(queued, members.map((member) => member.environmentId ?? ''), this.share) : [];
+    const overShare =
+      this.share < this.budget
+        ? pickOverShares(
+            queued,
+            members.map((member) => member.environmentId ?? ''),
+            this.share,
+          )
+        : [];
     // what is left after the shares is checked against the whole budget
     const left = queued.slice();
     for (const index of overShare) left[index] = 0;
@@ -140,6 +151,9 @@ export class SendBudget {
       this.members.delete(members[index]!);
       members[index]!.shed();
     }
-    this.hooks.checked?.(queued.reduce((sum, bytes) => sum + bytes, 0), picked.length);
+    this.hooks.checked?.(
+      queued.reduce((sum, bytes) => sum + bytes, 0),
+      picked.length,
+    );
   }
 }

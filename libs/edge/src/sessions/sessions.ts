@@ -69,7 +69,10 @@ export interface Sessions {
  * so `deps` may be the object this becomes part of.
  */
 export function createSessions(
-  deps: Pick<EdgeDeps, 'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects' | 'usage'>,
+  deps: Pick<
+    EdgeDeps,
+    'accessCache' | 'config' | 'events' | 'limits' | 'log' | 'nc' | 'pool' | 'revocations' | 'sessionMetrics' | 'standings' | 'subjects' | 'usage'
+  >,
 ): Sessions {
   const feed = new SubjectFeed(deps.nc);
   const kicks = new KickListener(deps, feed);

@@ -242,7 +242,10 @@ export class SocketLink implements Link {
     if (this.closed) return;
     this.stop();
     // close reasons are limited to 123 bytes
-    const text = Buffer.from(reason, 'utf8').subarray(0, 123).toString('utf8').replace(/\uFFFD$/, '');
+    const text = Buffer.from(reason, 'utf8')
+      .subarray(0, 123)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     try {
       this.socket.close(code, text);
     } catch {

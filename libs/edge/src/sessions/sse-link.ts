@@ -73,7 +73,12 @@ function uncork(link: SseLink): void {
 
 /** `data:` lines of a frame: JSON text holds a line break only between tokens, and each line is its own `data:` field. */
 function dataLines(text: string): string {
-  return text.includes('\n') || text.includes('\r') ? text.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n') : `data: ${text}`;
+  return text.includes('\n') || text.includes('\r')
+    ? text
+        .split(/\r\n|\r|\n/)
+        .map((line) => `data: ${line}`)
+        .join('\n')
+    : `data: ${text}`;
 }
 
 export class SseLink implements Link {

@@ -43,7 +43,10 @@ import { sendPublish, type PublishDeps } from '../channels/publish.ts';
 import { historyUnits } from '@rtm/limits';
 
 /** What one channel socket uses: token checks, access decisions, publishing, replay, limits, the bus and the log. */
-export type ChannelSocketDeps = AuthDeps & AccessDeps & PublishDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessions' | 'subjects' | 'usage'>;
+export type ChannelSocketDeps = AuthDeps &
+  AccessDeps &
+  PublishDeps &
+  Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessions' | 'subjects' | 'usage'>;
 
 type Request = FastifyRequest;
 

@@ -45,7 +45,11 @@ import { command, moderate, presenceEntry, readConnectFrame, refusalFrame, type 
 import { Subscription, type SubscriptionOwner } from './connect-subscription.ts';
 
 /** What a multiplexed connection and its subscriptions use: token checks, access, publishing, both replays, limits, the bus and the log. */
-export type ConnectDeps = AuthDeps & AccessDeps & PublishDeps & InboxReplayDeps & Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessionMetrics' | 'usage'>;
+export type ConnectDeps = AuthDeps &
+  AccessDeps &
+  PublishDeps &
+  InboxReplayDeps &
+  Pick<EdgeDeps, 'events' | 'limits' | 'log' | 'nc' | 'reads' | 'sessionMetrics' | 'usage'>;
 
 /** One multiplexed connection; it is its own handle for kicks (SocketHandle), with no closure of its own. */
 export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner {
@@ -115,7 +119,10 @@ export class Connection implements SocketHandle, SubscriptionOwner, RequestOwner
     if (this.many) this.many.set(subscription.channelId, subscription);
     else if (!this.only) this.only = subscription;
     else {
-      this.many = new Map([[this.only.channelId, this.only], [subscription.channelId, subscription]]);
+      this.many = new Map([
+        [this.only.channelId, this.only],
+        [subscription.channelId, subscription],
+      ]);
       this.only = undefined;
     }
   }

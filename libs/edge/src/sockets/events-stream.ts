@@ -40,14 +40,23 @@ export async function eventsStreamRoutes(app: ZodApp, deps: EventsStreamDeps) {
     ...eventsOperations.openEvents,
     handler: async (request, reply) => {
       const { channels, lastEventId, inbox, delta } = request.query;
-      if (channels.length === 0 && inbox === undefined) throw new ServiceError('invalid_request', 'query.channels: at least one channel (or the inbox: inbox=1)');
+      if (channels.length === 0 && inbox === undefined)
+        throw new ServiceError('invalid_request', 'query.channels: at least one channel (or the inbox: inbox=1)');
       // a browser's reconnect sends the newest id in the header, on the URL it first opened (whose
       // lastEventId, if any, is older): the header wins
       const [eventId, where] = lastEventIdOf(request.headers['last-event-id'], lastEventId);
       const starts = resumePositions(channels, eventId, where);
       const inboxSince = inbox === undefined ? undefined : resumeInbox(inbox, eventId, where);
       const auth = await authenticateUser(deps, request);
-      const link = accept(request, reply, new EventPositions(channels.map((channel) => channel.channelId), starts, inboxSince));
+      const link = accept(
+        request,
+        reply,
+        new EventPositions(
+          channels.map((channel) => channel.channelId),
+          starts,
+          inboxSince,
+        ),
+      );
       const connection = new Connection(deps, deps.sessions, link, 'events');
       link.session = connection;
       try {
@@ -55,7 +64,9 @@ export async function eventsStreamRoutes(app: ZodApp, deps: EventsStreamDeps) {
         if (!opened) {
           // closed while it opened (a socket quota, a revocation, the handshake deadline, a drain)
           const refusal = link.refusal;
-          throw refusal ? new ServiceError(refusalCode(refusal), refusal.reason, refusalCode(refusal) === 'rate_limited' ? { retryAfter: 1 } : undefined) : new ServiceError('unavailable', 'the stream closed while it opened');
+          throw refusal
+            ? new ServiceError(refusalCode(refusal), refusal.reason, refusalCode(refusal) === 'rate_limited' ? { retryAfter: 1 } : undefined)
+            : new ServiceError('unavailable', 'the stream closed while it opened');
         }
       } catch (error) {
         link.closeWith(connection.refusal(error));

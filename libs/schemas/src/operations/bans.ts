@@ -9,7 +9,7 @@ const tags = ['bans'];
 const security = SECRET_KEY;
 const putDescription =
   'Secret key. Upsert: a second PUT replaces reason and expiry. `expiresAt` (ISO 8601) must be in the future; ' +
-  'without it the ban lasts until deleted. The user\'s live sockets are closed with 4403 on every gateway. ';
+  "without it the ban lasts until deleted. The user's live sockets are closed with 4403 on every gateway. ";
 
 /** A channel ban's operations, the same on both hosts but for the words, the credential and the errors. */
 const BAN = { method: 'PUT', url: '/v1/channels/:channelId/bans/:userId' } as const;
@@ -108,8 +108,8 @@ export const realtimeBanOperations = {
       ...BAN_SCHEMA,
       description:
         MODERATOR_RULE +
-        'As the control plane\'s ban: upsert, `expiresAt` in the future or none; the user\'s live sockets on the channel ' +
-        'are closed with 4403 on every gateway. Only channel bans: environment-wide bans are the control plane\'s.',
+        "As the control plane's ban: upsert, `expiresAt` in the future or none; the user's live sockets on the channel " +
+        "are closed with 4403 on every gateway. Only channel bans: environment-wide bans are the control plane's.",
       security: USER_TOKEN,
       response: { 200: Ban, ...realtimeErrors },
     },

@@ -11,10 +11,10 @@ export const channelSettingsOperations = {
     url: '/v1/channels/:channelId',
     schema: {
       operationId: 'setChannelAccess',
-      summary: 'Set a channel\'s access',
+      summary: "Set a channel's access",
       description:
         'Secret key. `open`: any user token of the environment may read and publish; `members`: only members. ' +
-        'Overrides the channel namespace\'s `access` and the environment\'s deployed default for this channel; the ' +
+        "Overrides the channel namespace's `access` and the environment's deployed default for this channel; the " +
         'channel is created if it does not exist ' +
         'yet. Switching to `members` closes the live sockets of non-members on every gateway with 4403.',
       tags: ['membership'],

@@ -23,10 +23,10 @@ export const configOperations = {
         'operator allows loopback (development; refused by default); every other ' +
         'loopback, private, link-local, unique-local, unspecified, IPv4-embedding IPv6, `.internal` or `.localhost` ' +
         'host refused; other hosts need https; no userinfo. The URL is stored in its WHATWG-normalised form. The ' +
-        'first activation with a webhook creates the environment\'s `whsec_` signing secret; later deploys keep it. ' +
+        "first activation with a webhook creates the environment's `whsec_` signing secret; later deploys keep it. " +
         'Deliveries already recorded keep the URL they were created with. A deploy that takes access away (e.g. ' +
         '`channels.access` becomes `members`) closes the live sockets that lost it on every gateway with 4403. ' +
-        '`limits` overrides the environment\'s rate limits and socket quotas (docs/limits.md); omitted limits take ' +
+        "`limits` overrides the environment's rate limits and socket quotas (docs/limits.md); omitted limits take " +
         'their defaults, and every gateway applies the new limits at once. The answer shows every limit in force. ' +
         '`namespaces` give channels by id prefix their own access, anonymous rights, history, persistence, retention and ' +
         'content size (the longest matching prefix applies; docs/permissions.md); every gateway applies them at once, and ' +
@@ -52,7 +52,7 @@ export const configOperations = {
         'takes that one limit back to its default, `limits: null` all of them); an array (`namespaces`) is replaced ' +
         'whole; an omitted field is unchanged; `channels.access` can be changed but not removed. `{}` deploys the active ' +
         'configuration again. Before the first deploy the patch applies to the defaults. Concurrent changes of one ' +
-        'environment\'s configuration (PATCH, PUT) take turns: each PATCH merges into the configuration the previous ' +
+        "environment's configuration (PATCH, PUT) take turns: each PATCH merges into the configuration the previous " +
         'change activated, so none is lost. The body is `application/json`.',
       tags: ['config'],
       security: [{ secretKey: [] }],

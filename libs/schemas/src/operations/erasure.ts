@@ -13,14 +13,14 @@ export const erasureOperations = {
     url: '/v1/users/:userId/messages',
     schema: {
       operationId: 'eraseUserMessages',
-      summary: "Retract every message of a user",
+      summary: 'Retract every message of a user',
       description:
         'Secret key. Starts a job that retracts every message the user published in the environment (every channel), in ' +
         'batches, as `DELETE /v1/channels/{channelId}/messages/{messageId}` would: sockets get `retract` frames (reason ' +
         '`erased`) and each message gets a `message.retracted` webhook. Answers 202 with the job at once; follow it with ' +
         '`GET /v1/erasures/{jobId}` (also in `Location`). The job runs on a dispatcher and survives its crash: another ' +
         'dispatcher resumes it where it stopped. Messages the user publishes after the job has passed their channel are not retracted: revoke ' +
-        'the user\'s tokens first (`DELETE /v1/users/{userId}/tokens`).',
+        "the user's tokens first (`DELETE /v1/users/{userId}/tokens`).",
       tags: ['erasure'],
       security,
       params: UserParams,
@@ -32,7 +32,7 @@ export const erasureOperations = {
     url: '/v1/erasures/:jobId',
     schema: {
       operationId: 'getErasureJob',
-      summary: 'An erasure job\'s progress',
+      summary: "An erasure job's progress",
       description: 'Secret key. A job of another environment, or an unknown one: 404. A finished job stays readable for 30 days.',
       tags: ['erasure'],
       security,
@@ -47,7 +47,7 @@ export const erasureOperations = {
       operationId: 'deleteChannel',
       summary: 'Delete a channel',
       description:
-        'Secret key. Deletes the channel\'s messages, members and bans and resets its access to the environment\'s default; ' +
+        "Secret key. Deletes the channel's messages, members and bans and resets its access to the environment's default; " +
         'its open sockets close with 4403 `channel deleted` on every gateway (a `/v1/connect` subscription ends with ' +
         '`unsubscribed {code:"forbidden"}`). No webhook is sent for the deleted messages. A later publish re-creates the ' +
         'channel and its seq continues after the last seq it had (seqs are never reused, so a client resuming with `since` ' +

@@ -94,7 +94,7 @@ export const EventsQuery = z
           'holds its position too (`inbox~<id>`): a reconnect resumes after the later of the two.',
       ),
     delta: DeltaFormat.optional().describe(
-      'Every channel of the stream as `subscribe` with `delta`: `fossil`, each message\'s `content` as a fossil delta against the previous ' +
+      "Every channel of the stream as `subscribe` with `delta`: `fossil`, each message's `content` as a fossil delta against the previous " +
         'message the stream sent on that channel (`delta: {format, base, data}` in place of `content`). A channel whose namespace does not ' +
         'turn `delta` on is refused (an `error` event with its `channelId`, code `forbidden`); the others go on.',
     ),
@@ -126,9 +126,15 @@ export const EVENT_STREAM_FRAMES = {
   presence: SERVER_FRAMES.presence,
   notification: SERVER_FRAMES.notification,
   inboxSubscribed: SERVER_FRAMES.inboxSubscribed.omit({ ref: true }).describe("With `inbox`: the inbox's replay is over; live notifications follow."),
-  error: SERVER_FRAMES.error.omit({ ref: true }).describe('A channel of the query was refused at its subscribe (`channelId`, `code`, `reason`); the others go on.'),
+  error: SERVER_FRAMES.error
+    .omit({ ref: true })
+    .describe('A channel of the query was refused at its subscribe (`channelId`, `code`, `reason`); the others go on.'),
   closed: z
-    .object({ op: z.literal('closed'), code: z.number().int().describe('The close code /v1/connect would close with (4401, 4403, 4429, 4500, 4503).'), reason: z.string() })
+    .object({
+      op: z.literal('closed'),
+      code: z.number().int().describe('The close code /v1/connect would close with (4401, 4403, 4429, 4500, 4503).'),
+      reason: z.string(),
+    })
     .strict()
     .describe('The last event: the server ends the stream (after a `retry:` line with the back-off for the reason).'),
 };
@@ -140,7 +146,7 @@ export const EVENT_STREAM_FRAMES = {
 const EventStream = {
   description:
     'An event stream: `retry: 1000`, then one event per frame, `id: <positions>` and `data: <frame JSON>` (the frames of ' +
-    '`/v1/connect`: `connected`, each channel\'s replay and `subscribed`, then live frames; `closed` last), and `: ping` every 15 s.',
+    "`/v1/connect`: `connected`, each channel's replay and `subscribed`, then live frames; `closed` last), and `: ping` every 15 s.",
   content: { 'text/event-stream': { schema: z.string() } },
 } as unknown as z.ZodType;
 
@@ -154,9 +160,9 @@ export const eventsOperations = {
       summary: 'Stream channels as server-sent events',
       description:
         'User token (`Authorization: Bearer` or `?token=`). The frames of `GET /v1/connect` for up to 20 channels as ' +
-        'server-sent events, for clients whose WebSockets are blocked: each channel\'s replay after its position (or its `~rewind:`), ' +
-        '`subscribed`, then live frames; with `inbox`, the user\'s notifications too (then `inbox-subscribed`), and the ' +
-        'channels may be none. Every event\'s `id` holds every channel\'s position (comma-separated ' +
+        "server-sent events, for clients whose WebSockets are blocked: each channel's replay after its position (or its `~rewind:`), " +
+        "`subscribed`, then live frames; with `inbox`, the user's notifications too (then `inbox-subscribed`), and the " +
+        "channels may be none. Every event's `id` holds every channel's position (comma-separated " +
         '`<h>~<seq>`, `<h>` the first 8 characters of base64url(sha256(channelId))), so a reconnect with ' +
         '`Last-Event-ID` (or `lastEventId=`) resumes each channel with no gap and no duplicate. Refusals before the ' +
         'stream: 400 bad query, 401 token, 403 `banned` from the environment, 429 socket quota or opens per second. ' +

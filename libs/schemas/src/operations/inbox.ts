@@ -11,7 +11,7 @@ export const inboxOperations = {
     url: '/v1/inbox',
     schema: {
       operationId: 'listInbox',
-      summary: 'List the user\'s notifications',
+      summary: "List the user's notifications",
       description:
         'User token. Notifications of the last 7 days, ascending by id (ids are time-ordered) within a page. ' +
         'Default: the newest page. `before`/`after` are exclusive notification-id bounds: `before` pages back, ' +

@@ -21,9 +21,7 @@ export const meOperations = {
     schema: {
       operationId: 'getMe',
       summary: 'The caller of a user token',
-      description:
-        'User token. Answers who the token belongs to and when it expires, so a client can check a token ' +
-        'before opening sockets.',
+      description: 'User token. Answers who the token belongs to and when it expires, so a client can check a token ' + 'before opening sockets.',
       tags: ['tokens'],
       security: [{ userToken: [] }],
       response: { 200: Me, 401: ErrorBody, 403: ErrorBody },

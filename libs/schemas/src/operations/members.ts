@@ -6,7 +6,7 @@ import { USER_TOKEN, type Operations } from './operation.ts';
 /** Who may use the realtime edge's forms of the moderation routes (members here, bans in bans.ts). */
 export const MODERATOR_RULE =
   'User token of a `moderator` of the channel (with the `publish` capability on it); anyone else is refused with 403 ' +
-  '`forbidden`. A moderator may not act on another moderator (or themselves): that is the control plane\'s to do. ';
+  "`forbidden`. A moderator may not act on another moderator (or themselves): that is the control plane's to do. ";
 
 /** How the realtime edge's forms of these routes are described in the merged OpenAPI document. */
 export const MODERATOR_NOTE =
@@ -49,8 +49,9 @@ export const memberOperations = {
     schema: {
       ...REMOVE_MEMBER_SCHEMA,
       description:
-        'Secret key. Idempotent: 204 whether or not the user was a member. The user\'s live sockets on this ' +
-        'channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect).' + MODERATOR_NOTE,
+        "Secret key. Idempotent: 204 whether or not the user was a member. The user's live sockets on this " +
+        'channel, on every gateway, are closed with 4403 (even in an `open` channel, where they may reconnect).' +
+        MODERATOR_NOTE,
       security: [{ secretKey: [] }],
     },
   },

@@ -11,7 +11,7 @@ export const notificationOperations = {
     url: '/v1/notifications',
     schema: {
       operationId: 'sendNotifications',
-      summary: 'Send notifications to users\' inboxes',
+      summary: "Send notifications to users' inboxes",
       description:
         'Secret key. Stores one notification per distinct user id (repeats are sent once), then delivers it live ' +
         'to every open /inbox socket of that user on every gateway. Users are not registered anywhere, so any ' +

@@ -7,7 +7,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody,
 const DESCRIPTION =
   'Live counts of the channel over every gateway: `connections` (channel sockets and `/v1/connect` subscriptions) and ' +
   '`users` (distinct users among them). A change shows within about 2 s; a gateway that dies stops counting after ' +
-  'PRESENCE_TTL_MS (default 15 s). Counts come from presence: where the channel\'s namespace turns `presence` off the ' +
+  "PRESENCE_TTL_MS (default 15 s). Counts come from presence: where the channel's namespace turns `presence` off the " +
   'request is refused (403 `forbidden`). A user token needs read access to the channel and the `presence` capability ' +
   '(403 `forbidden` or `banned` otherwise); each read counts against `userRosterReadsPerSecond`.';
 

@@ -37,5 +37,4 @@ export const SESSION = [{ dashboardSession: [] }] as const;
  * operations that make them state it.
  */
 export const CURRENT_READ =
-  ' Reflects every change committed before the request: a replica answers only once it has replayed that far ' +
-  '(waited for briefly), else the primary.';
+  ' Reflects every change committed before the request: a replica answers only once it has replayed that far ' + '(waited for briefly), else the primary.';

@@ -15,7 +15,7 @@ const ConnectionId = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^sock_[A-Za-z0-9_-]+$/, 'must be a connection id (sock_…), from the connection\'s `connected` frame')
+  .regex(/^sock_[A-Za-z0-9_-]+$/, "must be a connection id (sock_…), from the connection's `connected` frame")
   .describe("The `connectionId` of the caller's own open event stream or `/v1/connect` connection (its `connected` frame's), subscribed to the channel.");
 
 export const PutPresenceBody = z
@@ -24,7 +24,9 @@ export const PutPresenceBody = z
     data: z
       .unknown()
       .optional()
-      .describe(`Any JSON value, at most ${PRESENCE_DATA_BYTES} bytes serialized (larger: 413 \`payload_too_large\`). Without it: the entry has no data (null).`),
+      .describe(
+        `Any JSON value, at most ${PRESENCE_DATA_BYTES} bytes serialized (larger: 413 \`payload_too_large\`). Without it: the entry has no data (null).`,
+      ),
   })
   .strict();
 
@@ -34,14 +36,14 @@ export const PresenceEntry = z
   .object({
     channelId: z.string(),
     userId: z.string(),
-    data: z.unknown().describe('The entry\'s data as set (null when entered without).'),
+    data: z.unknown().describe("The entry's data as set (null when entered without)."),
   })
   .strict();
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
 const WHICH =
-  'User token. `connectionId` names one of the caller\'s own open connections (the `connectionId` of its `connected` ' +
+  "User token. `connectionId` names one of the caller's own open connections (the `connectionId` of its `connected` " +
   'frame: an event stream of `GET /v1/events` or a `/v1/connect` socket) on any gateway; the entry belongs to its ' +
   'subscription of the channel, exactly as with the frames, and leaves when that subscription or connection ends. ' +
   'An unknown connection, or one of another user, is 404 `not_found` (a connection no gateway answers for within a ' +

@@ -5,7 +5,7 @@ import type { Operations } from './operation.ts';
 import { common, readErrors } from './dashboard/common.ts';
 
 const DESCRIPTION =
-  'The environment\'s monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what it used of ' +
+  "The environment's monthly quotas (`limits.monthlyMessages`, `limits.monthlyConnectionMinutes`) and what it used of " +
   'them in this calendar month (UTC), counted whether or not a limit is set. Messages are exact; connection-minutes lag ' +
   'by at most QUOTA_FLUSH_MS (docs/quotas.md).';
 

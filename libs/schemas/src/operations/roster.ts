@@ -9,7 +9,7 @@ const ROSTER_DESCRIPTION =
   'capability (403 `forbidden` or ' +
   '`banned` otherwise). `online` is live presence across all gateways: true while the user holds at least one socket on this channel ' +
   '(GET /v1/channels/{id}) on any gateway; a gateway that dies stops counting after PRESENCE_TTL_MS (default 15 s). ' +
-  'Where the channel\'s namespace turns `presence` off, nobody is shown online. ' +
+  "Where the channel's namespace turns `presence` off, nobody is shown online. " +
   'A `members` channel lists its members. An `open` channel lists its members plus every user currently online ' +
   'in it; those who are not members appear with role `member`. Sorted by userId. Banned users are left out. ' +
   `Paged: \`limit\` (default and maximum ${ROSTER_PAGE_MAX}) entries per page; \`nextCursor\` is null on the last page, ` +
@@ -24,7 +24,7 @@ function rosterOperations(security: Operation['schema']['security']) {
       url: '/v1/channels/:channelId/members',
       schema: {
         operationId: 'getRoster',
-        summary: 'Read a channel\'s roster',
+        summary: "Read a channel's roster",
         description: ROSTER_DESCRIPTION,
         tags: ['membership'],
         security,

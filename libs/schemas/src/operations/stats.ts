@@ -4,7 +4,7 @@ import { SECRET_KEY, type Operations } from './operation.ts';
 
 /** What GET /v1/stats and its dashboard twin say of their answer. */
 export const STATS_DESCRIPTION =
-  'The environment\'s usage, one entry per interval of `unit` (UTC; `month` is a calendar month) whose start lies ' +
+  "The environment's usage, one entry per interval of `unit` (UTC; `month` is a calendar month) whose start lies " +
   'between `start` and `end`, at most `limit` (default 100, maximum 1000), newest first unless `direction` is ' +
   '`forwards`. Defaults: `unit` `minute`, `end` now, `start` `end` less `limit` units. An interval without usage is ' +
   'left out. The current hour, day and month are computed from the finer intervals at read time, so the newest entry ' +

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { JwksSetting, PutJwksBody, PutTokenKeyBody, RotateSigningKeyBody, RotatedSigningKey, SigningKeyList, TokenKey, TokenKeyList, TokenKeyParams } from '../tokens.ts';
+import {
+  JwksSetting,
+  PutJwksBody,
+  PutTokenKeyBody,
+  RotateSigningKeyBody,
+  RotatedSigningKey,
+  SigningKeyList,
+  TokenKey,
+  TokenKeyList,
+  TokenKeyParams,
+} from '../tokens.ts';
 import { ErrorBody } from '../common.ts';
 import type { Operations } from './operation.ts';
 
@@ -28,7 +38,7 @@ export const tokenKeyOperations = {
     url: '/v1/token-keys',
     schema: {
       operationId: 'listTokenKeys',
-      summary: 'List the environment\'s token keys',
+      summary: "List the environment's token keys",
       description: 'Secret key. The registered public keys and the JWKS URL (null when none).' + TENANT_NOTE,
       tags,
       security,
@@ -44,7 +54,8 @@ export const tokenKeyOperations = {
       description:
         'Secret key. Upsert. Key ids are per environment: another environment using the same kid neither blocks ' +
         'this one nor is affected by it (a token is checked only against the keys of the environment in its `iss`). ' +
-        'Tokens signed with it are accepted on every gateway at once.' + TENANT_NOTE,
+        'Tokens signed with it are accepted on every gateway at once.' +
+        TENANT_NOTE,
       tags,
       security,
       params: TokenKeyParams,
@@ -75,7 +86,8 @@ export const tokenKeyOperations = {
         'Secret key. The gateways fetch the key set under the webhook URL policy (https, public addresses only; checked ' +
         'again at every fetch against what the host resolves to), keep it for 5 minutes, and fetch it again when a token ' +
         'names an unknown `kid` (at most every 30 s). Keys must carry `kid` and `alg`; others are skipped. A registered key ' +
-        'with the same kid wins. A URL the policy refuses: 400.' + TENANT_NOTE,
+        'with the same kid wins. A URL the policy refuses: 400.' +
+        TENANT_NOTE,
       tags,
       security,
       body: PutJwksBody,
@@ -102,7 +114,8 @@ export const tokenKeyOperations = {
     schema: {
       operationId: 'listSigningKeys',
       summary: 'List token signing keys',
-      description: 'Secret key. The keys that sign and verify the environment\'s minted user tokens, newest first (keys retired over a week ago are left out). Secrets are never shown.',
+      description:
+        "Secret key. The keys that sign and verify the environment's minted user tokens, newest first (keys retired over a week ago are left out). Secrets are never shown.",
       tags: ['tokens'],
       security,
       response: { 200: SigningKeyList, ...signingKeyErrors },

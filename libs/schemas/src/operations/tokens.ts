@@ -17,7 +17,8 @@ export const tokenOperations = {
     schema: {
       operationId: 'mintToken',
       summary: 'Mint a user token',
-      description: 'Secret key. The token is a JWT for the realtime edge. Refused (403 banned) for a user banned environment-wide. ' +
+      description:
+        'Secret key. The token is a JWT for the realtime edge. Refused (403 banned) for a user banned environment-wide. ' +
         '`capabilities` narrows what the token may do, by channel pattern (docs/permissions.md); refused with 400 ' +
         '`invalid_request` when over 64 patterns or 2 KiB serialized, or with an unknown operation or a bad pattern.',
       tags: ['tokens'],
@@ -54,7 +55,7 @@ export const tokenOperations = {
       operationId: 'revokeToken',
       summary: 'Revoke one user token',
       description:
-        'Secret key. The token with this `jti` (minted here or signed by the environment\'s own keys) is refused from now on ' +
+        "Secret key. The token with this `jti` (minted here or signed by the environment's own keys) is refused from now on " +
         'on every gateway: HTTP with 401 `unauthorized`, and its open sockets (channel socket, inbox, `/v1/connect`) close ' +
         'with 4401 `token revoked`. Idempotent. The revocation is kept until no token can still be unexpired (the longest ' +
         'token lifetime, 24 h, and a minute), then forgotten.',
@@ -69,7 +70,7 @@ export const tokenOperations = {
     url: '/v1/users/:userId/tokens',
     schema: {
       operationId: 'revokeUserTokens',
-      summary: "Revoke every token of a user",
+      summary: 'Revoke every token of a user',
       description:
         'Secret key. Every token of the user issued before now is refused on every gateway (401; open sockets close with ' +
         '4401). Tokens minted afterwards work, even within the same second: minted tokens carry their issue time in ' +

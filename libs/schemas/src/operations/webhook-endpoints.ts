@@ -36,7 +36,7 @@ export const webhookEndpointOperations = {
     schema: {
       operationId: 'listWebhookEventTypes',
       summary: 'The webhook event types',
-      description: 'Each type\'s name, what it reports, the JSON Schema of its `data` and an example.',
+      description: "Each type's name, what it reports, the JSON Schema of its `data` and an example.",
       ...secured,
       response: { 200: WebhookEventTypeList, ...errors },
     },
@@ -50,7 +50,7 @@ export const webhookEndpointOperations = {
       description:
         'Answers 201 with the endpoint and its signing secret. Every event its filters take (`eventTypes`, `channels`) ' +
         'gets a delivery of its own, signed with its secret, with its own attempts and ledger rows. The URL is checked as ' +
-        'the configuration\'s webhook URL is (422 `invalid_webhook_url`). At most 50 per environment (400 past it).',
+        "the configuration's webhook URL is (422 `invalid_webhook_url`). At most 50 per environment (400 past it).",
       ...secured,
       body: CreateWebhookEndpointBody,
       response: { 201: CreatedWebhookEndpoint, 422: ErrorBody, ...bodyErrors, ...errors },
@@ -114,7 +114,7 @@ export const webhookEndpointOperations = {
     url: '/v1/webhook-endpoints/:endpointId/secret',
     schema: {
       operationId: 'getWebhookEndpointSecret',
-      summary: 'The endpoint\'s signing secret',
+      summary: "The endpoint's signing secret",
       description: 'Verify deliveries with `service-signature` or with the Standard Webhooks headers (docs/webhooks.md).' + KEY_AUDITED,
       ...secured,
       params: WebhookEndpointParams,
@@ -126,7 +126,7 @@ export const webhookEndpointOperations = {
     url: '/v1/webhook-endpoints/:endpointId/secret/rotate',
     schema: {
       operationId: 'rotateWebhookEndpointSecret',
-      summary: 'Rotate the endpoint\'s signing secret',
+      summary: "Rotate the endpoint's signing secret",
       description: 'Returns the new secret. For 24 h every delivery to the endpoint carries both signatures, new first, in both schemes.' + KEY_AUDITED,
       ...secured,
       params: WebhookEndpointParams,
@@ -140,7 +140,7 @@ export const webhookEndpointOperations = {
       operationId: 'testWebhookEndpoint',
       summary: 'Send the endpoint a test event',
       description:
-        'Answers 202: a `webhook.test` event (or the catalogue\'s example of `eventType`) is sent to this endpoint only, ' +
+        "Answers 202: a `webhook.test` event (or the catalogue's example of `eventType`) is sent to this endpoint only, " +
         'through the normal path: a delivery in its ledger, signed, retried. A disabled endpoint: 400.',
       ...secured,
       params: WebhookEndpointParams,
@@ -153,10 +153,10 @@ export const webhookEndpointOperations = {
     url: '/v1/webhook-endpoints/:endpointId/recover',
     schema: {
       operationId: 'recoverWebhookEndpoint',
-      summary: 'Re-send the endpoint\'s dropped deliveries',
+      summary: "Re-send the endpoint's dropped deliveries",
       description:
         'Answers 202 `{taskId}`: a dispatcher task queues again every `dropped` delivery of this endpoint created in ' +
-        '[`since`, `until`) for an immediate attempt, to the endpoint\'s current URL. A `cancelled` delivery (its ' +
+        "[`since`, `until`) for an immediate attempt, to the endpoint's current URL. A `cancelled` delivery (its " +
         'message was retracted or erased, or deleted with its channel) is not `dropped` and never sent again: a recovery ' +
         'sends the `message.retracted` event of such a message, never its content. Follow it at GET /v1/webhook-tasks/{taskId}.',
       ...secured,
@@ -170,7 +170,7 @@ export const webhookEndpointOperations = {
     url: '/v1/webhook-tasks/:taskId',
     schema: {
       operationId: 'getWebhookTask',
-      summary: 'A webhook task\'s progress',
+      summary: "A webhook task's progress",
       description: '`running` until every matching delivery is queued again, then `completed` (or `failed`, with a reason).',
       ...secured,
       params: WebhookTaskParams,

@@ -5,8 +5,7 @@ import { CURRENT_READ, type Operations } from './operation.ts';
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody };
 
 /** A secret-key route that reveals or rotates a signing secret. */
-export const KEY_AUDITED =
-  ' Recorded in the organization\'s audit log with the key as the actor (`{kind: "key", id: "key_…"}`), never the secret.';
+export const KEY_AUDITED = ' Recorded in the organization\'s audit log with the key as the actor (`{kind: "key", id: "key_…"}`), never the secret.';
 
 export const FAILURE_VOCABULARY =
   '`lastError` and each `attemptLog[].error` are one word from a fixed list, never a library message and never ' +
@@ -44,7 +43,8 @@ export const webhookOperations = {
       description:
         'Returns the new secret. For 24 h after a rotation every delivery carries both signatures, new first: ' +
         '`t=…,v1=<new>,v1=<old>`. Rotating again within those 24 h drops the oldest secret. 404 ' +
-        '`webhooks_not_configured` when no secret exists yet. Takes no body.' + KEY_AUDITED,
+        '`webhooks_not_configured` when no secret exists yet. Takes no body.' +
+        KEY_AUDITED,
       tags: ['webhooks'],
       security: [{ secretKey: [] }],
       response: { 200: WebhookSecretResponse, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...errors },
@@ -57,13 +57,13 @@ export const webhookOperations = {
       operationId: 'listDeliveries',
       summary: 'The webhook delivery ledger',
       description:
-        'Newest first. `status` and `endpointId` (an endpoint\'s id, or `default` for the configuration\'s URL) filter; ' +
+        "Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; " +
         '`limit` default 50, maximum 500; `cursor` is the `nextCursor` of the ' +
         'previous page (null on the last page). An unknown status, a limit out of range or a bad cursor: 400. ' +
-        'A `message.published` delivery whose message was retracted (by its sender, a moderator or a user\'s erasure) or ' +
+        "A `message.published` delivery whose message was retracted (by its sender, a moderator or a user's erasure) or " +
         'deleted with its channel before it was delivered is `cancelled` (`lastError` `message_retracted`): its stored ' +
         'body was redacted in the transaction that retracted or deleted the message, whatever its status, and it is never ' +
-        'sent again. `url` is where the delivery was first addressed; each attempt goes to its endpoint\'s URL as it is ' +
+        "sent again. `url` is where the delivery was first addressed; each attempt goes to its endpoint's URL as it is " +
         'then, and a disabled endpoint gets none until it is enabled. ' +
         FAILURE_VOCABULARY +
         CURRENT_READ,
@@ -100,7 +100,7 @@ export const webhookOperations = {
         'Re-queues a `dropped` delivery for one immediate attempt (status back to `pending`); if that attempt ' +
         'fails too, the delivery is `dropped` again. A delivery that is not `dropped`: 400 `invalid_request`; a ' +
         '`cancelled` one (its message was retracted or deleted: its content is never sent again) says so. The attempt ' +
-        'goes to the endpoint\'s current URL; while the endpoint is disabled the delivery waits, `pending`, until it is ' +
+        "goes to the endpoint's current URL; while the endpoint is disabled the delivery waits, `pending`, until it is " +
         'enabled. Takes no body.',
       tags: ['webhooks'],
       security: [{ secretKey: [] }],

@@ -11,5 +11,16 @@ import { dashboardWebhookEndpointRoutes } from './webhook-endpoints.ts';
 import { dashboardStatsRoutes } from './stats.ts';
 
 /** Route groups of the dashboard (control plane, session cookie), one encapsulated plugin each. */
-export const DASHBOARD_ROUTES = [dashboardSessionRoutes, dashboardOrganizationRoutes, dashboardInvitationRoutes, dashboardEmailCodeRoutes, dashboardProjectRoutes, dashboardKeyRoutes,
-  dashboardMessageRoutes, dashboardModerationRoutes, dashboardWebhookRoutes, dashboardWebhookEndpointRoutes, dashboardStatsRoutes];
+export const DASHBOARD_ROUTES = [
+  dashboardSessionRoutes,
+  dashboardOrganizationRoutes,
+  dashboardInvitationRoutes,
+  dashboardEmailCodeRoutes,
+  dashboardProjectRoutes,
+  dashboardKeyRoutes,
+  dashboardMessageRoutes,
+  dashboardModerationRoutes,
+  dashboardWebhookRoutes,
+  dashboardWebhookEndpointRoutes,
+  dashboardStatsRoutes,
+];

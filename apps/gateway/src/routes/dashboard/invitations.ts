@@ -1,6 +1,4 @@
-import {
-  dashboardInvitationOperations,
-} from '@rtm/schemas';
+import { dashboardInvitationOperations } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor, requestOrigin, setSessionCookie } from '../../dashboard/session-auth.ts';
@@ -33,8 +31,7 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
   app.route({
     ...dashboardInvitationOperations.dashboardRevokeInvitation,
     ...secured,
-    handler: async (request) =>
-      invitationJson(await accounts.invitations.revoke(dashboardActor(request), request.params.orgId, request.params.invitationId)),
+    handler: async (request) => invitationJson(await accounts.invitations.revoke(dashboardActor(request), request.params.orgId, request.params.invitationId)),
   });
 
   app.route({
@@ -60,4 +57,3 @@ export async function dashboardInvitationRoutes(app: ZodApp, deps: GatewayDeps) 
     },
   });
 }
-

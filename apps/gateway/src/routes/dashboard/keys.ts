@@ -1,6 +1,4 @@
-import {
-  dashboardKeyOperations,
-} from '@rtm/schemas';
+import { dashboardKeyOperations } from '@rtm/schemas';
 import { publishLog } from '@rtm/bus';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';

@@ -1,8 +1,6 @@
 import { recordAudit } from '@rtm/accounts';
 import { browseMessages, envelopeOfRow, findMessage, listChannels, type BrowsedRow } from '@rtm/channels';
-import {
-  dashboardMessageOperations,
-} from '@rtm/schemas';
+import { dashboardMessageOperations } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';

@@ -14,7 +14,8 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
 
   const audit =
     (actor: Actor, organizationId: string, action: string, targetType: string, targetId: string, details: Record<string, unknown>): Audit =>
-    (client) => recordAudit(client, actor, { organizationId, action, targetType, targetId, details });
+    (client) =>
+      recordAudit(client, actor, { organizationId, action, targetType, targetId, details });
 
   app.route({
     ...dashboardModerationOperations.dashboardListChannelMembers,
@@ -33,8 +34,14 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
       const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const { channelId, userId } = request.params;
       const role = request.body?.role ?? 'member';
-      return putMember(deps, environmentId, channelId, userId, role,
-        audit(actor, organizationId, 'channel_member.put', 'channel_member', userId, { environmentId, channelId, role }));
+      return putMember(
+        deps,
+        environmentId,
+        channelId,
+        userId,
+        role,
+        audit(actor, organizationId, 'channel_member.put', 'channel_member', userId, { environmentId, channelId, role }),
+      );
     },
   });
 
@@ -45,8 +52,13 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
       const actor = dashboardActor(request);
       const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
       const { channelId, userId } = request.params;
-      await removeMember(deps, environmentId, channelId, userId,
-        audit(actor, organizationId, 'channel_member.removed', 'channel_member', userId, { environmentId, channelId }));
+      await removeMember(
+        deps,
+        environmentId,
+        channelId,
+        userId,
+        audit(actor, organizationId, 'channel_member.removed', 'channel_member', userId, { environmentId, channelId }),
+      );
       return reply.code(204).send(null);
     },
   });
@@ -68,7 +80,9 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
       ...secured,
       handler: async (request) => {
         const { environmentId } = await accounts.access.environmentAccess(dashboardActor(request), request.params.envId, 'read');
-        return deps.reads.current('browse', (db) => listBans(db, environmentId, scope.channelOf(request.params), request.query.limit ?? 50, request.query.after));
+        return deps.reads.current('browse', (db) =>
+          listBans(db, environmentId, scope.channelOf(request.params), request.query.limit ?? 50, request.query.after),
+        );
       },
     });
 
@@ -80,12 +94,18 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
         const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
         const channelId = scope.channelOf(request.params);
         const { userId } = request.params;
-        return putBan(deps, environmentId, channelId, userId, request.body,
+        return putBan(
+          deps,
+          environmentId,
+          channelId,
+          userId,
+          request.body,
           audit(actor, organizationId, 'ban.put', 'ban', userId, {
             ...auditDetails(environmentId, channelId),
             reason: request.body?.reason ?? null,
             expiresAt: request.body?.expiresAt ?? null,
-          }));
+          }),
+        );
       },
     });
 
@@ -97,8 +117,13 @@ export async function dashboardModerationRoutes(app: ZodApp, deps: GatewayDeps) 
         const { environmentId, organizationId } = await accounts.access.environmentAccess(actor, request.params.envId, 'manage');
         const channelId = scope.channelOf(request.params);
         const { userId } = request.params;
-        await removeBan(deps, environmentId, channelId, userId,
-          audit(actor, organizationId, 'ban.removed', 'ban', userId, auditDetails(environmentId, channelId)));
+        await removeBan(
+          deps,
+          environmentId,
+          channelId,
+          userId,
+          audit(actor, organizationId, 'ban.removed', 'ban', userId, auditDetails(environmentId, channelId)),
+        );
         return reply.code(204).send(null);
       },
     });

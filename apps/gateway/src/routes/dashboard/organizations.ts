@@ -1,18 +1,10 @@
 import { AUDIT_ID_PATTERN, ROLES, ROLE_DESCRIPTIONS, rightsOf } from '@rtm/accounts';
-import {
-  dashboardOrganizationOperations,
-} from '@rtm/schemas';
+import { dashboardOrganizationOperations } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
 import { decodeCursor, encodeCursor } from '../../http/list-cursor.ts';
-import {
-  auditJson,
-  memberJson,
-  membershipJson,
-  organizationJson,
-  sessionRoute,
-} from './common.ts';
+import { auditJson, memberJson, membershipJson, organizationJson, sessionRoute } from './common.ts';
 
 // the audit cursor is the last entry's id (list-cursor.ts)
 const isAuditId = (id: string) => AUDIT_ID_PATTERN.test(id);

@@ -1,6 +1,4 @@
-import {
-  dashboardProjectOperations,
-} from '@rtm/schemas';
+import { dashboardProjectOperations } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';
@@ -55,9 +53,7 @@ export async function dashboardProjectRoutes(app: ZodApp, deps: GatewayDeps) {
     ...dashboardProjectOperations.dashboardCreateEnvironment,
     ...secured,
     handler: async (request, reply) =>
-      reply
-        .code(201)
-        .send(environmentJson(await accounts.projects.createEnvironment(dashboardActor(request), request.params.projectId, request.body.name))),
+      reply.code(201).send(environmentJson(await accounts.projects.createEnvironment(dashboardActor(request), request.params.projectId, request.body.name))),
   });
 
   app.route({

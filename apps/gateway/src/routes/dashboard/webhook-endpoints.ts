@@ -1,14 +1,5 @@
 import { publishLog } from '@rtm/bus';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  getEndpoint,
-  getWebhookTask,
-  redactWebhookUrl,
-  sendTestEvent,
-  startRecovery,
-  updateEndpoint,
-} from '@rtm/webhooks';
+import { createEndpoint, deleteEndpoint, getEndpoint, getWebhookTask, redactWebhookUrl, sendTestEvent, startRecovery, updateEndpoint } from '@rtm/webhooks';
 import { dashboardWebhookEndpointOperations as ops } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
@@ -63,8 +54,7 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     handler: async (request, reply) => {
       const { actor, environmentId } = await manager(request, request.params.envId);
       const body = withCheckedUrl(deps, request.body);
-      const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, body,
-        endpointAudit(actor, environmentId, 'created'));
+      const endpoint = await createEndpoint(deps.pool, deps.secretKeyring, environmentId, body, endpointAudit(actor, environmentId, 'created'));
       log(environmentId, 'webhook.endpoint_created', { endpointId: endpoint.id, url: redactWebhookUrl(body.url) });
       return reply.code(201).send(endpoint);
     },
@@ -85,8 +75,13 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     handler: async (request) => {
       const { actor, environmentId } = await manager(request, request.params.envId);
       const change = withCheckedUrl(deps, request.body);
-      const endpoint = await updateEndpoint(deps.pool, environmentId, request.params.endpointId, change,
-        endpointAudit(actor, environmentId, 'updated', { changed: Object.keys(request.body).sort(), disabled: request.body.disabled }));
+      const endpoint = await updateEndpoint(
+        deps.pool,
+        environmentId,
+        request.params.endpointId,
+        change,
+        endpointAudit(actor, environmentId, 'updated', { changed: Object.keys(request.body).sort(), disabled: request.body.disabled }),
+      );
       log(environmentId, 'webhook.endpoint_updated', { endpointId: endpoint.id, disabled: endpoint.disabled });
       return endpoint;
     },
@@ -127,8 +122,13 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
     handler: async (request, reply) => {
       const { actor, environmentId } = await manager(request, request.params.envId);
       const eventType = request.body?.eventType ?? 'webhook.test';
-      const sent = await sendTestEvent(deps.pool, environmentId, request.params.endpointId, eventType,
-        endpointAudit(actor, environmentId, 'tested', { eventType }));
+      const sent = await sendTestEvent(
+        deps.pool,
+        environmentId,
+        request.params.endpointId,
+        eventType,
+        endpointAudit(actor, environmentId, 'tested', { eventType }),
+      );
       return reply.code(202).send(sent);
     },
   });
@@ -140,7 +140,8 @@ export async function dashboardWebhookEndpointRoutes(app: ZodApp, deps: GatewayD
       const { actor, environmentId } = await manager(request, request.params.envId);
       const window = { since: request.body.since, until: request.body.until ?? null };
       const taskId = await startRecovery(deps.pool, environmentId, request.params.endpointId, request.body, (client, endpoint, id) =>
-        endpointAudit(actor, environmentId, 'recovery_started', { taskId: id, ...window })(client, endpoint));
+        endpointAudit(actor, environmentId, 'recovery_started', { taskId: id, ...window })(client, endpoint),
+      );
       log(environmentId, 'webhook.recovery_started', { endpointId: request.params.endpointId, taskId });
       return reply.code(202).header('location', `/v1/dashboard/environments/${environmentId}/webhook-tasks/${taskId}`).send({ taskId });
     },

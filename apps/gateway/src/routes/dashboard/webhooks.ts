@@ -1,8 +1,6 @@
 import { recordAudit } from '@rtm/accounts';
 import { getDelivery, hasWebhookSecret, redactWebhookUrl } from '@rtm/webhooks';
-import {
-  dashboardWebhookOperations,
-} from '@rtm/schemas';
+import { dashboardWebhookOperations } from '@rtm/schemas';
 import type { ZodApp } from '../../http/public-app.ts';
 import type { GatewayDeps } from '../../deps.ts';
 import { dashboardActor } from '../../dashboard/session-auth.ts';

@@ -13,7 +13,7 @@ export const readErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404:
 export const writeErrors = { ...readErrors, 413: ErrorBody, 415: ErrorBody };
 
 export const CSRF_NOTE =
-  ' Needs the session cookie, the `x-csrf-token` header (the session\'s `csrfToken`) and, from a browser, an `Origin` ' +
+  " Needs the session cookie, the `x-csrf-token` header (the session's `csrfToken`) and, from a browser, an `Origin` " +
   'of the dashboard itself; otherwise 403 `forbidden`.';
 
 /** Changes name the CSRF header they need. */

@@ -9,8 +9,8 @@ const SAME_ANSWER =
   'mailbox learns. Codes are 8 digits, valid DASHBOARD_EMAIL_CODE_TTL (15 minutes by default), used once, and die after ' +
   '5 wrong guesses. Asking is limited per e-mail address (DASHBOARD_EMAIL_CODES_PER_EMAIL, 5 an hour, both kinds ' +
   'together) and per client address (DASHBOARD_EMAIL_CODES_PER_IP, 20 an hour): over either, 429 `rate_limited` with ' +
-  '`retry-after`. The mail goes through DASHBOARD_MAIL_SENDER (`log`: the gateway\'s log). A browser\'s `Origin` must be ' +
-  'the dashboard\'s own (403 otherwise).';
+  "`retry-after`. The mail goes through DASHBOARD_MAIL_SENDER (`log`: the gateway's log). A browser's `Origin` must be " +
+  "the dashboard's own (403 otherwise).";
 
 const requestErrors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody, 503: ErrorBody };
 
@@ -25,7 +25,8 @@ export const dashboardEmailCodeOperations = {
       summary: 'Mail a verification code to an e-mail address',
       description:
         'The code proves the address: accepting an invitation makes a new account only with it (`code` of ' +
-        'POST /v1/dashboard/invitations/{token}/accept).' + SAME_ANSWER,
+        'POST /v1/dashboard/invitations/{token}/accept).' +
+        SAME_ANSWER,
       tags: TAGS,
       body: DashboardEmailBody,
       response: { 202: DashboardCodeRequested, ...requestErrors },
@@ -40,7 +41,8 @@ export const dashboardEmailCodeOperations = {
       summary: 'Mail a password reset code',
       description:
         'When an account uses the address, the mail holds a code for POST /v1/dashboard/password-resets/confirm; ' +
-        'otherwise it says that no account uses it.' + SAME_ANSWER,
+        'otherwise it says that no account uses it.' +
+        SAME_ANSWER,
       tags: TAGS,
       body: DashboardEmailBody,
       response: { 202: DashboardCodeRequested, ...requestErrors },
@@ -54,10 +56,10 @@ export const dashboardEmailCodeOperations = {
       security: [],
       summary: 'Set a new password with a reset code',
       description:
-        'Sets the account\'s password and signs every session of the account out (on every gateway; logs tokens it ' +
+        "Sets the account's password and signs every session of the account out (on every gateway; logs tokens it " +
         'minted stop working); then sign in with the new password. A wrong, used or expired code, or an address ' +
-        'without an account: 401 `unauthorized`, the same answer (a wrong guess counts against the address\'s live ' +
-        'codes). A new password of fewer than 10 characters: 400. A browser\'s `Origin` must be the dashboard\'s own.',
+        "without an account: 401 `unauthorized`, the same answer (a wrong guess counts against the address's live " +
+        "codes). A new password of fewer than 10 characters: 400. A browser's `Origin` must be the dashboard's own.",
       tags: TAGS,
       body: DashboardResetConfirmBody,
       response: { 204: z.null().describe('The password is set; every session of the account has ended'), 401: ErrorBody, ...requestErrors },

@@ -25,8 +25,9 @@ export const dashboardInvitationOperations = {
       description:
         'Owners only. Answers a single-use link, valid for DASHBOARD_INVITATION_TTL (7 days by default); the token is ' +
         'shown only here (stored hashed). No mail is sent: pass the link on (outside production it is also written ' +
-        'to the gateway\'s log). With `email`, only that address may accept. Whoever accepts for an address without an ' +
-        'account proves it with a code mailed to it.' + CSRF_NOTE,
+        "to the gateway's log). With `email`, only that address may accept. Whoever accepts for an address without an " +
+        'account proves it with a code mailed to it.' +
+        CSRF_NOTE,
       tags: TAGS,
       security: SESSION_SECURITY,
       headers: csrfHeaders,
@@ -40,7 +41,7 @@ export const dashboardInvitationOperations = {
     url: '/v1/dashboard/organizations/:orgId/invitations',
     schema: {
       operationId: 'dashboardListInvitations',
-      summary: 'The organization\'s invitations (newest 100), with their state',
+      summary: "The organization's invitations (newest 100), with their state",
       description: 'Any member. Tokens are never shown again.',
       tags: TAGS,
       security: SESSION_SECURITY,
@@ -83,14 +84,14 @@ export const dashboardInvitationOperations = {
       security: [],
       summary: 'Accept an invitation (and sign in)',
       description:
-        'For the invitation\'s e-mail (or, when it names none, `email`). Without `code`, only an existing account ' +
+        "For the invitation's e-mail (or, when it names none, `email`). Without `code`, only an existing account " +
         'joins, once its `password` is right (throttled like sign-in); a wrong password and an address without an ' +
         'account are the same 401 `unauthorized`, and the invitation stays usable. A new account needs `code`, a ' +
         'verification code mailed to the address (POST /v1/dashboard/email-verifications): with it, a new account is ' +
         'made with `password` (at least 10 characters), or an existing one joins with its password; a wrong, used or ' +
         'expired code is 401. So no invitation makes an account for an address nobody proved to own. The invitation ' +
         'then is used up: a second acceptance is 404. An existing member keeps their role. Signs in: sets the ' +
-        'session cookie and answers the session. A browser\'s `Origin` must be the dashboard\'s own.',
+        "session cookie and answers the session. A browser's `Origin` must be the dashboard's own.",
       tags: TAGS,
       params: DashboardInvitationTokenParams,
       body: DashboardAcceptInvitationBody,

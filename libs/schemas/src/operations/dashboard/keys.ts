@@ -53,7 +53,9 @@ export const dashboardKeyOperations = {
       summary: 'Revoke an API key',
       description:
         'Every gateway refuses the key at once (401 on the public routes); revoking a revoked key answers it ' +
-        'unchanged. Takes no body.' + MANAGE + CSRF_NOTE,
+        'unchanged. Takes no body.' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardKeyParams,
       response: { 200: DashboardKey, ...writeErrors },
@@ -66,8 +68,7 @@ export const dashboardKeyOperations = {
       ...common,
       operationId: 'dashboardListOrigins',
       summary: 'The allowed origins of an environment',
-      description:
-        'Browsers from these origins may use the environment\'s publishable keys; with none, any origin may. Any member.',
+      description: "Browsers from these origins may use the environment's publishable keys; with none, any origin may. Any member.",
       params: DashboardEnvParams,
       response: { 200: DashboardOriginList, ...readErrors },
     },
@@ -82,7 +83,9 @@ export const dashboardKeyOperations = {
       description:
         'Stored normalised as `scheme://host[:port]` (lowercase, default port dropped); a path, query, user name or ' +
         'a scheme other than http(s): 400. Adding one already there answers it (200 instead of 201). Every gateway ' +
-        'applies the change at once.' + MANAGE + CSRF_NOTE,
+        'applies the change at once.' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardEnvParams,
       body: DashboardOriginBody,
@@ -97,8 +100,7 @@ export const dashboardKeyOperations = {
       operationId: 'dashboardRemoveOrigin',
       summary: 'Remove an allowed origin',
       description:
-        '`?origin=` names it (compared normalised). 204 whether or not it was there. Every gateway applies the ' +
-        'change at once.' + MANAGE + CSRF_NOTE,
+        '`?origin=` names it (compared normalised). 204 whether or not it was there. Every gateway applies the ' + 'change at once.' + MANAGE + CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardEnvParams,
       querystring: DashboardOriginQuery,

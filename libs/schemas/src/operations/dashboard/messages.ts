@@ -22,9 +22,10 @@ export const dashboardMessageOperations = {
       operationId: 'dashboardListChannels',
       summary: 'The channels of an environment',
       description:
-        'The environment\'s channels as stored by their owners, by channel id, each with its message ' +
+        "The environment's channels as stored by their owners, by channel id, each with its message " +
         'count (retracted ones included) and last activity (the newest persisted message). `limit` default 50, ' +
-        'maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member.' + CURRENT_READ,
+        "maximum 500; `cursor` is the previous page's `nextCursor`. Any member." +
+        CURRENT_READ,
       params: DashboardEnvParams,
       querystring: DashboardChannelsQuery,
       response: { 200: DashboardChannelList, ...readErrors },
@@ -36,12 +37,13 @@ export const dashboardMessageOperations = {
     schema: {
       ...common,
       operationId: 'dashboardListMessages',
-      summary: 'A page of a channel\'s messages',
+      summary: "A page of a channel's messages",
       description:
         'Persisted messages, newest first, tombstones of retracted ones included, and messages addressed with `to` ' +
         '(the control plane sees them all). Filters: `sender` (sender id), `type`, `since` (inclusive) and `until` ' +
-        '(exclusive) on the publish time. `limit` default 50, maximum 500; `before` is the previous page\'s ' +
-        '`nextBefore`. A channel without messages (or unknown) answers an empty page. Any member.' + CURRENT_READ,
+        "(exclusive) on the publish time. `limit` default 50, maximum 500; `before` is the previous page's " +
+        '`nextBefore`. A channel without messages (or unknown) answers an empty page. Any member.' +
+        CURRENT_READ,
       params: DashboardChannelParams,
       querystring: DashboardMessagesQuery,
       response: { 200: DashboardMessagePage, ...readErrors },
@@ -71,7 +73,9 @@ export const dashboardMessageOperations = {
         'content becomes a tombstone, sockets get `{op:"retract", id, seq, reason}` and a `message.retracted` ' +
         'webhook is sent. The reason is required and kept in the audit log. Retracting a retracted message ' +
         'changes nothing and answers it. 404 for a message not in this channel; 503 `unavailable` when the ' +
-        'channel owner does not answer in time (retrying is safe).' + MANAGE + CSRF_NOTE,
+        'channel owner does not answer in time (retrying is safe).' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardChannelMessageParams,
       body: DashboardRetractBody,

@@ -12,7 +12,7 @@ import { Ban, BanBody, Membership, PutMemberBody } from '../../members.ts';
 import { CURRENT_READ, type Operations } from '../operation.ts';
 import { CSRF_NOTE, MANAGE, common, csrfHeaders, readErrors, writeErrors } from './common.ts';
 
-const KICKS = ' The user\'s live sockets concerned are closed with 4403 on every gateway.';
+const KICKS = " The user's live sockets concerned are closed with 4403 on every gateway.";
 
 /** Control plane: channel members and bans (per channel and environment-wide) of an environment. */
 export const dashboardModerationOperations = {
@@ -23,7 +23,7 @@ export const dashboardModerationOperations = {
       ...common,
       operationId: 'dashboardListChannelMembers',
       summary: 'The members of a channel',
-      description: 'By user id; `limit` default 50, maximum 500; `after` is the previous page\'s `nextAfter`. Any member.' + CURRENT_READ,
+      description: "By user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member." + CURRENT_READ,
       params: DashboardChannelParams,
       querystring: DashboardUserPageQuery,
       response: { 200: DashboardChannelMemberPage, ...readErrors },
@@ -38,7 +38,9 @@ export const dashboardModerationOperations = {
       summary: 'Add a channel member or change their role',
       description:
         'As PUT /v1/channels/{channelId}/members/{userId} with the secret key: an idempotent upsert, the role ' +
-        'defaults to `member`; the channel need not exist yet.' + MANAGE + CSRF_NOTE,
+        'defaults to `member`; the channel need not exist yet.' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardChannelUserParams,
       body: PutMemberBody.optional(),
@@ -76,7 +78,7 @@ function banOperations<Path extends string, ListParams extends z.ZodType, UserPa
         ...common,
         operationId: `dashboardList${name}Bans`,
         summary: `The live ${what} bans`,
-        description: 'Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page\'s `nextAfter`. Any member.' + CURRENT_READ,
+        description: "Unexpired bans by user id; `limit` default 50, maximum 500; `after` is the previous page's `nextAfter`. Any member." + CURRENT_READ,
         params: listParams,
         querystring: DashboardUserPageQuery,
         response: { 200: DashboardBanPage, ...readErrors },
@@ -91,7 +93,10 @@ function banOperations<Path extends string, ListParams extends z.ZodType, UserPa
         summary: `Ban a user (${what})`,
         description:
           'An upsert: a second PUT replaces reason and expiry. `expiresAt` must be in the future; without it the ban ' +
-          'lasts until lifted.' + KICKS + MANAGE + CSRF_NOTE,
+          'lasts until lifted.' +
+          KICKS +
+          MANAGE +
+          CSRF_NOTE,
         headers: csrfHeaders,
         params: userParams,
         body: BanBody.optional(),

@@ -48,7 +48,7 @@ export const dashboardOrganizationOperations = {
       operationId: 'dashboardListRoles',
       summary: 'The roles of an organization and what each may do',
       description:
-        '`read`: see everything; `manage`: projects, environments, keys, origins (and the environments\' other ' +
+        "`read`: see everything; `manage`: projects, environments, keys, origins (and the environments' other " +
         'settings); `administer`: invitations, roles and members. Any member.',
       tags: TAGS,
       security: SESSION_SECURITY,
@@ -74,11 +74,12 @@ export const dashboardOrganizationOperations = {
     url: '/v1/dashboard/organizations/:orgId/members/:userId',
     schema: {
       operationId: 'dashboardSetMemberRole',
-      summary: 'Change a member\'s role',
+      summary: "Change a member's role",
       description:
         'Owners only (403 otherwise). The last owner can not be demoted (400 `invalid_request`): an organization ' +
         'always keeps one. A user who is not a member: 404. A move to a lower role revokes the logs tokens the member ' +
-        'minted for the organization\'s environments (their logs sockets close with 4401 on every gateway).' + CSRF_NOTE,
+        "minted for the organization's environments (their logs sockets close with 4401 on every gateway)." +
+        CSRF_NOTE,
       tags: TAGS,
       security: SESSION_SECURITY,
       headers: csrfHeaders,
@@ -96,7 +97,8 @@ export const dashboardOrganizationOperations = {
       description:
         'Owners remove anyone; any member may remove themselves. Never the last owner (400 `invalid_request`). The ' +
         'removed user keeps their account and loses access to the organization at once; the logs tokens they minted ' +
-        'are revoked and their logs sockets close with 4401 on every gateway.' + CSRF_NOTE,
+        'are revoked and their logs sockets close with 4401 on every gateway.' +
+        CSRF_NOTE,
       tags: TAGS,
       security: SESSION_SECURITY,
       headers: csrfHeaders,
@@ -109,9 +111,9 @@ export const dashboardOrganizationOperations = {
     url: '/v1/dashboard/organizations/:orgId/audit',
     schema: {
       operationId: 'dashboardListAudit',
-      summary: 'The organization\'s audit log',
+      summary: "The organization's audit log",
       description:
-        'Every change, newest first: who (a user, or `cli` for the operator\'s admin CLI), what (`action`, `target`, ' +
+        "Every change, newest first: who (a user, or `cli` for the operator's admin CLI), what (`action`, `target`, " +
         '`details`), when. `limit` default 50, maximum 200; `cursor` is the `nextCursor` of the previous page. Any member.',
       tags: TAGS,
       security: SESSION_SECURITY,

@@ -76,7 +76,9 @@ export const dashboardProjectOperations = {
       summary: 'Delete an empty project',
       description:
         'Only a project without environments (400 `invalid_request` otherwise): environments are deleted one by ' +
-        'one, each confirmed by its name.' + MANAGE + CSRF_NOTE,
+        'one, each confirmed by its name.' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardProjectParams,
       response: { 204: z.null().describe('Deleted'), ...writeErrors },
@@ -101,8 +103,7 @@ export const dashboardProjectOperations = {
       ...common,
       operationId: 'dashboardCreateEnvironment',
       summary: 'Create an environment',
-      description:
-        'Made with its token signing key and no API keys: create those next. A name taken in the project: 400.' + MANAGE + CSRF_NOTE,
+      description: 'Made with its token signing key and no API keys: create those next. A name taken in the project: 400.' + MANAGE + CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardProjectParams,
       body: DashboardNameBody,
@@ -143,9 +144,11 @@ export const dashboardProjectOperations = {
       operationId: 'dashboardDeleteEnvironment',
       summary: 'Delete an environment and everything in it',
       description:
-        'The body `{confirm}` must be the environment\'s exact name (400 otherwise). Deletes its keys, signing keys, ' +
+        "The body `{confirm}` must be the environment's exact name (400 otherwise). Deletes its keys, signing keys, " +
         'channels, messages, members, bans, notifications, configuration and webhook ledger; its keys and user ' +
-        'tokens stop working on every gateway at once. Not undoable.' + MANAGE + CSRF_NOTE,
+        'tokens stop working on every gateway at once. Not undoable.' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardEnvParams,
       body: DashboardDeleteEnvironmentBody,

@@ -25,8 +25,8 @@ export const dashboardSessionOperations = {
         'after the latest one (429 with `retry-after` until then); an address with no recent failures is never ' +
         'slowed. 503 `unavailable` with `retry-after` when this gateway has too many password checks waiting; checks ' +
         'from addresses with no recent failures go first, and a 503 counts as a failure for an address that has ' +
-        'failures. An `email` with control characters is 400. A browser\'s ' +
-        '`Origin` must be the dashboard\'s own (403 otherwise). A session the cookie already named ends. The answer ' +
+        "failures. An `email` with control characters is 400. A browser's " +
+        "`Origin` must be the dashboard's own (403 otherwise). A session the cookie already named ends. The answer " +
         'carries the CSRF token for later changes.',
       tags: TAGS,
       body: DashboardSignInBody,
@@ -40,7 +40,7 @@ export const dashboardSessionOperations = {
       operationId: 'dashboardGetSession',
       summary: 'The signed-in user, their organizations and roles',
       description:
-        'Also answers the session\'s CSRF token (send it as `x-csrf-token` on every change) and when the session ' +
+        "Also answers the session's CSRF token (send it as `x-csrf-token` on every change) and when the session " +
         'ends: `idleExpiresAt` (each request moves it on) and `expiresAt` (fixed at sign-in). 401 without a live session.',
       tags: TAGS,
       security: SESSION_SECURITY,
@@ -56,7 +56,8 @@ export const dashboardSessionOperations = {
       description:
         'Ends the session and clears the cookie; the logs tokens the session minted are revoked and their logs ' +
         'sockets close with 4401 on every gateway before the answer. Without a live session there is nothing to ' +
-        'end: 204 as well.' + CSRF_NOTE,
+        'end: 204 as well.' +
+        CSRF_NOTE,
       tags: TAGS,
       security: SESSION_SECURITY,
       headers: DashboardOptionalCsrfHeaders,

@@ -42,7 +42,7 @@ export const dashboardWebhookEndpointOperations = {
       ...common,
       operationId: 'dashboardListWebhookEventTypes',
       summary: 'The webhook event types',
-      description: 'The catalogue an endpoint\'s `eventTypes` filter names.' + AS('GET /v1/webhook-event-types') + ' Any member.',
+      description: "The catalogue an endpoint's `eventTypes` filter names." + AS('GET /v1/webhook-event-types') + ' Any member.',
       params: DashboardEnvParams,
       response: { 200: WebhookEventTypeList, ...readErrors },
     },
@@ -54,7 +54,8 @@ export const dashboardWebhookEndpointOperations = {
       ...common,
       operationId: 'dashboardListWebhookEndpoints',
       summary: 'The webhook endpoints of an environment',
-      description: 'Oldest first; the default endpoint (the configuration\'s URL) is not listed.' + AS('GET /v1/webhook-endpoints') + ' Any member.' + URL_FOR_VIEWERS,
+      description:
+        "Oldest first; the default endpoint (the configuration's URL) is not listed." + AS('GET /v1/webhook-endpoints') + ' Any member.' + URL_FOR_VIEWERS,
       params: DashboardEnvParams,
       querystring: WebhookEndpointsQuery,
       response: { 200: WebhookEndpointList, ...readErrors },
@@ -69,7 +70,11 @@ export const dashboardWebhookEndpointOperations = {
       summary: 'Create a webhook endpoint',
       description:
         'Answers 201 with the endpoint and its signing secret. A URL the policy refuses is 422 `invalid_webhook_url` with ' +
-        'the rule in its reason.' + AS('POST /v1/webhook-endpoints') + ' Audited (`webhook_endpoint.created`).' + MANAGE + CSRF_NOTE,
+        'the rule in its reason.' +
+        AS('POST /v1/webhook-endpoints') +
+        ' Audited (`webhook_endpoint.created`).' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardEnvParams,
       body: CreateWebhookEndpointBody,
@@ -97,7 +102,10 @@ export const dashboardWebhookEndpointOperations = {
       summary: 'Change, disable or enable a webhook endpoint',
       description:
         'Changes the fields given; `null` clears a filter or the rate limit; `disabled` turns it off and on.' +
-        AS('PATCH /v1/webhook-endpoints/{endpointId}') + ' Audited (`webhook_endpoint.updated`).' + MANAGE + CSRF_NOTE,
+        AS('PATCH /v1/webhook-endpoints/{endpointId}') +
+        ' Audited (`webhook_endpoint.updated`).' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: EndpointParams,
       body: UpdateWebhookEndpointBody,
@@ -111,7 +119,8 @@ export const dashboardWebhookEndpointOperations = {
       ...common,
       operationId: 'dashboardDeleteWebhookEndpoint',
       summary: 'Delete a webhook endpoint',
-      description: 'With its ledger. Answers 204.' + AS('DELETE /v1/webhook-endpoints/{endpointId}') + ' Audited (`webhook_endpoint.deleted`).' + MANAGE + CSRF_NOTE,
+      description:
+        'With its ledger. Answers 204.' + AS('DELETE /v1/webhook-endpoints/{endpointId}') + ' Audited (`webhook_endpoint.deleted`).' + MANAGE + CSRF_NOTE,
       headers: csrfHeaders,
       params: EndpointParams,
       response: { 204: z.null().describe('Deleted'), ...writeErrors },
@@ -123,7 +132,7 @@ export const dashboardWebhookEndpointOperations = {
     schema: {
       ...common,
       operationId: 'dashboardRevealWebhookEndpointSecret',
-      summary: 'Reveal an endpoint\'s signing secret',
+      summary: "Reveal an endpoint's signing secret",
       description: 'Each reveal is recorded in the audit log (`webhook_endpoint.secret_revealed`, without the secret).' + MANAGE,
       params: EndpointParams,
       response: { 200: WebhookSecretResponse, ...readErrors },
@@ -135,10 +144,12 @@ export const dashboardWebhookEndpointOperations = {
     schema: {
       ...common,
       operationId: 'dashboardRotateWebhookEndpointSecret',
-      summary: 'Rotate an endpoint\'s signing secret',
+      summary: "Rotate an endpoint's signing secret",
       description:
         'Answers the new secret; for 24 h deliveries to the endpoint carry both signatures. Takes no body. Audited ' +
-        '(`webhook_endpoint.secret_rotated`).' + MANAGE + CSRF_NOTE,
+        '(`webhook_endpoint.secret_rotated`).' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: EndpointParams,
       response: { 200: WebhookSecretResponse, ...writeErrors },
@@ -152,8 +163,11 @@ export const dashboardWebhookEndpointOperations = {
       operationId: 'dashboardTestWebhookEndpoint',
       summary: 'Send an endpoint a test event',
       description:
-        'Answers 202 with the delivery in the ledger; a disabled endpoint is 400.' + AS('POST /v1/webhook-endpoints/{endpointId}/test') +
-        ' Audited (`webhook_endpoint.tested`).' + MANAGE + CSRF_NOTE,
+        'Answers 202 with the delivery in the ledger; a disabled endpoint is 400.' +
+        AS('POST /v1/webhook-endpoints/{endpointId}/test') +
+        ' Audited (`webhook_endpoint.tested`).' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: EndpointParams,
       body: TestEventBody,
@@ -166,10 +180,13 @@ export const dashboardWebhookEndpointOperations = {
     schema: {
       ...common,
       operationId: 'dashboardRecoverWebhookEndpoint',
-      summary: 'Re-send an endpoint\'s dropped deliveries',
+      summary: "Re-send an endpoint's dropped deliveries",
       description:
-        'Answers 202 `{taskId}`; follow it at GET …/webhook-tasks/{taskId}.' + AS('POST /v1/webhook-endpoints/{endpointId}/recover') +
-        ' Audited (`webhook_endpoint.recovery_started`).' + MANAGE + CSRF_NOTE,
+        'Answers 202 `{taskId}`; follow it at GET …/webhook-tasks/{taskId}.' +
+        AS('POST /v1/webhook-endpoints/{endpointId}/recover') +
+        ' Audited (`webhook_endpoint.recovery_started`).' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: EndpointParams,
       body: RecoverBody,
@@ -182,7 +199,7 @@ export const dashboardWebhookEndpointOperations = {
     schema: {
       ...common,
       operationId: 'dashboardGetWebhookTask',
-      summary: 'A webhook task\'s progress',
+      summary: "A webhook task's progress",
       description: '`running`, then `completed` (or `failed`, with a reason).' + AS('GET /v1/webhook-tasks/{taskId}') + ' Any member.',
       params: TaskParams,
       response: { 200: WebhookTask, ...readErrors },

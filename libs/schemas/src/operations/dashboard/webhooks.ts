@@ -29,7 +29,9 @@ export const dashboardWebhookOperations = {
         'Deploys and activates a configuration with this URL (null turns delivery off), keeping the active ' +
         'channel access and limits: the same deployment as PUT /v1/config, so every gateway applies it at once. ' +
         'The URL is checked first by the same rules; a refused URL is 400 `invalid_request` whose reason names the ' +
-        'rule, and nothing is deployed. The first deploy with a URL creates the signing secret.' + MANAGE + CSRF_NOTE,
+        'rule, and nothing is deployed. The first deploy with a URL creates the signing secret.' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardEnvParams,
       body: DashboardWebhookBody,
@@ -45,7 +47,8 @@ export const dashboardWebhookOperations = {
       summary: 'Reveal the webhook signing secret',
       description:
         'Each reveal is recorded in the audit log (`webhook.secret_revealed`, without the secret). 404 ' +
-        '`webhooks_not_configured` before the first deploy with a URL.' + MANAGE,
+        '`webhooks_not_configured` before the first deploy with a URL.' +
+        MANAGE,
       params: DashboardEnvParams,
       response: { 200: WebhookSecretResponse, ...readErrors },
     },
@@ -59,7 +62,9 @@ export const dashboardWebhookOperations = {
       summary: 'Rotate the webhook signing secret',
       description:
         'As POST /v1/webhooks/secret/rotate: answers the new secret; for 24 h deliveries carry both signatures. 404 ' +
-        '`webhooks_not_configured` when no secret exists yet. Takes no body.' + MANAGE + CSRF_NOTE,
+        '`webhooks_not_configured` when no secret exists yet. Takes no body.' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardEnvParams,
       response: { 200: WebhookSecretResponse, ...writeErrors },
@@ -73,8 +78,12 @@ export const dashboardWebhookOperations = {
       operationId: 'dashboardListDeliveries',
       summary: 'The webhook delivery ledger',
       description:
-        'Newest first. `status` and `endpointId` (an endpoint\'s id, or `default` for the configuration\'s URL) filter; ' +
-        '`limit` default 50, maximum 500; `cursor` is the previous page\'s `nextCursor`. Any member.' + URL_FOR_VIEWERS + ' ' + FAILURE_VOCABULARY + CURRENT_READ,
+        "Newest first. `status` and `endpointId` (an endpoint's id, or `default` for the configuration's URL) filter; " +
+        "`limit` default 50, maximum 500; `cursor` is the previous page's `nextCursor`. Any member." +
+        URL_FOR_VIEWERS +
+        ' ' +
+        FAILURE_VOCABULARY +
+        CURRENT_READ,
       params: DashboardEnvParams,
       querystring: DeliveriesQuery,
       response: { 200: DeliveryList, ...readErrors },
@@ -102,7 +111,9 @@ export const dashboardWebhookOperations = {
       description:
         'As POST /v1/webhooks/deliveries/{deliveryId}/retry: one immediate attempt (status back to `pending`). A ' +
         'delivery that is not `dropped`: 400 `invalid_request` (a `cancelled` one, whose message was retracted or ' +
-        'deleted, is never sent again). Takes no body.' + MANAGE + CSRF_NOTE,
+        'deleted, is never sent again). Takes no body.' +
+        MANAGE +
+        CSRF_NOTE,
       headers: csrfHeaders,
       params: DashboardDeliveryParams,
       response: { 200: DeliveryRow, ...writeErrors },
