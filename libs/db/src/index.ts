@@ -115,5 +115,6 @@ export {
   pruneCutoffs,
   pruneUsage,
   type RollupPlan,
+  type UsageColumn,
 } from './usage-rollup.ts';
 export { statsSql, statsEntry, readStats, type StatsEntry, type StatsRow } from './usage-stats.ts';

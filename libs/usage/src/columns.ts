@@ -1,28 +1,11 @@
 /**
- * The counters of `usage_minutes` (migration 000022), in the table's column order: a flush writes
- * them in this order, docs/stats.md says what each one counts.
+ * The counters of `usage_minutes` (migration 000022), as libs/db lists them for the rollup: a
+ * flush writes them in this order (by name, so any order the list keeps is the table's),
+ * docs/stats.md says what each one counts.
  */
-export const USAGE_COLUMNS = [
-  'messages_published_socket',
-  'messages_published_http',
-  'messages_published_batch',
-  'messages_delivered',
-  'bytes_delivered',
-  'connections_peak',
-  'connection_seconds',
-  'channels_active',
-  'presence_events',
-  'history_reads',
-  'api_requests_control',
-  'api_requests_realtime',
-  'webhook_events',
-  'webhook_deliveries',
-  'webhook_failed_attempts',
-  'webhook_dropped',
-  'notifications',
-] as const;
+import { USAGE_COLUMNS, type UsageColumn } from '@rtm/db';
 
-export type UsageColumn = (typeof USAGE_COLUMNS)[number];
+export { USAGE_COLUMNS, type UsageColumn };
 
 /** The columns that are plain sums of what was counted (the other three the meter derives). */
 export type UsageCounter = Exclude<UsageColumn, 'connections_peak' | 'connection_seconds' | 'channels_active'>;
