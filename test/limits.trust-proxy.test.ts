@@ -40,12 +40,13 @@ test('trust proxy - with TRUST_PROXY=true a spoofed left-most X-Forwarded-For en
     break;
   }
 
-  // a production gateway with TRUST_PROXY=true on its public listeners says so at start-up
+  // a production gateway with TRUST_PROXY=true on public listeners (HOST=0.0.0.0: every
+  // interface) says so at start-up; on loopback, HOST's default, nothing else can connect
   const production = { NODE_ENV: 'production', SECRET_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
-  const risky = await cluster.start('gateway', { ...production, TRUST_PROXY: 'true' });
+  const risky = await cluster.start('gateway', { ...production, TRUST_PROXY: 'true', HOST: '0.0.0.0' });
   const warning = risky.output.find((line) => line.includes('TRUST_PROXY=true on a public listener'));
   assert.ok(warning, `no start-up warning in:\n${risky.output.slice(0, 40).join('\n')}`);
   assert.equal(JSON.parse(warning).level, 40, 'logged as a warning');
-  const listed = await cluster.start('gateway', { ...production, TRUST_PROXY: '127.0.0.1/8' });
+  const listed = await cluster.start('gateway', { ...production, TRUST_PROXY: '127.0.0.1/8', HOST: '0.0.0.0' });
   assert.ok(!listed.output.some((line) => line.includes('TRUST_PROXY=true')), 'a list of proxies is not warned about');
 });
