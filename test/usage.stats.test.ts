@@ -143,12 +143,16 @@ test('stats: rolled-up usage by minute, hour, day and month, per environment', a
     await runRollup(pool);
     // the killed one's job, unlocked by the recovery, may run once more beside the chain; the
     // job key folds what either schedules next into one waiting job
-    await eventually('one waiting rollup job', async () => {
-      const { rows } = await pool.query<{ n: number }>(
-        `select count(*)::int as n from graphile_worker.jobs where task_identifier = 'usage_rollup' and locked_at is null`,
-      );
-      return rows[0]!.n === 1;
-    }, 60_000);
+    await eventually(
+      'one waiting rollup job',
+      async () => {
+        const { rows } = await pool.query<{ n: number }>(
+          `select count(*)::int as n from graphile_worker.jobs where task_identifier = 'usage_rollup' and locked_at is null`,
+        );
+        return rows[0]!.n === 1;
+      },
+      60_000,
+    );
   });
 
   await t.test('bad queries are 400 invalid_request', async () => {
