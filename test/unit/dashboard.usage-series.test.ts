@@ -1,16 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  MAX_INTERVALS,
-  USAGE_RANGES,
-  addUnits,
-  floorTo,
-  intervalStarts,
-  seriesOf,
-  statsQuery,
-  total,
-  type StatsEntry,
-} from '../../apps/dashboard/src/usage-series.ts';
+import { addUnits, truncateTo as floorTo } from '@rtm/rules/usage-intervals';
+import { MAX_INTERVALS, USAGE_RANGES, intervalStarts, seriesOf, statsQuery, total, type StatsEntry } from '../../apps/dashboard/src/usage-series.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const range = (id: string) => USAGE_RANGES.find((r) => r.id === id)!;
@@ -21,7 +12,7 @@ test('usage series - intervals are UTC minutes, hours, days and calendar months'
   assert.equal(new Date(floorTo('hour', t)).toISOString(), '2026-03-31T22:00:00.000Z');
   assert.equal(new Date(floorTo('day', t)).toISOString(), '2026-03-31T00:00:00.000Z');
   assert.equal(new Date(floorTo('month', t)).toISOString(), '2026-03-01T00:00:00.000Z');
-  // months differ in length: January 31 + 1 month is February 1, not March 3
+  // months differ in length: from a month's start to the next's
   assert.equal(new Date(addUnits('month', at('2026-01-01T00:00:00Z'), 1)).toISOString(), '2026-02-01T00:00:00.000Z');
   assert.equal(new Date(addUnits('month', at('2026-12-01T00:00:00Z'), 1)).toISOString(), '2027-01-01T00:00:00.000Z');
   assert.equal(new Date(addUnits('hour', at('2026-03-31T23:00:00Z'), 1)).toISOString(), '2026-04-01T00:00:00.000Z');

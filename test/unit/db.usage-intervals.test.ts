@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { addUnits, ceilTo, intervalSeconds, rowBounds, truncateTo, USAGE_UNITS } from '../../libs/db/src/usage-intervals.ts';
+import { addUnits, ceilTo, intervalSeconds, rowBounds, truncateTo, USAGE_UNITS } from '@rtm/rules';
 import { pruneCutoffs, rollupPlan, rollupSql, SETTLE_MS, USAGE_MAX_COLUMNS } from '../../libs/db/src/usage-rollup.ts';
 import { statsSql } from '../../libs/db/src/usage-stats.ts';
 

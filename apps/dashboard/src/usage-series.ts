@@ -1,11 +1,13 @@
 /**
  * The arithmetic of the usage page, apart from the DOM so that it is unit-tested: which
- * intervals a chosen unit and range cover (UTC, as the stats API counts them), the query that
+ * intervals a chosen unit and range cover (UTC, by the service's own interval arithmetic), the query that
  * asks for them, and the series a chart draws, with a zero for every interval the API leaves
  * out (it answers only the intervals in which something was counted).
  */
-export type StatsUnit = 'minute' | 'hour' | 'day' | 'month';
-export const STATS_UNITS: readonly StatsUnit[] = ['minute', 'hour', 'day', 'month'];
+import { USAGE_UNITS, addUnits, truncateTo, type UsageUnit } from '@rtm/rules/usage-intervals';
+
+export type StatsUnit = UsageUnit;
+export const STATS_UNITS: readonly StatsUnit[] = USAGE_UNITS;
 
 /** One interval of `GET /v1/dashboard/environments/{envId}/stats` (every counter is a number). */
 export interface StatsEntry {
@@ -36,34 +38,10 @@ export const USAGE_RANGES: readonly UsageRange[] = [
 /** The API answers at most this many intervals at once. */
 export const MAX_INTERVALS = 1000;
 
-/** The start of the UTC interval of `unit` that holds `ms`. */
-export function floorTo(unit: StatsUnit, ms: number): number {
-  const date = new Date(ms);
-  switch (unit) {
-    case 'minute':
-      return ms - (((ms % MINUTE) + MINUTE) % MINUTE);
-    case 'hour':
-      return ms - (((ms % HOUR) + HOUR) % HOUR);
-    case 'day':
-      return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
-    case 'month':
-      return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-  }
-}
-
-/** The start of the interval `n` units after the one starting at `start` (months vary in length). */
-export function addUnits(unit: StatsUnit, start: number, n: number): number {
-  if (unit === 'month') {
-    const date = new Date(start);
-    return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + n, 1);
-  }
-  return start + n * (unit === 'minute' ? MINUTE : unit === 'hour' ? HOUR : DAY);
-}
-
 /** The starts of every interval from the one holding `from` to the one holding `to`, oldest first. */
 export function intervalStarts(unit: StatsUnit, from: number, to: number): number[] {
   const starts: number[] = [];
-  for (let at = floorTo(unit, from); at <= to; at = addUnits(unit, at, 1)) starts.push(at);
+  for (let at = truncateTo(unit, from); at <= to; at = addUnits(unit, at, 1)) starts.push(at);
   return starts;
 }
 

@@ -102,8 +102,8 @@ export function createPool(
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
-export { USAGE_UNITS, USAGE_TABLES, truncateTo, addUnits, ceilTo, intervalSeconds, rowBounds, type UsageUnit } from './usage-intervals.ts';
 export {
+  USAGE_TABLES,
   USAGE_COLUMNS,
   USAGE_SUM_COLUMNS,
   USAGE_MAX_COLUMNS,

@@ -6,7 +6,15 @@
  */
 import type pg from 'pg';
 import { withTransaction } from './transaction.ts';
-import { addUnits, truncateTo, USAGE_TABLES, type UsageUnit } from './usage-intervals.ts';
+import { addUnits, truncateTo, type UsageUnit } from '@rtm/rules';
+
+/** The table of each unit: finer units come first in USAGE_UNITS, as their tables roll up in that order. */
+export const USAGE_TABLES: Readonly<Record<UsageUnit, string>> = {
+  minute: 'usage_minutes',
+  hour: 'usage_hours',
+  day: 'usage_days',
+  month: 'usage_months',
+};
 
 /** Columns added across minutes (a sum over the interval). */
 export const USAGE_SUM_COLUMNS = [

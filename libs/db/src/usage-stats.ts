@@ -8,7 +8,8 @@
  */
 import type { Queryable } from './reads.ts';
 import { aggregateColumnsSql, USAGE_COLUMNS, type UsageColumn } from './usage-rollup.ts';
-import { intervalSeconds, USAGE_TABLES, USAGE_UNITS, type UsageUnit } from './usage-intervals.ts';
+import { intervalSeconds, USAGE_UNITS, type UsageUnit } from '@rtm/rules';
+import { USAGE_TABLES } from './usage-rollup.ts';
 
 /** The rollup's settled point (-infinity before its first run: everything from minutes). */
 const SETTLED = `(select coalesce(settled_before, '-infinity') from usage_rollup_state)`;

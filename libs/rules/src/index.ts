@@ -79,3 +79,4 @@ export {
   vettedLookup,
   type HostResolverOptions,
 } from './host-resolver.ts';
+export { USAGE_UNITS, truncateTo, addUnits, ceilTo, intervalSeconds, rowBounds, type UsageUnit } from './usage-intervals.ts';

@@ -4,7 +4,7 @@ import type { PageContext } from '../router.ts';
 import { card, errorRegion, messageOf } from '../ui.ts';
 import { environmentHeader } from './environment-nav.ts';
 import { drawChart, type ChartSpec, type DrawnChart } from '../usage-chart.ts';
-import { STATS_UNITS, USAGE_RANGES, intervalStarts, statsQuery, total, type StatsEntry, type StatsUnit, type UsageRange } from '../usage-series.ts';
+import { STATS_UNITS, USAGE_RANGES, statsQuery, total, type StatsEntry, type StatsUnit, type UsageRange } from '../usage-series.ts';
 
 /** How often the page asks again while it is open (a minute is flushed within seconds). */
 const REFRESH_MS = 30_000;
@@ -168,7 +168,7 @@ export async function usagePage({ params, onLeave }: PageContext): Promise<Node[
       replace(chartErrors, stats.status === 'rejected' ? messageOf(stats.reason) : '');
       return;
     }
-    const starts = intervalStarts(unit, now - range.ms, now);
+    const starts = query.starts;
     for (const chart of cards) {
       chart.drawn?.destroy();
       chart.drawn = drawChart(chart.body, chart.spec, stats.value.data, starts, unit);

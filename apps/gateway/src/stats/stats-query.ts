@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { addUnits, rowBounds, type UsageUnit } from '@rtm/db';
+import { addUnits, rowBounds, type UsageUnit } from '@rtm/rules';
 import { ServiceError } from '@rtm/errors';
 import { parseStatsTime, type StatsQuery } from '@rtm/schemas';
 

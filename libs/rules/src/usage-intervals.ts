@@ -1,18 +1,12 @@
 /**
  * The intervals usage is kept in (docs/stats.md): minutes, hours, days and calendar months, all
- * in UTC. Pure arithmetic on epoch milliseconds, shared by the stats reads and their tests.
+ * in UTC. Pure arithmetic on epoch milliseconds, shared by the stats reads (libs/db), the stats
+ * query (the gateway) and the dashboard's charts, which import this file alone
+ * (`@rtm/rules/usage-intervals`: nothing else of the package reaches the browser).
  */
 
 export const USAGE_UNITS = ['minute', 'hour', 'day', 'month'] as const;
 export type UsageUnit = (typeof USAGE_UNITS)[number];
-
-/** The table of each unit: finer units come first in USAGE_UNITS, as their tables roll up in that order. */
-export const USAGE_TABLES: Readonly<Record<UsageUnit, string>> = {
-  minute: 'usage_minutes',
-  hour: 'usage_hours',
-  day: 'usage_days',
-  month: 'usage_months',
-};
 
 const FIXED_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
