@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConnectionState, RtmError, WebSocketConstructor } from '@rtm/client';
-import { MAX_STREAM_CHANNELS, SseSession } from '../../libs/client/src/sse-session.ts';
+import { SseSession } from '../../libs/client/src/sse-session.ts';
+import { MAX_STREAM_CHANNELS } from '../../libs/client/src/sse-slot.ts';
 import { STREAM_SILENCE_MS } from '../../libs/client/src/sse-stream.ts';
 import { fakeClient, FakeClock, messageFrame, settle } from '../helpers/client-fakes.ts';
 import { connectedFrame, FakeFetch, ThrowingSocket } from '../helpers/sse-fakes.ts';

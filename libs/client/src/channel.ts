@@ -9,7 +9,8 @@ import { editFrame, publishFrame, reactFrame, retractFrame, versionsOf } from '.
 import { Presence } from './presence.ts';
 import { ChannelPosition, VersionBook } from './resume.ts';
 import { rewindProblem, type Rewind } from './rewind.ts';
-import { ReadyListener, WireState } from './wire.ts';
+import { ChannelSubscription, type MessageListener, type Subscription } from './subscription.ts';
+import { WireState } from './wire.ts';
 import type {
   EditResult,
   HistoryOptions,
@@ -31,37 +32,7 @@ import type {
 export { Presence, type PresenceEvents } from './presence.ts';
 export type { ChannelEvents } from './channel-events.ts';
 
-export type MessageListener = (message: Message) => void;
-
-/** A listener's handle on a channel subscription. */
-export interface Subscription {
-  readonly channel: Channel;
-  /** Resolves on the first `subscribed` (`lastSeq`: where the server's replay ended); rejects if it ends first. */
-  readonly ready: Promise<{ lastSeq: number }>;
-  /** False once unsubscribed or ended by the server. */
-  readonly active: boolean;
-  /** Stops the listener; the last one of the channel unsubscribes on the server. */
-  unsubscribe(): Promise<void>;
-}
-
-class ChannelSubscription extends ReadyListener<{ lastSeq: number }> implements Subscription {
-  readonly channel: Channel;
-  readonly listener: MessageListener;
-
-  constructor(channel: Channel, listener: MessageListener) {
-    super();
-    this.channel = channel;
-    this.listener = listener;
-  }
-
-  resolve(lastSeq: number): void {
-    this.settle({ lastSeq });
-  }
-
-  unsubscribe(): Promise<void> {
-    return this.channel.removeSubscription(this);
-  }
-}
+export type { MessageListener, Subscription } from './subscription.ts';
 
 /**
  * One channel of the client (`client.channel(id)`). All its listeners share one subscription on

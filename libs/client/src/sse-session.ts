@@ -3,14 +3,7 @@ import { str } from './frames.ts';
 import { HttpSender, type HttpHost } from './http-send.ts';
 import { EventStream, type StreamChannel } from './sse-stream.ts';
 import { askMe, renewalAnswer } from './sse-me.ts';
-
-/** Channels one `GET /v1/events` may carry (the server's limit). */
-export const MAX_STREAM_CHANNELS = 20;
-/**
- * Streams of one client: 200 channels, as many as a socket's default MAX_SUBSCRIPTIONS. Past them
- * a subscribe is refused with `rate_limited`, as the socket would.
- */
-export const MAX_STREAMS = 10;
+import { MAX_STREAM_CHANNELS, MAX_STREAMS, Slot, type Entry } from './sse-slot.ts';
 
 export interface SessionHost extends HttpHost {
   /** A server frame, as /v1/connect would have sent it (refs put back where the socket has them). */
@@ -19,29 +12,6 @@ export interface SessionHost extends HttpHost {
   lost(code: number, reason: string, retryAfter?: number): void;
   /** These channels' stream is being reopened: each subscribes again from its position (its `subscribe` frame comes back at once). */
   resubscribe(channelIds: string[]): void;
-}
-
-/** A channel on a slot's stream: where its replay starts, and the ref of the `subscribe` it answers. */
-interface Entry {
-  channelId: string;
-  since: number | undefined;
-  /** The `subscribe`'s rewind (sent only while the channel has no position: a reopened stream has `since`). */
-  rewind: number | string | undefined;
-  /** Undefined for a channel the session opened before its `subscribe` frame came (at the start). */
-  ref: unknown;
-  /** A stream was opened with it (reopening that stream means subscribing it again from its position). */
-  opened: boolean;
-}
-
-/** Up to MAX_STREAM_CHANNELS channels and the one stream that carries them. */
-class Slot {
-  /** The channels wanted on this slot. */
-  readonly entries = new Map<string, Entry>();
-  /** What the current stream was opened with: its frames count only while the entry is still the wanted one. */
-  carried = new Map<string, Entry>();
-  stream: EventStream | undefined;
-  /** The current stream's connection id (its `connected`): what presence requests name. */
-  connectionId: string | undefined;
 }
 
 /**
