@@ -61,11 +61,14 @@ import {
   type Subjects,
   type Subscription,
 } from '@rtm/bus';
-import { frameRequest, type CommandReply } from '@rtm/schemas';
+import { frameRequest } from '@rtm/schemas';
 import { ArrivalRate, lingerMs, type LingerOptions } from '@rtm/ops';
 import { NodeDepartures, OwnerLostError, type Flight } from './node-departures.ts';
 import { AwaitingOwner } from './awaiting-owner.ts';
 import { MAX_PER_REQUEST, packBundles, packRequests } from './packing.ts';
+import { append, rejectAll, settle, type Entry, type ReplyWaiter, type Unit } from './batch-units.ts';
+
+export type { ReplyWaiter } from './batch-units.ts';
 
 export { MAX_PER_REQUEST, packRequests, packBundles } from './packing.ts';
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
@@ -78,32 +81,6 @@ export { OwnerLostError } from './node-departures.ts';
 /** The deadline passed before the request could leave: nothing was sent. */
 export class NotSentError extends Error {
   override name = 'NotSentError';
-}
-
-interface Entry {
-  partition: number;
-  /** The command, encoded (encodeCommand). */
-  command: Uint8Array;
-  deadline: number;
-  waiter: ReplyWaiter;
-  /** Answered late on purpose by its owner (see the header): travels apart from the others. */
-  deferred: boolean;
-}
-
-/** Who waits for a command's reply: told exactly once, `settle` or `fail`. */
-export interface ReplyWaiter {
-  settle(reply: CommandReply): void;
-  fail(error: unknown): void;
-  /** After a NoResponders `fail`: a node announced the command's partition (awaiting-owner.ts). */
-  ownerAnnounced?(): void;
-}
-
-/** One partition request of a turn: its commands, in order, and its payload. */
-interface Unit {
-  partition: number;
-  entries: Entry[];
-  payload: Uint8Array;
-  deadline: number;
 }
 
 export interface OwnerBatcherDeps {
@@ -378,29 +355,4 @@ export class OwnerBatcher {
       }
     }
   }
-}
-
-function append<K>(map: Map<K, Entry[]>, key: K, entry: Entry): void {
-  const list = map.get(key);
-  if (list) list.push(entry);
-  else map.set(key, [entry]);
-}
-
-function rejectAll(units: readonly Unit[], error: unknown): void {
-  for (const unit of units) for (const entry of unit.entries) entry.waiter.fail(error);
-}
-
-/** Settles a unit's commands from its reply bytes (one reply, or an array for several commands). */
-function settle(unit: Unit, data: Uint8Array): void {
-  const many = unit.entries.length > 1;
-  let replies: CommandReply[];
-  try {
-    const decoded = decodeJson<CommandReply | CommandReply[]>(data);
-    replies = many ? (decoded as CommandReply[]) : [decoded as CommandReply];
-    if (!Array.isArray(replies) || replies.length !== unit.entries.length) throw new Error('reply count does not match');
-  } catch (error) {
-    for (const entry of unit.entries) entry.waiter.fail(error);
-    return;
-  }
-  unit.entries.forEach((entry, i) => entry.waiter.settle(replies[i]!));
 }
