@@ -54,6 +54,15 @@ export async function insertDeployment(client: PoolClient, deploymentId: string,
   return rows[0]!.activated_at;
 }
 
+/**
+ * Whether the environment's webhooks are off (no URL) before this deploy activates, its row
+ * locked for update until the deploy's transaction ends. Inside the deploy's transaction.
+ */
+export async function lockWebhooksOff(client: PoolClient, environmentId: string): Promise<boolean> {
+  const { rows } = await client.query<{ off: boolean }>('select webhook_url is null as off from environments where id = $1 for update', [environmentId]);
+  return rows[0]?.off ?? false;
+}
+
 /** Makes the deployment the environment's active one, with the settings copied from it. */
 export async function activateDeployment(
   client: PoolClient,

@@ -53,7 +53,15 @@ export {
   WINDOW_SECONDS_LEFT_SQL,
 } from './notification-windows.ts';
 export { readInbox, storeNotifications, type NotificationFrame } from './notifications.ts';
-export { readActiveDeployment, insertDeployment, activateDeployment, readActiveNamespaces, lockActiveDeployment, lockDeploys } from './config-deployments.ts';
+export {
+  readActiveDeployment,
+  insertDeployment,
+  activateDeployment,
+  readActiveNamespaces,
+  lockActiveDeployment,
+  lockDeploys,
+  lockWebhooksOff,
+} from './config-deployments.ts';
 
 export { Reads, CATCH_UP_WAIT_MS, type ReadKind, type ReadServed, type Queryable } from './reads.ts';
 export { lagSeconds, type ReplayState } from './read-freshness.ts';

@@ -9,6 +9,7 @@ import {
   insertDeployment,
   lockActiveDeployment,
   lockDeploys,
+  lockWebhooksOff,
   newId,
   readActiveDeployment,
   withTransaction,
@@ -17,10 +18,8 @@ import {
 import { publishLog } from '@rtm/bus';
 import { ServiceError, type ErrorCode } from '@rtm/errors';
 import { createWebhookSecret, redactWebhookUrl, requeueWaitingDeliveries } from '@rtm/webhooks';
-import { checkWebhookUrl } from '@rtm/rules';
+import { checkWebhookUrl, effectiveLimits, effectiveQuotas, JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type LimitOverrides, type Namespace } from '@rtm/rules';
 import { encodeInvalidation } from '@rtm/limits';
-import { effectiveLimits, effectiveQuotas, type LimitOverrides } from '@rtm/rules';
-import { JOIN_LEAVE_DEFAULT, PRESENCE_DEFAULT, type Namespace } from '@rtm/rules';
 import type { GatewayDeps } from '../deps.ts';
 import { recheckEnvironment } from '@rtm/edge';
 
@@ -83,16 +82,14 @@ export async function deployConfig(
     const activated = await insertDeployment(client, deploymentId, environmentId, config);
     // webhooks off until now: the default endpoint's pending deliveries waited (no send without a
     // URL, docs/webhooks.md); with a URL again they are due at once
-    const { rows: before } = await client.query<{ off: boolean }>('select webhook_url is null as off from environments where id = $1 for update', [
-      environmentId,
-    ]);
+    const webhooksWereOff = await lockWebhooksOff(client, environmentId);
     await activateDeployment(client, environmentId, deploymentId, {
       webhookUrl: config.webhooks?.url ?? null,
       defaultAccess: config.channels.access,
     });
     if (config.webhooks) {
       await createWebhookSecret(client, deps.secretKeyring, environmentId);
-      if (before[0]?.off) await requeueWaitingDeliveries(client, environmentId, null);
+      if (webhooksWereOff) await requeueWaitingDeliveries(client, environmentId, null);
     }
     await audit(client, deploymentId);
     return activated;
