@@ -1,6 +1,5 @@
 import { newId, withTransaction, type Pool } from '@rtm/db';
-import { cleanQuotas, effectiveQuotas, type Quotas } from '@rtm/rules';
-import { effectiveLimits, LIMIT_NAMES, type LimitOverrides, type Limits } from '@rtm/rules';
+import { cleanQuotas, effectiveLimits, effectiveQuotas, LIMIT_NAMES, type LimitOverrides, type Limits, type Quotas } from '@rtm/rules';
 
 /**
  * Only known names with whole positive values, and the monthly quotas set (whole numbers from 0;

@@ -1,9 +1,18 @@
 import { z } from 'zod';
 import { IsoTime } from './common.ts';
 import { ChannelAccess } from './members.ts';
-import { DEFAULT_LIMITS, QUOTA_MAX, type LimitName, type QuotaName } from '@rtm/rules';
 import { MAX_CONTENT_BYTES } from './channels.ts';
-import { JOIN_LEAVE_DEFAULT, MAX_NAMESPACES, PRESENCE_DEFAULT, PRESENCE_WEBHOOKS_DEFAULT, namespacesProblem } from '@rtm/rules';
+import {
+  DEFAULT_LIMITS,
+  JOIN_LEAVE_DEFAULT,
+  MAX_NAMESPACES,
+  PRESENCE_DEFAULT,
+  PRESENCE_WEBHOOKS_DEFAULT,
+  QUOTA_MAX,
+  namespacesProblem,
+  type LimitName,
+  type QuotaName,
+} from '@rtm/rules';
 
 const LIMIT_HELP: Record<LimitName, string> = {
   userPublishesPerSecond: 'Publishes by one user, HTTP and socket together, per second. A publish with mentions costs 1 + one unit per started 10 mentions.',
